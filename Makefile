@@ -1,0 +1,40 @@
+# The README's commands. Everything is built by CMake into build/.
+#   make        install missing Debian packages, build into build/ (hpm at build/bin/hpm)
+#   make demo   ... then run the main job on the bundled workloads
+#   make check  ... then every test: unit, integration, ASan+UBSan build, bounded fuzzing
+#   make bench  ... then every benchmark (lines "ratio NAME VALUE")
+BUILD      ?= build
+JOBS       ?= $(shell nproc)
+FUZZ_SECONDS ?= 20
+
+.PHONY: all deps build demo check test asan fuzz bench clean
+
+all: build
+
+deps:
+	@bash scripts/install-deps.sh
+
+build: deps
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	@bash scripts/demo.sh $(BUILD)
+
+# Plain tests, then the same tests under ASan+UBSan, then bounded fuzzing.
+check: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	@cmake -S . -B $(BUILD)/asan -DHPM_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
+	@cmake --build $(BUILD)/asan -j $(JOBS)
+	cd $(BUILD)/asan && ctest --output-on-failure -j $(JOBS) -LE nosan
+	@CC=clang cmake -S . -B $(BUILD)/fuzz -DHPM_FUZZ=ON -DHPM_FUZZ_SECONDS=$(FUZZ_SECONDS) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake --build $(BUILD)/fuzz -j $(JOBS)
+	cd $(BUILD)/fuzz && ctest --output-on-failure
+
+test: check
+
+bench: build
+	@bash scripts/bench.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD)

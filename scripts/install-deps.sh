@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs, from Debian's archive, every package hpm needs to build and test.
+# Quick when nothing is missing: it asks dpkg first and runs apt-get only for
+# what is absent. Called by the Makefile (make, make demo, make check) and so
+# by .ci/run.
+set -euo pipefail
+
+# Build: compilers, CMake. Fuzzing: clang with its libFuzzer/sanitizer runtime.
+# Virtual PMU: valgrind ships the tool kit (headers, libcoregrind, libvex).
+PACKAGES=(
+  gcc make cmake pkg-config
+  clang libclang-rt-14-dev
+  valgrind
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then SUDO=sudo; else
+    echo "install-deps: need root to install: ${missing[*]}" >&2; exit 1
+  fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"

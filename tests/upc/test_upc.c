@@ -1,0 +1,514 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Property and unit tests of the UPC model. Run as `test_upc NAME`. */
+#include "upc_testlib.h"
+
+static struct hpm_upc *make_unit(uint32_t n, uint32_t inputs, uint32_t low, uint32_t high,
+                                 uint32_t slot, uint32_t group)
+{
+    struct hpm_upc_params p = {n, inputs, low, high, slot, group};
+    struct hpm_upc *u = NULL;
+    int rc = hpm_upc_create(&u, &p);
+    if (rc != HPM_UPC_OK) {
+        fprintf(stderr, "hpm_upc_create: %s\n", hpm_upc_strerror(rc));
+        exit(2);
+    }
+    return u;
+}
+
+static struct hpm_upc *default_unit(void)
+{
+    struct hpm_upc_params p;
+    hpm_upc_params_default(&p);
+    return make_unit(p.n_counters, p.n_inputs, p.low_bits, p.high_bits, p.cycles_per_slot,
+                     p.group_size);
+}
+
+static void random_config(struct hpm_upc *u, int irq)
+{
+    const struct hpm_upc_params *p = hpm_upc_params_of(u);
+    for (uint32_t c = 0; c < p->n_counters; c++)
+        CHECK(hpm_upc_configure(u, c, tl_below(4), (int)tl_below(4), irq && tl_below(2)) ==
+              HPM_UPC_OK);
+}
+
+/* Random signals, biased per input so level and edge modes both see work. */
+static void random_signals(uint64_t *sig, uint32_t n_inputs, const uint8_t *bias)
+{
+    for (uint32_t e = 0; e < n_inputs; e++) {
+        if (tl_below(256) < bias[e])
+            sig[e / 64] |= 1ull << (e % 64);
+        else
+            sig[e / 64] &= ~(1ull << (e % 64));
+    }
+}
+
+/* Long random streams in every mode, against ideal 64-bit counters. */
+static void test_ideal(uint32_t low_bits, uint32_t cycles)
+{
+    struct hpm_upc *u = make_unit(64, 256, low_bits, 64 - low_bits, 1, 8);
+    const struct hpm_upc_params *p = hpm_upc_params_of(u);
+    /* With 64 counters and 1 cycle per slot, service time is safe for low >= 6. */
+    random_config(u, 0);
+    hpm_upc_start(u);
+    struct tl_ideal id;
+    tl_ideal_init(&id, p->n_counters);
+    uint8_t bias[256];
+    for (int e = 0; e < 256; e++) bias[e] = (uint8_t)tl_below(256);
+    uint64_t sig[4] = {0};
+    for (uint32_t t = 0; t < cycles; t++) {
+        random_signals(sig, 256, bias);
+        if (t == cycles / 3) hpm_upc_stop(u);
+        if (t == cycles / 2) hpm_upc_start(u);
+        tl_ideal_cycle(&id, u, sig);
+        CHECK(hpm_upc_step(u, sig) == HPM_UPC_OK);
+        if (tl_below(97) == 0) {
+            uint32_t c = tl_below(p->n_counters);
+            uint64_t v = 0;
+            CHECK(hpm_upc_read(u, c, &v) == HPM_UPC_OK);
+            CHECK_EQ_U64(v, id.value[c]);
+        }
+    }
+    for (uint32_t c = 0; c < p->n_counters; c++) {
+        uint64_t v = 0;
+        CHECK(hpm_upc_read(u, c, &v) == HPM_UPC_OK);
+        CHECK_EQ_U64(v, id.value[c]);
+        CHECK(hpm_upc_lost_carries(u, c) == 0);
+    }
+    CHECK(hpm_upc_cycle(u) == cycles);
+    tl_ideal_free(&id);
+    hpm_upc_destroy(u);
+}
+
+static void t_ideal_small(void) { test_ideal(6, 200000); }
+static void t_ideal_bgp(void)
+{
+    /* BG/P widths with the default unit: counters far past 2^12. */
+    struct hpm_upc *u = default_unit();
+    random_config(u, 0);
+    hpm_upc_start(u);
+    struct tl_ideal id;
+    tl_ideal_init(&id, 256);
+    uint8_t bias[1024];
+    for (int e = 0; e < 1024; e++) bias[e] = (uint8_t)(tl_below(2) ? 255 : tl_below(256));
+    uint64_t sig[16] = {0};
+    for (uint32_t t = 0; t < 60000; t++) {
+        random_signals(sig, 1024, bias);
+        tl_ideal_cycle(&id, u, sig);
+        hpm_upc_step(u, sig);
+    }
+    for (uint32_t c = 0; c < 256; c++) {
+        uint64_t v = 0;
+        CHECK(hpm_upc_read(u, c, &v) == HPM_UPC_OK);
+        CHECK_EQ_U64(v, id.value[c]);
+    }
+    tl_ideal_free(&id);
+    hpm_upc_destroy(u);
+}
+
+static int notify_cmp(const void *x, const void *y)
+{
+    const struct hpm_upc_notify *a = x, *b = y;
+    if (a->cycle != b->cycle) return a->cycle < b->cycle ? -1 : 1;
+    if (a->counter != b->counter) return a->counter < b->counter ? -1 : 1;
+    return (int)a->kind - (int)b->kind;
+}
+
+/* Step and batch interfaces: identical state and notifications on random
+ * batches, with thresholds armed and firing, in a safe and an unsafe unit. */
+static void test_equivalence(uint32_t n, uint32_t inputs, uint32_t low, uint32_t slot, int iters)
+{
+    struct hpm_upc *a = make_unit(n, inputs, low, 20, slot, 4);
+    struct hpm_upc *b = make_unit(n, inputs, low, 20, slot, 4);
+    struct tl_log la = {0}, lb = {0};
+    hpm_upc_set_notify(a, tl_log_fn, &la);
+    hpm_upc_set_notify(b, tl_log_fn, &lb);
+    uint64_t seed = tl_rng_state;
+    random_config(a, 1);
+    tl_rng_state = seed;
+    random_config(b, 1);
+    hpm_upc_set_threshold(a, 3);
+    hpm_upc_set_threshold(b, 3);
+    for (uint32_t c = 0; c < n; c += 3) {
+        hpm_upc_set_counter_threshold(a, c, c % 7);
+        hpm_upc_set_counter_threshold(b, c, c % 7);
+    }
+    hpm_upc_start(a);
+    hpm_upc_start(b);
+    uint32_t *counts = calloc(inputs, sizeof *counts);
+    uint64_t *sig = calloc((inputs + 63) / 64, 8);
+    for (int it = 0; it < iters; it++) {
+        uint32_t len = 1 + tl_below(tl_below(4) == 0 ? 3000 : 90);
+        for (uint32_t e = 0; e < inputs; e++) {
+            uint32_t r = tl_below(4);
+            counts[e] = r == 0 ? 0 : r == 1 ? len : tl_below(len + 1);
+        }
+        if (tl_below(50) == 0) {
+            hpm_upc_set_threshold_mode(a, it & 1);
+            hpm_upc_set_threshold_mode(b, it & 1);
+        }
+        if (tl_below(80) == 0) {
+            if (hpm_upc_running(a)) { hpm_upc_stop(a); hpm_upc_stop(b); }
+            else { hpm_upc_start(a); hpm_upc_start(b); }
+        }
+        for (uint32_t j = 0; j < len; j++) {
+            tl_expand(sig, inputs, counts, j);
+            hpm_upc_step(a, sig);
+        }
+        CHECK(hpm_upc_advance(b, len, counts) == HPM_UPC_OK);
+        if (!tl_units_equal(a, b)) {
+            CHECK(!"units differ");
+            break;
+        }
+    }
+    CHECK(la.n == lb.n);
+    /* Delivery is in cycle order within a call while at most 4 notifications
+     * per counter are queued; an unsafe unit losing carries queues more, so
+     * compare the logs as ordered sets. */
+    qsort(la.v, la.n, sizeof *la.v, notify_cmp);
+    qsort(lb.v, lb.n, sizeof *lb.v, notify_cmp);
+    size_t irqs = 0;
+    for (size_t i = 0; i < la.n && i < lb.n; i++) {
+        CHECK(la.v[i].kind == lb.v[i].kind);
+        CHECK(la.v[i].counter == lb.v[i].counter);
+        CHECK_EQ_U64(la.v[i].cycle, lb.v[i].cycle);
+        irqs += la.v[i].kind == HPM_UPC_NOTIFY_IRQ;
+    }
+    CHECK(irqs > 0); /* the test must exercise interrupts to mean anything */
+    printf("equivalence n=%u low=%u slot=%u: %zu notifications (%zu interrupts)\n", n, low,
+           slot, la.n, irqs);
+    free(la.v);
+    free(lb.v);
+    free(counts);
+    free(sig);
+    hpm_upc_destroy(a);
+    hpm_upc_destroy(b);
+}
+
+static void t_equiv_safe(void) { test_equivalence(32, 128, 7, 4, 3000); }
+static void t_equiv_unsafe(void) { test_equivalence(32, 128, 5, 4, 3000); }
+
+/* Threshold T: interrupt in exactly the cycle of the T-th event. */
+static void threshold_case(int per_counter, uint64_t global_high, uint64_t T, uint32_t every,
+                           int batched)
+{
+    struct hpm_upc *u = default_unit();
+    struct tl_log log = {0};
+    hpm_upc_set_notify(u, tl_log_fn, &log);
+    const uint32_t c = 77;
+    uint32_t ev;
+    hpm_upc_input_event(u, c, 2, &ev);
+    CHECK(hpm_upc_select_event(u, c, ev, HPM_UPC_LEVEL_HIGH, 0) == HPM_UPC_OK);
+    hpm_upc_set_threshold_mode(u, per_counter);
+    CHECK(hpm_upc_set_threshold(u, global_high) == HPM_UPC_OK);
+    /* Let some time pass so the state machine is mid-rotation. */
+    uint32_t counts[1024] = {0};
+    hpm_upc_advance(u, 1234, counts);
+    uint64_t preload = 0;
+    CHECK(hpm_upc_program_threshold(u, c, T, &preload) == HPM_UPC_OK);
+    hpm_upc_start(u);
+    uint64_t start = hpm_upc_cycle(u);
+    /* The event arrives in the first of every `every` cycles; the T-th comes in
+     * cycle start + (T-1)*every. */
+    uint64_t expected = start + (T - 1) * every;
+    uint64_t total = T * every + 3 * 4096;
+    uint64_t sig[16] = {0};
+    for (uint64_t t = 0; t < total;) {
+        if (batched) {
+            uint32_t len = every;
+            counts[ev] = 1;
+            /* one event per `every` cycles, front-packed: high in the batch's first cycle */
+            hpm_upc_advance(u, len, counts);
+            t += len;
+        } else {
+            sig[ev / 64] = ((t % every) == 0) ? (1ull << (ev % 64)) : 0;
+            hpm_upc_step(u, sig);
+            t++;
+        }
+    }
+    size_t irqs = 0;
+    for (size_t i = 0; i < log.n; i++)
+        if (log.v[i].kind == HPM_UPC_NOTIFY_IRQ) {
+            irqs++;
+            CHECK(log.v[i].counter == c);
+            CHECK_EQ_U64(log.v[i].cycle, expected);
+        }
+    CHECK(irqs == 1);
+    CHECK(hpm_upc_irq_pending(u, c));
+    uint64_t v = 0;
+    CHECK(hpm_upc_read(u, c, &v) == HPM_UPC_OK);
+    CHECK_EQ_U64(v - preload, total / every);
+    free(log.v);
+    hpm_upc_destroy(u);
+}
+
+static void t_threshold(void)
+{
+    const uint64_t Ts[] = {1, 2, 100, 4095, 4096, 4097, 8192, 10000, 3 * 4096 + 5, 50000};
+    for (size_t i = 0; i < sizeof Ts / sizeof Ts[0]; i++) {
+        threshold_case(1, 0, Ts[i], 1, 0);
+        threshold_case(1, 0, Ts[i], 1, 1);
+        threshold_case(1, 0, Ts[i], 3, 0);
+        threshold_case(1, 0, Ts[i], 3, 1);
+        /* Global register: one compare value for all counters; the preload
+         * takes up the difference. 13 * 4096 reaches every T above. */
+        threshold_case(0, 12, Ts[i], 1, 0);
+        threshold_case(0, 12, Ts[i], 2, 1);
+    }
+}
+
+/* The preload arithmetic of section 5: 4096 n + m. */
+static void t_preload(void)
+{
+    struct hpm_upc *u = default_unit();
+    uint64_t preload = 0;
+    hpm_upc_set_threshold_mode(u, 1);
+    CHECK(hpm_upc_program_threshold(u, 5, 3 * 4096 + 100, &preload) == HPM_UPC_OK);
+    CHECK_EQ_U64(preload, 4096 - 100);
+    uint64_t thr = 0;
+    struct hpm_upc_layout l;
+    hpm_upc_layout_of(u, &l);
+    CHECK(hpm_upc_mmio_read(u, l.counter_threshold + 5 * 8, &thr) == HPM_UPC_OK);
+    CHECK_EQ_U64(thr, 3);
+    CHECK(!hpm_upc_armed(u, 5));
+    CHECK(hpm_upc_program_threshold(u, 6, 4096, &preload) == HPM_UPC_OK);
+    CHECK_EQ_U64(preload, 0);
+    CHECK(hpm_upc_armed(u, 6)); /* high part already matches: pre-armed */
+    /* Global mode: the shared register reaches (H+1)*4096. */
+    hpm_upc_set_threshold_mode(u, 0);
+    hpm_upc_set_threshold(u, 1);
+    CHECK(hpm_upc_program_threshold(u, 7, 8192, &preload) == HPM_UPC_OK);
+    CHECK_EQ_U64(preload, 0);
+    CHECK(hpm_upc_program_threshold(u, 7, 8193, &preload) == HPM_UPC_ERANGE);
+    CHECK(hpm_upc_program_threshold(u, 7, 0, &preload) == HPM_UPC_ERANGE);
+    hpm_upc_destroy(u);
+}
+
+static void t_mmio(void)
+{
+    struct hpm_upc *u = default_unit();
+    struct hpm_upc_layout l;
+    hpm_upc_layout_of(u, &l);
+    /* Figure 5 offsets with the BG/P parameters. */
+    CHECK(l.counters == 0x000);
+    CHECK(l.config == 0x800);
+    CHECK(l.config + 8 * (256 / 8 - 1) == 0x8F8);
+    CHECK(l.start_stop == 0x900);
+    CHECK(l.threshold == 0x910);
+    uint64_t v = 0;
+    /* Round trips. */
+    CHECK(hpm_upc_mmio_write(u, 0x7F8, 0x123456789abcdefull) == HPM_UPC_OK);
+    CHECK(hpm_upc_mmio_read(u, 0x7F8, &v) == HPM_UPC_OK);
+    CHECK_EQ_U64(v, 0x123456789abcdefull);
+    CHECK(hpm_upc_mmio_write(u, 0x7F8, ~0ull) == HPM_UPC_OK); /* 52 + 12 = 64 bits */
+    CHECK(hpm_upc_mmio_read(u, 0x7F8, &v) == HPM_UPC_OK);
+    CHECK_EQ_U64(v, ~0ull);
+    uint64_t cfg = 0x1312111003020100ull; /* 8 fields: inputs, modes, one irq enable */
+    CHECK(hpm_upc_mmio_write(u, 0x808, cfg) == HPM_UPC_OK);
+    CHECK(hpm_upc_mmio_read(u, 0x808, &v) == HPM_UPC_OK);
+    CHECK_EQ_U64(v, cfg);
+    /* Counter 8 + 1 selects input 1, mode 0: event 9 + 256. */
+    uint32_t counters[4];
+    CHECK(hpm_upc_event_counters(u, 9 + 256, counters) == 1 && counters[0] == 9);
+    CHECK(hpm_upc_mmio_write(u, 0x900, 1) == HPM_UPC_OK && hpm_upc_running(u));
+    CHECK(hpm_upc_mmio_write(u, 0x900, 0) == HPM_UPC_OK && !hpm_upc_running(u));
+    CHECK(hpm_upc_mmio_write(u, 0x910, (1ull << 52) - 1) == HPM_UPC_OK);
+    CHECK(hpm_upc_mmio_read(u, 0x910, &v) == HPM_UPC_OK && v == (1ull << 52) - 1);
+    CHECK(hpm_upc_mmio_write(u, l.counter_threshold + 8, 42) == HPM_UPC_OK);
+    CHECK(hpm_upc_mmio_read(u, l.counter_threshold + 8, &v) == HPM_UPC_OK && v == 42);
+    CHECK(hpm_upc_mmio_write(u, l.armed, 0x5) == HPM_UPC_OK);
+    CHECK(hpm_upc_armed(u, 0) && !hpm_upc_armed(u, 1) && hpm_upc_armed(u, 2));
+
+    /* Errors change nothing. */
+    CHECK(hpm_upc_mmio_read(u, 0x804, &v) == HPM_UPC_EALIGN);
+    CHECK(hpm_upc_mmio_write(u, 0x3, 1) == HPM_UPC_EALIGN);
+    CHECK(hpm_upc_mmio_read(u, 0x908, &v) == HPM_UPC_EUNMAPPED);
+    CHECK(hpm_upc_mmio_write(u, l.size, 1) == HPM_UPC_EUNMAPPED);
+    CHECK(hpm_upc_mmio_write(u, l.size + 0x10000000ull, 1) == HPM_UPC_EUNMAPPED);
+    CHECK(hpm_upc_mmio_write(u, 0x910, 1ull << 52) == HPM_UPC_ERANGE);
+    CHECK(hpm_upc_mmio_read(u, 0x910, &v) == HPM_UPC_OK && v == (1ull << 52) - 1);
+    CHECK(hpm_upc_mmio_write(u, 0x808, cfg | 0x20) == HPM_UPC_ERESERVED);
+    CHECK(hpm_upc_mmio_read(u, 0x808, &v) == HPM_UPC_OK && v == cfg);
+    CHECK(hpm_upc_mmio_write(u, 0x900, 2) == HPM_UPC_ERESERVED && !hpm_upc_running(u));
+    CHECK(hpm_upc_mmio_write(u, l.status, 0) == HPM_UPC_EREADONLY);
+    CHECK(hpm_upc_mmio_write(u, l.cycle, 0) == HPM_UPC_EREADONLY);
+    CHECK(hpm_upc_mmio_write(u, l.carry, 0) == HPM_UPC_EREADONLY);
+    hpm_upc_destroy(u);
+
+    /* A unit whose counters do not fill 64 bits rejects wide values. */
+    u = make_unit(100, 400, 12, 20, 16, 4);
+    hpm_upc_layout_of(u, &l);
+    CHECK(hpm_upc_mmio_write(u, 8, 1ull << 32) == HPM_UPC_ERANGE);
+    CHECK(hpm_upc_mmio_write(u, l.armed + 8, 1ull << 40) == HPM_UPC_ERESERVED); /* only 36 */
+    hpm_upc_destroy(u);
+}
+
+static void t_parity(void)
+{
+    struct hpm_upc *u = default_unit();
+    struct tl_log log = {0};
+    hpm_upc_set_notify(u, tl_log_fn, &log);
+    uint64_t v = 0;
+    CHECK(hpm_upc_write(u, 3, 5 * 4096 + 7) == HPM_UPC_OK);
+    CHECK(hpm_upc_read(u, 3, &v) == HPM_UPC_OK && v == 5 * 4096 + 7);
+    CHECK(hpm_upc_inject_parity_fault(u, 3, 1) == HPM_UPC_OK);
+    v = 99;
+    CHECK(hpm_upc_read(u, 3, &v) == HPM_UPC_EPARITY);
+    CHECK(v == 99); /* never a silently wrong value */
+    CHECK(hpm_upc_status(u) & HPM_UPC_STATUS_PARITY);
+    CHECK(log.n == 1 && log.v[0].kind == HPM_UPC_NOTIFY_PARITY && log.v[0].counter == 3);
+    struct hpm_upc_layout l;
+    hpm_upc_layout_of(u, &l);
+    CHECK(hpm_upc_mmio_read(u, 3 * 8, &v) == HPM_UPC_EPARITY);
+    /* The state machine keeps the word poisoned when it adds a carry. */
+    hpm_upc_configure(u, 3, 0, HPM_UPC_LEVEL_HIGH, 0);
+    hpm_upc_start(u);
+    uint32_t counts[1024] = {0};
+    counts[3] = 4096;
+    CHECK(hpm_upc_advance(u, 4096, counts) == HPM_UPC_OK);
+    counts[3] = 0;
+    CHECK(hpm_upc_advance(u, 4096, counts) == HPM_UPC_OK);
+    CHECK(hpm_upc_read(u, 3, &v) == HPM_UPC_EPARITY);
+    /* Flipping the parity bit itself is detected too; rewriting heals. */
+    CHECK(hpm_upc_write(u, 4, 1) == HPM_UPC_OK);
+    CHECK(hpm_upc_inject_parity_fault(u, 4, 52) == HPM_UPC_OK);
+    CHECK(hpm_upc_read(u, 4, &v) == HPM_UPC_EPARITY);
+    CHECK(hpm_upc_write(u, 4, 10) == HPM_UPC_OK);
+    CHECK(hpm_upc_read(u, 4, &v) == HPM_UPC_OK && v == 10);
+    CHECK(hpm_upc_inject_parity_fault(u, 4, 53) == HPM_UPC_ERANGE);
+    /* Clearing the status bitmap (write 1 to clear). */
+    CHECK(hpm_upc_mmio_write(u, l.parity_error, 1ull << 3 | 1ull << 4) == HPM_UPC_OK);
+    CHECK(hpm_upc_mmio_read(u, l.parity_error, &v) == HPM_UPC_OK && v == 0);
+    free(log.v);
+    hpm_upc_destroy(u);
+}
+
+/* 512 counters x 16 cycles with 12 low bits: the machine cannot keep up. */
+static void t_lost_carry(void)
+{
+    struct hpm_upc_params p = {512, 2048, 12, 52, 16, 8};
+    CHECK(!hpm_upc_service_time_ok(&p));
+    struct hpm_upc_params d;
+    hpm_upc_params_default(&d);
+    CHECK(hpm_upc_service_time_ok(&d));
+    struct hpm_upc *u = make_unit(512, 2048, 12, 52, 16, 8);
+    CHECK(hpm_upc_status(u) & HPM_UPC_STATUS_SERVICE_UNSAFE);
+    struct tl_log log = {0};
+    hpm_upc_set_notify(u, tl_log_fn, &log);
+    hpm_upc_start(u);
+    uint32_t *counts = calloc(2048, sizeof *counts);
+    for (uint32_t e = 0; e < 512; e++) counts[e] = 1000; /* every counter, 1000/1000 cycles */
+    uint64_t total = 0;
+    for (int i = 0; i < 100; i++) {
+        CHECK(hpm_upc_advance(u, 1000, counts) == HPM_UPC_OK);
+        total += 1000;
+    }
+    uint64_t lost_all = 0;
+    for (uint32_t c = 0; c < 512; c++) {
+        uint64_t v = 0;
+        int rc = hpm_upc_read(u, c, &v);
+        uint64_t lost = hpm_upc_lost_carries(u, c);
+        lost_all += lost;
+        CHECK(rc == (lost ? HPM_UPC_ELOSTCARRY : HPM_UPC_OK));
+        /* Hardware value plus the reported loss is the true count. */
+        CHECK_EQ_U64(v + (lost << 12), total);
+    }
+    CHECK(lost_all > 0);
+    size_t notified = 0;
+    for (size_t i = 0; i < log.n; i++) notified += log.v[i].kind == HPM_UPC_NOTIFY_LOST_CARRY;
+    CHECK(notified == lost_all);
+    CHECK(hpm_upc_status(u) & HPM_UPC_STATUS_LOST_CARRY);
+    printf("lost carries: %llu over 512 counters\n", (unsigned long long)lost_all);
+    free(counts);
+    free(log.v);
+    hpm_upc_destroy(u);
+}
+
+static void t_bad_input(void)
+{
+    struct hpm_upc *u = default_unit();
+    uint64_t v = 0;
+    CHECK(hpm_upc_configure(u, 256, 0, 0, 0) == HPM_UPC_ECOUNTER);
+    CHECK(hpm_upc_configure(u, 0, 4, 0, 0) == HPM_UPC_EINPUT);
+    CHECK(hpm_upc_configure(u, 0, 0, 4, 0) == HPM_UPC_EMODE);
+    CHECK(hpm_upc_configure(u, 0, 0, -1, 0) == HPM_UPC_EMODE);
+    CHECK(hpm_upc_select_event(u, 0, 1024, 0, 0) == HPM_UPC_EEVENT);
+    CHECK(hpm_upc_select_event(u, 0, 1, 0, 0) == HPM_UPC_EINPUT); /* event 1 is counter 1's */
+    CHECK(hpm_upc_select_event(u, 0, 768, 0, 0) == HPM_UPC_OK);   /* bank 3 */
+    CHECK(hpm_upc_read(u, 256, &v) == HPM_UPC_ECOUNTER);
+    CHECK(hpm_upc_write(u, 300, 1) == HPM_UPC_ECOUNTER);
+    CHECK(hpm_upc_read(u, 0, NULL) == HPM_UPC_ENULL);
+    uint32_t counts[1024] = {0};
+    hpm_upc_start(u);
+    counts[768] = 5;
+    CHECK(hpm_upc_advance(u, 10, counts) == HPM_UPC_OK);
+    counts[768] = 11; /* more events than cycles */
+    CHECK(hpm_upc_advance(u, 10, counts) == HPM_UPC_ERANGE);
+    CHECK(hpm_upc_cycle(u) == 10);
+    CHECK(hpm_upc_read(u, 0, &v) == HPM_UPC_OK && v == 5);
+    CHECK(hpm_upc_advance(u, 10, NULL) == HPM_UPC_ENULL);
+    struct hpm_upc_params bad = {256, 1024, 12, 52, 16, 7}; /* 256 % 7 != 0 */
+    CHECK(hpm_upc_params_check(&bad) == HPM_UPC_EPARAM);
+    bad.group_size = 8;
+    bad.low_bits = 40;
+    CHECK(hpm_upc_params_check(&bad) == HPM_UPC_EPARAM);
+    struct hpm_upc *w = NULL;
+    CHECK(hpm_upc_create(&w, &bad) == HPM_UPC_EPARAM && w == NULL);
+    char small[64];
+    struct hpm_upc_params ok;
+    hpm_upc_params_default(&ok);
+    CHECK(hpm_upc_init(&w, &ok, small, sizeof small) == HPM_UPC_ENOMEM);
+    CHECK(strcmp(hpm_upc_strerror(HPM_UPC_EPARITY), "unknown error") != 0);
+    CHECK(strcmp(hpm_upc_strerror(-99), "unknown error") == 0);
+    hpm_upc_destroy(u);
+}
+
+/* Modes on a hand-made signal: 0 1 1 0 1 0 0 1 1 1. */
+static void t_modes(void)
+{
+    const int pattern[10] = {0, 1, 1, 0, 1, 0, 0, 1, 1, 1};
+    const uint64_t expect[4] = {6, 4, 3, 2};
+    struct hpm_upc *u = default_unit();
+    for (uint32_t m = 0; m < 4; m++) CHECK(hpm_upc_select_event(u, m, m, (int)m, 0) == 0);
+    hpm_upc_start(u);
+    uint64_t sig[16] = {0};
+    for (int t = 0; t < 10; t++) {
+        sig[0] = pattern[t] ? 0xf : 0;
+        hpm_upc_step(u, sig);
+    }
+    for (uint32_t m = 0; m < 4; m++) {
+        uint64_t v = 0;
+        CHECK(hpm_upc_read(u, m, &v) == HPM_UPC_OK);
+        CHECK_EQ_U64(v, expect[m]);
+    }
+    hpm_upc_destroy(u);
+}
+
+struct named_test {
+    const char *name;
+    void (*fn)(void);
+};
+
+static const struct named_test tests[] = {
+    {"ideal_small", t_ideal_small}, {"ideal_bgp", t_ideal_bgp},
+    {"equiv_safe", t_equiv_safe},   {"equiv_unsafe", t_equiv_unsafe},
+    {"threshold", t_threshold},     {"preload", t_preload},
+    {"mmio", t_mmio},               {"parity", t_parity},
+    {"lost_carry", t_lost_carry},   {"bad_input", t_bad_input},
+    {"modes", t_modes},
+};
+
+int main(int argc, char **argv)
+{
+    int ran = 0;
+    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
+        if (argc > 1 && strcmp(argv[1], tests[i].name) != 0) continue;
+        tests[i].fn();
+        ran++;
+    }
+    if (!ran) {
+        fprintf(stderr, "unknown test '%s'\n", argc > 1 ? argv[1] : "");
+        return 2;
+    }
+    if (tl_failures) fprintf(stderr, "%d check(s) failed\n", tl_failures);
+    return tl_failures ? 1 : 0;
+}

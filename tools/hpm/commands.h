@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The hpm command's subcommands, one function each. */
+#ifndef HPM_TOOL_COMMANDS_H
+#define HPM_TOOL_COMMANDS_H
+
+int cmd_upc_demo(int argc, char **argv);
+
+#endif

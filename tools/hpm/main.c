@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* hpm: the command-line front end. Dispatches to one function per subcommand. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+};
+
+static const struct command commands[] = {
+    {"upc-demo", cmd_upc_demo,
+     "drive a synthetic event stream through the UPC model; print counters and interrupts"},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: hpm COMMAND [ARGS]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "hpm: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return 2;
+}
