@@ -97,7 +97,7 @@ static int parse_u64(const char *s, uint64_t *out)
 int cmd_upc_demo(int argc, char **argv)
 {
     uint64_t cycles = 2000000, seed = 1, threshold = 100000;
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i += 2) {
         uint64_t *dst = !strcmp(argv[i], "--cycles")      ? &cycles
                         : !strcmp(argv[i], "--seed")      ? &seed
                         : !strcmp(argv[i], "--threshold") ? &threshold
@@ -109,7 +109,6 @@ int cmd_upc_demo(int argc, char **argv)
                     argv[i]);
             return 2;
         }
-        i++;
     }
     if (threshold == 0) {
         fprintf(stderr, "hpm upc-demo: --threshold must be at least 1\n");

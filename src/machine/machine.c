@@ -1,0 +1,740 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* machine.c - machine file parser, host detection, lookup by name. */
+#define _POSIX_C_SOURCE 200809L
+#include "machine.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *hpm_machine_strerror(int err)
+{
+    static const char *const msg[] = {
+        "ok", "syntax error", "unknown key or section", "bad value", "duplicate key",
+        "value out of range", "inconsistent values", "cannot read file", "no such machine",
+        "bad machine name",
+    };
+    unsigned i = (unsigned)(-err);
+    if (err > 0 || i >= sizeof msg / sizeof msg[0])
+        return "unknown error";
+    return msg[i];
+}
+
+void hpm_machine_defaults(struct hpm_machine *m)
+{
+    static const struct hpm_cache_params l1 = {32768, 8, 64, HPM_REPL_LRU, 0, 0};
+    unsigned i;
+    memset(m, 0, sizeof *m);
+    strcpy(m->name, "default");
+    strcpy(m->memory_type, "DDR");
+    m->frequency_hz = 1000000000u;
+    m->memory_bytes = (uint64_t)4 << 30;
+    m->hier.cores = 1;
+    m->hier.l1i = l1;
+    m->hier.l1d = l1;
+    m->hier.l2 = (struct hpm_cache_params){256u << 10, 8, 64, HPM_REPL_LRU, 0, 0};
+    m->hier.l3 = (struct hpm_cache_params){8u << 20, 16, 64, HPM_REPL_LRU, 0, 1};
+    m->hier.prefetch = (struct hpm_prefetch_params){0, 2};
+    m->itlb = (struct hpm_tlb_params){64, 0, 4096};
+    m->dtlb = m->itlb;
+    m->branch = (struct hpm_bpred_params){12, 4096, 512, 4, 16};
+    for (i = 0; i < HPM_IC_COUNT; i++)
+        m->timing.cpi_milli[i] = 1000;
+    m->timing.l2_latency = 10;
+    m->timing.l3_latency = 40;
+    m->timing.memory_latency = 200;
+    m->timing.tlb_miss = 30;
+    m->timing.mispredict = 15;
+    m->timing.prefetch_latency = 40;
+}
+
+/* ------------------------------------------------------------ the key table */
+
+enum vtype { T_U32, T_POW2, T_SIZE, T_FREQ, T_MILLI, T_POLICY, T_BOOL, T_STR };
+
+struct key {
+    const char *section; /* "" = top level */
+    const char *name;
+    enum vtype type;
+    size_t off;  /* into struct hpm_machine */
+    size_t len;  /* T_STR: buffer size; else field width (4 or 8) */
+    uint64_t min, max;
+};
+
+#define F(fld) offsetof(struct hpm_machine, fld), sizeof(((struct hpm_machine *)0)->fld)
+#define CACHE(sec, lvl, minsize)                                                        \
+    {sec, "size", T_SIZE, F(hier.lvl.size), minsize, (uint64_t)1 << 40},                \
+    {sec, "assoc", T_U32, F(hier.lvl.assoc), 0, 1u << 20},                              \
+    {sec, "line", T_POW2, F(hier.lvl.line), 4, 1u << 20},                               \
+    {sec, "policy", T_POLICY, F(hier.lvl.policy), 0, 2},                                \
+    {sec, "seed", T_U32, F(hier.lvl.seed), 0, 0xffffffffu},                             \
+    {sec, "shared", T_BOOL, F(hier.lvl.shared), 0, 1}
+#define TLB(sec, t)                                                                     \
+    {sec, "entries", T_U32, F(t.entries), 1, 1u << 24},                                 \
+    {sec, "assoc", T_U32, F(t.assoc), 0, 1u << 24},                                     \
+    {sec, "page_size", T_SIZE, F(t.page_size), 4, (uint64_t)1 << 40}
+#define CPI(n, i) {"timing", n, T_MILLI, F(timing.cpi_milli[i]), 0, 1000000}
+#define LAT(n, f) {"timing", n, T_U32, F(timing.f), 0, 1000000}
+
+static const struct key keys[] = {
+    {"", "name", T_STR, F(name), 0, 0},
+    {"", "cores", T_U32, F(hier.cores), 1, 1024},
+    {"", "frequency_hz", T_FREQ, F(frequency_hz), 1000, (uint64_t)1 << 40},
+    CACHE("l1i", l1i, 1),
+    CACHE("l1d", l1d, 1),
+    CACHE("l2", l2, 0),
+    CACHE("l3", l3, 0),
+    {"prefetch", "streams", T_U32, F(hier.prefetch.streams), 0, 64},
+    {"prefetch", "depth", T_U32, F(hier.prefetch.depth), 1, 64},
+    TLB("itlb", itlb),
+    TLB("dtlb", dtlb),
+    {"branch", "history_bits", T_U32, F(branch.history_bits), 0, 32},
+    {"branch", "table_entries", T_POW2, F(branch.table_entries), 1, 1u << 28},
+    {"branch", "btb_entries", T_U32, F(branch.btb_entries), 1, 1u << 24},
+    {"branch", "btb_assoc", T_U32, F(branch.btb_assoc), 0, 1u << 24},
+    {"branch", "ras_depth", T_U32, F(branch.ras_depth), 1, 1u << 16},
+    CPI("cpi_int", HPM_IC_INT),
+    CPI("cpi_muldiv", HPM_IC_MULDIV),
+    CPI("cpi_load", HPM_IC_LOAD),
+    CPI("cpi_store", HPM_IC_STORE),
+    CPI("cpi_branch", HPM_IC_BRANCH),
+    CPI("cpi_fp", HPM_IC_FP),
+    CPI("cpi_fpdiv", HPM_IC_FPDIV),
+    CPI("cpi_other", HPM_IC_OTHER),
+    LAT("l2_latency", l2_latency),
+    LAT("l3_latency", l3_latency),
+    LAT("memory_latency", memory_latency),
+    LAT("tlb_miss", tlb_miss),
+    LAT("mispredict", mispredict),
+    LAT("prefetch_latency", prefetch_latency),
+    {"memory", "size", T_SIZE, F(memory_bytes), 0, (uint64_t)1 << 50},
+    {"memory", "type", T_STR, F(memory_type), 0, 0},
+};
+#define NKEYS (sizeof keys / sizeof keys[0])
+
+static const char *const sections[] = {"",     "l1i",  "l1d",    "l2",     "l3",     "prefetch",
+                                       "itlb", "dtlb", "branch", "timing", "memory"};
+#define NSECTIONS (sizeof sections / sizeof sections[0])
+
+/* ------------------------------------------------------------ the parser */
+
+struct parser {
+    const char *file;
+    unsigned line;
+    char *err;
+    size_t errlen;
+    unsigned key_line[NKEYS];      /* 0 = not set */
+    unsigned section_line[NSECTIONS];
+};
+
+static int fail(struct parser *ps, unsigned line, int code, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+    if (ps->err && ps->errlen) {
+        n = snprintf(ps->err, ps->errlen, "%s:%u: ", ps->file, line);
+        if (n >= 0 && (size_t)n < ps->errlen) {
+            va_start(ap, fmt);
+            vsnprintf(ps->err + n, ps->errlen - (size_t)n, fmt, ap);
+            va_end(ap);
+        }
+    }
+    return code;
+}
+
+/* Printable, bounded copy of input text for messages. */
+static const char *show(char *out, size_t outlen, const char *s, size_t n)
+{
+    size_t i, k = 0;
+    for (i = 0; i < n && k + 4 < outlen; i++)
+        out[k++] = (s[i] >= 0x20 && s[i] < 0x7f && s[i] != '\'') ? s[i] : '?';
+    if (i < n) {
+        out[k++] = '.';
+        out[k++] = '.';
+        out[k++] = '.';
+    }
+    out[k] = 0;
+    return out;
+}
+
+static int is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+static void trim(const char **s, size_t *n)
+{
+    while (*n && is_space(**s)) {
+        (*s)++;
+        (*n)--;
+    }
+    while (*n && is_space((*s)[*n - 1]))
+        (*n)--;
+}
+
+static int span_eq(const char *s, size_t n, const char *lit)
+{
+    return strlen(lit) == n && memcmp(s, lit, n) == 0;
+}
+
+static int span_eq_nocase(const char *s, size_t n, const char *lit)
+{
+    size_t i;
+    if (strlen(lit) != n)
+        return 0;
+    for (i = 0; i < n; i++) {
+        char c = s[i], d = lit[i];
+        if (c >= 'A' && c <= 'Z')
+            c = (char)(c - 'A' + 'a');
+        if (d >= 'A' && d <= 'Z')
+            d = (char)(d - 'A' + 'a');
+        if (c != d)
+            return 0;
+    }
+    return 1;
+}
+
+/* Leading decimal digits; returns digits consumed (0 = none) or -1 on overflow. */
+static int digits(const char *s, size_t n, uint64_t *v)
+{
+    size_t i = 0;
+    uint64_t x = 0;
+    for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+        if (x > (UINT64_MAX - 9) / 10)
+            return -1;
+        x = x * 10 + (uint64_t)(s[i] - '0');
+    }
+    *v = x;
+    return i > (1u << 30) ? -1 : (int)i;
+}
+
+/* Parses a number with an optional multiplier suffix. base: 1024 or 1000.
+ * unit: optional trailing unit ("B" or "Hz"). 0 = ok, 1 = bad, 2 = overflow. */
+static int parse_scaled(const char *s, size_t n, uint64_t base, const char *unit, uint64_t *out)
+{
+    uint64_t v, mul = 1;
+    int d = digits(s, n, &v);
+    size_t i;
+    if (d < 0)
+        return 2;
+    if (d == 0)
+        return 1;
+    i = (size_t)d;
+    while (i < n && is_space(s[i]))
+        i++;
+    if (i < n) {
+        char c = s[i];
+        if (c == 'K' || c == 'k')
+            mul = base, i++;
+        else if (c == 'M')
+            mul = base * base, i++;
+        else if (c == 'G')
+            mul = base * base * base, i++;
+    }
+    if (i < n && !span_eq_nocase(s + i, n - i, unit))
+        return 1;
+    if (v > UINT64_MAX / mul)
+        return 2;
+    *out = v * mul;
+    return 0;
+}
+
+static int set_value(struct parser *ps, struct hpm_machine *m, const struct key *k, const char *v,
+                     size_t n)
+{
+    char shown[48], *field = (char *)m + k->off;
+    uint64_t x = 0;
+    int r = 0;
+    const char *sec = k->section[0] ? k->section : "top level";
+    const char *lb = k->section[0] ? "[" : "", *rb = k->section[0] ? "]" : "";
+    switch (k->type) {
+    case T_STR: {
+        size_t i;
+        if (n == 0 || n >= k->len)
+            return fail(ps, ps->line, HPM_MACHINE_EVALUE,
+                        "bad value '%s' for '%s' in %s%s%s: expected 1 to %zu characters",
+                        show(shown, sizeof shown, v, n), k->name, lb, sec, rb, k->len - 1);
+        for (i = 0; i < n; i++)
+            if (!((v[i] >= 'a' && v[i] <= 'z') || (v[i] >= 'A' && v[i] <= 'Z') ||
+                  (v[i] >= '0' && v[i] <= '9') || v[i] == '_' || v[i] == '-' || v[i] == '.'))
+                return fail(ps, ps->line, HPM_MACHINE_EVALUE,
+                            "bad value '%s' for '%s' in %s%s%s: expected letters, digits, _ - .",
+                            show(shown, sizeof shown, v, n), k->name, lb, sec, rb);
+        memcpy(field, v, n);
+        field[n] = 0;
+        return HPM_MACHINE_OK;
+    }
+    case T_POLICY:
+        if (span_eq_nocase(v, n, "lru"))
+            x = HPM_REPL_LRU;
+        else if (span_eq_nocase(v, n, "fifo") || span_eq_nocase(v, n, "round-robin"))
+            x = HPM_REPL_FIFO;
+        else if (span_eq_nocase(v, n, "random"))
+            x = HPM_REPL_RANDOM;
+        else
+            return fail(ps, ps->line, HPM_MACHINE_EVALUE,
+                        "bad value '%s' for '%s' in %s%s%s: expected lru, fifo or random",
+                        show(shown, sizeof shown, v, n), k->name, lb, sec, rb);
+        break;
+    case T_BOOL:
+        if (span_eq_nocase(v, n, "yes") || span_eq_nocase(v, n, "true") || span_eq(v, n, "1"))
+            x = 1;
+        else if (span_eq_nocase(v, n, "no") || span_eq_nocase(v, n, "false") ||
+                 span_eq(v, n, "0"))
+            x = 0;
+        else
+            return fail(ps, ps->line, HPM_MACHINE_EVALUE,
+                        "bad value '%s' for '%s' in %s%s%s: expected yes or no",
+                        show(shown, sizeof shown, v, n), k->name, lb, sec, rb);
+        break;
+    case T_MILLI: {
+        uint64_t whole, frac = 0;
+        int d = digits(v, n, &whole), f = 0;
+        size_t i = d > 0 ? (size_t)d : 0;
+        if (d > 0 && i < n && v[i] == '.') {
+            uint64_t t;
+            f = digits(v + i + 1, n - i - 1, &t);
+            if (f > 0 && f <= 3) {
+                frac = t;
+                for (int j = f; j < 3; j++)
+                    frac *= 10;
+                i += 1 + (size_t)f;
+            } else {
+                r = 1;
+            }
+        }
+        if (d < 0 || r || d == 0 || i != n)
+            return fail(ps, ps->line, HPM_MACHINE_EVALUE,
+                        "bad value '%s' for '%s' in %s%s%s: expected a number with at most "
+                        "3 decimals, such as 0.5",
+                        show(shown, sizeof shown, v, n), k->name, lb, sec, rb);
+        x = whole > UINT64_MAX / 1000 ? UINT64_MAX : whole * 1000 + frac;
+        break;
+    }
+    default: { /* numbers */
+        int bad;
+        if (k->type == T_SIZE)
+            bad = parse_scaled(v, n, 1024, "B", &x);
+        else if (k->type == T_FREQ)
+            bad = parse_scaled(v, n, 1000, "Hz", &x);
+        else {
+            int d = digits(v, n, &x);
+            bad = d < 0 ? 2 : (d == 0 || (size_t)d != n) ? 1 : 0;
+        }
+        if (bad == 1)
+            return fail(ps, ps->line, HPM_MACHINE_EVALUE,
+                        "bad value '%s' for '%s' in %s%s%s: expected %s",
+                        show(shown, sizeof shown, v, n), k->name, lb, sec, rb,
+                        k->type == T_SIZE   ? "a size such as 32K"
+                        : k->type == T_FREQ ? "a frequency such as 850M"
+                                            : "an unsigned integer");
+        if (bad == 2)
+            x = UINT64_MAX;
+        if (k->type == T_POW2 && x && (x & (x - 1)))
+            return fail(ps, ps->line, HPM_MACHINE_ERANGE,
+                        "value %s for '%s' in %s%s%s is not a power of two",
+                        show(shown, sizeof shown, v, n), k->name, lb, sec, rb);
+        break;
+    }
+    }
+    if (x < k->min || x > k->max) {
+        if (k->type == T_MILLI)
+            return fail(ps, ps->line, HPM_MACHINE_ERANGE,
+                        "value %s for '%s' in %s%s%s out of range (0 .. %llu)",
+                        show(shown, sizeof shown, v, n), k->name, lb, sec, rb,
+                        (unsigned long long)(k->max / 1000));
+        return fail(ps, ps->line, HPM_MACHINE_ERANGE,
+                    "value %s for '%s' in %s%s%s out of range (%llu .. %llu)",
+                    show(shown, sizeof shown, v, n), k->name, lb, sec, rb,
+                    (unsigned long long)k->min, (unsigned long long)k->max);
+    }
+    if (k->len == 8) {
+        uint64_t y = x;
+        memcpy(field, &y, 8);
+    } else {
+        uint32_t y = (uint32_t)x;
+        memcpy(field, &y, 4);
+    }
+    return HPM_MACHINE_OK;
+}
+
+static unsigned key_index(const struct key *k) { return (unsigned)(k - keys); }
+
+static unsigned line_of(const struct parser *ps, const char *sec, const char *name)
+{
+    unsigned i;
+    for (i = 0; i < NKEYS; i++)
+        if (strcmp(keys[i].section, sec) == 0 && strcmp(keys[i].name, name) == 0 &&
+            ps->key_line[i])
+            return ps->key_line[i];
+    for (i = 0; i < NSECTIONS; i++)
+        if (strcmp(sections[i], sec) == 0 && ps->section_line[i])
+            return ps->section_line[i];
+    return ps->line; /* nothing set: the end of the file */
+}
+
+/* Values that are valid alone but not together. */
+static int check_all(struct parser *ps, const struct hpm_machine *m)
+{
+    static const char *const lv[4] = {"l1i", "l1d", "l2", "l3"};
+    const struct hpm_cache_params *c[4] = {&m->hier.l1i, &m->hier.l1d, &m->hier.l2, &m->hier.l3};
+    const struct hpm_tlb_params *t[2] = {&m->itlb, &m->dtlb};
+    unsigned i;
+    for (i = 0; i < 4; i++) {
+        uint64_t lines, ways;
+        if (c[i]->size == 0)
+            continue; /* l2/l3 absent (l1 sizes have min 1) */
+        if (hpm_cache_params_check(c[i]) == HPM_MODEL_OK)
+            continue;
+        lines = c[i]->size / c[i]->line;
+        ways = c[i]->assoc ? c[i]->assoc : lines;
+        if (c[i]->size % c[i]->line)
+            return fail(ps, line_of(ps, lv[i], "size"), HPM_MACHINE_EGEOMETRY,
+                        "[%s] size %llu is not a multiple of line %u", lv[i],
+                        (unsigned long long)c[i]->size, c[i]->line);
+        return fail(ps, line_of(ps, lv[i], "size"), HPM_MACHINE_EGEOMETRY,
+                    "[%s] size %llu / line %u / assoc %llu must give a power-of-two number "
+                    "of sets",
+                    lv[i], (unsigned long long)c[i]->size, c[i]->line,
+                    (unsigned long long)ways);
+    }
+    for (i = 0; i < 2; i++)
+        if (hpm_tlb_params_check(t[i]) != HPM_MODEL_OK)
+            return fail(ps, line_of(ps, i ? "dtlb" : "itlb", "entries"), HPM_MACHINE_EGEOMETRY,
+                        "[%s] entries %u / assoc %u must give a power-of-two number of sets",
+                        i ? "dtlb" : "itlb", t[i]->entries, t[i]->assoc);
+    if (hpm_bpred_params_check(&m->branch) != HPM_MODEL_OK)
+        return fail(ps, line_of(ps, "branch", "btb_entries"), HPM_MACHINE_EGEOMETRY,
+                    "[branch] btb_entries %u / btb_assoc %u must give a power-of-two number "
+                    "of sets",
+                    m->branch.btb_entries, m->branch.btb_assoc);
+    if (m->hier.prefetch.streams && m->hier.l2.size == 0)
+        return fail(ps, line_of(ps, "prefetch", "streams"), HPM_MACHINE_EGEOMETRY,
+                    "[prefetch] streams needs an [l2] (its size is 0)");
+    if (hpm_hier_params_check(&m->hier) != HPM_MODEL_OK)
+        return fail(ps, ps->line, HPM_MACHINE_EGEOMETRY, "cache hierarchy parameters invalid");
+    return HPM_MACHINE_OK;
+}
+
+int hpm_machine_parse(struct hpm_machine *m, const char *buf, size_t len, const char *filename,
+                      char *err, size_t errlen)
+{
+    struct parser ps;
+    const char *p = buf, *end = buf + len;
+    unsigned sec = 0; /* index into sections */
+    char shown[48];
+    int rc;
+    memset(&ps, 0, sizeof ps);
+    ps.file = filename ? filename : "<buffer>";
+    ps.err = err;
+    ps.errlen = errlen;
+    if (err && errlen)
+        err[0] = 0;
+    if (!m || (!buf && len))
+        return fail(&ps, 0, HPM_MACHINE_EVALUE, "NULL argument");
+    hpm_machine_defaults(m);
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *s = p, *hash;
+        size_t n = (size_t)((nl ? nl : end) - p);
+        p = nl ? nl + 1 : end;
+        ps.line++;
+        hash = memchr(s, '#', n);
+        if (hash)
+            n = (size_t)(hash - s);
+        trim(&s, &n);
+        if (n == 0)
+            continue;
+        if (s[0] == '[') {
+            const char *name = s + 1;
+            size_t k, nn;
+            if (s[n - 1] != ']')
+                return fail(&ps, ps.line, HPM_MACHINE_ESYNTAX,
+                            "syntax error: section header '%s' lacks ']'",
+                            show(shown, sizeof shown, s, n));
+            nn = n - 2;
+            trim(&name, &nn);
+            for (k = 1; k < NSECTIONS; k++)
+                if (span_eq(name, nn, sections[k]))
+                    break;
+            if (k == NSECTIONS)
+                return fail(&ps, ps.line, HPM_MACHINE_EKEY, "unknown section [%s]",
+                            show(shown, sizeof shown, name, nn));
+            sec = (unsigned)k;
+            if (!ps.section_line[k])
+                ps.section_line[k] = ps.line;
+            continue;
+        }
+        {
+            const char *eq = memchr(s, '=', n), *key = s, *val;
+            size_t kn, vn, i;
+            const struct key *k = NULL;
+            if (!eq)
+                return fail(&ps, ps.line, HPM_MACHINE_ESYNTAX,
+                            "syntax error: expected 'key = value' or '[section]', got '%s'",
+                            show(shown, sizeof shown, s, n));
+            kn = (size_t)(eq - s);
+            val = eq + 1;
+            vn = n - kn - 1;
+            trim(&key, &kn);
+            trim(&val, &vn);
+            if (kn == 0)
+                return fail(&ps, ps.line, HPM_MACHINE_ESYNTAX, "syntax error: missing key");
+            for (i = 0; i < NKEYS; i++)
+                if (strcmp(keys[i].section, sections[sec]) == 0 &&
+                    span_eq(key, kn, keys[i].name)) {
+                    k = &keys[i];
+                    break;
+                }
+            if (!k) {
+                if (sec == 0)
+                    return fail(&ps, ps.line, HPM_MACHINE_EKEY, "unknown key '%s' at top level",
+                                show(shown, sizeof shown, key, kn));
+                return fail(&ps, ps.line, HPM_MACHINE_EKEY, "unknown key '%s' in [%s]",
+                            show(shown, sizeof shown, key, kn), sections[sec]);
+            }
+            if (ps.key_line[key_index(k)])
+                return fail(&ps, ps.line, HPM_MACHINE_EDUP,
+                            "duplicate key '%s' in %s%s%s (first set at line %u)", k->name,
+                            sec ? "[" : "", sec ? sections[sec] : "top level", sec ? "]" : "",
+                            ps.key_line[key_index(k)]);
+            if (vn == 0)
+                return fail(&ps, ps.line, HPM_MACHINE_EVALUE, "missing value for '%s'", k->name);
+            rc = set_value(&ps, m, k, val, vn);
+            if (rc)
+                return rc;
+            ps.key_line[key_index(k)] = ps.line;
+        }
+    }
+    return check_all(&ps, m);
+}
+
+/* ------------------------------------------------------------ files */
+
+static int read_file(const char *path, char **out, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *b = NULL;
+    size_t n = 0, cap = 0;
+    if (!f)
+        return errno == ENOENT ? HPM_MACHINE_ENOTFOUND : HPM_MACHINE_EIO;
+    for (;;) {
+        size_t r;
+        if (n == cap) {
+            char *nb;
+            if (cap >= (16u << 20)) { /* no machine file is this big */
+                free(b);
+                fclose(f);
+                return HPM_MACHINE_EIO;
+            }
+            cap = cap ? cap * 2 : 4096;
+            nb = realloc(b, cap);
+            if (!nb) {
+                free(b);
+                fclose(f);
+                return HPM_MACHINE_EIO;
+            }
+            b = nb;
+        }
+        r = fread(b + n, 1, cap - n, f);
+        n += r;
+        if (r == 0)
+            break;
+    }
+    if (ferror(f)) {
+        free(b);
+        fclose(f);
+        return HPM_MACHINE_EIO;
+    }
+    fclose(f);
+    *out = b;
+    *len = n;
+    return HPM_MACHINE_OK;
+}
+
+int hpm_machine_load(struct hpm_machine *m, const char *path, char *err, size_t errlen)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    int rc;
+    if (err && errlen)
+        err[0] = 0;
+    rc = read_file(path, &buf, &len);
+    if (rc) {
+        if (err && errlen)
+            snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return rc;
+    }
+    rc = hpm_machine_parse(m, buf, len, path, err, errlen);
+    free(buf);
+    if (rc == HPM_MACHINE_OK && strcmp(m->name, "default") == 0) {
+        /* no `name`: use the base name without extension, as the lookup does */
+        const char *b = strrchr(path, '/'), *dot;
+        size_t n;
+        b = b ? b + 1 : path;
+        dot = strrchr(b, '.');
+        n = dot && dot != b ? (size_t)(dot - b) : strlen(b);
+        if (n >= sizeof m->name)
+            n = sizeof m->name - 1;
+        memcpy(m->name, b, n);
+        m->name[n] = 0;
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------ the host */
+
+/* First line of root/rel, trimmed; 0 if missing. */
+static int read_line(const char *root, const char *rel, char *out, size_t outlen)
+{
+    char path[512];
+    FILE *f;
+    size_t n;
+    snprintf(path, sizeof path, "%s/%s", root, rel);
+    f = fopen(path, "r");
+    if (!f)
+        return 0;
+    if (!fgets(out, (int)outlen, f)) {
+        fclose(f);
+        return 0;
+    }
+    fclose(f);
+    n = strlen(out);
+    while (n && (out[n - 1] == '\n' || is_space(out[n - 1])))
+        out[--n] = 0;
+    return n > 0;
+}
+
+static int read_u64(const char *root, const char *rel, uint64_t base, uint64_t *v)
+{
+    char line[64];
+    uint64_t x;
+    if (!read_line(root, rel, line, sizeof line))
+        return 0;
+    if (parse_scaled(line, strlen(line), base, "B", &x))
+        return 0;
+    *v = x;
+    return 1;
+}
+
+/* "0-3,5,7-8" -> 7 */
+static uint32_t count_cpu_list(const char *s)
+{
+    uint32_t total = 0;
+    while (*s) {
+        char *e;
+        unsigned long a = strtoul(s, &e, 10), b = a;
+        if (e == s)
+            return 0;
+        s = e;
+        if (*s == '-') {
+            b = strtoul(s + 1, &e, 10);
+            if (e == s + 1 || b < a)
+                return 0;
+            s = e;
+        }
+        total += (uint32_t)(b - a + 1);
+        if (*s == ',')
+            s++;
+        else if (*s)
+            return 0;
+    }
+    return total;
+}
+
+int hpm_machine_from_sysfs(struct hpm_machine *m, const char *cpu_root)
+{
+    char rel[128], line[256];
+    unsigned i;
+    const char *root = cpu_root ? cpu_root : "/sys/devices/system/cpu";
+    hpm_machine_defaults(m);
+    strcpy(m->name, "host");
+    if (read_line(root, "online", line, sizeof line) && count_cpu_list(line) > 0)
+        m->hier.cores = count_cpu_list(line);
+    else {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        m->hier.cores = n > 0 ? (uint32_t)n : 1;
+    }
+    if (m->hier.cores > 1024)
+        m->hier.cores = 1024;
+    for (i = 0; i < 32; i++) {
+        struct hpm_cache_params *c = NULL, t;
+        uint64_t level, size, ways, lsize, lines, sets;
+        char type[32];
+        snprintf(rel, sizeof rel, "cpu0/cache/index%u/level", i);
+        if (!read_u64(root, rel, 1, &level))
+            continue;
+        snprintf(rel, sizeof rel, "cpu0/cache/index%u/type", i);
+        if (!read_line(root, rel, type, sizeof type))
+            strcpy(type, "Unified");
+        if (level == 1 && strcmp(type, "Data") == 0)
+            c = &m->hier.l1d;
+        else if (level == 1 && strcmp(type, "Instruction") == 0)
+            c = &m->hier.l1i;
+        else if (level == 2 && strcmp(type, "Instruction") != 0)
+            c = &m->hier.l2;
+        else if (level == 3 && strcmp(type, "Instruction") != 0)
+            c = &m->hier.l3;
+        if (!c)
+            continue;
+        t = *c;
+        snprintf(rel, sizeof rel, "cpu0/cache/index%u/size", i);
+        if (read_u64(root, rel, 1024, &size) && size)
+            t.size = size;
+        snprintf(rel, sizeof rel, "cpu0/cache/index%u/ways_of_associativity", i);
+        if (read_u64(root, rel, 1, &ways))
+            t.assoc = (uint32_t)ways; /* 0 = fully associative, as here */
+        snprintf(rel, sizeof rel, "cpu0/cache/index%u/coherency_line_size", i);
+        if (read_u64(root, rel, 1, &lsize) && lsize >= 4 && lsize <= (1u << 20) &&
+            !(lsize & (lsize - 1)))
+            t.line = (uint32_t)lsize;
+        /* Models need power-of-two sets: round the set count down. */
+        lines = t.size / t.line;
+        if (lines == 0)
+            continue;
+        if (t.assoc > lines)
+            t.assoc = 0;
+        sets = lines / (t.assoc ? t.assoc : lines);
+        if (sets == 0)
+            continue;
+        while (sets & (sets - 1))
+            sets &= sets - 1;
+        t.size = sets * (t.assoc ? t.assoc : lines) * t.line;
+        if (hpm_cache_params_check(&t) == HPM_MODEL_OK)
+            *c = t;
+    }
+    return HPM_MACHINE_OK;
+}
+
+int hpm_machine_from_host(struct hpm_machine *m) { return hpm_machine_from_sysfs(m, NULL); }
+
+int hpm_machine_find(struct hpm_machine *m, const char *dir, const char *name, char *err,
+                     size_t errlen)
+{
+    char path[4096];
+    size_t i, n;
+    int rc;
+    if (err && errlen)
+        err[0] = 0;
+    if (!name || !dir)
+        return HPM_MACHINE_ENAME;
+    if (strcmp(name, "host") == 0)
+        return hpm_machine_from_host(m);
+    n = strlen(name);
+    for (i = 0; i < n; i++)
+        if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') ||
+              (name[i] >= '0' && name[i] <= '9') || name[i] == '_' || name[i] == '-' ||
+              name[i] == '.'))
+            break;
+    if (n == 0 || i < n || name[0] == '.' || n >= HPM_MACHINE_NAME_MAX) {
+        if (err && errlen)
+            snprintf(err, errlen, "bad machine name '%.64s'", name);
+        return HPM_MACHINE_ENAME;
+    }
+    if ((size_t)snprintf(path, sizeof path, "%s/%s.machine", dir, name) >= sizeof path)
+        return HPM_MACHINE_ENAME;
+    rc = hpm_machine_load(m, path, err, errlen);
+    if (rc == HPM_MACHINE_ENOTFOUND && err && errlen)
+        snprintf(err, errlen, "no machine '%s' (no file %s)", name, path);
+    return rc;
+}

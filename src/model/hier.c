@@ -1,0 +1,335 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * hier.c - the cache hierarchy of a node (L1I/L1D per core, L2 per core or
+ * shared, L3 shared or per core, DDR) and the L2 stream prefetcher.
+ * README.md describes the rules; model.h the cachegrind correspondence.
+ */
+#include "model_internal.h"
+
+#define HPM__MAX_CORES 1024u
+#define HPM__MAX_STREAMS 64u
+#define HPM__MAX_DEPTH 64u
+
+struct hpm_stream {
+    uint64_t last;   /* last demanded line */
+    uint64_t pf_end; /* last line prefetched (== last while training) */
+    uint64_t stamp;  /* LRU among streams; 0 = entry unused */
+};
+
+struct hpm_pf {
+    struct hpm_prefetch_params p;
+    uint64_t clock;
+    struct hpm_prefetch_stats st;
+    struct hpm_stream s[HPM__MAX_STREAMS];
+};
+
+struct hpm_hier {
+    struct hpm_hier_params p;
+    /* per core: [0] L1I, [1] L1D, [2] L2, [3] L3 (NULL when absent) */
+    struct hpm_cache *(*cache)[4];
+    struct hpm_pf **pf; /* per core: prefetcher of its L2, or NULL */
+    struct hpm_hier_core_stats *cs;
+    struct hpm_hier_mem_stats mem;
+};
+
+struct layout {
+    size_t cache, pf, cs, pfs, caches, total;
+    size_t l1i, l1d, l2, l3; /* bytes per instance */
+    uint32_t n_l2, n_l3;
+};
+
+static int present(const struct hpm_cache_params *c) { return c->size != 0; }
+
+int hpm_hier_params_check(const struct hpm_hier_params *p)
+{
+    if (!p)
+        return HPM_MODEL_ENULL;
+    if (p->cores == 0 || p->cores > HPM__MAX_CORES)
+        return HPM_MODEL_EPARAM;
+    if (hpm_cache_params_check(&p->l1i) || hpm_cache_params_check(&p->l1d))
+        return HPM_MODEL_EPARAM;
+    if (present(&p->l2) && hpm_cache_params_check(&p->l2))
+        return HPM_MODEL_EPARAM;
+    if (present(&p->l3) && hpm_cache_params_check(&p->l3))
+        return HPM_MODEL_EPARAM;
+    if (p->prefetch.streams > HPM__MAX_STREAMS)
+        return HPM_MODEL_EPARAM;
+    if (p->prefetch.streams &&
+        (!present(&p->l2) || p->prefetch.depth == 0 || p->prefetch.depth > HPM__MAX_DEPTH))
+        return HPM_MODEL_EPARAM;
+    return HPM_MODEL_OK;
+}
+
+static int layout_of(const struct hpm_hier_params *p, struct layout *l)
+{
+    size_t n = p->cores;
+    if (hpm_hier_params_check(p))
+        return HPM_MODEL_EPARAM;
+    l->l1i = hpm_cache_storage_size(&p->l1i);
+    l->l1d = hpm_cache_storage_size(&p->l1d);
+    l->l2 = present(&p->l2) ? hpm_cache_storage_size(&p->l2) : 0;
+    l->l3 = present(&p->l3) ? hpm_cache_storage_size(&p->l3) : 0;
+    l->n_l2 = !present(&p->l2) ? 0 : p->l2.shared ? 1 : p->cores;
+    l->n_l3 = !present(&p->l3) ? 0 : p->l3.shared ? 1 : p->cores;
+    l->cache = HPM__ALIGN8(sizeof(struct hpm_hier));
+    l->pf = l->cache + HPM__ALIGN8(n * sizeof(struct hpm_cache *[4]));
+    l->cs = l->pf + HPM__ALIGN8(n * sizeof(struct hpm_pf *));
+    l->pfs = l->cs + HPM__ALIGN8(n * sizeof(struct hpm_hier_core_stats));
+    l->caches = l->pfs + (p->prefetch.streams ? l->n_l2 * HPM__ALIGN8(sizeof(struct hpm_pf)) : 0);
+    l->total = l->caches + n * (l->l1i + l->l1d) + l->n_l2 * l->l2 + l->n_l3 * l->l3;
+    return HPM_MODEL_OK;
+}
+
+size_t hpm_hier_storage_size(const struct hpm_hier_params *p)
+{
+    struct layout l;
+    return layout_of(p, &l) ? 0 : l.total;
+}
+
+int hpm_hier_init(struct hpm_hier **out, const struct hpm_hier_params *p, void *storage,
+                  size_t size)
+{
+    struct layout l;
+    struct hpm_hier *h;
+    char *base = (char *)storage, *at;
+    struct hpm_cache *l2 = 0, *l3 = 0;
+    struct hpm_pf *pf = 0;
+    uint32_t i;
+    if (!out || !p || !storage)
+        return HPM_MODEL_ENULL;
+    if (((uintptr_t)storage & 7u) != 0)
+        return HPM_MODEL_EALIGN;
+    if (layout_of(p, &l))
+        return HPM_MODEL_EPARAM;
+    if (size < l.total)
+        return HPM_MODEL_ENOMEM;
+    h = (struct hpm_hier *)storage;
+    HPM__COPY(&h->p, p);
+    h->cache = (struct hpm_cache *(*)[4])(base + l.cache);
+    h->pf = (struct hpm_pf **)(base + l.pf);
+    h->cs = (struct hpm_hier_core_stats *)(base + l.cs);
+    hpm__zero(h->cs, p->cores * sizeof(struct hpm_hier_core_stats));
+    hpm__zero(&h->mem, sizeof h->mem);
+    at = base + l.caches;
+    for (i = 0; i < p->cores; i++) {
+        hpm_cache_init(&h->cache[i][0], &p->l1i, at, l.l1i);
+        at += l.l1i;
+        hpm_cache_init(&h->cache[i][1], &p->l1d, at, l.l1d);
+        at += l.l1d;
+        if (l.n_l2 && (i == 0 || !p->l2.shared)) {
+            hpm_cache_init(&l2, &p->l2, at, l.l2);
+            at += l.l2;
+            if (p->prefetch.streams) {
+                pf = (struct hpm_pf *)(base + l.pfs) + (p->l2.shared ? 0 : i);
+                hpm__zero(pf, sizeof *pf);
+                HPM__COPY(&pf->p, &p->prefetch);
+            }
+        }
+        if (l.n_l3 && (i == 0 || !p->l3.shared)) {
+            hpm_cache_init(&l3, &p->l3, at, l.l3);
+            at += l.l3;
+        }
+        h->cache[i][2] = l2;
+        h->cache[i][3] = l3;
+        h->pf[i] = pf;
+    }
+    *out = h;
+    return HPM_MODEL_OK;
+}
+
+/* A dirty range [addr, addr+len) leaves chain[lvl-1]: mark it dirty in the
+ * first lower level holding it, without touching LRU order; what no level
+ * holds is written to DDR. */
+static void writeback(struct hpm_hier *h, struct hpm_cache *const *chain, unsigned lvl,
+                      uint64_t addr, uint64_t len)
+{
+    struct hpm_cache *c = 0;
+    uint64_t line, first, last;
+    while (lvl < 3 && !(c = chain[lvl]))
+        lvl++;
+    if (!c) {
+        h->mem.ddr_bytes_written += len;
+        return;
+    }
+    first = addr >> c->line_bits;
+    last = (addr + len - 1) >> c->line_bits;
+    for (line = first; line <= last; line++) {
+        c->st.write_accesses++;
+        if (!hpm__mark_dirty(c, line)) {
+            uint64_t lo = line << c->line_bits, hi = lo + ((uint64_t)1 << c->line_bits);
+            if (lo < addr)
+                lo = addr;
+            if (hi > addr + len)
+                hi = addr + len;
+            c->st.write_misses++;
+            writeback(h, chain, lvl + 1, lo, hi - lo);
+        }
+    }
+}
+
+/* Access chain[lvl] with (addr, size); returns the number of lines missed. */
+static unsigned ref_level(struct hpm_hier *h, struct hpm_cache *const *chain, unsigned lvl,
+                          uint64_t addr, uint32_t size, unsigned write)
+{
+    struct hpm_cache *c = chain[lvl];
+    uint64_t first, last, line, wb;
+    unsigned missed = 0, r;
+    hpm__line_span(c->line_bits, addr, size, &first, &last);
+    for (line = first;; line++) {
+        r = hpm__line_ref(c, line, write, &wb);
+        if (r & 2)
+            writeback(h, chain, lvl + 1, wb << c->line_bits, (uint64_t)1 << c->line_bits);
+        missed += r & 1;
+        if (line == last)
+            break;
+    }
+    if (write) {
+        c->st.write_accesses++;
+        c->st.write_misses += missed != 0;
+    } else {
+        c->st.read_accesses++;
+        c->st.read_misses += missed != 0;
+    }
+    return missed;
+}
+
+/* Fetch what a level below chain[lvl-1] must supply: from the next present
+ * level, else from DDR. Returns the level that served (enum hpm_level). */
+static int fetch_below(struct hpm_hier *h, struct hpm_cache *const *chain, unsigned lvl,
+                       uint64_t addr, uint32_t size, uint64_t missed_above,
+                       uint32_t line_bits_above)
+{
+    for (; lvl < 3; lvl++) {
+        if (chain[lvl]) {
+            unsigned m = ref_level(h, chain, lvl, addr, size, 0);
+            if (!m)
+                return (int)lvl; /* chain index 1 is the L2 = HPM_SERVED_L2 */
+            missed_above = m;
+            line_bits_above = chain[lvl]->line_bits;
+        }
+    }
+    h->mem.ddr_bytes_read += missed_above << line_bits_above;
+    return HPM_SERVED_MEM;
+}
+
+static void prefetch_line(struct hpm_hier *h, struct hpm_cache *const *chain, struct hpm_pf *pf,
+                          uint64_t line)
+{
+    struct hpm_cache *l2 = chain[1];
+    uint64_t wb;
+    pf->st.prefetch_requests++;
+    if (hpm__line_present(l2, line)) {
+        pf->st.already_in_l2++;
+        return;
+    }
+    pf->st.valid_prefetches++;
+    if (hpm__line_ref(l2, line, 0, &wb) & 2)
+        writeback(h, chain, 2, wb << l2->line_bits, (uint64_t)1 << l2->line_bits);
+    fetch_below(h, chain, 2, line << l2->line_bits, 1u << l2->line_bits, 1, l2->line_bits);
+}
+
+/* Stream detection on an L2 demand read of line x (README.md, "Prefetcher"). */
+static void prefetch_demand(struct hpm_hier *h, struct hpm_cache *const *chain,
+                            struct hpm_pf *pf, uint64_t x)
+{
+    struct hpm_stream *s = pf->s, *victim = pf->s;
+    uint32_t i, n = pf->p.streams;
+    pf->clock++;
+    for (i = 0; i < n; i++, s++) {
+        uint64_t hi;
+        if (!s->stamp) {
+            if (victim->stamp)
+                victim = s;
+            continue;
+        }
+        if (s->stamp < victim->stamp)
+            victim = s;
+        if (x == s->last) { /* same line again: the stream does not move */
+            s->stamp = pf->clock;
+            return;
+        }
+        hi = s->pf_end > s->last + 1 ? s->pf_end : s->last + 1;
+        if (x > s->last && x <= hi) {
+            pf->st.prefetchable_requests++;
+            if (x <= s->pf_end)
+                pf->st.hits_in_stream++;
+            s->last = x;
+            s->stamp = pf->clock;
+            if (s->pf_end < x)
+                s->pf_end = x;
+            while (s->pf_end < x + pf->p.depth)
+                prefetch_line(h, chain, pf, ++s->pf_end);
+            return;
+        }
+    }
+    /* No stream: start training one in the least recently used entry. */
+    victim->last = x;
+    victim->pf_end = x;
+    victim->stamp = pf->clock;
+}
+
+int hpm_hier_access(struct hpm_hier *h, uint32_t core, int kind, uint64_t addr, uint32_t size)
+{
+    struct hpm_cache *const *chain;
+    struct hpm_cache *ch[3];
+    struct hpm_hier_core_stats *cs;
+    unsigned m;
+    int served;
+    if (core >= h->p.cores || kind < 0 || kind >= HPM_ACCESS_KINDS)
+        return HPM_MODEL_ERANGE;
+    chain = h->cache[core];
+    ch[0] = chain[kind == HPM_IFETCH ? 0 : 1];
+    ch[1] = chain[2];
+    ch[2] = chain[3];
+    cs = &h->cs[core];
+    cs->accesses[kind]++;
+    m = ref_level(h, ch, 0, addr, size, kind == HPM_STORE);
+    if (!m) {
+        cs->served[kind][HPM_SERVED_L1]++;
+        return HPM_SERVED_L1;
+    }
+    served = fetch_below(h, ch, 1, addr, size, m, ch[0]->line_bits);
+    if (h->pf[core])
+        prefetch_demand(h, ch, h->pf[core], addr >> ch[1]->line_bits);
+    cs->served[kind][served]++;
+    return served;
+}
+
+struct hpm_cache *hpm_hier_l1i(struct hpm_hier *h, uint32_t core)
+{
+    return core < h->p.cores ? h->cache[core][0] : 0;
+}
+struct hpm_cache *hpm_hier_l1d(struct hpm_hier *h, uint32_t core)
+{
+    return core < h->p.cores ? h->cache[core][1] : 0;
+}
+struct hpm_cache *hpm_hier_l2(struct hpm_hier *h, uint32_t core)
+{
+    return core < h->p.cores ? h->cache[core][2] : 0;
+}
+struct hpm_cache *hpm_hier_l3(struct hpm_hier *h, uint32_t core)
+{
+    return core < h->p.cores ? h->cache[core][3] : 0;
+}
+
+int hpm_hier_core_stats(const struct hpm_hier *h, uint32_t core, struct hpm_hier_core_stats *s)
+{
+    if (core >= h->p.cores)
+        return HPM_MODEL_ERANGE;
+    HPM__COPY(s, &h->cs[core]);
+    return HPM_MODEL_OK;
+}
+
+int hpm_hier_prefetch_stats(const struct hpm_hier *h, uint32_t core,
+                            struct hpm_prefetch_stats *s)
+{
+    if (core >= h->p.cores)
+        return HPM_MODEL_ERANGE;
+    if (h->pf[core])
+        HPM__COPY(s, &h->pf[core]->st);
+    else
+        hpm__zero(s, sizeof *s);
+    return HPM_MODEL_OK;
+}
+
+void hpm_hier_mem_stats(const struct hpm_hier *h, struct hpm_hier_mem_stats *s) { HPM__COPY(s, &h->mem); }

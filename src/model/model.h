@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * model.h - models of a compute node's caches, TLBs, stream prefetcher,
+ * branch predictor and timing, driven one event at a time by the virtual PMU.
+ *
+ * Freestanding: nothing here calls libc, so the same code runs inside the
+ * Valgrind tool (no libc) and in ordinary programs. Every model lives in
+ * caller storage: ask hpm_X_storage_size(params) for the bytes, hand
+ * 8-byte-aligned storage of that size to hpm_X_init. Nothing is allocated.
+ *
+ * Caches follow cachegrind's cg_sim.c so that runs can be cross-checked:
+ *   - tags are line (block) numbers, LRU is kept by moving the line to way 0
+ *     (way 0 is the MRU way, which is also the fast path);
+ *   - an access that straddles lines touches every line it covers but counts
+ *     as ONE access, and as one miss if any line missed;
+ *   - the next level is accessed with the same (addr, size) only when the level
+ *     above missed, and reads and writes allocate alike.
+ * hpm adds dirty bits and write-back counting on top: a write marks the line
+ * dirty, evicting a dirty line counts a write-back, and the write-back is
+ * passed down as "mark dirty if present, else go further down, else DDR"
+ * without touching any LRU order, so hit/miss results stay exactly
+ * cachegrind's (README.md, "Write-backs").
+ *
+ * See README.md in this folder for the prefetcher and timing models.
+ */
+#ifndef HPM_MODEL_H
+#define HPM_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum hpm_model_error {
+    HPM_MODEL_OK = 0,
+    HPM_MODEL_EPARAM = -1, /* parameters invalid (see the *_params_check) */
+    HPM_MODEL_ENOMEM = -2, /* storage too small */
+    HPM_MODEL_ENULL = -3,  /* required pointer is NULL */
+    HPM_MODEL_EALIGN = -4, /* storage not 8-byte aligned */
+    HPM_MODEL_ERANGE = -5, /* core index or class out of range */
+};
+const char *hpm_model_strerror(int err);
+
+/* ------------------------------------------------------------------ caches */
+
+enum hpm_repl {
+    HPM_REPL_LRU = 0,    /* exact LRU, as cachegrind */
+    HPM_REPL_FIFO = 1,   /* = round-robin per set (PowerPC 440/450 L1) */
+    HPM_REPL_RANDOM = 2, /* xorshift32 victim choice from `seed`: reproducible */
+};
+
+struct hpm_cache_params {
+    uint64_t size;   /* bytes; 0 = level absent (hierarchy only) */
+    uint32_t assoc;  /* ways; 0 = fully associative (size / line ways) */
+    uint32_t line;   /* bytes; power of two, 4 .. 65536 */
+    uint32_t policy; /* enum hpm_repl */
+    uint32_t seed;   /* HPM_REPL_RANDOM only; 0 picks a fixed default */
+    uint32_t shared; /* hierarchy only: 1 = one instance for all cores */
+};
+/* Valid when size / line / ways sets is a power of two (>= 1) and
+ * line * ways * sets == size. */
+int hpm_cache_params_check(const struct hpm_cache_params *p);
+
+/* Counters. At the first level reads/writes are loads/stores (instruction
+ * fetches are reads). At lower levels reads are demand fills asked for by the
+ * level above and writes are write-backs received from it; a received
+ * write-back "hits" when the line is present. fills = lines brought in. */
+struct hpm_cache_stats {
+    uint64_t read_accesses, read_hits, read_misses;
+    uint64_t write_accesses, write_hits, write_misses;
+    uint64_t fills;      /* lines installed (demand + prefetch) */
+    uint64_t writebacks; /* dirty lines evicted */
+};
+
+struct hpm_cache;
+size_t hpm_cache_storage_size(const struct hpm_cache_params *p);
+int hpm_cache_init(struct hpm_cache **out, const struct hpm_cache_params *p, void *storage,
+                   size_t size);
+/* One access of size bytes (size 0 is taken as 1). Returns 1 on a miss. */
+int hpm_cache_access(struct hpm_cache *c, uint64_t addr, uint32_t size, int write);
+/* 1 if the line holding addr is present. Changes nothing. */
+int hpm_cache_probe(const struct hpm_cache *c, uint64_t addr);
+void hpm_cache_stats(const struct hpm_cache *c, struct hpm_cache_stats *s);
+void hpm_cache_reset_stats(struct hpm_cache *c);
+/* Empty every line (no write-backs counted) and keep the counters. */
+void hpm_cache_flush(struct hpm_cache *c);
+/* Cachegrind allocates its tag arrays zeroed, so an empty way matches line 0;
+ * call this right after init to get that (only addresses below one line
+ * differ). Default: empty ways match nothing. */
+void hpm_cache_cachegrind_cold(struct hpm_cache *c);
+const struct hpm_cache_params *hpm_cache_params_of(const struct hpm_cache *c);
+
+/* -------------------------------------------------------------------- TLBs */
+
+struct hpm_tlb_params {
+    uint32_t entries;   /* >= 1 */
+    uint32_t assoc;     /* 0 = fully associative */
+    uint64_t page_size; /* bytes, power of two >= 4 */
+};
+struct hpm_tlb_stats {
+    uint64_t accesses, hits, misses;
+};
+struct hpm_tlb;
+int hpm_tlb_params_check(const struct hpm_tlb_params *p);
+size_t hpm_tlb_storage_size(const struct hpm_tlb_params *p);
+int hpm_tlb_init(struct hpm_tlb **out, const struct hpm_tlb_params *p, void *storage,
+                 size_t size);
+/* LRU. An access straddling pages touches each page, counts once. 1 = miss. */
+int hpm_tlb_access(struct hpm_tlb *t, uint64_t addr, uint32_t size);
+void hpm_tlb_stats(const struct hpm_tlb *t, struct hpm_tlb_stats *s);
+
+/* -------------------------------------------------------- branch predictor */
+
+struct hpm_bpred_params {
+    uint32_t history_bits;  /* global history length, 0 .. 32 (0 = bimodal) */
+    uint32_t table_entries; /* 2-bit counters; power of two >= 1 */
+    uint32_t btb_entries;   /* >= 1 */
+    uint32_t btb_assoc;     /* 0 = fully associative; sets must be a power of two */
+    uint32_t ras_depth;     /* return-address stack entries, >= 1 */
+};
+struct hpm_bpred_stats {
+    uint64_t cond, cond_mispredicts;
+    uint64_t indirect, indirect_mispredicts; /* BTB target predictions */
+    uint64_t returns, return_mispredicts;
+    uint64_t calls, ras_overflows;
+};
+struct hpm_bpred;
+int hpm_bpred_params_check(const struct hpm_bpred_params *p);
+size_t hpm_bpred_storage_size(const struct hpm_bpred_params *p);
+int hpm_bpred_init(struct hpm_bpred **out, const struct hpm_bpred_params *p, void *storage,
+                   size_t size);
+/* Each returns 1 when the prediction was wrong, then trains. */
+int hpm_bpred_cond(struct hpm_bpred *b, uint64_t pc, int taken);
+int hpm_bpred_indirect(struct hpm_bpred *b, uint64_t pc, uint64_t target);
+int hpm_bpred_return(struct hpm_bpred *b, uint64_t target);
+/* A call pushes its return address (for an indirect call, also call
+ * hpm_bpred_indirect for the target). */
+void hpm_bpred_call(struct hpm_bpred *b, uint64_t return_addr);
+void hpm_bpred_stats(const struct hpm_bpred *b, struct hpm_bpred_stats *s);
+
+/* ------------------------------------------------ hierarchy and prefetcher */
+
+/* Sequential stream prefetcher on the L2 (README.md, "Prefetcher").
+ * streams == 0 turns it off. */
+struct hpm_prefetch_params {
+    uint32_t streams; /* stream table entries, 0 .. 64 */
+    uint32_t depth;   /* lines kept ahead of the demand stream, 1 .. 64 */
+};
+/* Names follow the BG/P L2 events of seed 000 Table 1. */
+struct hpm_prefetch_stats {
+    uint64_t prefetchable_requests; /* demand reads that advanced a stream */
+    uint64_t hits_in_stream;        /* ... to a line the stream had prefetched */
+    uint64_t prefetch_requests;     /* lines the streams asked for */
+    uint64_t already_in_l2;         /* ... that were present ("page already in L2") */
+    uint64_t valid_prefetches;      /* ... that were fetched from below */
+};
+
+/* L1I and L1D per core; L2 per core or shared; L3 shared or per core; any
+ * level with size 0 is absent (cachegrind: l2.size = 0, l3 = its LL). */
+struct hpm_hier_params {
+    uint32_t cores; /* 1 .. 1024 */
+    struct hpm_cache_params l1i, l1d, l2, l3;
+    struct hpm_prefetch_params prefetch; /* needs an L2 */
+};
+
+enum hpm_access_kind { HPM_IFETCH = 0, HPM_LOAD = 1, HPM_STORE = 2, HPM_ACCESS_KINDS = 3 };
+/* Where an access was served (the return value of hpm_hier_access). */
+enum hpm_level { HPM_SERVED_L1 = 0, HPM_SERVED_L2 = 1, HPM_SERVED_L3 = 2, HPM_SERVED_MEM = 3 };
+
+/* Per core, per kind: accesses and where they were served; served[0] are L1
+ * hits, served[3] went to memory. The misses at level k are the sum of
+ * served[k+1..3] (cachegrind: I1mr = Ir - served[0] of IFETCH, ILmr = the
+ * served[3] when the LL is the last present level). */
+struct hpm_hier_core_stats {
+    uint64_t accesses[HPM_ACCESS_KINDS];
+    uint64_t served[HPM_ACCESS_KINDS][4];
+};
+struct hpm_hier_mem_stats {
+    uint64_t ddr_bytes_read;    /* line fills from memory (demand + prefetch) */
+    uint64_t ddr_bytes_written; /* write-backs that reached memory */
+};
+
+struct hpm_hier;
+int hpm_hier_params_check(const struct hpm_hier_params *p);
+size_t hpm_hier_storage_size(const struct hpm_hier_params *p);
+int hpm_hier_init(struct hpm_hier **out, const struct hpm_hier_params *p, void *storage,
+                  size_t size);
+/* The per-access entry point. Returns enum hpm_level, or HPM_MODEL_ERANGE for
+ * a bad core or kind. */
+int hpm_hier_access(struct hpm_hier *h, uint32_t core, int kind, uint64_t addr,
+                    uint32_t size);
+/* Caches of a core (NULL where absent); shared levels give the same one. */
+struct hpm_cache *hpm_hier_l1i(struct hpm_hier *h, uint32_t core);
+struct hpm_cache *hpm_hier_l1d(struct hpm_hier *h, uint32_t core);
+struct hpm_cache *hpm_hier_l2(struct hpm_hier *h, uint32_t core);
+struct hpm_cache *hpm_hier_l3(struct hpm_hier *h, uint32_t core);
+int hpm_hier_core_stats(const struct hpm_hier *h, uint32_t core, struct hpm_hier_core_stats *s);
+/* Prefetcher of the L2 that core uses (zeros when there is none). */
+int hpm_hier_prefetch_stats(const struct hpm_hier *h, uint32_t core,
+                            struct hpm_prefetch_stats *s);
+void hpm_hier_mem_stats(const struct hpm_hier *h, struct hpm_hier_mem_stats *s);
+
+/* ------------------------------------------------------------------ timing */
+
+/* Instruction classes the timing model charges base cycles for. */
+enum hpm_iclass {
+    HPM_IC_INT = 0,    /* integer ALU, logical, compare */
+    HPM_IC_MULDIV = 1, /* integer multiply and divide */
+    HPM_IC_LOAD = 2,
+    HPM_IC_STORE = 3,
+    HPM_IC_BRANCH = 4,
+    HPM_IC_FP = 5,     /* FP add/sub/mul/fma, SIMD FP */
+    HPM_IC_FPDIV = 6,  /* FP divide, square root */
+    HPM_IC_OTHER = 7,
+    HPM_IC_COUNT = 8,
+};
+
+/* Base cost in thousandths of a cycle per instruction (500 = 0.5 cycle, a
+ * 2-wide issue); latencies in whole cycles, charged per event. */
+struct hpm_timing_params {
+    uint32_t cpi_milli[HPM_IC_COUNT];
+    uint32_t l2_latency;       /* added per access served by the L2 (an L1 miss) */
+    uint32_t l3_latency;       /* ... served by the L3 */
+    uint32_t memory_latency;   /* ... served by DDR */
+    uint32_t tlb_miss;         /* per TLB miss (I or D) */
+    uint32_t mispredict;       /* per mispredicted branch of any kind */
+    uint32_t prefetch_latency; /* cycles one prefetch stays pending */
+};
+struct hpm_timing_counts {
+    uint64_t instr[HPM_IC_COUNT];
+    uint64_t served_l2, served_l3, served_mem; /* from hpm_hier_core_stats */
+    uint64_t tlb_misses;
+    uint64_t mispredicts;
+    uint64_t valid_prefetches;
+};
+struct hpm_timing_result {
+    uint64_t base;             /* sum of instr[c] * cpi_milli[c] / 1000, rounded up */
+    uint64_t memory_stall;     /* cycles stalled on memory (level-sensitive event) */
+    uint64_t tlb_stall;
+    uint64_t branch_stall;
+    uint64_t cycles;           /* base + all stalls */
+    uint64_t prefetch_pending; /* min(cycles, valid_prefetches * prefetch_latency) */
+};
+/* Pure function; result fields saturate instead of wrapping. */
+void hpm_timing_eval(const struct hpm_timing_params *p, const struct hpm_timing_counts *c,
+                     struct hpm_timing_result *r);
+/* Adds a core's hierarchy counts (all kinds) into c. */
+void hpm_timing_counts_add_hier(struct hpm_timing_counts *c,
+                                const struct hpm_hier_core_stats *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,583 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Unit tests of src/model with exact expectations. */
+#include "model.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures;
+#define CHECK(cond)                                                                   \
+    do {                                                                              \
+        if (!(cond)) {                                                                \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);  \
+            failures++;                                                               \
+        }                                                                             \
+    } while (0)
+#define CHECK_EQ(a, b)                                                                \
+    do {                                                                              \
+        unsigned long long a_ = (unsigned long long)(a), b_ = (unsigned long long)(b); \
+        if (a_ != b_) {                                                               \
+            fprintf(stderr, "%s:%d: %s == %llu, expected %s == %llu\n", __FILE__,     \
+                    __LINE__, #a, a_, #b, b_);                                        \
+            failures++;                                                               \
+        }                                                                             \
+    } while (0)
+
+/* Every model lives at the start of its storage; free it all at the end. */
+static void *allocs[64];
+static unsigned n_allocs;
+static void *alloc8(size_t n)
+{
+    void *m = n ? aligned_alloc(8, (n + 7) & ~(size_t)7) : NULL;
+    if (m && n_allocs < 64)
+        allocs[n_allocs++] = m;
+    return m;
+}
+static void free_all(void)
+{
+    while (n_allocs)
+        free(allocs[--n_allocs]);
+}
+
+static struct hpm_cache *new_cache(uint64_t size, uint32_t assoc, uint32_t line, uint32_t policy)
+{
+    struct hpm_cache_params p = {size, assoc, line, policy, 0, 0};
+    struct hpm_cache *c = NULL;
+    size_t n = hpm_cache_storage_size(&p);
+    void *mem = alloc8(n);
+    if (!mem || hpm_cache_init(&c, &p, mem, n) != HPM_MODEL_OK) {
+        fprintf(stderr, "cannot build cache\n");
+        exit(1);
+    }
+    return c;
+}
+
+static struct hpm_hier *new_hier(const struct hpm_hier_params *p)
+{
+    struct hpm_hier *h = NULL;
+    size_t n = hpm_hier_storage_size(p);
+    void *mem = alloc8(n);
+    if (!mem || hpm_hier_init(&h, p, mem, n) != HPM_MODEL_OK) {
+        fprintf(stderr, "cannot build hierarchy\n");
+        exit(1);
+    }
+    return h;
+}
+
+static void test_params(void)
+{
+    struct hpm_cache_params p = {32768, 8, 64, HPM_REPL_LRU, 0, 0};
+    CHECK_EQ(hpm_cache_params_check(&p), HPM_MODEL_OK);
+    p.line = 48;
+    CHECK_EQ(hpm_cache_params_check(&p), HPM_MODEL_EPARAM);
+    p.line = 64;
+    p.size = 24576; /* 384 lines / 8 ways = 48 sets: not a power of two */
+    CHECK_EQ(hpm_cache_params_check(&p), HPM_MODEL_EPARAM);
+    p.size = 1920; /* 15 lines of 128, fully associative: one set, fine */
+    p.line = 128;
+    p.assoc = 0;
+    CHECK_EQ(hpm_cache_params_check(&p), HPM_MODEL_OK);
+    p.policy = 7;
+    CHECK_EQ(hpm_cache_params_check(&p), HPM_MODEL_EPARAM);
+    p.policy = 0;
+    {
+        struct hpm_cache *c;
+        uint64_t small[4];
+        CHECK_EQ(hpm_cache_init(&c, &p, small, sizeof small), HPM_MODEL_ENOMEM);
+        CHECK_EQ(hpm_cache_init(&c, &p, (char *)small + 1, 1000), HPM_MODEL_EALIGN);
+    }
+    CHECK(strcmp(hpm_model_strerror(HPM_MODEL_ENOMEM), "storage too small") == 0);
+}
+
+static void test_cold_sequential(void)
+{
+    struct hpm_cache *c = new_cache(32768, 8, 64, HPM_REPL_LRU);
+    struct hpm_cache_stats s;
+    uint32_t i, n = 200;
+    for (i = 0; i < n; i++)
+        CHECK_EQ(hpm_cache_access(c, 0x100000 + 64u * i, 8, 0), 1);
+    for (i = 0; i < n; i++) /* 200 lines < 512: all still there */
+        CHECK_EQ(hpm_cache_access(c, 0x100000 + 64u * i + 8, 8, 0), 0);
+    hpm_cache_stats(c, &s);
+    CHECK_EQ(s.read_accesses, 2 * n);
+    CHECK_EQ(s.read_misses, n);
+    CHECK_EQ(s.read_hits, n);
+    CHECK_EQ(s.fills, n);
+    CHECK_EQ(s.writebacks, 0);
+}
+
+/* assoc + 1 lines of one set, cycled: LRU and FIFO miss on every access. */
+static void test_thrash(uint32_t policy)
+{
+    const uint32_t assoc = 4, sets = 64, line = 64, rounds = 10;
+    struct hpm_cache *c = new_cache((uint64_t)assoc * sets * line, assoc, line, policy);
+    struct hpm_cache_stats s;
+    uint32_t r, i;
+    for (r = 0; r < rounds; r++)
+        for (i = 0; i <= assoc; i++)
+            hpm_cache_access(c, (uint64_t)i * sets * line, 4, 0);
+    hpm_cache_stats(c, &s);
+    CHECK_EQ(s.read_misses, rounds * (assoc + 1));
+    CHECK_EQ(s.read_hits, 0);
+}
+
+static void test_warm_hits(void)
+{
+    const uint32_t assoc = 4, sets = 64, line = 64;
+    struct hpm_cache *c = new_cache((uint64_t)assoc * sets * line, assoc, line, HPM_REPL_LRU);
+    struct hpm_cache_stats s;
+    uint32_t r, i;
+    for (r = 0; r < 5; r++)
+        for (i = 0; i < assoc; i++)
+            hpm_cache_access(c, (uint64_t)i * sets * line, 4, 0);
+    hpm_cache_stats(c, &s);
+    CHECK_EQ(s.read_misses, assoc);
+    CHECK_EQ(s.read_hits, 4 * assoc);
+}
+
+/* LRU vs FIFO differ exactly where expected: A B A C (2 ways) then A. */
+static void test_lru_vs_fifo(void)
+{
+    struct hpm_cache *l = new_cache(128, 2, 64, HPM_REPL_LRU); /* 1 set, 2 ways */
+    struct hpm_cache *f = new_cache(128, 2, 64, HPM_REPL_FIFO);
+    uint64_t seq[] = {0, 64, 0, 128};
+    unsigned i;
+    for (i = 0; i < 4; i++) {
+        hpm_cache_access(l, seq[i], 1, 0);
+        hpm_cache_access(f, seq[i], 1, 0);
+    }
+    CHECK_EQ(hpm_cache_access(l, 0, 1, 0), 0); /* LRU evicted 64 */
+    CHECK_EQ(hpm_cache_access(f, 0, 1, 0), 1); /* FIFO evicted 0, the oldest */
+}
+
+static void test_random_deterministic(void)
+{
+    struct hpm_cache *a = new_cache(4096, 4, 64, HPM_REPL_RANDOM);
+    struct hpm_cache *b = new_cache(4096, 4, 64, HPM_REPL_RANDOM);
+    uint32_t x = 12345, i, ma = 0, mb = 0;
+    for (i = 0; i < 10000; i++) {
+        x = x * 1103515245u + 12345u;
+        ma += (uint32_t)hpm_cache_access(a, (x >> 8) & 0x7fff, 4, 0);
+        mb += (uint32_t)hpm_cache_access(b, (x >> 8) & 0x7fff, 4, 0);
+    }
+    CHECK_EQ(ma, mb);
+    CHECK(ma > 0 && ma < 10000);
+}
+
+static void test_writeback(void)
+{
+    /* 2 sets x 2 ways x 64 B; lines 0, 128, 256, 384 all map to set 0 */
+    struct hpm_cache *c = new_cache(256, 2, 64, HPM_REPL_LRU);
+    struct hpm_cache_stats s;
+    hpm_cache_access(c, 0, 8, 1);   /* write miss, dirty */
+    hpm_cache_access(c, 128, 8, 1); /* write miss, dirty */
+    hpm_cache_access(c, 0, 8, 1);   /* write hit */
+    hpm_cache_access(c, 256, 8, 0); /* evicts 128 (dirty) */
+    hpm_cache_access(c, 384, 8, 0); /* evicts 0 (dirty) */
+    hpm_cache_access(c, 0, 8, 0);   /* evicts 256 (clean) */
+    hpm_cache_stats(c, &s);
+    CHECK_EQ(s.write_accesses, 3);
+    CHECK_EQ(s.write_misses, 2);
+    CHECK_EQ(s.write_hits, 1);
+    CHECK_EQ(s.read_accesses, 3);
+    CHECK_EQ(s.read_misses, 3);
+    CHECK_EQ(s.writebacks, 2);
+    CHECK_EQ(s.fills, 5);
+}
+
+static void test_straddle(void)
+{
+    struct hpm_cache *c = new_cache(4096, 2, 64, HPM_REPL_LRU);
+    struct hpm_cache_stats s;
+    CHECK_EQ(hpm_cache_access(c, 62, 4, 0), 1); /* lines 0 and 1, one access, one miss */
+    CHECK(hpm_cache_probe(c, 0) && hpm_cache_probe(c, 64));
+    CHECK_EQ(hpm_cache_access(c, 64, 4, 0), 0);
+    CHECK_EQ(hpm_cache_access(c, 120, 16, 0), 1); /* line 1 hits, line 2 misses: a miss */
+    hpm_cache_stats(c, &s);
+    CHECK_EQ(s.read_accesses, 3);
+    CHECK_EQ(s.read_misses, 2);
+    CHECK_EQ(s.fills, 3);
+}
+
+/* ---- an independent transcription of cachegrind's cg_sim.c algorithm ---- */
+struct cg {
+    uint64_t *tags;
+    uint32_t assoc, sets_min_1, line_bits;
+};
+static void cg_init(struct cg *c, uint32_t size, uint32_t assoc, uint32_t line)
+{
+    uint32_t sets = size / line / assoc;
+    c->tags = calloc((size_t)sets * assoc, 8); /* zeroed, as VG_(calloc) */
+    c->assoc = assoc;
+    c->sets_min_1 = sets - 1;
+    c->line_bits = 0;
+    while ((1u << c->line_bits) < line)
+        c->line_bits++;
+}
+static int cg_setref(struct cg *c, uint32_t set_no, uint64_t tag)
+{
+    uint64_t *set = &c->tags[(size_t)set_no * c->assoc];
+    uint32_t i, j;
+    if (tag == set[0])
+        return 0;
+    for (i = 1; i < c->assoc; i++) {
+        if (tag == set[i]) {
+            for (j = i; j > 0; j--)
+                set[j] = set[j - 1];
+            set[0] = tag;
+            return 0;
+        }
+    }
+    for (j = c->assoc - 1; j > 0; j--)
+        set[j] = set[j - 1];
+    set[0] = tag;
+    return 1;
+}
+static int cg_ref(struct cg *c, uint64_t a, uint32_t size)
+{
+    uint64_t b1 = a >> c->line_bits, b2 = (a + size - 1) >> c->line_bits;
+    if (b1 == b2)
+        return cg_setref(c, (uint32_t)(b1 & c->sets_min_1), b1);
+    if (cg_setref(c, (uint32_t)(b1 & c->sets_min_1), b1)) {
+        cg_setref(c, (uint32_t)(b2 & c->sets_min_1), b2);
+        return 1;
+    }
+    return cg_setref(c, (uint32_t)(b2 & c->sets_min_1), b2);
+}
+
+/* I1/D1/LL with stores mixed in: hpm's served levels must equal cachegrind's
+ * miss flags on every access, and write-backs must not perturb them. */
+static void test_cachegrind_equivalence(void)
+{
+    struct hpm_hier_params p;
+    struct hpm_hier *h;
+    struct cg i1, d1, ll;
+    struct hpm_hier_core_stats cs;
+    struct hpm_hier_mem_stats ms;
+    uint64_t x = 88172645463325252ull, n, m1 = 0, mL = 0, diff = 0;
+    memset(&p, 0, sizeof p);
+    p.cores = 1;
+    p.l1i = (struct hpm_cache_params){32768, 8, 64, HPM_REPL_LRU, 0, 0};
+    p.l1d = (struct hpm_cache_params){32768, 8, 64, HPM_REPL_LRU, 0, 0};
+    p.l3 = (struct hpm_cache_params){262144, 16, 64, HPM_REPL_LRU, 0, 1};
+    h = new_hier(&p);
+    hpm_cache_cachegrind_cold(hpm_hier_l1i(h, 0));
+    hpm_cache_cachegrind_cold(hpm_hier_l1d(h, 0));
+    hpm_cache_cachegrind_cold(hpm_hier_l3(h, 0));
+    cg_init(&i1, 32768, 8, 64);
+    cg_init(&d1, 32768, 8, 64);
+    cg_init(&ll, 262144, 16, 64);
+    for (n = 0; n < 400000; n++) {
+        uint64_t a;
+        uint32_t size, kind;
+        int want, got;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        kind = (uint32_t)(x % 3);
+        size = 1u << ((x >> 8) % 4);     /* 1..8 bytes, straddles happen */
+        a = (x >> 16) % (1u << 20);      /* 1 MiB footprint: LL misses too */
+        if ((x >> 40) % 4 == 0)
+            a = (x >> 16) % 4096 + 61;   /* hot region, low addresses included */
+        {
+            struct cg *l1 = kind == HPM_IFETCH ? &i1 : &d1;
+            want = 0;
+            if (cg_ref(l1, a, size)) {
+                m1++;
+                want = 1;
+                want = HPM_SERVED_L3; /* the LL is hpm's L3 here */
+                if (cg_ref(&ll, a, size)) {
+                    mL++;
+                    want = HPM_SERVED_MEM;
+                }
+            }
+        }
+        got = hpm_hier_access(h, 0, (int)kind, a, size);
+        diff += (uint64_t)(got != want);
+    }
+    CHECK_EQ(diff, 0);
+    hpm_hier_core_stats(h, 0, &cs);
+    CHECK_EQ(cs.served[0][3] + cs.served[1][3] + cs.served[2][3], mL);
+    CHECK_EQ(n - cs.served[0][0] - cs.served[1][0] - cs.served[2][0], m1);
+    hpm_hier_mem_stats(h, &ms);
+    CHECK(ms.ddr_bytes_written > 0); /* stores were there, and write-backs happened */
+    free(i1.tags);
+    free(d1.tags);
+    free(ll.tags);
+}
+
+/* Seed 001 section 4.1, "Sequential stores": 1M doubles (8 MB) stored in order
+ * on BG/L (L1 32 KB / 32 B lines, L2 4 MB / 128 B lines, 4 KB pages, 64-entry
+ * fully associative TLB): 256K L1 misses, 64K L2 misses, 2K TLB misses. */
+static void test_bgl_sequential_stores(void)
+{
+    struct hpm_hier_params p;
+    struct hpm_tlb_params tp = {64, 0, 4096};
+    struct hpm_tlb *t;
+    struct hpm_hier *h;
+    struct hpm_hier_core_stats cs;
+    struct hpm_tlb_stats ts;
+    void *tm;
+    uint64_t k, base = 0x10000000;
+    memset(&p, 0, sizeof p);
+    p.cores = 2;
+    p.l1i = (struct hpm_cache_params){32768, 64, 32, HPM_REPL_FIFO, 0, 0};
+    p.l1d = p.l1i;
+    p.l2 = (struct hpm_cache_params){4u << 20, 8, 128, HPM_REPL_LRU, 0, 1};
+    h = new_hier(&p);
+    tm = aligned_alloc(8, (hpm_tlb_storage_size(&tp) + 7) & ~(size_t)7);
+    CHECK_EQ(hpm_tlb_init(&t, &tp, tm, hpm_tlb_storage_size(&tp)), HPM_MODEL_OK);
+    for (k = 0; k < (1u << 20); k++) {
+        hpm_tlb_access(t, base + 8 * k, 8);
+        hpm_hier_access(h, 1, HPM_STORE, base + 8 * k, 8);
+    }
+    hpm_hier_core_stats(h, 1, &cs);
+    hpm_tlb_stats(t, &ts);
+    CHECK_EQ(cs.accesses[HPM_STORE], 1u << 20);
+    CHECK_EQ(cs.served[HPM_STORE][1] + cs.served[HPM_STORE][3], 256u * 1024); /* L1 misses */
+    CHECK_EQ(cs.served[HPM_STORE][3], 64u * 1024);                            /* L2 misses */
+    CHECK_EQ(ts.misses, 2048);
+    CHECK_EQ(ts.hits, (1u << 20) - 2048);
+    free(tm);
+}
+
+static void test_tlb(void)
+{
+    struct hpm_tlb_params tp = {4, 2, 4096}; /* 2 sets x 2 ways */
+    struct hpm_tlb *t;
+    struct hpm_tlb_stats ts;
+    uint64_t mem[64];
+    CHECK_EQ(hpm_tlb_storage_size(&tp) <= sizeof mem, 1);
+    CHECK_EQ(hpm_tlb_init(&t, &tp, mem, sizeof mem), HPM_MODEL_OK);
+    CHECK_EQ(hpm_tlb_access(t, 0x0000, 8), 1);  /* page 0, set 0 */
+    CHECK_EQ(hpm_tlb_access(t, 0x2000, 8), 1);  /* page 2, set 0 */
+    CHECK_EQ(hpm_tlb_access(t, 0x0ff8, 8), 0);  /* page 0 */
+    CHECK_EQ(hpm_tlb_access(t, 0x4000, 8), 1);  /* page 4 evicts page 2 (LRU) */
+    CHECK_EQ(hpm_tlb_access(t, 0x0000, 8), 0);
+    CHECK_EQ(hpm_tlb_access(t, 0x2000, 8), 1);
+    CHECK_EQ(hpm_tlb_access(t, 0x1ffc, 8), 1);  /* pages 1 (miss) and 2 (hit) */
+    hpm_tlb_stats(t, &ts);
+    CHECK_EQ(ts.accesses, 7);
+    CHECK_EQ(ts.misses, 5);
+    tp.entries = 6;
+    tp.assoc = 0;
+    CHECK_EQ(hpm_tlb_params_check(&tp), HPM_MODEL_OK); /* fully associative: any count */
+    tp.assoc = 4;
+    CHECK_EQ(hpm_tlb_params_check(&tp), HPM_MODEL_EPARAM);
+}
+
+static struct hpm_bpred *new_bpred(uint32_t hist, uint32_t table, uint32_t btb, uint32_t btb_assoc,
+                                   uint32_t ras)
+{
+    struct hpm_bpred_params p = {hist, table, btb, btb_assoc, ras};
+    struct hpm_bpred *b;
+    size_t n = hpm_bpred_storage_size(&p);
+    void *mem = alloc8(n);
+    if (!n || hpm_bpred_init(&b, &p, mem, n)) {
+        fprintf(stderr, "cannot build predictor\n");
+        exit(1);
+    }
+    return b;
+}
+
+static void test_gshare_loop(void)
+{
+    /* an 8-iteration loop run 200 times: taken 7 times, then not taken */
+    struct hpm_bpred *g = new_bpred(12, 4096, 64, 4, 16);
+    struct hpm_bpred *bimodal = new_bpred(0, 4096, 64, 4, 16);
+    uint32_t r, i, late_g = 0, late_b = 0;
+    for (r = 0; r < 200; r++) {
+        for (i = 0; i < 8; i++) {
+            int taken = i != 7;
+            int mg = hpm_bpred_cond(g, 0x10000400, taken);
+            int mb = hpm_bpred_cond(bimodal, 0x10000400, taken);
+            if (r >= 100) {
+                late_g += (uint32_t)mg;
+                late_b += (uint32_t)mb;
+            }
+        }
+    }
+    CHECK_EQ(late_g, 0);   /* gshare learned the exit */
+    CHECK_EQ(late_b, 100); /* a bimodal counter misses every exit */
+}
+
+static void test_ras(void)
+{
+    struct hpm_bpred *b = new_bpred(8, 256, 64, 4, 16);
+    struct hpm_bpred_stats s;
+    uint64_t d;
+    for (d = 0; d < 16; d++)
+        hpm_bpred_call(b, 0x1000 + 4 * d);
+    for (d = 16; d-- > 0;)
+        CHECK_EQ(hpm_bpred_return(b, 0x1000 + 4 * d), 0);
+    /* 18 nested calls into 16 entries: the two oldest are lost */
+    for (d = 0; d < 18; d++)
+        hpm_bpred_call(b, 0x2000 + 4 * d);
+    for (d = 18; d-- > 0;)
+        hpm_bpred_return(b, 0x2000 + 4 * d);
+    CHECK_EQ(hpm_bpred_return(b, 0x1234), 1); /* empty stack */
+    hpm_bpred_stats(b, &s);
+    CHECK_EQ(s.calls, 34);
+    CHECK_EQ(s.returns, 35);
+    CHECK_EQ(s.ras_overflows, 2);
+    CHECK_EQ(s.return_mispredicts, 3);
+}
+
+static void test_btb(void)
+{
+    struct hpm_bpred *b = new_bpred(8, 256, 4, 2, 4); /* 2 sets x 2 ways */
+    struct hpm_bpred_stats s;
+    int i;
+    CHECK_EQ(hpm_bpred_indirect(b, 0x400, 0x9000), 1); /* cold */
+    for (i = 0; i < 10; i++)
+        CHECK_EQ(hpm_bpred_indirect(b, 0x400, 0x9000), 0);
+    CHECK_EQ(hpm_bpred_indirect(b, 0x400, 0xa000), 1); /* target changed */
+    CHECK_EQ(hpm_bpred_indirect(b, 0x400, 0xa000), 0);
+    hpm_bpred_stats(b, &s);
+    CHECK_EQ(s.indirect, 13);
+    CHECK_EQ(s.indirect_mispredicts, 2);
+}
+
+static void test_timing(void)
+{
+    struct hpm_timing_params p = {{500, 4000, 1000, 1000, 1000, 1000, 30000, 1000},
+                                  12, 50, 104, 20, 6, 40};
+    struct hpm_timing_counts c;
+    struct hpm_timing_result r;
+    memset(&c, 0, sizeof c);
+    c.instr[HPM_IC_INT] = 1001;   /* 500.5 cycles */
+    c.instr[HPM_IC_MULDIV] = 10;  /* 40 */
+    c.instr[HPM_IC_LOAD] = 300;   /* 300 */
+    c.instr[HPM_IC_FPDIV] = 2;    /* 60 */
+    c.served_l2 = 10;             /* 120 */
+    c.served_l3 = 3;              /* 150 */
+    c.served_mem = 2;             /* 208 */
+    c.tlb_misses = 4;             /* 80 */
+    c.mispredicts = 5;            /* 30 */
+    c.valid_prefetches = 7;       /* 280 */
+    hpm_timing_eval(&p, &c, &r);
+    CHECK_EQ(r.base, 901); /* 900.5 rounded up */
+    CHECK_EQ(r.memory_stall, 478);
+    CHECK_EQ(r.tlb_stall, 80);
+    CHECK_EQ(r.branch_stall, 30);
+    CHECK_EQ(r.cycles, 901 + 478 + 80 + 30);
+    CHECK_EQ(r.prefetch_pending, 280);
+    c.valid_prefetches = 1000;
+    hpm_timing_eval(&p, &c, &r);
+    CHECK_EQ(r.prefetch_pending, r.cycles); /* capped */
+    c.instr[HPM_IC_MULDIV] = ~(uint64_t)0;
+    hpm_timing_eval(&p, &c, &r);
+    CHECK_EQ(r.cycles, ~(uint64_t)0); /* saturates */
+    {
+        struct hpm_hier_core_stats s;
+        memset(&s, 0, sizeof s);
+        memset(&c, 0, sizeof c);
+        s.served[HPM_IFETCH][1] = 2;
+        s.served[HPM_LOAD][1] = 3;
+        s.served[HPM_STORE][2] = 4;
+        s.served[HPM_LOAD][3] = 5;
+        hpm_timing_counts_add_hier(&c, &s);
+        CHECK_EQ(c.served_l2, 5);
+        CHECK_EQ(c.served_l3, 4);
+        CHECK_EQ(c.served_mem, 5);
+    }
+}
+
+/* Stream prefetcher on a sequential read of K L2 lines (README.md). */
+static void test_prefetch(void)
+{
+    const uint64_t K = 100, base = 0x40000;
+    struct hpm_hier_params p;
+    struct hpm_hier *h;
+    struct hpm_prefetch_stats ps;
+    struct hpm_cache_stats l2;
+    struct hpm_hier_mem_stats ms;
+    uint64_t a;
+    memset(&p, 0, sizeof p);
+    p.cores = 4;
+    p.l1i = (struct hpm_cache_params){32768, 64, 32, HPM_REPL_FIFO, 0, 0};
+    p.l1d = p.l1i;
+    p.l2 = (struct hpm_cache_params){2048, 0, 128, HPM_REPL_LRU, 0, 0};
+    p.l3 = (struct hpm_cache_params){8u << 20, 8, 128, HPM_REPL_LRU, 0, 1};
+    p.prefetch.streams = 4;
+    p.prefetch.depth = 2;
+    h = new_hier(&p);
+    for (a = base; a < base + K * 128; a += 8)
+        hpm_hier_access(h, 2, HPM_LOAD, a, 8);
+    hpm_hier_prefetch_stats(h, 2, &ps);
+    CHECK_EQ(ps.prefetchable_requests, K - 1);
+    CHECK_EQ(ps.hits_in_stream, K - 2);
+    CHECK_EQ(ps.prefetch_requests, K);
+    CHECK_EQ(ps.valid_prefetches, K);
+    CHECK_EQ(ps.already_in_l2, 0);
+    hpm_cache_stats(hpm_hier_l2(h, 2), &l2);
+    CHECK_EQ(l2.read_accesses, 4 * K); /* every 32 B L1 miss */
+    CHECK_EQ(l2.read_misses, 2);       /* lines 0 and 1, before the stream started */
+    hpm_hier_mem_stats(h, &ms);
+    CHECK_EQ(ms.ddr_bytes_read, (K + 2) * 128);
+    CHECK_EQ(ms.ddr_bytes_written, 0);
+    hpm_hier_prefetch_stats(h, 0, &ps); /* core 0 has its own, idle, L2 */
+    CHECK_EQ(ps.prefetch_requests, 0);
+    CHECK(hpm_hier_l2(h, 0) != hpm_hier_l2(h, 2));
+    CHECK(hpm_hier_l3(h, 0) == hpm_hier_l3(h, 2));
+}
+
+/* Write-backs travel down without allocating and reach DDR. */
+static void test_hier_writeback(void)
+{
+    struct hpm_hier_params p;
+    struct hpm_hier *h;
+    struct hpm_hier_mem_stats ms;
+    struct hpm_cache_stats l2;
+    uint64_t i;
+    memset(&p, 0, sizeof p);
+    p.cores = 1;
+    p.l1i = (struct hpm_cache_params){1024, 2, 64, HPM_REPL_LRU, 0, 0};
+    p.l1d = p.l1i; /* 16 lines */
+    p.l2 = (struct hpm_cache_params){2048, 4, 64, HPM_REPL_LRU, 0, 0}; /* 32 lines */
+    h = new_hier(&p);
+    for (i = 0; i < 64; i++) /* store 64 distinct lines */
+        hpm_hier_access(h, 0, HPM_STORE, 64 * i, 8);
+    hpm_hier_mem_stats(h, &ms);
+    hpm_cache_stats(hpm_hier_l2(h, 0), &l2);
+    /* L1 evicts line i-16 (dirty) when line i arrives; the L2 then holds
+     * lines i-31..i, so all 48 write-backs hit and only mark L2 dirty. The L2
+     * evicts line j-32 when line j arrives (j = 32..63), dirty by then: 32
+     * write-backs reach DDR. */
+    CHECK_EQ(l2.write_accesses, 48);
+    CHECK_EQ(l2.write_hits, 48);
+    CHECK_EQ(l2.writebacks, 32);
+    CHECK_EQ(ms.ddr_bytes_written, 32 * 64);
+    CHECK_EQ(ms.ddr_bytes_read, 64 * 64);
+}
+
+int main(void)
+{
+    test_params();
+    test_cold_sequential();
+    test_thrash(HPM_REPL_LRU);
+    test_thrash(HPM_REPL_FIFO);
+    test_warm_hits();
+    test_lru_vs_fifo();
+    test_random_deterministic();
+    test_writeback();
+    test_straddle();
+    test_cachegrind_equivalence();
+    test_bgl_sequential_stores();
+    test_tlb();
+    test_gshare_loop();
+    test_ras();
+    test_btb();
+    test_timing();
+    test_prefetch();
+    test_hier_writeback();
+    free_all();
+    if (failures) {
+        fprintf(stderr, "test_model: %d failure(s)\n", failures);
+        return 1;
+    }
+    printf("test_model: ok\n");
+    return 0;
+}
