@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * hpm_client.h - client requests of the hpm virtual PMU (Valgrind tool "hpm").
+ *
+ * Include this header in an ordinary program (gcc, C99 or later). Each request
+ * is a Valgrind client request (VALGRIND_DO_CLIENT_REQUEST_EXPR, tool base
+ * 'H','P'): under `valgrind --tool=hpm` it reaches the tool; run natively (or
+ * under another tool) it is a handful of no-op instructions and yields the
+ * default value given below, so instrumented programs need no #ifdef.
+ *
+ *   HPM_VPMU_IS_RUNNING()        1 (the interface version) under hpm, else 0
+ *   HPM_VPMU_RESET()             zero the counters of all threads
+ *   HPM_VPMU_START()             resume counting (global flag)
+ *   HPM_VPMU_STOP()              suspend counting: events while stopped are lost
+ *   HPM_VPMU_READ(buf, n)        copy min(n, VPMU_EV_COUNT) counters of the
+ *                                calling thread into uint64_t buf[n], indexed by
+ *                                enum vpmu_event; returns the number copied, or
+ *                                a negative HPM_VPMU_E* code; natively -1
+ *                                (HPM_VPMU_ENOTOOL). n == 0 returns VPMU_EV_COUNT.
+ *   HPM_VPMU_REGION_BEGIN(name)  open a named region on the calling thread
+ *   HPM_VPMU_REGION_END(name)    close it; the counts between begin and end are
+ *                                added to region `name` of this thread and
+ *                                written to the output file. Regions nest (up
+ *                                to 16 deep); END must name the innermost one.
+ *
+ * All requests return long: 0 (or a count) on success, a negative code on
+ * error. The tool checks every pointer it is given (buffer writable, name
+ * readable and NUL-terminated within HPM_VPMU_NAME_MAX bytes) and returns
+ * HPM_VPMU_EFAULT rather than crashing.
+ *
+ * Overhead: a request costs a few guest instructions (the magic sequence plus
+ * argument set-up); the counts around it are exact to that constant.
+ */
+#ifndef HPM_VPMU_CLIENT_H
+#define HPM_VPMU_CLIENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <valgrind/valgrind.h>
+
+#include "vpmu_events.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HPM_VPMU_INTERFACE_VERSION 1
+#define HPM_VPMU_NAME_MAX 128 /* region names, including the NUL */
+
+enum hpm_vpmu_request {
+    HPM_VPMU_REQ_IS_RUNNING = VG_USERREQ_TOOL_BASE('H', 'P'),
+    HPM_VPMU_REQ_RESET,
+    HPM_VPMU_REQ_START,
+    HPM_VPMU_REQ_STOP,
+    HPM_VPMU_REQ_READ,         /* arg1 = uint64_t *, arg2 = element count */
+    HPM_VPMU_REQ_REGION_BEGIN, /* arg1 = const char * */
+    HPM_VPMU_REQ_REGION_END    /* arg1 = const char * */
+};
+
+enum hpm_vpmu_error {
+    HPM_VPMU_OK = 0,
+    HPM_VPMU_ENOTOOL = -1,     /* not running under the hpm tool */
+    HPM_VPMU_EFAULT = -2,      /* pointer argument not addressable */
+    HPM_VPMU_ENAMETOOLONG = -3, /* region name not terminated in HPM_VPMU_NAME_MAX */
+    HPM_VPMU_ENESTING = -4,    /* region stack full, empty, or END name mismatch */
+    HPM_VPMU_ENOMEM = -5,      /* region table full */
+    HPM_VPMU_EINVAL = -6       /* other invalid argument (length overflow) */
+};
+
+#define HPM_VPMU_REQ_(dflt, req, a1, a2)                                          \
+    ((long)(intptr_t)VALGRIND_DO_CLIENT_REQUEST_EXPR(                           \
+        (uintptr_t)(intptr_t)(dflt), (req), (a1), (a2), 0, 0, 0))
+
+#define HPM_VPMU_IS_RUNNING() HPM_VPMU_REQ_(0, HPM_VPMU_REQ_IS_RUNNING, 0, 0)
+#define HPM_VPMU_RESET() HPM_VPMU_REQ_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_RESET, 0, 0)
+#define HPM_VPMU_START() HPM_VPMU_REQ_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_START, 0, 0)
+#define HPM_VPMU_STOP() HPM_VPMU_REQ_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_STOP, 0, 0)
+#define HPM_VPMU_READ(buf, n) \
+    HPM_VPMU_REQ_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_READ, (uint64_t *)(buf), (size_t)(n))
+#define HPM_VPMU_REGION_BEGIN(name) \
+    HPM_VPMU_REQ_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_REGION_BEGIN, (const char *)(name), 0)
+#define HPM_VPMU_REGION_END(name) \
+    HPM_VPMU_REQ_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_REGION_END, (const char *)(name), 0)
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HPM_VPMU_CLIENT_H */

@@ -1,0 +1,676 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * vpmu_instrument.c - VEX IR instrumentation of the hpm virtual PMU.
+ *
+ * Exactness. Every event is counted from the IR of the superblock (SB), so
+ * the counts are exact functions of the executed code, with these rules:
+ *
+ * 1. Static counts are accumulated per SB segment at instrumentation time
+ *    and added to the live counter block by inline IR ("flush"): before each
+ *    side exit that leaves the SB after the current instruction retired, and
+ *    at the end of the SB. Two pending sets are kept: "committed" (previous
+ *    instructions) and "current" (the instruction being scanned). A side exit
+ *    that abandons the current instruction (a fault: SIGSEGV on misaligned
+ *    SSE access, CAS retry, emulation warning, ...) flushes the committed set
+ *    only, so the abandoned instruction is counted only when it completes.
+ *    Known gap: a *host* fault inside a SB (e.g. a NULL load) unwinds out of
+ *    the SB, losing the counts of the SB segment since its last flush (at
+ *    most one SB, <= ~60 instructions, typically the faulting basic block).
+ *
+ * 2. instructions = number of Ist_IMark executed, except for REP-prefixed
+ *    string instructions: VEX runs one SB per iteration (with an exit to the
+ *    next instruction when done), so for them the instruction is counted once,
+ *    when one of its exits to the fall-through address is taken. Their loads
+ *    and stores are counted per iteration (as the hardware performs them).
+ *
+ * 3. Branches. VEX's guest chasing is disabled (guest_chase = False), so each
+ *    control transfer ends a SB or is a side exit:
+ *       instruction opcode            IR                       event
+ *       Jcc, LOOPcc, JrCXZ            Ist_Exit, Ijk_Boring     br_cond (+taken)
+ *       JMP rel8/rel32 (EB, E9)       SB end, Boring, const    br_direct
+ *       JMP r/m and others            SB end, Boring, non-const br_indirect
+ *       CALL (any)                    SB end, Ijk_Call         br_call
+ *       CALL r/m                      ... next non-constant    br_call_indirect
+ *       RET                           SB end, Ijk_Ret          br_ret
+ *       SYSCALL, INT $0x80, SYSENTER  SB end, Ijk_Sys_*        syscalls
+ *    The conditional exit may be the taken path (dst != fall-through) or, as
+ *    VEX emits for "negated" condition codes, the not-taken path (dst ==
+ *    fall-through). br_cond_taken is incremented inline by the (possibly
+ *    negated) guard, widened to 64 bits; br_cond_not_taken is derived as
+ *    br_cond - br_cond_taken when the live block is folded. Other Boring side
+ *    exits (REP loop control, LOCK CAS retry) are not branches.
+ *
+ * 4. Memory: one access per IR memory operation, with the IR access size:
+ *       IR statement                    loads / bytes        stores / bytes
+ *       WrTmp(Load ty)                  1 / sizeof(ty)       -
+ *       Store(data)                     -                    1 / sizeof(data)
+ *       LoadG (guarded)                 guard / sizeof(arg)  -
+ *       StoreG (guarded)                -                    guard / sizeof
+ *       CAS (single or double)          1 / n*sizeof(lo)     1 / n*sizeof(lo)
+ *       LLSC load-linked / store-cond.  1 / sizeof           1 / sizeof
+ *       Dirty mFx Read / Write / Modify  1 / mSize (R, M)     1 / mSize (W, M)
+ *    (a locked RMW, e.g. LOCK ADD, is one load + one store; a vector access
+ *    is one access of 16 or 32 bytes.)
+ *
+ * 5. Floating point, from the IR arithmetic ops, by table (fp_rules below).
+ *    flops per op = lanes (x2 for FMA); bucket = precision x width.
+ *    Counted: add, sub, mul, div, sqrt, min, max, reciprocal / rsqrt
+ *    estimates, FMA. Not counted: compares, negation/abs (bit ops),
+ *    conversions, rounding, moves, x87 transcendentals (fsin, fyl2x, ...).
+ *    SSE scalar forms (Iop_Add64F0x2 etc.) are scalar. x87 arithmetic
+ *    (AddF64 ...) counts as scalar double. VEX splits FMA instructions into
+ *    one scalar Iop_MAddF32/F64 per lane, so the k MAdd/MSub ops of one
+ *    instruction are counted as one FMA of width k*32 or k*64 bits.
+ *    Instructions that VEX expresses with several ops (ADDSUBPD = add + sub
+ *    over both lanes) are counted per op.
+ *    fp_instructions counts instructions with at least one counted FP op.
+ *
+ * 6. Integer: scalar IR ops Add/Sub -> int_addsub, Mul/MullS/MullU -> int_mul,
+ *    Div/DivMod -> int_div, And/Or/Xor/Not -> int_logic (8..64 bit). These
+ *    include the address arithmetic VEX generates (PUSH = Sub64 on RSP, LEA,
+ *    effective addresses with displacement), so they are IR-level counts.
+ */
+#include "pub_tool_basics.h"
+#include "pub_tool_tooliface.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_options.h"
+
+#include "vpmu_events.h"
+#include "vpmu_hooks.h"
+#include "vpmu_state.h"
+
+/* ------------------------------------------------------------------------
+ * Op classification tables
+ * ---------------------------------------------------------------------- */
+
+enum { OPF_FMA = 1, OPF_DIV = 2, OPF_SQRT = 4 };
+enum { PREC_SP = 0, PREC_DP = 1 };
+
+struct op_rule {
+    IROp op;
+    UChar ev;    /* bucket event (FP_*), or INT_* event */
+    UChar lanes; /* FP lanes (flops per op, before FMA doubling); 1 for int */
+    UChar flags; /* OPF_* */
+};
+
+#define SPS VPMU_EV_FP_SP_SCALAR
+#define SP4 VPMU_EV_FP_SP_128
+#define SP8 VPMU_EV_FP_SP_256
+#define DPS VPMU_EV_FP_DP_SCALAR
+#define DP2 VPMU_EV_FP_DP_128
+#define DP4 VPMU_EV_FP_DP_256
+
+/*  IR op               bucket  lanes flags     (x87 / SSE / AVX source) */
+static const struct op_rule fp_rules[] = {
+    /* single precision, scalar */
+    {Iop_AddF32, SPS, 1, 0},          {Iop_SubF32, SPS, 1, 0},
+    {Iop_MulF32, SPS, 1, 0},          {Iop_DivF32, SPS, 1, OPF_DIV},
+    {Iop_SqrtF32, SPS, 1, OPF_SQRT},  {Iop_MAddF32, SPS, 1, OPF_FMA},
+    {Iop_MSubF32, SPS, 1, OPF_FMA},   {Iop_MinNumF32, SPS, 1, 0},
+    {Iop_MaxNumF32, SPS, 1, 0},
+    {Iop_Add32F0x4, SPS, 1, 0},       {Iop_Sub32F0x4, SPS, 1, 0},
+    {Iop_Mul32F0x4, SPS, 1, 0},       {Iop_Div32F0x4, SPS, 1, OPF_DIV},
+    {Iop_Sqrt32F0x4, SPS, 1, OPF_SQRT}, {Iop_Min32F0x4, SPS, 1, 0},
+    {Iop_Max32F0x4, SPS, 1, 0},       {Iop_RecipEst32F0x4, SPS, 1, 0},
+    {Iop_RSqrtEst32F0x4, SPS, 1, 0},
+    /* single precision, 128-bit packed */
+    {Iop_Add32Fx4, SP4, 4, 0},        {Iop_Sub32Fx4, SP4, 4, 0},
+    {Iop_Mul32Fx4, SP4, 4, 0},        {Iop_Div32Fx4, SP4, 4, OPF_DIV},
+    {Iop_Sqrt32Fx4, SP4, 4, OPF_SQRT}, {Iop_Min32Fx4, SP4, 4, 0},
+    {Iop_Max32Fx4, SP4, 4, 0},        {Iop_RecipEst32Fx4, SP4, 4, 0},
+    {Iop_RSqrtEst32Fx4, SP4, 4, 0},
+    /* single precision, 256-bit packed */
+    {Iop_Add32Fx8, SP8, 8, 0},        {Iop_Sub32Fx8, SP8, 8, 0},
+    {Iop_Mul32Fx8, SP8, 8, 0},        {Iop_Div32Fx8, SP8, 8, OPF_DIV},
+    {Iop_Sqrt32Fx8, SP8, 8, OPF_SQRT}, {Iop_Min32Fx8, SP8, 8, 0},
+    {Iop_Max32Fx8, SP8, 8, 0},        {Iop_RecipEst32Fx8, SP8, 8, 0},
+    {Iop_RSqrtEst32Fx8, SP8, 8, 0},
+    /* double precision, scalar (x87 ops are F64) */
+    {Iop_AddF64, DPS, 1, 0},          {Iop_SubF64, DPS, 1, 0},
+    {Iop_MulF64, DPS, 1, 0},          {Iop_DivF64, DPS, 1, OPF_DIV},
+    {Iop_SqrtF64, DPS, 1, OPF_SQRT},  {Iop_MAddF64, DPS, 1, OPF_FMA},
+    {Iop_MSubF64, DPS, 1, OPF_FMA},   {Iop_MinNumF64, DPS, 1, 0},
+    {Iop_MaxNumF64, DPS, 1, 0},
+    {Iop_Add64F0x2, DPS, 1, 0},       {Iop_Sub64F0x2, DPS, 1, 0},
+    {Iop_Mul64F0x2, DPS, 1, 0},       {Iop_Div64F0x2, DPS, 1, OPF_DIV},
+    {Iop_Sqrt64F0x2, DPS, 1, OPF_SQRT}, {Iop_Min64F0x2, DPS, 1, 0},
+    {Iop_Max64F0x2, DPS, 1, 0},
+    /* double precision, 128-bit packed */
+    {Iop_Add64Fx2, DP2, 2, 0},        {Iop_Sub64Fx2, DP2, 2, 0},
+    {Iop_Mul64Fx2, DP2, 2, 0},        {Iop_Div64Fx2, DP2, 2, OPF_DIV},
+    {Iop_Sqrt64Fx2, DP2, 2, OPF_SQRT}, {Iop_Min64Fx2, DP2, 2, 0},
+    {Iop_Max64Fx2, DP2, 2, 0},
+    /* double precision, 256-bit packed */
+    {Iop_Add64Fx4, DP4, 4, 0},        {Iop_Sub64Fx4, DP4, 4, 0},
+    {Iop_Mul64Fx4, DP4, 4, 0},        {Iop_Div64Fx4, DP4, 4, OPF_DIV},
+    {Iop_Sqrt64Fx4, DP4, 4, OPF_SQRT}, {Iop_Min64Fx4, DP4, 4, 0},
+    {Iop_Max64Fx4, DP4, 4, 0},
+};
+
+#define ADD VPMU_EV_INT_ADDSUB
+#define MUL VPMU_EV_INT_MUL
+#define DIV VPMU_EV_INT_DIV
+#define LOG VPMU_EV_INT_LOGIC
+
+static const struct op_rule int_rules[] = {
+    {Iop_Add8, ADD, 1, 0},  {Iop_Add16, ADD, 1, 0}, {Iop_Add32, ADD, 1, 0},
+    {Iop_Add64, ADD, 1, 0}, {Iop_Sub8, ADD, 1, 0},  {Iop_Sub16, ADD, 1, 0},
+    {Iop_Sub32, ADD, 1, 0}, {Iop_Sub64, ADD, 1, 0},
+    {Iop_Mul8, MUL, 1, 0},  {Iop_Mul16, MUL, 1, 0}, {Iop_Mul32, MUL, 1, 0},
+    {Iop_Mul64, MUL, 1, 0}, {Iop_MullS8, MUL, 1, 0}, {Iop_MullS16, MUL, 1, 0},
+    {Iop_MullS32, MUL, 1, 0}, {Iop_MullS64, MUL, 1, 0},
+    {Iop_MullU8, MUL, 1, 0}, {Iop_MullU16, MUL, 1, 0},
+    {Iop_MullU32, MUL, 1, 0}, {Iop_MullU64, MUL, 1, 0},
+    {Iop_DivU32, DIV, 1, 0}, {Iop_DivS32, DIV, 1, 0},
+    {Iop_DivU64, DIV, 1, 0}, {Iop_DivS64, DIV, 1, 0},
+    {Iop_DivU32E, DIV, 1, 0}, {Iop_DivS32E, DIV, 1, 0},
+    {Iop_DivU64E, DIV, 1, 0}, {Iop_DivS64E, DIV, 1, 0},
+    {Iop_DivModU64to32, DIV, 1, 0}, {Iop_DivModS64to32, DIV, 1, 0},
+    {Iop_DivModU32to32, DIV, 1, 0}, {Iop_DivModS32to32, DIV, 1, 0},
+    {Iop_DivModU64to64, DIV, 1, 0}, {Iop_DivModS64to64, DIV, 1, 0},
+    {Iop_DivModU128to64, DIV, 1, 0}, {Iop_DivModS128to64, DIV, 1, 0},
+    {Iop_And8, LOG, 1, 0},  {Iop_And16, LOG, 1, 0}, {Iop_And32, LOG, 1, 0},
+    {Iop_And64, LOG, 1, 0}, {Iop_Or8, LOG, 1, 0},   {Iop_Or16, LOG, 1, 0},
+    {Iop_Or32, LOG, 1, 0},  {Iop_Or64, LOG, 1, 0},  {Iop_Xor8, LOG, 1, 0},
+    {Iop_Xor16, LOG, 1, 0}, {Iop_Xor32, LOG, 1, 0}, {Iop_Xor64, LOG, 1, 0},
+    {Iop_Not8, LOG, 1, 0},  {Iop_Not16, LOG, 1, 0}, {Iop_Not32, LOG, 1, 0},
+    {Iop_Not64, LOG, 1, 0},
+};
+
+/* op_info[op - Iop_INVALID] = 1 + index into all rules (fp first), 0 = none */
+#define N_OPS ((Int)(Iop_LAST - Iop_INVALID) + 1)
+#define N_FP_RULES ((Int)(sizeof fp_rules / sizeof fp_rules[0]))
+#define N_INT_RULES ((Int)(sizeof int_rules / sizeof int_rules[0]))
+static UChar op_info[N_OPS];
+
+static const struct op_rule *rule_of(IROp op)
+{
+    Int i = (Int)(op - Iop_INVALID);
+    if (i < 0 || i >= N_OPS || op_info[i] == 0)
+        return NULL;
+    i = op_info[i] - 1;
+    return i < N_FP_RULES ? &fp_rules[i] : &int_rules[i - N_FP_RULES];
+}
+
+static Bool rule_is_fp(const struct op_rule *r)
+{
+    return r >= &fp_rules[0] && r < &fp_rules[N_FP_RULES];
+}
+
+static Int fp_prec(UChar ev)
+{
+    return (ev == SPS || ev == SP4 || ev == SP8) ? PREC_SP : PREC_DP;
+}
+
+void vpmu_instrument_init(void)
+{
+    Int i;
+    tl_assert(N_FP_RULES + N_INT_RULES < 255);
+    for (i = 0; i < N_FP_RULES + N_INT_RULES; i++) {
+        IROp op = i < N_FP_RULES ? fp_rules[i].op : int_rules[i - N_FP_RULES].op;
+        Int k = (Int)(op - Iop_INVALID);
+        tl_assert(k > 0 && k < N_OPS);
+        tl_assert(op_info[k] == 0); /* no duplicates in the tables */
+        op_info[k] = (UChar)(i + 1);
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Guest instruction decoding (only what the IR does not tell us)
+ * ---------------------------------------------------------------------- */
+
+enum insn_kind {
+    INSN_OTHER = 0,
+    INSN_JCC,     /* Jcc, LOOPcc, JrCXZ */
+    INSN_JMP_REL, /* JMP rel8 / rel32 */
+    INSN_REP_STR  /* REP/REPE/REPNE-prefixed string instruction */
+};
+
+static enum insn_kind decode_insn(Addr a, UInt len)
+{
+    const UChar *p = (const UChar *)a;
+    UInt i = 0;
+    Bool rep = False;
+    UChar op;
+
+    if (len == 0 || len > 15)
+        return INSN_OTHER;
+    /* legacy prefixes, then REX */
+    while (i < len) {
+        UChar b = p[i];
+        if (b == 0xF2 || b == 0xF3) {
+            rep = True;
+        } else if (!(b == 0x66 || b == 0x67 || b == 0x2E || b == 0x36 ||
+                     b == 0x3E || b == 0x26 || b == 0x64 || b == 0x65 ||
+                     b == 0xF0)) {
+            break;
+        }
+        i++;
+    }
+    if (i < len && (p[i] & 0xF0) == 0x40)
+        i++;
+    if (i >= len)
+        return INSN_OTHER;
+    op = p[i];
+    if ((op >= 0x70 && op <= 0x7F) || (op >= 0xE0 && op <= 0xE3))
+        return INSN_JCC;
+    if (op == 0x0F && i + 1 < len && p[i + 1] >= 0x80 && p[i + 1] <= 0x8F)
+        return INSN_JCC;
+    if (op == 0xE9 || op == 0xEB)
+        return INSN_JMP_REL;
+    if (rep && ((op >= 0x6C && op <= 0x6F) || (op >= 0xA4 && op <= 0xA7) ||
+                (op >= 0xAA && op <= 0xAF)))
+        return INSN_REP_STR;
+    return INSN_OTHER;
+}
+
+/* ------------------------------------------------------------------------
+ * IR emission helpers
+ * ---------------------------------------------------------------------- */
+
+typedef struct {
+    IRSB *sb;
+    ULong pend[VPMU_EV_COUNT]; /* committed: instructions already scanned */
+    ULong cur[VPMU_EV_COUNT];  /* the instruction being scanned */
+    Addr insn_addr;
+    UInt insn_len;
+    enum insn_kind insn_kind;
+    Bool insn_has_fp;
+    Bool insn_cond_done; /* its conditional exit was seen */
+    UInt fma_lanes[2];   /* per precision, MAdd/MSub ops in this insn */
+    Bool in_insn;
+    Bool do_mem, do_br, do_fp, do_int, hook_mem, hook_br;
+} Ctx;
+
+static IRExpr *live_addr(Int ev)
+{
+    return mkIRExpr_HWord((HWord)&vpmu_live[ev]);
+}
+
+/* live[ev] += e, with e an I64 atom */
+static void emit_add(IRSB *sb, Int ev, IRExpr *e)
+{
+    IRTemp t1 = newIRTemp(sb->tyenv, Ity_I64);
+    IRTemp t2 = newIRTemp(sb->tyenv, Ity_I64);
+    addStmtToIRSB(sb, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64, live_addr(ev))));
+    addStmtToIRSB(sb, IRStmt_WrTmp(t2, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(t1), e)));
+    addStmtToIRSB(sb, IRStmt_Store(Iend_LE, live_addr(ev), IRExpr_RdTmp(t2)));
+}
+
+/* an I64 atom: guard ? n : 0 (guard is an I1 atom) */
+static IRExpr *guarded_n(IRSB *sb, IRExpr *guard, ULong n)
+{
+    IRTemp t = newIRTemp(sb->tyenv, Ity_I64);
+    if (n == 1)
+        addStmtToIRSB(sb, IRStmt_WrTmp(t, IRExpr_Unop(Iop_1Uto64, guard)));
+    else
+        addStmtToIRSB(sb, IRStmt_WrTmp(t, IRExpr_ITE(guard, IRExpr_Const(IRConst_U64(n)),
+                                                    IRExpr_Const(IRConst_U64(0)))));
+    return IRExpr_RdTmp(t);
+}
+
+static Bool guard_is_true(IRExpr *g)
+{
+    return g == NULL || (g->tag == Iex_Const && g->Iex.Const.con->tag == Ico_U1 &&
+                         g->Iex.Const.con->Ico.U1);
+}
+
+static void flush_set(Ctx *c, ULong *set)
+{
+    Int e;
+    for (e = 0; e < VPMU_EV_COUNT; e++) {
+        if (set[e]) {
+            emit_add(c->sb, e, IRExpr_Const(IRConst_U64(set[e])));
+            set[e] = 0;
+        }
+    }
+}
+
+static void merge_cur(Ctx *c)
+{
+    Int e;
+    for (e = 0; e < VPMU_EV_COUNT; e++) {
+        c->pend[e] += c->cur[e];
+        c->cur[e] = 0;
+    }
+}
+
+static void flush_all(Ctx *c)
+{
+    merge_cur(c);
+    flush_set(c, c->pend);
+}
+
+/* Finish the instruction being scanned: per-instruction FP accounting. */
+static void end_insn(Ctx *c)
+{
+    Int p;
+    if (!c->in_insn)
+        return;
+    for (p = 0; p < 2; p++) {
+        UInt k = c->fma_lanes[p];
+        UInt bits = k * (p == PREC_SP ? 32 : 64);
+        Int ev;
+        if (k == 0)
+            continue;
+        if (p == PREC_SP)
+            ev = k == 1 ? SPS : bits == 128 ? SP4 : bits == 256 ? SP8 : SPS;
+        else
+            ev = k == 1 ? DPS : bits == 128 ? DP2 : bits == 256 ? DP4 : DPS;
+        c->cur[ev] += 2 * (ULong)k;
+        c->cur[VPMU_EV_FP_OPS] += 2 * (ULong)k;
+        c->cur[VPMU_EV_FP_FMA] += k;
+        c->fma_lanes[p] = 0;
+    }
+    if (c->insn_has_fp)
+        c->cur[VPMU_EV_FP_INSTRUCTIONS] += 1;
+    merge_cur(c);
+    c->in_insn = False;
+}
+
+static void count_op(Ctx *c, IROp op)
+{
+    const struct op_rule *r = rule_of(op);
+    if (!r)
+        return;
+    if (rule_is_fp(r)) {
+        if (!c->do_fp)
+            return;
+        c->insn_has_fp = True;
+        if (r->flags & OPF_FMA) {
+            c->fma_lanes[fp_prec(r->ev)] += 1;
+            return;
+        }
+        c->cur[r->ev] += r->lanes;
+        c->cur[VPMU_EV_FP_OPS] += r->lanes;
+        if (r->flags & OPF_DIV)
+            c->cur[VPMU_EV_FP_DIV] += r->lanes;
+        if (r->flags & OPF_SQRT)
+            c->cur[VPMU_EV_FP_SQRT] += r->lanes;
+    } else if (c->do_int) {
+        c->cur[r->ev] += 1;
+    }
+}
+
+/* One memory access: counts (static if unguarded) and the optional hook. */
+static void mem_access(Ctx *c, IRExpr *addr, UInt size, Bool is_write, IRExpr *guard)
+{
+    Int ev_n = is_write ? VPMU_EV_STORES : VPMU_EV_LOADS;
+    Int ev_b = is_write ? VPMU_EV_STORE_BYTES : VPMU_EV_LOAD_BYTES;
+
+    if (!c->do_mem)
+        return;
+    if (guard_is_true(guard)) {
+        c->cur[ev_n] += 1;
+        c->cur[ev_b] += size;
+    } else {
+        emit_add(c->sb, ev_n, guarded_n(c->sb, guard, 1));
+        emit_add(c->sb, ev_b, guarded_n(c->sb, guard, size));
+    }
+    if (c->hook_mem) {
+        IRDirty *di = unsafeIRDirty_0_N(
+            0, is_write ? "vpmu_dirty_mem_write" : "vpmu_dirty_mem_read",
+            VG_(fnptr_to_fnentry)(is_write ? (void *)&vpmu_dirty_mem_write
+                                           : (void *)&vpmu_dirty_mem_read),
+            mkIRExprVec_2(addr, mkIRExpr_HWord(size)));
+        if (!guard_is_true(guard))
+            di->guard = guard;
+        addStmtToIRSB(c->sb, IRStmt_Dirty(di));
+    }
+}
+
+static void branch_hook(Ctx *c, Addr pc, IRExpr *target, IRExpr *taken64, ULong kind)
+{
+    IRDirty *di = unsafeIRDirty_0_N(
+        0, "vpmu_dirty_branch", VG_(fnptr_to_fnentry)((void *)&vpmu_dirty_branch),
+        mkIRExprVec_4(mkIRExpr_HWord(pc), target, taken64,
+                      IRExpr_Const(IRConst_U64(kind))));
+    addStmtToIRSB(c->sb, IRStmt_Dirty(di));
+}
+
+static Bool jk_is_fault(IRJumpKind jk)
+{
+    switch (jk) {
+    case Ijk_Boring:
+    case Ijk_Call:
+    case Ijk_Ret:
+        return False;
+    default:
+        return True; /* signals, emulation warnings/failures, SMC, yields */
+    }
+}
+
+static void do_exit(Ctx *c, IRStmt *st, IRSB *sbIn)
+{
+    IRExpr *guard = st->Ist.Exit.guard;
+    IRJumpKind jk = st->Ist.Exit.jk;
+    IRConst *dst = st->Ist.Exit.dst;
+    Addr fall = c->insn_addr + c->insn_len;
+    Addr d = dst->tag == Ico_U64 ? (Addr)dst->Ico.U64 : 0;
+
+    if (c->in_insn && jk == Ijk_Boring && c->insn_kind == INSN_JCC) {
+        /* conditional branch: the instruction retires either way */
+        Bool side_is_taken = d != fall;
+        IRExpr *taken = guard;
+        IRExpr *taken64;
+        if (!c->do_br) {
+            flush_all(c);
+            return;
+        }
+        c->cur[VPMU_EV_BR_COND] += 1;
+        c->cur[VPMU_EV_BRANCHES] += 1;
+        c->insn_cond_done = True;
+        flush_all(c);
+        if (!side_is_taken) {
+            IRTemp t = newIRTemp(c->sb->tyenv, Ity_I1);
+            addStmtToIRSB(c->sb, IRStmt_WrTmp(t, IRExpr_Unop(Iop_Not1, guard)));
+            taken = IRExpr_RdTmp(t);
+        }
+        taken64 = guarded_n(c->sb, taken, 1);
+        emit_add(c->sb, VPMU_EV_BR_COND_TAKEN, taken64);
+        if (c->hook_br) {
+            Addr tgt = d;
+            if (!side_is_taken)
+                tgt = sbIn->next->tag == Iex_Const ? (Addr)sbIn->next->Iex.Const.con->Ico.U64 : 0;
+            branch_hook(c, c->insn_addr, mkIRExpr_HWord(tgt), taken64, VPMU_BR_COND);
+        }
+        return;
+    }
+    if (c->in_insn && jk == Ijk_Boring && c->insn_kind == INSN_REP_STR && d == fall) {
+        /* a REP instruction finishes: count it once, now */
+        flush_all(c);
+        emit_add(c->sb, VPMU_EV_INSTRUCTIONS, guarded_n(c->sb, guard, 1));
+        return;
+    }
+    if (jk_is_fault(jk) || jk == Ijk_Boring) {
+        /* the current instruction is abandoned (or restarted) if taken */
+        flush_set(c, c->pend);
+        return;
+    }
+    /* Ijk_Call / Ijk_Ret side exits do not occur on amd64; be safe */
+    flush_all(c);
+}
+
+static void do_sb_end(Ctx *c, IRSB *sbIn)
+{
+    IRJumpKind jk = sbIn->jumpkind;
+    IRExpr *next = sbIn->next;
+    Bool next_const = next->tag == Iex_Const;
+    Addr pc = c->insn_addr;
+
+    end_insn(c);
+    if (c->do_br && c->insn_len != 0) {
+        switch (jk) {
+        case Ijk_Boring:
+            if (c->insn_cond_done || c->insn_kind == INSN_REP_STR)
+                break;
+            if (!next_const) {
+                c->pend[VPMU_EV_BR_INDIRECT] += 1;
+                c->pend[VPMU_EV_BRANCHES] += 1;
+                if (c->hook_br)
+                    branch_hook(c, pc, next, IRExpr_Const(IRConst_U64(1)), VPMU_BR_INDIRECT);
+            } else if (c->insn_kind == INSN_JMP_REL) {
+                c->pend[VPMU_EV_BR_DIRECT] += 1;
+                c->pend[VPMU_EV_BRANCHES] += 1;
+            }
+            break;
+        case Ijk_Call:
+            c->pend[VPMU_EV_BR_CALL] += 1;
+            c->pend[VPMU_EV_BRANCHES] += 1;
+            if (!next_const) {
+                c->pend[VPMU_EV_BR_CALL_INDIRECT] += 1;
+                if (c->hook_br)
+                    branch_hook(c, pc, next, IRExpr_Const(IRConst_U64(1)), VPMU_BR_CALL_IND);
+            }
+            break;
+        case Ijk_Ret:
+            c->pend[VPMU_EV_BR_RET] += 1;
+            c->pend[VPMU_EV_BRANCHES] += 1;
+            if (c->hook_br)
+                branch_hook(c, pc, next, IRExpr_Const(IRConst_U64(1)), VPMU_BR_RET);
+            break;
+        case Ijk_Sys_syscall:
+        case Ijk_Sys_int128:
+        case Ijk_Sys_sysenter:
+            c->pend[VPMU_EV_SYSCALLS] += 1;
+            break;
+        default:
+            break;
+        }
+    }
+    flush_all(c);
+}
+
+IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
+                      const VexGuestLayout *layout, const VexGuestExtents *vge,
+                      const VexArchInfo *archinfo_host, IRType gWordTy,
+                      IRType hWordTy)
+{
+    Ctx c;
+    Int i;
+    IRTypeEnv *tyenv = sbIn->tyenv;
+
+    (void)closure;
+    (void)layout;
+    (void)vge;
+    (void)archinfo_host;
+    if (gWordTy != Ity_I64 || hWordTy != Ity_I64)
+        VG_(tool_panic)("hpm: only amd64 guests on amd64 hosts are supported");
+
+    VG_(memset)(&c, 0, sizeof c);
+    c.sb = deepCopyIRSBExceptStmts(sbIn);
+    c.do_mem = vpmu_clo_level >= VPMU_LEVEL_CORE;
+    c.do_br = vpmu_clo_level >= VPMU_LEVEL_CORE;
+    c.do_fp = vpmu_clo_level >= VPMU_LEVEL_FULL;
+    c.do_int = vpmu_clo_level >= VPMU_LEVEL_FULL;
+    c.hook_mem = c.do_mem && vpmu_hooks_want_mem();
+    c.hook_br = c.do_br && vpmu_hooks_want_branch();
+
+    for (i = 0; i < sbIn->stmts_used; i++) {
+        IRStmt *st = sbIn->stmts[i];
+        if (!st || st->tag == Ist_NoOp)
+            continue;
+        switch (st->tag) {
+        case Ist_IMark:
+            end_insn(&c);
+            c.in_insn = True;
+            c.insn_addr = (Addr)st->Ist.IMark.addr;
+            c.insn_len = st->Ist.IMark.len;
+            c.insn_kind = decode_insn(c.insn_addr, c.insn_len);
+            c.insn_has_fp = False;
+            c.insn_cond_done = False;
+            if (c.insn_kind != INSN_REP_STR)
+                c.cur[VPMU_EV_INSTRUCTIONS] += 1;
+            addStmtToIRSB(c.sb, st);
+            break;
+        case Ist_WrTmp: {
+            IRExpr *e = st->Ist.WrTmp.data;
+            switch (e->tag) {
+            case Iex_Load:
+                mem_access(&c, e->Iex.Load.addr, sizeofIRType(e->Iex.Load.ty), False, NULL);
+                break;
+            case Iex_Unop:
+                count_op(&c, e->Iex.Unop.op);
+                break;
+            case Iex_Binop:
+                count_op(&c, e->Iex.Binop.op);
+                break;
+            case Iex_Triop:
+                count_op(&c, e->Iex.Triop.details->op);
+                break;
+            case Iex_Qop:
+                count_op(&c, e->Iex.Qop.details->op);
+                break;
+            default:
+                break;
+            }
+            addStmtToIRSB(c.sb, st);
+            break;
+        }
+        case Ist_Store:
+            mem_access(&c, st->Ist.Store.addr,
+                       sizeofIRType(typeOfIRExpr(tyenv, st->Ist.Store.data)), True, NULL);
+            addStmtToIRSB(c.sb, st);
+            break;
+        case Ist_StoreG: {
+            IRStoreG *sg = st->Ist.StoreG.details;
+            mem_access(&c, sg->addr, sizeofIRType(typeOfIRExpr(tyenv, sg->data)), True,
+                       sg->guard);
+            addStmtToIRSB(c.sb, st);
+            break;
+        }
+        case Ist_LoadG: {
+            IRLoadG *lg = st->Ist.LoadG.details;
+            IRType tres = Ity_INVALID, targ = Ity_INVALID;
+            typeOfIRLoadGOp(lg->cvt, &tres, &targ);
+            mem_access(&c, lg->addr, sizeofIRType(targ), False, lg->guard);
+            addStmtToIRSB(c.sb, st);
+            break;
+        }
+        case Ist_CAS: {
+            IRCAS *cas = st->Ist.CAS.details;
+            UInt sz = sizeofIRType(typeOfIRExpr(tyenv, cas->dataLo));
+            if (cas->dataHi)
+                sz *= 2;
+            mem_access(&c, cas->addr, sz, False, NULL);
+            mem_access(&c, cas->addr, sz, True, NULL);
+            addStmtToIRSB(c.sb, st);
+            break;
+        }
+        case Ist_LLSC: {
+            if (st->Ist.LLSC.storedata == NULL)
+                mem_access(&c, st->Ist.LLSC.addr,
+                           sizeofIRType(typeOfIRTemp(tyenv, st->Ist.LLSC.result)), False, NULL);
+            else
+                mem_access(&c, st->Ist.LLSC.addr,
+                           sizeofIRType(typeOfIRExpr(tyenv, st->Ist.LLSC.storedata)), True,
+                           NULL);
+            addStmtToIRSB(c.sb, st);
+            break;
+        }
+        case Ist_Dirty: {
+            IRDirty *d = st->Ist.Dirty.details;
+            if (d->mFx != Ifx_None && d->mSize > 0) {
+                if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify)
+                    mem_access(&c, d->mAddr, (UInt)d->mSize, False, d->guard);
+                if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify)
+                    mem_access(&c, d->mAddr, (UInt)d->mSize, True, d->guard);
+            }
+            addStmtToIRSB(c.sb, st);
+            break;
+        }
+        case Ist_Exit:
+            do_exit(&c, st, sbIn);
+            addStmtToIRSB(c.sb, st);
+            break;
+        default:
+            addStmtToIRSB(c.sb, st);
+            break;
+        }
+    }
+    do_sb_end(&c, sbIn);
+    return c.sb;
+}

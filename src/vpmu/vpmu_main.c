@@ -1,0 +1,602 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * vpmu_main.c - the hpm virtual PMU, a Valgrind tool (valgrind --tool=hpm).
+ *
+ * Counts, per thread and exactly, the events of vpmu_events.h by
+ * instrumenting VEX IR (vpmu_instrument.c); serves the client requests of
+ * hpm_client.h; writes all counts at exit (also after a fatal signal) to the
+ * file named by --hpm-out.
+ *
+ * Output format (one record per line, fields separated by one space):
+ *     hpm-vpmu 1                         format version
+ *     command PROGRAM ARG...             (arguments verbatim)
+ *     pid N
+ *     level insn|core|full
+ *     exit status N | exit signal        exit_group(N), or death by a signal
+ *     threads N                          threads that ever ran
+ *     thread T EVENT VALUE               T = 1, 2, ... in creation order
+ *     total EVENT VALUE                  sum over all threads
+ *     region NAME thread T entries N     region NAME closed N times by T
+ *     region NAME thread T EVENT VALUE   counts inside the region
+ * Every EVENT of vpmu_events.h is written for every thread, also for threads
+ * that exited before the program. Thread numbers are serials, not Valgrind
+ * ThreadIds (which are reused).
+ *
+ * Copyright notice: this tool links Valgrind's coregrind and VEX (GPL-2.0).
+ */
+#include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_clientstate.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_threadstate.h"
+#include "pub_tool_tooliface.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
+#include "pub_tool_xarray.h"
+
+#include "hpm_client.h"
+#include "vpmu_events.h"
+#include "vpmu_hooks.h"
+#include "vpmu_state.h"
+
+/* ------------------------------------------------------------------------
+ * State
+ * ---------------------------------------------------------------------- */
+
+ULong vpmu_live[VPMU_EV_COUNT];
+Bool vpmu_running = True;
+Int vpmu_clo_level = VPMU_LEVEL_FULL;
+
+static const HChar *clo_out = "hpm-vpmu.%p.out";
+static Bool clo_start = True;
+
+static const HChar *const event_names[VPMU_EV_COUNT] = VPMU_EVENT_NAME_INIT;
+
+#define REGION_DEPTH 16
+#define REGION_NAMES_MAX 256
+
+struct region_frame {
+    UInt region;
+    ULong snap[VPMU_EV_COUNT];
+};
+
+struct vpmu_thread {
+    Bool used;
+    UInt serial;
+    ULong c[VPMU_EV_COUNT];
+    UInt depth;
+    struct region_frame stack[REGION_DEPTH];
+};
+
+/* counts of a thread that has exited */
+struct vpmu_exited {
+    struct vpmu_exited *next;
+    UInt serial;
+    ULong c[VPMU_EV_COUNT];
+};
+
+/* accumulated counts of one region on one thread */
+struct vpmu_region_rec {
+    struct vpmu_region_rec *next;
+    UInt region;
+    UInt serial;
+    ULong entries;
+    ULong c[VPMU_EV_COUNT];
+};
+
+static struct vpmu_thread *threads; /* indexed by ThreadId, VG_N_THREADS */
+static ThreadId live_owner = VG_INVALID_THREADID;
+static UInt next_serial = 1;
+static struct vpmu_exited *exited;
+static struct vpmu_region_rec *region_recs;
+static HChar *region_names[REGION_NAMES_MAX];
+static UInt n_region_names;
+static Bool exit_seen;
+static Long exit_code;
+
+/* ------------------------------------------------------------------------
+ * Threads and folding
+ * ---------------------------------------------------------------------- */
+
+static struct vpmu_thread *thread_get(ThreadId tid)
+{
+    struct vpmu_thread *t;
+    tl_assert(tid > 0 && tid < VG_N_THREADS);
+    t = &threads[tid];
+    if (!t->used) {
+        VG_(memset)(t, 0, sizeof *t);
+        t->used = True;
+        t->serial = next_serial++;
+    }
+    return t;
+}
+
+void vpmu_fold(void)
+{
+    Int e;
+    if (live_owner != VG_INVALID_THREADID && vpmu_running) {
+        struct vpmu_thread *t = thread_get(live_owner);
+        vpmu_live[VPMU_EV_BR_COND_NOT_TAKEN] =
+            vpmu_live[VPMU_EV_BR_COND] - vpmu_live[VPMU_EV_BR_COND_TAKEN];
+        for (e = 0; e < VPMU_EV_COUNT; e++)
+            t->c[e] += vpmu_live[e];
+    }
+    VG_(memset)(vpmu_live, 0, sizeof vpmu_live);
+}
+
+static void on_start_client_code(ThreadId tid, ULong blocks_done)
+{
+    (void)blocks_done;
+    if (tid != live_owner) {
+        vpmu_fold();
+        live_owner = tid;
+        (void)thread_get(tid);
+    }
+}
+
+static void on_thread_create(ThreadId parent, ThreadId child)
+{
+    (void)parent;
+    if (child > 0 && child < VG_N_THREADS) {
+        threads[child].used = False;
+        (void)thread_get(child);
+    }
+}
+
+static void on_thread_exit(ThreadId tid)
+{
+    struct vpmu_thread *t;
+    struct vpmu_exited *x;
+    if (tid == live_owner) {
+        vpmu_fold();
+        live_owner = VG_INVALID_THREADID;
+    }
+    if (tid == 0 || tid >= VG_N_THREADS || !threads[tid].used)
+        return;
+    t = &threads[tid];
+    x = VG_(malloc)("hpm.exited", sizeof *x);
+    x->serial = t->serial;
+    VG_(memcpy)(x->c, t->c, sizeof x->c);
+    x->next = exited;
+    exited = x;
+    t->used = False;
+}
+
+static UInt live_threads(void)
+{
+    UInt i, n = 0;
+    for (i = 1; i < VG_N_THREADS; i++)
+        n += threads[i].used ? 1 : 0;
+    return n;
+}
+
+static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nArgs)
+{
+    (void)tid;
+    if (nArgs < 1)
+        return;
+    if (sysno == __NR_exit_group || (sysno == __NR_exit && live_threads() <= 1)) {
+        exit_seen = True;
+        exit_code = (Long)(Int)args[0];
+    }
+}
+
+static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nArgs, SysRes res)
+{
+    (void)tid;
+    (void)sysno;
+    (void)args;
+    (void)nArgs;
+    (void)res;
+}
+
+static void reset_all(void)
+{
+    UInt i, d;
+    struct vpmu_region_rec *r;
+    vpmu_fold();
+    for (i = 1; i < VG_N_THREADS; i++) {
+        if (!threads[i].used)
+            continue;
+        VG_(memset)(threads[i].c, 0, sizeof threads[i].c);
+        for (d = 0; d < threads[i].depth; d++)
+            VG_(memset)(threads[i].stack[d].snap, 0, sizeof threads[i].stack[d].snap);
+    }
+    while (exited) {
+        struct vpmu_exited *x = exited;
+        exited = x->next;
+        VG_(free)(x);
+    }
+    for (r = region_recs; r; r = r->next) {
+        r->entries = 0;
+        VG_(memset)(r->c, 0, sizeof r->c);
+    }
+}
+
+/* A forked child starts with zero counts and its own output file (%p). */
+static void on_fork_child(ThreadId tid)
+{
+    UInt i;
+    struct vpmu_region_rec *r;
+    reset_all();
+    for (i = 1; i < VG_N_THREADS; i++)
+        if ((ThreadId)i != tid)
+            threads[i].used = False;
+    while (region_recs) {
+        r = region_recs;
+        region_recs = r->next;
+        VG_(free)(r);
+    }
+    exit_seen = False;
+}
+
+/* ------------------------------------------------------------------------
+ * Client requests
+ * ---------------------------------------------------------------------- */
+
+/* Copy a NUL-terminated client string into out (HPM_VPMU_NAME_MAX bytes),
+ * checking each page before touching it. Spaces and control characters are
+ * replaced by '_' so that the output stays one record per line. */
+static Long read_client_name(Addr a, HChar *out)
+{
+    UInt i;
+    if (a == 0)
+        return HPM_VPMU_EFAULT;
+    for (i = 0; i < HPM_VPMU_NAME_MAX; i++) {
+        Addr p = a + i;
+        HChar ch;
+        if (p < a)
+            return HPM_VPMU_EFAULT;
+        if (i == 0 || (p & (VKI_PAGE_SIZE - 1)) == 0) {
+            if (!VG_(am_is_valid_for_client)(p, 1, VKI_PROT_READ))
+                return HPM_VPMU_EFAULT;
+        }
+        ch = *(const HChar *)p;
+        if (ch == 0) {
+            out[i] = 0;
+            return i == 0 ? HPM_VPMU_EINVAL : HPM_VPMU_OK;
+        }
+        out[i] = ((UChar)ch <= ' ' || (UChar)ch >= 0x7f) ? '_' : ch;
+    }
+    return HPM_VPMU_ENAMETOOLONG;
+}
+
+static Long region_id(const HChar *name)
+{
+    UInt i;
+    for (i = 0; i < n_region_names; i++)
+        if (VG_(strcmp)(region_names[i], name) == 0)
+            return i;
+    if (n_region_names == REGION_NAMES_MAX)
+        return HPM_VPMU_ENOMEM;
+    region_names[n_region_names] = VG_(strdup)("hpm.region", name);
+    return n_region_names++;
+}
+
+static struct vpmu_region_rec *region_rec(UInt region, UInt serial)
+{
+    struct vpmu_region_rec *r, **pp = &region_recs;
+    for (r = region_recs; r; r = r->next) {
+        if (r->region == region && r->serial == serial)
+            return r;
+        pp = &r->next;
+    }
+    r = VG_(calloc)("hpm.regionrec", 1, sizeof *r);
+    r->region = region;
+    r->serial = serial;
+    *pp = r; /* append: output in order of first closing */
+    return r;
+}
+
+static Long req_read(ThreadId tid, Addr buf, UWord n)
+{
+    struct vpmu_thread *t;
+    UWord m, bytes;
+    if (n == 0)
+        return VPMU_EV_COUNT;
+    if (n > ((UWord)1 << 40))
+        return HPM_VPMU_EINVAL;
+    m = n < VPMU_EV_COUNT ? n : VPMU_EV_COUNT;
+    bytes = m * sizeof(ULong);
+    if (buf == 0 || buf + bytes < buf ||
+        !VG_(am_is_valid_for_client)(buf, bytes, VKI_PROT_READ | VKI_PROT_WRITE))
+        return HPM_VPMU_EFAULT;
+    vpmu_fold();
+    t = thread_get(tid);
+    VG_(memcpy)((void *)buf, t->c, bytes);
+    return (Long)m;
+}
+
+static Long req_region(ThreadId tid, Addr name_addr, Bool begin)
+{
+    HChar name[HPM_VPMU_NAME_MAX];
+    struct vpmu_thread *t = thread_get(tid);
+    Long rc = read_client_name(name_addr, name);
+    Long id;
+    Int e;
+    if (rc != HPM_VPMU_OK)
+        return rc;
+    if (begin) {
+        if (t->depth == REGION_DEPTH)
+            return HPM_VPMU_ENESTING;
+        id = region_id(name);
+        if (id < 0)
+            return id;
+        vpmu_fold();
+        t->stack[t->depth].region = (UInt)id;
+        VG_(memcpy)(t->stack[t->depth].snap, t->c, sizeof t->c);
+        t->depth++;
+    } else {
+        struct region_frame *f;
+        struct vpmu_region_rec *r;
+        if (t->depth == 0)
+            return HPM_VPMU_ENESTING;
+        f = &t->stack[t->depth - 1];
+        if (VG_(strcmp)(region_names[f->region], name) != 0)
+            return HPM_VPMU_ENESTING;
+        vpmu_fold();
+        r = region_rec(f->region, t->serial);
+        r->entries++;
+        for (e = 0; e < VPMU_EV_COUNT; e++)
+            r->c[e] += t->c[e] - f->snap[e];
+        t->depth--;
+    }
+    return HPM_VPMU_OK;
+}
+
+static Bool handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
+{
+    Long rc;
+    if (!VG_IS_TOOL_USERREQ('H', 'P', arg[0]))
+        return False;
+    switch (arg[0]) {
+    case HPM_VPMU_REQ_IS_RUNNING:
+        rc = HPM_VPMU_INTERFACE_VERSION;
+        break;
+    case HPM_VPMU_REQ_RESET:
+        reset_all();
+        rc = HPM_VPMU_OK;
+        break;
+    case HPM_VPMU_REQ_START:
+        vpmu_fold(); /* discards what ran while stopped */
+        vpmu_running = True;
+        rc = HPM_VPMU_OK;
+        break;
+    case HPM_VPMU_REQ_STOP:
+        vpmu_fold();
+        vpmu_running = False;
+        rc = HPM_VPMU_OK;
+        break;
+    case HPM_VPMU_REQ_READ:
+        rc = req_read(tid, (Addr)arg[1], arg[2]);
+        break;
+    case HPM_VPMU_REQ_REGION_BEGIN:
+        rc = req_region(tid, (Addr)arg[1], True);
+        break;
+    case HPM_VPMU_REQ_REGION_END:
+        rc = req_region(tid, (Addr)arg[1], False);
+        break;
+    default:
+        rc = HPM_VPMU_EINVAL;
+        break;
+    }
+    *ret = (UWord)rc;
+    return True;
+}
+
+/* ------------------------------------------------------------------------
+ * Output
+ * ---------------------------------------------------------------------- */
+
+typedef struct {
+    Int fd;
+    Int used;
+    Bool failed;
+    HChar buf[8192];
+} Out;
+
+static void out_flush(Out *o)
+{
+    Int off = 0;
+    while (off < o->used && !o->failed) {
+        Int n = VG_(write)(o->fd, o->buf + off, o->used - off);
+        if (n <= 0)
+            o->failed = True;
+        else
+            off += n;
+    }
+    o->used = 0;
+}
+
+static void out_printf(Out *o, const HChar *fmt, ...) PRINTF_CHECK(2, 3);
+static void out_printf(Out *o, const HChar *fmt, ...)
+{
+    HChar line[512];
+    va_list ap;
+    UInt n;
+    va_start(ap, fmt);
+    n = VG_(vsnprintf)(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (n >= sizeof line)
+        n = sizeof line - 1;
+    if (o->used + (Int)n > (Int)sizeof o->buf)
+        out_flush(o);
+    VG_(memcpy)(o->buf + o->used, line, n);
+    o->used += n;
+}
+
+static void out_counts(Out *o, const HChar *prefix, UInt serial, const ULong *c)
+{
+    Int e;
+    for (e = 0; e < VPMU_EV_COUNT; e++)
+        out_printf(o, "%s %u %s %llu\n", prefix, serial, event_names[e], c[e]);
+}
+
+static void write_output(void)
+{
+    HChar *fname = VG_(expand_file_name)("--hpm-out", clo_out);
+    SysRes sr;
+    Out *o;
+    UInt s, i, nthreads = 0, maxserial = next_serial;
+    ULong total[VPMU_EV_COUNT];
+    struct vpmu_exited *x;
+    struct vpmu_region_rec *r;
+    Int e;
+    static const HChar *const level_names[] = {"insn", "core", "full"};
+
+    sr = VG_(open)(fname, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
+                   VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP | VKI_S_IROTH);
+    if (sr_isError(sr)) {
+        VG_(umsg)("hpm: cannot open output file '%s'\n", fname);
+        VG_(free)(fname);
+        return;
+    }
+    o = VG_(malloc)("hpm.out", sizeof *o);
+    o->fd = (Int)sr_Res(sr);
+    o->used = 0;
+    o->failed = False;
+
+    out_printf(o, "hpm-vpmu 1\n");
+    out_printf(o, "command %s", VG_(args_the_exename) ? VG_(args_the_exename) : "?");
+    for (i = 0; i < (UInt)VG_(sizeXA)(VG_(args_for_client)); i++)
+        out_printf(o, " %s", *(HChar **)VG_(indexXA)(VG_(args_for_client), i));
+    out_printf(o, "\n");
+    out_printf(o, "pid %d\n", VG_(getpid)());
+    out_printf(o, "level %s\n", level_names[vpmu_clo_level]);
+    if (exit_seen)
+        out_printf(o, "exit status %lld\n", exit_code);
+    else
+        out_printf(o, "exit signal\n");
+
+    for (i = 1; i < VG_N_THREADS; i++)
+        nthreads += threads[i].used ? 1 : 0;
+    for (x = exited; x; x = x->next)
+        nthreads++;
+    out_printf(o, "threads %u\n", nthreads);
+
+    VG_(memset)(total, 0, sizeof total);
+    /* threads in serial order: live ones and exited ones */
+    for (s = 1; s < maxserial; s++) {
+        const ULong *c = NULL;
+        for (i = 1; i < VG_N_THREADS && !c; i++)
+            if (threads[i].used && threads[i].serial == s)
+                c = threads[i].c;
+        for (x = exited; x && !c; x = x->next)
+            if (x->serial == s)
+                c = x->c;
+        if (!c)
+            continue;
+        out_counts(o, "thread", s, c);
+        for (e = 0; e < VPMU_EV_COUNT; e++)
+            total[e] += c[e];
+    }
+    for (e = 0; e < VPMU_EV_COUNT; e++)
+        out_printf(o, "total %s %llu\n", event_names[e], total[e]);
+    for (r = region_recs; r; r = r->next) {
+        out_printf(o, "region %s thread %u entries %llu\n", region_names[r->region], r->serial,
+                   r->entries);
+        for (e = 0; e < VPMU_EV_COUNT; e++)
+            out_printf(o, "region %s thread %u %s %llu\n", region_names[r->region], r->serial,
+                       event_names[e], r->c[e]);
+    }
+    out_flush(o);
+    VG_(close)(o->fd);
+    if (o->failed)
+        VG_(umsg)("hpm: error writing '%s'\n", fname);
+    else if (VG_(clo_verbosity) > 0)
+        VG_(umsg)("hpm: %llu instructions; counts written to %s\n",
+                  total[VPMU_EV_INSTRUCTIONS], fname);
+    VG_(free)(o);
+    VG_(free)(fname);
+}
+
+/* ------------------------------------------------------------------------
+ * Tool interface
+ * ---------------------------------------------------------------------- */
+
+static Bool process_cmd_line_option(const HChar *arg)
+{
+    const HChar *level = NULL;
+    if VG_STR_CLO (arg, "--hpm-out", clo_out) {
+    } else if VG_BOOL_CLO (arg, "--hpm-start", clo_start) {
+    } else if VG_BOOL_CLO (arg, "--hpm-mem-hook", vpmu_clo_mem_hook) {
+    } else if VG_BOOL_CLO (arg, "--hpm-branch-hook", vpmu_clo_branch_hook) {
+    } else if VG_STR_CLO (arg, "--hpm-level", level) {
+        if (VG_(strcmp)(level, "insn") == 0)
+            vpmu_clo_level = VPMU_LEVEL_INSN;
+        else if (VG_(strcmp)(level, "core") == 0)
+            vpmu_clo_level = VPMU_LEVEL_CORE;
+        else if (VG_(strcmp)(level, "full") == 0)
+            vpmu_clo_level = VPMU_LEVEL_FULL;
+        else
+            VG_(fmsg_bad_option)(arg, "expected insn, core or full\n");
+    } else {
+        return False;
+    }
+    return True;
+}
+
+static void print_usage(void)
+{
+    VG_(printf)(
+        "    --hpm-out=FILE            write counts to FILE [hpm-vpmu.%%p.out]\n"
+        "                              (%%p is the pid, %%q{VAR} an env variable)\n"
+        "    --hpm-level=insn|core|full  events to count [full]:\n"
+        "                              insn = instructions; core = + loads/stores,\n"
+        "                              branches, syscalls; full = + FP, integer ops\n"
+        "    --hpm-start=yes|no        count from the start [yes]; else wait\n"
+        "                              for HPM_VPMU_START()\n"
+        "    --hpm-mem-hook=yes|no     call the memory model hook per access [no]\n"
+        "    --hpm-branch-hook=yes|no  call the branch model hook per branch [no]\n");
+}
+
+static void print_debug_usage(void)
+{
+    VG_(printf)("    (none)\n");
+}
+
+static void post_clo_init(void)
+{
+    /* Exact branch counts need one control transfer per SB end: stop VEX
+     * from following ("chasing") branches into the same superblock. */
+    VG_(clo_vex_control).guest_chase = False;
+    vpmu_running = clo_start;
+    threads = VG_(calloc)("hpm.threads", VG_N_THREADS, sizeof *threads);
+    vpmu_instrument_init();
+    vpmu_models_init();
+}
+
+static void fini(Int exitcode)
+{
+    (void)exitcode; /* the core passes 0; exit_group's status is recorded */
+    vpmu_fold();
+    vpmu_models_fini();
+    write_output();
+}
+
+static void pre_clo_init(void)
+{
+    VG_(details_name)("hpm");
+    VG_(details_version)("0.1.0");
+    VG_(details_description)("the hpm virtual performance monitoring unit");
+    VG_(details_copyright_author)("Copyright (C) the hpm authors; GPL-2.0-or-later.");
+    VG_(details_bug_reports_to)("the hpm maintainers");
+    VG_(details_avg_translation_sizeB)(275);
+
+    VG_(basic_tool_funcs)(post_clo_init, vpmu_instrument, fini);
+    VG_(needs_command_line_options)(process_cmd_line_option, print_usage, print_debug_usage);
+    VG_(needs_client_requests)(handle_client_request);
+    VG_(needs_syscall_wrapper)(pre_syscall, post_syscall);
+    VG_(track_start_client_code)(on_start_client_code);
+    VG_(track_pre_thread_ll_create)(on_thread_create);
+    VG_(track_pre_thread_ll_exit)(on_thread_exit);
+    VG_(atfork)(NULL, NULL, on_fork_child);
+}
+
+VG_DETERMINE_INTERFACE_VERSION(pre_clo_init)

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * vpmu_state.h - state shared by the parts of the hpm virtual PMU tool.
+ *
+ * Counting scheme. Instrumented code adds to one "live" counter block at a
+ * fixed address (vpmu_live), cachegrind-style: a load, an add of a constant
+ * and a store per event per flush point, no helper call. The live block
+ * belongs to the thread that runs client code (vpmu_live_owner); whenever
+ * another thread is scheduled, and before any counter is read, the live block
+ * is folded into that thread's own block and cleared (vpmu_fold). While
+ * counting is stopped, folding discards the live block instead.
+ */
+#ifndef HPM_VPMU_STATE_H
+#define HPM_VPMU_STATE_H
+
+#include "pub_tool_basics.h"
+#include "pub_tool_tooliface.h"
+#include "vpmu_events.h"
+
+enum vpmu_level {
+    VPMU_LEVEL_INSN = 0, /* instructions only */
+    VPMU_LEVEL_CORE = 1, /* + loads/stores, branches, syscalls */
+    VPMU_LEVEL_FULL = 2  /* + floating-point and integer op classes */
+};
+
+extern ULong vpmu_live[VPMU_EV_COUNT];
+extern Bool vpmu_running;
+extern Int vpmu_clo_level;
+
+void vpmu_fold(void);
+
+void vpmu_instrument_init(void);
+IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
+                      const VexGuestLayout *layout,
+                      const VexGuestExtents *vge,
+                      const VexArchInfo *archinfo_host, IRType gWordTy,
+                      IRType hWordTy);
+
+#endif /* HPM_VPMU_STATE_H */
