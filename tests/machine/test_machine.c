@@ -11,23 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int failures;
-#define CHECK(cond)                                                                  \
-    do {                                                                             \
-        if (!(cond)) {                                                               \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-            failures++;                                                              \
-        }                                                                            \
-    } while (0)
-#define CHECK_EQ(a, b)                                                                 \
-    do {                                                                               \
-        unsigned long long a_ = (unsigned long long)(a), b_ = (unsigned long long)(b); \
-        if (a_ != b_) {                                                                \
-            fprintf(stderr, "%s:%d: %s == %llu, expected %llu\n", __FILE__, __LINE__,  \
-                    #a, a_, b_);                                                       \
-            failures++;                                                                \
-        }                                                                              \
-    } while (0)
+#include "hpm_check.h"
 #define CHECK_STR(a, b)                                                                  \
     do {                                                                                 \
         if (strcmp((a), (b)) != 0) {                                                     \

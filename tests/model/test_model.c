@@ -7,23 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures;
-#define CHECK(cond)                                                                   \
-    do {                                                                              \
-        if (!(cond)) {                                                                \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);  \
-            failures++;                                                               \
-        }                                                                             \
-    } while (0)
-#define CHECK_EQ(a, b)                                                                \
-    do {                                                                              \
-        unsigned long long a_ = (unsigned long long)(a), b_ = (unsigned long long)(b); \
-        if (a_ != b_) {                                                               \
-            fprintf(stderr, "%s:%d: %s == %llu, expected %s == %llu\n", __FILE__,     \
-                    __LINE__, #a, a_, #b, b_);                                        \
-            failures++;                                                               \
-        }                                                                             \
-    } while (0)
+#include "hpm_check.h"
 
 /* Every model lives at the start of its storage; free it all at the end. */
 static void *allocs[64];
