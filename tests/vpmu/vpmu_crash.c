@@ -8,20 +8,10 @@
 
 #define N 2000
 
-__attribute__((noinline)) static void adds(unsigned long n)
-{
-    double acc = 0.0, one = 1.0;
-    __asm__ volatile("1: addsd %2, %0\n\t"
-                     "dec %1\n\t"
-                     "jnz 1b"
-                     : "+x"(acc), "+r"(n)
-                     : "x"(one)
-                     : "cc");
-}
 
 static void *worker(void *p)
 {
-    adds(N);
+    vpmu_test_scalar_adds(N);
     return p;
 }
 
@@ -35,7 +25,7 @@ int main(void)
         pthread_create(&t[i], NULL, worker, NULL);
     for (i = 0; i < 3; i++)
         pthread_join(t[i], NULL);
-    adds(N);
+    vpmu_test_scalar_adds(N);
     fflush(NULL);
     {
         volatile int *volatile bad = NULL;

@@ -14,16 +14,6 @@
 
 #define N 1000
 
-__attribute__((noinline)) static void adds(unsigned long n)
-{
-    double acc = 0.0, one = 1.0;
-    __asm__ volatile("1: addsd %2, %0\n\t"
-                     "dec %1\n\t"
-                     "jnz 1b"
-                     : "+x"(acc), "+r"(n)
-                     : "x"(one)
-                     : "cc");
-}
 
 int main(void)
 {
@@ -34,7 +24,7 @@ int main(void)
 
     vpmu_test_require_tool();
     /* reset zeroes all counters and region totals (so it comes first) */
-    adds(N);
+    vpmu_test_scalar_adds(N);
     r = HPM_VPMU_RESET();
     VPMU_EXPECT(r == 0, "reset %ld", r);
     HPM_VPMU_READ(a, VPMU_EV_COUNT);
@@ -44,10 +34,10 @@ int main(void)
     for (i = 0; i < 3; i++) {
         VPMU_EXPECT(HPM_VPMU_REGION_BEGIN("work") == 0, "begin");
         VPMU_EXPECT(HPM_VPMU_REGION_BEGIN("inner") == 0, "begin inner");
-        adds(N);
+        vpmu_test_scalar_adds(N);
         VPMU_EXPECT(HPM_VPMU_REGION_END("inner") == 0, "end inner");
-        adds(N);
-        adds(N);
+        vpmu_test_scalar_adds(N);
+        vpmu_test_scalar_adds(N);
         VPMU_EXPECT(HPM_VPMU_REGION_END("work") == 0, "end");
     }
 
@@ -55,7 +45,7 @@ int main(void)
     HPM_VPMU_READ(a, VPMU_EV_COUNT);
     VPMU_EXPECT(HPM_VPMU_REGION_BEGIN("stopped") == 0, "begin stopped");
     VPMU_EXPECT(HPM_VPMU_STOP() == 0, "stop");
-    adds(N);
+    vpmu_test_scalar_adds(N);
     VPMU_EXPECT(HPM_VPMU_START() == 0, "start");
     VPMU_EXPECT(HPM_VPMU_REGION_END("stopped") == 0, "end stopped");
     HPM_VPMU_READ(b, VPMU_EV_COUNT);

@@ -48,4 +48,17 @@ static inline int vpmu_test_done(const char *name)
     return 0;
 }
 
+/* n double-precision scalar adds (one ADDSD each) in an asm loop the compiler
+ * cannot fold: the workload whose FP count the tests know exactly. */
+__attribute__((noinline, unused)) static void vpmu_test_scalar_adds(unsigned long n)
+{
+    double acc = 0.0, one = 1.0;
+    __asm__ volatile("1: addsd %2, %0\n\t"
+                     "dec %1\n\t"
+                     "jnz 1b"
+                     : "+x"(acc), "+r"(n)
+                     : "x"(one)
+                     : "cc");
+}
+
 #endif
