@@ -23,34 +23,6 @@ const char *hpm_machine_strerror(int err)
     return msg[i];
 }
 
-void hpm_machine_defaults(struct hpm_machine *m)
-{
-    static const struct hpm_cache_params l1 = {32768, 8, 64, HPM_REPL_LRU, 0, 0};
-    unsigned i;
-    memset(m, 0, sizeof *m);
-    strcpy(m->name, "default");
-    strcpy(m->memory_type, "DDR");
-    m->frequency_hz = 1000000000u;
-    m->memory_bytes = (uint64_t)4 << 30;
-    m->hier.cores = 1;
-    m->hier.l1i = l1;
-    m->hier.l1d = l1;
-    m->hier.l2 = (struct hpm_cache_params){256u << 10, 8, 64, HPM_REPL_LRU, 0, 0};
-    m->hier.l3 = (struct hpm_cache_params){8u << 20, 16, 64, HPM_REPL_LRU, 0, 1};
-    m->hier.prefetch = (struct hpm_prefetch_params){0, 2};
-    m->itlb = (struct hpm_tlb_params){64, 0, 4096};
-    m->dtlb = m->itlb;
-    m->branch = (struct hpm_bpred_params){12, 4096, 512, 4, 16};
-    for (i = 0; i < HPM_IC_COUNT; i++)
-        m->timing.cpi_milli[i] = 1000;
-    m->timing.l2_latency = 10;
-    m->timing.l3_latency = 40;
-    m->timing.memory_latency = 200;
-    m->timing.tlb_miss = 30;
-    m->timing.mispredict = 15;
-    m->timing.prefetch_latency = 40;
-}
-
 /* ------------------------------------------------------------ the key table */
 
 enum vtype { T_U32, T_POW2, T_SIZE, T_FREQ, T_MILLI, T_POLICY, T_BOOL, T_STR };

@@ -23,6 +23,30 @@
  *                                written to the output file. Regions nest (up
  *                                to 16 deep); END must name the innermost one.
  *
+ * The UPC (the counts hpm reports; event codes from src/catalog/catalog.h):
+ *   HPM_VPMU_EVENTS(codes, n)    copy the programmed event codes (uint32_t) in
+ *                                counting order; returns how many (n == 0: the
+ *                                number programmed)
+ *   HPM_VPMU_READ_EVENTS(buf, n, scope)  uint64_t buf[i] = count of programmed
+ *                                event i, read from the UPC: node-wide
+ *                                (HPM_VPMU_SCOPE_NODE) or the calling thread's
+ *                                share (HPM_VPMU_SCOPE_THREAD: what its core
+ *                                counted while it ran; 0 for other cores'
+ *                                events and node events)
+ *   HPM_VPMU_SELECT(codes, n)    program n event codes (uint32_t); every count
+ *                                restarts at 0. Only events whose models run
+ *                                (given at start-up) can be selected:
+ *                                HPM_VPMU_EINVAL otherwise
+ *   HPM_VPMU_UPC_READ(u, off, out)   raw 64-bit register of UPC unit u at byte
+ *   HPM_VPMU_UPC_WRITE(u, off, val)  offset off (docs/upc.md, Figure 5 map);
+ *                                HPM_VPMU_EREGISTER for an unmapped or
+ *                                read-only register. Writing the
+ *                                configuration registers reprograms counters
+ *                                behind hpm's back: READ_EVENTS then reads
+ *                                whatever those counters count.
+ * START and STOP also write the global start/stop register of every UPC; the
+ * modeled caches and predictors keep running while counting is stopped.
+ *
  * All requests return long: 0 (or a count) on success, a negative code on
  * error. The tool checks every pointer it is given (buffer writable, name
  * readable and NUL-terminated within HPM_VPMU_NAME_MAX bytes) and returns
@@ -44,7 +68,7 @@
 extern "C" {
 #endif
 
-#define HPM_VPMU_INTERFACE_VERSION 1
+#define HPM_VPMU_INTERFACE_VERSION 2
 #define HPM_VPMU_NAME_MAX 128 /* region names, including the NUL */
 
 enum hpm_vpmu_request {
@@ -54,8 +78,15 @@ enum hpm_vpmu_request {
     HPM_VPMU_REQ_STOP,
     HPM_VPMU_REQ_READ,         /* arg1 = uint64_t *, arg2 = element count */
     HPM_VPMU_REQ_REGION_BEGIN, /* arg1 = const char * */
-    HPM_VPMU_REQ_REGION_END    /* arg1 = const char * */
+    HPM_VPMU_REQ_REGION_END,   /* arg1 = const char * */
+    HPM_VPMU_REQ_READ_EVENTS,  /* arg1 = uint64_t *, arg2 = count, arg3 = scope */
+    HPM_VPMU_REQ_EVENTS,       /* arg1 = uint32_t *, arg2 = count */
+    HPM_VPMU_REQ_SELECT,       /* arg1 = const uint32_t *, arg2 = count */
+    HPM_VPMU_REQ_UPC_READ,     /* arg1 = unit, arg2 = offset, arg3 = uint64_t * */
+    HPM_VPMU_REQ_UPC_WRITE     /* arg1 = unit, arg2 = offset, arg3 = value */
 };
+
+enum hpm_vpmu_scope { HPM_VPMU_SCOPE_NODE = 0, HPM_VPMU_SCOPE_THREAD = 1 };
 
 enum hpm_vpmu_error {
     HPM_VPMU_OK = 0,
@@ -64,12 +95,14 @@ enum hpm_vpmu_error {
     HPM_VPMU_ENAMETOOLONG = -3, /* region name not terminated in HPM_VPMU_NAME_MAX */
     HPM_VPMU_ENESTING = -4,    /* region stack full, empty, or END name mismatch */
     HPM_VPMU_ENOMEM = -5,      /* region table full */
-    HPM_VPMU_EINVAL = -6       /* other invalid argument (length overflow) */
+    HPM_VPMU_EINVAL = -6,      /* other invalid argument (length overflow) */
+    HPM_VPMU_EREGISTER = -7    /* UPC register unmapped or read-only */
 };
 
-#define HPM_VPMU_REQ_(dflt, req, a1, a2)                                          \
+#define HPM_VPMU_REQ3_(dflt, req, a1, a2, a3)                                     \
     ((long)(intptr_t)VALGRIND_DO_CLIENT_REQUEST_EXPR(                           \
-        (uintptr_t)(intptr_t)(dflt), (req), (a1), (a2), 0, 0, 0))
+        (uintptr_t)(intptr_t)(dflt), (req), (a1), (a2), (a3), 0, 0))
+#define HPM_VPMU_REQ_(dflt, req, a1, a2) HPM_VPMU_REQ3_(dflt, req, a1, a2, 0)
 
 #define HPM_VPMU_IS_RUNNING() HPM_VPMU_REQ_(0, HPM_VPMU_REQ_IS_RUNNING, 0, 0)
 #define HPM_VPMU_RESET() HPM_VPMU_REQ_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_RESET, 0, 0)
@@ -81,6 +114,19 @@ enum hpm_vpmu_error {
     HPM_VPMU_REQ_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_REGION_BEGIN, (const char *)(name), 0)
 #define HPM_VPMU_REGION_END(name) \
     HPM_VPMU_REQ_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_REGION_END, (const char *)(name), 0)
+#define HPM_VPMU_EVENTS(codes, n) \
+    HPM_VPMU_REQ_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_EVENTS, (uint32_t *)(codes), (size_t)(n))
+#define HPM_VPMU_READ_EVENTS(buf, n, scope)                                       \
+    HPM_VPMU_REQ3_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_READ_EVENTS, (uint64_t *)(buf),   \
+                   (size_t)(n), (size_t)(scope))
+#define HPM_VPMU_SELECT(codes, n) \
+    HPM_VPMU_REQ_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_SELECT, (const uint32_t *)(codes), (size_t)(n))
+#define HPM_VPMU_UPC_READ(unit, off, out)                                         \
+    HPM_VPMU_REQ3_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_UPC_READ, (size_t)(unit), (size_t)(off), \
+                   (uint64_t *)(out))
+#define HPM_VPMU_UPC_WRITE(unit, off, val)                                        \
+    HPM_VPMU_REQ3_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_UPC_WRITE, (size_t)(unit), (size_t)(off), \
+                   (uint64_t)(val))
 
 #ifdef __cplusplus
 }

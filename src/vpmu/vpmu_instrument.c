@@ -79,7 +79,7 @@
 #include "pub_tool_options.h"
 
 #include "vpmu_events.h"
-#include "vpmu_hooks.h"
+#include "vpmu_node.h"
 #include "vpmu_state.h"
 
 /* ------------------------------------------------------------------------
@@ -282,7 +282,12 @@ typedef struct {
     Bool insn_cond_done; /* its conditional exit was seen */
     UInt fma_lanes[2];   /* per precision, MAdd/MSub ops in this insn */
     Bool in_insn;
-    Bool do_mem, do_br, do_fp, do_int, hook_mem, hook_br;
+    Bool do_mem, do_br, do_fp, do_int, hook_mem, hook_br, hook_if;
+    /* Instruction fetches into [if_lo, if_hi) are L1I and ITLB hits that
+     * change no replacement state (the lines were just fetched and are MRU),
+     * so only the first fetch of each line-run in a SB calls the model. */
+    Addr if_lo, if_hi;
+    UInt if_line;
 } Ctx;
 
 static IRExpr *live_addr(Int ev)
@@ -412,9 +417,9 @@ static void mem_access(Ctx *c, IRExpr *addr, UInt size, Bool is_write, IRExpr *g
     }
     if (c->hook_mem) {
         IRDirty *di = unsafeIRDirty_0_N(
-            0, is_write ? "vpmu_dirty_mem_write" : "vpmu_dirty_mem_read",
-            VG_(fnptr_to_fnentry)(is_write ? (void *)&vpmu_dirty_mem_write
-                                           : (void *)&vpmu_dirty_mem_read),
+            0, is_write ? "vpmu_node_store" : "vpmu_node_load",
+            VG_(fnptr_to_fnentry)(is_write ? (void *)&vpmu_node_store
+                                           : (void *)&vpmu_node_load),
             mkIRExprVec_2(addr, mkIRExpr_HWord(size)));
         if (!guard_is_true(guard))
             di->guard = guard;
@@ -425,10 +430,37 @@ static void mem_access(Ctx *c, IRExpr *addr, UInt size, Bool is_write, IRExpr *g
 static void branch_hook(Ctx *c, Addr pc, IRExpr *target, IRExpr *taken64, ULong kind)
 {
     IRDirty *di = unsafeIRDirty_0_N(
-        0, "vpmu_dirty_branch", VG_(fnptr_to_fnentry)((void *)&vpmu_dirty_branch),
+        0, "vpmu_node_branch", VG_(fnptr_to_fnentry)((void *)&vpmu_node_branch),
         mkIRExprVec_4(mkIRExpr_HWord(pc), target, taken64,
                       IRExpr_Const(IRConst_U64(kind))));
     addStmtToIRSB(c->sb, IRStmt_Dirty(di));
+}
+
+/* A call pushes the predictor's return stack (and predicts the target of an
+ * indirect call). */
+static void call_hook(Ctx *c, Addr pc, IRExpr *target, Addr ret, Bool indirect)
+{
+    IRDirty *di = unsafeIRDirty_0_N(
+        0, "vpmu_node_call", VG_(fnptr_to_fnentry)((void *)&vpmu_node_call),
+        mkIRExprVec_4(mkIRExpr_HWord(pc), target, mkIRExpr_HWord(ret),
+                      IRExpr_Const(IRConst_U64(indirect ? 1 : 0))));
+    addStmtToIRSB(c->sb, IRStmt_Dirty(di));
+}
+
+/* Instruction fetch of [a, a+len): a model call unless it is a sure hit. */
+static void ifetch(Ctx *c, Addr a, UInt len)
+{
+    IRDirty *di;
+    Addr line = c->if_line;
+    if (len == 0)
+        len = 1;
+    if (a >= c->if_lo && a + len <= c->if_hi)
+        return;
+    di = unsafeIRDirty_0_N(0, "vpmu_node_ifetch", VG_(fnptr_to_fnentry)((void *)&vpmu_node_ifetch),
+                           mkIRExprVec_2(mkIRExpr_HWord(a), mkIRExpr_HWord(len)));
+    addStmtToIRSB(c->sb, IRStmt_Dirty(di));
+    c->if_lo = a & ~(line - 1);
+    c->if_hi = ((a + len - 1) & ~(line - 1)) + line;
 }
 
 static Bool jk_is_fault(IRJumpKind jk)
@@ -520,11 +552,10 @@ static void do_sb_end(Ctx *c, IRSB *sbIn)
         case Ijk_Call:
             c->pend[VPMU_EV_BR_CALL] += 1;
             c->pend[VPMU_EV_BRANCHES] += 1;
-            if (!next_const) {
+            if (!next_const)
                 c->pend[VPMU_EV_BR_CALL_INDIRECT] += 1;
-                if (c->hook_br)
-                    branch_hook(c, pc, next, IRExpr_Const(IRConst_U64(1)), VPMU_BR_CALL_IND);
-            }
+            if (c->hook_br)
+                call_hook(c, pc, next, pc + c->insn_len, !next_const);
             break;
         case Ijk_Ret:
             c->pend[VPMU_EV_BR_RET] += 1;
@@ -566,8 +597,10 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
     c.do_br = vpmu_clo_level >= VPMU_LEVEL_CORE;
     c.do_fp = vpmu_clo_level >= VPMU_LEVEL_FULL;
     c.do_int = vpmu_clo_level >= VPMU_LEVEL_FULL;
-    c.hook_mem = c.do_mem && vpmu_hooks_want_mem();
-    c.hook_br = c.do_br && vpmu_hooks_want_branch();
+    c.hook_mem = c.do_mem && vpmu_node_want_mem();
+    c.hook_br = c.do_br && vpmu_node_want_branch();
+    c.hook_if = vpmu_node_want_ifetch();
+    c.if_line = vpmu_node_ifetch_line();
 
     for (i = 0; i < sbIn->stmts_used; i++) {
         IRStmt *st = sbIn->stmts[i];
@@ -585,6 +618,8 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
             if (c.insn_kind != INSN_REP_STR)
                 c.cur[VPMU_EV_INSTRUCTIONS] += 1;
             addStmtToIRSB(c.sb, st);
+            if (c.hook_if)
+                ifetch(&c, c.insn_addr, c.insn_len);
             break;
         case Ist_WrTmp: {
             IRExpr *e = st->Ist.WrTmp.data;

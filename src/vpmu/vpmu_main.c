@@ -8,19 +8,33 @@
  * file named by --hpm-out.
  *
  * Output format (one record per line, fields separated by one space):
- *     hpm-vpmu 1                         format version
+ *     hpm-vpmu 2                         format version
  *     command PROGRAM ARG...             (arguments verbatim)
  *     pid N
- *     level insn|core|full
+ *     machine NAME
+ *     cores N                            modeled cores
+ *     frequency_hz N
+ *     level insn|core|full               instrumentation that ran
+ *     models hier bpred tlb timing       models that ran, or "models none"
+ *     upcs N                             UPC units used
  *     exit status N | exit signal        exit_group(N), or death by a signal
  *     threads N                          threads that ever ran
- *     thread T EVENT VALUE               T = 1, 2, ... in creation order
- *     total EVENT VALUE                  sum over all threads
+ *     thread T core C                    thread serial T ran on core C
+ *     count CODE NAME VALUE              node-wide count, read from the UPC
+ *     thread T KIND VALUE                per-thread count of a per-core kind,
+ *                                        from UPC reads at thread switches
+ *     raw thread T event VALUE           exact tool counters (lower case),
+ *     raw total event VALUE              kept for cross-checking the UPC path
  *     region NAME thread T entries N     region NAME closed N times by T
- *     region NAME thread T EVENT VALUE   counts inside the region
- * Every EVENT of vpmu_events.h is written for every thread, also for threads
- * that exited before the program. Thread numbers are serials, not Valgrind
- * ThreadIds (which are reused).
+ *     region NAME thread T KIND VALUE    per-thread counts inside the region
+ *     upc U counters N lost_carries N parity_errors N
+ * Thread numbers are serials, not Valgrind ThreadIds (which are reused).
+ *
+ * Per-thread counts. The UPC counts per core (as the hardware does); a
+ * thread's count is what its core's counters advanced while it ran. The tool
+ * feeds the UPC and reads it back whenever the running thread changes (and
+ * at every client request), and credits the difference to the thread that
+ * ran, as an OS virtualises counters at context switches.
  *
  * Copyright notice: this tool links Valgrind's coregrind and VEX (GPL-2.0).
  */
@@ -42,7 +56,8 @@
 
 #include "hpm_client.h"
 #include "vpmu_events.h"
-#include "vpmu_hooks.h"
+#include "catalog.h"
+#include "vpmu_node.h"
 #include "vpmu_state.h"
 
 /* ------------------------------------------------------------------------
@@ -51,7 +66,7 @@
 
 ULong vpmu_live[VPMU_EV_COUNT];
 Bool vpmu_running = True;
-Int vpmu_clo_level = VPMU_LEVEL_FULL;
+Int vpmu_clo_level = VPMU_LEVEL_INSN; /* raised to what the events need */
 
 static const HChar *clo_out = "hpm-vpmu.%p.out";
 static Bool clo_start = True;
@@ -63,13 +78,15 @@ static const HChar *const event_names[VPMU_EV_COUNT] = VPMU_EVENT_NAME_INIT;
 
 struct region_frame {
     UInt region;
-    ULong snap[VPMU_EV_COUNT];
+    ULong snap[HPM_K_CORE_COUNT];
 };
 
 struct vpmu_thread {
     Bool used;
     UInt serial;
-    ULong c[VPMU_EV_COUNT];
+    UInt core;
+    ULong c[VPMU_EV_COUNT];   /* raw, exact tool counters */
+    ULong u[HPM_K_CORE_COUNT]; /* UPC-read counts of its core while it ran */
     UInt depth;
     struct region_frame stack[REGION_DEPTH];
 };
@@ -78,7 +95,9 @@ struct vpmu_thread {
 struct vpmu_exited {
     struct vpmu_exited *next;
     UInt serial;
+    UInt core;
     ULong c[VPMU_EV_COUNT];
+    ULong u[HPM_K_CORE_COUNT];
 };
 
 /* accumulated counts of one region on one thread */
@@ -86,8 +105,9 @@ struct vpmu_region_rec {
     struct vpmu_region_rec *next;
     UInt region;
     UInt serial;
+    UInt core;
     ULong entries;
-    ULong c[VPMU_EV_COUNT];
+    ULong u[HPM_K_CORE_COUNT];
 };
 
 static struct vpmu_thread *threads; /* indexed by ThreadId, VG_N_THREADS */
@@ -99,6 +119,8 @@ static HChar *region_names[REGION_NAMES_MAX];
 static UInt n_region_names;
 static Bool exit_seen;
 static Long exit_code;
+/* per core: UPC values of its per-core kinds at the last accounting */
+static ULong (*core_seen)[HPM_K_CORE_COUNT];
 
 /* ------------------------------------------------------------------------
  * Threads and folding
@@ -113,30 +135,55 @@ static struct vpmu_thread *thread_get(ThreadId tid)
         VG_(memset)(t, 0, sizeof *t);
         t->used = True;
         t->serial = next_serial++;
+        t->core = vpmu_node_core_of(t->serial);
     }
     return t;
 }
 
+/* The live block goes to the running thread's core always (the UPC decides
+ * whether it counts) and to the thread's raw counters while counting. */
 void vpmu_fold(void)
 {
     Int e;
-    if (live_owner != VG_INVALID_THREADID && vpmu_running) {
+    if (live_owner != VG_INVALID_THREADID) {
         struct vpmu_thread *t = thread_get(live_owner);
         vpmu_live[VPMU_EV_BR_COND_NOT_TAKEN] =
             vpmu_live[VPMU_EV_BR_COND] - vpmu_live[VPMU_EV_BR_COND_TAKEN];
-        for (e = 0; e < VPMU_EV_COUNT; e++)
-            t->c[e] += vpmu_live[e];
+        vpmu_node_add_core_events(t->core, vpmu_live);
+        if (vpmu_running)
+            for (e = 0; e < VPMU_EV_COUNT; e++)
+                t->c[e] += vpmu_live[e];
     }
     VG_(memset)(vpmu_live, 0, sizeof vpmu_live);
+}
+
+/* Bring the UPC up to date and credit what the running thread's core
+ * counted since the last accounting to that thread. */
+static void account(void)
+{
+    UInt kinds[HPM_K_CORE_COUNT], n, i;
+    ULong vals[HPM_K_CORE_COUNT];
+    struct vpmu_thread *t;
+    vpmu_fold();
+    vpmu_node_flush();
+    if (live_owner == VG_INVALID_THREADID)
+        return;
+    t = thread_get(live_owner);
+    n = vpmu_node_core_values(t->core, kinds, vals);
+    for (i = 0; i < n; i++) {
+        ULong *seen = &core_seen[t->core][kinds[i]];
+        t->u[kinds[i]] += vals[i] > *seen ? vals[i] - *seen : 0;
+        *seen = vals[i];
+    }
 }
 
 static void on_start_client_code(ThreadId tid, ULong blocks_done)
 {
     (void)blocks_done;
     if (tid != live_owner) {
-        vpmu_fold();
+        account();
         live_owner = tid;
-        (void)thread_get(tid);
+        vpmu_node_set_core(thread_get(tid)->core);
     }
 }
 
@@ -154,7 +201,7 @@ static void on_thread_exit(ThreadId tid)
     struct vpmu_thread *t;
     struct vpmu_exited *x;
     if (tid == live_owner) {
-        vpmu_fold();
+        account();
         live_owner = VG_INVALID_THREADID;
     }
     if (tid == 0 || tid >= VG_N_THREADS || !threads[tid].used)
@@ -162,7 +209,9 @@ static void on_thread_exit(ThreadId tid)
     t = &threads[tid];
     x = VG_(malloc)("hpm.exited", sizeof *x);
     x->serial = t->serial;
+    x->core = t->core;
     VG_(memcpy)(x->c, t->c, sizeof x->c);
+    VG_(memcpy)(x->u, t->u, sizeof x->u);
     x->next = exited;
     exited = x;
     t->used = False;
@@ -200,11 +249,14 @@ static void reset_all(void)
 {
     UInt i, d;
     struct vpmu_region_rec *r;
-    vpmu_fold();
+    account();
+    vpmu_node_reset();
+    VG_(memset)(core_seen, 0, vpmu_node_cores() * sizeof *core_seen);
     for (i = 1; i < VG_N_THREADS; i++) {
         if (!threads[i].used)
             continue;
         VG_(memset)(threads[i].c, 0, sizeof threads[i].c);
+        VG_(memset)(threads[i].u, 0, sizeof threads[i].u);
         for (d = 0; d < threads[i].depth; d++)
             VG_(memset)(threads[i].stack[d].snap, 0, sizeof threads[i].stack[d].snap);
     }
@@ -215,7 +267,7 @@ static void reset_all(void)
     }
     for (r = region_recs; r; r = r->next) {
         r->entries = 0;
-        VG_(memset)(r->c, 0, sizeof r->c);
+        VG_(memset)(r->u, 0, sizeof r->u);
     }
 }
 
@@ -279,7 +331,7 @@ static Long region_id(const HChar *name)
     return n_region_names++;
 }
 
-static struct vpmu_region_rec *region_rec(UInt region, UInt serial)
+static struct vpmu_region_rec *region_rec(UInt region, UInt serial, UInt core)
 {
     struct vpmu_region_rec *r, **pp = &region_recs;
     for (r = region_recs; r; r = r->next) {
@@ -290,6 +342,7 @@ static struct vpmu_region_rec *region_rec(UInt region, UInt serial)
     r = VG_(calloc)("hpm.regionrec", 1, sizeof *r);
     r->region = region;
     r->serial = serial;
+    r->core = core;
     *pp = r; /* append: output in order of first closing */
     return r;
 }
@@ -307,7 +360,7 @@ static Long req_read(ThreadId tid, Addr buf, UWord n)
     if (buf == 0 || buf + bytes < buf ||
         !VG_(am_is_valid_for_client)(buf, bytes, VKI_PROT_READ | VKI_PROT_WRITE))
         return HPM_VPMU_EFAULT;
-    vpmu_fold();
+    account();
     t = thread_get(tid);
     VG_(memcpy)((void *)buf, t->c, bytes);
     return (Long)m;
@@ -328,9 +381,9 @@ static Long req_region(ThreadId tid, Addr name_addr, Bool begin)
         id = region_id(name);
         if (id < 0)
             return id;
-        vpmu_fold();
+        account();
         t->stack[t->depth].region = (UInt)id;
-        VG_(memcpy)(t->stack[t->depth].snap, t->c, sizeof t->c);
+        VG_(memcpy)(t->stack[t->depth].snap, t->u, sizeof t->u);
         t->depth++;
     } else {
         struct region_frame *f;
@@ -340,13 +393,100 @@ static Long req_region(ThreadId tid, Addr name_addr, Bool begin)
         f = &t->stack[t->depth - 1];
         if (VG_(strcmp)(region_names[f->region], name) != 0)
             return HPM_VPMU_ENESTING;
-        vpmu_fold();
-        r = region_rec(f->region, t->serial);
+        account();
+        r = region_rec(f->region, t->serial, t->core);
         r->entries++;
-        for (e = 0; e < VPMU_EV_COUNT; e++)
-            r->c[e] += t->c[e] - f->snap[e];
+        for (e = 0; e < HPM_K_CORE_COUNT; e++)
+            r->u[e] += t->u[e] - f->snap[e];
         t->depth--;
     }
+    return HPM_VPMU_OK;
+}
+
+static Bool client_writable(Addr a, UWord bytes)
+{
+    return a != 0 && a + bytes >= a &&
+           VG_(am_is_valid_for_client)(a, bytes, VKI_PROT_READ | VKI_PROT_WRITE);
+}
+
+/* buf[i] = value of programmed event i: node-wide (scope 0) or the calling
+ * thread's share (scope 1; 0 for events of other cores and node events). */
+static Long req_read_events(ThreadId tid, Addr buf, UWord n, UWord scope)
+{
+    UInt total = vpmu_node_n_events(), m, i;
+    ULong *out = (ULong *)buf;
+    struct vpmu_thread *t;
+    if (n == 0)
+        return total;
+    if (n > ((UWord)1 << 40) || scope > HPM_VPMU_SCOPE_THREAD)
+        return HPM_VPMU_EINVAL;
+    m = n < total ? (UInt)n : total;
+    if (!client_writable(buf, (UWord)m * sizeof(ULong)))
+        return HPM_VPMU_EFAULT;
+    account();
+    t = thread_get(tid);
+    for (i = 0; i < m; i++) {
+        UInt kind;
+        Int core;
+        if (scope == HPM_VPMU_SCOPE_NODE) {
+            out[i] = vpmu_node_event_value(i);
+            continue;
+        }
+        (void)hpm_catalog_decode((UInt)vpmu_node_event_code(i), &kind, &core);
+        out[i] = core == (Int)t->core ? t->u[kind] : 0;
+    }
+    return m;
+}
+
+static Long req_events(Addr buf, UWord n)
+{
+    UInt total = vpmu_node_n_events(), m, i;
+    if (n == 0)
+        return total;
+    if (n > ((UWord)1 << 40))
+        return HPM_VPMU_EINVAL;
+    m = n < total ? (UInt)n : total;
+    if (!client_writable(buf, (UWord)m * sizeof(UInt)))
+        return HPM_VPMU_EFAULT;
+    for (i = 0; i < m; i++)
+        ((UInt *)buf)[i] = (UInt)vpmu_node_event_code(i);
+    return m;
+}
+
+static Long req_select(Addr buf, UWord n)
+{
+    static UInt codes[HPM_CAT_CODES];
+    UInt i, d;
+    if (n == 0 || n > HPM_CAT_CODES)
+        return HPM_VPMU_EINVAL;
+    if (buf == 0 || buf + n * sizeof(UInt) < buf ||
+        !VG_(am_is_valid_for_client)(buf, n * sizeof(UInt), VKI_PROT_READ))
+        return HPM_VPMU_EFAULT;
+    VG_(memcpy)(codes, (const void *)buf, n * sizeof(UInt));
+    account();
+    if (vpmu_node_select(codes, (UInt)n) != 0)
+        return HPM_VPMU_EINVAL;
+    /* new programming: every per-thread and region count restarts */
+    VG_(memset)(core_seen, 0, vpmu_node_cores() * sizeof *core_seen);
+    for (i = 1; i < VG_N_THREADS; i++) {
+        if (!threads[i].used)
+            continue;
+        VG_(memset)(threads[i].u, 0, sizeof threads[i].u);
+        for (d = 0; d < threads[i].depth; d++)
+            VG_(memset)(threads[i].stack[d].snap, 0, sizeof threads[i].stack[d].snap);
+    }
+    return HPM_VPMU_OK;
+}
+
+static Long req_upc_read(UInt upc, UWord offset, Addr out)
+{
+    ULong v;
+    if (!client_writable(out, sizeof(ULong)))
+        return HPM_VPMU_EFAULT;
+    account();
+    if (vpmu_node_mmio_read(upc, offset, &v) != 0)
+        return HPM_VPMU_EREGISTER;
+    *(ULong *)out = v;
     return HPM_VPMU_OK;
 }
 
@@ -364,14 +504,35 @@ static Bool handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
         rc = HPM_VPMU_OK;
         break;
     case HPM_VPMU_REQ_START:
-        vpmu_fold(); /* discards what ran while stopped */
+        account(); /* what ran while stopped reaches a stopped UPC: not counted */
         vpmu_running = True;
+        vpmu_node_start();
         rc = HPM_VPMU_OK;
         break;
     case HPM_VPMU_REQ_STOP:
-        vpmu_fold();
+        account();
         vpmu_running = False;
+        vpmu_node_stop();
         rc = HPM_VPMU_OK;
+        break;
+    case HPM_VPMU_REQ_READ_EVENTS:
+        rc = req_read_events(tid, (Addr)arg[1], arg[2], arg[3]);
+        break;
+    case HPM_VPMU_REQ_EVENTS:
+        rc = req_events((Addr)arg[1], arg[2]);
+        break;
+    case HPM_VPMU_REQ_SELECT:
+        rc = req_select((Addr)arg[1], arg[2]);
+        break;
+    case HPM_VPMU_REQ_UPC_READ:
+        rc = req_upc_read((UInt)arg[1], arg[2], (Addr)arg[3]);
+        break;
+    case HPM_VPMU_REQ_UPC_WRITE:
+        account();
+        rc = arg[1] > 0xffffffffUL ? HPM_VPMU_EINVAL
+                                   : (vpmu_node_mmio_write((UInt)arg[1], arg[2], arg[3]) == 0
+                                          ? HPM_VPMU_OK
+                                          : HPM_VPMU_EREGISTER);
         break;
     case HPM_VPMU_REQ_READ:
         rc = req_read(tid, (Addr)arg[1], arg[2]);
@@ -431,11 +592,21 @@ static void out_printf(Out *o, const HChar *fmt, ...)
     o->used += n;
 }
 
-static void out_counts(Out *o, const HChar *prefix, UInt serial, const ULong *c)
+static void out_raw(Out *o, UInt serial, const ULong *c)
 {
     Int e;
     for (e = 0; e < VPMU_EV_COUNT; e++)
-        out_printf(o, "%s %u %s %llu\n", prefix, serial, event_names[e], c[e]);
+        out_printf(o, "raw thread %u %s %llu\n", serial, event_names[e], c[e]);
+}
+
+/* The per-core kinds programmed on core `core`, with the given values. */
+static void out_kinds(Out *o, const HChar *prefix, UInt core, const ULong *u)
+{
+    UInt kinds[HPM_K_CORE_COUNT], n, i;
+    ULong vals[HPM_K_CORE_COUNT];
+    n = vpmu_node_core_values(core, kinds, vals);
+    for (i = 0; i < n; i++)
+        out_printf(o, "%s %s %llu\n", prefix, vpmu_node_kind_name(kinds[i]), u[kinds[i]]);
 }
 
 static void write_output(void)
@@ -448,6 +619,7 @@ static void write_output(void)
     struct vpmu_exited *x;
     struct vpmu_region_rec *r;
     Int e;
+    HChar prefix[HPM_VPMU_NAME_MAX + 64];
     static const HChar *const level_names[] = {"insn", "core", "full"};
 
     sr = VG_(open)(fname, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
@@ -462,13 +634,18 @@ static void write_output(void)
     o->used = 0;
     o->failed = False;
 
-    out_printf(o, "hpm-vpmu 1\n");
+    out_printf(o, "hpm-vpmu 2\n");
     out_printf(o, "command %s", VG_(args_the_exename) ? VG_(args_the_exename) : "?");
     for (i = 0; i < (UInt)VG_(sizeXA)(VG_(args_for_client)); i++)
         out_printf(o, " %s", *(HChar **)VG_(indexXA)(VG_(args_for_client), i));
     out_printf(o, "\n");
     out_printf(o, "pid %d\n", VG_(getpid)());
+    out_printf(o, "machine %s\n", vpmu_node_machine_name());
+    out_printf(o, "cores %u\n", vpmu_node_cores());
+    out_printf(o, "frequency_hz %llu\n", vpmu_node_frequency());
     out_printf(o, "level %s\n", level_names[vpmu_clo_level]);
+    out_printf(o, "models %s\n", vpmu_node_models());
+    out_printf(o, "upcs %u\n", vpmu_node_n_upcs());
     if (exit_seen)
         out_printf(o, "exit status %lld\n", exit_code);
     else
@@ -480,30 +657,54 @@ static void write_output(void)
         nthreads++;
     out_printf(o, "threads %u\n", nthreads);
 
+    /* node-wide counts, read from the UPC */
+    for (i = 0; i < vpmu_node_n_events(); i++) {
+        HChar name[HPM_CAT_NAME_MAX];
+        UInt code = (UInt)vpmu_node_event_code(i);
+        vpmu_node_code_name(code, name, sizeof name);
+        out_printf(o, "count %u %s %llu\n", code, name, vpmu_node_event_value(i));
+    }
+
     VG_(memset)(total, 0, sizeof total);
     /* threads in serial order: live ones and exited ones */
     for (s = 1; s < maxserial; s++) {
-        const ULong *c = NULL;
+        const ULong *c = NULL, *u = NULL;
+        UInt core = 0;
         for (i = 1; i < VG_N_THREADS && !c; i++)
-            if (threads[i].used && threads[i].serial == s)
+            if (threads[i].used && threads[i].serial == s) {
                 c = threads[i].c;
+                u = threads[i].u;
+                core = threads[i].core;
+            }
         for (x = exited; x && !c; x = x->next)
-            if (x->serial == s)
+            if (x->serial == s) {
                 c = x->c;
+                u = x->u;
+                core = x->core;
+            }
         if (!c)
             continue;
-        out_counts(o, "thread", s, c);
+        out_printf(o, "thread %u core %u\n", s, core);
+        VG_(snprintf)(prefix, sizeof prefix, "thread %u", s);
+        out_kinds(o, prefix, core, u);
+        out_raw(o, s, c);
         for (e = 0; e < VPMU_EV_COUNT; e++)
             total[e] += c[e];
     }
     for (e = 0; e < VPMU_EV_COUNT; e++)
-        out_printf(o, "total %s %llu\n", event_names[e], total[e]);
+        out_printf(o, "raw total %s %llu\n", event_names[e], total[e]);
     for (r = region_recs; r; r = r->next) {
         out_printf(o, "region %s thread %u entries %llu\n", region_names[r->region], r->serial,
                    r->entries);
-        for (e = 0; e < VPMU_EV_COUNT; e++)
-            out_printf(o, "region %s thread %u %s %llu\n", region_names[r->region], r->serial,
-                       event_names[e], r->c[e]);
+        VG_(snprintf)(prefix, sizeof prefix, "region %s thread %u", region_names[r->region],
+                      r->serial);
+        out_kinds(o, prefix, r->core, r->u);
+    }
+    for (i = 0; i < vpmu_node_n_upcs(); i++) {
+        UInt n, par;
+        ULong lost;
+        vpmu_node_upc_health(i, &n, &lost, &par);
+        out_printf(o, "upc %u counters %u lost_carries %llu parity_errors %u\n", i, n, lost, par);
     }
     out_flush(o);
     VG_(close)(o->fd);
@@ -525,8 +726,7 @@ static Bool process_cmd_line_option(const HChar *arg)
     const HChar *level = NULL;
     if VG_STR_CLO (arg, "--hpm-out", clo_out) {
     } else if VG_BOOL_CLO (arg, "--hpm-start", clo_start) {
-    } else if VG_BOOL_CLO (arg, "--hpm-mem-hook", vpmu_clo_mem_hook) {
-    } else if VG_BOOL_CLO (arg, "--hpm-branch-hook", vpmu_clo_branch_hook) {
+    } else if (vpmu_node_option(arg)) {
     } else if VG_STR_CLO (arg, "--hpm-level", level) {
         if (VG_(strcmp)(level, "insn") == 0)
             vpmu_clo_level = VPMU_LEVEL_INSN;
@@ -547,13 +747,13 @@ static void print_usage(void)
     VG_(printf)(
         "    --hpm-out=FILE            write counts to FILE [hpm-vpmu.%%p.out]\n"
         "                              (%%p is the pid, %%q{VAR} an env variable)\n"
-        "    --hpm-level=insn|core|full  events to count [full]:\n"
+        "    --hpm-level=insn|core|full  instrument at least this much [insn]\n"
+        "                              (the events asked for raise it as needed):\n"
         "                              insn = instructions; core = + loads/stores,\n"
         "                              branches, syscalls; full = + FP, integer ops\n"
         "    --hpm-start=yes|no        count from the start [yes]; else wait\n"
-        "                              for HPM_VPMU_START()\n"
-        "    --hpm-mem-hook=yes|no     call the memory model hook per access [no]\n"
-        "    --hpm-branch-hook=yes|no  call the branch model hook per branch [no]\n");
+        "                              for HPM_VPMU_START()\n");
+    vpmu_node_usage();
 }
 
 static void print_debug_usage(void)
@@ -568,15 +768,21 @@ static void post_clo_init(void)
     VG_(clo_vex_control).guest_chase = False;
     vpmu_running = clo_start;
     threads = VG_(calloc)("hpm.threads", VG_N_THREADS, sizeof *threads);
+    vpmu_node_init();
+    if (clo_start)
+        vpmu_node_start();
+    else
+        vpmu_node_stop();
+    if (vpmu_node_level() > vpmu_clo_level)
+        vpmu_clo_level = vpmu_node_level();
+    core_seen = VG_(calloc)("hpm.seen", vpmu_node_cores(), sizeof *core_seen);
     vpmu_instrument_init();
-    vpmu_models_init();
 }
 
 static void fini(Int exitcode)
 {
     (void)exitcode; /* the core passes 0; exit_group's status is recorded */
-    vpmu_fold();
-    vpmu_models_fini();
+    account();
     write_output();
 }
 

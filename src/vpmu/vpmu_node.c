@@ -1,0 +1,772 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * vpmu_node.c - the modeled node of the hpm virtual PMU (see vpmu_node.h):
+ * models per core, event values per catalog kind, UPC programming and feeding.
+ */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+
+#include "catalog.h"
+#include "hpm/upc.h"
+#include "machine_wire.h"
+#include "vpmu_node.h"
+#include "vpmu_state.h"
+
+#define MAX_UPCS (HPM_CAT_CODES / 256) /* enough for every code at once */
+#define NO_EV 0xFF
+
+/* ------------------------------------------------------------------ state */
+
+struct core_state {
+    ULong ev[VPMU_EV_COUNT]; /* exact core events, cumulative */
+    struct hpm_tlb *itlb, *dtlb;
+    struct hpm_bpred *bp;
+    ULong kv[HPM_K_CORE_COUNT]; /* kind values at the last flush */
+};
+
+static struct hpm_machine machine;
+static Bool machine_given;
+static const HChar *clo_events = "all";
+static UInt n_cores;
+static UInt features;
+static Bool run_hier, run_bpred, run_tlb, run_timing;
+static Int level;
+static UInt ll_line; /* line size of the level that fills from DDR */
+
+static struct hpm_hier *hier;
+static struct core_state *cores;
+static struct core_state *cur;
+static UInt cur_core;
+
+/* programmed events, in request order */
+static UInt n_ev;
+static UShort ev_code[HPM_CAT_CODES];
+static UChar ev_kind[HPM_CAT_CODES];
+static Char ev_core[HPM_CAT_CODES]; /* -1 = node */
+static UChar ev_upc[HPM_CAT_CODES];
+static UShort ev_counter[HPM_CAT_CODES];
+static ULong ev_fed[HPM_CAT_CODES]; /* cumulative value fed so far */
+static ULong ev_delta[HPM_CAT_CODES];
+static Short code_index[HPM_CAT_CODES];
+static ULong node_cycles_fed;
+
+static struct hpm_upc *upcs[MAX_UPCS];
+static UInt n_upcs;
+static UInt counter_used[MAX_UPCS][256 / 32];
+static uint32_t batch_counts[HPM_CAT_CODES]; /* input e -> events this batch */
+
+/* Per-core kinds that are exact core events, by table (NO_EV: from a model). */
+static UChar kind_event[HPM_K_CORE_COUNT];
+
+static void init_kind_event(void)
+{
+    static const struct {
+        UChar kind, ev;
+    } map[] = {
+        {HPM_K_INSTRUCTIONS, VPMU_EV_INSTRUCTIONS},
+        {HPM_K_LOADS, VPMU_EV_LOADS},
+        {HPM_K_STORES, VPMU_EV_STORES},
+        {HPM_K_LOAD_BYTES, VPMU_EV_LOAD_BYTES},
+        {HPM_K_STORE_BYTES, VPMU_EV_STORE_BYTES},
+        {HPM_K_INT_ADDSUB, VPMU_EV_INT_ADDSUB},
+        {HPM_K_INT_MUL, VPMU_EV_INT_MUL},
+        {HPM_K_INT_DIV, VPMU_EV_INT_DIV},
+        {HPM_K_INT_LOGIC, VPMU_EV_INT_LOGIC},
+        {HPM_K_BRANCHES, VPMU_EV_BRANCHES},
+        {HPM_K_BR_COND, VPMU_EV_BR_COND},
+        {HPM_K_BR_COND_TAKEN, VPMU_EV_BR_COND_TAKEN},
+        {HPM_K_BR_COND_NOT_TAKEN, VPMU_EV_BR_COND_NOT_TAKEN},
+        {HPM_K_BR_DIRECT, VPMU_EV_BR_DIRECT},
+        {HPM_K_BR_INDIRECT, VPMU_EV_BR_INDIRECT},
+        {HPM_K_BR_CALLS, VPMU_EV_BR_CALL},
+        {HPM_K_BR_CALLS_INDIRECT, VPMU_EV_BR_CALL_INDIRECT},
+        {HPM_K_BR_RETURNS, VPMU_EV_BR_RET},
+        {HPM_K_SYSCALLS, VPMU_EV_SYSCALLS},
+        {HPM_K_FP_INSTRUCTIONS, VPMU_EV_FP_INSTRUCTIONS},
+        {HPM_K_FP_OPS, VPMU_EV_FP_OPS},
+        {HPM_K_FP_SP_SCALAR, VPMU_EV_FP_SP_SCALAR},
+        {HPM_K_FP_SP_128, VPMU_EV_FP_SP_128},
+        {HPM_K_FP_SP_256, VPMU_EV_FP_SP_256},
+        {HPM_K_FP_DP_SCALAR, VPMU_EV_FP_DP_SCALAR},
+        {HPM_K_FP_DP_128, VPMU_EV_FP_DP_128},
+        {HPM_K_FP_DP_256, VPMU_EV_FP_DP_256},
+        {HPM_K_FP_FMA, VPMU_EV_FP_FMA},
+        {HPM_K_FP_DIV, VPMU_EV_FP_DIV},
+        {HPM_K_FP_SQRT, VPMU_EV_FP_SQRT},
+        {HPM_K_L1I_ACCESSES, VPMU_EV_INSTRUCTIONS}, /* one fetch per instruction */
+    };
+    UInt i;
+    for (i = 0; i < HPM_K_CORE_COUNT; i++)
+        kind_event[i] = NO_EV;
+    for (i = 0; i < sizeof map / sizeof map[0]; i++)
+        kind_event[map[i].kind] = map[i].ev;
+}
+
+/* ---------------------------------------------------------------- options */
+
+Bool vpmu_node_option(const HChar *arg)
+{
+    const HChar *wire = NULL;
+    if VG_STR_CLO (arg, "--hpm-machine", wire) {
+        if (hpm_machine_wire_decode(&machine, wire) != 0)
+            VG_(fmsg_bad_option)(arg, "not a machine encoding of this hpm build "
+                                      "(pass machines with hpm count --machine)\n");
+        machine_given = True;
+    } else if VG_STR_CLO (arg, "--hpm-events", clo_events) {
+    } else {
+        return False;
+    }
+    return True;
+}
+
+void vpmu_node_usage(void)
+{
+    VG_(printf)(
+        "    --hpm-machine=WIRE        the machine model, as encoded by hpm count\n"
+        "                              [a generic one-core node]\n"
+        "    --hpm-events=all|CODE,... catalog codes to count in the UPC [all]\n");
+}
+
+/* ------------------------------------------------------------------- init */
+
+static void *zalloc(const HChar *cc, SizeT n)
+{
+    return VG_(calloc)(cc, 1, n ? n : 1);
+}
+
+static void need_ok(int rc, const HChar *what)
+{
+    if (rc != 0)
+        VG_(fmsg_bad_option)("--hpm-machine", "invalid %s parameters in machine '%s'\n", what,
+                             machine.name);
+}
+
+static Bool counter_free(UInt u, UInt c)
+{
+    return !(counter_used[u][c / 32] & (1u << (c % 32)));
+}
+
+/* Put event i on a UPC counter wired to its code: the first unit with that
+ * counter free (a new unit when none has). */
+static void place_event(UInt i)
+{
+    UInt code = ev_code[i], u;
+    uint32_t ctr[HPM_UPC_INPUTS_PER_COUNTER];
+    Int nctr, k;
+    for (u = 0; u < MAX_UPCS; u++) {
+        if (u == n_upcs) {
+            struct hpm_upc_params p;
+            SizeT sz;
+            hpm_upc_params_default(&p);
+            sz = hpm_upc_storage_size(&p);
+            tl_assert(hpm_upc_init(&upcs[u], &p, VG_(malloc)("hpm.upc", sz), sz) == HPM_UPC_OK);
+            if (vpmu_running)
+                hpm_upc_start(upcs[u]);
+            n_upcs++;
+        }
+        nctr = hpm_upc_event_counters(upcs[u], code, ctr);
+        for (k = 0; k < nctr; k++) {
+            if (counter_free(u, ctr[k])) {
+                tl_assert(hpm_upc_select_event(upcs[u], ctr[k], code, HPM_UPC_LEVEL_HIGH, 0) ==
+                          HPM_UPC_OK);
+                counter_used[u][ctr[k] / 32] |= 1u << (ctr[k] % 32);
+                ev_upc[i] = (UChar)u;
+                ev_counter[i] = (UShort)ctr[k];
+                return;
+            }
+        }
+    }
+    tl_assert(0); /* MAX_UPCS units hold every code */
+}
+
+static Bool code_ok(UInt code, UInt *kind, Int *core)
+{
+    return hpm_catalog_decode(code, kind, core) == 0 &&
+           hpm_catalog_provided(*kind, *core, n_cores, features);
+}
+
+/* Program codes[0..n): every code valid, no duplicates (checked by caller). */
+static void program(const UInt *codes, UInt n)
+{
+    UInt i, u;
+    for (u = 0; u < n_upcs; u++) {
+        hpm_upc_reset_counters(upcs[u]);
+        for (i = 0; i < 256; i++)
+            hpm_upc_configure(upcs[u], i, 0, HPM_UPC_LEVEL_HIGH, 0); /* the reset state */
+        VG_(memset)(counter_used[u], 0, sizeof counter_used[u]);
+    }
+    for (i = 0; i < HPM_CAT_CODES; i++) {
+        code_index[i] = -1;
+        batch_counts[i] = 0;
+    }
+    n_ev = n;
+    for (i = 0; i < n; i++) {
+        UInt kind;
+        Int core;
+        tl_assert(code_ok(codes[i], &kind, &core));
+        ev_code[i] = (UShort)codes[i];
+        ev_kind[i] = (UChar)kind;
+        ev_core[i] = (Char)core;
+        code_index[codes[i]] = (Short)i;
+        place_event(i);
+    }
+}
+
+static UInt kind_level(UInt kind)
+{
+    const struct hpm_cat_kind_info *k = hpm_catalog_kind(kind);
+    if (k->needs & (HPM_NEED_FULL | HPM_NEED_TIMING))
+        return VPMU_LEVEL_FULL;
+    if (kind == HPM_K_INSTRUCTIONS)
+        return VPMU_LEVEL_INSN;
+    return VPMU_LEVEL_CORE;
+}
+
+static UInt parse_codes(const HChar *s, UInt *codes)
+{
+    UInt n = 0, i, kind;
+    Int core;
+    if (VG_(strcmp)(s, "all") == 0) {
+        for (i = 0; i < HPM_CAT_CODES; i++)
+            if (code_ok(i, &kind, &core))
+                codes[n++] = i;
+        return n;
+    }
+    while (*s) {
+        ULong v = 0;
+        UInt digits = 0;
+        while (*s >= '0' && *s <= '9' && v < 100000) {
+            v = v * 10 + (ULong)(*s++ - '0');
+            digits++;
+        }
+        if (digits == 0 || (*s && *s != ',') || v >= HPM_CAT_CODES || n == HPM_CAT_CODES)
+            VG_(fmsg_bad_option)("--hpm-events", "expected 'all' or codes 0..1023 separated "
+                                                 "by commas\n");
+        if (!code_ok((UInt)v, &kind, &core))
+            VG_(fmsg_bad_option)("--hpm-events", "event code %llu is not provided by machine "
+                                                 "'%s' (%u cores)\n", v, machine.name, n_cores);
+        for (i = 0; i < n; i++)
+            if (codes[i] == v)
+                VG_(fmsg_bad_option)("--hpm-events", "event code %llu given twice\n", v);
+        codes[n++] = (UInt)v;
+        if (*s == ',')
+            s++;
+    }
+    return n;
+}
+
+void vpmu_node_init(void)
+{
+    static UInt codes[HPM_CAT_CODES];
+    UInt n, i, needs = 0;
+    SizeT sz;
+
+    init_kind_event();
+    if (!machine_given)
+        hpm_machine_defaults(&machine);
+    n_cores = machine.hier.cores;
+    if (n_cores < 1 || n_cores > HPM_CAT_MAX_CORES)
+        VG_(fmsg_bad_option)("--hpm-machine", "machine '%s' has %u cores; the virtual PMU "
+                                              "models 1 to %d\n", machine.name, n_cores,
+                             HPM_CAT_MAX_CORES);
+    features = hpm_catalog_features(&machine.hier);
+    n = parse_codes(clo_events, codes);
+
+    level = VPMU_LEVEL_INSN;
+    for (i = 0; i < n; i++) {
+        UInt kind;
+        Int core;
+        (void)hpm_catalog_decode(codes[i], &kind, &core);
+        needs |= hpm_catalog_kind(kind)->needs;
+        if ((Int)kind_level(kind) > level)
+            level = (Int)kind_level(kind);
+    }
+    run_timing = (needs & HPM_NEED_TIMING) != 0;
+    run_hier = run_timing || (needs & HPM_NEED_HIER);
+    run_bpred = run_timing || (needs & HPM_NEED_BPRED);
+    run_tlb = run_timing || (needs & HPM_NEED_TLB);
+    if (run_hier || run_bpred || run_tlb)
+        level = level > VPMU_LEVEL_CORE ? level : VPMU_LEVEL_CORE;
+
+    cores = zalloc("hpm.cores", n_cores * sizeof *cores);
+    if (run_hier) {
+        need_ok(hpm_hier_params_check(&machine.hier), "cache");
+        sz = hpm_hier_storage_size(&machine.hier);
+        need_ok(hpm_hier_init(&hier, &machine.hier, zalloc("hpm.hier", sz), sz), "cache");
+    }
+    ll_line = machine.hier.l3.size   ? machine.hier.l3.line
+              : machine.hier.l2.size ? machine.hier.l2.line
+                                     : machine.hier.l1d.line;
+    for (i = 0; i < n_cores; i++) {
+        if (run_tlb) {
+            need_ok(hpm_tlb_params_check(&machine.itlb), "itlb");
+            need_ok(hpm_tlb_params_check(&machine.dtlb), "dtlb");
+            sz = hpm_tlb_storage_size(&machine.itlb);
+            need_ok(hpm_tlb_init(&cores[i].itlb, &machine.itlb, zalloc("hpm.tlb", sz), sz),
+                    "itlb");
+            sz = hpm_tlb_storage_size(&machine.dtlb);
+            need_ok(hpm_tlb_init(&cores[i].dtlb, &machine.dtlb, zalloc("hpm.tlb", sz), sz),
+                    "dtlb");
+        }
+        if (run_bpred) {
+            need_ok(hpm_bpred_params_check(&machine.branch), "branch");
+            sz = hpm_bpred_storage_size(&machine.branch);
+            need_ok(hpm_bpred_init(&cores[i].bp, &machine.branch, zalloc("hpm.bp", sz), sz),
+                    "branch");
+        }
+    }
+    cur = &cores[0];
+    cur_core = 0;
+    program(codes, n);
+}
+
+/* ------------------------------------------------------ instrumentation info */
+
+Int vpmu_node_level(void)
+{
+    return level;
+}
+Bool vpmu_node_want_mem(void)
+{
+    return run_hier || run_tlb;
+}
+Bool vpmu_node_want_ifetch(void)
+{
+    return run_hier || run_tlb;
+}
+Bool vpmu_node_want_branch(void)
+{
+    return run_bpred;
+}
+UInt vpmu_node_ifetch_line(void)
+{
+    /* grouping must not skip a page change either: the smaller of the two */
+    UInt line = machine.hier.l1i.line ? machine.hier.l1i.line : 64;
+    if (machine.itlb.page_size && machine.itlb.page_size < line)
+        line = (UInt)machine.itlb.page_size;
+    return line;
+}
+
+UInt vpmu_node_core_of(UInt serial)
+{
+    return serial == 0 ? 0 : (serial - 1) % n_cores;
+}
+
+void vpmu_node_set_core(UInt core)
+{
+    tl_assert(core < n_cores);
+    cur_core = core;
+    cur = &cores[core];
+}
+
+void vpmu_node_add_core_events(UInt core, const ULong *ev)
+{
+    UInt e;
+    tl_assert(core < n_cores);
+    for (e = 0; e < VPMU_EV_COUNT; e++)
+        cores[core].ev[e] += ev[e];
+}
+
+/* ----------------------------------------------------------- dirty helpers */
+
+void vpmu_node_ifetch(Addr a, SizeT len)
+{
+    if (run_tlb)
+        hpm_tlb_access(cur->itlb, a, (uint32_t)len);
+    if (run_hier)
+        hpm_hier_access(hier, cur_core, HPM_IFETCH, a, (uint32_t)len);
+}
+
+void vpmu_node_load(Addr a, SizeT size)
+{
+    if (run_tlb)
+        hpm_tlb_access(cur->dtlb, a, (uint32_t)size);
+    if (run_hier)
+        hpm_hier_access(hier, cur_core, HPM_LOAD, a, (uint32_t)size);
+}
+
+void vpmu_node_store(Addr a, SizeT size)
+{
+    if (run_tlb)
+        hpm_tlb_access(cur->dtlb, a, (uint32_t)size);
+    if (run_hier)
+        hpm_hier_access(hier, cur_core, HPM_STORE, a, (uint32_t)size);
+}
+
+void vpmu_node_branch(Addr pc, Addr target, ULong taken, ULong kind)
+{
+    switch (kind) {
+    case VPMU_BR_COND:
+        hpm_bpred_cond(cur->bp, pc, taken != 0);
+        break;
+    case VPMU_BR_INDIRECT:
+        hpm_bpred_indirect(cur->bp, pc, target);
+        break;
+    default:
+        hpm_bpred_return(cur->bp, target);
+        break;
+    }
+}
+
+void vpmu_node_call(Addr pc, Addr target, Addr ret, ULong indirect)
+{
+    if (indirect)
+        hpm_bpred_indirect(cur->bp, pc, target);
+    hpm_bpred_call(cur->bp, ret);
+}
+
+/* ------------------------------------------------------------ event values */
+
+static ULong sub_sat(ULong a, ULong b)
+{
+    return a > b ? a - b : 0;
+}
+
+/* Cumulative value of every per-core kind of core c (models that do not run
+ * leave their kinds at 0; such kinds are never programmed). */
+static void core_values(UInt c, ULong *kv)
+{
+    struct core_state *s = &cores[c];
+    const ULong *e = s->ev;
+    UInt k;
+    for (k = 0; k < HPM_K_CORE_COUNT; k++)
+        kv[k] = kind_event[k] == NO_EV ? 0 : e[kind_event[k]];
+    if (run_hier) {
+        struct hpm_hier_core_stats hs;
+        struct hpm_cache_stats l1d;
+        ULong l1miss = 0;
+        hpm_hier_core_stats(hier, c, &hs);
+        hpm_cache_stats(hpm_hier_l1d(hier, c), &l1d);
+        for (k = 0; k < HPM_ACCESS_KINDS; k++) {
+            l1miss += hs.accesses[k] - hs.served[k][HPM_SERVED_L1];
+            kv[HPM_K_L2_HITS] += hs.served[k][HPM_SERVED_L2];
+            kv[HPM_K_L3_HITS] += hs.served[k][HPM_SERVED_L3];
+            kv[HPM_K_MEM_ACCESSES] += hs.served[k][HPM_SERVED_MEM];
+        }
+        kv[HPM_K_L1I_MISSES] = hs.accesses[HPM_IFETCH] - hs.served[HPM_IFETCH][HPM_SERVED_L1];
+        kv[HPM_K_L1D_READ_MISSES] = hs.accesses[HPM_LOAD] - hs.served[HPM_LOAD][HPM_SERVED_L1];
+        kv[HPM_K_L1D_WRITE_MISSES] =
+            hs.accesses[HPM_STORE] - hs.served[HPM_STORE][HPM_SERVED_L1];
+        kv[HPM_K_L1D_MISSES] = kv[HPM_K_L1D_READ_MISSES] + kv[HPM_K_L1D_WRITE_MISSES];
+        kv[HPM_K_L1D_WRITEBACKS] = l1d.writebacks;
+        if (features & HPM_NEED_L2) {
+            kv[HPM_K_L2_ACCESSES] = l1miss;
+            kv[HPM_K_L2_MISSES] = l1miss - kv[HPM_K_L2_HITS];
+        }
+        if (features & HPM_NEED_PREFETCH) {
+            struct hpm_prefetch_stats ps;
+            hpm_hier_prefetch_stats(hier, c, &ps);
+            kv[HPM_K_L2_PREFETCHABLE_REQUESTS] = ps.prefetchable_requests;
+            kv[HPM_K_L2_PREFETCH_HITS_IN_STREAM] = ps.hits_in_stream;
+            kv[HPM_K_L2_VALID_PREFETCHES] = ps.valid_prefetches;
+            kv[HPM_K_L2_PREFETCH_ALREADY_IN_L2] = ps.already_in_l2;
+        }
+    }
+    if (run_tlb) {
+        struct hpm_tlb_stats ts;
+        hpm_tlb_stats(s->itlb, &ts);
+        kv[HPM_K_ITLB_MISSES] = ts.misses;
+        hpm_tlb_stats(s->dtlb, &ts);
+        kv[HPM_K_DTLB_MISSES] = ts.misses;
+    }
+    if (run_bpred) {
+        struct hpm_bpred_stats bs;
+        hpm_bpred_stats(s->bp, &bs);
+        kv[HPM_K_BR_COND_MISPREDICTS] = bs.cond_mispredicts;
+        kv[HPM_K_BR_INDIRECT_MISPREDICTS] = bs.indirect_mispredicts;
+        kv[HPM_K_BR_RETURN_MISPREDICTS] = bs.return_mispredicts;
+        kv[HPM_K_BR_MISPREDICTS] =
+            bs.cond_mispredicts + bs.indirect_mispredicts + bs.return_mispredicts;
+    }
+    if (run_timing) {
+        /* Class counts: loads, stores, branches, FP instructions, divides and
+         * multiplies are charged as counted; every other instruction is
+         * integer (the remainder, never negative). */
+        struct hpm_timing_counts tc;
+        struct hpm_timing_result tr;
+        ULong other;
+        VG_(memset)(&tc, 0, sizeof tc);
+        tc.instr[HPM_IC_LOAD] = e[VPMU_EV_LOADS];
+        tc.instr[HPM_IC_STORE] = e[VPMU_EV_STORES];
+        tc.instr[HPM_IC_BRANCH] = e[VPMU_EV_BRANCHES];
+        tc.instr[HPM_IC_FPDIV] = e[VPMU_EV_FP_DIV] + e[VPMU_EV_FP_SQRT];
+        tc.instr[HPM_IC_FP] = sub_sat(e[VPMU_EV_FP_INSTRUCTIONS], tc.instr[HPM_IC_FPDIV]);
+        tc.instr[HPM_IC_MULDIV] = e[VPMU_EV_INT_MUL] + e[VPMU_EV_INT_DIV];
+        other = tc.instr[HPM_IC_LOAD] + tc.instr[HPM_IC_STORE] + tc.instr[HPM_IC_BRANCH] +
+                e[VPMU_EV_FP_INSTRUCTIONS] + tc.instr[HPM_IC_MULDIV];
+        tc.instr[HPM_IC_INT] = sub_sat(e[VPMU_EV_INSTRUCTIONS], other);
+        tc.served_l2 = kv[HPM_K_L2_HITS];
+        tc.served_l3 = kv[HPM_K_L3_HITS];
+        tc.served_mem = kv[HPM_K_MEM_ACCESSES];
+        tc.tlb_misses = kv[HPM_K_ITLB_MISSES] + kv[HPM_K_DTLB_MISSES];
+        tc.mispredicts = kv[HPM_K_BR_MISPREDICTS];
+        tc.valid_prefetches = kv[HPM_K_L2_VALID_PREFETCHES];
+        hpm_timing_eval(&machine.timing, &tc, &tr);
+        kv[HPM_K_CYCLES] = tr.cycles;
+        kv[HPM_K_STALL_MEM_CYCLES] = tr.memory_stall;
+        kv[HPM_K_STALL_TLB_CYCLES] = tr.tlb_stall;
+        kv[HPM_K_STALL_BRANCH_CYCLES] = tr.branch_stall;
+        if (features & HPM_NEED_PREFETCH)
+            kv[HPM_K_L2_CYCLES_PREFETCH_PENDING] = tr.prefetch_pending;
+    }
+}
+
+static void node_values(ULong *nv)
+{
+    UInt c;
+    VG_(memset)(nv, 0, HPM_K_NODE_COUNT * sizeof *nv);
+    for (c = 0; c < n_cores; c++)
+        if (cores[c].kv[HPM_K_CYCLES] > nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT])
+            nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT] = cores[c].kv[HPM_K_CYCLES];
+    if (!run_hier)
+        return;
+    if (features & HPM_NEED_L3) {
+        UInt n = machine.hier.l3.shared ? 1 : n_cores;
+        for (c = 0; c < n; c++) {
+            struct hpm_cache_stats cs;
+            hpm_cache_stats(hpm_hier_l3(hier, c), &cs);
+            nv[HPM_K_L3_READS - HPM_K_CORE_COUNT] += cs.read_accesses;
+            nv[HPM_K_L3_READ_MISSES - HPM_K_CORE_COUNT] += cs.read_misses;
+            nv[HPM_K_L3_WRITEBACKS_IN - HPM_K_CORE_COUNT] += cs.write_accesses;
+            nv[HPM_K_L3_WRITEBACKS - HPM_K_CORE_COUNT] += cs.writebacks;
+        }
+    }
+    {
+        struct hpm_hier_mem_stats ms;
+        hpm_hier_mem_stats(hier, &ms);
+        nv[HPM_K_DDR_READ_BYTES - HPM_K_CORE_COUNT] = ms.ddr_bytes_read;
+        nv[HPM_K_DDR_WRITE_BYTES - HPM_K_CORE_COUNT] = ms.ddr_bytes_written;
+        nv[HPM_K_DDR_READS - HPM_K_CORE_COUNT] = ms.ddr_bytes_read / ll_line;
+        nv[HPM_K_DDR_WRITES - HPM_K_CORE_COUNT] = ms.ddr_bytes_written / ll_line;
+    }
+}
+
+/* ------------------------------------------------------------------ flush */
+
+#define CHUNK ((ULong)1 << 31)
+
+void vpmu_node_flush(void)
+{
+    ULong nv[HPM_K_NODE_COUNT];
+    ULong batch = 0, ncyc;
+    UInt c, i, u;
+
+    for (c = 0; c < n_cores; c++)
+        core_values(c, cores[c].kv);
+    node_values(nv);
+    for (i = 0; i < n_ev; i++) {
+        ULong v = ev_core[i] >= 0 ? cores[(UInt)ev_core[i]].kv[ev_kind[i]]
+                                  : nv[ev_kind[i] - HPM_K_CORE_COUNT];
+        ev_delta[i] = sub_sat(v, ev_fed[i]);
+        ev_fed[i] = v;
+        if (ev_delta[i] > batch)
+            batch = ev_delta[i];
+    }
+    ncyc = sub_sat(nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT], node_cycles_fed);
+    node_cycles_fed = nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT];
+    if (ncyc > batch)
+        batch = ncyc;
+    /* Front-packed batches compose: cutting one into chunks, each input
+     * taking min(left, chunk) events per chunk, is the same signal. */
+    while (batch > 0) {
+        ULong chunk = batch < CHUNK ? batch : CHUNK;
+        for (i = 0; i < n_ev; i++) {
+            ULong d = ev_delta[i] < chunk ? ev_delta[i] : chunk;
+            batch_counts[ev_code[i]] = (uint32_t)d;
+            ev_delta[i] -= d;
+        }
+        for (u = 0; u < n_upcs; u++)
+            tl_assert(hpm_upc_advance(upcs[u], (uint32_t)chunk, batch_counts) == HPM_UPC_OK);
+        batch -= chunk;
+    }
+}
+
+/* ------------------------------------------------------------------ reads */
+
+UInt vpmu_node_n_events(void)
+{
+    return n_ev;
+}
+
+Int vpmu_node_event_code(UInt i)
+{
+    return i < n_ev ? (Int)ev_code[i] : -1;
+}
+
+ULong vpmu_node_event_value(UInt i)
+{
+    uint64_t v = 0;
+    if (i >= n_ev)
+        return 0;
+    /* EPARITY leaves v at 0; ELOSTCARRY gives what the hardware holds.
+     * Both are reported per unit (vpmu_node_upc_health). */
+    (void)hpm_upc_read(upcs[ev_upc[i]], ev_counter[i], &v);
+    return v;
+}
+
+Int vpmu_node_event_index(UInt code)
+{
+    return code < HPM_CAT_CODES ? code_index[code] : -1;
+}
+
+UInt vpmu_node_core_values(UInt core, UInt *kinds, ULong *values)
+{
+    UInt k, n = 0;
+    for (k = 0; k < HPM_K_CORE_COUNT; k++) {
+        Int code = hpm_catalog_code(k, (Int)core);
+        Int i = code >= 0 ? code_index[code] : -1;
+        if (i < 0)
+            continue;
+        kinds[n] = k;
+        values[n] = vpmu_node_event_value((UInt)i);
+        n++;
+    }
+    return n;
+}
+
+/* --------------------------------------------------------- control, MMIO */
+
+void vpmu_node_start(void)
+{
+    UInt u;
+    for (u = 0; u < n_upcs; u++)
+        hpm_upc_start(upcs[u]);
+}
+
+void vpmu_node_stop(void)
+{
+    UInt u;
+    for (u = 0; u < n_upcs; u++)
+        hpm_upc_stop(upcs[u]);
+}
+
+void vpmu_node_reset(void)
+{
+    UInt u;
+    for (u = 0; u < n_upcs; u++)
+        hpm_upc_reset_counters(upcs[u]);
+}
+
+Int vpmu_node_mmio_read(UInt upc, ULong offset, ULong *value)
+{
+    uint64_t v = 0;
+    Int rc;
+    if (upc >= n_upcs)
+        return HPM_UPC_EUNMAPPED;
+    rc = hpm_upc_mmio_read(upcs[upc], offset, &v);
+    *value = v;
+    return rc;
+}
+
+Int vpmu_node_mmio_write(UInt upc, ULong offset, ULong value)
+{
+    if (upc >= n_upcs)
+        return HPM_UPC_EUNMAPPED;
+    return hpm_upc_mmio_write(upcs[upc], offset, value);
+}
+
+Int vpmu_node_select(const UInt *codes, UInt n)
+{
+    UInt i, j, kind;
+    Int core;
+    if (n == 0 || n > HPM_CAT_CODES)
+        return -1;
+    for (i = 0; i < n; i++) {
+        if (codes[i] >= HPM_CAT_CODES || !code_ok(codes[i], &kind, &core))
+            return -1;
+        /* only events whose models already run: the instrumentation is fixed */
+        if ((Int)kind_level(kind) > level)
+            return -1;
+        if ((hpm_catalog_kind(kind)->needs & HPM_NEED_TIMING) && !run_timing)
+            return -1;
+        if ((hpm_catalog_kind(kind)->needs & HPM_NEED_HIER) && !run_hier)
+            return -1;
+        if ((hpm_catalog_kind(kind)->needs & HPM_NEED_BPRED) && !run_bpred)
+            return -1;
+        if ((hpm_catalog_kind(kind)->needs & HPM_NEED_TLB) && !run_tlb)
+            return -1;
+        for (j = 0; j < i; j++)
+            if (codes[j] == codes[i])
+                return -1;
+    }
+    vpmu_node_flush(); /* what happened so far is fed to the old programming */
+    program(codes, n);
+    /* new events start counting from now (flush brought kv up to date) */
+    {
+        ULong nv[HPM_K_NODE_COUNT];
+        node_values(nv);
+        for (i = 0; i < n; i++)
+            ev_fed[i] = ev_core[i] >= 0 ? cores[(UInt)ev_core[i]].kv[ev_kind[i]]
+                                        : nv[ev_kind[i] - HPM_K_CORE_COUNT];
+    }
+    return 0;
+}
+
+/* ----------------------------------------------------------------- output */
+
+const HChar *vpmu_node_machine_name(void)
+{
+    return machine.name;
+}
+UInt vpmu_node_cores(void)
+{
+    return n_cores;
+}
+ULong vpmu_node_frequency(void)
+{
+    return machine.frequency_hz;
+}
+UInt vpmu_node_n_upcs(void)
+{
+    return n_upcs;
+}
+
+const HChar *vpmu_node_models(void)
+{
+    static HChar buf[64];
+    buf[0] = 0;
+    if (run_hier)
+        VG_(strcat)(buf, " hier");
+    if (run_bpred)
+        VG_(strcat)(buf, " bpred");
+    if (run_tlb)
+        VG_(strcat)(buf, " tlb");
+    if (run_timing)
+        VG_(strcat)(buf, " timing");
+    return buf[0] ? buf + 1 : "none";
+}
+
+void vpmu_node_upc_health(UInt upc, UInt *counters, ULong *lost_carries, UInt *parity_errors)
+{
+    UInt i, n = 0, par = 0;
+    ULong lost = 0;
+    tl_assert(upc < n_upcs);
+    for (i = 0; i < n_ev; i++) {
+        uint64_t v;
+        if (ev_upc[i] != upc)
+            continue;
+        n++;
+        lost += hpm_upc_lost_carries(upcs[upc], ev_counter[i]);
+        if (hpm_upc_read(upcs[upc], ev_counter[i], &v) == HPM_UPC_EPARITY)
+            par++;
+    }
+    *counters = n;
+    *lost_carries = lost;
+    *parity_errors = par;
+}
+
+void vpmu_node_code_name(UInt code, HChar *buf, UInt len)
+{
+    if (hpm_catalog_code_name(code, buf, len) < 0 && len)
+        buf[0] = 0;
+}
+
+const HChar *vpmu_node_kind_name(UInt kind)
+{
+    const struct hpm_cat_kind_info *k = hpm_catalog_kind(kind);
+    return k ? k->name : "?";
+}

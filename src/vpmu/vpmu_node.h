@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * vpmu_node.h - the modeled node inside the hpm Valgrind tool: the machine's
+ * cores, caches, TLBs and branch predictors (src/model), the event catalog
+ * (src/catalog) and the UPC units (src/upc) that count the requested events.
+ *
+ * Data flow. Instrumented code adds exact core events to the live block
+ * (vpmu_state.h); vpmu_fold() moves them into the running thread's raw
+ * counters (while counting) and into its core's event totals (always). Memory
+ * accesses, instruction fetches and branches call the dirty helpers below,
+ * which drive the models of the running thread's core; the models keep
+ * running while counting is stopped, as caches do. vpmu_node_flush() turns
+ * every core's cumulative totals (core events, model statistics, the timing
+ * model's cycles) into per-event deltas since the previous flush and feeds
+ * them to the UPC units as one batch of cycles (hpm_upc_advance): every
+ * count that hpm reports is read back from a UPC counter.
+ *
+ * Batches. A UPC input counts at most one event per cycle, and a batch is
+ * front-packed (an input with k events is high in the first k cycles). A
+ * batch spans max(modeled node cycles, largest event delta) UPC cycles, so
+ * events that happen several times per modeled cycle (bytes, flops) still
+ * fit: the UPC clock runs at least at the event rate. Flushes happen at
+ * thread switches, client requests and exit.
+ *
+ * Threads map onto cores round robin in creation order: thread serial s runs
+ * on core (s - 1) mod cores.
+ */
+#ifndef HPM_VPMU_NODE_H
+#define HPM_VPMU_NODE_H
+
+#include "pub_tool_basics.h"
+#include "vpmu_events.h"
+
+/* Options (vpmu_main.c parses them). */
+Bool vpmu_node_option(const HChar *arg);
+void vpmu_node_usage(void);
+
+/* After option processing: builds the machine, models and UPC units. */
+void vpmu_node_init(void);
+
+/* Instrumentation level the requested events need (enum vpmu_level). */
+Int vpmu_node_level(void);
+/* Which dirty helpers instrumentation must emit. */
+Bool vpmu_node_want_mem(void);
+Bool vpmu_node_want_ifetch(void);
+Bool vpmu_node_want_branch(void);
+/* L1I line size: instruction fetches within one line are grouped. */
+UInt vpmu_node_ifetch_line(void);
+
+/* Core that thread serial `serial` runs on. */
+UInt vpmu_node_core_of(UInt serial);
+/* The running thread changes: later model calls go to `core`. */
+void vpmu_node_set_core(UInt core);
+/* Add a folded live block (already made consistent) to core's totals. */
+void vpmu_node_add_core_events(UInt core, const ULong *ev);
+
+/* Feed everything since the last flush to the UPC units. */
+void vpmu_node_flush(void);
+
+/* Programmed events: n codes, UPC-read values (flush first). */
+UInt vpmu_node_n_events(void);
+Int vpmu_node_event_code(UInt i);
+ULong vpmu_node_event_value(UInt i);
+/* Index of code among the programmed events, or -1. */
+Int vpmu_node_event_index(UInt code);
+/* The per-core kinds of core `core` that are programmed: fills kinds[] and
+ * values[] (UPC-read), returns how many (at most HPM_K_CORE_COUNT). */
+UInt vpmu_node_core_values(UInt core, UInt *kinds, ULong *values);
+
+/* Global start/stop register of every UPC; reset of every counter. */
+void vpmu_node_start(void);
+void vpmu_node_stop(void);
+void vpmu_node_reset(void);
+
+/* Raw register access at the Figure 5 offsets of UPC unit `upc`. Returns 0
+ * or a negative enum hpm_upc_error. */
+Int vpmu_node_mmio_read(UInt upc, ULong offset, ULong *value);
+Int vpmu_node_mmio_write(UInt upc, ULong offset, ULong value);
+
+/* Replace the programmed events (codes must be provided by the machine).
+ * Returns 0, or -1 for a bad or unprovided code. Counts restart at 0. */
+Int vpmu_node_select(const UInt *codes, UInt n);
+
+/* Output: header facts and per-UPC health. */
+const HChar *vpmu_node_machine_name(void);
+UInt vpmu_node_cores(void);
+ULong vpmu_node_frequency(void);
+UInt vpmu_node_n_upcs(void);
+const HChar *vpmu_node_models(void);
+void vpmu_node_upc_health(UInt upc, UInt *counters, ULong *lost_carries, UInt *parity_errors);
+/* Name of a code ("PU0_CYCLES"), static buffer per call site is the caller's. */
+void vpmu_node_code_name(UInt code, HChar *buf, UInt len);
+const HChar *vpmu_node_kind_name(UInt kind);
+
+/* Dirty helpers called from instrumented code. */
+void vpmu_node_ifetch(Addr a, SizeT len);
+void vpmu_node_load(Addr a, SizeT size);
+void vpmu_node_store(Addr a, SizeT size);
+/* kind: enum vpmu_branch_kind; taken only matters for VPMU_BR_COND. */
+void vpmu_node_branch(Addr pc, Addr target, ULong taken, ULong kind);
+/* A call at pc (direct or indirect) whose return address is ret. */
+void vpmu_node_call(Addr pc, Addr target, Addr ret, ULong indirect);
+
+enum vpmu_branch_kind {
+    VPMU_BR_COND = 0,     /* conditional */
+    VPMU_BR_INDIRECT = 1, /* indirect jump: target = destination */
+    VPMU_BR_RET = 2       /* return: target = destination */
+};
+
+#endif /* HPM_VPMU_NODE_H */
