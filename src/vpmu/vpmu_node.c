@@ -26,16 +26,28 @@ struct core_state {
     struct hpm_tlb *itlb, *dtlb;
     struct hpm_bpred *bp;
     ULong kv[HPM_K_CORE_COUNT]; /* kind values at the last flush */
+    /* Sure-hit filters: the L1D line (and so the DTLB page) of the core's
+     * last data access and the L1I line of its last fetch are the MRU
+     * entries of their sets, and a hit on an MRU entry changes no state
+     * under any replacement policy. Repeating it needs no model call. The
+     * miss counts are unaffected; only hits go uncounted (and hpm reports
+     * misses only). A store still calls the model unless the line is known
+     * dirty, so write-backs stay exact. */
+    Addr dline, iline;
+    Bool dline_valid, dline_dirty, iline_valid;
 };
 
 static struct hpm_machine machine;
 static Bool machine_given;
 static const HChar *clo_events = "all";
+static Bool clo_filter = True;
 static UInt n_cores;
 static UInt features;
 static Bool run_hier, run_bpred, run_tlb, run_timing;
 static Int level;
 static UInt ll_line; /* line size of the level that fills from DDR */
+static UInt dline_bits, iline_bits; /* log2 of the L1D / L1I filter granules */
+static Bool filter_d, filter_i; /* off without an L1: L2 hits move the prefetcher */
 
 static struct hpm_hier *hier;
 static struct core_state *cores;
@@ -117,6 +129,7 @@ Bool vpmu_node_option(const HChar *arg)
                                       "(pass machines with hpm count --machine)\n");
         machine_given = True;
     } else if VG_STR_CLO (arg, "--hpm-events", clo_events) {
+    } else if VG_BOOL_CLO (arg, "--hpm-sure-hit-filter", clo_filter) {
     } else {
         return False;
     }
@@ -128,7 +141,9 @@ void vpmu_node_usage(void)
     VG_(printf)(
         "    --hpm-machine=WIRE        the machine model, as encoded by hpm count\n"
         "                              [a generic one-core node]\n"
-        "    --hpm-events=all|CODE,... catalog codes to count in the UPC [all]\n");
+        "    --hpm-events=all|CODE,... catalog codes to count in the UPC [all]\n"
+        "    --hpm-sure-hit-filter=yes|no  skip model calls for repeated accesses\n"
+        "                              to the last L1 line (exact; for checking) [yes]\n");
 }
 
 /* ------------------------------------------------------------------- init */
@@ -319,6 +334,26 @@ void vpmu_node_init(void)
                     "branch");
         }
     }
+    {
+        /* filter granule: the L1 line, but never larger than a TLB page */
+        ULong d = machine.hier.l1d.line, ip = machine.hier.l1i.line;
+        if (run_tlb && machine.dtlb.page_size < d)
+            d = machine.dtlb.page_size;
+        if (run_tlb && machine.itlb.page_size < ip)
+            ip = machine.itlb.page_size;
+        if (!run_hier) { /* TLB only: the page is the granule */
+            d = machine.dtlb.page_size;
+            ip = machine.itlb.page_size;
+        }
+        filter_d = clo_filter && (!run_hier || machine.hier.l1d.size != 0);
+        filter_i = clo_filter && (!run_hier || machine.hier.l1i.size != 0);
+        dline_bits = 0;
+        while (((ULong)1 << (dline_bits + 1)) <= d)
+            dline_bits++;
+        iline_bits = 0;
+        while (((ULong)1 << (iline_bits + 1)) <= ip)
+            iline_bits++;
+    }
     cur = &cores[0];
     cur_core = 0;
     program(codes, n);
@@ -375,26 +410,42 @@ void vpmu_node_add_core_events(UInt core, const ULong *ev)
 
 void vpmu_node_ifetch(Addr a, SizeT len)
 {
+    Addr first = a >> iline_bits, last = (a + (len ? len : 1) - 1) >> iline_bits;
+    struct core_state *s = cur;
+    if (first == last && s->iline_valid && first == s->iline)
+        return;
     if (run_tlb)
-        hpm_tlb_access(cur->itlb, a, (uint32_t)len);
+        hpm_tlb_access(s->itlb, a, (uint32_t)len);
     if (run_hier)
         hpm_hier_access(hier, cur_core, HPM_IFETCH, a, (uint32_t)len);
+    s->iline = last;
+    s->iline_valid = filter_i && first == last;
+}
+
+static inline void data_access(Addr a, SizeT size, Bool write)
+{
+    Addr first = a >> dline_bits, last = (a + (size ? size : 1) - 1) >> dline_bits;
+    struct core_state *s = cur;
+    if (first == last && s->dline_valid && first == s->dline && (!write || s->dline_dirty))
+        return;
+    if (run_tlb)
+        hpm_tlb_access(s->dtlb, a, (uint32_t)size);
+    if (run_hier)
+        hpm_hier_access(hier, cur_core, write ? HPM_STORE : HPM_LOAD, a, (uint32_t)size);
+    /* after a straddling access both lines are MRU; one suffices here */
+    s->dline = last;
+    s->dline_valid = filter_d && first == last;
+    s->dline_dirty = write;
 }
 
 void vpmu_node_load(Addr a, SizeT size)
 {
-    if (run_tlb)
-        hpm_tlb_access(cur->dtlb, a, (uint32_t)size);
-    if (run_hier)
-        hpm_hier_access(hier, cur_core, HPM_LOAD, a, (uint32_t)size);
+    data_access(a, size, False);
 }
 
 void vpmu_node_store(Addr a, SizeT size)
 {
-    if (run_tlb)
-        hpm_tlb_access(cur->dtlb, a, (uint32_t)size);
-    if (run_hier)
-        hpm_hier_access(hier, cur_core, HPM_STORE, a, (uint32_t)size);
+    data_access(a, size, True);
 }
 
 void vpmu_node_branch(Addr pc, Addr target, ULong taken, ULong kind)
