@@ -73,7 +73,9 @@ unsigned hpm_catalog_features(const struct hpm_hier_params *h)
         f |= HPM_NEED_L2;
     if (h->l3.size)
         f |= HPM_NEED_L3;
-    if (h->l2.size && h->prefetch.streams)
+    /* per-core prefetch events need a private L2 (a shared one's streams
+     * belong to no core) */
+    if (h->l2.size && h->prefetch.streams && !h->l2.shared)
         f |= HPM_NEED_PREFETCH;
     return f;
 }

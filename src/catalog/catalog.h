@@ -47,7 +47,7 @@ enum hpm_cat_need {
     HPM_NEED_TIMING = 1u << 3,   /* cycles: needs every model above */
     HPM_NEED_L2 = 1u << 4,       /* the machine has an L2 */
     HPM_NEED_L3 = 1u << 5,       /* ... an L3 */
-    HPM_NEED_PREFETCH = 1u << 6, /* ... an L2 stream prefetcher */
+    HPM_NEED_PREFETCH = 1u << 6, /* ... a private L2 with a stream prefetcher */
     HPM_NEED_FULL = 1u << 7,     /* FP and integer op classification */
 };
 

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Unit tests of the event catalog (src/catalog) and of the machine wire
+ * format that hands a machine to the Valgrind tool (src/machine). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "hpm/upc.h"
+#include "hpm_check.h"
+#include "machine_wire.h"
+
+/* Every code decodes back to its kind and core; names round-trip. */
+static void test_codes_round_trip(void)
+{
+    unsigned kind, seen = 0;
+    int core;
+    for (unsigned k = 0; k < HPM_K_COUNT; k++) {
+        const struct hpm_cat_kind_info *ki = hpm_catalog_kind(k);
+        CHECK(ki != NULL && ki->name && ki->description && ki->unit < HPM_UNIT_COUNT);
+        for (int c = 0; c < (ki->node ? 1 : HPM_CAT_MAX_CORES); c++) {
+            int code = hpm_catalog_code(k, c);
+            char name[HPM_CAT_NAME_MAX];
+            int codes[4];
+            unsigned k2;
+            CHECK(code >= 0 && code < HPM_CAT_CODES);
+            CHECK_EQ(hpm_catalog_decode((unsigned)code, &kind, &core), 0);
+            CHECK_EQ(kind, k);
+            CHECK_EQ(core, ki->node ? -1 : c);
+            CHECK(hpm_catalog_code_name((unsigned)code, name, sizeof name) > 0);
+            CHECK_EQ(hpm_catalog_lookup(name, HPM_CAT_MAX_CORES, ~0u, codes, 4, &k2), 1);
+            CHECK_EQ(codes[0], code);
+            CHECK_EQ(k2, k);
+            seen++;
+        }
+    }
+    CHECK_EQ(seen, HPM_K_CORE_COUNT * HPM_CAT_MAX_CORES + HPM_K_NODE_COUNT);
+    CHECK(hpm_catalog_kind(HPM_K_COUNT) == NULL);
+    CHECK_EQ(hpm_catalog_code(HPM_K_COUNT, 0), -1);
+    CHECK_EQ(hpm_catalog_code(HPM_K_INSTRUCTIONS, HPM_CAT_MAX_CORES), -1);
+    CHECK_EQ(hpm_catalog_decode(HPM_CAT_CODES - 1, &kind, &core), -1); /* unused node code */
+    CHECK_EQ(hpm_catalog_decode(HPM_CAT_CODES, &kind, &core), -1);
+}
+
+/* The layout promise: every event of four cores plus the node block fits one
+ * default UPC, each on its own counter. */
+static void test_four_cores_fit_one_upc(void)
+{
+    struct hpm_upc_params p;
+    struct hpm_upc *u;
+    unsigned char used[256] = {0};
+    hpm_upc_params_default(&p);
+    CHECK_EQ(hpm_upc_create(&u, &p), 0);
+    for (unsigned k = 0; k < HPM_K_COUNT; k++) {
+        const struct hpm_cat_kind_info *ki = hpm_catalog_kind(k);
+        for (int c = 0; c < (ki->node ? 1 : 4); c++) {
+            int code = hpm_catalog_code(k, c);
+            uint32_t ctr[HPM_UPC_INPUTS_PER_COUNTER];
+            int n = hpm_upc_event_counters(u, (uint32_t)code, ctr);
+            CHECK_EQ(n, 1);
+            if (n == 1) {
+                CHECK_EQ(used[ctr[0]], 0);
+                used[ctr[0]] = 1;
+                CHECK_EQ(hpm_upc_select_event(u, ctr[0], (uint32_t)code, HPM_UPC_LEVEL_HIGH, 0), 0);
+            }
+        }
+    }
+    /* all 256 counters are taken: core 4 needs a second unit */
+    CHECK_EQ(hpm_catalog_code(HPM_K_INSTRUCTIONS, 4) % 256,
+             hpm_catalog_code(HPM_K_NODE_CYCLES, -1) % 256);
+    hpm_upc_destroy(u);
+}
+
+static void test_lookup_errors(void)
+{
+    struct hpm_hier_params h;
+    unsigned f_full, f_nol3;
+    int codes[16];
+    memset(&h, 0, sizeof h);
+    h.l2.size = 1 << 20;
+    h.l3.size = 8 << 20;
+    h.prefetch.streams = 4;
+    f_full = hpm_catalog_features(&h);
+    CHECK(f_full & HPM_NEED_L3);
+    CHECK(f_full & HPM_NEED_PREFETCH);
+    h.l3.size = 0;
+    h.l2.shared = 1; /* a shared L2's prefetcher is not per core */
+    f_nol3 = hpm_catalog_features(&h);
+    CHECK(!(f_nol3 & HPM_NEED_L3));
+    CHECK(!(f_nol3 & HPM_NEED_PREFETCH));
+
+    /* KIND: every core, in core order; case does not matter */
+    CHECK_EQ(hpm_catalog_lookup("l1d_misses", 4, f_full, codes, 16, NULL), 4);
+    CHECK_EQ(codes[3], hpm_catalog_code(HPM_K_L1D_MISSES, 3));
+    CHECK_EQ(hpm_catalog_lookup("PU3_CYCLES", 4, f_full, codes, 16, NULL), 1);
+    CHECK_EQ(hpm_catalog_lookup("PU4_CYCLES", 4, f_full, codes, 16, NULL), HPM_CAT_ECORE);
+    CHECK_EQ(hpm_catalog_lookup("PU0_DDR_READS", 4, f_full, codes, 16, NULL), HPM_CAT_EUNKNOWN);
+    CHECK_EQ(hpm_catalog_lookup("NOSUCH", 4, f_full, codes, 16, NULL), HPM_CAT_EUNKNOWN);
+    CHECK_EQ(hpm_catalog_lookup("PU_CYCLES", 4, f_full, codes, 16, NULL), HPM_CAT_EUNKNOWN);
+    CHECK_EQ(hpm_catalog_lookup("", 4, f_full, codes, 16, NULL), HPM_CAT_EUNKNOWN);
+    CHECK_EQ(hpm_catalog_lookup(NULL, 4, f_full, codes, 16, NULL), HPM_CAT_EUNKNOWN);
+    CHECK_EQ(hpm_catalog_lookup("L3_READS", 4, f_nol3, codes, 16, NULL), HPM_CAT_ENOTPROVIDED);
+    CHECK_EQ(hpm_catalog_lookup("L2_VALID_PREFETCHES", 4, f_nol3, codes, 16, NULL),
+             HPM_CAT_ENOTPROVIDED);
+    CHECK_EQ(hpm_catalog_lookup("INSTRUCTIONS", 4, f_full, codes, 2, NULL), HPM_CAT_ESPACE);
+    CHECK(strlen(hpm_catalog_strerror(HPM_CAT_ENOTPROVIDED)) > 0);
+}
+
+static void test_machine_wire(const char *dir)
+{
+    struct hpm_machine m, back;
+    char err[256];
+    size_t n = hpm_machine_wire_size();
+    char *buf = malloc(n), *bad;
+    CHECK(buf != NULL);
+    CHECK_EQ(hpm_machine_find(&m, dir, "bgp", err, sizeof err), 0);
+    CHECK_EQ(hpm_machine_wire_encode(&m, buf, n - 1), 0); /* too small: nothing */
+    CHECK(hpm_machine_wire_encode(&m, buf, n) > 0);
+    CHECK_EQ(hpm_machine_wire_decode(&back, buf), 0);
+    CHECK(memcmp(&m, &back, sizeof m) == 0);
+    CHECK(strcmp(back.name, "bgp") == 0);
+    CHECK_EQ(back.hier.cores, 4);
+    /* damaged encodings are refused */
+    bad = malloc(strlen(buf) + 1);
+    strcpy(bad, buf);
+    bad[10] = 'z';
+    CHECK_EQ(hpm_machine_wire_decode(&back, bad), -1);
+    strcpy(bad, buf);
+    bad[strlen(bad) - 1] = 0; /* truncated */
+    CHECK_EQ(hpm_machine_wire_decode(&back, bad), -1);
+    CHECK_EQ(hpm_machine_wire_decode(&back, "hpmM1:00"), -1); /* wrong size */
+    CHECK_EQ(hpm_machine_wire_decode(&back, ""), -1);
+    CHECK_EQ(hpm_machine_wire_decode(&back, NULL), -1);
+    free(bad);
+    free(buf);
+}
+
+int main(int argc, char **argv)
+{
+    test_codes_round_trip();
+    test_four_cores_fit_one_upc();
+    test_lookup_errors();
+    test_machine_wire(argc > 1 ? argv[1] : "machines");
+    if (failures)
+        fprintf(stderr, "%d failures\n", failures);
+    return failures != 0;
+}
