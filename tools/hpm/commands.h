@@ -3,6 +3,8 @@
 #ifndef HPM_TOOL_COMMANDS_H
 #define HPM_TOOL_COMMANDS_H
 
+int cmd_count(int argc, char **argv);
+int cmd_list(int argc, char **argv);
 int cmd_upc_demo(int argc, char **argv);
 
 #endif

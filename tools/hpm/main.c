@@ -12,6 +12,9 @@ struct command {
 };
 
 static const struct command commands[] = {
+    {"count", cmd_count,
+     "run a program on the virtual PMU and report its event counts (modeled)"},
+    {"list", cmd_list, "list the event catalog and what a machine model provides"},
     {"upc-demo", cmd_upc_demo,
      "drive a synthetic event stream through the UPC model; print counters and interrupts"},
 };

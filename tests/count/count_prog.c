@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later (includes hpm_client.h and vpmu_test.h) */
+/*
+ * count_prog - workloads with exactly known counts for the hpm count tests,
+ * run under the virtual PMU. Each workload sits in a region (hpm_client.h),
+ * so the test can check the region's counts, which hold exactly the loop.
+ *
+ *   count_prog adds N          N ADDSD in region "adds" (FP_DP_SCALAR = N)
+ *   count_prog cold N STRIDE   N loads of N never-touched lines STRIDE bytes
+ *                              apart in region "cold" (L1D_READ_MISSES = N)
+ *   count_prog branch N        a dec/jnz loop of N iterations in region
+ *                              "branch" (BR_COND = N, BR_COND_TAKEN = N - 1)
+ *   count_prog threads K N     K pthreads, N ADDSD each in region "worker"
+ *   count_prog crash N         N ADDSD, then a store through a null pointer
+ *   count_prog exit N          exit(N)
+ * The loops are inline assembly so that the counts do not depend on the
+ * compiler. (This file includes hpm_client.h and vpmu_test.h, which are
+ * GPL-2.0-or-later; the test binary is therefore a GPL combined work.)
+ */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hpm_client.h"
+#include "vpmu_test.h"
+
+/* Never written by the program: every line is cold when first loaded. */
+#define COLD_BYTES (8u << 20)
+static unsigned char cold_buf[COLD_BYTES];
+
+static unsigned long arg_ul(int argc, char **argv, int i)
+{
+    char *end;
+    unsigned long v;
+    if (i >= argc) {
+        fprintf(stderr, "count_prog: missing argument\n");
+        exit(2);
+    }
+    v = strtoul(argv[i], &end, 10);
+    if (*end || !argv[i][0]) {
+        fprintf(stderr, "count_prog: bad number '%s'\n", argv[i]);
+        exit(2);
+    }
+    return v;
+}
+
+/* n loads, one per line: exactly n load operations in the loop. */
+__attribute__((noinline)) static unsigned long cold_loads(const unsigned char *p,
+                                                          unsigned long n, unsigned long stride)
+{
+    unsigned long sum = 0, tmp;
+    __asm__ volatile("1: movzbq (%1), %3\n\t"
+                     "add %3, %0\n\t"
+                     "add %4, %1\n\t"
+                     "dec %2\n\t"
+                     "jnz 1b"
+                     : "+r"(sum), "+r"(p), "+r"(n), "=&r"(tmp)
+                     : "r"(stride)
+                     : "cc", "memory");
+    return sum;
+}
+
+/* n iterations of a loop whose only branch is the backward jnz. */
+__attribute__((noinline)) static void branch_loop(unsigned long n)
+{
+    __asm__ volatile("1: dec %0\n\t"
+                     "jnz 1b"
+                     : "+r"(n)
+                     :
+                     : "cc");
+}
+
+static unsigned long worker_adds;
+
+static void *worker(void *arg)
+{
+    (void)arg;
+    HPM_VPMU_REGION_BEGIN("worker");
+    vpmu_test_scalar_adds(worker_adds);
+    HPM_VPMU_REGION_END("worker");
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "";
+    if (strcmp(mode, "adds") == 0) {
+        unsigned long n = arg_ul(argc, argv, 2);
+        HPM_VPMU_REGION_BEGIN("adds");
+        vpmu_test_scalar_adds(n);
+        HPM_VPMU_REGION_END("adds");
+    } else if (strcmp(mode, "cold") == 0) {
+        unsigned long n = arg_ul(argc, argv, 2), stride = arg_ul(argc, argv, 3), sum;
+        if (n == 0 || stride == 0 || n > COLD_BYTES / stride) {
+            fprintf(stderr, "count_prog: cold: N * STRIDE must be 1 .. %u\n", COLD_BYTES);
+            return 2;
+        }
+        HPM_VPMU_REGION_BEGIN("cold");
+        sum = cold_loads(cold_buf, n, stride);
+        HPM_VPMU_REGION_END("cold");
+        if (sum != 0)
+            return 1; /* the buffer is zero; this keeps the loads live */
+    } else if (strcmp(mode, "branch") == 0) {
+        unsigned long n = arg_ul(argc, argv, 2);
+        if (n == 0)
+            return 2;
+        HPM_VPMU_REGION_BEGIN("branch");
+        branch_loop(n);
+        HPM_VPMU_REGION_END("branch");
+    } else if (strcmp(mode, "threads") == 0) {
+        unsigned long k = arg_ul(argc, argv, 2), i;
+        pthread_t t[64];
+        worker_adds = arg_ul(argc, argv, 3);
+        if (k == 0 || k > 64)
+            return 2;
+        for (i = 0; i < k; i++)
+            if (pthread_create(&t[i], NULL, worker, NULL) != 0)
+                return 1;
+        for (i = 0; i < k; i++)
+            pthread_join(t[i], NULL);
+    } else if (strcmp(mode, "crash") == 0) {
+        /* a volatile pointer, so that the compiler cannot see the null and
+         * turn the store into a trap instruction (SIGILL, not SIGSEGV), to
+         * volatile memory, so that it cannot drop the store as dead */
+        volatile int *volatile bad = NULL;
+        vpmu_test_scalar_adds(arg_ul(argc, argv, 2));
+        fflush(stdout);
+        *bad = 1;
+        return 0;
+    } else if (strcmp(mode, "exit") == 0) {
+        return (int)arg_ul(argc, argv, 2);
+    } else {
+        fprintf(stderr, "usage: count_prog adds N | cold N STRIDE | branch N | threads K N | "
+                        "crash N | exit N\n");
+        return 2;
+    }
+    return 0;
+}

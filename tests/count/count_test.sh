@@ -1,0 +1,367 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Integration tests of `hpm count` and `hpm list`, one scenario per CTest test.
+#
+#   count_test.sh HPM COUNT_PROG SRCDIR WORKDIR SCENARIO
+#
+# Scenarios that run the virtual PMU (valgrind) need COUNT_PROG; the others
+# (errors, list, reports of hand-written tool output files) run without it.
+# Assertions read `hpm count --csv` (section,name,region,thread,core,code,
+# value,source) with awk; the rows queried never hold quoted commas.
+# PYTHON (default python3) checks that JSON parses and CSV rows are even.
+set -u
+hpm=$1 prog=$2 src=$3 work=$4 scenario=$5
+py=${PYTHON:-python3}
+dir=$work/$scenario
+rm -rf "$dir" && mkdir -p "$dir" || exit 1
+cd "$dir" || exit 1
+# a crashing program must not leave a Valgrind core file behind
+ulimit -c 0 2>/dev/null
+
+fail() {
+    echo "FAIL $scenario: $*" >&2
+    for f in out err; do
+        [ -f $f ] && { echo "--- $f" >&2; head -c 4000 $f >&2; }
+    done
+    exit 1
+}
+
+# run hpm ARGS...: stdout in out, stderr in err, status in rc
+run() {
+    "$hpm" "$@" >out 2>err
+    rc=$?
+}
+
+expect_rc() {
+    [ "$rc" -eq "$1" ] || fail "exit status $rc, expected $1 (hpm $*)"
+}
+
+expect_err() {
+    grep -q -- "$1" err || fail "stderr lacks '$1'"
+}
+
+expect_out() {
+    grep -q -- "$1" out || fail "stdout lacks '$1'"
+}
+
+# csv_val SECTION NAME REGION THREAD CORE CODE: the value column of that row
+csv_val() {
+    awk -F, -v s="$1" -v n="$2" -v r="$3" -v t="$4" -v c="$5" -v k="$6" '
+        $1 == s && $2 == n && $3 == r && $4 == t && $5 == c && $6 == k { print $7; f = 1; exit }
+        END { if (!f) print "MISSING" }' out
+}
+
+expect_eq() { # what actual expected
+    [ "$2" = "$3" ] || fail "$1 = $2, expected $3"
+}
+
+expect_range() { # what actual lo hi
+    case $2 in '' | *[!0-9]*) fail "$1 = '$2', expected a number in $3..$4" ;; esac
+    [ "$2" -ge "$3" ] && [ "$2" -le "$4" ] || fail "$1 = $2, expected $3..$4"
+}
+
+json_ok() {
+    "$py" -m json.tool "$1" >/dev/null || fail "$1 is not valid JSON"
+}
+
+# every CSV row has as many fields as the header
+csv_ok() {
+    "$py" -c '
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+n = {len(r) for r in rows}
+sys.exit(0 if len(rows) > 1 and n == {8} else "columns: %s" % sorted(n))' "$1" ||
+        fail "$1: uneven CSV"
+}
+
+case $scenario in
+# ---------------------------------------------------------------- virtual PMU
+fp)
+    # N scalar double adds in region "adds": FP_DP_SCALAR there is exactly N
+    run count --machine bgp -e FP_DP_SCALAR,FP_OPS,INSTRUCTIONS --csv -- "$prog" adds 100000
+    expect_rc 0
+    expect_err "virtual PMU, machine bgp (modeled)"
+    expect_eq "region adds entries" "$(csv_val region entries adds 1 '' '')" 1
+    expect_eq "region adds FP_DP_SCALAR" "$(csv_val region FP_DP_SCALAR adds 1 '' '')" 100000
+    expect_eq "region adds FP_OPS" "$(csv_val region FP_OPS adds 1 '' '')" 100000
+    expect_range "FP_DP_SCALAR" "$(csv_val event FP_DP_SCALAR '' '' '' '')" 100000 100100
+    expect_range "PU0_FP_DP_SCALAR" "$(csv_val event FP_DP_SCALAR '' '' 0 29)" 100000 100100
+    expect_eq "PU1_FP_DP_SCALAR" "$(csv_val event FP_DP_SCALAR '' '' 1 85)" 0
+    ;;
+cold)
+    # N loads of N cold 32-byte lines: exactly N read misses, on nol3.machine
+    # (L1D 32 KB, 32-byte lines, LRU; it says why not bgl's FIFO L1D). N = 500
+    # fills half of the L1D, so the program's hot lines stay.
+    for n in 1 500; do
+        run count --machine "$src/nol3.machine" -e L1D_READ_MISSES,LOADS --csv -- "$prog" cold $n 32
+        expect_rc 0
+        expect_eq "region cold entries" "$(csv_val region entries cold 1 '' '')" 1
+        expect_eq "region cold L1D_READ_MISSES (N = $n)" \
+            "$(csv_val region L1D_READ_MISSES cold 1 '' '')" $n
+        # + the function's return and the region request's result (stack, hot)
+        expect_range "region cold LOADS" "$(csv_val region LOADS cold 1 '' '')" $n $((n + 4))
+    done
+    ;;
+branch)
+    # a dec/jnz loop of N iterations: N conditional branches, N - 1 taken
+    run count --machine bgp -e BR_COND,BR_COND_TAKEN,BR_COND_NOT_TAKEN --csv -- "$prog" branch 50000
+    expect_rc 0
+    expect_eq "region branch BR_COND" "$(csv_val region BR_COND branch 1 '' '')" 50000
+    expect_eq "region branch BR_COND_TAKEN" "$(csv_val region BR_COND_TAKEN branch 1 '' '')" 49999
+    expect_eq "region branch BR_COND_NOT_TAKEN" "$(csv_val region BR_COND_NOT_TAKEN branch 1 '' '')" 1
+    expect_range "BR_COND" "$(csv_val event BR_COND '' '' '' '')" 50000 100000000
+    ;;
+threads)
+    # main + 4 workers on 4 cores, round robin: thread s on core (s - 1) mod 4
+    run count --machine bgp -e FP_DP_SCALAR,INSTRUCTIONS --per-thread --csv -- "$prog" threads 4 20000
+    expect_rc 0
+    expect_eq "threads" "$(csv_val info threads '' '' '' '')" 5
+    for t in 2 3 4 5; do
+        c=$(((t - 1) % 4))
+        expect_eq "thread $t FP_DP_SCALAR" "$(csv_val thread FP_DP_SCALAR '' $t $c '')" 20000
+        expect_eq "region worker thread $t FP_DP_SCALAR" \
+            "$(csv_val region FP_DP_SCALAR worker $t '' '')" 20000
+        expect_eq "region worker thread $t entries" "$(csv_val region entries worker $t '' '')" 1
+    done
+    expect_range "FP_DP_SCALAR" "$(csv_val event FP_DP_SCALAR '' '' '' '')" 80000 80100
+    csv_ok out
+    run count --machine bgp -e FP_DP_SCALAR --per-thread -- "$prog" threads 4 20000
+    expect_rc 0
+    expect_out "per thread"
+    expect_out "T5/PU0"
+    expect_out "region worker"
+    ;;
+crash)
+    # SIGSEGV after some work: hpm exits 128 + 11 and still reports
+    run count --machine bgp -e FP_DP_SCALAR,INSTRUCTIONS -- "$prog" crash 5000
+    expect_rc 139
+    expect_out "program killed by signal 11 (Segmentation fault); counts up to that point"
+    expect_err "program killed by signal 11"
+    expect_out "FP_DP_SCALAR"
+    run count --machine bgp -e FP_DP_SCALAR --csv -- "$prog" crash 5000
+    expect_rc 139
+    expect_eq "exit_signal" "$(csv_val info exit_signal '' '' '' '')" 11
+    expect_range "FP_DP_SCALAR" "$(csv_val event FP_DP_SCALAR '' '' '' '')" 5000 5100
+    ;;
+exit3)
+    run count -e INSTRUCTIONS -- "$prog" exit 3
+    expect_rc 3
+    expect_out "status 3"
+    ;;
+json)
+    # every event the machine provides, as JSON, written atomically with -o
+    run count --json -o report.json -- "$prog" adds 1000
+    expect_rc 0
+    [ -s report.json ] || fail "no report.json"
+    [ -e report.json.tmp ] && fail "report.json.tmp left behind"
+    json_ok report.json
+    n=$("$py" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len(d["events"]))' report.json)
+    expect_range "events in the default set" "$n" 64 1000
+    "$py" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["source"] == "modeled" and d["exit"]["status"] == 0, d["exit"]
+assert d["host"]["source"] == "measured" and d["host"]["user_time_s"] >= 0
+names = {m["name"] for m in d["derived"]}
+assert {"ipc", "l1d_miss_ratio", "mispredict_ratio"} <= names, names
+r = [x for x in d["regions"] if x["name"] == "adds"]
+assert r and r[0]["counts"]["FP_DP_SCALAR"] == 1000, r' report.json || fail "JSON content"
+    ;;
+csv)
+    run count --csv --per-core --per-thread -- "$prog" adds 1000
+    expect_rc 0
+    csv_ok out
+    expect_eq "source" "$(csv_val info source '' '' '' '')" modeled
+    ;;
+text)
+    run count --per-core -- "$prog" adds 1000
+    expect_rc 0
+    for s in "virtual PMU (modeled)" "Counter" "INSTRUCTIONS" "PU3" "host (measured, kernel)" \
+        "includes Valgrind's own work" "IPC" "MFLOP/s" "L3 miss ratio" "region adds"; do
+        expect_out "$s"
+    done
+    ;;
+start_no)
+    # counting never started (the program does not call HPM_VPMU_START)
+    run count -e FP_DP_SCALAR --start=no --csv -- "$prog" adds 1000
+    expect_rc 0
+    expect_eq "FP_DP_SCALAR" "$(csv_val event FP_DP_SCALAR '' '' '' '')" 0
+    ;;
+# ---------------------------------------------------------------- the runner, on a fake tool
+fake_*)
+    # fake_valgrind.sh stands in for the tool; TMPDIR must be left empty
+    mkdir -p lib "tmp%dir" && : >lib/hpm-amd64-linux && chmod +x lib/hpm-amd64-linux
+    HPM_VALGRIND=$src/fake_valgrind.sh HPM_VALGRIND_LIB=$dir/lib TMPDIR="$dir/tmp%dir"
+    export HPM_VALGRIND HPM_VALGRIND_LIB TMPDIR
+    case $scenario in
+    fake_exit)
+        run count -e INSTRUCTIONS -o r.txt -- sh -c 'echo program-output; exit 5'
+        expect_rc 5
+        expect_out "program-output"
+        grep -q "status 5" r.txt || fail "r.txt lacks the status"
+        grep -q "^ INSTRUCTIONS  *4336 " r.txt || fail "r.txt lacks INSTRUCTIONS = 4 x 1000 + 0 + 56 + 112 + 168"
+        [ -e r.txt.tmp ] && fail "r.txt.tmp left behind"
+        # -o onto something that is not a regular file (a symbolic link here;
+        # /dev/null likewise) is written in place, never renamed over
+        ln -s real.txt link.txt
+        run count -e INSTRUCTIONS -o link.txt -- true
+        expect_rc 0
+        [ -L link.txt ] || fail "link.txt replaced: -o renamed over a non-regular file"
+        grep -q "status 0" real.txt || fail "real.txt lacks the report"
+        ;;
+    fake_signal)
+        run count -e PU2_INSTRUCTIONS --csv -- sh -c 'kill -SEGV $$'
+        expect_rc 139
+        expect_err "program killed by signal 11 (Segmentation fault); counts up to that point"
+        expect_eq "PU2_INSTRUCTIONS" "$(csv_val event PU2_INSTRUCTIONS '' '' 2 112)" 1112
+        expect_eq "exit_signal" "$(csv_val info exit_signal '' '' '' '')" 11
+        grep -q '^note,.*program killed by signal 11' out || fail "no note row"
+        ;;
+    fake_term)
+        # SIGTERM sent to hpm reaches the program; the counts are still reported
+        # (hpm blocks SIGTERM from before its fork until the forwarder is in
+        # place, so once the program runs the signal is forwarded for sure)
+        FAKE_READY=$dir/ready "$hpm" count -e INSTRUCTIONS -- sleep 30 >out 2>err &
+        pid=$!
+        i=0
+        while [ ! -e ready ] && [ $i -lt 300 ]; do
+            sleep 0.1
+            i=$((i + 1))
+        done
+        [ -e ready ] || fail "the program did not start"
+        kill -TERM $pid
+        wait $pid
+        rc=$?
+        expect_rc 143
+        expect_out "killed by signal 15 (Terminated)"
+        ;;
+    fake_fork)
+        FAKE_FORK=1 run count -e INSTRUCTIONS -- true
+        expect_rc 0
+        expect_out "the program started 1 more process (fork); their counts are not included"
+        ;;
+    fake_no_output)
+        FAKE_NO_OUTPUT=1 run count -e INSTRUCTIONS -o r.txt -- true
+        expect_rc 1
+        expect_err "the virtual PMU wrote no output"
+        [ -e r.txt ] && fail "r.txt written"
+        ;;
+    *)
+        echo "unknown scenario $scenario" >&2
+        exit 2
+        ;;
+    esac
+    [ -z "$(ls -A "tmp%dir")" ] || fail "temporary files left in TMPDIR: $(ls -A "tmp%dir")"
+    ;;
+# ---------------------------------------------------------------- without the tool
+bad_machine)
+    run count --machine "$src/bad.machine" -o r.txt -- true
+    expect_rc 2
+    expect_err "bad.machine:8: unknown key 'sise'"
+    [ -e r.txt ] && fail "r.txt written"
+    run count --machine nosuch -- true
+    expect_rc 2
+    expect_err "no machine 'nosuch'"
+    ;;
+bad_events)
+    run count -e NOSUCH_EVENT -o r.txt -- true
+    expect_rc 2
+    expect_err "unknown event 'NOSUCH_EVENT'"
+    run count -e INSTRUCTIONS,PU9_INSTRUCTIONS -o r.txt -- true
+    expect_rc 2
+    expect_err "event 'PU9_INSTRUCTIONS': machine bgp has 4 cores"
+    run count --machine "$src/nol3.machine" -e L3_READS -o r.txt -- true
+    expect_rc 2
+    expect_err "event 'L3_READS' is not provided by machine nol3: it has no L3"
+    run count --machine bgl -e pu0_l2_prefetch_hits_in_stream -o r.txt -- true
+    expect_rc 2
+    expect_err "no L2 stream prefetcher"
+    run count -e INSTRUCTIONS,,LOADS -o r.txt -- true
+    expect_rc 2
+    [ -e r.txt ] && fail "r.txt written"
+    [ -e r.txt.tmp ] && fail "r.txt.tmp written"
+    ;;
+usage)
+    run count
+    expect_rc 2
+    expect_err "no program"
+    run count --bogus -- true
+    expect_rc 2
+    expect_err "unknown option '--bogus'"
+    run count --json --csv -- true
+    expect_rc 2
+    run count --start=maybe -- true
+    expect_rc 2
+    run count -- /no/such/program
+    expect_rc 127
+    expect_err "command not found"
+    run count -- no-such-program-hpm-test
+    expect_rc 127
+    ;;
+no_tool)
+    HPM_VALGRIND=/bin/true HPM_VALGRIND_LIB=/nonexistent/hpm "$hpm" count -- true >out 2>err
+    rc=$?
+    expect_rc 1
+    expect_err "virtual PMU tool /nonexistent/hpm/hpm-amd64-linux is missing"
+    ;;
+list)
+    run list L1D
+    expect_rc 0
+    for e in L1D_READ_MISSES L1D_WRITE_MISSES L1D_MISSES L1D_WRITEBACKS; do expect_out "$e"; done
+    grep -q L2_HITS out && fail "L1D lists L2_HITS"
+    run list --machine "$src/nol3.machine" 'l3_*'
+    expect_rc 0
+    expect_out "L3_READS .* no "
+    run list PU1_INSTRUCTIONS
+    expect_rc 0
+    expect_out "PU1_INSTRUCTIONS *56 "
+    run list nosuch
+    expect_rc 1
+    expect_err "no event matches 'nosuch'"
+    run list
+    expect_rc 0
+    n=$(grep -c ' yes ' out)
+    expect_range "events bgp provides" "$n" 64 1000
+    ;;
+from_output)
+    # reports of a hand-written tool output file (format 2): text, JSON, CSV
+    run count --from-output "$src/sample_v2.out" --per-core --per-thread
+    expect_rc 0
+    for s in "machine   bgp: 4 cores, 850 MHz" "IPC  *1.25" "MFLOP/s of modeled time  *318.75" \
+        "bytes per flop (DDR)  *2.56" "region main loop" "T2/PU1"; do
+        expect_out "$s"
+    done
+    grep -q "L3 miss ratio" out && fail "L3 miss ratio shown without L3 counts"
+    run count --from-output "$src/sample_v2.out" --json -o r.json
+    expect_rc 0
+    json_ok r.json
+    run count --from-output "$src/sample_v2.out" --csv
+    expect_rc 0
+    csv_ok out
+    expect_eq "INSTRUCTIONS" "$(csv_val event INSTRUCTIONS '' '' '' '')" 1500000
+    expect_eq "PU1_INSTRUCTIONS" "$(csv_val event INSTRUCTIONS '' '' 1 56)" 500000
+    expect_eq "region 'main loop' T1 FP" "$(csv_val region FP_DP_SCALAR 'main loop' 1 '' '')" 300000
+    expect_eq "derived ipc" "$(csv_val derived ipc '' '' '' '')" 1.25
+    run count --from-output "$src/sample_v2.out" -e PU0_CYCLES,NODE_CYCLES --csv
+    expect_rc 0
+    expect_eq "PU0_CYCLES" "$(csv_val event PU0_CYCLES '' '' 0 1)" 800000
+    run count --from-output "$src/sample_v2.out" -e L1I_MISSES
+    expect_rc 2
+    expect_err "no count for PU0_L1I_MISSES"
+    # a truncated file is an error, not a report
+    head -c 500 "$src/sample_v2.out" >trunc.out
+    run count --from-output trunc.out
+    expect_rc 1
+    expect_err "trunc.out: line"
+    # a killed program's file: exit code 128 + signal, and the note
+    sed 's/^exit status 0$/exit signal 11/' "$src/sample_v2.out" >sig.out
+    run count --from-output sig.out --json -o sig.json
+    expect_rc 139
+    json_ok sig.json
+    ;;
+*)
+    echo "unknown scenario $scenario" >&2
+    exit 2
+    ;;
+esac
+echo "ok $scenario"

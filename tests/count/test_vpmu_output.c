@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Unit tests of the virtual PMU output parser (tools/hpm/vpmu_output.c) and
+ * of the report's escaping (count_report.c): a valid file reads back
+ * exactly; every malformed variant gives an error naming the line, never a
+ * crash; every truncation of a valid file either fails or keeps only whole
+ * records. Runs in the ASan build too.
+ *
+ *   test_vpmu_output SAMPLE_V2_FILE
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "count_report.h"
+#include "hpm_check.h"
+#include "vpmu_output.h"
+
+static const char header[] = "hpm-vpmu 2\n"
+                             "command ./a.out x\n"
+                             "pid 7\n"
+                             "machine bgp\n"
+                             "cores 4\n"
+                             "frequency_hz 850000000\n"
+                             "level full\n"
+                             "models hier bpred tlb timing\n"
+                             "upcs 1\n"
+                             "exit status 0\n"
+                             "threads 2\n";
+
+static int parse_str(const char *s, char *err, size_t errlen)
+{
+    struct vpmu_output o;
+    int rc = vpmu_output_parse(&o, s, strlen(s), err, errlen);
+    vpmu_output_free(&o);
+    return rc;
+}
+
+/* header + extra must fail with a message containing want. */
+static void bad(const char *extra, const char *want)
+{
+    char buf[4096], err[256];
+    snprintf(buf, sizeof buf, "%s%s", header, extra);
+    if (parse_str(buf, err, sizeof err) == 0) {
+        fprintf(stderr, "accepted: %s", extra);
+        failures++;
+        return;
+    }
+    if (!strstr(err, want)) {
+        fprintf(stderr, "for '%s': error '%s' lacks '%s'\n", extra, err, want);
+        failures++;
+    }
+}
+
+static void good(const char *extra)
+{
+    char buf[4096], err[256];
+    snprintf(buf, sizeof buf, "%s%s", header, extra);
+    if (parse_str(buf, err, sizeof err) != 0) {
+        fprintf(stderr, "rejected '%s': %s\n", extra, err);
+        failures++;
+    }
+}
+
+/* A whole file (no header added) must fail with want in the message. */
+static void bad_file(const char *s, const char *want)
+{
+    char err[256];
+    if (parse_str(s, err, sizeof err) == 0 || !strstr(err, want)) {
+        fprintf(stderr, "file '%.40s...': error '%s', wanted '%s'\n", s, err, want);
+        failures++;
+    }
+}
+
+static void test_valid(const char *path)
+{
+    struct vpmu_output o;
+    char err[256];
+    const struct vpmu_thread *t;
+    size_t i;
+    int found = 0;
+    CHECK(vpmu_output_load(&o, path, err, sizeof err) == 0);
+    if (err[0])
+        fprintf(stderr, "%s\n", err);
+    CHECK_EQ(o.version, 2);
+    CHECK(o.command && strcmp(o.command, "./prog --n 3 \"quoted, arg\"") == 0);
+    CHECK_EQ(o.pid, 4242);
+    CHECK(strcmp(o.machine, "bgp") == 0);
+    CHECK_EQ(o.cores, 4);
+    CHECK_EQ(o.frequency_hz, 850000000);
+    CHECK(strcmp(o.level, "full") == 0);
+    CHECK(strcmp(o.models, "hier bpred tlb timing") == 0);
+    CHECK_EQ(o.upcs, 1);
+    CHECK_EQ(o.exit_kind, VPMU_EXIT_STATUS);
+    CHECK_EQ(o.exit_value, 0);
+    CHECK_EQ(o.threads, 2);
+    CHECK(o.have_count[0] && o.count[0] == 1000000);    /* PU0_INSTRUCTIONS */
+    CHECK(o.have_count[56] && o.count[56] == 500000);   /* PU1_INSTRUCTIONS */
+    CHECK(o.have_count[992] && o.count[992] == 800000); /* NODE_CYCLES */
+    CHECK(!o.have_count[36]);                           /* PU0_L1I_MISSES: not counted */
+    CHECK_EQ(o.n_counts, 15 * 4 + 3);
+    t = vpmu_output_thread(&o, 2);
+    CHECK(t && t->core == 1 && t->k.have[HPM_K_L1D_MISSES] && t->k.v[HPM_K_L1D_MISSES] == 2500);
+    CHECK(t && !t->k.have[HPM_K_L1I_MISSES]);
+    CHECK(vpmu_output_thread(&o, 3) == NULL);
+    CHECK_EQ(o.n_reg, 3);
+    for (i = 0; i < o.n_reg; i++)
+        if (strcmp(o.reg[i].name, "main loop") == 0 && o.reg[i].thread == 1) {
+            found = 1;
+            CHECK(o.reg[i].have_entries && o.reg[i].entries == 3);
+            CHECK(o.reg[i].k.v[HPM_K_FP_DP_SCALAR] == 300000);
+        }
+    CHECK(found);
+    CHECK_EQ(o.n_upc, 1);
+    CHECK(o.n_upc == 1 && o.upc[0].counters == 256 && o.upc[0].lost_carries == 0);
+    vpmu_output_free(&o);
+}
+
+/* Every prefix of a valid file: no crash; one that parses holds whole records. */
+static void test_truncations(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = malloc(1 << 20), err[256];
+    size_t n, len, ok = 0;
+    CHECK(f && buf);
+    if (!f || !buf) {
+        free(buf);
+        if (f)
+            fclose(f);
+        return;
+    }
+    n = fread(buf, 1, 1 << 20, f);
+    fclose(f);
+    for (len = 0; len < n; len++) {
+        struct vpmu_output o;
+        int rc = vpmu_output_parse(&o, buf, len, err, sizeof err);
+        if (rc == 0) {
+            ok++;
+            CHECK(buf[len - 1] == '\n');
+            CHECK(o.exit_kind != VPMU_EXIT_NONE && o.have_threads);
+        } else {
+            CHECK(err[0] != 0);
+        }
+        vpmu_output_free(&o);
+    }
+    /* only prefixes ending in a newline after the exit/threads records parse */
+    CHECK(ok > 0 && ok < 120);
+    free(buf);
+}
+
+static void test_malformed(void)
+{
+    bad_file("", "empty file");
+    bad_file("hello\n", "not a virtual PMU output file");
+    bad_file("hpm-vpmu 1\n", "format version 1; this hpm reads version 2");
+    bad_file("hpm-vpmu two\n", "not a virtual PMU output file");
+    bad_file("hpm-vpmu 2", "line 1: truncated");
+    bad_file("hpm-vpmu 2\nmachine bgp\ncores 4\nthreads 1\n", "no 'exit' record");
+    bad_file("hpm-vpmu 2\nmachine bgp\nexit status 0\nthreads 1\n", "no 'cores' record");
+    bad_file("hpm-vpmu 2\ncores 4\nexit status 0\nthreads 1\n", "no 'machine' record");
+    bad_file("hpm-vpmu 2\nmachine bgp\ncores 4\nexit status 0\n", "no 'threads' record");
+    {
+        static const char nul[] = "hpm-vpmu 2\nmachine b\0gp\n";
+        struct vpmu_output o;
+        char err[128];
+        CHECK(vpmu_output_parse(&o, nul, sizeof nul - 1, err, sizeof err) != 0);
+        CHECK(strstr(err, "NUL byte") != NULL);
+        vpmu_output_free(&o);
+    }
+    bad("count 0 PU0_INSTRUCTIONS 5", "line 12: truncated");
+    bad("count 0 PU0_INSTRUCTIONS 5\ncount 0 PU0_INSTRUCTIONS 6\n", "line 13: second count");
+    bad("count 0 PU0_CYCLES 5\n", "is PU0_INSTRUCTIONS here");
+    bad("count 1024 PU0_CYCLES 5\n", "event code 1024 is out of range");
+    bad("count 980 PU0_X 5\n", "not in this hpm's catalog");
+    bad("count 0 PU0_INSTRUCTIONS -5\n", "count is not an unsigned decimal");
+    bad("count 0 PU0_INSTRUCTIONS 18446744073709551616\n", "not an unsigned decimal");
+    bad("count 0 PU0_INSTRUCTIONS 5 6\n", "'count' needs");
+    bad("count 0\n", "'count' needs");
+    bad("thread 0 core 0\n", "serials start at 1");
+    bad("thread 1 core 9\n", "thread 1 on core 9, but 'cores 4'");
+    bad("thread 3 INSTRUCTIONS 1\n", "thread 3, but 'threads 2'");
+    bad("thread 1 core 0\nthread 1 core 1\n", "second core");
+    bad("thread 1 NOSUCH 1\n", "unknown event kind 'NOSUCH'");
+    bad("thread 1 INSTRUCTIONS 1\nthread 1 instructions 2\n", "second value for INSTRUCTIONS");
+    bad("thread 1 INSTRUCTIONS\n", "'thread' needs");
+    bad("region thread 1 entries 3\n", "'region' without a name");
+    bad("region r thread 1 entries\n", "'region' needs");
+    bad("region r thread x entries 1\n", "thread serial is not");
+    bad("region r thread 1 entries 1\nregion r thread 1 entries 2\n", "second 'entries'");
+    bad("region r thread 9 entries 1\n", "region r on thread 9");
+    bad("region r fred 1 entries 1\n", "'region' needs");
+    bad("region r thread 1 BOGUS 1\n", "unknown event kind");
+    bad("exit status 1\n", "second 'exit'");
+    bad("machine bgl\n", "second 'machine'");
+    bad("threads 3\n", "second 'threads'");
+    bad("hpm-vpmu 2\n", "second 'hpm-vpmu'");
+    bad("upc 0 counters 256\n", "'upc' needs");
+    bad("upc 1 counters 256 lost_carries 0 parity_errors 0\n", "'upc 1', but 'upcs 1'");
+    bad("upc 0 counters 1 lost_carries 0 parity_errors 0\nupc 0 counters 1 lost_carries 0 "
+        "parity_errors 0\n",
+        "second 'upc 0'");
+    bad_file("hpm-vpmu 2\nmachine bgp\ncores 0\n", "cores 0");
+    bad_file("hpm-vpmu 2\nmachine bgp\ncores 5000\n", "cores 5000 is out of range");
+    bad_file("hpm-vpmu 2\nlevel medium\n", "level must be");
+    bad_file("hpm-vpmu 2\nexit sideways\n", "'exit' needs");
+    bad_file("hpm-vpmu 2\nexit signal 0\n", "signal 0");
+    bad_file("hpm-vpmu 2\nexit signal 300\n", "out of range");
+    bad_file("hpm-vpmu 2\npid\n", "'pid' needs one value");
+    bad_file("hpm-vpmu 2\nmachine "
+             "a_machine_name_that_is_much_longer_than_sixty_three_bytes_which_is_the_limit\n",
+             "machine name too long");
+
+    /* accepted variants */
+    good("");
+    good("future_record 1 2 3\nraw thread 1 instructions 5\nraw total x 1\n");
+    good("\n\n");
+    good("region a name with spaces thread 1 entries 2\n"
+         "region a name with spaces thread 1 INSTRUCTIONS 7\n");
+    good("count 0 pu0_instructions 18446744073709551615\n");
+    good("thread 1 core 3\nthread 2 core 0\n");
+    good("upc 0 counters 256 lost_carries 0 parity_errors 0\n");
+    {
+        /* CRLF line ends, an unknown signal and a negative exit status */
+        struct vpmu_output o;
+        char err[128];
+        const char *s = "hpm-vpmu 2\r\nmachine bgp\r\ncores 2\r\nexit signal\r\nthreads 1\r\n";
+        CHECK(vpmu_output_parse(&o, s, strlen(s), err, sizeof err) == 0);
+        CHECK(o.exit_kind == VPMU_EXIT_SIGNAL && o.exit_value == -1);
+        vpmu_output_free(&o);
+        s = "hpm-vpmu 2\nmachine bgp\ncores 2\nexit status -1\nthreads 1\n";
+        CHECK(vpmu_output_parse(&o, s, strlen(s), err, sizeof err) == 0);
+        CHECK(o.exit_kind == VPMU_EXIT_STATUS && o.exit_value == -1);
+        vpmu_output_free(&o);
+        s = "hpm-vpmu 2\nmachine bgp\ncores 2\nexit signal 9\nthreads 1\n";
+        CHECK(vpmu_output_parse(&o, s, strlen(s), err, sizeof err) == 0);
+        CHECK(o.exit_kind == VPMU_EXIT_SIGNAL && o.exit_value == 9);
+        vpmu_output_free(&o);
+    }
+    /* a missing file */
+    {
+        struct vpmu_output o;
+        char err[256];
+        CHECK(vpmu_output_load(&o, "/nonexistent/x.out", err, sizeof err) != 0);
+        CHECK(strstr(err, "/nonexistent/x.out") != NULL);
+        vpmu_output_free(&o);
+    }
+    /* a tiny error buffer is still terminated */
+    {
+        char err[8];
+        CHECK(parse_str("hello\n", err, sizeof err) != 0);
+        CHECK(memchr(err, 0, sizeof err) != NULL);
+    }
+}
+
+static char *capture(void (*fn)(FILE *, const char *), const char *arg)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    fn(f, arg);
+    fclose(f);
+    return buf;
+}
+
+static void expect_capture(void (*fn)(FILE *, const char *), const char *in, const char *want)
+{
+    char *got = capture(fn, in);
+    if (!got || strcmp(got, want) != 0) {
+        fprintf(stderr, "escape: got [%s], want [%s]\n", got ? got : "(null)", want);
+        failures++;
+    }
+    free(got);
+}
+
+static void test_escaping(void)
+{
+    expect_capture(count_json_string, "plain", "\"plain\"");
+    expect_capture(count_json_string, "a\"b\\c", "\"a\\\"b\\\\c\"");
+    expect_capture(count_json_string, "t\tn\nx\x01", "\"t\\tn\\nx\\u0001\"");
+    expect_capture(count_json_string, "caf\xc3\xa9", "\"caf\xc3\xa9\"");        /* UTF-8 kept */
+    expect_capture(count_json_string, "bad\xff\xc3", "\"bad\\u00ff\\u00c3\""); /* not UTF-8 */
+    expect_capture(count_json_string, "\xed\xa0\x80", "\"\\u00ed\\u00a0\\u0080\""); /* surrogate */
+    expect_capture(count_json_string, "\xc0\xaf", "\"\\u00c0\\u00af\"");           /* overlong */
+    expect_capture(count_csv_field, "plain", "plain");
+    expect_capture(count_csv_field, "a,b", "\"a,b\"");
+    expect_capture(count_csv_field, "say \"hi\"", "\"say \"\"hi\"\"\"");
+    expect_capture(count_csv_field, "two\nlines", "\"two\nlines\"");
+}
+
+/* The three reports of the sample render without error, and the JSON and
+ * CSV carry the same event total. */
+static void test_reports(const char *path)
+{
+    struct vpmu_output o;
+    struct count_row rows[256];
+    struct count_report r;
+    char err[256], *buf = NULL;
+    size_t len = 0;
+    FILE *f;
+    if (vpmu_output_load(&o, path, err, sizeof err) != 0) {
+        CHECK(0);
+        return;
+    }
+    memset(&r, 0, sizeof r);
+    r.out = &o;
+    r.rows = rows;
+    r.n_rows = count_rows_from_output(&o, rows, 256);
+    CHECK_EQ(r.n_rows, 18);
+    r.per_core = r.per_thread = 1;
+    f = open_memstream(&buf, &len);
+    CHECK(f != NULL);
+    if (f) {
+        CHECK(count_report_text(f, &r) == 0);
+        CHECK(count_report_json(f, &r) == 0);
+        CHECK(count_report_csv(f, &r) == 0);
+        fclose(f);
+        CHECK(strstr(buf, "\"count\":1500000") != NULL);
+        CHECK(strstr(buf, "event,INSTRUCTIONS,,,,,1500000,modeled") != NULL);
+        CHECK(strstr(buf, "\"name\":\"ipc\",\"label\":\"IPC\",\"formula\":"
+                          "\"INSTRUCTIONS / CYCLES\",\"source\":\"modeled\",\"value\":1.25") !=
+              NULL);
+        /* no L1I counts: no L1I miss ratio */
+        CHECK(strstr(buf, "l1i_miss_ratio") == NULL);
+    }
+    free(buf);
+    vpmu_output_free(&o);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_vpmu_output SAMPLE_V2_FILE\n");
+        return 2;
+    }
+    test_valid(argv[1]);
+    test_truncations(argv[1]);
+    test_malformed();
+    test_escaping();
+    test_reports(argv[1]);
+    if (failures) {
+        fprintf(stderr, "%d failure(s)\n", failures);
+        return 1;
+    }
+    printf("vpmu_output: ok\n");
+    return 0;
+}

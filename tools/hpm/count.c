@@ -1,0 +1,934 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * hpm count: run a program on the virtual PMU and report its event counts.
+ *
+ *   hpm count [--machine NAME|FILE] [-e EVENT[,EVENT...]]... [--json | --csv]
+ *             [-o FILE] [--per-core] [--per-thread] [--start=no] -- PROGRAM [ARGS]
+ *
+ * The program runs unmodified under `valgrind --tool=hpm` (src/vpmu), which
+ * models the chosen machine and counts the requested catalog events in its
+ * UPC units; hpm passes it the parsed machine (machine_wire.h) and the event
+ * codes, waits for it with wait4() (so the host's own rusage of the simulator
+ * process can be shown beside the modeled counts), reads the tool's output
+ * file (vpmu_output.h) and prints the report (count_report.h). hpm exits
+ * with the program's status, or 128 + the signal that killed it.
+ *
+ * The virtual PMU is used even where a hardware PMU exists: the counts then
+ * describe the modeled machine, not the host, and the one line hpm prints on
+ * stderr says which PMU is counting.
+ */
+#define _GNU_SOURCE /* wait4, syscall, mkdtemp */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "catalog.h"
+#include "commands.h"
+#include "count_report.h"
+#include "machine_arg.h"
+#include "machine_wire.h"
+#include "vpmu_output.h"
+
+#ifndef HPM_VALGRIND_EXECUTABLE
+#define HPM_VALGRIND_EXECUTABLE ""
+#endif
+#ifndef HPM_VPMU_LIBDIR
+#define HPM_VPMU_LIBDIR ""
+#endif
+#define VPMU_TOOL_FILE "hpm-amd64-linux"
+
+#define MAX_ROWS 512
+
+enum out_format { FMT_TEXT, FMT_JSON, FMT_CSV };
+
+struct count_opts {
+    const char *machine;
+    const char *events[256];
+    unsigned n_events;
+    enum out_format fmt;
+    const char *output;
+    const char *from_output;
+    int per_core, per_thread, start;
+    char **prog; /* PROGRAM ARGS..., NULL-terminated */
+    int prog_argc;
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: hpm count [--machine NAME|FILE] [-e EVENT[,EVENT...]]... [--json | --csv]\n"
+            "                 [-o FILE] [--per-core] [--per-thread] [--start=no] -- PROGRAM "
+            "[ARGS]\n"
+            "       hpm count [options] --from-output TOOL_OUTPUT_FILE\n"
+            "\n"
+            "Run PROGRAM on the virtual PMU (valgrind --tool=hpm) modeling machine NAME\n"
+            "(default %s; 'host' = this machine) and report the catalog events counted.\n"
+            "  --machine M     machine name (machines/M.machine) or machine file\n"
+            "  -e EVENTS       events to count: PU<n>_KIND, KIND (all cores), node kinds;\n"
+            "                  default every event the machine provides (hpm list)\n"
+            "  --json, --csv   machine-readable report instead of the text table\n"
+            "  -o FILE         write the report to FILE (atomically) instead of stdout\n"
+            "  --per-core      add a column per core (PU0, PU1, ...)\n"
+            "  --per-thread    add a table per thread\n"
+            "  --start=no      count only from the program's HPM_VPMU_START() on\n"
+            "  --from-output F report a tool output file already written; runs nothing\n"
+            "hpm exits with PROGRAM's exit status, or 128+N if signal N killed it.\n",
+            HPM_DEFAULT_MACHINE);
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "hpm count: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n");
+    usage(stderr);
+    return 2;
+}
+
+/* Option value: "--opt=VALUE" or "--opt VALUE" / "-e VALUE" / "-eVALUE". */
+static const char *opt_value(int argc, char **argv, int *i, const char *name)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(a, name, n) != 0)
+        return NULL;
+    if (a[n] == '=' && name[1] == '-')
+        return a + n + 1;
+    if (a[n] == 0) {
+        if (*i + 1 >= argc)
+            return "";
+        return argv[++*i];
+    }
+    if (name[1] != '-')
+        return a + n; /* -eVALUE */
+    return NULL;
+}
+
+static int parse_opts(int argc, char **argv, struct count_opts *o)
+{
+    int i;
+    memset(o, 0, sizeof *o);
+    o->start = 1;
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (strcmp(a, "--") == 0) {
+            i++;
+            break;
+        }
+        if (a[0] != '-' || a[1] == 0)
+            break; /* the program, without a "--" before it */
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            usage(stdout);
+            return -1;
+        }
+        if (strcmp(a, "--json") == 0 || strcmp(a, "--csv") == 0) {
+            enum out_format f = a[2] == 'j' ? FMT_JSON : FMT_CSV;
+            if (o->fmt != FMT_TEXT && o->fmt != f)
+                return usage_error("--json and --csv exclude each other%s", "");
+            o->fmt = f;
+        } else if (strcmp(a, "--per-core") == 0) {
+            o->per_core = 1;
+        } else if (strcmp(a, "--per-thread") == 0) {
+            o->per_thread = 1;
+        } else if (strncmp(a, "--start", 7) == 0 && (a[7] == '=' || a[7] == 0)) {
+            v = opt_value(argc, argv, &i, "--start");
+            if (strcmp(v, "no") == 0)
+                o->start = 0;
+            else if (strcmp(v, "yes") == 0)
+                o->start = 1;
+            else
+                return usage_error("--start takes yes or no, not '%s'", v);
+        } else if ((v = opt_value(argc, argv, &i, "--machine")) != NULL) {
+            if (!*v)
+                return usage_error("--machine needs a name or file%s", "");
+            o->machine = v;
+        } else if ((v = opt_value(argc, argv, &i, "--events")) != NULL ||
+                   (v = opt_value(argc, argv, &i, "-e")) != NULL) {
+            if (!*v)
+                return usage_error("-e needs an event list%s", "");
+            if (o->n_events >= sizeof o->events / sizeof o->events[0])
+                return usage_error("too many -e options%s", "");
+            o->events[o->n_events++] = v;
+        } else if ((v = opt_value(argc, argv, &i, "--output")) != NULL ||
+                   (v = opt_value(argc, argv, &i, "-o")) != NULL) {
+            if (!*v)
+                return usage_error("-o needs a file name%s", "");
+            o->output = v;
+        } else if ((v = opt_value(argc, argv, &i, "--from-output")) != NULL) {
+            if (!*v)
+                return usage_error("--from-output needs a file name%s", "");
+            o->from_output = v;
+        } else {
+            return usage_error("unknown option '%s'", a);
+        }
+    }
+    o->prog = argv + i;
+    o->prog_argc = argc - i;
+    if (o->from_output && o->prog_argc > 0)
+        return usage_error("--from-output runs nothing; drop the program '%s'", o->prog[0]);
+    if (!o->from_output && o->prog_argc == 0)
+        return usage_error("no program to run (hpm count [options] -- PROGRAM [ARGS])%s", "");
+    return 0;
+}
+
+/* ------------------------------------------------------------ events */
+
+static void upcase(char *s)
+{
+    for (; *s; s++)
+        *s = (char)toupper((unsigned char)*s);
+}
+
+static int has_pu_prefix(const char *s)
+{
+    return toupper((unsigned char)s[0]) == 'P' && toupper((unsigned char)s[1]) == 'U' &&
+           isdigit((unsigned char)s[2]);
+}
+
+/* Why the machine cannot provide kind: the first missing feature. */
+static const char *missing_reason(unsigned kind, unsigned features)
+{
+    unsigned miss = hpm_catalog_kind(kind)->needs & ~features;
+    if (miss & HPM_NEED_L3)
+        return "it has no L3";
+    if (miss & HPM_NEED_PREFETCH)
+        return "it has no L2 stream prefetcher";
+    if (miss & HPM_NEED_L2)
+        return "it has no L2";
+    return "the machine model cannot provide it";
+}
+
+static int add_row(struct count_row *rows, unsigned *n, const struct count_row *r)
+{
+    unsigned i;
+    for (i = 0; i < *n; i++)
+        if (strcmp(rows[i].name, r->name) == 0)
+            return 0; /* asked twice: one row */
+    if (*n >= MAX_ROWS)
+        return -1;
+    rows[(*n)++] = *r;
+    return 0;
+}
+
+/* Resolve one name into a row; prints the reason and returns 2 on error. */
+static int resolve_event(const char *name, const char *machine, unsigned cores,
+                         unsigned features, struct count_row *row)
+{
+    unsigned kind = 0;
+    int rc;
+    memset(row, 0, sizeof *row);
+    if (strlen(name) >= HPM_CAT_NAME_MAX) {
+        fprintf(stderr, "hpm count: unknown event '%.60s...' (hpm list shows the catalog)\n",
+                name);
+        return 2;
+    }
+    rc = hpm_catalog_lookup(name, cores, features, row->codes, HPM_CAT_MAX_CORES, &kind);
+    if (rc == HPM_CAT_EUNKNOWN) {
+        fprintf(stderr, "hpm count: unknown event '%s' (hpm list shows the catalog)\n", name);
+        return 2;
+    }
+    if (rc == HPM_CAT_ECORE) {
+        fprintf(stderr, "hpm count: event '%s': machine %s has %u core%s (PU0..PU%u)\n", name,
+                machine, cores, cores == 1 ? "" : "s", cores - 1);
+        return 2;
+    }
+    if (rc == HPM_CAT_ENOTPROVIDED) {
+        fprintf(stderr, "hpm count: event '%s' is not provided by machine %s: %s\n", name,
+                machine, missing_reason(kind, features));
+        return 2;
+    }
+    if (rc <= 0) {
+        fprintf(stderr, "hpm count: event '%s': %s\n", name, hpm_catalog_strerror(rc));
+        return 2;
+    }
+    row->kind = kind;
+    row->n_codes = (unsigned)rc;
+    row->core = -1;
+    if (has_pu_prefix(name) && !hpm_catalog_kind(kind)->node) {
+        unsigned k2;
+        hpm_catalog_decode((unsigned)row->codes[0], &k2, &row->core);
+        hpm_catalog_code_name((unsigned)row->codes[0], row->name, sizeof row->name);
+    } else {
+        snprintf(row->name, sizeof row->name, "%s", hpm_catalog_kind(kind)->name);
+    }
+    upcase(row->name);
+    return 0;
+}
+
+/* Rows for the -e lists; without -e, every kind the machine provides. */
+static int build_rows(const struct count_opts *o, const char *machine, unsigned cores,
+                      unsigned features, struct count_row *rows, unsigned *n)
+{
+    unsigned i, k;
+    *n = 0;
+    if (o->n_events == 0) {
+        for (k = 0; k < HPM_K_COUNT; k++) {
+            struct count_row r;
+            const struct hpm_cat_kind_info *ki = hpm_catalog_kind(k);
+            if (!hpm_catalog_provided(k, ki->node ? -1 : 0, cores, features))
+                continue;
+            if (resolve_event(ki->name, machine, cores, features, &r))
+                return 2;
+            add_row(rows, n, &r);
+        }
+        return 0;
+    }
+    for (i = 0; i < o->n_events; i++) {
+        const char *s = o->events[i];
+        while (*s) {
+            char name[128];
+            size_t len = strcspn(s, ",");
+            struct count_row r;
+            const char *b = s, *e = s + len;
+            while (b < e && isspace((unsigned char)*b))
+                b++;
+            while (e > b && isspace((unsigned char)e[-1]))
+                e--;
+            if (b == e) {
+                fprintf(stderr, "hpm count: empty event name in '%s'\n", o->events[i]);
+                return 2;
+            }
+            snprintf(name, sizeof name, "%.*s", (int)(e - b), b);
+            if (resolve_event(name, machine, cores, features, &r))
+                return 2;
+            if (add_row(rows, n, &r)) {
+                fprintf(stderr, "hpm count: too many events\n");
+                return 2;
+            }
+            s += len;
+            if (*s == ',')
+                s++;
+        }
+    }
+    return 0;
+}
+
+/* "--hpm-events=" value: the codes of every row, ascending, or "all". */
+static char *codes_arg(const struct count_opts *o, const struct count_row *rows, unsigned n)
+{
+    unsigned char want[HPM_CAT_CODES] = {0};
+    char *s;
+    size_t at = 0;
+    unsigned i, j;
+    if (o->n_events == 0)
+        return strdup("all");
+    for (i = 0; i < n; i++)
+        for (j = 0; j < rows[i].n_codes; j++)
+            want[rows[i].codes[j]] = 1;
+    s = malloc(HPM_CAT_CODES * 5 + 1);
+    if (!s)
+        return NULL;
+    s[0] = 0;
+    for (i = 0; i < HPM_CAT_CODES; i++)
+        if (want[i])
+            at += (size_t)sprintf(s + at, "%s%u", at ? "," : "", i);
+    return s;
+}
+
+/* Every code a row needs must be in the tool's output. */
+static int check_counts(const struct vpmu_output *out, const struct count_row *rows, unsigned n,
+                        const char *what)
+{
+    unsigned i, j;
+    for (i = 0; i < n; i++)
+        for (j = 0; j < rows[i].n_codes; j++)
+            if (!out->have_count[rows[i].codes[j]]) {
+                char name[HPM_CAT_NAME_MAX];
+                hpm_catalog_code_name((unsigned)rows[i].codes[j], name, sizeof name);
+                fprintf(stderr, "hpm count: %s has no count for %s (code %d)\n", what, name,
+                        rows[i].codes[j]);
+                return -1;
+            }
+    return 0;
+}
+
+/* ------------------------------------------------------------ PMU, program, tool */
+
+/* Whether this machine has a usable hardware PMU; why not in why. */
+static int probe_pmu(char *why, size_t len)
+{
+    struct perf_event_attr a;
+    long fd;
+    memset(&a, 0, sizeof a);
+    a.type = PERF_TYPE_HARDWARE;
+    a.size = sizeof a;
+    a.config = PERF_COUNT_HW_INSTRUCTIONS;
+    a.disabled = 1;
+    a.exclude_kernel = 1;
+    a.exclude_hv = 1;
+    fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+    if (fd >= 0) {
+        close((int)fd);
+        snprintf(why, len, "hardware PMU present");
+        return 1;
+    }
+    if (errno == EACCES || errno == EPERM)
+        snprintf(why, len, "hardware PMU not accessible (perf_event_open: %s)", strerror(errno));
+    else
+        snprintf(why, len, "no hardware PMU here (perf_event_open: %s)", strerror(errno));
+    return 0;
+}
+
+/* 0 = runnable, 127 = not found, 126 = found but not executable. */
+static int find_program(const char *name)
+{
+    struct stat st;
+    const char *path, *p;
+    int seen = 0;
+    if (strchr(name, '/')) {
+        if (stat(name, &st) != 0)
+            return 127;
+        return S_ISREG(st.st_mode) && access(name, X_OK) == 0 ? 0 : 126;
+    }
+    path = getenv("PATH");
+    if (!path)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    for (p = path;; p++) {
+        const char *e = strchr(p, ':');
+        size_t dl = e ? (size_t)(e - p) : strlen(p);
+        char full[4096];
+        if (snprintf(full, sizeof full, "%.*s/%s", (int)(dl ? dl : 1), dl ? p : ".", name) <
+                (int)sizeof full &&
+            stat(full, &st) == 0 && S_ISREG(st.st_mode)) {
+            if (access(full, X_OK) == 0)
+                return 0;
+            seen = 1;
+        }
+        if (!e)
+            break;
+        p = e;
+    }
+    return seen ? 126 : 127;
+}
+
+static const char *env_or(const char *env, const char *dflt)
+{
+    const char *v = getenv(env);
+    return v && *v ? v : dflt;
+}
+
+/* The valgrind executable and the tool's lib dir, or a message and 1. */
+static int find_tool(const char **vg, const char **lib)
+{
+    char tool[4096];
+    *vg = env_or("HPM_VALGRIND", HPM_VALGRIND_EXECUTABLE);
+    *lib = env_or("HPM_VALGRIND_LIB", HPM_VPMU_LIBDIR);
+    if (!**vg || !**lib) {
+        fprintf(stderr,
+                "hpm count: the virtual PMU is not part of this build (Valgrind or its "
+                "development files were missing when it was configured, or it is a sanitizer "
+                "build); install valgrind and rebuild, or set HPM_VALGRIND and HPM_VALGRIND_LIB\n");
+        return 1;
+    }
+    snprintf(tool, sizeof tool, "%s/%s", *lib, VPMU_TOOL_FILE);
+    if (access(tool, R_OK | X_OK) != 0) {
+        fprintf(stderr, "hpm count: the virtual PMU tool %s is missing (%s); run make\n", tool,
+                strerror(errno));
+        return 1;
+    }
+    if (access(*vg, X_OK) != 0) {
+        fprintf(stderr, "hpm count: cannot run valgrind at %s (%s)\n", *vg, strerror(errno));
+        return 1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ running */
+
+static volatile sig_atomic_t child_pid;
+
+/* SIGINT/SIGTERM sent to hpm go on to the program. A terminal's ^C already
+ * reaches the whole process group (si_code SI_KERNEL), so it is not sent a
+ * second time. */
+static void forward_signal(int sig, siginfo_t *si, void *ctx)
+{
+    (void)ctx;
+    if (child_pid > 0 && (!si || si->si_code != SI_KERNEL))
+        kill((pid_t)child_pid, sig);
+}
+
+/* A temporary directory for the tool's output files: the program's forks
+ * write there too (one file per pid), and all of it is removed afterwards. */
+static int make_tmpdir(char *dir, size_t len)
+{
+    const char *t = env_or("TMPDIR", "/tmp");
+    char cwd[4096];
+    if (t[0] != '/') {
+        if (!getcwd(cwd, sizeof cwd))
+            return -1;
+        if ((size_t)snprintf(dir, len, "%s/%s/hpm-count.XXXXXX", cwd, t) >= len)
+            return -1;
+    } else if ((size_t)snprintf(dir, len, "%s/hpm-count.XXXXXX", t) >= len) {
+        return -1;
+    }
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+/* Remove the tool's files; returns how many other processes left one. */
+static unsigned clean_tmpdir(const char *dir, const char *main_file)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    unsigned others = 0;
+    char path[4096 + 256];
+    if (d) {
+        while ((e = readdir(d)) != NULL) {
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+                continue;
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            if (strcmp(path, main_file) != 0 && strncmp(e->d_name, "vpmu.", 5) == 0)
+                others++;
+            unlink(path);
+        }
+        closedir(d);
+    }
+    rmdir(dir);
+    return others;
+}
+
+/* "%" means something to the tool's --hpm-out (%p = pid): double it. */
+static char *escape_percent(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), i, at = 0;
+    char *r = malloc(2 * n + strlen(suffix) + 1);
+    if (!r)
+        return NULL;
+    for (i = 0; i < n; i++) {
+        r[at++] = s[i];
+        if (s[i] == '%')
+            r[at++] = '%';
+    }
+    strcpy(r + at, suffix);
+    return r;
+}
+
+struct run_result {
+    pid_t pid;  /* of valgrind, which is also the program's */
+    int status; /* raw wait status */
+    struct rusage ru;
+};
+
+/* fork + exec valgrind with args; 0 and the wait status, or -1 (printed). */
+static int run_tool(char **args, const char *libdir, struct run_result *res)
+{
+    sigset_t block, old;
+    struct sigaction sa, old_int, old_term;
+    int pfd[2], err = 0;
+    pid_t pid;
+    ssize_t got;
+
+    if (pipe2(pfd, O_CLOEXEC) != 0) {
+        fprintf(stderr, "hpm count: pipe: %s\n", strerror(errno));
+        return -1;
+    }
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    /* no signal may arrive between fork and knowing the child's pid */
+    sigprocmask(SIG_BLOCK, &block, &old);
+    fflush(NULL);
+    pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "hpm count: fork: %s\n", strerror(errno));
+        sigprocmask(SIG_SETMASK, &old, NULL);
+        close(pfd[0]);
+        close(pfd[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        close(pfd[0]);
+        sigprocmask(SIG_SETMASK, &old, NULL);
+        setenv("VALGRIND_LIB", libdir, 1);
+        execv(args[0], args);
+        err = errno;
+        if (write(pfd[1], &err, sizeof err) < 0) {
+            /* nothing left to tell it with */
+        }
+        _exit(127);
+    }
+    close(pfd[1]);
+    child_pid = pid;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = forward_signal;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+
+    /* the pipe closes on a successful exec, or carries exec's errno */
+    do
+        got = read(pfd[0], &err, sizeof err);
+    while (got < 0 && errno == EINTR);
+    close(pfd[0]);
+
+    memset(res, 0, sizeof *res);
+    res->pid = pid;
+    while (wait4(pid, &res->status, 0, &res->ru) < 0) {
+        if (errno != EINTR) {
+            fprintf(stderr, "hpm count: wait4: %s\n", strerror(errno));
+            child_pid = 0;
+            return -1;
+        }
+    }
+    child_pid = 0;
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    if (got == (ssize_t)sizeof err) {
+        fprintf(stderr, "hpm count: cannot run %s: %s\n", args[0], strerror(err));
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ report output */
+
+/* Whether -o FILE is written to FILE.tmp and renamed: only when FILE is
+ * absent or a regular file. Anything else (/dev/null, a FIFO, a terminal, a
+ * symbolic link) is written in place: renaming over it would replace the
+ * device node or the link itself. */
+static int output_atomic(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) != 0 || S_ISREG(st.st_mode);
+}
+
+static int write_report(const struct count_opts *o, const struct count_report *r)
+{
+    FILE *f = stdout;
+    char *tmp = NULL;
+    int rc;
+    if (o->output && !output_atomic(o->output)) {
+        f = fopen(o->output, "w");
+        if (!f) {
+            fprintf(stderr, "hpm count: cannot write %s: %s\n", o->output, strerror(errno));
+            return -1;
+        }
+        rc = o->fmt == FMT_JSON  ? count_report_json(f, r)
+             : o->fmt == FMT_CSV ? count_report_csv(f, r)
+                                 : count_report_text(f, r);
+        if (fclose(f) != 0 || rc != 0) {
+            fprintf(stderr, "hpm count: error writing %s\n", o->output);
+            return -1;
+        }
+        return 0;
+    }
+    if (o->output) {
+        size_t n = strlen(o->output) + 5;
+        tmp = malloc(n);
+        if (!tmp)
+            return -1;
+        snprintf(tmp, n, "%s.tmp", o->output);
+        f = fopen(tmp, "w");
+        if (!f) {
+            fprintf(stderr, "hpm count: cannot write %s: %s\n", tmp, strerror(errno));
+            free(tmp);
+            return -1;
+        }
+    }
+    rc = o->fmt == FMT_JSON  ? count_report_json(f, r)
+         : o->fmt == FMT_CSV ? count_report_csv(f, r)
+                             : count_report_text(f, r);
+    if (o->output) {
+        /* written in full, or not at all: FILE appears only by the rename */
+        if (fclose(f) != 0)
+            rc = -1;
+        if (rc == 0 && rename(tmp, o->output) != 0) {
+            fprintf(stderr, "hpm count: cannot rename %s to %s: %s\n", tmp, o->output,
+                    strerror(errno));
+            rc = -1;
+        } else if (rc != 0) {
+            fprintf(stderr, "hpm count: error writing %s\n", tmp);
+        }
+        if (rc != 0)
+            unlink(tmp);
+        free(tmp);
+    } else if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "hpm count: error writing the report to stdout\n");
+        rc = -1;
+    }
+    return rc;
+}
+
+/* -o must be writable before a possibly long run starts. */
+static int output_dir_ok(const char *path)
+{
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (!output_atomic(path)) {
+        /* ENOENT: a link to a file not there yet, which fopen creates */
+        if (access(path, W_OK) != 0 && errno != ENOENT) {
+            fprintf(stderr, "hpm count: cannot write the report to %s: %s\n", path,
+                    strerror(errno));
+            return 0;
+        }
+        return 1;
+    }
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == path)
+        snprintf(dir, sizeof dir, "/");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    if (access(dir, W_OK | X_OK) != 0) {
+        fprintf(stderr, "hpm count: cannot write the report into %s: %s\n", dir,
+                strerror(errno));
+        return 0;
+    }
+    return 1;
+}
+
+/* Report an existing tool output file (--from-output). */
+static int count_from_output(const struct count_opts *o, struct count_row *rows)
+{
+    struct vpmu_output out;
+    struct count_report r;
+    char err[512];
+    unsigned n = 0;
+    int rc;
+    if (vpmu_output_load(&out, o->from_output, err, sizeof err) != 0) {
+        fprintf(stderr, "hpm count: %s\n", err);
+        vpmu_output_free(&out);
+        return 1;
+    }
+    if (o->n_events) {
+        /* the file's cores; every feature, since the file holds what was counted */
+        unsigned cores = out.cores > HPM_CAT_MAX_CORES ? HPM_CAT_MAX_CORES : out.cores;
+        rc = build_rows(o, out.machine, cores, ~0u, rows, &n);
+        if (rc == 0 && check_counts(&out, rows, n, o->from_output) != 0)
+            rc = 2;
+        if (rc) {
+            vpmu_output_free(&out);
+            return rc;
+        }
+    } else {
+        n = count_rows_from_output(&out, rows, MAX_ROWS);
+    }
+    memset(&r, 0, sizeof r);
+    r.out = &out;
+    r.rows = rows;
+    r.n_rows = n;
+    r.per_core = o->per_core;
+    r.per_thread = o->per_thread;
+    r.machine_source = NULL;
+    if (out.exit_kind == VPMU_EXIT_SIGNAL) {
+        r.exit_signal = out.exit_value;
+        r.exit_code = out.exit_value > 0 ? 128 + out.exit_value : 128;
+        r.notes[r.n_notes++] = "program killed by a signal; counts up to that point";
+    } else {
+        r.exit_status = out.exit_value;
+        r.exit_code = out.exit_value & 0xff;
+    }
+    rc = write_report(o, &r) == 0 ? r.exit_code : 1;
+    vpmu_output_free(&out);
+    return rc;
+}
+
+int cmd_count(int argc, char **argv)
+{
+    struct count_opts o;
+    struct hpm_machine m;
+    static struct count_row rows[MAX_ROWS];
+    unsigned n_rows = 0, features;
+    char clamp_note[160], pmu[256], dir[4096], main_file[4200], sig_note[160], fork_note[160],
+        core_note[160], exit_note[160], msrc[4200], err[512];
+    const char *vg, *lib;
+    char *codes = NULL, *wire = NULL, *out_arg = NULL, *machine_arg = NULL, *events_arg = NULL,
+         **args = NULL;
+    struct run_result res;
+    struct vpmu_output out;
+    struct count_report r;
+    int rc, hw, i, na = 0;
+    unsigned others;
+
+    rc = parse_opts(argc, argv, &o);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    if (o.output && !output_dir_ok(o.output))
+        return 2;
+    if (o.from_output)
+        return count_from_output(&o, rows);
+
+    if ((rc = machine_arg_load("count", o.machine, &m, clamp_note, sizeof clamp_note)) != 0)
+        return rc;
+    features = hpm_catalog_features(&m.hier);
+    if ((rc = build_rows(&o, m.name, m.hier.cores, features, rows, &n_rows)) != 0)
+        return rc;
+    rc = find_program(o.prog[0]);
+    if (rc == 127) {
+        fprintf(stderr, "hpm count: %s: command not found\n", o.prog[0]);
+        return 127;
+    }
+    if (rc == 126) {
+        fprintf(stderr, "hpm count: %s: not an executable file\n", o.prog[0]);
+        return 126;
+    }
+    if (find_tool(&vg, &lib) != 0)
+        return 1;
+
+    hw = probe_pmu(pmu, sizeof pmu);
+    if (o.machine && strchr(o.machine, '/'))
+        snprintf(msrc, sizeof msrc, "%s", o.machine);
+    else if (strcmp(m.name, "host") == 0 || (o.machine && strcmp(o.machine, "host") == 0))
+        snprintf(msrc, sizeof msrc, "this host, from sysfs");
+    else if (o.machine && strstr(o.machine, ".machine"))
+        snprintf(msrc, sizeof msrc, "%s", o.machine);
+    else
+        snprintf(msrc, sizeof msrc, "%s/%s.machine", machine_arg_dir(),
+                 o.machine ? o.machine : HPM_DEFAULT_MACHINE);
+    fprintf(stderr, "hpm: %s; %s the virtual PMU, machine %s (modeled)\n", pmu,
+            hw ? "hpm count uses" : "counting on", m.name);
+    if (clamp_note[0])
+        fprintf(stderr, "hpm: note: %s\n", clamp_note);
+
+    /* the tool's command line */
+    wire = malloc(hpm_machine_wire_size());
+    codes = codes_arg(&o, rows, n_rows);
+    if (!wire || !codes || hpm_machine_wire_encode(&m, wire, hpm_machine_wire_size()) == 0) {
+        fprintf(stderr, "hpm count: out of memory\n");
+        rc = 1;
+        goto done;
+    }
+    if (make_tmpdir(dir, sizeof dir) != 0) {
+        fprintf(stderr, "hpm count: cannot create a temporary directory in %s: %s\n",
+                env_or("TMPDIR", "/tmp"), strerror(errno));
+        rc = 1;
+        goto done;
+    }
+    {
+        char *pat = escape_percent(dir, "/vpmu.%p.out");
+        size_t l1 = strlen(wire) + 32, l2 = strlen(codes) + 32;
+        machine_arg = malloc(l1);
+        events_arg = malloc(l2);
+        args = calloc((size_t)o.prog_argc + 16, sizeof *args);
+        if (pat)
+            out_arg = malloc(strlen(pat) + 16);
+        if (!pat || !machine_arg || !events_arg || !args || !out_arg) {
+            free(pat);
+            fprintf(stderr, "hpm count: out of memory\n");
+            rc = 1;
+            goto done_dir;
+        }
+        sprintf(out_arg, "--hpm-out=%s", pat);
+        free(pat);
+        snprintf(machine_arg, l1, "--hpm-machine=%s", wire);
+        snprintf(events_arg, l2, "--hpm-events=%s", codes);
+    }
+    args[na++] = (char *)vg;
+    args[na++] = "-q";
+    args[na++] = "--tool=hpm";
+    args[na++] = out_arg;
+    args[na++] = machine_arg;
+    args[na++] = events_arg;
+    if (!o.start)
+        args[na++] = "--hpm-start=no";
+    for (i = 0; i < o.prog_argc; i++)
+        args[na++] = o.prog[i];
+    args[na] = NULL;
+
+    if (run_tool(args, lib, &res) != 0) {
+        rc = 1;
+        goto done_dir;
+    }
+    /* valgrind runs the program in its own process: the pid names the file */
+    snprintf(main_file, sizeof main_file, "%s/vpmu.%d.out", dir, (int)res.pid);
+    if (vpmu_output_load(&out, main_file, err, sizeof err) != 0) {
+        struct stat st;
+        if (stat(main_file, &st) != 0 && WIFSIGNALED(res.status))
+            fprintf(stderr,
+                    "hpm count: the virtual PMU wrote no output: valgrind was killed by signal "
+                    "%d (%s) before it could\n",
+                    WTERMSIG(res.status), strsignal(WTERMSIG(res.status)));
+        else if (stat(main_file, &st) != 0)
+            fprintf(stderr,
+                    "hpm count: the virtual PMU wrote no output (valgrind exited with status "
+                    "%d): it could not run %s (see valgrind's message above)\n",
+                    WEXITSTATUS(res.status), o.prog[0]);
+        else
+            fprintf(stderr, "hpm count: the virtual PMU's output is unusable: %s\n", err);
+        vpmu_output_free(&out);
+        /* killed from outside (SIGKILL leaves the tool no time to write):
+         * still exit as the shell would have seen it */
+        rc = WIFSIGNALED(res.status) ? 128 + WTERMSIG(res.status) : 1;
+        goto done_dir;
+    }
+    if (check_counts(&out, rows, n_rows, "the virtual PMU's output") != 0) {
+        vpmu_output_free(&out);
+        rc = 1;
+        goto done_dir;
+    }
+
+    memset(&r, 0, sizeof r);
+    r.argv = o.prog;
+    r.argc = o.prog_argc;
+    r.machine_source = msrc;
+    r.pmu = pmu;
+    r.hw_pmu = hw;
+    r.out = &out;
+    r.rows = rows;
+    r.n_rows = n_rows;
+    r.have_rusage = 1;
+    r.ru = res.ru;
+    r.per_core = o.per_core;
+    r.per_thread = o.per_thread;
+    if (clamp_note[0])
+        r.notes[r.n_notes++] = clamp_note;
+    if (WIFSIGNALED(res.status)) {
+        /* valgrind re-raises the program's fatal signal on itself */
+        int sig = WTERMSIG(res.status);
+        r.exit_signal = sig;
+        r.exit_code = 128 + sig;
+        snprintf(sig_note, sizeof sig_note,
+                 "program killed by signal %d (%s); counts up to that point", sig,
+                 strsignal(sig));
+        r.notes[r.n_notes++] = sig_note;
+        fprintf(stderr, "hpm: %s\n", sig_note);
+    } else {
+        r.exit_status = WEXITSTATUS(res.status);
+        r.exit_code = r.exit_status;
+        if (out.exit_kind == VPMU_EXIT_STATUS && (out.exit_value & 0xff) != r.exit_status) {
+            snprintf(exit_note, sizeof exit_note,
+                     "valgrind exited with status %d, the program with %d", r.exit_status,
+                     out.exit_value);
+            r.notes[r.n_notes++] = exit_note;
+        }
+    }
+    if (out.cores != m.hier.cores) {
+        snprintf(core_note, sizeof core_note, "the tool modeled %u cores, the machine has %u",
+                 out.cores, (unsigned)m.hier.cores);
+        r.notes[r.n_notes++] = core_note;
+    }
+    others = clean_tmpdir(dir, main_file);
+    dir[0] = 0;
+    if (others) {
+        snprintf(fork_note, sizeof fork_note,
+                 "the program started %u more process%s (fork); their counts are not included",
+                 others, others == 1 ? "" : "es");
+        r.notes[r.n_notes++] = fork_note;
+    }
+    rc = write_report(&o, &r) == 0 ? r.exit_code : 1;
+    vpmu_output_free(&out);
+done_dir:
+    if (dir[0])
+        clean_tmpdir(dir, "");
+done:
+    free(wire);
+    free(codes);
+    free(out_arg);
+    free(machine_arg);
+    free(events_arg);
+    free(args);
+    return rc;
+}

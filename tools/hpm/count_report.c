@@ -1,0 +1,1002 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* count_report.c - text, JSON and CSV reports of hpm count (count_report.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "count_report.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+unsigned count_report_cores(const struct count_report *r)
+{
+    unsigned c = r->out->cores;
+    return c > HPM_CAT_MAX_CORES ? HPM_CAT_MAX_CORES : c;
+}
+
+/* ------------------------------------------------------------ values */
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t row_value(const struct count_report *r, const struct count_row *row)
+{
+    uint64_t v = 0;
+    unsigned i;
+    for (i = 0; i < row->n_codes; i++)
+        v = add_sat(v, r->out->count[row->codes[i]]);
+    return v;
+}
+
+/* Value of row on core c, or -1 when the row does not count that core. */
+static int row_core_value(const struct count_report *r, const struct count_row *row, unsigned c,
+                          uint64_t *v)
+{
+    unsigned i;
+    int code = hpm_catalog_code(row->kind, (int)c);
+    if (hpm_catalog_kind(row->kind)->node)
+        return -1; /* a node event belongs to no core */
+    for (i = 0; i < row->n_codes; i++)
+        if (row->codes[i] == code) {
+            *v = r->out->count[code];
+            return 0;
+        }
+    return -1;
+}
+
+/* The node-wide total of kind, if every code of it was counted. */
+static int kind_total(const struct count_report *r, unsigned kind, uint64_t *v)
+{
+    const struct hpm_cat_kind_info *k = hpm_catalog_kind(kind);
+    unsigned c, cores = count_report_cores(r);
+    *v = 0;
+    if (k->node) {
+        int code = hpm_catalog_code(kind, -1);
+        if (!r->out->have_count[code])
+            return 0;
+        *v = r->out->count[code];
+        return 1;
+    }
+    for (c = 0; c < cores; c++) {
+        int code = hpm_catalog_code(kind, (int)c);
+        if (!r->out->have_count[code])
+            return 0;
+        *v = add_sat(*v, r->out->count[code]);
+    }
+    return 1;
+}
+
+/* Rows for a report of an existing file without -e: what the file counted. */
+unsigned count_rows_from_output(const struct vpmu_output *out, struct count_row *rows,
+                                unsigned max)
+{
+    unsigned k, c, cores = out->cores > HPM_CAT_MAX_CORES ? HPM_CAT_MAX_CORES : out->cores;
+    unsigned n = 0;
+    for (k = 0; k < HPM_K_COUNT; k++) {
+        const struct hpm_cat_kind_info *ki = hpm_catalog_kind(k);
+        struct count_row r;
+        unsigned have = 0;
+        memset(&r, 0, sizeof r);
+        r.kind = k;
+        r.core = -1;
+        snprintf(r.name, sizeof r.name, "%s", ki->name);
+        if (ki->node) {
+            r.codes[0] = hpm_catalog_code(k, -1);
+            r.n_codes = 1;
+            if (out->have_count[r.codes[0]] && n < max)
+                rows[n++] = r;
+            continue;
+        }
+        for (c = 0; c < cores; c++)
+            have += out->have_count[hpm_catalog_code(k, (int)c)];
+        if (have == cores) {
+            for (c = 0; c < cores; c++)
+                r.codes[r.n_codes++] = hpm_catalog_code(k, (int)c);
+            if (n < max)
+                rows[n++] = r;
+            continue;
+        }
+        for (c = 0; c < cores; c++) {
+            int code = hpm_catalog_code(k, (int)c);
+            if (!out->have_count[code])
+                continue;
+            r.codes[0] = code;
+            r.n_codes = 1;
+            r.core = (int)c;
+            hpm_catalog_code_name((unsigned)code, r.name, sizeof r.name);
+            if (n < max)
+                rows[n++] = r;
+        }
+    }
+    return n;
+}
+
+/* ------------------------------------------------------------ derived metrics */
+
+enum derived_type { D_RATIO, D_TIME, D_MFLOPS };
+#define NK 5
+struct derived_def {
+    const char *key, *label, *formula;
+    enum derived_type type;
+    int num[NK], den[NK]; /* kinds, ended by -1 */
+};
+
+static const struct derived_def derived_defs[] = {
+    {"ipc", "IPC", "INSTRUCTIONS / CYCLES", D_RATIO, {HPM_K_INSTRUCTIONS, -1}, {HPM_K_CYCLES, -1}},
+    {"modeled_time_s", "modeled time (s)", "NODE_CYCLES / frequency", D_TIME,
+     {HPM_K_NODE_CYCLES, -1}, {-1}},
+    {"mflops", "MFLOP/s of modeled time", "FP_OPS / modeled time / 1e6", D_MFLOPS,
+     {HPM_K_FP_OPS, -1}, {HPM_K_NODE_CYCLES, -1}},
+    {"l1i_miss_ratio", "L1I miss ratio", "L1I_MISSES / L1I_ACCESSES", D_RATIO,
+     {HPM_K_L1I_MISSES, -1}, {HPM_K_L1I_ACCESSES, -1}},
+    {"l1d_miss_ratio", "L1D miss ratio", "L1D_MISSES / (LOADS + STORES)", D_RATIO,
+     {HPM_K_L1D_MISSES, -1}, {HPM_K_LOADS, HPM_K_STORES, -1}},
+    {"l2_miss_ratio", "L2 miss ratio", "L2_MISSES / L2_ACCESSES", D_RATIO, {HPM_K_L2_MISSES, -1},
+     {HPM_K_L2_ACCESSES, -1}},
+    {"l3_miss_ratio", "L3 miss ratio", "L3_READ_MISSES / L3_READS", D_RATIO,
+     {HPM_K_L3_READ_MISSES, -1}, {HPM_K_L3_READS, -1}},
+    {"mispredict_ratio", "mispredict ratio",
+     "BR_MISPREDICTS / (BR_COND + BR_INDIRECT + BR_CALLS_INDIRECT + BR_RETURNS)", D_RATIO,
+     {HPM_K_BR_MISPREDICTS, -1},
+     {HPM_K_BR_COND, HPM_K_BR_INDIRECT, HPM_K_BR_CALLS_INDIRECT, HPM_K_BR_RETURNS, -1}},
+    {"bytes_per_flop_core", "bytes per flop (loads+stores)", "(LOAD_BYTES + STORE_BYTES) / FP_OPS",
+     D_RATIO, {HPM_K_LOAD_BYTES, HPM_K_STORE_BYTES, -1}, {HPM_K_FP_OPS, -1}},
+    {"bytes_per_flop_ddr", "bytes per flop (DDR)", "(DDR_READ_BYTES + DDR_WRITE_BYTES) / FP_OPS",
+     D_RATIO, {HPM_K_DDR_READ_BYTES, HPM_K_DDR_WRITE_BYTES, -1}, {HPM_K_FP_OPS, -1}},
+};
+#define N_DERIVED (sizeof derived_defs / sizeof derived_defs[0])
+
+struct derived {
+    const struct derived_def *d;
+    int defined; /* 0 = would divide by zero */
+    double value;
+};
+
+static int sum_kinds(const struct count_report *r, const int *kinds, double *sum)
+{
+    unsigned i;
+    *sum = 0;
+    for (i = 0; i < NK && kinds[i] >= 0; i++) {
+        uint64_t v;
+        if (!kind_total(r, (unsigned)kinds[i], &v))
+            return 0;
+        *sum += (double)v;
+    }
+    return 1;
+}
+
+/* The metrics whose inputs were all counted; returns how many. */
+static unsigned compute_derived(const struct count_report *r, struct derived *out)
+{
+    unsigned i, n = 0;
+    double f = (double)r->out->frequency_hz;
+    for (i = 0; i < N_DERIVED; i++) {
+        const struct derived_def *d = &derived_defs[i];
+        double num, den = 0;
+        struct derived *x = &out[n];
+        if (!sum_kinds(r, d->num, &num) || !sum_kinds(r, d->den, &den))
+            continue;
+        x->d = d;
+        x->defined = 0;
+        switch (d->type) {
+        case D_RATIO:
+            if (den > 0) {
+                x->value = num / den;
+                x->defined = 1;
+            }
+            break;
+        case D_TIME:
+            if (f > 0) {
+                x->value = num / f;
+                x->defined = 1;
+            }
+            break;
+        case D_MFLOPS:
+            if (f > 0 && den > 0) {
+                x->value = num / (den / f) / 1e6;
+                x->defined = 1;
+            }
+            break;
+        }
+        if (x->defined && !isfinite(x->value))
+            x->defined = 0;
+        n++;
+    }
+    return n;
+}
+
+/* ------------------------------------------------------------ shared pieces */
+
+static const char *signal_text(int sig)
+{
+    const char *s = sig > 0 ? strsignal(sig) : NULL;
+    return s ? s : "unknown signal";
+}
+
+static void exit_text(const struct count_report *r, char *buf, size_t len)
+{
+    if (r->exit_signal > 0)
+        snprintf(buf, len, "killed by signal %d (%s)", r->exit_signal,
+                 signal_text(r->exit_signal));
+    else if (r->exit_signal < 0)
+        snprintf(buf, len, "killed by a signal (number unknown)");
+    else
+        snprintf(buf, len, "status %d", r->exit_status);
+}
+
+static void freq_text(uint64_t hz, char *buf, size_t len)
+{
+    if (hz && hz % 1000000000u == 0)
+        snprintf(buf, len, "%" PRIu64 " GHz", hz / 1000000000u);
+    else if (hz && hz % 1000000u == 0)
+        snprintf(buf, len, "%" PRIu64 " MHz", hz / 1000000u);
+    else
+        snprintf(buf, len, "%" PRIu64 " Hz", hz);
+}
+
+static double tv_seconds(struct timeval tv)
+{
+    return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+/* The kinds to show in per-thread and region tables: the requested rows'
+ * kinds first (in their order), then any other kind present, catalog order. */
+static unsigned kind_order(const struct count_report *r, const unsigned char *present,
+                           unsigned *order)
+{
+    unsigned char used[HPM_K_COUNT] = {0};
+    unsigned i, n = 0;
+    for (i = 0; i < r->n_rows; i++) {
+        unsigned k = r->rows[i].kind;
+        if (present[k] && !used[k]) {
+            used[k] = 1;
+            order[n++] = k;
+        }
+    }
+    for (i = 0; i < HPM_K_COUNT; i++)
+        if (present[i] && !used[i]) {
+            used[i] = 1;
+            order[n++] = i;
+        }
+    return n;
+}
+
+static int cmp_thread(const void *a, const void *b)
+{
+    const struct vpmu_thread *x = *(const struct vpmu_thread *const *)a,
+                             *y = *(const struct vpmu_thread *const *)b;
+    return x->serial < y->serial ? -1 : x->serial > y->serial;
+}
+
+/* Threads sorted by serial; caller frees. */
+static const struct vpmu_thread **sorted_threads(const struct vpmu_output *o)
+{
+    const struct vpmu_thread **t = calloc(o->n_thr ? o->n_thr : 1, sizeof *t);
+    size_t i;
+    if (!t)
+        return NULL;
+    for (i = 0; i < o->n_thr; i++)
+        t[i] = &o->thr[i];
+    qsort(t, o->n_thr, sizeof *t, cmp_thread);
+    return t;
+}
+
+/* An argument as a shell would need it, so the line can be pasted back. */
+static void shell_word(FILE *f, const char *s)
+{
+    const char *p;
+    if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+                        "%+,-./:=@_") == strlen(s)) {
+        fputs(s, f);
+        return;
+    }
+    fputc('\'', f);
+    for (p = s; *p; p++) {
+        if (*p == '\'')
+            fputs("'\\''", f);
+        else
+            fputc(*p, f);
+    }
+    fputc('\'', f);
+}
+
+static void program_text(FILE *f, const struct count_report *r)
+{
+    int i;
+    if (!r->argv) {
+        fputs(r->out->command ? r->out->command : "?", f);
+        return;
+    }
+    for (i = 0; i < r->argc; i++) {
+        if (i)
+            fputc(' ', f);
+        shell_word(f, r->argv[i]);
+    }
+}
+
+/* ------------------------------------------------------------ text */
+
+#define NAME_W 30
+#define NUM_W 20
+#define COLS_PER_BLOCK 6
+
+struct matrix_col {
+    unsigned serial; /* thread, for the column order */
+    const char *label;
+    const struct vpmu_kind_values *k;
+    int have_entries;
+    uint64_t entries;
+};
+
+/* A table of kinds (rows) by columns, COLS_PER_BLOCK columns per block, with
+ * a total column when there is more than one. */
+static void text_matrix(FILE *f, const struct count_report *r, const struct matrix_col *cols,
+                        size_t ncols, int entries_row)
+{
+    unsigned char present[HPM_K_COUNT] = {0};
+    unsigned order[HPM_K_COUNT], nk, i;
+    size_t c0, c;
+    int with_total = ncols > 1;
+    for (c = 0; c < ncols; c++)
+        for (i = 0; i < HPM_K_COUNT; i++)
+            present[i] |= cols[c].k->have[i];
+    nk = kind_order(r, present, order);
+    for (c0 = 0; c0 < ncols; c0 += COLS_PER_BLOCK) {
+        size_t c1 = c0 + COLS_PER_BLOCK < ncols ? c0 + COLS_PER_BLOCK : ncols;
+        int last = c1 == ncols;
+        fprintf(f, " %-*s", NAME_W, "");
+        for (c = c0; c < c1; c++)
+            fprintf(f, " %16s", cols[c].label);
+        if (with_total && last)
+            fprintf(f, " %20s", "total");
+        fputc('\n', f);
+        if (entries_row) {
+            uint64_t tot = 0;
+            fprintf(f, " %-*s", NAME_W, "entries");
+            for (c = c0; c < c1; c++) {
+                if (cols[c].have_entries)
+                    fprintf(f, " %16" PRIu64, cols[c].entries);
+                else
+                    fprintf(f, " %16s", "-");
+            }
+            for (c = 0; c < ncols; c++)
+                tot = add_sat(tot, cols[c].entries);
+            if (with_total && last)
+                fprintf(f, " %20" PRIu64, tot);
+            fputc('\n', f);
+        }
+        for (i = 0; i < nk; i++) {
+            unsigned k = order[i];
+            uint64_t tot = 0;
+            fprintf(f, " %-*s", NAME_W, hpm_catalog_kind(k)->name);
+            for (c = c0; c < c1; c++) {
+                if (cols[c].k->have[k])
+                    fprintf(f, " %16" PRIu64, cols[c].k->v[k]);
+                else
+                    fprintf(f, " %16s", "-");
+            }
+            for (c = 0; c < ncols; c++)
+                if (cols[c].k->have[k])
+                    tot = add_sat(tot, cols[c].k->v[k]);
+            if (with_total && last)
+                fprintf(f, " %20" PRIu64, tot);
+            fputc('\n', f);
+        }
+        if (!last)
+            fputc('\n', f);
+    }
+}
+
+static void text_threads(FILE *f, const struct count_report *r)
+{
+    const struct vpmu_output *o = r->out;
+    const struct vpmu_thread **t = sorted_threads(o);
+    struct matrix_col *cols = calloc(o->n_thr ? o->n_thr : 1, sizeof *cols);
+    char(*labels)[32] = calloc(o->n_thr ? o->n_thr : 1, sizeof *labels);
+    size_t i;
+    if (t && cols && labels) {
+        fprintf(f, "\nper thread (modeled; thread T ran on core PUc)\n");
+        for (i = 0; i < o->n_thr; i++) {
+            if (t[i]->core >= 0)
+                snprintf(labels[i], sizeof labels[i], "T%u/PU%d", t[i]->serial, t[i]->core);
+            else
+                snprintf(labels[i], sizeof labels[i], "T%u", t[i]->serial);
+            cols[i].label = labels[i];
+            cols[i].k = &t[i]->k;
+        }
+        text_matrix(f, r, cols, o->n_thr, 0);
+    }
+    free(t);
+    free(cols);
+    free(labels);
+}
+
+static int cmp_col(const void *a, const void *b)
+{
+    const struct matrix_col *x = a, *y = b;
+    return x->serial < y->serial ? -1 : x->serial > y->serial;
+}
+
+static void text_regions(FILE *f, const struct count_report *r)
+{
+    const struct vpmu_output *o = r->out;
+    struct matrix_col *cols = calloc(o->n_reg, sizeof *cols);
+    char(*labels)[32] = calloc(o->n_reg, sizeof *labels);
+    unsigned char *done = calloc(o->n_reg, 1);
+    size_t i, j;
+    if (cols && labels && done) {
+        for (i = 0; i < o->n_reg; i++) {
+            size_t n = 0;
+            if (done[i])
+                continue;
+            /* one table per region name, one column per thread */
+            for (j = i; j < o->n_reg; j++) {
+                const struct vpmu_region *g = &o->reg[j];
+                const struct vpmu_thread *t;
+                if (done[j] || strcmp(g->name, o->reg[i].name) != 0)
+                    continue;
+                done[j] = 1;
+                t = vpmu_output_thread(o, g->thread);
+                if (t && t->core >= 0)
+                    snprintf(labels[n], sizeof labels[n], "T%u/PU%d", g->thread, t->core);
+                else
+                    snprintf(labels[n], sizeof labels[n], "T%u", g->thread);
+                cols[n].serial = g->thread;
+                cols[n].label = labels[n];
+                cols[n].k = &g->k;
+                cols[n].have_entries = g->have_entries;
+                cols[n].entries = g->entries;
+                n++;
+            }
+            qsort(cols, n, sizeof *cols, cmp_col);
+            fprintf(f, "\nregion %s (modeled)\n", o->reg[i].name);
+            text_matrix(f, r, cols, n, 1);
+        }
+    }
+    free(cols);
+    free(labels);
+    free(done);
+}
+
+int count_report_text(FILE *f, const struct count_report *r)
+{
+    const struct vpmu_output *o = r->out;
+    unsigned cores = count_report_cores(r), i, c, nd;
+    struct derived d[N_DERIVED];
+    char buf[128], freq[64];
+    uint64_t sys;
+
+    fprintf(f, "hpm count: ");
+    program_text(f, r);
+    freq_text(o->frequency_hz, freq, sizeof freq);
+    fprintf(f, "\n machine   %s: %u core%s, %s", o->machine, o->cores, o->cores == 1 ? "" : "s",
+            freq);
+    if (r->machine_source)
+        fprintf(f, " (%s)", r->machine_source);
+    fprintf(f, "\n source    virtual PMU (modeled): level %s, models %s, %u UPC unit%s\n",
+            o->level[0] ? o->level : "?", o->models[0] ? o->models : "?", o->upcs,
+            o->upcs == 1 ? "" : "s");
+    if (r->pmu)
+        fprintf(f, " host PMU  %s\n", r->pmu);
+    exit_text(r, buf, sizeof buf);
+    fprintf(f, " exit      %s\n threads   %u\n", buf, o->threads);
+    for (i = 0; i < r->n_notes; i++)
+        fprintf(f, " note      %s\n", r->notes[i]);
+
+    fprintf(f, "\n %-*s %*s %*s %8s", NAME_W, "Counter", NUM_W, "count", NUM_W, "user",
+            "kernel");
+    if (r->per_core)
+        for (c = 0; c < cores; c++) {
+            snprintf(buf, sizeof buf, "PU%u", c);
+            fprintf(f, " %16s", buf);
+        }
+    fprintf(f, "  description\n");
+    for (i = 0; i < r->n_rows; i++) {
+        const struct count_row *row = &r->rows[i];
+        uint64_t v = row_value(r, row);
+        fprintf(f, " %-*s %*" PRIu64 " %*" PRIu64 " %8s", NAME_W, row->name, NUM_W, v, NUM_W, v,
+                "-");
+        if (r->per_core)
+            for (c = 0; c < cores; c++) {
+                uint64_t cv;
+                if (row_core_value(r, row, c, &cv) == 0)
+                    fprintf(f, " %16" PRIu64, cv);
+                else
+                    fprintf(f, " %16s", "-");
+            }
+        fprintf(f, "  %s\n", hpm_catalog_kind(row->kind)->description);
+    }
+
+    fprintf(f, "\n host (measured, kernel): the simulator process as wait4() reports it; "
+               "includes Valgrind's own work\n");
+    fprintf(f, " %-*s %*s %*s\n", NAME_W, "", NUM_W, "user", NUM_W, "kernel");
+    if (r->have_rusage) {
+        fprintf(f, " %-*s %*.3f %*.3f\n", NAME_W, "CPU time (s)", NUM_W,
+                tv_seconds(r->ru.ru_utime), NUM_W, tv_seconds(r->ru.ru_stime));
+        fprintf(f, " %-*s %*s %*ld\n", NAME_W, "page faults, minor", NUM_W, "-", NUM_W,
+                r->ru.ru_minflt);
+        fprintf(f, " %-*s %*s %*ld\n", NAME_W, "page faults, major", NUM_W, "-", NUM_W,
+                r->ru.ru_majflt);
+        fprintf(f, " %-*s %*s %*ld\n", NAME_W, "context switches, voluntary", NUM_W, "-", NUM_W,
+                r->ru.ru_nvcsw);
+        fprintf(f, " %-*s %*s %*ld\n", NAME_W, "context switches, involuntary", NUM_W, "-",
+                NUM_W, r->ru.ru_nivcsw);
+    } else {
+        fprintf(f, " (not measured: report of an existing output file)\n");
+    }
+    if (kind_total(r, HPM_K_SYSCALLS, &sys))
+        fprintf(f, " %-*s %*" PRIu64 " %*s  (modeled: the program's system calls)\n", NAME_W,
+                "SYSCALLS", NUM_W, sys, NUM_W, "-");
+
+    nd = compute_derived(r, d);
+    if (nd) {
+        fprintf(f, "\n derived metrics (of the modeled counts)\n");
+        for (i = 0; i < nd; i++) {
+            if (d[i].defined)
+                snprintf(buf, sizeof buf, "%.6g", d[i].value);
+            else
+                snprintf(buf, sizeof buf, "-");
+            fprintf(f, " %-*s %*s  %s\n", NAME_W, d[i].d->label, NUM_W, buf, d[i].d->formula);
+        }
+    }
+    if (r->per_thread && o->n_thr)
+        text_threads(f, r);
+    if (o->n_reg)
+        text_regions(f, r);
+    return ferror(f) ? -1 : 0;
+}
+
+/* ------------------------------------------------------------ JSON */
+
+/* Length of a valid UTF-8 sequence at s, or 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+    size_t n, i;
+    uint32_t cp;
+    if (s[0] < 0x80)
+        return 1;
+    if ((s[0] & 0xe0) == 0xc0) {
+        n = 2;
+        cp = s[0] & 0x1f;
+    } else if ((s[0] & 0xf0) == 0xe0) {
+        n = 3;
+        cp = s[0] & 0x0f;
+    } else if ((s[0] & 0xf8) == 0xf0) {
+        n = 4;
+        cp = s[0] & 0x07;
+    } else {
+        return 0;
+    }
+    for (i = 1; i < n; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3f);
+    }
+    /* overlong forms, surrogates and values past U+10FFFF are not UTF-8 */
+    if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+        (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+        return 0;
+    return n;
+}
+
+void count_json_string(FILE *f, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    fputc('"', f);
+    while (*p) {
+        size_t n;
+        if (*p == '"' || *p == '\\') {
+            fputc('\\', f);
+            fputc(*p++, f);
+        } else if (*p == '\n') {
+            fputs("\\n", f);
+            p++;
+        } else if (*p == '\t') {
+            fputs("\\t", f);
+            p++;
+        } else if (*p < 0x20 || *p == 0x7f) {
+            fprintf(f, "\\u%04x", *p++);
+        } else if ((n = utf8_len(p)) > 0) {
+            fwrite(p, 1, n, f);
+            p += n;
+        } else {
+            /* a byte that is not UTF-8 (arguments are bytes): keep it as
+             * the Latin-1 character of that value, so the JSON stays valid */
+            fprintf(f, "\\u%04x", *p++);
+        }
+    }
+    fputc('"', f);
+}
+
+static void json_key(FILE *f, const char *k)
+{
+    count_json_string(f, k);
+    fputc(':', f);
+}
+
+static void json_double(FILE *f, int defined, double v)
+{
+    if (defined && isfinite(v))
+        fprintf(f, "%.9g", v);
+    else
+        fputs("null", f);
+}
+
+static void json_kinds(FILE *f, const struct count_report *r, const struct vpmu_kind_values *k)
+{
+    unsigned order[HPM_K_COUNT], n = kind_order(r, k->have, order), i;
+    fputc('{', f);
+    for (i = 0; i < n; i++) {
+        if (i)
+            fputc(',', f);
+        json_key(f, hpm_catalog_kind(order[i])->name);
+        fprintf(f, "%" PRIu64, k->v[order[i]]);
+    }
+    fputc('}', f);
+}
+
+int count_report_json(FILE *f, const struct count_report *r)
+{
+    const struct vpmu_output *o = r->out;
+    struct derived d[N_DERIVED];
+    const struct vpmu_thread **t;
+    unsigned i, j, nd;
+    uint64_t sys;
+    char buf[128];
+
+    fputs("{\n", f);
+    fputs("  \"source\":\"modeled\",\n  \"pmu\":\"virtual\",\n  \"program\":", f);
+    if (r->argv) {
+        fputc('[', f);
+        for (i = 0; i < (unsigned)r->argc; i++) {
+            if (i)
+                fputc(',', f);
+            count_json_string(f, r->argv[i]);
+        }
+        fputc(']', f);
+    } else {
+        fputs("null", f); /* a report of a file: only the tool's command line is known */
+    }
+    fputs(",\n  \"command\":", f);
+    if (o->command)
+        count_json_string(f, o->command);
+    else
+        fputs("null", f);
+    fputs(",\n  \"machine\":{", f);
+    json_key(f, "name");
+    count_json_string(f, o->machine);
+    fprintf(f, ",\"cores\":%u,\"frequency_hz\":%" PRIu64 ",\"file\":", o->cores, o->frequency_hz);
+    if (r->machine_source)
+        count_json_string(f, r->machine_source);
+    else
+        fputs("null", f);
+    fputs("},\n  \"level\":", f);
+    count_json_string(f, o->level);
+    fputs(",\n  \"models\":", f);
+    count_json_string(f, o->models);
+    fprintf(f, ",\n  \"upcs\":%u,\n  \"threads_count\":%u,\n  \"host_pmu\":{\"present\":%s,"
+               "\"probe\":",
+            o->upcs, o->threads, r->hw_pmu ? "true" : "false");
+    if (r->pmu)
+        count_json_string(f, r->pmu);
+    else
+        fputs("null", f);
+    fputs("},\n  \"exit\":{", f);
+    if (r->exit_signal > 0) {
+        fprintf(f, "\"signal\":%d,\"signal_name\":", r->exit_signal);
+        count_json_string(f, signal_text(r->exit_signal));
+    } else if (r->exit_signal < 0) {
+        fputs("\"signal\":null", f);
+    } else {
+        fprintf(f, "\"status\":%d", r->exit_status);
+    }
+    fprintf(f, ",\"hpm_exit_code\":%d},\n  \"notes\":[", r->exit_code);
+    for (i = 0; i < r->n_notes; i++) {
+        if (i)
+            fputc(',', f);
+        count_json_string(f, r->notes[i]);
+    }
+    fputs("],\n  \"events\":[", f);
+    for (i = 0; i < r->n_rows; i++) {
+        const struct count_row *row = &r->rows[i];
+        const struct hpm_cat_kind_info *k = hpm_catalog_kind(row->kind);
+        uint64_t v = row_value(r, row);
+        fputs(i ? ",\n    {" : "\n    {", f);
+        json_key(f, "name");
+        count_json_string(f, row->name);
+        fputs(",\"kind\":", f);
+        count_json_string(f, k->name);
+        fputs(",\"unit\":", f);
+        count_json_string(f, hpm_catalog_unit_name(k->unit));
+        fprintf(f, ",\"node\":%s,\"source\":\"modeled\",\"count\":%" PRIu64 ",\"user\":%" PRIu64
+                   ",\"kernel\":null,\"codes\":[",
+                k->node ? "true" : "false", v, v);
+        for (j = 0; j < row->n_codes; j++) {
+            unsigned kk;
+            int core;
+            hpm_catalog_decode((unsigned)row->codes[j], &kk, &core);
+            hpm_catalog_code_name((unsigned)row->codes[j], buf, sizeof buf);
+            fprintf(f, "%s{\"code\":%d,\"core\":", j ? "," : "", row->codes[j]);
+            if (core >= 0)
+                fprintf(f, "%d", core);
+            else
+                fputs("null", f);
+            fputs(",\"name\":", f);
+            count_json_string(f, buf);
+            fprintf(f, ",\"count\":%" PRIu64 "}", o->count[row->codes[j]]);
+        }
+        fputs("],\"description\":", f);
+        count_json_string(f, k->description);
+        fputc('}', f);
+    }
+    fputs("\n  ],\n  \"host\":{\"source\":\"measured\",\"scope\":", f);
+    count_json_string(f, "the simulator process as wait4() reports it; includes Valgrind's own "
+                         "work");
+    if (r->have_rusage)
+        fprintf(f,
+                ",\"user_time_s\":%.6f,\"system_time_s\":%.6f,\"minor_faults\":%ld,"
+                "\"major_faults\":%ld,\"voluntary_context_switches\":%ld,"
+                "\"involuntary_context_switches\":%ld",
+                tv_seconds(r->ru.ru_utime), tv_seconds(r->ru.ru_stime), r->ru.ru_minflt,
+                r->ru.ru_majflt, r->ru.ru_nvcsw, r->ru.ru_nivcsw);
+    else
+        fputs(",\"measured\":false", f);
+    fputs(",\"syscalls\":", f);
+    if (kind_total(r, HPM_K_SYSCALLS, &sys))
+        fprintf(f, "{\"source\":\"modeled\",\"user\":%" PRIu64 ",\"kernel\":null}", sys);
+    else
+        fputs("null", f);
+    fputs("},\n  \"derived\":[", f);
+    nd = compute_derived(r, d);
+    for (i = 0; i < nd; i++) {
+        fputs(i ? ",\n    {" : "\n    {", f);
+        json_key(f, "name");
+        count_json_string(f, d[i].d->key);
+        fputs(",\"label\":", f);
+        count_json_string(f, d[i].d->label);
+        fputs(",\"formula\":", f);
+        count_json_string(f, d[i].d->formula);
+        fputs(",\"source\":\"modeled\",\"value\":", f);
+        json_double(f, d[i].defined, d[i].value);
+        fputc('}', f);
+    }
+    fputs(nd ? "\n  ],\n  \"threads\":[" : "],\n  \"threads\":[", f);
+    t = sorted_threads(o);
+    for (i = 0; t && i < o->n_thr; i++) {
+        fprintf(f, "%s{\"thread\":%u,\"core\":", i ? ",\n    " : "\n    ", t[i]->serial);
+        if (t[i]->core >= 0)
+            fprintf(f, "%d", t[i]->core);
+        else
+            fputs("null", f);
+        fputs(",\"source\":\"modeled\",\"counts\":", f);
+        json_kinds(f, r, &t[i]->k);
+        fputc('}', f);
+    }
+    free(t);
+    fputs(o->n_thr ? "\n  ],\n  \"regions\":[" : "],\n  \"regions\":[", f);
+    for (i = 0; i < o->n_reg; i++) {
+        const struct vpmu_region *g = &o->reg[i];
+        fputs(i ? ",\n    {" : "\n    {", f);
+        json_key(f, "name");
+        count_json_string(f, g->name);
+        fprintf(f, ",\"thread\":%u,\"entries\":", g->thread);
+        if (g->have_entries)
+            fprintf(f, "%" PRIu64, g->entries);
+        else
+            fputs("null", f);
+        fputs(",\"source\":\"modeled\",\"counts\":", f);
+        json_kinds(f, r, &g->k);
+        fputc('}', f);
+    }
+    fputs(o->n_reg ? "\n  ],\n  \"upc\":[" : "],\n  \"upc\":[", f);
+    for (i = 0; i < o->n_upc; i++)
+        fprintf(f,
+                "%s{\"unit\":%u,\"counters\":%" PRIu64 ",\"lost_carries\":%" PRIu64
+                ",\"parity_errors\":%" PRIu64 "}",
+                i ? "," : "", o->upc[i].upc, o->upc[i].counters, o->upc[i].lost_carries,
+                o->upc[i].parity_errors);
+    fputs("]\n}\n", f);
+    return ferror(f) ? -1 : 0;
+}
+
+/* ------------------------------------------------------------ CSV */
+
+void count_csv_field(FILE *f, const char *s)
+{
+    const char *p;
+    if (!s)
+        return;
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (p = s; *p; p++) {
+        if (*p == '"')
+            fputc('"', f);
+        fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+/* section,name,region,thread,core,code,value,source: every row has all eight. */
+struct csv_row {
+    const char *section, *name, *region;
+    long long thread, core, code; /* -1 = empty */
+    const char *value;
+    const char *source;
+};
+
+static void csv_row(FILE *f, const struct csv_row *x)
+{
+    count_csv_field(f, x->section);
+    fputc(',', f);
+    count_csv_field(f, x->name);
+    fputc(',', f);
+    count_csv_field(f, x->region);
+    if (x->thread >= 0)
+        fprintf(f, ",%lld", x->thread);
+    else
+        fputc(',', f);
+    if (x->core >= 0)
+        fprintf(f, ",%lld", x->core);
+    else
+        fputc(',', f);
+    if (x->code >= 0)
+        fprintf(f, ",%lld", x->code);
+    else
+        fputc(',', f);
+    fputc(',', f);
+    count_csv_field(f, x->value);
+    fputc(',', f);
+    count_csv_field(f, x->source);
+    fputc('\n', f);
+}
+
+static void csv_info(FILE *f, const char *name, const char *value)
+{
+    struct csv_row x = {"info", name, NULL, -1, -1, -1, value, NULL};
+    csv_row(f, &x);
+}
+
+static void csv_kinds(FILE *f, const struct count_report *r, const char *section,
+                      const char *region, long long thread, long long core,
+                      const struct vpmu_kind_values *k)
+{
+    unsigned order[HPM_K_COUNT], n = kind_order(r, k->have, order), i;
+    char num[32];
+    for (i = 0; i < n; i++) {
+        struct csv_row x = {section, hpm_catalog_kind(order[i])->name, region, thread, core, -1,
+                            num, "modeled"};
+        snprintf(num, sizeof num, "%" PRIu64, k->v[order[i]]);
+        csv_row(f, &x);
+    }
+}
+
+int count_report_csv(FILE *f, const struct count_report *r)
+{
+    const struct vpmu_output *o = r->out;
+    struct derived d[N_DERIVED];
+    const struct vpmu_thread **t;
+    unsigned i, j, nd;
+    uint64_t sys;
+    char num[64], *prog = NULL;
+    size_t plen = 0;
+    FILE *ps;
+
+    fputs("section,name,region,thread,core,code,value,source\n", f);
+    ps = open_memstream(&prog, &plen);
+    if (ps) {
+        program_text(ps, r);
+        fclose(ps);
+    }
+    csv_info(f, "program", prog ? prog : "?");
+    free(prog);
+    csv_info(f, "command", o->command ? o->command : "");
+    csv_info(f, "machine", o->machine);
+    snprintf(num, sizeof num, "%u", o->cores);
+    csv_info(f, "cores", num);
+    snprintf(num, sizeof num, "%" PRIu64, o->frequency_hz);
+    csv_info(f, "frequency_hz", num);
+    csv_info(f, "machine_file", r->machine_source ? r->machine_source : "");
+    csv_info(f, "source", "modeled");
+    csv_info(f, "pmu", "virtual");
+    csv_info(f, "host_pmu", r->hw_pmu ? "present" : "absent");
+    csv_info(f, "host_pmu_probe", r->pmu ? r->pmu : "");
+    csv_info(f, "level", o->level);
+    csv_info(f, "models", o->models);
+    snprintf(num, sizeof num, "%u", o->upcs);
+    csv_info(f, "upcs", num);
+    snprintf(num, sizeof num, "%u", o->threads);
+    csv_info(f, "threads", num);
+    if (r->exit_signal > 0) {
+        snprintf(num, sizeof num, "%d", r->exit_signal);
+        csv_info(f, "exit_signal", num);
+    } else if (r->exit_signal < 0) {
+        csv_info(f, "exit_signal", "");
+    } else {
+        snprintf(num, sizeof num, "%d", r->exit_status);
+        csv_info(f, "exit_status", num);
+    }
+    snprintf(num, sizeof num, "%d", r->exit_code);
+    csv_info(f, "hpm_exit_code", num);
+    for (i = 0; i < r->n_notes; i++) {
+        struct csv_row x = {"note", "", NULL, -1, -1, -1, r->notes[i], NULL};
+        csv_row(f, &x);
+    }
+    for (i = 0; i < r->n_rows; i++) {
+        const struct count_row *row = &r->rows[i];
+        struct csv_row x = {"event", row->name, NULL, -1, -1, -1, num, "modeled"};
+        snprintf(num, sizeof num, "%" PRIu64, row_value(r, row));
+        csv_row(f, &x);
+        for (j = 0; j < row->n_codes; j++) {
+            unsigned kk;
+            int core;
+            hpm_catalog_decode((unsigned)row->codes[j], &kk, &core);
+            x.core = core;
+            x.code = row->codes[j];
+            snprintf(num, sizeof num, "%" PRIu64, o->count[row->codes[j]]);
+            csv_row(f, &x);
+        }
+    }
+    if (r->have_rusage) {
+        static const char *const names[] = {"user_time_s",       "system_time_s",
+                                            "minor_faults",      "major_faults",
+                                            "voluntary_context_switches",
+                                            "involuntary_context_switches"};
+        for (i = 0; i < 6; i++) {
+            struct csv_row x = {"host", names[i], NULL, -1, -1, -1, num, "measured"};
+            switch (i) {
+            case 0: snprintf(num, sizeof num, "%.6f", tv_seconds(r->ru.ru_utime)); break;
+            case 1: snprintf(num, sizeof num, "%.6f", tv_seconds(r->ru.ru_stime)); break;
+            case 2: snprintf(num, sizeof num, "%ld", r->ru.ru_minflt); break;
+            case 3: snprintf(num, sizeof num, "%ld", r->ru.ru_majflt); break;
+            case 4: snprintf(num, sizeof num, "%ld", r->ru.ru_nvcsw); break;
+            default: snprintf(num, sizeof num, "%ld", r->ru.ru_nivcsw); break;
+            }
+            csv_row(f, &x);
+        }
+    }
+    if (kind_total(r, HPM_K_SYSCALLS, &sys)) {
+        struct csv_row x = {"host", "SYSCALLS", NULL, -1, -1, -1, num, "modeled"};
+        snprintf(num, sizeof num, "%" PRIu64, sys);
+        csv_row(f, &x);
+    }
+    nd = compute_derived(r, d);
+    for (i = 0; i < nd; i++) {
+        struct csv_row x = {"derived", d[i].d->key, NULL, -1, -1, -1, num, "modeled"};
+        if (d[i].defined)
+            snprintf(num, sizeof num, "%.9g", d[i].value);
+        else
+            num[0] = 0; /* would divide by zero */
+        csv_row(f, &x);
+    }
+    t = sorted_threads(o);
+    for (i = 0; t && i < o->n_thr; i++)
+        csv_kinds(f, r, "thread", NULL, t[i]->serial, t[i]->core, &t[i]->k);
+    free(t);
+    for (i = 0; i < o->n_reg; i++) {
+        const struct vpmu_region *g = &o->reg[i];
+        if (g->have_entries) {
+            struct csv_row x = {"region", "entries", g->name, g->thread, -1, -1, num, "modeled"};
+            snprintf(num, sizeof num, "%" PRIu64, g->entries);
+            csv_row(f, &x);
+        }
+        csv_kinds(f, r, "region", g->name, g->thread, -1, &g->k);
+    }
+    for (i = 0; i < o->n_upc; i++) {
+        static const char *const names[] = {"counters", "lost_carries", "parity_errors"};
+        uint64_t v[3] = {o->upc[i].counters, o->upc[i].lost_carries, o->upc[i].parity_errors};
+        for (j = 0; j < 3; j++) {
+            char name[48];
+            struct csv_row x = {"upc", name, NULL, -1, -1, -1, num, "modeled"};
+            snprintf(name, sizeof name, "upc%u_%s", o->upc[i].upc, names[j]);
+            snprintf(num, sizeof num, "%" PRIu64, v[j]);
+            csv_row(f, &x);
+        }
+    }
+    return ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * count_report.h - the report of hpm count: a libHPM-style text table (seed
+ * 001, Fig. 2), JSON or CSV, all three carrying the same data.
+ *
+ * The counts come from the virtual PMU's output file (vpmu_output.h) and are
+ * modeled; the host section holds only what wait4() measured for the
+ * simulator process. Kept apart from the code that runs the program so that
+ * a tool output file can be reported on its own (hpm count --from-output).
+ */
+#ifndef HPM_TOOL_COUNT_REPORT_H
+#define HPM_TOOL_COUNT_REPORT_H
+
+#include <stdio.h>
+#include <sys/resource.h>
+
+#include "catalog.h"
+#include "vpmu_output.h"
+
+/* One requested event: a kind on all cores (core -1), on one core, or a
+ * node kind (core -1). */
+struct count_row {
+    char name[HPM_CAT_NAME_MAX]; /* as reported: upper case */
+    unsigned kind;
+    int core;
+    int codes[HPM_CAT_MAX_CORES];
+    unsigned n_codes;
+};
+
+#define COUNT_MAX_NOTES 8
+
+struct count_report {
+    /* the program as run; argv NULL = take the tool's `command` record */
+    char *const *argv;
+    int argc;
+    const char *machine_source; /* "machines/bgp.machine", "host (sysfs)", ... or NULL */
+    const char *pmu;            /* what the PMU probe found, or NULL */
+    int hw_pmu;                 /* 1 = a hardware PMU answered */
+    const struct count_row *rows;
+    unsigned n_rows;
+    const struct vpmu_output *out;
+    int have_rusage;
+    struct rusage ru;
+    const char *notes[COUNT_MAX_NOTES];
+    unsigned n_notes;
+    int per_core, per_thread;
+    /* how the program ended: signal > 0, else status */
+    int exit_signal, exit_status;
+    int exit_code; /* what hpm exits with */
+};
+
+/* Rows for what an output file counted (a report without -e): a kind
+ * counted on every core is one row, else one row per counted core. Returns
+ * how many (at most max). */
+unsigned count_rows_from_output(const struct vpmu_output *out, struct count_row *rows,
+                                unsigned max);
+
+/* Cores the report covers: the tool's, limited to the catalog. */
+unsigned count_report_cores(const struct count_report *r);
+
+int count_report_text(FILE *f, const struct count_report *r);
+int count_report_json(FILE *f, const struct count_report *r);
+int count_report_csv(FILE *f, const struct count_report *r);
+
+/* Exposed for tests of the escaping. */
+void count_json_string(FILE *f, const char *s);
+void count_csv_field(FILE *f, const char *s);
+
+#endif

@@ -1,0 +1,669 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* vpmu_output.c - the parser of the virtual PMU's output file (vpmu_output.h). */
+#include "vpmu_output.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One line split into space-separated fields; pointers into the buffer. */
+#define MAX_FIELDS 8
+struct line {
+    const char *s; /* the line without its newline */
+    size_t len;
+    const char *f[MAX_FIELDS];
+    size_t flen[MAX_FIELDS];
+    unsigned n; /* fields found, MAX_FIELDS + 1 when there are more */
+};
+
+struct parser {
+    struct vpmu_output *o;
+    unsigned long lineno;
+    char *err;
+    size_t errlen;
+    /* singleton records seen, to reject a second one */
+    int seen_command, seen_machine, seen_cores, seen_freq, seen_level, seen_models, seen_upcs,
+        seen_exit;
+    size_t last_thr, last_reg; /* lookup caches: records come grouped */
+};
+
+static int fail(struct parser *p, const char *fmt, ...)
+{
+    if (p->err && p->errlen) {
+        int n = 0;
+        va_list ap;
+        if (p->lineno)
+            n = snprintf(p->err, p->errlen, "line %lu: ", p->lineno);
+        if (n >= 0 && (size_t)n < p->errlen) {
+            va_start(ap, fmt);
+            vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
+            va_end(ap);
+        }
+    }
+    return -1;
+}
+
+static void split(struct line *l)
+{
+    size_t i = 0;
+    l->n = 0;
+    while (i < l->len) {
+        size_t start;
+        while (i < l->len && l->s[i] == ' ')
+            i++;
+        if (i >= l->len)
+            break;
+        start = i;
+        while (i < l->len && l->s[i] != ' ')
+            i++;
+        if (l->n == MAX_FIELDS) {
+            l->n = MAX_FIELDS + 1;
+            return;
+        }
+        l->f[l->n] = l->s + start;
+        l->flen[l->n] = i - start;
+        l->n++;
+    }
+}
+
+static int field_is(const struct line *l, unsigned i, const char *word)
+{
+    size_t n = strlen(word);
+    return i < l->n && l->flen[i] == n && memcmp(l->f[i], word, n) == 0;
+}
+
+static int parse_u64(const char *s, size_t len, uint64_t *out)
+{
+    uint64_t v = 0;
+    size_t i;
+    if (len == 0 || len > 20)
+        return -1;
+    for (i = 0; i < len; i++) {
+        unsigned d;
+        if (s[i] < '0' || s[i] > '9')
+            return -1;
+        d = (unsigned)(s[i] - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return -1;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return 0;
+}
+
+/* A u64 field, at most max; names the field in the error. */
+static int get_u64(struct parser *p, const struct line *l, unsigned i, uint64_t max,
+                   const char *what, uint64_t *out)
+{
+    if (i >= l->n || parse_u64(l->f[i], l->flen[i], out) != 0)
+        return fail(p, "%s is not an unsigned decimal number", what);
+    if (*out > max)
+        return fail(p, "%s %llu is out of range (at most %llu)", what, (unsigned long long)*out,
+                    (unsigned long long)max);
+    return 0;
+}
+
+static int upper_eq(const char *a, size_t alen, const char *b)
+{
+    size_t i;
+    for (i = 0; i < alen; i++) {
+        char x = a[i], y = b[i];
+        if (y == 0)
+            return 0;
+        if (x >= 'a' && x <= 'z')
+            x = (char)(x - 'a' + 'A');
+        if (y >= 'a' && y <= 'z')
+            y = (char)(y - 'a' + 'A');
+        if (x != y)
+            return 0;
+    }
+    return b[alen] == 0;
+}
+
+static int find_kind(const char *s, size_t len)
+{
+    unsigned k;
+    for (k = 0; k < HPM_K_COUNT; k++)
+        if (upper_eq(s, len, hpm_catalog_kind(k)->name))
+            return (int)k;
+    return -1;
+}
+
+/* Grow an array of elements of size sz to hold one more; NULL on failure. */
+static void *grow(void *arr, size_t *cap, size_t n, size_t sz)
+{
+    size_t nc;
+    void *q;
+    if (n < *cap)
+        return arr;
+    nc = *cap ? *cap * 2 : 8;
+    if (nc > SIZE_MAX / sz)
+        return NULL;
+    q = realloc(arr, nc * sz);
+    if (q)
+        *cap = nc;
+    return q;
+}
+
+static struct vpmu_thread *thread_get(struct parser *p, unsigned serial)
+{
+    struct vpmu_output *o = p->o;
+    struct vpmu_thread *t;
+    size_t i;
+    if (p->last_thr < o->n_thr && o->thr[p->last_thr].serial == serial)
+        return &o->thr[p->last_thr];
+    for (i = 0; i < o->n_thr; i++)
+        if (o->thr[i].serial == serial) {
+            p->last_thr = i;
+            return &o->thr[i];
+        }
+    t = grow(o->thr, &o->cap_thr, o->n_thr, sizeof *t);
+    if (!t)
+        return NULL;
+    o->thr = t;
+    t = &o->thr[o->n_thr];
+    memset(t, 0, sizeof *t);
+    t->serial = serial;
+    t->core = -1;
+    p->last_thr = o->n_thr++;
+    return t;
+}
+
+static struct vpmu_region *region_get(struct parser *p, const char *name, size_t len,
+                                      unsigned thread)
+{
+    struct vpmu_output *o = p->o;
+    struct vpmu_region *r;
+    size_t i;
+    for (i = 0; i < o->n_reg; i++) {
+        size_t j = (p->last_reg + i) % o->n_reg; /* start at the last one used */
+        r = &o->reg[j];
+        if (r->thread == thread && strlen(r->name) == len && memcmp(r->name, name, len) == 0) {
+            p->last_reg = j;
+            return r;
+        }
+    }
+    r = grow(o->reg, &o->cap_reg, o->n_reg, sizeof *r);
+    if (!r)
+        return NULL;
+    o->reg = r;
+    r = &o->reg[o->n_reg];
+    memset(r, 0, sizeof *r);
+    r->name = malloc(len + 1);
+    if (!r->name)
+        return NULL;
+    memcpy(r->name, name, len);
+    r->name[len] = 0;
+    r->thread = thread;
+    p->last_reg = o->n_reg++;
+    return r;
+}
+
+/* The rest of the line after the record type, verbatim. */
+static void rest_of(const struct line *l, const char **s, size_t *len)
+{
+    size_t i = (size_t)(l->f[0] - l->s) + l->flen[0];
+    while (i < l->len && l->s[i] == ' ')
+        i++;
+    *s = l->s + i;
+    *len = l->len - i;
+}
+
+static int copy_word(struct parser *p, char *dst, size_t dstlen, const char *s, size_t len,
+                     const char *what)
+{
+    if (len == 0)
+        return fail(p, "empty %s", what);
+    if (len >= dstlen)
+        return fail(p, "%s too long (%zu bytes, at most %zu)", what, len, dstlen - 1);
+    memcpy(dst, s, len);
+    dst[len] = 0;
+    return 0;
+}
+
+static int once(struct parser *p, int *seen, const char *what)
+{
+    if (*seen)
+        return fail(p, "second '%s' record", what);
+    *seen = 1;
+    return 0;
+}
+
+static int set_kind(struct parser *p, struct vpmu_kind_values *k, const char *name, size_t nlen,
+                    const struct line *l, unsigned vi)
+{
+    int kind = find_kind(name, nlen);
+    uint64_t v;
+    if (kind < 0)
+        return fail(p, "unknown event kind '%.*s'", (int)(nlen > 48 ? 48 : nlen), name);
+    if (k->have[kind])
+        return fail(p, "second value for %s", hpm_catalog_kind((unsigned)kind)->name);
+    if (get_u64(p, l, vi, UINT64_MAX, "value", &v))
+        return -1;
+    k->v[kind] = v;
+    k->have[kind] = 1;
+    return 0;
+}
+
+static int rec_count(struct parser *p, const struct line *l)
+{
+    uint64_t code, v;
+    char name[HPM_CAT_NAME_MAX];
+    if (l->n != 4)
+        return fail(p, "'count' needs CODE NAME VALUE");
+    if (get_u64(p, l, 1, HPM_CAT_CODES - 1, "event code", &code))
+        return -1;
+    if (hpm_catalog_code_name((unsigned)code, name, sizeof name) < 0)
+        return fail(p, "event code %u is not in this hpm's catalog", (unsigned)code);
+    if (!upper_eq(l->f[2], l->flen[2], name))
+        return fail(p, "event code %u is %s here, the tool calls it '%.*s' (tool and hpm from "
+                       "different builds?)",
+                    (unsigned)code, name, (int)(l->flen[2] > 48 ? 48 : l->flen[2]), l->f[2]);
+    if (p->o->have_count[code])
+        return fail(p, "second count for event code %u", (unsigned)code);
+    if (get_u64(p, l, 3, UINT64_MAX, "count", &v))
+        return -1;
+    p->o->count[code] = v;
+    p->o->have_count[code] = 1;
+    p->o->n_counts++;
+    return 0;
+}
+
+static int rec_thread(struct parser *p, const struct line *l)
+{
+    uint64_t serial, core;
+    struct vpmu_thread *t;
+    if (l->n != 4)
+        return fail(p, "'thread' needs T core C or T KIND VALUE");
+    if (get_u64(p, l, 1, UINT_MAX, "thread serial", &serial))
+        return -1;
+    if (serial == 0)
+        return fail(p, "thread serials start at 1");
+    t = thread_get(p, (unsigned)serial);
+    if (!t)
+        return fail(p, "out of memory");
+    if (field_is(l, 2, "core")) {
+        if (t->core >= 0)
+            return fail(p, "second core for thread %u", t->serial);
+        if (get_u64(p, l, 3, VPMU_OUTPUT_MAX_CORES - 1, "core", &core))
+            return -1;
+        t->core = (int)core;
+        return 0;
+    }
+    return set_kind(p, &t->k, l->f[2], l->flen[2], l, 3);
+}
+
+/* region NAME... thread T entries N | region NAME... thread T KIND VALUE.
+ * The name may contain spaces, so the last four fields are taken from the
+ * end of the line and the name is what lies between. */
+static int rec_region(struct parser *p, const struct line *l)
+{
+    struct line tail;
+    const char *name;
+    size_t nlen, end = l->len, i;
+    unsigned k;
+    uint64_t serial, v;
+    struct vpmu_region *r;
+    for (k = 0; k < 4; k++) {
+        while (end > 0 && l->s[end - 1] == ' ')
+            end--;
+        while (end > 0 && l->s[end - 1] != ' ')
+            end--;
+    }
+    /* end is now the start of the fourth field from the end */
+    tail.s = l->s + end;
+    tail.len = l->len - end;
+    split(&tail);
+    if (tail.n != 4 || !field_is(&tail, 0, "thread"))
+        return fail(p, "'region' needs NAME thread T entries N or NAME thread T KIND VALUE");
+    name = l->f[0] + l->flen[0];
+    i = end;
+    while (name < l->s + i && *name == ' ')
+        name++;
+    while (i > 0 && l->s[i - 1] == ' ')
+        i--;
+    if (l->s + i <= name)
+        return fail(p, "'region' without a name");
+    nlen = (size_t)(l->s + i - name);
+    if (nlen > 1024)
+        return fail(p, "region name too long");
+    if (get_u64(p, &tail, 1, UINT_MAX, "thread serial", &serial))
+        return -1;
+    if (serial == 0)
+        return fail(p, "thread serials start at 1");
+    r = region_get(p, name, nlen, (unsigned)serial);
+    if (!r)
+        return fail(p, "out of memory");
+    if (field_is(&tail, 2, "entries")) {
+        if (r->have_entries)
+            return fail(p, "second 'entries' for region %s thread %u", r->name, r->thread);
+        if (get_u64(p, &tail, 3, UINT64_MAX, "entries", &v))
+            return -1;
+        r->entries = v;
+        r->have_entries = 1;
+        return 0;
+    }
+    return set_kind(p, &r->k, tail.f[2], tail.flen[2], &tail, 3);
+}
+
+static int rec_upc(struct parser *p, const struct line *l)
+{
+    uint64_t u;
+    struct vpmu_upc *x;
+    size_t i;
+    if (l->n != 8 || !field_is(l, 2, "counters") || !field_is(l, 4, "lost_carries") ||
+        !field_is(l, 6, "parity_errors"))
+        return fail(p, "'upc' needs U counters N lost_carries N parity_errors N");
+    if (get_u64(p, l, 1, 1023, "UPC unit", &u))
+        return -1;
+    for (i = 0; i < p->o->n_upc; i++)
+        if (p->o->upc[i].upc == u)
+            return fail(p, "second 'upc %u' record", (unsigned)u);
+    x = grow(p->o->upc, &p->o->cap_upc, p->o->n_upc, sizeof *x);
+    if (!x)
+        return fail(p, "out of memory");
+    p->o->upc = x;
+    x = &p->o->upc[p->o->n_upc];
+    x->upc = (unsigned)u;
+    if (get_u64(p, l, 3, UINT64_MAX, "counters", &x->counters) ||
+        get_u64(p, l, 5, UINT64_MAX, "lost_carries", &x->lost_carries) ||
+        get_u64(p, l, 7, UINT64_MAX, "parity_errors", &x->parity_errors))
+        return -1;
+    p->o->n_upc++;
+    return 0;
+}
+
+static int rec_exit(struct parser *p, const struct line *l)
+{
+    struct vpmu_output *o = p->o;
+    uint64_t v;
+    if (once(p, &p->seen_exit, "exit"))
+        return -1;
+    if (field_is(l, 1, "status") && l->n == 3) {
+        /* exit_group's argument, as the program gave it (may be negative) */
+        int neg = l->flen[2] > 1 && l->f[2][0] == '-';
+        if (parse_u64(l->f[2] + neg, l->flen[2] - (size_t)neg, &v) != 0 || v > INT_MAX)
+            return fail(p, "bad exit status");
+        o->exit_kind = VPMU_EXIT_STATUS;
+        o->exit_value = neg ? -(int)v : (int)v;
+        return 0;
+    }
+    if (field_is(l, 1, "signal") && l->n == 2) {
+        o->exit_kind = VPMU_EXIT_SIGNAL;
+        o->exit_value = -1;
+        return 0;
+    }
+    if (field_is(l, 1, "signal") && l->n == 3) {
+        if (get_u64(p, l, 2, 255, "signal", &v))
+            return -1;
+        if (v == 0)
+            return fail(p, "signal 0");
+        o->exit_kind = VPMU_EXIT_SIGNAL;
+        o->exit_value = (int)v;
+        return 0;
+    }
+    return fail(p, "'exit' needs 'status N', 'signal N' or 'signal'");
+}
+
+static int record(struct parser *p, struct line *l)
+{
+    struct vpmu_output *o = p->o;
+    uint64_t v;
+    const char *s;
+    size_t n;
+    split(l);
+    if (l->n == 0)
+        return 0; /* blank lines carry nothing */
+    if (field_is(l, 0, "count"))
+        return rec_count(p, l);
+    if (field_is(l, 0, "thread"))
+        return rec_thread(p, l);
+    if (field_is(l, 0, "region"))
+        return rec_region(p, l);
+    if (field_is(l, 0, "command")) {
+        if (once(p, &p->seen_command, "command"))
+            return -1;
+        rest_of(l, &s, &n);
+        o->command = malloc(n + 1);
+        if (!o->command)
+            return fail(p, "out of memory");
+        memcpy(o->command, s, n);
+        o->command[n] = 0;
+        return 0;
+    }
+    if (field_is(l, 0, "models")) {
+        if (once(p, &p->seen_models, "models"))
+            return -1;
+        rest_of(l, &s, &n);
+        return copy_word(p, o->models, sizeof o->models, s, n, "models");
+    }
+    if (field_is(l, 0, "hpm-vpmu"))
+        return fail(p, "second 'hpm-vpmu' header");
+    if (field_is(l, 0, "raw"))
+        return 0; /* exact tool counters for its own tests; hpm reports UPC reads */
+    if (field_is(l, 0, "upc"))
+        return rec_upc(p, l);
+    if (field_is(l, 0, "exit"))
+        return rec_exit(p, l);
+    /* the remaining known records have exactly one value */
+    if (field_is(l, 0, "pid") || field_is(l, 0, "machine") || field_is(l, 0, "cores") ||
+        field_is(l, 0, "frequency_hz") || field_is(l, 0, "level") || field_is(l, 0, "upcs") ||
+        field_is(l, 0, "threads")) {
+        if (l->n != 2)
+            return fail(p, "'%.*s' needs one value", (int)l->flen[0], l->f[0]);
+    } else {
+        return 0; /* unknown record type: a newer tool's, skipped */
+    }
+    if (field_is(l, 0, "pid")) {
+        if (once(p, &o->have_pid, "pid"))
+            return -1;
+        return get_u64(p, l, 1, UINT64_MAX, "pid", &o->pid);
+    }
+    if (field_is(l, 0, "machine")) {
+        if (once(p, &p->seen_machine, "machine"))
+            return -1;
+        return copy_word(p, o->machine, sizeof o->machine, l->f[1], l->flen[1], "machine name");
+    }
+    if (field_is(l, 0, "cores")) {
+        if (once(p, &p->seen_cores, "cores") ||
+            get_u64(p, l, 1, VPMU_OUTPUT_MAX_CORES, "cores", &v))
+            return -1;
+        if (v == 0)
+            return fail(p, "cores 0");
+        o->cores = (unsigned)v;
+        return 0;
+    }
+    if (field_is(l, 0, "frequency_hz")) {
+        if (once(p, &p->seen_freq, "frequency_hz"))
+            return -1;
+        return get_u64(p, l, 1, UINT64_MAX, "frequency_hz", &o->frequency_hz);
+    }
+    if (field_is(l, 0, "level")) {
+        if (once(p, &p->seen_level, "level"))
+            return -1;
+        if (!field_is(l, 1, "insn") && !field_is(l, 1, "core") && !field_is(l, 1, "full"))
+            return fail(p, "level must be insn, core or full");
+        return copy_word(p, o->level, sizeof o->level, l->f[1], l->flen[1], "level");
+    }
+    if (field_is(l, 0, "upcs")) {
+        if (once(p, &p->seen_upcs, "upcs") || get_u64(p, l, 1, 1024, "upcs", &v))
+            return -1;
+        o->upcs = (unsigned)v;
+        return 0;
+    }
+    /* threads */
+    if (once(p, &o->have_threads, "threads") || get_u64(p, l, 1, UINT_MAX, "threads", &v))
+        return -1;
+    o->threads = (unsigned)v;
+    return 0;
+}
+
+/* Whole-file consistency, after the last line. */
+static int check_complete(struct parser *p)
+{
+    struct vpmu_output *o = p->o;
+    size_t i;
+    static const char *const hint = " (file truncated, or the tool stopped early)";
+    p->lineno = 0;
+    if (!p->seen_machine)
+        return fail(p, "no 'machine' record%s", hint);
+    if (!p->seen_cores)
+        return fail(p, "no 'cores' record%s", hint);
+    if (o->exit_kind == VPMU_EXIT_NONE)
+        return fail(p, "no 'exit' record%s", hint);
+    if (!o->have_threads)
+        return fail(p, "no 'threads' record%s", hint);
+    for (i = 0; i < o->n_thr; i++) {
+        if (o->thr[i].serial > o->threads)
+            return fail(p, "thread %u, but 'threads %u'", o->thr[i].serial, o->threads);
+        if (o->thr[i].core >= (int)o->cores)
+            return fail(p, "thread %u on core %d, but 'cores %u'", o->thr[i].serial,
+                        o->thr[i].core, o->cores);
+    }
+    for (i = 0; i < o->n_reg; i++)
+        if (o->reg[i].thread > o->threads)
+            return fail(p, "region %s on thread %u, but 'threads %u'", o->reg[i].name,
+                        o->reg[i].thread, o->threads);
+    for (i = 0; i < o->n_upc; i++)
+        if (p->seen_upcs && o->upc[i].upc >= o->upcs)
+            return fail(p, "'upc %u', but 'upcs %u'", o->upc[i].upc, o->upcs);
+    return 0;
+}
+
+int vpmu_output_parse(struct vpmu_output *o, const char *buf, size_t len, char *err,
+                      size_t errlen)
+{
+    struct parser p;
+    size_t at = 0;
+    memset(o, 0, sizeof *o);
+    memset(&p, 0, sizeof p);
+    p.o = o;
+    p.err = err;
+    p.errlen = errlen;
+    if (err && errlen)
+        err[0] = 0;
+    if (len == 0)
+        return fail(&p, "empty file (the tool wrote nothing)");
+    if (memchr(buf, 0, len))
+        return fail(&p, "NUL byte in the file (not a virtual PMU output file)");
+    while (at < len) {
+        struct line l;
+        const char *nl = memchr(buf + at, '\n', len - at);
+        p.lineno++;
+        if (!nl)
+            return fail(&p, "truncated: the last line has no newline");
+        l.s = buf + at;
+        l.len = (size_t)(nl - l.s);
+        at += l.len + 1;
+        if (l.len && l.s[l.len - 1] == '\r')
+            l.len--;
+        if (p.lineno == 1) {
+            uint64_t v;
+            split(&l);
+            if (!field_is(&l, 0, "hpm-vpmu") || l.n != 2 || parse_u64(l.f[1], l.flen[1], &v))
+                return fail(&p, "not a virtual PMU output file (expected 'hpm-vpmu %d')",
+                            VPMU_OUTPUT_VERSION);
+            if (v != VPMU_OUTPUT_VERSION)
+                return fail(&p, "output format version %llu; this hpm reads version %d (the "
+                                "tool and hpm come from different builds)",
+                            (unsigned long long)v, VPMU_OUTPUT_VERSION);
+            o->version = (unsigned)v;
+            continue;
+        }
+        if (record(&p, &l))
+            return -1;
+    }
+    return check_complete(&p);
+}
+
+int vpmu_output_load(struct vpmu_output *o, const char *path, char *err, size_t errlen)
+{
+    FILE *f;
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    int rc;
+    memset(o, 0, sizeof *o);
+    f = fopen(path, "rb");
+    if (!f) {
+        if (err && errlen)
+            snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    for (;;) {
+        size_t got;
+        if (cap - len < 65536) {
+            char *nb;
+            if (cap > ((size_t)1 << 34)) { /* 16 GiB: not an output file */
+                free(buf);
+                fclose(f);
+                if (err && errlen)
+                    snprintf(err, errlen, "%s: file too large", path);
+                return -1;
+            }
+            nb = realloc(buf, cap * 2 + 65536);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                if (err && errlen)
+                    snprintf(err, errlen, "%s: out of memory", path);
+                return -1;
+            }
+            buf = nb;
+            cap = cap * 2 + 65536;
+        }
+        got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    if (ferror(f)) {
+        free(buf);
+        fclose(f);
+        if (err && errlen)
+            snprintf(err, errlen, "%s: read error", path);
+        return -1;
+    }
+    fclose(f);
+    rc = vpmu_output_parse(o, buf, len, err, errlen);
+    free(buf);
+    if (rc && err && errlen) {
+        /* prefix the file name: "FILE: line N: message" */
+        size_t pl = strlen(path) + 2, ml = strlen(err);
+        if (pl + ml + 1 <= errlen) {
+            memmove(err + pl, err, ml + 1);
+            memcpy(err, path, pl - 2);
+            err[pl - 2] = ':';
+            err[pl - 1] = ' ';
+        }
+    }
+    return rc;
+}
+
+void vpmu_output_free(struct vpmu_output *o)
+{
+    size_t i;
+    free(o->command);
+    free(o->thr);
+    for (i = 0; i < o->n_reg; i++)
+        free(o->reg[i].name);
+    free(o->reg);
+    free(o->upc);
+    o->command = NULL;
+    o->thr = NULL;
+    o->reg = NULL;
+    o->upc = NULL;
+    o->n_thr = o->n_reg = o->n_upc = 0;
+    o->cap_thr = o->cap_reg = o->cap_upc = 0;
+}
+
+const struct vpmu_thread *vpmu_output_thread(const struct vpmu_output *o, unsigned serial)
+{
+    size_t i;
+    for (i = 0; i < o->n_thr; i++)
+        if (o->thr[i].serial == serial)
+            return &o->thr[i];
+    return NULL;
+}

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * vpmu_output.h - read the output file of the virtual PMU (valgrind
+ * --tool=hpm, format version 2) into memory.
+ *
+ * The file is written by a tool running inside another process, which may
+ * die half-way or be a different build than this hpm, so the parser trusts
+ * nothing: every number is range-checked, every event name is checked against
+ * the catalog, a file that does not end in a newline or lacks a required
+ * record is reported as truncated, and unknown record types are skipped (so a
+ * newer tool can add records). Errors are "line N: message".
+ *
+ * Records (one per line, fields separated by spaces):
+ *   hpm-vpmu 2 | command PROG ARG... | pid N | machine NAME | cores N |
+ *   frequency_hz N | level L | models M... | upcs N |
+ *   exit status N | exit signal N | exit signal | threads N |
+ *   thread T core C | count CODE NAME VALUE | thread T KIND VALUE |
+ *   raw ... (ignored) | region NAME thread T entries N |
+ *   region NAME thread T KIND VALUE | upc U counters N lost_carries N parity_errors N
+ * Region names may contain spaces: a region record is read from its end.
+ */
+#ifndef HPM_TOOL_VPMU_OUTPUT_H
+#define HPM_TOOL_VPMU_OUTPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "catalog.h"
+
+#define VPMU_OUTPUT_VERSION 2
+#define VPMU_OUTPUT_MAX_CORES 1024 /* the machine-file limit */
+
+enum vpmu_exit_kind {
+    VPMU_EXIT_NONE = 0, /* no exit record (file truncated) */
+    VPMU_EXIT_STATUS,   /* exit_value = the status */
+    VPMU_EXIT_SIGNAL,   /* exit_value = the signal, or -1 when unknown */
+};
+
+/* Per-kind values with a presence flag (a value of 0 and "not written" differ). */
+struct vpmu_kind_values {
+    uint64_t v[HPM_K_COUNT];
+    unsigned char have[HPM_K_COUNT];
+};
+
+struct vpmu_thread {
+    unsigned serial; /* 1, 2, ... in creation order */
+    int core;        /* -1 when no `thread T core C` record */
+    struct vpmu_kind_values k;
+};
+
+struct vpmu_region {
+    char *name;
+    unsigned thread;
+    int have_entries;
+    uint64_t entries;
+    struct vpmu_kind_values k;
+};
+
+struct vpmu_upc {
+    unsigned upc;
+    uint64_t counters, lost_carries, parity_errors;
+};
+
+struct vpmu_output {
+    unsigned version;
+    char *command; /* the rest of the `command` line, verbatim; NULL if absent */
+    int have_pid;
+    uint64_t pid;
+    char machine[64];
+    unsigned cores;
+    uint64_t frequency_hz;
+    char level[8];   /* insn, core or full; "" if absent */
+    char models[64]; /* "hier bpred tlb timing", "none"; "" if absent */
+    unsigned upcs;
+    enum vpmu_exit_kind exit_kind;
+    int exit_value;
+    int have_threads;
+    unsigned threads;
+
+    uint64_t count[HPM_CAT_CODES];
+    unsigned char have_count[HPM_CAT_CODES];
+    unsigned n_counts;
+
+    struct vpmu_thread *thr; /* in order of first appearance */
+    size_t n_thr, cap_thr;
+    struct vpmu_region *reg; /* in order of first appearance */
+    size_t n_reg, cap_reg;
+    struct vpmu_upc *upc;
+    size_t n_upc, cap_upc;
+};
+
+/* Parse len bytes (need not be NUL-terminated). Returns 0, or -1 with err
+ * (if errlen > 0) holding "line N: message"; *o must be freed either way. */
+int vpmu_output_parse(struct vpmu_output *o, const char *buf, size_t len, char *err,
+                      size_t errlen);
+/* Read and parse a file; a missing or empty file is an error with its own
+ * message (the tool could not start the program). */
+int vpmu_output_load(struct vpmu_output *o, const char *path, char *err, size_t errlen);
+void vpmu_output_free(struct vpmu_output *o);
+
+/* The thread with serial `serial`, or NULL. */
+const struct vpmu_thread *vpmu_output_thread(const struct vpmu_output *o, unsigned serial);
+
+#endif
