@@ -3,6 +3,7 @@
  * models built from what it produced, so that every accepted file is known
  * to give models that build and run. */
 #include "machine.h"
+#include "machine_wire.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -21,6 +22,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort(); /* message must be terminated */
     if (rc != HPM_MACHINE_OK)
         return 0;
+    {
+        /* a parsed machine survives the trip to the Valgrind tool intact */
+        struct hpm_machine back;
+        size_t wn = hpm_machine_wire_size();
+        char *wire = malloc(wn);
+        if (!wire || hpm_machine_wire_encode(&m, wire, wn) == 0 ||
+            hpm_machine_wire_decode(&back, wire) != 0 || memcmp(&m, &back, sizeof m) != 0)
+            abort();
+        wire[wn / 2] = '\0'; /* and a truncated encoding is refused */
+        if (hpm_machine_wire_decode(&back, wire) == 0)
+            abort();
+        free(wire);
+    }
     {
         struct hpm_hier *h;
         struct hpm_tlb *t;
