@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * hpm_client.h - client requests of the hpm virtual PMU (Valgrind tool "hpm").
  *

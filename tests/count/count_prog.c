@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later (includes hpm_client.h and vpmu_test.h) */
+/* SPDX-License-Identifier: GPL-2.0-or-later (includes tests/vpmu/vpmu_test.h) */
 /*
  * count_prog - workloads with exactly known counts for the hpm count tests,
  * run under the virtual PMU. Each workload sits in a region (hpm_client.h),

@@ -1,0 +1,262 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# bench_vpmu.sh [BUILD] - speed of the virtual PMU against its Valgrind peers,
+# and its counts against cachegrind's.
+#
+# For each workload (the three demo programs at a larger size, and a Debian
+# binary, xz) it times, best of $HPM_BENCH_REPS (3) wall-clock runs:
+#   native       the program alone
+#   none         valgrind --tool=none: the floor of any Valgrind tool
+#   core         hpm, core events only (no models run)
+#   full         hpm, the default event set on machine bgp (every model runs)
+#   fullhost     the same on machine host (HPM_BENCH_HOST=0 leaves it out)
+#   cachegrind   --cache-sim=yes --branch-sim=yes, the --I1/--D1/--LL below
+#   callgrind    --cache-sim=yes --branch-sim=yes
+# and prints a table of times and slowdowns, then the headline lines
+#   ratio vpmu_core_vs_none_<prog>        hpm core / none        (goal <= 1.3)
+#   ratio vpmu_full_vs_cachegrind_<prog>  hpm full / cachegrind  (goal <= 0.33)
+#   ratio vpmu_full_vs_callgrind_<prog>   hpm full / callgrind
+# with their geometric means (no suffix), ours over the peer: lower is better.
+# Then, informational, hpm's counts against cachegrind's on the same geometry
+# (bench/vpmu/cachegrind.machine and --I1/--D1/--LL below):
+#   compare <prog>_<what> hpm=X peer=Y diff=Z%
+#
+# A missed goal is a result, not a failure: the script fails only when a run
+# fails or a tool is missing. Sizes: HPM_BENCH_VPMU_SMALL=1 runs the demo
+# sizes (a quick smoke run, about a minute). The whole run takes about 7
+# minutes on 2 cores, mostly in the full-model runs.
+set -euo pipefail
+
+BUILD=${1:-build}
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPS=${HPM_BENCH_REPS:-3}
+HPM="$BUILD/bin/hpm"
+# The cache geometry cachegrind gets, and cachegrind.machine describes for
+# hpm: 32 KB 8-way L1s and an 8 MB 16-way last level, 64-byte lines. Left to
+# itself cachegrind reads the host's caches, which in a VM can be odd (a
+# 512 MB 2-way LL on the machine this was written on).
+CG_GEOMETRY=("--I1=32768,8,64" "--D1=32768,8,64" "--LL=8388608,16,64")
+CG_MACHINE="$HERE/cachegrind.machine"
+CORE_EVENTS=INSTRUCTIONS,LOADS,STORES,BRANCHES,BR_COND,BR_COND_TAKEN,SYSCALLS
+
+die() {
+  echo "bench_vpmu: $*" >&2
+  exit 1
+}
+
+command -v valgrind >/dev/null || die "valgrind not found (scripts/install-deps.sh installs it)"
+for w in matmul cg stream; do
+  [ -x "$BUILD/bin/hpm-$w" ] ||
+    die "$BUILD/bin/hpm-$w missing: build the workloads (add_subdirectory(workloads))"
+done
+[ -x "$BUILD/lib/valgrind/hpm-amd64-linux" ] ||
+  die "$BUILD/lib/valgrind/hpm-amd64-linux missing: the virtual PMU tool was not built"
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/bench_vpmu.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+# How hpm is driven. The front end (hpm count) is the product, so it is what
+# is timed when it exists; its own start-up (parsing the machine, exec'ing
+# valgrind) is part of the cost a user pays. Before it exists, the core-event
+# runs call the tool directly (the full one on the tool's built-in machine:
+# only the front end encodes machine files for it).
+if "$HPM" count --help >/dev/null 2>&1; then
+  HAVE_COUNT=1
+else
+  HAVE_COUNT=0
+  DIRECT_FULL=""
+  # (captured first: grep -q would close the pipe early, and pipefail would
+  # take valgrind's SIGPIPE for an answer)
+  tool_help=$(VALGRIND_LIB="$BUILD/lib/valgrind" valgrind --tool=hpm --help 2>&1 || true)
+  if [[ $tool_help == *--hpm-events* ]]; then
+    # codes of core 0 (catalog order): INSTRUCTIONS 0, LOADS 2, STORES 3,
+    # BRANCHES 10, BR_COND 11, BR_COND_TAKEN 12, SYSCALLS 23
+    DIRECT_CORE=("--hpm-events=0,2,3,10,11,12,23")
+    # every event on the tool's built-in machine (a one-core node, not bgp)
+    DIRECT_FULL=1
+    echo "bench_vpmu: note: '$HPM count' not available: hpm runs the tool directly;" \
+      "'full' is its default machine, not bgp; no host run, no count comparison"
+  else
+    DIRECT_CORE=(--hpm-level=core)
+    echo "bench_vpmu: note: '$HPM count' not available: hpm runs the tool directly;" \
+      "no full-model runs, no count comparison"
+  fi
+fi
+
+# ---------------------------------------------------------------- workloads
+# Larger than the demo's defaults, so that each run lasts a second or more
+# under tool none and Valgrind's start-up (~0.35 s) does not dominate; small
+# enough that the whole benchmark stays under 10 minutes on 2 cores while
+# the full model costs 4-5 times cachegrind's time (as when this was written).
+if [ "${HPM_BENCH_VPMU_SMALL:-0}" = 1 ]; then
+  SZ_MATMUL=300 SZ_CG=300 SZ_STREAM=1000000 XZ_BYTES=131072
+else
+  SZ_MATMUL=420 SZ_CG=600 SZ_STREAM=4000000 XZ_BYTES=393216
+fi
+# xz input: fixed-seed text, compressible but not trivially (about 20:1),
+# exactly XZ_BYTES long (awk cuts the last line itself: a `| head -c` would
+# end awk with SIGPIPE, which pipefail reports as a failure).
+XZ_IN="$TMP/xz.in"
+awk -v n="$XZ_BYTES" 'BEGIN {
+  s = 12345; w = "alpha beta gamma delta epsilon zeta eta theta iota kappa";
+  for (i = 0; len < n; i++) {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    line = i " " substr(w, 1 + s % 40, 12) "\n";
+    if (len + length(line) > n) line = substr(line, 1, n - len);
+    len += length(line); printf "%s", line } }' >"$XZ_IN"
+
+# CMD_<prog>: the command line of each program (read through namerefs,
+# which shellcheck does not follow).
+PROGS=(matmul cg stream)
+# shellcheck disable=SC2034
+CMD_matmul=("$BUILD/bin/hpm-matmul" "$SZ_MATMUL")
+# shellcheck disable=SC2034
+CMD_cg=("$BUILD/bin/hpm-cg" "$SZ_CG")
+# shellcheck disable=SC2034
+CMD_stream=("$BUILD/bin/hpm-stream" "$SZ_STREAM")
+if command -v xz >/dev/null; then
+  PROGS+=(xz)
+  # shellcheck disable=SC2034
+  CMD_xz=("$(command -v xz)" -9 -c "$XZ_IN")
+else
+  echo "bench_vpmu: note: xz not installed, the Debian-binary workload is left out"
+fi
+
+# ---------------------------------------------------------------- timing
+# best_ms OUTVAR CMD...: the fastest of $REPS runs, in milliseconds. The
+# program's output is discarded; a non-zero exit status is a real error.
+best_ms() {
+  local -n out_=$1
+  shift
+  local best="" t0 t1 ms i
+  for ((i = 0; i < REPS; i++)); do
+    t0=$(date +%s%N)
+    if ! "$@" >/dev/null 2>"$TMP/stderr"; then
+      echo "bench_vpmu: failed:" "$@" >&2
+      tail -n 20 "$TMP/stderr" >&2
+      exit 1
+    fi
+    t1=$(date +%s%N)
+    ms=$(((t1 - t0) / 1000000))
+    if [ -z "$best" ] || [ "$ms" -lt "$best" ]; then best=$ms; fi
+  done
+  # shellcheck disable=SC2034 # a nameref: assigns the caller's variable
+  out_=$best
+}
+
+declare -A T # T[prog,config] = ms; absent = not measured
+
+for p in "${PROGS[@]}"; do
+  declare -n cmd="CMD_$p"
+  echo "bench_vpmu: timing $p (${cmd[*]##*/}), best of $REPS" >&2
+  best_ms "T[$p,native]" "${cmd[@]}"
+  best_ms "T[$p,none]" valgrind -q --tool=none "${cmd[@]}"
+  if [ "$HAVE_COUNT" = 1 ]; then
+    best_ms "T[$p,core]" "$HPM" count -e "$CORE_EVENTS" -o /dev/null -- "${cmd[@]}"
+    best_ms "T[$p,full]" "$HPM" count --machine bgp -o /dev/null -- "${cmd[@]}"
+    if [ "${HPM_BENCH_HOST:-1}" = 1 ]; then
+      best_ms "T[$p,fullhost]" "$HPM" count --machine host -o /dev/null -- "${cmd[@]}"
+    fi
+  else
+    best_ms "T[$p,core]" env VALGRIND_LIB="$BUILD/lib/valgrind" valgrind -q --tool=hpm \
+      --hpm-out=/dev/null "${DIRECT_CORE[@]}" "${cmd[@]}"
+    if [ -n "$DIRECT_FULL" ]; then
+      best_ms "T[$p,full]" env VALGRIND_LIB="$BUILD/lib/valgrind" valgrind -q --tool=hpm \
+        --hpm-out=/dev/null --hpm-events=all "${cmd[@]}"
+    fi
+  fi
+  # The last cachegrind run's file is kept for the count comparison; writing
+  # a few KB costs the same as /dev/null.
+  best_ms "T[$p,cachegrind]" valgrind -q --tool=cachegrind --cache-sim=yes --branch-sim=yes \
+    "${CG_GEOMETRY[@]}" --cachegrind-out-file="$TMP/cg.$p" "${cmd[@]}"
+  best_ms "T[$p,callgrind]" valgrind -q --tool=callgrind --cache-sim=yes --branch-sim=yes \
+    --callgrind-out-file=/dev/null "${cmd[@]}"
+  unset -n cmd
+done
+
+# ---------------------------------------------------------------- report
+CONFIGS=(native none core full fullhost cachegrind callgrind)
+fmt_cell() { # ms native_ms -> "1.234s  12.3x"
+  awk -v t="$1" -v n="$2" 'BEGIN { printf "%7.3fs %6.1fx", t / 1000, (n > 0 ? t / n : 0) }'
+}
+echo
+printf '%-8s' "program"
+for c in "${CONFIGS[@]}"; do printf ' %15s' "$c"; done
+echo
+for p in "${PROGS[@]}"; do
+  printf '%-8s' "$p"
+  for c in "${CONFIGS[@]}"; do
+    if [ -n "${T[$p,$c]:-}" ]; then
+      printf ' %15s' "$(fmt_cell "${T[$p,$c]}" "${T[$p,native]}")"
+    else
+      printf ' %15s' "-"
+    fi
+  done
+  echo
+done
+echo "(wall-clock seconds, best of $REPS; slowdown over native)"
+echo
+
+# ratio lines: per program, then the geometric mean over the programs
+ratio_lines() { # NAME OURS PEER
+  local name=$1 ours=$2 peer=$3 p all=""
+  for p in "${PROGS[@]}"; do
+    if [ -z "${T[$p,$ours]:-}" ] || [ -z "${T[$p,$peer]:-}" ]; then continue; fi
+    all+="${T[$p,$ours]} ${T[$p,$peer]} "
+    awk -v a="${T[$p,$ours]}" -v b="${T[$p,$peer]}" -v n="${name}_$p" \
+      'BEGIN { printf "ratio %s %.3f\n", n, (b > 0 ? a / b : 0) }'
+  done
+  [ -n "$all" ] || return 0
+  echo "$all" | awk -v n="$name" '{
+    s = 0; k = 0
+    for (i = 1; i < NF; i += 2) if ($(i + 1) > 0 && $i > 0) { s += log($i / $(i + 1)); k++ }
+    if (k) printf "ratio %s %.3f\n", n, exp(s / k) }'
+}
+ratio_lines vpmu_core_vs_none core none
+ratio_lines vpmu_full_vs_cachegrind full cachegrind
+ratio_lines vpmu_full_vs_callgrind full callgrind
+ratio_lines vpmu_fullhost_vs_cachegrind fullhost cachegrind
+
+# ---------------------------------------------------------------- counts
+# hpm on cachegrind.machine against the kept cachegrind file: instructions
+# (Ir), conditional branches (Bc) and L1 data misses (D1mr + D1mw).
+[ "$HAVE_COUNT" = 1 ] || exit 0
+echo
+# cg_field FILE NAME: a total from cachegrind's "events:" and "summary:" lines
+cg_field() {
+  awk -v want="$2" '
+    /^events:/ { for (i = 2; i <= NF; i++) col[$i] = i - 1 }
+    /^summary:/ { split(want, w, "+"); s = 0
+                  for (j in w) s += $(col[w[j]] + 1); print s }' "$1"
+}
+# hpm_field FILE EVENT: the total of EVENT in hpm count --csv output, whose
+# rows are section,name,region,thread,core,code,value,source; the total is
+# the "event" row without a core (the rows after it split it per core).
+hpm_field() {
+  awk -F, -v want="$2" '
+    $1 == "event" && toupper($2) == want && $5 == "" { print $7; exit }' "$1"
+}
+compare_line() { # NAME HPM PEER
+  awk -v n="$1" -v a="$2" -v b="$3" 'BEGIN {
+    printf "compare %s hpm=%s peer=%s diff=%+.3f%%\n", n, a, b, (b > 0 ? 100 * (a - b) / b : 0) }'
+}
+for p in "${PROGS[@]}"; do
+  declare -n cmd="CMD_$p"
+  if ! "$HPM" count --machine "$CG_MACHINE" -e INSTRUCTIONS,BR_COND,L1D_MISSES --csv \
+    -o "$TMP/hpm.$p.csv" -- "${cmd[@]}" >/dev/null 2>"$TMP/stderr"; then
+    echo "bench_vpmu: failed: hpm count --machine $CG_MACHINE ... -- ${cmd[*]}" >&2
+    tail -n 20 "$TMP/stderr" >&2
+    exit 1
+  fi
+  unset -n cmd
+  for what in "instructions INSTRUCTIONS Ir" "br_cond BR_COND Bc" \
+    "l1d_misses L1D_MISSES D1mr+D1mw"; do
+    read -r label event cgname <<<"$what"
+    ours=$(hpm_field "$TMP/hpm.$p.csv" "$event")
+    peer=$(cg_field "$TMP/cg.$p" "$cgname")
+    [ -n "$ours" ] || die "no $event in the output of hpm count --csv"
+    [ -n "$peer" ] || die "no $cgname in cachegrind's output"
+    compare_line "${p}_$label" "$ours" "$peer"
+  done
+done
