@@ -292,10 +292,10 @@ typedef struct {
 
 static IRExpr *live_addr(Int ev)
 {
-    return mkIRExpr_HWord((HWord)&vpmu_live[ev]);
+    return mkIRExpr_HWord((HWord)&vpmu_live[VPMU_LIVE_WORD(ev)]);
 }
 
-/* live[ev] += e, with e an I64 atom */
+/* the live word of ev += e, with e an I64 atom already shifted to ev's lane */
 static void emit_add(IRSB *sb, Int ev, IRExpr *e)
 {
     IRTemp t1 = newIRTemp(sb->tyenv, Ity_I64);
@@ -323,15 +323,29 @@ static Bool guard_is_true(IRExpr *g)
                          g->Iex.Const.con->Ico.U1);
 }
 
+/* Static counts of one segment are far below 2^32: both lanes in one add. */
 static void flush_set(Ctx *c, ULong *set)
 {
-    Int e;
+    ULong word[VPMU_LIVE_WORDS];
+    Int e, first[VPMU_LIVE_WORDS];
+    VG_(memset)(word, 0, sizeof word);
+    for (e = 0; e < VPMU_LIVE_WORDS; e++)
+        first[e] = -1;
     for (e = 0; e < VPMU_EV_COUNT; e++) {
-        if (set[e]) {
-            emit_add(c->sb, e, IRExpr_Const(IRConst_U64(set[e])));
-            set[e] = 0;
-        }
+        word[VPMU_LIVE_WORD(e)] |= set[e] << VPMU_LIVE_SHIFT(e);
+        if (first[VPMU_LIVE_WORD(e)] < 0)
+            first[VPMU_LIVE_WORD(e)] = e;
+        set[e] = 0;
     }
+    for (e = 0; e < VPMU_LIVE_WORDS; e++)
+        if (word[e])
+            emit_add(c->sb, first[e], IRExpr_Const(IRConst_U64(word[e])));
+}
+
+/* the live word of ev += (guard ? n : 0) */
+static void emit_add_guarded(Ctx *c, Int ev, IRExpr *guard, ULong n)
+{
+    emit_add(c->sb, ev, guarded_n(c->sb, guard, n << VPMU_LIVE_SHIFT(ev)));
 }
 
 static void merge_cur(Ctx *c)
@@ -412,8 +426,8 @@ static void mem_access(Ctx *c, IRExpr *addr, UInt size, Bool is_write, IRExpr *g
         c->cur[ev_n] += 1;
         c->cur[ev_b] += size;
     } else {
-        emit_add(c->sb, ev_n, guarded_n(c->sb, guard, 1));
-        emit_add(c->sb, ev_b, guarded_n(c->sb, guard, size));
+        emit_add_guarded(c, ev_n, guard, 1);
+        emit_add_guarded(c, ev_b, guard, size);
     }
     if (c->hook_mem) {
         IRDirty *di = unsafeIRDirty_0_N(
@@ -492,7 +506,6 @@ static void do_exit(Ctx *c, IRStmt *st, IRSB *sbIn)
             flush_all(c);
             return;
         }
-        c->cur[VPMU_EV_BR_COND] += 1;
         c->cur[VPMU_EV_BRANCHES] += 1;
         c->insn_cond_done = True;
         flush_all(c);
@@ -502,7 +515,19 @@ static void do_exit(Ctx *c, IRStmt *st, IRSB *sbIn)
             taken = IRExpr_RdTmp(t);
         }
         taken64 = guarded_n(c->sb, taken, 1);
-        emit_add(c->sb, VPMU_EV_BR_COND_TAKEN, taken64);
+        {
+            /* BR_COND (+1, lane 1) and BR_COND_TAKEN (the taken bit, lane 0)
+             * share a live word: one add for both */
+            IRTemp both = newIRTemp(c->sb->tyenv, Ity_I64);
+            tl_assert(VPMU_LIVE_WORD(VPMU_EV_BR_COND) == VPMU_LIVE_WORD(VPMU_EV_BR_COND_TAKEN) &&
+                      VPMU_LIVE_SHIFT(VPMU_EV_BR_COND_TAKEN) == 0);
+            addStmtToIRSB(c->sb,
+                          IRStmt_WrTmp(both, IRExpr_Binop(Iop_Add64, taken64,
+                                                          IRExpr_Const(IRConst_U64(
+                                                              1ULL << VPMU_LIVE_SHIFT(
+                                                                  VPMU_EV_BR_COND))))));
+            emit_add(c->sb, VPMU_EV_BR_COND_TAKEN, IRExpr_RdTmp(both));
+        }
         if (c->hook_br) {
             Addr tgt = d;
             if (!side_is_taken)
@@ -514,7 +539,7 @@ static void do_exit(Ctx *c, IRStmt *st, IRSB *sbIn)
     if (c->in_insn && jk == Ijk_Boring && c->insn_kind == INSN_REP_STR && d == fall) {
         /* a REP instruction finishes: count it once, now */
         flush_all(c);
-        emit_add(c->sb, VPMU_EV_INSTRUCTIONS, guarded_n(c->sb, guard, 1));
+        emit_add_guarded(c, VPMU_EV_INSTRUCTIONS, guard, 1);
         return;
     }
     if (jk_is_fault(jk) || jk == Ijk_Boring) {

@@ -64,7 +64,7 @@
  * State
  * ---------------------------------------------------------------------- */
 
-ULong vpmu_live[VPMU_EV_COUNT];
+ULong vpmu_live[VPMU_LIVE_WORDS];
 Bool vpmu_running = True;
 Int vpmu_clo_level = VPMU_LEVEL_INSN; /* raised to what the events need */
 
@@ -147,12 +147,14 @@ void vpmu_fold(void)
     Int e;
     if (live_owner != VG_INVALID_THREADID) {
         struct vpmu_thread *t = thread_get(live_owner);
-        vpmu_live[VPMU_EV_BR_COND_NOT_TAKEN] =
-            vpmu_live[VPMU_EV_BR_COND] - vpmu_live[VPMU_EV_BR_COND_TAKEN];
-        vpmu_node_add_core_events(t->core, vpmu_live);
+        ULong ev[VPMU_EV_COUNT];
+        for (e = 0; e < VPMU_EV_COUNT; e++)
+            ev[e] = (vpmu_live[VPMU_LIVE_WORD(e)] >> VPMU_LIVE_SHIFT(e)) & 0xffffffffULL;
+        ev[VPMU_EV_BR_COND_NOT_TAKEN] = ev[VPMU_EV_BR_COND] - ev[VPMU_EV_BR_COND_TAKEN];
+        vpmu_node_add_core_events(t->core, ev);
         if (vpmu_running)
             for (e = 0; e < VPMU_EV_COUNT; e++)
-                t->c[e] += vpmu_live[e];
+                t->c[e] += ev[e];
     }
     VG_(memset)(vpmu_live, 0, sizeof vpmu_live);
 }
@@ -184,6 +186,8 @@ static void on_start_client_code(ThreadId tid, ULong blocks_done)
         account();
         live_owner = tid;
         vpmu_node_set_core(thread_get(tid)->core);
+    } else {
+        vpmu_fold(); /* every timeslice: the live block's 32-bit lanes stay small */
     }
 }
 

@@ -4,7 +4,7 @@
  *
  * Counting scheme. Instrumented code adds to one "live" counter block at a
  * fixed address (vpmu_live), cachegrind-style: a load, an add of a constant
- * and a store per event per flush point, no helper call. The live block
+ * and a store per pair of events per flush point, no helper call. The live block
  * belongs to the thread that runs client code (vpmu_live_owner); whenever
  * another thread is scheduled, and before any counter is read, the live block
  * is folded into that thread's own block and cleared (vpmu_fold). While
@@ -23,7 +23,24 @@ enum vpmu_level {
     VPMU_LEVEL_FULL = 2  /* + floating-point and integer op classes */
 };
 
-extern ULong vpmu_live[VPMU_EV_COUNT];
+/* The live block packs two events per 64-bit word, in 32-bit lanes, so one
+ * load-add-store serves two events. Event e sits in slot vpmu_live_slot(e):
+ * word slot / 2, lane slot % 2. Slots follow the event order except that
+ * BR_COND_TAKEN and BRANCHES trade places, so that a conditional branch's
+ * static count (BR_COND, lane 1) and its taken bit (lane 0) share one add.
+ * A lane cannot overflow between folds: the block is folded at every
+ * scheduler timeslice (at most 100000 superblocks), far below 2^32 of any
+ * event, bytes included. */
+#define VPMU_LIVE_WORDS ((VPMU_EV_COUNT + 1) / 2)
+static inline Int vpmu_live_slot(Int ev)
+{
+    return ev == VPMU_EV_BR_COND_TAKEN ? VPMU_EV_BRANCHES
+           : ev == VPMU_EV_BRANCHES    ? VPMU_EV_BR_COND_TAKEN
+                                       : ev;
+}
+#define VPMU_LIVE_WORD(ev) (vpmu_live_slot(ev) >> 1)
+#define VPMU_LIVE_SHIFT(ev) ((vpmu_live_slot(ev) & 1) * 32)
+extern ULong vpmu_live[VPMU_LIVE_WORDS];
 extern Bool vpmu_running;
 extern Int vpmu_clo_level;
 
