@@ -220,7 +220,9 @@ ratio_lines vpmu_fullhost_vs_cachegrind fullhost cachegrind
 
 # ---------------------------------------------------------------- counts
 # hpm on cachegrind.machine against the kept cachegrind file: instructions
-# (Ir), conditional branches (Bc) and L1 data misses (D1mr + D1mw).
+# (Ir), conditional branches (Bc), L1 data misses (D1mr + D1mw) and
+# last-level misses, instruction and data (ILmr + DLmr + DLmw, hpm's
+# MEM_ACCESSES: requests served by memory).
 [ "$HAVE_COUNT" = 1 ] || exit 0
 echo
 # cg_field FILE NAME: a total from cachegrind's "events:" and "summary:" lines
@@ -243,7 +245,7 @@ compare_line() { # NAME HPM PEER
 }
 for p in "${PROGS[@]}"; do
   declare -n cmd="CMD_$p"
-  if ! "$HPM" count --machine "$CG_MACHINE" -e INSTRUCTIONS,BR_COND,L1D_MISSES --csv \
+  if ! "$HPM" count --machine "$CG_MACHINE" -e INSTRUCTIONS,BR_COND,L1D_MISSES,MEM_ACCESSES --csv \
     -o "$TMP/hpm.$p.csv" -- "${cmd[@]}" >/dev/null 2>"$TMP/stderr"; then
     echo "bench_vpmu: failed: hpm count --machine $CG_MACHINE ... -- ${cmd[*]}" >&2
     tail -n 20 "$TMP/stderr" >&2
@@ -251,7 +253,7 @@ for p in "${PROGS[@]}"; do
   fi
   unset -n cmd
   for what in "instructions INSTRUCTIONS Ir" "br_cond BR_COND Bc" \
-    "l1d_misses L1D_MISSES D1mr+D1mw"; do
+    "l1d_misses L1D_MISSES D1mr+D1mw" "ll_misses MEM_ACCESSES ILmr+DLmr+DLmw"; do
     read -r label event cgname <<<"$what"
     ours=$(hpm_field "$TMP/hpm.$p.csv" "$event")
     peer=$(cg_field "$TMP/cg.$p" "$cgname")
