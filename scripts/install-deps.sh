@@ -7,10 +7,13 @@ set -euo pipefail
 
 # Build: compilers, CMake. Fuzzing: clang with its libFuzzer/sanitizer runtime.
 # Virtual PMU: valgrind ships the tool kit (headers, libcoregrind, libvex).
+# Tests: python3 checks that hpm count's JSON parses. Benchmark: xz is the
+# Debian binary bench/vpmu times.
 PACKAGES=(
   gcc make cmake pkg-config
   clang libclang-rt-14-dev
   valgrind
+  python3 xz-utils
 )
 
 missing=()
