@@ -35,6 +35,7 @@ struct core_state {
      * dirty, so write-backs stay exact. */
     Addr dline, iline;
     Bool dline_valid, dline_dirty, iline_valid;
+    Bool ran; /* ran since the last flush: its kind values may have changed */
 };
 
 static struct hpm_machine machine;
@@ -147,6 +148,15 @@ void vpmu_node_usage(void)
 }
 
 /* ------------------------------------------------------------------- init */
+
+/* The need bits that name a model (the others name machine features). */
+#define MODEL_NEEDS (HPM_NEED_HIER | HPM_NEED_BPRED | HPM_NEED_TLB | HPM_NEED_TIMING)
+
+static UInt running_models(void)
+{
+    return (run_hier ? HPM_NEED_HIER : 0) | (run_bpred ? HPM_NEED_BPRED : 0) |
+           (run_tlb ? HPM_NEED_TLB : 0) | (run_timing ? HPM_NEED_TIMING : 0);
+}
 
 static void *zalloc(const HChar *cc, SizeT n)
 {
@@ -354,8 +364,7 @@ void vpmu_node_init(void)
         while (((ULong)1 << (iline_bits + 1)) <= ip)
             iline_bits++;
     }
-    cur = &cores[0];
-    cur_core = 0;
+    vpmu_node_set_core(0);
     program(codes, n);
 }
 
@@ -396,6 +405,7 @@ void vpmu_node_set_core(UInt core)
     tl_assert(core < n_cores);
     cur_core = core;
     cur = &cores[core];
+    cur->ran = True;
 }
 
 void vpmu_node_add_core_events(UInt core, const ULong *ev)
@@ -404,6 +414,7 @@ void vpmu_node_add_core_events(UInt core, const ULong *ev)
     tl_assert(core < n_cores);
     for (e = 0; e < VPMU_EV_COUNT; e++)
         cores[core].ev[e] += ev[e];
+    cores[core].ran = True;
 }
 
 /* ----------------------------------------------------------- dirty helpers */
@@ -606,8 +617,14 @@ void vpmu_node_flush(void)
     ULong batch = 0, ncyc;
     UInt c, i, u;
 
-    for (c = 0; c < n_cores; c++)
+    /* A core's values change only while it runs (per-core models, core
+     * events, its timing); the others keep the values of their last flush. */
+    for (c = 0; c < n_cores; c++) {
+        if (!cores[c].ran)
+            continue;
         core_values(c, cores[c].kv);
+        cores[c].ran = c == cur_core;
+    }
     node_values(nv);
     for (i = 0; i < n_ev; i++) {
         ULong v = ev_core[i] >= 0 ? cores[(UInt)ev_core[i]].kv[ev_kind[i]]
@@ -657,11 +674,6 @@ ULong vpmu_node_event_value(UInt i)
      * Both are reported per unit (vpmu_node_upc_health). */
     (void)hpm_upc_read(upcs[ev_upc[i]], ev_counter[i], &v);
     return v;
-}
-
-Int vpmu_node_event_index(UInt code)
-{
-    return code < HPM_CAT_CODES ? code_index[code] : -1;
 }
 
 UInt vpmu_node_core_values(UInt core, UInt *kinds, ULong *values)
@@ -732,13 +744,7 @@ Int vpmu_node_select(const UInt *codes, UInt n)
         /* only events whose models already run: the instrumentation is fixed */
         if ((Int)kind_level(kind) > level)
             return -1;
-        if ((hpm_catalog_kind(kind)->needs & HPM_NEED_TIMING) && !run_timing)
-            return -1;
-        if ((hpm_catalog_kind(kind)->needs & HPM_NEED_HIER) && !run_hier)
-            return -1;
-        if ((hpm_catalog_kind(kind)->needs & HPM_NEED_BPRED) && !run_bpred)
-            return -1;
-        if ((hpm_catalog_kind(kind)->needs & HPM_NEED_TLB) && !run_tlb)
+        if (hpm_catalog_kind(kind)->needs & MODEL_NEEDS & ~running_models())
             return -1;
         for (j = 0; j < i; j++)
             if (codes[j] == codes[i])

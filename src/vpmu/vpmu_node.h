@@ -61,8 +61,6 @@ void vpmu_node_flush(void);
 UInt vpmu_node_n_events(void);
 Int vpmu_node_event_code(UInt i);
 ULong vpmu_node_event_value(UInt i);
-/* Index of code among the programmed events, or -1. */
-Int vpmu_node_event_index(UInt code);
 /* The per-core kinds of core `core` that are programmed: fills kinds[] and
  * values[] (UPC-read), returns how many (at most HPM_K_CORE_COUNT). */
 UInt vpmu_node_core_values(UInt core, UInt *kinds, ULong *values);

@@ -16,15 +16,9 @@ int main(void)
     vpmu_test_require_tool();
     HPM_VPMU_REGION_BEGIN("fp_scalar");
     ra = HPM_VPMU_READ(a, VPMU_EV_COUNT);
-    __asm__ volatile("1: addsd %2, %0\n\t"
-                     "dec %1\n\t"
-                     "jnz 1b"
-                     : "+x"(acc), "+r"(n)
-                     : "x"(one)
-                     : "cc");
+    vpmu_test_scalar_adds(N);
     rb = HPM_VPMU_READ(b, VPMU_EV_COUNT);
     HPM_VPMU_REGION_END("fp_scalar");
-    n = N;
     /* packed: ADDPD = 2 double ops per instruction */
     __asm__ volatile("1: addpd %2, %0\n\t"
                      "dec %1\n\t"
