@@ -8,12 +8,19 @@ set -euo pipefail
 # Build: compilers, CMake. Fuzzing: clang with its libFuzzer/sanitizer runtime.
 # Virtual PMU: valgrind ships the tool kit (headers, libcoregrind, libvex).
 # Tests: python3 checks that hpm count's JSON parses. Benchmark: xz is the
-# Debian binary bench/vpmu times.
+# Debian binary bench/vpmu times; sqlite3 and python3 are the other Debian
+# programs the validation cross-check runs. The component layer: libpfm4
+# names hardware events for perf_event, libdw reads symbols. PAPI
+# compatibility: gfortran builds the Fortran bindings and tests, papi-examples
+# ships PAPI's own test suite (our bar), libpapi-dev is the peer that the
+# PAPI benchmark and the suite's reference run use.
 PACKAGES=(
   gcc make cmake pkg-config
   clang libclang-rt-14-dev
   valgrind
-  python3 xz-utils
+  python3 xz-utils sqlite3
+  libpfm4-dev libdw-dev
+  gfortran papi-examples libpapi-dev
 )
 
 missing=()
