@@ -44,6 +44,29 @@
  *                                configuration registers reprograms counters
  *                                behind hpm's back: READ_EVENTS then reads
  *                                whatever those counters count.
+ *   HPM_VPMU_READ_KINDS(buf, n)  uint64_t buf[k] = the calling thread's count of
+ *                                per-core kind k (catalog.h, enum hpm_cat_kind,
+ *                                k < HPM_K_CORE_COUNT), read from the UPC: the
+ *                                sum of READ_EVENTS(THREAD) over the kind's
+ *                                codes; 0 for kinds not programmed. Returns
+ *                                min(n, HPM_K_CORE_COUNT); n == 0 returns
+ *                                HPM_K_CORE_COUNT
+ *   HPM_VPMU_MACHINE(buf, size)  copy the modeled machine (struct hpm_machine
+ *                                of src/machine/machine.h, this build's layout)
+ *                                into buf; size must be its size (else
+ *                                HPM_VPMU_EINVAL); size 0 returns the size
+ *   HPM_VPMU_OVERFLOW(kind, threshold, signo)  arm an overflow interrupt on the
+ *                                calling thread: each time its count of
+ *                                per-core kind `kind` has grown by `threshold`
+ *                                (> 0) since arming, the tool sends signal
+ *                                signo to the thread (its own handler runs,
+ *                                with the interrupted guest PC in the
+ *                                ucontext). Checked at each superblock
+ *                                entry: the signal comes at most one
+ *                                superblock late. threshold 0 disarms kind.
+ *                                Up to HPM_VPMU_OVERFLOW_MAX kinds per thread
+ *                                (HPM_VPMU_ENOMEM beyond); only while counting
+ *                                is started does the count grow.
  * START and STOP also write the global start/stop register of every UPC; the
  * modeled caches and predictors keep running while counting is stopped.
  *
@@ -68,8 +91,9 @@
 extern "C" {
 #endif
 
-#define HPM_VPMU_INTERFACE_VERSION 2
+#define HPM_VPMU_INTERFACE_VERSION 3
 #define HPM_VPMU_NAME_MAX 128 /* region names, including the NUL */
+#define HPM_VPMU_OVERFLOW_MAX 8
 
 enum hpm_vpmu_request {
     HPM_VPMU_REQ_IS_RUNNING = VG_USERREQ_TOOL_BASE('H', 'P'),
@@ -83,7 +107,10 @@ enum hpm_vpmu_request {
     HPM_VPMU_REQ_EVENTS,       /* arg1 = uint32_t *, arg2 = count */
     HPM_VPMU_REQ_SELECT,       /* arg1 = const uint32_t *, arg2 = count */
     HPM_VPMU_REQ_UPC_READ,     /* arg1 = unit, arg2 = offset, arg3 = uint64_t * */
-    HPM_VPMU_REQ_UPC_WRITE     /* arg1 = unit, arg2 = offset, arg3 = value */
+    HPM_VPMU_REQ_UPC_WRITE,    /* arg1 = unit, arg2 = offset, arg3 = value */
+    HPM_VPMU_REQ_READ_KINDS,   /* arg1 = uint64_t *, arg2 = count */
+    HPM_VPMU_REQ_MACHINE,      /* arg1 = struct hpm_machine *, arg2 = its size */
+    HPM_VPMU_REQ_OVERFLOW      /* arg1 = kind, arg2 = threshold, arg3 = signal */
 };
 
 enum hpm_vpmu_scope { HPM_VPMU_SCOPE_NODE = 0, HPM_VPMU_SCOPE_THREAD = 1 };
@@ -127,6 +154,14 @@ enum hpm_vpmu_error {
 #define HPM_VPMU_UPC_WRITE(unit, off, val)                                        \
     HPM_VPMU_REQ3_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_UPC_WRITE, (size_t)(unit), (size_t)(off), \
                    (uint64_t)(val))
+
+#define HPM_VPMU_READ_KINDS(buf, n) \
+    HPM_VPMU_REQ_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_READ_KINDS, (uint64_t *)(buf), (size_t)(n))
+#define HPM_VPMU_MACHINE(buf, size) \
+    HPM_VPMU_REQ_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_MACHINE, (void *)(buf), (size_t)(size))
+#define HPM_VPMU_OVERFLOW(kind, threshold, signo)                                 \
+    HPM_VPMU_REQ3_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_OVERFLOW, (size_t)(kind),         \
+                   (uint64_t)(threshold), (size_t)(signo))
 
 #ifdef __cplusplus
 }

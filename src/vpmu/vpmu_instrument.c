@@ -610,8 +610,6 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
     IRTypeEnv *tyenv = sbIn->tyenv;
 
     (void)closure;
-    (void)layout;
-    (void)vge;
     (void)archinfo_host;
     if (gWordTy != Ity_I64 || hWordTy != Ity_I64)
         VG_(tool_panic)("hpm: only amd64 guests on amd64 hosts are supported");
@@ -626,6 +624,21 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
     c.hook_br = c.do_br && vpmu_node_want_branch();
     c.hook_if = vpmu_node_want_ifetch();
     c.if_line = vpmu_node_ifetch_line();
+
+    if (vpmu_ovf_instrumented && vge->n_used > 0) {
+        /* overflow check first: if it signalled, leave for the scheduler
+         * (Ijk_Yield) before this superblock counts anything; it runs again
+         * from its start afterwards */
+        IRTemp fired = newIRTemp(c.sb->tyenv, Ity_I64);
+        IRDirty *d = unsafeIRDirty_1_N(fired, 0, "vpmu_ovf_check",
+                                       VG_(fnptr_to_fnentry)(&vpmu_ovf_check), mkIRExprVec_0());
+        IRTemp go = newIRTemp(c.sb->tyenv, Ity_I1);
+        addStmtToIRSB(c.sb, IRStmt_Dirty(d));
+        addStmtToIRSB(c.sb, IRStmt_WrTmp(go, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(fired),
+                                                          IRExpr_Const(IRConst_U64(0)))));
+        addStmtToIRSB(c.sb, IRStmt_Exit(IRExpr_RdTmp(go), Ijk_Yield, IRConst_U64((ULong)closure->nraddr),
+                                        layout->offset_IP));
+    }
 
     for (i = 0; i < sbIn->stmts_used; i++) {
         IRStmt *st = sbIn->stmts[i];

@@ -50,6 +50,7 @@
 #include "pub_tool_options.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_tooliface.h"
+#include "pub_tool_transtab.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
 #include "pub_tool_xarray.h"
@@ -57,6 +58,7 @@
 #include "hpm_client.h"
 #include "vpmu_events.h"
 #include "catalog.h"
+#include "machine.h"
 #include "vpmu_node.h"
 #include "vpmu_state.h"
 
@@ -89,6 +91,14 @@ struct vpmu_thread {
     ULong u[HPM_K_CORE_COUNT]; /* UPC-read counts of its core while it ran */
     UInt depth;
     struct region_frame stack[REGION_DEPTH];
+    /* armed overflow interrupts (HPM_VPMU_OVERFLOW) */
+    UInt n_ovf;
+    UInt ovf_skip; /* model kinds are checked every OVF_MODEL_STRIDE-th SB */
+    struct vpmu_ovf {
+        UInt kind;
+        Int signo;
+        ULong threshold, next; /* fire when the count reaches next */
+    } ovf[HPM_VPMU_OVERFLOW_MAX];
 };
 
 /* counts of a thread that has exited */
@@ -284,12 +294,126 @@ static void on_fork_child(ThreadId tid)
     for (i = 1; i < VG_N_THREADS; i++)
         if ((ThreadId)i != tid)
             threads[i].used = False;
+    if (tid > 0 && tid < VG_N_THREADS)
+        threads[tid].n_ovf = 0; /* like perf events, not inherited by fork */
     while (region_recs) {
         r = region_recs;
         region_recs = r->next;
         VG_(free)(r);
     }
     exit_seen = False;
+}
+
+/* ------------------------------------------------------------------------
+ * Overflow interrupts
+ *
+ * Once any thread arms one, every superblock starts with a call of
+ * vpmu_ovf_check (translations made before are discarded so that they get
+ * it too; programs that never arm pay nothing). The check compares the
+ * running thread's armed counts with their next threshold: for kinds that
+ * are exact core events the count is the thread's raw counter plus the
+ * live block's lane (exact at the superblock boundary); kinds a model
+ * produces (cycles, misses) need the models flushed, done every
+ * OVF_MODEL_STRIDE-th superblock. When a threshold is passed the tool sends
+ * the signal to the thread with tkill and the superblock exits with
+ * Ijk_Yield, which makes the scheduler poll for signals within a few hundred
+ * superblocks: the program's handler runs then, with the PC of that moment.
+ * ---------------------------------------------------------------------- */
+
+#define OVF_MODEL_STRIDE 16
+
+Bool vpmu_ovf_instrumented;
+
+extern Int VG_(tkill)(Int lwpid, Int signo); /* libcoregrind, not in pub_tool */
+
+static ULong ovf_count(struct vpmu_thread *t, UInt kind)
+{
+    Int e = vpmu_node_kind_event(kind);
+    ULong lane_t, lane_c;
+    if (e < 0 || kind == HPM_K_L1I_ACCESSES) {
+        account();
+        return t->u[kind];
+    }
+    if (e == VPMU_EV_BR_COND_NOT_TAKEN) {
+        lane_c = (vpmu_live[VPMU_LIVE_WORD(VPMU_EV_BR_COND)] >>
+                  VPMU_LIVE_SHIFT(VPMU_EV_BR_COND)) & 0xffffffffULL;
+        lane_t = (vpmu_live[VPMU_LIVE_WORD(VPMU_EV_BR_COND_TAKEN)] >>
+                  VPMU_LIVE_SHIFT(VPMU_EV_BR_COND_TAKEN)) & 0xffffffffULL;
+        return t->c[e] + lane_c - lane_t;
+    }
+    return t->c[e] + ((vpmu_live[VPMU_LIVE_WORD(e)] >> VPMU_LIVE_SHIFT(e)) & 0xffffffffULL);
+}
+
+/* Called at every superblock entry once overflow is in use; returns 1 when
+ * it sent a signal (the superblock then exits to the scheduler). */
+UWord vpmu_ovf_check(void)
+{
+    ThreadId tid = VG_(get_running_tid)();
+    struct vpmu_thread *t;
+    Bool model_turn;
+    UWord fired = 0;
+    UInt i;
+    if (!vpmu_running || tid == VG_INVALID_THREADID || tid >= VG_N_THREADS ||
+        tid != live_owner)
+        return 0;
+    t = &threads[tid];
+    if (!t->used || t->n_ovf == 0)
+        return 0;
+    model_turn = ++t->ovf_skip >= OVF_MODEL_STRIDE;
+    if (model_turn)
+        t->ovf_skip = 0;
+    for (i = 0; i < t->n_ovf; i++) {
+        struct vpmu_ovf *o = &t->ovf[i];
+        ULong v;
+        Int e = vpmu_node_kind_event(o->kind);
+        if ((e < 0 || o->kind == HPM_K_L1I_ACCESSES) && !model_turn)
+            continue;
+        v = ovf_count(t, o->kind);
+        if (v < o->next)
+            continue;
+        /* thresholds passed within one check give one signal, as a
+         * hardware counter that wrapped twice between interrupts would */
+        o->next += o->threshold * ((v - o->next) / o->threshold + 1);
+        if (!fired)
+            (void)VG_(tkill)(VG_(gettid)(), o->signo);
+        fired = 1;
+    }
+    return fired;
+}
+
+static Long req_overflow(ThreadId tid, UWord kind, ULong threshold, UWord signo)
+{
+    struct vpmu_thread *t = thread_get(tid);
+    UInt i;
+    if (kind >= HPM_K_CORE_COUNT || signo < 1 || signo > VKI_SIGRTMAX ||
+        signo == VKI_SIGKILL || signo == VKI_SIGSTOP)
+        return HPM_VPMU_EINVAL;
+    if (threshold > 0 && !vpmu_node_programmed((UInt)hpm_catalog_code((UInt)kind, (Int)t->core)))
+        return HPM_VPMU_EINVAL; /* not counted: it would never fire */
+    account();
+    for (i = 0; i < t->n_ovf; i++)
+        if (t->ovf[i].kind == kind)
+            break;
+    if (threshold == 0) {
+        if (i < t->n_ovf)
+            t->ovf[i] = t->ovf[--t->n_ovf];
+        return HPM_VPMU_OK;
+    }
+    if (i == t->n_ovf) {
+        if (t->n_ovf >= HPM_VPMU_OVERFLOW_MAX)
+            return HPM_VPMU_ENOMEM;
+        t->n_ovf++;
+    }
+    t->ovf[i].kind = (UInt)kind;
+    t->ovf[i].signo = (Int)signo;
+    t->ovf[i].threshold = threshold;
+    t->ovf[i].next = ovf_count(t, (UInt)kind) + threshold;
+    if (!vpmu_ovf_instrumented) {
+        /* from now on every superblock checks: retranslate what exists */
+        vpmu_ovf_instrumented = True;
+        VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "hpm overflow");
+    }
+    return HPM_VPMU_OK;
 }
 
 /* ------------------------------------------------------------------------
@@ -442,6 +566,33 @@ static Long req_read_events(ThreadId tid, Addr buf, UWord n, UWord scope)
     return m;
 }
 
+static Long req_read_kinds(ThreadId tid, Addr buf, UWord n)
+{
+    UWord m;
+    if (n == 0)
+        return HPM_K_CORE_COUNT;
+    if (n > ((UWord)1 << 40))
+        return HPM_VPMU_EINVAL;
+    m = n < HPM_K_CORE_COUNT ? n : HPM_K_CORE_COUNT;
+    if (!client_writable(buf, m * sizeof(ULong)))
+        return HPM_VPMU_EFAULT;
+    account();
+    VG_(memcpy)((void *)buf, thread_get(tid)->u, m * sizeof(ULong));
+    return (Long)m;
+}
+
+static Long req_machine(Addr buf, UWord size)
+{
+    if (size == 0)
+        return (Long)sizeof(struct hpm_machine);
+    if (size != sizeof(struct hpm_machine))
+        return HPM_VPMU_EINVAL;
+    if (!client_writable(buf, size))
+        return HPM_VPMU_EFAULT;
+    VG_(memcpy)((void *)buf, vpmu_node_machine(), size);
+    return (Long)size;
+}
+
 static Long req_events(Addr buf, UWord n)
 {
     UInt total = vpmu_node_n_events(), m, i;
@@ -546,6 +697,15 @@ static Bool handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
         break;
     case HPM_VPMU_REQ_REGION_END:
         rc = req_region(tid, (Addr)arg[1], False);
+        break;
+    case HPM_VPMU_REQ_READ_KINDS:
+        rc = req_read_kinds(tid, (Addr)arg[1], arg[2]);
+        break;
+    case HPM_VPMU_REQ_MACHINE:
+        rc = req_machine((Addr)arg[1], arg[2]);
+        break;
+    case HPM_VPMU_REQ_OVERFLOW:
+        rc = req_overflow(tid, arg[1], (ULong)arg[2], arg[3]);
         break;
     default:
         rc = HPM_VPMU_EINVAL;

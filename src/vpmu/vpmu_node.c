@@ -765,6 +765,18 @@ Int vpmu_node_select(const UInt *codes, UInt n)
 
 /* ----------------------------------------------------------------- output */
 
+const struct hpm_machine *vpmu_node_machine(void)
+{
+    return &machine;
+}
+Int vpmu_node_kind_event(UInt kind)
+{
+    return kind < HPM_K_CORE_COUNT && kind_event[kind] != NO_EV ? (Int)kind_event[kind] : -1;
+}
+Bool vpmu_node_programmed(UInt code)
+{
+    return code < HPM_CAT_CODES && code_index[code] >= 0;
+}
 const HChar *vpmu_node_machine_name(void)
 {
     return machine.name;

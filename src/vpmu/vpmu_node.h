@@ -31,6 +31,8 @@
 #include "pub_tool_basics.h"
 #include "vpmu_events.h"
 
+struct hpm_machine;
+
 /* Options (vpmu_main.c parses them). */
 Bool vpmu_node_option(const HChar *arg);
 void vpmu_node_usage(void);
@@ -81,6 +83,11 @@ Int vpmu_node_select(const UInt *codes, UInt n);
 
 /* Output: header facts and per-UPC health. */
 const HChar *vpmu_node_machine_name(void);
+const struct hpm_machine *vpmu_node_machine(void);
+/* The exact core event (VPMU_EV_*) that per-core kind `kind` counts, or -1
+ * when a model produces it (caches, TLBs, predictor, timing). */
+Int vpmu_node_kind_event(UInt kind);
+Bool vpmu_node_programmed(UInt code); /* the code is on a UPC counter */
 UInt vpmu_node_cores(void);
 ULong vpmu_node_frequency(void);
 UInt vpmu_node_n_upcs(void);

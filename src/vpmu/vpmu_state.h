@@ -46,6 +46,12 @@ extern Int vpmu_clo_level;
 
 void vpmu_fold(void);
 
+/* Overflow interrupts (vpmu_main.c): once armed, every new translation
+ * starts with a call of vpmu_ovf_check, which returns 1 after sending a
+ * signal. */
+extern Bool vpmu_ovf_instrumented;
+UWord vpmu_ovf_check(void);
+
 void vpmu_instrument_init(void);
 IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
                       const VexGuestLayout *layout,

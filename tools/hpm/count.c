@@ -61,6 +61,7 @@ struct count_opts {
     const char *output;
     const char *from_output;
     int per_core, per_thread, start;
+    int run_only; /* hpm run: follow children, print no report */
     char **prog; /* PROGRAM ARGS..., NULL-terminated */
     int prog_argc;
 };
@@ -736,7 +737,7 @@ static int count_from_output(const struct count_opts *o, struct count_row *rows)
     return rc;
 }
 
-int cmd_count(int argc, char **argv)
+static int count_or_run(int argc, char **argv, int run_only)
 {
     struct count_opts o;
     struct hpm_machine m;
@@ -756,6 +757,13 @@ int cmd_count(int argc, char **argv)
     rc = parse_opts(argc, argv, &o);
     if (rc)
         return rc < 0 ? 0 : rc;
+    o.run_only = run_only;
+    if (run_only && (o.fmt != FMT_TEXT || o.output || o.from_output || o.per_core ||
+                     o.per_thread)) {
+        fprintf(stderr, "hpm run: prints no report; use hpm count for --json, --csv, -o, "
+                        "--per-core, --per-thread, --from-output\n");
+        return 2;
+    }
     if (o.output && !output_dir_ok(o.output))
         return 2;
     if (o.from_output)
@@ -788,8 +796,9 @@ int cmd_count(int argc, char **argv)
     else
         snprintf(msrc, sizeof msrc, "%s/%s.machine", machine_arg_dir(),
                  o.machine ? o.machine : HPM_DEFAULT_MACHINE);
-    fprintf(stderr, "hpm: %s; %s the virtual PMU, machine %s (modeled)\n", pmu,
-            hw ? "hpm count uses" : "counting on", m.name);
+    if (!run_only || getenv("HPM_RUN_VERBOSE"))
+        fprintf(stderr, "hpm: %s; %s the virtual PMU, machine %s (modeled)\n", pmu,
+                hw ? "hpm count uses" : "counting on", m.name);
     if (clamp_note[0])
         fprintf(stderr, "hpm: note: %s\n", clamp_note);
 
@@ -834,12 +843,19 @@ int cmd_count(int argc, char **argv)
     args[na++] = events_arg;
     if (!o.start)
         args[na++] = "--hpm-start=no";
+    if (run_only)
+        args[na++] = "--trace-children=yes"; /* fork/exec children count too */
     for (i = 0; i < o.prog_argc; i++)
         args[na++] = o.prog[i];
     args[na] = NULL;
 
     if (run_tool(args, lib, &res) != 0) {
         rc = 1;
+        goto done_dir;
+    }
+    if (run_only) {
+        /* the program's own status is all hpm run reports */
+        rc = WIFSIGNALED(res.status) ? 128 + WTERMSIG(res.status) : WEXITSTATUS(res.status);
         goto done_dir;
     }
     /* valgrind runs the program in its own process: the pid names the file */
@@ -931,4 +947,21 @@ done:
     free(events_arg);
     free(args);
     return rc;
+}
+
+int cmd_count(int argc, char **argv)
+{
+    return count_or_run(argc, argv, 0);
+}
+
+/*
+ * hpm run [--machine M] [-e EVENTS] [--start=no] -- PROGRAM [ARGS]
+ * Runs PROGRAM (and every child it forks or execs) on the virtual PMU with
+ * the events counting and prints nothing of its own: this is the
+ * environment in which programs that read counters themselves (hpm.h,
+ * libpapi) find the sim component. Exits with PROGRAM's status.
+ */
+int cmd_run(int argc, char **argv)
+{
+    return count_or_run(argc, argv, 1);
 }

@@ -14,6 +14,9 @@ struct command {
 static const struct command commands[] = {
     {"count", cmd_count,
      "run a program on the virtual PMU and report its event counts (modeled)"},
+    {"run", cmd_run,
+     "run a program on the virtual PMU with every event counting, for programs that read "
+     "counters themselves (hpm.h, libpapi); no report"},
     {"list", cmd_list, "list the event catalog and what a machine model provides"},
     {"upc-demo", cmd_upc_demo,
      "drive a synthetic event stream through the UPC model; print counters and interrupts"},

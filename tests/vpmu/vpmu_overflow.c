@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * vpmu_overflow - overflow interrupts (HPM_VPMU_OVERFLOW), per-thread kind
+ * reads (HPM_VPMU_READ_KINDS) and the machine request (HPM_VPMU_MACHINE).
+ *
+ * The loop's instruction count is read back exactly, so the number of
+ * overflow signals is known: one per threshold passed. Delivery waits for
+ * the scheduler (a few hundred superblocks), so the last one may still be
+ * pending when the loop ends; the handler's PC must lie in the loop.
+ */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <string.h>
+#include <ucontext.h>
+
+#include "catalog.h"
+#include "machine.h"
+#include "vpmu_test.h"
+
+#define THRESHOLD 100000
+static volatile long hits;
+static volatile uintptr_t pc_lo = UINTPTR_MAX, pc_hi;
+
+static void on_overflow(int sig, siginfo_t *si, void *uc)
+{
+    uintptr_t pc = (uintptr_t)((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
+    (void)sig;
+    (void)si;
+    hits++;
+    if (pc < pc_lo)
+        pc_lo = pc;
+    if (pc > pc_hi)
+        pc_hi = pc;
+}
+
+/* noipa: a pure function could be moved across the client requests */
+static volatile double sink;
+__attribute__((noipa)) static void work(long n)
+{
+    double x = 0;
+    for (long i = 0; i < n; i++)
+        x += (double)i * 0.5;
+    sink = x;
+}
+__attribute__((noipa)) static void work_end(void) {}
+
+static uint64_t kind(int k)
+{
+    uint64_t v[HPM_K_CORE_COUNT];
+    return HPM_VPMU_READ_KINDS(v, HPM_K_CORE_COUNT) == HPM_K_CORE_COUNT ? v[k] : ~0ull;
+}
+
+int main(void)
+{
+    struct sigaction sa;
+    struct hpm_machine m;
+    uint64_t i0, i1, c0, c1, v[HPM_K_CORE_COUNT];
+    long expect, rc, before;
+    int sig = SIGRTMIN + 2;
+
+    vpmu_test_require_tool();
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_overflow;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigaction(sig, &sa, NULL);
+
+    /* READ_KINDS: size query, short read, bad pointer */
+    VPMU_EXPECT(HPM_VPMU_READ_KINDS(NULL, 0) == HPM_K_CORE_COUNT, "%d", HPM_K_CORE_COUNT);
+    VPMU_EXPECT(HPM_VPMU_READ_KINDS(v, 3) == 3, "short read");
+    VPMU_EXPECT(HPM_VPMU_READ_KINDS((void *)8, 3) == HPM_VPMU_EFAULT, "bad pointer");
+
+    /* MACHINE */
+    VPMU_EXPECT(HPM_VPMU_MACHINE(NULL, 0) == (long)sizeof m, "%zu", sizeof m);
+    VPMU_EXPECT(HPM_VPMU_MACHINE(&m, sizeof m - 1) == HPM_VPMU_EINVAL, "wrong size");
+    VPMU_EXPECT(HPM_VPMU_MACHINE((void *)8, sizeof m) == HPM_VPMU_EFAULT, "bad pointer");
+    memset(&m, 0, sizeof m);
+    VPMU_EXPECT(HPM_VPMU_MACHINE(&m, sizeof m) == (long)sizeof m, "copy");
+    VPMU_EXPECT(m.name[0] != 0 && m.hier.cores >= 1 && m.frequency_hz > 0, "name '%s' cores %u",
+                m.name, (unsigned)m.hier.cores);
+
+    /* OVERFLOW argument checks */
+    VPMU_EXPECT(HPM_VPMU_OVERFLOW(HPM_K_CORE_COUNT, 10, sig) == HPM_VPMU_EINVAL, "bad kind");
+    VPMU_EXPECT(HPM_VPMU_OVERFLOW(HPM_K_INSTRUCTIONS, 10, 0) == HPM_VPMU_EINVAL, "bad signal");
+    VPMU_EXPECT(HPM_VPMU_OVERFLOW(HPM_K_INSTRUCTIONS, 10, SIGKILL) == HPM_VPMU_EINVAL, "SIGKILL");
+
+    /* instructions: an exact core event */
+    rc = HPM_VPMU_OVERFLOW(HPM_K_INSTRUCTIONS, THRESHOLD, sig);
+    VPMU_EXPECT(rc == 0, "arm: %ld", rc);
+    i0 = kind(HPM_K_INSTRUCTIONS);
+    work(300000);
+    i1 = kind(HPM_K_INSTRUCTIONS);
+    VPMU_EXPECT(HPM_VPMU_OVERFLOW(HPM_K_INSTRUCTIONS, 0, sig) == 0, "disarm");
+    expect = (long)((i1 - i0) / THRESHOLD);
+    VPMU_EXPECT(hits >= expect - 1 && hits <= expect + 1, "hits %ld, expected %ld (%" PRIu64
+                " instructions)", hits, expect, i1 - i0);
+    VPMU_EXPECT(pc_lo >= (uintptr_t)&work && pc_hi < (uintptr_t)&work_end + 64,
+                "PCs [%#lx, %#lx] outside work() at %p", (unsigned long)pc_lo,
+                (unsigned long)pc_hi, (void *)&work);
+
+    /* disarmed: no more signals */
+    before = hits;
+    work(300000);
+    VPMU_EXPECT(hits <= before + 1, "signals after disarm: %ld", hits - before);
+
+    /* cycles: produced by the timing model, checked every few superblocks */
+    hits = 0;
+    VPMU_EXPECT(HPM_VPMU_OVERFLOW(HPM_K_CYCLES, THRESHOLD, sig) == 0, "arm cycles");
+    c0 = kind(HPM_K_CYCLES);
+    work(300000);
+    c1 = kind(HPM_K_CYCLES);
+    VPMU_EXPECT(HPM_VPMU_OVERFLOW(HPM_K_CYCLES, 0, sig) == 0, "disarm cycles");
+    expect = (long)((c1 - c0) / THRESHOLD);
+    VPMU_EXPECT(expect > 0 && hits >= expect - 1 && hits <= expect + 1,
+                "cycle hits %ld, expected %ld (%" PRIu64 " cycles)", hits, expect, c1 - c0);
+    return vpmu_test_done("vpmu_overflow");
+}
