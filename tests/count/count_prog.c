@@ -12,6 +12,9 @@
  *   count_prog threads K N     K pthreads, N ADDSD each in region "worker"
  *   count_prog crash N         N ADDSD, then a store through a null pointer
  *   count_prog exit N          exit(N)
+ *   count_prog probe N         print whether the tool runs ("parent tool=V"); if
+ *                              N > 0 fork and exec "probe 0" ("child tool=V");
+ *                              exit N
  * The loops are inline assembly so that the counts do not depend on the
  * compiler. (This file includes hpm_client.h and vpmu_test.h, which are
  * GPL-2.0-or-later; the test binary is therefore a GPL combined work.)
@@ -21,6 +24,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "hpm_client.h"
 #include "vpmu_test.h"
@@ -130,9 +135,26 @@ int main(int argc, char **argv)
         return 0;
     } else if (strcmp(mode, "exit") == 0) {
         return (int)arg_ul(argc, argv, 2);
+    } else if (strcmp(mode, "probe") == 0) {
+        /* probe N: report whether the tool runs here, fork+exec "probe 0"
+         * when N > 0 (the child must run under the tool too), exit N */
+        unsigned long n = arg_ul(argc, argv, 2);
+        printf("%s tool=%ld\n", n ? "parent" : "child", HPM_VPMU_IS_RUNNING());
+        fflush(stdout);
+        if (n) {
+            pid_t pid = fork();
+            int st = 0;
+            if (pid == 0) {
+                execl(argv[0], argv[0], "probe", "0", (char *)NULL);
+                _exit(127);
+            }
+            if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+                return 100;
+        }
+        return (int)n;
     } else {
         fprintf(stderr, "usage: count_prog adds N | cold N STRIDE | branch N | threads K N | "
-                        "crash N | exit N\n");
+                        "crash N | exit N | probe N\n");
         return 2;
     }
     return 0;

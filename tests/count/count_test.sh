@@ -181,6 +181,17 @@ text)
         expect_out "$s"
     done
     ;;
+run)
+    # hpm run: no report, the program's status, fork/exec children traced
+    run run -- "$prog" probe 7
+    expect_rc 7
+    expect_out "parent tool=3"
+    expect_out "child tool=3"
+    [ "$(grep -c . out)" -eq 2 ] || fail "hpm run printed more than the program"
+    run run --json -- "$prog" probe 0
+    expect_rc 2
+    expect_err "prints no report"
+    ;;
 start_no)
     # counting never started (the program does not call HPM_VPMU_START)
     run count -e FP_DP_SCALAR --start=no --csv -- "$prog" adds 1000

@@ -51,6 +51,9 @@
 
 #define MAX_ROWS 512
 
+/* "hpm count" or "hpm run": the prefix of every message */
+static const char *cmd_name = "hpm count";
+
 enum out_format { FMT_TEXT, FMT_JSON, FMT_CSV };
 
 struct count_opts {
@@ -91,7 +94,7 @@ static void usage(FILE *f)
 
 static int usage_error(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "hpm count: ");
+    fprintf(stderr, "%s: ", cmd_name);
     fprintf(stderr, fmt, arg);
     fprintf(stderr, "\n");
     usage(stderr);
@@ -231,27 +234,27 @@ static int resolve_event(const char *name, const char *machine, unsigned cores,
     int rc;
     memset(row, 0, sizeof *row);
     if (strlen(name) >= HPM_CAT_NAME_MAX) {
-        fprintf(stderr, "hpm count: unknown event '%.60s...' (hpm list shows the catalog)\n",
+        fprintf(stderr, "%s: unknown event '%.60s...' (hpm list shows the catalog)\n", cmd_name,
                 name);
         return 2;
     }
     rc = hpm_catalog_lookup(name, cores, features, row->codes, HPM_CAT_MAX_CORES, &kind);
     if (rc == HPM_CAT_EUNKNOWN) {
-        fprintf(stderr, "hpm count: unknown event '%s' (hpm list shows the catalog)\n", name);
+        fprintf(stderr, "%s: unknown event '%s' (hpm list shows the catalog)\n", cmd_name, name);
         return 2;
     }
     if (rc == HPM_CAT_ECORE) {
-        fprintf(stderr, "hpm count: event '%s': machine %s has %u core%s (PU0..PU%u)\n", name,
+        fprintf(stderr, "%s: event '%s': machine %s has %u core%s (PU0..PU%u)\n", cmd_name, name,
                 machine, cores, cores == 1 ? "" : "s", cores - 1);
         return 2;
     }
     if (rc == HPM_CAT_ENOTPROVIDED) {
-        fprintf(stderr, "hpm count: event '%s' is not provided by machine %s: %s\n", name,
+        fprintf(stderr, "%s: event '%s' is not provided by machine %s: %s\n", cmd_name, name,
                 machine, missing_reason(kind, features));
         return 2;
     }
     if (rc <= 0) {
-        fprintf(stderr, "hpm count: event '%s': %s\n", name, hpm_catalog_strerror(rc));
+        fprintf(stderr, "%s: event '%s': %s\n", cmd_name, name, hpm_catalog_strerror(rc));
         return 2;
     }
     row->kind = kind;
@@ -298,14 +301,14 @@ static int build_rows(const struct count_opts *o, const char *machine, unsigned 
             while (e > b && isspace((unsigned char)e[-1]))
                 e--;
             if (b == e) {
-                fprintf(stderr, "hpm count: empty event name in '%s'\n", o->events[i]);
+                fprintf(stderr, "%s: empty event name in '%s'\n", cmd_name, o->events[i]);
                 return 2;
             }
             snprintf(name, sizeof name, "%.*s", (int)(e - b), b);
             if (resolve_event(name, machine, cores, features, &r))
                 return 2;
             if (add_row(rows, n, &r)) {
-                fprintf(stderr, "hpm count: too many events\n");
+                fprintf(stderr, "%s: too many events\n", cmd_name);
                 return 2;
             }
             s += len;
@@ -348,7 +351,7 @@ static int check_counts(const struct vpmu_output *out, const struct count_row *r
             if (!out->have_count[rows[i].codes[j]]) {
                 char name[HPM_CAT_NAME_MAX];
                 hpm_catalog_code_name((unsigned)rows[i].codes[j], name, sizeof name);
-                fprintf(stderr, "hpm count: %s has no count for %s (code %d)\n", what, name,
+                fprintf(stderr, "%s: %s has no count for %s (code %d)\n", cmd_name, what, name,
                         rows[i].codes[j]);
                 return -1;
             }
@@ -435,12 +438,12 @@ static int find_tool(const char **vg, const char **lib)
     }
     snprintf(tool, sizeof tool, "%s/%s", *lib, VPMU_TOOL_FILE);
     if (access(tool, R_OK | X_OK) != 0) {
-        fprintf(stderr, "hpm count: the virtual PMU tool %s is missing (%s); run make\n", tool,
+        fprintf(stderr, "%s: the virtual PMU tool %s is missing (%s); run make\n", cmd_name, tool,
                 strerror(errno));
         return 1;
     }
     if (access(*vg, X_OK) != 0) {
-        fprintf(stderr, "hpm count: cannot run valgrind at %s (%s)\n", *vg, strerror(errno));
+        fprintf(stderr, "%s: cannot run valgrind at %s (%s)\n", cmd_name, *vg, strerror(errno));
         return 1;
     }
     return 0;
@@ -531,7 +534,7 @@ static int run_tool(char **args, const char *libdir, struct run_result *res)
     ssize_t got;
 
     if (pipe2(pfd, O_CLOEXEC) != 0) {
-        fprintf(stderr, "hpm count: pipe: %s\n", strerror(errno));
+        fprintf(stderr, "%s: pipe: %s\n", cmd_name, strerror(errno));
         return -1;
     }
     sigemptyset(&block);
@@ -542,7 +545,7 @@ static int run_tool(char **args, const char *libdir, struct run_result *res)
     fflush(NULL);
     pid = fork();
     if (pid < 0) {
-        fprintf(stderr, "hpm count: fork: %s\n", strerror(errno));
+        fprintf(stderr, "%s: fork: %s\n", cmd_name, strerror(errno));
         sigprocmask(SIG_SETMASK, &old, NULL);
         close(pfd[0]);
         close(pfd[1]);
@@ -579,7 +582,7 @@ static int run_tool(char **args, const char *libdir, struct run_result *res)
     res->pid = pid;
     while (wait4(pid, &res->status, 0, &res->ru) < 0) {
         if (errno != EINTR) {
-            fprintf(stderr, "hpm count: wait4: %s\n", strerror(errno));
+            fprintf(stderr, "%s: wait4: %s\n", cmd_name, strerror(errno));
             child_pid = 0;
             return -1;
         }
@@ -588,7 +591,7 @@ static int run_tool(char **args, const char *libdir, struct run_result *res)
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     if (got == (ssize_t)sizeof err) {
-        fprintf(stderr, "hpm count: cannot run %s: %s\n", args[0], strerror(err));
+        fprintf(stderr, "%s: cannot run %s: %s\n", cmd_name, args[0], strerror(err));
         return -1;
     }
     return 0;
@@ -614,14 +617,14 @@ static int write_report(const struct count_opts *o, const struct count_report *r
     if (o->output && !output_atomic(o->output)) {
         f = fopen(o->output, "w");
         if (!f) {
-            fprintf(stderr, "hpm count: cannot write %s: %s\n", o->output, strerror(errno));
+            fprintf(stderr, "%s: cannot write %s: %s\n", cmd_name, o->output, strerror(errno));
             return -1;
         }
         rc = o->fmt == FMT_JSON  ? count_report_json(f, r)
              : o->fmt == FMT_CSV ? count_report_csv(f, r)
                                  : count_report_text(f, r);
         if (fclose(f) != 0 || rc != 0) {
-            fprintf(stderr, "hpm count: error writing %s\n", o->output);
+            fprintf(stderr, "%s: error writing %s\n", cmd_name, o->output);
             return -1;
         }
         return 0;
@@ -634,7 +637,7 @@ static int write_report(const struct count_opts *o, const struct count_report *r
         snprintf(tmp, n, "%s.tmp", o->output);
         f = fopen(tmp, "w");
         if (!f) {
-            fprintf(stderr, "hpm count: cannot write %s: %s\n", tmp, strerror(errno));
+            fprintf(stderr, "%s: cannot write %s: %s\n", cmd_name, tmp, strerror(errno));
             free(tmp);
             return -1;
         }
@@ -647,17 +650,17 @@ static int write_report(const struct count_opts *o, const struct count_report *r
         if (fclose(f) != 0)
             rc = -1;
         if (rc == 0 && rename(tmp, o->output) != 0) {
-            fprintf(stderr, "hpm count: cannot rename %s to %s: %s\n", tmp, o->output,
+            fprintf(stderr, "%s: cannot rename %s to %s: %s\n", cmd_name, tmp, o->output,
                     strerror(errno));
             rc = -1;
         } else if (rc != 0) {
-            fprintf(stderr, "hpm count: error writing %s\n", tmp);
+            fprintf(stderr, "%s: error writing %s\n", cmd_name, tmp);
         }
         if (rc != 0)
             unlink(tmp);
         free(tmp);
     } else if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "hpm count: error writing the report to stdout\n");
+        fprintf(stderr, "%s: error writing the report to stdout\n", cmd_name);
         rc = -1;
     }
     return rc;
@@ -671,7 +674,7 @@ static int output_dir_ok(const char *path)
     if (!output_atomic(path)) {
         /* ENOENT: a link to a file not there yet, which fopen creates */
         if (access(path, W_OK) != 0 && errno != ENOENT) {
-            fprintf(stderr, "hpm count: cannot write the report to %s: %s\n", path,
+            fprintf(stderr, "%s: cannot write the report to %s: %s\n", cmd_name, path,
                     strerror(errno));
             return 0;
         }
@@ -684,7 +687,7 @@ static int output_dir_ok(const char *path)
     else
         snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
     if (access(dir, W_OK | X_OK) != 0) {
-        fprintf(stderr, "hpm count: cannot write the report into %s: %s\n", dir,
+        fprintf(stderr, "%s: cannot write the report into %s: %s\n", cmd_name, dir,
                 strerror(errno));
         return 0;
     }
@@ -700,7 +703,7 @@ static int count_from_output(const struct count_opts *o, struct count_row *rows)
     unsigned n = 0;
     int rc;
     if (vpmu_output_load(&out, o->from_output, err, sizeof err) != 0) {
-        fprintf(stderr, "hpm count: %s\n", err);
+        fprintf(stderr, "%s: %s\n", cmd_name, err);
         vpmu_output_free(&out);
         return 1;
     }
@@ -754,6 +757,7 @@ static int count_or_run(int argc, char **argv, int run_only)
     int rc, hw, i, na = 0;
     unsigned others;
 
+    cmd_name = run_only ? "hpm run" : "hpm count";
     rc = parse_opts(argc, argv, &o);
     if (rc)
         return rc < 0 ? 0 : rc;
@@ -769,18 +773,18 @@ static int count_or_run(int argc, char **argv, int run_only)
     if (o.from_output)
         return count_from_output(&o, rows);
 
-    if ((rc = machine_arg_load("count", o.machine, &m, clamp_note, sizeof clamp_note)) != 0)
+    if ((rc = machine_arg_load(run_only ? "run" : "count", o.machine, &m, clamp_note, sizeof clamp_note)) != 0)
         return rc;
     features = hpm_catalog_features(&m.hier);
     if ((rc = build_rows(&o, m.name, m.hier.cores, features, rows, &n_rows)) != 0)
         return rc;
     rc = find_program(o.prog[0]);
     if (rc == 127) {
-        fprintf(stderr, "hpm count: %s: command not found\n", o.prog[0]);
+        fprintf(stderr, "%s: %s: command not found\n", cmd_name, o.prog[0]);
         return 127;
     }
     if (rc == 126) {
-        fprintf(stderr, "hpm count: %s: not an executable file\n", o.prog[0]);
+        fprintf(stderr, "%s: %s: not an executable file\n", cmd_name, o.prog[0]);
         return 126;
     }
     if (find_tool(&vg, &lib) != 0)
@@ -806,12 +810,12 @@ static int count_or_run(int argc, char **argv, int run_only)
     wire = malloc(hpm_machine_wire_size());
     codes = codes_arg(&o, rows, n_rows);
     if (!wire || !codes || hpm_machine_wire_encode(&m, wire, hpm_machine_wire_size()) == 0) {
-        fprintf(stderr, "hpm count: out of memory\n");
+        fprintf(stderr, "%s: out of memory\n", cmd_name);
         rc = 1;
         goto done;
     }
     if (make_tmpdir(dir, sizeof dir) != 0) {
-        fprintf(stderr, "hpm count: cannot create a temporary directory in %s: %s\n",
+        fprintf(stderr, "%s: cannot create a temporary directory in %s: %s\n", cmd_name,
                 env_or("TMPDIR", "/tmp"), strerror(errno));
         rc = 1;
         goto done;
@@ -826,7 +830,7 @@ static int count_or_run(int argc, char **argv, int run_only)
             out_arg = malloc(strlen(pat) + 16);
         if (!pat || !machine_arg || !events_arg || !args || !out_arg) {
             free(pat);
-            fprintf(stderr, "hpm count: out of memory\n");
+            fprintf(stderr, "%s: out of memory\n", cmd_name);
             rc = 1;
             goto done_dir;
         }
@@ -873,7 +877,7 @@ static int count_or_run(int argc, char **argv, int run_only)
                     "%d): it could not run %s (see valgrind's message above)\n",
                     WEXITSTATUS(res.status), o.prog[0]);
         else
-            fprintf(stderr, "hpm count: the virtual PMU's output is unusable: %s\n", err);
+            fprintf(stderr, "%s: the virtual PMU's output is unusable: %s\n", cmd_name, err);
         vpmu_output_free(&out);
         /* killed from outside (SIGKILL leaves the tool no time to write):
          * still exit as the shell would have seen it */
