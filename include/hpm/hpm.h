@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * hpm.h - hpm's native counter API (libhpm).
+ *
+ * One API over every counter source. A source is a *component* (sim: the
+ * virtual PMU, reached by client requests when the program runs under
+ * `hpm run`/`hpm count`; perf: perf_event_open, hardware events where the
+ * PMU has them and software events always; os: getrusage and /proc). A
+ * component that cannot work here is listed as disabled with its reason;
+ * it never stops the others from working.
+ *
+ * Events are named "COMPONENT::NAME" ("sim::INSTRUCTIONS",
+ * "perf::TASK-CLOCK", "os::MINOR_FAULTS"), or by NAME alone, which means the
+ * first enabled component (in hpm_component_info order) that has it. Names
+ * are matched without regard to case.
+ *
+ * An event set holds events of one component; it counts for the thread that
+ * starts it (or the thread or process it is attached to). At most one set
+ * per component runs per thread at a time. Values are 64-bit counts since
+ * the last start or reset; sets never report a disabled component's zeros.
+ *
+ * Every function returns HPM_OK (0), a non-negative result, or a negative
+ * HPM_E* code; hpm_strerror() describes each. Thread-safe after hpm_init().
+ */
+#ifndef HPM_HPM_H
+#define HPM_HPM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HPM_API_VERSION 1
+
+/* ------------------------------------------------------------ errors */
+
+enum hpm_status {
+    HPM_OK = 0,
+    HPM_EINVAL = -1,       /* invalid argument */
+    HPM_ENOMEM = -2,       /* out of memory */
+    HPM_ESYS = -3,         /* a system call failed (errno says why) */
+    HPM_ENOINIT = -4,      /* hpm_init() not called, or hpm_shutdown() since */
+    HPM_ENOEVENT = -5,     /* no such event (or the end of an enumeration) */
+    HPM_ENOCOMP = -6,      /* no such component, or it is disabled here */
+    HPM_ECONFLICT = -7,    /* the events cannot be counted together (another
+                              component's event, hardware constraints, or
+                              another set of this component already running
+                              on this thread) */
+    HPM_ECOUNTERS = -8,    /* no counter left for this event (try multiplexing) */
+    HPM_ENOSET = -9,       /* no such event set */
+    HPM_ERUNNING = -10,    /* the set is running: stop it first */
+    HPM_ENOTRUNNING = -11, /* the set is not running */
+    HPM_EEXISTS = -12,     /* the event is already in the set */
+    HPM_ENOTSUP = -13,     /* the component cannot do this (domain, attach,
+                              overflow on this event, ...) */
+    HPM_EPERM = -14,       /* the kernel refused (perf_event_paranoid, ptrace) */
+    HPM_ENOREGION = -15,   /* region end without a matching begin */
+    HPM_EBUG = -16,        /* internal error: a bug in hpm */
+};
+#define HPM_E_LAST HPM_EBUG
+
+/* A sentence for any status code ("unknown error" for codes hpm never returns). */
+const char *hpm_strerror(int status);
+
+/* ------------------------------------------------------------ life cycle */
+
+/* Initialise libhpm and probe every component. Idempotent; returns the
+ * number of enabled components (>= 0) or an error. */
+int hpm_init(void);
+/* Stop and destroy every set, shut the components down. */
+void hpm_shutdown(void);
+int hpm_is_initialized(void);
+
+/* ------------------------------------------------------------ components */
+
+/* Component flags. */
+#define HPM_COMP_MODELED 0x01u   /* counts come from a model (the virtual PMU) */
+#define HPM_COMP_OVERFLOW 0x02u  /* overflow interrupts from the counter source */
+#define HPM_COMP_MULTIPLEX 0x04u /* can time-slice more events than counters */
+#define HPM_COMP_ATTACH 0x08u    /* can count another thread or process */
+#define HPM_COMP_INHERIT 0x10u   /* can include children created after start */
+
+/* Counting domains. */
+#define HPM_DOMAIN_USER 0x1u
+#define HPM_DOMAIN_KERNEL 0x2u
+#define HPM_DOMAIN_ALL (HPM_DOMAIN_USER | HPM_DOMAIN_KERNEL)
+
+struct hpm_component_info {
+    int id;                      /* index, 0 .. hpm_num_components()-1 */
+    const char *name;            /* "sim", "perf", "os" */
+    const char *description;
+    int enabled;                 /* 1 when it can count here */
+    const char *disabled_reason; /* why not, when enabled == 0; else NULL */
+    int num_events;              /* events it offers here */
+    int num_counters;            /* events one set can count at once without
+                                    multiplexing (0: no limit) */
+    unsigned domains;            /* HPM_DOMAIN_* it can honour */
+    unsigned default_domain;
+    unsigned flags;              /* HPM_COMP_* */
+};
+
+int hpm_num_components(void);
+int hpm_component_info(int component, struct hpm_component_info *info);
+/* Component id by name, or HPM_ENOCOMP. */
+int hpm_component_find(const char *name);
+
+/* ------------------------------------------------------------ events */
+
+/* An event id: component in the top 8 bits, the component's own index in
+ * the low 24. Never 0xffffffff. */
+typedef uint32_t hpm_event_t;
+#define HPM_EVENT_COMPONENT(e) ((int)((uint32_t)(e) >> 24))
+#define HPM_EVENT_INDEX(e) ((uint32_t)(e) & 0xffffffu)
+#define HPM_EVENT_MAKE(component, index) \
+    ((hpm_event_t)(((uint32_t)(component) << 24) | ((uint32_t)(index) & 0xffffffu)))
+
+#define HPM_NAME_MAX 128
+#define HPM_DESCR_MAX 256
+
+/* Event flags. */
+#define HPM_EVENT_MODELED 0x01u   /* the value is modeled (virtual PMU), not measured */
+#define HPM_EVENT_NODE_WIDE 0x02u /* counts the whole node, not the calling thread */
+#define HPM_EVENT_INSTANT 0x04u   /* a level (e.g. resident memory), not a count:
+                                     read gives the current value, not a delta */
+
+struct hpm_event_info {
+    hpm_event_t event;
+    int component;
+    char name[HPM_NAME_MAX];         /* full name: "sim::INSTRUCTIONS" */
+    char description[HPM_DESCR_MAX];
+    char units[16];                  /* "events", "cycles", "bytes", "ns", "pages" */
+    unsigned flags;                  /* HPM_EVENT_* */
+};
+
+/* Resolve "COMPONENT::NAME" or "NAME". HPM_ENOEVENT if nothing has it,
+ * HPM_ENOCOMP if only a disabled component would. */
+int hpm_event_find(const char *name, hpm_event_t *event);
+int hpm_event_info(hpm_event_t event, struct hpm_event_info *info);
+/* Enumerate a component's events: first, then next until HPM_ENOEVENT. */
+int hpm_event_first(int component, hpm_event_t *event);
+int hpm_event_next(hpm_event_t *event);
+
+/* ------------------------------------------------------------ event sets */
+
+enum hpm_set_state { HPM_SET_STOPPED = 0, HPM_SET_RUNNING = 1 };
+
+int hpm_set_create(int *set);                 /* *set receives a handle >= 0 */
+int hpm_set_destroy(int set);                 /* stopped sets only */
+/* Add an event: returns its position (>= 0) in the set's value array.
+ * The first event fixes the set's component. */
+int hpm_set_add(int set, hpm_event_t event);
+int hpm_set_remove(int set, hpm_event_t event); /* later positions move down */
+int hpm_set_size(int set);                    /* number of events */
+int hpm_set_events(int set, hpm_event_t *events, int max); /* returns the number */
+int hpm_set_component(int set);               /* component id, HPM_ENOEVENT if empty */
+int hpm_set_state(int set);                   /* enum hpm_set_state */
+
+/* Options; stopped sets only. */
+int hpm_set_domain(int set, unsigned domain);   /* HPM_DOMAIN_*; default: component's */
+int hpm_get_domain(int set, unsigned *domain);
+int hpm_set_attach(int set, pid_t tid);         /* count tid instead of the caller; 0 detaches */
+int hpm_set_inherit(int set, int on);           /* include children created after start */
+int hpm_set_multiplex(int set, int on);         /* allow more events than counters,
+                                                   time-sliced and scaled */
+
+int hpm_start(int set);
+int hpm_stop(int set, int64_t *values);  /* values may be NULL */
+int hpm_read(int set, int64_t *values);  /* counts since start or reset */
+int hpm_accum(int set, int64_t *values); /* values[i] += counts, then reset */
+int hpm_reset(int set);
+
+/* ------------------------------------------------------------ overflow */
+
+/* Called in signal context on the thread whose counter overflowed. pc is the
+ * interrupted instruction address; overflow_mask has bit i set for each set
+ * position i that passed its threshold. */
+typedef void (*hpm_overflow_handler)(int set, void *pc, uint64_t overflow_mask, void *ucontext);
+
+#define HPM_OVERFLOW_FORCE_SOFTWARE 0x1u /* check on a profiling timer, not the counter */
+
+/* Call handler each time event's count grows by threshold (> 0); threshold 0
+ * removes it. Stopped sets only; the event must be in the set. The signal
+ * used is hpm_overflow_signal(). */
+int hpm_set_overflow(int set, hpm_event_t event, int64_t threshold, unsigned flags,
+                     hpm_overflow_handler handler);
+int hpm_overflow_signal(void);
+
+/* ------------------------------------------------------------ regions */
+
+/* Named, nestable regions per thread. Each region accumulates, per thread,
+ * the counts of the region events between begin and end, and how often it
+ * was entered. The region events are those of hpm_region_events(), else of
+ * the environment variable HPM_REGION_EVENTS (comma-separated names), else a
+ * default set. Under the virtual PMU the region is also passed to the tool,
+ * so `hpm count` reports it too. */
+int hpm_region_events(const char *comma_separated_names);
+int hpm_region_begin(const char *name);
+int hpm_region_end(const char *name); /* must name the innermost open region */
+/* Counts of region name on the calling thread: up to max values (in
+ * hpm_region_events order), the number of completed entries in *calls.
+ * Returns the number of values. */
+int hpm_region_read(const char *name, int64_t *values, int max, uint64_t *calls);
+/* Every region of every thread, as JSON. */
+int hpm_region_report(FILE *out);
+
+/* ------------------------------------------------------------ threads */
+
+/* Threads are known automatically; these exist for callers that want to
+ * name threads with their own ids (PAPI_thread_init) or free per-thread
+ * state early. */
+int hpm_thread_init(unsigned long (*id_fn)(void));
+unsigned long hpm_thread_id(void);
+int hpm_thread_register(void);
+int hpm_thread_unregister(void);
+
+/* ------------------------------------------------------------ the machine */
+
+#define HPM_MAX_CACHES 8
+
+struct hpm_cache_info {
+    int level;     /* 1, 2, 3 */
+    char type;     /* 'I', 'D' or 'U' (unified) */
+    uint64_t size; /* bytes */
+    int line_size;
+    int associativity; /* 0: fully associative */
+    int shared;    /* shared by every core of the node */
+};
+
+struct hpm_machine_info {
+    int modeled;           /* 1: the virtual PMU's machine model; 0: this host */
+    char name[64];         /* machine model name, or the host's CPU model */
+    char vendor[64];
+    int cores;             /* cores per node */
+    int threads_per_core;
+    int sockets;
+    double mhz;
+    uint64_t memory_bytes;
+    int n_caches;
+    struct hpm_cache_info caches[HPM_MAX_CACHES];
+    int itlb_entries, dtlb_entries;
+    uint64_t page_size;
+};
+
+int hpm_machine_info(struct hpm_machine_info *info);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HPM_HPM_H */

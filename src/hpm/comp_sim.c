@@ -1,0 +1,405 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * comp_sim.c - the sim component: the virtual PMU, reached by client
+ * requests (src/vpmu/hpm_client.h) when the program runs under `hpm run` or
+ * `hpm count`. Natively each request is a few no-op instructions that
+ * return 0, so this component disables itself and costs nothing.
+ *
+ * Events (only those the tool has programmed, HPM_VPMU_EVENTS):
+ *   - one per per-core catalog kind, named by the kind ("INSTRUCTIONS",
+ *     "L1D_MISSES"): the calling thread's own count (HPM_VPMU_READ_KINDS);
+ *   - one per programmed UPC code ("PU0_INSTRUCTIONS", "L3_READS"): the
+ *     node-wide count of that UPC counter (HPM_VPMU_READ_EVENTS, node scope;
+ *     HPM_EVENT_NODE_WIDE).
+ * All are modeled (HPM_EVENT_MODELED). The counts are cumulative in the
+ * tool; a set's values are differences of reads, so any number of sets (and
+ * libpapi above) read side by side and nothing ever resets the tool.
+ *
+ * Domain: user only. Valgrind sees no kernel code, so a set cannot honour
+ * KERNEL or ALL: hpm_set_domain with them gives HPM_ENOTSUP (rather than a
+ * user-only count labelled "all").
+ *
+ * Overflow: HPM_VPMU_OVERFLOW arms the tool for the calling thread's count of
+ * a per-core kind; it sends hpm_overflow_signal() without saying which kind,
+ * so the core finds the position from the counts (HPM_CI_OVF_BY_COUNT).
+ * Node-wide events, kinds beyond the tool's HPM_VPMU_OVERFLOW_MAX and a tool
+ * that refuses fall back to the core's software timer.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "hpm_client.h"
+#include "hpm_internal.h"
+#include "machine.h"
+
+/* Index space: per-thread kinds 0..HPM_K_CORE_COUNT-1, node-wide UPC codes
+ * CODE_BASE + code. */
+#define CODE_BASE 0x1000u
+
+static struct {
+    long version;
+    int n_codes;
+    uint32_t codes[HPM_CAT_CODES];    /* programmed codes, counting order */
+    int16_t pos_of_code[HPM_CAT_CODES]; /* position in codes[], -1 if not programmed */
+    uint8_t kind_on[HPM_K_CORE_COUNT];  /* the kind is programmed on some core */
+    char description[160];
+} S;
+
+/* Units of a catalog kind, from its name (table, first match wins). */
+static const struct {
+    const char *suffix;
+    const char *units;
+} unit_rules[] = {
+    {"CYCLES", "cycles"},
+    {"BYTES", "bytes"},
+};
+
+static const char *kind_units(const char *name)
+{
+    size_t n = strlen(name), i;
+    for (i = 0; i < sizeof unit_rules / sizeof unit_rules[0]; i++) {
+        size_t k = strlen(unit_rules[i].suffix);
+        if (n >= k && strcmp(name + n - k, unit_rules[i].suffix) == 0)
+            return unit_rules[i].units;
+    }
+    return "events";
+}
+
+static int sim_init(struct hpm_component_info *info, char *reason, size_t len)
+{
+    uint64_t kinds[HPM_K_CORE_COUNT];
+    long n, r;
+    int i, n_events = 0;
+
+    memset(&S, 0, sizeof S);
+    memset(S.pos_of_code, 0xff, sizeof S.pos_of_code);
+    info->description = "the hpm virtual PMU (modeled counts, under `hpm run`)";
+    info->domains = info->default_domain = HPM_DOMAIN_USER;
+    info->flags = HPM_COMP_MODELED | HPM_COMP_OVERFLOW;
+    S.version = HPM_VPMU_IS_RUNNING();
+    if (S.version <= 0) {
+        snprintf(reason, len,
+                 "not running under the hpm virtual PMU (run the program with "
+                 "`hpm run -- PROGRAM`)");
+        return HPM_ENOCOMP;
+    }
+    if (S.version < 3) {
+        snprintf(reason, len,
+                 "the hpm virtual PMU speaks interface version %ld; libhpm needs 3 or later",
+                 S.version);
+        return HPM_ENOCOMP;
+    }
+    n = HPM_VPMU_EVENTS(S.codes, HPM_CAT_CODES);
+    if (n < 0) {
+        snprintf(reason, len, "the virtual PMU did not list its events (error %ld)", n);
+        return HPM_ESYS;
+    }
+    S.n_codes = (int)n;
+    for (i = 0; i < S.n_codes; i++) {
+        unsigned kind;
+        int core;
+        if (S.codes[i] >= HPM_CAT_CODES || hpm_catalog_decode(S.codes[i], &kind, &core) != 0)
+            continue;
+        S.pos_of_code[S.codes[i]] = (int16_t)i;
+        n_events++;
+        if (core >= 0 && kind < HPM_K_CORE_COUNT && !S.kind_on[kind]) {
+            S.kind_on[kind] = 1;
+            n_events++;
+        }
+    }
+    r = HPM_VPMU_READ_KINDS(kinds, HPM_K_CORE_COUNT);
+    if (r != HPM_K_CORE_COUNT) {
+        snprintf(reason, len, "the virtual PMU cannot read per-thread counts (error %ld)", r);
+        return HPM_ESYS;
+    }
+    snprintf(S.description, sizeof S.description,
+             "the hpm virtual PMU (modeled counts; %d UPC events programmed)", S.n_codes);
+    info->description = S.description;
+    info->num_events = n_events;
+    info->num_counters = 0;
+    info->domains = HPM_DOMAIN_USER;
+    info->default_domain = HPM_DOMAIN_USER;
+    info->flags = HPM_COMP_MODELED | HPM_COMP_OVERFLOW;
+    return HPM_OK;
+}
+
+/* ------------------------------------------------------------ events */
+
+static int offered(uint32_t i)
+{
+    if (i < HPM_K_CORE_COUNT)
+        return S.kind_on[i];
+    return i >= CODE_BASE && i < CODE_BASE + HPM_CAT_CODES && S.pos_of_code[i - CODE_BASE] >= 0;
+}
+
+static int sim_event_next(uint32_t *index)
+{
+    uint32_t i = *index + 1;
+    for (; i < HPM_K_CORE_COUNT; i++)
+        if (offered(i)) {
+            *index = i;
+            return HPM_OK;
+        }
+    if (i < CODE_BASE)
+        i = CODE_BASE;
+    for (; i < CODE_BASE + HPM_CAT_CODES; i++)
+        if (offered(i)) {
+            *index = i;
+            return HPM_OK;
+        }
+    return HPM_ENOEVENT;
+}
+
+static int sim_event_first(uint32_t *index)
+{
+    if (offered(0)) {
+        *index = 0;
+        return HPM_OK;
+    }
+    *index = 0;
+    return sim_event_next(index);
+}
+
+static int sim_event_lookup(const char *name, uint32_t *index)
+{
+    unsigned k, c;
+    int enabled = S.version >= 3;
+    for (k = 0; k < HPM_K_CORE_COUNT; k++)
+        if (hpm__strcaseeq(name, hpm_catalog_kind(k)->name)) {
+            if (!enabled || !S.kind_on[k])
+                return HPM_ENOCOMP; /* a sim event, not counted here */
+            *index = k;
+            return HPM_OK;
+        }
+    /* PU<n>_<KIND> and node kinds: the catalog knows every code's name */
+    for (c = 0; c < HPM_CAT_CODES; c++) {
+        char buf[HPM_CAT_NAME_MAX];
+        if (hpm_catalog_code_name(c, buf, sizeof buf) < 0 || !hpm__strcaseeq(name, buf))
+            continue;
+        if (!enabled || S.pos_of_code[c] < 0)
+            return HPM_ENOCOMP;
+        *index = CODE_BASE + c;
+        return HPM_OK;
+    }
+    return HPM_ENOEVENT;
+}
+
+static int sim_event_describe(uint32_t index, struct hpm_event_info *info)
+{
+    const struct hpm_cat_kind_info *ki;
+    unsigned kind;
+    int core;
+    if (!offered(index))
+        return HPM_ENOEVENT;
+    if (index < HPM_K_CORE_COUNT) {
+        ki = hpm_catalog_kind(index);
+        hpm__copy(info->name, sizeof info->name, ki->name);
+        snprintf(info->description, sizeof info->description, "%s (the calling thread's count)",
+                 ki->description);
+        hpm__copy(info->units, sizeof info->units, kind_units(ki->name));
+        info->flags = HPM_EVENT_MODELED;
+        return HPM_OK;
+    }
+    if (hpm_catalog_code_name(index - CODE_BASE, info->name, sizeof info->name) < 0 ||
+        hpm_catalog_decode(index - CODE_BASE, &kind, &core) != 0)
+        return HPM_ENOEVENT;
+    ki = hpm_catalog_kind(kind);
+    if (core >= 0)
+        snprintf(info->description, sizeof info->description,
+                 "%s (core %d, node-wide: every thread on that core)", ki->description, core);
+    else
+        snprintf(info->description, sizeof info->description, "%s (node-wide)",
+                 ki->description);
+    hpm__copy(info->units, sizeof info->units, kind_units(ki->name));
+    info->flags = HPM_EVENT_MODELED | HPM_EVENT_NODE_WIDE;
+    return HPM_OK;
+}
+
+/* ------------------------------------------------------------ sets */
+
+struct sim_set {
+    int n;
+    uint32_t idx[HPM_SET_MAX_EVENTS];
+    int need_kinds, need_node;
+    uint64_t base[HPM_SET_MAX_EVENTS];
+    int64_t thr[HPM_SET_MAX_EVENTS]; /* native overflow threshold, 0: none */
+    uint8_t armed[HPM_SET_MAX_EVENTS];
+};
+
+static int sim_set_init(void *st)
+{
+    memset(st, 0, sizeof(struct sim_set));
+    return HPM_OK;
+}
+
+static int sim_set_update(void *st, const uint32_t *events, int n, const struct hpm_set_opts *o)
+{
+    struct sim_set *s = st;
+    int i;
+    if (o->domain != HPM_DOMAIN_USER || o->attach || o->inherit)
+        return HPM_ENOTSUP;
+    s->need_kinds = s->need_node = 0;
+    for (i = 0; i < n; i++) {
+        if (!offered(events[i]))
+            return HPM_ENOEVENT;
+        s->idx[i] = events[i];
+        s->thr[i] = 0;
+        if (events[i] < HPM_K_CORE_COUNT)
+            s->need_kinds = 1;
+        else
+            s->need_node = 1;
+    }
+    s->n = n;
+    return HPM_OK;
+}
+
+/* Cumulative counts of every position. Async-signal-safe (client requests
+ * and the stack). */
+static int raw(const struct sim_set *s, uint64_t *v)
+{
+    uint64_t kinds[HPM_K_CORE_COUNT], node[HPM_CAT_CODES];
+    int i;
+    if (s->need_kinds && HPM_VPMU_READ_KINDS(kinds, HPM_K_CORE_COUNT) != HPM_K_CORE_COUNT)
+        return HPM_ESYS;
+    if (s->need_node && HPM_VPMU_READ_EVENTS(node, S.n_codes, HPM_VPMU_SCOPE_NODE) != S.n_codes)
+        return HPM_ESYS;
+    for (i = 0; i < s->n; i++)
+        v[i] = s->idx[i] < HPM_K_CORE_COUNT ? kinds[s->idx[i]]
+                                              : node[S.pos_of_code[s->idx[i] - CODE_BASE]];
+    return HPM_OK;
+}
+
+static int sim_set_overflow(void *st, int pos, int64_t threshold)
+{
+    struct sim_set *s = st;
+    if (pos < 0 || pos >= s->n)
+        return HPM_EINVAL;
+    s->thr[pos] = 0;
+    if (threshold > 0 && s->idx[pos] >= HPM_K_CORE_COUNT)
+        return HPM_ENOTSUP; /* the tool interrupts on per-thread kinds only */
+    s->thr[pos] = threshold;
+    return HPM_OK;
+}
+
+/* Arm the tool for every native position; failures go to *failed. */
+static void arm(struct sim_set *s, uint64_t *failed)
+{
+    int i;
+    for (i = 0; i < s->n; i++) {
+        s->armed[i] = 0;
+        if (s->thr[i] <= 0)
+            continue;
+        if (HPM_VPMU_OVERFLOW(s->idx[i], (uint64_t)s->thr[i], hpm_overflow_signal()) == 0)
+            s->armed[i] = 1;
+        else if (failed)
+            *failed |= 1ull << i;
+    }
+}
+
+static void disarm(struct sim_set *s)
+{
+    int i;
+    for (i = 0; i < s->n; i++)
+        if (s->armed[i]) {
+            (void)HPM_VPMU_OVERFLOW(s->idx[i], 0, hpm_overflow_signal());
+            s->armed[i] = 0;
+        }
+}
+
+static int sim_start(void *st, uint64_t *native_failed)
+{
+    struct sim_set *s = st;
+    /* the base first: the tool counts its threshold from the arming, a
+     * little later, so a count read in the handler is always past our
+     * deadline when the tool has fired */
+    int rc = raw(s, s->base);
+    if (rc == HPM_OK)
+        arm(s, native_failed);
+    return rc;
+}
+
+static int sim_reset(void *st)
+{
+    struct sim_set *s = st;
+    uint64_t failed = 0;
+    int rc = raw(s, s->base);
+    int i, any = 0;
+    for (i = 0; i < s->n; i++)
+        any |= s->armed[i];
+    if (rc == HPM_OK && any) {
+        /* re-arming restarts the tool's schedule from the new base */
+        for (i = 0; i < s->n; i++)
+            if (s->armed[i] &&
+                HPM_VPMU_OVERFLOW(s->idx[i], (uint64_t)s->thr[i], hpm_overflow_signal()) != 0)
+                failed |= 1ull << i;
+    }
+    (void)failed; /* it was armed a moment ago: the tool has no reason to refuse */
+    return rc;
+}
+
+static int sim_read(void *st, int64_t *values)
+{
+    struct sim_set *s = st;
+    uint64_t v[HPM_SET_MAX_EVENTS];
+    int i, rc = raw(s, v);
+    if (rc != HPM_OK)
+        return rc;
+    for (i = 0; i < s->n; i++)
+        values[i] = (int64_t)(v[i] - s->base[i]);
+    return HPM_OK;
+}
+
+static int sim_stop(void *st, int64_t *values)
+{
+    int rc = sim_read(st, values);
+    disarm(st);
+    return rc;
+}
+
+static void sim_cleanup(void *st)
+{
+    (void)st; /* nothing held: the tool keeps no per-set state */
+}
+
+const struct hpm_component hpm_comp_sim = {
+    .name = "sim",
+    .ci_flags = HPM_CI_THREAD_BOUND | HPM_CI_OVF_BY_COUNT,
+    .set_size = sizeof(struct sim_set),
+    .init = sim_init,
+    .shutdown = NULL,
+    .event_first = sim_event_first,
+    .event_next = sim_event_next,
+    .event_lookup = sim_event_lookup,
+    .event_describe = sim_event_describe,
+    .set_init = sim_set_init,
+    .set_update = sim_set_update,
+    .set_overflow = sim_set_overflow,
+    .start = sim_start,
+    .stop = sim_stop,
+    .read = sim_read,
+    .reset = sim_reset,
+    .overflow_dispatch = NULL,
+    .cleanup = sim_cleanup,
+};
+
+/* ------------------------------------------------------------ machine */
+
+int hpm__sim_machine(struct hpm_machine *m)
+{
+    long r;
+    if (S.version < 3)
+        return HPM_ENOCOMP;
+    r = HPM_VPMU_MACHINE(m, sizeof *m);
+    return r == (long)sizeof *m || r == 0 ? HPM_OK : HPM_ESYS;
+}
+
+/* Region begin/end forwarded to the tool, so hpm count reports them too. */
+int hpm__sim_region(const char *name, int begin)
+{
+    if (S.version < 1)
+        return HPM_ENOCOMP;
+    return (begin ? HPM_VPMU_REGION_BEGIN(name) : HPM_VPMU_REGION_END(name)) == 0 ? HPM_OK
+                                                                                  : HPM_EINVAL;
+}

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * component.h - the one interface every libhpm counter source implements.
+ *
+ * Modelled on PAPI's component vector (papi_vector_t): a table of function
+ * pointers, probed once at hpm_init(), that knows its events and keeps a
+ * per-set control state of set_size bytes which the core allocates. The
+ * core (src/hpm/core.c, set.c) owns everything a component need not know:
+ * set handles, which thread runs what, the HPM_ECONFLICT rule, frozen values
+ * of stopped sets, accumulation, the overflow signal and the software
+ * overflow timer, regions.
+ *
+ * Life of a set, as the core drives it:
+ *
+ *   set_init(st)                       once, when the first event fixes the
+ *                                      set's component
+ *   set_update(st, events, n, opts)    after every add/remove/option change,
+ *                                      on a stopped set: validate and program
+ *                                      (HPM_ENOTSUP/HPM_EPERM/HPM_ECOUNTERS
+ *                                      refuse the change; the core then
+ *                                      restores the previous list). Clears
+ *                                      every overflow threshold.
+ *   set_overflow(st, pos, threshold)   native overflow of one position, on a
+ *                                      stopped set (0 clears it). HPM_ENOTSUP:
+ *                                      the core checks it in software instead.
+ *   start(st, &native_failed)          count for the calling thread (or the
+ *                                      attached one) from now; arm native
+ *                                      overflow. Positions whose arming the
+ *                                      counter source refused right now are
+ *                                      set in native_failed: the core falls
+ *                                      back to software for them.
+ *   read(st, values)                   counts since start or the last reset
+ *                                      (HPM_EVENT_INSTANT: the current level).
+ *                                      Must be async-signal-safe: the overflow
+ *                                      handler calls it.
+ *   reset(st)                          counts start again from 0 (re-arms)
+ *   stop(st, values)                   read, then stop counting, disarm
+ *   cleanup(st)                        release everything (fds, timers)
+ *
+ * A component never reports zeros for what it cannot count: read fails with
+ * a negative HPM_E* code instead.
+ */
+#ifndef HPM_COMPONENT_H
+#define HPM_COMPONENT_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "hpm/hpm.h"
+
+/* The options of a set a component has to honour (hpm_set_domain, ...). */
+struct hpm_set_opts {
+    unsigned domain; /* HPM_DOMAIN_*, never 0 */
+    pid_t attach;    /* 0: the thread that starts the set */
+    int inherit;
+    int multiplex;
+};
+
+/* ci_flags: how the core must treat a component's sets. */
+#define HPM_CI_THREAD_BOUND 0x1u /* a running set reads the counts of the calling
+                                    thread: only its starting thread may read,
+                                    stop, reset or accumulate it */
+#define HPM_CI_OVF_BY_COUNT 0x2u /* a native overflow signal does not say which
+                                    event passed its threshold: the core finds out
+                                    from the counts (sim); otherwise the component
+                                    says, in overflow_dispatch (perf) */
+
+struct hpm_component {
+    const char *name; /* "sim", "perf", "os": the prefix of event names */
+    unsigned ci_flags;
+    size_t set_size; /* bytes of per-set control state */
+
+    /* Probe. Fill info (all but id, name, enabled, disabled_reason) and return
+     * HPM_OK when the component can count here; otherwise a negative code and
+     * a sentence in reason. Never fails because another component failed. */
+    int (*init)(struct hpm_component_info *info, char *reason, size_t reason_len);
+    void (*shutdown)(void);
+
+    /* Events, by the component's own index (HPM_EVENT_INDEX). */
+    int (*event_first)(uint32_t *index);
+    int (*event_next)(uint32_t *index); /* HPM_ENOEVENT after the last */
+    /* name has no "COMPONENT::" prefix. HPM_ENOEVENT if unknown; HPM_ENOCOMP if
+     * the component knows the name but cannot count it here (disabled, or the
+     * part of it that has the event is). Called for disabled components too. */
+    int (*event_lookup)(const char *name, uint32_t *index);
+    /* Fill name (without prefix), description, units, flags. */
+    int (*event_describe)(uint32_t index, struct hpm_event_info *info);
+
+    /* Sets (see the life cycle above). */
+    int (*set_init)(void *st);
+    int (*set_update)(void *st, const uint32_t *events, int n, const struct hpm_set_opts *opts);
+    int (*set_overflow)(void *st, int pos, int64_t threshold);
+    int (*start)(void *st, uint64_t *native_failed);
+    int (*stop)(void *st, int64_t *values);
+    int (*read)(void *st, int64_t *values);
+    int (*reset)(void *st);
+    /* In signal context, for a running set with native overflow and without
+     * HPM_CI_OVF_BY_COUNT: the positions this signal is for (0 if none). */
+    uint64_t (*overflow_dispatch)(void *st, const siginfo_t *si);
+    void (*cleanup)(void *st);
+};
+
+/* The components, in hpm_component_info order (components.c). */
+extern const struct hpm_component hpm_comp_sim;
+extern const struct hpm_component hpm_comp_perf;
+extern const struct hpm_component hpm_comp_os;
+
+#endif

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * hpm_internal.h - state shared by the files of libhpm's core: the component
+ * table, event sets, the thread registry. Not installed.
+ *
+ * Locking: g_hpm.lock (a plain mutex) guards the set table, the thread list
+ * and the region configuration. Each set has its own recursive mutex, taken
+ * while g_hpm.lock is held during the handle lookup (so a set cannot be
+ * destroyed under a caller) and kept for the operation; never the other way
+ * round. The overflow signal handler takes no lock: it reaches the sets of
+ * its own thread through hpm_thread.running[], and the owner blocks the signal
+ * while it changes a set that has overflow.
+ */
+#ifndef HPM_INTERNAL_H
+#define HPM_INTERNAL_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "component.h"
+#include "hpm/hpm.h"
+
+#define HPM_EXPORT __attribute__((visibility("default")))
+
+#define HPM_NCOMP 3        /* sim, perf, os */
+enum { HPM_ID_SIM = 0, HPM_ID_PERF = 1, HPM_ID_OS = 2 }; /* component ids */
+#define HPM_MAX_SETS 65536 /* handles 0 .. HPM_MAX_SETS-1 */
+#define HPM_SET_CHUNK 256  /* the set table grows by chunks that never move */
+#define HPM_SET_MAX_EVENTS 64 /* overflow masks are 64-bit */
+
+struct hpm_thread;
+
+struct hpm_ovf {
+    int64_t threshold; /* 0: none */
+    unsigned flags;    /* HPM_OVERFLOW_* */
+    int native_cfg;    /* the component said it can deliver it (set_overflow) */
+    int native;        /* ... and does, this run (arming may still fail) */
+    int64_t deadline;  /* next count that fires (software and count-checked) */
+};
+
+struct hpm_set {
+    int handle;              /* -1 for the internal sets of regions */
+    pthread_mutex_t mu;      /* recursive */
+    int comp;                /* -1 while empty */
+    const struct hpm_component *c;
+    void *cst;               /* component state (c->set_size bytes) */
+    int n;
+    hpm_event_t events[HPM_SET_MAX_EVENTS];
+    unsigned ev_flags[HPM_SET_MAX_EVENTS]; /* HPM_EVENT_* */
+    int64_t frozen[HPM_SET_MAX_EVENTS];    /* counts at the last stop */
+    int frozen_rc;                         /* the last stop could not read them */
+    int state;                             /* enum hpm_set_state */
+    struct hpm_set_opts opts;
+    int domain_explicit;                   /* hpm_set_domain was called */
+    struct hpm_thread *owner;              /* running: the thread that started it */
+    int holds_slot;                        /* occupies owner->running[comp] */
+    hpm_overflow_handler handler;
+    struct hpm_ovf ovf[HPM_SET_MAX_EVENTS];
+    int n_ovf;                             /* positions with a threshold */
+    int n_sw;                              /* of which checked on the timer now */
+    int n_by_count;                        /* of which found from the counts */
+};
+
+/* Region bookkeeping of one thread (region.c). */
+struct hpm_region_rec;
+struct hpm_region_frame;
+
+struct hpm_thread {
+    unsigned long id; /* hpm_thread_id() when registered */
+    pid_t tid;
+    int alive;
+    _Atomic(struct hpm_set *) running[HPM_NCOMP];
+    /* software overflow timer (overflow.c) */
+    int n_sw_sets;
+    int timer_made;
+    timer_t timer;
+    /* regions (region.c); rmu guards recs against hpm_region_report */
+    pthread_mutex_t rmu;
+    struct hpm_region_rec *recs;
+    struct hpm_region_frame *stack;
+    int depth, stack_cap;
+    struct hpm_set *rsets[HPM_NCOMP];
+    struct hpm_thread *next;
+};
+
+struct hpm_comp_slot {
+    const struct hpm_component *c;
+    struct hpm_component_info info;
+    char reason[256];
+};
+
+struct hpm_global {
+    pthread_mutex_t lock;
+    int initialized;
+    unsigned epoch; /* bumped by every hpm_shutdown: stale thread pointers */
+    struct hpm_comp_slot comp[HPM_NCOMP];
+    struct hpm_set **chunks[HPM_MAX_SETS / HPM_SET_CHUNK];
+    int n_chunks;
+    struct hpm_thread *threads;
+    unsigned long (*id_fn)(void);
+    /* regions */
+    int region_started; /* a region was begun: the event list is fixed */
+    int region_n;
+    hpm_event_t region_events[HPM_SET_MAX_EVENTS];
+    int region_configured;
+};
+
+extern struct hpm_global g_hpm;
+
+/* core.c */
+int hpm__check_init(void);
+pid_t hpm__gettid(void);
+/* The calling thread's record, created if needed (NULL: out of memory). */
+struct hpm_thread *hpm__self(void);
+/* Without creating it (signal context). */
+struct hpm_thread *hpm__self_if_any(void);
+int hpm__comp_enabled(int comp);
+
+/* set.c */
+struct hpm_set *hpm__set_new(int handle);
+void hpm__set_free(struct hpm_set *s);
+int hpm__set_add(struct hpm_set *s, hpm_event_t e);
+int hpm__set_start(struct hpm_set *s, int take_slot);
+int hpm__set_stop(struct hpm_set *s, int64_t *values);
+int hpm__set_read(struct hpm_set *s, int64_t *values);
+void hpm__sets_destroy_all(void);
+/* A thread is going away: stop what it runs (values are frozen). */
+void hpm__thread_stop_sets(struct hpm_thread *t);
+
+/* overflow.c */
+extern __thread int hpm__in_handler; /* the overflow handler runs on this thread */
+int hpm__overflow_install(void);
+/* Count one more/less running set with software-checked positions on the
+ * calling thread (starts/stops its timer). */
+int hpm__sw_timer_get(struct hpm_thread *t);
+void hpm__sw_timer_put(struct hpm_thread *t);
+void hpm__timer_delete(struct hpm_thread *t);
+/* Block/unblock the overflow signal on the calling thread. */
+void hpm__ovf_block(sigset_t *old);
+void hpm__ovf_unblock(const sigset_t *old);
+/* Software overflow tick in microseconds of thread CPU time. */
+long hpm__sw_period_us(void);
+
+/* region.c */
+void hpm__regions_thread_exit(struct hpm_thread *t); /* stop its region sets */
+void hpm__regions_free_thread(struct hpm_thread *t); /* ... and free its records */
+void hpm__regions_reset(void);
+
+/* comp_sim.c: the modeled machine; a region passed on to the tool */
+struct hpm_machine;
+int hpm__sim_machine(struct hpm_machine *m);
+int hpm__sim_region(const char *name, int begin);
+
+/* Helpers shared by components. */
+void hpm__copy(char *dst, size_t len, const char *src);
+int hpm__strcaseeq(const char *a, const char *b);
+
+#endif

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * machine_info.c - hpm_machine_info: the virtual PMU's machine model when
+ * the program runs under it (HPM_VPMU_MACHINE, modeled = 1), else this host
+ * from /proc/cpuinfo, sysconf and /sys/devices/system/cpu/cpu0/cache
+ * (modeled = 0). The host's caches are reported as sysfs gives them, not
+ * rounded to what the models could simulate (hpm_machine_from_sysfs does
+ * that for `--machine host`).
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hpm_internal.h"
+#include "machine.h"
+#include "parse.h"
+
+static void add_cache(struct hpm_machine_info *mi, int level, char type,
+                      const struct hpm_cache_params *p, int shared)
+{
+    struct hpm_cache_info *c;
+    if (p->size == 0 || mi->n_caches >= HPM_MAX_CACHES)
+        return;
+    c = &mi->caches[mi->n_caches++];
+    c->level = level;
+    c->type = type;
+    c->size = p->size;
+    c->line_size = (int)p->line;
+    c->associativity = (int)p->assoc;
+    c->shared = shared;
+}
+
+static void from_model(const struct hpm_machine *m, struct hpm_machine_info *mi)
+{
+    const struct hpm_hier_params *h = &m->hier;
+    mi->modeled = 1;
+    hpm__copy(mi->name, sizeof mi->name, m->name);
+    hpm__copy(mi->vendor, sizeof mi->vendor, "hpm virtual PMU (machine model)");
+    mi->cores = (int)h->cores;
+    mi->threads_per_core = 1;
+    mi->sockets = 1;
+    mi->mhz = (double)m->frequency_hz / 1e6;
+    mi->memory_bytes = m->memory_bytes;
+    /* first levels are per core in every model; L2/L3 say */
+    add_cache(mi, 1, 'I', &h->l1i, h->cores == 1);
+    add_cache(mi, 1, 'D', &h->l1d, h->cores == 1);
+    add_cache(mi, 2, 'U', &h->l2, h->l2.shared || h->cores == 1);
+    add_cache(mi, 3, 'U', &h->l3, h->l3.shared || h->cores == 1);
+    mi->itlb_entries = (int)m->itlb.entries;
+    mi->dtlb_entries = (int)m->dtlb.entries;
+    mi->page_size = m->dtlb.page_size;
+}
+
+/* Read a small file into buf (NUL-terminated); its length or -1. */
+static ssize_t slurp(const char *path, char *buf, size_t cap)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    ssize_t r;
+    size_t n = 0;
+    if (fd < 0)
+        return -1;
+    while (n + 1 < cap && (r = read(fd, buf + n, cap - 1 - n)) > 0)
+        n += (size_t)r;
+    close(fd);
+    buf[n] = '\0';
+    return (ssize_t)n;
+}
+
+static int sys_u64(const char *dir, const char *file, uint64_t *v, int size)
+{
+    char path[256], buf[64];
+    ssize_t n;
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    n = slurp(path, buf, sizeof buf);
+    if (n <= 0)
+        return -1;
+    return size ? hpm_parse_size(buf, (size_t)n, v) : hpm_parse_u64(buf, (size_t)n, v);
+}
+
+static void host_caches(struct hpm_machine_info *mi, int ncpu)
+{
+    int i;
+    for (i = 0; i < 16 && mi->n_caches < HPM_MAX_CACHES; i++) {
+        char dir[128], buf[64];
+        uint64_t level, size, ways = 0, line = 0;
+        struct hpm_cache_info *c;
+        ssize_t n;
+        snprintf(dir, sizeof dir, "/sys/devices/system/cpu/cpu0/cache/index%d", i);
+        if (sys_u64(dir, "level", &level, 0) != 0 || sys_u64(dir, "size", &size, 1) != 0)
+            continue;
+        (void)sys_u64(dir, "ways_of_associativity", &ways, 0);
+        (void)sys_u64(dir, "coherency_line_size", &line, 0);
+        c = &mi->caches[mi->n_caches++];
+        c->level = (int)level;
+        c->size = size;
+        c->line_size = (int)line;
+        c->associativity = (int)ways;
+        snprintf(dir + strlen(dir), sizeof dir - strlen(dir), "/type");
+        n = slurp(dir, buf, sizeof buf);
+        c->type = n > 0 && buf[0] == 'D' ? 'D' : n > 0 && buf[0] == 'I' ? 'I' : 'U';
+        snprintf(dir, sizeof dir, "/sys/devices/system/cpu/cpu0/cache/index%d/shared_cpu_list", i);
+        n = slurp(dir, buf, sizeof buf);
+        c->shared = n > 0 && hpm_parse_cpulist(buf, (size_t)n) >= ncpu && ncpu > 1;
+    }
+}
+
+static void from_host(struct hpm_machine_info *mi)
+{
+    struct hpm_cpuinfo ci;
+    size_t cap = 1 << 22; /* cpuinfo of a few hundred CPUs */
+    char *buf = malloc(cap);
+    ssize_t n = buf ? slurp("/proc/cpuinfo", buf, cap) : -1;
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN), pages = sysconf(_SC_PHYS_PAGES);
+    long page = sysconf(_SC_PAGESIZE);
+    uint64_t khz;
+
+    hpm_parse_cpuinfo(n > 0 ? buf : "", n > 0 ? (size_t)n : 0, &ci);
+    free(buf);
+    if (ncpu < 1)
+        ncpu = ci.processors > 0 ? ci.processors : 1;
+    mi->modeled = 0;
+    hpm__copy(mi->name, sizeof mi->name, ci.model[0] ? ci.model : "unknown CPU");
+    hpm__copy(mi->vendor, sizeof mi->vendor, ci.vendor[0] ? ci.vendor : "unknown");
+    mi->threads_per_core =
+        ci.siblings > 0 && ci.cores > 0 && ci.siblings >= ci.cores ? ci.siblings / ci.cores : 1;
+    mi->cores = (int)ncpu / mi->threads_per_core;
+    if (mi->cores < 1)
+        mi->cores = 1;
+    mi->sockets = ci.sockets > 0 ? ci.sockets : 1;
+    mi->mhz = ci.mhz;
+    if (mi->mhz <= 0 &&
+        sys_u64("/sys/devices/system/cpu/cpu0/cpufreq", "cpuinfo_max_freq", &khz, 0) == 0)
+        mi->mhz = (double)khz / 1000.0;
+    mi->memory_bytes = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+    host_caches(mi, (int)ncpu);
+    mi->itlb_entries = mi->dtlb_entries = 0; /* not in sysfs */
+    mi->page_size = page > 0 ? (uint64_t)page : 4096;
+}
+
+HPM_EXPORT int hpm_machine_info(struct hpm_machine_info *info)
+{
+    struct hpm_machine m;
+    if (hpm__check_init() != HPM_OK)
+        return HPM_ENOINIT;
+    if (!info)
+        return HPM_EINVAL;
+    memset(info, 0, sizeof *info);
+    if (hpm__comp_enabled(HPM_ID_SIM)) {
+        int rc = hpm__sim_machine(&m);
+        if (rc != HPM_OK)
+            return rc; /* under the tool the host is not the machine counted */
+        from_model(&m, info);
+        return HPM_OK;
+    }
+    from_host(info);
+    return HPM_OK;
+}

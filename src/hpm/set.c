@@ -1,0 +1,824 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * set.c - event sets: handles, events, options, start/stop/read/accum/reset,
+ * and overflow configuration. The component does the counting (component.h);
+ * this file enforces the rules of hpm.h:
+ *   - a set holds events of one component (HPM_ECONFLICT otherwise);
+ *   - it counts for the thread that starts it, and at most one set per
+ *     component runs on a thread (hpm_thread.running[], HPM_ECONFLICT);
+ *   - a stopped set keeps the counts of its last run (hpm_read returns them,
+ *     as PAPI_read does), hpm_reset zeroes them;
+ *   - a running set whose counts belong to its thread (sim, os, or any set
+ *     with overflow) is read, stopped, reset and accumulated on that thread
+ *     only (HPM_EINVAL elsewhere).
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include "hpm_internal.h"
+
+/* ------------------------------------------------------------ the table */
+
+static struct hpm_set **slot_of(int h)
+{
+    int c = h / HPM_SET_CHUNK;
+    if (h < 0 || h >= HPM_MAX_SETS || c >= g_hpm.n_chunks || !g_hpm.chunks[c])
+        return NULL;
+    return &g_hpm.chunks[c][h % HPM_SET_CHUNK];
+}
+
+/* Look a handle up and lock the set; NULL with *err on failure. Inside the
+ * overflow handler (hpm__in_handler) no lock is taken: the interrupted code
+ * may hold them, and the user's handler may call hpm_read. */
+static struct hpm_set *set_get(int h, int *err)
+{
+    struct hpm_set **p, *s;
+    if (hpm__in_handler) {
+        /* the user's overflow handler: the set is this thread's, running */
+        p = (h >= 0 && h < HPM_MAX_SETS && h / HPM_SET_CHUNK < g_hpm.n_chunks &&
+             g_hpm.chunks[h / HPM_SET_CHUNK])
+                ? &g_hpm.chunks[h / HPM_SET_CHUNK][h % HPM_SET_CHUNK]
+                : NULL;
+        s = p ? __atomic_load_n(p, __ATOMIC_ACQUIRE) : NULL;
+        if (!s)
+            *err = HPM_ENOSET;
+        return s;
+    }
+    pthread_mutex_lock(&g_hpm.lock);
+    if (!g_hpm.initialized) {
+        pthread_mutex_unlock(&g_hpm.lock);
+        *err = HPM_ENOINIT;
+        return NULL;
+    }
+    p = slot_of(h);
+    s = p ? *p : NULL;
+    if (!s) {
+        pthread_mutex_unlock(&g_hpm.lock);
+        *err = HPM_ENOSET;
+        return NULL;
+    }
+    pthread_mutex_lock(&s->mu);
+    pthread_mutex_unlock(&g_hpm.lock);
+    return s;
+}
+
+static void set_put(struct hpm_set *s)
+{
+    if (!hpm__in_handler)
+        pthread_mutex_unlock(&s->mu);
+}
+
+struct hpm_set *hpm__set_new(int handle)
+{
+    struct hpm_set *s = calloc(1, sizeof *s);
+    pthread_mutexattr_t a;
+    if (!s)
+        return NULL;
+    pthread_mutexattr_init(&a);
+    pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&s->mu, &a);
+    pthread_mutexattr_destroy(&a);
+    s->handle = handle;
+    s->comp = -1;
+    s->state = HPM_SET_STOPPED;
+    return s;
+}
+
+static void unfix(struct hpm_set *s)
+{
+    if (s->cst) {
+        s->c->cleanup(s->cst);
+        free(s->cst);
+    }
+    s->cst = NULL;
+    s->c = NULL;
+    s->comp = -1;
+    if (!s->domain_explicit)
+        s->opts.domain = 0;
+}
+
+void hpm__set_free(struct hpm_set *s)
+{
+    if (!s)
+        return;
+    if (s->state == HPM_SET_RUNNING)
+        hpm__set_stop(s, NULL);
+    unfix(s);
+    pthread_mutex_destroy(&s->mu);
+    free(s);
+}
+
+HPM_EXPORT int hpm_set_create(int *set)
+{
+    int h, c;
+    struct hpm_set *s;
+    if (!set)
+        return HPM_EINVAL;
+    pthread_mutex_lock(&g_hpm.lock);
+    if (!g_hpm.initialized) {
+        pthread_mutex_unlock(&g_hpm.lock);
+        return HPM_ENOINIT;
+    }
+    for (h = 0; h < HPM_MAX_SETS; h++) {
+        c = h / HPM_SET_CHUNK;
+        if (c >= g_hpm.n_chunks || !g_hpm.chunks[c]) {
+            g_hpm.chunks[c] = calloc(HPM_SET_CHUNK, sizeof(struct hpm_set *));
+            if (!g_hpm.chunks[c])
+                break;
+            if (c >= g_hpm.n_chunks)
+                g_hpm.n_chunks = c + 1;
+        }
+        if (!g_hpm.chunks[c][h % HPM_SET_CHUNK])
+            break;
+    }
+    if (h == HPM_MAX_SETS || !g_hpm.chunks[h / HPM_SET_CHUNK]) {
+        pthread_mutex_unlock(&g_hpm.lock);
+        return HPM_ENOMEM;
+    }
+    s = hpm__set_new(h);
+    if (!s) {
+        pthread_mutex_unlock(&g_hpm.lock);
+        return HPM_ENOMEM;
+    }
+    __atomic_store_n(&g_hpm.chunks[h / HPM_SET_CHUNK][h % HPM_SET_CHUNK], s, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&g_hpm.lock);
+    *set = h;
+    return HPM_OK;
+}
+
+HPM_EXPORT int hpm_set_destroy(int set)
+{
+    struct hpm_set **p, *s;
+    pthread_mutex_lock(&g_hpm.lock);
+    if (!g_hpm.initialized) {
+        pthread_mutex_unlock(&g_hpm.lock);
+        return HPM_ENOINIT;
+    }
+    p = slot_of(set);
+    s = p ? *p : NULL;
+    if (!s) {
+        pthread_mutex_unlock(&g_hpm.lock);
+        return HPM_ENOSET;
+    }
+    /* every user of s locks s->mu while holding g_hpm.lock: once we hold
+     * both, nobody else can reach s */
+    pthread_mutex_lock(&s->mu);
+    if (s->state == HPM_SET_RUNNING) {
+        pthread_mutex_unlock(&s->mu);
+        pthread_mutex_unlock(&g_hpm.lock);
+        return HPM_ERUNNING;
+    }
+    __atomic_store_n(p, NULL, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&s->mu);
+    pthread_mutex_unlock(&g_hpm.lock);
+    hpm__set_free(s);
+    return HPM_OK;
+}
+
+void hpm__sets_destroy_all(void)
+{
+    int c, i;
+    for (c = 0; c < g_hpm.n_chunks; c++) {
+        struct hpm_set *s;
+        if (!g_hpm.chunks[c])
+            continue;
+        for (i = 0; i < HPM_SET_CHUNK; i++) {
+            pthread_mutex_lock(&g_hpm.lock);
+            s = g_hpm.chunks[c][i];
+            __atomic_store_n(&g_hpm.chunks[c][i], NULL, __ATOMIC_RELEASE);
+            if (s)
+                pthread_mutex_lock(&s->mu);
+            pthread_mutex_unlock(&g_hpm.lock);
+            if (s) {
+                pthread_mutex_unlock(&s->mu);
+                hpm__set_free(s);
+            }
+        }
+    }
+    pthread_mutex_lock(&g_hpm.lock);
+    for (c = 0; c < g_hpm.n_chunks; c++) {
+        free(g_hpm.chunks[c]);
+        g_hpm.chunks[c] = NULL;
+    }
+    g_hpm.n_chunks = 0;
+    pthread_mutex_unlock(&g_hpm.lock);
+}
+
+/* ------------------------------------------------------------ events */
+
+static int find_pos(const struct hpm_set *s, hpm_event_t e)
+{
+    int i;
+    for (i = 0; i < s->n; i++)
+        if (s->events[i] == e)
+            return i;
+    return -1;
+}
+
+/* Ask the component again for native overflow of every position that has a
+ * threshold (set_update cleared them). */
+static void reapply_overflow(struct hpm_set *s)
+{
+    int i;
+    s->n_ovf = 0;
+    for (i = 0; i < s->n; i++) {
+        struct hpm_ovf *o = &s->ovf[i];
+        o->native_cfg = o->native = 0;
+        if (!o->threshold)
+            continue;
+        s->n_ovf++;
+        if (!(o->flags & HPM_OVERFLOW_FORCE_SOFTWARE) && s->c->set_overflow)
+            o->native_cfg = s->c->set_overflow(s->cst, i, o->threshold) == HPM_OK;
+    }
+    if (!s->n_ovf)
+        s->handler = NULL;
+}
+
+/* Let the component program list[n] with opts. */
+static int update(struct hpm_set *s, const hpm_event_t *list, int n,
+                  const struct hpm_set_opts *opts)
+{
+    uint32_t idx[HPM_SET_MAX_EVENTS];
+    int i;
+    for (i = 0; i < n; i++)
+        idx[i] = HPM_EVENT_INDEX(list[i]);
+    return s->c->set_update(s->cst, idx, n, opts);
+}
+
+/* Can the component honour opts at all? (The component may still refuse
+ * in set_update, e.g. the kernel for a domain.) */
+static int opts_supported(int comp, const struct hpm_set_opts *o)
+{
+    const struct hpm_component_info *ci = &g_hpm.comp[comp].info;
+    if (o->domain & ~ci->domains)
+        return HPM_ENOTSUP;
+    if (o->attach && !(ci->flags & HPM_COMP_ATTACH))
+        return HPM_ENOTSUP;
+    if (o->inherit && !(ci->flags & HPM_COMP_INHERIT))
+        return HPM_ENOTSUP;
+    if (o->multiplex && !(ci->flags & HPM_COMP_MULTIPLEX) && ci->num_counters != 0)
+        return HPM_ENOTSUP;
+    return HPM_OK;
+}
+
+int hpm__set_add(struct hpm_set *s, hpm_event_t e)
+{
+    int comp = HPM_EVENT_COMPONENT(e), rc, fixed_now = 0;
+    struct hpm_event_info info;
+    hpm_event_t list[HPM_SET_MAX_EVENTS];
+    struct hpm_set_opts o;
+
+    if (s->state == HPM_SET_RUNNING)
+        return HPM_ERUNNING;
+    if (comp >= HPM_NCOMP || !hpm__comp_enabled(comp))
+        return HPM_ENOCOMP;
+    memset(&info, 0, sizeof info);
+    rc = g_hpm.comp[comp].c->event_describe(HPM_EVENT_INDEX(e), &info);
+    if (rc != HPM_OK)
+        return rc;
+    if (s->comp >= 0 && s->comp != comp)
+        return HPM_ECONFLICT;
+    if (find_pos(s, e) >= 0)
+        return HPM_EEXISTS;
+    if (s->n >= HPM_SET_MAX_EVENTS)
+        return HPM_ECOUNTERS;
+    if (s->comp < 0) {
+        const struct hpm_component *c = g_hpm.comp[comp].c;
+        o = s->opts;
+        if (!s->domain_explicit)
+            o.domain = g_hpm.comp[comp].info.default_domain;
+        rc = opts_supported(comp, &o);
+        if (rc != HPM_OK)
+            return rc;
+        s->cst = calloc(1, c->set_size ? c->set_size : 1);
+        if (!s->cst)
+            return HPM_ENOMEM;
+        s->c = c;
+        s->comp = comp;
+        rc = c->set_init(s->cst);
+        if (rc != HPM_OK) {
+            free(s->cst);
+            s->cst = NULL;
+            s->c = NULL;
+            s->comp = -1;
+            return rc;
+        }
+        s->opts = o;
+        fixed_now = 1;
+    }
+    memcpy(list, s->events, sizeof(hpm_event_t) * (size_t)s->n);
+    list[s->n] = e;
+    rc = update(s, list, s->n + 1, &s->opts);
+    if (rc != HPM_OK) {
+        if (fixed_now)
+            unfix(s);
+        else
+            (void)update(s, s->events, s->n, &s->opts);
+        if (!fixed_now)
+            reapply_overflow(s);
+        return rc;
+    }
+    s->events[s->n] = e;
+    s->ev_flags[s->n] = info.flags;
+    s->frozen[s->n] = 0;
+    memset(&s->ovf[s->n], 0, sizeof s->ovf[s->n]);
+    s->n++;
+    reapply_overflow(s);
+    return s->n - 1;
+}
+
+HPM_EXPORT int hpm_set_add(int set, hpm_event_t event)
+{
+    int err, rc;
+    struct hpm_set *s = set_get(set, &err);
+    if (!s)
+        return err;
+    rc = hpm__set_add(s, event);
+    set_put(s);
+    return rc;
+}
+
+HPM_EXPORT int hpm_set_remove(int set, hpm_event_t event)
+{
+    int err, rc = HPM_OK, pos, i;
+    hpm_event_t list[HPM_SET_MAX_EVENTS];
+    struct hpm_set *s = set_get(set, &err);
+    if (!s)
+        return err;
+    if (s->state == HPM_SET_RUNNING) {
+        set_put(s);
+        return HPM_ERUNNING;
+    }
+    pos = find_pos(s, event);
+    if (pos < 0) {
+        set_put(s);
+        return HPM_ENOEVENT;
+    }
+    if (s->n == 1) {
+        unfix(s);
+        s->n = 0;
+        s->n_ovf = 0;
+        s->handler = NULL;
+        set_put(s);
+        return HPM_OK;
+    }
+    for (i = 0; i < s->n; i++)
+        list[i] = s->events[i];
+    for (i = pos; i < s->n - 1; i++)
+        list[i] = list[i + 1];
+    rc = update(s, list, s->n - 1, &s->opts);
+    if (rc != HPM_OK) {
+        (void)update(s, s->events, s->n, &s->opts);
+        reapply_overflow(s);
+        set_put(s);
+        return rc;
+    }
+    for (i = pos; i < s->n - 1; i++) {
+        s->events[i] = s->events[i + 1];
+        s->ev_flags[i] = s->ev_flags[i + 1];
+        s->frozen[i] = s->frozen[i + 1];
+        s->ovf[i] = s->ovf[i + 1];
+    }
+    s->n--;
+    reapply_overflow(s);
+    set_put(s);
+    return HPM_OK;
+}
+
+HPM_EXPORT int hpm_set_size(int set)
+{
+    int err, n;
+    struct hpm_set *s = set_get(set, &err);
+    if (!s)
+        return err;
+    n = s->n;
+    set_put(s);
+    return n;
+}
+
+HPM_EXPORT int hpm_set_events(int set, hpm_event_t *events, int max)
+{
+    int err, i, n;
+    struct hpm_set *s;
+    if (max < 0 || (max > 0 && !events))
+        return HPM_EINVAL;
+    s = set_get(set, &err);
+    if (!s)
+        return err;
+    n = s->n < max ? s->n : max;
+    for (i = 0; i < n; i++)
+        events[i] = s->events[i];
+    set_put(s);
+    return n;
+}
+
+HPM_EXPORT int hpm_set_component(int set)
+{
+    int err, c;
+    struct hpm_set *s = set_get(set, &err);
+    if (!s)
+        return err;
+    c = s->comp >= 0 ? s->comp : HPM_ENOEVENT;
+    set_put(s);
+    return c;
+}
+
+HPM_EXPORT int hpm_set_state(int set)
+{
+    int err, st;
+    struct hpm_set *s = set_get(set, &err);
+    if (!s)
+        return err;
+    st = s->state;
+    set_put(s);
+    return st;
+}
+
+/* ------------------------------------------------------------ options */
+
+/* Apply changed options: validated by the component when the set has one. */
+static int set_opts(int set, void (*change)(struct hpm_set_opts *, long), long arg,
+                    int is_domain)
+{
+    int err, rc = HPM_OK;
+    struct hpm_set_opts o;
+    struct hpm_set *s = set_get(set, &err);
+    if (!s)
+        return err;
+    if (s->state == HPM_SET_RUNNING) {
+        set_put(s);
+        return HPM_ERUNNING;
+    }
+    o = s->opts;
+    change(&o, arg);
+    if ((o.attach || o.inherit) && s->n_ovf) {
+        set_put(s);
+        return HPM_ENOTSUP; /* the overflow signal goes to the counting thread */
+    }
+    if (s->comp >= 0) {
+        rc = opts_supported(s->comp, &o);
+        if (rc == HPM_OK)
+            rc = update(s, s->events, s->n, &o);
+        if (rc != HPM_OK) {
+            (void)update(s, s->events, s->n, &s->opts);
+            reapply_overflow(s);
+            set_put(s);
+            return rc;
+        }
+        s->opts = o;
+        reapply_overflow(s);
+    } else {
+        s->opts = o;
+    }
+    if (is_domain)
+        s->domain_explicit = 1;
+    set_put(s);
+    return HPM_OK;
+}
+
+static void ch_domain(struct hpm_set_opts *o, long v)
+{
+    o->domain = (unsigned)v;
+}
+static void ch_attach(struct hpm_set_opts *o, long v)
+{
+    o->attach = (pid_t)v;
+}
+static void ch_inherit(struct hpm_set_opts *o, long v)
+{
+    o->inherit = v != 0;
+}
+static void ch_multiplex(struct hpm_set_opts *o, long v)
+{
+    o->multiplex = v != 0;
+}
+
+HPM_EXPORT int hpm_set_domain(int set, unsigned domain)
+{
+    if (domain == 0 || (domain & ~HPM_DOMAIN_ALL))
+        return HPM_EINVAL;
+    return set_opts(set, ch_domain, (long)domain, 1);
+}
+
+HPM_EXPORT int hpm_get_domain(int set, unsigned *domain)
+{
+    int err;
+    struct hpm_set *s;
+    if (!domain)
+        return HPM_EINVAL;
+    s = set_get(set, &err);
+    if (!s)
+        return err;
+    /* an empty set without an explicit domain: PAPI's default, user */
+    *domain = s->opts.domain ? s->opts.domain : HPM_DOMAIN_USER;
+    set_put(s);
+    return HPM_OK;
+}
+
+HPM_EXPORT int hpm_set_attach(int set, pid_t tid)
+{
+    if (tid < 0)
+        return HPM_EINVAL;
+    return set_opts(set, ch_attach, (long)tid, 0);
+}
+
+HPM_EXPORT int hpm_set_inherit(int set, int on)
+{
+    return set_opts(set, ch_inherit, on, 0);
+}
+
+HPM_EXPORT int hpm_set_multiplex(int set, int on)
+{
+    return set_opts(set, ch_multiplex, on, 0);
+}
+
+/* ------------------------------------------------------------ counting */
+
+/* Only the starting thread may touch a running set whose counts are its own. */
+static int owner_ok(const struct hpm_set *s)
+{
+    if (s->state != HPM_SET_RUNNING || s->opts.attach)
+        return 1;
+    if (!(s->c->ci_flags & HPM_CI_THREAD_BOUND) && !s->n_ovf)
+        return 1;
+    return hpm__self_if_any() == s->owner;
+}
+
+int hpm__set_start(struct hpm_set *s, int take_slot)
+{
+    struct hpm_thread *t = NULL;
+    struct hpm_set *expect = NULL;
+    uint64_t failed = 0;
+    sigset_t old;
+    int rc, i, blocked = 0;
+
+    if (s->state == HPM_SET_RUNNING)
+        return HPM_ERUNNING;
+    if (s->n == 0 || !s->c)
+        return HPM_EINVAL;
+    if (!hpm__comp_enabled(s->comp))
+        return HPM_ENOCOMP;
+    if (!s->opts.attach) {
+        t = hpm__self();
+        if (!t)
+            return HPM_ENOMEM;
+    } else {
+        take_slot = 0;
+    }
+    if (take_slot &&
+        !atomic_compare_exchange_strong(&t->running[s->comp], &expect, s))
+        return HPM_ECONFLICT;
+    if (s->n_ovf) {
+        rc = hpm__overflow_install();
+        if (rc != HPM_OK)
+            goto undo_slot;
+        hpm__ovf_block(&old);
+        blocked = 1;
+    }
+    rc = s->c->start(s->cst, &failed);
+    if (rc != HPM_OK)
+        goto undo;
+    s->n_sw = s->n_by_count = 0;
+    for (i = 0; i < s->n; i++) {
+        struct hpm_ovf *o = &s->ovf[i];
+        if (!o->threshold)
+            continue;
+        /* e.g. the tool refused to arm it now: check it in software */
+        o->native = o->native_cfg && !(failed & (1ull << i));
+        o->deadline = o->threshold;
+        if (!o->native)
+            s->n_sw++;
+        else if (s->c->ci_flags & HPM_CI_OVF_BY_COUNT)
+            s->n_by_count++;
+    }
+    if (s->n_sw) {
+        rc = hpm__sw_timer_get(t);
+        if (rc != HPM_OK) {
+            int64_t dummy[HPM_SET_MAX_EVENTS];
+            s->c->stop(s->cst, dummy);
+            goto undo;
+        }
+    }
+    s->owner = t;
+    s->holds_slot = take_slot;
+    s->state = HPM_SET_RUNNING;
+    if (blocked)
+        hpm__ovf_unblock(&old);
+    return HPM_OK;
+undo:
+    if (blocked)
+        hpm__ovf_unblock(&old);
+undo_slot:
+    if (take_slot) {
+        expect = s;
+        atomic_compare_exchange_strong(&t->running[s->comp], &expect, NULL);
+    }
+    return rc;
+}
+
+HPM_EXPORT int hpm_start(int set)
+{
+    int err, rc;
+    struct hpm_set *s = set_get(set, &err);
+    if (!s)
+        return err;
+    rc = hpm__set_start(s, 1);
+    set_put(s);
+    return rc;
+}
+
+int hpm__set_stop(struct hpm_set *s, int64_t *values)
+{
+    int64_t v[HPM_SET_MAX_EVENTS];
+    sigset_t old;
+    int rc, i;
+    if (s->state != HPM_SET_RUNNING)
+        return HPM_ENOTRUNNING;
+    if (s->n_ovf)
+        hpm__ovf_block(&old);
+    rc = s->c->stop(s->cst, v);
+    if (s->n_sw && s->owner)
+        hpm__sw_timer_put(s->owner);
+    s->n_sw = s->n_by_count = 0;
+    if (s->holds_slot && s->owner) {
+        struct hpm_set *expect = s;
+        atomic_compare_exchange_strong(&s->owner->running[s->comp], &expect, NULL);
+    }
+    s->holds_slot = 0;
+    s->owner = NULL;
+    s->state = HPM_SET_STOPPED;
+    if (s->n_ovf)
+        hpm__ovf_unblock(&old);
+    /* values the component could not read are not kept as zeros: reading the
+     * stopped set gives the error until a reset */
+    for (i = 0; i < s->n; i++)
+        s->frozen[i] = rc == HPM_OK ? v[i] : 0;
+    s->frozen_rc = rc;
+    if (rc != HPM_OK)
+        return rc;
+    if (values)
+        memcpy(values, v, sizeof(int64_t) * (size_t)s->n);
+    return HPM_OK;
+}
+
+HPM_EXPORT int hpm_stop(int set, int64_t *values)
+{
+    int err, rc;
+    struct hpm_set *s = set_get(set, &err);
+    if (!s)
+        return err;
+    if (s->state == HPM_SET_RUNNING && !owner_ok(s))
+        rc = HPM_EINVAL;
+    else
+        rc = hpm__set_stop(s, values);
+    set_put(s);
+    return rc;
+}
+
+int hpm__set_read(struct hpm_set *s, int64_t *values)
+{
+    if (s->state != HPM_SET_RUNNING) {
+        if (s->frozen_rc != HPM_OK)
+            return s->frozen_rc;
+        memcpy(values, s->frozen, sizeof(int64_t) * (size_t)s->n);
+        return HPM_OK;
+    }
+    return s->c->read(s->cst, values);
+}
+
+HPM_EXPORT int hpm_read(int set, int64_t *values)
+{
+    int err, rc;
+    struct hpm_set *s;
+    if (!values)
+        return HPM_EINVAL;
+    s = set_get(set, &err);
+    if (!s)
+        return err;
+    if (!owner_ok(s))
+        rc = HPM_EINVAL;
+    else
+        rc = hpm__set_read(s, values);
+    set_put(s);
+    return rc;
+}
+
+static int reset_locked(struct hpm_set *s)
+{
+    int rc = HPM_OK, i;
+    sigset_t old;
+    if (s->state != HPM_SET_RUNNING) {
+        memset(s->frozen, 0, sizeof s->frozen);
+        s->frozen_rc = HPM_OK;
+        return HPM_OK;
+    }
+    if (s->n_ovf)
+        hpm__ovf_block(&old);
+    rc = s->c->reset(s->cst);
+    for (i = 0; i < s->n; i++)
+        s->ovf[i].deadline = s->ovf[i].threshold;
+    if (s->n_ovf)
+        hpm__ovf_unblock(&old);
+    return rc;
+}
+
+HPM_EXPORT int hpm_reset(int set)
+{
+    int err, rc;
+    struct hpm_set *s = set_get(set, &err);
+    if (!s)
+        return err;
+    rc = owner_ok(s) ? reset_locked(s) : HPM_EINVAL;
+    set_put(s);
+    return rc;
+}
+
+HPM_EXPORT int hpm_accum(int set, int64_t *values)
+{
+    int64_t v[HPM_SET_MAX_EVENTS];
+    int err, rc, i;
+    struct hpm_set *s;
+    if (!values)
+        return HPM_EINVAL;
+    s = set_get(set, &err);
+    if (!s)
+        return err;
+    if (!owner_ok(s)) {
+        set_put(s);
+        return HPM_EINVAL;
+    }
+    rc = hpm__set_read(s, v);
+    if (rc == HPM_OK) {
+        for (i = 0; i < s->n; i++)
+            /* a level (resident memory) is not a count: it is not summed */
+            values[i] = (s->ev_flags[i] & HPM_EVENT_INSTANT) ? v[i] : values[i] + v[i];
+        rc = reset_locked(s);
+    }
+    set_put(s);
+    return rc;
+}
+
+void hpm__thread_stop_sets(struct hpm_thread *t)
+{
+    int c;
+    for (c = 0; c < HPM_NCOMP; c++) {
+        struct hpm_set *s = atomic_load(&t->running[c]);
+        if (!s)
+            continue;
+        /* the set stays valid: destroying needs it stopped, and only this
+         * thread (or hpm_shutdown) stops a set that holds its slot */
+        pthread_mutex_lock(&s->mu);
+        if (s->state == HPM_SET_RUNNING && s->owner == t)
+            hpm__set_stop(s, NULL);
+        pthread_mutex_unlock(&s->mu);
+    }
+    hpm__regions_thread_exit(t);
+}
+
+/* ------------------------------------------------------------ overflow */
+
+HPM_EXPORT int hpm_set_overflow(int set, hpm_event_t event, int64_t threshold, unsigned flags,
+                                hpm_overflow_handler handler)
+{
+    int err, pos, rc;
+    struct hpm_set *s;
+    if (threshold < 0 || (flags & ~HPM_OVERFLOW_FORCE_SOFTWARE) || (threshold > 0 && !handler))
+        return HPM_EINVAL;
+    s = set_get(set, &err);
+    if (!s)
+        return err;
+    if (s->state == HPM_SET_RUNNING) {
+        set_put(s);
+        return HPM_ERUNNING;
+    }
+    pos = find_pos(s, event);
+    if (pos < 0) {
+        set_put(s);
+        return HPM_ENOEVENT;
+    }
+    if (threshold > 0) {
+        if (s->ev_flags[pos] & HPM_EVENT_INSTANT) {
+            set_put(s);
+            return HPM_ENOTSUP; /* a level does not grow by a threshold */
+        }
+        if (s->opts.attach || s->opts.inherit) {
+            set_put(s);
+            return HPM_ENOTSUP;
+        }
+        rc = hpm__overflow_install();
+        if (rc != HPM_OK) {
+            set_put(s);
+            return rc;
+        }
+    }
+    s->ovf[pos].threshold = threshold;
+    s->ovf[pos].flags = threshold ? flags : 0;
+    if (s->c->set_overflow)
+        (void)s->c->set_overflow(s->cst, pos, 0);
+    if (threshold)
+        s->handler = handler; /* one handler per set, as in PAPI: the last one */
+    reapply_overflow(s);
+    set_put(s);
+    return HPM_OK;
+}

@@ -1,0 +1,565 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * hpm_sim_prog - libhpm on the virtual PMU. Run under `hpm run -- hpm_sim_prog
+ * CHECK`; exits 0 when the check passes, 1 when it fails, 77 (skipped) when
+ * not under the tool.
+ *
+ * The workloads are assembly (hpm_test_work.h) with known counts. A set's
+ * value also holds the few instructions of libhpm between the tool read at
+ * start and the one at stop (the tail of hpm_start, the head of hpm_stop).
+ * That constant is measured with an empty start/stop pair on the same set
+ * and subtracted: the code between the reads is the same every time (one
+ * thread, uncontended locks), so the remainder must be exact.
+ */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hpm/hpm.h"
+#include "hpm_check.h"
+#include "hpm_test_work.h"
+
+#define CHECK_RC(expr, want)                                                               \
+    do {                                                                                   \
+        int rc_ = (expr);                                                                  \
+        if (rc_ != (want)) {                                                               \
+            fprintf(stderr, "%s:%d: %s = %d (%s), expected %s = %d\n", __FILE__, __LINE__, \
+                    #expr, rc_, hpm_strerror(rc_), #want, (int)(want));                    \
+            failures++;                                                                    \
+        }                                                                                  \
+    } while (0)
+#define CHECK_I64(a, want)                                                                 \
+    do {                                                                                   \
+        int64_t a_ = (a), w_ = (want);                                                     \
+        if (a_ != w_) {                                                                    \
+            fprintf(stderr, "%s:%d: %s = %" PRId64 ", expected %s = %" PRId64 "\n",        \
+                    __FILE__, __LINE__, #a, a_, #want, w_);                                \
+            failures++;                                                                    \
+        }                                                                                  \
+    } while (0)
+
+static char *self_path;
+
+static hpm_event_t ev(const char *name)
+{
+    hpm_event_t e = 0xffffffffu;
+    int rc = hpm_event_find(name, &e);
+    if (rc != HPM_OK) {
+        fprintf(stderr, "event %s: %s\n", name, hpm_strerror(rc));
+        failures++;
+    }
+    return e;
+}
+
+/* A set of the named events (comma-separated). */
+static int make_set(const char *names)
+{
+    char buf[512], *save = NULL, *tok;
+    int s = -1;
+    CHECK_RC(hpm_set_create(&s), HPM_OK);
+    snprintf(buf, sizeof buf, "%s", names);
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+        CHECK(hpm_set_add(s, ev(tok)) >= 0);
+    return s;
+}
+
+/* ------------------------------------------------------------ checks */
+
+static int check_components(void)
+{
+    struct hpm_component_info ci;
+    struct hpm_event_info ei;
+    hpm_event_t e;
+    int s, n = 0, rc;
+
+    CHECK_RC(hpm_component_info(0, &ci), HPM_OK);
+    CHECK(ci.enabled && ci.disabled_reason == NULL && strcmp(ci.name, "sim") == 0);
+    CHECK(ci.flags & HPM_COMP_MODELED);
+    CHECK(ci.num_counters == 0 && ci.domains == HPM_DOMAIN_USER);
+    for (rc = hpm_event_first(0, &e); rc == HPM_OK; rc = hpm_event_next(&e)) {
+        CHECK_RC(hpm_event_info(e, &ei), HPM_OK);
+        CHECK(ei.flags & HPM_EVENT_MODELED);
+        CHECK(strncmp(ei.name, "sim::", 5) == 0);
+        n++;
+    }
+    CHECK_RC(rc, HPM_ENOEVENT);
+    CHECK_RC(n, ci.num_events);
+    /* hpm run programs every event of bgp: 56 kinds + 233 UPC codes */
+    CHECK(n > 200);
+    /* a bare name finds sim first */
+    CHECK_RC(hpm_event_find("INSTRUCTIONS", &e), HPM_OK);
+    CHECK(HPM_EVENT_COMPONENT(e) == 0);
+    CHECK_RC(hpm_event_info(ev("sim::INSTRUCTIONS"), &ei), HPM_OK);
+    CHECK(ei.flags == HPM_EVENT_MODELED && strcmp(ei.units, "events") == 0);
+    CHECK(strstr(ei.description, "instructions completed") != NULL);
+    CHECK_RC(hpm_event_info(ev("sim::CYCLES"), &ei), HPM_OK);
+    CHECK(strcmp(ei.units, "cycles") == 0);
+    CHECK_RC(hpm_event_info(ev("sim::pu0_instructions"), &ei), HPM_OK);
+    CHECK(ei.flags == (HPM_EVENT_MODELED | HPM_EVENT_NODE_WIDE));
+    CHECK(strcmp(ei.name, "sim::PU0_INSTRUCTIONS") == 0);
+    CHECK_RC(hpm_event_info(ev("sim::DDR_READ_BYTES"), &ei), HPM_OK);
+    CHECK(ei.flags == (HPM_EVENT_MODELED | HPM_EVENT_NODE_WIDE) && strcmp(ei.units, "bytes") == 0);
+    CHECK_RC(hpm_event_find("sim::PU9_INSTRUCTIONS", &e), HPM_ENOCOMP); /* bgp has 4 cores */
+    CHECK_RC(hpm_event_find("sim::NO_SUCH", &e), HPM_ENOEVENT);
+
+    /* user only: the virtual PMU sees no kernel code */
+    s = make_set("sim::INSTRUCTIONS");
+    CHECK_RC(hpm_set_domain(s, HPM_DOMAIN_KERNEL), HPM_ENOTSUP);
+    CHECK_RC(hpm_set_domain(s, HPM_DOMAIN_ALL), HPM_ENOTSUP);
+    CHECK_RC(hpm_set_domain(s, HPM_DOMAIN_USER), HPM_OK);
+    CHECK_RC(hpm_set_attach(s, getpid()), HPM_ENOTSUP);
+    CHECK_RC(hpm_set_inherit(s, 1), HPM_ENOTSUP);
+    CHECK_RC(hpm_set_multiplex(s, 1), HPM_OK); /* no counter limit */
+    CHECK_RC(hpm_set_add(s, ev("perf::TASK-CLOCK")), HPM_ECONFLICT);
+    {
+        /* one running sim set per thread */
+        int s2 = make_set("sim::CYCLES");
+        CHECK_RC(hpm_start(s), HPM_OK);
+        CHECK_RC(hpm_start(s2), HPM_ECONFLICT);
+        CHECK_RC(hpm_stop(s, NULL), HPM_OK);
+        CHECK_RC(hpm_start(s2), HPM_OK);
+        CHECK_RC(hpm_stop(s2, NULL), HPM_OK);
+        CHECK_RC(hpm_set_destroy(s2), HPM_OK);
+    }
+    /* an empty domain is the component's default */
+    {
+        int s3;
+        unsigned d = 0;
+        CHECK_RC(hpm_set_create(&s3), HPM_OK);
+        CHECK_RC(hpm_set_domain(s3, HPM_DOMAIN_ALL), HPM_OK);
+        CHECK_RC(hpm_set_add(s3, ev("sim::INSTRUCTIONS")), HPM_ENOTSUP);
+        CHECK_RC(hpm_set_domain(s3, HPM_DOMAIN_USER), HPM_OK);
+        CHECK_RC(hpm_set_add(s3, ev("sim::INSTRUCTIONS")), 0);
+        CHECK_RC(hpm_get_domain(s3, &d), HPM_OK);
+        CHECK(d == HPM_DOMAIN_USER);
+        CHECK_RC(hpm_set_destroy(s3), HPM_OK);
+    }
+    CHECK_RC(hpm_set_destroy(s), HPM_OK);
+    /* perf and os work beside sim */
+    CHECK_RC(hpm_component_info(1, &ci), HPM_OK);
+    CHECK(ci.enabled);
+    CHECK_RC(hpm_component_info(2, &ci), HPM_OK);
+    CHECK(ci.enabled);
+    return 0;
+}
+
+/* BR_COND of n loop iterations, through start/stop and through reads. */
+static int check_branch(void)
+{
+    static const uint64_t sizes[] = {1, 1000, 100000, 1000003};
+    int s = make_set("sim::BR_COND,sim::INSTRUCTIONS,sim::BR_COND_TAKEN,sim::BRANCHES");
+    int64_t c[4], v[4], a[4], b[4], base_read;
+    unsigned i;
+
+    /* the first pair also resolves lazily bound symbols and registers the
+     * thread: measure the constant on the second and third */
+    CHECK_RC(hpm_start(s), HPM_OK);
+    CHECK_RC(hpm_stop(s, c), HPM_OK);
+    CHECK_RC(hpm_start(s), HPM_OK);
+    CHECK_RC(hpm_stop(s, c), HPM_OK);
+    CHECK_RC(hpm_start(s), HPM_OK);
+    CHECK_RC(hpm_stop(s, v), HPM_OK);
+    CHECK(memcmp(c, v, sizeof c) == 0);
+    printf("constant of a start/stop pair: %" PRId64 " conditional branches, %" PRId64
+           " instructions\n", c[0], c[1]);
+    CHECK(c[0] >= 0 && c[0] < 100 && c[1] > 0 && c[1] < 2000);
+    for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        uint64_t n = sizes[i];
+        CHECK_RC(hpm_start(s), HPM_OK);
+        hpm_work_branches(n);
+        CHECK_RC(hpm_stop(s, v), HPM_OK);
+        printf("n=%" PRIu64 ": BR_COND %" PRId64 " = n + %" PRId64 ", INSTRUCTIONS %" PRId64
+               " = 2n+1 + %" PRId64 "\n", n, v[0], v[0] - (int64_t)n, v[1],
+               v[1] - (int64_t)(2 * n + 1));
+        CHECK_I64(v[0], (int64_t)n + c[0]);
+        CHECK_I64(v[2], (int64_t)n - 1 + c[2]);
+        CHECK_I64(v[3], (int64_t)n + c[3] + 2); /* + the call and the return */
+        /* + the call's argument set-up: a register move or two */
+        CHECK(v[1] - c[1] >= (int64_t)(2 * n + 1) && v[1] - c[1] <= (int64_t)(2 * n + 1) + 4);
+    }
+    /* reads of a running set: deltas, with the constant of a read pair */
+    CHECK_RC(hpm_start(s), HPM_OK);
+    CHECK_RC(hpm_read(s, a), HPM_OK);
+    CHECK_RC(hpm_read(s, b), HPM_OK);
+    base_read = b[0] - a[0];
+    CHECK_RC(hpm_read(s, a), HPM_OK);
+    hpm_work_branches(50000);
+    CHECK_RC(hpm_read(s, b), HPM_OK);
+    CHECK_I64(b[0] - a[0], 50000 + base_read);
+    /* reset: from 0 again; accum adds and resets */
+    CHECK_RC(hpm_reset(s), HPM_OK);
+    hpm_work_branches(7000);
+    CHECK_RC(hpm_read(s, a), HPM_OK);
+    memset(v, 0, sizeof v);
+    v[0] = 5;
+    CHECK_RC(hpm_accum(s, v), HPM_OK);
+    CHECK_RC(hpm_read(s, b), HPM_OK);
+    printf("after reset: %" PRId64 "; accum %" PRId64 ", then %" PRId64 "\n", a[0], v[0], b[0]);
+    CHECK(a[0] >= 7000 && a[0] < 7000 + 100);
+    CHECK(v[0] >= 5 + a[0] && v[0] < 5 + a[0] + 300); /* + what ran after the read */
+    CHECK(b[0] < 100);
+    CHECK_RC(hpm_stop(s, NULL), HPM_OK);
+    CHECK_RC(hpm_set_destroy(s), HPM_OK);
+    return 0;
+}
+
+/* FP_OPS of n scalar adds: libhpm itself does no floating point. */
+static int check_fp(void)
+{
+    static const uint64_t sizes[] = {1, 100000, 2500000};
+    int s = make_set("sim::FP_OPS,sim::FP_DP_SCALAR,sim::FP_INSTRUCTIONS,sim::FP_DP_128");
+    int64_t c[4], v[4];
+    unsigned i;
+    CHECK_RC(hpm_start(s), HPM_OK);
+    CHECK_RC(hpm_stop(s, c), HPM_OK);
+    CHECK_I64(c[0], 0);
+    for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        uint64_t n = sizes[i];
+        CHECK_RC(hpm_start(s), HPM_OK);
+        hpm_work_adds(n);
+        CHECK_RC(hpm_stop(s, v), HPM_OK);
+        printf("n=%" PRIu64 ": FP_OPS %" PRId64 "\n", n, v[0]);
+        CHECK_I64(v[0], (int64_t)n);
+        CHECK_I64(v[1], (int64_t)n);
+        CHECK_I64(v[2], (int64_t)n);
+        CHECK_I64(v[3], 0);
+    }
+    CHECK_RC(hpm_set_destroy(s), HPM_OK);
+    return 0;
+}
+
+/* Two threads with different work, each counting itself. */
+struct worker {
+    uint64_t adds, branches;
+    int64_t v[3], c[3];
+    int rc;
+    pthread_barrier_t *go;
+};
+
+static void *worker_main(void *p)
+{
+    struct worker *w = p;
+    int s = make_set("sim::FP_OPS,sim::BR_COND,sim::INSTRUCTIONS");
+    /* this thread's constant, after a first pair that registers the thread */
+    w->rc = hpm_start(s);
+    w->rc |= hpm_stop(s, w->c);
+    w->rc |= hpm_start(s);
+    w->rc |= hpm_stop(s, w->c);
+    pthread_barrier_wait(w->go); /* both run at once: the tool interleaves them */
+    w->rc |= hpm_start(s);
+    hpm_work_adds(w->adds);
+    hpm_work_branches(w->branches);
+    w->rc |= hpm_stop(s, w->v);
+    w->rc |= hpm_set_destroy(s);
+    return NULL;
+}
+
+static int check_threads(void)
+{
+    pthread_t t[2];
+    pthread_barrier_t go;
+    struct worker w[2] = {{.adds = 300000, .branches = 1000}, {.adds = 1000, .branches = 700000}};
+    int main_set = make_set("sim::FP_OPS");
+    int64_t mv[1];
+    int i;
+    pthread_barrier_init(&go, NULL, 2);
+    CHECK_RC(hpm_start(main_set), HPM_OK);
+    w[0].go = w[1].go = &go;
+    for (i = 0; i < 2; i++)
+        pthread_create(&t[i], NULL, worker_main, &w[i]);
+    for (i = 0; i < 2; i++)
+        pthread_join(t[i], NULL);
+    CHECK_RC(hpm_stop(main_set, mv), HPM_OK);
+    CHECK_I64(mv[0], 0); /* the main thread did no floating point */
+    for (i = 0; i < 2; i++) {
+        CHECK_RC(w[i].rc, HPM_OK);
+        printf("thread %d: FP_OPS %" PRId64 " BR_COND %" PRId64 "\n", i, w[i].v[0], w[i].v[1]);
+        CHECK_I64(w[i].v[0], (int64_t)w[i].adds);
+        /* each loop: n branches; the other thread's are not counted */
+        CHECK_I64(w[i].v[1] - w[i].c[1], (int64_t)(w[i].adds + w[i].branches));
+    }
+    CHECK_RC(hpm_set_destroy(main_set), HPM_OK);
+    pthread_barrier_destroy(&go);
+    return 0;
+}
+
+/* Node-wide events count every thread of a core (threads map to cores in
+ * creation order: the main thread core 0, the next core 1). */
+static void *node_worker(void *p)
+{
+    hpm_work_adds(*(uint64_t *)p);
+    return NULL;
+}
+
+static int check_node(void)
+{
+    int s = make_set("sim::PU1_FP_OPS,sim::PU0_FP_OPS,sim::FP_OPS");
+    uint64_t n = 123457;
+    int64_t v[3];
+    pthread_t t;
+    CHECK_RC(hpm_start(s), HPM_OK);
+    pthread_create(&t, NULL, node_worker, &n);
+    pthread_join(t, NULL);
+    hpm_work_adds(1000);
+    CHECK_RC(hpm_stop(s, v), HPM_OK);
+    printf("node: PU1_FP_OPS %" PRId64 " PU0_FP_OPS %" PRId64 " FP_OPS %" PRId64 "\n", v[0],
+           v[1], v[2]);
+    CHECK_I64(v[0], (int64_t)n); /* the other thread's adds, read from here */
+    CHECK_I64(v[1], 1000);
+    CHECK_I64(v[2], 1000); /* this thread's own */
+    CHECK_RC(hpm_set_destroy(s), HPM_OK);
+    return 0;
+}
+
+static int check_regions(void)
+{
+    int64_t v[3], e[3];
+    uint64_t calls = 0;
+    FILE *f;
+    char json[4096];
+    size_t n;
+    int i;
+    CHECK_RC(hpm_region_events("sim::FP_OPS,sim::BR_COND,sim::INSTRUCTIONS"), HPM_OK);
+    /* the constant of an empty region, after one that starts the thread's
+     * region sets and resolves lazily bound symbols */
+    CHECK_RC(hpm_region_begin("warm-up"), HPM_OK);
+    CHECK_RC(hpm_region_end("warm-up"), HPM_OK);
+    CHECK_RC(hpm_region_begin("empty"), HPM_OK);
+    CHECK_RC(hpm_region_end("empty"), HPM_OK);
+    CHECK_RC(hpm_region_read("empty", e, 3, &calls), 3);
+    CHECK(calls == 1 && e[0] == 0 && e[1] < 200);
+    CHECK_RC(hpm_region_begin("outer"), HPM_OK);
+    hpm_work_adds(5000);
+    for (i = 0; i < 2; i++) {
+        CHECK_RC(hpm_region_begin("inner"), HPM_OK);
+        hpm_work_adds(20000);
+        CHECK_RC(hpm_region_end("inner"), HPM_OK);
+    }
+    CHECK_RC(hpm_region_end("outer"), HPM_OK);
+    CHECK_RC(hpm_region_read("inner", v, 3, &calls), 3);
+    printf("inner: calls %" PRIu64 " FP_OPS %" PRId64 " BR_COND %" PRId64 " (empty region %" PRId64
+           ")\n", calls, v[0], v[1], e[1]);
+    CHECK(calls == 2);
+    CHECK_I64(v[0], 40000);
+    CHECK_I64(v[1], 40000 + 2 * e[1]);
+    CHECK_RC(hpm_region_read("outer", v, 3, &calls), 3);
+    CHECK(calls == 1);
+    CHECK_I64(v[0], 45000);
+    CHECK(v[1] > 45000);
+    /* the report */
+    f = tmpfile();
+    CHECK(f != NULL);
+    if (f) {
+        CHECK_RC(hpm_region_report(f), HPM_OK);
+        rewind(f);
+        n = fread(json, 1, sizeof json - 1, f);
+        json[n] = 0;
+        fclose(f);
+        CHECK(strstr(json, "{\"name\": \"inner\", \"calls\": 2, \"counts\": "
+                           "{\"sim::FP_OPS\": 40000, ") != NULL);
+        CHECK(strstr(json, "{\"name\": \"outer\", \"calls\": 1, \"counts\": "
+                           "{\"sim::FP_OPS\": 45000, ") != NULL);
+        if (failures)
+            fputs(json, stderr);
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ overflow */
+
+static volatile int calls_bit[2], in_work, out_of_work;
+
+static void on_overflow(int set, void *pc, uint64_t mask, void *uc)
+{
+    (void)set;
+    (void)uc;
+    if (mask & 1)
+        calls_bit[0]++;
+    if (mask & 2)
+        calls_bit[1]++;
+    if (hpm_work_in_branches(pc))
+        in_work++;
+    else
+        out_of_work++;
+}
+
+static volatile int ninth;
+static void on_overflow9(int set, void *pc, uint64_t mask, void *uc)
+{
+    (void)set;
+    (void)uc;
+    if (mask & (1u << 8))
+        ninth++;
+    if (hpm_work_in_branches(pc))
+        in_work++;
+    else
+        out_of_work++;
+}
+
+/* count/threshold calls, within [lo_slack, hi_slack] of it */
+static void expect_calls(const char *what, int got, int64_t count, int64_t thr, int lo, int hi)
+{
+    int64_t want = count / thr;
+    printf("%s: %d calls for %" PRId64 " / %" PRId64 " = %" PRId64 "\n", what, got, count, thr,
+           want);
+    CHECK(got >= want - lo && got <= want + hi);
+}
+
+static int check_overflow(void)
+{
+    int s = make_set("sim::INSTRUCTIONS,sim::BR_COND");
+    hpm_event_t ins = ev("sim::INSTRUCTIONS"), br = ev("sim::BR_COND");
+    int64_t v[2];
+
+    /* the tool's interrupt: each threshold passed signals at the next
+     * superblock; delivery waits for the scheduler, so the last one may
+     * still be pending when the loop ends */
+    CHECK_RC(hpm_set_overflow(s, ins, 200000, 0, on_overflow), HPM_OK);
+    CHECK_RC(hpm_set_overflow(s, br, 50000, 0, on_overflow), HPM_OK);
+    calls_bit[0] = calls_bit[1] = in_work = out_of_work = 0;
+    CHECK_RC(hpm_start(s), HPM_OK);
+    hpm_work_branches(2000000);
+    CHECK_RC(hpm_stop(s, v), HPM_OK);
+    expect_calls("INSTRUCTIONS, tool", calls_bit[0], v[0], 200000, 2, 0);
+    expect_calls("BR_COND, tool", calls_bit[1], v[1], 50000, 2, 0);
+    printf("PCs: %d in the loop, %d elsewhere\n", in_work, out_of_work);
+    CHECK(out_of_work <= 2 && in_work >= 1);
+
+    /* the software timer: one check per tick of the thread's CPU time, so
+     * thresholds far apart compared with a tick */
+    CHECK_RC(hpm_set_overflow(s, br, 0, 0, NULL), HPM_OK);
+    CHECK_RC(hpm_set_overflow(s, ins, 4000000, HPM_OVERFLOW_FORCE_SOFTWARE, on_overflow),
+             HPM_OK);
+    calls_bit[0] = calls_bit[1] = in_work = out_of_work = 0;
+    CHECK_RC(hpm_start(s), HPM_OK);
+    hpm_work_branches(30000000);
+    CHECK_RC(hpm_stop(s, v), HPM_OK);
+    expect_calls("INSTRUCTIONS, software", calls_bit[0], v[0], 4000000, 3, 0);
+    CHECK(calls_bit[1] == 0);
+    printf("PCs: %d in the loop, %d elsewhere\n", in_work, out_of_work);
+    CHECK(out_of_work <= 2);
+
+    /* the tool arms at most HPM_VPMU_OVERFLOW_MAX (8) kinds per thread: the
+     * ninth position falls back to the software timer at start */
+    CHECK_RC(hpm_set_destroy(s), HPM_OK);
+    {
+        static const char *const kinds[9] = {
+            "sim::BR_COND",    "sim::BRANCHES",     "sim::BR_COND_TAKEN",
+            "sim::BR_DIRECT",  "sim::BR_CALLS",     "sim::BR_RETURNS",
+            "sim::LOADS",      "sim::STORES",       "sim::INSTRUCTIONS"};
+        int64_t v9[9];
+        int i;
+        CHECK_RC(hpm_set_create(&s), HPM_OK);
+        for (i = 0; i < 9; i++) {
+            CHECK_RC(hpm_set_add(s, ev(kinds[i])), i);
+            CHECK_RC(hpm_set_overflow(s, ev(kinds[i]), i == 8 ? 4000000 : 1000000000, 0,
+                                      on_overflow9),
+                     HPM_OK);
+        }
+        ninth = in_work = out_of_work = 0;
+        CHECK_RC(hpm_start(s), HPM_OK);
+        hpm_work_branches(30000000);
+        CHECK_RC(hpm_stop(s, v9), HPM_OK);
+        expect_calls("INSTRUCTIONS as the ninth kind, software", ninth, v9[8], 4000000, 3, 0);
+        CHECK(out_of_work <= 2);
+    }
+
+    /* node-wide events have no tool interrupt: software without asking */
+    CHECK_RC(hpm_set_destroy(s), HPM_OK);
+    s = make_set("sim::PU0_INSTRUCTIONS");
+    CHECK_RC(hpm_set_overflow(s, ev("sim::PU0_INSTRUCTIONS"), 4000000, 0, on_overflow), HPM_OK);
+    calls_bit[0] = in_work = out_of_work = 0;
+    CHECK_RC(hpm_start(s), HPM_OK);
+    hpm_work_branches(30000000);
+    CHECK_RC(hpm_stop(s, v), HPM_OK);
+    expect_calls("PU0_INSTRUCTIONS, software", calls_bit[0], v[0], 4000000, 3, 0);
+    CHECK_RC(hpm_set_destroy(s), HPM_OK);
+    return 0;
+}
+
+static int check_machine(void)
+{
+    struct hpm_machine_info mi;
+    int i, l1d = 0, l3 = 0;
+    CHECK_RC(hpm_machine_info(&mi), HPM_OK);
+    printf("machine %s: %d cores, %.0f MHz, %d caches\n", mi.name, mi.cores, mi.mhz, mi.n_caches);
+    CHECK(mi.modeled == 1);
+    CHECK(strcmp(mi.name, "bgp") == 0);
+    CHECK(mi.cores == 4 && mi.threads_per_core == 1 && mi.sockets == 1);
+    CHECK(mi.mhz == 850.0);
+    CHECK(mi.memory_bytes == 2ull << 30);
+    CHECK(mi.itlb_entries == 64 && mi.dtlb_entries == 64 && mi.page_size == 4096);
+    for (i = 0; i < mi.n_caches; i++) {
+        const struct hpm_cache_info *c = &mi.caches[i];
+        if (c->level == 1 && c->type == 'D') {
+            l1d = 1;
+            CHECK(c->size == 32768 && c->line_size == 32 && c->associativity == 64 && !c->shared);
+        }
+        if (c->level == 3) {
+            l3 = 1;
+            CHECK(c->size == 8 << 20 && c->line_size == 128 && c->associativity == 8 && c->shared);
+        }
+    }
+    CHECK(l1d && l3 && mi.n_caches == 4);
+    return 0;
+}
+
+/* hpm run follows exec: the new program finds the virtual PMU too */
+static int check_exec(void)
+{
+    char *args[] = {self_path, "machine", NULL};
+    fflush(stdout);
+    hpm_shutdown();
+    execv(self_path, args);
+    perror("execv");
+    return 1;
+}
+
+static const struct {
+    const char *name;
+    int (*fn)(void);
+} checks[] = {
+    {"components", check_components},
+    {"branch", check_branch},
+    {"fp", check_fp},
+    {"threads", check_threads},
+    {"node", check_node},
+    {"regions", check_regions},
+    {"overflow", check_overflow},
+    {"machine", check_machine},
+    {"exec", check_exec},
+};
+
+int main(int argc, char **argv)
+{
+    struct hpm_component_info ci = {0};
+    unsigned i;
+    int rc;
+    self_path = argv[0];
+    if (argc != 2) {
+        fprintf(stderr, "usage: hpm run -- %s CHECK\n", argv[0]);
+        return 2;
+    }
+    if (hpm_init() < 0 || hpm_component_info(0, &ci) != HPM_OK || !ci.enabled) {
+        fprintf(stderr, "sim component disabled: %s\n",
+                ci.disabled_reason ? ci.disabled_reason : "?");
+        return 77;
+    }
+    for (i = 0; i < sizeof checks / sizeof checks[0]; i++)
+        if (strcmp(argv[1], checks[i].name) == 0) {
+            rc = checks[i].fn();
+            hpm_shutdown();
+            if (rc || failures) {
+                fprintf(stderr, "hpm_sim_prog %s: %d failure(s)\n", argv[1], failures);
+                return 1;
+            }
+            printf("hpm_sim_prog %s: ok\n", argv[1]);
+            return 0;
+        }
+    fprintf(stderr, "unknown check %s\n", argv[1]);
+    return 2;
+}
