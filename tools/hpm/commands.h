@@ -7,5 +7,6 @@ int cmd_count(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_upc_demo(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
 
 #endif

@@ -20,6 +20,8 @@ static const struct command commands[] = {
     {"list", cmd_list, "list the event catalog and what a machine model provides"},
     {"upc-demo", cmd_upc_demo,
      "drive a synthetic event stream through the UPC model; print counters and interrupts"},
+    {"validate", cmd_validate,
+     "reproduce seed 001's micro-benchmark table (Table 1) on the virtual PMU"},
 };
 
 static void usage(FILE *out)

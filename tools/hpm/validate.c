@@ -1,0 +1,512 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * hpm validate: reproduce seed 001's Table 1 (BGLsim, section 4.1) on the
+ * virtual PMU.
+ *
+ *   hpm validate [--machine NAME|FILE] [--only NAME[,NAME...]] [--uniform]
+ *                [--kernels PATH] [--save-csv FILE] [--from-csv FILE] [-v]
+ *
+ * Runs hpm-validate-kernels (workloads/validate: the seven micro-benchmarks,
+ * each in its own region) under `hpm count --csv` -- this very binary, found
+ * through /proc/self/exe, so that validate uses exactly the counting path
+ * users get -- reads the region counts back, and prints, for every row of
+ * Table 1, the expected count (validate_expect.c, derived from the machine's
+ * parameters), the measured count and the error, for FP stores, L1 store
+ * misses, FP loads, FX loads, L1 load misses, L2 misses and TLB misses.
+ *
+ * Exit status: 0 when every count is within its tolerance or at or below its
+ * bound (validate_expect.h), 1 when one is not, 2 on a usage error or when
+ * the run fails. docs/validation.md explains the table and every deviation.
+ */
+#define _GNU_SOURCE /* mkdtemp */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "machine_arg.h"
+#include "validate_expect.h"
+
+#define CMD "hpm validate"
+#define DEFAULT_MACHINE "bgl"
+#define KERNELS_NAME "hpm-validate-kernels"
+
+/* What hpm count counts: the catalog kinds the seven columns come from. */
+static const char *const count_events =
+    "LOADS,STORES,LOAD_BYTES,L1D_READ_MISSES,L1D_WRITE_MISSES,L2_MISSES,DTLB_MISSES,"
+    "ITLB_MISSES";
+
+enum { EV_LOADS, EV_STORES, EV_LOAD_BYTES, EV_L1R, EV_L1W, EV_L2, EV_DTLB, EV_ITLB, EV_N };
+static const char *const ev_names[EV_N] = {"LOADS",           "STORES",           "LOAD_BYTES",
+                                           "L1D_READ_MISSES", "L1D_WRITE_MISSES", "L2_MISSES",
+                                           "DTLB_MISSES",     "ITLB_MISSES"};
+
+struct measured {
+    int present[EV_N];
+    double ev[EV_N];
+    double entries;
+};
+
+struct validate_opts {
+    const char *machine;
+    const char *only;
+    const char *kernels;
+    const char *save_csv;
+    const char *from_csv;
+    int uniform, verbose;
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: hpm validate [--machine NAME|FILE] [--only NAME[,NAME...]] [--uniform]\n"
+            "                    [--kernels PATH] [--save-csv FILE] [--from-csv FILE] [-v]\n"
+            "\n"
+            "Run seed 001's seven micro-benchmarks (hpm-validate-kernels) on the virtual PMU\n"
+            "and print Table 1: expected (from the machine's parameters), measured and error\n"
+            "for FP stores, L1 store misses, FP loads, FX loads, L1 load misses, L2 misses\n"
+            "and TLB misses. Exit status 1 when a count is off by more than %.0f%% (or %.0f\n"
+            "events) or above its bound.\n"
+            "  --machine M      machine name or file (default %s)\n"
+            "  --only LIST      only these rows (region names: seq_stores, seq_loads,\n"
+            "                   seq_ldst, rnd_ld_D, rnd_ld_D2, mrnd_ld_D, mrnd_ld_D2,\n"
+            "                   transpose, matmult)\n"
+            "  --uniform        independent uniform random indices instead of the\n"
+            "                   stratified sample (docs/validation.md)\n"
+            "  --kernels PATH   the benchmark program (default: %s beside hpm)\n"
+            "  --save-csv FILE  keep hpm count's CSV report in FILE\n"
+            "  --from-csv FILE  judge a CSV report saved before; runs nothing\n"
+            "  -v               print the hpm count command line\n",
+            VX_TOLERANCE * 100, VX_SLACK, DEFAULT_MACHINE, KERNELS_NAME);
+}
+
+static int usage_error(const char *msg, const char *arg)
+{
+    fprintf(stderr, CMD ": ");
+    fprintf(stderr, msg, arg);
+    fprintf(stderr, "\n");
+    usage(stderr);
+    return 2;
+}
+
+static int parse_opts(int argc, char **argv, struct validate_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->machine = DEFAULT_MACHINE;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char **dst = NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return -1;
+        } else if (!strcmp(a, "--uniform")) {
+            o->uniform = 1;
+            continue;
+        } else if (!strcmp(a, "-v")) {
+            o->verbose = 1;
+            continue;
+        }
+        static const char *const valued[] = {"--machine", "--only", "--kernels", "--save-csv",
+                                             "--from-csv"};
+        const char **dsts[] = {&o->machine, &o->only, &o->kernels, &o->save_csv, &o->from_csv};
+        const char *v = NULL;
+        for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++) {
+            size_t n = strlen(valued[k]);
+            if (!strncmp(a, valued[k], n) && (a[n] == '=' || a[n] == 0)) {
+                dst = dsts[k];
+                if (a[n] == '=')
+                    v = a + n + 1;
+                else if (i + 1 < argc)
+                    v = argv[++i];
+                break;
+            }
+        }
+        if (!dst) return usage_error("unknown argument '%s'", a);
+        if (!v || !*v) return usage_error("%s needs a value", a);
+        *dst = v;
+    }
+    if (o->from_csv && (o->save_csv || o->uniform || o->kernels))
+        return usage_error("--from-csv runs nothing: it takes no --save-csv, --uniform or "
+                           "--kernels%s",
+                           "");
+    return 0;
+}
+
+/* ------------------------------------------------------------ rows */
+
+/* Whether region id is selected by --only (NULL: all). */
+static int selected(const char *only, const char *id)
+{
+    if (!only) return 1;
+    size_t n = strlen(id);
+    for (const char *p = only; *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == n && !strncmp(p, id, n)) return 1;
+        p += len + (e ? 1 : 0);
+    }
+    return 0;
+}
+
+static int check_only(const char *only, const struct vx_row *rows, int n)
+{
+    for (const char *p = only; p && *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        int found = 0;
+        for (int i = 0; i < n && !found; i++)
+            found = strlen(rows[i].id) == len && !strncmp(rows[i].id, p, len);
+        if (!found) {
+            fprintf(stderr, CMD ": --only: unknown row '%.*s'\n", (int)len, p);
+            return -1;
+        }
+        p += len + (e ? 1 : 0);
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ running */
+
+/* The hpm binary this is (hpm count is run from it), and the kernels beside it. */
+static int self_path(char *buf, size_t len)
+{
+    ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+    if (n <= 0 || (size_t)n >= len - 1) return -1;
+    buf[n] = 0;
+    return 0;
+}
+
+static int run_count(const struct validate_opts *o, const struct vx_row *rows, int n_rows,
+                     const char *csv_path, const char *dir)
+{
+    char self[PATH_MAX], kernels[PATH_MAX + 32], errfile[PATH_MAX];
+    const char *args[64];
+    int na = 0;
+    if (self_path(self, sizeof self) != 0) {
+        fprintf(stderr, CMD ": cannot find the hpm binary (/proc/self/exe): %s\n", strerror(errno));
+        return 2;
+    }
+    if (o->kernels) {
+        snprintf(kernels, sizeof kernels, "%s", o->kernels);
+    } else {
+        char *slash = strrchr(self, '/');
+        snprintf(kernels, sizeof kernels, "%.*s/%s", slash ? (int)(slash - self) : 1,
+                 slash ? self : ".", KERNELS_NAME);
+    }
+    if (access(kernels, X_OK) != 0) {
+        fprintf(stderr, CMD ": cannot run %s: %s (it is built with hpm: workloads/validate)\n",
+                kernels, strerror(errno));
+        return 2;
+    }
+    args[na++] = self;
+    args[na++] = "count";
+    args[na++] = "--machine";
+    args[na++] = o->machine;
+    args[na++] = "-e";
+    args[na++] = count_events;
+    args[na++] = "--csv";
+    args[na++] = "-o";
+    args[na++] = csv_path;
+    args[na++] = "--";
+    args[na++] = kernels;
+    if (o->uniform) args[na++] = "--uniform";
+    for (int i = 0; i < n_rows && na < 62; i++)
+        if (selected(o->only, rows[i].id)) args[na++] = rows[i].id;
+    args[na] = NULL;
+    if (o->verbose) {
+        fprintf(stderr, CMD ":");
+        for (int i = 0; i < na; i++)
+            fprintf(stderr, " %s", args[i]);
+        fprintf(stderr, "\n");
+    }
+
+    snprintf(errfile, sizeof errfile, "%s/stderr", dir);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, CMD ": fork: %s\n", strerror(errno));
+        return 2;
+    }
+    if (pid == 0) {
+        /* the kernels' checksums are not for the reader; hpm count's own
+         * stderr line (which PMU counts) is shown only if the run fails */
+        int out = open("/dev/null", O_WRONLY);
+        int err = open(errfile, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (out < 0 || err < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0) _exit(127);
+        execv(self, (char *const *)args);
+        fprintf(stderr, CMD ": cannot run %s: %s\n", self, strerror(errno));
+        _exit(127);
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) {
+            fprintf(stderr, CMD ": waitpid: %s\n", strerror(errno));
+            return 2;
+        }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        FILE *f = fopen(errfile, "r");
+        fprintf(stderr, CMD ": hpm count failed (%s %d); its messages:\n",
+                WIFEXITED(status) ? "exit status" : "signal",
+                WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+        if (f) {
+            char line[1024];
+            while (fgets(line, sizeof line, f))
+                fputs(line, stderr);
+            fclose(f);
+        }
+        return 2;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ the CSV */
+
+/* Region rows of hpm count --csv: region,EVENT,NAME,THREAD,,,VALUE,SOURCE.
+ * Counts of every thread of a region are added (the kernels have one). */
+static int read_csv(const char *path, const struct vx_row *rows, int n_rows, struct measured *meas)
+{
+    FILE *f = fopen(path, "r");
+    char *line = NULL; /* getline: an info row holds the whole command line */
+    size_t cap = 0;
+    int rc = 0;
+    if (!f) {
+        fprintf(stderr, CMD ": cannot read %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    memset(meas, 0, (size_t)n_rows * sizeof *meas);
+    while (rc == 0 && getline(&line, &cap, f) >= 0) {
+        char *field[9];
+        int nf = 0;
+        char *p = line;
+        line[strcspn(line, "\r\n")] = 0;
+        while (nf < 9) {
+            field[nf++] = p;
+            p = strchr(p, ',');
+            if (!p) break;
+            *p++ = 0;
+        }
+        if (nf < 8 || strcmp(field[0], "region") != 0) continue;
+        int r = -1;
+        for (int i = 0; i < n_rows && r < 0; i++)
+            if (!strcmp(rows[i].id, field[2])) r = i;
+        if (r < 0) continue;
+        char *end;
+        errno = 0;
+        double v = strtod(field[6], &end);
+        if (errno || end == field[6] || *end) {
+            fprintf(stderr, CMD ": %s: bad count '%s' for %s in region %s\n", path, field[6],
+                    field[1], field[2]);
+            rc = -1;
+            continue;
+        }
+        if (!strcmp(field[1], "entries")) {
+            meas[r].entries += v;
+            continue;
+        }
+        for (int e = 0; e < EV_N; e++)
+            if (!strcmp(field[1], ev_names[e])) {
+                meas[r].ev[e] += v;
+                meas[r].present[e] = 1;
+            }
+    }
+    free(line);
+    fclose(f);
+    return rc;
+}
+
+/* The seven columns from the catalog counts. The catalog has no FP/FX split
+ * of loads; the kernels' loads are 8-byte doubles and 4-byte ints (I), so
+ * LOAD_BYTES = 8 FP + 4 FX and LOADS = FP + FX give both. Stores are all
+ * doubles. TLB misses: the seed's one TLB is bgl's ITLB and DTLB. */
+static int columns(const struct measured *m, double *col, const char *row, const char *src)
+{
+    for (int e = 0; e < EV_N; e++)
+        if (!m->present[e]) {
+            fprintf(stderr, CMD ": %s: no %s count for region %s\n", src, ev_names[e], row);
+            return -1;
+        }
+    const double loads = m->ev[EV_LOADS], bytes = m->ev[EV_LOAD_BYTES];
+    if (bytes < 4 * loads || bytes > 8 * loads || fmod(bytes, 4.0) != 0) {
+        fprintf(stderr,
+                CMD ": %s: region %s: %.0f loads of %.0f bytes are not 4- and 8-byte loads; "
+                    "cannot split them into FX and FP\n",
+                src, row, loads, bytes);
+        return -1;
+    }
+    col[VX_FP_STORES] = m->ev[EV_STORES];
+    col[VX_L1_STORE_MISSES] = m->ev[EV_L1W];
+    col[VX_FP_LOADS] = (bytes - 4 * loads) / 4;
+    col[VX_FX_LOADS] = loads - col[VX_FP_LOADS];
+    col[VX_L1_LOAD_MISSES] = m->ev[EV_L1R];
+    col[VX_L2_MISSES] = m->ev[EV_L2];
+    col[VX_TLB_MISSES] = m->ev[EV_DTLB] + m->ev[EV_ITLB];
+    return 0;
+}
+
+/* ------------------------------------------------------------ the table */
+
+#define W_LABEL 16
+#define W_COL 11
+
+static void print_machine(const struct hpm_machine *m)
+{
+    static const char *const pol[] = {"lru", "fifo", "random"};
+    const struct hpm_cache_params *l1 = &m->hier.l1d, *l2 = &m->hier.l2;
+    printf("  L1D %llu KB, %u-byte lines, %u-way %s; L2 %llu KB, %u-byte lines, %u-way %s; "
+           "DTLB %u entries, %llu KB pages\n",
+           (unsigned long long)(l1->size >> 10), l1->line, l1->assoc,
+           l1->policy < 3 ? pol[l1->policy] : "?", (unsigned long long)(l2->size >> 10), l2->line,
+           l2->assoc, l2->policy < 3 ? pol[l2->policy] : "?", m->dtlb.entries,
+           (unsigned long long)(m->dtlb.page_size >> 10));
+}
+
+static void print_header(void)
+{
+    printf("\n%-*s %-*s%-*s%-*s%-*s\n", W_LABEL + 5, "", 2 * W_COL, "Stores", 4 * W_COL, "Loads",
+           W_COL, "TLB", W_COL, "");
+    printf("%-*s", W_LABEL + 6, "function");
+    for (int c = 0; c < VX_COLS; c++)
+        printf("%-*s", W_COL, vx_col_name(c));
+    printf("\n");
+}
+
+static void cell_text(char *buf, size_t len, const struct vx_cell *c)
+{
+    snprintf(buf, len, "%s%.0f%s", c->kind == VX_BOUND ? "<=" : "", c->value,
+             c->refined ? "*" : "");
+}
+
+/* Print one row (exp, meas, err, err%); returns the number of failing cells. */
+static int print_row(const struct vx_row *r, const double *meas)
+{
+    char buf[64];
+    int fails = 0;
+    printf("%-*s exp  ", W_LABEL, r->label);
+    for (int c = 0; c < VX_COLS; c++) {
+        cell_text(buf, sizeof buf, &r->cell[c]);
+        printf("%-*s", W_COL, buf);
+    }
+    printf("\n%-*s meas ", W_LABEL, "");
+    for (int c = 0; c < VX_COLS; c++)
+        printf("%-*.0f", W_COL, meas[c]);
+    printf("\n%-*s err  ", W_LABEL, "");
+    for (int c = 0; c < VX_COLS; c++) {
+        const double d = meas[c] - r->cell[c].value;
+        const int ok = vx_cell_ok(&r->cell[c], meas[c]);
+        fails += !ok;
+        snprintf(buf, sizeof buf, "%+.0f%s", fabs(d) < 0.5 ? 0.0 : d, ok ? "" : "!");
+        printf("%-*s", W_COL, buf);
+    }
+    printf("%s\n%-*s err%% ", fails ? "FAIL" : "ok", W_LABEL, "");
+    for (int c = 0; c < VX_COLS; c++) {
+        const double v = r->cell[c].value;
+        if (v >= 0.5)
+            snprintf(buf, sizeof buf, "%+.2f%%", 100.0 * (meas[c] - v) / v);
+        else
+            snprintf(buf, sizeof buf, "-");
+        printf("%-*s", W_COL, buf);
+    }
+    printf("\n");
+    return fails;
+}
+
+int cmd_validate(int argc, char **argv)
+{
+    struct validate_opts o;
+    struct hpm_machine m;
+    struct vx_row rows[VX_MAX_ROWS];
+    struct measured meas[VX_MAX_ROWS];
+    /* dir is kept shorter than csv so that "dir/count.csv" always fits. */
+    char note[160], err[256], dir[PATH_MAX - 32] = "", csv[PATH_MAX];
+    int rc = parse_opts(argc, argv, &o);
+    if (rc) return rc < 0 ? 0 : rc;
+    if (machine_arg_load("validate", o.machine, &m, note, sizeof note) != 0) return 2;
+    int n = vx_expect_all(&m, rows, VX_MAX_ROWS, err, sizeof err);
+    if (n < 0) {
+        fprintf(stderr, CMD ": %s\n", err);
+        return 2;
+    }
+    if (check_only(o.only, rows, n) != 0) return 2;
+
+    if (o.from_csv) {
+        snprintf(csv, sizeof csv, "%s", o.from_csv);
+    } else {
+        const char *tmp = getenv("TMPDIR");
+        int len = snprintf(dir, sizeof dir, "%s/hpm-validate.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (len < 0 || (size_t)len >= sizeof dir) errno = ENAMETOOLONG;
+        if (len < 0 || (size_t)len >= sizeof dir || !mkdtemp(dir)) {
+            fprintf(stderr, CMD ": cannot make a temporary folder %s: %s\n", dir, strerror(errno));
+            return 2;
+        }
+        snprintf(csv, sizeof csv, "%s", o.save_csv ? o.save_csv : "");
+        if (!o.save_csv) snprintf(csv, sizeof csv, "%s/count.csv", dir);
+        rc = run_count(&o, rows, n, csv, dir);
+    }
+    if (rc == 0 && read_csv(csv, rows, n, meas) != 0) rc = 2;
+    if (dir[0]) {
+        char path[PATH_MAX + 16];
+        snprintf(path, sizeof path, "%s/count.csv", dir);
+        unlink(path);
+        snprintf(path, sizeof path, "%s/stderr", dir);
+        unlink(path);
+        rmdir(dir);
+    }
+    if (rc) return rc;
+
+    printf("hpm validate: seed 001 Table 1 (section 4.1) on the virtual PMU, machine %s%s\n",
+           m.name, o.uniform ? ", uniform random indices" : "");
+    print_machine(&m);
+    print_header();
+    int fails = 0, cells = 0, shown = 0, refined = 0;
+    for (int i = 0; i < n; i++) {
+        double col[VX_COLS];
+        if (!selected(o.only, rows[i].id)) continue;
+        if (meas[i].entries != 1) {
+            fprintf(stderr, CMD ": %s: region %s entered %.0f times (expected once)\n", csv,
+                    rows[i].id, meas[i].entries);
+            return 2;
+        }
+        if (columns(&meas[i], col, rows[i].id, csv) != 0) return 2;
+        fails += print_row(&rows[i], col);
+        cells += VX_COLS;
+        shown++;
+        for (int c = 0; c < VX_COLS; c++)
+            refined += rows[i].cell[c].refined;
+    }
+    printf("\n<=N  an upper bound (the seed's random loads): passes at or below N + %.0f\n",
+           VX_SLACK);
+    printf("     others pass within %.0f%% of exp or %.0f events, whichever is more "
+           "(the region's own overhead)\n",
+           VX_TOLERANCE * 100, VX_SLACK);
+    if (refined) {
+        const char *sep = "";
+        printf("N*   the seed's reasoning completed for an LRU L2 (docs/validation.md); the "
+               "seed's own figures:\n     ");
+        for (int i = 0; i < n; i++)
+            for (int c = 0; c < VX_COLS; c++)
+                if (selected(o.only, rows[i].id) && rows[i].cell[c].refined) {
+                    printf("%s%s %s %.0f", sep, rows[i].label, vx_col_name(c),
+                           rows[i].cell[c].seed);
+                    sep = ", ";
+                }
+        printf("\n");
+    }
+    printf("FP and FX loads: LOADS split by LOAD_BYTES (8-byte doubles, 4-byte ints); TLB = "
+           "DTLB + ITLB misses\n");
+    if (fails)
+        printf("validate: FAIL: %d of %d counts in %d rows outside their tolerance or bound "
+               "(marked !)\n",
+               fails, cells, shown);
+    else
+        printf("validate: ok: all %d counts in %d rows within their tolerance or bound\n", cells,
+               shown);
+    return fails ? 1 : 0;
+}

@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* validate_expect.c - seed 001's expected counts from machine parameters
+ * (validate_expect.h; the derivations are in docs/validation.md). */
+#include "validate_expect.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "validate_kernels.h"
+
+const char *vx_col_name(int col)
+{
+    static const char *const names[VX_COLS] = {"FP st",      "L1 st miss", "FP ld",   "FX ld",
+                                               "L1 ld miss", "L2 miss",    "TLB miss"};
+    return col >= 0 && col < VX_COLS ? names[col] : "?";
+}
+
+int vx_cell_ok(const struct vx_cell *c, double measured)
+{
+    if (c->kind == VX_BOUND) return measured <= c->value + VX_SLACK;
+    double allowed = VX_TOLERANCE * c->value;
+    if (allowed < VX_SLACK) allowed = VX_SLACK;
+    return fabs(measured - c->value) <= allowed;
+}
+
+/* Lines (or pages) of size `unit` that bytes [off, off + size) touch. The
+ * arrays of hpm-validate-kernels start `off` bytes past a VK_ALIGN boundary,
+ * and VK_ALIGN is a multiple of every unit a machine file can give, so this
+ * is exact for the real addresses. */
+static double spanned(long off, long size, uint64_t unit)
+{
+    const uint64_t first = (uint64_t)off / unit, last = (uint64_t)(off + size - 1) / unit;
+    return (double)(last - first + 1);
+}
+
+/* Distinct units of size `unit` that VK_MULT accesses VK_STRIDE doubles
+ * apart touch, at most: one each while the stride is at least a unit, else
+ * the span they cover plus a partial unit at each end. */
+static double per_span(uint64_t unit)
+{
+    const uint64_t stride = VK_STRIDE * sizeof(double);
+    if (unit <= stride) return VK_MULT;
+    double n = (double)((VK_MULT - 1) * stride / unit + 2);
+    return n < VK_MULT ? n : VK_MULT;
+}
+
+/* Poisson and binomial probabilities for small k: direct products (the
+ * counts here are a handful per set). */
+static double poisson_pmf(double lambda, unsigned k)
+{
+    double p = exp(-lambda);
+    for (unsigned i = 1; i <= k; i++)
+        p *= lambda / i;
+    return p;
+}
+
+static double binom_pmf(unsigned n, double p, unsigned k)
+{
+    if (k > n) return 0.0;
+    double c = 1.0;
+    for (unsigned i = 0; i < k; i++)
+        c = c * (double)(n - i) / (double)(i + 1);
+    return c * pow(p, (double)k) * pow(1.0 - p, (double)(n - k));
+}
+
+double vx_lru_eviction_misses(double sets, unsigned ways, unsigned resident, double new_per_set,
+                              double p_access)
+{
+    /* Midpoint rule over the phase's normalised time; the integrand is a
+     * smooth polynomial-times-exponential in t, so 1000 steps are exact far
+     * below the counts' resolution. */
+    const unsigned steps = 1000;
+    double total = 0.0;
+    if (resident > ways) resident = ways;
+    if (p_access > 1.0) p_access = 1.0;
+    for (unsigned d = 1; d <= resident; d++) {
+        const unsigned older = resident - d, room = ways - d; /* hit iff X <= room */
+        double miss = 0.0;
+        for (unsigned s = 0; s < steps; s++) {
+            const double t = (s + 0.5) / steps;
+            double hit = 0.0;
+            for (unsigned x = 0; x <= room; x++)
+                for (unsigned u = 0; u <= x; u++)
+                    hit += poisson_pmf(new_per_set * t, u) * binom_pmf(older, p_access * t, x - u);
+            miss += (1.0 - hit) / steps;
+        }
+        total += p_access * miss;
+    }
+    return sets * total;
+}
+
+static void set(struct vx_row *r, int col, double v, int kind)
+{
+    r->cell[col].value = v;
+    r->cell[col].seed = v;
+    r->cell[col].kind = kind;
+    r->cell[col].refined = 0;
+}
+
+/* The four random-load rows: one access (rnd) or VK_MULT strided accesses
+ * (mrnd) per entry of I, into a vector of len doubles just traversed. */
+static void random_row(struct vx_row *r, const struct hpm_machine *m, long len, int mult)
+{
+    const struct hpm_cache_params *l1 = &m->hier.l1d, *l2 = &m->hier.l2;
+    const uint64_t l2unit = l2->line > l1->line ? l2->line : l1->line;
+    const uint64_t page = m->dtlb.page_size;
+    const long ibytes = VK_NIDX * (long)sizeof(int);
+    const double entries = VK_NIDX;
+    const double loads = entries * (mult ? VK_MULT : 1);
+    const double l1_per = mult ? per_span(l1->line) : 1.0;
+    const double l2_per = mult ? per_span(l2unit) : 1.0;
+    const double pg_per = mult ? per_span(page) : 1.0;
+
+    set(r, VX_FP_LOADS, loads, VX_EXPECT);
+    set(r, VX_FX_LOADS, entries, VX_EXPECT);
+    /* "we expect approximately 1K TLB misses and 1K load misses at level 1
+     * ... an additional 2 TLB misses, 128 Level 1 misses, and 32 Level 2
+     * misses, due to the sequential access to I" -- upper bounds */
+    set(r, VX_L1_LOAD_MISSES, entries * l1_per + spanned(VK_IDX_OFFSET, ibytes, l1->line),
+        VX_BOUND);
+    set(r, VX_TLB_MISSES, entries * pg_per + spanned(VK_IDX_OFFSET, ibytes, page), VX_BOUND);
+
+    /* L2: the traversal left the last part of the vector in the L2 (each
+     * set holds its `ways` most recent lines); accesses outside it miss. */
+    const uint32_t ways = l2->assoc ? l2->assoc : (uint32_t)(l2->size / l2->line);
+    const double sets = (double)(l2->size / l2->line / ways);
+    const double vlines = (double)((uint64_t)len * sizeof(double) / l2unit);
+    double per_set = vlines / sets;
+    const unsigned resident = per_set >= ways ? ways : (unsigned)per_set;
+    const double frac = resident * sets / vlines; /* share of the vector held */
+    const double line_accesses = entries * l2_per;
+    const double outside = line_accesses * (1.0 - frac);
+    const double ilines = spanned(VK_IDX_OFFSET, ibytes, l2unit);
+    const double seed = outside + ilines;
+    double value = seed;
+    if (l2->policy == HPM_REPL_LRU && resident > 0 && frac < 1.0) {
+        /* The seed takes the held part to stay held. Under LRU each miss
+         * pushes the held lines of its set one deeper, and a held line
+         * reached after enough misses (and accesses to older held lines)
+         * in its set has gone (vx_lru_eviction_misses). */
+        const double p_access = line_accesses * frac / (resident * sets);
+        value += vx_lru_eviction_misses(sets, ways, resident, outside / sets, p_access);
+    }
+    set(r, VX_L2_MISSES, value, VX_EXPECT);
+    r->cell[VX_L2_MISSES].seed = seed;
+    r->cell[VX_L2_MISSES].refined = value != seed;
+}
+
+int vx_expect_all(const struct hpm_machine *m, struct vx_row *rows, int max_rows, char *err,
+                  size_t errlen)
+{
+    const struct hpm_cache_params *l1 = &m->hier.l1d, *l2 = &m->hier.l2;
+    if (l2->size == 0) {
+        snprintf(err, errlen,
+                 "machine %s has no L2; seed 001's Table 1 has L2 misses (bgl's 4 MB cache)",
+                 m->name);
+        return -1;
+    }
+    const uint64_t l2unit = l2->line > l1->line ? l2->line : l1->line;
+    const uint64_t page = m->dtlb.page_size;
+    const long dbytes = VK_N * (long)sizeof(double);
+    const long mbytes = (long)VK_MAT * VK_MAT * (long)sizeof(double);
+    int n = 0;
+
+#define VX_LABEL(id, label) {#id, label},
+    static const struct {
+        const char *id, *label;
+    } names[] = {VK_BENCHMARKS(VX_LABEL)};
+    const int count = (int)(sizeof names / sizeof names[0]);
+    if (count > max_rows) {
+        snprintf(err, errlen, "too many rows (%d)", count);
+        return -1;
+    }
+    memset(rows, 0, (size_t)count * sizeof *rows);
+    for (n = 0; n < count; n++) {
+        struct vx_row *r = &rows[n];
+        r->id = names[n].id;
+        r->label = names[n].label;
+        for (int c = 0; c < VX_COLS; c++)
+            set(r, c, 0.0, VX_EXPECT);
+        const char *id = r->id;
+        if (!strcmp(id, "seq_stores") || !strcmp(id, "seq_loads") || !strcmp(id, "seq_ldst")) {
+            /* "Each page has 128 Level 1 and 32 Level 2 lines": one miss per
+             * line at each level, one TLB miss per page of D. */
+            const double lines1 = spanned(0, dbytes, l1->line);
+            const int stores = !strcmp(id, "seq_stores"), ldst = !strcmp(id, "seq_ldst");
+            const double iters = ldst ? VK_N - 1 : VK_N; /* k = 2..n */
+            set(r, VX_FP_STORES, stores || ldst ? iters : 0, VX_EXPECT);
+            set(r, VX_FP_LOADS, stores ? 0 : ldst ? 2 * iters : iters, VX_EXPECT);
+            /* seq ld & st: the load of D[k] brings in the line D[k] is
+             * stored to, so "no store misses" */
+            set(r, VX_L1_STORE_MISSES, stores ? lines1 : 0, VX_EXPECT);
+            set(r, VX_L1_LOAD_MISSES, stores ? 0 : lines1, VX_EXPECT);
+            set(r, VX_L2_MISSES, spanned(0, dbytes, l2unit), VX_EXPECT);
+            set(r, VX_TLB_MISSES, spanned(0, dbytes, page), VX_EXPECT);
+        } else if (!strcmp(id, "rnd_ld_D")) {
+            random_row(r, m, VK_N, 0);
+        } else if (!strcmp(id, "rnd_ld_D2")) {
+            random_row(r, m, VK_N2, 0);
+        } else if (!strcmp(id, "mrnd_ld_D")) {
+            random_row(r, m, VK_N, 1);
+        } else if (!strcmp(id, "mrnd_ld_D2")) {
+            random_row(r, m, VK_N2, 1);
+        } else if (!strcmp(id, "transpose")) {
+            /* 2 * (64^2 - 64) loads and as many stores; B, cold, fits the L1:
+             * one miss per line of B at each level, none on the stores,
+             * one TLB miss per page ("we expect 9 TLB misses") */
+            const double swaps = 2.0 * ((double)VK_MAT * VK_MAT - VK_MAT);
+            set(r, VX_FP_STORES, swaps, VX_EXPECT);
+            set(r, VX_FP_LOADS, swaps, VX_EXPECT);
+            set(r, VX_L1_LOAD_MISSES, spanned(VK_MAT_OFFSET, mbytes, l1->line), VX_EXPECT);
+            set(r, VX_L2_MISSES, spanned(VK_MAT_OFFSET, mbytes, l2unit), VX_EXPECT);
+            set(r, VX_TLB_MISSES, spanned(VK_MAT_OFFSET, mbytes, page), VX_EXPECT);
+        } else if (!strcmp(id, "matmult")) {
+            /* "it performs 129 * 64^2 loads and 64^2 stores"; B (one L1
+             * size) plus a row of A and of C do not fit the L1, so B misses
+             * every line on each of the 64 outer iterations, A and C once:
+             * (64 + 1 + 1) * 64^2 / 4 L1 misses; the three matrices fit the
+             * L2: 3 * 64^2 / 16 L2 misses; 3 * 8 + 1 TLB misses */
+            const double m2 = (double)VK_MAT * VK_MAT;
+            const long a_off = VK_MAT_OFFSET, b_off = a_off + mbytes, c_off = b_off + mbytes;
+            const double la = spanned(a_off, mbytes, l1->line),
+                         lb = spanned(b_off, mbytes, l1->line),
+                         lc = spanned(c_off, mbytes, l1->line);
+            const int b_reused =
+                (double)(mbytes + 2 * VK_MAT * (long)sizeof(double)) <= (double)l1->size;
+            set(r, VX_FP_STORES, m2, VX_EXPECT);
+            set(r, VX_FP_LOADS, (2.0 * VK_MAT + 1) * m2, VX_EXPECT);
+            set(r, VX_L1_LOAD_MISSES, la + lc + (b_reused ? 1 : VK_MAT) * lb, VX_EXPECT);
+            const int fit2 = (uint64_t)(3 * mbytes) <= l2->size;
+            const double l2a = spanned(a_off, mbytes, l2unit), l2b = spanned(b_off, mbytes, l2unit),
+                         l2c = spanned(c_off, mbytes, l2unit);
+            set(r, VX_L2_MISSES, l2a + l2c + (fit2 ? 1 : VK_MAT) * l2b, VX_EXPECT);
+            set(r, VX_TLB_MISSES, spanned(VK_MAT_OFFSET, 3 * mbytes, page), VX_EXPECT);
+        }
+    }
+    return n;
+}
