@@ -1,0 +1,969 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * papi_eventset.c - PAPI event sets over hpm sets.
+ *
+ * A PAPI set owns one hpm set. The hpm set holds each native event once;
+ * the PAPI set lists what the caller added (presets or natives), each with
+ * the positions of its native terms, so presets that share a native (BR_CN
+ * and BR_PRC = BR_CN - BR_MSP) share a counter. Values are computed from
+ * the native counts at every read, in the order the events were added.
+ *
+ * Options that hpm accepts only for a set with a component (domain,
+ * multiplexing, attach, inherit) are remembered and pushed to the hpm set
+ * when its first event arrives.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "papi_internal.h"
+#include "papi_eventset.h"
+
+/* ------------------------------------------------------------ handle table */
+
+/* Sets live in fixed chunks that never move, so a handle lookup needs the
+ * lock only to read the chunk pointer. */
+#define CHUNK 64
+#define MAX_CHUNKS 1024
+static struct papi_eventset **chunks[MAX_CHUNKS];
+static int n_handles; /* handles 0 .. n_handles-1 have been issued */
+
+struct papi_eventset *papi_eventset_get(int handle)
+{
+    if (handle < 0 || handle >= CHUNK * MAX_CHUNKS)
+        return NULL;
+    pthread_mutex_lock(&papi_mutex);
+    struct papi_eventset **c = chunks[handle / CHUNK];
+    struct papi_eventset *es = c ? c[handle % CHUNK] : NULL;
+    pthread_mutex_unlock(&papi_mutex);
+    return es;
+}
+
+/* Lowest free handle, as PAPI reuses handles. -1 when full. */
+static int handle_alloc(struct papi_eventset *es)
+{
+    for (int h = 0; h < CHUNK * MAX_CHUNKS; h++) {
+        struct papi_eventset ***c = &chunks[h / CHUNK];
+        if (!*c) {
+            *c = calloc(CHUNK, sizeof **c);
+            if (!*c)
+                return -1;
+        }
+        if (!(*c)[h % CHUNK]) {
+            (*c)[h % CHUNK] = es;
+            if (h >= n_handles)
+                n_handles = h + 1;
+            return h;
+        }
+    }
+    return -1;
+}
+
+static void handle_free(int h)
+{
+    pthread_mutex_lock(&papi_mutex);
+    chunks[h / CHUNK][h % CHUNK] = NULL;
+    pthread_mutex_unlock(&papi_mutex);
+}
+
+/* ------------------------------------------------------------ overflow registry */
+
+/* The overflow handler runs in signal context and must find the PAPI set
+ * of an hpm set without locks: a small fixed table of sets with overflow
+ * enabled, read with relaxed atomics. */
+#define MAX_OVERFLOW_SETS 64
+static struct {
+    int hpm_set;
+    struct papi_eventset *es;
+} overflow_sets[MAX_OVERFLOW_SETS];
+
+static int overflow_register(struct papi_eventset *es)
+{
+    for (int i = 0; i < MAX_OVERFLOW_SETS; i++)
+        if (__atomic_load_n(&overflow_sets[i].es, __ATOMIC_ACQUIRE) == es)
+            return PAPI_OK;
+    for (int i = 0; i < MAX_OVERFLOW_SETS; i++) {
+        struct papi_eventset *none = NULL;
+        overflow_sets[i].hpm_set = es->hpm_set;
+        if (__atomic_compare_exchange_n(&overflow_sets[i].es, &none, es, 0, __ATOMIC_RELEASE,
+                                        __ATOMIC_RELAXED))
+            return PAPI_OK;
+    }
+    return PAPI_ENOMEM;
+}
+
+static void overflow_unregister(struct papi_eventset *es)
+{
+    for (int i = 0; i < MAX_OVERFLOW_SETS; i++)
+        if (__atomic_load_n(&overflow_sets[i].es, __ATOMIC_ACQUIRE) == es)
+            __atomic_store_n(&overflow_sets[i].es, NULL, __ATOMIC_RELEASE);
+}
+
+/* hpm's handler -> the PAPI handler: hpm reports native positions, PAPI
+ * programs expect one bit per event of their set. */
+static void overflow_trampoline(int set, void *pc, uint64_t mask, void *ucontext)
+{
+    for (int i = 0; i < MAX_OVERFLOW_SETS; i++) {
+        struct papi_eventset *es = __atomic_load_n(&overflow_sets[i].es, __ATOMIC_ACQUIRE);
+        if (!es || es->hpm_set != set)
+            continue;
+        long long vector = 0;
+        for (int k = 0; k < es->nev && k < 64; k++)
+            if (es->ev[k].threshold > 0 && es->ev[k].pos[0] < 64 &&
+                (mask >> es->ev[k].pos[0]) & 1)
+                vector |= 1LL << k;
+        PAPI_overflow_handler_t h = es->overflow_handler;
+        if (h && vector)
+            h(es->handle, pc, vector, ucontext);
+        return;
+    }
+}
+
+/* ------------------------------------------------------------ helpers */
+
+static int grow(void **arr, int *cap, int need, size_t elem)
+{
+    if (need <= *cap)
+        return 0;
+    int ncap = *cap ? *cap * 2 : 8;
+    while (ncap < need)
+        ncap *= 2;
+    void *p = realloc(*arr, (size_t)ncap * elem);
+    if (!p)
+        return -1;
+    *arr = p;
+    *cap = ncap;
+    return 0;
+}
+
+/* Native arrays are sized together: nat, nat_ref, stopped, scratch. */
+static int grow_natives(struct papi_eventset *es, int need)
+{
+    if (need <= es->cap_nat)
+        return 0;
+    int ncap = es->cap_nat ? es->cap_nat * 2 : 8;
+    while (ncap < need)
+        ncap *= 2;
+    hpm_event_t *nat = realloc(es->nat, (size_t)ncap * sizeof *nat);
+    if (!nat)
+        return -1;
+    es->nat = nat;
+    int *ref = realloc(es->nat_ref, (size_t)ncap * sizeof *ref);
+    if (!ref)
+        return -1;
+    es->nat_ref = ref;
+    long long *st = realloc(es->stopped, (size_t)ncap * sizeof *st);
+    if (!st)
+        return -1;
+    es->stopped = st;
+    int64_t *sc = realloc(es->scratch, (size_t)ncap * sizeof *sc);
+    if (!sc)
+        return -1;
+    es->scratch = sc;
+    es->cap_nat = ncap;
+    return 0;
+}
+
+static int find_event(const struct papi_eventset *es, int code)
+{
+    for (int i = 0; i < es->nev; i++)
+        if (es->ev[i].code == code)
+            return i;
+    return -1;
+}
+
+static int find_native(const struct papi_eventset *es, hpm_event_t e)
+{
+    for (int i = 0; i < es->nnat; i++)
+        if (es->nat[i] == e)
+            return i;
+    return -1;
+}
+
+/* hpm domain bits for a PAPI domain on component cidx; 0 when none of the
+ * requested contexts can be counted there. */
+static unsigned hpm_domain_of(int domain, int cidx)
+{
+    unsigned want = 0;
+    if (domain & PAPI_DOM_USER)
+        want |= HPM_DOMAIN_USER;
+    if (domain & PAPI_DOM_KERNEL)
+        want |= HPM_DOMAIN_KERNEL;
+    if (cidx >= 0 && cidx < papi_lib.ncomp)
+        want &= papi_lib.comp[cidx].hpm.domains;
+    return want;
+}
+
+static int comp_unlimited(int cidx)
+{
+    return cidx >= 0 && cidx < papi_lib.ncomp && papi_lib.comp[cidx].hpm.num_counters == 0;
+}
+
+/* Push the remembered options to the hpm set (it has a component now). */
+static int es_apply(struct papi_eventset *es)
+{
+    if (es->nnat == 0)
+        return PAPI_OK;
+    int rc;
+    unsigned dom = hpm_domain_of(es->domain, es->cidx);
+    if (dom && (rc = hpm_set_domain(es->hpm_set, dom)) < 0)
+        return papi_from_hpm(rc, OP_OPTION);
+    if (es->multiplex && !comp_unlimited(es->cidx) &&
+        (rc = hpm_set_multiplex(es->hpm_set, 1)) < 0)
+        return papi_from_hpm(rc, OP_OPTION);
+    if (es->attached && (rc = hpm_set_attach(es->hpm_set, (pid_t)es->attach_tid)) < 0)
+        return papi_from_hpm(rc, OP_OPTION);
+    if (es->inherit && (rc = hpm_set_inherit(es->hpm_set, 1)) < 0)
+        return papi_from_hpm(rc, OP_OPTION);
+    return PAPI_OK;
+}
+
+/* Values of every event from native counts. */
+static void compute(const struct papi_eventset *es, const int64_t *nat, long long *out)
+{
+    for (int i = 0; i < es->nev; i++) {
+        const struct papi_event *ev = &es->ev[i];
+        long long t[PAPI_MAX_INFO_TERMS];
+        for (int k = 0; k < ev->nterms; k++)
+            t[k] = nat[ev->pos[k]];
+        out[i] = papi_derive(ev->derived, ev->postfix, t, ev->nterms);
+    }
+}
+
+static void compute_stopped(struct papi_eventset *es, long long *out)
+{
+    for (int i = 0; i < es->nnat; i++)
+        es->scratch[i] = es->stopped[i];
+    compute(es, es->scratch, out);
+}
+
+/* Common prologue: initialised library, valid handle. */
+#define GET_SET(es, handle)                          \
+    if (!papi_inited())                              \
+        return papi_ret(PAPI_ENOINIT);               \
+    struct papi_eventset *es = papi_eventset_get(handle); \
+    if (!es)                                         \
+        return papi_ret(PAPI_ENOEVST)
+
+/* ------------------------------------------------------------ create / destroy */
+
+int PAPI_create_eventset(int *EventSet)
+{
+    if (!papi_inited())
+        return papi_ret(PAPI_ENOINIT);
+    if (!EventSet)
+        return papi_ret(PAPI_EINVAL);
+    /* PAPI insists that the handle variable was initialised to PAPI_NULL,
+     * catching programs that create twice into the same variable. */
+    if (*EventSet != PAPI_NULL)
+        return papi_ret(PAPI_EINVAL);
+    if (!papi_thread_self())
+        return papi_ret(PAPI_ENOMEM);
+    struct papi_eventset *es = calloc(1, sizeof *es);
+    if (!es)
+        return papi_ret(PAPI_ENOMEM);
+    int rc = hpm_set_create(&es->hpm_set);
+    if (rc < 0) {
+        free(es);
+        return papi_ret(papi_from_hpm(rc, OP_ANY));
+    }
+    es->cidx = -1;
+    es->domain = papi_lib.ncomp ? papi_lib.comp[0].default_domain : PAPI_DOM_USER;
+    es->granularity = PAPI_GRN_THR;
+    pthread_mutex_lock(&papi_mutex);
+    int h = handle_alloc(es);
+    pthread_mutex_unlock(&papi_mutex);
+    if (h < 0) {
+        hpm_set_destroy(es->hpm_set);
+        free(es);
+        return papi_ret(PAPI_ENOMEM);
+    }
+    es->handle = h;
+    *EventSet = h;
+    return PAPI_OK;
+}
+
+static void es_free(struct papi_eventset *es)
+{
+    overflow_unregister(es);
+    free(es->ev);
+    free(es->nat);
+    free(es->nat_ref);
+    free(es->stopped);
+    free(es->scratch);
+    free(es);
+}
+
+int PAPI_destroy_eventset(int *EventSet)
+{
+    if (!papi_inited())
+        return papi_ret(PAPI_ENOINIT);
+    if (!EventSet)
+        return papi_ret(PAPI_EINVAL);
+    struct papi_eventset *es = papi_eventset_get(*EventSet);
+    if (!es)
+        return papi_ret(PAPI_ENOEVST);
+    if (es->running)
+        return papi_ret(PAPI_EISRUN);
+    if (es->nev > 0)
+        return papi_ret(PAPI_EINVAL); /* PAPI: clean it up first */
+    hpm_set_destroy(es->hpm_set);
+    handle_free(es->handle);
+    es_free(es);
+    *EventSet = PAPI_NULL;
+    return PAPI_OK;
+}
+
+/* Everything out, options back to their defaults; the component stays. */
+int PAPI_cleanup_eventset(int EventSet)
+{
+    GET_SET(es, EventSet);
+    if (es->running)
+        return papi_ret(PAPI_EISRUN);
+    int fresh;
+    int rc = hpm_set_create(&fresh);
+    if (rc < 0)
+        return papi_ret(papi_from_hpm(rc, OP_ANY));
+    overflow_unregister(es);
+    hpm_set_destroy(es->hpm_set);
+    es->hpm_set = fresh;
+    es->nev = 0;
+    es->nnat = 0;
+    es->multiplex = 0;
+    es->attached = 0;
+    es->attach_tid = 0;
+    es->inherit = 0;
+    es->overflowing = 0;
+    es->overflow_handler = NULL;
+    return PAPI_OK;
+}
+
+void papi_eventsets_destroy_all(void)
+{
+    for (int h = 0; h < n_handles; h++) {
+        struct papi_eventset *es = papi_eventset_get(h);
+        if (!es)
+            continue;
+        if (es->running)
+            hpm_stop(es->hpm_set, NULL);
+        hpm_set_destroy(es->hpm_set);
+        handle_free(h);
+        es_free(es);
+    }
+    n_handles = 0;
+}
+
+/* ------------------------------------------------------------ components */
+
+int PAPI_assign_eventset_component(int EventSet, int cidx)
+{
+    GET_SET(es, EventSet);
+    if (cidx < 0 || cidx >= papi_lib.ncomp)
+        return papi_ret(PAPI_ENOCMP);
+    if (es->cidx == cidx)
+        return PAPI_OK;
+    if (es->nev > 0)
+        return papi_ret(PAPI_EINVAL);
+    es->cidx = cidx;
+    if (!es->domain_set)
+        es->domain = papi_lib.comp[cidx].default_domain;
+    es->granularity = papi_lib.comp[cidx].default_granularity;
+    return PAPI_OK;
+}
+
+int PAPI_get_eventset_component(int EventSet)
+{
+    GET_SET(es, EventSet);
+    if (es->cidx < 0)
+        return papi_ret(PAPI_ENOCMP);
+    return es->cidx;
+}
+
+/* ------------------------------------------------------------ adding and removing */
+
+/* What an event code counts: its native terms and derivation. */
+struct resolved {
+    int cidx;
+    int nterms;
+    hpm_event_t term[PAPI_MAX_INFO_TERMS];
+    enum papi_derived derived;
+    const char *postfix;
+};
+
+static int resolve_code(int code, struct resolved *r)
+{
+    if (IS_PRESET(code)) {
+        if (!papi_code_is_preset(code))
+            return PAPI_ENOTPRESET;
+        const struct papi_preset *p = &papi_presets[code & PAPI_PRESET_AND_MASK];
+        if (!p->available)
+            return PAPI_ENOEVNT;
+        r->cidx = p->cidx;
+        r->nterms = p->nterms;
+        memcpy(r->term, p->term, sizeof r->term);
+        r->derived = p->derived;
+        r->postfix = p->postfix;
+        return PAPI_OK;
+    }
+    if (!IS_NATIVE(code))
+        return PAPI_ENOEVNT;
+    hpm_event_t e = papi_code_native(code);
+    int cidx = HPM_EVENT_COMPONENT(e);
+    if (cidx >= papi_lib.ncomp)
+        return PAPI_ENOEVNT;
+    struct hpm_event_info info;
+    if (hpm_event_info(e, &info) != HPM_OK)
+        return PAPI_ENOEVNT;
+    if (!papi_component_usable(cidx))
+        return PAPI_ECMP_DISABLED;
+    r->cidx = cidx;
+    r->nterms = 1;
+    r->term[0] = e;
+    r->derived = NOT_DERIVED;
+    r->postfix = NULL;
+    return PAPI_OK;
+}
+
+/* Drop one reference to native position p; remove it from the hpm set
+ * when unused, moving later positions down as hpm does. */
+static void native_unref(struct papi_eventset *es, int p)
+{
+    if (--es->nat_ref[p] > 0)
+        return;
+    hpm_set_remove(es->hpm_set, es->nat[p]);
+    for (int i = p; i + 1 < es->nnat; i++) {
+        es->nat[i] = es->nat[i + 1];
+        es->nat_ref[i] = es->nat_ref[i + 1];
+        es->stopped[i] = es->stopped[i + 1];
+    }
+    es->nnat--;
+    for (int i = 0; i < es->nev; i++)
+        for (int k = 0; k < es->ev[i].nterms; k++)
+            if (es->ev[i].pos[k] > p)
+                es->ev[i].pos[k]--;
+}
+
+static int add_event(struct papi_eventset *es, int code)
+{
+    if (es->running)
+        return PAPI_EISRUN;
+    struct resolved r;
+    int rc = resolve_code(code, &r);
+    if (rc != PAPI_OK)
+        return rc;
+    if (find_event(es, code) >= 0)
+        return PAPI_ECNFLCT; /* the same event twice */
+    if (es->cidx >= 0 && es->cidx != r.cidx)
+        return PAPI_EINVAL; /* one component per set, as in PAPI */
+    if (grow((void **)&es->ev, &es->cap_ev, es->nev + 1, sizeof *es->ev) ||
+        grow_natives(es, es->nnat + r.nterms))
+        return PAPI_ENOMEM;
+
+    int was_empty = es->nnat == 0;
+    struct papi_event *ev = &es->ev[es->nev];
+    memset(ev, 0, sizeof *ev);
+    ev->code = code;
+    ev->derived = r.derived;
+    ev->postfix = r.postfix;
+    for (int k = 0; k < r.nterms; k++) {
+        int p = find_native(es, r.term[k]);
+        if (p < 0) {
+            int pos = hpm_set_add(es->hpm_set, r.term[k]);
+            if (pos < 0) {
+                /* Undo this event's earlier terms, last first: new natives
+                 * were appended, so removing them shifts nothing else. */
+                for (int j = k - 1; j >= 0; j--)
+                    native_unref(es, ev->pos[j]);
+                return papi_from_hpm(pos, OP_ADD);
+            }
+            p = es->nnat++;
+            es->nat[p] = r.term[k];
+            es->nat_ref[p] = 0;
+            es->stopped[p] = 0;
+        }
+        es->nat_ref[p]++;
+        ev->pos[k] = p;
+        ev->nterms = k + 1;
+    }
+    if (es->cidx < 0 && !es->domain_set)
+        es->domain = papi_lib.comp[r.cidx].default_domain; /* the component's default */
+    es->cidx = r.cidx;
+    es->nev++;
+    if (was_empty && (rc = es_apply(es)) != PAPI_OK) {
+        es->nev--;
+        for (int j = ev->nterms - 1; j >= 0; j--)
+            native_unref(es, ev->pos[j]);
+        return rc;
+    }
+    return PAPI_OK;
+}
+
+int PAPI_add_event(int EventSet, int EventCode)
+{
+    GET_SET(es, EventSet);
+    return papi_ret(add_event(es, EventCode));
+}
+
+int PAPI_add_named_event(int EventSet, const char *EventName)
+{
+    GET_SET(es, EventSet);
+    if (!EventName)
+        return papi_ret(PAPI_EINVAL);
+    int code;
+    int rc = PAPI_event_name_to_code(EventName, &code);
+    if (rc != PAPI_OK)
+        return rc;
+    return papi_ret(add_event(es, code));
+}
+
+/* PAPI's convention for the array forms: on failure the return value is
+ * the number of events processed before the failing one when positive,
+ * else the error. */
+int PAPI_add_events(int EventSet, int *Events, int number)
+{
+    GET_SET(es, EventSet);
+    if (!Events || number <= 0)
+        return papi_ret(PAPI_EINVAL);
+    for (int i = 0; i < number; i++) {
+        int rc = add_event(es, Events[i]);
+        if (rc != PAPI_OK)
+            return i > 0 ? i : papi_ret(rc);
+    }
+    return PAPI_OK;
+}
+
+static int remove_event(struct papi_eventset *es, int code)
+{
+    if (es->running)
+        return PAPI_EISRUN;
+    int i = find_event(es, code);
+    if (i < 0)
+        return PAPI_EINVAL;
+    struct papi_event *ev = &es->ev[i];
+    if (ev->threshold > 0) {
+        hpm_set_overflow(es->hpm_set, es->nat[ev->pos[0]], 0, 0, NULL);
+        ev->threshold = 0;
+        if (--es->overflowing == 0)
+            overflow_unregister(es);
+    }
+    struct papi_event gone = *ev;
+    memmove(&es->ev[i], &es->ev[i + 1], (size_t)(es->nev - i - 1) * sizeof *ev);
+    es->nev--;
+    /* unref from the highest position down: positions shift on removal */
+    for (int a = 0; a < gone.nterms; a++)
+        for (int b = a + 1; b < gone.nterms; b++)
+            if (gone.pos[b] > gone.pos[a]) {
+                int t = gone.pos[a];
+                gone.pos[a] = gone.pos[b];
+                gone.pos[b] = t;
+            }
+    for (int k = 0; k < gone.nterms; k++)
+        native_unref(es, gone.pos[k]);
+    return PAPI_OK;
+}
+
+int PAPI_remove_event(int EventSet, int EventCode)
+{
+    GET_SET(es, EventSet);
+    return papi_ret(remove_event(es, EventCode));
+}
+
+int PAPI_remove_named_event(int EventSet, const char *EventName)
+{
+    GET_SET(es, EventSet);
+    if (!EventName)
+        return papi_ret(PAPI_EINVAL);
+    int code;
+    int rc = PAPI_event_name_to_code(EventName, &code);
+    if (rc != PAPI_OK)
+        return rc;
+    return papi_ret(remove_event(es, code));
+}
+
+int PAPI_remove_events(int EventSet, int *Events, int number)
+{
+    GET_SET(es, EventSet);
+    if (!Events || number <= 0)
+        return papi_ret(PAPI_EINVAL);
+    for (int i = 0; i < number; i++) {
+        int rc = remove_event(es, Events[i]);
+        if (rc != PAPI_OK)
+            return i > 0 ? i : papi_ret(rc);
+    }
+    return PAPI_OK;
+}
+
+int PAPI_list_events(int EventSet, int *Events, int *number)
+{
+    GET_SET(es, EventSet);
+    if (!number || *number < 0)
+        return papi_ret(PAPI_EINVAL);
+    if (!Events || *number == 0) {
+        *number = es->nev;
+        return PAPI_OK;
+    }
+    int n = *number < es->nev ? *number : es->nev;
+    for (int i = 0; i < n; i++)
+        Events[i] = es->ev[i].code;
+    *number = n;
+    return PAPI_OK;
+}
+
+int PAPI_num_events(int EventSet)
+{
+    GET_SET(es, EventSet);
+    return es->nev;
+}
+
+int PAPI_state(int EventSet, int *status)
+{
+    GET_SET(es, EventSet);
+    if (!status)
+        return papi_ret(PAPI_EINVAL);
+    int s = es->running ? PAPI_RUNNING : PAPI_STOPPED;
+    if (es->multiplex)
+        s |= PAPI_MULTIPLEXING;
+    if (es->overflowing)
+        s |= PAPI_OVERFLOWING;
+    if (es->attached)
+        s |= PAPI_ATTACHED;
+    *status = s;
+    return PAPI_OK;
+}
+
+/* ------------------------------------------------------------ counting */
+
+int PAPI_start(int EventSet)
+{
+    GET_SET(es, EventSet);
+    if (es->running)
+        return papi_ret(PAPI_EISRUN);
+    if (es->nev == 0)
+        return papi_ret(PAPI_EINVAL);
+    int rc = hpm_start(es->hpm_set);
+    if (rc < 0)
+        return papi_ret(papi_from_hpm(rc, OP_START));
+    memset(es->stopped, 0, (size_t)es->nnat * sizeof *es->stopped);
+    es->running = 1;
+    return PAPI_OK;
+}
+
+int PAPI_stop(int EventSet, long long *values)
+{
+    GET_SET(es, EventSet);
+    if (!es->running)
+        return papi_ret(PAPI_ENOTRUN);
+    int rc = hpm_stop(es->hpm_set, es->scratch);
+    if (rc < 0)
+        return papi_ret(papi_from_hpm(rc, OP_STOP));
+    es->running = 0;
+    for (int i = 0; i < es->nnat; i++)
+        es->stopped[i] = es->scratch[i];
+    if (values)
+        compute(es, es->scratch, values);
+    return PAPI_OK;
+}
+
+int PAPI_read(int EventSet, long long *values)
+{
+    GET_SET(es, EventSet);
+    if (!values)
+        return papi_ret(PAPI_EINVAL);
+    if (!es->running) {
+        /* a stopped set reads as it was when stopped */
+        compute_stopped(es, values);
+        return PAPI_OK;
+    }
+    int rc = hpm_read(es->hpm_set, es->scratch);
+    if (rc < 0)
+        return papi_ret(papi_from_hpm(rc, OP_READ));
+    compute(es, es->scratch, values);
+    return PAPI_OK;
+}
+
+int PAPI_read_ts(int EventSet, long long *values, long long *cyc)
+{
+    if (!cyc)
+        return papi_ret(PAPI_EINVAL);
+    int rc = PAPI_read(EventSet, values);
+    if (rc == PAPI_OK)
+        *cyc = PAPI_get_real_cyc();
+    return rc;
+}
+
+int PAPI_accum(int EventSet, long long *values)
+{
+    GET_SET(es, EventSet);
+    if (!values)
+        return papi_ret(PAPI_EINVAL);
+    long long now[es->nev ? es->nev : 1];
+    if (es->running) {
+        int rc = hpm_read(es->hpm_set, es->scratch);
+        if (rc < 0)
+            return papi_ret(papi_from_hpm(rc, OP_READ));
+        compute(es, es->scratch, now);
+        if ((rc = hpm_reset(es->hpm_set)) < 0)
+            return papi_ret(papi_from_hpm(rc, OP_READ));
+    } else {
+        compute_stopped(es, now);
+        memset(es->stopped, 0, (size_t)es->nnat * sizeof *es->stopped);
+    }
+    for (int i = 0; i < es->nev; i++)
+        values[i] += now[i];
+    return PAPI_OK;
+}
+
+int PAPI_reset(int EventSet)
+{
+    GET_SET(es, EventSet);
+    if (es->running) {
+        int rc = hpm_reset(es->hpm_set);
+        if (rc < 0)
+            return papi_ret(papi_from_hpm(rc, OP_READ));
+    }
+    memset(es->stopped, 0, (size_t)es->nnat * sizeof *es->stopped);
+    return PAPI_OK;
+}
+
+/* hpm counters cannot be loaded with a value: as on PAPI components
+ * without a write operation. */
+int PAPI_write(int EventSet, long long *values)
+{
+    GET_SET(es, EventSet);
+    if (!values)
+        return papi_ret(PAPI_EINVAL);
+    return papi_ret(PAPI_ECMP);
+}
+
+/* ------------------------------------------------------------ options on a set */
+
+int papi_es_set_domain(int EventSet, int domain)
+{
+    GET_SET(es, EventSet);
+    if (domain < PAPI_DOM_MIN || (domain & ~PAPI_DOM_ALL))
+        return PAPI_EINVAL;
+    if (es->running)
+        return PAPI_EISRUN;
+    int cidx = es->cidx >= 0 ? es->cidx : 0;
+    if (cidx < papi_lib.ncomp && papi_lib.comp[cidx].hpm.enabled && !hpm_domain_of(domain, cidx))
+        return PAPI_EINVAL; /* nothing of it can be counted here */
+    int old = es->domain;
+    es->domain = domain;
+    int rc = es_apply(es);
+    if (rc != PAPI_OK)
+        es->domain = old;
+    else
+        es->domain_set = 1;
+    return rc;
+}
+
+int papi_es_get_domain(int EventSet)
+{
+    GET_SET(es, EventSet);
+    return es->domain;
+}
+
+int papi_es_set_granularity(int EventSet, int granularity)
+{
+    GET_SET(es, EventSet);
+    if (es->running)
+        return PAPI_EISRUN;
+    if (granularity != PAPI_GRN_THR)
+        return PAPI_EINVAL; /* hpm counts threads (attach for others) */
+    es->granularity = granularity;
+    return PAPI_OK;
+}
+
+int papi_es_get_granularity(int EventSet)
+{
+    GET_SET(es, EventSet);
+    return es->granularity;
+}
+
+int papi_es_set_multiplex(int EventSet)
+{
+    GET_SET(es, EventSet);
+    if (es->running)
+        return PAPI_EISRUN;
+    if (es->multiplex)
+        return PAPI_EINVAL;
+    if (es->cidx < 0)
+        return PAPI_ENOCMP;
+    const struct papi_component *c = &papi_lib.comp[es->cidx];
+    if (!(c->hpm.flags & HPM_COMP_MULTIPLEX) && c->hpm.num_counters != 0)
+        return PAPI_ECMP;
+    es->multiplex = 1;
+    int rc = es_apply(es);
+    if (rc != PAPI_OK)
+        es->multiplex = 0;
+    return rc;
+}
+
+int papi_es_get_multiplex(int EventSet)
+{
+    GET_SET(es, EventSet);
+    return es->multiplex ? 1 : 0;
+}
+
+int papi_es_attach(int EventSet, unsigned long tid, int on)
+{
+    GET_SET(es, EventSet);
+    if (es->running)
+        return PAPI_EISRUN;
+    if (on && es->attached)
+        return PAPI_EINVAL;
+    if (!on && !es->attached)
+        return PAPI_EINVAL;
+    int cidx = es->cidx >= 0 ? es->cidx : 0;
+    if (cidx >= papi_lib.ncomp || !(papi_lib.comp[cidx].hpm.flags & HPM_COMP_ATTACH))
+        return PAPI_ECMP;
+    if (!on) {
+        if (es->nnat) {
+            int rc = hpm_set_attach(es->hpm_set, 0);
+            if (rc < 0)
+                return papi_from_hpm(rc, OP_OPTION);
+        }
+        es->attached = 0;
+        es->attach_tid = 0;
+        return PAPI_OK;
+    }
+    es->attached = 1;
+    es->attach_tid = tid;
+    int rc = es_apply(es);
+    if (rc != PAPI_OK) {
+        es->attached = 0;
+        es->attach_tid = 0;
+    }
+    return rc;
+}
+
+int papi_es_get_attach(int EventSet, unsigned long *tid)
+{
+    GET_SET(es, EventSet);
+    *tid = es->attached ? es->attach_tid : 0;
+    return es->attached;
+}
+
+int papi_es_set_inherit(int EventSet, int on)
+{
+    GET_SET(es, EventSet);
+    if (es->running)
+        return PAPI_EISRUN;
+    int cidx = es->cidx >= 0 ? es->cidx : 0;
+    if (cidx >= papi_lib.ncomp || !(papi_lib.comp[cidx].hpm.flags & HPM_COMP_INHERIT))
+        return PAPI_ECMP;
+    int old = es->inherit;
+    es->inherit = on ? 1 : 0;
+    int rc = PAPI_OK;
+    if (es->nnat) {
+        int h = hpm_set_inherit(es->hpm_set, es->inherit);
+        if (h < 0)
+            rc = papi_from_hpm(h, OP_OPTION);
+    }
+    if (rc != PAPI_OK)
+        es->inherit = old;
+    return rc;
+}
+
+int papi_es_get_inherit(int EventSet)
+{
+    GET_SET(es, EventSet);
+    return es->inherit;
+}
+
+/* ------------------------------------------------------------ multiplexing */
+
+int PAPI_multiplex_init(void)
+{
+    if (!papi_inited())
+        return papi_ret(PAPI_ENOINIT);
+    return PAPI_OK; /* hpm multiplexes per set; nothing global to set up */
+}
+
+int PAPI_set_multiplex(int EventSet)
+{
+    return papi_ret(papi_es_set_multiplex(EventSet));
+}
+
+int PAPI_get_multiplex(int EventSet)
+{
+    return papi_ret(papi_es_get_multiplex(EventSet));
+}
+
+/* ------------------------------------------------------------ attach */
+
+int PAPI_attach(int EventSet, unsigned long tid)
+{
+    return papi_ret(papi_es_attach(EventSet, tid, 1));
+}
+
+int PAPI_detach(int EventSet)
+{
+    return papi_ret(papi_es_attach(EventSet, 0, 0));
+}
+
+/* ------------------------------------------------------------ overflow */
+
+int PAPI_overflow(int EventSet, int EventCode, int threshold, int flags,
+                  PAPI_overflow_handler_t handler)
+{
+    GET_SET(es, EventSet);
+    if (es->running)
+        return papi_ret(PAPI_EISRUN);
+    if (threshold < 0)
+        return papi_ret(PAPI_EINVAL);
+    int i = find_event(es, EventCode);
+    if (i < 0)
+        return papi_ret(PAPI_ENOEVNT);
+    struct papi_event *ev = &es->ev[i];
+    if (threshold == 0) {
+        if (ev->threshold == 0)
+            return papi_ret(PAPI_EINVAL); /* nothing to turn off */
+        int rc = hpm_set_overflow(es->hpm_set, es->nat[ev->pos[0]], 0, 0, NULL);
+        if (rc < 0)
+            return papi_ret(papi_from_hpm(rc, OP_OVERFLOW));
+        ev->threshold = 0;
+        if (--es->overflowing == 0) {
+            overflow_unregister(es);
+            es->overflow_handler = NULL;
+        }
+        return PAPI_OK;
+    }
+    if (!handler)
+        return papi_ret(PAPI_EINVAL);
+    /* One counter overflows; a sum or difference of several cannot. */
+    if (ev->nterms != 1 || ev->derived != NOT_DERIVED)
+        return papi_ret(PAPI_EINVAL);
+    /* Two events of the set on one native cannot overflow separately. */
+    for (int k = 0; k < es->nev; k++)
+        if (k != i && es->ev[k].threshold > 0 && es->ev[k].pos[0] == ev->pos[0])
+            return papi_ret(PAPI_ECNFLCT);
+    unsigned hflags = (flags & PAPI_OVERFLOW_FORCE_SW) ? HPM_OVERFLOW_FORCE_SOFTWARE : 0;
+    int rc = overflow_register(es);
+    if (rc != PAPI_OK)
+        return papi_ret(rc);
+    es->overflow_handler = handler;
+    rc = hpm_set_overflow(es->hpm_set, es->nat[ev->pos[0]], threshold, hflags, overflow_trampoline);
+    if (rc < 0) {
+        if (es->overflowing == 0)
+            overflow_unregister(es);
+        return papi_ret(papi_from_hpm(rc, OP_OVERFLOW));
+    }
+    if (ev->threshold == 0)
+        es->overflowing++;
+    ev->threshold = threshold;
+    return PAPI_OK;
+}
+
+int PAPI_get_overflow_event_index(int EventSet, long long overflow_vector, int *array, int *number)
+{
+    GET_SET(es, EventSet);
+    if (!array || !number || *number <= 0 || overflow_vector == 0)
+        return papi_ret(PAPI_EINVAL);
+    int n = 0;
+    for (int k = 0; k < es->nev && k < 64 && n < *number; k++)
+        if ((overflow_vector >> k) & 1)
+            array[n++] = k;
+    *number = n;
+    return PAPI_OK;
+}

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * papi_internal.h - shared state of libpapi's source files.
+ *
+ * libpapi is a thin layer: every counter, component and thread question is
+ * answered by libhpm (include/hpm/hpm.h). What this layer adds is PAPI's
+ * vocabulary: integer event codes, presets built from native events,
+ * PAPI's error codes and event-set rules, and the system-information calls.
+ *
+ * Everything here is internal: the library is built with hidden visibility
+ * and a version script, so only PAPI_* (and the Fortran names of
+ * src/papi_hl) leave the shared object.
+ */
+#ifndef HPM_PAPI_INTERNAL_H
+#define HPM_PAPI_INTERNAL_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "hpm/hpm.h"
+#include "papi.h"
+
+/* ------------------------------------------------------------ errors */
+
+/* Which call an hpm status came from: the same hpm code means different
+ * things to PAPI depending on the operation (HPM_ECONFLICT while adding is
+ * PAPI_ECNFLCT, while starting it is "another set is running": PAPI_EISRUN). */
+enum papi_op {
+    OP_ANY = 0,
+    OP_ADD,
+    OP_START,
+    OP_STOP,
+    OP_READ,
+    OP_OPTION,
+    OP_OVERFLOW,
+    OP_NAME,
+};
+
+/* Map an hpm status (<= 0) to a PAPI one through the table in papi_lib.c. */
+int papi_from_hpm(int hpm_status, enum papi_op op);
+
+/* Every public entry returns through this: it records the thread's last
+ * error for PAPI_perror and honours PAPI_set_debug (print, or print and
+ * exit). Returns its argument. */
+int papi_ret(int status);
+
+/* ------------------------------------------------------------ library state */
+
+struct papi_component {
+    struct hpm_component_info hpm;
+    PAPI_component_info_t info; /* what PAPI_get_component_info returns */
+    int user_disabled;          /* PAPI_disable_component before init */
+    int default_domain;         /* PAPI_DOM_* for new sets */
+    int default_granularity;
+};
+
+struct papi_library {
+    int init_level; /* PAPI_*_INITED bits; 0 = not initialised */
+    int debug;      /* PAPI_QUIET / PAPI_VERB_ECONT / PAPI_VERB_ESTOP */
+    int ncomp;
+    struct papi_component *comp;
+    int default_mpx_ns;
+    unsigned long (*thread_id_fn)(void);
+    pid_t pid;      /* process that initialised the library (fork detection) */
+};
+
+extern struct papi_library papi_lib;
+/* Guards the event-set table and the thread registry. */
+extern pthread_mutex_t papi_mutex;
+
+static inline int papi_inited(void) { return papi_lib.init_level != 0; }
+
+/* A component usable here: exists, enabled by hpm, not disabled by the user. */
+int papi_component_usable(int cidx);
+
+/* ------------------------------------------------------------ event codes */
+
+/* A native code is PAPI_NATIVE_MASK | hpm event id. hpm ids keep the
+ * component in bits 24..31; PAPI's bit 30 is the native flag, so the
+ * component ids this layer can represent are 0..63 (hpm has three). */
+static inline int papi_native_code(hpm_event_t e) { return (int)((uint32_t)e | 0x40000000u); }
+static inline hpm_event_t papi_code_native(int code) { return (hpm_event_t)((uint32_t)code & 0xBFFFFFFFu); }
+static inline int papi_code_is_preset(int code)
+{
+    return IS_PRESET(code) && (code & PAPI_PRESET_AND_MASK) < PAPI_END_idx;
+}
+
+/* Derivation kinds, as PAPI names them in PAPI_event_info_t.derived. */
+enum papi_derived {
+    NOT_DERIVED = 0,
+    DERIVED_ADD,
+    DERIVED_SUB,
+    DERIVED_POSTFIX,
+};
+extern const char *const papi_derived_names[];
+
+/* ------------------------------------------------------------ presets */
+
+/* Static description of one preset (all 108, available or not). */
+struct papi_preset_desc {
+    const char *symbol;      /* "PAPI_TOT_INS" */
+    const char *short_descr;
+    const char *long_descr;
+    unsigned categories;     /* PAPI_PRESET_BIT_* */
+};
+extern const struct papi_preset_desc papi_preset_descs[PAPI_END_idx];
+
+/* A preset as resolved on this machine at PAPI_library_init. */
+struct papi_preset {
+    int available;
+    int cidx;
+    int nterms;
+    hpm_event_t term[PAPI_MAX_INFO_TERMS];
+    enum papi_derived derived;
+    const char *postfix; /* DERIVED_POSTFIX: "N0|N1|-|" */
+    const char *note;
+};
+extern struct papi_preset papi_presets[PAPI_END_idx];
+
+void papi_presets_resolve(void);
+int papi_preset_count(int cidx); /* available presets whose natives are in cidx */
+
+/* Evaluate a derived value from its terms' counts. */
+long long papi_derive(enum papi_derived kind, const char *postfix, const long long *terms, int n);
+
+/* ------------------------------------------------------------ event sets */
+
+struct papi_event {
+    int code;                          /* what the caller added */
+    int nterms;
+    int pos[PAPI_MAX_INFO_TERMS];      /* positions in the set's native list */
+    enum papi_derived derived;
+    const char *postfix;
+    int threshold;                     /* overflow threshold, 0 = none */
+};
+
+struct papi_eventset {
+    int handle;
+    int hpm_set;       /* libhpm's set; -1 when none */
+    int cidx;          /* component, -1 until assigned */
+    int running;
+    int multiplex;
+    int domain;        /* PAPI_DOM_* */
+    int domain_set;    /* set by the program (else the component's default) */
+    int granularity;
+    int attached;
+    unsigned long attach_tid;
+    int inherit;
+    int nev, cap_ev;
+    struct papi_event *ev;
+    int nnat, cap_nat;
+    hpm_event_t *nat;
+    int *nat_ref;       /* how many PAPI events use each native */
+    long long *stopped; /* native counts frozen at the last stop */
+    int64_t *scratch;   /* nnat native counts */
+    PAPI_overflow_handler_t overflow_handler;
+    int overflowing;    /* number of events with a threshold */
+};
+
+/* Look a handle up; NULL when invalid. Caller must hold papi_mutex or be
+ * the only user of that set (PAPI sets are per-thread objects). */
+struct papi_eventset *papi_eventset_get(int handle);
+void papi_eventsets_destroy_all(void);
+
+/* ------------------------------------------------------------ threads */
+
+struct papi_thread;
+/* The calling thread's record (created on first use), or NULL (no memory). */
+struct papi_thread *papi_thread_self(void);
+void papi_threads_shutdown(void);
+
+/* ------------------------------------------------------------ system info */
+
+void papi_sysinfo_init(void);     /* hardware info, from hpm's machine model */
+void papi_sysinfo_shutdown(void); /* frees the shared-library list */
+extern PAPI_hw_info_t papi_hw_info;
+double papi_mhz(void);            /* modeled or measured clock, never 0 */
+
+/* ------------------------------------------------------------ rate calls */
+
+void papi_rate_shutdown(void);
+
+/* Small helpers. */
+void papi_copy(char *dst, size_t size, const char *src);
+
+#endif /* HPM_PAPI_INTERNAL_H */

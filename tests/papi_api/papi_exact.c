@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * libpapi on the virtual PMU (run under `hpm run --`): presets must count
+ * known asm loops exactly.
+ *
+ * Each measurement is start; loop of n iterations; stop. The library's own
+ * instructions between start and stop are the same for every n, so the
+ * difference between n = N2 and n = N1 isolates the loop:
+ *   loop body = ADDPD, DEC, JNZ  -> 3 instructions, 1 FP instruction,
+ *                                   2 FP operations (two double lanes),
+ *                                   1 conditional branch
+ * PAPI_BR_PRC is derived (BR_CN - BR_MSP) and must equal that difference
+ * of the values read in the same set.
+ *
+ * Without the virtual PMU (sim disabled) the test reports itself skipped
+ * (exit 77).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "papi.h"
+
+static int failures;
+#define EXPECT(cond, ...)                                                   \
+    do {                                                                    \
+        if (!(cond)) {                                                      \
+            fprintf(stderr, "%s:%d: %s: ", __FILE__, __LINE__, #cond);      \
+            fprintf(stderr, __VA_ARGS__);                                   \
+            fputc('\n', stderr);                                            \
+            failures++;                                                     \
+        }                                                                   \
+    } while (0)
+
+static double acc;
+
+/* n >= 1 iterations of ADDPD; DEC; JNZ */
+__attribute__((noinline)) static void loop(unsigned long n)
+{
+    double one = 1.0;
+    __asm__ volatile("1: addpd %2, %0\n\t"
+                     "dec %1\n\t"
+                     "jnz 1b"
+                     : "+x"(acc), "+r"(n)
+                     : "x"(one)
+                     : "cc");
+}
+
+static void measure(int set, unsigned long n, long long *v)
+{
+    int rc = PAPI_start(set);
+    if (rc != PAPI_OK) {
+        fprintf(stderr, "PAPI_start: %s\n", PAPI_strerror(rc));
+        exit(1);
+    }
+    loop(n);
+    rc = PAPI_stop(set, v);
+    if (rc != PAPI_OK) {
+        fprintf(stderr, "PAPI_stop: %s\n", PAPI_strerror(rc));
+        exit(1);
+    }
+}
+
+int main(void)
+{
+    if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT) {
+        fprintf(stderr, "PAPI_library_init failed\n");
+        return 1;
+    }
+    int sim = PAPI_get_component_index("sim");
+    const PAPI_component_info_t *ci = sim >= 0 ? PAPI_get_component_info(sim) : NULL;
+    if (!ci || ci->disabled) {
+        printf("papi_exact: not on the virtual PMU (run it under hpm run): skipped\n");
+        return 77;
+    }
+
+    const int events[] = { PAPI_TOT_INS, PAPI_FP_INS, PAPI_FP_OPS, PAPI_BR_CN,
+                           PAPI_BR_MSP, PAPI_BR_PRC, PAPI_DP_OPS, PAPI_VEC_DP };
+    enum { INS, FPI, FPO, BCN, BMSP, BPRC, DPO, VDP, NEV };
+    int set = PAPI_NULL;
+    EXPECT(PAPI_create_eventset(&set) == PAPI_OK, "create");
+    for (int i = 0; i < NEV; i++) {
+        int rc = PAPI_add_event(set, events[i]);
+        char name[PAPI_MAX_STR_LEN];
+        PAPI_event_code_to_name(events[i], name);
+        EXPECT(rc == PAPI_OK, "adding %s: %s", name, PAPI_strerror(rc));
+    }
+    if (failures)
+        return 1;
+
+    const unsigned long N1 = 1000, N2 = 101000;
+    long long a[NEV], b[NEV];
+    /* warm up: first-call paths (lazy binding, first reads) run once here */
+    measure(set, N1, a);
+    measure(set, N1, a);
+    measure(set, N2, b);
+
+    long long d[NEV];
+    for (int i = 0; i < NEV; i++)
+        d[i] = b[i] - a[i];
+    const long long dn = (long long)(N2 - N1);
+    EXPECT(d[INS] == 3 * dn, "PAPI_TOT_INS grew by %lld, expected %lld", d[INS], 3 * dn);
+    EXPECT(d[FPI] == dn, "PAPI_FP_INS grew by %lld, expected %lld", d[FPI], dn);
+    EXPECT(d[FPO] == 2 * dn, "PAPI_FP_OPS grew by %lld, expected %lld", d[FPO], 2 * dn);
+    EXPECT(d[DPO] == 2 * dn, "PAPI_DP_OPS grew by %lld, expected %lld", d[DPO], 2 * dn);
+    EXPECT(d[VDP] == 2 * dn, "PAPI_VEC_DP grew by %lld, expected %lld", d[VDP], 2 * dn);
+    EXPECT(d[BCN] == dn, "PAPI_BR_CN grew by %lld, expected %lld", d[BCN], dn);
+    for (int k = 0; k < 2; k++) {
+        const long long *v = k ? b : a;
+        EXPECT(v[BPRC] == v[BCN] - v[BMSP], "PAPI_BR_PRC %lld != BR_CN %lld - BR_MSP %lld",
+               v[BPRC], v[BCN], v[BMSP]);
+        EXPECT(v[BMSP] >= 0 && v[BMSP] <= v[BCN], "BR_MSP %lld out of range", v[BMSP]);
+    }
+
+    /* read and accum agree with stop on the same work */
+    long long r[NEV], s[NEV], ac[NEV] = { 0 };
+    EXPECT(PAPI_start(set) == PAPI_OK, "start");
+    loop(N2);
+    EXPECT(PAPI_read(set, r) == PAPI_OK, "read");
+    EXPECT(PAPI_accum(set, ac) == PAPI_OK, "accum");
+    EXPECT(PAPI_stop(set, s) == PAPI_OK, "stop");
+    EXPECT(ac[FPO] >= r[FPO] && r[FPO] >= 2 * (long long)N2, "accum %lld, read %lld", ac[FPO], r[FPO]);
+    EXPECT(s[FPO] < 2 * (long long)N2, "after accum the counts restart: %lld", s[FPO]);
+
+    PAPI_cleanup_eventset(set);
+    PAPI_destroy_eventset(&set);
+    PAPI_shutdown();
+    if (failures)
+        fprintf(stderr, "papi_exact: %d failures\n", failures);
+    else
+        printf("papi_exact: ok (%lld loop iterations measured exactly)\n", dn);
+    return failures ? 1 : 0;
+}
