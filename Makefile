@@ -23,7 +23,7 @@ demo: build
 
 # Plain tests, then the same tests under ASan+UBSan, then bounded fuzzing.
 check: build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE reference
 	@cmake -S . -B $(BUILD)/asan -DHPM_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
 	@cmake --build $(BUILD)/asan -j $(JOBS)
 	cd $(BUILD)/asan && ctest --output-on-failure -j $(JOBS) -LE nosan
