@@ -228,6 +228,21 @@ struct sim_set {
     uint8_t armed[HPM_SET_MAX_EVENTS];
 };
 
+/* The event's kind needs a cache, TLB, predictor or timing model. Under
+ * `hpm run` (--hpm-model=on-demand) those run only once a program asks for
+ * such an event: adding one to a set asks (HPM_VPMU_MODEL, interface 4; an
+ * older tool runs its models from the start and answers EINVAL). */
+static int needs_model(uint32_t i)
+{
+    unsigned kind = i;
+    int core;
+    const struct hpm_cat_kind_info *k;
+    if (i >= CODE_BASE && hpm_catalog_decode(i - CODE_BASE, &kind, &core) != 0)
+        return 0;
+    k = hpm_catalog_kind(kind);
+    return k && (k->needs & (HPM_NEED_HIER | HPM_NEED_BPRED | HPM_NEED_TLB | HPM_NEED_TIMING));
+}
+
 static int sim_set_init(void *st)
 {
     memset(st, 0, sizeof(struct sim_set));
@@ -244,6 +259,8 @@ static int sim_set_update(void *st, const uint32_t *events, int n, const struct 
     for (i = 0; i < n; i++) {
         if (!offered(events[i]))
             return HPM_ENOEVENT;
+        if (needs_model(events[i]))
+            (void)HPM_VPMU_MODEL(); /* hpm run starts the models on demand */
         s->idx[i] = events[i];
         s->thr[i] = 0;
         if (events[i] < HPM_K_CORE_COUNT)

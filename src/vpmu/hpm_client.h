@@ -67,6 +67,13 @@
  *                                Up to HPM_VPMU_OVERFLOW_MAX kinds per thread
  *                                (HPM_VPMU_ENOMEM beyond); only while counting
  *                                is started does the count grow.
+ *   HPM_VPMU_MODEL()             under --hpm-model=on-demand (hpm run), start
+ *                                the cache, TLB, predictor and timing models
+ *                                that the programmed events need, cold, from
+ *                                now on; until then their kinds stay 0.
+ *                                Returns 1 when they started now, 0 when they
+ *                                were running already (or none is needed).
+ *                                Interface 4 and later.
  * START and STOP also write the global start/stop register of every UPC; the
  * modeled caches and predictors keep running while counting is stopped.
  *
@@ -91,7 +98,7 @@
 extern "C" {
 #endif
 
-#define HPM_VPMU_INTERFACE_VERSION 3
+#define HPM_VPMU_INTERFACE_VERSION 4
 #define HPM_VPMU_NAME_MAX 128 /* region names, including the NUL */
 #define HPM_VPMU_OVERFLOW_MAX 8
 
@@ -110,7 +117,8 @@ enum hpm_vpmu_request {
     HPM_VPMU_REQ_UPC_WRITE,    /* arg1 = unit, arg2 = offset, arg3 = value */
     HPM_VPMU_REQ_READ_KINDS,   /* arg1 = uint64_t *, arg2 = count */
     HPM_VPMU_REQ_MACHINE,      /* arg1 = struct hpm_machine *, arg2 = its size */
-    HPM_VPMU_REQ_OVERFLOW      /* arg1 = kind, arg2 = threshold, arg3 = signal */
+    HPM_VPMU_REQ_OVERFLOW,     /* arg1 = kind, arg2 = threshold, arg3 = signal */
+    HPM_VPMU_REQ_MODEL
 };
 
 enum hpm_vpmu_scope { HPM_VPMU_SCOPE_NODE = 0, HPM_VPMU_SCOPE_THREAD = 1 };
@@ -162,6 +170,7 @@ enum hpm_vpmu_error {
 #define HPM_VPMU_OVERFLOW(kind, threshold, signo)                                 \
     HPM_VPMU_REQ3_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_OVERFLOW, (size_t)(kind),         \
                    (uint64_t)(threshold), (size_t)(signo))
+#define HPM_VPMU_MODEL() HPM_VPMU_REQ_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_MODEL, 0, 0)
 
 #ifdef __cplusplus
 }

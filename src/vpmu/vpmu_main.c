@@ -707,6 +707,15 @@ static Bool handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
     case HPM_VPMU_REQ_OVERFLOW:
         rc = req_overflow(tid, arg[1], (ULong)arg[2], arg[3]);
         break;
+    case HPM_VPMU_REQ_MODEL:
+        account(); /* what ran so far is counted without the models */
+        rc = 0;
+        if (vpmu_node_models_on()) {
+            /* memory, fetch and branch hooks are chosen at translation */
+            VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "hpm models");
+            rc = 1;
+        }
+        break;
     default:
         rc = HPM_VPMU_EINVAL;
         break;

@@ -42,6 +42,13 @@ static struct hpm_machine machine;
 static Bool machine_given;
 static const HChar *clo_events = "all";
 static Bool clo_filter = True;
+/* --hpm-model=on-demand (hpm run): the models the programmed events need
+ * are set up at start but run only from the first HPM_VPMU_MODEL request,
+ * so a program that never asks for a modeled event runs at the speed of
+ * the exact core events. */
+static Bool clo_model_on_demand = False;
+static Bool models_waiting; /* on demand and not yet asked for */
+static Bool wait_hier, wait_bpred, wait_tlb, wait_timing;
 static UInt n_cores;
 static UInt features;
 static Bool run_hier, run_bpred, run_tlb, run_timing;
@@ -131,6 +138,12 @@ Bool vpmu_node_option(const HChar *arg)
         machine_given = True;
     } else if VG_STR_CLO (arg, "--hpm-events", clo_events) {
     } else if VG_BOOL_CLO (arg, "--hpm-sure-hit-filter", clo_filter) {
+    } else if (VG_(strcmp)(arg, "--hpm-model=always") == 0) {
+        clo_model_on_demand = False;
+    } else if (VG_(strcmp)(arg, "--hpm-model=on-demand") == 0) {
+        clo_model_on_demand = True;
+    } else if (VG_(strncmp)(arg, "--hpm-model=", 12) == 0) {
+        VG_(fmsg_bad_option)(arg, "expected always or on-demand\n");
     } else {
         return False;
     }
@@ -144,7 +157,10 @@ void vpmu_node_usage(void)
         "                              [a generic one-core node]\n"
         "    --hpm-events=all|CODE,... catalog codes to count in the UPC [all]\n"
         "    --hpm-sure-hit-filter=yes|no  skip model calls for repeated accesses\n"
-        "                              to the last L1 line (exact; for checking) [yes]\n");
+        "                              to the last L1 line (exact; for checking) [yes]\n"
+        "    --hpm-model=always|on-demand  run the cache, TLB, predictor and timing\n"
+        "                              models from the start, or only from the\n"
+        "                              program's first HPM_VPMU_MODEL() [always]\n");
 }
 
 /* ------------------------------------------------------------------- init */
@@ -364,8 +380,29 @@ void vpmu_node_init(void)
         while (((ULong)1 << (iline_bits + 1)) <= ip)
             iline_bits++;
     }
+    if (clo_model_on_demand && (run_hier || run_bpred || run_tlb || run_timing)) {
+        /* everything is allocated and sized for the models; they wait */
+        models_waiting = True;
+        wait_hier = run_hier;
+        wait_bpred = run_bpred;
+        wait_tlb = run_tlb;
+        wait_timing = run_timing;
+        run_hier = run_bpred = run_tlb = run_timing = False;
+    }
     vpmu_node_set_core(0);
     program(codes, n);
+}
+
+Bool vpmu_node_models_on(void)
+{
+    if (!models_waiting)
+        return False;
+    models_waiting = False;
+    run_hier = wait_hier;
+    run_bpred = wait_bpred;
+    run_tlb = wait_tlb;
+    run_timing = wait_timing;
+    return True;
 }
 
 /* ------------------------------------------------------ instrumentation info */

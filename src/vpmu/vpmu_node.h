@@ -39,6 +39,10 @@ void vpmu_node_usage(void);
 
 /* After option processing: builds the machine, models and UPC units. */
 void vpmu_node_init(void);
+/* --hpm-model=on-demand: start the waiting models now (caches, TLBs and
+ * predictor start cold). True when they were waiting: the caller must then
+ * retranslate, since the hooks are decided at translation time. */
+Bool vpmu_node_models_on(void);
 
 /* Instrumentation level the requested events need (enum vpmu_level). */
 Int vpmu_node_level(void);

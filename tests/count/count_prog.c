@@ -14,7 +14,12 @@
  *   count_prog exit N          exit(N)
  *   count_prog probe N         print whether the tool runs ("parent tool=V"); if
  *                              N > 0 fork and exec "probe 0" ("child tool=V");
- *                              exit N
+ *                              exit N ("tool=yes": the tool speaks this
+ *                              build's interface; "no": not under the tool)
+ *   count_prog model N         N cold loads, HPM_VPMU_MODEL(), N more cold
+ *                              loads; prints the thread's L1D read misses of
+ *                              each half and the request's answer
+ *                              ("before=A request=R after=B")
  * The loops are inline assembly so that the counts do not depend on the
  * compiler. (This file includes hpm_client.h and vpmu_test.h, which are
  * GPL-2.0-or-later; the test binary is therefore a GPL combined work.)
@@ -27,6 +32,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "catalog.h"
 #include "hpm_client.h"
 #include "vpmu_test.h"
 
@@ -139,7 +145,13 @@ int main(int argc, char **argv)
         /* probe N: report whether the tool runs here, fork+exec "probe 0"
          * when N > 0 (the child must run under the tool too), exit N */
         unsigned long n = arg_ul(argc, argv, 2);
-        printf("%s tool=%ld\n", n ? "parent" : "child", HPM_VPMU_IS_RUNNING());
+        long v = HPM_VPMU_IS_RUNNING();
+        if (v == HPM_VPMU_INTERFACE_VERSION)
+            printf("%s tool=yes\n", n ? "parent" : "child");
+        else if (v == 0)
+            printf("%s tool=no\n", n ? "parent" : "child");
+        else
+            printf("%s tool=version %ld\n", n ? "parent" : "child", v);
         fflush(stdout);
         if (n) {
             pid_t pid = fork();
@@ -152,9 +164,28 @@ int main(int argc, char **argv)
                 return 100;
         }
         return (int)n;
+    } else if (strcmp(mode, "model") == 0) {
+        /* the models start at the request under hpm run, from the start
+         * under hpm count or hpm run --model=always */
+        unsigned long n = arg_ul(argc, argv, 2), stride = 4096;
+        uint64_t k0[HPM_K_CORE_COUNT], k1[HPM_K_CORE_COUNT], k2[HPM_K_CORE_COUNT];
+        long req;
+        if (n == 0 || 2 * n * stride > COLD_BYTES) {
+            fprintf(stderr, "count_prog: model N needs 0 < N <= %u\n", COLD_BYTES / 2 / 4096);
+            return 2;
+        }
+        HPM_VPMU_READ_KINDS(k0, HPM_K_CORE_COUNT);
+        cold_loads(cold_buf, n, stride);
+        HPM_VPMU_READ_KINDS(k1, HPM_K_CORE_COUNT);
+        req = HPM_VPMU_MODEL();
+        cold_loads(cold_buf + n * stride, n, stride);
+        HPM_VPMU_READ_KINDS(k2, HPM_K_CORE_COUNT);
+        printf("before=%llu request=%ld after=%llu\n",
+               (unsigned long long)(k1[HPM_K_L1D_READ_MISSES] - k0[HPM_K_L1D_READ_MISSES]), req,
+               (unsigned long long)(k2[HPM_K_L1D_READ_MISSES] - k1[HPM_K_L1D_READ_MISSES]));
     } else {
         fprintf(stderr, "usage: count_prog adds N | cold N STRIDE | branch N | threads K N | "
-                        "crash N | exit N | probe N\n");
+                        "crash N | exit N | probe N | model N\n");
         return 2;
     }
     return 0;

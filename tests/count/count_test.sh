@@ -185,12 +185,28 @@ run)
     # hpm run: no report, the program's status, fork/exec children traced
     run run -- "$prog" probe 7
     expect_rc 7
-    expect_out "parent tool=3"
-    expect_out "child tool=3"
+    expect_out "parent tool=yes"
+    expect_out "child tool=yes"
     [ "$(grep -c . out)" -eq 2 ] || fail "hpm run printed more than the program"
     run run --json -- "$prog" probe 0
     expect_rc 2
     expect_err "prints no report"
+    ;;
+run_model)
+    # hpm run starts the models when the program asks (cold), --model=always
+    # and hpm count from the start; a miss needs the cache model running
+    run run -- "$prog" model 200
+    expect_rc 0
+    expect_out "before=0 request=1 after=200"
+    run run --model=always -- "$prog" model 200
+    expect_rc 0
+    expect_out "before=200 request=0 after=200"
+    run run --model=sometimes -- "$prog" model 200
+    expect_rc 2
+    expect_err "--model takes on-demand or always"
+    run count --model=always -- "$prog" model 200
+    expect_rc 2
+    expect_err "hpm run option"
     ;;
 start_no)
     # counting never started (the program does not call HPM_VPMU_START)

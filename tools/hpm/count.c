@@ -65,6 +65,8 @@ struct count_opts {
     const char *from_output;
     int per_core, per_thread, start;
     int run_only; /* hpm run: follow children, print no report */
+    int model_always; /* hpm run --model=always: models run from the start */
+    int model_given;
     char **prog; /* PROGRAM ARGS..., NULL-terminated */
     int prog_argc;
 };
@@ -88,7 +90,16 @@ static void usage(FILE *f)
             "  --per-thread    add a table per thread\n"
             "  --start=no      count only from the program's HPM_VPMU_START() on\n"
             "  --from-output F report a tool output file already written; runs nothing\n"
-            "hpm exits with PROGRAM's exit status, or 128+N if signal N killed it.\n",
+            "hpm exits with PROGRAM's exit status, or 128+N if signal N killed it.\n"
+            "\n"
+            "hpm run [--machine M] [-e EVENTS] [--start=no] [--model=on-demand|always]\n"
+            "        -- PROGRAM [ARGS]\n"
+            "runs PROGRAM and its children on the virtual PMU and prints no report: for\n"
+            "programs that read counters themselves (libhpm, libpapi).\n"
+            "  --model=on-demand  the cache, TLB, predictor and timing models start (cold)\n"
+            "                  when the program first adds an event that needs them\n"
+            "                  (default: the rest runs at the speed of the core events)\n"
+            "  --model=always  they run from the program's first instruction\n",
             HPM_DEFAULT_MACHINE);
 }
 
@@ -154,6 +165,14 @@ static int parse_opts(int argc, char **argv, struct count_opts *o)
                 o->start = 1;
             else
                 return usage_error("--start takes yes or no, not '%s'", v);
+        } else if ((v = opt_value(argc, argv, &i, "--model")) != NULL) {
+            o->model_given = 1;
+            if (strcmp(v, "always") == 0)
+                o->model_always = 1;
+            else if (strcmp(v, "on-demand") == 0)
+                o->model_always = 0;
+            else
+                return usage_error("--model takes on-demand or always, not '%s'", v);
         } else if ((v = opt_value(argc, argv, &i, "--machine")) != NULL) {
             if (!*v)
                 return usage_error("--machine needs a name or file%s", "");
@@ -768,6 +787,11 @@ static int count_or_run(int argc, char **argv, int run_only)
                         "--per-core, --per-thread, --from-output\n");
         return 2;
     }
+    if (!run_only && o.model_given) {
+        fprintf(stderr, "hpm count: --model is an hpm run option (hpm count runs every model "
+                        "its events need from the start)\n");
+        return 2;
+    }
     if (o.output && !output_dir_ok(o.output))
         return 2;
     if (o.from_output)
@@ -849,6 +873,8 @@ static int count_or_run(int argc, char **argv, int run_only)
         args[na++] = "--hpm-start=no";
     if (run_only)
         args[na++] = "--trace-children=yes"; /* fork/exec children count too */
+    if (run_only && !o.model_always)
+        args[na++] = "--hpm-model=on-demand"; /* libhpm asks when it needs them */
     for (i = 0; i < o.prog_argc; i++)
         args[na++] = o.prog[i];
     args[na] = NULL;
