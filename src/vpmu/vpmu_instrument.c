@@ -11,8 +11,10 @@
  *    at the end of the SB. Two pending sets are kept: "committed" (previous
  *    instructions) and "current" (the instruction being scanned). A side exit
  *    that abandons the current instruction (a fault: SIGSEGV on misaligned
- *    SSE access, CAS retry, emulation warning, ...) flushes the committed set
- *    only, so the abandoned instruction is counted only when it completes.
+ *    SSE access, CAS retry, ...) flushes the committed set only, so the
+ *    abandoned instruction is counted only when it completes. A non-branch
+ *    side exit to the next instruction (an emulation warning after fldcw,
+ *    int3) leaves after the instruction retired: it flushes both sets.
  *    Known gap: a *host* fault inside a SB (e.g. a NULL load) unwinds out of
  *    the SB, losing the counts of the SB segment since its last flush (at
  *    most one SB, <= ~60 instructions, typically the faulting basic block).
@@ -540,6 +542,13 @@ static void do_exit(Ctx *c, IRStmt *st, IRSB *sbIn)
         /* a REP instruction finishes: count it once, now */
         flush_all(c);
         emit_add_guarded(c, VPMU_EV_INSTRUCTIONS, guard, 1);
+        return;
+    }
+    if (c->in_insn && jk_is_fault(jk) && d == fall) {
+        /* an exit to the next instruction leaves after this one has done
+         * its work: it retired (an emulation warning, e.g. fldcw selecting
+         * an x87 precision VEX does not model, or int3) */
+        flush_all(c);
         return;
     }
     if (jk_is_fault(jk) || jk == Ijk_Boring) {

@@ -9,6 +9,9 @@
  *                              apart in region "cold" (L1D_READ_MISSES = N)
  *   count_prog branch N        a dec/jnz loop of N iterations in region
  *                              "branch" (BR_COND = N, BR_COND_TAKEN = N - 1)
+ *   count_prog x87 N           N iterations of fldcw (to a precision VEX
+ *                              warns about), fldcw, dec, jnz in region "x87"
+ *                              (INSTRUCTIONS = 4 N + the region's overhead)
  *   count_prog threads K N     K pthreads, N ADDSD each in region "worker"
  *   count_prog crash N         N ADDSD, then a store through a null pointer
  *   count_prog exit N          exit(N)
@@ -82,6 +85,23 @@ __attribute__((noinline)) static void branch_loop(unsigned long n)
                      : "cc");
 }
 
+/* n iterations of 4 instructions: fldcw to single precision (which VEX
+ * does not model: it leaves the superblock with an emulation warning, to
+ * the next instruction), fldcw back, dec, jnz. */
+__attribute__((noinline)) static void x87_warn_loop(unsigned long n)
+{
+    unsigned short saved, single;
+    __asm__ volatile("fnstcw %0" : "=m"(saved));
+    single = (unsigned short)(saved & ~0x300u); /* precision control 00: single */
+    __asm__ volatile("1: fldcw %1\n\t"
+                     "fldcw %2\n\t"
+                     "dec %0\n\t"
+                     "jnz 1b"
+                     : "+r"(n)
+                     : "m"(single), "m"(saved)
+                     : "cc");
+}
+
 static unsigned long worker_adds;
 
 static void *worker(void *arg)
@@ -119,6 +139,13 @@ int main(int argc, char **argv)
         HPM_VPMU_REGION_BEGIN("branch");
         branch_loop(n);
         HPM_VPMU_REGION_END("branch");
+    } else if (strcmp(mode, "x87") == 0) {
+        unsigned long n = arg_ul(argc, argv, 2);
+        if (n == 0)
+            return 2;
+        HPM_VPMU_REGION_BEGIN("x87");
+        x87_warn_loop(n);
+        HPM_VPMU_REGION_END("x87");
     } else if (strcmp(mode, "threads") == 0) {
         unsigned long k = arg_ul(argc, argv, 2), i;
         pthread_t t[64];
@@ -185,7 +212,7 @@ int main(int argc, char **argv)
                (unsigned long long)(k2[HPM_K_L1D_READ_MISSES] - k1[HPM_K_L1D_READ_MISSES]));
     } else {
         fprintf(stderr, "usage: count_prog adds N | cold N STRIDE | branch N | threads K N | "
-                        "crash N | exit N | probe N | model N\n");
+                        "crash N | exit N | probe N | model N | x87 N\n");
         return 2;
     }
     return 0;
