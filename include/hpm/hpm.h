@@ -91,7 +91,7 @@ int hpm_is_initialized(void);
 
 struct hpm_component_info {
     int id;                      /* index, 0 .. hpm_num_components()-1 */
-    const char *name;            /* "sim", "perf", "os" */
+    const char *name;            /* "sim", "perf", "os", "sde" */
     const char *description;
     int enabled;                 /* 1 when it can count here */
     const char *disabled_reason; /* why not, when enabled == 0; else NULL */

@@ -66,6 +66,9 @@ struct hpm_set_opts {
                                     event passed its threshold: the core finds out
                                     from the counts (sim); otherwise the component
                                     says, in overflow_dispatch (perf) */
+#define HPM_CI_NAMED_ONLY 0x4u   /* its events resolve only with its prefix
+                                    ("sde::LIB::COUNTER"), never in a search of
+                                    every component by a bare name (sde) */
 
 struct hpm_component {
     const char *name; /* "sim", "perf", "os": the prefix of event names */
@@ -106,5 +109,6 @@ struct hpm_component {
 extern const struct hpm_component hpm_comp_sim;
 extern const struct hpm_component hpm_comp_perf;
 extern const struct hpm_component hpm_comp_os;
+extern const struct hpm_component hpm_comp_sde;
 
 #endif

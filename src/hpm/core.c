@@ -18,7 +18,7 @@ struct hpm_global g_hpm = {.lock = PTHREAD_MUTEX_INITIALIZER};
 /* hpm_component_info order: sim first, so that a bare name ("INSTRUCTIONS")
  * means the virtual PMU's event when the program runs under it. */
 static const struct hpm_component *const comps[HPM_NCOMP] = {&hpm_comp_sim, &hpm_comp_perf,
-                                                              &hpm_comp_os};
+                                                              &hpm_comp_os, &hpm_comp_sde};
 
 /* The calling thread's record. initial-exec: the signal handler reads it,
  * and a dynamic TLS access could allocate there. tls_epoch tells a record
@@ -380,7 +380,10 @@ HPM_EXPORT int hpm_event_find(const char *name, hpm_event_t *event)
         /* "pmu::EVENT" of libpfm4: a name some component may know whole */
     }
     for (i = 0; i < HPM_NCOMP; i++) {
-        int rc = comps[i]->event_lookup(name, &idx);
+        int rc;
+        if (comps[i]->ci_flags & HPM_CI_NAMED_ONLY)
+            continue;
+        rc = comps[i]->event_lookup(name, &idx);
         if (rc == HPM_OK && hpm__comp_enabled(i)) {
             *event = HPM_EVENT_MAKE(i, idx);
             return HPM_OK;

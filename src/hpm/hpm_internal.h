@@ -25,7 +25,7 @@
 
 #define HPM_EXPORT __attribute__((visibility("default")))
 
-#define HPM_NCOMP 3        /* sim, perf, os */
+#define HPM_NCOMP 4        /* sim, perf, os, sde */
 enum { HPM_ID_SIM = 0, HPM_ID_PERF = 1, HPM_ID_OS = 2 }; /* component ids */
 #define HPM_MAX_SETS 65536 /* handles 0 .. HPM_MAX_SETS-1 */
 #define HPM_SET_CHUNK 256  /* the set table grows by chunks that never move */
