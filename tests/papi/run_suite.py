@@ -181,6 +181,8 @@ def resolve_prefix(spec, hpm):
     if spec in ("", "none"):
         return [], "none (native)"
     if spec == "auto":
+        # the tests run in folders of their own: a relative path would not hold
+        hpm = os.path.abspath(hpm) if hpm else hpm
         if hpm and os.access(hpm, os.X_OK):
             probe = [hpm, "run", "--", "/bin/true"]
             try:
