@@ -50,6 +50,8 @@ enum hpm_cat_need {
     HPM_NEED_PREFETCH = 1u << 6, /* ... a private L2 with a stream prefetcher */
     HPM_NEED_FULL = 1u << 7,     /* FP and integer op classification */
 };
+/* The need bits that name a model (the others name machine features). */
+#define HPM_NEED_MODELS (HPM_NEED_HIER | HPM_NEED_BPRED | HPM_NEED_TLB | HPM_NEED_TIMING)
 
 enum hpm_cat_unit {
     HPM_UNIT_CORE = 0, /* instruction mix, loads/stores, system calls */

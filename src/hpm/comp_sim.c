@@ -240,7 +240,7 @@ static int needs_model(uint32_t i)
     if (i >= CODE_BASE && hpm_catalog_decode(i - CODE_BASE, &kind, &core) != 0)
         return 0;
     k = hpm_catalog_kind(kind);
-    return k && (k->needs & (HPM_NEED_HIER | HPM_NEED_BPRED | HPM_NEED_TLB | HPM_NEED_TIMING));
+    return k && (k->needs & HPM_NEED_MODELS);
 }
 
 static int sim_set_init(void *st)

@@ -28,6 +28,27 @@ static struct hpm_set **slot_of(int h)
     return &g_hpm.chunks[c][h % HPM_SET_CHUNK];
 }
 
+/* The slot of a live set, with g_hpm.lock held; NULL with *err (and the
+ * lock released) when the library is not initialised or there is no such
+ * set. */
+static struct hpm_set **slot_locked(int h, int *err)
+{
+    struct hpm_set **p;
+    pthread_mutex_lock(&g_hpm.lock);
+    if (!g_hpm.initialized) {
+        pthread_mutex_unlock(&g_hpm.lock);
+        *err = HPM_ENOINIT;
+        return NULL;
+    }
+    p = slot_of(h);
+    if (!p || !*p) {
+        pthread_mutex_unlock(&g_hpm.lock);
+        *err = HPM_ENOSET;
+        return NULL;
+    }
+    return p;
+}
+
 /* Look a handle up and lock the set; NULL with *err on failure. Inside the
  * overflow handler (hpm__in_handler) no lock is taken: the interrupted code
  * may hold them, and the user's handler may call hpm_read. */
@@ -45,19 +66,10 @@ static struct hpm_set *set_get(int h, int *err)
             *err = HPM_ENOSET;
         return s;
     }
-    pthread_mutex_lock(&g_hpm.lock);
-    if (!g_hpm.initialized) {
-        pthread_mutex_unlock(&g_hpm.lock);
-        *err = HPM_ENOINIT;
+    p = slot_locked(h, err);
+    if (!p)
         return NULL;
-    }
-    p = slot_of(h);
-    s = p ? *p : NULL;
-    if (!s) {
-        pthread_mutex_unlock(&g_hpm.lock);
-        *err = HPM_ENOSET;
-        return NULL;
-    }
+    s = *p;
     pthread_mutex_lock(&s->mu);
     pthread_mutex_unlock(&g_hpm.lock);
     return s;
@@ -150,17 +162,11 @@ HPM_EXPORT int hpm_set_create(int *set)
 HPM_EXPORT int hpm_set_destroy(int set)
 {
     struct hpm_set **p, *s;
-    pthread_mutex_lock(&g_hpm.lock);
-    if (!g_hpm.initialized) {
-        pthread_mutex_unlock(&g_hpm.lock);
-        return HPM_ENOINIT;
-    }
-    p = slot_of(set);
-    s = p ? *p : NULL;
-    if (!s) {
-        pthread_mutex_unlock(&g_hpm.lock);
-        return HPM_ENOSET;
-    }
+    int err;
+    p = slot_locked(set, &err);
+    if (!p)
+        return err;
+    s = *p;
     /* every user of s locks s->mu while holding g_hpm.lock: once we hold
      * both, nobody else can reach s */
     pthread_mutex_lock(&s->mu);

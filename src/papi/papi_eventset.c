@@ -504,7 +504,10 @@ int PAPI_add_event(int EventSet, int EventCode)
     return papi_ret(add_event(es, EventCode));
 }
 
-int PAPI_add_named_event(int EventSet, const char *EventName)
+/* The named and array forms of add and remove, over op. */
+typedef int (*event_op)(struct papi_eventset *es, int code);
+
+static int named_op(int EventSet, const char *EventName, event_op op)
 {
     GET_SET(es, EventSet);
     if (!EventName)
@@ -513,23 +516,33 @@ int PAPI_add_named_event(int EventSet, const char *EventName)
     int rc = PAPI_event_name_to_code(EventName, &code);
     if (rc != PAPI_OK)
         return rc;
-    return papi_ret(add_event(es, code));
+    return papi_ret(op(es, code));
 }
 
 /* PAPI's convention for the array forms: on failure the return value is
  * the number of events processed before the failing one when positive,
  * else the error. */
-int PAPI_add_events(int EventSet, int *Events, int number)
+static int array_op(int EventSet, const int *Events, int number, event_op op)
 {
     GET_SET(es, EventSet);
     if (!Events || number <= 0)
         return papi_ret(PAPI_EINVAL);
     for (int i = 0; i < number; i++) {
-        int rc = add_event(es, Events[i]);
+        int rc = op(es, Events[i]);
         if (rc != PAPI_OK)
             return i > 0 ? i : papi_ret(rc);
     }
     return PAPI_OK;
+}
+
+int PAPI_add_named_event(int EventSet, const char *EventName)
+{
+    return named_op(EventSet, EventName, add_event);
+}
+
+int PAPI_add_events(int EventSet, int *Events, int number)
+{
+    return array_op(EventSet, Events, number, add_event);
 }
 
 static int remove_event(struct papi_eventset *es, int code)
@@ -570,27 +583,12 @@ int PAPI_remove_event(int EventSet, int EventCode)
 
 int PAPI_remove_named_event(int EventSet, const char *EventName)
 {
-    GET_SET(es, EventSet);
-    if (!EventName)
-        return papi_ret(PAPI_EINVAL);
-    int code;
-    int rc = PAPI_event_name_to_code(EventName, &code);
-    if (rc != PAPI_OK)
-        return rc;
-    return papi_ret(remove_event(es, code));
+    return named_op(EventSet, EventName, remove_event);
 }
 
 int PAPI_remove_events(int EventSet, int *Events, int number)
 {
-    GET_SET(es, EventSet);
-    if (!Events || number <= 0)
-        return papi_ret(PAPI_EINVAL);
-    for (int i = 0; i < number; i++) {
-        int rc = remove_event(es, Events[i]);
-        if (rc != PAPI_OK)
-            return i > 0 ? i : papi_ret(rc);
-    }
-    return PAPI_OK;
+    return array_op(EventSet, Events, number, remove_event);
 }
 
 int PAPI_list_events(int EventSet, int *Events, int *number)

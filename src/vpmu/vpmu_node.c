@@ -165,9 +165,6 @@ void vpmu_node_usage(void)
 
 /* ------------------------------------------------------------------- init */
 
-/* The need bits that name a model (the others name machine features). */
-#define MODEL_NEEDS (HPM_NEED_HIER | HPM_NEED_BPRED | HPM_NEED_TLB | HPM_NEED_TIMING)
-
 static UInt running_models(void)
 {
     return (run_hier ? HPM_NEED_HIER : 0) | (run_bpred ? HPM_NEED_BPRED : 0) |
@@ -781,7 +778,7 @@ Int vpmu_node_select(const UInt *codes, UInt n)
         /* only events whose models already run: the instrumentation is fixed */
         if ((Int)kind_level(kind) > level)
             return -1;
-        if (hpm_catalog_kind(kind)->needs & MODEL_NEEDS & ~running_models())
+        if (hpm_catalog_kind(kind)->needs & HPM_NEED_MODELS & ~running_models())
             return -1;
         for (j = 0; j < i; j++)
             if (codes[j] == codes[i])

@@ -18,31 +18,7 @@ cd "$dir" || exit 1
 # a crashing program must not leave a Valgrind core file behind
 ulimit -c 0 2>/dev/null
 
-fail() {
-    echo "FAIL $scenario: $*" >&2
-    for f in out err; do
-        [ -f $f ] && { echo "--- $f" >&2; head -c 4000 $f >&2; }
-    done
-    exit 1
-}
-
-# run hpm ARGS...: stdout in out, stderr in err, status in rc
-run() {
-    "$hpm" "$@" >out 2>err
-    rc=$?
-}
-
-expect_rc() {
-    [ "$rc" -eq "$1" ] || fail "exit status $rc, expected $1 (hpm $*)"
-}
-
-expect_err() {
-    grep -q -- "$1" err || fail "stderr lacks '$1'"
-}
-
-expect_out() {
-    grep -q -- "$1" out || fail "stdout lacks '$1'"
-}
+. "$src/../common/scenario.sh"
 
 # csv_val SECTION NAME REGION THREAD CORE CODE: the value column of that row
 csv_val() {

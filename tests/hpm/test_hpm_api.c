@@ -22,17 +22,9 @@
 
 #include "hpm/hpm.h"
 #include "hpm_check.h"
+#include "hpm_rc_check.h"
 #include "hpm_test_work.h"
 
-#define CHECK_RC(expr, want)                                                               \
-    do {                                                                                   \
-        int rc_ = (expr);                                                                  \
-        if (rc_ != (want)) {                                                               \
-            fprintf(stderr, "%s:%d: %s = %d (%s), expected %s = %d\n", __FILE__, __LINE__, \
-                    #expr, rc_, hpm_strerror(rc_), #want, (int)(want));                    \
-            failures++;                                                                    \
-        }                                                                                  \
-    } while (0)
 
 static hpm_event_t ev(const char *name)
 {

@@ -13,31 +13,7 @@ dir=$work/$scenario
 rm -rf "$dir" && mkdir -p "$dir" || exit 1
 cd "$dir" || exit 1
 
-fail() {
-    echo "FAIL $scenario: $*" >&2
-    for f in out err; do
-        [ -f $f ] && { echo "--- $f" >&2; head -c 6000 $f >&2; }
-    done
-    exit 1
-}
-
-# run hpm ARGS...: stdout in out, stderr in err, status in rc
-run() {
-    "$hpm" "$@" >out 2>err
-    rc=$?
-}
-
-expect_rc() {
-    [ "$rc" -eq "$1" ] || fail "exit status $rc, expected $1"
-}
-
-expect_out() {
-    grep -q -- "$1" out || fail "stdout lacks '$1'"
-}
-
-expect_err() {
-    grep -q -- "$1" err || fail "stderr lacks '$1'"
-}
+. "$src/../common/scenario.sh"
 
 # bgl with one key of one section changed: derived from machines/bgl.machine
 # so that the test follows the real model in everything else.
