@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const char *hpm_machine_strerror(int err)
@@ -385,6 +386,26 @@ static int check_all(struct parser *ps, const struct hpm_machine *m)
                     "[prefetch] streams needs an [l2] (its size is 0)");
     if (hpm_hier_params_check(&m->hier) != HPM_MODEL_OK)
         return fail(ps, ps->line, HPM_MACHINE_EGEOMETRY, "cache hierarchy parameters invalid");
+    {
+        /* The models keep state per cache line, TLB entry and predictor
+         * entry inside the Valgrind tool, whose heap cannot take terabytes:
+         * a machine beyond HPM_MACHINE_MODEL_BYTES_MAX is refused here, with
+         * the file and line, instead of crashing the tool at start-up. */
+        uint64_t per_core = (uint64_t)hpm_tlb_storage_size(&m->itlb) +
+                            hpm_tlb_storage_size(&m->dtlb) + hpm_bpred_storage_size(&m->branch);
+        uint64_t bytes = (uint64_t)hpm_hier_storage_size(&m->hier) + per_core * m->hier.cores;
+        if (bytes > HPM_MACHINE_MODEL_BYTES_MAX) {
+            unsigned big = 0;
+            for (i = 1; i < 4; i++)
+                if (c[i]->size / c[i]->line > c[big]->size / c[big]->line)
+                    big = i;
+            return fail(ps, line_of(ps, lv[big], "size"), HPM_MACHINE_ERANGE,
+                        "the node model would need %llu MiB of state (per cache line, "
+                        "private levels per core; [%s] is the largest); the limit is %llu MiB",
+                        (unsigned long long)(bytes >> 20), lv[big],
+                        (unsigned long long)(HPM_MACHINE_MODEL_BYTES_MAX >> 20));
+        }
+    }
     return HPM_MACHINE_OK;
 }
 
@@ -483,18 +504,31 @@ int hpm_machine_parse(struct hpm_machine *m, const char *buf, size_t len, const 
 
 /* ------------------------------------------------------------ files */
 
-static int read_file(const char *path, char **out, size_t *len)
+/* Reads a whole machine file; on error a message naming the file in err.
+ * Only regular files: a device (/dev/zero) or a FIFO would never end, or
+ * end in something that is not a machine file. */
+static int read_file(const char *path, char **out, size_t *len, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
     char *b = NULL;
     size_t n = 0, cap = 0;
-    if (!f)
-        return errno == ENOENT ? HPM_MACHINE_ENOTFOUND : HPM_MACHINE_EIO;
+    struct stat st;
+    if (!f) {
+        int e = errno;
+        snprintf(err, errlen, "%s: %s", path, strerror(e));
+        return e == ENOENT ? HPM_MACHINE_ENOTFOUND : HPM_MACHINE_EIO;
+    }
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: not a regular file (a machine file is a text file)", path);
+        fclose(f);
+        return HPM_MACHINE_EIO;
+    }
     for (;;) {
         size_t r;
         if (n == cap) {
             char *nb;
             if (cap >= (16u << 20)) { /* no machine file is this big */
+                snprintf(err, errlen, "%s: larger than 16 MiB, not a machine file", path);
                 free(b);
                 fclose(f);
                 return HPM_MACHINE_EIO;
@@ -502,6 +536,7 @@ static int read_file(const char *path, char **out, size_t *len)
             cap = cap ? cap * 2 : 4096;
             nb = realloc(b, cap);
             if (!nb) {
+                snprintf(err, errlen, "%s: out of memory", path);
                 free(b);
                 fclose(f);
                 return HPM_MACHINE_EIO;
@@ -514,6 +549,7 @@ static int read_file(const char *path, char **out, size_t *len)
             break;
     }
     if (ferror(f)) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
         free(b);
         fclose(f);
         return HPM_MACHINE_EIO;
@@ -531,11 +567,14 @@ int hpm_machine_load(struct hpm_machine *m, const char *path, char *err, size_t 
     int rc;
     if (err && errlen)
         err[0] = 0;
-    rc = read_file(path, &buf, &len);
-    if (rc) {
-        if (err && errlen)
-            snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return rc;
+    {
+        char msg[512];
+        rc = read_file(path, &buf, &len, msg, sizeof msg);
+        if (rc) {
+            if (err && errlen)
+                snprintf(err, errlen, "%s", msg);
+            return rc;
+        }
     }
     rc = hpm_machine_parse(m, buf, len, path, err, errlen);
     free(buf);

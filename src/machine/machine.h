@@ -39,6 +39,11 @@ enum hpm_machine_error {
 const char *hpm_machine_strerror(int err);
 
 #define HPM_MACHINE_NAME_MAX 64
+/* The most state the node models of one machine may need (caches at 8 bytes
+ * a line, private levels once per core; TLBs; predictor tables): what the
+ * Valgrind tool's heap takes without trouble, and far above any real node
+ * (BG/P needs under 1 MiB). A file asking for more is an ERANGE error. */
+#define HPM_MACHINE_MODEL_BYTES_MAX ((uint64_t)512 << 20)
 
 struct hpm_machine {
     char name[HPM_MACHINE_NAME_MAX];

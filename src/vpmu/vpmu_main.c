@@ -46,8 +46,11 @@
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
+#include "pub_tool_libcsetjmp.h"
+#include "pub_tool_libcsignal.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
+#include "pub_tool_signals.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_transtab.h"
@@ -239,6 +242,44 @@ static UInt live_threads(void)
     return n;
 }
 
+static void write_output(const HChar *fname, Bool at_exec);
+
+/* execve replaces the process image and this tool with it; under
+ * --trace-children=yes a new instance counts the new program from zero and
+ * writes the pid's output file at its end. What was counted before the exec
+ * is written first to a segment file beside it, FILE.exec1, FILE.exec2, ...
+ * (the first name not yet taken, so a chain of execs keeps its order), and
+ * hpm count adds the segments to the final file. An execve that fails
+ * returns to the program, which goes on counting: its segment is removed. */
+static HChar *exec_segment;
+
+/* libcoregrind's --trace-children, not in pub_tool: without it the new
+ * program runs natively and nothing would collect a segment */
+extern Bool VG_(clo_trace_children);
+
+static HChar *exec_segment_name(void)
+{
+    HChar *base = VG_(expand_file_name)("--hpm-out", clo_out);
+    SizeT len = VG_(strlen)(base) + 24;
+    HChar *name = VG_(malloc)("hpm.execseg", len);
+    UInt k;
+    for (k = 1; k < 100000; k++) {
+        SysRes sr;
+        VG_(snprintf)(name, len, "%s.exec%u", base, k);
+        sr = VG_(open)(name, VKI_O_CREAT | VKI_O_EXCL | VKI_O_WRONLY, VKI_S_IRUSR | VKI_S_IWUSR);
+        if (!sr_isError(sr)) {
+            VG_(close)((Int)sr_Res(sr));
+            VG_(free)(base);
+            return name;
+        }
+        if (sr_Err(sr) != VKI_EEXIST)
+            break;
+    }
+    VG_(free)(base);
+    VG_(free)(name);
+    return NULL;
+}
+
 static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nArgs)
 {
     (void)tid;
@@ -248,15 +289,31 @@ static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nArgs)
         exit_seen = True;
         exit_code = (Long)(Int)args[0];
     }
+    if ((sysno == __NR_execve || sysno == __NR_execveat) && VG_(clo_trace_children)) {
+        account();
+        exec_segment = exec_segment_name();
+        if (exec_segment)
+            write_output(exec_segment, True);
+    }
 }
+
+/* processes this one started (fork, vfork, clone without CLONE_THREAD):
+ * hpm count says how many it left out under --no-children */
+static ULong forks;
 
 static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nArgs, SysRes res)
 {
     (void)tid;
-    (void)sysno;
-    (void)args;
-    (void)nArgs;
-    (void)res;
+    if (!sr_isError(res) && sr_Res(res) > 0 &&
+        (sysno == __NR_fork || sysno == __NR_vfork ||
+         (sysno == __NR_clone && nArgs >= 1 && !(args[0] & VKI_CLONE_THREAD))))
+        forks++;
+    /* reached only when the exec failed: the counts stay in this process */
+    if ((sysno == __NR_execve || sysno == __NR_execveat) && exec_segment) {
+        VG_(unlink)(exec_segment);
+        VG_(free)(exec_segment);
+        exec_segment = NULL;
+    }
 }
 
 static void reset_all(void)
@@ -302,6 +359,7 @@ static void on_fork_child(ThreadId tid)
         VG_(free)(r);
     }
     exit_seen = False;
+    forks = 0;
 }
 
 /* ------------------------------------------------------------------------
@@ -420,6 +478,63 @@ static Long req_overflow(ThreadId tid, UWord kind, ULong threshold, UWord signo)
  * Client requests
  * ---------------------------------------------------------------------- */
 
+/* Guest memory is touched only through client_copy. The address-space
+ * manager's view (am_is_valid_for_client) says a page is mapped, not that it
+ * can be read: a MAP_SHARED mapping that reaches past the end of its file
+ * raises SIGBUS on the pages beyond it, and another thread may unmap a buffer
+ * between the check and the copy. Valgrind turns such a fault inside the tool
+ * into a fatal internal error, losing every count, unless a fault catcher is
+ * installed: the catcher jumps back here and the request fails with
+ * HPM_VPMU_EFAULT (memcheck's leak scan reads client memory the same way). */
+static VG_MINIMAL_JMP_BUF(client_fault_jmp);
+
+static void client_fault_catcher(Int sig, Addr addr)
+{
+    (void)sig;
+    (void)addr;
+    VG_MINIMAL_LONGJMP(client_fault_jmp);
+}
+
+/* memcpy(dst, src, n) where dst or src is guest memory; False when it
+ * faulted (dst may then hold part of the data). */
+static Bool client_copy(void *dst, const void *src, SizeT n)
+{
+    vki_sigset_t mask;
+    fault_catcher_t prev;
+    VG_(sigprocmask)(VKI_SIG_SETMASK, NULL, &mask);
+    prev = VG_(set_fault_catcher)(client_fault_catcher);
+    if (VG_MINIMAL_SETJMP(client_fault_jmp) != 0) {
+        /* left the signal handler by longjmp: its mask is still in force */
+        VG_(sigprocmask)(VKI_SIG_SETMASK, &mask, NULL);
+        VG_(set_fault_catcher)(prev);
+        return False;
+    }
+    VG_(memcpy)(dst, src, n);
+    VG_(set_fault_catcher)(prev);
+    return True;
+}
+
+static Bool client_range_ok(Addr a, UWord bytes, UInt prot)
+{
+    return a != 0 && a + bytes >= a && VG_(am_is_valid_for_client)(a, bytes, prot);
+}
+
+/* Copy n bytes out to the client at a: HPM_VPMU_OK or HPM_VPMU_EFAULT. */
+static Long client_put(Addr a, const void *src, UWord n)
+{
+    if (!client_range_ok(a, n, VKI_PROT_READ | VKI_PROT_WRITE))
+        return HPM_VPMU_EFAULT;
+    return client_copy((void *)a, src, n) ? HPM_VPMU_OK : HPM_VPMU_EFAULT;
+}
+
+/* Copy n bytes in from the client at a: HPM_VPMU_OK or HPM_VPMU_EFAULT. */
+static Long client_get(void *dst, Addr a, UWord n)
+{
+    if (!client_range_ok(a, n, VKI_PROT_READ))
+        return HPM_VPMU_EFAULT;
+    return client_copy(dst, (const void *)a, n) ? HPM_VPMU_OK : HPM_VPMU_EFAULT;
+}
+
 /* Copy a NUL-terminated client string into out (HPM_VPMU_NAME_MAX bytes),
  * checking each page before touching it. Spaces and control characters are
  * replaced by '_' so that the output stays one record per line. */
@@ -433,11 +548,8 @@ static Long read_client_name(Addr a, HChar *out)
         HChar ch;
         if (p < a)
             return HPM_VPMU_EFAULT;
-        if (i == 0 || (p & (VKI_PAGE_SIZE - 1)) == 0) {
-            if (!VG_(am_is_valid_for_client)(p, 1, VKI_PROT_READ))
-                return HPM_VPMU_EFAULT;
-        }
-        ch = *(const HChar *)p;
+        if (client_get(&ch, p, 1) != HPM_VPMU_OK)
+            return HPM_VPMU_EFAULT;
         if (ch == 0) {
             out[i] = 0;
             return i == 0 ? HPM_VPMU_EINVAL : HPM_VPMU_OK;
@@ -479,19 +591,19 @@ static Long req_read(ThreadId tid, Addr buf, UWord n)
 {
     struct vpmu_thread *t;
     UWord m, bytes;
+    Long rc;
     if (n == 0)
         return VPMU_EV_COUNT;
     if (n > ((UWord)1 << 40))
         return HPM_VPMU_EINVAL;
     m = n < VPMU_EV_COUNT ? n : VPMU_EV_COUNT;
     bytes = m * sizeof(ULong);
-    if (buf == 0 || buf + bytes < buf ||
-        !VG_(am_is_valid_for_client)(buf, bytes, VKI_PROT_READ | VKI_PROT_WRITE))
+    if (!client_range_ok(buf, bytes, VKI_PROT_READ | VKI_PROT_WRITE))
         return HPM_VPMU_EFAULT;
     account();
     t = thread_get(tid);
-    VG_(memcpy)((void *)buf, t->c, bytes);
-    return (Long)m;
+    rc = client_put(buf, t->c, bytes);
+    return rc == HPM_VPMU_OK ? (Long)m : rc;
 }
 
 static Long req_region(ThreadId tid, Addr name_addr, Bool begin)
@@ -531,25 +643,24 @@ static Long req_region(ThreadId tid, Addr name_addr, Bool begin)
     return HPM_VPMU_OK;
 }
 
-static Bool client_writable(Addr a, UWord bytes)
-{
-    return a != 0 && a + bytes >= a &&
-           VG_(am_is_valid_for_client)(a, bytes, VKI_PROT_READ | VKI_PROT_WRITE);
-}
+/* Values handed to the client are built here first and copied out in one
+ * client_put: the output can be as large as every programmed event. */
+static ULong reply_u64[HPM_CAT_CODES > HPM_K_CORE_COUNT ? HPM_CAT_CODES : HPM_K_CORE_COUNT];
+static UInt reply_u32[HPM_CAT_CODES];
 
 /* buf[i] = value of programmed event i: node-wide (scope 0) or the calling
  * thread's share (scope 1; 0 for events of other cores and node events). */
 static Long req_read_events(ThreadId tid, Addr buf, UWord n, UWord scope)
 {
     UInt total = vpmu_node_n_events(), m, i;
-    ULong *out = (ULong *)buf;
     struct vpmu_thread *t;
+    Long rc;
     if (n == 0)
         return total;
     if (n > ((UWord)1 << 40) || scope > HPM_VPMU_SCOPE_THREAD)
         return HPM_VPMU_EINVAL;
     m = n < total ? (UInt)n : total;
-    if (!client_writable(buf, (UWord)m * sizeof(ULong)))
+    if (!client_range_ok(buf, (UWord)m * sizeof(ULong), VKI_PROT_READ | VKI_PROT_WRITE))
         return HPM_VPMU_EFAULT;
     account();
     t = thread_get(tid);
@@ -557,55 +668,56 @@ static Long req_read_events(ThreadId tid, Addr buf, UWord n, UWord scope)
         UInt kind;
         Int core;
         if (scope == HPM_VPMU_SCOPE_NODE) {
-            out[i] = vpmu_node_event_value(i);
+            reply_u64[i] = vpmu_node_event_value(i);
             continue;
         }
         (void)hpm_catalog_decode((UInt)vpmu_node_event_code(i), &kind, &core);
-        out[i] = core == (Int)t->core ? t->u[kind] : 0;
+        reply_u64[i] = core == (Int)t->core ? t->u[kind] : 0;
     }
-    return m;
+    rc = client_put(buf, reply_u64, (UWord)m * sizeof(ULong));
+    return rc == HPM_VPMU_OK ? (Long)m : rc;
 }
 
 static Long req_read_kinds(ThreadId tid, Addr buf, UWord n)
 {
     UWord m;
+    Long rc;
     if (n == 0)
         return HPM_K_CORE_COUNT;
     if (n > ((UWord)1 << 40))
         return HPM_VPMU_EINVAL;
     m = n < HPM_K_CORE_COUNT ? n : HPM_K_CORE_COUNT;
-    if (!client_writable(buf, m * sizeof(ULong)))
+    if (!client_range_ok(buf, m * sizeof(ULong), VKI_PROT_READ | VKI_PROT_WRITE))
         return HPM_VPMU_EFAULT;
     account();
-    VG_(memcpy)((void *)buf, thread_get(tid)->u, m * sizeof(ULong));
-    return (Long)m;
+    rc = client_put(buf, thread_get(tid)->u, m * sizeof(ULong));
+    return rc == HPM_VPMU_OK ? (Long)m : rc;
 }
 
 static Long req_machine(Addr buf, UWord size)
 {
+    Long rc;
     if (size == 0)
         return (Long)sizeof(struct hpm_machine);
     if (size != sizeof(struct hpm_machine))
         return HPM_VPMU_EINVAL;
-    if (!client_writable(buf, size))
-        return HPM_VPMU_EFAULT;
-    VG_(memcpy)((void *)buf, vpmu_node_machine(), size);
-    return (Long)size;
+    rc = client_put(buf, vpmu_node_machine(), size);
+    return rc == HPM_VPMU_OK ? (Long)size : rc;
 }
 
 static Long req_events(Addr buf, UWord n)
 {
     UInt total = vpmu_node_n_events(), m, i;
+    Long rc;
     if (n == 0)
         return total;
     if (n > ((UWord)1 << 40))
         return HPM_VPMU_EINVAL;
     m = n < total ? (UInt)n : total;
-    if (!client_writable(buf, (UWord)m * sizeof(UInt)))
-        return HPM_VPMU_EFAULT;
     for (i = 0; i < m; i++)
-        ((UInt *)buf)[i] = (UInt)vpmu_node_event_code(i);
-    return m;
+        reply_u32[i] = (UInt)vpmu_node_event_code(i);
+    rc = client_put(buf, reply_u32, (UWord)m * sizeof(UInt));
+    return rc == HPM_VPMU_OK ? (Long)m : rc;
 }
 
 static Long req_select(Addr buf, UWord n)
@@ -614,10 +726,8 @@ static Long req_select(Addr buf, UWord n)
     UInt i, d;
     if (n == 0 || n > HPM_CAT_CODES)
         return HPM_VPMU_EINVAL;
-    if (buf == 0 || buf + n * sizeof(UInt) < buf ||
-        !VG_(am_is_valid_for_client)(buf, n * sizeof(UInt), VKI_PROT_READ))
+    if (client_get(codes, buf, n * sizeof(UInt)) != HPM_VPMU_OK)
         return HPM_VPMU_EFAULT;
-    VG_(memcpy)(codes, (const void *)buf, n * sizeof(UInt));
     account();
     if (vpmu_node_select(codes, (UInt)n) != 0)
         return HPM_VPMU_EINVAL;
@@ -633,15 +743,34 @@ static Long req_select(Addr buf, UWord n)
     return HPM_VPMU_OK;
 }
 
-static Long req_upc_read(UInt upc, UWord offset, Addr out)
+/* Units are numbered by 32 bits, as UPC_WRITE takes them: a wider number is
+ * invalid, never unit 0 of its low bits. */
+static Long req_upc_read(UWord upc, UWord offset, Addr out)
 {
     ULong v;
-    if (!client_writable(out, sizeof(ULong)))
+    if (upc > 0xffffffffUL)
+        return HPM_VPMU_EINVAL;
+    if (!client_range_ok(out, sizeof(ULong), VKI_PROT_READ | VKI_PROT_WRITE))
         return HPM_VPMU_EFAULT;
     account();
-    if (vpmu_node_mmio_read(upc, offset, &v) != 0)
+    if (vpmu_node_mmio_read((UInt)upc, offset, &v) != 0)
         return HPM_VPMU_EREGISTER;
-    *(ULong *)out = v;
+    return client_put(out, &v, sizeof v);
+}
+
+/* A write the unit accepted reprograms it behind the tool's back: from then
+ * on its counts are whatever the program made of them, and the report says
+ * so (the `upc_writes` record). */
+static ULong upc_writes;
+
+static Long req_upc_write(UWord upc, UWord offset, ULong value)
+{
+    if (upc > 0xffffffffUL)
+        return HPM_VPMU_EINVAL;
+    account();
+    if (vpmu_node_mmio_write((UInt)upc, offset, value) != 0)
+        return HPM_VPMU_EREGISTER;
+    upc_writes++;
     return HPM_VPMU_OK;
 }
 
@@ -680,14 +809,10 @@ static Bool handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
         rc = req_select((Addr)arg[1], arg[2]);
         break;
     case HPM_VPMU_REQ_UPC_READ:
-        rc = req_upc_read((UInt)arg[1], arg[2], (Addr)arg[3]);
+        rc = req_upc_read(arg[1], arg[2], (Addr)arg[3]);
         break;
     case HPM_VPMU_REQ_UPC_WRITE:
-        account();
-        rc = arg[1] > 0xffffffffUL ? HPM_VPMU_EINVAL
-                                   : (vpmu_node_mmio_write((UInt)arg[1], arg[2], arg[3]) == 0
-                                          ? HPM_VPMU_OK
-                                          : HPM_VPMU_EREGISTER);
+        rc = req_upc_write(arg[1], arg[2], (ULong)arg[3]);
         break;
     case HPM_VPMU_REQ_READ:
         rc = req_read(tid, (Addr)arg[1], arg[2]);
@@ -782,9 +907,10 @@ static void out_kinds(Out *o, const HChar *prefix, UInt core, const ULong *u)
         out_printf(o, "%s %s %llu\n", prefix, vpmu_node_kind_name(kinds[i]), u[kinds[i]]);
 }
 
-static void write_output(void)
+/* Writes every count to fname; at_exec: a segment written before execve
+ * (its exit record says so). */
+static void write_output(const HChar *fname, Bool at_exec)
 {
-    HChar *fname = VG_(expand_file_name)("--hpm-out", clo_out);
     SysRes sr;
     Out *o;
     UInt s, i, nthreads = 0, maxserial = next_serial;
@@ -798,8 +924,10 @@ static void write_output(void)
     sr = VG_(open)(fname, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
                    VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP | VKI_S_IROTH);
     if (sr_isError(sr)) {
-        VG_(umsg)("hpm: cannot open output file '%s'\n", fname);
-        VG_(free)(fname);
+        /* ENOENT: the folder is gone, so hpm has finished and no one is
+         * left to read the file (a child that outlived it): say nothing */
+        if (sr_Err(sr) != VKI_ENOENT)
+            VG_(umsg)("hpm: cannot open output file '%s'\n", fname);
         return;
     }
     o = VG_(malloc)("hpm.out", sizeof *o);
@@ -813,13 +941,16 @@ static void write_output(void)
         out_printf(o, " %s", *(HChar **)VG_(indexXA)(VG_(args_for_client), i));
     out_printf(o, "\n");
     out_printf(o, "pid %d\n", VG_(getpid)());
+    out_printf(o, "ppid %d\n", VG_(getppid)());
     out_printf(o, "machine %s\n", vpmu_node_machine_name());
     out_printf(o, "cores %u\n", vpmu_node_cores());
     out_printf(o, "frequency_hz %llu\n", vpmu_node_frequency());
     out_printf(o, "level %s\n", level_names[vpmu_clo_level]);
     out_printf(o, "models %s\n", vpmu_node_models());
     out_printf(o, "upcs %u\n", vpmu_node_n_upcs());
-    if (exit_seen)
+    if (at_exec)
+        out_printf(o, "exit exec\n");
+    else if (exit_seen)
         out_printf(o, "exit status %lld\n", exit_code);
     else
         out_printf(o, "exit signal\n");
@@ -873,6 +1004,10 @@ static void write_output(void)
                       r->serial);
         out_kinds(o, prefix, r->core, r->u);
     }
+    if (upc_writes)
+        out_printf(o, "upc_writes %llu\n", upc_writes);
+    if (forks)
+        out_printf(o, "forks %llu\n", forks);
     for (i = 0; i < vpmu_node_n_upcs(); i++) {
         UInt n, par;
         ULong lost;
@@ -883,11 +1018,10 @@ static void write_output(void)
     VG_(close)(o->fd);
     if (o->failed)
         VG_(umsg)("hpm: error writing '%s'\n", fname);
-    else if (VG_(clo_verbosity) > 0)
+    else if (VG_(clo_verbosity) > 0 && !at_exec)
         VG_(umsg)("hpm: %llu instructions; counts written to %s\n",
                   total[VPMU_EV_INSTRUCTIONS], fname);
     VG_(free)(o);
-    VG_(free)(fname);
 }
 
 /* ------------------------------------------------------------------------
@@ -955,8 +1089,10 @@ static void post_clo_init(void)
 static void fini(Int exitcode)
 {
     (void)exitcode; /* the core passes 0; exit_group's status is recorded */
+    HChar *fname = VG_(expand_file_name)("--hpm-out", clo_out);
     account();
-    write_output();
+    write_output(fname, False);
+    VG_(free)(fname);
 }
 
 static void pre_clo_init(void)

@@ -19,6 +19,13 @@
  *                              N > 0 fork and exec "probe 0" ("child tool=V");
  *                              exit N ("tool=yes": the tool speaks this
  *                              build's interface; "no": not under the tool)
+ *   count_prog execadds N M    N ADDSD in region "adds", then exec itself as
+ *                              "adds M" (FP_DP_SCALAR = N + M over the exec)
+ *   count_prog orphan N M      fork a child that waits until its parent has
+ *                              exited, then does M ADDSD in region "adds";
+ *                              the parent does N ADDSD and exits at once
+ *   count_prog upcwrite        write UPC unit 0's start/stop register (the
+ *                              program reprograms the unit itself)
  *   count_prog model N         N cold loads, HPM_VPMU_MODEL(), N more cold
  *                              loads; prints the thread's L1D read misses of
  *                              each half and the request's answer
@@ -168,6 +175,32 @@ int main(int argc, char **argv)
         return 0;
     } else if (strcmp(mode, "exit") == 0) {
         return (int)arg_ul(argc, argv, 2);
+    } else if (strcmp(mode, "execadds") == 0) {
+        HPM_VPMU_REGION_BEGIN("adds");
+        vpmu_test_scalar_adds(arg_ul(argc, argv, 2));
+        HPM_VPMU_REGION_END("adds");
+        fflush(stdout);
+        execl(argv[0], argv[0], "adds", argc > 3 ? argv[3] : "0", (char *)NULL);
+        return 126;
+    } else if (strcmp(mode, "orphan") == 0) {
+        pid_t parent = getpid(), pid = fork();
+        if (pid == 0) {
+            /* outlive the parent: hpm count must wait for this process */
+            while (getppid() == parent)
+                sleep(1);
+            HPM_VPMU_REGION_BEGIN("adds");
+            vpmu_test_scalar_adds(arg_ul(argc, argv, 3));
+            HPM_VPMU_REGION_END("adds");
+            return 0;
+        }
+        if (pid < 0)
+            return 100;
+        HPM_VPMU_REGION_BEGIN("adds");
+        vpmu_test_scalar_adds(arg_ul(argc, argv, 2));
+        HPM_VPMU_REGION_END("adds");
+        return 0;
+    } else if (strcmp(mode, "upcwrite") == 0) {
+        return HPM_VPMU_UPC_WRITE(0, 0x900, 1) == 0 ? 0 : 1;
     } else if (strcmp(mode, "probe") == 0) {
         /* probe N: report whether the tool runs here, fork+exec "probe 0"
          * when N > 0 (the child must run under the tool too), exit N */

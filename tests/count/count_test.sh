@@ -192,6 +192,45 @@ run_model)
     expect_rc 2
     expect_err "hpm run option"
     ;;
+exec)
+    # counts before and after an exec are summed, in one report that names
+    # the new program; the exit status is the last program's
+    run count -e FP_DP_SCALAR --csv -- "$prog" execadds 1000 2000
+    expect_rc 0
+    expect_eq "FP_DP_SCALAR over the exec" "$(csv_val event FP_DP_SCALAR '' '' '' '')" 3000
+    grep -q "^note,.*exec'd 1 time (.*execadds 1000 2000 -> .*adds 2000)" out ||
+        fail "no note naming the exec'd program"
+    printf '#!/bin/sh\nexec "%s" exit 3\n' "$prog" >w.sh && chmod +x w.sh
+    run count -e INSTRUCTIONS -- ./w.sh
+    expect_rc 3
+    expect_out "exit      status 3"
+    grep -q "wrote no output" err && fail "the exec lost the counts"
+    ;;
+children)
+    # the process tree is counted by default: a shell running two children
+    run count -e FP_DP_SCALAR --csv -- sh -c "\"$prog\" adds 1000; \"$prog\" adds 2000"
+    expect_rc 0
+    expect_eq "FP_DP_SCALAR of the tree" "$(csv_val event FP_DP_SCALAR '' '' '' '')" 3000
+    grep -q '^note,.*sum over 3 processes' out || fail "no note on the processes summed"
+    [ "$(grep -c '^process,FP_DP_SCALAR,' out)" -eq 3 ] || fail "not 3 process rows"
+    # a child that outlives the program is waited for and counted
+    run count -e FP_DP_SCALAR --csv -- "$prog" orphan 1000 3000
+    expect_rc 0
+    expect_eq "FP_DP_SCALAR with the orphan" "$(csv_val event FP_DP_SCALAR '' '' '' '')" 4000
+    # --no-children: the program alone, said so; the orphan that outlives hpm
+    # must not complain about the folder hpm removed
+    run count -e FP_DP_SCALAR --no-children --csv -- "$prog" orphan 1000 3000
+    expect_rc 0
+    expect_eq "FP_DP_SCALAR, --no-children" "$(csv_val event FP_DP_SCALAR '' '' '' '')" 1000
+    grep -q '^note,.*started 1 more process; --no-children' out || fail "no --no-children note"
+    sleep 4 # the orphan: 1 s for its parent, then its run under the tool
+    grep -q "cannot open output file" err && fail "a child that outlived hpm complained"
+    ;;
+upcwrite)
+    run count -e INSTRUCTIONS -- "$prog" upcwrite
+    expect_rc 0
+    expect_out "the program wrote UPC registers itself (1 HPM_VPMU_UPC_WRITE request)"
+    ;;
 start_no)
     # counting never started (the program does not call HPM_VPMU_START)
     run count -e FP_DP_SCALAR --start=no --csv -- "$prog" adds 1000
@@ -249,7 +288,41 @@ fake_*)
     fake_fork)
         FAKE_FORK=1 run count -e INSTRUCTIONS -- true
         expect_rc 0
-        expect_out "the program started 1 more process (fork); their counts are not included"
+        expect_out "counts are the sum over 2 processes"
+        expect_out "^ INSTRUCTIONS  *8672 "
+        FAKE_FORK=1 run count --no-children -e INSTRUCTIONS -- true
+        expect_rc 0
+        expect_out "the program started 1 more process; --no-children"
+        expect_out "^ INSTRUCTIONS  *4336 "
+        ;;
+    fake_output)
+        # -o is checked before the program runs: a folder is refused
+        mkdir adir
+        run count -e INSTRUCTIONS -o adir -- touch ran
+        expect_rc 2
+        expect_err "adir: it is a directory"
+        [ -e ran ] && fail "the program ran though -o could not be written"
+        # the temporary file is new and unique: a link where FILE.tmp used
+        # to be is never followed, and FILE ends up a regular file
+        echo precious >victim
+        ln -s victim r.txt.tmp
+        run count -e INSTRUCTIONS -o r.txt -- true
+        expect_rc 0
+        [ "$(cat victim)" = precious ] || fail "a link beside -o was followed"
+        [ -f r.txt ] && [ ! -L r.txt ] || fail "r.txt is not a regular file"
+        rm -f r.txt.tmp victim
+        # concurrent runs with the same -o: every one succeeds, the file is
+        # one whole report, no temporary is left
+        i=0
+        while [ $i -lt 20 ]; do
+            "$hpm" count -e INSTRUCTIONS -o same.txt -- true >/dev/null 2>>cerr &
+            "$hpm" count -e INSTRUCTIONS -o same.txt -- true >/dev/null 2>>cerr &
+            wait || true
+            i=$((i + 1))
+        done
+        grep -q "cannot" cerr && fail "a concurrent run failed: $(head -3 cerr)"
+        grep -q "status 0" same.txt || fail "same.txt is not a report"
+        [ "$(ls | grep -c '^same\.txt')" -eq 1 ] || fail "temporary files left: $(ls)"
         ;;
     fake_no_output)
         FAKE_NO_OUTPUT=1 run count -e INSTRUCTIONS -o r.txt -- true
@@ -273,6 +346,18 @@ bad_machine)
     run count --machine nosuch -- true
     expect_rc 2
     expect_err "no machine 'nosuch'"
+    run count --machine /dev/zero -- true
+    expect_rc 2
+    expect_err "/dev/zero: not a regular file"
+    # sizes the model cannot hold: a clear error naming file and line, before
+    # anything runs (not Valgrind crashing at start-up)
+    for lvl in l1i l3; do
+        printf '# too big\n[%s]\nsize = 1024G\n' $lvl >big.machine
+        run count --machine ./big.machine -- touch ran
+        expect_rc 2
+        expect_err "big.machine:3: the node model would need .* MiB of state .*\\[$lvl\\] is the largest); the limit is 512 MiB"
+        [ -e ran ] && fail "the program ran"
+    done
     ;;
 bad_events)
     run count -e NOSUCH_EVENT -o r.txt -- true
@@ -289,6 +374,13 @@ bad_events)
     expect_err "no L2 stream prefetcher"
     run count -e INSTRUCTIONS,,LOADS -o r.txt -- true
     expect_rc 2
+    expect_err "empty event name"
+    # a trailing or leading comma is an empty name too
+    for list in INSTRUCTIONS, ,INSTRUCTIONS; do
+        run count -e "$list" -o r.txt -- true
+        expect_rc 2
+        expect_err "empty event name in '$list'"
+    done
     [ -e r.txt ] && fail "r.txt written"
     [ -e r.txt.tmp ] && fail "r.txt.tmp written"
     ;;
@@ -308,6 +400,15 @@ usage)
     expect_err "command not found"
     run count -- no-such-program-hpm-test
     expect_rc 127
+    # a script whose interpreter is missing: 127 as a shell says; one that
+    # is not executable: 126
+    printf '#!/no/such/interpreter\necho\n' >nointerp.sh && chmod +x nointerp.sh
+    run count -- ./nointerp.sh
+    expect_rc 127
+    expect_err "bad interpreter /no/such/interpreter"
+    printf '#!/etc/passwd\necho\n' >badinterp.sh && chmod +x badinterp.sh
+    run count -- ./badinterp.sh
+    expect_rc 126
     ;;
 no_tool)
     HPM_VALGRIND=/bin/true HPM_VALGRIND_LIB=/nonexistent/hpm "$hpm" count -- true >out 2>err

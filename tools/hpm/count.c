@@ -22,12 +22,16 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <linux/perf_event.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/time.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -36,6 +40,7 @@
 
 #include "catalog.h"
 #include "commands.h"
+#include "count_procs.h"
 #include "count_report.h"
 #include "machine_arg.h"
 #include "machine_wire.h"
@@ -64,6 +69,7 @@ struct count_opts {
     const char *output;
     const char *from_output;
     int per_core, per_thread, start;
+    int no_children; /* count only the program, not the processes it starts */
     int run_only; /* hpm run: follow children, print no report */
     int model_always; /* hpm run --model=always: models run from the start */
     int model_given;
@@ -75,8 +81,8 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: hpm count [--machine NAME|FILE] [-e EVENT[,EVENT...]]... [--json | --csv]\n"
-            "                 [-o FILE] [--per-core] [--per-thread] [--start=no] -- PROGRAM "
-            "[ARGS]\n"
+            "                 [-o FILE] [--per-core] [--per-thread] [--start=no] [--no-children]\n"
+            "                 -- PROGRAM [ARGS]\n"
             "       hpm count [options] --from-output TOOL_OUTPUT_FILE\n"
             "\n"
             "Run PROGRAM on the virtual PMU (valgrind --tool=hpm) modeling machine NAME\n"
@@ -89,8 +95,12 @@ static void usage(FILE *f)
             "  --per-core      add a column per core (PU0, PU1, ...)\n"
             "  --per-thread    add a table per thread\n"
             "  --start=no      count only from the program's HPM_VPMU_START() on\n"
+            "  --no-children   count only PROGRAM (and what it execs), not the processes\n"
+            "                  it starts; by default the whole tree is counted and hpm\n"
+            "                  waits for it\n"
             "  --from-output F report a tool output file already written; runs nothing\n"
-            "hpm exits with PROGRAM's exit status, or 128+N if signal N killed it.\n"
+            "hpm exits with PROGRAM's exit status (of the last program it exec'd), or 128+N\n"
+            "if signal N killed it.\n"
             "\n"
             "hpm run [--machine M] [-e EVENTS] [--start=no] [--model=on-demand|always]\n"
             "        -- PROGRAM [ARGS]\n"
@@ -157,6 +167,8 @@ static int parse_opts(int argc, char **argv, struct count_opts *o)
             o->per_core = 1;
         } else if (strcmp(a, "--per-thread") == 0) {
             o->per_thread = 1;
+        } else if (strcmp(a, "--no-children") == 0) {
+            o->no_children = 1;
         } else if (strncmp(a, "--start", 7) == 0 && (a[7] == '=' || a[7] == 0)) {
             v = opt_value(argc, argv, &i, "--start");
             if (strcmp(v, "no") == 0)
@@ -310,7 +322,9 @@ static int build_rows(const struct count_opts *o, const char *machine, unsigned 
     }
     for (i = 0; i < o->n_events; i++) {
         const char *s = o->events[i];
-        while (*s) {
+        /* every field between commas is an event: "A,", ",A" and "A,,B" all
+         * hold an empty one */
+        for (;;) {
             char name[128];
             size_t len = strcspn(s, ",");
             struct count_row r;
@@ -331,8 +345,9 @@ static int build_rows(const struct count_opts *o, const char *machine, unsigned 
                 return 2;
             }
             s += len;
-            if (*s == ',')
-                s++;
+            if (*s != ',')
+                break;
+            s++;
         }
     }
     return 0;
@@ -404,8 +419,45 @@ static int probe_pmu(char *why, size_t len)
     return 0;
 }
 
-/* 0 = runnable, 127 = not found, 126 = found but not executable. */
-static int find_program(const char *name)
+/* A script's interpreter (its #! line), as the kernel would run it: 0, or
+ * 127 when it is missing and 126 when it cannot be executed (a shell's
+ * statuses), with the message printed. */
+static int check_interpreter(const char *script)
+{
+    char line[256], *b, *e;
+    FILE *f = fopen(script, "r");
+    size_t n;
+    struct stat st;
+    if (!f)
+        return 0; /* not readable: let exec say why */
+    n = fread(line, 1, sizeof line - 1, f);
+    fclose(f);
+    line[n] = 0;
+    if (n < 2 || line[0] != '#' || line[1] != '!')
+        return 0;
+    for (b = line + 2; *b == ' ' || *b == '\t'; b++)
+        ;
+    for (e = b; *e && *e != ' ' && *e != '\t' && *e != '\n'; e++)
+        ;
+    *e = 0;
+    if (!*b)
+        return 0;
+    if (stat(b, &st) != 0) {
+        fprintf(stderr, "%s: %s: bad interpreter %s: %s\n", cmd_name, script, b,
+                strerror(errno));
+        return 127;
+    }
+    if (!S_ISREG(st.st_mode) || access(b, X_OK) != 0) {
+        fprintf(stderr, "%s: %s: bad interpreter %s: not an executable file\n", cmd_name, script,
+                b);
+        return 126;
+    }
+    return 0;
+}
+
+/* 0 = runnable, 127 = not found, 126 = found but not executable; *said is
+ * set when the reason was printed already (a script's interpreter). */
+static int find_program(const char *name, int *said)
 {
     struct stat st;
     const char *path, *p;
@@ -413,7 +465,9 @@ static int find_program(const char *name)
     if (strchr(name, '/')) {
         if (stat(name, &st) != 0)
             return 127;
-        return S_ISREG(st.st_mode) && access(name, X_OK) == 0 ? 0 : 126;
+        if (!S_ISREG(st.st_mode) || access(name, X_OK) != 0)
+            return 126;
+        return (*said = check_interpreter(name));
     }
     path = getenv("PATH");
     if (!path)
@@ -426,7 +480,7 @@ static int find_program(const char *name)
                 (int)sizeof full &&
             stat(full, &st) == 0 && S_ISREG(st.st_mode)) {
             if (access(full, X_OK) == 0)
-                return 0;
+                return (*said = check_interpreter(full));
             seen = 1;
         }
         if (!e)
@@ -471,15 +525,19 @@ static int find_tool(const char **vg, const char **lib)
 /* ------------------------------------------------------------ running */
 
 static volatile sig_atomic_t child_pid;
+static volatile sig_atomic_t stop_waiting; /* a signal came while waiting for the tree */
 
 /* SIGINT/SIGTERM sent to hpm go on to the program. A terminal's ^C already
  * reaches the whole process group (si_code SI_KERNEL), so it is not sent a
- * second time. */
+ * second time. Once the program has exited and hpm waits for the rest of
+ * its tree, such a signal ends the waiting instead. */
 static void forward_signal(int sig, siginfo_t *si, void *ctx)
 {
     (void)ctx;
     if (child_pid > 0 && (!si || si->si_code != SI_KERNEL))
         kill((pid_t)child_pid, sig);
+    if (child_pid == 0)
+        stop_waiting = 1;
 }
 
 /* A temporary directory for the tool's output files: the program's forks
@@ -499,26 +557,22 @@ static int make_tmpdir(char *dir, size_t len)
     return mkdtemp(dir) ? 0 : -1;
 }
 
-/* Remove the tool's files; returns how many other processes left one. */
-static unsigned clean_tmpdir(const char *dir, const char *main_file)
+/* Remove the tool's files and the folder. */
+static void clean_tmpdir(const char *dir)
 {
     DIR *d = opendir(dir);
     struct dirent *e;
-    unsigned others = 0;
     char path[4096 + 256];
     if (d) {
         while ((e = readdir(d)) != NULL) {
             if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
                 continue;
             snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-            if (strcmp(path, main_file) != 0 && strncmp(e->d_name, "vpmu.", 5) == 0)
-                others++;
             unlink(path);
         }
         closedir(d);
     }
     rmdir(dir);
-    return others;
 }
 
 /* "%" means something to the tool's --hpm-out (%p = pid): double it. */
@@ -540,16 +594,32 @@ static char *escape_percent(const char *s, const char *suffix)
 struct run_result {
     pid_t pid;  /* of valgrind, which is also the program's */
     int status; /* raw wait status */
-    struct rusage ru;
+    struct rusage ru; /* the program's, plus the tree's when it was waited for */
+    unsigned waited;  /* other processes of the tree waited for */
+    int tree_left;    /* 1: stopped waiting (a signal) with processes left */
 };
 
-/* fork + exec valgrind with args; 0 and the wait status, or -1 (printed). */
-static int run_tool(char **args, const char *libdir, struct run_result *res)
+static void rusage_add(struct rusage *a, const struct rusage *b)
+{
+    timeradd(&a->ru_utime, &b->ru_utime, &a->ru_utime);
+    timeradd(&a->ru_stime, &b->ru_stime, &a->ru_stime);
+    a->ru_minflt += b->ru_minflt;
+    a->ru_majflt += b->ru_majflt;
+    a->ru_nvcsw += b->ru_nvcsw;
+    a->ru_nivcsw += b->ru_nivcsw;
+}
+
+/* fork + exec valgrind with args; 0 and the wait status, or -1 (printed).
+ * wait_tree: hpm is the subreaper of the program's tree (processes whose
+ * parent dies are re-parented to hpm, not to init), and after the program
+ * exits hpm waits for every process left, as strace -f does, so that each
+ * has written its counts before the report is made. */
+static int run_tool(char **args, const char *libdir, int wait_tree, struct run_result *res)
 {
     sigset_t block, old;
     struct sigaction sa, old_int, old_term;
     int pfd[2], err = 0;
-    pid_t pid;
+    pid_t pid, parent = getpid();
     ssize_t got;
 
     if (pipe2(pfd, O_CLOEXEC) != 0) {
@@ -561,6 +631,10 @@ static int run_tool(char **args, const char *libdir, struct run_result *res)
     sigaddset(&block, SIGTERM);
     /* no signal may arrive between fork and knowing the child's pid */
     sigprocmask(SIG_BLOCK, &block, &old);
+    if (wait_tree && prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) {
+        fprintf(stderr, "%s: prctl(PR_SET_CHILD_SUBREAPER): %s\n", cmd_name, strerror(errno));
+        wait_tree = 0;
+    }
     fflush(NULL);
     pid = fork();
     if (pid < 0) {
@@ -573,6 +647,11 @@ static int run_tool(char **args, const char *libdir, struct run_result *res)
     if (pid == 0) {
         close(pfd[0]);
         sigprocmask(SIG_SETMASK, &old, NULL);
+        /* the simulator dies with hpm (seed 004: counters are owned, and
+         * cleaned up when the owner dies); a parent already gone means
+         * hpm died before the prctl took effect */
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+            _exit(127);
         setenv("VALGRIND_LIB", libdir, 1);
         execv(args[0], args);
         err = errno;
@@ -585,7 +664,7 @@ static int run_tool(char **args, const char *libdir, struct run_result *res)
     child_pid = pid;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = forward_signal;
-    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sa.sa_flags = SA_SIGINFO; /* no SA_RESTART: a signal must end wait4(-1) */
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
@@ -607,6 +686,21 @@ static int run_tool(char **args, const char *libdir, struct run_result *res)
         }
     }
     child_pid = 0;
+    if (wait_tree && got != (ssize_t)sizeof err) {
+        int st;
+        struct rusage ru;
+        pid_t w;
+        while (!stop_waiting && (w = wait4(-1, &st, 0, &ru)) != 0) {
+            if (w < 0) {
+                if (errno == EINTR)
+                    continue;
+                break; /* ECHILD: the whole tree has ended */
+            }
+            rusage_add(&res->ru, &ru);
+            res->waited++;
+        }
+        res->tree_left = stop_waiting;
+    }
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     if (got == (ssize_t)sizeof err) {
@@ -618,78 +712,111 @@ static int run_tool(char **args, const char *libdir, struct run_result *res)
 
 /* ------------------------------------------------------------ report output */
 
-/* Whether -o FILE is written to FILE.tmp and renamed: only when FILE is
- * absent or a regular file. Anything else (/dev/null, a FIFO, a terminal, a
- * symbolic link) is written in place: renaming over it would replace the
- * device node or the link itself. */
+/* Whether -o FILE is written to a temporary file and renamed: only when
+ * FILE is absent or a regular file. Anything else (/dev/null, a FIFO, a
+ * terminal, a symbolic link) is written in place: renaming over it would
+ * replace the device node or the link itself. */
 static int output_atomic(const char *path)
 {
     struct stat st;
     return lstat(path, &st) != 0 || S_ISREG(st.st_mode);
 }
 
+static int report_to(FILE *f, const struct count_opts *o, const struct count_report *r)
+{
+    return o->fmt == FMT_JSON  ? count_report_json(f, r)
+           : o->fmt == FMT_CSV ? count_report_csv(f, r)
+                               : count_report_text(f, r);
+}
+
+/* A new, uniquely named file beside path (FILE.XXXXXX, created with
+ * O_EXCL by mkstemp, so no existing file or link is ever followed), with
+ * the mode a new file would get; its name in *tmp. */
+static FILE *open_beside(const char *path, char **tmp)
+{
+    size_t n = strlen(path) + 8;
+    mode_t mask;
+    FILE *f;
+    int fd;
+    *tmp = malloc(n);
+    if (!*tmp)
+        return NULL;
+    snprintf(*tmp, n, "%s.XXXXXX", path);
+    fd = mkstemp(*tmp);
+    if (fd < 0)
+        return NULL;
+    mask = umask(0);
+    umask(mask);
+    if (fchmod(fd, 0666 & ~mask) != 0 || !(f = fdopen(fd, "w"))) {
+        close(fd);
+        unlink(*tmp);
+        return NULL;
+    }
+    return f;
+}
+
 static int write_report(const struct count_opts *o, const struct count_report *r)
 {
-    FILE *f = stdout;
+    FILE *f;
     char *tmp = NULL;
     int rc;
-    if (o->output && !output_atomic(o->output)) {
+    if (!o->output) {
+        rc = report_to(stdout, o, r);
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            fprintf(stderr, "%s: error writing the report to stdout\n", cmd_name);
+            rc = -1;
+        }
+        return rc;
+    }
+    if (!output_atomic(o->output)) {
         f = fopen(o->output, "w");
         if (!f) {
             fprintf(stderr, "%s: cannot write %s: %s\n", cmd_name, o->output, strerror(errno));
             return -1;
         }
-        rc = o->fmt == FMT_JSON  ? count_report_json(f, r)
-             : o->fmt == FMT_CSV ? count_report_csv(f, r)
-                                 : count_report_text(f, r);
+        rc = report_to(f, o, r);
         if (fclose(f) != 0 || rc != 0) {
             fprintf(stderr, "%s: error writing %s\n", cmd_name, o->output);
             return -1;
         }
         return 0;
     }
-    if (o->output) {
-        size_t n = strlen(o->output) + 5;
-        tmp = malloc(n);
-        if (!tmp)
-            return -1;
-        snprintf(tmp, n, "%s.tmp", o->output);
-        f = fopen(tmp, "w");
-        if (!f) {
-            fprintf(stderr, "%s: cannot write %s: %s\n", cmd_name, tmp, strerror(errno));
-            free(tmp);
-            return -1;
-        }
-    }
-    rc = o->fmt == FMT_JSON  ? count_report_json(f, r)
-         : o->fmt == FMT_CSV ? count_report_csv(f, r)
-                             : count_report_text(f, r);
-    if (o->output) {
-        /* written in full, or not at all: FILE appears only by the rename */
-        if (fclose(f) != 0)
-            rc = -1;
-        if (rc == 0 && rename(tmp, o->output) != 0) {
-            fprintf(stderr, "%s: cannot rename %s to %s: %s\n", cmd_name, tmp, o->output,
-                    strerror(errno));
-            rc = -1;
-        } else if (rc != 0) {
-            fprintf(stderr, "%s: error writing %s\n", cmd_name, tmp);
-        }
-        if (rc != 0)
-            unlink(tmp);
+    f = open_beside(o->output, &tmp);
+    if (!f) {
+        fprintf(stderr, "%s: cannot write beside %s: %s\n", cmd_name, o->output,
+                strerror(errno));
         free(tmp);
-    } else if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "%s: error writing the report to stdout\n", cmd_name);
+        return -1;
+    }
+    /* written in full, or not at all: FILE appears only by the rename */
+    rc = report_to(f, o, r);
+    if (fclose(f) != 0)
+        rc = -1;
+    if (rc != 0)
+        fprintf(stderr, "%s: error writing %s\n", cmd_name, tmp);
+    else if (rename(tmp, o->output) != 0) {
+        fprintf(stderr, "%s: cannot rename %s to %s: %s\n", cmd_name, tmp, o->output,
+                strerror(errno));
         rc = -1;
     }
+    if (rc != 0)
+        unlink(tmp);
+    free(tmp);
     return rc;
 }
 
-/* -o must be writable before a possibly long run starts. */
+/* -o must name a writable file before a possibly long run starts: not a
+ * folder, and in a folder hpm can create files in. */
 static int output_dir_ok(const char *path)
 {
     char dir[4096];
     const char *slash = strrchr(path, '/');
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "%s: cannot write the report to %s: it is a directory\n", cmd_name,
+                path);
+        return 0;
+    }
     if (!output_atomic(path)) {
         /* ENOENT: a link to a file not there yet, which fopen creates */
         if (access(path, W_OK) != 0 && errno != ENOENT) {
@@ -698,6 +825,11 @@ static int output_dir_ok(const char *path)
             return 0;
         }
         return 1;
+    }
+    if (path[strlen(path) - 1] == '/') {
+        fprintf(stderr, "%s: cannot write the report to %s: it names a directory\n", cmd_name,
+                path);
+        return 0;
     }
     if (!slash)
         snprintf(dir, sizeof dir, ".");
@@ -713,12 +845,24 @@ static int output_dir_ok(const char *path)
     return 1;
 }
 
+/* The note for a program that wrote UPC registers itself, or NULL. */
+static const char *upc_write_note(const struct vpmu_output *out, char *buf, size_t len)
+{
+    if (!out->upc_writes)
+        return NULL;
+    snprintf(buf, len,
+             "the program wrote UPC registers itself (%" PRIu64 " HPM_VPMU_UPC_WRITE request%s): "
+             "the counts are what the units held, not necessarily the events named here",
+             out->upc_writes, out->upc_writes == 1 ? "" : "s");
+    return buf;
+}
+
 /* Report an existing tool output file (--from-output). */
 static int count_from_output(const struct count_opts *o, struct count_row *rows)
 {
     struct vpmu_output out;
     struct count_report r;
-    char err[512];
+    char err[512], upc_note[200];
     unsigned n = 0;
     int rc;
     if (vpmu_output_load(&out, o->from_output, err, sizeof err) != 0) {
@@ -743,6 +887,8 @@ static int count_from_output(const struct count_opts *o, struct count_row *rows)
     r.out = &out;
     r.rows = rows;
     r.n_rows = n;
+    if (upc_write_note(&out, upc_note, sizeof upc_note))
+        r.notes[r.n_notes++] = upc_note;
     r.per_core = o->per_core;
     r.per_thread = o->per_thread;
     r.machine_source = NULL;
@@ -765,16 +911,18 @@ static int count_or_run(int argc, char **argv, int run_only)
     struct hpm_machine m;
     static struct count_row rows[MAX_ROWS];
     unsigned n_rows = 0, features;
-    char clamp_note[160], pmu[256], dir[4096], main_file[4200], sig_note[160], fork_note[160],
-        core_note[160], exit_note[160], msrc[4200], err[512];
+    char clamp_note[160], pmu[256], dir[4096], sig_note[160], fork_note[200], core_note[160],
+        exit_note[160], exec_note[600], lost_note[160], left_note[160], upc_note[200],
+        msrc[4200], err[512];
     const char *vg, *lib;
     char *codes = NULL, *wire = NULL, *out_arg = NULL, *machine_arg = NULL, *events_arg = NULL,
          **args = NULL;
     struct run_result res;
     struct vpmu_output out;
     struct count_report r;
+    struct count_tree tree;
     int rc, hw, i, na = 0;
-    unsigned others;
+    unsigned execs;
 
     cmd_name = run_only ? "hpm run" : "hpm count";
     rc = parse_opts(argc, argv, &o);
@@ -802,7 +950,12 @@ static int count_or_run(int argc, char **argv, int run_only)
     features = hpm_catalog_features(&m.hier);
     if ((rc = build_rows(&o, m.name, m.hier.cores, features, rows, &n_rows)) != 0)
         return rc;
-    rc = find_program(o.prog[0]);
+    {
+        int said = 0;
+        rc = find_program(o.prog[0], &said);
+        if (said)
+            return rc;
+    }
     if (rc == 127) {
         fprintf(stderr, "%s: %s: command not found\n", cmd_name, o.prog[0]);
         return 127;
@@ -871,15 +1024,16 @@ static int count_or_run(int argc, char **argv, int run_only)
     args[na++] = events_arg;
     if (!o.start)
         args[na++] = "--hpm-start=no";
-    if (run_only)
-        args[na++] = "--trace-children=yes"; /* fork/exec children count too */
+    /* children and exec'd images run under the tool too: hpm count sums them
+     * (count_procs.h) unless --no-children, hpm run lets them count */
+    args[na++] = "--trace-children=yes";
     if (run_only && !o.model_always)
         args[na++] = "--hpm-model=on-demand"; /* libhpm asks when it needs them */
     for (i = 0; i < o.prog_argc; i++)
         args[na++] = o.prog[i];
     args[na] = NULL;
 
-    if (run_tool(args, lib, &res) != 0) {
+    if (run_tool(args, lib, !run_only && !o.no_children, &res) != 0) {
         rc = 1;
         goto done_dir;
     }
@@ -888,29 +1042,35 @@ static int count_or_run(int argc, char **argv, int run_only)
         rc = WIFSIGNALED(res.status) ? 128 + WTERMSIG(res.status) : WEXITSTATUS(res.status);
         goto done_dir;
     }
-    /* valgrind runs the program in its own process: the pid names the file */
-    snprintf(main_file, sizeof main_file, "%s/vpmu.%d.out", dir, (int)res.pid);
-    if (vpmu_output_load(&out, main_file, err, sizeof err) != 0) {
-        struct stat st;
-        if (stat(main_file, &st) != 0 && WIFSIGNALED(res.status))
+    rc = count_tree_load(&tree, dir, (uint64_t)res.pid, !o.no_children, err, sizeof err);
+    if (rc == 1) {
+        if (WIFSIGNALED(res.status))
             fprintf(stderr,
                     "hpm count: the virtual PMU wrote no output: valgrind was killed by signal "
                     "%d (%s) before it could\n",
                     WTERMSIG(res.status), strsignal(WTERMSIG(res.status)));
-        else if (stat(main_file, &st) != 0)
+        else
             fprintf(stderr,
                     "hpm count: the virtual PMU wrote no output (valgrind exited with status "
                     "%d): it could not run %s (see valgrind's message above)\n",
                     WEXITSTATUS(res.status), o.prog[0]);
-        else
-            fprintf(stderr, "%s: the virtual PMU's output is unusable: %s\n", cmd_name, err);
-        vpmu_output_free(&out);
         /* killed from outside (SIGKILL leaves the tool no time to write):
-         * still exit as the shell would have seen it */
-        rc = WIFSIGNALED(res.status) ? 128 + WTERMSIG(res.status) : 1;
+         * still exit as the shell would have seen it; valgrind's own 126/127
+         * (it could not execute the program) are a shell's too */
+        rc = WIFSIGNALED(res.status)                                        ? 128 + WTERMSIG(res.status)
+             : WEXITSTATUS(res.status) == 126 || WEXITSTATUS(res.status) == 127 ? WEXITSTATUS(res.status)
+                                                                            : 1;
+        goto done_dir;
+    }
+    if (rc != 0 || count_tree_total(&tree, &out, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: the virtual PMU's output is unusable: %s\n", cmd_name, err);
+        count_tree_free(&tree);
+        vpmu_output_free(&out);
+        rc = 1;
         goto done_dir;
     }
     if (check_counts(&out, rows, n_rows, "the virtual PMU's output") != 0) {
+        count_tree_free(&tree);
         vpmu_output_free(&out);
         rc = 1;
         goto done_dir;
@@ -929,6 +1089,8 @@ static int count_or_run(int argc, char **argv, int run_only)
     r.ru = res.ru;
     r.per_core = o.per_core;
     r.per_thread = o.per_thread;
+    r.procs = tree.procs;
+    r.n_procs = tree.n;
     if (clamp_note[0])
         r.notes[r.n_notes++] = clamp_note;
     if (WIFSIGNALED(res.status)) {
@@ -956,19 +1118,63 @@ static int count_or_run(int argc, char **argv, int run_only)
                  out.cores, (unsigned)m.hier.cores);
         r.notes[r.n_notes++] = core_note;
     }
-    others = clean_tmpdir(dir, main_file);
-    dir[0] = 0;
-    if (others) {
-        snprintf(fork_note, sizeof fork_note,
-                 "the program started %u more process%s (fork); their counts are not included",
-                 others, others == 1 ? "" : "es");
+    execs = tree.procs[0].n_commands - 1;
+    if (execs) {
+        /* the chain of images of the program's own process */
+        size_t at = 0;
+        unsigned k;
+        at += (size_t)snprintf(exec_note + at, sizeof exec_note - at,
+                               "the program exec'd %u time%s (", execs, execs == 1 ? "" : "s");
+        for (k = 0; k < tree.procs[0].n_commands && at < sizeof exec_note; k++)
+            at += (size_t)snprintf(exec_note + at, sizeof exec_note - at, "%s%s",
+                                   k ? " -> " : "", tree.procs[0].commands[k]);
+        if (at < sizeof exec_note)
+            snprintf(exec_note + at, sizeof exec_note - at,
+                     "); the counts before and after each exec are summed");
+        r.notes[r.n_notes++] = exec_note;
+    }
+    if (!tree.procs[0].complete) {
+        snprintf(lost_note, sizeof lost_note,
+                 "the program's last image (after its exec) wrote no counts; counts up to the "
+                 "exec");
+        r.notes[r.n_notes++] = lost_note;
+    }
+    /* --no-children: the program's own forks, also of children still
+     * running (which have no file yet) */
+    if (tree.procs[0].out.forks > tree.skipped)
+        tree.skipped = (unsigned)(tree.procs[0].out.forks > UINT_MAX ? UINT_MAX
+                                                                   : tree.procs[0].out.forks);
+    if (tree.n > 1 || (o.no_children && tree.skipped)) {
+        unsigned missing = 0, k;
+        for (k = 1; k < tree.n; k++)
+            missing += !tree.procs[k].complete;
+        if (o.no_children)
+            snprintf(fork_note, sizeof fork_note,
+                     "the program started %u more process%s; --no-children: their counts are "
+                     "not included",
+                     tree.skipped, tree.skipped == 1 ? "" : "es");
+        else
+            snprintf(fork_note, sizeof fork_note,
+                     "counts are the sum over %u processes, the program and the %u it started "
+                     "(table below; --no-children counts the program alone)%s",
+                     tree.n, tree.n - 1,
+                     missing ? "; some ended without writing their final counts" : "");
         r.notes[r.n_notes++] = fork_note;
     }
+    if (upc_write_note(&out, upc_note, sizeof upc_note))
+        r.notes[r.n_notes++] = upc_note;
+    if (res.tree_left) {
+        snprintf(left_note, sizeof left_note,
+                 "hpm stopped waiting for the program's children (a signal); those still "
+                 "running are not counted");
+        r.notes[r.n_notes++] = left_note;
+    }
     rc = write_report(&o, &r) == 0 ? r.exit_code : 1;
+    count_tree_free(&tree);
     vpmu_output_free(&out);
 done_dir:
     if (dir[0])
-        clean_tmpdir(dir, "");
+        clean_tmpdir(dir);
 done:
     free(wire);
     free(codes);

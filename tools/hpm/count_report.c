@@ -22,13 +22,18 @@ static uint64_t add_sat(uint64_t a, uint64_t b)
     return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-static uint64_t row_value(const struct count_report *r, const struct count_row *row)
+static uint64_t row_value_in(const struct vpmu_output *o, const struct count_row *row)
 {
     uint64_t v = 0;
     unsigned i;
     for (i = 0; i < row->n_codes; i++)
-        v = add_sat(v, r->out->count[row->codes[i]]);
+        v = add_sat(v, o->count[row->codes[i]]);
     return v;
+}
+
+static uint64_t row_value(const struct count_report *r, const struct count_row *row)
+{
+    return row_value_in(r->out, row);
 }
 
 /* Value of row on core c, or -1 when the row does not count that core. */
@@ -209,6 +214,25 @@ static unsigned compute_derived(const struct count_report *r, struct derived *ou
 }
 
 /* ------------------------------------------------------------ shared pieces */
+
+/* The process table is written for a tree, or a program that exec'd. */
+static int procs_shown(const struct count_report *r)
+{
+    return r->procs && (r->n_procs > 1 || (r->n_procs == 1 && r->procs[0].n_commands > 1));
+}
+
+static void proc_exit_text(const struct count_proc *p, char *buf, size_t len)
+{
+    const struct vpmu_output *o = &p->out;
+    if (!p->complete)
+        snprintf(buf, len, "no final counts");
+    else if (o->exit_kind == VPMU_EXIT_SIGNAL && o->exit_value > 0)
+        snprintf(buf, len, "signal %d", o->exit_value);
+    else if (o->exit_kind == VPMU_EXIT_SIGNAL)
+        snprintf(buf, len, "signal");
+    else
+        snprintf(buf, len, "status %d", o->exit_value);
+}
 
 static const char *signal_text(int sig)
 {
@@ -461,6 +485,36 @@ static void text_regions(FILE *f, const struct count_report *r)
     free(done);
 }
 
+/* One line per process: pid, parent, how it ended, its share of the first
+ * rows (all rows are in JSON and CSV), and the images it ran. */
+#define PROC_TEXT_ROWS 3
+static void text_procs(FILE *f, const struct count_report *r)
+{
+    unsigned i, j, nr = r->n_rows < PROC_TEXT_ROWS ? r->n_rows : PROC_TEXT_ROWS;
+    char buf[64];
+    fprintf(f, "\n processes (the counts above are their sum)\n %10s %10s  %-16s", "pid", "ppid",
+            "exit");
+    for (j = 0; j < nr; j++)
+        fprintf(f, " %20s", r->rows[j].name);
+    fprintf(f, "  command\n");
+    for (i = 0; i < r->n_procs; i++) {
+        const struct count_proc *p = &r->procs[i];
+        proc_exit_text(p, buf, sizeof buf);
+        fprintf(f, " %10" PRIu64 " ", p->pid);
+        if (p->ppid)
+            fprintf(f, "%10" PRIu64, p->ppid);
+        else
+            fprintf(f, "%10s", "-");
+        fprintf(f, "  %-16s", buf);
+        for (j = 0; j < nr; j++)
+            fprintf(f, " %20" PRIu64, row_value_in(&p->out, &r->rows[j]));
+        fputs(" ", f);
+        for (j = 0; j < p->n_commands; j++)
+            fprintf(f, "%s %s", j ? " ->" : "", p->commands[j]);
+        fputc('\n', f);
+    }
+}
+
 int count_report_text(FILE *f, const struct count_report *r)
 {
     const struct vpmu_output *o = r->out;
@@ -542,6 +596,8 @@ int count_report_text(FILE *f, const struct count_report *r)
             fprintf(f, " %-*s %*s  %s\n", NAME_W, d[i].d->label, NUM_W, buf, d[i].d->formula);
         }
     }
+    if (procs_shown(r))
+        text_procs(f, r);
     if (r->per_thread && o->n_thr)
         text_threads(f, r);
     if (o->n_reg)
@@ -636,6 +692,45 @@ static void json_kinds(FILE *f, const struct count_report *r, const struct vpmu_
         fprintf(f, "%" PRIu64, k->v[order[i]]);
     }
     fputc('}', f);
+}
+
+static void json_procs(FILE *f, const struct count_report *r)
+{
+    unsigned i, j;
+    fputs("],\n  \"processes\":[", f);
+    for (i = 0; i < r->n_procs; i++) {
+        const struct count_proc *p = &r->procs[i];
+        fprintf(f, "%s\n    {\"pid\":%" PRIu64 ",\"ppid\":", i ? "," : "", p->pid);
+        if (p->ppid)
+            fprintf(f, "%" PRIu64, p->ppid);
+        else
+            fputs("null", f);
+        fputs(",\"commands\":[", f);
+        for (j = 0; j < p->n_commands; j++) {
+            if (j)
+                fputc(',', f);
+            count_json_string(f, p->commands[j]);
+        }
+        fprintf(f, "],\"complete\":%s,\"exit\":", p->complete ? "true" : "false");
+        if (!p->complete)
+            fputs("null", f);
+        else if (p->out.exit_kind == VPMU_EXIT_SIGNAL && p->out.exit_value > 0)
+            fprintf(f, "{\"signal\":%d}", p->out.exit_value);
+        else if (p->out.exit_kind == VPMU_EXIT_SIGNAL)
+            fputs("{\"signal\":null}", f);
+        else
+            fprintf(f, "{\"status\":%d}", p->out.exit_value);
+        fprintf(f, ",\"threads_count\":%u,\"source\":\"modeled\",\"counts\":{",
+                p->out.threads);
+        for (j = 0; j < r->n_rows; j++) {
+            if (j)
+                fputc(',', f);
+            json_key(f, r->rows[j].name);
+            fprintf(f, "%" PRIu64, row_value_in(&p->out, &r->rows[j]));
+        }
+        fputs("}}", f);
+    }
+    fputs("\n  ", f);
 }
 
 int count_report_json(FILE *f, const struct count_report *r)
@@ -798,6 +893,8 @@ int count_report_json(FILE *f, const struct count_report *r)
                 ",\"parity_errors\":%" PRIu64 "}",
                 i ? "," : "", o->upc[i].upc, o->upc[i].counters, o->upc[i].lost_carries,
                 o->upc[i].parity_errors);
+    if (procs_shown(r))
+        json_procs(f, r);
     fputs("]\n}\n", f);
     return ferror(f) ? -1 : 0;
 }
@@ -873,6 +970,39 @@ static void csv_kinds(FILE *f, const struct count_report *r, const char *section
                             num, "modeled"};
         snprintf(num, sizeof num, "%" PRIu64, k->v[order[i]]);
         csv_row(f, &x);
+    }
+}
+
+/* section "process": the pid in the region column, then the process's
+ * facts and its value of every row */
+static void csv_procs(FILE *f, const struct count_report *r)
+{
+    unsigned i, j;
+    char pid[32], num[64];
+    for (i = 0; i < r->n_procs; i++) {
+        const struct count_proc *p = &r->procs[i];
+        struct csv_row x = {"process", "ppid", pid, -1, -1, -1, num, NULL};
+        snprintf(pid, sizeof pid, "%" PRIu64, p->pid);
+        if (p->ppid)
+            snprintf(num, sizeof num, "%" PRIu64, p->ppid);
+        else
+            num[0] = 0;
+        csv_row(f, &x);
+        for (j = 0; j < p->n_commands; j++) {
+            x.name = "command";
+            x.value = p->commands[j];
+            csv_row(f, &x);
+        }
+        x.name = "exit";
+        x.value = num;
+        proc_exit_text(p, num, sizeof num);
+        csv_row(f, &x);
+        x.source = "modeled";
+        for (j = 0; j < r->n_rows; j++) {
+            x.name = r->rows[j].name;
+            snprintf(num, sizeof num, "%" PRIu64, row_value_in(&p->out, &r->rows[j]));
+            csv_row(f, &x);
+        }
     }
 }
 
@@ -998,5 +1128,7 @@ int count_report_csv(FILE *f, const struct count_report *r)
             csv_row(f, &x);
         }
     }
+    if (procs_shown(r))
+        csv_procs(f, r);
     return ferror(f) ? -1 : 0;
 }

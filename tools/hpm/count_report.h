@@ -15,6 +15,7 @@
 #include <sys/resource.h>
 
 #include "catalog.h"
+#include "count_procs.h"
 #include "vpmu_output.h"
 
 /* One requested event: a kind on all cores (core -1), on one core, or a
@@ -27,7 +28,7 @@ struct count_row {
     unsigned n_codes;
 };
 
-#define COUNT_MAX_NOTES 8
+#define COUNT_MAX_NOTES 12
 
 struct count_report {
     /* the program as run; argv NULL = take the tool's `command` record */
@@ -44,6 +45,12 @@ struct count_report {
     const char *notes[COUNT_MAX_NOTES];
     unsigned n_notes;
     int per_core, per_thread;
+    /* the processes summed in out (count_procs.h), the program first; a
+     * table of them is written when there is more than one or the program
+     * exec'd (text: a "processes" section; JSON: "processes"; CSV: rows of
+     * section "process" with the pid in the region column). NULL = none. */
+    const struct count_proc *procs;
+    unsigned n_procs;
     /* how the program ended: signal > 0, else status */
     int exit_signal, exit_status;
     int exit_code; /* what hpm exits with */

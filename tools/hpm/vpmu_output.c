@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* vpmu_output.c - the parser of the virtual PMU's output file (vpmu_output.h). */
+#define _POSIX_C_SOURCE 200809L /* strdup */
 #include "vpmu_output.h"
 
 #include <errno.h>
@@ -26,7 +27,7 @@ struct parser {
     size_t errlen;
     /* singleton records seen, to reject a second one */
     int seen_command, seen_machine, seen_cores, seen_freq, seen_level, seen_models, seen_upcs,
-        seen_exit;
+        seen_exit, seen_upc_writes, seen_forks;
     size_t last_thr, last_reg; /* lookup caches: records come grouped */
 };
 
@@ -391,6 +392,12 @@ static int rec_exit(struct parser *p, const struct line *l)
         o->exit_value = neg ? -(int)v : (int)v;
         return 0;
     }
+    if (field_is(l, 1, "exec") && l->n == 2) {
+        /* a segment: the counts before the process image was replaced */
+        o->exit_kind = VPMU_EXIT_EXEC;
+        o->exit_value = 0;
+        return 0;
+    }
     if (field_is(l, 1, "signal") && l->n == 2) {
         o->exit_kind = VPMU_EXIT_SIGNAL;
         o->exit_value = -1;
@@ -405,7 +412,7 @@ static int rec_exit(struct parser *p, const struct line *l)
         o->exit_value = (int)v;
         return 0;
     }
-    return fail(p, "'exit' needs 'status N', 'signal N' or 'signal'");
+    return fail(p, "'exit' needs 'status N', 'signal N', 'signal' or 'exec'");
 }
 
 static int record(struct parser *p, struct line *l)
@@ -451,7 +458,8 @@ static int record(struct parser *p, struct line *l)
     /* the remaining known records have exactly one value */
     if (field_is(l, 0, "pid") || field_is(l, 0, "machine") || field_is(l, 0, "cores") ||
         field_is(l, 0, "frequency_hz") || field_is(l, 0, "level") || field_is(l, 0, "upcs") ||
-        field_is(l, 0, "threads")) {
+        field_is(l, 0, "threads") || field_is(l, 0, "ppid") || field_is(l, 0, "upc_writes") ||
+        field_is(l, 0, "forks")) {
         if (l->n != 2)
             return fail(p, "'%.*s' needs one value", (int)l->flen[0], l->f[0]);
     } else {
@@ -461,6 +469,21 @@ static int record(struct parser *p, struct line *l)
         if (once(p, &o->have_pid, "pid"))
             return -1;
         return get_u64(p, l, 1, UINT64_MAX, "pid", &o->pid);
+    }
+    if (field_is(l, 0, "ppid")) {
+        if (once(p, &o->have_ppid, "ppid"))
+            return -1;
+        return get_u64(p, l, 1, UINT64_MAX, "ppid", &o->ppid);
+    }
+    if (field_is(l, 0, "forks")) {
+        if (once(p, &p->seen_forks, "forks"))
+            return -1;
+        return get_u64(p, l, 1, UINT64_MAX, "forks", &o->forks);
+    }
+    if (field_is(l, 0, "upc_writes")) {
+        if (once(p, &p->seen_upc_writes, "upc_writes"))
+            return -1;
+        return get_u64(p, l, 1, UINT64_MAX, "upc_writes", &o->upc_writes);
     }
     if (field_is(l, 0, "machine")) {
         if (once(p, &p->seen_machine, "machine"))
@@ -666,4 +689,70 @@ const struct vpmu_thread *vpmu_output_thread(const struct vpmu_output *o, unsign
         if (o->thr[i].serial == serial)
             return &o->thr[i];
     return NULL;
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+int vpmu_output_add(struct vpmu_output *dst, const struct vpmu_output *src, char *err,
+                    size_t errlen)
+{
+    unsigned offset = dst->threads, c;
+    size_t i, j;
+    if (strcmp(dst->machine, src->machine) != 0 || dst->cores != src->cores) {
+        snprintf(err, errlen, "counts of machine %s (%u cores) cannot be added to %s (%u cores)",
+                 src->machine, src->cores, dst->machine, dst->cores);
+        return -1;
+    }
+    for (c = 0; c < HPM_CAT_CODES; c++)
+        if (src->have_count[c]) {
+            if (!dst->have_count[c])
+                dst->n_counts++;
+            dst->count[c] = sat_add(dst->count[c], src->count[c]);
+            dst->have_count[c] = 1;
+        }
+    for (i = 0; i < src->n_thr; i++) {
+        struct vpmu_thread *t = grow(dst->thr, &dst->cap_thr, dst->n_thr, sizeof *t);
+        if (!t)
+            goto oom;
+        dst->thr = t;
+        dst->thr[dst->n_thr] = src->thr[i];
+        dst->thr[dst->n_thr++].serial = src->thr[i].serial + offset;
+    }
+    for (i = 0; i < src->n_reg; i++) {
+        struct vpmu_region *r = grow(dst->reg, &dst->cap_reg, dst->n_reg, sizeof *r);
+        char *name = strdup(src->reg[i].name);
+        if (!r || !name) {
+            free(name);
+            goto oom;
+        }
+        dst->reg = r;
+        dst->reg[dst->n_reg] = src->reg[i];
+        dst->reg[dst->n_reg].name = name;
+        dst->reg[dst->n_reg++].thread = src->reg[i].thread + offset;
+    }
+    for (i = 0; i < src->n_upc; i++) {
+        for (j = 0; j < dst->n_upc && dst->upc[j].upc != src->upc[i].upc; j++)
+            ;
+        if (j == dst->n_upc) {
+            struct vpmu_upc *u = grow(dst->upc, &dst->cap_upc, dst->n_upc, sizeof *u);
+            if (!u)
+                goto oom;
+            dst->upc = u;
+            dst->upc[j] = src->upc[i];
+            dst->upc[j].lost_carries = dst->upc[j].parity_errors = 0;
+            dst->n_upc++;
+        }
+        dst->upc[j].lost_carries = sat_add(dst->upc[j].lost_carries, src->upc[i].lost_carries);
+        dst->upc[j].parity_errors = sat_add(dst->upc[j].parity_errors, src->upc[i].parity_errors);
+    }
+    dst->threads += src->threads;
+    dst->upc_writes = sat_add(dst->upc_writes, src->upc_writes);
+    dst->forks = sat_add(dst->forks, src->forks);
+    return 0;
+oom:
+    snprintf(err, errlen, "out of memory");
+    return -1;
 }

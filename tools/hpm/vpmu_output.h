@@ -11,9 +11,9 @@
  * newer tool can add records). Errors are "line N: message".
  *
  * Records (one per line, fields separated by spaces):
- *   hpm-vpmu 2 | command PROG ARG... | pid N | machine NAME | cores N |
- *   frequency_hz N | level L | models M... | upcs N |
- *   exit status N | exit signal N | exit signal | threads N |
+ *   hpm-vpmu 2 | command PROG ARG... | pid N | ppid N | machine NAME | cores N |
+ *   frequency_hz N | level L | models M... | upcs N | upc_writes N | forks N |
+ *   exit status N | exit signal N | exit signal | exit exec | threads N |
  *   thread T core C | count CODE NAME VALUE | thread T KIND VALUE |
  *   raw ... (ignored) | region NAME thread T entries N |
  *   region NAME thread T KIND VALUE | upc U counters N lost_carries N parity_errors N
@@ -34,6 +34,7 @@ enum vpmu_exit_kind {
     VPMU_EXIT_NONE = 0, /* no exit record (file truncated) */
     VPMU_EXIT_STATUS,   /* exit_value = the status */
     VPMU_EXIT_SIGNAL,   /* exit_value = the signal, or -1 when unknown */
+    VPMU_EXIT_EXEC,     /* a segment written before execve (FILE.execN) */
 };
 
 /* Per-kind values with a presence flag (a value of 0 and "not written" differ). */
@@ -64,8 +65,10 @@ struct vpmu_upc {
 struct vpmu_output {
     unsigned version;
     char *command; /* the rest of the `command` line, verbatim; NULL if absent */
-    int have_pid;
-    uint64_t pid;
+    int have_pid, have_ppid;
+    uint64_t pid, ppid;
+    uint64_t upc_writes; /* UPC register writes by the program (0: none) */
+    uint64_t forks;      /* processes it started (fork, vfork, clone) */
     char machine[64];
     unsigned cores;
     uint64_t frequency_hz;
@@ -97,6 +100,14 @@ int vpmu_output_parse(struct vpmu_output *o, const char *buf, size_t len, char *
  * message (the tool could not start the program). */
 int vpmu_output_load(struct vpmu_output *o, const char *path, char *err, size_t errlen);
 void vpmu_output_free(struct vpmu_output *o);
+
+/* Add src's counts to dst (the same machine): node counts are summed; src's
+ * threads and regions are appended, their serials moved past dst's threads;
+ * UPC health is summed per unit. dst keeps its own command, pid and exit.
+ * Used to sum a process's exec segments and a process tree. Returns 0, or -1
+ * with a message in err. */
+int vpmu_output_add(struct vpmu_output *dst, const struct vpmu_output *src, char *err,
+                    size_t errlen);
 
 /* The thread with serial `serial`, or NULL. */
 const struct vpmu_thread *vpmu_output_thread(const struct vpmu_output *o, unsigned serial);

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * vpmu_hostile - client requests whose pointers look valid to the address
+ * space manager but fault when touched: the pages of a MAP_SHARED mapping
+ * that lie past the end of its file raise SIGBUS. Every request must return
+ * HPM_VPMU_EFAULT and the tool must go on counting (before the fix the tool
+ * died with "Valgrind received a signal 7 (SIGBUS)" and every count was
+ * lost). Also the unit-number range of UPC_READ, which must match
+ * UPC_WRITE's, and the `upc_writes` record an accepted write leaves.
+ */
+#define _GNU_SOURCE /* mkstemp, ftruncate */
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "vpmu_test.h"
+
+#define REG_START_STOP 0x900
+
+int main(void)
+{
+    char path[] = "/tmp/hpm-vpmu-hostile.XXXXXX";
+    long page = sysconf(_SC_PAGESIZE);
+    uint64_t v = 0;
+    char *m, *beyond;
+    int fd;
+
+    vpmu_test_require_tool();
+    fd = mkstemp(path);
+    VPMU_EXPECT(fd >= 0, "mkstemp");
+    unlink(path);
+    /* one page of file, two pages of mapping: the second page is "valid"
+     * memory to Valgrind and SIGBUS to anyone who touches it */
+    VPMU_EXPECT(ftruncate(fd, page) == 0, "ftruncate");
+    m = mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    VPMU_EXPECT(m != MAP_FAILED, "mmap");
+    beyond = m + page;
+
+    VPMU_EXPECT(HPM_VPMU_READ(beyond, 10) == HPM_VPMU_EFAULT, "READ past EOF");
+    VPMU_EXPECT(HPM_VPMU_REGION_BEGIN(beyond) == HPM_VPMU_EFAULT, "REGION_BEGIN past EOF");
+    VPMU_EXPECT(HPM_VPMU_REGION_END(beyond) == HPM_VPMU_EFAULT, "REGION_END past EOF");
+    VPMU_EXPECT(HPM_VPMU_READ_EVENTS(beyond, 4, HPM_VPMU_SCOPE_NODE) == HPM_VPMU_EFAULT,
+                "READ_EVENTS past EOF");
+    VPMU_EXPECT(HPM_VPMU_READ_KINDS(beyond, 4) == HPM_VPMU_EFAULT, "READ_KINDS past EOF");
+    VPMU_EXPECT(HPM_VPMU_EVENTS(beyond, 4) == HPM_VPMU_EFAULT, "EVENTS past EOF");
+    VPMU_EXPECT(HPM_VPMU_SELECT(beyond, 4) == HPM_VPMU_EFAULT, "SELECT past EOF");
+    VPMU_EXPECT(HPM_VPMU_UPC_READ(0, REG_START_STOP, beyond) == HPM_VPMU_EFAULT,
+                "UPC_READ into past EOF");
+    VPMU_EXPECT(HPM_VPMU_MACHINE(beyond, HPM_VPMU_MACHINE(NULL, 0)) == HPM_VPMU_EFAULT,
+                "MACHINE past EOF");
+    /* a name that starts in the good page and runs into the bad one */
+    for (long i = 0; i < page; i++)
+        m[i] = 'x';
+    VPMU_EXPECT(HPM_VPMU_REGION_BEGIN(beyond - 8) == HPM_VPMU_EFAULT, "name into past EOF");
+
+    /* still counting, and the good page still works */
+    VPMU_EXPECT(HPM_VPMU_READ(m, 10) == 10, "READ in the file's page");
+    vpmu_test_scalar_adds(1000);
+
+    /* unit numbers are 32 bits wide for reads as for writes */
+    VPMU_EXPECT(HPM_VPMU_UPC_READ(0x100000000ull, REG_START_STOP, &v) == HPM_VPMU_EINVAL,
+                "UPC_READ unit 2^32");
+    VPMU_EXPECT(HPM_VPMU_UPC_WRITE(0x100000000ull, REG_START_STOP, 1) == HPM_VPMU_EINVAL,
+                "UPC_WRITE unit 2^32");
+    VPMU_EXPECT(HPM_VPMU_UPC_READ(0, REG_START_STOP, &v) == 0 && v == 1, "UPC_READ unit 0");
+    /* an accepted write: the output says the program reprogrammed the unit */
+    VPMU_EXPECT(HPM_VPMU_UPC_WRITE(0, REG_START_STOP, 1) == 0, "UPC_WRITE start");
+    munmap(m, 2 * (size_t)page);
+    close(fd);
+    return vpmu_test_done("vpmu_hostile");
+}

@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* count_procs.c - the process tree of one hpm count run (count_procs.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "count_procs.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One file of the folder: a process's final file (seq UINT32_MAX, so that it
+ * sorts after the process's segments) or its exec segment seq. */
+struct tree_file {
+    uint64_t pid;
+    uint32_t seq;
+    char *path;
+};
+
+/* Reads a decimal number of at most 19 digits at *s; advances *s. */
+static int read_number(const char **s, uint64_t *v)
+{
+    const char *p = *s;
+    uint64_t x = 0;
+    int n = 0;
+    while (*p >= '0' && *p <= '9' && n < 19) {
+        x = x * 10 + (uint64_t)(*p - '0');
+        p++;
+        n++;
+    }
+    if (n == 0 || (*p >= '0' && *p <= '9'))
+        return -1;
+    *s = p;
+    *v = x;
+    return 0;
+}
+
+/* "vpmu.PID.out" or "vpmu.PID.out.execK": 0 and the parts, else -1. */
+static int parse_name(const char *name, uint64_t *pid, uint32_t *seq)
+{
+    const char *s = name;
+    uint64_t k;
+    if (strncmp(s, "vpmu.", 5) != 0)
+        return -1;
+    s += 5;
+    if (read_number(&s, pid) != 0 || strncmp(s, ".out", 4) != 0)
+        return -1;
+    s += 4;
+    if (*s == 0) {
+        *seq = UINT32_MAX;
+        return 0;
+    }
+    if (strncmp(s, ".exec", 5) != 0)
+        return -1;
+    s += 5;
+    if (read_number(&s, &k) != 0 || *s != 0 || k == 0 || k >= UINT32_MAX)
+        return -1;
+    *seq = (uint32_t)k;
+    return 0;
+}
+
+static int cmp_file(const void *a, const void *b)
+{
+    const struct tree_file *x = a, *y = b;
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* dst = an empty output with src's description (machine, command, pid,
+ * exit), ready for vpmu_output_add. */
+static int init_like(struct vpmu_output *dst, const struct vpmu_output *src)
+{
+    *dst = *src;
+    memset(dst->count, 0, sizeof dst->count);
+    memset(dst->have_count, 0, sizeof dst->have_count);
+    dst->n_counts = 0;
+    dst->thr = NULL;
+    dst->reg = NULL;
+    dst->upc = NULL;
+    dst->n_thr = dst->n_reg = dst->n_upc = 0;
+    dst->cap_thr = dst->cap_reg = dst->cap_upc = 0;
+    dst->threads = 0;
+    dst->upc_writes = 0;
+    dst->forks = 0;
+    dst->command = NULL;
+    if (src->command && !(dst->command = strdup(src->command)))
+        return -1;
+    return 0;
+}
+
+static void free_proc(struct count_proc *p)
+{
+    unsigned i;
+    for (i = 0; i < p->n_commands; i++)
+        free(p->commands[i]);
+    free(p->commands);
+    vpmu_output_free(&p->out);
+}
+
+/* Loads files[0..n) (one process: its segments in order, then maybe its
+ * final file) into p. */
+static int load_proc(struct count_proc *p, const struct tree_file *files, unsigned n, char *err,
+                     size_t errlen)
+{
+    struct vpmu_output *parts = calloc(n, sizeof *parts);
+    const struct vpmu_output *last;
+    char perr[512];
+    unsigned i;
+    int rc = -1;
+    memset(p, 0, sizeof *p);
+    p->pid = files[0].pid;
+    p->complete = files[n - 1].seq == UINT32_MAX;
+    p->commands = calloc(n, sizeof *p->commands);
+    if (!parts || !p->commands) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    for (i = 0; i < n; i++) {
+        if (vpmu_output_load(&parts[i], files[i].path, perr, sizeof perr) != 0) {
+            snprintf(err, errlen, "%s: %s", files[i].path, perr);
+            goto out;
+        }
+        if ((parts[i].exit_kind == VPMU_EXIT_EXEC) != (files[i].seq != UINT32_MAX)) {
+            snprintf(err, errlen, "%s: %s", files[i].path,
+                     files[i].seq != UINT32_MAX ? "an exec segment without 'exit exec'"
+                                                : "'exit exec' in a final file");
+            goto out;
+        }
+        p->commands[i] = strdup(parts[i].command ? parts[i].command : "?");
+        if (!p->commands[i]) {
+            snprintf(err, errlen, "out of memory");
+            goto out;
+        }
+        p->n_commands++;
+    }
+    /* the last part describes the process: the image it ended in, its exit */
+    last = &parts[n - 1];
+    if (init_like(&p->out, last) != 0) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    for (i = 0; i < n; i++)
+        if (parts[i].have_ppid) {
+            p->ppid = parts[i].ppid;
+            break;
+        }
+    for (i = 0; i < n; i++)
+        if (vpmu_output_add(&p->out, &parts[i], perr, sizeof perr) != 0) {
+            snprintf(err, errlen, "%s: %s", files[i].path, perr);
+            goto out;
+        }
+    rc = 0;
+out:
+    if (parts)
+        for (i = 0; i < n; i++)
+            vpmu_output_free(&parts[i]);
+    free(parts);
+    return rc;
+}
+
+int count_tree_load(struct count_tree *t, const char *dir, uint64_t main_pid, int children,
+                    char *err, size_t errlen)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    struct tree_file *files = NULL;
+    size_t n = 0, cap = 0, i, j;
+    int rc = -1, have_main = 0;
+    memset(t, 0, sizeof *t);
+    if (!d) {
+        snprintf(err, errlen, "%s: cannot read the folder", dir);
+        return -1;
+    }
+    while ((e = readdir(d)) != NULL) {
+        struct tree_file f;
+        size_t len;
+        if (parse_name(e->d_name, &f.pid, &f.seq) != 0)
+            continue;
+        if (n == cap) {
+            struct tree_file *nf = realloc(files, (cap = cap ? cap * 2 : 16) * sizeof *nf);
+            if (!nf)
+                goto oom;
+            files = nf;
+        }
+        len = strlen(dir) + strlen(e->d_name) + 2;
+        if (!(f.path = malloc(len)))
+            goto oom;
+        snprintf(f.path, len, "%s/%s", dir, e->d_name);
+        files[n++] = f;
+        have_main |= f.pid == main_pid;
+    }
+    closedir(d);
+    d = NULL;
+    if (!have_main) {
+        rc = 1;
+        goto done;
+    }
+    qsort(files, n, sizeof *files, cmp_file);
+    t->procs = calloc(n, sizeof *t->procs);
+    if (!t->procs)
+        goto oom;
+    /* the program first, then the others in pid order */
+    for (i = 0; i < n; i = j) {
+        struct count_proc p;
+        for (j = i; j < n && files[j].pid == files[i].pid; j++)
+            ;
+        if (files[i].pid != main_pid && !children) {
+            t->skipped++;
+            continue;
+        }
+        if (load_proc(&p, files + i, (unsigned)(j - i), err, errlen) != 0) {
+            free_proc(&p);
+            goto done;
+        }
+        if (p.pid == main_pid && t->n) {
+            memmove(t->procs + 1, t->procs, t->n * sizeof *t->procs);
+            t->procs[0] = p;
+        } else {
+            t->procs[t->n] = p;
+        }
+        t->n++;
+    }
+    rc = 0;
+    goto done;
+oom:
+    snprintf(err, errlen, "out of memory");
+done:
+    if (d)
+        closedir(d);
+    for (i = 0; i < n; i++)
+        free(files[i].path);
+    free(files);
+    if (rc != 0)
+        count_tree_free(t);
+    return rc;
+}
+
+int count_tree_total(const struct count_tree *t, struct vpmu_output *total, char *err,
+                     size_t errlen)
+{
+    unsigned i;
+    memset(total, 0, sizeof *total);
+    if (t->n == 0 || init_like(total, &t->procs[0].out) != 0) {
+        snprintf(err, errlen, t->n ? "out of memory" : "no process");
+        return -1;
+    }
+    for (i = 0; i < t->n; i++)
+        if (vpmu_output_add(total, &t->procs[i].out, err, errlen) != 0)
+            return -1;
+    return 0;
+}
+
+unsigned count_tree_execs(const struct count_tree *t)
+{
+    unsigned i, n = 0;
+    for (i = 0; i < t->n; i++)
+        n += t->procs[i].n_commands - 1;
+    return n;
+}
+
+void count_tree_free(struct count_tree *t)
+{
+    unsigned i;
+    for (i = 0; i < t->n; i++)
+        free_proc(&t->procs[i]);
+    free(t->procs);
+    memset(t, 0, sizeof *t);
+}

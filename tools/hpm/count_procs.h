@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * count_procs.h - the process tree of one hpm count run, read from the
+ * tool's output folder.
+ *
+ * Under --trace-children=yes every process of the program's tree runs under
+ * the tool and writes its own file, vpmu.PID.out, at its end. A process that
+ * replaces its image (execve) first writes what it counted so far to
+ * vpmu.PID.out.exec1, .exec2, ... (vpmu_main.c), because the new image
+ * starts a new tool instance that counts from zero. A process's counts are
+ * its segments and its final file summed; the run's counts are the sum over
+ * the processes that are included (the program only, or its whole tree).
+ */
+#ifndef HPM_TOOL_COUNT_PROCS_H
+#define HPM_TOOL_COUNT_PROCS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vpmu_output.h"
+
+struct count_proc {
+    uint64_t pid;
+    uint64_t ppid;            /* 0 when the file did not say */
+    char **commands;          /* the image before each exec, then the last one */
+    unsigned n_commands;      /* execs + 1 */
+    int complete;             /* its final file was there (else: killed, or still running) */
+    struct vpmu_output out;   /* this process's counts, its exec segments summed */
+};
+
+struct count_tree {
+    struct count_proc *procs; /* the program first, then the rest by pid */
+    unsigned n;
+    unsigned skipped;         /* processes left out (--no-children) */
+};
+
+/* Reads every output file in dir. main_pid is the program's process;
+ * children = 0 keeps only it (the others are counted in `skipped`).
+ * Returns 0; 1 when the program itself left no file at all (err says
+ * nothing); -1 with a message in err when a file is unusable. */
+int count_tree_load(struct count_tree *t, const char *dir, uint64_t main_pid, int children,
+                    char *err, size_t errlen);
+
+/* total = the sum over the tree, with the program's command, pid and exit.
+ * For a tree of one process without exec, total equals that process's own
+ * output. Returns 0, or -1 with a message. */
+int count_tree_total(const struct count_tree *t, struct vpmu_output *total, char *err,
+                     size_t errlen);
+
+/* Processes in the tree, and execs summed over them. */
+unsigned count_tree_execs(const struct count_tree *t);
+
+void count_tree_free(struct count_tree *t);
+
+#endif
