@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "count_report.h"
 #include "hpm_check.h"
@@ -329,6 +330,113 @@ static void test_reports(const char *path)
     vpmu_output_free(&o);
 }
 
+/* The records of a process tree: exec segments, ppid, forks, UPC writes. */
+static void test_tree_records(void)
+{
+    good("ppid 1\nforks 3\nupc_writes 2\n");
+    bad("ppid 1\nppid 2\n", "ppid");
+    bad("forks x\n", "forks");
+    bad_file("hpm-vpmu 2\nmachine bgp\ncores 4\nexit exec now\nthreads 1\n", "'exec'");
+}
+
+static void write_file(const char *dir, const char *name, const char *body)
+{
+    char path[512];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (f) {
+        fputs(body, f);
+        fclose(f);
+    }
+}
+
+static const char *proc_file(char *buf, size_t len, unsigned pid, unsigned ppid, const char *cmd,
+                             const char *exit, uint64_t insns, uint64_t forks)
+{
+    snprintf(buf, len,
+             "hpm-vpmu 2\ncommand %s\npid %u\nppid %u\nmachine bgp\ncores 4\nupcs 1\n"
+             "exit %s\nforks %llu\nthreads 1\nthread 1 core 0\nthread 1 INSTRUCTIONS %llu\n"
+             "count 0 PU0_INSTRUCTIONS %llu\nupc 0 counters 256 lost_carries 1 parity_errors 0\n",
+             cmd, pid, ppid, exit, (unsigned long long)forks, (unsigned long long)insns,
+             (unsigned long long)insns);
+    return buf;
+}
+
+/* A folder as the tool leaves it: the program (pid 10) exec'd twice and
+ * started pid 12, which was killed after an exec (no final file); a stray
+ * file that is not the tool's is ignored. */
+static void test_tree_load(void)
+{
+    char dir[] = "/tmp/hpm-test-tree.XXXXXX", b[1024], err[256], path[600];
+    struct count_tree t;
+    struct vpmu_output total;
+    if (!mkdtemp(dir)) {
+        CHECK(0);
+        return;
+    }
+    write_file(dir, "vpmu.10.out.exec1", proc_file(b, sizeof b, 10, 1, "sh w.sh", "exec", 100, 1));
+    write_file(dir, "vpmu.10.out.exec2", proc_file(b, sizeof b, 10, 1, "env x", "exec", 20, 0));
+    write_file(dir, "vpmu.10.out", proc_file(b, sizeof b, 10, 1, "x", "status 4", 3, 0));
+    write_file(dir, "vpmu.12.out.exec1", proc_file(b, sizeof b, 12, 10, "sh w.sh", "exec", 7, 0));
+    write_file(dir, "vpmu.9x.out", "not the tool's");
+
+    CHECK_EQ(count_tree_load(&t, dir, 10, 1, err, sizeof err), 0);
+    CHECK_EQ(t.n, 2);
+    if (t.n == 2) {
+        CHECK_EQ(t.procs[0].pid, 10);
+        CHECK_EQ(t.procs[0].n_commands, 3);
+        CHECK(strcmp(t.procs[0].commands[0], "sh w.sh") == 0);
+        CHECK(strcmp(t.procs[0].commands[2], "x") == 0);
+        CHECK(t.procs[0].complete);
+        CHECK_EQ(t.procs[0].out.count[0], 123);
+        CHECK_EQ(t.procs[0].out.exit_kind, VPMU_EXIT_STATUS);
+        CHECK_EQ(t.procs[0].out.exit_value, 4);
+        CHECK_EQ(t.procs[0].out.threads, 3);
+        CHECK_EQ(t.procs[0].out.forks, 1);
+        CHECK_EQ(t.procs[1].pid, 12);
+        CHECK_EQ(t.procs[1].ppid, 10);
+        CHECK(!t.procs[1].complete);
+        CHECK_EQ(count_tree_execs(&t), 3);
+        CHECK_EQ(count_tree_total(&t, &total, err, sizeof err), 0);
+        CHECK_EQ(total.count[0], 130);
+        CHECK_EQ(total.threads, 4);
+        CHECK_EQ(total.exit_value, 4);
+        CHECK(total.command && strcmp(total.command, "x") == 0);
+        CHECK(total.n_upc == 1 && total.upc[0].lost_carries == 4);
+        CHECK(vpmu_output_thread(&total, 4) && vpmu_output_thread(&total, 4)->k.v[HPM_K_INSTRUCTIONS] == 7);
+        vpmu_output_free(&total);
+    }
+    count_tree_free(&t);
+    /* the program alone */
+    CHECK_EQ(count_tree_load(&t, dir, 10, 0, err, sizeof err), 0);
+    CHECK(t.n == 1 && t.skipped == 1);
+    count_tree_free(&t);
+    /* no file of the program: 1, no message needed */
+    CHECK_EQ(count_tree_load(&t, dir, 11, 1, err, sizeof err), 1);
+    /* a segment that says it is a final file is refused */
+    write_file(dir, "vpmu.12.out.exec2", proc_file(b, sizeof b, 12, 10, "y", "status 0", 1, 0));
+    CHECK_EQ(count_tree_load(&t, dir, 10, 1, err, sizeof err), -1);
+    CHECK(strstr(err, "exec segment") != NULL);
+    /* a different machine cannot be summed */
+    write_file(dir, "vpmu.12.out.exec2",
+               "hpm-vpmu 2\nmachine bgl\ncores 2\nexit exec\nthreads 1\n");
+    CHECK_EQ(count_tree_load(&t, dir, 10, 1, err, sizeof err), -1);
+    CHECK(strstr(err, "cannot be added") != NULL);
+    {
+        static const char *const names[] = {"vpmu.10.out.exec1", "vpmu.10.out.exec2",
+                                            "vpmu.10.out", "vpmu.12.out.exec1",
+                                            "vpmu.12.out.exec2", "vpmu.9x.out"};
+        unsigned i;
+        for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+            snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+            unlink(path);
+        }
+        rmdir(dir);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -340,6 +448,8 @@ int main(int argc, char **argv)
     test_malformed();
     test_escaping();
     test_reports(argv[1]);
+    test_tree_records();
+    test_tree_load();
     if (failures) {
         fprintf(stderr, "%d failure(s)\n", failures);
         return 1;

@@ -130,6 +130,10 @@ static void test_errors(void)
          "random"},
         {"[l3]\nshared = maybe\n", HPM_MACHINE_EVALUE,
          "machines/x.machine:2: bad value 'maybe' for 'shared' in [l3]: expected yes or no"},
+        /* within each key's range, too big for the models together */
+        {"cores = 4\n[l3]\nsize = 1024G\n", HPM_MACHINE_ERANGE,
+         "machines/x.machine:3: the node model would need 131072 MiB of state (per cache line, "
+         "private levels per core; [l3] is the largest); the limit is 512 MiB"},
         {"[timing]\ncpi_int = 0.1234\n", HPM_MACHINE_EVALUE,
          "machines/x.machine:2: bad value '0.1234' for 'cpi_int' in [timing]: expected a "
          "number with at most 3 decimals, such as 0.5"},
@@ -181,6 +185,15 @@ static void test_errors(void)
         CHECK_EQ(parse(&m, "corez = 4\n", err, sizeof err), HPM_MACHINE_EKEY);
         CHECK_STR(err, "machines/x.");
         CHECK_EQ(parse(&m, "corez = 4\n", NULL, 0), HPM_MACHINE_EKEY);
+    }
+    {
+        /* not a regular file: an error of its own, not "Success" */
+        struct hpm_machine m;
+        char err[256];
+        CHECK_EQ(hpm_machine_load(&m, "/dev/zero", err, sizeof err), HPM_MACHINE_EIO);
+        CHECK_STR(err, "/dev/zero: not a regular file (a machine file is a text file)");
+        CHECK_EQ(hpm_machine_load(&m, "/", err, sizeof err), HPM_MACHINE_EIO);
+        CHECK_STR(err, "/: not a regular file (a machine file is a text file)");
     }
 }
 

@@ -1118,7 +1118,7 @@ static int count_or_run(int argc, char **argv, int run_only)
                  out.cores, (unsigned)m.hier.cores);
         r.notes[r.n_notes++] = core_note;
     }
-    execs = tree.procs[0].n_commands - 1;
+    execs = count_proc_execs(&tree.procs[0]);
     if (execs) {
         /* the chain of images of the program's own process */
         size_t at = 0;

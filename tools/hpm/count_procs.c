@@ -254,7 +254,7 @@ unsigned count_tree_execs(const struct count_tree *t)
 {
     unsigned i, n = 0;
     for (i = 0; i < t->n; i++)
-        n += t->procs[i].n_commands - 1;
+        n += count_proc_execs(&t->procs[i]);
     return n;
 }
 

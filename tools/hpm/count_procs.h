@@ -47,7 +47,14 @@ int count_tree_load(struct count_tree *t, const char *dir, uint64_t main_pid, in
 int count_tree_total(const struct count_tree *t, struct vpmu_output *total, char *err,
                      size_t errlen);
 
-/* Processes in the tree, and execs summed over them. */
+/* The execs of one process: its segments (the last command is the image it
+ * ended in only when its final file was there). */
+static inline unsigned count_proc_execs(const struct count_proc *p)
+{
+    return p->n_commands - (p->complete ? 1u : 0u);
+}
+
+/* Execs summed over the tree. */
 unsigned count_tree_execs(const struct count_tree *t);
 
 void count_tree_free(struct count_tree *t);

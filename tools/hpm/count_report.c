@@ -218,7 +218,7 @@ static unsigned compute_derived(const struct count_report *r, struct derived *ou
 /* The process table is written for a tree, or a program that exec'd. */
 static int procs_shown(const struct count_report *r)
 {
-    return r->procs && (r->n_procs > 1 || (r->n_procs == 1 && r->procs[0].n_commands > 1));
+    return r->procs && (r->n_procs > 1 || (r->n_procs == 1 && count_proc_execs(&r->procs[0])));
 }
 
 static void proc_exit_text(const struct count_proc *p, char *buf, size_t len)
