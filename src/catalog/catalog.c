@@ -5,8 +5,8 @@
 #include "model.h"
 
 #define HPM_NEED_NONE_ HPM_NEED_NONE
-#define KIND_(e, u, n, d) {#e, d, HPM_UNIT_##u, 0, (uint16_t)(HPM_NEED_##n)},
-#define NODE_KIND_(e, u, n, d) {#e, d, HPM_UNIT_##u, 1, (uint16_t)(HPM_NEED_##n)},
+#define KIND_(e, u, n, v, t, d) {#e, d, v, t, HPM_UNIT_##u, 0, (uint16_t)(HPM_NEED_##n)},
+#define NODE_KIND_(e, u, n, v, t, d) {#e, d, v, t, HPM_UNIT_##u, 1, (uint16_t)(HPM_NEED_##n)},
 static const struct hpm_cat_kind_info kinds[HPM_K_COUNT] = {
     HPM_CAT_CORE_KINDS(KIND_) HPM_CAT_NODE_KINDS(NODE_KIND_)};
 #undef KIND_
@@ -24,6 +24,90 @@ static const char *const unit_names[HPM_UNIT_COUNT] = {
 const struct hpm_cat_kind_info *hpm_catalog_kind(unsigned kind)
 {
     return kind < HPM_K_COUNT ? &kinds[kind] : 0;
+}
+
+/* Appends s to why (freestanding: no snprintf). */
+static void say(char *why, size_t len, const char *a, const char *b)
+{
+    size_t n = 0;
+    if (!why || !len)
+        return;
+    while (*a && n + 1 < len)
+        why[n++] = *a++;
+    while (b && *b && n + 1 < len)
+        why[n++] = *b++;
+    why[n] = 0;
+}
+
+static int streq(const char *a, const char *b)
+{
+    while (*a && *a == *b) {
+        a++;
+        b++;
+    }
+    return *a == *b;
+}
+
+int hpm_catalog_check(char *why, size_t len)
+{
+    unsigned k, j;
+    for (k = 0; k < HPM_K_COUNT; k++) {
+        const struct hpm_cat_kind_info *x = &kinds[k];
+        const char *p;
+        size_t n = 0;
+        for (p = x->name; *p; p++, n++)
+            if (!((*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_')) {
+                say(why, len, "name not upper case [A-Z0-9_]: ", x->name);
+                return -1;
+            }
+        /* "PU15_" + name + NUL must fit */
+        if (n == 0 || n + 6 > HPM_CAT_NAME_MAX) {
+            say(why, len, "name empty or too long for PU<n>_: ", x->name);
+            return -1;
+        }
+        if (!x->description[0]) {
+            say(why, len, "no description: ", x->name);
+            return -1;
+        }
+        if (!streq(x->units, "events") && !streq(x->units, "cycles") &&
+            !streq(x->units, "bytes")) {
+            say(why, len, "units not events, cycles or bytes: ", x->name);
+            return -1;
+        }
+        if (x->unit >= HPM_UNIT_COUNT || (x->needs & ~0xffu)) {
+            say(why, len, "bad unit or needs: ", x->name);
+            return -1;
+        }
+        /* an exact tool counter is no model's product: a kind that needs
+         * the predictor, the TLBs or the timing model has none */
+        if (x->tool_event[0] &&
+            (x->node || (x->needs & (HPM_NEED_BPRED | HPM_NEED_TLB | HPM_NEED_TIMING)))) {
+            say(why, len, "a modeled kind names a tool event: ", x->name);
+            return -1;
+        }
+        for (p = x->tool_event; *p; p++)
+            if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_')) {
+                say(why, len, "tool event not lower case: ", x->name);
+                return -1;
+            }
+        /* cycles come from the timing model */
+        if (streq(x->units, "cycles") != ((x->needs & HPM_NEED_TIMING) != 0)) {
+            say(why, len, "cycles and the timing model disagree: ", x->name);
+            return -1;
+        }
+        if (x->node != (k >= HPM_K_CORE_COUNT)) {
+            say(why, len, "node flag out of place: ", x->name);
+            return -1;
+        }
+        for (j = 0; j < k; j++)
+            if (streq(kinds[j].name, x->name)) {
+                say(why, len, "name twice: ", x->name);
+                return -1;
+            }
+    }
+    if (why && len)
+        why[0] = 0;
+    return 0;
 }
 
 const char *hpm_catalog_unit_name(unsigned unit)
@@ -97,13 +181,49 @@ static char upper(char c)
     return (c >= 'a' && c <= 'z') ? (char)(c - 'a' + 'A') : c;
 }
 
-static int name_eq(const char *a, const char *b)
+int hpm_catalog_name_eq(const char *a, size_t alen, const char *b)
 {
-    while (*a && *b && upper(*a) == upper(*b)) {
-        a++;
-        b++;
+    size_t i;
+    for (i = 0; i < alen; i++)
+        if (b[i] == 0 || upper(a[i]) != upper(b[i]))
+            return 0;
+    return b[alen] == 0;
+}
+
+static size_t cstrlen(const char *s)
+{
+    size_t n = 0;
+    while (s[n])
+        n++;
+    return n;
+}
+
+int hpm_catalog_kind_by_name(const char *s, size_t len)
+{
+    unsigned k;
+    for (k = 0; k < HPM_K_COUNT; k++)
+        if (hpm_catalog_name_eq(s, len, kinds[k].name))
+            return (int)k;
+    return -1;
+}
+
+int hpm_catalog_split_core(const char *s, int *core, const char **rest)
+{
+    const char *p = s + 2;
+    int v = 0;
+    *rest = s;
+    if (upper(s[0]) != 'P' || upper(s[1]) != 'U' || *p < '0' || *p > '9')
+        return 0;
+    while (*p >= '0' && *p <= '9') {
+        if (v < 100000)
+            v = v * 10 + (*p - '0');
+        p++;
     }
-    return *a == 0 && *b == 0;
+    if (*p != '_')
+        return 0;
+    *core = v;
+    *rest = p + 1;
+    return 1;
 }
 
 static size_t put(char *buf, size_t len, size_t at, const char *s)
@@ -157,58 +277,87 @@ const char *hpm_catalog_strerror(int err)
     }
 }
 
-static int find_kind(const char *name)
+int hpm_catalog_parse(const char *name, struct hpm_cat_name *out)
 {
-    unsigned k;
-    for (k = 0; k < HPM_K_COUNT; k++)
-        if (name_eq(name, kinds[k].name))
-            return (int)k;
-    return -1;
+    const char *rest;
+    int core = -1, kind;
+    if (!name || !out)
+        return HPM_CAT_EUNKNOWN;
+    if (hpm_catalog_split_core(name, &core, &rest)) {
+        kind = hpm_catalog_kind_by_name(rest, cstrlen(rest));
+        if (kind < 0 || kinds[kind].node)
+            return HPM_CAT_EUNKNOWN;
+        if (core >= HPM_CAT_MAX_CORES)
+            return HPM_CAT_ECORE;
+        out->scope = HPM_CAT_SCOPE_CORE;
+        out->core = core;
+        out->kind = (unsigned)kind;
+        hpm_catalog_code_name((unsigned)hpm_catalog_code((unsigned)kind, core), out->canonical,
+                              sizeof out->canonical);
+        return 0;
+    }
+    kind = hpm_catalog_kind_by_name(name, cstrlen(name));
+    if (kind < 0)
+        return HPM_CAT_EUNKNOWN;
+    out->scope = kinds[kind].node ? HPM_CAT_SCOPE_NODE : HPM_CAT_SCOPE_KIND;
+    out->core = -1;
+    out->kind = (unsigned)kind;
+    put(out->canonical, sizeof out->canonical, 0, kinds[kind].name);
+    out->canonical[cstrlen(kinds[kind].name)] = 0;
+    return 0;
 }
 
-int hpm_catalog_lookup(const char *name, unsigned cores, unsigned features, int *codes,
-                       unsigned max, unsigned *kind_out)
+const char *hpm_catalog_missing_reason(unsigned kind, unsigned features)
 {
-    int kind, core = -1;
+    unsigned miss;
+    if (kind >= HPM_K_COUNT)
+        return "no such event";
+    miss = kinds[kind].needs & ~features;
+    if (!miss)
+        return 0;
+    if (miss & HPM_NEED_L3)
+        return "it has no L3";
+    if (miss & HPM_NEED_PREFETCH)
+        return "it has no L2 stream prefetcher";
+    if (miss & HPM_NEED_L2)
+        return "it has no L2";
+    return "the machine model cannot provide it";
+}
+
+int hpm_catalog_codes(const struct hpm_cat_name *nm, unsigned cores, unsigned features,
+                      int *codes, unsigned max)
+{
     unsigned n = 0, c;
-    if (!name)
-        return HPM_CAT_EUNKNOWN;
-    if (upper(name[0]) == 'P' && upper(name[1]) == 'U' && name[2] >= '0' && name[2] <= '9') {
-        const char *p = name + 2;
-        int v = 0;
-        while (*p >= '0' && *p <= '9' && v < 1000)
-            v = v * 10 + (*p++ - '0');
-        if (*p != '_')
-            return HPM_CAT_EUNKNOWN;
-        kind = find_kind(p + 1);
-        if (kind < 0 || kind >= HPM_K_CORE_COUNT)
-            return HPM_CAT_EUNKNOWN;
-        if ((unsigned)v >= cores || v >= HPM_CAT_MAX_CORES)
-            return HPM_CAT_ECORE;
-        core = v;
-    } else {
-        kind = find_kind(name);
-        if (kind < 0)
-            return HPM_CAT_EUNKNOWN;
-    }
-    if (kind_out)
-        *kind_out = (unsigned)kind;
-    if (kinds[kind].node || core >= 0) {
-        if (!hpm_catalog_provided((unsigned)kind, core, cores, features))
+    if (nm->scope == HPM_CAT_SCOPE_CORE && (unsigned)nm->core >= cores)
+        return HPM_CAT_ECORE;
+    if (nm->scope != HPM_CAT_SCOPE_KIND) {
+        if (!hpm_catalog_provided(nm->kind, nm->core, cores, features))
             return HPM_CAT_ENOTPROVIDED;
         if (max < 1)
             return HPM_CAT_ESPACE;
-        codes[0] = hpm_catalog_code((unsigned)kind, core);
+        codes[0] = hpm_catalog_code(nm->kind, nm->core);
         return 1;
     }
     if (cores > HPM_CAT_MAX_CORES)
         cores = HPM_CAT_MAX_CORES;
     for (c = 0; c < cores; c++) {
-        if (!hpm_catalog_provided((unsigned)kind, (int)c, cores, features))
+        if (!hpm_catalog_provided(nm->kind, (int)c, cores, features))
             return HPM_CAT_ENOTPROVIDED;
         if (n >= max)
             return HPM_CAT_ESPACE;
-        codes[n++] = hpm_catalog_code((unsigned)kind, (int)c);
+        codes[n++] = hpm_catalog_code(nm->kind, (int)c);
     }
     return (int)n;
+}
+
+int hpm_catalog_lookup(const char *name, unsigned cores, unsigned features, int *codes,
+                       unsigned max, unsigned *kind_out)
+{
+    struct hpm_cat_name nm;
+    int rc = hpm_catalog_parse(name, &nm);
+    if (rc != 0)
+        return rc;
+    if (kind_out)
+        *kind_out = nm.kind;
+    return hpm_catalog_codes(&nm, cores, features, codes, max);
 }

@@ -67,79 +67,84 @@ enum hpm_cat_unit {
     HPM_UNIT_COUNT
 };
 
-/* X(ENUM, UNIT, NEEDS, "description"). Per-core kinds first, in code order
- * (at most HPM_CAT_CORE_STRIDE), then node kinds (at most 32). The order is
- * ABI: codes are derived from it. Append only. */
-#define HPM_CAT_CORE_KINDS(X)                                                                  \
-    X(INSTRUCTIONS, CORE, NONE, "instructions completed")                                   \
-    X(CYCLES, TIMING, TIMING, "modeled core cycles (timing model)")                         \
-    X(LOADS, CORE, NONE, "memory read operations")                                          \
-    X(STORES, CORE, NONE, "memory write operations")                                        \
-    X(LOAD_BYTES, CORE, NONE, "bytes read by load operations")                              \
-    X(STORE_BYTES, CORE, NONE, "bytes written by store operations")                         \
-    X(INT_ADDSUB, CORE, FULL, "integer add/subtract operations (IR level)")                 \
-    X(INT_MUL, CORE, FULL, "integer multiply operations")                                   \
-    X(INT_DIV, CORE, FULL, "integer divide operations")                                     \
-    X(INT_LOGIC, CORE, FULL, "integer logical operations (and, or, xor, not)")              \
-    X(BRANCHES, BRANCH, NONE, "branch instructions of every kind")                          \
-    X(BR_COND, BRANCH, NONE, "conditional branches")                                        \
-    X(BR_COND_TAKEN, BRANCH, NONE, "conditional branches taken")                            \
-    X(BR_COND_NOT_TAKEN, BRANCH, NONE, "conditional branches not taken")                    \
-    X(BR_DIRECT, BRANCH, NONE, "unconditional direct jumps")                                \
-    X(BR_INDIRECT, BRANCH, NONE, "indirect jumps (calls and returns excluded)")             \
-    X(BR_CALLS, BRANCH, NONE, "calls, direct and indirect")                                 \
-    X(BR_CALLS_INDIRECT, BRANCH, NONE, "indirect calls")                                    \
-    X(BR_RETURNS, BRANCH, NONE, "returns")                                                  \
-    X(BR_MISPREDICTS, BRANCH, BPRED, "mispredicted branches of every kind")                 \
-    X(BR_COND_MISPREDICTS, BRANCH, BPRED, "mispredicted conditional branches (direction)")  \
-    X(BR_INDIRECT_MISPREDICTS, BRANCH, BPRED, "mispredicted indirect jump/call targets (BTB)") \
-    X(BR_RETURN_MISPREDICTS, BRANCH, BPRED, "mispredicted return targets (return stack)")   \
-    X(SYSCALLS, CORE, NONE, "system calls")                                                 \
-    X(FP_INSTRUCTIONS, FPU, FULL, "instructions with floating-point arithmetic")            \
-    X(FP_OPS, FPU, FULL, "floating-point operations (flops; FMA = 2)")                      \
-    X(FP_SP_SCALAR, FPU, FULL, "single-precision scalar flops")                             \
-    X(FP_SP_128, FPU, FULL, "single-precision flops in 128-bit vectors")                    \
-    X(FP_SP_256, FPU, FULL, "single-precision flops in 256-bit vectors")                    \
-    X(FP_DP_SCALAR, FPU, FULL, "double-precision scalar flops")                             \
-    X(FP_DP_128, FPU, FULL, "double-precision flops in 128-bit vectors")                    \
-    X(FP_DP_256, FPU, FULL, "double-precision flops in 256-bit vectors")                    \
-    X(FP_FMA, FPU, FULL, "fused multiply-add lanes (each also 2 flops)")                    \
-    X(FP_DIV, FPU, FULL, "floating-point division lanes")                                   \
-    X(FP_SQRT, FPU, FULL, "floating-point square-root lanes")                               \
-    X(L1I_ACCESSES, L1I, HIER, "L1 instruction cache accesses (instruction fetches)")       \
-    X(L1I_MISSES, L1I, HIER, "L1 instruction cache misses")                                 \
-    X(L1D_READ_MISSES, L1D, HIER, "L1 data cache load misses")                              \
-    X(L1D_WRITE_MISSES, L1D, HIER, "L1 data cache store misses")                            \
-    X(L1D_MISSES, L1D, HIER, "L1 data cache misses")                                        \
-    X(L1D_WRITEBACKS, L1D, HIER, "dirty lines evicted from the L1 data cache")              \
-    X(L2_ACCESSES, L2, HIER | HPM_NEED_L2, "L2 requests from this core (L1 misses)")        \
-    X(L2_HITS, L2, HIER | HPM_NEED_L2, "L2 requests served by the L2")                      \
-    X(L2_MISSES, L2, HIER | HPM_NEED_L2, "L2 requests not served by the L2")                \
-    X(L2_PREFETCHABLE_REQUESTS, L2, HIER | HPM_NEED_PREFETCH, "demand reads that advanced a prefetch stream") \
-    X(L2_PREFETCH_HITS_IN_STREAM, L2, HIER | HPM_NEED_PREFETCH, "demand reads to a prefetched line") \
-    X(L2_VALID_PREFETCHES, L2, HIER | HPM_NEED_PREFETCH, "prefetches fetched from below the L2") \
-    X(L2_PREFETCH_ALREADY_IN_L2, L2, HIER | HPM_NEED_PREFETCH, "prefetches to a line already in the L2") \
-    X(L2_CYCLES_PREFETCH_PENDING, L2, TIMING | HPM_NEED_PREFETCH, "cycles with a prefetch pending") \
-    X(L3_HITS, L3, HIER | HPM_NEED_L3, "requests of this core served by the L3")            \
-    X(MEM_ACCESSES, DDR, HIER, "requests of this core served by memory (last-level misses)") \
-    X(ITLB_MISSES, TLB, TLB, "instruction TLB misses")                                      \
-    X(DTLB_MISSES, TLB, TLB, "data TLB misses")                                             \
-    X(STALL_MEM_CYCLES, TIMING, TIMING, "cycles stalled on the memory hierarchy")           \
-    X(STALL_TLB_CYCLES, TIMING, TIMING, "cycles stalled on TLB refills")                    \
-    X(STALL_BRANCH_CYCLES, TIMING, TIMING, "cycles lost to branch mispredictions")
+/* X(ENUM, UNIT, NEEDS, "value units", "tool event", "description"): one row
+ * per kind, every fact about it in one place (libpfm4's event tables are
+ * the model). Value units: "events", "cycles" or "bytes". Tool event: the
+ * exact counter of the Valgrind tool (src/vpmu/vpmu_events.h, lower case)
+ * whose count the kind is, or "" for kinds a model produces. Per-core kinds
+ * first, in code order (at most HPM_CAT_CORE_STRIDE), then node kinds (at
+ * most 32). The order is ABI: codes are derived from it. Append only.
+ * hpm_catalog_check validates the table. */
+#define HPM_CAT_CORE_KINDS(X) \
+    X(INSTRUCTIONS, CORE, NONE, "events", "instructions", "instructions completed") \
+    X(CYCLES, TIMING, TIMING, "cycles", "", "modeled core cycles (timing model)") \
+    X(LOADS, CORE, NONE, "events", "loads", "memory read operations") \
+    X(STORES, CORE, NONE, "events", "stores", "memory write operations") \
+    X(LOAD_BYTES, CORE, NONE, "bytes", "load_bytes", "bytes read by load operations") \
+    X(STORE_BYTES, CORE, NONE, "bytes", "store_bytes", "bytes written by store operations") \
+    X(INT_ADDSUB, CORE, FULL, "events", "int_addsub", "integer add/subtract operations (IR level)") \
+    X(INT_MUL, CORE, FULL, "events", "int_mul", "integer multiply operations") \
+    X(INT_DIV, CORE, FULL, "events", "int_div", "integer divide operations") \
+    X(INT_LOGIC, CORE, FULL, "events", "int_logic", "integer logical operations (and, or, xor, not)") \
+    X(BRANCHES, BRANCH, NONE, "events", "branches", "branch instructions of every kind") \
+    X(BR_COND, BRANCH, NONE, "events", "br_cond", "conditional branches") \
+    X(BR_COND_TAKEN, BRANCH, NONE, "events", "br_cond_taken", "conditional branches taken") \
+    X(BR_COND_NOT_TAKEN, BRANCH, NONE, "events", "br_cond_not_taken", "conditional branches not taken") \
+    X(BR_DIRECT, BRANCH, NONE, "events", "br_direct", "unconditional direct jumps") \
+    X(BR_INDIRECT, BRANCH, NONE, "events", "br_indirect", "indirect jumps (calls and returns excluded)") \
+    X(BR_CALLS, BRANCH, NONE, "events", "br_call", "calls, direct and indirect") \
+    X(BR_CALLS_INDIRECT, BRANCH, NONE, "events", "br_call_indirect", "indirect calls") \
+    X(BR_RETURNS, BRANCH, NONE, "events", "br_ret", "returns") \
+    X(BR_MISPREDICTS, BRANCH, BPRED, "events", "", "mispredicted branches of every kind") \
+    X(BR_COND_MISPREDICTS, BRANCH, BPRED, "events", "", "mispredicted conditional branches (direction)") \
+    X(BR_INDIRECT_MISPREDICTS, BRANCH, BPRED, "events", "", "mispredicted indirect jump/call targets (BTB)") \
+    X(BR_RETURN_MISPREDICTS, BRANCH, BPRED, "events", "", "mispredicted return targets (return stack)") \
+    X(SYSCALLS, CORE, NONE, "events", "syscalls", "system calls") \
+    X(FP_INSTRUCTIONS, FPU, FULL, "events", "fp_instructions", "instructions with floating-point arithmetic") \
+    X(FP_OPS, FPU, FULL, "events", "fp_ops", "floating-point operations (flops; FMA = 2)") \
+    X(FP_SP_SCALAR, FPU, FULL, "events", "fp_sp_scalar", "single-precision scalar flops") \
+    X(FP_SP_128, FPU, FULL, "events", "fp_sp_128", "single-precision flops in 128-bit vectors") \
+    X(FP_SP_256, FPU, FULL, "events", "fp_sp_256", "single-precision flops in 256-bit vectors") \
+    X(FP_DP_SCALAR, FPU, FULL, "events", "fp_dp_scalar", "double-precision scalar flops") \
+    X(FP_DP_128, FPU, FULL, "events", "fp_dp_128", "double-precision flops in 128-bit vectors") \
+    X(FP_DP_256, FPU, FULL, "events", "fp_dp_256", "double-precision flops in 256-bit vectors") \
+    X(FP_FMA, FPU, FULL, "events", "fp_fma", "fused multiply-add lanes (each also 2 flops)") \
+    X(FP_DIV, FPU, FULL, "events", "fp_div", "floating-point division lanes") \
+    X(FP_SQRT, FPU, FULL, "events", "fp_sqrt", "floating-point square-root lanes") \
+    X(L1I_ACCESSES, L1I, HIER, "events", "instructions", "L1 instruction cache accesses (instruction fetches)") \
+    X(L1I_MISSES, L1I, HIER, "events", "", "L1 instruction cache misses") \
+    X(L1D_READ_MISSES, L1D, HIER, "events", "", "L1 data cache load misses") \
+    X(L1D_WRITE_MISSES, L1D, HIER, "events", "", "L1 data cache store misses") \
+    X(L1D_MISSES, L1D, HIER, "events", "", "L1 data cache misses") \
+    X(L1D_WRITEBACKS, L1D, HIER, "events", "", "dirty lines evicted from the L1 data cache") \
+    X(L2_ACCESSES, L2, HIER | HPM_NEED_L2, "events", "", "L2 requests from this core (L1 misses)") \
+    X(L2_HITS, L2, HIER | HPM_NEED_L2, "events", "", "L2 requests served by the L2") \
+    X(L2_MISSES, L2, HIER | HPM_NEED_L2, "events", "", "L2 requests not served by the L2") \
+    X(L2_PREFETCHABLE_REQUESTS, L2, HIER | HPM_NEED_PREFETCH, "events", "", "demand reads that advanced a prefetch stream") \
+    X(L2_PREFETCH_HITS_IN_STREAM, L2, HIER | HPM_NEED_PREFETCH, "events", "", "demand reads to a prefetched line") \
+    X(L2_VALID_PREFETCHES, L2, HIER | HPM_NEED_PREFETCH, "events", "", "prefetches fetched from below the L2") \
+    X(L2_PREFETCH_ALREADY_IN_L2, L2, HIER | HPM_NEED_PREFETCH, "events", "", "prefetches to a line already in the L2") \
+    X(L2_CYCLES_PREFETCH_PENDING, L2, TIMING | HPM_NEED_PREFETCH, "cycles", "", "cycles with a prefetch pending") \
+    X(L3_HITS, L3, HIER | HPM_NEED_L3, "events", "", "requests of this core served by the L3") \
+    X(MEM_ACCESSES, DDR, HIER, "events", "", "requests of this core served by memory (last-level misses)") \
+    X(ITLB_MISSES, TLB, TLB, "events", "", "instruction TLB misses") \
+    X(DTLB_MISSES, TLB, TLB, "events", "", "data TLB misses") \
+    X(STALL_MEM_CYCLES, TIMING, TIMING, "cycles", "", "cycles stalled on the memory hierarchy") \
+    X(STALL_TLB_CYCLES, TIMING, TIMING, "cycles", "", "cycles stalled on TLB refills") \
+    X(STALL_BRANCH_CYCLES, TIMING, TIMING, "cycles", "", "cycles lost to branch mispredictions")
 
-#define HPM_CAT_NODE_KINDS(X)                                                                  \
-    X(NODE_CYCLES, TIMING, TIMING, "modeled node cycles: the largest core's cycles")        \
-    X(L3_READS, L3, HIER | HPM_NEED_L3, "L3 demand reads (fills asked for by the level above)") \
-    X(L3_READ_MISSES, L3, HIER | HPM_NEED_L3, "L3 demand reads that missed")                \
-    X(L3_WRITEBACKS_IN, L3, HIER | HPM_NEED_L3, "write-backs received by the L3")          \
-    X(L3_WRITEBACKS, L3, HIER | HPM_NEED_L3, "dirty lines evicted from the L3")             \
-    X(DDR_READ_BYTES, DDR, HIER, "bytes read from DDR (demand and prefetch fills)")         \
-    X(DDR_WRITE_BYTES, DDR, HIER, "bytes written to DDR (write-backs)")                     \
-    X(DDR_READS, DDR, HIER, "line reads from DDR (demand and prefetch fills)")              \
-    X(DDR_WRITES, DDR, HIER, "line writes to DDR (write-backs)")
+#define HPM_CAT_NODE_KINDS(X) \
+    X(NODE_CYCLES, TIMING, TIMING, "cycles", "", "modeled node cycles: the largest core's cycles") \
+    X(L3_READS, L3, HIER | HPM_NEED_L3, "events", "", "L3 demand reads (fills asked for by the level above)") \
+    X(L3_READ_MISSES, L3, HIER | HPM_NEED_L3, "events", "", "L3 demand reads that missed") \
+    X(L3_WRITEBACKS_IN, L3, HIER | HPM_NEED_L3, "events", "", "write-backs received by the L3") \
+    X(L3_WRITEBACKS, L3, HIER | HPM_NEED_L3, "events", "", "dirty lines evicted from the L3") \
+    X(DDR_READ_BYTES, DDR, HIER, "bytes", "", "bytes read from DDR (demand and prefetch fills)") \
+    X(DDR_WRITE_BYTES, DDR, HIER, "bytes", "", "bytes written to DDR (write-backs)") \
+    X(DDR_READS, DDR, HIER, "events", "", "line reads from DDR (demand and prefetch fills)") \
+    X(DDR_WRITES, DDR, HIER, "events", "", "line writes to DDR (write-backs)")
 
-#define HPM_CAT_ENUM_(e, u, n, d) HPM_K_##e,
+#define HPM_CAT_ENUM_(e, u, n, v, t, d) HPM_K_##e,
 enum hpm_cat_kind {
     HPM_CAT_CORE_KINDS(HPM_CAT_ENUM_) HPM_K_CORE_COUNT,
     HPM_K_NODE_FIRST_ = HPM_K_CORE_COUNT - 1,
@@ -151,6 +156,8 @@ enum hpm_cat_kind {
 struct hpm_cat_kind_info {
     const char *name;        /* e.g. "L1D_MISSES" */
     const char *description;
+    const char *units;       /* "events", "cycles", "bytes" */
+    const char *tool_event;  /* the tool's exact counter it is, "" if modeled */
     uint8_t unit;            /* enum hpm_cat_unit */
     uint8_t node;            /* 1 = node-wide, 0 = per core */
     uint16_t needs;          /* enum hpm_cat_need bits */
@@ -158,6 +165,10 @@ struct hpm_cat_kind_info {
 
 /* NULL when kind >= HPM_K_COUNT. */
 const struct hpm_cat_kind_info *hpm_catalog_kind(unsigned kind);
+/* Validates the table (names unique, upper case and short enough with a
+ * PU15_ prefix, units known, a tool event only for exact kinds, needs
+ * consistent with the unit): 0, or -1 with the first problem in why. */
+int hpm_catalog_check(char *why, size_t len);
 const char *hpm_catalog_unit_name(unsigned unit); /* "core", "fpu", ... */
 
 /* Codes. hpm_catalog_code returns -1 for a bad kind or core (core is ignored
@@ -184,10 +195,49 @@ enum hpm_cat_error {
 };
 const char *hpm_catalog_strerror(int err);
 
-/* Resolve a name: PU<n>_<KIND> gives one code, <KIND> the kind on cores
- * 0..cores-1, <NODE_KIND> one code. Writes the codes to codes[max] in core
- * order and returns how many, or a negative enum hpm_cat_error. *kind_out
- * (may be NULL) receives the kind. */
+/* ---------------------------------------------------------------- names
+ * The one parser of event names (every tool, component and reader of files
+ * goes through it) and the one case-insensitive compare. */
+
+enum hpm_cat_scope {
+    HPM_CAT_SCOPE_CORE = 0, /* PU<n>_<KIND>: the kind on core n */
+    HPM_CAT_SCOPE_KIND,     /* <KIND>: a per-core kind, scope left to the measurement:
+                               every core of the node in a node-wide count (hpm count),
+                               the calling thread in a thread's count (libhpm, PAPI);
+                               docs/events.md */
+    HPM_CAT_SCOPE_NODE,     /* <NODE_KIND>: a node-wide event */
+};
+
+struct hpm_cat_name {
+    unsigned kind;                  /* enum hpm_cat_kind */
+    int core;                       /* n of PU<n>_, else -1 */
+    enum hpm_cat_scope scope;
+    char canonical[HPM_CAT_NAME_MAX]; /* upper case: "PU0_L1D_MISSES", "L1D_MISSES" */
+};
+
+/* 1 when a[0..alen) equals the NUL-terminated b, ignoring ASCII case. */
+int hpm_catalog_name_eq(const char *a, size_t alen, const char *b);
+/* The kind named by s[0..len) (no PU prefix), or -1. */
+int hpm_catalog_kind_by_name(const char *s, size_t len);
+/* Splits a "PU<n>_" prefix off s: returns 1 with *core = n and *rest after
+ * the '_', or 0 (no prefix: *rest = s). n is not checked against anything. */
+int hpm_catalog_split_core(const char *s, int *core, const char **rest);
+/* Parses a name's syntax: 0 and *out, or HPM_CAT_EUNKNOWN (no such kind, a
+ * node kind with a PU prefix, a core number >= HPM_CAT_MAX_CORES is
+ * HPM_CAT_ECORE). Nothing about a machine is checked. */
+int hpm_catalog_parse(const char *name, struct hpm_cat_name *out);
+/* Why a machine with these features cannot count kind ("it has no L3"),
+ * or NULL when it can. */
+const char *hpm_catalog_missing_reason(unsigned kind, unsigned features);
+/* The codes of a parsed name on a machine of `cores` cores and `features`:
+ * PU<n>_ one code, a bare per-core kind cores 0..cores-1, a node kind one.
+ * Writes them to codes[max] in core order and returns how many, or a
+ * negative enum hpm_cat_error. */
+int hpm_catalog_codes(const struct hpm_cat_name *n, unsigned cores, unsigned features,
+                      int *codes, unsigned max);
+
+/* hpm_catalog_parse + hpm_catalog_codes. *kind_out (may be NULL) receives
+ * the kind whenever the name parses. */
 int hpm_catalog_lookup(const char *name, unsigned cores, unsigned features, int *codes,
                        unsigned max, unsigned *kind_out);
 

@@ -134,11 +134,68 @@ static void test_machine_wire(const char *dir)
     free(buf);
 }
 
+/* The table passes its own validation; the one parser gives scope, core
+ * and the canonical name; the compare and the missing-feature reasons. */
+static void test_table_and_parser(void)
+{
+    char why[128];
+    struct hpm_cat_name n;
+    const char *rest;
+    int core = -7, codes[HPM_CAT_MAX_CORES];
+    CHECK_EQ(hpm_catalog_check(why, sizeof why), 0);
+    CHECK_STR(why, "");
+
+    CHECK_EQ(hpm_catalog_parse("pu3_l1d_misses", &n), 0);
+    CHECK(n.scope == HPM_CAT_SCOPE_CORE && n.core == 3 && n.kind == HPM_K_L1D_MISSES);
+    CHECK_STR(n.canonical, "PU3_L1D_MISSES");
+    CHECK_EQ(hpm_catalog_parse("L1d_Misses", &n), 0);
+    CHECK(n.scope == HPM_CAT_SCOPE_KIND && n.core == -1);
+    CHECK_STR(n.canonical, "L1D_MISSES");
+    CHECK_EQ(hpm_catalog_parse("ddr_read_bytes", &n), 0);
+    CHECK(n.scope == HPM_CAT_SCOPE_NODE && n.kind == HPM_K_DDR_READ_BYTES);
+    CHECK_EQ(hpm_catalog_parse("PU0_DDR_READ_BYTES", &n), HPM_CAT_EUNKNOWN); /* node kind */
+    CHECK_EQ(hpm_catalog_parse("PU16_INSTRUCTIONS", &n), HPM_CAT_ECORE);
+    CHECK_EQ(hpm_catalog_parse("PU_INSTRUCTIONS", &n), HPM_CAT_EUNKNOWN);
+    CHECK_EQ(hpm_catalog_parse("PU1INSTRUCTIONS", &n), HPM_CAT_EUNKNOWN);
+    CHECK_EQ(hpm_catalog_parse("INSTRUCTIONSX", &n), HPM_CAT_EUNKNOWN);
+    CHECK_EQ(hpm_catalog_parse("", &n), HPM_CAT_EUNKNOWN);
+    CHECK_EQ(hpm_catalog_parse(NULL, &n), HPM_CAT_EUNKNOWN);
+
+    CHECK_EQ(hpm_catalog_split_core("pu12_x", &core, &rest), 1);
+    CHECK(core == 12 && strcmp(rest, "x") == 0);
+    CHECK_EQ(hpm_catalog_split_core("PUx_", &core, &rest), 0);
+    CHECK(strcmp(rest, "PUx_") == 0);
+
+    CHECK(hpm_catalog_name_eq("abc", 3, "ABC"));
+    CHECK(!hpm_catalog_name_eq("abc", 2, "ABC"));
+    CHECK(!hpm_catalog_name_eq("abcd", 4, "ABC"));
+    CHECK_EQ(hpm_catalog_kind_by_name("br_calls", 8), HPM_K_BR_CALLS);
+    CHECK_EQ(hpm_catalog_kind_by_name("br_calls", 7), -1);
+
+    /* codes: the bare kind spans the machine's cores */
+    CHECK_EQ(hpm_catalog_parse("FP_OPS", &n), 0);
+    CHECK_EQ(hpm_catalog_codes(&n, 4, ~0u, codes, HPM_CAT_MAX_CORES), 4);
+    CHECK_EQ(codes[3], hpm_catalog_code(HPM_K_FP_OPS, 3));
+    CHECK_EQ(hpm_catalog_parse("PU4_FP_OPS", &n), 0);
+    CHECK_EQ(hpm_catalog_codes(&n, 4, ~0u, codes, HPM_CAT_MAX_CORES), HPM_CAT_ECORE);
+
+    CHECK(hpm_catalog_missing_reason(HPM_K_INSTRUCTIONS, 0) == NULL);
+    CHECK_STR(hpm_catalog_missing_reason(HPM_K_L3_READS, HPM_NEED_HIER), "it has no L3");
+    CHECK_STR(hpm_catalog_missing_reason(HPM_K_L2_HITS, HPM_NEED_HIER), "it has no L2");
+
+    /* per-kind facts are columns */
+    CHECK_STR(hpm_catalog_kind(HPM_K_DDR_READ_BYTES)->units, "bytes");
+    CHECK_STR(hpm_catalog_kind(HPM_K_STALL_MEM_CYCLES)->units, "cycles");
+    CHECK_STR(hpm_catalog_kind(HPM_K_BR_CALLS)->tool_event, "br_call");
+    CHECK_STR(hpm_catalog_kind(HPM_K_L1D_MISSES)->tool_event, "");
+}
+
 int main(int argc, char **argv)
 {
     test_codes_round_trip();
     test_four_cores_fit_one_upc();
     test_lookup_errors();
+    test_table_and_parser();
     test_machine_wire(argc > 1 ? argv[1] : "machines");
     if (failures)
         fprintf(stderr, "%d failures\n", failures);

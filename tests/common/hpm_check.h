@@ -4,6 +4,7 @@
 #define HPM_CHECK_H
 
 #include <stdio.h>
+#include <string.h>
 
 static int failures;
 #define CHECK(cond)                                                                  \
@@ -21,6 +22,15 @@ static int failures;
                     __LINE__, #a, a_, #b, b_);                                         \
             failures++;                                                                \
         }                                                                              \
+    } while (0)
+#define CHECK_STR(a, b)                                                                  \
+    do {                                                                                 \
+        const char *a_ = (a), *b_ = (b);                                                 \
+        if (!a_ || strcmp(a_, b_) != 0) {                                                \
+            fprintf(stderr, "%s:%d: got \"%s\"\n   expected \"%s\"\n", __FILE__, __LINE__, \
+                    a_ ? a_ : "(null)", b_);                                             \
+            failures++;                                                                  \
+        }                                                                                \
     } while (0)
 
 #endif

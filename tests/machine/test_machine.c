@@ -12,14 +12,6 @@
 #include <unistd.h>
 
 #include "hpm_check.h"
-#define CHECK_STR(a, b)                                                                  \
-    do {                                                                                 \
-        if (strcmp((a), (b)) != 0) {                                                     \
-            fprintf(stderr, "%s:%d: got \"%s\"\n   expected \"%s\"\n", __FILE__, __LINE__, \
-                    (a), (b));                                                           \
-            failures++;                                                                  \
-        }                                                                                \
-    } while (0)
 
 static int parse(struct hpm_machine *m, const char *text, char *err, size_t errlen)
 {

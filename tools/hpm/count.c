@@ -220,31 +220,6 @@ static int parse_opts(int argc, char **argv, struct count_opts *o)
 
 /* ------------------------------------------------------------ events */
 
-static void upcase(char *s)
-{
-    for (; *s; s++)
-        *s = (char)toupper((unsigned char)*s);
-}
-
-static int has_pu_prefix(const char *s)
-{
-    return toupper((unsigned char)s[0]) == 'P' && toupper((unsigned char)s[1]) == 'U' &&
-           isdigit((unsigned char)s[2]);
-}
-
-/* Why the machine cannot provide kind: the first missing feature. */
-static const char *missing_reason(unsigned kind, unsigned features)
-{
-    unsigned miss = hpm_catalog_kind(kind)->needs & ~features;
-    if (miss & HPM_NEED_L3)
-        return "it has no L3";
-    if (miss & HPM_NEED_PREFETCH)
-        return "it has no L2 stream prefetcher";
-    if (miss & HPM_NEED_L2)
-        return "it has no L2";
-    return "the machine model cannot provide it";
-}
-
 static int add_row(struct count_row *rows, unsigned *n, const struct count_row *r)
 {
     unsigned i;
@@ -261,7 +236,7 @@ static int add_row(struct count_row *rows, unsigned *n, const struct count_row *
 static int resolve_event(const char *name, const char *machine, unsigned cores,
                          unsigned features, struct count_row *row)
 {
-    unsigned kind = 0;
+    struct hpm_cat_name nm;
     int rc;
     memset(row, 0, sizeof *row);
     if (strlen(name) >= HPM_CAT_NAME_MAX) {
@@ -269,7 +244,9 @@ static int resolve_event(const char *name, const char *machine, unsigned cores,
                 name);
         return 2;
     }
-    rc = hpm_catalog_lookup(name, cores, features, row->codes, HPM_CAT_MAX_CORES, &kind);
+    rc = hpm_catalog_parse(name, &nm);
+    if (rc == 0)
+        rc = hpm_catalog_codes(&nm, cores, features, row->codes, HPM_CAT_MAX_CORES);
     if (rc == HPM_CAT_EUNKNOWN) {
         fprintf(stderr, "%s: unknown event '%s' (hpm list shows the catalog)\n", cmd_name, name);
         return 2;
@@ -281,24 +258,17 @@ static int resolve_event(const char *name, const char *machine, unsigned cores,
     }
     if (rc == HPM_CAT_ENOTPROVIDED) {
         fprintf(stderr, "%s: event '%s' is not provided by machine %s: %s\n", cmd_name, name,
-                machine, missing_reason(kind, features));
+                machine, hpm_catalog_missing_reason(nm.kind, features));
         return 2;
     }
     if (rc <= 0) {
         fprintf(stderr, "%s: event '%s': %s\n", cmd_name, name, hpm_catalog_strerror(rc));
         return 2;
     }
-    row->kind = kind;
+    row->kind = nm.kind;
     row->n_codes = (unsigned)rc;
-    row->core = -1;
-    if (has_pu_prefix(name) && !hpm_catalog_kind(kind)->node) {
-        unsigned k2;
-        hpm_catalog_decode((unsigned)row->codes[0], &k2, &row->core);
-        hpm_catalog_code_name((unsigned)row->codes[0], row->name, sizeof row->name);
-    } else {
-        snprintf(row->name, sizeof row->name, "%s", hpm_catalog_kind(kind)->name);
-    }
-    upcase(row->name);
+    row->core = nm.core;
+    snprintf(row->name, sizeof row->name, "%s", nm.canonical);
     return 0;
 }
 

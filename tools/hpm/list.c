@@ -83,21 +83,12 @@ int cmd_list(int argc, char **argv)
     if ((rc = machine_arg_load("list", machine, &m, note, sizeof note)) != 0)
         return rc;
     features = hpm_catalog_features(&m.hier);
-    if (pat && toupper((unsigned char)pat[0]) == 'P' && toupper((unsigned char)pat[1]) == 'U' &&
-        isdigit((unsigned char)pat[2])) {
-        /* PU<n>_PATTERN: the pattern applies to the kind, codes are core n's */
-        char *end;
-        long c = strtol(pat + 2, &end, 10);
-        if (*end == '_') {
-            if (c >= (long)m.hier.cores) {
-                fprintf(stderr, "hpm list: machine %s has %u core%s (PU0..PU%u)\n", m.name,
-                        (unsigned)m.hier.cores, m.hier.cores == 1 ? "" : "s",
-                        (unsigned)m.hier.cores - 1);
-                return 1;
-            }
-            core = (int)c;
-            pat = end + 1;
-        }
+    /* PU<n>_PATTERN: the pattern applies to the kind, codes are core n's */
+    if (pat && hpm_catalog_split_core(pat, &core, &pat) && core >= (int)m.hier.cores) {
+        fprintf(stderr, "hpm list: machine %s has %u core%s (PU0..PU%u)\n", m.name,
+                (unsigned)m.hier.cores, m.hier.cores == 1 ? "" : "s",
+                (unsigned)m.hier.cores - 1);
+        return 1;
     }
 
     for (k = 0; k < HPM_K_COUNT; k++) {

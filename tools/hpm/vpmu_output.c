@@ -107,32 +107,6 @@ static int get_u64(struct parser *p, const struct line *l, unsigned i, uint64_t 
     return 0;
 }
 
-static int upper_eq(const char *a, size_t alen, const char *b)
-{
-    size_t i;
-    for (i = 0; i < alen; i++) {
-        char x = a[i], y = b[i];
-        if (y == 0)
-            return 0;
-        if (x >= 'a' && x <= 'z')
-            x = (char)(x - 'a' + 'A');
-        if (y >= 'a' && y <= 'z')
-            y = (char)(y - 'a' + 'A');
-        if (x != y)
-            return 0;
-    }
-    return b[alen] == 0;
-}
-
-static int find_kind(const char *s, size_t len)
-{
-    unsigned k;
-    for (k = 0; k < HPM_K_COUNT; k++)
-        if (upper_eq(s, len, hpm_catalog_kind(k)->name))
-            return (int)k;
-    return -1;
-}
-
 /* Grow an array of elements of size sz to hold one more; NULL on failure. */
 static void *grow(void *arr, size_t *cap, size_t n, size_t sz)
 {
@@ -236,7 +210,7 @@ static int once(struct parser *p, int *seen, const char *what)
 static int set_kind(struct parser *p, struct vpmu_kind_values *k, const char *name, size_t nlen,
                     const struct line *l, unsigned vi)
 {
-    int kind = find_kind(name, nlen);
+    int kind = hpm_catalog_kind_by_name(name, nlen);
     uint64_t v;
     if (kind < 0)
         return fail(p, "unknown event kind '%.*s'", (int)(nlen > 48 ? 48 : nlen), name);
@@ -259,7 +233,7 @@ static int rec_count(struct parser *p, const struct line *l)
         return -1;
     if (hpm_catalog_code_name((unsigned)code, name, sizeof name) < 0)
         return fail(p, "event code %u is not in this hpm's catalog", (unsigned)code);
-    if (!upper_eq(l->f[2], l->flen[2], name))
+    if (!hpm_catalog_name_eq(l->f[2], l->flen[2], name))
         return fail(p, "event code %u is %s here, the tool calls it '%.*s' (tool and hpm from "
                        "different builds?)",
                     (unsigned)code, name, (int)(l->flen[2] > 48 ? 48 : l->flen[2]), l->f[2]);
