@@ -7,28 +7,8 @@
  * hpm_client.h; writes all counts at exit (also after a fatal signal) to the
  * file named by --hpm-out.
  *
- * Output format (one record per line, fields separated by one space):
- *     hpm-vpmu 2                         format version
- *     command PROGRAM ARG...             (arguments verbatim)
- *     pid N
- *     machine NAME
- *     cores N                            modeled cores
- *     frequency_hz N
- *     level insn|core|full               instrumentation that ran
- *     models hier bpred tlb timing       models that ran, or "models none"
- *     upcs N                             UPC units used
- *     exit status N | exit signal        exit_group(N), or death by a signal
- *     threads N                          threads that ever ran
- *     thread T core C                    thread serial T ran on core C
- *     count CODE NAME VALUE              node-wide count, read from the UPC
- *     thread T KIND VALUE                per-thread count of a per-core kind,
- *                                        from UPC reads at thread switches
- *     raw thread T event VALUE           exact tool counters (lower case),
- *     raw total event VALUE              kept for cross-checking the UPC path
- *     region NAME thread T entries N     region NAME closed N times by T
- *     region NAME thread T KIND VALUE    per-thread counts inside the region
- *     upc U counters N lost_carries N parity_errors N
- * Thread numbers are serials, not Valgrind ThreadIds (which are reused).
+ * The output format is defined in vpmu_format.h (the reader, tools/hpm/
+ * vpmu_output.c, includes it too).
  *
  * Per-thread counts. The UPC counts per core (as the hardware does); a
  * thread's count is what its core's counters advanced while it ran. The tool
@@ -59,6 +39,7 @@
 #include "pub_tool_xarray.h"
 
 #include "hpm_client.h"
+#include "vpmu_format.h"
 #include "vpmu_events.h"
 #include "catalog.h"
 #include "machine.h"
@@ -265,7 +246,7 @@ static HChar *exec_segment_name(void)
     UInt k;
     for (k = 1; k < 100000; k++) {
         SysRes sr;
-        VG_(snprintf)(name, len, "%s.exec%u", base, k);
+        VG_(snprintf)(name, len, "%s" VPMU_EXEC_SUFFIX "%u", base, k);
         sr = VG_(open)(name, VKI_O_CREAT | VKI_O_EXCL | VKI_O_WRONLY, VKI_S_IRUSR | VKI_S_IWUSR);
         if (!sr_isError(sr)) {
             VG_(close)((Int)sr_Res(sr));
@@ -894,7 +875,7 @@ static void out_raw(Out *o, UInt serial, const ULong *c)
 {
     Int e;
     for (e = 0; e < VPMU_EV_COUNT; e++)
-        out_printf(o, "raw thread %u %s %llu\n", serial, event_names[e], c[e]);
+        out_printf(o, VPMU_REC_RAW " " VPMU_REC_THREAD " %u %s %llu\n", serial, event_names[e], c[e]);
 }
 
 /* The per-core kinds programmed on core `core`, with the given values. */
@@ -935,38 +916,38 @@ static void write_output(const HChar *fname, Bool at_exec)
     o->used = 0;
     o->failed = False;
 
-    out_printf(o, "hpm-vpmu 2\n");
-    out_printf(o, "command %s", VG_(args_the_exename) ? VG_(args_the_exename) : "?");
+    out_printf(o, VPMU_FORMAT_MAGIC " %d\n", VPMU_FORMAT_VERSION);
+    out_printf(o, VPMU_REC_COMMAND " %s", VG_(args_the_exename) ? VG_(args_the_exename) : "?");
     for (i = 0; i < (UInt)VG_(sizeXA)(VG_(args_for_client)); i++)
         out_printf(o, " %s", *(HChar **)VG_(indexXA)(VG_(args_for_client), i));
     out_printf(o, "\n");
-    out_printf(o, "pid %d\n", VG_(getpid)());
-    out_printf(o, "ppid %d\n", VG_(getppid)());
-    out_printf(o, "machine %s\n", vpmu_node_machine_name());
-    out_printf(o, "cores %u\n", vpmu_node_cores());
-    out_printf(o, "frequency_hz %llu\n", vpmu_node_frequency());
-    out_printf(o, "level %s\n", level_names[vpmu_clo_level]);
-    out_printf(o, "models %s\n", vpmu_node_models());
-    out_printf(o, "upcs %u\n", vpmu_node_n_upcs());
+    out_printf(o, VPMU_REC_PID " %d\n", VG_(getpid)());
+    out_printf(o, VPMU_REC_PPID " %d\n", VG_(getppid)());
+    out_printf(o, VPMU_REC_MACHINE " %s\n", vpmu_node_machine_name());
+    out_printf(o, VPMU_REC_CORES " %u\n", vpmu_node_cores());
+    out_printf(o, VPMU_REC_FREQUENCY " %llu\n", vpmu_node_frequency());
+    out_printf(o, VPMU_REC_LEVEL " %s\n", level_names[vpmu_clo_level]);
+    out_printf(o, VPMU_REC_MODELS " %s\n", vpmu_node_models());
+    out_printf(o, VPMU_REC_UPCS " %u\n", vpmu_node_n_upcs());
     if (at_exec)
-        out_printf(o, "exit exec\n");
+        out_printf(o, VPMU_REC_EXIT " " VPMU_EXIT_WORD_EXEC "\n");
     else if (exit_seen)
-        out_printf(o, "exit status %lld\n", exit_code);
+        out_printf(o, VPMU_REC_EXIT " " VPMU_EXIT_WORD_STATUS " %lld\n", exit_code);
     else
-        out_printf(o, "exit signal\n");
+        out_printf(o, VPMU_REC_EXIT " " VPMU_EXIT_WORD_SIGNAL "\n");
 
     for (i = 1; i < VG_N_THREADS; i++)
         nthreads += threads[i].used ? 1 : 0;
     for (x = exited; x; x = x->next)
         nthreads++;
-    out_printf(o, "threads %u\n", nthreads);
+    out_printf(o, VPMU_REC_THREADS " %u\n", nthreads);
 
     /* node-wide counts, read from the UPC */
     for (i = 0; i < vpmu_node_n_events(); i++) {
         HChar name[HPM_CAT_NAME_MAX];
         UInt code = (UInt)vpmu_node_event_code(i);
         vpmu_node_code_name(code, name, sizeof name);
-        out_printf(o, "count %u %s %llu\n", code, name, vpmu_node_event_value(i));
+        out_printf(o, VPMU_REC_COUNT " %u %s %llu\n", code, name, vpmu_node_event_value(i));
     }
 
     VG_(memset)(total, 0, sizeof total);
@@ -988,31 +969,31 @@ static void write_output(const HChar *fname, Bool at_exec)
             }
         if (!c)
             continue;
-        out_printf(o, "thread %u core %u\n", s, core);
-        VG_(snprintf)(prefix, sizeof prefix, "thread %u", s);
+        out_printf(o, VPMU_REC_THREAD " %u " VPMU_THREAD_WORD_CORE " %u\n", s, core);
+        VG_(snprintf)(prefix, sizeof prefix, VPMU_REC_THREAD " %u", s);
         out_kinds(o, prefix, core, u);
         out_raw(o, s, c);
         for (e = 0; e < VPMU_EV_COUNT; e++)
             total[e] += c[e];
     }
     for (e = 0; e < VPMU_EV_COUNT; e++)
-        out_printf(o, "raw total %s %llu\n", event_names[e], total[e]);
+        out_printf(o, VPMU_REC_RAW " total %s %llu\n", event_names[e], total[e]);
     for (r = region_recs; r; r = r->next) {
-        out_printf(o, "region %s thread %u entries %llu\n", region_names[r->region], r->serial,
+        out_printf(o, VPMU_REC_REGION " %s " VPMU_REC_THREAD " %u " VPMU_REGION_WORD_ENTRIES " %llu\n", region_names[r->region], r->serial,
                    r->entries);
-        VG_(snprintf)(prefix, sizeof prefix, "region %s thread %u", region_names[r->region],
+        VG_(snprintf)(prefix, sizeof prefix, VPMU_REC_REGION " %s " VPMU_REC_THREAD " %u", region_names[r->region],
                       r->serial);
         out_kinds(o, prefix, r->core, r->u);
     }
     if (upc_writes)
-        out_printf(o, "upc_writes %llu\n", upc_writes);
+        out_printf(o, VPMU_REC_UPC_WRITES " %llu\n", upc_writes);
     if (forks)
-        out_printf(o, "forks %llu\n", forks);
+        out_printf(o, VPMU_REC_FORKS " %llu\n", forks);
     for (i = 0; i < vpmu_node_n_upcs(); i++) {
         UInt n, par;
         ULong lost;
         vpmu_node_upc_health(i, &n, &lost, &par);
-        out_printf(o, "upc %u counters %u lost_carries %llu parity_errors %u\n", i, n, lost, par);
+        out_printf(o, VPMU_REC_UPC " %u " VPMU_UPC_WORD_COUNTERS " %u " VPMU_UPC_WORD_LOST " %llu " VPMU_UPC_WORD_PARITY " %u\n", i, n, lost, par);
     }
     out_flush(o);
     VG_(close)(o->fd);

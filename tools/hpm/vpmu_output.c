@@ -260,7 +260,7 @@ static int rec_thread(struct parser *p, const struct line *l)
     t = thread_get(p, (unsigned)serial);
     if (!t)
         return fail(p, "out of memory");
-    if (field_is(l, 2, "core")) {
+    if (field_is(l, 2, VPMU_THREAD_WORD_CORE)) {
         if (t->core >= 0)
             return fail(p, "second core for thread %u", t->serial);
         if (get_u64(p, l, 3, VPMU_OUTPUT_MAX_CORES - 1, "core", &core))
@@ -292,7 +292,7 @@ static int rec_region(struct parser *p, const struct line *l)
     tail.s = l->s + end;
     tail.len = l->len - end;
     split(&tail);
-    if (tail.n != 4 || !field_is(&tail, 0, "thread"))
+    if (tail.n != 4 || !field_is(&tail, 0, VPMU_REC_THREAD))
         return fail(p, "'region' needs NAME thread T entries N or NAME thread T KIND VALUE");
     name = l->f[0] + l->flen[0];
     i = end;
@@ -312,7 +312,7 @@ static int rec_region(struct parser *p, const struct line *l)
     r = region_get(p, name, nlen, (unsigned)serial);
     if (!r)
         return fail(p, "out of memory");
-    if (field_is(&tail, 2, "entries")) {
+    if (field_is(&tail, 2, VPMU_REGION_WORD_ENTRIES)) {
         if (r->have_entries)
             return fail(p, "second 'entries' for region %s thread %u", r->name, r->thread);
         if (get_u64(p, &tail, 3, UINT64_MAX, "entries", &v))
@@ -329,8 +329,8 @@ static int rec_upc(struct parser *p, const struct line *l)
     uint64_t u;
     struct vpmu_upc *x;
     size_t i;
-    if (l->n != 8 || !field_is(l, 2, "counters") || !field_is(l, 4, "lost_carries") ||
-        !field_is(l, 6, "parity_errors"))
+    if (l->n != 8 || !field_is(l, 2, VPMU_UPC_WORD_COUNTERS) || !field_is(l, 4, VPMU_UPC_WORD_LOST) ||
+        !field_is(l, 6, VPMU_UPC_WORD_PARITY))
         return fail(p, "'upc' needs U counters N lost_carries N parity_errors N");
     if (get_u64(p, l, 1, 1023, "UPC unit", &u))
         return -1;
@@ -357,7 +357,7 @@ static int rec_exit(struct parser *p, const struct line *l)
     uint64_t v;
     if (once(p, &p->seen_exit, "exit"))
         return -1;
-    if (field_is(l, 1, "status") && l->n == 3) {
+    if (field_is(l, 1, VPMU_EXIT_WORD_STATUS) && l->n == 3) {
         /* exit_group's argument, as the program gave it (may be negative) */
         int neg = l->flen[2] > 1 && l->f[2][0] == '-';
         if (parse_u64(l->f[2] + neg, l->flen[2] - (size_t)neg, &v) != 0 || v > INT_MAX)
@@ -366,18 +366,18 @@ static int rec_exit(struct parser *p, const struct line *l)
         o->exit_value = neg ? -(int)v : (int)v;
         return 0;
     }
-    if (field_is(l, 1, "exec") && l->n == 2) {
+    if (field_is(l, 1, VPMU_EXIT_WORD_EXEC) && l->n == 2) {
         /* a segment: the counts before the process image was replaced */
         o->exit_kind = VPMU_EXIT_EXEC;
         o->exit_value = 0;
         return 0;
     }
-    if (field_is(l, 1, "signal") && l->n == 2) {
+    if (field_is(l, 1, VPMU_EXIT_WORD_SIGNAL) && l->n == 2) {
         o->exit_kind = VPMU_EXIT_SIGNAL;
         o->exit_value = -1;
         return 0;
     }
-    if (field_is(l, 1, "signal") && l->n == 3) {
+    if (field_is(l, 1, VPMU_EXIT_WORD_SIGNAL) && l->n == 3) {
         if (get_u64(p, l, 2, 255, "signal", &v))
             return -1;
         if (v == 0)
@@ -398,13 +398,13 @@ static int record(struct parser *p, struct line *l)
     split(l);
     if (l->n == 0)
         return 0; /* blank lines carry nothing */
-    if (field_is(l, 0, "count"))
+    if (field_is(l, 0, VPMU_REC_COUNT))
         return rec_count(p, l);
-    if (field_is(l, 0, "thread"))
+    if (field_is(l, 0, VPMU_REC_THREAD))
         return rec_thread(p, l);
-    if (field_is(l, 0, "region"))
+    if (field_is(l, 0, VPMU_REC_REGION))
         return rec_region(p, l);
-    if (field_is(l, 0, "command")) {
+    if (field_is(l, 0, VPMU_REC_COMMAND)) {
         if (once(p, &p->seen_command, "command"))
             return -1;
         rest_of(l, &s, &n);
@@ -415,56 +415,56 @@ static int record(struct parser *p, struct line *l)
         o->command[n] = 0;
         return 0;
     }
-    if (field_is(l, 0, "models")) {
+    if (field_is(l, 0, VPMU_REC_MODELS)) {
         if (once(p, &p->seen_models, "models"))
             return -1;
         rest_of(l, &s, &n);
         return copy_word(p, o->models, sizeof o->models, s, n, "models");
     }
-    if (field_is(l, 0, "hpm-vpmu"))
+    if (field_is(l, 0, VPMU_FORMAT_MAGIC))
         return fail(p, "second 'hpm-vpmu' header");
-    if (field_is(l, 0, "raw"))
+    if (field_is(l, 0, VPMU_REC_RAW))
         return 0; /* exact tool counters for its own tests; hpm reports UPC reads */
-    if (field_is(l, 0, "upc"))
+    if (field_is(l, 0, VPMU_REC_UPC))
         return rec_upc(p, l);
-    if (field_is(l, 0, "exit"))
+    if (field_is(l, 0, VPMU_REC_EXIT))
         return rec_exit(p, l);
     /* the remaining known records have exactly one value */
-    if (field_is(l, 0, "pid") || field_is(l, 0, "machine") || field_is(l, 0, "cores") ||
-        field_is(l, 0, "frequency_hz") || field_is(l, 0, "level") || field_is(l, 0, "upcs") ||
-        field_is(l, 0, "threads") || field_is(l, 0, "ppid") || field_is(l, 0, "upc_writes") ||
-        field_is(l, 0, "forks")) {
+    if (field_is(l, 0, VPMU_REC_PID) || field_is(l, 0, VPMU_REC_MACHINE) || field_is(l, 0, VPMU_REC_CORES) ||
+        field_is(l, 0, VPMU_REC_FREQUENCY) || field_is(l, 0, VPMU_REC_LEVEL) || field_is(l, 0, VPMU_REC_UPCS) ||
+        field_is(l, 0, VPMU_REC_THREADS) || field_is(l, 0, VPMU_REC_PPID) || field_is(l, 0, VPMU_REC_UPC_WRITES) ||
+        field_is(l, 0, VPMU_REC_FORKS)) {
         if (l->n != 2)
             return fail(p, "'%.*s' needs one value", (int)l->flen[0], l->f[0]);
     } else {
         return 0; /* unknown record type: a newer tool's, skipped */
     }
-    if (field_is(l, 0, "pid")) {
+    if (field_is(l, 0, VPMU_REC_PID)) {
         if (once(p, &o->have_pid, "pid"))
             return -1;
         return get_u64(p, l, 1, UINT64_MAX, "pid", &o->pid);
     }
-    if (field_is(l, 0, "ppid")) {
+    if (field_is(l, 0, VPMU_REC_PPID)) {
         if (once(p, &o->have_ppid, "ppid"))
             return -1;
         return get_u64(p, l, 1, UINT64_MAX, "ppid", &o->ppid);
     }
-    if (field_is(l, 0, "forks")) {
+    if (field_is(l, 0, VPMU_REC_FORKS)) {
         if (once(p, &p->seen_forks, "forks"))
             return -1;
         return get_u64(p, l, 1, UINT64_MAX, "forks", &o->forks);
     }
-    if (field_is(l, 0, "upc_writes")) {
+    if (field_is(l, 0, VPMU_REC_UPC_WRITES)) {
         if (once(p, &p->seen_upc_writes, "upc_writes"))
             return -1;
         return get_u64(p, l, 1, UINT64_MAX, "upc_writes", &o->upc_writes);
     }
-    if (field_is(l, 0, "machine")) {
+    if (field_is(l, 0, VPMU_REC_MACHINE)) {
         if (once(p, &p->seen_machine, "machine"))
             return -1;
         return copy_word(p, o->machine, sizeof o->machine, l->f[1], l->flen[1], "machine name");
     }
-    if (field_is(l, 0, "cores")) {
+    if (field_is(l, 0, VPMU_REC_CORES)) {
         if (once(p, &p->seen_cores, "cores") ||
             get_u64(p, l, 1, VPMU_OUTPUT_MAX_CORES, "cores", &v))
             return -1;
@@ -473,19 +473,19 @@ static int record(struct parser *p, struct line *l)
         o->cores = (unsigned)v;
         return 0;
     }
-    if (field_is(l, 0, "frequency_hz")) {
+    if (field_is(l, 0, VPMU_REC_FREQUENCY)) {
         if (once(p, &p->seen_freq, "frequency_hz"))
             return -1;
         return get_u64(p, l, 1, UINT64_MAX, "frequency_hz", &o->frequency_hz);
     }
-    if (field_is(l, 0, "level")) {
+    if (field_is(l, 0, VPMU_REC_LEVEL)) {
         if (once(p, &p->seen_level, "level"))
             return -1;
         if (!field_is(l, 1, "insn") && !field_is(l, 1, "core") && !field_is(l, 1, "full"))
             return fail(p, "level must be insn, core or full");
         return copy_word(p, o->level, sizeof o->level, l->f[1], l->flen[1], "level");
     }
-    if (field_is(l, 0, "upcs")) {
+    if (field_is(l, 0, VPMU_REC_UPCS)) {
         if (once(p, &p->seen_upcs, "upcs") || get_u64(p, l, 1, 1024, "upcs", &v))
             return -1;
         o->upcs = (unsigned)v;
@@ -560,9 +560,9 @@ int vpmu_output_parse(struct vpmu_output *o, const char *buf, size_t len, char *
         if (p.lineno == 1) {
             uint64_t v;
             split(&l);
-            if (!field_is(&l, 0, "hpm-vpmu") || l.n != 2 || parse_u64(l.f[1], l.flen[1], &v))
-                return fail(&p, "not a virtual PMU output file (expected 'hpm-vpmu %d')",
-                            VPMU_OUTPUT_VERSION);
+            if (!field_is(&l, 0, VPMU_FORMAT_MAGIC) || l.n != 2 || parse_u64(l.f[1], l.flen[1], &v))
+                return fail(&p, "not a virtual PMU output file (expected '%s %d')",
+                            VPMU_FORMAT_MAGIC, VPMU_OUTPUT_VERSION);
             if (v != VPMU_OUTPUT_VERSION)
                 return fail(&p, "output format version %llu; this hpm reads version %d (the "
                                 "tool and hpm come from different builds)",

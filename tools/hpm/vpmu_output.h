@@ -10,13 +10,8 @@
  * record is reported as truncated, and unknown record types are skipped (so a
  * newer tool can add records). Errors are "line N: message".
  *
- * Records (one per line, fields separated by spaces):
- *   hpm-vpmu 2 | command PROG ARG... | pid N | ppid N | machine NAME | cores N |
- *   frequency_hz N | level L | models M... | upcs N | upc_writes N | forks N |
- *   exit status N | exit signal N | exit signal | exit exec | threads N |
- *   thread T core C | count CODE NAME VALUE | thread T KIND VALUE |
- *   raw ... (ignored) | region NAME thread T entries N |
- *   region NAME thread T KIND VALUE | upc U counters N lost_carries N parity_errors N
+ * The records are defined in src/vpmu/vpmu_format.h, which the tool
+ * writes with.
  * Region names may contain spaces: a region record is read from its end.
  */
 #ifndef HPM_TOOL_VPMU_OUTPUT_H
@@ -26,8 +21,9 @@
 #include <stdint.h>
 
 #include "catalog.h"
+#include "vpmu_format.h"
 
-#define VPMU_OUTPUT_VERSION 2
+#define VPMU_OUTPUT_VERSION VPMU_FORMAT_VERSION
 #define VPMU_OUTPUT_MAX_CORES 1024 /* the machine-file limit */
 
 enum vpmu_exit_kind {

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * vpmu_format.h - the output file of the virtual PMU, defined once: the tool
+ * writes it (vpmu_main.c) and hpm reads it (tools/hpm/vpmu_output.c), both
+ * with these names. (BSD-3-Clause like hpm_client.h: the reader is not GPL.)
+ *
+ * One record per line, fields separated by one space:
+ *     hpm-vpmu 2                         format version
+ *     command PROGRAM ARG...             (arguments verbatim)
+ *     pid N
+ *     ppid N                             its parent when it ended
+ *     machine NAME
+ *     cores N                            modeled cores
+ *     frequency_hz N
+ *     level insn|core|full               instrumentation that ran
+ *     models hier bpred tlb timing       models that ran, or "models none"
+ *     upcs N                             UPC units used
+ *     exit status N | exit signal        exit_group(N), or death by a signal;
+ *       | exit exec                      or a segment written before execve
+ *                                        (FILE.execK, docs/vpmu.md)
+ *     threads N                          threads that ever ran
+ *     thread T core C                    thread serial T ran on core C
+ *     count CODE NAME VALUE              node-wide count, read from the UPC
+ *     thread T KIND VALUE                per-thread count of a per-core kind,
+ *                                        from UPC reads at thread switches
+ *     raw thread T event VALUE           exact tool counters (lower case),
+ *     raw total event VALUE              kept for cross-checking the UPC path
+ *     region NAME thread T entries N     region NAME closed N times by T
+ *     region NAME thread T KIND VALUE    per-thread counts inside the region
+ *     upc_writes N                       UPC register writes by the program
+ *     forks N                            processes it started
+ *     upc U counters N lost_carries N parity_errors N
+ * Thread numbers are serials, not Valgrind ThreadIds (which are reused).
+ * Records a reader does not know are skipped, so a newer tool may add some;
+ * upc_writes and forks are written only when not 0.
+ */
+#ifndef HPM_VPMU_FORMAT_H
+#define HPM_VPMU_FORMAT_H
+
+#define VPMU_FORMAT_MAGIC "hpm-vpmu"
+#define VPMU_FORMAT_VERSION 2
+
+#define VPMU_REC_COMMAND "command"
+#define VPMU_REC_PID "pid"
+#define VPMU_REC_PPID "ppid"
+#define VPMU_REC_MACHINE "machine"
+#define VPMU_REC_CORES "cores"
+#define VPMU_REC_FREQUENCY "frequency_hz"
+#define VPMU_REC_LEVEL "level"
+#define VPMU_REC_MODELS "models"
+#define VPMU_REC_UPCS "upcs"
+#define VPMU_REC_EXIT "exit"
+#define VPMU_EXIT_WORD_STATUS "status"
+#define VPMU_EXIT_WORD_SIGNAL "signal"
+#define VPMU_EXIT_WORD_EXEC "exec"
+#define VPMU_REC_THREADS "threads"
+#define VPMU_REC_THREAD "thread"
+#define VPMU_THREAD_WORD_CORE "core"
+#define VPMU_REC_COUNT "count"
+#define VPMU_REC_RAW "raw"
+#define VPMU_REC_REGION "region"
+#define VPMU_REGION_WORD_ENTRIES "entries"
+#define VPMU_REC_UPC_WRITES "upc_writes"
+#define VPMU_REC_FORKS "forks"
+#define VPMU_REC_UPC "upc"
+#define VPMU_UPC_WORD_COUNTERS "counters"
+#define VPMU_UPC_WORD_LOST "lost_carries"
+#define VPMU_UPC_WORD_PARITY "parity_errors"
+
+/* The segment a process writes before execve: FILE + this + K (1, 2, ...). */
+#define VPMU_EXEC_SUFFIX ".exec"
+
+#endif
