@@ -226,6 +226,40 @@ children)
     sleep 4 # the orphan: 1 s for its parent, then its run under the tool
     grep -q "cannot open output file" err && fail "a child that outlived hpm complained"
     ;;
+kill9)
+    # kill -9 of hpm: the simulator dies with it (PR_SET_PDEATHSIG), and the
+    # next run removes the folder the dead hpm left (its owner is provably
+    # dead); a folder whose owner lives is kept. Checked by pid, not name.
+    mkdir tmp
+    TMPDIR=$dir/tmp "$hpm" count -e INSTRUCTIONS -- sleep 60 >out 2>err &
+    hpid=$!
+    i=0 vg=
+    while [ $i -lt 200 ]; do
+        vg=$(awk -v p=$hpid '$4 == p { print $1 }' /proc/[0-9]*/stat 2>/dev/null | head -1)
+        [ -n "$vg" ] && [ -n "$(ls tmp)" ] && break
+        sleep 0.1
+        i=$((i + 1))
+    done
+    [ -n "$vg" ] || fail "no simulator process under hpm $hpid"
+    sleep 1 # valgrind has exec'd the tool
+    kill -9 $hpid
+    wait $hpid 2>/dev/null
+    i=0
+    while kill -0 "$vg" 2>/dev/null && [ $i -lt 50 ]; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+    kill -0 "$vg" 2>/dev/null && { kill -9 "$vg"; fail "simulator $vg outlived hpm"; }
+    stale=$(ls tmp)
+    [ -n "$stale" ] || fail "hpm left no folder (expected one to reap)"
+    # a folder whose owner is alive (this shell) is not touched
+    mkdir tmp/hpm-count.live01
+    echo "$$ $(awk '{ sub(/.*\) /, ""); print $20 }' /proc/$$/stat)" >tmp/hpm-count.live01/owner
+    TMPDIR=$dir/tmp run count -e INSTRUCTIONS -- true
+    expect_rc 0
+    [ -e "tmp/$stale" ] && fail "the dead hpm's folder $stale was not removed"
+    [ -d tmp/hpm-count.live01 ] || fail "a live owner's folder was removed"
+    ;;
 upcwrite)
     run count -e INSTRUCTIONS -- "$prog" upcwrite
     expect_rc 0

@@ -19,7 +19,6 @@
  */
 #define _GNU_SOURCE /* wait4, syscall, mkdtemp */
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -29,9 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/time.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -44,15 +41,9 @@
 #include "count_report.h"
 #include "machine_arg.h"
 #include "machine_wire.h"
+#include "runner.h"
 #include "vpmu_output.h"
 
-#ifndef HPM_VALGRIND_EXECUTABLE
-#define HPM_VALGRIND_EXECUTABLE ""
-#endif
-#ifndef HPM_VPMU_LIBDIR
-#define HPM_VPMU_LIBDIR ""
-#endif
-#define VPMU_TOOL_FILE "hpm-amd64-linux"
 
 #define MAX_ROWS 512
 
@@ -460,90 +451,7 @@ static int find_program(const char *name, int *said)
     return seen ? 126 : 127;
 }
 
-static const char *env_or(const char *env, const char *dflt)
-{
-    const char *v = getenv(env);
-    return v && *v ? v : dflt;
-}
-
-/* The valgrind executable and the tool's lib dir, or a message and 1. */
-static int find_tool(const char **vg, const char **lib)
-{
-    char tool[4096];
-    *vg = env_or("HPM_VALGRIND", HPM_VALGRIND_EXECUTABLE);
-    *lib = env_or("HPM_VALGRIND_LIB", HPM_VPMU_LIBDIR);
-    if (!**vg || !**lib) {
-        fprintf(stderr,
-                "hpm count: the virtual PMU is not part of this build (Valgrind or its "
-                "development files were missing when it was configured, or it is a sanitizer "
-                "build); install valgrind and rebuild, or set HPM_VALGRIND and HPM_VALGRIND_LIB\n");
-        return 1;
-    }
-    snprintf(tool, sizeof tool, "%s/%s", *lib, VPMU_TOOL_FILE);
-    if (access(tool, R_OK | X_OK) != 0) {
-        fprintf(stderr, "%s: the virtual PMU tool %s is missing (%s); run make\n", cmd_name, tool,
-                strerror(errno));
-        return 1;
-    }
-    if (access(*vg, X_OK) != 0) {
-        fprintf(stderr, "%s: cannot run valgrind at %s (%s)\n", cmd_name, *vg, strerror(errno));
-        return 1;
-    }
-    return 0;
-}
-
 /* ------------------------------------------------------------ running */
-
-static volatile sig_atomic_t child_pid;
-static volatile sig_atomic_t stop_waiting; /* a signal came while waiting for the tree */
-
-/* SIGINT/SIGTERM sent to hpm go on to the program. A terminal's ^C already
- * reaches the whole process group (si_code SI_KERNEL), so it is not sent a
- * second time. Once the program has exited and hpm waits for the rest of
- * its tree, such a signal ends the waiting instead. */
-static void forward_signal(int sig, siginfo_t *si, void *ctx)
-{
-    (void)ctx;
-    if (child_pid > 0 && (!si || si->si_code != SI_KERNEL))
-        kill((pid_t)child_pid, sig);
-    if (child_pid == 0)
-        stop_waiting = 1;
-}
-
-/* A temporary directory for the tool's output files: the program's forks
- * write there too (one file per pid), and all of it is removed afterwards. */
-static int make_tmpdir(char *dir, size_t len)
-{
-    const char *t = env_or("TMPDIR", "/tmp");
-    char cwd[4096];
-    if (t[0] != '/') {
-        if (!getcwd(cwd, sizeof cwd))
-            return -1;
-        if ((size_t)snprintf(dir, len, "%s/%s/hpm-count.XXXXXX", cwd, t) >= len)
-            return -1;
-    } else if ((size_t)snprintf(dir, len, "%s/hpm-count.XXXXXX", t) >= len) {
-        return -1;
-    }
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-/* Remove the tool's files and the folder. */
-static void clean_tmpdir(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    char path[4096 + 256];
-    if (d) {
-        while ((e = readdir(d)) != NULL) {
-            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-                continue;
-            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-            unlink(path);
-        }
-        closedir(d);
-    }
-    rmdir(dir);
-}
 
 /* "%" means something to the tool's --hpm-out (%p = pid): double it. */
 static char *escape_percent(const char *s, const char *suffix)
@@ -559,125 +467,6 @@ static char *escape_percent(const char *s, const char *suffix)
     }
     strcpy(r + at, suffix);
     return r;
-}
-
-struct run_result {
-    pid_t pid;  /* of valgrind, which is also the program's */
-    int status; /* raw wait status */
-    struct rusage ru; /* the program's, plus the tree's when it was waited for */
-    unsigned waited;  /* other processes of the tree waited for */
-    int tree_left;    /* 1: stopped waiting (a signal) with processes left */
-};
-
-static void rusage_add(struct rusage *a, const struct rusage *b)
-{
-    timeradd(&a->ru_utime, &b->ru_utime, &a->ru_utime);
-    timeradd(&a->ru_stime, &b->ru_stime, &a->ru_stime);
-    a->ru_minflt += b->ru_minflt;
-    a->ru_majflt += b->ru_majflt;
-    a->ru_nvcsw += b->ru_nvcsw;
-    a->ru_nivcsw += b->ru_nivcsw;
-}
-
-/* fork + exec valgrind with args; 0 and the wait status, or -1 (printed).
- * wait_tree: hpm is the subreaper of the program's tree (processes whose
- * parent dies are re-parented to hpm, not to init), and after the program
- * exits hpm waits for every process left, as strace -f does, so that each
- * has written its counts before the report is made. */
-static int run_tool(char **args, const char *libdir, int wait_tree, struct run_result *res)
-{
-    sigset_t block, old;
-    struct sigaction sa, old_int, old_term;
-    int pfd[2], err = 0;
-    pid_t pid, parent = getpid();
-    ssize_t got;
-
-    if (pipe2(pfd, O_CLOEXEC) != 0) {
-        fprintf(stderr, "%s: pipe: %s\n", cmd_name, strerror(errno));
-        return -1;
-    }
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    /* no signal may arrive between fork and knowing the child's pid */
-    sigprocmask(SIG_BLOCK, &block, &old);
-    if (wait_tree && prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) {
-        fprintf(stderr, "%s: prctl(PR_SET_CHILD_SUBREAPER): %s\n", cmd_name, strerror(errno));
-        wait_tree = 0;
-    }
-    fflush(NULL);
-    pid = fork();
-    if (pid < 0) {
-        fprintf(stderr, "%s: fork: %s\n", cmd_name, strerror(errno));
-        sigprocmask(SIG_SETMASK, &old, NULL);
-        close(pfd[0]);
-        close(pfd[1]);
-        return -1;
-    }
-    if (pid == 0) {
-        close(pfd[0]);
-        sigprocmask(SIG_SETMASK, &old, NULL);
-        /* the simulator dies with hpm (seed 004: counters are owned, and
-         * cleaned up when the owner dies); a parent already gone means
-         * hpm died before the prctl took effect */
-        if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
-            _exit(127);
-        setenv("VALGRIND_LIB", libdir, 1);
-        execv(args[0], args);
-        err = errno;
-        if (write(pfd[1], &err, sizeof err) < 0) {
-            /* nothing left to tell it with */
-        }
-        _exit(127);
-    }
-    close(pfd[1]);
-    child_pid = pid;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = forward_signal;
-    sa.sa_flags = SA_SIGINFO; /* no SA_RESTART: a signal must end wait4(-1) */
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    sigprocmask(SIG_SETMASK, &old, NULL);
-
-    /* the pipe closes on a successful exec, or carries exec's errno */
-    do
-        got = read(pfd[0], &err, sizeof err);
-    while (got < 0 && errno == EINTR);
-    close(pfd[0]);
-
-    memset(res, 0, sizeof *res);
-    res->pid = pid;
-    while (wait4(pid, &res->status, 0, &res->ru) < 0) {
-        if (errno != EINTR) {
-            fprintf(stderr, "%s: wait4: %s\n", cmd_name, strerror(errno));
-            child_pid = 0;
-            return -1;
-        }
-    }
-    child_pid = 0;
-    if (wait_tree && got != (ssize_t)sizeof err) {
-        int st;
-        struct rusage ru;
-        pid_t w;
-        while (!stop_waiting && (w = wait4(-1, &st, 0, &ru)) != 0) {
-            if (w < 0) {
-                if (errno == EINTR)
-                    continue;
-                break; /* ECHILD: the whole tree has ended */
-            }
-            rusage_add(&res->ru, &ru);
-            res->waited++;
-        }
-        res->tree_left = stop_waiting;
-    }
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    if (got == (ssize_t)sizeof err) {
-        fprintf(stderr, "%s: cannot run %s: %s\n", cmd_name, args[0], strerror(err));
-        return -1;
-    }
-    return 0;
 }
 
 /* ------------------------------------------------------------ report output */
@@ -887,7 +676,8 @@ static int count_or_run(int argc, char **argv, int run_only)
     const char *vg, *lib;
     char *codes = NULL, *wire = NULL, *out_arg = NULL, *machine_arg = NULL, *events_arg = NULL,
          **args = NULL;
-    struct run_result res;
+    struct runner_spec spec = {0};
+    struct runner_result res;
     struct vpmu_output out;
     struct count_report r;
     struct count_tree tree;
@@ -934,7 +724,7 @@ static int count_or_run(int argc, char **argv, int run_only)
         fprintf(stderr, "%s: %s: not an executable file\n", cmd_name, o.prog[0]);
         return 126;
     }
-    if (find_tool(&vg, &lib) != 0)
+    if (runner_find_tool(cmd_name, &vg, &lib) != 0)
         return 1;
 
     hw = probe_pmu(pmu, sizeof pmu);
@@ -961,9 +751,10 @@ static int count_or_run(int argc, char **argv, int run_only)
         rc = 1;
         goto done;
     }
-    if (make_tmpdir(dir, sizeof dir) != 0) {
+    if (runner_tmpdir("hpm-count", dir, sizeof dir) != 0) {
         fprintf(stderr, "%s: cannot create a temporary directory in %s: %s\n", cmd_name,
-                env_or("TMPDIR", "/tmp"), strerror(errno));
+                getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+                strerror(errno));
         rc = 1;
         goto done;
     }
@@ -1003,7 +794,12 @@ static int count_or_run(int argc, char **argv, int run_only)
         args[na++] = o.prog[i];
     args[na] = NULL;
 
-    if (run_tool(args, lib, !run_only && !o.no_children, &res) != 0) {
+    spec.argv = args;
+    spec.env_name = "VALGRIND_LIB";
+    spec.env_value = lib;
+    spec.forward_signals = 1;
+    spec.wait_tree = !run_only && !o.no_children;
+    if (runner_run(cmd_name, &spec, &res) != 0) {
         rc = 1;
         goto done_dir;
     }
@@ -1144,7 +940,7 @@ static int count_or_run(int argc, char **argv, int run_only)
     vpmu_output_free(&out);
 done_dir:
     if (dir[0])
-        clean_tmpdir(dir);
+        runner_rmdir(dir);
 done:
     free(wire);
     free(codes);

@@ -18,7 +18,7 @@
  * bound (validate_expect.h), 1 when one is not, 2 on a usage error or when
  * the run fails. docs/validation.md explains the table and every deviation.
  */
-#define _GNU_SOURCE /* mkdtemp */
+#define _GNU_SOURCE /* PATH_MAX */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -33,6 +33,7 @@
 
 #include "commands.h"
 #include "machine_arg.h"
+#include "runner.h"
 #include "validate_expect.h"
 
 #define CMD "hpm validate"
@@ -229,28 +230,16 @@ static int run_count(const struct validate_opts *o, const struct vx_row *rows, i
     }
 
     snprintf(errfile, sizeof errfile, "%s/stderr", dir);
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        fprintf(stderr, CMD ": fork: %s\n", strerror(errno));
+    /* the kernels' checksums are not for the reader; hpm count's own stderr
+     * line (which PMU counts) is shown only if the run fails */
+    struct runner_spec spec = {.argv = (char *const *)args,
+                               .stdout_path = "/dev/null",
+                               .stderr_path = errfile,
+                               .forward_signals = 1};
+    struct runner_result res;
+    if (runner_run(CMD, &spec, &res) != 0)
         return 2;
-    }
-    if (pid == 0) {
-        /* the kernels' checksums are not for the reader; hpm count's own
-         * stderr line (which PMU counts) is shown only if the run fails */
-        int out = open("/dev/null", O_WRONLY);
-        int err = open(errfile, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        if (out < 0 || err < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0) _exit(127);
-        execv(self, (char *const *)args);
-        fprintf(stderr, CMD ": cannot run %s: %s\n", self, strerror(errno));
-        _exit(127);
-    }
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) {
-            fprintf(stderr, CMD ": waitpid: %s\n", strerror(errno));
-            return 2;
-        }
+    int status = res.status;
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         FILE *f = fopen(errfile, "r");
         fprintf(stderr, CMD ": hpm count failed (%s %d); its messages:\n",
@@ -439,11 +428,11 @@ int cmd_validate(int argc, char **argv)
     if (o.from_csv) {
         snprintf(csv, sizeof csv, "%s", o.from_csv);
     } else {
-        const char *tmp = getenv("TMPDIR");
-        int len = snprintf(dir, sizeof dir, "%s/hpm-validate.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-        if (len < 0 || (size_t)len >= sizeof dir) errno = ENAMETOOLONG;
-        if (len < 0 || (size_t)len >= sizeof dir || !mkdtemp(dir)) {
-            fprintf(stderr, CMD ": cannot make a temporary folder %s: %s\n", dir, strerror(errno));
+        if (runner_tmpdir("hpm-validate", dir, sizeof dir) != 0) {
+            fprintf(stderr, CMD ": cannot make a temporary folder in %s: %s\n",
+                    getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+                    strerror(errno));
+            dir[0] = 0;
             return 2;
         }
         snprintf(csv, sizeof csv, "%s", o.save_csv ? o.save_csv : "");
@@ -451,14 +440,8 @@ int cmd_validate(int argc, char **argv)
         rc = run_count(&o, rows, n, csv, dir);
     }
     if (rc == 0 && read_csv(csv, rows, n, meas) != 0) rc = 2;
-    if (dir[0]) {
-        char path[PATH_MAX + 16];
-        snprintf(path, sizeof path, "%s/count.csv", dir);
-        unlink(path);
-        snprintf(path, sizeof path, "%s/stderr", dir);
-        unlink(path);
-        rmdir(dir);
-    }
+    if (dir[0])
+        runner_rmdir(dir);
     if (rc) return rc;
 
     printf("hpm validate: seed 001 Table 1 (section 4.1) on the virtual PMU, machine %s%s\n",

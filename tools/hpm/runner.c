@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* runner.c - the tool, temporary folders, running a child (runner.h). */
+#define _GNU_SOURCE /* wait4, pipe2, mkdtemp */
+#include "runner.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef HPM_VALGRIND_EXECUTABLE
+#define HPM_VALGRIND_EXECUTABLE ""
+#endif
+#ifndef HPM_VPMU_LIBDIR
+#define HPM_VPMU_LIBDIR ""
+#endif
+#define VPMU_TOOL_FILE "hpm-amd64-linux"
+#define OWNER_FILE "owner"
+
+static const char *env_or(const char *env, const char *dflt)
+{
+    const char *v = getenv(env);
+    return v && *v ? v : dflt;
+}
+
+/* ------------------------------------------------------------ the tool */
+
+int runner_find_tool(const char *cmd, const char **vg, const char **lib)
+{
+    char tool[4096];
+    *vg = env_or("HPM_VALGRIND", HPM_VALGRIND_EXECUTABLE);
+    *lib = env_or("HPM_VALGRIND_LIB", HPM_VPMU_LIBDIR);
+    if (!**vg || !**lib) {
+        fprintf(stderr,
+                "%s: the virtual PMU is not part of this build (Valgrind or its "
+                "development files were missing when it was configured, or it is a sanitizer "
+                "build); install valgrind and rebuild, or set HPM_VALGRIND and HPM_VALGRIND_LIB\n",
+                cmd);
+        return 1;
+    }
+    snprintf(tool, sizeof tool, "%s/%s", *lib, VPMU_TOOL_FILE);
+    if (access(tool, R_OK | X_OK) != 0) {
+        fprintf(stderr, "%s: the virtual PMU tool %s is missing (%s); run make\n", cmd, tool,
+                strerror(errno));
+        return 1;
+    }
+    if (access(*vg, X_OK) != 0) {
+        fprintf(stderr, "%s: cannot run valgrind at %s (%s)\n", cmd, *vg, strerror(errno));
+        return 1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ temporary folders */
+
+/* Field 22 of /proc/PID/stat: the process's start time in clock ticks after
+ * boot, which tells a pid's owner from a later process reusing the pid. 0
+ * when the process does not exist. */
+static unsigned long long start_time(long pid)
+{
+    char path[64], buf[1024], *p;
+    unsigned long long t = 0;
+    int field;
+    size_t n;
+    FILE *f;
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    if (!(f = fopen(path, "r")))
+        return 0;
+    n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    /* the command name (field 2) may hold spaces and parentheses */
+    if (!(p = strrchr(buf, ')')))
+        return 0;
+    for (field = 2; field < 22 && p; field++)
+        p = strchr(p + 1, ' ');
+    if (p)
+        t = strtoull(p + 1, NULL, 10);
+    return t;
+}
+
+int runner_reap_if_dead(const char *dir)
+{
+    char path[4096 + 16];
+    long pid = 0;
+    unsigned long long t = 0;
+    struct stat st;
+    FILE *f;
+    snprintf(path, sizeof path, "%s/" OWNER_FILE, dir);
+    if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid())
+        return 0;
+    f = fopen(path, "r");
+    if (!f)
+        return 0; /* not one of ours, or its owner is still writing it */
+    if (fscanf(f, "%ld %llu", &pid, &t) != 2 || pid <= 0) {
+        fclose(f);
+        return 0;
+    }
+    fclose(f);
+    if (start_time(pid) == t)
+        return 0; /* the owner lives */
+    runner_rmdir(dir);
+    return 1;
+}
+
+/* Removes the stale folders $base/PREFIX.* of dead owners. */
+static void reap_stale(const char *base, const char *prefix)
+{
+    DIR *d = opendir(base);
+    struct dirent *e;
+    size_t pl = strlen(prefix);
+    char path[4096 + 256];
+    if (!d)
+        return;
+    while ((e = readdir(d)) != NULL)
+        if (strncmp(e->d_name, prefix, pl) == 0 && e->d_name[pl] == '.' &&
+            strlen(e->d_name) == pl + 7) {
+            snprintf(path, sizeof path, "%s/%s", base, e->d_name);
+            runner_reap_if_dead(path);
+        }
+    closedir(d);
+}
+
+int runner_tmpdir(const char *prefix, char *dir, size_t len)
+{
+    const char *t = env_or("TMPDIR", "/tmp");
+    char base[4096], cwd[4096], owner[4096 + 16];
+    FILE *f;
+    if (t[0] != '/') {
+        if (!getcwd(cwd, sizeof cwd))
+            return -1;
+        if ((size_t)snprintf(base, sizeof base, "%s/%s", cwd, t) >= sizeof base)
+            return errno = ENAMETOOLONG, -1;
+    } else if ((size_t)snprintf(base, sizeof base, "%s", t) >= sizeof base) {
+        return errno = ENAMETOOLONG, -1;
+    }
+    reap_stale(base, prefix);
+    if ((size_t)snprintf(dir, len, "%s/%s.XXXXXX", base, prefix) >= len)
+        return errno = ENAMETOOLONG, -1;
+    if (!mkdtemp(dir))
+        return -1;
+    snprintf(owner, sizeof owner, "%s/" OWNER_FILE ".tmp", dir);
+    f = fopen(owner, "w");
+    if (f) {
+        char final[4096 + 16];
+        int ok = fprintf(f, "%ld %llu\n", (long)getpid(), start_time(getpid())) > 0;
+        ok &= fclose(f) == 0;
+        snprintf(final, sizeof final, "%s/" OWNER_FILE, dir);
+        /* appears whole: a reader never sees half an owner line */
+        if (ok && rename(owner, final) == 0)
+            return 0;
+        unlink(owner);
+    }
+    runner_rmdir(dir);
+    return -1;
+}
+
+void runner_rmdir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char path[4096 + 256];
+    if (d) {
+        while ((e = readdir(d)) != NULL) {
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+                continue;
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+        closedir(d);
+    }
+    rmdir(dir);
+}
+
+/* ------------------------------------------------------------ running */
+
+static volatile sig_atomic_t child_pid;
+static volatile sig_atomic_t stop_waiting; /* a signal came while waiting for the tree */
+
+/* SIGINT/SIGTERM sent to hpm go on to the child. A terminal's ^C already
+ * reaches the whole process group (si_code SI_KERNEL), so it is not sent a
+ * second time. Once the child has exited and hpm waits for the rest of its
+ * tree, such a signal ends the waiting instead. */
+static void forward_signal(int sig, siginfo_t *si, void *ctx)
+{
+    (void)ctx;
+    if (child_pid > 0 && (!si || si->si_code != SI_KERNEL))
+        kill((pid_t)child_pid, sig);
+    if (child_pid == 0)
+        stop_waiting = 1;
+}
+
+static void rusage_add(struct rusage *a, const struct rusage *b)
+{
+    timeradd(&a->ru_utime, &b->ru_utime, &a->ru_utime);
+    timeradd(&a->ru_stime, &b->ru_stime, &a->ru_stime);
+    a->ru_minflt += b->ru_minflt;
+    a->ru_majflt += b->ru_majflt;
+    a->ru_nvcsw += b->ru_nvcsw;
+    a->ru_nivcsw += b->ru_nivcsw;
+}
+
+static int redirect(const char *path, int fd)
+{
+    int f;
+    if (!path)
+        return 0;
+    f = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (f < 0 || dup2(f, fd) < 0)
+        return -1;
+    close(f);
+    return 0;
+}
+
+int runner_run(const char *cmd, const struct runner_spec *spec, struct runner_result *res)
+{
+    sigset_t block, old;
+    struct sigaction sa, old_int, old_term;
+    int pfd[2], err = 0, wait_tree = spec->wait_tree;
+    pid_t pid, parent = getpid();
+    ssize_t got;
+
+    memset(res, 0, sizeof *res);
+    if (pipe2(pfd, O_CLOEXEC) != 0) {
+        fprintf(stderr, "%s: pipe: %s\n", cmd, strerror(errno));
+        return -1;
+    }
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    /* no signal may arrive between fork and knowing the child's pid */
+    sigprocmask(SIG_BLOCK, &block, &old);
+    /* hpm is the subreaper of the child's tree: processes whose parent dies
+     * are re-parented to hpm, not to init, and hpm waits for every one */
+    if (wait_tree && prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) {
+        fprintf(stderr, "%s: prctl(PR_SET_CHILD_SUBREAPER): %s\n", cmd, strerror(errno));
+        wait_tree = 0;
+    }
+    fflush(NULL);
+    pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "%s: fork: %s\n", cmd, strerror(errno));
+        sigprocmask(SIG_SETMASK, &old, NULL);
+        close(pfd[0]);
+        close(pfd[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        close(pfd[0]);
+        sigprocmask(SIG_SETMASK, &old, NULL);
+        /* the child dies with hpm (seed 004: counters are owned, and cleaned
+         * up when the owner dies); a parent already gone means hpm died
+         * before the prctl took effect */
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+            _exit(127);
+        if (spec->env_name)
+            setenv(spec->env_name, spec->env_value, 1);
+        if (redirect(spec->stdout_path, 1) != 0 || redirect(spec->stderr_path, 2) != 0)
+            err = errno;
+        else {
+            execv(spec->argv[0], spec->argv);
+            err = errno;
+        }
+        if (write(pfd[1], &err, sizeof err) < 0) {
+            /* nothing left to tell it with */
+        }
+        _exit(127);
+    }
+    close(pfd[1]);
+    child_pid = pid;
+    if (spec->forward_signals || wait_tree) {
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = forward_signal;
+        sa.sa_flags = SA_SIGINFO; /* no SA_RESTART: a signal must end wait4(-1) */
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, &old_int);
+        sigaction(SIGTERM, &sa, &old_term);
+    }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+
+    /* the pipe closes on a successful exec, or carries exec's errno */
+    do
+        got = read(pfd[0], &err, sizeof err);
+    while (got < 0 && errno == EINTR);
+    close(pfd[0]);
+
+    res->pid = pid;
+    while (wait4(pid, &res->status, 0, &res->ru) < 0) {
+        if (errno != EINTR) {
+            fprintf(stderr, "%s: wait4: %s\n", cmd, strerror(errno));
+            child_pid = 0;
+            return -1;
+        }
+    }
+    child_pid = 0;
+    if (wait_tree && got != (ssize_t)sizeof err) {
+        int st;
+        struct rusage ru;
+        pid_t w;
+        stop_waiting = 0;
+        while (!stop_waiting && (w = wait4(-1, &st, 0, &ru)) != 0) {
+            if (w < 0) {
+                if (errno == EINTR)
+                    continue;
+                break; /* ECHILD: the whole tree has ended */
+            }
+            rusage_add(&res->ru, &ru);
+            res->waited++;
+        }
+        res->tree_left = stop_waiting;
+    }
+    if (spec->forward_signals || wait_tree) {
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGTERM, &old_term, NULL);
+    }
+    if (got == (ssize_t)sizeof err) {
+        fprintf(stderr, "%s: cannot run %s: %s\n", cmd, spec->argv[0], strerror(err));
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * runner.h - what every hpm command that runs something shares: finding the
+ * virtual PMU, private temporary folders that never outlive their owner, and
+ * running a child (fork, exec, wait) with signal forwarding, the child dying
+ * with hpm, and optionally waiting for the child's whole process tree.
+ * Used by hpm count, hpm run and hpm validate.
+ */
+#ifndef HPM_TOOL_RUNNER_H
+#define HPM_TOOL_RUNNER_H
+
+#include <stddef.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+/* The valgrind executable and the tool's lib dir (HPM_VALGRIND,
+ * HPM_VALGRIND_LIB, or where the build put them); 0, or 1 with the reason
+ * printed after `cmd: `. */
+int runner_find_tool(const char *cmd, const char **valgrind, const char **libdir);
+
+/* A new folder $TMPDIR/PREFIX.XXXXXX (TMPDIR relative to the current folder
+ * if relative), holding an `owner` file with hpm's pid and start time. Old
+ * folders of the same prefix whose owner is provably dead (its pid is gone or
+ * belongs to a later process) are removed first: what a killed hpm left. 0,
+ * or -1 with errno. */
+int runner_tmpdir(const char *prefix, char *dir, size_t len);
+/* Removes the files in dir and dir itself. */
+void runner_rmdir(const char *dir);
+/* Removes dir when it is a stale folder of a dead owner: 1 removed, 0 not. */
+int runner_reap_if_dead(const char *dir);
+
+struct runner_spec {
+    char *const *argv;      /* argv[0] is run as given (execv) */
+    const char *env_name;   /* one variable set in the child, or NULL */
+    const char *env_value;
+    const char *stdout_path; /* redirect (created/truncated), or NULL */
+    const char *stderr_path;
+    int forward_signals;    /* SIGINT/SIGTERM to hpm go on to the child */
+    int wait_tree;          /* hpm is the subreaper and waits for the whole tree */
+};
+
+struct runner_result {
+    pid_t pid;
+    int status;        /* raw wait status of the child */
+    struct rusage ru;  /* the child's, plus the tree's when it was waited for */
+    unsigned waited;   /* other processes of the tree waited for */
+    int tree_left;     /* a signal ended the wait with processes left */
+};
+
+/* Runs spec; the child gets PR_SET_PDEATHSIG = SIGKILL, so it never outlives
+ * a killed hpm. Returns 0 with the result, or -1 (the reason printed after
+ * `cmd: `, exec's failure included). */
+int runner_run(const char *cmd, const struct runner_spec *spec, struct runner_result *res);
+
+#endif
