@@ -63,7 +63,7 @@ from_csv)
 usage)
     run validate --bogus
     expect_rc 2
-    expect_err "unknown argument '--bogus'"
+    expect_err "unknown option '--bogus'"
     run validate --only seq_loads,nope --from-csv "$src/table_bgl.csv"
     expect_rc 2
     expect_err "unknown row 'nope'"

@@ -41,6 +41,7 @@
 #include "count_report.h"
 #include "machine_arg.h"
 #include "machine_wire.h"
+#include "options.h"
 #include "runner.h"
 #include "vpmu_output.h"
 
@@ -54,9 +55,9 @@ enum out_format { FMT_TEXT, FMT_JSON, FMT_CSV };
 
 struct count_opts {
     const char *machine;
-    const char *events[256];
-    unsigned n_events;
+    struct hpm_opt_list events;
     enum out_format fmt;
+    int json, csv;
     const char *output;
     const char *from_output;
     int per_core, per_thread, start;
@@ -68,140 +69,89 @@ struct count_opts {
     int prog_argc;
 };
 
-static void usage(FILE *f)
+static const char *const start_choices[] = {"no", "yes", NULL};
+static const char *const model_choices[] = {"on-demand", "always", NULL};
+
+static const char count_synopsis[] =
+    "usage: hpm count [--machine NAME|FILE] [-e EVENT[,EVENT...]]... [--json | --csv]\n"
+    "                 [-o FILE] [--per-core] [--per-thread] [--start=no] [--no-children]\n"
+    "                 -- PROGRAM [ARGS]\n"
+    "       hpm count [options] --from-output TOOL_OUTPUT_FILE\n"
+    "       hpm run [--machine M] [-e EVENTS] [--start=no] [--model=on-demand|always]\n"
+    "               -- PROGRAM [ARGS]\n"
+    "\n"
+    "hpm count runs PROGRAM on the virtual PMU (valgrind --tool=hpm) modeling machine\n"
+    "NAME (default " HPM_DEFAULT_MACHINE "; 'host' = this machine) and reports the catalog events\n"
+    "counted. hpm run runs PROGRAM and its children there and prints no report: for\n"
+    "programs that read counters themselves (libhpm, libpapi).\n"
+    "\n";
+static const char count_footer[] =
+    "\nhpm exits with PROGRAM's exit status (of the last program it exec'd), or 128+N\n"
+    "if signal N killed it.\n";
+
+/* The one table of hpm count's and hpm run's options: parsing and usage. */
+#define COUNT_OPTIONS 12 /* rows, with the end */
+static void count_table(struct count_opts *o, struct hpm_opt *t)
 {
-    fprintf(f,
-            "usage: hpm count [--machine NAME|FILE] [-e EVENT[,EVENT...]]... [--json | --csv]\n"
-            "                 [-o FILE] [--per-core] [--per-thread] [--start=no] [--no-children]\n"
-            "                 -- PROGRAM [ARGS]\n"
-            "       hpm count [options] --from-output TOOL_OUTPUT_FILE\n"
-            "\n"
-            "Run PROGRAM on the virtual PMU (valgrind --tool=hpm) modeling machine NAME\n"
-            "(default %s; 'host' = this machine) and report the catalog events counted.\n"
-            "  --machine M     machine name (machines/M.machine) or machine file\n"
-            "  -e EVENTS       events to count: PU<n>_KIND, KIND (all cores), node kinds;\n"
-            "                  default every event the machine provides (hpm list)\n"
-            "  --json, --csv   machine-readable report instead of the text table\n"
-            "  -o FILE         write the report to FILE (atomically) instead of stdout\n"
-            "  --per-core      add a column per core (PU0, PU1, ...)\n"
-            "  --per-thread    add a table per thread\n"
-            "  --start=no      count only from the program's HPM_VPMU_START() on\n"
-            "  --no-children   count only PROGRAM (and what it execs), not the processes\n"
-            "                  it starts; by default the whole tree is counted and hpm\n"
-            "                  waits for it\n"
-            "  --from-output F report a tool output file already written; runs nothing\n"
-            "hpm exits with PROGRAM's exit status (of the last program it exec'd), or 128+N\n"
-            "if signal N killed it.\n"
-            "\n"
-            "hpm run [--machine M] [-e EVENTS] [--start=no] [--model=on-demand|always]\n"
-            "        -- PROGRAM [ARGS]\n"
-            "runs PROGRAM and its children on the virtual PMU and prints no report: for\n"
-            "programs that read counters themselves (libhpm, libpapi).\n"
-            "  --model=on-demand  the cache, TLB, predictor and timing models start (cold)\n"
-            "                  when the program first adds an event that needs them\n"
-            "                  (default: the rest runs at the speed of the core events)\n"
-            "  --model=always  they run from the program's first instruction\n",
-            HPM_DEFAULT_MACHINE);
+    const struct hpm_opt rows[] = {
+        {"--machine", NULL, "M", "machine name (machines/M.machine) or machine file",
+         HPM_OPT_STRING, &o->machine, NULL, NULL},
+        {"--events", "-e", "EVENTS",
+         "events to count: PU<n>_KIND, KIND (all cores), node kinds;\n"
+         "default every event the machine provides (hpm list)",
+         HPM_OPT_LIST, &o->events, NULL, NULL},
+        {"--json", NULL, NULL, "a JSON report instead of the text table", HPM_OPT_FLAG, &o->json,
+         NULL, NULL},
+        {"--csv", NULL, NULL, "a CSV report instead of the text table", HPM_OPT_FLAG, &o->csv,
+         NULL, NULL},
+        {"--output", "-o", "FILE", "write the report to FILE (atomically) instead of stdout",
+         HPM_OPT_STRING, &o->output, NULL, NULL},
+        {"--per-core", NULL, NULL, "add a column per core (PU0, PU1, ...)", HPM_OPT_FLAG,
+         &o->per_core, NULL, NULL},
+        {"--per-thread", NULL, NULL, "add a table per thread", HPM_OPT_FLAG, &o->per_thread, NULL,
+         NULL},
+        {"--start", NULL, "yes|no", "no: count only from the program's HPM_VPMU_START() on",
+         HPM_OPT_CHOICE, &o->start, start_choices, NULL},
+        {"--no-children", NULL, NULL,
+         "count only PROGRAM (and what it execs), not the processes it\n"
+         "starts; by default the whole tree is counted and hpm waits for it",
+         HPM_OPT_FLAG, &o->no_children, NULL, NULL},
+        {"--from-output", NULL, "F", "report a tool output file already written; runs nothing",
+         HPM_OPT_STRING, &o->from_output, NULL, NULL},
+        {"--model", NULL, "on-demand|always",
+         "hpm run: the cache, TLB, predictor and timing models start\n"
+         "(cold) when the program first adds an event that needs them\n"
+         "(on-demand, the default), or run from its first instruction",
+         HPM_OPT_CHOICE, &o->model_always, model_choices, &o->model_given},
+        HPM_OPT_TABLE_END,
+    };
+    _Static_assert(sizeof rows / sizeof rows[0] == COUNT_OPTIONS, "COUNT_OPTIONS");
+    memcpy(t, rows, sizeof rows);
 }
 
 static int usage_error(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "%s: ", cmd_name);
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n");
-    usage(stderr);
-    return 2;
-}
-
-/* Option value: "--opt=VALUE" or "--opt VALUE" / "-e VALUE" / "-eVALUE". */
-static const char *opt_value(int argc, char **argv, int *i, const char *name)
-{
-    const char *a = argv[*i];
-    size_t n = strlen(name);
-    if (strncmp(a, name, n) != 0)
-        return NULL;
-    if (a[n] == '=' && name[1] == '-')
-        return a + n + 1;
-    if (a[n] == 0) {
-        if (*i + 1 >= argc)
-            return "";
-        return argv[++*i];
-    }
-    if (name[1] != '-')
-        return a + n; /* -eVALUE */
-    return NULL;
+    struct count_opts dummy;
+    struct hpm_opt t[COUNT_OPTIONS];
+    count_table(&dummy, t);
+    return hpm_opt_error(cmd_name, t, count_synopsis, count_footer, fmt, arg);
 }
 
 static int parse_opts(int argc, char **argv, struct count_opts *o)
 {
-    int i;
+    struct hpm_opt t[COUNT_OPTIONS];
+    int rc, first;
     memset(o, 0, sizeof *o);
     o->start = 1;
-    for (i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        if (strcmp(a, "--") == 0) {
-            i++;
-            break;
-        }
-        if (a[0] != '-' || a[1] == 0)
-            break; /* the program, without a "--" before it */
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            usage(stdout);
-            return -1;
-        }
-        if (strcmp(a, "--json") == 0 || strcmp(a, "--csv") == 0) {
-            enum out_format f = a[2] == 'j' ? FMT_JSON : FMT_CSV;
-            if (o->fmt != FMT_TEXT && o->fmt != f)
-                return usage_error("--json and --csv exclude each other%s", "");
-            o->fmt = f;
-        } else if (strcmp(a, "--per-core") == 0) {
-            o->per_core = 1;
-        } else if (strcmp(a, "--per-thread") == 0) {
-            o->per_thread = 1;
-        } else if (strcmp(a, "--no-children") == 0) {
-            o->no_children = 1;
-        } else if (strncmp(a, "--start", 7) == 0 && (a[7] == '=' || a[7] == 0)) {
-            v = opt_value(argc, argv, &i, "--start");
-            if (strcmp(v, "no") == 0)
-                o->start = 0;
-            else if (strcmp(v, "yes") == 0)
-                o->start = 1;
-            else
-                return usage_error("--start takes yes or no, not '%s'", v);
-        } else if ((v = opt_value(argc, argv, &i, "--model")) != NULL) {
-            o->model_given = 1;
-            if (strcmp(v, "always") == 0)
-                o->model_always = 1;
-            else if (strcmp(v, "on-demand") == 0)
-                o->model_always = 0;
-            else
-                return usage_error("--model takes on-demand or always, not '%s'", v);
-        } else if ((v = opt_value(argc, argv, &i, "--machine")) != NULL) {
-            if (!*v)
-                return usage_error("--machine needs a name or file%s", "");
-            o->machine = v;
-        } else if ((v = opt_value(argc, argv, &i, "--events")) != NULL ||
-                   (v = opt_value(argc, argv, &i, "-e")) != NULL) {
-            if (!*v)
-                return usage_error("-e needs an event list%s", "");
-            if (o->n_events >= sizeof o->events / sizeof o->events[0])
-                return usage_error("too many -e options%s", "");
-            o->events[o->n_events++] = v;
-        } else if ((v = opt_value(argc, argv, &i, "--output")) != NULL ||
-                   (v = opt_value(argc, argv, &i, "-o")) != NULL) {
-            if (!*v)
-                return usage_error("-o needs a file name%s", "");
-            o->output = v;
-        } else if ((v = opt_value(argc, argv, &i, "--from-output")) != NULL) {
-            if (!*v)
-                return usage_error("--from-output needs a file name%s", "");
-            o->from_output = v;
-        } else {
-            return usage_error("unknown option '%s'", a);
-        }
-    }
-    o->prog = argv + i;
-    o->prog_argc = argc - i;
+    count_table(o, t);
+    rc = hpm_opt_parse(cmd_name, t, count_synopsis, count_footer, argc, argv, &first);
+    if (rc)
+        return rc;
+    if (o->json && o->csv)
+        return usage_error("--json and --csv exclude each other%s", "");
+    o->fmt = o->json ? FMT_JSON : o->csv ? FMT_CSV : FMT_TEXT;
+    o->prog = argv + first;
+    o->prog_argc = argc - first;
     if (o->from_output && o->prog_argc > 0)
         return usage_error("--from-output runs nothing; drop the program '%s'", o->prog[0]);
     if (!o->from_output && o->prog_argc == 0)
@@ -269,7 +219,7 @@ static int build_rows(const struct count_opts *o, const char *machine, unsigned 
 {
     unsigned i, k;
     *n = 0;
-    if (o->n_events == 0) {
+    if (o->events.n == 0) {
         for (k = 0; k < HPM_K_COUNT; k++) {
             struct count_row r;
             const struct hpm_cat_kind_info *ki = hpm_catalog_kind(k);
@@ -281,8 +231,8 @@ static int build_rows(const struct count_opts *o, const char *machine, unsigned 
         }
         return 0;
     }
-    for (i = 0; i < o->n_events; i++) {
-        const char *s = o->events[i];
+    for (i = 0; i < o->events.n; i++) {
+        const char *s = o->events.v[i];
         /* every field between commas is an event: "A,", ",A" and "A,,B" all
          * hold an empty one */
         for (;;) {
@@ -295,7 +245,7 @@ static int build_rows(const struct count_opts *o, const char *machine, unsigned 
             while (e > b && isspace((unsigned char)e[-1]))
                 e--;
             if (b == e) {
-                fprintf(stderr, "%s: empty event name in '%s'\n", cmd_name, o->events[i]);
+                fprintf(stderr, "%s: empty event name in '%s'\n", cmd_name, o->events.v[i]);
                 return 2;
             }
             snprintf(name, sizeof name, "%.*s", (int)(e - b), b);
@@ -321,7 +271,7 @@ static char *codes_arg(const struct count_opts *o, const struct count_row *rows,
     char *s;
     size_t at = 0;
     unsigned i, j;
-    if (o->n_events == 0)
+    if (o->events.n == 0)
         return strdup("all");
     for (i = 0; i < n; i++)
         for (j = 0; j < rows[i].n_codes; j++)
@@ -629,7 +579,7 @@ static int count_from_output(const struct count_opts *o, struct count_row *rows)
         vpmu_output_free(&out);
         return 1;
     }
-    if (o->n_events) {
+    if (o->events.n) {
         /* the file's cores; every feature, since the file holds what was counted */
         unsigned cores = out.cores > HPM_CAT_MAX_CORES ? HPM_CAT_MAX_CORES : out.cores;
         rc = build_rows(o, out.machine, cores, ~0u, rows, &n);

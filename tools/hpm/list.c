@@ -19,15 +19,14 @@
 #include "catalog.h"
 #include "commands.h"
 #include "machine_arg.h"
+#include "options.h"
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: hpm list [--machine NAME|FILE] [--markdown] [PATTERN]\n"
-               "List the event catalog: name, code(s), unit, whether machine NAME (default %s)\n"
-               "provides the event, description. PATTERN: a case-insensitive substring or glob;\n"
-               "PU<n>_PATTERN shows core n's codes.\n",
-            HPM_DEFAULT_MACHINE);
-}
+static const char list_synopsis[] =
+    "usage: hpm list [--machine NAME|FILE] [--markdown] [PATTERN]\n"
+    "List the event catalog: name, code(s), unit, whether machine NAME (default "
+    HPM_DEFAULT_MACHINE ")\n"
+    "provides the event, description. PATTERN: a case-insensitive substring or glob;\n"
+    "PU<n>_PATTERN shows core n's codes.\n\n";
 
 static int ci_contains(const char *hay, const char *needle)
 {
@@ -59,26 +58,25 @@ int cmd_list(int argc, char **argv)
     struct hpm_machine m;
     char note[160], code[32], name[HPM_CAT_NAME_MAX + 8];
     unsigned k, features, shown = 0;
-    int i, core = -1, md = 0, rc;
+    int core = -1, md = 0, rc;
 
-    for (i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            usage(stdout);
-            return 0;
-        } else if (strcmp(a, "--machine") == 0 && i + 1 < argc) {
-            machine = argv[++i];
-        } else if (strncmp(a, "--machine=", 10) == 0 && a[10]) {
-            machine = a + 10;
-        } else if (strcmp(a, "--markdown") == 0) {
-            md = 1;
-        } else if (a[0] == '-' || pat) {
-            fprintf(stderr, "hpm list: bad argument '%s'\n", a);
-            usage(stderr);
-            return 2;
-        } else {
-            pat = a;
-        }
+    {
+        int md_flag = 0, first;
+        const struct hpm_opt t[] = {
+            {"--machine", NULL, "M", "machine name (machines/M.machine) or machine file",
+             HPM_OPT_STRING, &machine, NULL, NULL},
+            {"--markdown", NULL, NULL, "print the table as Markdown (docs/events.md)",
+             HPM_OPT_FLAG, &md_flag, NULL, NULL},
+            HPM_OPT_TABLE_END,
+        };
+        rc = hpm_opt_parse("hpm list", t, list_synopsis, NULL, argc, argv, &first);
+        if (rc)
+            return rc < 0 ? 0 : rc;
+        if (argc - first > 1)
+            return hpm_opt_error("hpm list", t, list_synopsis, NULL, "bad argument '%s'",
+                                 argv[first + 1]);
+        pat = first < argc ? argv[first] : NULL;
+        md = md_flag;
     }
     if ((rc = machine_arg_load("list", machine, &m, note, sizeof note)) != 0)
         return rc;

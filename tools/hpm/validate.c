@@ -33,6 +33,7 @@
 
 #include "commands.h"
 #include "machine_arg.h"
+#include "options.h"
 #include "runner.h"
 #include "validate_expect.h"
 
@@ -65,75 +66,64 @@ struct validate_opts {
     int uniform, verbose;
 };
 
-static void usage(FILE *f)
+static char validate_synopsis[1024];
+
+static const struct hpm_opt *validate_table(struct validate_opts *o)
 {
-    fprintf(f,
-            "usage: hpm validate [--machine NAME|FILE] [--only NAME[,NAME...]] [--uniform]\n"
-            "                    [--kernels PATH] [--save-csv FILE] [--from-csv FILE] [-v]\n"
-            "\n"
-            "Run seed 001's seven micro-benchmarks (hpm-validate-kernels) on the virtual PMU\n"
-            "and print Table 1: expected (from the machine's parameters), measured and error\n"
-            "for FP stores, L1 store misses, FP loads, FX loads, L1 load misses, L2 misses\n"
-            "and TLB misses. Exit status 1 when a count is off by more than %.0f%% (or %.0f\n"
-            "events) or above its bound.\n"
-            "  --machine M      machine name or file (default %s)\n"
-            "  --only LIST      only these rows (region names: seq_stores, seq_loads,\n"
-            "                   seq_ldst, rnd_ld_D, rnd_ld_D2, mrnd_ld_D, mrnd_ld_D2,\n"
-            "                   transpose, matmult)\n"
-            "  --uniform        independent uniform random indices instead of the\n"
-            "                   stratified sample (docs/validation.md)\n"
-            "  --kernels PATH   the benchmark program (default: %s beside hpm)\n"
-            "  --save-csv FILE  keep hpm count's CSV report in FILE\n"
-            "  --from-csv FILE  judge a CSV report saved before; runs nothing\n"
-            "  -v               print the hpm count command line\n",
-            VX_TOLERANCE * 100, VX_SLACK, DEFAULT_MACHINE, KERNELS_NAME);
+    static struct hpm_opt t[8];
+    const struct hpm_opt rows[] = {
+        {"--machine", NULL, "M", "machine name or file (default " DEFAULT_MACHINE ")",
+         HPM_OPT_STRING, &o->machine, NULL, NULL},
+        {"--only", NULL, "LIST",
+         "only these rows (region names: seq_stores, seq_loads,\n"
+         "seq_ldst, rnd_ld_D, rnd_ld_D2, mrnd_ld_D, mrnd_ld_D2,\n"
+         "transpose, matmult)",
+         HPM_OPT_STRING, &o->only, NULL, NULL},
+        {"--uniform", NULL, NULL,
+         "independent uniform random indices instead of the\n"
+         "stratified sample (docs/validation.md)",
+         HPM_OPT_FLAG, &o->uniform, NULL, NULL},
+        {"--kernels", NULL, "PATH", "the benchmark program (default: " KERNELS_NAME " beside hpm)",
+         HPM_OPT_STRING, &o->kernels, NULL, NULL},
+        {"--save-csv", NULL, "FILE", "keep hpm count's CSV report in FILE", HPM_OPT_STRING,
+         &o->save_csv, NULL, NULL},
+        {"--from-csv", NULL, "FILE", "judge a CSV report saved before; runs nothing",
+         HPM_OPT_STRING, &o->from_csv, NULL, NULL},
+        {"--verbose", "-v", NULL, "print the hpm count command line", HPM_OPT_FLAG, &o->verbose,
+         NULL, NULL},
+        HPM_OPT_TABLE_END,
+    };
+    _Static_assert(sizeof rows == sizeof t, "validate_table size");
+    memcpy(t, rows, sizeof rows);
+    snprintf(validate_synopsis, sizeof validate_synopsis,
+             "usage: hpm validate [--machine NAME|FILE] [--only NAME[,NAME...]] [--uniform]\n"
+             "                    [--kernels PATH] [--save-csv FILE] [--from-csv FILE] [-v]\n"
+             "\n"
+             "Run seed 001's seven micro-benchmarks (" KERNELS_NAME ") on the virtual PMU\n"
+             "and print Table 1: expected (from the machine's parameters), measured and error\n"
+             "for FP stores, L1 store misses, FP loads, FX loads, L1 load misses, L2 misses\n"
+             "and TLB misses. Exit status 1 when a count is off by more than %.0f%% (or %.0f\n"
+             "events) or above its bound.\n\n",
+             VX_TOLERANCE * 100, VX_SLACK);
+    return t;
 }
 
 static int usage_error(const char *msg, const char *arg)
 {
-    fprintf(stderr, CMD ": ");
-    fprintf(stderr, msg, arg);
-    fprintf(stderr, "\n");
-    usage(stderr);
-    return 2;
+    struct validate_opts dummy;
+    return hpm_opt_error(CMD, validate_table(&dummy), validate_synopsis, NULL, msg, arg);
 }
 
 static int parse_opts(int argc, char **argv, struct validate_opts *o)
 {
+    int rc, first;
     memset(o, 0, sizeof *o);
     o->machine = DEFAULT_MACHINE;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char **dst = NULL;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            return -1;
-        } else if (!strcmp(a, "--uniform")) {
-            o->uniform = 1;
-            continue;
-        } else if (!strcmp(a, "-v")) {
-            o->verbose = 1;
-            continue;
-        }
-        static const char *const valued[] = {"--machine", "--only", "--kernels", "--save-csv",
-                                             "--from-csv"};
-        const char **dsts[] = {&o->machine, &o->only, &o->kernels, &o->save_csv, &o->from_csv};
-        const char *v = NULL;
-        for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++) {
-            size_t n = strlen(valued[k]);
-            if (!strncmp(a, valued[k], n) && (a[n] == '=' || a[n] == 0)) {
-                dst = dsts[k];
-                if (a[n] == '=')
-                    v = a + n + 1;
-                else if (i + 1 < argc)
-                    v = argv[++i];
-                break;
-            }
-        }
-        if (!dst) return usage_error("unknown argument '%s'", a);
-        if (!v || !*v) return usage_error("%s needs a value", a);
-        *dst = v;
-    }
+    rc = hpm_opt_parse(CMD, validate_table(o), validate_synopsis, NULL, argc, argv, &first);
+    if (rc)
+        return rc;
+    if (first < argc)
+        return usage_error("unknown argument '%s'", argv[first]);
     if (o->from_csv && (o->save_csv || o->uniform || o->kernels))
         return usage_error("--from-csv runs nothing: it takes no --save-csv, --uniform or "
                            "--kernels%s",
