@@ -3,6 +3,9 @@
 #define _POSIX_C_SOURCE 200809L
 #include "count_report.h"
 
+#include "json.h"
+#include "metrics.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
@@ -121,93 +124,42 @@ unsigned count_rows_from_output(const struct vpmu_output *out, struct count_row 
 
 /* ------------------------------------------------------------ derived metrics */
 
-enum derived_type { D_RATIO, D_TIME, D_MFLOPS };
-#define NK 5
-struct derived_def {
-    const char *key, *label, *formula;
-    enum derived_type type;
-    int num[NK], den[NK]; /* kinds, ended by -1 */
-};
-
-static const struct derived_def derived_defs[] = {
-    {"ipc", "IPC", "INSTRUCTIONS / CYCLES", D_RATIO, {HPM_K_INSTRUCTIONS, -1}, {HPM_K_CYCLES, -1}},
-    {"modeled_time_s", "modeled time (s)", "NODE_CYCLES / frequency", D_TIME,
-     {HPM_K_NODE_CYCLES, -1}, {-1}},
-    {"mflops", "MFLOP/s of modeled time", "FP_OPS / modeled time / 1e6", D_MFLOPS,
-     {HPM_K_FP_OPS, -1}, {HPM_K_NODE_CYCLES, -1}},
-    {"l1i_miss_ratio", "L1I miss ratio", "L1I_MISSES / L1I_ACCESSES", D_RATIO,
-     {HPM_K_L1I_MISSES, -1}, {HPM_K_L1I_ACCESSES, -1}},
-    {"l1d_miss_ratio", "L1D miss ratio", "L1D_MISSES / (LOADS + STORES)", D_RATIO,
-     {HPM_K_L1D_MISSES, -1}, {HPM_K_LOADS, HPM_K_STORES, -1}},
-    {"l2_miss_ratio", "L2 miss ratio", "L2_MISSES / L2_ACCESSES", D_RATIO, {HPM_K_L2_MISSES, -1},
-     {HPM_K_L2_ACCESSES, -1}},
-    {"l3_miss_ratio", "L3 miss ratio", "L3_READ_MISSES / L3_READS", D_RATIO,
-     {HPM_K_L3_READ_MISSES, -1}, {HPM_K_L3_READS, -1}},
-    {"mispredict_ratio", "mispredict ratio",
-     "BR_MISPREDICTS / (BR_COND + BR_INDIRECT + BR_CALLS_INDIRECT + BR_RETURNS)", D_RATIO,
-     {HPM_K_BR_MISPREDICTS, -1},
-     {HPM_K_BR_COND, HPM_K_BR_INDIRECT, HPM_K_BR_CALLS_INDIRECT, HPM_K_BR_RETURNS, -1}},
-    {"bytes_per_flop_core", "bytes per flop (loads+stores)", "(LOAD_BYTES + STORE_BYTES) / FP_OPS",
-     D_RATIO, {HPM_K_LOAD_BYTES, HPM_K_STORE_BYTES, -1}, {HPM_K_FP_OPS, -1}},
-    {"bytes_per_flop_ddr", "bytes per flop (DDR)", "(DDR_READ_BYTES + DDR_WRITE_BYTES) / FP_OPS",
-     D_RATIO, {HPM_K_DDR_READ_BYTES, HPM_K_DDR_WRITE_BYTES, -1}, {HPM_K_FP_OPS, -1}},
-};
-#define N_DERIVED (sizeof derived_defs / sizeof derived_defs[0])
+/* The metrics of metrics.c, evaluated over the node-wide totals by the
+ * formula engine. */
+#define N_DERIVED 32
 
 struct derived {
-    const struct derived_def *d;
+    const struct hpm_metric *d;
     int defined; /* 0 = would divide by zero */
     double value;
 };
-
-static int sum_kinds(const struct count_report *r, const int *kinds, double *sum)
-{
-    unsigned i;
-    *sum = 0;
-    for (i = 0; i < NK && kinds[i] >= 0; i++) {
-        uint64_t v;
-        if (!kind_total(r, (unsigned)kinds[i], &v))
-            return 0;
-        *sum += (double)v;
-    }
-    return 1;
-}
 
 /* The metrics whose inputs were all counted; returns how many. */
 static unsigned compute_derived(const struct count_report *r, struct derived *out)
 {
     unsigned i, n = 0;
-    double f = (double)r->out->frequency_hz;
-    for (i = 0; i < N_DERIVED; i++) {
-        const struct derived_def *d = &derived_defs[i];
-        double num, den = 0;
-        struct derived *x = &out[n];
-        if (!sum_kinds(r, d->num, &num) || !sum_kinds(r, d->den, &den))
-            continue;
-        x->d = d;
-        x->defined = 0;
-        switch (d->type) {
-        case D_RATIO:
-            if (den > 0) {
-                x->value = num / den;
-                x->defined = 1;
-            }
-            break;
-        case D_TIME:
-            if (f > 0) {
-                x->value = num / f;
-                x->defined = 1;
-            }
-            break;
-        case D_MFLOPS:
-            if (f > 0 && den > 0) {
-                x->value = num / (den / f) / 1e6;
-                x->defined = 1;
-            }
-            break;
+    for (i = 0; i < hpm_n_metrics && n < N_DERIVED; i++) {
+        struct hpm_formula f;
+        double vars[HPM_FORMULA_MAX_VARS] = {0};
+        unsigned v;
+        int counted = 1;
+        if (hpm_metric_compile(i, &f, NULL, 0) != 0)
+            continue; /* a typo in the table: tests/count's metrics test fails */
+        for (v = 0; v < HPM_FORMULA_MAX_VARS && counted; v++) {
+            uint64_t x;
+            if (!hpm_formula_uses(&f, v))
+                continue;
+            if (v == HPM_METRIC_VAR_FREQUENCY)
+                vars[v] = (double)r->out->frequency_hz;
+            else if (kind_total(r, v, &x))
+                vars[v] = (double)x;
+            else
+                counted = 0;
         }
-        if (x->defined && !isfinite(x->value))
-            x->defined = 0;
+        if (!counted)
+            continue;
+        out[n].d = &hpm_metrics[i];
+        out[n].defined = hpm_formula_eval(&f, vars, HPM_FORMULA_MAX_VARS, &out[n].value) == 0;
         n++;
     }
     return n;
@@ -593,7 +545,8 @@ int count_report_text(FILE *f, const struct count_report *r)
                 snprintf(buf, sizeof buf, "%.6g", d[i].value);
             else
                 snprintf(buf, sizeof buf, "-");
-            fprintf(f, " %-*s %*s  %s\n", NAME_W, d[i].d->label, NUM_W, buf, d[i].d->formula);
+            fprintf(f, " %-*s %*s  %s\n", NAME_W, d[i].d->label, NUM_W, buf,
+                    d[i].d->shown ? d[i].d->shown : d[i].d->formula);
         }
     }
     if (procs_shown(r))
@@ -607,69 +560,9 @@ int count_report_text(FILE *f, const struct count_report *r)
 
 /* ------------------------------------------------------------ JSON */
 
-/* Length of a valid UTF-8 sequence at s, or 0. */
-static size_t utf8_len(const unsigned char *s)
-{
-    size_t n, i;
-    uint32_t cp;
-    if (s[0] < 0x80)
-        return 1;
-    if ((s[0] & 0xe0) == 0xc0) {
-        n = 2;
-        cp = s[0] & 0x1f;
-    } else if ((s[0] & 0xf0) == 0xe0) {
-        n = 3;
-        cp = s[0] & 0x0f;
-    } else if ((s[0] & 0xf8) == 0xf0) {
-        n = 4;
-        cp = s[0] & 0x07;
-    } else {
-        return 0;
-    }
-    for (i = 1; i < n; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3f);
-    }
-    /* overlong forms, surrogates and values past U+10FFFF are not UTF-8 */
-    if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-        (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-        return 0;
-    return n;
-}
-
-void count_json_string(FILE *f, const char *s)
-{
-    const unsigned char *p = (const unsigned char *)(s ? s : "");
-    fputc('"', f);
-    while (*p) {
-        size_t n;
-        if (*p == '"' || *p == '\\') {
-            fputc('\\', f);
-            fputc(*p++, f);
-        } else if (*p == '\n') {
-            fputs("\\n", f);
-            p++;
-        } else if (*p == '\t') {
-            fputs("\\t", f);
-            p++;
-        } else if (*p < 0x20 || *p == 0x7f) {
-            fprintf(f, "\\u%04x", *p++);
-        } else if ((n = utf8_len(p)) > 0) {
-            fwrite(p, 1, n, f);
-            p += n;
-        } else {
-            /* a byte that is not UTF-8 (arguments are bytes): keep it as
-             * the Latin-1 character of that value, so the JSON stays valid */
-            fprintf(f, "\\u%04x", *p++);
-        }
-    }
-    fputc('"', f);
-}
-
 static void json_key(FILE *f, const char *k)
 {
-    count_json_string(f, k);
+    hpm_json_string(f, k);
     fputc(':', f);
 }
 
@@ -709,7 +602,7 @@ static void json_procs(FILE *f, const struct count_report *r)
         for (j = 0; j < p->n_commands; j++) {
             if (j)
                 fputc(',', f);
-            count_json_string(f, p->commands[j]);
+            hpm_json_string(f, p->commands[j]);
         }
         fprintf(f, "],\"complete\":%s,\"exit\":", p->complete ? "true" : "false");
         if (!p->complete)
@@ -749,7 +642,7 @@ int count_report_json(FILE *f, const struct count_report *r)
         for (i = 0; i < (unsigned)r->argc; i++) {
             if (i)
                 fputc(',', f);
-            count_json_string(f, r->argv[i]);
+            hpm_json_string(f, r->argv[i]);
         }
         fputc(']', f);
     } else {
@@ -757,32 +650,32 @@ int count_report_json(FILE *f, const struct count_report *r)
     }
     fputs(",\n  \"command\":", f);
     if (o->command)
-        count_json_string(f, o->command);
+        hpm_json_string(f, o->command);
     else
         fputs("null", f);
     fputs(",\n  \"machine\":{", f);
     json_key(f, "name");
-    count_json_string(f, o->machine);
+    hpm_json_string(f, o->machine);
     fprintf(f, ",\"cores\":%u,\"frequency_hz\":%" PRIu64 ",\"file\":", o->cores, o->frequency_hz);
     if (r->machine_source)
-        count_json_string(f, r->machine_source);
+        hpm_json_string(f, r->machine_source);
     else
         fputs("null", f);
     fputs("},\n  \"level\":", f);
-    count_json_string(f, o->level);
+    hpm_json_string(f, o->level);
     fputs(",\n  \"models\":", f);
-    count_json_string(f, o->models);
+    hpm_json_string(f, o->models);
     fprintf(f, ",\n  \"upcs\":%u,\n  \"threads_count\":%u,\n  \"host_pmu\":{\"present\":%s,"
                "\"probe\":",
             o->upcs, o->threads, r->hw_pmu ? "true" : "false");
     if (r->pmu)
-        count_json_string(f, r->pmu);
+        hpm_json_string(f, r->pmu);
     else
         fputs("null", f);
     fputs("},\n  \"exit\":{", f);
     if (r->exit_signal > 0) {
         fprintf(f, "\"signal\":%d,\"signal_name\":", r->exit_signal);
-        count_json_string(f, signal_text(r->exit_signal));
+        hpm_json_string(f, signal_text(r->exit_signal));
     } else if (r->exit_signal < 0) {
         fputs("\"signal\":null", f);
     } else {
@@ -792,7 +685,7 @@ int count_report_json(FILE *f, const struct count_report *r)
     for (i = 0; i < r->n_notes; i++) {
         if (i)
             fputc(',', f);
-        count_json_string(f, r->notes[i]);
+        hpm_json_string(f, r->notes[i]);
     }
     fputs("],\n  \"events\":[", f);
     for (i = 0; i < r->n_rows; i++) {
@@ -801,11 +694,11 @@ int count_report_json(FILE *f, const struct count_report *r)
         uint64_t v = row_value(r, row);
         fputs(i ? ",\n    {" : "\n    {", f);
         json_key(f, "name");
-        count_json_string(f, row->name);
+        hpm_json_string(f, row->name);
         fputs(",\"kind\":", f);
-        count_json_string(f, k->name);
+        hpm_json_string(f, k->name);
         fputs(",\"unit\":", f);
-        count_json_string(f, hpm_catalog_unit_name(k->unit));
+        hpm_json_string(f, hpm_catalog_unit_name(k->unit));
         fprintf(f, ",\"node\":%s,\"source\":\"modeled\",\"count\":%" PRIu64 ",\"user\":%" PRIu64
                    ",\"kernel\":null,\"codes\":[",
                 k->node ? "true" : "false", v, v);
@@ -820,15 +713,15 @@ int count_report_json(FILE *f, const struct count_report *r)
             else
                 fputs("null", f);
             fputs(",\"name\":", f);
-            count_json_string(f, buf);
+            hpm_json_string(f, buf);
             fprintf(f, ",\"count\":%" PRIu64 "}", o->count[row->codes[j]]);
         }
         fputs("],\"description\":", f);
-        count_json_string(f, k->description);
+        hpm_json_string(f, k->description);
         fputc('}', f);
     }
     fputs("\n  ],\n  \"host\":{\"source\":\"measured\",\"scope\":", f);
-    count_json_string(f, "the simulator process as wait4() reports it; includes Valgrind's own "
+    hpm_json_string(f, "the simulator process as wait4() reports it; includes Valgrind's own "
                          "work");
     if (r->have_rusage)
         fprintf(f,
@@ -849,11 +742,11 @@ int count_report_json(FILE *f, const struct count_report *r)
     for (i = 0; i < nd; i++) {
         fputs(i ? ",\n    {" : "\n    {", f);
         json_key(f, "name");
-        count_json_string(f, d[i].d->key);
+        hpm_json_string(f, d[i].d->key);
         fputs(",\"label\":", f);
-        count_json_string(f, d[i].d->label);
+        hpm_json_string(f, d[i].d->label);
         fputs(",\"formula\":", f);
-        count_json_string(f, d[i].d->formula);
+        hpm_json_string(f, d[i].d->shown ? d[i].d->shown : d[i].d->formula);
         fputs(",\"source\":\"modeled\",\"value\":", f);
         json_double(f, d[i].defined, d[i].value);
         fputc('}', f);
@@ -876,7 +769,7 @@ int count_report_json(FILE *f, const struct count_report *r)
         const struct vpmu_region *g = &o->reg[i];
         fputs(i ? ",\n    {" : "\n    {", f);
         json_key(f, "name");
-        count_json_string(f, g->name);
+        hpm_json_string(f, g->name);
         fprintf(f, ",\"thread\":%u,\"entries\":", g->thread);
         if (g->have_entries)
             fprintf(f, "%" PRIu64, g->entries);

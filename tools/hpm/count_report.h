@@ -69,8 +69,7 @@ int count_report_text(FILE *f, const struct count_report *r);
 int count_report_json(FILE *f, const struct count_report *r);
 int count_report_csv(FILE *f, const struct count_report *r);
 
-/* Exposed for tests of the escaping. */
-void count_json_string(FILE *f, const char *s);
+/* Exposed for tests of the escaping (JSON strings: src/json/json.h). */
 void count_csv_field(FILE *f, const char *s);
 
 #endif
