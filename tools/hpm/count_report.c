@@ -124,21 +124,12 @@ unsigned count_rows_from_output(const struct vpmu_output *out, struct count_row 
 
 /* ------------------------------------------------------------ derived metrics */
 
-/* The metrics of metrics.c, evaluated over the node-wide totals by the
- * formula engine. */
-#define N_DERIVED 32
-
-struct derived {
-    const struct hpm_metric *d;
-    int defined; /* 0 = would divide by zero */
-    double value;
-};
-
-/* The metrics whose inputs were all counted; returns how many. */
-static unsigned compute_derived(const struct count_report *r, struct derived *out)
+/* The metrics of metrics.c whose inputs were all counted, evaluated over
+ * the node-wide totals by the formula engine. */
+static unsigned compute_metrics(const struct count_report *r, struct count_report_metric *out)
 {
     unsigned i, n = 0;
-    for (i = 0; i < hpm_n_metrics && n < N_DERIVED; i++) {
+    for (i = 0; i < hpm_n_metrics && n < COUNT_REPORT_MAX_METRICS; i++) {
         struct hpm_formula f;
         double vars[HPM_FORMULA_MAX_VARS] = {0};
         unsigned v;
@@ -158,7 +149,7 @@ static unsigned compute_derived(const struct count_report *r, struct derived *ou
         }
         if (!counted)
             continue;
-        out[n].d = &hpm_metrics[i];
+        out[n].metric = &hpm_metrics[i];
         out[n].defined = hpm_formula_eval(&f, vars, HPM_FORMULA_MAX_VARS, &out[n].value) == 0;
         n++;
     }
@@ -293,6 +284,49 @@ static void program_text(FILE *f, const struct count_report *r)
     }
 }
 
+/* ------------------------------------------------------------ the model */
+
+int count_report_model_build(const struct count_report *r, struct count_report_model *m)
+{
+    unsigned i;
+    size_t plen = 0;
+    FILE *ps;
+    memset(m, 0, sizeof *m);
+    m->r = r;
+    ps = open_memstream(&m->program, &plen);
+    if (!ps)
+        return -1;
+    program_text(ps, r);
+    if (fclose(ps) != 0 || !m->program)
+        goto oom;
+    exit_text(r, m->exit, sizeof m->exit);
+    freq_text(r->out->frequency_hz, m->frequency, sizeof m->frequency);
+    m->events = calloc(r->n_rows ? r->n_rows : 1, sizeof *m->events);
+    m->threads = sorted_threads(r->out);
+    if (!m->events || !m->threads)
+        goto oom;
+    for (i = 0; i < r->n_rows; i++) {
+        m->events[i].row = &r->rows[i];
+        m->events[i].kind = hpm_catalog_kind(r->rows[i].kind);
+        m->events[i].total = row_value(r, &r->rows[i]);
+    }
+    m->have_syscalls = kind_total(r, HPM_K_SYSCALLS, &m->syscalls);
+    m->n_metrics = compute_metrics(r, m->metrics);
+    m->procs_shown = procs_shown(r);
+    return 0;
+oom:
+    count_report_model_free(m);
+    return -1;
+}
+
+void count_report_model_free(struct count_report_model *m)
+{
+    free(m->program);
+    free(m->events);
+    free(m->threads);
+    memset(m, 0, sizeof *m);
+}
+
 /* ------------------------------------------------------------ text */
 
 #define NAME_W 30
@@ -366,10 +400,11 @@ static void text_matrix(FILE *f, const struct count_report *r, const struct matr
     }
 }
 
-static void text_threads(FILE *f, const struct count_report *r)
+static void text_threads(FILE *f, const struct count_report_model *m)
 {
+    const struct count_report *r = m->r;
     const struct vpmu_output *o = r->out;
-    const struct vpmu_thread **t = sorted_threads(o);
+    const struct vpmu_thread *const *t = m->threads;
     struct matrix_col *cols = calloc(o->n_thr ? o->n_thr : 1, sizeof *cols);
     char(*labels)[32] = calloc(o->n_thr ? o->n_thr : 1, sizeof *labels);
     size_t i;
@@ -385,7 +420,6 @@ static void text_threads(FILE *f, const struct count_report *r)
         }
         text_matrix(f, r, cols, o->n_thr, 0);
     }
-    free(t);
     free(cols);
     free(labels);
 }
@@ -467,19 +501,16 @@ static void text_procs(FILE *f, const struct count_report *r)
     }
 }
 
-int count_report_text(FILE *f, const struct count_report *r)
+static void write_text(FILE *f, const struct count_report_model *m)
 {
+    const struct count_report *r = m->r;
     const struct vpmu_output *o = r->out;
-    unsigned cores = count_report_cores(r), i, c, nd;
-    struct derived d[N_DERIVED];
-    char buf[128], freq[64];
-    uint64_t sys;
+    unsigned cores = count_report_cores(r), i, c;
+    char buf[128];
 
-    fprintf(f, "hpm count: ");
-    program_text(f, r);
-    freq_text(o->frequency_hz, freq, sizeof freq);
+    fprintf(f, "hpm count: %s", m->program);
     fprintf(f, "\n machine   %s: %u core%s, %s", o->machine, o->cores, o->cores == 1 ? "" : "s",
-            freq);
+            m->frequency);
     if (r->machine_source)
         fprintf(f, " (%s)", r->machine_source);
     fprintf(f, "\n source    virtual PMU (modeled): level %s, models %s, %u UPC unit%s\n",
@@ -487,8 +518,7 @@ int count_report_text(FILE *f, const struct count_report *r)
             o->upcs == 1 ? "" : "s");
     if (r->pmu)
         fprintf(f, " host PMU  %s\n", r->pmu);
-    exit_text(r, buf, sizeof buf);
-    fprintf(f, " exit      %s\n threads   %u\n", buf, o->threads);
+    fprintf(f, " exit      %s\n threads   %u\n", m->exit, o->threads);
     for (i = 0; i < r->n_notes; i++)
         fprintf(f, " note      %s\n", r->notes[i]);
 
@@ -501,8 +531,8 @@ int count_report_text(FILE *f, const struct count_report *r)
         }
     fprintf(f, "  description\n");
     for (i = 0; i < r->n_rows; i++) {
-        const struct count_row *row = &r->rows[i];
-        uint64_t v = row_value(r, row);
+        const struct count_row *row = m->events[i].row;
+        uint64_t v = m->events[i].total;
         fprintf(f, " %-*s %*" PRIu64 " %*" PRIu64 " %8s", NAME_W, row->name, NUM_W, v, NUM_W, v,
                 "-");
         if (r->per_core)
@@ -513,7 +543,7 @@ int count_report_text(FILE *f, const struct count_report *r)
                 else
                     fprintf(f, " %16s", "-");
             }
-        fprintf(f, "  %s\n", hpm_catalog_kind(row->kind)->description);
+        fprintf(f, "  %s\n", m->events[i].kind->description);
     }
 
     fprintf(f, "\n host (measured, kernel): the simulator process as wait4() reports it; "
@@ -533,29 +563,28 @@ int count_report_text(FILE *f, const struct count_report *r)
     } else {
         fprintf(f, " (not measured: report of an existing output file)\n");
     }
-    if (kind_total(r, HPM_K_SYSCALLS, &sys))
+    if (m->have_syscalls)
         fprintf(f, " %-*s %*" PRIu64 " %*s  (modeled: the program's system calls)\n", NAME_W,
-                "SYSCALLS", NUM_W, sys, NUM_W, "-");
+                "SYSCALLS", NUM_W, m->syscalls, NUM_W, "-");
 
-    nd = compute_derived(r, d);
-    if (nd) {
+    if (m->n_metrics) {
         fprintf(f, "\n derived metrics (of the modeled counts)\n");
-        for (i = 0; i < nd; i++) {
-            if (d[i].defined)
-                snprintf(buf, sizeof buf, "%.6g", d[i].value);
+        for (i = 0; i < m->n_metrics; i++) {
+            const struct count_report_metric *d = &m->metrics[i];
+            if (d->defined)
+                snprintf(buf, sizeof buf, "%.6g", d->value);
             else
                 snprintf(buf, sizeof buf, "-");
-            fprintf(f, " %-*s %*s  %s\n", NAME_W, d[i].d->label, NUM_W, buf,
-                    d[i].d->shown ? d[i].d->shown : d[i].d->formula);
+            fprintf(f, " %-*s %*s  %s\n", NAME_W, d->metric->label, NUM_W, buf,
+                    d->metric->shown ? d->metric->shown : d->metric->formula);
         }
     }
-    if (procs_shown(r))
+    if (m->procs_shown)
         text_procs(f, r);
     if (r->per_thread && o->n_thr)
-        text_threads(f, r);
+        text_threads(f, m);
     if (o->n_reg)
         text_regions(f, r);
-    return ferror(f) ? -1 : 0;
 }
 
 /* ------------------------------------------------------------ JSON */
@@ -626,13 +655,12 @@ static void json_procs(FILE *f, const struct count_report *r)
     fputs("\n  ", f);
 }
 
-int count_report_json(FILE *f, const struct count_report *r)
+static void write_json(FILE *f, const struct count_report_model *m)
 {
+    const struct count_report *r = m->r;
     const struct vpmu_output *o = r->out;
-    struct derived d[N_DERIVED];
-    const struct vpmu_thread **t;
-    unsigned i, j, nd;
-    uint64_t sys;
+    const struct vpmu_thread *const *t = m->threads;
+    unsigned i, j;
     char buf[128];
 
     fputs("{\n", f);
@@ -689,9 +717,9 @@ int count_report_json(FILE *f, const struct count_report *r)
     }
     fputs("],\n  \"events\":[", f);
     for (i = 0; i < r->n_rows; i++) {
-        const struct count_row *row = &r->rows[i];
-        const struct hpm_cat_kind_info *k = hpm_catalog_kind(row->kind);
-        uint64_t v = row_value(r, row);
+        const struct count_row *row = m->events[i].row;
+        const struct hpm_cat_kind_info *k = m->events[i].kind;
+        uint64_t v = m->events[i].total;
         fputs(i ? ",\n    {" : "\n    {", f);
         json_key(f, "name");
         hpm_json_string(f, row->name);
@@ -733,27 +761,27 @@ int count_report_json(FILE *f, const struct count_report *r)
     else
         fputs(",\"measured\":false", f);
     fputs(",\"syscalls\":", f);
-    if (kind_total(r, HPM_K_SYSCALLS, &sys))
-        fprintf(f, "{\"source\":\"modeled\",\"user\":%" PRIu64 ",\"kernel\":null}", sys);
+    if (m->have_syscalls)
+        fprintf(f, "{\"source\":\"modeled\",\"user\":%" PRIu64 ",\"kernel\":null}",
+                m->syscalls);
     else
         fputs("null", f);
     fputs("},\n  \"derived\":[", f);
-    nd = compute_derived(r, d);
-    for (i = 0; i < nd; i++) {
+    for (i = 0; i < m->n_metrics; i++) {
+        const struct count_report_metric *d = &m->metrics[i];
         fputs(i ? ",\n    {" : "\n    {", f);
         json_key(f, "name");
-        hpm_json_string(f, d[i].d->key);
+        hpm_json_string(f, d->metric->key);
         fputs(",\"label\":", f);
-        hpm_json_string(f, d[i].d->label);
+        hpm_json_string(f, d->metric->label);
         fputs(",\"formula\":", f);
-        hpm_json_string(f, d[i].d->shown ? d[i].d->shown : d[i].d->formula);
+        hpm_json_string(f, d->metric->shown ? d->metric->shown : d->metric->formula);
         fputs(",\"source\":\"modeled\",\"value\":", f);
-        json_double(f, d[i].defined, d[i].value);
+        json_double(f, d->defined, d->value);
         fputc('}', f);
     }
-    fputs(nd ? "\n  ],\n  \"threads\":[" : "],\n  \"threads\":[", f);
-    t = sorted_threads(o);
-    for (i = 0; t && i < o->n_thr; i++) {
+    fputs(m->n_metrics ? "\n  ],\n  \"threads\":[" : "],\n  \"threads\":[", f);
+    for (i = 0; i < o->n_thr; i++) {
         fprintf(f, "%s{\"thread\":%u,\"core\":", i ? ",\n    " : "\n    ", t[i]->serial);
         if (t[i]->core >= 0)
             fprintf(f, "%d", t[i]->core);
@@ -763,7 +791,6 @@ int count_report_json(FILE *f, const struct count_report *r)
         json_kinds(f, r, &t[i]->k);
         fputc('}', f);
     }
-    free(t);
     fputs(o->n_thr ? "\n  ],\n  \"regions\":[" : "],\n  \"regions\":[", f);
     for (i = 0; i < o->n_reg; i++) {
         const struct vpmu_region *g = &o->reg[i];
@@ -786,10 +813,9 @@ int count_report_json(FILE *f, const struct count_report *r)
                 ",\"parity_errors\":%" PRIu64 "}",
                 i ? "," : "", o->upc[i].upc, o->upc[i].counters, o->upc[i].lost_carries,
                 o->upc[i].parity_errors);
-    if (procs_shown(r))
+    if (m->procs_shown)
         json_procs(f, r);
     fputs("]\n}\n", f);
-    return ferror(f) ? -1 : 0;
 }
 
 /* ------------------------------------------------------------ CSV */
@@ -899,25 +925,16 @@ static void csv_procs(FILE *f, const struct count_report *r)
     }
 }
 
-int count_report_csv(FILE *f, const struct count_report *r)
+static void write_csv(FILE *f, const struct count_report_model *m)
 {
+    const struct count_report *r = m->r;
     const struct vpmu_output *o = r->out;
-    struct derived d[N_DERIVED];
-    const struct vpmu_thread **t;
-    unsigned i, j, nd;
-    uint64_t sys;
-    char num[64], *prog = NULL;
-    size_t plen = 0;
-    FILE *ps;
+    const struct vpmu_thread *const *t = m->threads;
+    unsigned i, j;
+    char num[64];
 
     fputs("section,name,region,thread,core,code,value,source\n", f);
-    ps = open_memstream(&prog, &plen);
-    if (ps) {
-        program_text(ps, r);
-        fclose(ps);
-    }
-    csv_info(f, "program", prog ? prog : "?");
-    free(prog);
+    csv_info(f, "program", m->program);
     csv_info(f, "command", o->command ? o->command : "");
     csv_info(f, "machine", o->machine);
     snprintf(num, sizeof num, "%u", o->cores);
@@ -953,7 +970,7 @@ int count_report_csv(FILE *f, const struct count_report *r)
     for (i = 0; i < r->n_rows; i++) {
         const struct count_row *row = &r->rows[i];
         struct csv_row x = {"event", row->name, NULL, -1, -1, -1, num, "modeled"};
-        snprintf(num, sizeof num, "%" PRIu64, row_value(r, row));
+        snprintf(num, sizeof num, "%" PRIu64, m->events[i].total);
         csv_row(f, &x);
         for (j = 0; j < row->n_codes; j++) {
             unsigned kk;
@@ -983,24 +1000,22 @@ int count_report_csv(FILE *f, const struct count_report *r)
             csv_row(f, &x);
         }
     }
-    if (kind_total(r, HPM_K_SYSCALLS, &sys)) {
+    if (m->have_syscalls) {
         struct csv_row x = {"host", "SYSCALLS", NULL, -1, -1, -1, num, "modeled"};
-        snprintf(num, sizeof num, "%" PRIu64, sys);
+        snprintf(num, sizeof num, "%" PRIu64, m->syscalls);
         csv_row(f, &x);
     }
-    nd = compute_derived(r, d);
-    for (i = 0; i < nd; i++) {
-        struct csv_row x = {"derived", d[i].d->key, NULL, -1, -1, -1, num, "modeled"};
-        if (d[i].defined)
-            snprintf(num, sizeof num, "%.9g", d[i].value);
+    for (i = 0; i < m->n_metrics; i++) {
+        const struct count_report_metric *d = &m->metrics[i];
+        struct csv_row x = {"derived", d->metric->key, NULL, -1, -1, -1, num, "modeled"};
+        if (d->defined)
+            snprintf(num, sizeof num, "%.9g", d->value);
         else
             num[0] = 0; /* would divide by zero */
         csv_row(f, &x);
     }
-    t = sorted_threads(o);
-    for (i = 0; t && i < o->n_thr; i++)
+    for (i = 0; i < o->n_thr; i++)
         csv_kinds(f, r, "thread", NULL, t[i]->serial, t[i]->core, &t[i]->k);
-    free(t);
     for (i = 0; i < o->n_reg; i++) {
         const struct vpmu_region *g = &o->reg[i];
         if (g->have_entries) {
@@ -1021,7 +1036,34 @@ int count_report_csv(FILE *f, const struct count_report *r)
             csv_row(f, &x);
         }
     }
-    if (procs_shown(r))
+    if (m->procs_shown)
         csv_procs(f, r);
+}
+
+/* ------------------------------------------------------------ the writers */
+
+static int write_with(FILE *f, const struct count_report *r,
+                      void (*writer)(FILE *, const struct count_report_model *))
+{
+    struct count_report_model m;
+    if (count_report_model_build(r, &m) != 0)
+        return -1;
+    writer(f, &m);
+    count_report_model_free(&m);
     return ferror(f) ? -1 : 0;
+}
+
+int count_report_text(FILE *f, const struct count_report *r)
+{
+    return write_with(f, r, write_text);
+}
+
+int count_report_json(FILE *f, const struct count_report *r)
+{
+    return write_with(f, r, write_json);
+}
+
+int count_report_csv(FILE *f, const struct count_report *r)
+{
+    return write_with(f, r, write_csv);
 }

@@ -16,6 +16,7 @@
 
 #include "catalog.h"
 #include "count_procs.h"
+#include "metrics.h"
 #include "vpmu_output.h"
 
 /* One requested event: a kind on all cores (core -1), on one core, or a
@@ -55,6 +56,42 @@ struct count_report {
     int exit_signal, exit_status;
     int exit_code; /* what hpm exits with */
 };
+
+/* The report model: everything the three writers show, computed once from
+ * a struct count_report (totals of the rows, derived metrics through the
+ * formula engine, host figures, sorted threads, the program and exit texts);
+ * the text, JSON and CSV writers only format it. */
+struct count_report_event {
+    const struct count_row *row;
+    const struct hpm_cat_kind_info *kind;
+    uint64_t total; /* over the row's codes (saturating) */
+};
+
+struct count_report_metric {
+    const struct hpm_metric *metric;
+    int defined; /* 0: it would divide by zero */
+    double value;
+};
+
+#define COUNT_REPORT_MAX_METRICS 32
+
+struct count_report_model {
+    const struct count_report *r;
+    char *program;       /* the command line as a shell would need it */
+    char exit[128];      /* "status 0", "killed by signal 11 (...)" */
+    char frequency[64];  /* "850 MHz" */
+    struct count_report_event *events; /* one per row */
+    int have_syscalls;   /* the SYSCALLS kind was counted on every core */
+    uint64_t syscalls;
+    struct count_report_metric metrics[COUNT_REPORT_MAX_METRICS];
+    unsigned n_metrics;
+    const struct vpmu_thread **threads; /* by serial */
+    int procs_shown;     /* a process table is part of the report */
+};
+
+/* Builds the model of r: 0, or -1 (out of memory). */
+int count_report_model_build(const struct count_report *r, struct count_report_model *m);
+void count_report_model_free(struct count_report_model *m);
 
 /* Rows for what an output file counted (a report without -e): a kind
  * counted on every core is one row, else one row per counted core. Returns
