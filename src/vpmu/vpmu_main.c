@@ -40,6 +40,7 @@
 
 #include "hpm_client.h"
 #include "vpmu_format.h"
+#include "vpmu_live.h"
 #include "vpmu_events.h"
 #include "catalog.h"
 #include "machine.h"
@@ -117,6 +118,131 @@ static Long exit_code;
 static ULong (*core_seen)[HPM_K_CORE_COUNT];
 
 /* ------------------------------------------------------------------------
+ * The live view (vpmu_live.h)
+ *
+ * A shared mapping of /dev/shm/hpm-live.PID that other processes read with
+ * the sequence-lock protocol. Published at each scheduler timeslice once
+ * --hpm-live-ms of host time have passed since the last publication, and at
+ * exit and exec. Counting does not depend on it: a publication brings the
+ * UPC up to date (account), which the tool does at any thread switch or
+ * client request anyway, and the counts are exact at every such point.
+ * ---------------------------------------------------------------------- */
+
+static Bool clo_live = True;
+static Long clo_live_ms = 100;
+static struct hpm_live *live;
+static HChar live_path[64];
+static UInt live_last_ms;
+
+/* libcoregrind, not in pub_tool: a shared file mapping in Valgrind's own
+ * address space (the one vgdb's shared memory uses) */
+extern SysRes VG_(am_shared_mmap_file_float_valgrind)(SizeT length, UInt prot, Int fd,
+                                                       Off64T offset);
+
+static void live_open(void)
+{
+    static const HChar zeros[4096];
+    SysRes sr;
+    Int fd;
+    SizeT left = sizeof(struct hpm_live);
+    if (!clo_live)
+        return;
+    VG_(snprintf)(live_path, sizeof live_path, "%s/%s%d", HPM_LIVE_SHM_DIR, HPM_LIVE_PREFIX,
+                  VG_(getpid)());
+    sr = VG_(open)(live_path, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_RDWR, VKI_S_IRUSR | VKI_S_IWUSR);
+    if (sr_isError(sr)) {
+        live_path[0] = 0;
+        return; /* no /dev/shm: counting goes on without a live view */
+    }
+    fd = (Int)sr_Res(sr);
+    while (left) {
+        Int n = VG_(write)(fd, zeros, left < sizeof zeros ? (Int)left : (Int)sizeof zeros);
+        if (n <= 0)
+            break;
+        left -= (SizeT)n;
+    }
+    if (left == 0) {
+        sr = VG_(am_shared_mmap_file_float_valgrind)(sizeof(struct hpm_live),
+                                                     VKI_PROT_READ | VKI_PROT_WRITE, fd, 0);
+        if (!sr_isError(sr))
+            live = (struct hpm_live *)sr_Res(sr);
+    }
+    VG_(close)(fd);
+    if (!live) {
+        VG_(unlink)(live_path);
+        live_path[0] = 0;
+        return;
+    }
+    live->magic = HPM_LIVE_MAGIC;
+    live->version = HPM_LIVE_VERSION;
+    live->size = sizeof(struct hpm_live);
+    live->pid = (UInt)VG_(getpid)();
+    live->interval_ms = (ULong)clo_live_ms;
+    live_last_ms = VG_(read_millisecond_timer)();
+}
+
+/* One publication; the UPC must be up to date (after account). */
+static void live_publish(UInt state, Int exit_status)
+{
+    UInt i, n, t;
+    SizeT at = 0;
+    if (!live)
+        return;
+    __atomic_store_n(&live->seq, live->seq + 1, __ATOMIC_RELAXED); /* odd: writing */
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    live->ppid = (UInt)VG_(getppid)();
+    live->state = state;
+    live->exit_status = exit_status;
+    n = vpmu_node_n_events();
+    if (n > HPM_LIVE_MAX_EVENTS)
+        n = HPM_LIVE_MAX_EVENTS;
+    for (i = 0; i < n; i++) {
+        live->codes[i] = (UInt)vpmu_node_event_code(i);
+        live->values[i] = vpmu_node_event_value(i);
+    }
+    live->n_events = n;
+    live->cores = vpmu_node_cores();
+    live->frequency_hz = vpmu_node_frequency();
+    VG_(memset)(live->raw, 0, sizeof live->raw);
+    live->n_raw = VPMU_EV_COUNT < HPM_LIVE_RAW ? VPMU_EV_COUNT : HPM_LIVE_RAW;
+    for (t = 1; t < VG_N_THREADS; t++)
+        if (threads[t].used)
+            for (i = 0; i < live->n_raw; i++)
+                live->raw[i] += threads[t].c[i];
+    for (struct vpmu_exited *x = exited; x; x = x->next)
+        for (i = 0; i < live->n_raw; i++)
+            live->raw[i] += x->c[i];
+    live->threads = next_serial - 1;
+    if (!live->machine[0]) {
+        const HChar *m = vpmu_node_machine_name();
+        VG_(strncpy)(live->machine, m, sizeof live->machine - 1);
+        at = 0;
+        if (VG_(args_the_exename))
+            at += VG_(snprintf)(live->command, sizeof live->command, "%s", VG_(args_the_exename));
+        for (i = 0; i < (UInt)VG_(sizeXA)(VG_(args_for_client)) && at < sizeof live->command;
+             i++)
+            at += VG_(snprintf)(live->command + at, sizeof live->command - at, " %s",
+                                *(HChar **)VG_(indexXA)(VG_(args_for_client), i));
+    }
+    live->updates++;
+    live->host_ms = VG_(read_millisecond_timer)();
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    __atomic_store_n(&live->seq, live->seq + 1, __ATOMIC_RELAXED); /* even: done */
+    live_last_ms = (UInt)live->host_ms;
+}
+
+/* The process ends or replaces its image: a last publication, then the
+ * name goes (readers that have it mapped keep the final state). */
+static void live_close(UInt state, Int exit_status)
+{
+    if (!live)
+        return;
+    live_publish(state, exit_status);
+    VG_(unlink)(live_path);
+    live = NULL; /* the mapping stays: readers may still look at it */
+}
+
+/* ------------------------------------------------------------------------
  * Threads and folding
  * ---------------------------------------------------------------------- */
 
@@ -182,6 +308,10 @@ static void on_start_client_code(ThreadId tid, ULong blocks_done)
         vpmu_node_set_core(thread_get(tid)->core);
     } else {
         vpmu_fold(); /* every timeslice: the live block's 32-bit lanes stay small */
+    }
+    if (live && VG_(read_millisecond_timer)() - live_last_ms >= (UInt)clo_live_ms) {
+        account();
+        live_publish(HPM_LIVE_RUNNING, 0);
     }
 }
 
@@ -275,6 +405,9 @@ static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nArgs)
         exec_segment = exec_segment_name();
         if (exec_segment)
             write_output(exec_segment, True);
+        /* the name goes now: the new image's tool makes a new one (a
+         * truncated file would fault readers that have this one mapped) */
+        live_close(HPM_LIVE_EXEC, 0);
     }
 }
 
@@ -290,6 +423,10 @@ static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nArgs, SysR
          (sysno == __NR_clone && nArgs >= 1 && !(args[0] & VKI_CLONE_THREAD))))
         forks++;
     /* reached only when the exec failed: the counts stay in this process */
+    if ((sysno == __NR_execve || sysno == __NR_execveat) && !live) {
+        live_open();
+        live_publish(HPM_LIVE_RUNNING, 0);
+    }
     if ((sysno == __NR_execve || sysno == __NR_execveat) && exec_segment) {
         VG_(unlink)(exec_segment);
         VG_(free)(exec_segment);
@@ -341,6 +478,14 @@ static void on_fork_child(ThreadId tid)
     }
     exit_seen = False;
     forks = 0;
+    /* the parent's mapping is shared with the child after fork: never
+     * write it again here; the child gets a view of its own */
+    live = NULL;
+    live_open();
+    if (live) {
+        account();
+        live_publish(HPM_LIVE_RUNNING, 0);
+    }
 }
 
 /* ------------------------------------------------------------------------
@@ -1014,6 +1159,8 @@ static Bool process_cmd_line_option(const HChar *arg)
     const HChar *level = NULL;
     if VG_STR_CLO (arg, "--hpm-out", clo_out) {
     } else if VG_BOOL_CLO (arg, "--hpm-start", clo_start) {
+    } else if VG_BOOL_CLO (arg, "--hpm-live", clo_live) {
+    } else if VG_BINT_CLO (arg, "--hpm-live-ms", clo_live_ms, 1, 3600000) {
     } else if (vpmu_node_option(arg)) {
     } else if VG_STR_CLO (arg, "--hpm-level", level) {
         if (VG_(strcmp)(level, "insn") == 0)
@@ -1040,7 +1187,9 @@ static void print_usage(void)
         "                              insn = instructions; core = + loads/stores,\n"
         "                              branches, syscalls; full = + FP, integer ops\n"
         "    --hpm-start=yes|no        count from the start [yes]; else wait\n"
-        "                              for HPM_VPMU_START()\n");
+        "                              for HPM_VPMU_START()\n"
+        "    --hpm-live=yes|no         publish the counts in /dev/shm/hpm-live.PID [yes]\n"
+        "    --hpm-live-ms=N           at least every N ms of host time [100]\n");
     vpmu_node_usage();
 }
 
@@ -1065,6 +1214,9 @@ static void post_clo_init(void)
         vpmu_clo_level = vpmu_node_level();
     core_seen = VG_(calloc)("hpm.seen", vpmu_node_cores(), sizeof *core_seen);
     vpmu_instrument_init();
+    live_open();
+    if (live)
+        live_publish(HPM_LIVE_RUNNING, 0);
 }
 
 static void fini(Int exitcode)
@@ -1074,6 +1226,7 @@ static void fini(Int exitcode)
     account();
     write_output(fname, False);
     VG_(free)(fname);
+    live_close(HPM_LIVE_EXITED, exit_seen ? (Int)exit_code : -1);
 }
 
 static void pre_clo_init(void)

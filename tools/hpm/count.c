@@ -41,6 +41,8 @@
 #include "count_report.h"
 #include "machine_arg.h"
 #include "machine_wire.h"
+#include "interval.h"
+#include "live.h"
 #include "options.h"
 #include "runner.h"
 #include "vpmu_output.h"
@@ -62,6 +64,7 @@ struct count_opts {
     const char *from_output;
     int per_core, per_thread, start;
     int no_children; /* count only the program, not the processes it starts */
+    const char *interval; /* -I MS: an interval series of the program's live counts */
     int run_only; /* hpm run: follow children, print no report */
     int model_always; /* hpm run --model=always: models run from the start */
     int model_given;
@@ -90,7 +93,7 @@ static const char count_footer[] =
     "if signal N killed it.\n";
 
 /* The one table of hpm count's and hpm run's options: parsing and usage. */
-#define COUNT_OPTIONS 12 /* rows, with the end */
+#define COUNT_OPTIONS 13 /* rows, with the end */
 static void count_table(struct count_opts *o, struct hpm_opt *t)
 {
     const struct hpm_opt rows[] = {
@@ -118,6 +121,10 @@ static void count_table(struct count_opts *o, struct hpm_opt *t)
          HPM_OPT_FLAG, &o->no_children, NULL, NULL},
         {"--from-output", NULL, "F", "report a tool output file already written; runs nothing",
          HPM_OPT_STRING, &o->from_output, NULL, NULL},
+        {"--interval", "-I", "MS",
+         "also print the program's counts every MS milliseconds on stderr\n"
+         "(deltas, rates, totals; text, or CSV/JSON lines with --csv/--json)",
+         HPM_OPT_STRING, &o->interval, NULL, NULL},
         {"--model", NULL, "on-demand|always",
          "hpm run: the cache, TLB, predictor and timing models start\n"
          "(cold) when the program first adds an event that needs them\n"
@@ -614,8 +621,50 @@ static int count_from_output(const struct count_opts *o, struct count_row *rows)
     return rc;
 }
 
+/* hpm count -I: the program's live view, read at every tick (the view
+ * appears once the tool has started; after an exec the new image's view
+ * starts a new series from zero). */
+struct interval_watch {
+    const struct count_opts *o;
+    struct hpm_live_reader lr;
+    struct hpm_interval iv;
+    int ready, failed;
+};
+
+static void interval_tick(void *ctx, pid_t child)
+{
+    struct interval_watch *w = ctx;
+    struct hpm_live s;
+    char err[256];
+    if (w->failed)
+        return;
+    if (!w->lr.map && hpm_live_open(&w->lr, child, err, sizeof err) != 0)
+        return; /* not published yet */
+    if (hpm_live_snapshot(&w->lr, &s) != 0)
+        return;
+    if (!w->ready) {
+        enum hpm_iv_format f = w->o->fmt == FMT_JSON  ? HPM_IV_JSON
+                               : w->o->fmt == FMT_CSV ? HPM_IV_CSV
+                                                      : HPM_IV_TEXT;
+        if (hpm_interval_init(&w->iv, &s, w->o->events.v, w->o->events.n, f, stderr,
+                              cmd_name) != 0) {
+            w->failed = 1;
+            return;
+        }
+        hpm_interval_start(&w->iv, NULL);
+        w->ready = 1;
+    }
+    hpm_interval_step(&w->iv, &s);
+    if (s.state == HPM_LIVE_EXEC) {
+        /* the image was replaced: the next view counts from zero */
+        hpm_live_close(&w->lr);
+        hpm_interval_start(&w->iv, NULL);
+    }
+}
+
 static int count_or_run(int argc, char **argv, int run_only)
 {
+    struct interval_watch watch;
     struct count_opts o;
     struct hpm_machine m;
     static struct count_row rows[MAX_ROWS];
@@ -632,6 +681,8 @@ static int count_or_run(int argc, char **argv, int run_only)
     struct count_report r;
     struct count_tree tree;
     int rc, hw, i, na = 0;
+    long interval_ms = 0;
+    char live_arg[48];
     unsigned execs;
 
     cmd_name = run_only ? "hpm run" : "hpm count";
@@ -644,6 +695,14 @@ static int count_or_run(int argc, char **argv, int run_only)
         fprintf(stderr, "hpm run: prints no report; use hpm count for --json, --csv, -o, "
                         "--per-core, --per-thread, --from-output\n");
         return 2;
+    }
+    if (o.interval) {
+        char *end;
+        interval_ms = strtol(o.interval, &end, 10);
+        if (*end || interval_ms < 10 || interval_ms > 3600000)
+            return usage_error("-I takes milliseconds, 10..3600000, not '%s'", o.interval);
+        if (run_only)
+            return usage_error("-I is an hpm count option%s", "");
     }
     if (!run_only && o.model_given) {
         fprintf(stderr, "hpm count: --model is an hpm run option (hpm count runs every model "
@@ -735,6 +794,12 @@ static int count_or_run(int argc, char **argv, int run_only)
     args[na++] = events_arg;
     if (!o.start)
         args[na++] = "--hpm-start=no";
+    if (interval_ms > 0) {
+        /* the tool publishes at least twice per interval */
+        snprintf(live_arg, sizeof live_arg, "--hpm-live-ms=%ld",
+                 interval_ms / 2 > 1 ? interval_ms / 2 : 1);
+        args[na++] = live_arg;
+    }
     /* children and exec'd images run under the tool too: hpm count sums them
      * (count_procs.h) unless --no-children, hpm run lets them count */
     args[na++] = "--trace-children=yes";
@@ -749,7 +814,22 @@ static int count_or_run(int argc, char **argv, int run_only)
     spec.env_value = lib;
     spec.forward_signals = 1;
     spec.wait_tree = !run_only && !o.no_children;
-    if (runner_run(cmd_name, &spec, &res) != 0) {
+    memset(&watch, 0, sizeof watch);
+    watch.o = &o;
+    if (interval_ms > 0) {
+        spec.interval_ms = interval_ms;
+        spec.on_interval = interval_tick;
+        spec.ctx = &watch;
+    }
+    rc = runner_run(cmd_name, &spec, &res);
+    if (watch.lr.map) {
+        /* the view's last publication holds the final counts: the series'
+         * deltas sum to the report's totals */
+        if (rc == 0)
+            interval_tick(&watch, res.pid);
+        hpm_live_close(&watch.lr);
+    }
+    if (rc != 0) {
         rc = 1;
         goto done_dir;
     }

@@ -18,6 +18,9 @@ static const struct command commands[] = {
      "run a program on the virtual PMU with every event counting, for programs that read "
      "counters themselves (hpm.h, libpapi); no report"},
     {"list", cmd_list, "list the event catalog and what a machine model provides"},
+    {"stat", cmd_stat,
+     "read the live counters of a process running under hpm, once or at intervals"},
+    {"top", cmd_top, "list the processes running under hpm with live figures"},
     {"upc-demo", cmd_upc_demo,
      "drive a synthetic event stream through the UPC model; print counters and interrupts"},
     {"validate", cmd_validate,

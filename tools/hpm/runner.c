@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef HPM_VALGRIND_EXECUTABLE
@@ -199,6 +200,54 @@ static void forward_signal(int sig, siginfo_t *si, void *ctx)
         stop_waiting = 1;
 }
 
+static void on_child(int sig)
+{
+    (void)sig; /* only to end a nanosleep when the child exits */
+}
+
+/* Waits for pid, calling spec->on_interval every interval_ms meanwhile. */
+static pid_t wait_interval(const struct runner_spec *spec, pid_t pid, int *status,
+                           struct rusage *ru)
+{
+    struct sigaction sa, old;
+    struct timespec next, now;
+    pid_t w;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_child;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGCHLD, &sa, &old);
+    clock_gettime(CLOCK_MONOTONIC, &next);
+    for (;;) {
+        w = wait4(pid, status, WNOHANG, ru);
+        if (w != 0)
+            break;
+        next.tv_sec += spec->interval_ms / 1000;
+        next.tv_nsec += (spec->interval_ms % 1000) * 1000000L;
+        if (next.tv_nsec >= 1000000000L) {
+            next.tv_sec++;
+            next.tv_nsec -= 1000000000L;
+        }
+        /* sleep to the next tick; SIGCHLD ends the sleep early */
+        if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR) {
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            if (now.tv_sec < next.tv_sec ||
+                (now.tv_sec == next.tv_sec && now.tv_nsec < next.tv_nsec)) {
+                /* woken early: back off the tick that did not come */
+                next.tv_sec -= spec->interval_ms / 1000;
+                next.tv_nsec -= (spec->interval_ms % 1000) * 1000000L;
+                if (next.tv_nsec < 0) {
+                    next.tv_sec--;
+                    next.tv_nsec += 1000000000L;
+                }
+                continue;
+            }
+        }
+        spec->on_interval(spec->ctx, pid);
+    }
+    sigaction(SIGCHLD, &old, NULL);
+    return w;
+}
+
 static void rusage_add(struct rusage *a, const struct rusage *b)
 {
     timeradd(&a->ru_utime, &b->ru_utime, &a->ru_utime);
@@ -294,7 +343,9 @@ int runner_run(const char *cmd, const struct runner_spec *spec, struct runner_re
     close(pfd[0]);
 
     res->pid = pid;
-    while (wait4(pid, &res->status, 0, &res->ru) < 0) {
+    while ((spec->interval_ms > 0 && got != (ssize_t)sizeof err
+                ? wait_interval(spec, pid, &res->status, &res->ru)
+                : wait4(pid, &res->status, 0, &res->ru)) < 0) {
         if (errno != EINTR) {
             fprintf(stderr, "%s: wait4: %s\n", cmd, strerror(errno));
             child_pid = 0;

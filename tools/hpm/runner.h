@@ -37,6 +37,9 @@ struct runner_spec {
     const char *stderr_path;
     int forward_signals;    /* SIGINT/SIGTERM to hpm go on to the child */
     int wait_tree;          /* hpm is the subreaper and waits for the whole tree */
+    long interval_ms;       /* > 0: call on_interval every interval_ms while the child runs */
+    void (*on_interval)(void *ctx, pid_t child);
+    void *ctx;
 };
 
 struct runner_result {

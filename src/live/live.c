@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* live.c - reading live views (live.h). */
+#define _GNU_SOURCE /* sched_yield */
+#include "live.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void path_of(pid_t pid, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/%s%ld", HPM_LIVE_SHM_DIR, HPM_LIVE_PREFIX, (long)pid);
+}
+
+int hpm_live_open(struct hpm_live_reader *r, pid_t pid, char *err, size_t errlen)
+{
+    char path[128];
+    struct stat st;
+    void *m;
+    int fd;
+    r->map = NULL;
+    r->pid = pid;
+    path_of(pid, path, sizeof path);
+    fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0) {
+        if (errno == ENOENT)
+            snprintf(err, errlen, "process %ld does not run under hpm (no %s)%s", (long)pid,
+                     path, kill(pid, 0) == 0 || errno == EPERM ? "" : ", or it has ended");
+        else
+            snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+        (size_t)st.st_size < sizeof(struct hpm_live)) {
+        snprintf(err, errlen, "%s: not a live view of this hpm (%lld bytes)", path,
+                 (long long)st.st_size);
+        close(fd);
+        return -1;
+    }
+    m = mmap(NULL, sizeof(struct hpm_live), PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    if (m == MAP_FAILED) {
+        snprintf(err, errlen, "%s: mmap: %s", path, strerror(errno));
+        return -1;
+    }
+    r->map = m;
+    if (r->map->magic != HPM_LIVE_MAGIC || r->map->version != HPM_LIVE_VERSION ||
+        r->map->size != sizeof(struct hpm_live)) {
+        snprintf(err, errlen, "%s: a live view of another hpm build (version %u)", path,
+                 r->map->version);
+        hpm_live_close(r);
+        return -1;
+    }
+    return 0;
+}
+
+void hpm_live_close(struct hpm_live_reader *r)
+{
+    if (r->map)
+        munmap((void *)r->map, sizeof(struct hpm_live));
+    r->map = NULL;
+}
+
+int hpm_live_snapshot(const struct hpm_live_reader *r, struct hpm_live *out)
+{
+    int tries;
+    if (!r->map)
+        return -1;
+    for (tries = 0; tries < 1000; tries++) {
+        uint64_t s1 = __atomic_load_n(&r->map->seq, __ATOMIC_ACQUIRE), s2;
+        if (s1 & 1) {
+            sched_yield(); /* the writer is in the middle of an update */
+            continue;
+        }
+        memcpy(out, (const void *)r->map, sizeof *out);
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        s2 = __atomic_load_n(&r->map->seq, __ATOMIC_RELAXED);
+        if (s1 == s2) {
+            if (out->n_events > HPM_LIVE_MAX_EVENTS)
+                out->n_events = HPM_LIVE_MAX_EVENTS;
+            if (out->n_raw > HPM_LIVE_RAW)
+                out->n_raw = HPM_LIVE_RAW;
+            out->machine[sizeof out->machine - 1] = 0;
+            out->command[sizeof out->command - 1] = 0;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+    pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+unsigned hpm_live_list(pid_t *pids, unsigned max, int reap)
+{
+    DIR *d = opendir(HPM_LIVE_SHM_DIR);
+    struct dirent *e;
+    size_t pl = strlen(HPM_LIVE_PREFIX);
+    unsigned n = 0;
+    if (!d)
+        return 0;
+    while ((e = readdir(d)) != NULL) {
+        char *end;
+        long pid;
+        if (strncmp(e->d_name, HPM_LIVE_PREFIX, pl) != 0)
+            continue;
+        pid = strtol(e->d_name + pl, &end, 10);
+        if (*end || pid <= 0)
+            continue;
+        if (kill((pid_t)pid, 0) != 0 && errno == ESRCH) {
+            /* its tool was killed before it could remove the view */
+            if (reap) {
+                char path[128];
+                path_of((pid_t)pid, path, sizeof path);
+                unlink(path);
+            }
+            continue;
+        }
+        if (n < max)
+            pids[n++] = (pid_t)pid;
+    }
+    closedir(d);
+    qsort(pids, n, sizeof *pids, cmp_pid);
+    return n;
+}
+
+uint64_t hpm_live_value(const struct hpm_live *s, unsigned code, int *have)
+{
+    unsigned i;
+    for (i = 0; i < s->n_events && i < HPM_LIVE_MAX_EVENTS; i++)
+        if (s->codes[i] == code) {
+            *have = 1;
+            return s->values[i];
+        }
+    *have = 0;
+    return 0;
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * vpmu_live.h - the live view of a process's counters: a shared-memory
+ * page set the Valgrind tool publishes (writer, vpmu_main.c) and any other
+ * process reads (hpm stat, hpm top, hpm count -I, hpm serve, libpapi's
+ * attach). One writer per process; any number of readers, which never write
+ * and so never disturb each other or the counts.
+ *
+ * Name: /dev/shm/hpm-live.PID (POSIX shared memory "hpm-live.PID"), created
+ * by the tool when the program starts, removed by it when the process
+ * exits (after a last publication with state EXITED, which readers that
+ * have it mapped still see) or execs (state EXEC; the new image's tool
+ * creates a new one and counts from zero).
+ *
+ * Sequence lock: the writer makes `seq` odd, writes, makes it even again
+ * (release order); a reader copies the block between two reads of `seq`
+ * and retries when they differ or are odd, so it never sees a torn or
+ * half-updated set.
+ *
+ * The tool publishes at every client request that reads counters and at
+ * least every --hpm-live-ms milliseconds of host time (default 100) while
+ * the program runs (checked at each scheduler timeslice), and at exit.
+ */
+#ifndef HPM_VPMU_LIVE_H
+#define HPM_VPMU_LIVE_H
+
+#include <stdint.h>
+
+#define HPM_LIVE_MAGIC 0x316576696c6d7068ull /* "hpmlive1" */
+#define HPM_LIVE_VERSION 1
+#define HPM_LIVE_SHM_DIR "/dev/shm"
+#define HPM_LIVE_PREFIX "hpm-live."
+#define HPM_LIVE_MAX_EVENTS 1024
+#define HPM_LIVE_RAW 32 /* exact tool counters (vpmu_events.h order) */
+
+enum hpm_live_state {
+    HPM_LIVE_RUNNING = 1,
+    HPM_LIVE_EXITED = 2, /* final counts */
+    HPM_LIVE_EXEC = 3,   /* the image was replaced; reopen for the new one */
+};
+
+struct hpm_live {
+    uint64_t magic;
+    uint32_t version;
+    uint32_t size;        /* sizeof(struct hpm_live) of the writer */
+    volatile uint64_t seq; /* odd while an update is under way */
+    uint32_t pid, ppid;
+    uint32_t state;       /* enum hpm_live_state */
+    uint32_t n_events;    /* programmed events: codes[] and values[] */
+    uint32_t cores;
+    uint32_t threads;     /* threads that ever ran */
+    uint64_t frequency_hz;
+    uint64_t updates;     /* publications so far */
+    uint64_t host_ms;     /* the tool's millisecond timer at the update */
+    uint64_t interval_ms; /* the periodic publication interval */
+    int32_t exit_status;  /* EXITED: the status, or -signal */
+    uint32_t n_raw;
+    char machine[64];
+    char command[256];    /* the program and its arguments, truncated */
+    uint32_t codes[HPM_LIVE_MAX_EVENTS];
+    uint64_t values[HPM_LIVE_MAX_EVENTS]; /* node-wide UPC counts */
+    uint64_t raw[HPM_LIVE_RAW];           /* exact counters summed over threads */
+};
+
+#endif
