@@ -21,6 +21,7 @@ PACKAGES=(
   python3 xz-utils sqlite3
   libpfm4-dev libdw-dev
   gfortran papi-examples libpapi-dev
+  gnuplot-nox libmicrohttpd-dev curl libxml2-utils
 )
 
 missing=()

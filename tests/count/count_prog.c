@@ -24,6 +24,8 @@
  *   count_prog orphan N M      fork a child that waits until its parent has
  *                              exited, then does M ADDSD in region "adds";
  *                              the parent does N ADDSD and exits at once
+ *   count_prog slowadds K N    K rounds of N ADDSD, 50 ms apart (a program
+ *                              that runs long enough to be watched)
  *   count_prog upcwrite        write UPC unit 0's start/stop register (the
  *                              program reprograms the unit itself)
  *   count_prog model N         N cold loads, HPM_VPMU_MODEL(), N more cold
@@ -34,12 +36,14 @@
  * compiler. (This file includes hpm_client.h and vpmu_test.h, which are
  * GPL-2.0-or-later; the test binary is therefore a GPL combined work.)
  */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "catalog.h"
@@ -199,6 +203,13 @@ int main(int argc, char **argv)
         vpmu_test_scalar_adds(arg_ul(argc, argv, 2));
         HPM_VPMU_REGION_END("adds");
         return 0;
+    } else if (strcmp(mode, "slowadds") == 0) {
+        unsigned long k = arg_ul(argc, argv, 2), i;
+        for (i = 0; i < k; i++) {
+            struct timespec ts = {0, 50000000L};
+            vpmu_test_scalar_adds(arg_ul(argc, argv, 3));
+            nanosleep(&ts, NULL);
+        }
     } else if (strcmp(mode, "upcwrite") == 0) {
         return HPM_VPMU_UPC_WRITE(0, 0x900, 1) == 0 ? 0 : 1;
     } else if (strcmp(mode, "probe") == 0) {

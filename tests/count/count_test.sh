@@ -260,6 +260,126 @@ kill9)
     [ -e "tmp/$stale" ] && fail "the dead hpm's folder $stale was not removed"
     [ -d tmp/hpm-count.live01 ] || fail "a live owner's folder was removed"
     ;;
+live)
+    # another process reads the live view while the program runs: counts
+    # only grow, and a reader that follows it to its end gets its final
+    # counts (the report's) and a clear end
+    "$hpm" count -e FP_DP_SCALAR --csv -o r.csv -- "$prog" adds 150000000 >/dev/null 2>err &
+    hpid=$!
+    i=0 pid=
+    while [ $i -lt 300 ] && [ -z "$pid" ]; do
+        pid=$(awk -v p=$hpid '$4 == p { print $1 }' /proc/[0-9]*/stat 2>/dev/null | head -1)
+        [ -n "$pid" ] && [ -e /dev/shm/hpm-live.$pid ] || pid=
+        sleep 0.1
+        i=$((i + 1))
+    done
+    [ -n "$pid" ] || fail "no live view of the program appeared"
+    "$hpm" stat -p $pid -I 100 -e FP_DP_SCALAR --csv >series.csv 2>stat.err &
+    spid=$!
+    last=0 n=0
+    while kill -0 $hpid 2>/dev/null; do
+        v=$("$hpm" stat -p $pid -e FP_DP_SCALAR --csv 2>/dev/null | awk -F, '$3 == "FP_DP_SCALAR" { print $4 }')
+        if [ -n "$v" ]; then
+            [ "$v" -ge "$last" ] || fail "live count went down: $last then $v"
+            last=$v n=$((n + 1))
+        fi
+        sleep 0.2
+    done
+    wait $hpid || fail "hpm count failed: $(cat err)"
+    wait $spid
+    [ $n -ge 2 ] || fail "only $n live readings while the program ran"
+    total=$(awk -F, '$1 == "event" && $2 == "FP_DP_SCALAR" && $5 == "" { print $7 }' r.csv)
+    final=$(tail -1 series.csv | awk -F, '{ print $5 }')
+    expect_eq "the reader's last total" "$final" "$total"
+    grep -q "process $pid ended (status 0)" stat.err || fail "no clear end: $(cat stat.err)"
+    [ -e /dev/shm/hpm-live.$pid ] && fail "the live view outlived the process"
+    # a process that is not under hpm, and a bad pid
+    run stat -p 1
+    expect_rc 1
+    expect_err "process 1 does not run under hpm"
+    run stat -p abc
+    expect_rc 2
+    ;;
+interval)
+    # hpm count -I: the series' deltas sum to the report's totals
+    run count -I 50 -e FP_DP_SCALAR,INSTRUCTIONS --csv -o r.csv -- "$prog" adds 30000000
+    expect_rc 0
+    for e in FP_DP_SCALAR INSTRUCTIONS; do
+        sum=$(awk -F, -v e=$e '$2 == e && $1 ~ /^[0-9]/ { s += $3 } END { printf "%d", s }' err)
+        total=$(awk -F, -v e=$e '$1 == "event" && $2 == e && $5 == "" { print $7 }' r.csv)
+        expect_eq "sum of $e deltas" "$sum" "$total"
+    done
+    [ "$(grep -c '^[0-9].*,FP_DP_SCALAR,' err)" -ge 2 ] || fail "fewer than 2 intervals"
+    # JSON lines parse, one object per line
+    run count -I 50 -e FP_DP_SCALAR --json -o r.json -- "$prog" adds 3000000
+    expect_rc 0
+    grep '^{' err | "$py" -c '
+import json, sys
+n = 0
+for line in sys.stdin:
+    d = json.loads(line); n += 1
+    assert d["event"] == "FP_DP_SCALAR" and d["source"] == "modeled"
+assert n >= 1' || fail "interval JSON lines do not parse"
+    # the series plots (gnuplot) into a well-formed SVG and a PNG
+    run count -I 50 -e FP_DP_SCALAR,INSTRUCTIONS --csv -o r.csv -- "$prog" adds 30000000
+    cp err series.csv
+    run plot series.csv -o s.svg
+    expect_rc 0
+    xmllint --noout s.svg || fail "s.svg is not well-formed XML"
+    grep -q "FP_DP_SCALAR" s.svg || fail "s.svg lacks the event"
+    run plot series.csv -o s.png -e INSTRUCTIONS --total
+    expect_rc 0
+    [ "$(head -c 4 s.png | od -An -c | tr -d ' ')" = "211PNG" ] || fail "s.png is not a PNG"
+    printf 'no series here\n' >bad.csv
+    run plot bad.csv
+    expect_rc 1
+    expect_err "bad.csv:1: not an interval series line"
+    run count -I 5 -- "$prog" adds 10
+    expect_rc 2
+    expect_err "-I takes milliseconds, 10..3600000"
+    ;;
+serve)
+    # the OpenMetrics endpoint, scraped with curl and parsed
+    "$hpm" serve --port 0 >serve.out 2>serve.err &
+    sv=$!
+    i=0
+    while [ $i -lt 50 ] && ! grep -q http serve.out; do sleep 0.1; i=$((i + 1)); done
+    url=$(awk '{ print $3 }' serve.out)
+    [ -n "$url" ] || { kill $sv; fail "hpm serve did not start: $(cat serve.err)"; }
+    "$hpm" run -- "$prog" slowadds 40 2000000 >/dev/null 2>&1 &
+    rp=$!
+    i=0 found=
+    while [ $i -lt 100 ] && [ -z "$found" ]; do
+        curl -sf "$url" >metrics.txt || true
+        grep -q 'kind="FP_DP_SCALAR",core="0"} [1-9]' metrics.txt && found=1
+        sleep 0.1
+        i=$((i + 1))
+    done
+    wait $rp
+    curl -s -o /dev/null -w '%{http_code}' "${url%/metrics}/nope" >code.txt
+    kill $sv
+    wait $sv
+    [ -n "$found" ] || fail "no FP_DP_SCALAR count scraped: $(head -30 metrics.txt)"
+    expect_eq "status of another path" "$(cat code.txt)" 404
+    "$py" -c '
+import re, sys
+types = {}
+for line in open(sys.argv[1]):
+    line = line.rstrip("\n")
+    if line == "# EOF":
+        break
+    m = re.match(r"# TYPE (\w+) (counter|gauge)$", line)
+    if m:
+        types[m.group(1)] = m.group(2); continue
+    if line.startswith("#"):
+        continue
+    m = re.match(r"(\w+)(\{(\w+=\"([^\"\\]|\\.)*\",?)*\})? (\d+)$", line)
+    assert m, "bad sample line: " + line
+    base = re.sub("_total$", "", m.group(1))
+    assert base in types or m.group(1) in types, "no TYPE for " + line
+else:
+    sys.exit("no # EOF")' metrics.txt || fail "the exposition does not parse"
+    ;;
 upcwrite)
     run count -e INSTRUCTIONS -- "$prog" upcwrite
     expect_rc 0

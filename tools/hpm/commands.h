@@ -8,6 +8,8 @@ int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_top(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 int cmd_upc_demo(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 
