@@ -438,6 +438,20 @@ fake_*)
         rc=$?
         expect_rc 143
         expect_out "killed by signal 15 (Terminated)"
+        # SIGHUP (the terminal went away) likewise: hpm reports and cleans up
+        rm -f ready
+        FAKE_READY=$dir/ready "$hpm" count -e INSTRUCTIONS -- sleep 30 >out 2>err &
+        pid=$!
+        i=0
+        while [ ! -e ready ] && [ $i -lt 300 ]; do
+            sleep 0.1
+            i=$((i + 1))
+        done
+        kill -HUP $pid
+        wait $pid
+        rc=$?
+        expect_rc 129
+        expect_out "killed by signal 1 (Hangup)"
         ;;
     fake_fork)
         FAKE_FORK=1 run count -e INSTRUCTIONS -- true

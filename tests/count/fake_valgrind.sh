@@ -27,6 +27,7 @@ file=$(printf '%s' "$out" | sed -e "s/%p/$$/g" -e 's/%%/%/g')
 got=
 trap 'got=TERM; kill -TERM $child 2>/dev/null' TERM
 trap 'got=INT; kill -INT $child 2>/dev/null' INT
+trap 'got=HUP; kill -HUP $child 2>/dev/null' HUP
 "$@" &
 child=$!
 [ -n "${FAKE_READY:-}" ] && : >"$FAKE_READY"
@@ -61,7 +62,7 @@ if [ "${FAKE_FORK:-0}" = 1 ]; then
     write 1 >"$(printf '%s' "$out" | sed -e "s/%p/1/g" -e 's/%%/%/g')"
 fi
 if [ $st -gt 128 ]; then
-    trap - TERM INT
+    trap - TERM INT HUP
     kill -$((st - 128)) $$
 fi
 exit $st

@@ -187,7 +187,8 @@ void runner_rmdir(const char *dir)
 static volatile sig_atomic_t child_pid;
 static volatile sig_atomic_t stop_waiting; /* a signal came while waiting for the tree */
 
-/* SIGINT/SIGTERM sent to hpm go on to the child. A terminal's ^C already
+/* SIGINT/SIGTERM/SIGHUP sent to hpm go on to the child (so hpm lives to
+ * report and to remove its folder). A terminal's ^C already
  * reaches the whole process group (si_code SI_KERNEL), so it is not sent a
  * second time. Once the child has exited and hpm waits for the rest of its
  * tree, such a signal ends the waiting instead. */
@@ -273,7 +274,7 @@ static int redirect(const char *path, int fd)
 int runner_run(const char *cmd, const struct runner_spec *spec, struct runner_result *res)
 {
     sigset_t block, old;
-    struct sigaction sa, old_int, old_term;
+    struct sigaction sa, old_int, old_term, old_hup;
     int pfd[2], err = 0, wait_tree = spec->wait_tree;
     pid_t pid, parent = getpid();
     ssize_t got;
@@ -286,6 +287,7 @@ int runner_run(const char *cmd, const struct runner_spec *spec, struct runner_re
     sigemptyset(&block);
     sigaddset(&block, SIGINT);
     sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
     /* no signal may arrive between fork and knowing the child's pid */
     sigprocmask(SIG_BLOCK, &block, &old);
     /* hpm is the subreaper of the child's tree: processes whose parent dies
@@ -333,6 +335,7 @@ int runner_run(const char *cmd, const struct runner_spec *spec, struct runner_re
         sigemptyset(&sa.sa_mask);
         sigaction(SIGINT, &sa, &old_int);
         sigaction(SIGTERM, &sa, &old_term);
+        sigaction(SIGHUP, &sa, &old_hup);
     }
     sigprocmask(SIG_SETMASK, &old, NULL);
 
@@ -372,6 +375,7 @@ int runner_run(const char *cmd, const struct runner_spec *spec, struct runner_re
     if (spec->forward_signals || wait_tree) {
         sigaction(SIGINT, &old_int, NULL);
         sigaction(SIGTERM, &old_term, NULL);
+        sigaction(SIGHUP, &old_hup, NULL);
     }
     if (got == (ssize_t)sizeof err) {
         fprintf(stderr, "%s: cannot run %s: %s\n", cmd, spec->argv[0], strerror(err));
