@@ -78,7 +78,11 @@ static int primary(struct infix *x)
         if (end == x->p || !isfinite(v))
             return fail(x->err, x->errlen, x->src, x->p, "bad number");
         x->p = end;
-        if (emit(x->f, HPM_FOP_NUM, 0, v, (int64_t)v))
+        /* the integer evaluator's copy, saturated: a cast of a double out
+         * of int64_t's range is undefined */
+        if (emit(x->f, HPM_FOP_NUM, 0, v,
+                 v >= 9.2233720368547758e18 ? INT64_MAX : v <= -9.2233720368547758e18 ? INT64_MIN
+                                                                                     : (int64_t)v))
             return fail(x->err, x->errlen, x->src, x->p, "formula too long");
         return 0;
     }
