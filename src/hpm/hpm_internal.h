@@ -3,13 +3,34 @@
  * hpm_internal.h - state shared by the files of libhpm's core: the component
  * table, event sets, the thread registry. Not installed.
  *
- * Locking: g_hpm.lock (a plain mutex) guards the set table, the thread list
- * and the region configuration. Each set has its own recursive mutex, taken
- * while g_hpm.lock is held during the handle lookup (so a set cannot be
- * destroyed under a caller) and kept for the operation; never the other way
- * round. The overflow signal handler takes no lock: it reaches the sets of
- * its own thread through hpm_thread.running[], and the owner blocks the signal
- * while it changes a set that has overflow.
+ * Locking. The one order of the library's locks, outermost first; a thread
+ * holding one of them may take only those below it:
+ *
+ *   1. libpapi's papi_mutex (its set table), then a PAPI set's mutex
+ *      (src/papi/papi_internal.h: the same scheme one layer up; libpapi
+ *      calls libhpm with its set's mutex held, never the other way round)
+ *   2. region.c's cfg_lock (region configuration)
+ *   3. g_hpm.lock (a plain mutex): the set table, the thread list, the
+ *      region configuration, init/shutdown
+ *   4. a set's recursive mutex hpm_set.mu, taken while g_hpm.lock is held
+ *      during the handle lookup (so a set cannot be destroyed under a caller)
+ *      and kept for the operation, after g_hpm.lock is released
+ *   5. leaves, which call nothing that locks: hpm_thread.rmu, overflow.c's
+ *      install_lock, the components' own locks (comp_perf.c's P.lock)
+ *
+ * So no code may take g_hpm.lock while it holds a set's mutex: whatever an
+ * operation on a set needs from the registry (the calling thread's record,
+ * hpm__self()) is fetched before set_get(). The thread-exit destructor and
+ * hpm__thread_stop_sets lock a set without g_hpm.lock: allowed (a lock may
+ * be taken without the ones above it), and the set cannot go away there (a
+ * running set cannot be destroyed; only its owner or hpm_shutdown stops it).
+ * hpm__self_if_any() and the fast path of hpm__self() take no lock (the
+ * record is the thread's own; hpm_shutdown's epoch is read atomically).
+ *
+ * The overflow signal handler takes no lock: it reaches the sets of its own
+ * thread through hpm_thread.running[], and the owner blocks the signal while
+ * it changes a set that has overflow; calls made from the user's handler
+ * (hpm__in_handler) skip the set lock for the same reason.
  */
 #ifndef HPM_INTERNAL_H
 #define HPM_INTERNAL_H
@@ -123,7 +144,9 @@ int hpm__comp_enabled(int comp);
 struct hpm_set *hpm__set_new(int handle);
 void hpm__set_free(struct hpm_set *s);
 int hpm__set_add(struct hpm_set *s, hpm_event_t e);
-int hpm__set_start(struct hpm_set *s, int take_slot);
+/* self: the calling thread's record (hpm__self(), made before s->mu was
+ * taken); NULL when it could not be made. */
+int hpm__set_start(struct hpm_set *s, struct hpm_thread *self, int take_slot);
 int hpm__set_stop(struct hpm_set *s, int64_t *values);
 int hpm__set_read(struct hpm_set *s, int64_t *values);
 void hpm__sets_destroy_all(void);

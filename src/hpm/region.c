@@ -185,7 +185,7 @@ static int thread_sets(struct hpm_thread *t)
             goto fail;
     }
     for (k = 0; k < HPM_NCOMP; k++)
-        if (t->rsets[k] && (rc = hpm__set_start(t->rsets[k], 0)) != HPM_OK)
+        if (t->rsets[k] && (rc = hpm__set_start(t->rsets[k], t, 0)) != HPM_OK)
             goto fail;
     t->stack = calloc(4, sizeof *t->stack);
     if (!t->stack) {

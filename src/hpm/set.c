@@ -551,7 +551,7 @@ static int owner_ok(const struct hpm_set *s)
     return hpm__self_if_any() == s->owner;
 }
 
-int hpm__set_start(struct hpm_set *s, int take_slot)
+int hpm__set_start(struct hpm_set *s, struct hpm_thread *self, int take_slot)
 {
     struct hpm_thread *t = NULL;
     struct hpm_set *expect = NULL;
@@ -566,7 +566,7 @@ int hpm__set_start(struct hpm_set *s, int take_slot)
     if (!hpm__comp_enabled(s->comp))
         return HPM_ENOCOMP;
     if (!s->opts.attach) {
-        t = hpm__self();
+        t = self;
         if (!t)
             return HPM_ENOMEM;
     } else {
@@ -626,10 +626,17 @@ undo_slot:
 HPM_EXPORT int hpm_start(int set)
 {
     int err, rc;
-    struct hpm_set *s = set_get(set, &err);
+    struct hpm_thread *self;
+    struct hpm_set *s;
+    /* The thread record first: making it takes g_hpm.lock, which must not be
+     * taken while a set's lock is held (the lock order, hpm_internal.h). */
+    if (hpm__check_init() != HPM_OK)
+        return HPM_ENOINIT;
+    self = hpm__self();
+    s = set_get(set, &err);
     if (!s)
         return err;
-    rc = hpm__set_start(s, 1);
+    rc = hpm__set_start(s, self, 1);
     set_put(s);
     return rc;
 }
