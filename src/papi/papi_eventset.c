@@ -21,22 +21,52 @@
 
 /* ------------------------------------------------------------ handle table */
 
-/* Sets live in fixed chunks that never move, so a handle lookup needs the
- * lock only to read the chunk pointer. */
+/* Sets live in fixed chunks that never move (nor are freed), so the
+ * overflow handler can look a handle up with atomic loads alone. */
 #define CHUNK 64
 #define MAX_CHUNKS 1024
 static struct papi_eventset **chunks[MAX_CHUNKS];
 static int n_handles; /* handles 0 .. n_handles-1 have been issued */
 
+/* Set while the user's overflow handler runs on this thread (the
+ * trampoline): the interrupted code may hold papi_mutex or the set's mutex,
+ * so PAPI calls made from the handler take neither (libhpm does the same).
+ * initial-exec: a dynamic TLS access could allocate in signal context. */
+static _Thread_local int in_overflow_handler __attribute__((tls_model("initial-exec")));
+
+static struct papi_eventset *slot_load(int handle)
+{
+    struct papi_eventset **c = __atomic_load_n(&chunks[handle / CHUNK], __ATOMIC_ACQUIRE);
+    return c ? __atomic_load_n(&c[handle % CHUNK], __ATOMIC_ACQUIRE) : NULL;
+}
+
+/* Look a handle up and lock its set (papi_internal.h has the lock order):
+ * the set's mutex is taken while papi_mutex is held, so a set cannot be
+ * destroyed between the lookup and the lock. NULL when invalid. */
 struct papi_eventset *papi_eventset_get(int handle)
 {
     if (handle < 0 || handle >= CHUNK * MAX_CHUNKS)
         return NULL;
+    if (in_overflow_handler)
+        return slot_load(handle);
     pthread_mutex_lock(&papi_mutex);
-    struct papi_eventset **c = chunks[handle / CHUNK];
-    struct papi_eventset *es = c ? c[handle % CHUNK] : NULL;
+    struct papi_eventset *es = slot_load(handle);
+    if (es)
+        pthread_mutex_lock(&es->mu);
     pthread_mutex_unlock(&papi_mutex);
     return es;
+}
+
+void papi_eventset_put(struct papi_eventset *es)
+{
+    if (es && !in_overflow_handler)
+        pthread_mutex_unlock(&es->mu);
+}
+
+/* For __attribute__((cleanup)): every return of a public call unlocks. */
+static void eventset_put_at_exit(struct papi_eventset **es)
+{
+    papi_eventset_put(*es);
 }
 
 /* Lowest free handle, as PAPI reuses handles. -1 when full. */
@@ -45,12 +75,13 @@ static int handle_alloc(struct papi_eventset *es)
     for (int h = 0; h < CHUNK * MAX_CHUNKS; h++) {
         struct papi_eventset ***c = &chunks[h / CHUNK];
         if (!*c) {
-            *c = calloc(CHUNK, sizeof **c);
-            if (!*c)
+            struct papi_eventset **fresh = calloc(CHUNK, sizeof **c);
+            if (!fresh)
                 return -1;
+            __atomic_store_n(c, fresh, __ATOMIC_RELEASE);
         }
         if (!(*c)[h % CHUNK]) {
-            (*c)[h % CHUNK] = es;
+            __atomic_store_n(&(*c)[h % CHUNK], es, __ATOMIC_RELEASE);
             if (h >= n_handles)
                 n_handles = h + 1;
             return h;
@@ -59,11 +90,10 @@ static int handle_alloc(struct papi_eventset *es)
     return -1;
 }
 
+/* Called with papi_mutex held. */
 static void handle_free(int h)
 {
-    pthread_mutex_lock(&papi_mutex);
-    chunks[h / CHUNK][h % CHUNK] = NULL;
-    pthread_mutex_unlock(&papi_mutex);
+    __atomic_store_n(&chunks[h / CHUNK][h % CHUNK], NULL, __ATOMIC_RELEASE);
 }
 
 /* ------------------------------------------------------------ overflow registry */
@@ -113,8 +143,13 @@ static void overflow_trampoline(int set, void *pc, uint64_t mask, void *ucontext
                 (mask >> es->ev[k].pos[0]) & 1)
                 vector |= 1LL << k;
         PAPI_overflow_handler_t h = es->overflow_handler;
-        if (h && vector)
+        if (h && vector) {
+            /* the handler may call PAPI on its set: no locks (see above) */
+            int nested = in_overflow_handler;
+            in_overflow_handler = 1;
             h(es->handle, pc, vector, ucontext);
+            in_overflow_handler = nested;
+        }
         return;
     }
 }
@@ -237,13 +272,35 @@ static void compute_stopped(struct papi_eventset *es, long long *out)
     compute(es, es->scratch, out);
 }
 
-/* Common prologue: initialised library, valid handle. */
-#define GET_SET(es, handle)                          \
-    if (!papi_inited())                              \
-        return papi_ret(PAPI_ENOINIT);               \
-    struct papi_eventset *es = papi_eventset_get(handle); \
-    if (!es)                                         \
-        return papi_ret(PAPI_ENOEVST)
+/* A set marked running whose hpm set is stopped was stopped by libhpm when
+ * the thread that started it exited (the thread's counts are frozen there):
+ * it is a stopped set now, which any thread may read, start or clean up. */
+static void sync_stopped_by_exit(struct papi_eventset *es)
+{
+    if (!es->running || in_overflow_handler || hpm_set_state(es->hpm_set) != HPM_SET_STOPPED)
+        return;
+    es->running = 0;
+    if (hpm_read(es->hpm_set, es->scratch) == HPM_OK)
+        for (int i = 0; i < es->nnat; i++)
+            es->stopped[i] = es->scratch[i];
+    else
+        memset(es->stopped, 0, (size_t)es->nnat * sizeof *es->stopped);
+}
+
+/* Common prologue: initialised library, valid handle; the set is locked
+ * until the function returns. GET_SET_NOSYNC is for the counting calls that
+ * read or reset through libhpm, which answers for a set stopped at its
+ * thread's exit itself (they skip the state query). */
+#define GET_SET_NOSYNC(es, handle)                                                   \
+    if (!papi_inited())                                                              \
+        return papi_ret(PAPI_ENOINIT);                                               \
+    struct papi_eventset *es __attribute__((cleanup(eventset_put_at_exit))) =        \
+        papi_eventset_get(handle);                                                   \
+    if (!es)                                                                         \
+    return papi_ret(PAPI_ENOEVST)
+#define GET_SET(es, handle)                                                          \
+    GET_SET_NOSYNC(es, handle);                                                      \
+    sync_stopped_by_exit(es)
 
 /* ------------------------------------------------------------ create / destroy */
 
@@ -267,6 +324,11 @@ int PAPI_create_eventset(int *EventSet)
         free(es);
         return papi_ret(papi_from_hpm(rc, OP_ANY));
     }
+    pthread_mutexattr_t attr;
+    pthread_mutexattr_init(&attr);
+    pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&es->mu, &attr);
+    pthread_mutexattr_destroy(&attr);
     es->cidx = -1;
     es->domain = papi_lib.ncomp ? papi_lib.comp[0].default_domain : PAPI_DOM_USER;
     es->granularity = PAPI_GRN_THR;
@@ -275,6 +337,7 @@ int PAPI_create_eventset(int *EventSet)
     pthread_mutex_unlock(&papi_mutex);
     if (h < 0) {
         hpm_set_destroy(es->hpm_set);
+        pthread_mutex_destroy(&es->mu);
         free(es);
         return papi_ret(PAPI_ENOMEM);
     }
@@ -291,6 +354,7 @@ static void es_free(struct papi_eventset *es)
     free(es->nat_ref);
     free(es->stopped);
     free(es->scratch);
+    pthread_mutex_destroy(&es->mu);
     free(es);
 }
 
@@ -300,15 +364,28 @@ int PAPI_destroy_eventset(int *EventSet)
         return papi_ret(PAPI_ENOINIT);
     if (!EventSet)
         return papi_ret(PAPI_EINVAL);
-    struct papi_eventset *es = papi_eventset_get(*EventSet);
-    if (!es)
+    int handle = *EventSet;
+    if (handle < 0 || handle >= CHUNK * MAX_CHUNKS)
         return papi_ret(PAPI_ENOEVST);
-    if (es->running)
-        return papi_ret(PAPI_EISRUN);
-    if (es->nev > 0)
-        return papi_ret(PAPI_EINVAL); /* PAPI: clean it up first */
+    /* Both locks, as in papi_eventset_get: once the handle is gone from the
+     * table with them held, nobody else can reach the set. */
+    pthread_mutex_lock(&papi_mutex);
+    struct papi_eventset *es = slot_load(handle);
+    if (!es) {
+        pthread_mutex_unlock(&papi_mutex);
+        return papi_ret(PAPI_ENOEVST);
+    }
+    pthread_mutex_lock(&es->mu);
+    sync_stopped_by_exit(es);
+    int rc = es->running ? PAPI_EISRUN : es->nev > 0 ? PAPI_EINVAL /* PAPI: clean it up first */
+                                                     : PAPI_OK;
+    if (rc == PAPI_OK)
+        handle_free(handle);
+    pthread_mutex_unlock(&es->mu);
+    pthread_mutex_unlock(&papi_mutex);
+    if (rc != PAPI_OK)
+        return papi_ret(rc);
     hpm_set_destroy(es->hpm_set);
-    handle_free(es->handle);
     es_free(es);
     *EventSet = PAPI_NULL;
     return PAPI_OK;
@@ -341,13 +418,20 @@ int PAPI_cleanup_eventset(int EventSet)
 void papi_eventsets_destroy_all(void)
 {
     for (int h = 0; h < n_handles; h++) {
-        struct papi_eventset *es = papi_eventset_get(h);
+        pthread_mutex_lock(&papi_mutex);
+        struct papi_eventset *es = slot_load(h);
+        if (es) {
+            /* wait for a caller still in the set, then take it away */
+            pthread_mutex_lock(&es->mu);
+            handle_free(h);
+            pthread_mutex_unlock(&es->mu);
+        }
+        pthread_mutex_unlock(&papi_mutex);
         if (!es)
             continue;
         if (es->running)
             hpm_stop(es->hpm_set, NULL);
         hpm_set_destroy(es->hpm_set);
-        handle_free(h);
         es_free(es);
     }
     n_handles = 0;
@@ -648,10 +732,15 @@ int PAPI_start(int EventSet)
 
 int PAPI_stop(int EventSet, long long *values)
 {
-    GET_SET(es, EventSet);
+    GET_SET_NOSYNC(es, EventSet);
     if (!es->running)
         return papi_ret(PAPI_ENOTRUN);
     int rc = hpm_stop(es->hpm_set, es->scratch);
+    if (rc == HPM_ENOTRUNNING) {
+        /* its thread exited and libhpm stopped it: stopped, as PAPI says */
+        sync_stopped_by_exit(es);
+        return papi_ret(PAPI_ENOTRUN);
+    }
     if (rc < 0)
         return papi_ret(papi_from_hpm(rc, OP_STOP));
     es->running = 0;
@@ -664,7 +753,7 @@ int PAPI_stop(int EventSet, long long *values)
 
 int PAPI_read(int EventSet, long long *values)
 {
-    GET_SET(es, EventSet);
+    GET_SET_NOSYNC(es, EventSet);
     if (!values)
         return papi_ret(PAPI_EINVAL);
     if (!es->running) {
@@ -691,7 +780,7 @@ int PAPI_read_ts(int EventSet, long long *values, long long *cyc)
 
 int PAPI_accum(int EventSet, long long *values)
 {
-    GET_SET(es, EventSet);
+    GET_SET_NOSYNC(es, EventSet);
     if (!values)
         return papi_ret(PAPI_EINVAL);
     long long now[es->nev ? es->nev : 1];
@@ -713,7 +802,7 @@ int PAPI_accum(int EventSet, long long *values)
 
 int PAPI_reset(int EventSet)
 {
-    GET_SET(es, EventSet);
+    GET_SET_NOSYNC(es, EventSet);
     if (es->running) {
         int rc = hpm_reset(es->hpm_set);
         if (rc < 0)
