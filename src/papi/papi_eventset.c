@@ -272,6 +272,15 @@ static void compute_stopped(struct papi_eventset *es, long long *out)
     compute(es, es->scratch, out);
 }
 
+/* Zero the counts kept from the last stop. A set that never had an event
+ * has no arrays yet (stopped is NULL, and memset may not be given NULL even
+ * for 0 bytes). */
+static void clear_stopped(struct papi_eventset *es)
+{
+    if (es->nnat > 0)
+        memset(es->stopped, 0, (size_t)es->nnat * sizeof *es->stopped);
+}
+
 /* A set marked running whose hpm set is stopped was stopped by libhpm when
  * the thread that started it exited (the thread's counts are frozen there):
  * it is a stopped set now, which any thread may read, start or clean up. */
@@ -284,7 +293,7 @@ static void sync_stopped_by_exit(struct papi_eventset *es)
         for (int i = 0; i < es->nnat; i++)
             es->stopped[i] = es->scratch[i];
     else
-        memset(es->stopped, 0, (size_t)es->nnat * sizeof *es->stopped);
+        clear_stopped(es);
 }
 
 /* Common prologue: initialised library, valid handle; the set is locked
@@ -725,7 +734,7 @@ int PAPI_start(int EventSet)
     int rc = hpm_start(es->hpm_set);
     if (rc < 0)
         return papi_ret(papi_from_hpm(rc, OP_START));
-    memset(es->stopped, 0, (size_t)es->nnat * sizeof *es->stopped);
+    clear_stopped(es);
     es->running = 1;
     return PAPI_OK;
 }
@@ -793,7 +802,7 @@ int PAPI_accum(int EventSet, long long *values)
             return papi_ret(papi_from_hpm(rc, OP_READ));
     } else {
         compute_stopped(es, now);
-        memset(es->stopped, 0, (size_t)es->nnat * sizeof *es->stopped);
+        clear_stopped(es);
     }
     for (int i = 0; i < es->nev; i++)
         values[i] += now[i];
@@ -808,7 +817,7 @@ int PAPI_reset(int EventSet)
         if (rc < 0)
             return papi_ret(papi_from_hpm(rc, OP_READ));
     }
-    memset(es->stopped, 0, (size_t)es->nnat * sizeof *es->stopped);
+    clear_stopped(es);
     return PAPI_OK;
 }
 
