@@ -50,7 +50,14 @@
 enum { HPM_ID_SIM = 0, HPM_ID_PERF = 1, HPM_ID_OS = 2 }; /* component ids */
 #define HPM_MAX_SETS 65536 /* handles 0 .. HPM_MAX_SETS-1 */
 #define HPM_SET_CHUNK 256  /* the set table grows by chunks that never move */
-#define HPM_SET_MAX_EVENTS 64 /* overflow masks are 64-bit */
+/* Events of one set: the core's arrays hold up to the UPC's whole event
+ * space (sim sets may use every counter of the units, component info
+ * num_counters); the other components hold up to HPM_COMP_MAX_EVENTS. Only
+ * the first HPM_OVF_MAX_POS positions can overflow (64-bit masks). */
+#define HPM_SET_MAX_EVENTS 1024
+#define HPM_COMP_MAX_EVENTS 64
+#define HPM_OVF_MAX_POS 64
+#define HPM_REGION_MAX_EVENTS 64 /* region events (one internal set per component) */
 
 struct hpm_thread;
 
@@ -77,7 +84,10 @@ struct hpm_set {
     struct hpm_set_opts opts;
     int domain_explicit;                   /* hpm_set_domain was called */
     struct hpm_thread *owner;              /* running: the thread that started it */
-    int holds_slot;                        /* occupies owner->running[comp] */
+    int holds_slot;                        /* occupies owner->running[comp], or
+                                              (HPM_CI_SHARED_COUNTERS) is on
+                                              owner->shared[comp] */
+    struct hpm_set *next_shared;           /* the next set of owner->shared[comp] */
     hpm_overflow_handler handler;
     struct hpm_ovf ovf[HPM_SET_MAX_EVENTS];
     int n_ovf;                             /* positions with a threshold */
@@ -94,6 +104,13 @@ struct hpm_thread {
     pid_t tid;
     int alive;
     _Atomic(struct hpm_set *) running[HPM_NCOMP];
+    /* HPM_CI_SHARED_COUNTERS components: every running set of the thread,
+     * linked by next_shared, and the counters they take together. Changed
+     * only by the thread itself (its sets are thread-bound), one atomic
+     * pointer store at a time, so its overflow handler always sees a whole
+     * list. */
+    _Atomic(struct hpm_set *) shared[HPM_NCOMP];
+    int counters_used[HPM_NCOMP];
     /* software overflow timer (overflow.c) */
     int n_sw_sets;
     int timer_made;
@@ -125,7 +142,7 @@ struct hpm_global {
     /* regions */
     int region_started; /* a region was begun: the event list is fixed */
     int region_n;
-    hpm_event_t region_events[HPM_SET_MAX_EVENTS];
+    hpm_event_t region_events[HPM_REGION_MAX_EVENTS];
     int region_configured;
 };
 

@@ -5,7 +5,10 @@
  * this file enforces the rules of hpm.h:
  *   - a set holds events of one component (HPM_ECONFLICT otherwise);
  *   - it counts for the thread that starts it, and at most one set per
- *     component runs on a thread (hpm_thread.running[], HPM_ECONFLICT);
+ *     component runs on a thread (hpm_thread.running[], HPM_ECONFLICT),
+ *     except for a component whose counters the thread's sets share
+ *     (HPM_CI_SHARED_COUNTERS, sim): its sets run side by side while their
+ *     events fit in its num_counters (hpm_thread.shared[], HPM_ECOUNTERS);
  *   - a stopped set keeps the counts of its last run (hpm_read returns them,
  *     as PAPI_read does), hpm_reset zeroes them;
  *   - a running set whose counts belong to its thread (sim, os, or any set
@@ -268,6 +271,22 @@ static int opts_supported(int comp, const struct hpm_set_opts *o)
     return HPM_OK;
 }
 
+static int shares_counters(int comp)
+{
+    return (g_hpm.comp[comp].c->ci_flags & HPM_CI_SHARED_COUNTERS) &&
+           g_hpm.comp[comp].info.num_counters > 0;
+}
+
+/* How many events a set of comp may hold. */
+static int set_capacity(int comp)
+{
+    if (shares_counters(comp))
+        return g_hpm.comp[comp].info.num_counters < HPM_SET_MAX_EVENTS
+                   ? g_hpm.comp[comp].info.num_counters
+                   : HPM_SET_MAX_EVENTS;
+    return HPM_COMP_MAX_EVENTS;
+}
+
 int hpm__set_add(struct hpm_set *s, hpm_event_t e)
 {
     int comp = HPM_EVENT_COMPONENT(e), rc, fixed_now = 0;
@@ -287,7 +306,7 @@ int hpm__set_add(struct hpm_set *s, hpm_event_t e)
         return HPM_ECONFLICT;
     if (find_pos(s, e) >= 0)
         return HPM_EEXISTS;
-    if (s->n >= HPM_SET_MAX_EVENTS)
+    if (s->n >= set_capacity(comp))
         return HPM_ECOUNTERS;
     if (s->comp < 0) {
         const struct hpm_component *c = g_hpm.comp[comp].c;
@@ -572,9 +591,14 @@ int hpm__set_start(struct hpm_set *s, struct hpm_thread *self, int take_slot)
     } else {
         take_slot = 0;
     }
-    if (take_slot &&
-        !atomic_compare_exchange_strong(&t->running[s->comp], &expect, s))
+    if (take_slot && shares_counters(s->comp)) {
+        /* the thread's running sets of this component share its counters */
+        if (t->counters_used[s->comp] + s->n > g_hpm.comp[s->comp].info.num_counters)
+            return HPM_ECOUNTERS;
+    } else if (take_slot &&
+               !atomic_compare_exchange_strong(&t->running[s->comp], &expect, s)) {
         return HPM_ECONFLICT;
+    }
     if (s->n_ovf) {
         rc = hpm__overflow_install();
         if (rc != HPM_OK)
@@ -609,6 +633,12 @@ int hpm__set_start(struct hpm_set *s, struct hpm_thread *self, int take_slot)
     s->owner = t;
     s->holds_slot = take_slot;
     s->state = HPM_SET_RUNNING;
+    if (take_slot && shares_counters(s->comp)) {
+        /* published last: the overflow handler finds only running sets */
+        t->counters_used[s->comp] += s->n;
+        s->next_shared = atomic_load(&t->shared[s->comp]);
+        atomic_store(&t->shared[s->comp], s);
+    }
     if (blocked)
         hpm__ovf_unblock(&old);
     return HPM_OK;
@@ -616,7 +646,7 @@ undo:
     if (blocked)
         hpm__ovf_unblock(&old);
 undo_slot:
-    if (take_slot) {
+    if (take_slot && !shares_counters(s->comp)) {
         expect = s;
         atomic_compare_exchange_strong(&t->running[s->comp], &expect, NULL);
     }
@@ -641,11 +671,54 @@ HPM_EXPORT int hpm_start(int set)
     return rc;
 }
 
+/* Take a stopping set off its owner's shared list and give its counters
+ * back: one atomic store, so the owner's overflow handler (this thread) sees
+ * the list with or without it, whole. */
+static void shared_unlink(struct hpm_set *s)
+{
+    struct hpm_thread *t = s->owner;
+    _Atomic(struct hpm_set *) *link = &t->shared[s->comp];
+    struct hpm_set *p = atomic_load(link);
+    if (p == s) {
+        atomic_store(link, s->next_shared);
+    } else {
+        while (p && p->next_shared != s)
+            p = p->next_shared;
+        if (p)
+            __atomic_store_n(&p->next_shared, s->next_shared, __ATOMIC_RELEASE);
+    }
+    t->counters_used[s->comp] -= s->n;
+    s->next_shared = NULL;
+}
+
+HPM_EXPORT int hpm_thread_running(int component)
+{
+    struct hpm_thread *t;
+    struct hpm_set *s;
+    int n = 0;
+    if (hpm__check_init() != HPM_OK)
+        return HPM_ENOINIT;
+    if (component < 0 || component >= HPM_NCOMP)
+        return HPM_ENOCOMP;
+    t = hpm__self_if_any();
+    if (!t)
+        return 0;
+    /* the thread's own lists: only it changes its shared list */
+    if (atomic_load(&t->running[component]))
+        n++;
+    for (s = atomic_load(&t->shared[component]); s;
+         s = __atomic_load_n(&s->next_shared, __ATOMIC_ACQUIRE))
+        n++;
+    return n;
+}
+
 int hpm__set_stop(struct hpm_set *s, int64_t *values)
 {
-    int64_t v[HPM_SET_MAX_EVENTS];
+    /* the counts go straight to the frozen values (no 8 KiB array of
+     * HPM_SET_MAX_EVENTS counts on the stack) */
+    int64_t *v = s->frozen;
     sigset_t old;
-    int rc, i;
+    int rc;
     if (s->state != HPM_SET_RUNNING)
         return HPM_ENOTRUNNING;
     if (s->n_ovf)
@@ -654,7 +727,9 @@ int hpm__set_stop(struct hpm_set *s, int64_t *values)
     if (s->n_sw && s->owner)
         hpm__sw_timer_put(s->owner);
     s->n_sw = s->n_by_count = 0;
-    if (s->holds_slot && s->owner) {
+    if (s->holds_slot && s->owner && shares_counters(s->comp)) {
+        shared_unlink(s);
+    } else if (s->holds_slot && s->owner) {
         struct hpm_set *expect = s;
         atomic_compare_exchange_strong(&s->owner->running[s->comp], &expect, NULL);
     }
@@ -665,8 +740,8 @@ int hpm__set_stop(struct hpm_set *s, int64_t *values)
         hpm__ovf_unblock(&old);
     /* values the component could not read are not kept as zeros: reading the
      * stopped set gives the error until a reset */
-    for (i = 0; i < s->n; i++)
-        s->frozen[i] = rc == HPM_OK ? v[i] : 0;
+    if (rc != HPM_OK)
+        memset(s->frozen, 0, sizeof(int64_t) * (size_t)s->n);
     s->frozen_rc = rc;
     if (rc != HPM_OK)
         return rc;
@@ -772,19 +847,30 @@ HPM_EXPORT int hpm_accum(int set, int64_t *values)
     return rc;
 }
 
+static void stop_if_owned(struct hpm_thread *t, struct hpm_set *s)
+{
+    /* the set stays valid: destroying needs it stopped, and only this
+     * thread (or hpm_shutdown) stops a set that holds its slot */
+    pthread_mutex_lock(&s->mu);
+    if (s->state == HPM_SET_RUNNING && s->owner == t)
+        hpm__set_stop(s, NULL);
+    pthread_mutex_unlock(&s->mu);
+}
+
 void hpm__thread_stop_sets(struct hpm_thread *t)
 {
     int c;
     for (c = 0; c < HPM_NCOMP; c++) {
-        struct hpm_set *s = atomic_load(&t->running[c]);
-        if (!s)
-            continue;
-        /* the set stays valid: destroying needs it stopped, and only this
-         * thread (or hpm_shutdown) stops a set that holds its slot */
-        pthread_mutex_lock(&s->mu);
-        if (s->state == HPM_SET_RUNNING && s->owner == t)
-            hpm__set_stop(s, NULL);
-        pthread_mutex_unlock(&s->mu);
+        struct hpm_set *s;
+        /* stopping a set takes it off the list */
+        while ((s = atomic_load(&t->shared[c])) != NULL) {
+            stop_if_owned(t, s);
+            if (atomic_load(&t->shared[c]) == s)
+                break; /* not ours to stop after all: leave the rest */
+        }
+        s = atomic_load(&t->running[c]);
+        if (s)
+            stop_if_owned(t, s);
     }
     hpm__regions_thread_exit(t);
 }
@@ -809,6 +895,10 @@ HPM_EXPORT int hpm_set_overflow(int set, hpm_event_t event, int64_t threshold, u
     if (pos < 0) {
         set_put(s);
         return HPM_ENOEVENT;
+    }
+    if (threshold > 0 && pos >= HPM_OVF_MAX_POS) {
+        set_put(s);
+        return HPM_ENOTSUP; /* overflow masks have 64 bits */
     }
     if (threshold > 0) {
         if (s->ev_flags[pos] & HPM_EVENT_INSTANT) {

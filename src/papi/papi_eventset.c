@@ -731,6 +731,11 @@ int PAPI_start(int EventSet)
         return papi_ret(PAPI_EISRUN);
     if (es->nev == 0)
         return papi_ret(PAPI_EINVAL);
+    /* PAPI's rule, kept here: one running set per component per thread
+     * (libhpm lets the virtual PMU's sets share its counters). An attached
+     * set counts another thread and takes nothing of this one's. */
+    if (!es->attached && hpm_thread_running(es->cidx) > 0)
+        return papi_ret(PAPI_EISRUN);
     int rc = hpm_start(es->hpm_set);
     if (rc < 0)
         return papi_ret(papi_from_hpm(rc, OP_START));
@@ -1027,6 +1032,10 @@ int PAPI_overflow(int EventSet, int EventCode, int threshold, int flags,
     }
     if (!handler)
         return papi_ret(PAPI_EINVAL);
+    /* The overflow vector has one bit per event of the set: 64. (libhpm
+     * likewise overflows only the first 64 positions of a set.) */
+    if (i >= 64)
+        return papi_ret(PAPI_ENOSUPP);
     /* One counter overflows; a sum or difference of several cannot. */
     if (ev->nterms != 1 || ev->derived != NOT_DERIVED)
         return papi_ret(PAPI_EINVAL);
