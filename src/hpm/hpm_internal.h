@@ -93,6 +93,9 @@ struct hpm_set {
     int n_ovf;                             /* positions with a threshold */
     int n_sw;                              /* of which checked on the timer now */
     int n_by_count;                        /* of which found from the counts */
+    int ovf_demoted;                       /* this run checks its thresholds in
+                                              software: another running set of
+                                              the thread holds native ones */
 };
 
 /* Region bookkeeping of one thread (region.c). */

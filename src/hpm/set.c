@@ -570,6 +570,42 @@ static int owner_ok(const struct hpm_set *s)
     return hpm__self_if_any() == s->owner;
 }
 
+/* Does a running set of t's shared list have a natively armed threshold? */
+static int shared_native_armed(struct hpm_thread *t, int comp)
+{
+    struct hpm_set *o;
+    int i;
+    for (o = atomic_load(&t->shared[comp]); o; o = o->next_shared)
+        for (i = 0; i < o->n && i < HPM_OVF_MAX_POS; i++)
+            if (o->ovf[i].threshold && o->ovf[i].native)
+                return 1;
+    return 0;
+}
+
+/* The counter source arms one threshold per event kind and thread (the
+ * tool, HPM_VPMU_OVERFLOW): a second running set arming it would replace
+ * the first one's, and its stop would disarm it. So while a set of the
+ * thread holds native thresholds, another one starting beside it checks its
+ * thresholds in software for that run (restored by restore_native). */
+static void demote_overflow(struct hpm_set *s)
+{
+    int i;
+    for (i = 0; i < s->n && i < HPM_OVF_MAX_POS; i++)
+        if (s->ovf[i].native_cfg) {
+            (void)s->c->set_overflow(s->cst, i, 0);
+            s->ovf[i].native_cfg = 0;
+        }
+    s->ovf_demoted = 1;
+}
+
+static void restore_native(struct hpm_set *s)
+{
+    if (!s->ovf_demoted)
+        return;
+    s->ovf_demoted = 0;
+    reapply_overflow(s);
+}
+
 int hpm__set_start(struct hpm_set *s, struct hpm_thread *self, int take_slot)
 {
     struct hpm_thread *t = NULL;
@@ -599,6 +635,9 @@ int hpm__set_start(struct hpm_set *s, struct hpm_thread *self, int take_slot)
                !atomic_compare_exchange_strong(&t->running[s->comp], &expect, s)) {
         return HPM_ECONFLICT;
     }
+    if (s->n_ovf && take_slot && shares_counters(s->comp) &&
+        shared_native_armed(t, s->comp))
+        demote_overflow(s);
     if (s->n_ovf) {
         rc = hpm__overflow_install();
         if (rc != HPM_OK)
@@ -650,6 +689,7 @@ undo_slot:
         expect = s;
         atomic_compare_exchange_strong(&t->running[s->comp], &expect, NULL);
     }
+    restore_native(s);
     return rc;
 }
 
@@ -743,6 +783,7 @@ int hpm__set_stop(struct hpm_set *s, int64_t *values)
     if (rc != HPM_OK)
         memset(s->frozen, 0, sizeof(int64_t) * (size_t)s->n);
     s->frozen_rc = rc;
+    restore_native(s);
     if (rc != HPM_OK)
         return rc;
     if (values)

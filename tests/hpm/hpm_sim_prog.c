@@ -534,6 +534,51 @@ static void expect_calls(const char *what, int got, int64_t count, int64_t thr, 
     CHECK(got >= want - lo && got <= want + hi);
 }
 
+/* Overflow calls per set, for two sets running at once. */
+static volatile int calls_of_set[2];
+static int two_set_handles[2];
+
+static void on_overflow_two(int set, void *pc, uint64_t mask, void *uc)
+{
+    (void)pc, (void)mask, (void)uc;
+    calls_of_set[set == two_set_handles[1]]++;
+}
+
+/* Two sim sets running at once, each with overflow on the same kind: the
+ * tool arms one threshold per kind and thread, so the second must not take
+ * the first one's arm (nor its stop disarm the other): each set gets the
+ * calls of its own threshold. */
+static int check_overflow_two_sets(void)
+{
+    int a = make_set("sim::BR_COND"), b = make_set("sim::INSTRUCTIONS,sim::BR_COND");
+    hpm_event_t br = ev("sim::BR_COND");
+    int64_t va[1], vb[2];
+    two_set_handles[0] = a;
+    two_set_handles[1] = b;
+    CHECK_RC(hpm_set_overflow(a, br, 50000, 0, on_overflow_two), HPM_OK);
+    CHECK_RC(hpm_set_overflow(b, br, 200000, 0, on_overflow_two), HPM_OK);
+    calls_of_set[0] = calls_of_set[1] = 0;
+    CHECK_RC(hpm_start(a), HPM_OK);
+    CHECK_RC(hpm_start(b), HPM_OK);
+    hpm_work_branches(2000000);
+    CHECK_RC(hpm_stop(b, vb), HPM_OK);
+    /* a alone again: its arm must have survived b's stop */
+    hpm_work_branches(1000000);
+    CHECK_RC(hpm_stop(a, va), HPM_OK);
+    expect_calls("BR_COND, set a (tool)", calls_of_set[0], va[0], 50000, 2, 0);
+    expect_calls("BR_COND, set b (beside a)", calls_of_set[1], vb[1], 200000, 2, 0);
+    /* and b alone gets the tool's interrupt again */
+    calls_of_set[0] = calls_of_set[1] = 0;
+    CHECK_RC(hpm_start(b), HPM_OK);
+    hpm_work_branches(2000000);
+    CHECK_RC(hpm_stop(b, vb), HPM_OK);
+    expect_calls("BR_COND, set b alone", calls_of_set[1], vb[1], 200000, 2, 0);
+    CHECK(calls_of_set[0] == 0);
+    CHECK_RC(hpm_set_destroy(a), HPM_OK);
+    CHECK_RC(hpm_set_destroy(b), HPM_OK);
+    return 0;
+}
+
 static int check_overflow(void)
 {
     int s = make_set("sim::INSTRUCTIONS,sim::BR_COND");
@@ -657,6 +702,7 @@ static const struct {
     {"node", check_node},
     {"regions", check_regions},
     {"overflow", check_overflow},
+    {"overflow_two_sets", check_overflow_two_sets},
     {"machine", check_machine},
     {"exec", check_exec},
 };
