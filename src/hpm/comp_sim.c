@@ -368,10 +368,12 @@ static int sim_reset(void *st)
 {
     struct sim_set *s = st;
     uint64_t failed = 0;
-    int rc = raw(s, s->base);
-    int i, any = 0;
+    int i, any = 0, rc;
+    /* what is armed, before the base read: after it every instruction of
+     * the library is counted */
     for (i = 0; i < s->n; i++)
         any |= s->armed[i];
+    rc = raw(s, s->base);
     if (rc == HPM_OK && any) {
         /* re-arming restarts the tool's schedule from the new base */
         for (i = 0; i < s->n; i++)

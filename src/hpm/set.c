@@ -570,6 +570,26 @@ static int owner_ok(const struct hpm_set *s)
     return hpm__self_if_any() == s->owner;
 }
 
+/* Take a set off its owner's shared list (at stop, or a failed start) and give its counters
+ * back: one atomic store, so the owner's overflow handler (this thread) sees
+ * the list with or without it, whole. */
+static void shared_unlink(struct hpm_set *s)
+{
+    struct hpm_thread *t = s->owner;
+    _Atomic(struct hpm_set *) *link = &t->shared[s->comp];
+    struct hpm_set *p = atomic_load(link);
+    if (p == s) {
+        atomic_store(link, s->next_shared);
+    } else {
+        while (p && p->next_shared != s)
+            p = p->next_shared;
+        if (p)
+            __atomic_store_n(&p->next_shared, s->next_shared, __ATOMIC_RELEASE);
+    }
+    t->counters_used[s->comp] -= s->n;
+    s->next_shared = NULL;
+}
+
 /* Does a running set of t's shared list have a natively armed threshold? */
 static int shared_native_armed(struct hpm_thread *t, int comp)
 {
@@ -631,13 +651,19 @@ int hpm__set_start(struct hpm_set *s, struct hpm_thread *self, int take_slot)
         /* the thread's running sets of this component share its counters */
         if (t->counters_used[s->comp] + s->n > g_hpm.comp[s->comp].info.num_counters)
             return HPM_ECOUNTERS;
+        if (s->n_ovf && shared_native_armed(t, s->comp))
+            demote_overflow(s);
+        /* on the list before the counting starts, so that none of this runs
+         * inside the counted window; the overflow handler skips the set until
+         * its state says running */
+        s->owner = t;
+        t->counters_used[s->comp] += s->n;
+        s->next_shared = atomic_load(&t->shared[s->comp]);
+        atomic_store(&t->shared[s->comp], s);
     } else if (take_slot &&
                !atomic_compare_exchange_strong(&t->running[s->comp], &expect, s)) {
         return HPM_ECONFLICT;
     }
-    if (s->n_ovf && take_slot && shares_counters(s->comp) &&
-        shared_native_armed(t, s->comp))
-        demote_overflow(s);
     if (s->n_ovf) {
         rc = hpm__overflow_install();
         if (rc != HPM_OK)
@@ -649,7 +675,7 @@ int hpm__set_start(struct hpm_set *s, struct hpm_thread *self, int take_slot)
     if (rc != HPM_OK)
         goto undo;
     s->n_sw = s->n_by_count = 0;
-    for (i = 0; i < s->n; i++) {
+    for (i = 0; s->n_ovf && i < s->n; i++) {
         struct hpm_ovf *o = &s->ovf[i];
         if (!o->threshold)
             continue;
@@ -672,12 +698,6 @@ int hpm__set_start(struct hpm_set *s, struct hpm_thread *self, int take_slot)
     s->owner = t;
     s->holds_slot = take_slot;
     s->state = HPM_SET_RUNNING;
-    if (take_slot && shares_counters(s->comp)) {
-        /* published last: the overflow handler finds only running sets */
-        t->counters_used[s->comp] += s->n;
-        s->next_shared = atomic_load(&t->shared[s->comp]);
-        atomic_store(&t->shared[s->comp], s);
-    }
     if (blocked)
         hpm__ovf_unblock(&old);
     return HPM_OK;
@@ -685,7 +705,10 @@ undo:
     if (blocked)
         hpm__ovf_unblock(&old);
 undo_slot:
-    if (take_slot && !shares_counters(s->comp)) {
+    if (take_slot && shares_counters(s->comp)) {
+        shared_unlink(s);
+        s->owner = NULL;
+    } else if (take_slot) {
         expect = s;
         atomic_compare_exchange_strong(&t->running[s->comp], &expect, NULL);
     }
@@ -709,26 +732,6 @@ HPM_EXPORT int hpm_start(int set)
     rc = hpm__set_start(s, self, 1);
     set_put(s);
     return rc;
-}
-
-/* Take a stopping set off its owner's shared list and give its counters
- * back: one atomic store, so the owner's overflow handler (this thread) sees
- * the list with or without it, whole. */
-static void shared_unlink(struct hpm_set *s)
-{
-    struct hpm_thread *t = s->owner;
-    _Atomic(struct hpm_set *) *link = &t->shared[s->comp];
-    struct hpm_set *p = atomic_load(link);
-    if (p == s) {
-        atomic_store(link, s->next_shared);
-    } else {
-        while (p && p->next_shared != s)
-            p = p->next_shared;
-        if (p)
-            __atomic_store_n(&p->next_shared, s->next_shared, __ATOMIC_RELEASE);
-    }
-    t->counters_used[s->comp] -= s->n;
-    s->next_shared = NULL;
 }
 
 HPM_EXPORT int hpm_thread_running(int component)
@@ -838,15 +841,17 @@ static int reset_locked(struct hpm_set *s)
     int rc = HPM_OK, i;
     sigset_t old;
     if (s->state != HPM_SET_RUNNING) {
-        memset(s->frozen, 0, sizeof s->frozen);
+        memset(s->frozen, 0, sizeof(int64_t) * (size_t)s->n);
         s->frozen_rc = HPM_OK;
         return HPM_OK;
     }
     if (s->n_ovf)
         hpm__ovf_block(&old);
-    rc = s->c->reset(s->cst);
-    for (i = 0; i < s->n; i++)
+    /* the deadlines before the counts: after the component's reset every
+     * instruction of the library is counted (the signal is blocked) */
+    for (i = 0; s->n_ovf && i < s->n; i++)
         s->ovf[i].deadline = s->ovf[i].threshold;
+    rc = s->c->reset(s->cst);
     if (s->n_ovf)
         hpm__ovf_unblock(&old);
     return rc;

@@ -333,11 +333,11 @@ int PAPI_create_eventset(int *EventSet)
         free(es);
         return papi_ret(papi_from_hpm(rc, OP_ANY));
     }
-    pthread_mutexattr_t attr;
-    pthread_mutexattr_init(&attr);
-    pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
-    pthread_mutex_init(&es->mu, &attr);
-    pthread_mutexattr_destroy(&attr);
+    /* a plain mutex: no call on a set calls another on it while it holds the
+     * lock (the overflow handler's calls take none), and its lock and unlock
+     * lie inside the counted window of a PAPI_reset/PAPI_read pair (PAPI's
+     * papi_tot_ins allows 600 instructions for what is not the program's) */
+    pthread_mutex_init(&es->mu, NULL);
     es->cidx = -1;
     es->domain = papi_lib.ncomp ? papi_lib.comp[0].default_domain : PAPI_DOM_USER;
     es->granularity = PAPI_GRN_THR;
@@ -817,12 +817,13 @@ int PAPI_accum(int EventSet, long long *values)
 int PAPI_reset(int EventSet)
 {
     GET_SET_NOSYNC(es, EventSet);
+    /* the bookkeeping first: after hpm_reset every instruction counts */
+    clear_stopped(es);
     if (es->running) {
         int rc = hpm_reset(es->hpm_set);
         if (rc < 0)
             return papi_ret(papi_from_hpm(rc, OP_READ));
     }
-    clear_stopped(es);
     return PAPI_OK;
 }
 

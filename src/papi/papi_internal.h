@@ -141,7 +141,7 @@ struct papi_event {
 };
 
 struct papi_eventset {
-    pthread_mutex_t mu; /* recursive; held by every call on the set */
+    pthread_mutex_t mu; /* held by every call on the set (never nested) */
     int handle;
     int hpm_set;       /* libhpm's set; -1 when none */
     int cidx;          /* component, -1 until assigned */
