@@ -1,7 +1,8 @@
 # The README's commands. Everything is built by CMake into build/.
 #   make        install missing Debian packages, build into build/ (hpm at build/bin/hpm)
 #   make demo   ... then run the main job on the bundled workloads
-#   make check  ... then every test: unit, integration, ASan+UBSan build, bounded fuzzing
+#   make check  ... then every test: unit, integration, ASan+UBSan build, the threaded
+#               tests under ThreadSanitizer, bounded fuzzing
 #   make bench  ... then every benchmark (lines "ratio NAME VALUE")
 BUILD      ?= build
 JOBS       ?= $(shell nproc)
@@ -21,12 +22,16 @@ build: deps
 demo: build
 	@bash scripts/demo.sh $(BUILD)
 
-# Plain tests, then the same tests under ASan+UBSan, then bounded fuzzing.
+# Plain tests, then the same tests under ASan+UBSan, then the threaded tests
+# (label threads, natively) under ThreadSanitizer, then bounded fuzzing.
 check: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE reference
 	@cmake -S . -B $(BUILD)/asan -DHPM_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
 	@cmake --build $(BUILD)/asan -j $(JOBS)
 	cd $(BUILD)/asan && ctest --output-on-failure -j $(JOBS) -LE nosan
+	@cmake -S . -B $(BUILD)/tsan -DHPM_TSAN=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake --build $(BUILD)/tsan -j $(JOBS) --target threads_tests
+	cd $(BUILD)/tsan && ctest --output-on-failure -j $(JOBS) -L threads
 	@CC=clang cmake -S . -B $(BUILD)/fuzz -DHPM_FUZZ=ON -DHPM_FUZZ_SECONDS=$(FUZZ_SECONDS) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 	@cmake --build $(BUILD)/fuzz -j $(JOBS)
 	cd $(BUILD)/fuzz && ctest --output-on-failure

@@ -16,7 +16,12 @@
  *
  * An event set holds events of one component; it counts for the thread that
  * starts it (or the thread or process it is attached to). At most one set
- * per component runs per thread at a time. Values are 64-bit counts since
+ * per component runs per thread at a time (HPM_ECONFLICT), except on the
+ * virtual PMU (sim), whose sets share the UPC units' counters (component
+ * info num_counters): there several sets run at once on a thread while
+ * their events fit (HPM_ECOUNTERS otherwise), and one set may hold that many
+ * events. Sets of other components hold up to 64 events. Only the first 64
+ * positions of a set can overflow (the masks have 64 bits). Values are 64-bit counts since
  * the last start or reset; sets never report a disabled component's zeros.
  *
  * Every function returns HPM_OK (0), a non-negative result, or a negative
@@ -97,7 +102,9 @@ struct hpm_component_info {
     const char *disabled_reason; /* why not, when enabled == 0; else NULL */
     int num_events;              /* events it offers here */
     int num_counters;            /* events one set can count at once without
-                                    multiplexing (0: no limit) */
+                                    multiplexing (0: no limit); sim: the UPC
+                                    units' counters, shared by the thread's
+                                    running sets */
     unsigned domains;            /* HPM_DOMAIN_* it can honour */
     unsigned default_domain;
     unsigned flags;              /* HPM_COMP_* */
@@ -168,6 +175,9 @@ int hpm_set_multiplex(int set, int on);         /* allow more events than counte
                                                    time-sliced and scaled */
 
 int hpm_start(int set);
+/* How many sets of component run on the calling thread now (attached sets,
+ * which count another thread, are not included). */
+int hpm_thread_running(int component);
 int hpm_stop(int set, int64_t *values);  /* values may be NULL */
 int hpm_read(int set, int64_t *values);  /* counts since start or reset */
 int hpm_accum(int set, int64_t *values); /* values[i] += counts, then reset */

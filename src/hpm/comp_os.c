@@ -274,9 +274,9 @@ static int os_event_describe(uint32_t index, struct hpm_event_info *info)
 
 struct os_set {
     int n;
-    uint8_t ev[HPM_SET_MAX_EVENTS];
+    uint8_t ev[HPM_COMP_MAX_EVENTS];
     unsigned srcs;
-    int64_t base[HPM_SET_MAX_EVENTS];
+    int64_t base[HPM_COMP_MAX_EVENTS];
 };
 
 static int os_set_init(void *st)
@@ -332,7 +332,7 @@ static int os_start(void *st, uint64_t *native_failed)
 static int os_read(void *st, int64_t *values)
 {
     struct os_set *s = st;
-    int64_t v[HPM_SET_MAX_EVENTS];
+    int64_t v[HPM_COMP_MAX_EVENTS];
     int i, rc = raw(s, v);
     if (rc != HPM_OK)
         return rc;

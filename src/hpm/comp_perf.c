@@ -485,22 +485,22 @@ static int perf_event_describe(uint32_t index, struct hpm_event_info *info)
 
 struct perf_set {
     int n;
-    struct perf_event_attr attr[HPM_SET_MAX_EVENTS]; /* type/config of each event */
-    int64_t period[HPM_SET_MAX_EVENTS];              /* overflow threshold, 0: none */
+    struct perf_event_attr attr[HPM_COMP_MAX_EVENTS]; /* type/config of each event */
+    int64_t period[HPM_COMP_MAX_EVENTS];              /* overflow threshold, 0: none */
     struct hpm_set_opts opts;
     int hw;          /* the set has hardware events */
-    int fd[HPM_SET_MAX_EVENTS];
-    int leader[HPM_SET_MAX_EVENTS]; /* position of each event's group leader */
+    int fd[HPM_COMP_MAX_EVENTS];
+    int leader[HPM_COMP_MAX_EVENTS]; /* position of each event's group leader */
     int open;        /* fds are open ... */
     pid_t open_tid;  /* ... for this thread (opts.attach or the starter) */
     int open_dirty;  /* the configuration changed since they were opened */
-    uint64_t base_v[HPM_SET_MAX_EVENTS], base_e[HPM_SET_MAX_EVENTS], base_r[HPM_SET_MAX_EVENTS];
+    uint64_t base_v[HPM_COMP_MAX_EVENTS], base_e[HPM_COMP_MAX_EVENTS], base_r[HPM_COMP_MAX_EVENTS];
 };
 
 static void close_all(struct perf_set *s)
 {
     int i;
-    for (i = 0; i < HPM_SET_MAX_EVENTS; i++) {
+    for (i = 0; i < HPM_COMP_MAX_EVENTS; i++) {
         if (s->fd[i] >= 0)
             close(s->fd[i]);
         s->fd[i] = -1;
@@ -513,7 +513,7 @@ static int perf_set_init(void *st)
     struct perf_set *s = st;
     int i;
     memset(s, 0, sizeof *s);
-    for (i = 0; i < HPM_SET_MAX_EVENTS; i++)
+    for (i = 0; i < HPM_COMP_MAX_EVENTS; i++)
         s->fd[i] = -1;
     return HPM_OK;
 }
@@ -582,7 +582,7 @@ static int arm_async(struct perf_set *s)
  * Async-signal-safe. */
 static int read_raw(const struct perf_set *s, uint64_t *v, uint64_t *ena, uint64_t *run)
 {
-    uint64_t buf[3 + HPM_SET_MAX_EVENTS];
+    uint64_t buf[3 + HPM_COMP_MAX_EVENTS];
     int i, j;
     for (i = 0; i < s->n; i++) {
         ssize_t want, got;
@@ -618,7 +618,7 @@ static int enable(const struct perf_set *s, unsigned long req)
  * PMU open fine and then never run. */
 static int schedulable(struct perf_set *s)
 {
-    uint64_t v[HPM_SET_MAX_EVENTS], e[HPM_SET_MAX_EVENTS], r[HPM_SET_MAX_EVENTS];
+    uint64_t v[HPM_COMP_MAX_EVENTS], e[HPM_COMP_MAX_EVENTS], r[HPM_COMP_MAX_EVENTS];
     volatile unsigned spin;
     int i, rc = enable(s, PERF_EVENT_IOC_ENABLE);
     for (spin = 0; spin < 20000 && rc == HPM_OK; spin++)
@@ -704,7 +704,7 @@ static int perf_start(void *st, uint64_t *native_failed)
 static int perf_read(void *st, int64_t *values)
 {
     struct perf_set *s = st;
-    uint64_t v[HPM_SET_MAX_EVENTS], e[HPM_SET_MAX_EVENTS], r[HPM_SET_MAX_EVENTS];
+    uint64_t v[HPM_COMP_MAX_EVENTS], e[HPM_COMP_MAX_EVENTS], r[HPM_COMP_MAX_EVENTS];
     int i, rc = read_raw(s, v, e, r);
     if (rc != HPM_OK)
         return rc;

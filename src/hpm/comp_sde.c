@@ -137,7 +137,7 @@ static int sde_event_describe(uint32_t index, struct hpm_event_info *info)
 
 struct sde_set {
     int n;
-    uint32_t id[HPM_SET_MAX_EVENTS];
+    uint32_t id[HPM_COMP_MAX_EVENTS];
 };
 
 static int sde_set_init(void *st)

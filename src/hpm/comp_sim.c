@@ -15,6 +15,13 @@
  * tool; a set's values are differences of reads, so any number of sets (and
  * libpapi above) read side by side and nothing ever resets the tool.
  *
+ * Counters: the tool puts every programmed code on a UPC counter of its own
+ * (src/vpmu/vpmu_node.c), adding a unit of 256 counters whenever a code's
+ * one counter (code mod 256, include/hpm/upc.h) is taken in every unit so
+ * far. num_counters is what those units provide; the running sets of a
+ * thread share them (HPM_CI_SHARED_COUNTERS: several sets run at once while
+ * their events fit), and a set may hold as many events.
+ *
  * Domain: user only. Valgrind sees no kernel code, so a set cannot honour
  * KERNEL or ALL: hpm_set_domain with them gives HPM_ENOTSUP (rather than a
  * user-only count labelled "all").
@@ -33,6 +40,9 @@
 #include "hpm_client.h"
 #include "hpm_internal.h"
 #include "machine.h"
+
+/* Counters of one UPC unit, the bank width of its 1024 inputs. */
+#define HPM_UPC_BANK_COUNTERS 256
 
 /* Index space: per-thread kinds 0..HPM_K_CORE_COUNT-1, node-wide UPC codes
  * CODE_BASE + code. */
@@ -65,6 +75,21 @@ static const char *kind_units(const char *name)
             return unit_rules[i].units;
     }
     return "events";
+}
+
+/* The UPC units the tool needs for the programmed codes: code c can only be
+ * counted on counter c mod 256 of a unit, so as many units as the most
+ * codes that want one counter (at least one unit). */
+static int units_needed(void)
+{
+    uint16_t per_counter[HPM_UPC_BANK_COUNTERS] = {0};
+    int i, most = 1;
+    for (i = 0; i < S.n_codes; i++) {
+        int c = (int)(S.codes[i] % HPM_UPC_BANK_COUNTERS);
+        if (++per_counter[c] > most)
+            most = per_counter[c];
+    }
+    return most;
 }
 
 static int sim_init(struct hpm_component_info *info, char *reason, size_t len)
@@ -118,10 +143,12 @@ static int sim_init(struct hpm_component_info *info, char *reason, size_t len)
              "the hpm virtual PMU (modeled counts; %d UPC events programmed)", S.n_codes);
     info->description = S.description;
     info->num_events = n_events;
-    info->num_counters = 0;
+    info->num_counters = units_needed() * HPM_UPC_BANK_COUNTERS;
     info->domains = HPM_DOMAIN_USER;
     info->default_domain = HPM_DOMAIN_USER;
-    info->flags = HPM_COMP_MODELED | HPM_COMP_OVERFLOW;
+    /* MULTIPLEX: a multiplexed set is accepted and counts every event all
+     * the time (reads of the tool's totals, nothing to time-slice) */
+    info->flags = HPM_COMP_MODELED | HPM_COMP_OVERFLOW | HPM_COMP_MULTIPLEX;
     return HPM_OK;
 }
 
@@ -341,10 +368,12 @@ static int sim_reset(void *st)
 {
     struct sim_set *s = st;
     uint64_t failed = 0;
-    int rc = raw(s, s->base);
-    int i, any = 0;
+    int i, any = 0, rc;
+    /* what is armed, before the base read: after it every instruction of
+     * the library is counted */
     for (i = 0; i < s->n; i++)
         any |= s->armed[i];
+    rc = raw(s, s->base);
     if (rc == HPM_OK && any) {
         /* re-arming restarts the tool's schedule from the new base */
         for (i = 0; i < s->n; i++)
@@ -359,7 +388,10 @@ static int sim_reset(void *st)
 static int sim_read(void *st, int64_t *values)
 {
     struct sim_set *s = st;
-    uint64_t v[HPM_SET_MAX_EVENTS];
+    /* the cumulative counts go straight into values: no copy of up to
+     * HPM_SET_MAX_EVENTS counts (8 KiB) on the stack of a call the overflow
+     * handler makes too */
+    uint64_t *v = (uint64_t *)values;
     int i, rc = raw(s, v);
     if (rc != HPM_OK)
         return rc;
@@ -382,7 +414,7 @@ static void sim_cleanup(void *st)
 
 const struct hpm_component hpm_comp_sim = {
     .name = "sim",
-    .ci_flags = HPM_CI_THREAD_BOUND | HPM_CI_OVF_BY_COUNT,
+    .ci_flags = HPM_CI_THREAD_BOUND | HPM_CI_OVF_BY_COUNT | HPM_CI_SHARED_COUNTERS,
     .set_size = sizeof(struct sim_set),
     .init = sim_init,
     .shutdown = NULL,

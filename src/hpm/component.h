@@ -66,6 +66,14 @@ struct hpm_set_opts {
                                     event passed its threshold: the core finds out
                                     from the counts (sim); otherwise the component
                                     says, in overflow_dispatch (perf) */
+#define HPM_CI_SHARED_COUNTERS 0x8u /* with HPM_CI_THREAD_BOUND: the component
+                                    info's num_counters are the thread's, shared
+                                    by its running sets, so several sets run at
+                                    once on a thread while their events fit (sim:
+                                    the UPC units' counters); a set holds up to
+                                    num_counters events. Without it one set of
+                                    the component runs per thread and a set
+                                    holds up to HPM_COMP_MAX_EVENTS */
 #define HPM_CI_NAMED_ONLY 0x4u   /* its events resolve only with its prefix
                                     ("sde::LIB::COUNTER"), never in a search of
                                     every component by a bare name (sde) */

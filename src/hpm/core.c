@@ -144,18 +144,14 @@ struct hpm_thread *hpm__self_if_any(void)
 
 struct hpm_thread *hpm__self(void)
 {
-    struct hpm_thread *t;
-    pthread_mutex_lock(&g_hpm.lock);
-    if (tls_self && tls_epoch == g_hpm.epoch) {
-        t = tls_self;
-        pthread_mutex_unlock(&g_hpm.lock);
+    /* an existing record is the thread's own: no lock to find it */
+    struct hpm_thread *t = hpm__self_if_any();
+    if (t)
         return t;
-    }
     t = calloc(1, sizeof *t);
-    if (!t) {
-        pthread_mutex_unlock(&g_hpm.lock);
+    if (!t)
         return NULL;
-    }
+    pthread_mutex_lock(&g_hpm.lock);
     t->tid = hpm__gettid();
     t->id = g_hpm.id_fn ? g_hpm.id_fn() : (unsigned long)t->tid;
     t->alive = 1;

@@ -3,13 +3,34 @@
  * hpm_internal.h - state shared by the files of libhpm's core: the component
  * table, event sets, the thread registry. Not installed.
  *
- * Locking: g_hpm.lock (a plain mutex) guards the set table, the thread list
- * and the region configuration. Each set has its own recursive mutex, taken
- * while g_hpm.lock is held during the handle lookup (so a set cannot be
- * destroyed under a caller) and kept for the operation; never the other way
- * round. The overflow signal handler takes no lock: it reaches the sets of
- * its own thread through hpm_thread.running[], and the owner blocks the signal
- * while it changes a set that has overflow.
+ * Locking. The one order of the library's locks, outermost first; a thread
+ * holding one of them may take only those below it:
+ *
+ *   1. libpapi's papi_mutex (its set table), then a PAPI set's mutex
+ *      (src/papi/papi_internal.h: the same scheme one layer up; libpapi
+ *      calls libhpm with its set's mutex held, never the other way round)
+ *   2. region.c's cfg_lock (region configuration)
+ *   3. g_hpm.lock (a plain mutex): the set table, the thread list, the
+ *      region configuration, init/shutdown
+ *   4. a set's recursive mutex hpm_set.mu, taken while g_hpm.lock is held
+ *      during the handle lookup (so a set cannot be destroyed under a caller)
+ *      and kept for the operation, after g_hpm.lock is released
+ *   5. leaves, which call nothing that locks: hpm_thread.rmu, overflow.c's
+ *      install_lock, the components' own locks (comp_perf.c's P.lock)
+ *
+ * So no code may take g_hpm.lock while it holds a set's mutex: whatever an
+ * operation on a set needs from the registry (the calling thread's record,
+ * hpm__self()) is fetched before set_get(). The thread-exit destructor and
+ * hpm__thread_stop_sets lock a set without g_hpm.lock: allowed (a lock may
+ * be taken without the ones above it), and the set cannot go away there (a
+ * running set cannot be destroyed; only its owner or hpm_shutdown stops it).
+ * hpm__self_if_any() and the fast path of hpm__self() take no lock (the
+ * record is the thread's own; hpm_shutdown's epoch is read atomically).
+ *
+ * The overflow signal handler takes no lock: it reaches the sets of its own
+ * thread through hpm_thread.running[], and the owner blocks the signal while
+ * it changes a set that has overflow; calls made from the user's handler
+ * (hpm__in_handler) skip the set lock for the same reason.
  */
 #ifndef HPM_INTERNAL_H
 #define HPM_INTERNAL_H
@@ -29,7 +50,14 @@
 enum { HPM_ID_SIM = 0, HPM_ID_PERF = 1, HPM_ID_OS = 2 }; /* component ids */
 #define HPM_MAX_SETS 65536 /* handles 0 .. HPM_MAX_SETS-1 */
 #define HPM_SET_CHUNK 256  /* the set table grows by chunks that never move */
-#define HPM_SET_MAX_EVENTS 64 /* overflow masks are 64-bit */
+/* Events of one set: the core's arrays hold up to the UPC's whole event
+ * space (sim sets may use every counter of the units, component info
+ * num_counters); the other components hold up to HPM_COMP_MAX_EVENTS. Only
+ * the first HPM_OVF_MAX_POS positions can overflow (64-bit masks). */
+#define HPM_SET_MAX_EVENTS 1024
+#define HPM_COMP_MAX_EVENTS 64
+#define HPM_OVF_MAX_POS 64
+#define HPM_REGION_MAX_EVENTS 64 /* region events (one internal set per component) */
 
 struct hpm_thread;
 
@@ -56,12 +84,18 @@ struct hpm_set {
     struct hpm_set_opts opts;
     int domain_explicit;                   /* hpm_set_domain was called */
     struct hpm_thread *owner;              /* running: the thread that started it */
-    int holds_slot;                        /* occupies owner->running[comp] */
+    int holds_slot;                        /* occupies owner->running[comp], or
+                                              (HPM_CI_SHARED_COUNTERS) is on
+                                              owner->shared[comp] */
+    struct hpm_set *next_shared;           /* the next set of owner->shared[comp] */
     hpm_overflow_handler handler;
     struct hpm_ovf ovf[HPM_SET_MAX_EVENTS];
     int n_ovf;                             /* positions with a threshold */
     int n_sw;                              /* of which checked on the timer now */
     int n_by_count;                        /* of which found from the counts */
+    int ovf_demoted;                       /* this run checks its thresholds in
+                                              software: another running set of
+                                              the thread holds native ones */
 };
 
 /* Region bookkeeping of one thread (region.c). */
@@ -73,6 +107,13 @@ struct hpm_thread {
     pid_t tid;
     int alive;
     _Atomic(struct hpm_set *) running[HPM_NCOMP];
+    /* HPM_CI_SHARED_COUNTERS components: every running set of the thread,
+     * linked by next_shared, and the counters they take together. Changed
+     * only by the thread itself (its sets are thread-bound), one atomic
+     * pointer store at a time, so its overflow handler always sees a whole
+     * list. */
+    _Atomic(struct hpm_set *) shared[HPM_NCOMP];
+    int counters_used[HPM_NCOMP];
     /* software overflow timer (overflow.c) */
     int n_sw_sets;
     int timer_made;
@@ -104,7 +145,7 @@ struct hpm_global {
     /* regions */
     int region_started; /* a region was begun: the event list is fixed */
     int region_n;
-    hpm_event_t region_events[HPM_SET_MAX_EVENTS];
+    hpm_event_t region_events[HPM_REGION_MAX_EVENTS];
     int region_configured;
 };
 
@@ -123,7 +164,9 @@ int hpm__comp_enabled(int comp);
 struct hpm_set *hpm__set_new(int handle);
 void hpm__set_free(struct hpm_set *s);
 int hpm__set_add(struct hpm_set *s, hpm_event_t e);
-int hpm__set_start(struct hpm_set *s, int take_slot);
+/* self: the calling thread's record (hpm__self(), made before s->mu was
+ * taken); NULL when it could not be made. */
+int hpm__set_start(struct hpm_set *s, struct hpm_thread *self, int take_slot);
 int hpm__set_stop(struct hpm_set *s, int64_t *values);
 int hpm__set_read(struct hpm_set *s, int64_t *values);
 void hpm__sets_destroy_all(void);

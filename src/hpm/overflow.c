@@ -63,15 +63,16 @@ static void *context_pc(void *uc)
 }
 
 /* How many thresholds each software or count-checked position of s has
- * passed since the last check (k[i]); whether any did. */
+ * passed since the last check (k[i]); whether any did. Only the first
+ * HPM_OVF_MAX_POS positions can have a threshold. */
 static int by_count(struct hpm_set *s, int64_t *k)
 {
     int64_t v[HPM_SET_MAX_EVENTS];
-    int i, any = 0;
+    int i, any = 0, n = s->n < HPM_OVF_MAX_POS ? s->n : HPM_OVF_MAX_POS;
     int by_native = (s->c->ci_flags & HPM_CI_OVF_BY_COUNT) != 0;
     if (s->c->read(s->cst, v) != HPM_OK)
         return 0;
-    for (i = 0; i < s->n; i++) {
+    for (i = 0; i < n; i++) {
         struct hpm_ovf *o = &s->ovf[i];
         k[i] = 0;
         if (!o->threshold || (o->native && !by_native) || v[i] < o->deadline)
@@ -83,9 +84,39 @@ static int by_count(struct hpm_set *s, int64_t *k)
     return any;
 }
 
+/* Deliver what one running set of the interrupted thread is owed. */
+static void dispatch(struct hpm_set *s, siginfo_t *si, void *pc, void *uc)
+{
+    int64_t k[HPM_OVF_MAX_POS];
+    uint64_t mask = 0;
+    int i, calls, n;
+    if (s->state != HPM_SET_RUNNING || !s->n_ovf || !s->handler)
+        return;
+    if (s->c->overflow_dispatch && !(s->c->ci_flags & HPM_CI_OVF_BY_COUNT))
+        mask = s->c->overflow_dispatch(s->cst, si);
+    if (mask)
+        s->handler(s->handle, pc, mask, uc);
+    if ((!s->n_sw && !s->n_by_count) || !by_count(s, k))
+        return;
+    n = s->n < HPM_OVF_MAX_POS ? s->n : HPM_OVF_MAX_POS;
+    /* one call per threshold passed: a timer tick (or a late signal)
+     * may cover several, and the handler is owed each of them */
+    for (calls = 0; calls < HPM_OVERFLOW_BURST; calls++) {
+        mask = 0;
+        for (i = 0; i < n; i++)
+            if (k[i] > 0) {
+                mask |= 1ull << i;
+                k[i]--;
+            }
+        if (!mask)
+            break;
+        s->handler(s->handle, pc, mask, uc);
+    }
+}
+
 static void on_signal(int sig, siginfo_t *si, void *uc)
 {
-    int saved = errno, c, i, calls;
+    int saved = errno, c;
     struct hpm_thread *t = hpm__self_if_any();
     void *pc = context_pc(uc);
     (void)sig;
@@ -96,29 +127,12 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
     hpm__in_handler++;
     for (c = 0; c < HPM_NCOMP; c++) {
         struct hpm_set *s = atomic_load(&t->running[c]);
-        int64_t k[HPM_SET_MAX_EVENTS];
-        uint64_t mask = 0;
-        if (!s || s->state != HPM_SET_RUNNING || !s->n_ovf || !s->handler)
-            continue;
-        if (s->c->overflow_dispatch && !(s->c->ci_flags & HPM_CI_OVF_BY_COUNT))
-            mask = s->c->overflow_dispatch(s->cst, si);
-        if (mask)
-            s->handler(s->handle, pc, mask, uc);
-        if ((!s->n_sw && !s->n_by_count) || !by_count(s, k))
-            continue;
-        /* one call per threshold passed: a timer tick (or a late signal)
-         * may cover several, and the handler is owed each of them */
-        for (calls = 0; calls < HPM_OVERFLOW_BURST; calls++) {
-            mask = 0;
-            for (i = 0; i < s->n; i++)
-                if (k[i] > 0) {
-                    mask |= 1ull << i;
-                    k[i]--;
-                }
-            if (!mask)
-                break;
-            s->handler(s->handle, pc, mask, uc);
-        }
+        if (s)
+            dispatch(s, si, pc, uc);
+        /* the sets that share the thread's counters (sim): every one */
+        for (s = atomic_load(&t->shared[c]); s;
+             s = __atomic_load_n(&s->next_shared, __ATOMIC_ACQUIRE))
+            dispatch(s, si, pc, uc);
     }
     hpm__in_handler--;
     errno = saved;

@@ -26,13 +26,13 @@
 struct hpm_region_rec {
     char name[REGION_NAME_MAX];
     uint64_t calls;
-    int64_t values[HPM_SET_MAX_EVENTS];
+    int64_t values[HPM_REGION_MAX_EVENTS];
     struct hpm_region_rec *next;
 };
 
 struct hpm_region_frame {
     struct hpm_region_rec *rec;
-    int64_t start[HPM_SET_MAX_EVENTS];
+    int64_t start[HPM_REGION_MAX_EVENTS];
     int tool; /* the tool took the begin: it gets the end */
 };
 
@@ -40,7 +40,7 @@ struct hpm_region_frame {
  * Fixed with the event list (g_hpm.lock). */
 static struct {
     int comp, pos;
-} where[HPM_SET_MAX_EVENTS];
+} where[HPM_REGION_MAX_EVENTS];
 
 /* The default list: the first of these that exist here. */
 static const char *const default_sim[] = {
@@ -60,8 +60,8 @@ static const char *const default_native[] = {
 /* Resolve names into ev[]; the number, or an error. */
 static int resolve(const char *list, hpm_event_t *ev)
 {
-    static char names[HPM_SET_MAX_EVENTS][HPM_NAME_MAX]; /* under cfg_lock */
-    int n = hpm_parse_name_list(list, strlen(list), &names[0][0], HPM_SET_MAX_EVENTS,
+    static char names[HPM_REGION_MAX_EVENTS][HPM_NAME_MAX]; /* under cfg_lock */
+    int n = hpm_parse_name_list(list, strlen(list), &names[0][0], HPM_REGION_MAX_EVENTS,
                                 HPM_NAME_MAX);
     int i, j, rc;
     if (n == -1)
@@ -114,7 +114,7 @@ static void set_list(const hpm_event_t *ev, int n)
 
 HPM_EXPORT int hpm_region_events(const char *comma_separated_names)
 {
-    hpm_event_t ev[HPM_SET_MAX_EVENTS];
+    hpm_event_t ev[HPM_REGION_MAX_EVENTS];
     int n, rc = HPM_OK;
     if (hpm__check_init() != HPM_OK)
         return HPM_ENOINIT;
@@ -142,7 +142,7 @@ HPM_EXPORT int hpm_region_events(const char *comma_separated_names)
 /* Fix the list at the first begin. */
 static int configure(void)
 {
-    hpm_event_t ev[HPM_SET_MAX_EVENTS];
+    hpm_event_t ev[HPM_REGION_MAX_EVENTS];
     int n, done;
     const char *env;
     pthread_mutex_lock(&g_hpm.lock);
@@ -185,7 +185,7 @@ static int thread_sets(struct hpm_thread *t)
             goto fail;
     }
     for (k = 0; k < HPM_NCOMP; k++)
-        if (t->rsets[k] && (rc = hpm__set_start(t->rsets[k], 0)) != HPM_OK)
+        if (t->rsets[k] && (rc = hpm__set_start(t->rsets[k], t, 0)) != HPM_OK)
             goto fail;
     t->stack = calloc(4, sizeof *t->stack);
     if (!t->stack) {
@@ -204,7 +204,7 @@ fail:
 
 static int read_all(struct hpm_thread *t, int64_t *out)
 {
-    int64_t v[HPM_NCOMP][HPM_SET_MAX_EVENTS];
+    int64_t v[HPM_NCOMP][HPM_REGION_MAX_EVENTS];
     int k, i, rc;
     for (k = 0; k < HPM_NCOMP; k++)
         if (t->rsets[k] && (rc = hpm__set_read(t->rsets[k], v[k])) != HPM_OK)
@@ -276,7 +276,7 @@ HPM_EXPORT int hpm_region_end(const char *name)
 {
     struct hpm_thread *t;
     struct hpm_region_frame *f;
-    int64_t v[HPM_SET_MAX_EVENTS];
+    int64_t v[HPM_REGION_MAX_EVENTS];
     int rc, i;
     if (hpm__check_init() != HPM_OK)
         return HPM_ENOINIT;
@@ -286,9 +286,12 @@ HPM_EXPORT int hpm_region_end(const char *name)
     if (!t || t->depth == 0)
         return HPM_ENOREGION;
     f = &t->stack[t->depth - 1];
+    /* read first, name check after: what strcmp costs depends on where the
+     * two strings lie (glibc checks for page crossings), and a region's
+     * counts should hold only code that is the same for every region */
+    rc = read_all(t, v);
     if (strcmp(f->rec->name, name) != 0)
         return HPM_ENOREGION;
-    rc = read_all(t, v);
     if (f->tool)
         (void)hpm__sim_region(name, 0);
     t->depth--;
@@ -355,7 +358,7 @@ static void json_string(FILE *out, const char *s)
 HPM_EXPORT int hpm_region_report(FILE *out)
 {
     struct hpm_thread *t;
-    char names[HPM_SET_MAX_EVENTS][HPM_NAME_MAX];
+    char names[HPM_REGION_MAX_EVENTS][HPM_NAME_MAX];
     int i, n, first_thread = 1;
     if (hpm__check_init() != HPM_OK)
         return HPM_ENOINIT;

@@ -5,7 +5,10 @@
  * this file enforces the rules of hpm.h:
  *   - a set holds events of one component (HPM_ECONFLICT otherwise);
  *   - it counts for the thread that starts it, and at most one set per
- *     component runs on a thread (hpm_thread.running[], HPM_ECONFLICT);
+ *     component runs on a thread (hpm_thread.running[], HPM_ECONFLICT),
+ *     except for a component whose counters the thread's sets share
+ *     (HPM_CI_SHARED_COUNTERS, sim): its sets run side by side while their
+ *     events fit in its num_counters (hpm_thread.shared[], HPM_ECOUNTERS);
  *   - a stopped set keeps the counts of its last run (hpm_read returns them,
  *     as PAPI_read does), hpm_reset zeroes them;
  *   - a running set whose counts belong to its thread (sim, os, or any set
@@ -268,6 +271,22 @@ static int opts_supported(int comp, const struct hpm_set_opts *o)
     return HPM_OK;
 }
 
+static int shares_counters(int comp)
+{
+    return (g_hpm.comp[comp].c->ci_flags & HPM_CI_SHARED_COUNTERS) &&
+           g_hpm.comp[comp].info.num_counters > 0;
+}
+
+/* How many events a set of comp may hold. */
+static int set_capacity(int comp)
+{
+    if (shares_counters(comp))
+        return g_hpm.comp[comp].info.num_counters < HPM_SET_MAX_EVENTS
+                   ? g_hpm.comp[comp].info.num_counters
+                   : HPM_SET_MAX_EVENTS;
+    return HPM_COMP_MAX_EVENTS;
+}
+
 int hpm__set_add(struct hpm_set *s, hpm_event_t e)
 {
     int comp = HPM_EVENT_COMPONENT(e), rc, fixed_now = 0;
@@ -287,7 +306,7 @@ int hpm__set_add(struct hpm_set *s, hpm_event_t e)
         return HPM_ECONFLICT;
     if (find_pos(s, e) >= 0)
         return HPM_EEXISTS;
-    if (s->n >= HPM_SET_MAX_EVENTS)
+    if (s->n >= set_capacity(comp))
         return HPM_ECOUNTERS;
     if (s->comp < 0) {
         const struct hpm_component *c = g_hpm.comp[comp].c;
@@ -551,7 +570,63 @@ static int owner_ok(const struct hpm_set *s)
     return hpm__self_if_any() == s->owner;
 }
 
-int hpm__set_start(struct hpm_set *s, int take_slot)
+/* Take a set off its owner's shared list (at stop, or a failed start) and give its counters
+ * back: one atomic store, so the owner's overflow handler (this thread) sees
+ * the list with or without it, whole. */
+static void shared_unlink(struct hpm_set *s)
+{
+    struct hpm_thread *t = s->owner;
+    _Atomic(struct hpm_set *) *link = &t->shared[s->comp];
+    struct hpm_set *p = atomic_load(link);
+    if (p == s) {
+        atomic_store(link, s->next_shared);
+    } else {
+        while (p && p->next_shared != s)
+            p = p->next_shared;
+        if (p)
+            __atomic_store_n(&p->next_shared, s->next_shared, __ATOMIC_RELEASE);
+    }
+    t->counters_used[s->comp] -= s->n;
+    s->next_shared = NULL;
+}
+
+/* Does a running set of t's shared list have a natively armed threshold? */
+static int shared_native_armed(struct hpm_thread *t, int comp)
+{
+    struct hpm_set *o;
+    int i;
+    for (o = atomic_load(&t->shared[comp]); o; o = o->next_shared)
+        for (i = 0; i < o->n && i < HPM_OVF_MAX_POS; i++)
+            if (o->ovf[i].threshold && o->ovf[i].native)
+                return 1;
+    return 0;
+}
+
+/* The counter source arms one threshold per event kind and thread (the
+ * tool, HPM_VPMU_OVERFLOW): a second running set arming it would replace
+ * the first one's, and its stop would disarm it. So while a set of the
+ * thread holds native thresholds, another one starting beside it checks its
+ * thresholds in software for that run (restored by restore_native). */
+static void demote_overflow(struct hpm_set *s)
+{
+    int i;
+    for (i = 0; i < s->n && i < HPM_OVF_MAX_POS; i++)
+        if (s->ovf[i].native_cfg) {
+            (void)s->c->set_overflow(s->cst, i, 0);
+            s->ovf[i].native_cfg = 0;
+        }
+    s->ovf_demoted = 1;
+}
+
+static void restore_native(struct hpm_set *s)
+{
+    if (!s->ovf_demoted)
+        return;
+    s->ovf_demoted = 0;
+    reapply_overflow(s);
+}
+
+int hpm__set_start(struct hpm_set *s, struct hpm_thread *self, int take_slot)
 {
     struct hpm_thread *t = NULL;
     struct hpm_set *expect = NULL;
@@ -566,15 +641,29 @@ int hpm__set_start(struct hpm_set *s, int take_slot)
     if (!hpm__comp_enabled(s->comp))
         return HPM_ENOCOMP;
     if (!s->opts.attach) {
-        t = hpm__self();
+        t = self;
         if (!t)
             return HPM_ENOMEM;
     } else {
         take_slot = 0;
     }
-    if (take_slot &&
-        !atomic_compare_exchange_strong(&t->running[s->comp], &expect, s))
+    if (take_slot && shares_counters(s->comp)) {
+        /* the thread's running sets of this component share its counters */
+        if (t->counters_used[s->comp] + s->n > g_hpm.comp[s->comp].info.num_counters)
+            return HPM_ECOUNTERS;
+        if (s->n_ovf && shared_native_armed(t, s->comp))
+            demote_overflow(s);
+        /* on the list before the counting starts, so that none of this runs
+         * inside the counted window; the overflow handler skips the set until
+         * its state says running */
+        s->owner = t;
+        t->counters_used[s->comp] += s->n;
+        s->next_shared = atomic_load(&t->shared[s->comp]);
+        atomic_store(&t->shared[s->comp], s);
+    } else if (take_slot &&
+               !atomic_compare_exchange_strong(&t->running[s->comp], &expect, s)) {
         return HPM_ECONFLICT;
+    }
     if (s->n_ovf) {
         rc = hpm__overflow_install();
         if (rc != HPM_OK)
@@ -586,7 +675,7 @@ int hpm__set_start(struct hpm_set *s, int take_slot)
     if (rc != HPM_OK)
         goto undo;
     s->n_sw = s->n_by_count = 0;
-    for (i = 0; i < s->n; i++) {
+    for (i = 0; s->n_ovf && i < s->n; i++) {
         struct hpm_ovf *o = &s->ovf[i];
         if (!o->threshold)
             continue;
@@ -616,29 +705,63 @@ undo:
     if (blocked)
         hpm__ovf_unblock(&old);
 undo_slot:
-    if (take_slot) {
+    if (take_slot && shares_counters(s->comp)) {
+        shared_unlink(s);
+        s->owner = NULL;
+    } else if (take_slot) {
         expect = s;
         atomic_compare_exchange_strong(&t->running[s->comp], &expect, NULL);
     }
+    restore_native(s);
     return rc;
 }
 
 HPM_EXPORT int hpm_start(int set)
 {
     int err, rc;
-    struct hpm_set *s = set_get(set, &err);
+    struct hpm_thread *self;
+    struct hpm_set *s;
+    /* The thread record first: making it takes g_hpm.lock, which must not be
+     * taken while a set's lock is held (the lock order, hpm_internal.h). */
+    if (hpm__check_init() != HPM_OK)
+        return HPM_ENOINIT;
+    self = hpm__self();
+    s = set_get(set, &err);
     if (!s)
         return err;
-    rc = hpm__set_start(s, 1);
+    rc = hpm__set_start(s, self, 1);
     set_put(s);
     return rc;
 }
 
+HPM_EXPORT int hpm_thread_running(int component)
+{
+    struct hpm_thread *t;
+    struct hpm_set *s;
+    int n = 0;
+    if (hpm__check_init() != HPM_OK)
+        return HPM_ENOINIT;
+    if (component < 0 || component >= HPM_NCOMP)
+        return HPM_ENOCOMP;
+    t = hpm__self_if_any();
+    if (!t)
+        return 0;
+    /* the thread's own lists: only it changes its shared list */
+    if (atomic_load(&t->running[component]))
+        n++;
+    for (s = atomic_load(&t->shared[component]); s;
+         s = __atomic_load_n(&s->next_shared, __ATOMIC_ACQUIRE))
+        n++;
+    return n;
+}
+
 int hpm__set_stop(struct hpm_set *s, int64_t *values)
 {
-    int64_t v[HPM_SET_MAX_EVENTS];
+    /* the counts go straight to the frozen values (no 8 KiB array of
+     * HPM_SET_MAX_EVENTS counts on the stack) */
+    int64_t *v = s->frozen;
     sigset_t old;
-    int rc, i;
+    int rc;
     if (s->state != HPM_SET_RUNNING)
         return HPM_ENOTRUNNING;
     if (s->n_ovf)
@@ -647,7 +770,9 @@ int hpm__set_stop(struct hpm_set *s, int64_t *values)
     if (s->n_sw && s->owner)
         hpm__sw_timer_put(s->owner);
     s->n_sw = s->n_by_count = 0;
-    if (s->holds_slot && s->owner) {
+    if (s->holds_slot && s->owner && shares_counters(s->comp)) {
+        shared_unlink(s);
+    } else if (s->holds_slot && s->owner) {
         struct hpm_set *expect = s;
         atomic_compare_exchange_strong(&s->owner->running[s->comp], &expect, NULL);
     }
@@ -658,9 +783,10 @@ int hpm__set_stop(struct hpm_set *s, int64_t *values)
         hpm__ovf_unblock(&old);
     /* values the component could not read are not kept as zeros: reading the
      * stopped set gives the error until a reset */
-    for (i = 0; i < s->n; i++)
-        s->frozen[i] = rc == HPM_OK ? v[i] : 0;
+    if (rc != HPM_OK)
+        memset(s->frozen, 0, sizeof(int64_t) * (size_t)s->n);
     s->frozen_rc = rc;
+    restore_native(s);
     if (rc != HPM_OK)
         return rc;
     if (values)
@@ -715,15 +841,17 @@ static int reset_locked(struct hpm_set *s)
     int rc = HPM_OK, i;
     sigset_t old;
     if (s->state != HPM_SET_RUNNING) {
-        memset(s->frozen, 0, sizeof s->frozen);
+        memset(s->frozen, 0, sizeof(int64_t) * (size_t)s->n);
         s->frozen_rc = HPM_OK;
         return HPM_OK;
     }
     if (s->n_ovf)
         hpm__ovf_block(&old);
-    rc = s->c->reset(s->cst);
-    for (i = 0; i < s->n; i++)
+    /* the deadlines before the counts: after the component's reset every
+     * instruction of the library is counted (the signal is blocked) */
+    for (i = 0; s->n_ovf && i < s->n; i++)
         s->ovf[i].deadline = s->ovf[i].threshold;
+    rc = s->c->reset(s->cst);
     if (s->n_ovf)
         hpm__ovf_unblock(&old);
     return rc;
@@ -765,19 +893,30 @@ HPM_EXPORT int hpm_accum(int set, int64_t *values)
     return rc;
 }
 
+static void stop_if_owned(struct hpm_thread *t, struct hpm_set *s)
+{
+    /* the set stays valid: destroying needs it stopped, and only this
+     * thread (or hpm_shutdown) stops a set that holds its slot */
+    pthread_mutex_lock(&s->mu);
+    if (s->state == HPM_SET_RUNNING && s->owner == t)
+        hpm__set_stop(s, NULL);
+    pthread_mutex_unlock(&s->mu);
+}
+
 void hpm__thread_stop_sets(struct hpm_thread *t)
 {
     int c;
     for (c = 0; c < HPM_NCOMP; c++) {
-        struct hpm_set *s = atomic_load(&t->running[c]);
-        if (!s)
-            continue;
-        /* the set stays valid: destroying needs it stopped, and only this
-         * thread (or hpm_shutdown) stops a set that holds its slot */
-        pthread_mutex_lock(&s->mu);
-        if (s->state == HPM_SET_RUNNING && s->owner == t)
-            hpm__set_stop(s, NULL);
-        pthread_mutex_unlock(&s->mu);
+        struct hpm_set *s;
+        /* stopping a set takes it off the list */
+        while ((s = atomic_load(&t->shared[c])) != NULL) {
+            stop_if_owned(t, s);
+            if (atomic_load(&t->shared[c]) == s)
+                break; /* not ours to stop after all: leave the rest */
+        }
+        s = atomic_load(&t->running[c]);
+        if (s)
+            stop_if_owned(t, s);
     }
     hpm__regions_thread_exit(t);
 }
@@ -802,6 +941,10 @@ HPM_EXPORT int hpm_set_overflow(int set, hpm_event_t event, int64_t threshold, u
     if (pos < 0) {
         set_put(s);
         return HPM_ENOEVENT;
+    }
+    if (threshold > 0 && pos >= HPM_OVF_MAX_POS) {
+        set_put(s);
+        return HPM_ENOTSUP; /* overflow masks have 64 bits */
     }
     if (threshold > 0) {
         if (s->ev_flags[pos] & HPM_EVENT_INSTANT) {

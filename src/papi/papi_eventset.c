@@ -21,22 +21,52 @@
 
 /* ------------------------------------------------------------ handle table */
 
-/* Sets live in fixed chunks that never move, so a handle lookup needs the
- * lock only to read the chunk pointer. */
+/* Sets live in fixed chunks that never move (nor are freed), so the
+ * overflow handler can look a handle up with atomic loads alone. */
 #define CHUNK 64
 #define MAX_CHUNKS 1024
 static struct papi_eventset **chunks[MAX_CHUNKS];
 static int n_handles; /* handles 0 .. n_handles-1 have been issued */
 
+/* Set while the user's overflow handler runs on this thread (the
+ * trampoline): the interrupted code may hold papi_mutex or the set's mutex,
+ * so PAPI calls made from the handler take neither (libhpm does the same).
+ * initial-exec: a dynamic TLS access could allocate in signal context. */
+static _Thread_local int in_overflow_handler __attribute__((tls_model("initial-exec")));
+
+static struct papi_eventset *slot_load(int handle)
+{
+    struct papi_eventset **c = __atomic_load_n(&chunks[handle / CHUNK], __ATOMIC_ACQUIRE);
+    return c ? __atomic_load_n(&c[handle % CHUNK], __ATOMIC_ACQUIRE) : NULL;
+}
+
+/* Look a handle up and lock its set (papi_internal.h has the lock order):
+ * the set's mutex is taken while papi_mutex is held, so a set cannot be
+ * destroyed between the lookup and the lock. NULL when invalid. */
 struct papi_eventset *papi_eventset_get(int handle)
 {
     if (handle < 0 || handle >= CHUNK * MAX_CHUNKS)
         return NULL;
+    if (in_overflow_handler)
+        return slot_load(handle);
     pthread_mutex_lock(&papi_mutex);
-    struct papi_eventset **c = chunks[handle / CHUNK];
-    struct papi_eventset *es = c ? c[handle % CHUNK] : NULL;
+    struct papi_eventset *es = slot_load(handle);
+    if (es)
+        pthread_mutex_lock(&es->mu);
     pthread_mutex_unlock(&papi_mutex);
     return es;
+}
+
+void papi_eventset_put(struct papi_eventset *es)
+{
+    if (es && !in_overflow_handler)
+        pthread_mutex_unlock(&es->mu);
+}
+
+/* For __attribute__((cleanup)): every return of a public call unlocks. */
+static void eventset_put_at_exit(struct papi_eventset **es)
+{
+    papi_eventset_put(*es);
 }
 
 /* Lowest free handle, as PAPI reuses handles. -1 when full. */
@@ -45,12 +75,13 @@ static int handle_alloc(struct papi_eventset *es)
     for (int h = 0; h < CHUNK * MAX_CHUNKS; h++) {
         struct papi_eventset ***c = &chunks[h / CHUNK];
         if (!*c) {
-            *c = calloc(CHUNK, sizeof **c);
-            if (!*c)
+            struct papi_eventset **fresh = calloc(CHUNK, sizeof **c);
+            if (!fresh)
                 return -1;
+            __atomic_store_n(c, fresh, __ATOMIC_RELEASE);
         }
         if (!(*c)[h % CHUNK]) {
-            (*c)[h % CHUNK] = es;
+            __atomic_store_n(&(*c)[h % CHUNK], es, __ATOMIC_RELEASE);
             if (h >= n_handles)
                 n_handles = h + 1;
             return h;
@@ -59,11 +90,10 @@ static int handle_alloc(struct papi_eventset *es)
     return -1;
 }
 
+/* Called with papi_mutex held. */
 static void handle_free(int h)
 {
-    pthread_mutex_lock(&papi_mutex);
-    chunks[h / CHUNK][h % CHUNK] = NULL;
-    pthread_mutex_unlock(&papi_mutex);
+    __atomic_store_n(&chunks[h / CHUNK][h % CHUNK], NULL, __ATOMIC_RELEASE);
 }
 
 /* ------------------------------------------------------------ overflow registry */
@@ -113,8 +143,13 @@ static void overflow_trampoline(int set, void *pc, uint64_t mask, void *ucontext
                 (mask >> es->ev[k].pos[0]) & 1)
                 vector |= 1LL << k;
         PAPI_overflow_handler_t h = es->overflow_handler;
-        if (h && vector)
+        if (h && vector) {
+            /* the handler may call PAPI on its set: no locks (see above) */
+            int nested = in_overflow_handler;
+            in_overflow_handler = 1;
             h(es->handle, pc, vector, ucontext);
+            in_overflow_handler = nested;
+        }
         return;
     }
 }
@@ -237,13 +272,44 @@ static void compute_stopped(struct papi_eventset *es, long long *out)
     compute(es, es->scratch, out);
 }
 
-/* Common prologue: initialised library, valid handle. */
-#define GET_SET(es, handle)                          \
-    if (!papi_inited())                              \
-        return papi_ret(PAPI_ENOINIT);               \
-    struct papi_eventset *es = papi_eventset_get(handle); \
-    if (!es)                                         \
-        return papi_ret(PAPI_ENOEVST)
+/* Zero the counts kept from the last stop. A set that never had an event
+ * has no arrays yet (stopped is NULL, and memset may not be given NULL even
+ * for 0 bytes). */
+static void clear_stopped(struct papi_eventset *es)
+{
+    if (es->nnat > 0)
+        memset(es->stopped, 0, (size_t)es->nnat * sizeof *es->stopped);
+}
+
+/* A set marked running whose hpm set is stopped was stopped by libhpm when
+ * the thread that started it exited (the thread's counts are frozen there):
+ * it is a stopped set now, which any thread may read, start or clean up. */
+static void sync_stopped_by_exit(struct papi_eventset *es)
+{
+    if (!es->running || in_overflow_handler || hpm_set_state(es->hpm_set) != HPM_SET_STOPPED)
+        return;
+    es->running = 0;
+    if (hpm_read(es->hpm_set, es->scratch) == HPM_OK)
+        for (int i = 0; i < es->nnat; i++)
+            es->stopped[i] = es->scratch[i];
+    else
+        clear_stopped(es);
+}
+
+/* Common prologue: initialised library, valid handle; the set is locked
+ * until the function returns. GET_SET_NOSYNC is for the counting calls that
+ * read or reset through libhpm, which answers for a set stopped at its
+ * thread's exit itself (they skip the state query). */
+#define GET_SET_NOSYNC(es, handle)                                                   \
+    if (!papi_inited())                                                              \
+        return papi_ret(PAPI_ENOINIT);                                               \
+    struct papi_eventset *es __attribute__((cleanup(eventset_put_at_exit))) =        \
+        papi_eventset_get(handle);                                                   \
+    if (!es)                                                                         \
+    return papi_ret(PAPI_ENOEVST)
+#define GET_SET(es, handle)                                                          \
+    GET_SET_NOSYNC(es, handle);                                                      \
+    sync_stopped_by_exit(es)
 
 /* ------------------------------------------------------------ create / destroy */
 
@@ -267,6 +333,11 @@ int PAPI_create_eventset(int *EventSet)
         free(es);
         return papi_ret(papi_from_hpm(rc, OP_ANY));
     }
+    /* a plain mutex: no call on a set calls another on it while it holds the
+     * lock (the overflow handler's calls take none), and its lock and unlock
+     * lie inside the counted window of a PAPI_reset/PAPI_read pair (PAPI's
+     * papi_tot_ins allows 600 instructions for what is not the program's) */
+    pthread_mutex_init(&es->mu, NULL);
     es->cidx = -1;
     es->domain = papi_lib.ncomp ? papi_lib.comp[0].default_domain : PAPI_DOM_USER;
     es->granularity = PAPI_GRN_THR;
@@ -275,6 +346,7 @@ int PAPI_create_eventset(int *EventSet)
     pthread_mutex_unlock(&papi_mutex);
     if (h < 0) {
         hpm_set_destroy(es->hpm_set);
+        pthread_mutex_destroy(&es->mu);
         free(es);
         return papi_ret(PAPI_ENOMEM);
     }
@@ -291,6 +363,7 @@ static void es_free(struct papi_eventset *es)
     free(es->nat_ref);
     free(es->stopped);
     free(es->scratch);
+    pthread_mutex_destroy(&es->mu);
     free(es);
 }
 
@@ -300,15 +373,28 @@ int PAPI_destroy_eventset(int *EventSet)
         return papi_ret(PAPI_ENOINIT);
     if (!EventSet)
         return papi_ret(PAPI_EINVAL);
-    struct papi_eventset *es = papi_eventset_get(*EventSet);
-    if (!es)
+    int handle = *EventSet;
+    if (handle < 0 || handle >= CHUNK * MAX_CHUNKS)
         return papi_ret(PAPI_ENOEVST);
-    if (es->running)
-        return papi_ret(PAPI_EISRUN);
-    if (es->nev > 0)
-        return papi_ret(PAPI_EINVAL); /* PAPI: clean it up first */
+    /* Both locks, as in papi_eventset_get: once the handle is gone from the
+     * table with them held, nobody else can reach the set. */
+    pthread_mutex_lock(&papi_mutex);
+    struct papi_eventset *es = slot_load(handle);
+    if (!es) {
+        pthread_mutex_unlock(&papi_mutex);
+        return papi_ret(PAPI_ENOEVST);
+    }
+    pthread_mutex_lock(&es->mu);
+    sync_stopped_by_exit(es);
+    int rc = es->running ? PAPI_EISRUN : es->nev > 0 ? PAPI_EINVAL /* PAPI: clean it up first */
+                                                     : PAPI_OK;
+    if (rc == PAPI_OK)
+        handle_free(handle);
+    pthread_mutex_unlock(&es->mu);
+    pthread_mutex_unlock(&papi_mutex);
+    if (rc != PAPI_OK)
+        return papi_ret(rc);
     hpm_set_destroy(es->hpm_set);
-    handle_free(es->handle);
     es_free(es);
     *EventSet = PAPI_NULL;
     return PAPI_OK;
@@ -341,13 +427,20 @@ int PAPI_cleanup_eventset(int EventSet)
 void papi_eventsets_destroy_all(void)
 {
     for (int h = 0; h < n_handles; h++) {
-        struct papi_eventset *es = papi_eventset_get(h);
+        pthread_mutex_lock(&papi_mutex);
+        struct papi_eventset *es = slot_load(h);
+        if (es) {
+            /* wait for a caller still in the set, then take it away */
+            pthread_mutex_lock(&es->mu);
+            handle_free(h);
+            pthread_mutex_unlock(&es->mu);
+        }
+        pthread_mutex_unlock(&papi_mutex);
         if (!es)
             continue;
         if (es->running)
             hpm_stop(es->hpm_set, NULL);
         hpm_set_destroy(es->hpm_set);
-        handle_free(h);
         es_free(es);
     }
     n_handles = 0;
@@ -638,20 +731,30 @@ int PAPI_start(int EventSet)
         return papi_ret(PAPI_EISRUN);
     if (es->nev == 0)
         return papi_ret(PAPI_EINVAL);
+    /* PAPI's rule, kept here: one running set per component per thread
+     * (libhpm lets the virtual PMU's sets share its counters). An attached
+     * set counts another thread and takes nothing of this one's. */
+    if (!es->attached && hpm_thread_running(es->cidx) > 0)
+        return papi_ret(PAPI_EISRUN);
     int rc = hpm_start(es->hpm_set);
     if (rc < 0)
         return papi_ret(papi_from_hpm(rc, OP_START));
-    memset(es->stopped, 0, (size_t)es->nnat * sizeof *es->stopped);
+    clear_stopped(es);
     es->running = 1;
     return PAPI_OK;
 }
 
 int PAPI_stop(int EventSet, long long *values)
 {
-    GET_SET(es, EventSet);
+    GET_SET_NOSYNC(es, EventSet);
     if (!es->running)
         return papi_ret(PAPI_ENOTRUN);
     int rc = hpm_stop(es->hpm_set, es->scratch);
+    if (rc == HPM_ENOTRUNNING) {
+        /* its thread exited and libhpm stopped it: stopped, as PAPI says */
+        sync_stopped_by_exit(es);
+        return papi_ret(PAPI_ENOTRUN);
+    }
     if (rc < 0)
         return papi_ret(papi_from_hpm(rc, OP_STOP));
     es->running = 0;
@@ -664,7 +767,7 @@ int PAPI_stop(int EventSet, long long *values)
 
 int PAPI_read(int EventSet, long long *values)
 {
-    GET_SET(es, EventSet);
+    GET_SET_NOSYNC(es, EventSet);
     if (!values)
         return papi_ret(PAPI_EINVAL);
     if (!es->running) {
@@ -691,7 +794,7 @@ int PAPI_read_ts(int EventSet, long long *values, long long *cyc)
 
 int PAPI_accum(int EventSet, long long *values)
 {
-    GET_SET(es, EventSet);
+    GET_SET_NOSYNC(es, EventSet);
     if (!values)
         return papi_ret(PAPI_EINVAL);
     long long now[es->nev ? es->nev : 1];
@@ -704,7 +807,7 @@ int PAPI_accum(int EventSet, long long *values)
             return papi_ret(papi_from_hpm(rc, OP_READ));
     } else {
         compute_stopped(es, now);
-        memset(es->stopped, 0, (size_t)es->nnat * sizeof *es->stopped);
+        clear_stopped(es);
     }
     for (int i = 0; i < es->nev; i++)
         values[i] += now[i];
@@ -713,13 +816,14 @@ int PAPI_accum(int EventSet, long long *values)
 
 int PAPI_reset(int EventSet)
 {
-    GET_SET(es, EventSet);
+    GET_SET_NOSYNC(es, EventSet);
+    /* the bookkeeping first: after hpm_reset every instruction counts */
+    clear_stopped(es);
     if (es->running) {
         int rc = hpm_reset(es->hpm_set);
         if (rc < 0)
             return papi_ret(papi_from_hpm(rc, OP_READ));
     }
-    memset(es->stopped, 0, (size_t)es->nnat * sizeof *es->stopped);
     return PAPI_OK;
 }
 
@@ -929,6 +1033,10 @@ int PAPI_overflow(int EventSet, int EventCode, int threshold, int flags,
     }
     if (!handler)
         return papi_ret(PAPI_EINVAL);
+    /* The overflow vector has one bit per event of the set: 64. (libhpm
+     * likewise overflows only the first 64 positions of a set.) */
+    if (i >= 64)
+        return papi_ret(PAPI_ENOSUPP);
     /* One counter overflows; a sum or difference of several cannot. */
     if (ev->nterms != 1 || ev->derived != NOT_DERIVED)
         return papi_ret(PAPI_EINVAL);

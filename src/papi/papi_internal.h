@@ -66,7 +66,12 @@ struct papi_library {
 };
 
 extern struct papi_library papi_lib;
-/* Guards the event-set table and the thread registry. */
+/* Guards the event-set table and the thread registry.
+ *
+ * Lock order (the whole library's is in src/hpm/hpm_internal.h): papi_mutex,
+ * then a set's papi_eventset.mu (taken while papi_mutex is held, during the
+ * handle lookup, and kept for the call), then libhpm's locks (every hpm_*
+ * call). Nothing takes papi_mutex while it holds a set's mutex. */
 extern pthread_mutex_t papi_mutex;
 
 static inline int papi_inited(void) { return papi_lib.init_level != 0; }
@@ -136,6 +141,7 @@ struct papi_event {
 };
 
 struct papi_eventset {
+    pthread_mutex_t mu; /* held by every call on the set (never nested) */
     int handle;
     int hpm_set;       /* libhpm's set; -1 when none */
     int cidx;          /* component, -1 until assigned */
@@ -158,9 +164,10 @@ struct papi_eventset {
     int overflowing;    /* number of events with a threshold */
 };
 
-/* Look a handle up; NULL when invalid. Caller must hold papi_mutex or be
- * the only user of that set (PAPI sets are per-thread objects). */
+/* Look a handle up and lock the set; NULL when invalid. Release it with
+ * papi_eventset_put. */
 struct papi_eventset *papi_eventset_get(int handle);
+void papi_eventset_put(struct papi_eventset *es);
 void papi_eventsets_destroy_all(void);
 
 /* ------------------------------------------------------------ threads */

@@ -197,16 +197,17 @@ static void component_fill(struct papi_component *c, int cidx)
     }
     pi->initialized = 1;
     pi->CmpIdx = cidx;
-    /* 0 from hpm means "no limit" (the virtual PMU adds counter units as
-     * needed). PAPI programs size arrays from num_cntrs and some tests run
-     * their workload once per counter, so report a finite width, that of
-     * a typical hardware PMU; sets may hold more events than this. */
+    /* hpm's counters: the virtual PMU's are those of its UPC units (256
+     * each). 0 from hpm means "no limit" (os, sde): PAPI programs size
+     * arrays from num_cntrs and some tests run their workload once per
+     * counter, so report a finite width, that of a typical hardware PMU;
+     * their sets may hold more events than this. */
     pi->num_cntrs = h->num_counters > 0 ? h->num_counters : 16;
     pi->num_mpx_cntrs = (h->flags & HPM_COMP_MULTIPLEX) || h->num_counters == 0
                             ? (pi->num_cntrs > 384 ? pi->num_cntrs : 384)
                             : pi->num_cntrs;
-    if (pi->num_mpx_cntrs > 512)
-        pi->num_mpx_cntrs = 512;
+    if (pi->num_mpx_cntrs > 512 && pi->num_mpx_cntrs > pi->num_cntrs)
+        pi->num_mpx_cntrs = pi->num_cntrs > 512 ? pi->num_cntrs : 512;
     pi->num_native_events = h->num_events;
     pi->default_domain = papi_domains_of(h->default_domain);
     pi->available_domains = papi_domains_of(h->domains);

@@ -242,11 +242,13 @@ HL_EXPORT int PAPI_sprofil(PAPI_sprofil_t *prof, int profcnt, int EventSet, int 
     for (int i = 0; i < profcnt; i++) {
         e->ranges[i].off = (uintptr_t)prof[i].pr_off;
         e->ranges[i].scale = prof[i].pr_scale;
-        /* A catch-all region has its one bucket however small pr_size says
-         * the buffer is (PAPI's own example passes 1 byte for it). */
-        e->ranges[i].nbuckets = prof[i].pr_scale == HPM_PROF_SCALE_ALL
-                                    ? (prof[i].pr_size > 0)
-                                    : prof[i].pr_size / (unsigned)bytes;
+        /* pr_size is the buffer's size in bytes (PAPI_profil(3): "a buffer
+         * of bufsiz bytes"): the buckets are the whole ones that fit, for a
+         * catch-all region too. A buffer smaller than one bucket has none,
+         * and its samples are lost rather than written past its end. That
+         * is not an error: PAPI's own sprofile test passes 1 byte for its
+         * catch-all region and checks only the other two. */
+        e->ranges[i].nbuckets = hpm_prof_nbuckets(prof[i].pr_size, bytes);
         e->bases[i] = prof[i].pr_base;
     }
     e->nranges = profcnt;

@@ -30,6 +30,14 @@ struct hpm_prof_range {
     size_t nbuckets; /* buckets in the buffer */
 };
 
+/* The whole buckets of bucket_bytes in a buffer of size bytes: the only
+ * ones a sample may be written to (the catch-all region's one bucket
+ * included, which needs a buffer of at least bucket_bytes). */
+static inline size_t hpm_prof_nbuckets(size_t size, int bucket_bytes)
+{
+    return bucket_bytes > 0 ? size / (size_t)bucket_bytes : 0;
+}
+
 /* The bucket of pc in one region; 0 when pc lies outside it. */
 static inline int hpm_prof_bucket(const struct hpm_prof_range *r, uintptr_t pc, size_t *index)
 {

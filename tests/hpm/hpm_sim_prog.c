@@ -36,6 +36,8 @@
 
 static char *self_path;
 
+#define HPM_MAX_WIDE 1024 /* values of the widest set (the UPC's event space) */
+
 static hpm_event_t ev(const char *name)
 {
     hpm_event_t e = 0xffffffffu;
@@ -71,7 +73,10 @@ static int check_components(void)
     CHECK_RC(hpm_component_info(0, &ci), HPM_OK);
     CHECK(ci.enabled && ci.disabled_reason == NULL && strcmp(ci.name, "sim") == 0);
     CHECK(ci.flags & HPM_COMP_MODELED);
-    CHECK(ci.num_counters == 0 && ci.domains == HPM_DOMAIN_USER);
+    /* the UPC units' counters, 256 per unit: enough for every programmed
+     * code (233 of them under hpm run) */
+    CHECK(ci.num_counters >= 256 && ci.num_counters % 256 == 0 &&
+          ci.domains == HPM_DOMAIN_USER);
     for (rc = hpm_event_first(0, &e); rc == HPM_OK; rc = hpm_event_next(&e)) {
         CHECK_RC(hpm_event_info(e, &ei), HPM_OK);
         CHECK(ei.flags & HPM_EVENT_MODELED);
@@ -105,16 +110,18 @@ static int check_components(void)
     CHECK_RC(hpm_set_domain(s, HPM_DOMAIN_USER), HPM_OK);
     CHECK_RC(hpm_set_attach(s, getpid()), HPM_ENOTSUP);
     CHECK_RC(hpm_set_inherit(s, 1), HPM_ENOTSUP);
-    CHECK_RC(hpm_set_multiplex(s, 1), HPM_OK); /* no counter limit */
+    CHECK_RC(hpm_set_multiplex(s, 1), HPM_OK); /* accepted: counts everything */
     CHECK_RC(hpm_set_add(s, ev("perf::TASK-CLOCK")), HPM_ECONFLICT);
     {
-        /* one running sim set per thread */
+        /* sim sets share the thread's counters: both run (check_two_sets) */
         int s2 = make_set("sim::CYCLES");
         CHECK_RC(hpm_start(s), HPM_OK);
-        CHECK_RC(hpm_start(s2), HPM_ECONFLICT);
-        CHECK_RC(hpm_stop(s, NULL), HPM_OK);
         CHECK_RC(hpm_start(s2), HPM_OK);
+        CHECK_RC(hpm_thread_running(0), 2);
+        CHECK_RC(hpm_stop(s, NULL), HPM_OK);
+        CHECK_RC(hpm_thread_running(0), 1);
         CHECK_RC(hpm_stop(s2, NULL), HPM_OK);
+        CHECK_RC(hpm_thread_running(0), 0);
         CHECK_RC(hpm_set_destroy(s2), HPM_OK);
     }
     /* an empty domain is the component's default */
@@ -136,6 +143,132 @@ static int check_components(void)
     CHECK(ci.enabled);
     CHECK_RC(hpm_component_info(2, &ci), HPM_OK);
     CHECK(ci.enabled);
+    return 0;
+}
+
+/* A set of every sim event but BR_COND, up to want - 1 of them, then
+ * BR_COND: its position (returned in *pos) is beyond 64 for want > 65. */
+static int make_wide_set(int want, int *pos)
+{
+    hpm_event_t e, br = ev("sim::BR_COND");
+    int s = -1, rc, n = 0;
+    CHECK_RC(hpm_set_create(&s), HPM_OK);
+    for (rc = hpm_event_first(0, &e); rc == HPM_OK && n < want - 1; rc = hpm_event_next(&e))
+        if (e != br) {
+            CHECK_RC(hpm_set_add(s, e), n);
+            n++;
+        }
+    *pos = hpm_set_add(s, br);
+    CHECK_RC(*pos, n);
+    return s;
+}
+
+static void wide_overflow(int set, void *pc, uint64_t mask, void *uc)
+{
+    (void)set, (void)pc, (void)mask, (void)uc;
+}
+
+/* A set wider than 64 events (200) counts every position: BR_COND, added
+ * last, is exact; a set may hold as many events as the units' counters, and
+ * no more. */
+static int check_wide(void)
+{
+    struct hpm_component_info ci;
+    int64_t *c = calloc(HPM_MAX_WIDE, sizeof *c), *v = calloc(HPM_MAX_WIDE, sizeof *v);
+    int s, pos, i;
+    uint64_t n = 100000;
+    CHECK_RC(hpm_component_info(0, &ci), HPM_OK);
+    CHECK(ci.num_events > 200 && ci.num_counters >= 200);
+    printf("sim: %d events, %d counters\n", ci.num_events, ci.num_counters);
+    s = make_wide_set(200, &pos);
+    CHECK_RC(hpm_set_size(s), 200);
+    CHECK_RC(pos, 199);
+    if (pos != 199) {
+        free(c);
+        free(v);
+        return 1; /* the set could not be made: nothing to count */
+    }
+    /* the constant of a start/stop pair (see the top of the file) */
+    for (i = 0; i < 3; i++) {
+        CHECK_RC(hpm_start(s), HPM_OK);
+        CHECK_RC(hpm_stop(s, c), HPM_OK);
+    }
+    CHECK_RC(hpm_start(s), HPM_OK);
+    hpm_work_branches(n);
+    CHECK_RC(hpm_stop(s, v), HPM_OK);
+    printf("200 events: BR_COND at position %d = %" PRId64 " (n + %" PRId64 ")\n", pos,
+           v[pos], c[pos]);
+    CHECK_I64(v[pos], (int64_t)n + c[pos]);
+    /* read of the running set: the same position, through hpm_read */
+    CHECK_RC(hpm_start(s), HPM_OK);
+    hpm_work_branches(n);
+    CHECK_RC(hpm_read(s, v), HPM_OK);
+    /* + the tail of hpm_start and the head of hpm_read, which loop over the
+     * 200 positions: about as many as a start/stop pair */
+    CHECK(v[pos] >= (int64_t)n && v[pos] <= (int64_t)n + 2 * c[pos]);
+    CHECK_RC(hpm_stop(s, NULL), HPM_OK);
+    /* positions beyond 64 cannot overflow (64-bit masks) */
+    CHECK_RC(hpm_set_overflow(s, ev("sim::BR_COND"), 1000, 0, wide_overflow), HPM_ENOTSUP);
+    CHECK_RC(hpm_set_destroy(s), HPM_OK);
+    if (ci.num_events > ci.num_counters) {
+        /* one event more than the units' counters does not fit */
+        int full = make_wide_set(ci.num_counters, &pos);
+        hpm_event_t e;
+        int rc, refused = 0;
+        for (rc = hpm_event_first(0, &e); rc == HPM_OK; rc = hpm_event_next(&e))
+            if ((rc = hpm_set_add(full, e)) != HPM_EEXISTS) {
+                refused = rc == HPM_ECOUNTERS;
+                break;
+            }
+        CHECK(refused);
+        CHECK_RC(hpm_set_size(full), ci.num_counters);
+        CHECK_RC(hpm_set_destroy(full), HPM_OK);
+    }
+    free(c);
+    free(v);
+    return 0;
+}
+
+/* Two sim sets running at once on one thread both count; together they may
+ * take at most the units' counters. */
+static int check_two_sets(void)
+{
+    struct hpm_component_info ci;
+    int a = make_set("sim::BR_COND,sim::INSTRUCTIONS");
+    int b = make_set("sim::FP_OPS,sim::BR_COND");
+    int64_t va[2], vb[2];
+    uint64_t nb = 200000, na = 300000;
+    CHECK_RC(hpm_component_info(0, &ci), HPM_OK);
+    CHECK_RC(hpm_start(a), HPM_OK);
+    CHECK_RC(hpm_start(b), HPM_OK);
+    CHECK_RC(hpm_set_state(a), HPM_SET_RUNNING);
+    CHECK_RC(hpm_set_state(b), HPM_SET_RUNNING);
+    hpm_work_branches(nb);
+    hpm_work_adds(na);
+    CHECK_RC(hpm_stop(b, vb), HPM_OK);
+    hpm_work_branches(nb);
+    CHECK_RC(hpm_stop(a, va), HPM_OK);
+    printf("set a: BR_COND %" PRId64 ", INSTRUCTIONS %" PRId64 "; set b: FP_OPS %" PRId64
+           ", BR_COND %" PRId64 "\n", va[0], va[1], vb[0], vb[1]);
+    /* libhpm does no floating point: b's FP_OPS are exactly the adds */
+    CHECK_I64(vb[0], (int64_t)na);
+    /* b saw the first branch loop and the adds' loop, a both branch loops
+     * too (plus the few branches of libhpm's calls between the reads) */
+    CHECK(vb[1] >= (int64_t)(nb + na) && vb[1] < (int64_t)(nb + na) + 500);
+    CHECK(va[0] >= (int64_t)(2 * nb + na) && va[0] < (int64_t)(2 * nb + na) + 1000);
+    CHECK(va[1] > va[0]);
+    if (ci.num_events >= ci.num_counters) {
+        /* a set of all the counters does not fit beside a running one */
+        int pos, full = make_wide_set(ci.num_counters, &pos);
+        CHECK_RC(hpm_start(a), HPM_OK);
+        CHECK_RC(hpm_start(full), HPM_ECOUNTERS);
+        CHECK_RC(hpm_stop(a, NULL), HPM_OK);
+        CHECK_RC(hpm_start(full), HPM_OK);
+        CHECK_RC(hpm_stop(full, NULL), HPM_OK);
+        CHECK_RC(hpm_set_destroy(full), HPM_OK);
+    }
+    CHECK_RC(hpm_set_destroy(a), HPM_OK);
+    CHECK_RC(hpm_set_destroy(b), HPM_OK);
     return 0;
 }
 
@@ -401,6 +534,51 @@ static void expect_calls(const char *what, int got, int64_t count, int64_t thr, 
     CHECK(got >= want - lo && got <= want + hi);
 }
 
+/* Overflow calls per set, for two sets running at once. */
+static volatile int calls_of_set[2];
+static int two_set_handles[2];
+
+static void on_overflow_two(int set, void *pc, uint64_t mask, void *uc)
+{
+    (void)pc, (void)mask, (void)uc;
+    calls_of_set[set == two_set_handles[1]]++;
+}
+
+/* Two sim sets running at once, each with overflow on the same kind: the
+ * tool arms one threshold per kind and thread, so the second must not take
+ * the first one's arm (nor its stop disarm the other): each set gets the
+ * calls of its own threshold. */
+static int check_overflow_two_sets(void)
+{
+    int a = make_set("sim::BR_COND"), b = make_set("sim::INSTRUCTIONS,sim::BR_COND");
+    hpm_event_t br = ev("sim::BR_COND");
+    int64_t va[1], vb[2];
+    two_set_handles[0] = a;
+    two_set_handles[1] = b;
+    CHECK_RC(hpm_set_overflow(a, br, 50000, 0, on_overflow_two), HPM_OK);
+    CHECK_RC(hpm_set_overflow(b, br, 200000, 0, on_overflow_two), HPM_OK);
+    calls_of_set[0] = calls_of_set[1] = 0;
+    CHECK_RC(hpm_start(a), HPM_OK);
+    CHECK_RC(hpm_start(b), HPM_OK);
+    hpm_work_branches(2000000);
+    CHECK_RC(hpm_stop(b, vb), HPM_OK);
+    /* a alone again: its arm must have survived b's stop */
+    hpm_work_branches(1000000);
+    CHECK_RC(hpm_stop(a, va), HPM_OK);
+    expect_calls("BR_COND, set a (tool)", calls_of_set[0], va[0], 50000, 2, 0);
+    expect_calls("BR_COND, set b (beside a)", calls_of_set[1], vb[1], 200000, 2, 0);
+    /* and b alone gets the tool's interrupt again */
+    calls_of_set[0] = calls_of_set[1] = 0;
+    CHECK_RC(hpm_start(b), HPM_OK);
+    hpm_work_branches(2000000);
+    CHECK_RC(hpm_stop(b, vb), HPM_OK);
+    expect_calls("BR_COND, set b alone", calls_of_set[1], vb[1], 200000, 2, 0);
+    CHECK(calls_of_set[0] == 0);
+    CHECK_RC(hpm_set_destroy(a), HPM_OK);
+    CHECK_RC(hpm_set_destroy(b), HPM_OK);
+    return 0;
+}
+
 static int check_overflow(void)
 {
     int s = make_set("sim::INSTRUCTIONS,sim::BR_COND");
@@ -518,10 +696,13 @@ static const struct {
     {"components", check_components},
     {"branch", check_branch},
     {"fp", check_fp},
+    {"wide", check_wide},
+    {"two_sets", check_two_sets},
     {"threads", check_threads},
     {"node", check_node},
     {"regions", check_regions},
     {"overflow", check_overflow},
+    {"overflow_two_sets", check_overflow_two_sets},
     {"machine", check_machine},
     {"exec", check_exec},
 };

@@ -295,6 +295,28 @@ static void test_threads_and_locks(void)
     CHECK(n >= 1);
 }
 
+/* A set that never had an event has no native arrays yet: resetting,
+ * accumulating and reading it must not touch them (UBSan's null pointer to
+ * memset, in the ASan+UBSan build). */
+static void test_empty_set(void)
+{
+    int set = PAPI_NULL, st = 0;
+    long long v[1] = {7};
+    CHECK_EQ(PAPI_create_eventset(&set), PAPI_OK);
+    CHECK_EQ(PAPI_reset(set), PAPI_OK);
+    CHECK_EQ(PAPI_accum(set, v), PAPI_OK);
+    CHECK_EQ(v[0], 7);
+    CHECK_EQ(PAPI_read(set, v), PAPI_OK);
+    CHECK_EQ(v[0], 7);
+    CHECK_EQ(PAPI_start(set), PAPI_EINVAL);
+    CHECK_EQ(PAPI_stop(set, v), PAPI_ENOTRUN);
+    CHECK_EQ(PAPI_state(set, &st), PAPI_OK);
+    CHECK_EQ(st, PAPI_STOPPED);
+    CHECK_EQ(PAPI_cleanup_eventset(set), PAPI_OK);
+    CHECK_EQ(PAPI_reset(set), PAPI_OK);
+    CHECK_EQ(PAPI_destroy_eventset(&set), PAPI_OK);
+}
+
 int main(void)
 {
     test_before_init();
@@ -303,6 +325,7 @@ int main(void)
     CHECK_EQ(PAPI_library_init(PAPI_VER_CURRENT), PAPI_VER_CURRENT); /* again: fine */
     CHECK(PAPI_is_initialized() & PAPI_LOW_LEVEL_INITED);
     test_bad_handles();
+    test_empty_set();
     test_names();
     test_presets_native();
     test_states();

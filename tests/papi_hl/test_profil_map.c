@@ -88,6 +88,21 @@ static void test_find(void)
     CHECK_EQ(hpm_prof_find(&high, 1, 0x9999, &idx), 0);
 }
 
+/* Buckets are the whole ones in the buffer's bytes; a catch-all region
+ * whose buffer is smaller than one bucket has none, and takes no sample. */
+static void test_nbuckets(void)
+{
+    size_t idx = 99;
+    CHECK_EQ(hpm_prof_nbuckets(1, 2), 0);
+    CHECK_EQ(hpm_prof_nbuckets(2, 2), 1);
+    CHECK_EQ(hpm_prof_nbuckets(7, 4), 1);
+    CHECK_EQ(hpm_prof_nbuckets(7, 8), 0);
+    CHECK_EQ(hpm_prof_nbuckets(64, 8), 8);
+    struct hpm_prof_range tiny = {0, HPM_PROF_SCALE_ALL, hpm_prof_nbuckets(1, 2)};
+    CHECK_EQ(hpm_prof_find(&tiny, 1, 0x1234, &idx), -1);
+    CHECK_EQ(idx, 99);
+}
+
 static void test_buckets(void)
 {
     unsigned short b16[4];
@@ -147,6 +162,7 @@ int main(void)
 {
     test_scales();
     test_find();
+    test_nbuckets();
     test_buckets();
     test_compress();
     if (failures)
