@@ -336,7 +336,7 @@ assert n >= 1' || fail "interval JSON lines do not parse"
     expect_err "bad.csv:1: not an interval series line"
     run count -I 5 -- "$prog" adds 10
     expect_rc 2
-    expect_err "-I takes milliseconds, 10..3600000"
+    expect_err "--interval takes a number from 10 to 3600000"
     ;;
 serve)
     # the OpenMetrics endpoint, scraped with curl and parsed
@@ -425,31 +425,27 @@ fake_*)
         # SIGTERM sent to hpm reaches the program; the counts are still reported
         # (hpm blocks SIGTERM from before its fork until the forwarder is in
         # place, so once the program runs the signal is forwarded for sure)
-        FAKE_READY=$dir/ready "$hpm" count -e INSTRUCTIONS -- sleep 30 >out 2>err &
-        pid=$!
-        i=0
-        while [ ! -e ready ] && [ $i -lt 300 ]; do
-            sleep 0.1
-            i=$((i + 1))
-        done
-        [ -e ready ] || fail "the program did not start"
-        kill -TERM $pid
-        wait $pid
-        rc=$?
+        # signal_hpm SIG: run the program under hpm, send SIG to hpm once
+        # it runs, wait; rc is hpm's status
+        signal_hpm() {
+            rm -f ready
+            FAKE_READY=$dir/ready "$hpm" count -e INSTRUCTIONS -- sleep 30 >out 2>err &
+            pid=$!
+            i=0
+            while [ ! -e ready ] && [ $i -lt 300 ]; do
+                sleep 0.1
+                i=$((i + 1))
+            done
+            [ -e ready ] || fail "the program did not start"
+            kill -$1 $pid
+            wait $pid
+            rc=$?
+        }
+        signal_hpm TERM
         expect_rc 143
         expect_out "killed by signal 15 (Terminated)"
         # SIGHUP (the terminal went away) likewise: hpm reports and cleans up
-        rm -f ready
-        FAKE_READY=$dir/ready "$hpm" count -e INSTRUCTIONS -- sleep 30 >out 2>err &
-        pid=$!
-        i=0
-        while [ ! -e ready ] && [ $i -lt 300 ]; do
-            sleep 0.1
-            i=$((i + 1))
-        done
-        kill -HUP $pid
-        wait $pid
-        rc=$?
+        signal_hpm HUP
         expect_rc 129
         expect_out "killed by signal 1 (Hangup)"
         ;;

@@ -64,7 +64,7 @@ struct count_opts {
     const char *from_output;
     int per_core, per_thread, start;
     int no_children; /* count only the program, not the processes it starts */
-    const char *interval; /* -I MS: an interval series of the program's live counts */
+    long interval_ms; /* -I MS: an interval series of the program's live counts */
     int run_only; /* hpm run: follow children, print no report */
     int model_always; /* hpm run --model=always: models run from the start */
     int model_given;
@@ -98,38 +98,38 @@ static void count_table(struct count_opts *o, struct hpm_opt *t)
 {
     const struct hpm_opt rows[] = {
         {"--machine", NULL, "M", "machine name (machines/M.machine) or machine file",
-         HPM_OPT_STRING, &o->machine, NULL, NULL},
+         HPM_OPT_STRING, &o->machine, NULL, NULL, 0, 0},
         {"--events", "-e", "EVENTS",
          "events to count: PU<n>_KIND, KIND (all cores), node kinds;\n"
          "default every event the machine provides (hpm list)",
-         HPM_OPT_LIST, &o->events, NULL, NULL},
+         HPM_OPT_LIST, &o->events, NULL, NULL, 0, 0},
         {"--json", NULL, NULL, "a JSON report instead of the text table", HPM_OPT_FLAG, &o->json,
-         NULL, NULL},
+         NULL, NULL, 0, 0},
         {"--csv", NULL, NULL, "a CSV report instead of the text table", HPM_OPT_FLAG, &o->csv,
-         NULL, NULL},
+         NULL, NULL, 0, 0},
         {"--output", "-o", "FILE", "write the report to FILE (atomically) instead of stdout",
-         HPM_OPT_STRING, &o->output, NULL, NULL},
+         HPM_OPT_STRING, &o->output, NULL, NULL, 0, 0},
         {"--per-core", NULL, NULL, "add a column per core (PU0, PU1, ...)", HPM_OPT_FLAG,
-         &o->per_core, NULL, NULL},
+         &o->per_core, NULL, NULL, 0, 0},
         {"--per-thread", NULL, NULL, "add a table per thread", HPM_OPT_FLAG, &o->per_thread, NULL,
-         NULL},
+         NULL, 0, 0},
         {"--start", NULL, "yes|no", "no: count only from the program's HPM_VPMU_START() on",
-         HPM_OPT_CHOICE, &o->start, start_choices, NULL},
+         HPM_OPT_CHOICE, &o->start, start_choices, NULL, 0, 0},
         {"--no-children", NULL, NULL,
          "count only PROGRAM (and what it execs), not the processes it\n"
          "starts; by default the whole tree is counted and hpm waits for it",
-         HPM_OPT_FLAG, &o->no_children, NULL, NULL},
+         HPM_OPT_FLAG, &o->no_children, NULL, NULL, 0, 0},
         {"--from-output", NULL, "F", "report a tool output file already written; runs nothing",
-         HPM_OPT_STRING, &o->from_output, NULL, NULL},
+         HPM_OPT_STRING, &o->from_output, NULL, NULL, 0, 0},
         {"--interval", "-I", "MS",
          "also print the program's counts every MS milliseconds on stderr\n"
          "(deltas, rates, totals; text, or CSV/JSON lines with --csv/--json)",
-         HPM_OPT_STRING, &o->interval, NULL, NULL},
+         HPM_OPT_LONG, &o->interval_ms, NULL, NULL, 10, 3600000},
         {"--model", NULL, "on-demand|always",
          "hpm run: the cache, TLB, predictor and timing models start\n"
          "(cold) when the program first adds an event that needs them\n"
          "(on-demand, the default), or run from its first instruction",
-         HPM_OPT_CHOICE, &o->model_always, model_choices, &o->model_given},
+         HPM_OPT_CHOICE, &o->model_always, model_choices, &o->model_given, 0, 0},
         HPM_OPT_TABLE_END,
     };
     _Static_assert(sizeof rows / sizeof rows[0] == COUNT_OPTIONS, "COUNT_OPTIONS");
@@ -696,14 +696,9 @@ static int count_or_run(int argc, char **argv, int run_only)
                         "--per-core, --per-thread, --from-output\n");
         return 2;
     }
-    if (o.interval) {
-        char *end;
-        interval_ms = strtol(o.interval, &end, 10);
-        if (*end || interval_ms < 10 || interval_ms > 3600000)
-            return usage_error("-I takes milliseconds, 10..3600000, not '%s'", o.interval);
-        if (run_only)
-            return usage_error("-I is an hpm count option%s", "");
-    }
+    interval_ms = o.interval_ms;
+    if (interval_ms && run_only)
+        return usage_error("-I is an hpm count option%s", "");
     if (!run_only && o.model_given) {
         fprintf(stderr, "hpm count: --model is an hpm run option (hpm count runs every model "
                         "its events need from the start)\n");

@@ -64,9 +64,9 @@ int cmd_list(int argc, char **argv)
         int md_flag = 0, first;
         const struct hpm_opt t[] = {
             {"--machine", NULL, "M", "machine name (machines/M.machine) or machine file",
-             HPM_OPT_STRING, &machine, NULL, NULL},
+             HPM_OPT_STRING, &machine, NULL, NULL, 0, 0},
             {"--markdown", NULL, NULL, "print the table as Markdown (docs/events.md)",
-             HPM_OPT_FLAG, &md_flag, NULL, NULL},
+             HPM_OPT_FLAG, &md_flag, NULL, NULL, 0, 0},
             HPM_OPT_TABLE_END,
         };
         rc = hpm_opt_parse("hpm list", t, list_synopsis, NULL, argc, argv, &first);

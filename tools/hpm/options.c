@@ -2,6 +2,8 @@
 /* options.c - option tables: parsing and usage text (options.h). */
 #include "options.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define HELP_COLUMN 20
@@ -141,10 +143,33 @@ int hpm_opt_parse(const char *cmd, const struct hpm_opt *table, const char *syno
             *(int *)t->target = k;
             break;
         }
+        case HPM_OPT_LONG: {
+            char *end, msg[160];
+            long x;
+            errno = 0;
+            x = strtol(v, &end, 10);
+            if (*end || errno || x < t->min || x > t->max) {
+                snprintf(msg, sizeof msg, "%s takes a number from %ld to %ld, not '%%s'", t->name,
+                         t->min, t->max);
+                return hpm_opt_error(cmd, table, synopsis, footer, msg, v);
+            }
+            *(long *)t->target = x;
+            break;
+        }
         case HPM_OPT_END:
             break;
         }
     }
     *first = i;
     return 0;
+}
+
+int hpm_opt_parse_all(const char *cmd, const struct hpm_opt *table, const char *synopsis,
+                      const char *footer, int argc, char **argv)
+{
+    int first, rc = hpm_opt_parse(cmd, table, synopsis, footer, argc, argv, &first);
+    if (rc == 0 && first < argc)
+        return hpm_opt_error(cmd, table, synopsis, footer, "unexpected argument '%s'",
+                             argv[first]);
+    return rc;
 }

@@ -14,6 +14,7 @@ enum hpm_opt_type {
     HPM_OPT_STRING,   /* const char **target = value (not empty) */
     HPM_OPT_LIST,     /* struct hpm_opt_list *target: appended (not empty) */
     HPM_OPT_CHOICE,   /* int *target = index of value in choices[] */
+    HPM_OPT_LONG,     /* long *target = a decimal integer in [min, max] */
     HPM_OPT_END
 };
 
@@ -32,8 +33,9 @@ struct hpm_opt {
     void *target;
     const char *const *choices; /* HPM_OPT_CHOICE: NULL-terminated */
     int *given;              /* set to 1 when the option appears, or NULL */
+    long min, max;           /* HPM_OPT_LONG: the range */
 };
-#define HPM_OPT_TABLE_END {NULL, NULL, NULL, NULL, HPM_OPT_END, NULL, NULL, NULL}
+#define HPM_OPT_TABLE_END {NULL, NULL, NULL, NULL, HPM_OPT_END, NULL, NULL, NULL, 0, 0}
 
 /* Parses argv[1..] up to "--" or the first word that is not an option.
  * Returns 0 and *first (the index of that word), -1 after printing the
@@ -42,6 +44,11 @@ struct hpm_opt {
  * the generated option lines. */
 int hpm_opt_parse(const char *cmd, const struct hpm_opt *table, const char *synopsis,
                   const char *footer, int argc, char **argv, int *first);
+
+/* hpm_opt_parse for a command that takes options only: a word that is not
+ * an option is an error. */
+int hpm_opt_parse_all(const char *cmd, const struct hpm_opt *table, const char *synopsis,
+                      const char *footer, int argc, char **argv);
 
 /* The usage text: synopsis, one aligned entry per option, footer. */
 void hpm_opt_usage(FILE *f, const struct hpm_opt *table, const char *synopsis,

@@ -151,10 +151,10 @@ int cmd_plot(int argc, char **argv)
     int total = 0, first, rc, pfd[2], status;
     const struct hpm_opt t[] = {
         {"--output", "-o", "FILE", "the picture: FILE.svg or FILE.png", HPM_OPT_STRING, &out, NULL,
-         NULL},
-        {"--events", "-e", "EVENTS", "only these events", HPM_OPT_STRING, &events, NULL, NULL},
+         NULL, 0, 0},
+        {"--events", "-e", "EVENTS", "only these events", HPM_OPT_STRING, &events, NULL, NULL, 0, 0},
         {"--total", NULL, NULL, "plot running totals instead of rates", HPM_OPT_FLAG, &total,
-         NULL, NULL},
+         NULL, NULL, 0, 0},
         HPM_OPT_TABLE_END,
     };
     struct plot_series s[PLOT_MAX_EVENTS];

@@ -166,31 +166,24 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 
 int cmd_serve(int argc, char **argv)
 {
-    const char *address = "127.0.0.1", *port_s = "9464";
-    int first, rc, sig;
+    const char *address = "127.0.0.1";
+    long port = 9464;
+    int rc, sig;
     const struct hpm_opt t[] = {
         {"--address", NULL, "A", "the IPv4 address to listen on (default 127.0.0.1)",
-         HPM_OPT_STRING, &address, NULL, NULL},
-        {"--port", NULL, "N", "the TCP port (default 9464; 0 = any free port)", HPM_OPT_STRING,
-         &port_s, NULL, NULL},
+         HPM_OPT_STRING, &address, NULL, NULL, 0, 0},
+        {"--port", NULL, "N", "the TCP port (default 9464; 0 = any free port)", HPM_OPT_LONG,
+         &port, NULL, NULL, 0, 65535},
         HPM_OPT_TABLE_END,
     };
     struct sockaddr_in sa;
     struct MHD_Daemon *d;
     const union MHD_DaemonInfo *info;
     sigset_t set;
-    char *end;
-    long port;
 
-    rc = hpm_opt_parse("hpm serve", t, serve_synopsis, NULL, argc, argv, &first);
+    rc = hpm_opt_parse_all("hpm serve", t, serve_synopsis, NULL, argc, argv);
     if (rc)
         return rc < 0 ? 0 : rc;
-    if (first < argc)
-        return hpm_opt_error("hpm serve", t, serve_synopsis, NULL, "unexpected argument '%s'",
-                             argv[first]);
-    port = strtol(port_s, &end, 10);
-    if (*end || port < 0 || port > 65535)
-        return hpm_opt_error("hpm serve", t, serve_synopsis, NULL, "bad port '%s'", port_s);
     memset(&sa, 0, sizeof sa);
     sa.sin_family = AF_INET;
     sa.sin_port = htons((uint16_t)port);

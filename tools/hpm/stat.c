@@ -49,43 +49,32 @@ static void sleep_ms(long ms)
 
 int cmd_stat(int argc, char **argv)
 {
-    const char *pid_s = NULL, *ms_s = NULL, *n_s = NULL;
     struct hpm_opt_list events = {{0}, 0};
-    int csv = 0, first, rc;
+    long pid = 0, ms = 0, n = -1, k;
+    int csv = 0, rc;
     const struct hpm_opt t[] = {
-        {"--pid", "-p", "PID", "the process (its pid, as hpm top lists it)", HPM_OPT_STRING,
-         &pid_s, NULL, NULL},
+        {"--pid", "-p", "PID", "the process (its pid, as hpm top lists it)", HPM_OPT_LONG, &pid,
+         NULL, NULL, 1, 0x7fffffff},
         {"--events", "-e", "EVENTS", "catalog events (as hpm count takes them)", HPM_OPT_LIST,
-         &events, NULL, NULL},
+         &events, NULL, NULL, 0, 0},
         {"--interval", "-I", "MS", "print deltas every MS milliseconds until the process ends",
-         HPM_OPT_STRING, &ms_s, NULL, NULL},
-        {"--count", "-n", "N", "stop after N intervals", HPM_OPT_STRING, &n_s, NULL, NULL},
+         HPM_OPT_LONG, &ms, NULL, NULL, 1, 3600000},
+        {"--count", "-n", "N", "stop after N intervals", HPM_OPT_LONG, &n, NULL, NULL, 1,
+         0x7fffffff},
         {"--csv", NULL, NULL, "CSV lines instead of the text table", HPM_OPT_FLAG, &csv, NULL,
-         NULL},
+         NULL, 0, 0},
         HPM_OPT_TABLE_END,
     };
     struct hpm_live_reader lr;
     struct hpm_interval iv;
     struct hpm_live snap;
-    char err[256], *end;
-    long pid, ms = 0, n = -1, k;
+    char err[256];
 
-    rc = hpm_opt_parse("hpm stat", t, stat_synopsis, NULL, argc, argv, &first);
+    rc = hpm_opt_parse_all("hpm stat", t, stat_synopsis, NULL, argc, argv);
     if (rc)
         return rc < 0 ? 0 : rc;
-    if (first < argc)
-        return hpm_opt_error("hpm stat", t, stat_synopsis, NULL, "unexpected argument '%s'",
-                             argv[first]);
-    if (!pid_s)
+    if (!pid)
         return hpm_opt_error("hpm stat", t, stat_synopsis, NULL, "-p PID is needed%s", "");
-    pid = strtol(pid_s, &end, 10);
-    if (*end || pid <= 0)
-        return hpm_opt_error("hpm stat", t, stat_synopsis, NULL, "bad pid '%s'", pid_s);
-    if (ms_s && ((ms = strtol(ms_s, &end, 10)) <= 0 || *end || ms > 3600000))
-        return hpm_opt_error("hpm stat", t, stat_synopsis, NULL,
-                             "-I takes milliseconds, 1..3600000, not '%s'", ms_s);
-    if (n_s && ((n = strtol(n_s, &end, 10)) <= 0 || *end))
-        return hpm_opt_error("hpm stat", t, stat_synopsis, NULL, "bad count '%s'", n_s);
     if (hpm_live_open(&lr, (pid_t)pid, err, sizeof err) != 0) {
         fprintf(stderr, "hpm stat: %s\n", err);
         return 1;
@@ -138,29 +127,20 @@ static const char top_synopsis[] =
 
 int cmd_top(int argc, char **argv)
 {
-    const char *ms_s = NULL, *n_s = NULL;
-    int first, rc;
+    long ms = 0, n = 0, k;
+    int rc;
     const struct hpm_opt t[] = {
-        {"--interval", "-I", "MS", "list again every MS milliseconds", HPM_OPT_STRING, &ms_s,
-         NULL, NULL},
-        {"--count", "-n", "N", "list N times (default 1, or until ^C with -I)", HPM_OPT_STRING,
-         &n_s, NULL, NULL},
+        {"--interval", "-I", "MS", "list again every MS milliseconds", HPM_OPT_LONG, &ms, NULL,
+         NULL, 1, 3600000},
+        {"--count", "-n", "N", "list N times (default 1, or until ^C with -I)", HPM_OPT_LONG, &n,
+         NULL, NULL, 1, 0x7fffffff},
         HPM_OPT_TABLE_END,
     };
-    long ms = 0, n = 1, k;
-    char *end;
-    rc = hpm_opt_parse("hpm top", t, top_synopsis, NULL, argc, argv, &first);
+    rc = hpm_opt_parse_all("hpm top", t, top_synopsis, NULL, argc, argv);
     if (rc)
         return rc < 0 ? 0 : rc;
-    if (first < argc)
-        return hpm_opt_error("hpm top", t, top_synopsis, NULL, "unexpected argument '%s'",
-                             argv[first]);
-    if (ms_s && ((ms = strtol(ms_s, &end, 10)) <= 0 || *end))
-        return hpm_opt_error("hpm top", t, top_synopsis, NULL, "bad interval '%s'", ms_s);
-    if (ms)
-        n = -1;
-    if (n_s && ((n = strtol(n_s, &end, 10)) <= 0 || *end))
-        return hpm_opt_error("hpm top", t, top_synopsis, NULL, "bad count '%s'", n_s);
+    if (!n)
+        n = ms ? -1 : 1;
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     for (k = 0; !stop && (n < 0 || k < n); k++) {

@@ -73,24 +73,24 @@ static const struct hpm_opt *validate_table(struct validate_opts *o)
     static struct hpm_opt t[8];
     const struct hpm_opt rows[] = {
         {"--machine", NULL, "M", "machine name or file (default " DEFAULT_MACHINE ")",
-         HPM_OPT_STRING, &o->machine, NULL, NULL},
+         HPM_OPT_STRING, &o->machine, NULL, NULL, 0, 0},
         {"--only", NULL, "LIST",
          "only these rows (region names: seq_stores, seq_loads,\n"
          "seq_ldst, rnd_ld_D, rnd_ld_D2, mrnd_ld_D, mrnd_ld_D2,\n"
          "transpose, matmult)",
-         HPM_OPT_STRING, &o->only, NULL, NULL},
+         HPM_OPT_STRING, &o->only, NULL, NULL, 0, 0},
         {"--uniform", NULL, NULL,
          "independent uniform random indices instead of the\n"
          "stratified sample (docs/validation.md)",
-         HPM_OPT_FLAG, &o->uniform, NULL, NULL},
+         HPM_OPT_FLAG, &o->uniform, NULL, NULL, 0, 0},
         {"--kernels", NULL, "PATH", "the benchmark program (default: " KERNELS_NAME " beside hpm)",
-         HPM_OPT_STRING, &o->kernels, NULL, NULL},
+         HPM_OPT_STRING, &o->kernels, NULL, NULL, 0, 0},
         {"--save-csv", NULL, "FILE", "keep hpm count's CSV report in FILE", HPM_OPT_STRING,
-         &o->save_csv, NULL, NULL},
+         &o->save_csv, NULL, NULL, 0, 0},
         {"--from-csv", NULL, "FILE", "judge a CSV report saved before; runs nothing",
-         HPM_OPT_STRING, &o->from_csv, NULL, NULL},
+         HPM_OPT_STRING, &o->from_csv, NULL, NULL, 0, 0},
         {"--verbose", "-v", NULL, "print the hpm count command line", HPM_OPT_FLAG, &o->verbose,
-         NULL, NULL},
+         NULL, NULL, 0, 0},
         HPM_OPT_TABLE_END,
     };
     _Static_assert(sizeof rows == sizeof t, "validate_table size");
