@@ -416,47 +416,6 @@ static void count_op(Ctx *c, IROp op)
     }
 }
 
-/* An I1 atom: the access [addr, addr+size) is not within the line that
- * vpmu_filt[k] holds (vpmu_node.h, "Inline filters"), so the helper must
- * run. A sure hit costs a shift, a load and a compare instead of a call. */
-static IRExpr *filter_guard(Ctx *c, IRExpr *addr, UInt size, Int k, UInt bits)
-{
-    IRSB *sb = c->sb;
-    IRTemp line = newIRTemp(sb->tyenv, Ity_I64), f = newIRTemp(sb->tyenv, Ity_I64);
-    IRTemp ne = newIRTemp(sb->tyenv, Ity_I1);
-    addStmtToIRSB(sb, IRStmt_WrTmp(line, IRExpr_Binop(Iop_Shr64, addr,
-                                                      IRExpr_Const(IRConst_U8((UChar)bits)))));
-    addStmtToIRSB(sb, IRStmt_WrTmp(f, IRExpr_Load(Iend_LE, Ity_I64,
-                                                  mkIRExpr_HWord((HWord)&vpmu_filt[k]))));
-    addStmtToIRSB(sb, IRStmt_WrTmp(ne, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(line),
-                                                    IRExpr_RdTmp(f))));
-    if (size > 1) { /* the last byte's line too: a straddle always calls */
-        IRTemp end = newIRTemp(sb->tyenv, Ity_I64), eline = newIRTemp(sb->tyenv, Ity_I64);
-        IRTemp ne2 = newIRTemp(sb->tyenv, Ity_I1), any = newIRTemp(sb->tyenv, Ity_I1);
-        addStmtToIRSB(sb, IRStmt_WrTmp(end, IRExpr_Binop(Iop_Add64, addr,
-                                                         IRExpr_Const(IRConst_U64(size - 1)))));
-        addStmtToIRSB(sb, IRStmt_WrTmp(eline, IRExpr_Binop(Iop_Shr64, IRExpr_RdTmp(end),
-                                                           IRExpr_Const(IRConst_U8((UChar)bits)))));
-        addStmtToIRSB(sb, IRStmt_WrTmp(ne2, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(eline),
-                                                         IRExpr_RdTmp(f))));
-        addStmtToIRSB(sb, IRStmt_WrTmp(any, IRExpr_Binop(Iop_Or1, IRExpr_RdTmp(ne),
-                                                         IRExpr_RdTmp(ne2))));
-        return IRExpr_RdTmp(any);
-    }
-    return IRExpr_RdTmp(ne);
-}
-
-/* A filtered helper call: guarded by g, and declared to modify vpmu_filt,
- * which it does, so that VEX reloads the filters after it (no load of them
- * is reused across a call). */
-static void filtered_call(IRDirty *di, IRExpr *g)
-{
-    di->guard = g;
-    di->mFx = Ifx_Modify;
-    di->mAddr = mkIRExpr_HWord((HWord)&vpmu_filt[0]);
-    di->mSize = (Int)sizeof vpmu_filt;
-}
-
 /* One memory access: counts (static if unguarded) and the optional hook. */
 static void mem_access(Ctx *c, IRExpr *addr, UInt size, Bool is_write, IRExpr *guard)
 {
@@ -478,15 +437,8 @@ static void mem_access(Ctx *c, IRExpr *addr, UInt size, Bool is_write, IRExpr *g
             VG_(fnptr_to_fnentry)(is_write ? (void *)&vpmu_node_store
                                            : (void *)&vpmu_node_load),
             mkIRExprVec_2(addr, mkIRExpr_HWord(size)));
-        IRExpr *g = filter_guard(c, addr, size,
-                                 is_write ? VPMU_FILT_DLINE_DIRTY : VPMU_FILT_DLINE,
-                                 vpmu_node_dline_bits());
-        if (!guard_is_true(guard)) {
-            IRTemp t = newIRTemp(c->sb->tyenv, Ity_I1);
-            addStmtToIRSB(c->sb, IRStmt_WrTmp(t, IRExpr_Binop(Iop_And1, guard, g)));
-            g = IRExpr_RdTmp(t);
-        }
-        filtered_call(di, g);
+        if (!guard_is_true(guard))
+            di->guard = guard;
         addStmtToIRSB(c->sb, IRStmt_Dirty(di));
     }
 }
@@ -522,21 +474,6 @@ static void ifetch(Ctx *c, Addr a, UInt len)
         return;
     di = unsafeIRDirty_0_N(0, "vpmu_node_ifetch", VG_(fnptr_to_fnentry)((void *)&vpmu_node_ifetch),
                            mkIRExprVec_2(mkIRExpr_HWord(a), mkIRExpr_HWord(len)));
-    {
-        /* a line-run of a SB that loops on itself: its fetch is a sure hit
-         * from the second iteration on */
-        UInt bits = vpmu_node_iline_bits();
-        if ((a >> bits) == ((a + len - 1) >> bits)) {
-            IRTemp f = newIRTemp(c->sb->tyenv, Ity_I64), ne = newIRTemp(c->sb->tyenv, Ity_I1);
-            addStmtToIRSB(c->sb, IRStmt_WrTmp(f, IRExpr_Load(Iend_LE, Ity_I64,
-                                                             mkIRExpr_HWord((HWord)&vpmu_filt[VPMU_FILT_ILINE]))));
-            addStmtToIRSB(c->sb, IRStmt_WrTmp(ne, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(f),
-                                                               IRExpr_Const(IRConst_U64((ULong)(a >> bits))))));
-            filtered_call(di, IRExpr_RdTmp(ne));
-        } else {
-            filtered_call(di, IRExpr_Const(IRConst_U1(True)));
-        }
-    }
     addStmtToIRSB(c->sb, IRStmt_Dirty(di));
     c->if_lo = a & ~(line - 1);
     c->if_hi = ((a + len - 1) & ~(line - 1)) + line;

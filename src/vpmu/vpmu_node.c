@@ -456,34 +456,12 @@ UInt vpmu_node_core_of(UInt serial)
     return serial == 0 ? 0 : (serial - 1) % n_cores;
 }
 
-/* The running core's sure-hit filters, where instrumented code reads them
- * (vpmu_node.h, "Inline filters"). */
-ULong vpmu_filt[VPMU_FILT_WORDS] = {VPMU_FILT_NONE, VPMU_FILT_NONE, VPMU_FILT_NONE};
-
-static inline void filt_publish(const struct core_state *s)
-{
-    vpmu_filt[VPMU_FILT_DLINE] = s->dline_valid ? s->dline : VPMU_FILT_NONE;
-    vpmu_filt[VPMU_FILT_DLINE_DIRTY] =
-        s->dline_valid && s->dline_dirty ? s->dline : VPMU_FILT_NONE;
-    vpmu_filt[VPMU_FILT_ILINE] = s->iline_valid ? s->iline : VPMU_FILT_NONE;
-}
-
-UInt vpmu_node_dline_bits(void)
-{
-    return dline_bits;
-}
-UInt vpmu_node_iline_bits(void)
-{
-    return iline_bits;
-}
-
 void vpmu_node_set_core(UInt core)
 {
     tl_assert(core < n_cores);
     cur_core = core;
     cur = &cores[core];
     cur->ran = True;
-    filt_publish(cur);
 }
 
 void vpmu_node_add_core_events(UInt core, const ULong *ev)
@@ -522,7 +500,6 @@ void vpmu_node_ifetch(Addr a, SizeT len)
         hier_access_inline(hier, cur_core, HPM_IFETCH, a, (uint32_t)len);
     s->iline = last;
     s->iline_valid = filter_i && first == last;
-    vpmu_filt[VPMU_FILT_ILINE] = s->iline_valid ? last : VPMU_FILT_NONE;
 }
 
 static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size, Bool write)
@@ -539,8 +516,6 @@ static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size
     s->dline = last;
     s->dline_valid = filter_d && first == last;
     s->dline_dirty = write;
-    vpmu_filt[VPMU_FILT_DLINE] = s->dline_valid ? last : VPMU_FILT_NONE;
-    vpmu_filt[VPMU_FILT_DLINE_DIRTY] = s->dline_valid && write ? last : VPMU_FILT_NONE;
 }
 
 void vpmu_node_load(Addr a, SizeT size)

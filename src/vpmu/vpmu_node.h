@@ -53,23 +53,6 @@ Bool vpmu_node_want_branch(void);
 /* L1I line size: instruction fetches within one line are grouped. */
 UInt vpmu_node_ifetch_line(void);
 
-/* Inline filters. The sure-hit filters of the running core (the L1D line
- * of its last data access, the same when that line is known dirty, the L1I
- * line of its last fetch; VPMU_FILT_NONE when not valid) are published in
- * vpmu_filt[], so that instrumented code compares an access's line with
- * them and calls the helper only when it differs: a repeated access costs a
- * few inline instructions instead of a call. The helpers check again, so
- * the result is exactly that of calling them every time. Lines are
- * address >> vpmu_node_dline_bits() (iline_bits for fetches). */
-#define VPMU_FILT_DLINE 0
-#define VPMU_FILT_DLINE_DIRTY 1
-#define VPMU_FILT_ILINE 2
-#define VPMU_FILT_WORDS 3
-#define VPMU_FILT_NONE (~0ULL) /* no line: addresses >> >= 2 bits stay below */
-extern ULong vpmu_filt[VPMU_FILT_WORDS];
-UInt vpmu_node_dline_bits(void);
-UInt vpmu_node_iline_bits(void);
-
 /* Core that thread serial `serial` runs on. */
 UInt vpmu_node_core_of(UInt serial);
 /* The running thread changes: later model calls go to `core`. */
