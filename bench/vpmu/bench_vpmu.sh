@@ -4,28 +4,30 @@
 # bench_vpmu.sh [BUILD] - speed of the virtual PMU against its Valgrind peers,
 # and its counts against cachegrind's.
 #
-# For each workload (the three demo programs at a larger size, and a Debian
-# binary, xz) it times, best of $HPM_BENCH_REPS (3) wall-clock runs:
-#   native       the program alone
-#   none         valgrind --tool=none: the floor of any Valgrind tool
-#   core         hpm, core events only (no models run)
-#   full         hpm, the default event set on machine bgp (every model runs)
-#   fullhost     the same on machine host (HPM_BENCH_HOST=0 leaves it out)
-#   cachegrind   --cache-sim=yes --branch-sim=yes, the --I1/--D1/--LL below
-#   callgrind    --cache-sim=yes --branch-sim=yes
-# and prints a table of times and slowdowns, then the headline lines
-#   ratio vpmu_core_vs_none_<prog>        hpm core / none        (goal <= 1.3)
-#   ratio vpmu_full_vs_cachegrind_<prog>  hpm full / cachegrind  (goal <= 0.33)
-#   ratio vpmu_full_vs_callgrind_<prog>   hpm full / callgrind
-# with their geometric means (no suffix), ours over the peer: lower is better.
+# Programs: the three demo kernels at a larger size, and Debian programs of
+# different kinds we did not write, each on a generated input: python3
+# (dictionaries, sort, json, re), sqlite3 (inserts in a transaction, two
+# indexes, a join, a group by), GCC's cc1 -O2 on a preprocessed C file,
+# bzip2 and xz compressing text. Absent ones are left out with a note;
+# HPM_BENCH_PROGS="a b" picks some. Configurations (below, "Configurations")
+# run paired: each rep runs every configuration of a program in turn, and a
+# time is the median of $HPM_BENCH_REPS (3) reps. It prints a table of times
+# and slowdowns, then the headline lines, ours over the peer (lower is
+# better), per program and their geometric mean (no suffix):
+#   ratio vpmu_cgeom_vs_cachegrind[_<prog>]  hpm on cachegrind's geometry and
+#                                            events / cachegrind (goal <= 0.8)
+#   ratio vpmu_full_vs_cachegrind[_<prog>]   hpm full bgp / cachegrind (<= 1.5)
+#   ratio vpmu_core_vs_none[_<prog>]         hpm core events / none (<= 1.1)
+#   ratio vpmu_full_vs_callgrind[_<prog>]    hpm full / callgrind
+#   ratio vpmu_{cgeom,full,core}_vs_base     with HPM_BENCH_BASE_LIB
 # Then, informational, hpm's counts against cachegrind's on the same geometry
 # (bench/vpmu/cachegrind.machine and --I1/--D1/--LL below):
 #   compare <prog>_<what> hpm=X peer=Y diff=Z%
 #
 # A missed goal is a result, not a failure: the script fails only when a run
-# fails or a tool is missing. Sizes: HPM_BENCH_VPMU_SMALL=1 runs the demo
-# sizes (a quick smoke run, about a minute). The whole run takes about 7
-# minutes on 2 cores, mostly in the full-model runs.
+# fails twice or a tool is missing. Sizes: HPM_BENCH_VPMU_SMALL=1 runs smaller
+# inputs (a smoke run). The whole run takes about 20 minutes on 2 shared
+# cores, mostly in the full-model runs of python3 and cc1.
 set -euo pipefail
 
 BUILD=${1:-build}
