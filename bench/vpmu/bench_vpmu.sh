@@ -4,28 +4,30 @@
 # bench_vpmu.sh [BUILD] - speed of the virtual PMU against its Valgrind peers,
 # and its counts against cachegrind's.
 #
-# For each workload (the three demo programs at a larger size, and a Debian
-# binary, xz) it times, best of $HPM_BENCH_REPS (3) wall-clock runs:
-#   native       the program alone
-#   none         valgrind --tool=none: the floor of any Valgrind tool
-#   core         hpm, core events only (no models run)
-#   full         hpm, the default event set on machine bgp (every model runs)
-#   fullhost     the same on machine host (HPM_BENCH_HOST=0 leaves it out)
-#   cachegrind   --cache-sim=yes --branch-sim=yes, the --I1/--D1/--LL below
-#   callgrind    --cache-sim=yes --branch-sim=yes
-# and prints a table of times and slowdowns, then the headline lines
-#   ratio vpmu_core_vs_none_<prog>        hpm core / none        (goal <= 1.3)
-#   ratio vpmu_full_vs_cachegrind_<prog>  hpm full / cachegrind  (goal <= 0.33)
-#   ratio vpmu_full_vs_callgrind_<prog>   hpm full / callgrind
-# with their geometric means (no suffix), ours over the peer: lower is better.
+# Programs: the three demo kernels at a larger size, and Debian programs of
+# different kinds we did not write, each on a generated input: python3
+# (dictionaries, sort, json, re), sqlite3 (inserts in a transaction, two
+# indexes, a join, a group by), GCC's cc1 -O2 on a preprocessed C file,
+# bzip2 and xz compressing text. Absent ones are left out with a note;
+# HPM_BENCH_PROGS="a b" picks some. Configurations (below, "Configurations")
+# run paired: each rep runs every configuration of a program in turn, and a
+# time is the median of $HPM_BENCH_REPS (3) reps. It prints a table of times
+# and slowdowns, then the headline lines, ours over the peer (lower is
+# better), per program and their geometric mean (no suffix):
+#   ratio vpmu_cgeom_vs_cachegrind[_<prog>]  hpm on cachegrind's geometry and
+#                                            events / cachegrind (goal <= 0.8)
+#   ratio vpmu_full_vs_cachegrind[_<prog>]   hpm full bgp / cachegrind (<= 1.5)
+#   ratio vpmu_core_vs_none[_<prog>]         hpm core events / none (<= 1.1)
+#   ratio vpmu_full_vs_callgrind[_<prog>]    hpm full / callgrind
+#   ratio vpmu_{cgeom,full,core}_vs_base     with HPM_BENCH_BASE_LIB
 # Then, informational, hpm's counts against cachegrind's on the same geometry
 # (bench/vpmu/cachegrind.machine and --I1/--D1/--LL below):
 #   compare <prog>_<what> hpm=X peer=Y diff=Z%
 #
 # A missed goal is a result, not a failure: the script fails only when a run
-# fails or a tool is missing. Sizes: HPM_BENCH_VPMU_SMALL=1 runs the demo
-# sizes (a quick smoke run, about a minute). The whole run takes about 7
-# minutes on 2 cores, mostly in the full-model runs.
+# fails twice or a tool is missing. Sizes: HPM_BENCH_VPMU_SMALL=1 runs smaller
+# inputs (a smoke run). The whole run takes about 20 minutes on 2 shared
+# cores, mostly in the full-model runs of python3 and cc1.
 set -euo pipefail
 
 BUILD=${1:-build}
@@ -87,16 +89,15 @@ fi
 # ---------------------------------------------------------------- workloads
 # Larger than the demo's defaults, so that each run lasts a second or more
 # under tool none and Valgrind's start-up (~0.35 s) does not dominate; small
-# enough that the whole benchmark stays under 10 minutes on 2 cores while
-# the full model costs 4-5 times cachegrind's time (as when this was written).
+# enough that the whole benchmark stays within about 15 minutes on 2 cores.
 if [ "${HPM_BENCH_VPMU_SMALL:-0}" = 1 ]; then
-  SZ_MATMUL=300 SZ_CG=300 SZ_STREAM=1000000 XZ_BYTES=131072
+  SZ_MATMUL=200 SZ_CG=300 SZ_STREAM=1000000 XZ_BYTES=131072 PY_N=20000 SQL_N=5000
 else
-  SZ_MATMUL=420 SZ_CG=600 SZ_STREAM=4000000 XZ_BYTES=393216
+  SZ_MATMUL=300 SZ_CG=500 SZ_STREAM=3000000 XZ_BYTES=262144 PY_N=30000 SQL_N=20000
 fi
-# xz input: fixed-seed text, compressible but not trivially (about 20:1),
-# exactly XZ_BYTES long (awk cuts the last line itself: a `| head -c` would
-# end awk with SIGPIPE, which pipefail reports as a failure).
+# Compressor input: fixed-seed text, compressible but not trivially (about
+# 20:1), exactly XZ_BYTES long (awk cuts the last line itself: a `| head -c`
+# would end awk with SIGPIPE, which pipefail reports as a failure).
 XZ_IN="$TMP/xz.in"
 awk -v n="$XZ_BYTES" 'BEGIN {
   s = 12345; w = "alpha beta gamma delta epsilon zeta eta theta iota kappa";
@@ -105,9 +106,42 @@ awk -v n="$XZ_BYTES" 'BEGIN {
     line = i " " substr(w, 1 + s % 40, 12) "\n";
     if (len + length(line) > n) line = substr(line, 1, n - len);
     len += length(line); printf "%s", line } }' >"$XZ_IN"
+# bzip2: the same text (a separate file, so that its size can differ)
+BZ_IN="$TMP/bz.in"
+cp "$XZ_IN" "$BZ_IN"
+# The interpreter: dictionaries, sorting, JSON and regular expressions (hash
+# seed fixed, as the cross-check does, so that runs are the same work).
+PY_SCRIPT="import json, re
+n = $PY_N
+d = {str(i * 7919 % 100003): i for i in range(n)}
+s = sorted(d.items(), key=lambda kv: kv[1] % 1013)
+doc = json.dumps([{'k': k, 'v': v, 't': 'x%dy' % v} for k, v in s[: n // 4]])
+back = json.loads(doc)
+pat = re.compile(r'x(\\d+)y')
+tot = sum(int(m.group(1)) for r in back for m in [pat.match(r['t'])] if m)
+print(len(s), len(doc), tot)"
+# The database: inserts in one transaction, an index, a join and a group by.
+SQL="CREATE TABLE a(id INTEGER PRIMARY KEY, k TEXT, v INTEGER);
+CREATE TABLE b(id INTEGER PRIMARY KEY, aid INTEGER, w REAL);
+BEGIN;
+INSERT INTO a SELECT value, printf('k%06d', value * 7919 % 100003), value % 977 FROM generate_series(1, $SQL_N);
+INSERT INTO b SELECT value, value * 31 % $SQL_N + 1, value * 0.5 FROM generate_series(1, $SQL_N);
+COMMIT;
+CREATE INDEX ak ON a(k);
+CREATE INDEX ba ON b(aid);
+SELECT count(*), sum(b.w) FROM a JOIN b ON b.aid = a.id WHERE a.k > 'k05';
+SELECT v % 13, count(*), max(k) FROM a GROUP BY 1 ORDER BY 2 DESC LIMIT 3;"
+# The compiler: GCC's cc1 at -O2 on a preprocessed C file (a workload's
+# source with its system headers, preprocessed here).
+CC1=$(gcc -print-prog-name=cc1 2>/dev/null || true)
+CC1_IN="$TMP/cc1.i"
+if [ -x "$CC1" ]; then
+  gcc -E -P "$HERE/../../workloads/cg.c" -I "$HERE/../../workloads" -o "$CC1_IN" 2>/dev/null ||
+    CC1=""
+fi
 
 # CMD_<prog>: the command line of each program (read through namerefs,
-# which shellcheck does not follow).
+# which shellcheck does not follow). HPM_BENCH_PROGS="a b" picks some.
 PROGS=(matmul cg stream)
 # shellcheck disable=SC2034
 CMD_matmul=("$BUILD/bin/hpm-matmul" "$SZ_MATMUL")
@@ -115,68 +149,136 @@ CMD_matmul=("$BUILD/bin/hpm-matmul" "$SZ_MATMUL")
 CMD_cg=("$BUILD/bin/hpm-cg" "$SZ_CG")
 # shellcheck disable=SC2034
 CMD_stream=("$BUILD/bin/hpm-stream" "$SZ_STREAM")
-if command -v xz >/dev/null; then
-  PROGS+=(xz)
-  # shellcheck disable=SC2034
-  CMD_xz=("$(command -v xz)" -9 -c "$XZ_IN")
+debian() { # NAME BINARY ARGS...: a Debian program, if installed
+  local name=$1 bin=$2
+  shift 2
+  if [ -x "$bin" ]; then
+    PROGS+=("$name")
+    declare -g -a "CMD_$name"
+    local -n cmd_="CMD_$name"
+    cmd_=("$bin" "$@")
+  else
+    echo "bench_vpmu: note: $bin not installed, $name is left out" >&2
+  fi
+}
+debian python3 /usr/bin/python3 -c "$PY_SCRIPT"
+debian sqlite3 /usr/bin/sqlite3 :memory: "$SQL"
+if [ -n "$CC1" ]; then
+  debian cc1 "$CC1" -quiet -O2 "$CC1_IN" -o /dev/null
 else
-  echo "bench_vpmu: note: xz not installed, the Debian-binary workload is left out"
+  echo "bench_vpmu: note: gcc's cc1 not found, cc1 is left out" >&2
 fi
+debian bzip2 /usr/bin/bzip2 -9 -c "$BZ_IN"
+debian xz /usr/bin/xz -9 -c "$XZ_IN"
+if [ -n "${HPM_BENCH_PROGS:-}" ]; then
+  read -r -a want <<<"$HPM_BENCH_PROGS"
+  keep=()
+  for p in "${PROGS[@]}"; do
+    for w in "${want[@]}"; do [ "$p" = "$w" ] && keep+=("$p"); done
+  done
+  PROGS=("${keep[@]}")
+fi
+export PYTHONHASHSEED=0
 
 # ---------------------------------------------------------------- timing
-# best_ms OUTVAR CMD...: the fastest of $REPS runs, in milliseconds. The
-# program's output is discarded; a non-zero exit status is a real error.
-best_ms() {
-  local -n out_=$1
-  shift
-  local best="" t0 t1 ms i
-  for ((i = 0; i < REPS; i++)); do
-    t0=$(date +%s%N)
-    if ! "$@" >/dev/null 2>"$TMP/stderr"; then
-      echo "bench_vpmu: failed:" "$@" >&2
-      tail -n 20 "$TMP/stderr" >&2
-      exit 1
-    fi
-    t1=$(date +%s%N)
-    ms=$(((t1 - t0) / 1000000))
-    if [ -z "$best" ] || [ "$ms" -lt "$best" ]; then best=$ms; fi
-  done
-  # shellcheck disable=SC2034 # a nameref: assigns the caller's variable
-  out_=$best
+# Configurations. Each rep runs every configuration of a program once, one
+# after the other (paired: a burst of load on the shared machine hits ours
+# and the peer alike), and a configuration's time is the median of its reps.
+#   native      the program alone
+#   none        valgrind --tool=none: the floor of any Valgrind tool
+#   core        hpm, core events only (no models run)
+#   full        hpm, the default event set on machine bgp (every model runs)
+#   cgeom       hpm on cachegrind.machine with cachegrind's events (Ir, I1mr,
+#               Dr, Dw, D1mr, D1mw, LL misses, Bc, Bcm, Bi, Bim)
+#   cachegrind  --cache-sim=yes --branch-sim=yes with the geometry above
+#   callgrind   --cache-sim=yes --branch-sim=yes
+#   fullhost    hpm full on machine host (HPM_BENCH_HOST=1 adds it)
+# HPM_BENCH_BASE_LIB=DIR adds core_base, full_base, cgeom_base: the same
+# runs with the tool in DIR (a copy of an older build/lib/valgrind), to
+# measure a change against its parent in one run.
+CG_EVENTS=INSTRUCTIONS,L1I_MISSES,LOADS,STORES,L1D_READ_MISSES,L1D_WRITE_MISSES,MEM_ACCESSES,BR_COND,BR_COND_MISPREDICTS,BR_INDIRECT,BR_INDIRECT_MISPREDICTS
+CONFIGS=(native none core full cgeom cachegrind callgrind)
+[ "${HPM_BENCH_HOST:-0}" = 1 ] && CONFIGS+=(fullhost)
+[ -n "${HPM_BENCH_BASE_LIB:-}" ] && CONFIGS+=(core_base full_base cgeom_base)
+if [ -n "${HPM_BENCH_CONFIGS:-}" ]; then read -r -a CONFIGS <<<"$HPM_BENCH_CONFIGS"; fi
+[ "$HAVE_COUNT" = 1 ] || die "'$HPM count' not available"
+
+# run_config PROG CONFIG: one run, output discarded
+run_config() {
+  local -n c_="CMD_$1"
+  local lib=() cfg=$2
+  case $cfg in *_base) lib=(env HPM_VALGRIND_LIB="$HPM_BENCH_BASE_LIB") cfg=${cfg%_base} ;; esac
+  case $cfg in
+  native) "${c_[@]}" ;;
+  none) valgrind -q --tool=none "${c_[@]}" ;;
+  core) "${lib[@]}" "$HPM" count -e "$CORE_EVENTS" -o /dev/null -- "${c_[@]}" ;;
+  full) "${lib[@]}" "$HPM" count --machine bgp -o /dev/null -- "${c_[@]}" ;;
+  cgeom) "${lib[@]}" "$HPM" count --machine "$CG_MACHINE" -e "$CG_EVENTS" -o /dev/null -- "${c_[@]}" ;;
+  fullhost) "$HPM" count --machine host -o /dev/null -- "${c_[@]}" ;;
+  cachegrind)
+    # the file is kept for the count comparison; writing it costs nothing
+    valgrind -q --tool=cachegrind --cache-sim=yes --branch-sim=yes \
+      "${CG_GEOMETRY[@]}" --cachegrind-out-file="$TMP/cg.$1" "${c_[@]}" ;;
+  callgrind)
+    valgrind -q --tool=callgrind --cache-sim=yes --branch-sim=yes \
+      --callgrind-out-file=/dev/null "${c_[@]}" ;;
+  *) die "unknown configuration $cfg" ;;
+  esac
 }
 
-declare -A T # T[prog,config] = ms; absent = not measured
-
-for p in "${PROGS[@]}"; do
-  declare -n cmd="CMD_$p"
-  echo "bench_vpmu: timing $p (${cmd[*]##*/}), best of $REPS" >&2
-  best_ms "T[$p,native]" "${cmd[@]}"
-  best_ms "T[$p,none]" valgrind -q --tool=none "${cmd[@]}"
-  if [ "$HAVE_COUNT" = 1 ]; then
-    best_ms "T[$p,core]" "$HPM" count -e "$CORE_EVENTS" -o /dev/null -- "${cmd[@]}"
-    best_ms "T[$p,full]" "$HPM" count --machine bgp -o /dev/null -- "${cmd[@]}"
-    if [ "${HPM_BENCH_HOST:-1}" = 1 ]; then
-      best_ms "T[$p,fullhost]" "$HPM" count --machine host -o /dev/null -- "${cmd[@]}"
-    fi
+# HPM_BENCH_CLOCK=cpu times the CPU (user + system) of each run and its
+# children instead of the wall clock: on a machine shared with other jobs
+# the wall clock of a run also counts the others' time slices.
+CLOCK=${HPM_BENCH_CLOCK:-wall}
+clock_now() { # NOW = the clock in ms
+  if [ "$CLOCK" = cpu ]; then
+    # `times` in this shell (a redirect, not a subshell, whose children's
+    # times would start at 0): line 2 is the children's user and system
+    times >"$TMP/times"
+    NOW=$(awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/)
+      printf "%d\n", (u[1] * 60 + u[2] + s[1] * 60 + s[2]) * 1000 }' "$TMP/times")
   else
-    best_ms "T[$p,core]" env VALGRIND_LIB="$BUILD/lib/valgrind" valgrind -q --tool=hpm \
-      --hpm-out=/dev/null "${DIRECT_CORE[@]}" "${cmd[@]}"
-    if [ -n "$DIRECT_FULL" ]; then
-      best_ms "T[$p,full]" env VALGRIND_LIB="$BUILD/lib/valgrind" valgrind -q --tool=hpm \
-        --hpm-out=/dev/null --hpm-events=all "${cmd[@]}"
-    fi
+    NOW=$(($(date +%s%N) / 1000000))
   fi
-  # The last cachegrind run's file is kept for the count comparison; writing
-  # a few KB costs the same as /dev/null.
-  best_ms "T[$p,cachegrind]" valgrind -q --tool=cachegrind --cache-sim=yes --branch-sim=yes \
-    "${CG_GEOMETRY[@]}" --cachegrind-out-file="$TMP/cg.$p" "${cmd[@]}"
-  best_ms "T[$p,callgrind]" valgrind -q --tool=callgrind --cache-sim=yes --branch-sim=yes \
-    --callgrind-out-file=/dev/null "${cmd[@]}"
-  unset -n cmd
+}
+
+declare -A T # T[prog,config] = ms (median); absent = not measured
+for p in "${PROGS[@]}"; do
+  declare -A S=() # S[config] = "ms ms ..."
+  echo "bench_vpmu: timing $p, $REPS paired reps of: ${CONFIGS[*]}" >&2
+  for ((r = 0; r < REPS; r++)); do
+    for c in "${CONFIGS[@]}"; do
+      clock_now
+      t0=$NOW
+      if ! run_config "$p" "$c" >/dev/null 2>"$TMP/stderr"; then
+        # once more (and timed again): on a shared machine another user's
+        # clean-up of /tmp can take a run's output file away
+        echo "bench_vpmu: note: $p under $c failed, once more:" \
+          "$(tail -n 2 "$TMP/stderr" | tr '\n' ' ')" >&2
+        clock_now
+      t0=$NOW
+        if ! run_config "$p" "$c" >/dev/null 2>"$TMP/stderr"; then
+          echo "bench_vpmu: failed: $p under $c" >&2
+          tail -n 20 "$TMP/stderr" >&2
+          exit 1
+        fi
+      fi
+      clock_now
+      t1=$NOW
+      S[$c]+="$((t1 - t0)) "
+    done
+  done
+  for c in "${CONFIGS[@]}"; do
+    # shellcheck disable=SC2086 # a list of numbers
+    T[$p,$c]=$(printf '%s\n' ${S[$c]} | sort -n | awk '{ v[NR] = $1 }
+      END { print (NR % 2 ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2)) }')
+  done
+  for c in "${CONFIGS[@]}"; do printf ' %s=%sms' "$c" "${T[$p,$c]}"; done >&2
+  echo >&2
+  unset S
 done
 
 # ---------------------------------------------------------------- report
-CONFIGS=(native none core full fullhost cachegrind callgrind)
 fmt_cell() { # ms native_ms -> "1.234s  12.3x"
   awk -v t="$1" -v n="$2" 'BEGIN { printf "%7.3fs %6.1fx", t / 1000, (n > 0 ? t / n : 0) }'
 }
@@ -187,15 +289,17 @@ echo
 for p in "${PROGS[@]}"; do
   printf '%-8s' "$p"
   for c in "${CONFIGS[@]}"; do
-    if [ -n "${T[$p,$c]:-}" ]; then
+    if [ -n "${T[$p,$c]:-}" ] && [ -n "${T[$p,native]:-}" ]; then
       printf ' %15s' "$(fmt_cell "${T[$p,$c]}" "${T[$p,native]}")"
+    elif [ -n "${T[$p,$c]:-}" ]; then
+      printf ' %15s' "$(fmt_cell "${T[$p,$c]}" 0)"
     else
       printf ' %15s' "-"
     fi
   done
   echo
 done
-echo "(wall-clock seconds, best of $REPS; slowdown over native)"
+echo "($CLOCK-clock seconds, median of $REPS paired reps; slowdown over native)"
 echo
 
 # ratio lines: per program, then the geometric mean over the programs
@@ -213,17 +317,22 @@ ratio_lines() { # NAME OURS PEER
     for (i = 1; i < NF; i += 2) if ($(i + 1) > 0 && $i > 0) { s += log($i / $(i + 1)); k++ }
     if (k) printf "ratio %s %.3f\n", n, exp(s / k) }'
 }
-ratio_lines vpmu_core_vs_none core none
+# the issue's three goals: cgeom <= 0.8, full <= 1.5, core <= 1.1
+ratio_lines vpmu_cgeom_vs_cachegrind cgeom cachegrind
 ratio_lines vpmu_full_vs_cachegrind full cachegrind
+ratio_lines vpmu_core_vs_none core none
 ratio_lines vpmu_full_vs_callgrind full callgrind
 ratio_lines vpmu_fullhost_vs_cachegrind fullhost cachegrind
+ratio_lines vpmu_cgeom_vs_base cgeom cgeom_base
+ratio_lines vpmu_full_vs_base full full_base
+ratio_lines vpmu_core_vs_base core core_base
 
 # ---------------------------------------------------------------- counts
 # hpm on cachegrind.machine against the kept cachegrind file: instructions
 # (Ir), conditional branches (Bc), L1 data misses (D1mr + D1mw) and
 # last-level misses, instruction and data (ILmr + DLmr + DLmw, hpm's
 # MEM_ACCESSES: requests served by memory).
-[ "$HAVE_COUNT" = 1 ] || exit 0
+[ -n "${T[${PROGS[0]},cachegrind]:-}" ] || exit 0
 echo
 # cg_field FILE NAME: a total from cachegrind's "events:" and "summary:" lines
 cg_field() {
@@ -245,6 +354,7 @@ compare_line() { # NAME HPM PEER
 }
 for p in "${PROGS[@]}"; do
   declare -n cmd="CMD_$p"
+  [ -n "${T[$p,cachegrind]:-}" ] || continue
   if ! "$HPM" count --machine "$CG_MACHINE" -e INSTRUCTIONS,BR_COND,L1D_MISSES,MEM_ACCESSES --csv \
     -o "$TMP/hpm.$p.csv" -- "${cmd[@]}" >/dev/null 2>"$TMP/stderr"; then
     echo "bench_vpmu: failed: hpm count --machine $CG_MACHINE ... -- ${cmd[*]}" >&2

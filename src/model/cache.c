@@ -47,13 +47,51 @@ size_t hpm_cache_storage_size(const struct hpm_cache_params *p)
 {
     if (hpm_cache_params_check(p) != HPM_MODEL_OK)
         return 0;
-    return HPM__ALIGN8(sizeof(struct hpm_cache)) + (size_t)(p->size / p->line) * 8u;
+    return HPM__ALIGN8(sizeof(struct hpm_cache)) + (size_t)(p->size / p->line) * 8u +
+           hpm__cache_extra_size(p->size / p->line / cache_ways(p), cache_ways(p));
+}
+
+/* Index entries of an indexed cache: a power of two >= 2 x lines, so that
+ * linear probing stays short (load factor <= 1/2). */
+static uint64_t index_entries(uint64_t lines)
+{
+    uint64_t e = 1;
+    while (e < 2 * lines)
+        e <<= 1;
+    return e;
+}
+
+size_t hpm__cache_extra_size(uint64_t sets, uint64_t ways)
+{
+    uint64_t lines = sets * ways;
+    if (ways < HPM__INDEX_MIN_WAYS)
+        return 0;
+    /* index (uint32), stamps (uint64 per slot), ring heads (uint32 per set) */
+    return HPM__ALIGN8((size_t)index_entries(lines) * 4u) + (size_t)lines * 8u +
+           HPM__ALIGN8((size_t)sets * 4u);
+}
+
+/* Empties c: every way, and the index, stamps and ring heads with it. */
+static void cache_empty(struct hpm_cache *c)
+{
+    uint64_t i, sets = c->set_mask + 1, n = sets * c->ways;
+    for (i = 0; i < n; i++)
+        c->tags[i] = HPM__EMPTY;
+    if (c->index) {
+        for (i = 0; i <= c->index_mask; i++)
+            c->index[i] = 0;
+        for (i = 0; i < n; i++)
+            c->stamp[i] = 0;
+        for (i = 0; i < sets; i++)
+            c->head[i] = 0;
+        c->clock = 0;
+    }
 }
 
 void hpm__cache_setup(struct hpm_cache *c, uint64_t sets, uint32_t ways, uint32_t line_bits,
                       uint32_t policy, uint32_t seed, uint64_t *tags)
 {
-    uint64_t i, n = sets * ways;
+    uint64_t n = sets * ways;
     hpm__zero(&c->st, sizeof c->st);
     c->ways = ways;
     c->line_bits = line_bits;
@@ -61,8 +99,21 @@ void hpm__cache_setup(struct hpm_cache *c, uint64_t sets, uint32_t ways, uint32_
     c->policy = policy;
     c->rng = seed ? seed : 0x9e3779b9u;
     c->tags = tags;
-    for (i = 0; i < n; i++)
-        tags[i] = HPM__EMPTY;
+    c->index = 0;
+    c->stamp = 0;
+    c->head = 0;
+    if (hpm__cache_extra_size(sets, ways)) {
+        uint64_t e = index_entries(n);
+        char *at = (char *)(tags + n);
+        c->index = (uint32_t *)at;
+        c->index_mask = e - 1;
+        c->index_shift = 64u - hpm__log2_64(e);
+        at += HPM__ALIGN8((size_t)e * 4u);
+        c->stamp = (uint64_t *)at;
+        at += (size_t)n * 8u;
+        c->head = (uint32_t *)at;
+    }
+    cache_empty(c);
 }
 
 static int check_storage(const void *storage, size_t have, size_t need)
@@ -134,16 +185,15 @@ void hpm_cache_stats(const struct hpm_cache *c, struct hpm_cache_stats *s)
 
 void hpm_cache_reset_stats(struct hpm_cache *c) { hpm__zero(&c->st, sizeof c->st); }
 
-void hpm_cache_flush(struct hpm_cache *c)
-{
-    uint64_t i, n = (c->set_mask + 1) * c->ways;
-    for (i = 0; i < n; i++)
-        c->tags[i] = HPM__EMPTY;
-}
+void hpm_cache_flush(struct hpm_cache *c) { cache_empty(c); }
 
 void hpm_cache_cachegrind_cold(struct hpm_cache *c)
 {
     uint64_t i, n = (c->set_mask + 1) * c->ways;
+    /* an indexed cache holds each line once: it cannot hold line 0 in
+     * every way (cachegrind's geometries are far below its ways) */
+    if (c->index)
+        return;
     for (i = 0; i < n; i++)
         c->tags[i] = 0;
 }
@@ -175,9 +225,12 @@ int hpm_tlb_params_check(const struct hpm_tlb_params *p)
 
 size_t hpm_tlb_storage_size(const struct hpm_tlb_params *p)
 {
+    uint32_t ways;
     if (hpm_tlb_params_check(p) != HPM_MODEL_OK)
         return 0;
-    return HPM__ALIGN8(sizeof(struct hpm_tlb)) + (size_t)p->entries * 8u;
+    ways = p->assoc ? p->assoc : p->entries;
+    return HPM__ALIGN8(sizeof(struct hpm_tlb)) + (size_t)p->entries * 8u +
+           hpm__cache_extra_size(p->entries / ways, ways);
 }
 
 int hpm_tlb_init(struct hpm_tlb **out, const struct hpm_tlb_params *p, void *storage,

@@ -268,31 +268,92 @@ static void prefetch_demand(struct hpm_hier *h, struct hpm_cache *const *chain,
     victim->stamp = pf->clock;
 }
 
-int hpm_hier_access(struct hpm_hier *h, uint32_t core, int kind, uint64_t addr, uint32_t size)
+/* Everything after the L1 of an access: a missed L1 (m lines) is filled
+ * from below, the prefetcher sees the L2 demand, the serving level is
+ * counted. Kept out of line so that the L1 hit path stays small enough to
+ * inline into the vpmu tool's helpers. */
+static __attribute__((noinline)) int hier_miss(struct hpm_hier *h, uint32_t core, int kind,
+                                               uint64_t addr, uint32_t size, unsigned m,
+                                               struct hpm_cache *l1)
 {
-    struct hpm_cache *const *chain;
+    struct hpm_cache *const *chain = h->cache[core];
     struct hpm_cache *ch[3];
-    struct hpm_hier_core_stats *cs;
-    unsigned m;
     int served;
-    if (core >= h->p.cores || kind < 0 || kind >= HPM_ACCESS_KINDS)
-        return HPM_MODEL_ERANGE;
-    chain = h->cache[core];
-    ch[0] = chain[kind == HPM_IFETCH ? 0 : 1];
+    ch[0] = l1;
     ch[1] = chain[2];
     ch[2] = chain[3];
-    cs = &h->cs[core];
-    cs->accesses[kind]++;
+    served = fetch_below(h, ch, 1, addr, size, m, l1->line_bits);
+    if (h->pf[core])
+        prefetch_demand(h, ch, h->pf[core], addr >> ch[1]->line_bits);
+    h->cs[core].served[kind][served]++;
+    return served;
+}
+
+/* A straddling access, or an L1 line reference that evicted a dirty line:
+ * the general path of ref_level for the L1. */
+static __attribute__((noinline)) int hier_general(struct hpm_hier *h, uint32_t core, int kind,
+                                                  uint64_t addr, uint32_t size,
+                                                  struct hpm_cache *l1)
+{
+    struct hpm_cache *const *chain = h->cache[core];
+    struct hpm_cache *ch[3];
+    unsigned m;
+    ch[0] = l1;
+    ch[1] = chain[2];
+    ch[2] = chain[3];
     m = ref_level(h, ch, 0, addr, size, kind == HPM_STORE);
     if (!m) {
+        h->cs[core].served[kind][HPM_SERVED_L1]++;
+        return HPM_SERVED_L1;
+    }
+    return hier_miss(h, core, kind, addr, size, m, l1);
+}
+
+/* The per-access path, inlined where it is called in a hot loop (the vpmu
+ * tool includes this file, as cachegrind includes cg_sim.c): an access
+ * within one L1 line that hits or misses without a write-back is handled
+ * here; anything else goes to hier_general. The counts are those of
+ * ref_level + fetch_below, in the same order of model state changes. */
+static inline __attribute__((always_inline)) int
+hier_access_inline(struct hpm_hier *h, uint32_t core, int kind, uint64_t addr, uint32_t size)
+{
+    struct hpm_cache *l1 = h->cache[core][kind == HPM_IFETCH ? 0 : 1];
+    struct hpm_hier_core_stats *cs = &h->cs[core];
+    uint64_t first, last, wb;
+    unsigned write = kind == HPM_STORE, r;
+    cs->accesses[kind]++;
+    hpm__line_span(l1->line_bits, addr, size, &first, &last);
+    if (__builtin_expect(first != last, 0))
+        return hier_general(h, core, kind, addr, size, l1);
+    /* the single-line case of ref_level */
+    if (!l1->index && (l1->tags[(size_t)(first & l1->set_mask) * l1->ways] ^ (first << 1)) < 2) {
+        /* MRU hit: the common case, no reordering under any policy */
+        l1->tags[(size_t)(first & l1->set_mask) * l1->ways] |= write;
+        r = 0;
+    } else {
+        r = hpm__line_ref(l1, first, write, &wb);
+    }
+    (&l1->st.read_accesses)[3 * write]++;
+    (&l1->st.read_misses)[3 * write] += r & 1;
+    if (__builtin_expect(r & 2, 0)) {
+        struct hpm_cache *ch[3];
+        ch[0] = l1;
+        ch[1] = h->cache[core][2];
+        ch[2] = h->cache[core][3];
+        writeback(h, ch, 1, wb << l1->line_bits, (uint64_t)1 << l1->line_bits);
+    }
+    if (!(r & 1)) {
         cs->served[kind][HPM_SERVED_L1]++;
         return HPM_SERVED_L1;
     }
-    served = fetch_below(h, ch, 1, addr, size, m, ch[0]->line_bits);
-    if (h->pf[core])
-        prefetch_demand(h, ch, h->pf[core], addr >> ch[1]->line_bits);
-    cs->served[kind][served]++;
-    return served;
+    return hier_miss(h, core, kind, addr, size, 1, l1);
+}
+
+int hpm_hier_access(struct hpm_hier *h, uint32_t core, int kind, uint64_t addr, uint32_t size)
+{
+    if (core >= h->p.cores || kind < 0 || kind >= HPM_ACCESS_KINDS)
+        return HPM_MODEL_ERANGE;
+    return hier_access_inline(h, core, kind, addr, size);
 }
 
 struct hpm_cache *hpm_hier_l1i(struct hpm_hier *h, uint32_t core)

@@ -88,7 +88,8 @@ void hpm_cache_reset_stats(struct hpm_cache *c);
 void hpm_cache_flush(struct hpm_cache *c);
 /* Cachegrind allocates its tag arrays zeroed, so an empty way matches line 0;
  * call this right after init to get that (only addresses below one line
- * differ). Default: empty ways match nothing. */
+ * differ). Default: empty ways match nothing. No effect on a cache of 32 or
+ * more ways (indexed: each line is held at most once). */
 void hpm_cache_cachegrind_cold(struct hpm_cache *c);
 const struct hpm_cache_params *hpm_cache_params_of(const struct hpm_cache *c);
 

@@ -22,7 +22,26 @@ struct hpm_cache {
     uint32_t rng;
     uint64_t *tags; /* sets * ways, set-major, way 0 = MRU (LRU) / newest (FIFO) */
     struct hpm_cache_stats st;
+    /* Highly associative caches (>= HPM__INDEX_MIN_WAYS ways: BG/P's 64-way
+     * L1s, 64-entry fully associative TLBs) are not scanned way by way: a
+     * hash table from line number to slot finds a line in O(1), and the
+     * replacement order is kept without moving tags: LRU by a use stamp per
+     * slot (the victim is the smallest), FIFO by a per-set ring head (hits
+     * do not reorder, so the oldest line is the next slot of the ring),
+     * RANDOM by position as before. Outcomes are exactly those of the
+     * scanned layout (tests/model: test_indexed_equivalence). NULL index =
+     * scanned layout. */
+    uint32_t *index;   /* index_mask + 1 entries: slot + 1, 0 = free */
+    uint64_t index_mask;
+    uint32_t index_shift; /* 64 - log2(entries): Fibonacci hashing */
+    uint64_t *stamp;   /* LRU: per slot, the clock of its last use (0 = never) */
+    uint32_t *head;    /* FIFO: per set, the way the next fill replaces */
+    uint64_t clock;
 };
+
+/* From this many ways on, a cache is indexed (see struct hpm_cache). Below
+ * it, a scan of the set's ways is as fast. */
+#define HPM__INDEX_MIN_WAYS 32u
 
 #define HPM__ALIGN8(n) (((n) + 7u) & ~(size_t)7u)
 
@@ -58,9 +77,118 @@ static inline void hpm__copy(void *dst, const void *src, size_t n)
 }
 #define HPM__COPY(dst, src) hpm__copy((dst), (src), sizeof *(dst) + 0 * sizeof(*(dst) = *(src)))
 
-/* Sets up c over `tags` (sets * ways words), all ways empty. */
+/* Bytes a cache of sets x ways needs after its tags (the index of an
+ * indexed cache; 0 for a scanned one). A multiple of 8. */
+size_t hpm__cache_extra_size(uint64_t sets, uint64_t ways);
+
+/* Sets up c over `tags` (sets * ways words, followed by
+ * hpm__cache_extra_size bytes), all ways empty. */
 void hpm__cache_setup(struct hpm_cache *c, uint64_t sets, uint32_t ways, uint32_t line_bits,
                       uint32_t policy, uint32_t seed, uint64_t *tags);
+
+/* ------------------------------------------------- the index (indexed caches) */
+
+static inline uint64_t hpm__ix_hash(const struct hpm_cache *c, uint64_t line)
+{
+    return (line * 0x9E3779B97F4A7C15ull) >> c->index_shift;
+}
+
+/* Slot holding key (line << 1), or -1. */
+static inline int64_t hpm__ix_lookup(const struct hpm_cache *c, uint64_t key)
+{
+    uint64_t h = hpm__ix_hash(c, key >> 1);
+    for (;;) {
+        uint32_t e = c->index[h];
+        if (!e)
+            return -1;
+        if ((c->tags[e - 1] ^ key) < 2)
+            return (int64_t)e - 1;
+        h = (h + 1) & c->index_mask;
+    }
+}
+
+static inline void hpm__ix_insert(struct hpm_cache *c, uint64_t line, uint64_t slot)
+{
+    uint64_t h = hpm__ix_hash(c, line);
+    while (c->index[h])
+        h = (h + 1) & c->index_mask;
+    c->index[h] = (uint32_t)(slot + 1);
+}
+
+/* Removes the entry of the line in `slot` (still in tags[slot]): linear
+ * probing's backward-shift deletion, so that lookups need no tombstones. */
+static inline void hpm__ix_remove(struct hpm_cache *c, uint64_t slot)
+{
+    uint64_t m = c->index_mask, i = hpm__ix_hash(c, c->tags[slot] >> 1), j, k;
+    while (c->index[i] != slot + 1)
+        i = (i + 1) & m;
+    for (j = i;;) {
+        j = (j + 1) & m;
+        if (!c->index[j])
+            break;
+        k = hpm__ix_hash(c, c->tags[c->index[j] - 1] >> 1);
+        /* the entry at j may move to the hole at i if its home k is not
+         * cyclically within (i, j] */
+        if (i <= j ? (k <= i || k > j) : (k <= i && k > j)) {
+            c->index[i] = c->index[j];
+            i = j;
+        }
+    }
+    c->index[i] = 0;
+}
+
+/* hpm__line_ref of an indexed cache. */
+static inline unsigned hpm__line_ref_ix(struct hpm_cache *c, uint64_t line, unsigned write,
+                                        uint64_t *wb)
+{
+    uint64_t key = line << 1, base, slot, w;
+    int64_t s = hpm__ix_lookup(c, key);
+    uint32_t n = c->ways, i;
+    if (s >= 0) {
+        c->tags[s] |= write;
+        if (c->policy == HPM_REPL_LRU)
+            c->stamp[s] = ++c->clock;
+        return 0;
+    }
+    base = (line & c->set_mask) * n;
+    if (c->policy == HPM_REPL_RANDOM) {
+        uint32_t x = c->rng;
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        c->rng = x;
+        i = x % n;
+    } else if (c->policy == HPM_REPL_FIFO) {
+        uint32_t *hd = &c->head[line & c->set_mask];
+        i = *hd;
+        *hd = i + 1 == n ? 0 : i + 1;
+    } else { /* LRU: the least recently used slot (an empty one first) */
+        const uint64_t *st = c->stamp + base;
+        uint64_t best = st[0];
+        uint32_t k;
+        i = 0;
+        for (k = 1; k < n; k++)
+            if (st[k] < best) {
+                best = st[k];
+                i = k;
+            }
+    }
+    slot = base + i;
+    w = c->tags[slot];
+    if (w != HPM__EMPTY)
+        hpm__ix_remove(c, slot);
+    c->tags[slot] = key | write;
+    hpm__ix_insert(c, line, slot);
+    if (c->policy == HPM_REPL_LRU)
+        c->stamp[slot] = ++c->clock;
+    c->st.fills++;
+    if (w != HPM__EMPTY && (w & 1)) {
+        c->st.writebacks++;
+        *wb = w >> 1;
+        return 3;
+    }
+    return 1;
+}
 
 /* One line reference: returns bit 0 = miss, bit 1 = a dirty line was evicted
  * (its line number stored in *wb). Updates replacement state, fills and
@@ -73,6 +201,8 @@ static inline unsigned hpm__line_ref(struct hpm_cache *c, uint64_t line, unsigne
     uint64_t w = set[0];
     uint32_t n = c->ways, i, j;
 
+    if (c->index)
+        return hpm__line_ref_ix(c, line, write, wb);
     if ((w ^ key) < 2) { /* MRU fast path */
         set[0] = w | write;
         return 0;
@@ -121,6 +251,13 @@ static inline int hpm__mark_dirty(struct hpm_cache *c, uint64_t line)
     uint64_t *set = c->tags + (size_t)(line & c->set_mask) * c->ways;
     uint64_t key = line << 1;
     uint32_t i;
+    if (c->index) {
+        int64_t s = hpm__ix_lookup(c, key);
+        if (s < 0)
+            return 0;
+        c->tags[s] |= 1;
+        return 1;
+    }
     for (i = 0; i < c->ways; i++) {
         if ((set[i] ^ key) < 2) {
             set[i] |= 1;
@@ -135,6 +272,8 @@ static inline int hpm__line_present(const struct hpm_cache *c, uint64_t line)
     const uint64_t *set = c->tags + (size_t)(line & c->set_mask) * c->ways;
     uint64_t key = line << 1;
     uint32_t i;
+    if (c->index)
+        return hpm__ix_lookup(c, key) >= 0;
     for (i = 0; i < c->ways; i++)
         if ((set[i] ^ key) < 2)
             return 1;

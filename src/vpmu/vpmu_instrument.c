@@ -491,7 +491,7 @@ static Bool jk_is_fault(IRJumpKind jk)
     }
 }
 
-static void do_exit(Ctx *c, IRStmt *st, IRSB *sbIn)
+static void do_exit(Ctx *c, IRStmt *st)
 {
     IRExpr *guard = st->Ist.Exit.guard;
     IRJumpKind jk = st->Ist.Exit.jk;
@@ -531,10 +531,11 @@ static void do_exit(Ctx *c, IRStmt *st, IRSB *sbIn)
             emit_add(c->sb, VPMU_EV_BR_COND_TAKEN, IRExpr_RdTmp(both));
         }
         if (c->hook_br) {
-            Addr tgt = d;
-            if (!side_is_taken)
-                tgt = sbIn->next->tag == Iex_Const ? (Addr)sbIn->next->Iex.Const.con->Ico.U64 : 0;
-            branch_hook(c, c->insn_addr, mkIRExpr_HWord(tgt), taken64, VPMU_BR_COND);
+            /* the predictor needs the pc and the direction only */
+            IRDirty *di = unsafeIRDirty_0_N(
+                0, "vpmu_node_cond", VG_(fnptr_to_fnentry)((void *)&vpmu_node_cond),
+                mkIRExprVec_2(mkIRExpr_HWord(c->insn_addr), taken64));
+            addStmtToIRSB(c->sb, IRStmt_Dirty(di));
         }
         return;
     }
@@ -745,7 +746,7 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
             break;
         }
         case Ist_Exit:
-            do_exit(&c, st, sbIn);
+            do_exit(&c, st);
             addStmtToIRSB(c.sb, st);
             break;
         default:

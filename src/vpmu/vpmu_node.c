@@ -10,6 +10,16 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 
+/* The models are compiled into this file, as cachegrind includes cg_sim.c
+ * into its instrumentation: the L1 hit path (hier_access_inline), the TLB
+ * and the predictor then inline into the helpers that instrumented code
+ * calls, instead of costing a chain of calls per access. CMakeLists.txt
+ * leaves src/model's files out of the tool's sources for this. */
+#include "cache.c"
+#include "hier.c"
+#include "bpred.c"
+#include "timing.c"
+
 #include "catalog.h"
 #include "hpm/upc.h"
 #include "machine_wire.h"
@@ -35,6 +45,11 @@ struct core_state {
      * dirty, so write-backs stay exact. */
     Addr dline, iline;
     Bool dline_valid, dline_dirty, iline_valid;
+    /* The same for the TLBs, per page: the page of the last DTLB (ITLB)
+     * access is its MRU entry (TLBs are LRU), so a later access within it
+     * is a hit that changes nothing. */
+    Addr dpage, ipage;
+    Bool dpage_valid, ipage_valid;
     Bool ran; /* ran since the last flush: its kind values may have changed */
 };
 
@@ -55,6 +70,7 @@ static Bool run_hier, run_bpred, run_tlb, run_timing;
 static Int level;
 static UInt ll_line; /* line size of the level that fills from DDR */
 static UInt dline_bits, iline_bits; /* log2 of the L1D / L1I filter granules */
+static UInt dpage_bits, ipage_bits; /* log2 of the DTLB / ITLB pages */
 static Bool filter_d, filter_i; /* off without an L1: L2 hits move the prefetcher */
 
 static struct hpm_hier *hier;
@@ -376,6 +392,12 @@ void vpmu_node_init(void)
         iline_bits = 0;
         while (((ULong)1 << (iline_bits + 1)) <= ip)
             iline_bits++;
+        dpage_bits = 0;
+        while (run_tlb && ((ULong)1 << (dpage_bits + 1)) <= machine.dtlb.page_size)
+            dpage_bits++;
+        ipage_bits = 0;
+        while (run_tlb && ((ULong)1 << (ipage_bits + 1)) <= machine.itlb.page_size)
+            ipage_bits++;
     }
     if (clo_model_on_demand && (run_hier || run_bpred || run_tlb || run_timing)) {
         /* everything is allocated and sized for the models; they wait */
@@ -453,6 +475,19 @@ void vpmu_node_add_core_events(UInt core, const ULong *ev)
 
 /* ----------------------------------------------------------- dirty helpers */
 
+/* A TLB access unless it is within the page of the previous one. */
+static inline __attribute__((always_inline)) void tlb_access(struct hpm_tlb *t, Addr *page,
+                                                             Bool *valid, UInt bits, Addr a,
+                                                             SizeT size)
+{
+    Addr first = a >> bits, last = (a + (size ? size : 1) - 1) >> bits;
+    if (first == last && *valid && first == *page)
+        return;
+    hpm_tlb_access(t, a, (uint32_t)size);
+    *page = last; /* touched last: the MRU entry */
+    *valid = clo_filter;
+}
+
 void vpmu_node_ifetch(Addr a, SizeT len)
 {
     Addr first = a >> iline_bits, last = (a + (len ? len : 1) - 1) >> iline_bits;
@@ -460,23 +495,23 @@ void vpmu_node_ifetch(Addr a, SizeT len)
     if (first == last && s->iline_valid && first == s->iline)
         return;
     if (run_tlb)
-        hpm_tlb_access(s->itlb, a, (uint32_t)len);
+        tlb_access(s->itlb, &s->ipage, &s->ipage_valid, ipage_bits, a, len);
     if (run_hier)
-        hpm_hier_access(hier, cur_core, HPM_IFETCH, a, (uint32_t)len);
+        hier_access_inline(hier, cur_core, HPM_IFETCH, a, (uint32_t)len);
     s->iline = last;
     s->iline_valid = filter_i && first == last;
 }
 
-static inline void data_access(Addr a, SizeT size, Bool write)
+static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size, Bool write)
 {
     Addr first = a >> dline_bits, last = (a + (size ? size : 1) - 1) >> dline_bits;
     struct core_state *s = cur;
     if (first == last && s->dline_valid && first == s->dline && (!write || s->dline_dirty))
         return;
     if (run_tlb)
-        hpm_tlb_access(s->dtlb, a, (uint32_t)size);
+        tlb_access(s->dtlb, &s->dpage, &s->dpage_valid, dpage_bits, a, size);
     if (run_hier)
-        hpm_hier_access(hier, cur_core, write ? HPM_STORE : HPM_LOAD, a, (uint32_t)size);
+        hier_access_inline(hier, cur_core, write ? HPM_STORE : HPM_LOAD, a, (uint32_t)size);
     /* after a straddling access both lines are MRU; one suffices here */
     s->dline = last;
     s->dline_valid = filter_d && first == last;
@@ -491,6 +526,11 @@ void vpmu_node_load(Addr a, SizeT size)
 void vpmu_node_store(Addr a, SizeT size)
 {
     data_access(a, size, True);
+}
+
+void vpmu_node_cond(Addr pc, ULong taken)
+{
+    hpm_bpred_cond(cur->bp, pc, taken != 0);
 }
 
 void vpmu_node_branch(Addr pc, Addr target, ULong taken, ULong kind)

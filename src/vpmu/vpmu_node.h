@@ -105,6 +105,8 @@ const HChar *vpmu_node_kind_name(UInt kind);
 void vpmu_node_ifetch(Addr a, SizeT len);
 void vpmu_node_load(Addr a, SizeT size);
 void vpmu_node_store(Addr a, SizeT size);
+/* A conditional branch at pc (the most frequent kind: two arguments). */
+void vpmu_node_cond(Addr pc, ULong taken);
 /* kind: enum vpmu_branch_kind; taken only matters for VPMU_BR_COND. */
 void vpmu_node_branch(Addr pc, Addr target, ULong taken, ULong kind);
 /* A call at pc (direct or indirect) whose return address is ret. */

@@ -10,12 +10,12 @@
 #include "hpm_check.h"
 
 /* Every model lives at the start of its storage; free it all at the end. */
-static void *allocs[64];
+static void *allocs[128];
 static unsigned n_allocs;
 static void *alloc8(size_t n)
 {
     void *m = n ? aligned_alloc(8, (n + 7) & ~(size_t)7) : NULL;
-    if (m && n_allocs < 64)
+    if (m && n_allocs < 128)
         allocs[n_allocs++] = m;
     return m;
 }
@@ -537,6 +537,119 @@ static void test_hier_writeback(void)
     CHECK_EQ(ms.ddr_bytes_read, 64 * 64);
 }
 
+/* The scanned layout, as src/model kept every cache before indexed sets:
+ * way 0 first, LRU moves a hit to way 0, a miss shifts the set and inserts
+ * at way 0 (LRU, FIFO) or replaces an xorshift32-chosen way (RANDOM). */
+struct scan_cache {
+    uint64_t *tags, set_mask, writebacks;
+    uint32_t ways, line_bits, policy, rng;
+};
+static unsigned scan_ref(struct scan_cache *c, uint64_t line, unsigned write)
+{
+    uint64_t *set = c->tags + (line & c->set_mask) * c->ways, key = line << 1, w;
+    uint32_t n = c->ways, i, j;
+    for (i = 0; i < n; i++) {
+        w = set[i];
+        if ((w ^ key) < 2) {
+            if (c->policy == HPM_REPL_LRU) {
+                for (j = i; j > 0; j--)
+                    set[j] = set[j - 1];
+                set[0] = w | write;
+            } else {
+                set[i] = w | write;
+            }
+            return 0;
+        }
+    }
+    if (c->policy == HPM_REPL_RANDOM) {
+        uint32_t x = c->rng;
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        c->rng = x;
+        i = x % n;
+        w = set[i];
+        set[i] = key | write;
+    } else {
+        w = set[n - 1];
+        for (j = n - 1; j > 0; j--)
+            set[j] = set[j - 1];
+        set[0] = key | write;
+    }
+    if (w != ~(uint64_t)0 && (w & 1))
+        c->writebacks++;
+    return 1;
+}
+
+/* Indexed caches (64 ways, and fully associative) against the scanned
+ * layout: the same miss on every access, the same write-backs, the same
+ * lines present, for each policy, across a flush. */
+static void test_indexed_equivalence(void)
+{
+    static const struct {
+        uint64_t size;
+        uint32_t assoc, line;
+    } geo[] = {{32768, 64, 32}, {2048, 0, 32}, {65536, 32, 64}};
+    uint32_t g, pol;
+    for (g = 0; g < sizeof geo / sizeof geo[0]; g++) {
+        for (pol = HPM_REPL_LRU; pol <= HPM_REPL_RANDOM; pol++) {
+            struct hpm_cache *c = new_cache(geo[g].size, geo[g].assoc, geo[g].line, pol);
+            struct hpm_cache_stats st;
+            struct scan_cache r;
+            uint64_t lines = geo[g].size / geo[g].line, x = 88172645463325252ull, n, i;
+            uint64_t diff = 0, pdiff = 0, misses = 0;
+            r.ways = geo[g].assoc ? geo[g].assoc : (uint32_t)lines;
+            r.set_mask = lines / r.ways - 1;
+            r.line_bits = (uint32_t)__builtin_ctz(geo[g].line);
+            r.policy = pol;
+            r.rng = 0x9e3779b9u; /* the model's default seed */
+            r.writebacks = 0;
+            r.tags = malloc(lines * 8);
+            for (i = 0; i < lines; i++)
+                r.tags[i] = ~(uint64_t)0;
+            for (n = 0; n < 300000; n++) {
+                uint64_t a, first, last, line;
+                uint32_t size;
+                unsigned w, want = 0;
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                size = 1u << ((x >> 8) % 4);
+                /* a footprint of about 3 caches, with a hot quarter */
+                a = (x >> 16) % (3 * geo[g].size);
+                if ((x >> 40) % 2 == 0)
+                    a = (x >> 16) % (geo[g].size / 2);
+                w = (x >> 50) % 3 == 0;
+                first = a >> r.line_bits;
+                last = (a + size - 1) >> r.line_bits;
+                for (line = first; line <= last; line++)
+                    want |= scan_ref(&r, line, w);
+                diff += (unsigned)hpm_cache_access(c, a, size, (int)w) != want;
+                misses += want;
+                if (n % 97 == 0) { /* presence of a line either may hold */
+                    uint64_t q = (x >> 20) % (3 * geo[g].size), *set, k;
+                    int in = 0;
+                    set = r.tags + ((q >> r.line_bits) & r.set_mask) * r.ways;
+                    for (k = 0; k < r.ways; k++)
+                        in |= (set[k] ^ ((q >> r.line_bits) << 1)) < 2;
+                    pdiff += hpm_cache_probe(c, q) != in;
+                }
+                if (n == 150000) {
+                    hpm_cache_flush(c);
+                    for (i = 0; i < lines; i++)
+                        r.tags[i] = ~(uint64_t)0;
+                }
+            }
+            hpm_cache_stats(c, &st);
+            CHECK_EQ(diff, 0);
+            CHECK_EQ(pdiff, 0);
+            CHECK_EQ(st.writebacks, r.writebacks);
+            CHECK(misses > 1000 && r.writebacks > 100);
+            free(r.tags);
+        }
+    }
+}
+
 int main(void)
 {
     test_params();
@@ -557,6 +670,7 @@ int main(void)
     test_timing();
     test_prefetch();
     test_hier_writeback();
+    test_indexed_equivalence();
     free_all();
     if (failures) {
         fprintf(stderr, "test_model: %d failure(s)\n", failures);
