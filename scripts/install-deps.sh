@@ -18,7 +18,7 @@ PACKAGES=(
   gcc make cmake pkg-config
   clang libclang-rt-14-dev
   valgrind
-  python3 xz-utils sqlite3
+  python3 xz-utils sqlite3 bzip2 gzip
   libpfm4-dev libdw-dev
   gfortran papi-examples libpapi-dev
   gnuplot-nox libmicrohttpd-dev curl libxml2-utils
