@@ -7,9 +7,9 @@ set -euo pipefail
 
 # Build: compilers, CMake. Fuzzing: clang with its libFuzzer/sanitizer runtime.
 # Virtual PMU: valgrind ships the tool kit (headers, libcoregrind, libvex).
-# Tests: python3 checks that hpm count's JSON parses. Benchmark: xz is the
-# Debian binary bench/vpmu times; sqlite3 and python3 are the other Debian
-# programs the validation cross-check runs. The component layer: libpfm4
+# Tests: python3 checks that hpm count's JSON parses. Benchmark and golden
+# counts: xz, bzip2, gzip, sqlite3, python3 (and gcc's cc1) are the Debian
+# programs bench/vpmu times, tests/golden counts and the cross-check runs. The component layer: libpfm4
 # names hardware events for perf_event, libdw reads symbols. PAPI
 # compatibility: gfortran builds the Fortran bindings and tests, papi-examples
 # ships PAPI's own test suite (our bar), libpapi-dev is the peer that the
