@@ -131,7 +131,8 @@ unsigned hpm_live_list(pid_t *pids, unsigned max, int reap)
             pids[n++] = (pid_t)pid;
     }
     closedir(d);
-    qsort(pids, n, sizeof *pids, cmp_pid);
+    if (n > 1)
+        qsort(pids, n, sizeof *pids, cmp_pid);
     return n;
 }
 

@@ -258,6 +258,7 @@ kill9)
     TMPDIR=$dir/tmp run count -e INSTRUCTIONS -- true
     expect_rc 0
     [ -e "tmp/$stale" ] && fail "the dead hpm's folder $stale was not removed"
+    [ -e /dev/shm/hpm-live.$vg ] && fail "the killed simulator's live view was not removed"
     [ -d tmp/hpm-count.live01 ] || fail "a live owner's folder was removed"
     ;;
 live)

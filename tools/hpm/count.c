@@ -730,6 +730,9 @@ static int count_or_run(int argc, char **argv, int run_only)
     }
     if (runner_find_tool(cmd_name, &vg, &lib) != 0)
         return 1;
+    /* live views whose tool was killed (SIGKILL leaves it no time to remove
+     * its view) go now, as the folders of a killed hpm do */
+    (void)hpm_live_list(NULL, 0, 1);
 
     hw = probe_pmu(pmu, sizeof pmu);
     if (o.machine && strchr(o.machine, '/'))
