@@ -818,14 +818,48 @@ int hpm_upc_advance(struct hpm_upc *u, uint32_t cycles, const uint32_t *counts)
      * in the visit's cycle (service time is safe for them: at most one carry
      * is pending at any visit). */
     const uint64_t end = t0 + cycles;
-    for (; u->visit_cycle < end; advance_visit(u)) {
-        uint32_t c = u->visit_entry;
-        if (u->slow[c]) continue;
-        uint64_t tv = u->visit_cycle;
-        uint64_t a = acc[c] - increments_after(u, c, counts[ev[c]], cycles, tv - t0);
-        /* Most visits find nothing to do: no threshold, no carry. */
-        if (!u->irq_en[c] && pending_carry(u, c, a) == 0) continue;
-        service(u, c, tv, a);
+    const uint64_t S = u->p.cycles_per_slot, N = n;
+    uint64_t nvis = u->visit_cycle < end ? (end - u->visit_cycle + S - 1) / S : 0;
+    if (nvis <= 2 * N) {
+        for (; u->visit_cycle < end; advance_visit(u)) {
+            uint32_t c = u->visit_entry;
+            if (u->slow[c]) continue;
+            uint64_t tv = u->visit_cycle;
+            uint64_t a = acc[c] - increments_after(u, c, counts[ev[c]], cycles, tv - t0);
+            /* Most visits find nothing to do: no threshold, no carry. */
+            if (!u->irq_en[c] && pending_carry(u, c, a) == 0) continue;
+            service(u, c, tv, a);
+        }
+    } else {
+        /* A long batch visits every entry many times (one visit per 16
+         * cycles: walking them was most of a long run's cost). A visit
+         * touches only its own counter, so the visits are taken counter by
+         * counter (notifications are sorted by cycle when delivered). For a
+         * counter with no threshold enabled and no parity error to report,
+         * they collapse: service time is safe for it (at most one carry
+         * pending at any visit), so each visit leaves the SRAM word equal to
+         * the high bits of the value at that visit, and after the last one
+         * it holds those of the value then. The others walk their visits. */
+        const uint64_t P = S * N;
+        for (uint32_t c = 0; c < n; c++) {
+            if (u->slow[c]) continue;
+            uint64_t tv = u->visit_cycle + (uint64_t)((c + n - u->visit_entry) % n) * S;
+            uint32_t k = counts[ev[c]];
+            if (tv >= end) continue;
+            if (!u->irq_en[c] && !(word_parity_bad(u, c) && !u->perr[c])) {
+                uint64_t last = tv + (end - 1 - tv) / P * P;
+                uint64_t a = acc[c] - increments_after(u, c, k, cycles, last - t0);
+                u->sram[c] = (a >> u->p.low_bits) & u->high_mask;
+                continue;
+            }
+            for (; tv < end; tv += P) {
+                uint64_t a = acc[c] - increments_after(u, c, k, cycles, tv - t0);
+                if (!u->irq_en[c] && pending_carry(u, c, a) == 0) continue;
+                service(u, c, tv, a);
+            }
+        }
+        u->visit_cycle += nvis * S;
+        u->visit_entry = (uint32_t)((u->visit_entry + nvis) % N);
     }
     for (uint32_t i = 0; i < nslow; i++) u->slow[u->slow_list[i]] = 0;
 
