@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "hpm_internal.h"
+#include "json.h"
 #include "parse.h"
 
 #define REGION_NAME_MAX 128 /* with the NUL, as the tool's HPM_VPMU_NAME_MAX */
@@ -340,21 +341,6 @@ HPM_EXPORT int hpm_region_read(const char *name, int64_t *values, int max, uint6
     return max == 0 ? g_hpm.region_n : n;
 }
 
-static void json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
-}
-
 HPM_EXPORT int hpm_region_report(FILE *out)
 {
     struct hpm_thread *t;
@@ -376,7 +362,7 @@ HPM_EXPORT int hpm_region_report(FILE *out)
     fprintf(out, "{\"events\": [");
     for (i = 0; i < n; i++) {
         fprintf(out, "%s", i ? ", " : "");
-        json_string(out, names[i]);
+        hpm_json_string(out, names[i]);
     }
     fprintf(out, "],\n \"threads\": [");
     pthread_mutex_lock(&g_hpm.lock);
@@ -394,11 +380,11 @@ HPM_EXPORT int hpm_region_report(FILE *out)
         for (r = t->recs; r; r = r->next) {
             fprintf(out, "%s\n    {\"name\": ", first ? "" : ",");
             first = 0;
-            json_string(out, r->name);
+            hpm_json_string(out, r->name);
             fprintf(out, ", \"calls\": %" PRIu64 ", \"counts\": {", r->calls);
             for (i = 0; i < n; i++) {
                 fprintf(out, "%s", i ? ", " : "");
-                json_string(out, names[i]);
+                hpm_json_string(out, names[i]);
                 fprintf(out, ": %" PRId64, r->values[i]);
             }
             fprintf(out, "}}");

@@ -37,25 +37,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(f, "\\u%04x", *p);
-        else
-            fputc(*p, f);
-    }
-    fputc('"', f);
-}
+#include "json.h"
 
 /* "KEY":"VALUE" with the indentation and separator of the report. */
 static void json_kv(FILE *f, int indent, const char *key, long long v, int last)
 {
     fprintf(f, "%*s", indent, "");
-    json_str(f, key);
+    hpm_json_string(f, key);
     fprintf(f, ":\"%lld\"%s\n", v, last ? "" : ",");
 }
 
@@ -69,7 +57,7 @@ static void json_metric(FILE *f, int indent, const char *key, long long total,
         return;
     }
     fprintf(f, "%*s", indent, "");
-    json_str(f, key);
+    hpm_json_string(f, key);
     fprintf(f, ":{\n");
     json_kv(f, indent + 2, "region_value", total, 0);
     for (int k = 0; k < r->nreads; k++) {
@@ -104,7 +92,7 @@ static void json_region(FILE *f, const struct hl_region *r, int last)
 
     fprintf(f, "      \"%u\":{\n", r->id);
     fprintf(f, "%*s\"name\":", in, "");
-    json_str(f, r->name);
+    hpm_json_string(f, r->name);
     fprintf(f, ",\n");
     json_kv(f, in, "parent_region_id", r->parent, 0);
     json_kv(f, in, "region_count", r->count, 0);
@@ -115,7 +103,7 @@ static void json_region(FILE *f, const struct hl_region *r, int last)
         int lastv = e == events - 1;
         if (ev->instant && r->count > 1 && r->nreads == 0) {
             fprintf(f, "%*s", in, "");
-            json_str(f, ev->name);
+            hpm_json_string(f, ev->name);
             fprintf(f, ":{\n");
             json_kv(f, in + 2, "min", r->vmin[e], 0);
             json_kv(f, in + 2, "avg", r->value[e] / r->count, 0);
@@ -173,16 +161,16 @@ void hpm_hl_write_json(FILE *f)
     fprintf(f, "\"papi_version\":\"%d.%d.%d.%d\",\n", PAPI_VERSION_MAJOR(v),
             PAPI_VERSION_MINOR(v), PAPI_VERSION_REVISION(v), PAPI_VERSION_INCREMENT(v));
     fprintf(f, "\"cpu_info\":");
-    json_str(f, hpm_hl.cpu_info);
+    hpm_json_string(f, hpm_hl.cpu_info);
     fprintf(f, ",\n\"max_cpu_rate_mhz\":\"%d\",\n", hpm_hl.max_mhz);
     fprintf(f, "\"min_cpu_rate_mhz\":\"%d\",\n", hpm_hl.min_mhz);
     fprintf(f, "\"event_definitions\":{\n");
     for (int e = 0; e < hpm_hl.nevents; e++) {
         const struct hl_event *ev = &hpm_hl.events[e];
         fprintf(f, "  ");
-        json_str(f, ev->name);
+        hpm_json_string(f, ev->name);
         fprintf(f, ":{\n    \"component\":");
-        json_str(f, hpm_hl.groups[ev->group].cmp_name);
+        hpm_json_string(f, hpm_hl.groups[ev->group].cmp_name);
         fprintf(f, ",\n    \"type\":\"%s\"\n  }%s\n", ev->instant ? "instant" : "delta",
                 e == hpm_hl.nevents - 1 ? "" : ",");
     }

@@ -776,6 +776,22 @@ static void test_regions(void)
     CHECK(strstr(json, "{\"name\": \"outer\", \"calls\": 1, \"counts\": {\"perf::TASK-CLOCK\": ") !=
           NULL);
     CHECK(strstr(json, "\"name\": \"inner \\\"quoted\\\"\", \"calls\": 2") != NULL);
+
+    /* a name with bytes that are not UTF-8: the report stays valid JSON,
+     * the bytes written as the Latin-1 characters of their values */
+    CHECK_RC(hpm_region_begin("bad\xff\xfe"), HPM_OK);
+    CHECK_RC(hpm_region_end("bad\xff\xfe"), HPM_OK);
+    f = tmpfile();
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    CHECK_RC(hpm_region_report(f), HPM_OK);
+    rewind(f);
+    n = fread(json, 1, sizeof json - 1, f);
+    json[n] = 0;
+    fclose(f);
+    CHECK(strstr(json, "\"name\": \"bad\\u00ff\\u00fe\"") != NULL);
+    CHECK(strchr(json, '\xff') == NULL);
 }
 
 static void test_region_env(void)

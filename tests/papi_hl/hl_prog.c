@@ -157,6 +157,16 @@ static void finalize(const char *events)
     fflush(stdout);
 }
 
+/* A region named with bytes that are not UTF-8 (and a quote): the report
+ * must still be JSON (hl_test.py loads it as UTF-8 text). */
+static void utf8(void)
+{
+    static const char name[] = "bad\xff\xfe\"name";
+    EXPECT(PAPI_hl_region_begin(name), PAPI_OK);
+    work(unit);
+    EXPECT(PAPI_hl_region_end(name), PAPI_OK);
+}
+
 int main(int argc, char **argv)
 {
     const char *scenario = argc > 1 ? argv[1] : "nested";
@@ -173,6 +183,8 @@ int main(int argc, char **argv)
         stop(arg);
     else if (!strcmp(scenario, "finalize"))
         finalize(arg);
+    else if (!strcmp(scenario, "utf8"))
+        utf8();
     else {
         fprintf(stderr, "usage: %s nested|threads|stop [EVENT]|finalize [EVENTS]\n", argv[0]);
         return 2;

@@ -284,6 +284,11 @@ def main():
             check_stop(regions, defs, a.expect_events)
         elif a.scenario == "finalize":
             check_finalize(regions, out)
+        elif a.scenario == "utf8":
+            # the bytes ff fe come back as U+00FF U+00FE: valid JSON, and
+            # the name still tells which region it was
+            names = [r.get("name") for t in regions.values() for r in t.values()]
+            check('bad\u00ff\u00fe"name' in names, "utf8: region names %s" % names)
         if report:
             i = out.find("PAPI-HL Output:\n")
             if check(i >= 0, "PAPI_REPORT=1 printed no report"):
