@@ -57,26 +57,6 @@ static struct {
     char description[160];
 } S;
 
-/* Units of a catalog kind, from its name (table, first match wins). */
-static const struct {
-    const char *suffix;
-    const char *units;
-} unit_rules[] = {
-    {"CYCLES", "cycles"},
-    {"BYTES", "bytes"},
-};
-
-static const char *kind_units(const char *name)
-{
-    size_t n = strlen(name), i;
-    for (i = 0; i < sizeof unit_rules / sizeof unit_rules[0]; i++) {
-        size_t k = strlen(unit_rules[i].suffix);
-        if (n >= k && strcmp(name + n - k, unit_rules[i].suffix) == 0)
-            return unit_rules[i].units;
-    }
-    return "events";
-}
-
 /* The UPC units the tool needs for the programmed codes: code c can only be
  * counted on counter c mod 256 of a unit, so as many units as the most
  * codes that want one counter (at least one unit). */
@@ -189,28 +169,28 @@ static int sim_event_first(uint32_t *index)
     return sim_event_next(index);
 }
 
+/* Names go through the catalog's one parser: a bare per-core kind is the
+ * calling thread's count (docs/events.md's rule for a thread's
+ * measurement), PU<n>_<KIND> and node kinds are node-wide UPC codes. */
 static int sim_event_lookup(const char *name, uint32_t *index)
 {
-    unsigned k, c;
-    int enabled = S.version >= 3;
-    for (k = 0; k < HPM_K_CORE_COUNT; k++)
-        if (hpm__strcaseeq(name, hpm_catalog_kind(k)->name)) {
-            if (!enabled || !S.kind_on[k])
-                return HPM_ENOCOMP; /* a sim event, not counted here */
-            *index = k;
-            return HPM_OK;
-        }
-    /* PU<n>_<KIND> and node kinds: the catalog knows every code's name */
-    for (c = 0; c < HPM_CAT_CODES; c++) {
-        char buf[HPM_CAT_NAME_MAX];
-        if (hpm_catalog_code_name(c, buf, sizeof buf) < 0 || !hpm__strcaseeq(name, buf))
-            continue;
-        if (!enabled || S.pos_of_code[c] < 0)
-            return HPM_ENOCOMP;
-        *index = CODE_BASE + c;
+    struct hpm_cat_name nm;
+    int enabled = S.version >= 3, code;
+    if (hpm_catalog_parse(name, &nm) != 0)
+        return HPM_ENOEVENT;
+    if (nm.scope == HPM_CAT_SCOPE_KIND) {
+        if (!enabled || !S.kind_on[nm.kind])
+            return HPM_ENOCOMP; /* a sim event, not counted here */
+        *index = nm.kind;
         return HPM_OK;
     }
-    return HPM_ENOEVENT;
+    code = hpm_catalog_code(nm.kind, nm.core);
+    if (code < 0)
+        return HPM_ENOEVENT;
+    if (!enabled || S.pos_of_code[code] < 0)
+        return HPM_ENOCOMP;
+    *index = CODE_BASE + (uint32_t)code;
+    return HPM_OK;
 }
 
 static int sim_event_describe(uint32_t index, struct hpm_event_info *info)
@@ -225,7 +205,7 @@ static int sim_event_describe(uint32_t index, struct hpm_event_info *info)
         hpm__copy(info->name, sizeof info->name, ki->name);
         snprintf(info->description, sizeof info->description, "%s (the calling thread's count)",
                  ki->description);
-        hpm__copy(info->units, sizeof info->units, kind_units(ki->name));
+        hpm__copy(info->units, sizeof info->units, ki->units);
         info->flags = HPM_EVENT_MODELED;
         return HPM_OK;
     }
@@ -239,7 +219,7 @@ static int sim_event_describe(uint32_t index, struct hpm_event_info *info)
     else
         snprintf(info->description, sizeof info->description, "%s (node-wide)",
                  ki->description);
-    hpm__copy(info->units, sizeof info->units, kind_units(ki->name));
+    hpm__copy(info->units, sizeof info->units, ki->units);
     info->flags = HPM_EVENT_MODELED | HPM_EVENT_NODE_WIDE;
     return HPM_OK;
 }
