@@ -11,6 +11,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "catalog.h"
 #include "hpm_internal.h"
 
 struct hpm_global g_hpm = {.lock = PTHREAD_MUTEX_INITIALIZER};
@@ -42,19 +43,11 @@ void hpm__copy(char *dst, size_t len, const char *src)
     dst[n] = '\0';
 }
 
+/* The catalog's compare (the one case-insensitive compare of hpm), for the
+ * names of every component */
 int hpm__strcaseeq(const char *a, const char *b)
 {
-    for (;; a++, b++) {
-        char x = *a, y = *b;
-        if (x >= 'a' && x <= 'z')
-            x = (char)(x - 'a' + 'A');
-        if (y >= 'a' && y <= 'z')
-            y = (char)(y - 'a' + 'A');
-        if (x != y)
-            return 0;
-        if (!x)
-            return 1;
-    }
+    return a && b && hpm_catalog_name_eq(a, strlen(a), b);
 }
 
 pid_t hpm__gettid(void)
