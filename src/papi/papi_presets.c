@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formula.h"
 #include "papi_internal.h"
 
 #define MSC PAPI_PRESET_BIT_MSC
@@ -325,47 +326,24 @@ const char *const papi_derived_names[] = {
     [DERIVED_POSTFIX] = "DERIVED_POSTFIX",
 };
 
-/* Postfix programs: "|"-separated tokens, "N<i>" pushes term i, a number
- * pushes itself, + - * / pop two and push the result. Division by zero
- * yields 0 rather than a trap: a count of zero cycles is a possible read. */
+/* DERIVED_POSTFIX programs ("N0|N1|-|") are compiled and evaluated by
+ * hpm's one formula engine (src/formula) with PAPI's integer semantics:
+ * integer division, and x / 0 = 0 rather than a trap (a count of zero
+ * cycles is a possible read). A program that does not compile gives 0. */
 static long long eval_postfix(const char *prog, const long long *terms, int n)
 {
-    long long stack[PAPI_MAX_INFO_TERMS * 2];
-    int sp = 0;
-    const char *p = prog;
-    while (*p) {
-        while (*p == '|')
-            p++;
-        if (!*p)
-            break;
-        if (*p == 'N') {
-            char *end;
-            long i = strtol(p + 1, &end, 10);
-            if (sp < (int)(sizeof stack / sizeof stack[0]))
-                stack[sp++] = (i >= 0 && i < n) ? terms[i] : 0;
-            p = end;
-        } else if (*p >= '0' && *p <= '9') {
-            char *end;
-            long long v = strtoll(p, &end, 10);
-            if (sp < (int)(sizeof stack / sizeof stack[0]))
-                stack[sp++] = v;
-            p = end;
-        } else {
-            char op = *p++;
-            if (sp < 2)
-                return 0;
-            long long b = stack[--sp], a = stack[--sp], r = 0;
-            switch (op) {
-            case '+': r = a + b; break;
-            case '-': r = a - b; break;
-            case '*': r = a * b; break;
-            case '/': r = b ? a / b : 0; break;
-            default: return 0;
-            }
-            stack[sp++] = r;
-        }
-    }
-    return sp ? stack[sp - 1] : 0;
+    struct hpm_formula f;
+    int64_t t[PAPI_MAX_INFO_TERMS];
+    int i;
+    if (n < 0)
+        n = 0;
+    if (n > PAPI_MAX_INFO_TERMS)
+        n = PAPI_MAX_INFO_TERMS;
+    for (i = 0; i < n; i++)
+        t[i] = terms[i];
+    if (hpm_formula_postfix(&f, prog, NULL, 0) != 0)
+        return 0;
+    return hpm_formula_eval_int(&f, t, (unsigned)n);
 }
 
 long long papi_derive(enum papi_derived kind, const char *postfix, const long long *terms, int n)
