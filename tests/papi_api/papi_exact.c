@@ -123,6 +123,25 @@ int main(void)
 
     PAPI_cleanup_eventset(set);
     PAPI_destroy_eventset(&set);
+
+    /* a DERIVED_POSTFIX preset (the formula engine): PAPI_L1_DCH is
+     * "N0|N1|+|N2|-|" over loads, stores and L1D misses, read in the same
+     * set as the presets of those three */
+    {
+        const int pev[] = { PAPI_L1_DCH, PAPI_LD_INS, PAPI_SR_INS, PAPI_L1_DCM };
+        long long v[4];
+        int pset = PAPI_NULL;
+        EXPECT(PAPI_create_eventset(&pset) == PAPI_OK, "create");
+        for (int i = 0; i < 4; i++)
+            EXPECT(PAPI_add_event(pset, pev[i]) == PAPI_OK, "adding preset %d", i);
+        EXPECT(PAPI_start(pset) == PAPI_OK, "start");
+        loop(N2);
+        EXPECT(PAPI_stop(pset, v) == PAPI_OK, "stop");
+        EXPECT(v[0] == v[1] + v[2] - v[3] && v[1] > 0,
+               "PAPI_L1_DCH %lld != LD %lld + SR %lld - L1_DCM %lld", v[0], v[1], v[2], v[3]);
+        PAPI_cleanup_eventset(pset);
+        PAPI_destroy_eventset(&pset);
+    }
     PAPI_shutdown();
     if (failures)
         fprintf(stderr, "papi_exact: %d failures\n", failures);
