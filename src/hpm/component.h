@@ -113,7 +113,7 @@ struct hpm_component {
     void (*cleanup)(void *st);
 };
 
-/* The components, in hpm_component_info order (components.c). */
+/* The components, in hpm_component_info order (the table `comps` in core.c). */
 extern const struct hpm_component hpm_comp_sim;
 extern const struct hpm_component hpm_comp_perf;
 extern const struct hpm_component hpm_comp_os;
