@@ -30,6 +30,15 @@
  *     upc_writes N                       UPC register writes by the program
  *     forks N                            processes it started
  *     upc U counters N lost_carries N parity_errors N
+ *   with --hpm-profile=yes (hpm profile), at the end:
+ *     prof_kind KIND TOTAL               a profiled kind (column order), its
+ *                                        total over cores as the UPC read it
+ *     prof_object ID START END OFFSET PATH  file mapping [START, END] (hex)
+ *                                        of PATH at file OFFSET (hex)
+ *     prof_insn ADDR OBJ V...            instruction at ADDR (hex) in object
+ *                                        OBJ (0: none), its count per kind
+ *     prof_call SITE TARGET CALLS V...   calls from the instruction at SITE to
+ *                                        TARGET (hex): number, inclusive costs
  * Thread numbers are serials, not Valgrind ThreadIds (which are reused).
  * Records a reader does not know are skipped, so a newer tool may add some;
  * upc_writes and forks are written only when not 0.
@@ -66,6 +75,11 @@
 #define VPMU_UPC_WORD_COUNTERS "counters"
 #define VPMU_UPC_WORD_LOST "lost_carries"
 #define VPMU_UPC_WORD_PARITY "parity_errors"
+
+#define VPMU_REC_PROF_KIND "prof_kind"
+#define VPMU_REC_PROF_OBJECT "prof_object"
+#define VPMU_REC_PROF_INSN "prof_insn"
+#define VPMU_REC_PROF_CALL "prof_call"
 
 /* The segment a process writes before execve: FILE + this + K (1, 2, ...). */
 #define VPMU_EXEC_SUFFIX ".exec"

@@ -82,6 +82,7 @@
 
 #include "vpmu_events.h"
 #include "vpmu_node.h"
+#include "vpmu_profile.h"
 #include "vpmu_state.h"
 
 /* ------------------------------------------------------------------------
@@ -273,6 +274,8 @@ static enum insn_kind decode_insn(Addr a, UInt len)
  * IR emission helpers
  * ---------------------------------------------------------------------- */
 
+#define PROF_ITEMS_MAX 1024
+
 typedef struct {
     IRSB *sb;
     ULong pend[VPMU_EV_COUNT]; /* committed: instructions already scanned */
@@ -290,21 +293,30 @@ typedef struct {
      * so only the first fetch of each line-run in a SB calls the model. */
     Addr if_lo, if_hi;
     UInt if_line;
+    /* Profile (vpmu_profile.h): the cost center of the instruction being
+     * scanned and the per-instruction items of the committed set. */
+    Bool prof;
+    struct vpmu_cc *cc;
+    UInt n_items;
+    struct vpmu_prof_item items[PROF_ITEMS_MAX];
+    Int offset_sp;
 } Ctx;
 
-static IRExpr *live_addr(Int ev)
+/* the 64-bit word at addr += e, an I64 atom */
+static void emit_add_at(IRSB *sb, ULong *addr, IRExpr *e)
 {
-    return mkIRExpr_HWord((HWord)&vpmu_live[VPMU_LIVE_WORD(ev)]);
+    IRExpr *a = mkIRExpr_HWord((HWord)addr);
+    IRTemp t1 = newIRTemp(sb->tyenv, Ity_I64);
+    IRTemp t2 = newIRTemp(sb->tyenv, Ity_I64);
+    addStmtToIRSB(sb, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64, a)));
+    addStmtToIRSB(sb, IRStmt_WrTmp(t2, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(t1), e)));
+    addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)addr), IRExpr_RdTmp(t2)));
 }
 
 /* the live word of ev += e, with e an I64 atom already shifted to ev's lane */
 static void emit_add(IRSB *sb, Int ev, IRExpr *e)
 {
-    IRTemp t1 = newIRTemp(sb->tyenv, Ity_I64);
-    IRTemp t2 = newIRTemp(sb->tyenv, Ity_I64);
-    addStmtToIRSB(sb, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64, live_addr(ev))));
-    addStmtToIRSB(sb, IRStmt_WrTmp(t2, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(t1), e)));
-    addStmtToIRSB(sb, IRStmt_Store(Iend_LE, live_addr(ev), IRExpr_RdTmp(t2)));
+    emit_add_at(sb, &vpmu_live[VPMU_LIVE_WORD(ev)], e);
 }
 
 /* an I64 atom: guard ? n : 0 (guard is an I1 atom) */
@@ -342,19 +354,60 @@ static void flush_set(Ctx *c, ULong *set)
     for (e = 0; e < VPMU_LIVE_WORDS; e++)
         if (word[e])
             emit_add(c->sb, first[e], IRExpr_Const(IRConst_U64(word[e])));
+    if (c->prof && c->n_items > 0) {
+        /* the set's items were counted once more when control gets here */
+        tl_assert(set == c->pend);
+        emit_add_at(c->sb, vpmu_prof_segment(c->items, c->n_items),
+                    IRExpr_Const(IRConst_U64(1)));
+        c->n_items = 0;
+    }
+}
+
+/* Profile: n of event ev of the instruction being scanned joins the
+ * committed set. */
+static void prof_item(Ctx *c, Int ev, ULong n)
+{
+    struct vpmu_prof_item *it;
+    if (!c->prof || n == 0)
+        return;
+    if (c->n_items > 0 && c->items[c->n_items - 1].cc == c->cc &&
+        c->items[c->n_items - 1].ev == (UInt)ev) {
+        c->items[c->n_items - 1].n += (UInt)n;
+        return;
+    }
+    tl_assert(c->n_items < PROF_ITEMS_MAX);
+    it = &c->items[c->n_items++];
+    it->cc = c->cc;
+    it->ev = (UInt)ev;
+    it->n = (UInt)n;
+}
+
+/* pend[ev] += n for the instruction last scanned (end of SB events) */
+static void pend_add(Ctx *c, Int ev, ULong n)
+{
+    c->pend[ev] += n;
+    prof_item(c, ev, n);
 }
 
 /* the live word of ev += (guard ? n : 0) */
 static void emit_add_guarded(Ctx *c, Int ev, IRExpr *guard, ULong n)
 {
     emit_add(c->sb, ev, guarded_n(c->sb, guard, n << VPMU_LIVE_SHIFT(ev)));
+    if (c->prof) {
+        ULong *slot = vpmu_prof_dyn_slot(c->cc, ev);
+        tl_assert(slot);
+        emit_add_at(c->sb, slot, guarded_n(c->sb, guard, n));
+    }
 }
 
 static void merge_cur(Ctx *c)
 {
     Int e;
+    if (c->prof && c->n_items + VPMU_EV_COUNT > PROF_ITEMS_MAX)
+        flush_set(c, c->pend); /* the committed instructions have run here */
     for (e = 0; e < VPMU_EV_COUNT; e++) {
         c->pend[e] += c->cur[e];
+        prof_item(c, e, c->cur[e]);
         c->cur[e] = 0;
     }
 }
@@ -530,6 +583,11 @@ static void do_exit(Ctx *c, IRStmt *st)
                                                                   VPMU_EV_BR_COND))))));
             emit_add(c->sb, VPMU_EV_BR_COND_TAKEN, IRExpr_RdTmp(both));
         }
+        if (c->prof) {
+            emit_add_at(c->sb, vpmu_prof_dyn_slot(c->cc, VPMU_EV_BR_COND),
+                        IRExpr_Const(IRConst_U64(1)));
+            emit_add_at(c->sb, vpmu_prof_dyn_slot(c->cc, VPMU_EV_BR_COND_TAKEN), taken64);
+        }
         if (c->hook_br) {
             /* the predictor needs the pc and the direction only */
             IRDirty *di = unsafeIRDirty_0_N(
@@ -561,6 +619,31 @@ static void do_exit(Ctx *c, IRStmt *st)
     flush_all(c);
 }
 
+/* the guest stack pointer now, as an I64 atom */
+static IRExpr *guest_sp(Ctx *c)
+{
+    IRTemp t = newIRTemp(c->sb->tyenv, Ity_I64);
+    addStmtToIRSB(c->sb, IRStmt_WrTmp(t, IRExpr_Get(c->offset_sp, Ity_I64)));
+    return IRExpr_RdTmp(t);
+}
+
+/* Profile: the call graph's shadow stack follows calls and returns. */
+static void prof_call_hook(Ctx *c, IRExpr *target)
+{
+    IRDirty *di = unsafeIRDirty_0_N(
+        0, "vpmu_prof_call", VG_(fnptr_to_fnentry)((void *)&vpmu_prof_call),
+        mkIRExprVec_3(mkIRExpr_HWord((HWord)c->cc), target, guest_sp(c)));
+    addStmtToIRSB(c->sb, IRStmt_Dirty(di));
+}
+
+static void prof_ret_hook(Ctx *c)
+{
+    IRDirty *di = unsafeIRDirty_0_N(0, "vpmu_prof_ret",
+                                    VG_(fnptr_to_fnentry)((void *)&vpmu_prof_ret),
+                                    mkIRExprVec_1(guest_sp(c)));
+    addStmtToIRSB(c->sb, IRStmt_Dirty(di));
+}
+
 static void do_sb_end(Ctx *c, IRSB *sbIn)
 {
     IRJumpKind jk = sbIn->jumpkind;
@@ -575,33 +658,37 @@ static void do_sb_end(Ctx *c, IRSB *sbIn)
             if (c->insn_cond_done || c->insn_kind == INSN_REP_STR)
                 break;
             if (!next_const) {
-                c->pend[VPMU_EV_BR_INDIRECT] += 1;
-                c->pend[VPMU_EV_BRANCHES] += 1;
+                pend_add(c, VPMU_EV_BR_INDIRECT, 1);
+                pend_add(c, VPMU_EV_BRANCHES, 1);
                 if (c->hook_br)
                     branch_hook(c, pc, next, IRExpr_Const(IRConst_U64(1)), VPMU_BR_INDIRECT);
             } else if (c->insn_kind == INSN_JMP_REL) {
-                c->pend[VPMU_EV_BR_DIRECT] += 1;
-                c->pend[VPMU_EV_BRANCHES] += 1;
+                pend_add(c, VPMU_EV_BR_DIRECT, 1);
+                pend_add(c, VPMU_EV_BRANCHES, 1);
             }
             break;
         case Ijk_Call:
-            c->pend[VPMU_EV_BR_CALL] += 1;
-            c->pend[VPMU_EV_BRANCHES] += 1;
+            pend_add(c, VPMU_EV_BR_CALL, 1);
+            pend_add(c, VPMU_EV_BRANCHES, 1);
             if (!next_const)
-                c->pend[VPMU_EV_BR_CALL_INDIRECT] += 1;
+                pend_add(c, VPMU_EV_BR_CALL_INDIRECT, 1);
             if (c->hook_br)
                 call_hook(c, pc, next, pc + c->insn_len, !next_const);
+            if (c->prof)
+                prof_call_hook(c, next);
             break;
         case Ijk_Ret:
-            c->pend[VPMU_EV_BR_RET] += 1;
-            c->pend[VPMU_EV_BRANCHES] += 1;
+            pend_add(c, VPMU_EV_BR_RET, 1);
+            pend_add(c, VPMU_EV_BRANCHES, 1);
             if (c->hook_br)
                 branch_hook(c, pc, next, IRExpr_Const(IRConst_U64(1)), VPMU_BR_RET);
+            if (c->prof)
+                prof_ret_hook(c);
             break;
         case Ijk_Sys_syscall:
         case Ijk_Sys_int128:
         case Ijk_Sys_sysenter:
-            c->pend[VPMU_EV_SYSCALLS] += 1;
+            pend_add(c, VPMU_EV_SYSCALLS, 1);
             break;
         default:
             break;
@@ -634,6 +721,8 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
     c.hook_br = c.do_br && vpmu_node_want_branch();
     c.hook_if = vpmu_node_want_ifetch();
     c.if_line = vpmu_node_ifetch_line();
+    c.prof = vpmu_prof_on;
+    c.offset_sp = layout->offset_SP;
 
     if (vpmu_ovf_instrumented && vge->n_used > 0) {
         /* overflow check first: if it signalled, leave for the scheduler
@@ -666,6 +755,12 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
             if (c.insn_kind != INSN_REP_STR)
                 c.cur[VPMU_EV_INSTRUCTIONS] += 1;
             addStmtToIRSB(c.sb, st);
+            if (c.prof) {
+                c.cc = vpmu_prof_cc(c.insn_addr);
+                if (c.hook_mem || c.hook_br || c.hook_if)
+                    addStmtToIRSB(c.sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&vpmu_prof_sink),
+                                                     mkIRExpr_HWord((HWord)vpmu_prof_raw_slot(c.cc))));
+            }
             if (c.hook_if)
                 ifetch(&c, c.insn_addr, c.insn_len);
             break;

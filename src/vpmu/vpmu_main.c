@@ -45,6 +45,8 @@
 #include "catalog.h"
 #include "machine.h"
 #include "vpmu_node.h"
+#include "vpmu_out.h"
+#include "vpmu_profile.h"
 #include "vpmu_state.h"
 
 /* ------------------------------------------------------------------------
@@ -332,6 +334,8 @@ static void on_thread_exit(ThreadId tid)
         account();
         live_owner = VG_INVALID_THREADID;
     }
+    if (vpmu_prof_on)
+        vpmu_prof_thread_end(tid);
     if (tid == 0 || tid >= VG_N_THREADS || !threads[tid].used)
         return;
     t = &threads[tid];
@@ -440,6 +444,7 @@ static void reset_all(void)
     struct vpmu_region_rec *r;
     account();
     vpmu_node_reset();
+    vpmu_prof_reset();
     VG_(memset)(core_seen, 0, vpmu_node_cores() * sizeof *core_seen);
     for (i = 1; i < VG_N_THREADS; i++) {
         if (!threads[i].used)
@@ -917,12 +922,14 @@ static Bool handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
         account(); /* what ran while stopped reaches a stopped UPC: not counted */
         vpmu_running = True;
         vpmu_node_start();
+        vpmu_prof_start();
         rc = HPM_VPMU_OK;
         break;
     case HPM_VPMU_REQ_STOP:
         account();
         vpmu_running = False;
         vpmu_node_stop();
+        vpmu_prof_stop();
         rc = HPM_VPMU_OK;
         break;
     case HPM_VPMU_REQ_READ_EVENTS:
@@ -979,14 +986,7 @@ static Bool handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
  * Output
  * ---------------------------------------------------------------------- */
 
-typedef struct {
-    Int fd;
-    Int used;
-    Bool failed;
-    HChar buf[8192];
-} Out;
-
-static void out_flush(Out *o)
+void out_flush(Out *o)
 {
     Int off = 0;
     while (off < o->used && !o->failed) {
@@ -999,8 +999,7 @@ static void out_flush(Out *o)
     o->used = 0;
 }
 
-static void out_printf(Out *o, const HChar *fmt, ...) PRINTF_CHECK(2, 3);
-static void out_printf(Out *o, const HChar *fmt, ...)
+void out_printf(Out *o, const HChar *fmt, ...)
 {
     HChar line[512];
     va_list ap;
@@ -1140,6 +1139,7 @@ static void write_output(const HChar *fname, Bool at_exec)
         vpmu_node_upc_health(i, &n, &lost, &par);
         out_printf(o, VPMU_REC_UPC " %u " VPMU_UPC_WORD_COUNTERS " %u " VPMU_UPC_WORD_LOST " %llu " VPMU_UPC_WORD_PARITY " %u\n", i, n, lost, par);
     }
+    vpmu_prof_write(o);
     out_flush(o);
     VG_(close)(o->fd);
     if (o->failed)
@@ -1162,6 +1162,7 @@ static Bool process_cmd_line_option(const HChar *arg)
     } else if VG_BOOL_CLO (arg, "--hpm-live", clo_live) {
     } else if VG_BINT_CLO (arg, "--hpm-live-ms", clo_live_ms, 1, 3600000) {
     } else if (vpmu_node_option(arg)) {
+    } else if (vpmu_prof_option(arg)) {
     } else if VG_STR_CLO (arg, "--hpm-level", level) {
         if (VG_(strcmp)(level, "insn") == 0)
             vpmu_clo_level = VPMU_LEVEL_INSN;
@@ -1191,6 +1192,7 @@ static void print_usage(void)
         "    --hpm-live=yes|no         publish the counts in /dev/shm/hpm-live.PID [yes]\n"
         "    --hpm-live-ms=N           at least every N ms of host time [100]\n");
     vpmu_node_usage();
+    vpmu_prof_usage();
 }
 
 static void print_debug_usage(void)
@@ -1213,6 +1215,7 @@ static void post_clo_init(void)
     if (vpmu_node_level() > vpmu_clo_level)
         vpmu_clo_level = vpmu_node_level();
     core_seen = VG_(calloc)("hpm.seen", vpmu_node_cores(), sizeof *core_seen);
+    vpmu_prof_init();
     vpmu_instrument_init();
     live_open();
     if (live)

@@ -95,6 +95,11 @@ static UInt n_upcs;
 static UInt counter_used[MAX_UPCS][256 / 32];
 static uint32_t batch_counts[HPM_CAT_CODES]; /* input e -> events this batch */
 
+static void prof_delta(Bool node);
+ULong *vpmu_prof_sink;
+static ULong (*prof_last_core)[VPMU_PR_CORE_N];
+static ULong prof_last_node[VPMU_PR_N];
+
 /* Per-core kinds that are exact core events, by table (NO_EV: from a model). */
 static UChar kind_event[HPM_K_CORE_COUNT];
 
@@ -475,17 +480,45 @@ void vpmu_node_add_core_events(UInt core, const ULong *ev)
 
 /* ----------------------------------------------------------- dirty helpers */
 
-/* A TLB access unless it is within the page of the previous one. */
-static inline __attribute__((always_inline)) void tlb_access(struct hpm_tlb *t, Addr *page,
-                                                             Bool *valid, UInt bits, Addr a,
-                                                             SizeT size)
+/* A TLB access unless it is within the page of the previous one; 1 = a
+ * miss. */
+static inline __attribute__((always_inline)) int tlb_access(struct hpm_tlb *t, Addr *page,
+                                                            Bool *valid, UInt bits, Addr a,
+                                                            SizeT size)
 {
     Addr first = a >> bits, last = (a + (size ? size : 1) - 1) >> bits;
+    int miss;
     if (first == last && *valid && first == *page)
-        return;
-    hpm_tlb_access(t, a, (uint32_t)size);
+        return 0;
+    miss = hpm_tlb_access(t, a, (uint32_t)size);
     *page = last; /* touched last: the MRU entry */
     *valid = clo_filter;
+    return miss;
+}
+
+/* Profile: n more of raw statistic i, caused by the running instruction
+ * (the common cases, known from the models' return values; everything
+ * else is found by prof_delta). */
+static inline __attribute__((always_inline)) void prof_add(UInt i, ULong n)
+{
+    vpmu_prof_sink[i] += n;
+    if (i < VPMU_PR_CORE_N)
+        prof_last_core[cur_core][i] += n;
+    else
+        prof_last_node[i] += n;
+}
+
+/* Profile: what one hierarchy access of the running instruction changed.
+ * An L1 hit of one line changes only its access and served counters (no
+ * fill, no write-back, nothing below); anything else is diffed. */
+static inline __attribute__((always_inline)) void prof_access(int kind, int served, Bool one_line)
+{
+    if (one_line && served == HPM_SERVED_L1) {
+        prof_add(VPMU_PR_ACC + (UInt)kind, 1);
+        prof_add(VPMU_PR_SRV + 4 * (UInt)kind + HPM_SERVED_L1, 1);
+    } else {
+        prof_delta(True);
+    }
 }
 
 void vpmu_node_ifetch(Addr a, SizeT len)
@@ -494,10 +527,18 @@ void vpmu_node_ifetch(Addr a, SizeT len)
     struct core_state *s = cur;
     if (first == last && s->iline_valid && first == s->iline)
         return;
-    if (run_tlb)
-        tlb_access(s->itlb, &s->ipage, &s->ipage_valid, ipage_bits, a, len);
-    if (run_hier)
-        hier_access_inline(hier, cur_core, HPM_IFETCH, a, (uint32_t)len);
+    if (UNLIKELY(vpmu_prof_sink != NULL)) {
+        if (run_tlb && tlb_access(s->itlb, &s->ipage, &s->ipage_valid, ipage_bits, a, len))
+            prof_add(VPMU_PR_ITLB, 1);
+        if (run_hier)
+            prof_access(HPM_IFETCH, hier_access_inline(hier, cur_core, HPM_IFETCH, a, (uint32_t)len),
+                        first == last);
+    } else {
+        if (run_tlb)
+            tlb_access(s->itlb, &s->ipage, &s->ipage_valid, ipage_bits, a, len);
+        if (run_hier)
+            hier_access_inline(hier, cur_core, HPM_IFETCH, a, (uint32_t)len);
+    }
     s->iline = last;
     s->iline_valid = filter_i && first == last;
 }
@@ -508,10 +549,19 @@ static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size
     struct core_state *s = cur;
     if (first == last && s->dline_valid && first == s->dline && (!write || s->dline_dirty))
         return;
-    if (run_tlb)
-        tlb_access(s->dtlb, &s->dpage, &s->dpage_valid, dpage_bits, a, size);
-    if (run_hier)
-        hier_access_inline(hier, cur_core, write ? HPM_STORE : HPM_LOAD, a, (uint32_t)size);
+    if (UNLIKELY(vpmu_prof_sink != NULL)) {
+        int kind = write ? HPM_STORE : HPM_LOAD;
+        if (run_tlb && tlb_access(s->dtlb, &s->dpage, &s->dpage_valid, dpage_bits, a, size))
+            prof_add(VPMU_PR_DTLB, 1);
+        if (run_hier)
+            prof_access(kind, hier_access_inline(hier, cur_core, kind, a, (uint32_t)size),
+                        first == last);
+    } else {
+        if (run_tlb)
+            tlb_access(s->dtlb, &s->dpage, &s->dpage_valid, dpage_bits, a, size);
+        if (run_hier)
+            hier_access_inline(hier, cur_core, write ? HPM_STORE : HPM_LOAD, a, (uint32_t)size);
+    }
     /* after a straddling access both lines are MRU; one suffices here */
     s->dline = last;
     s->dline_valid = filter_d && first == last;
@@ -530,28 +580,37 @@ void vpmu_node_store(Addr a, SizeT size)
 
 void vpmu_node_cond(Addr pc, ULong taken)
 {
-    hpm_bpred_cond(cur->bp, pc, taken != 0);
+    int wrong = hpm_bpred_cond(cur->bp, pc, taken != 0);
+    if (UNLIKELY(vpmu_prof_sink != NULL) && wrong)
+        prof_add(VPMU_PR_BP + 0, 1);
 }
 
 void vpmu_node_branch(Addr pc, Addr target, ULong taken, ULong kind)
 {
+    int wrong;
+    UInt which;
     switch (kind) {
     case VPMU_BR_COND:
-        hpm_bpred_cond(cur->bp, pc, taken != 0);
+        wrong = hpm_bpred_cond(cur->bp, pc, taken != 0);
+        which = 0;
         break;
     case VPMU_BR_INDIRECT:
-        hpm_bpred_indirect(cur->bp, pc, target);
+        wrong = hpm_bpred_indirect(cur->bp, pc, target);
+        which = 1;
         break;
     default:
-        hpm_bpred_return(cur->bp, target);
+        wrong = hpm_bpred_return(cur->bp, target);
+        which = 2;
         break;
     }
+    if (UNLIKELY(vpmu_prof_sink != NULL) && wrong)
+        prof_add(VPMU_PR_BP + which, 1);
 }
 
 void vpmu_node_call(Addr pc, Addr target, Addr ret, ULong indirect)
 {
-    if (indirect)
-        hpm_bpred_indirect(cur->bp, pc, target);
+    if (indirect && hpm_bpred_indirect(cur->bp, pc, target) && UNLIKELY(vpmu_prof_sink != NULL))
+        prof_add(VPMU_PR_BP + 1, 1);
     hpm_bpred_call(cur->bp, ret);
 }
 
@@ -562,61 +621,119 @@ static ULong sub_sat(ULong a, ULong b)
     return a > b ? a - b : 0;
 }
 
-/* Cumulative value of every per-core kind of core c (models that do not run
- * leave their kinds at 0; such kinds are never programmed). */
-static void core_values(UInt c, ULong *kv)
+/* The raw model statistics behind the modeled kinds, as one vector: the
+ * per-core part (a core's caches, prefetcher, TLBs, predictor) and the node
+ * part (L3s, memory). The kinds are computed from it by one function
+ * (kinds_from_raw), for a core's totals as for one instruction's share in a
+ * profile (vpmu_profile.c), so both use the same formulas. */
+static void raw_core(UInt c, ULong *raw)
 {
     struct core_state *s = &cores[c];
-    const ULong *e = s->ev;
-    UInt k;
-    for (k = 0; k < HPM_K_CORE_COUNT; k++)
-        kv[k] = kind_event[k] == NO_EV ? 0 : e[kind_event[k]];
+    UInt k, l;
+    VG_(memset)(raw, 0, VPMU_PR_CORE_N * sizeof *raw);
     if (run_hier) {
         struct hpm_hier_core_stats hs;
         struct hpm_cache_stats l1d;
-        ULong l1miss = 0;
         hpm_hier_core_stats(hier, c, &hs);
         hpm_cache_stats(hpm_hier_l1d(hier, c), &l1d);
         for (k = 0; k < HPM_ACCESS_KINDS; k++) {
-            l1miss += hs.accesses[k] - hs.served[k][HPM_SERVED_L1];
-            kv[HPM_K_L2_HITS] += hs.served[k][HPM_SERVED_L2];
-            kv[HPM_K_L3_HITS] += hs.served[k][HPM_SERVED_L3];
-            kv[HPM_K_MEM_ACCESSES] += hs.served[k][HPM_SERVED_MEM];
+            raw[VPMU_PR_ACC + k] = hs.accesses[k];
+            for (l = 0; l < 4; l++)
+                raw[VPMU_PR_SRV + 4 * k + l] = hs.served[k][l];
         }
-        kv[HPM_K_L1I_MISSES] = hs.accesses[HPM_IFETCH] - hs.served[HPM_IFETCH][HPM_SERVED_L1];
-        kv[HPM_K_L1D_READ_MISSES] = hs.accesses[HPM_LOAD] - hs.served[HPM_LOAD][HPM_SERVED_L1];
-        kv[HPM_K_L1D_WRITE_MISSES] =
-            hs.accesses[HPM_STORE] - hs.served[HPM_STORE][HPM_SERVED_L1];
-        kv[HPM_K_L1D_MISSES] = kv[HPM_K_L1D_READ_MISSES] + kv[HPM_K_L1D_WRITE_MISSES];
-        kv[HPM_K_L1D_WRITEBACKS] = l1d.writebacks;
-        if (features & HPM_NEED_L2) {
-            kv[HPM_K_L2_ACCESSES] = l1miss;
-            kv[HPM_K_L2_MISSES] = l1miss - kv[HPM_K_L2_HITS];
-        }
+        raw[VPMU_PR_L1D_WB] = l1d.writebacks;
         if (features & HPM_NEED_PREFETCH) {
             struct hpm_prefetch_stats ps;
             hpm_hier_prefetch_stats(hier, c, &ps);
-            kv[HPM_K_L2_PREFETCHABLE_REQUESTS] = ps.prefetchable_requests;
-            kv[HPM_K_L2_PREFETCH_HITS_IN_STREAM] = ps.hits_in_stream;
-            kv[HPM_K_L2_VALID_PREFETCHES] = ps.valid_prefetches;
-            kv[HPM_K_L2_PREFETCH_ALREADY_IN_L2] = ps.already_in_l2;
+            raw[VPMU_PR_PF + 0] = ps.prefetchable_requests;
+            raw[VPMU_PR_PF + 1] = ps.hits_in_stream;
+            raw[VPMU_PR_PF + 2] = ps.valid_prefetches;
+            raw[VPMU_PR_PF + 3] = ps.already_in_l2;
         }
     }
     if (run_tlb) {
         struct hpm_tlb_stats ts;
         hpm_tlb_stats(s->itlb, &ts);
-        kv[HPM_K_ITLB_MISSES] = ts.misses;
+        raw[VPMU_PR_ITLB] = ts.misses;
         hpm_tlb_stats(s->dtlb, &ts);
-        kv[HPM_K_DTLB_MISSES] = ts.misses;
+        raw[VPMU_PR_DTLB] = ts.misses;
     }
     if (run_bpred) {
         struct hpm_bpred_stats bs;
         hpm_bpred_stats(s->bp, &bs);
-        kv[HPM_K_BR_COND_MISPREDICTS] = bs.cond_mispredicts;
-        kv[HPM_K_BR_INDIRECT_MISPREDICTS] = bs.indirect_mispredicts;
-        kv[HPM_K_BR_RETURN_MISPREDICTS] = bs.return_mispredicts;
-        kv[HPM_K_BR_MISPREDICTS] =
-            bs.cond_mispredicts + bs.indirect_mispredicts + bs.return_mispredicts;
+        raw[VPMU_PR_BP + 0] = bs.cond_mispredicts;
+        raw[VPMU_PR_BP + 1] = bs.indirect_mispredicts;
+        raw[VPMU_PR_BP + 2] = bs.return_mispredicts;
+    }
+}
+
+static void raw_node(ULong *raw)
+{
+    UInt c;
+    VG_(memset)(raw + VPMU_PR_CORE_N, 0, (VPMU_PR_N - VPMU_PR_CORE_N) * sizeof *raw);
+    if (!run_hier)
+        return;
+    if (features & HPM_NEED_L3) {
+        UInt n = machine.hier.l3.shared ? 1 : n_cores;
+        for (c = 0; c < n; c++) {
+            struct hpm_cache_stats cs;
+            hpm_cache_stats(hpm_hier_l3(hier, c), &cs);
+            raw[VPMU_PR_L3 + 0] += cs.read_accesses;
+            raw[VPMU_PR_L3 + 1] += cs.read_misses;
+            raw[VPMU_PR_L3 + 2] += cs.write_accesses;
+            raw[VPMU_PR_L3 + 3] += cs.writebacks;
+        }
+    }
+    {
+        struct hpm_hier_mem_stats ms;
+        hpm_hier_mem_stats(hier, &ms);
+        raw[VPMU_PR_DDR + 0] = ms.ddr_bytes_read;
+        raw[VPMU_PR_DDR + 1] = ms.ddr_bytes_written;
+    }
+}
+
+/* Every per-core kind from the exact core events e and the per-core part of
+ * raw (models that do not run leave their kinds at 0; such kinds are never
+ * programmed). */
+static void kinds_from_raw(const ULong *raw, const ULong *e, ULong *kv)
+{
+    UInt k;
+    for (k = 0; k < HPM_K_CORE_COUNT; k++)
+        kv[k] = kind_event[k] == NO_EV ? 0 : e[kind_event[k]];
+    if (run_hier) {
+        const ULong *acc = raw + VPMU_PR_ACC, *srv = raw + VPMU_PR_SRV;
+        ULong l1miss = 0;
+        for (k = 0; k < HPM_ACCESS_KINDS; k++) {
+            l1miss += acc[k] - srv[4 * k + HPM_SERVED_L1];
+            kv[HPM_K_L2_HITS] += srv[4 * k + HPM_SERVED_L2];
+            kv[HPM_K_L3_HITS] += srv[4 * k + HPM_SERVED_L3];
+            kv[HPM_K_MEM_ACCESSES] += srv[4 * k + HPM_SERVED_MEM];
+        }
+        kv[HPM_K_L1I_MISSES] = acc[HPM_IFETCH] - srv[4 * HPM_IFETCH + HPM_SERVED_L1];
+        kv[HPM_K_L1D_READ_MISSES] = acc[HPM_LOAD] - srv[4 * HPM_LOAD + HPM_SERVED_L1];
+        kv[HPM_K_L1D_WRITE_MISSES] = acc[HPM_STORE] - srv[4 * HPM_STORE + HPM_SERVED_L1];
+        kv[HPM_K_L1D_MISSES] = kv[HPM_K_L1D_READ_MISSES] + kv[HPM_K_L1D_WRITE_MISSES];
+        kv[HPM_K_L1D_WRITEBACKS] = raw[VPMU_PR_L1D_WB];
+        if (features & HPM_NEED_L2) {
+            kv[HPM_K_L2_ACCESSES] = l1miss;
+            kv[HPM_K_L2_MISSES] = l1miss - kv[HPM_K_L2_HITS];
+        }
+        if (features & HPM_NEED_PREFETCH) {
+            kv[HPM_K_L2_PREFETCHABLE_REQUESTS] = raw[VPMU_PR_PF + 0];
+            kv[HPM_K_L2_PREFETCH_HITS_IN_STREAM] = raw[VPMU_PR_PF + 1];
+            kv[HPM_K_L2_VALID_PREFETCHES] = raw[VPMU_PR_PF + 2];
+            kv[HPM_K_L2_PREFETCH_ALREADY_IN_L2] = raw[VPMU_PR_PF + 3];
+        }
+    }
+    if (run_tlb) {
+        kv[HPM_K_ITLB_MISSES] = raw[VPMU_PR_ITLB];
+        kv[HPM_K_DTLB_MISSES] = raw[VPMU_PR_DTLB];
+    }
+    if (run_bpred) {
+        kv[HPM_K_BR_COND_MISPREDICTS] = raw[VPMU_PR_BP + 0];
+        kv[HPM_K_BR_INDIRECT_MISPREDICTS] = raw[VPMU_PR_BP + 1];
+        kv[HPM_K_BR_RETURN_MISPREDICTS] = raw[VPMU_PR_BP + 2];
+        kv[HPM_K_BR_MISPREDICTS] = raw[VPMU_PR_BP + 0] + raw[VPMU_PR_BP + 1] + raw[VPMU_PR_BP + 2];
     }
     if (run_timing) {
         /* Class counts: loads, stores, branches, FP instructions, divides and
@@ -651,34 +768,103 @@ static void core_values(UInt c, ULong *kv)
     }
 }
 
-static void node_values(ULong *nv)
+/* The node kinds from the node part of raw, except NODE_CYCLES. */
+static void node_kinds_from_raw(const ULong *raw, ULong *nv)
 {
-    UInt c;
     VG_(memset)(nv, 0, HPM_K_NODE_COUNT * sizeof *nv);
-    for (c = 0; c < n_cores; c++)
-        if (cores[c].kv[HPM_K_CYCLES] > nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT])
-            nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT] = cores[c].kv[HPM_K_CYCLES];
     if (!run_hier)
         return;
     if (features & HPM_NEED_L3) {
-        UInt n = machine.hier.l3.shared ? 1 : n_cores;
-        for (c = 0; c < n; c++) {
-            struct hpm_cache_stats cs;
-            hpm_cache_stats(hpm_hier_l3(hier, c), &cs);
-            nv[HPM_K_L3_READS - HPM_K_CORE_COUNT] += cs.read_accesses;
-            nv[HPM_K_L3_READ_MISSES - HPM_K_CORE_COUNT] += cs.read_misses;
-            nv[HPM_K_L3_WRITEBACKS_IN - HPM_K_CORE_COUNT] += cs.write_accesses;
-            nv[HPM_K_L3_WRITEBACKS - HPM_K_CORE_COUNT] += cs.writebacks;
+        nv[HPM_K_L3_READS - HPM_K_CORE_COUNT] = raw[VPMU_PR_L3 + 0];
+        nv[HPM_K_L3_READ_MISSES - HPM_K_CORE_COUNT] = raw[VPMU_PR_L3 + 1];
+        nv[HPM_K_L3_WRITEBACKS_IN - HPM_K_CORE_COUNT] = raw[VPMU_PR_L3 + 2];
+        nv[HPM_K_L3_WRITEBACKS - HPM_K_CORE_COUNT] = raw[VPMU_PR_L3 + 3];
+    }
+    nv[HPM_K_DDR_READ_BYTES - HPM_K_CORE_COUNT] = raw[VPMU_PR_DDR + 0];
+    nv[HPM_K_DDR_WRITE_BYTES - HPM_K_CORE_COUNT] = raw[VPMU_PR_DDR + 1];
+    nv[HPM_K_DDR_READS - HPM_K_CORE_COUNT] = raw[VPMU_PR_DDR + 0] / ll_line;
+    nv[HPM_K_DDR_WRITES - HPM_K_CORE_COUNT] = raw[VPMU_PR_DDR + 1] / ll_line;
+}
+
+/* Cumulative value of every per-core kind of core c. */
+static void core_values(UInt c, ULong *kv)
+{
+    ULong raw[VPMU_PR_N];
+    raw_core(c, raw);
+    kinds_from_raw(raw, cores[c].ev, kv);
+}
+
+static void node_values(ULong *nv)
+{
+    ULong raw[VPMU_PR_N];
+    UInt c;
+    raw_node(raw);
+    node_kinds_from_raw(raw, nv);
+    for (c = 0; c < n_cores; c++)
+        if (cores[c].kv[HPM_K_CYCLES] > nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT])
+            nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT] = cores[c].kv[HPM_K_CYCLES];
+}
+
+/* ---------------------------------------------------------------- profile */
+
+/* What the model calls of the instruction being run changed, added to its
+ * cost center (vpmu_prof_sink, stored by the instrumented code before its
+ * model calls): only model calls change model statistics, so the shares of
+ * all instructions add up to the totals exactly. */
+static void prof_delta(Bool node)
+{
+    ULong now[VPMU_PR_N], *last = prof_last_core[cur_core], *sink = vpmu_prof_sink;
+    UInt i;
+    raw_core(cur_core, now);
+    for (i = 0; i < VPMU_PR_CORE_N; i++)
+        if (now[i] != last[i]) {
+            sink[i] += now[i] - last[i];
+            last[i] = now[i];
         }
+    if (!node)
+        return;
+    raw_node(now);
+    for (i = VPMU_PR_CORE_N; i < VPMU_PR_N; i++)
+        if (now[i] != prof_last_node[i]) {
+            sink[i] += now[i] - prof_last_node[i];
+            prof_last_node[i] = now[i];
+        }
+}
+
+void vpmu_node_prof_init(void)
+{
+    UInt c;
+    prof_last_core = zalloc("hpm.prof.last", n_cores * sizeof *prof_last_core);
+    for (c = 0; c < n_cores; c++) {
+        ULong raw[VPMU_PR_N];
+        raw_core(c, raw);
+        VG_(memcpy)(prof_last_core[c], raw, sizeof prof_last_core[c]);
     }
-    {
-        struct hpm_hier_mem_stats ms;
-        hpm_hier_mem_stats(hier, &ms);
-        nv[HPM_K_DDR_READ_BYTES - HPM_K_CORE_COUNT] = ms.ddr_bytes_read;
-        nv[HPM_K_DDR_WRITE_BYTES - HPM_K_CORE_COUNT] = ms.ddr_bytes_written;
-        nv[HPM_K_DDR_READS - HPM_K_CORE_COUNT] = ms.ddr_bytes_read / ll_line;
-        nv[HPM_K_DDR_WRITES - HPM_K_CORE_COUNT] = ms.ddr_bytes_written / ll_line;
-    }
+    raw_node(prof_last_node);
+}
+
+void vpmu_node_prof_kinds(const ULong *raw, const ULong *ev, ULong *kv, ULong *nv)
+{
+    kinds_from_raw(raw, ev, kv);
+    node_kinds_from_raw(raw, nv);
+    /* the node's cycles are its busiest core's: an instruction's share is
+     * its own cycles */
+    nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT] = kv[HPM_K_CYCLES];
+}
+
+void vpmu_node_prof_snapshot(ULong *ev, ULong *raw)
+{
+    Int e;
+    for (e = 0; e < VPMU_EV_COUNT; e++)
+        ev[e] = cur->ev[e] + ((vpmu_live[VPMU_LIVE_WORD(e)] >> VPMU_LIVE_SHIFT(e)) & 0xffffffffULL);
+    ev[VPMU_EV_BR_COND_NOT_TAKEN] = ev[VPMU_EV_BR_COND] - ev[VPMU_EV_BR_COND_TAKEN];
+    raw_core(cur_core, raw);
+    raw_node(raw);
+}
+
+Bool vpmu_node_event_kind(UInt i, UInt *kind, Int *core)
+{
+    return i < n_ev && hpm_catalog_decode(ev_code[i], kind, core) == 0;
 }
 
 /* ------------------------------------------------------------------ flush */

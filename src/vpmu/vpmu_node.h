@@ -118,4 +118,38 @@ enum vpmu_branch_kind {
     VPMU_BR_RET = 2       /* return: target = destination */
 };
 
+/* ------------------------------------------------ profiles (vpmu_profile.c)
+ * The raw model statistics behind the modeled kinds, as one vector: a
+ * core's part (accesses and where they were served per access kind, L1D
+ * write-backs, prefetcher, TLB misses, mispredicts) and the node's (L3s,
+ * memory). Every modeled kind is a function of it and the exact core events
+ * (vpmu_node_prof_kinds), so an instruction's share of each kind comes from
+ * its share of the vector. */
+enum {
+    VPMU_PR_ACC = 0,     /* accesses, per access kind (3) */
+    VPMU_PR_SRV = 3,     /* served at L1, L2, L3, memory, per access kind (12) */
+    VPMU_PR_L1D_WB = 15, /* L1D write-backs */
+    VPMU_PR_PF = 16,     /* prefetcher: prefetchable, hits in stream, valid, in L2 (4) */
+    VPMU_PR_ITLB = 20,
+    VPMU_PR_DTLB = 21,
+    VPMU_PR_BP = 22, /* mispredicts: conditional, indirect, return (3) */
+    VPMU_PR_CORE_N = 25,
+    VPMU_PR_L3 = 25,  /* reads, read misses, write-backs in, write-backs (4) */
+    VPMU_PR_DDR = 29, /* bytes read, bytes written (2) */
+    VPMU_PR_N = 31
+};
+/* Where the running instruction's model statistic changes go (NULL: no
+ * profile); the instrumented code stores it before the instruction's model
+ * calls. */
+extern ULong *vpmu_prof_sink;
+void vpmu_node_prof_init(void);
+/* Every kind from a raw vector and exact core events (VPMU_EV_COUNT):
+ * kv[HPM_K_CORE_COUNT], nv[HPM_K_NODE_COUNT]. */
+void vpmu_node_prof_kinds(const ULong *raw, const ULong *ev, ULong *kv, ULong *nv);
+/* The running core's cumulative exact events (with the live block not yet
+ * folded) and raw vector: call-graph snapshots. */
+void vpmu_node_prof_snapshot(ULong *ev, ULong *raw);
+/* Kind and core (-1: node) of programmed event i. */
+Bool vpmu_node_event_kind(UInt i, UInt *kind, Int *core);
+
 #endif /* HPM_VPMU_NODE_H */

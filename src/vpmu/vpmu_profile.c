@@ -1,0 +1,467 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * vpmu_profile.c - exact attribution of the counted events to instructions,
+ * and inclusive costs along the call graph (vpmu_profile.h; the records are
+ * defined in vpmu_format.h; hpm profile turns them into a callgrind file).
+ */
+#include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_hashtable.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_threadstate.h"
+
+#include "catalog.h"
+#include "vpmu_events.h"
+#include "vpmu_format.h"
+#include "vpmu_node.h"
+#include "vpmu_profile.h"
+#include "vpmu_state.h"
+
+Bool vpmu_prof_on = False;
+
+/* ------------------------------------------------------------------------
+ * Cost centers
+ * ---------------------------------------------------------------------- */
+
+/* Events the instrumentation adds under a guard, one slot each. */
+static const Int dyn_events[] = {
+    VPMU_EV_INSTRUCTIONS, VPMU_EV_LOADS,  VPMU_EV_LOAD_BYTES,   VPMU_EV_STORES,
+    VPMU_EV_STORE_BYTES,  VPMU_EV_BR_COND, VPMU_EV_BR_COND_TAKEN,
+};
+#define N_DYN ((Int)(sizeof dyn_events / sizeof dyn_events[0]))
+#define N_VALS (N_DYN + VPMU_PR_N)
+
+struct vpmu_cc {
+    struct vpmu_cc *next; /* hash chain (VgHashNode layout) */
+    UWord addr;           /* the key */
+    struct vpmu_cc *all;  /* every cost center, newest first */
+    UInt obj;             /* index into objs */
+    UInt idx;             /* dense number, for the output's work arrays */
+    ULong *saved;         /* values when the counters stopped (NULL: 0) */
+    ULong v[N_VALS];      /* dyn slots, then the raw model statistics */
+};
+
+struct seg {
+    ULong count;
+    ULong saved;
+    struct seg *all;
+    UInt n;
+    struct vpmu_prof_item items[0];
+};
+
+/* A call arc: the call instruction and its target, with the callee's
+ * inclusive cost (exact events and raw statistics, deltas). */
+struct arc {
+    struct arc *next; /* hash chain */
+    UWord key;        /* hash of (site, target) */
+    struct arc *all;
+    struct vpmu_cc *site;
+    Addr target;
+    ULong calls;
+    ULong ev[VPMU_EV_COUNT];
+    ULong raw[VPMU_PR_N];
+    ULong *saved; /* calls, ev, raw when stopped */
+};
+
+struct obj {
+    Addr start, end; /* the file mapping holding the code, [start, end] */
+    ULong offset;
+    HChar *path;
+};
+
+static VgHashTable *cc_table, *arc_table;
+static struct vpmu_cc *all_ccs;
+static struct seg *all_segs;
+static struct arc *all_arcs;
+static UInt n_ccs;
+static Int dyn_slot[VPMU_EV_COUNT];
+static struct obj *objs;
+static UInt n_objs, cap_objs;
+static Bool prof_stopped;
+struct shadow;
+static struct shadow *shadows; /* VG_N_THREADS of them (a variable) */
+
+Bool vpmu_prof_option(const HChar *arg)
+{
+    if VG_BOOL_CLO (arg, "--hpm-profile", vpmu_prof_on) {
+        return True;
+    }
+    return False;
+}
+
+void vpmu_prof_usage(void)
+{
+    VG_(printf)("    --hpm-profile=yes|no      attribute every event to its instruction\n"
+                "                              and the call graph [no] (hpm profile)\n");
+}
+
+static void shadows_init(void);
+
+void vpmu_prof_init(void)
+{
+    Int i;
+    if (!vpmu_prof_on)
+        return;
+    for (i = 0; i < VPMU_EV_COUNT; i++)
+        dyn_slot[i] = -1;
+    for (i = 0; i < N_DYN; i++)
+        dyn_slot[dyn_events[i]] = i;
+    shadows_init();
+    cc_table = VG_(HT_construct)("hpm.prof.cc");
+    arc_table = VG_(HT_construct)("hpm.prof.arc");
+    vpmu_node_prof_init();
+    prof_stopped = !vpmu_running;
+}
+
+/* The file mapping that holds a: one object per mapping, found once per
+ * cost center (at translation, while the code is surely mapped). */
+static UInt obj_of(Addr a)
+{
+    NSegment const *seg = VG_(am_find_nsegment)(a);
+    const HChar *path;
+    UInt i;
+    if (!seg || seg->kind != SkFileC)
+        return 0; /* 0: no file (JIT code, the stack, vdso) */
+    for (i = 1; i < n_objs; i++)
+        if (objs[i].start == seg->start && objs[i].end == seg->end)
+            return i;
+    path = VG_(am_get_filename)(seg);
+    if (n_objs == cap_objs) {
+        cap_objs = cap_objs ? 2 * cap_objs : 16;
+        objs = VG_(realloc)("hpm.prof.objs", objs, cap_objs * sizeof *objs);
+        if (n_objs == 0) {
+            objs[0].start = objs[0].end = 0;
+            objs[0].offset = 0;
+            objs[0].path = NULL;
+            n_objs = 1;
+        }
+    }
+    objs[n_objs].start = seg->start;
+    objs[n_objs].end = seg->end;
+    objs[n_objs].offset = (ULong)seg->offset;
+    objs[n_objs].path = VG_(strdup)("hpm.prof.path", path ? path : "?");
+    return n_objs++;
+}
+
+struct vpmu_cc *vpmu_prof_cc(Addr a)
+{
+    struct vpmu_cc *cc = VG_(HT_lookup)(cc_table, (UWord)a);
+    if (cc)
+        return cc;
+    cc = VG_(calloc)("hpm.prof.cc", 1, sizeof *cc);
+    cc->addr = (UWord)a;
+    cc->obj = obj_of(a);
+    cc->idx = n_ccs++;
+    cc->all = all_ccs;
+    all_ccs = cc;
+    /* what runs while the counters are stopped is dropped at their start:
+     * a cost center made then starts from its (zero) saved values */
+    VG_(HT_add_node)(cc_table, cc);
+    return cc;
+}
+
+ULong *vpmu_prof_dyn_slot(struct vpmu_cc *cc, Int ev)
+{
+    tl_assert(ev >= 0 && ev < VPMU_EV_COUNT);
+    return dyn_slot[ev] < 0 ? NULL : &cc->v[dyn_slot[ev]];
+}
+
+ULong *vpmu_prof_raw_slot(struct vpmu_cc *cc)
+{
+    return &cc->v[N_DYN];
+}
+
+ULong *vpmu_prof_segment(const struct vpmu_prof_item *items, UInt n)
+{
+    struct seg *s = VG_(malloc)("hpm.prof.seg", sizeof *s + n * sizeof items[0]);
+    s->count = 0;
+    s->saved = 0;
+    s->n = n;
+    VG_(memcpy)(s->items, items, n * sizeof items[0]);
+    s->all = all_segs;
+    all_segs = s;
+    return &s->count;
+}
+
+/* ------------------------------------------------------------------------
+ * Call graph: a shadow stack per thread
+ * ---------------------------------------------------------------------- */
+
+struct frame {
+    Addr sp; /* the stack pointer after the call pushed its return address */
+    struct arc *arc;
+    ULong ev[VPMU_EV_COUNT];
+    ULong raw[VPMU_PR_N];
+};
+
+struct shadow {
+    struct frame *f;
+    UInt depth, cap;
+};
+
+static void shadows_init(void)
+{
+    shadows = VG_(calloc)("hpm.prof.shadows", VG_N_THREADS, sizeof *shadows);
+}
+
+
+
+static struct arc *arc_of(struct vpmu_cc *site, Addr target)
+{
+    UWord key = (site->addr * 0x9E3779B97F4A7C15ULL) ^ target;
+    struct arc *a = VG_(HT_lookup)(arc_table, key);
+    while (a && (a->site != site || a->target != target))
+        a = a->next; /* a chain of equal keys: rare */
+    if (a)
+        return a;
+    a = VG_(calloc)("hpm.prof.arc", 1, sizeof *a);
+    a->key = key;
+    a->site = site;
+    a->target = target;
+    a->all = all_arcs;
+    all_arcs = a;
+    VG_(HT_add_node)(arc_table, a);
+    return a;
+}
+
+/* Leave every frame whose return address slot is below sp: returned from
+ * (the normal case: one) or unwound past (longjmp, exceptions). */
+static void pop_to(struct shadow *sh, Addr sp)
+{
+    ULong ev[VPMU_EV_COUNT], raw[VPMU_PR_N];
+    Bool have = False;
+    while (sh->depth > 0 && sh->f[sh->depth - 1].sp < sp) {
+        struct frame *f = &sh->f[--sh->depth];
+        Int i;
+        if (!have) {
+            vpmu_node_prof_snapshot(ev, raw);
+            have = True;
+        }
+        f->arc->calls++;
+        for (i = 0; i < VPMU_EV_COUNT; i++)
+            f->arc->ev[i] += ev[i] - f->ev[i];
+        for (i = 0; i < VPMU_PR_N; i++)
+            f->arc->raw[i] += raw[i] - f->raw[i];
+    }
+}
+
+void vpmu_prof_call(struct vpmu_cc *site, Addr target, Addr sp)
+{
+    ThreadId tid = VG_(get_running_tid)();
+    struct shadow *sh;
+    struct frame *f;
+    if (tid >= VG_N_THREADS)
+        return;
+    sh = &shadows[tid];
+    pop_to(sh, sp); /* frames left without a return (a longjmp) */
+    if (sh->depth == sh->cap) {
+        sh->cap = sh->cap ? 2 * sh->cap : 64;
+        sh->f = VG_(realloc)("hpm.prof.stack", sh->f, sh->cap * sizeof *sh->f);
+    }
+    f = &sh->f[sh->depth++];
+    f->sp = sp;
+    f->arc = arc_of(site, target);
+    vpmu_node_prof_snapshot(f->ev, f->raw);
+}
+
+void vpmu_prof_ret(Addr sp)
+{
+    ThreadId tid = VG_(get_running_tid)();
+    if (tid < VG_N_THREADS)
+        pop_to(&shadows[tid], sp);
+}
+
+void vpmu_prof_thread_end(ThreadId tid)
+{
+    if (tid < VG_N_THREADS)
+        pop_to(&shadows[tid], ~(Addr)0); /* its open calls end with it */
+}
+
+/* ------------------------------------------------------------------------
+ * Start, stop, reset
+ * ---------------------------------------------------------------------- */
+
+#define ARC_VALS (1 + VPMU_EV_COUNT + VPMU_PR_N)
+
+void vpmu_prof_stop(void)
+{
+    struct vpmu_cc *cc;
+    struct seg *s;
+    struct arc *a;
+    if (!vpmu_prof_on || prof_stopped)
+        return;
+    prof_stopped = True;
+    for (cc = all_ccs; cc; cc = cc->all) {
+        if (!cc->saved)
+            cc->saved = VG_(malloc)("hpm.prof.saved", sizeof cc->v);
+        VG_(memcpy)(cc->saved, cc->v, sizeof cc->v);
+    }
+    for (s = all_segs; s; s = s->all)
+        s->saved = s->count;
+    for (a = all_arcs; a; a = a->all) {
+        if (!a->saved)
+            a->saved = VG_(malloc)("hpm.prof.saved", ARC_VALS * sizeof(ULong));
+        a->saved[0] = a->calls;
+        VG_(memcpy)(a->saved + 1, a->ev, sizeof a->ev);
+        VG_(memcpy)(a->saved + 1 + VPMU_EV_COUNT, a->raw, sizeof a->raw);
+    }
+}
+
+void vpmu_prof_start(void)
+{
+    struct vpmu_cc *cc;
+    struct seg *s;
+    struct arc *a;
+    if (!vpmu_prof_on || !prof_stopped)
+        return;
+    prof_stopped = False;
+    for (cc = all_ccs; cc; cc = cc->all) {
+        if (cc->saved)
+            VG_(memcpy)(cc->v, cc->saved, sizeof cc->v);
+        else
+            VG_(memset)(cc->v, 0, sizeof cc->v);
+    }
+    for (s = all_segs; s; s = s->all)
+        s->count = s->saved;
+    for (a = all_arcs; a; a = a->all) {
+        if (a->saved) {
+            a->calls = a->saved[0];
+            VG_(memcpy)(a->ev, a->saved + 1, sizeof a->ev);
+            VG_(memcpy)(a->raw, a->saved + 1 + VPMU_EV_COUNT, sizeof a->raw);
+        } else {
+            a->calls = 0;
+            VG_(memset)(a->ev, 0, sizeof a->ev);
+            VG_(memset)(a->raw, 0, sizeof a->raw);
+        }
+    }
+}
+
+void vpmu_prof_reset(void)
+{
+    struct vpmu_cc *cc;
+    struct seg *s;
+    struct arc *a;
+    if (!vpmu_prof_on || !shadows)
+        return;
+    for (cc = all_ccs; cc; cc = cc->all) {
+        VG_(memset)(cc->v, 0, sizeof cc->v);
+        if (cc->saved)
+            VG_(memset)(cc->saved, 0, sizeof cc->v);
+    }
+    for (s = all_segs; s; s = s->all)
+        s->count = s->saved = 0;
+    for (a = all_arcs; a; a = a->all) {
+        a->calls = 0;
+        VG_(memset)(a->ev, 0, sizeof a->ev);
+        VG_(memset)(a->raw, 0, sizeof a->raw);
+        if (a->saved)
+            VG_(memset)(a->saved, 0, ARC_VALS * sizeof(ULong));
+    }
+    /* frames open now would credit their callees with what ran before */
+    {
+        UInt t, d;
+        for (t = 0; t < VG_N_THREADS; t++)
+            for (d = 0; d < shadows[t].depth; d++)
+                vpmu_node_prof_snapshot(shadows[t].f[d].ev, shadows[t].f[d].raw);
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Output
+ * ---------------------------------------------------------------------- */
+
+/* The profiled kinds: those programmed, each once (a per-core kind sums
+ * its cores, as hpm count's bare kind names do). */
+static UInt profiled_kinds(UInt *kinds, ULong *totals)
+{
+    UInt i, n = 0;
+    for (i = 0; i < vpmu_node_n_events(); i++) {
+        UInt kind, j;
+        Int core;
+        if (!vpmu_node_event_kind(i, &kind, &core))
+            continue;
+        for (j = 0; j < n && kinds[j] != kind; j++)
+            ;
+        if (j == n) {
+            kinds[n] = kind;
+            totals[n] = 0;
+            n++;
+        }
+        totals[j] += vpmu_node_event_value(i);
+    }
+    return n;
+}
+
+static ULong kind_value(UInt kind, const ULong *kv, const ULong *nv)
+{
+    return kind < HPM_K_CORE_COUNT ? kv[kind] : nv[kind - HPM_K_CORE_COUNT];
+}
+
+static void out_values(Out *o, const UInt *kinds, UInt nk, const ULong *raw, const ULong *ev)
+{
+    ULong kv[HPM_K_CORE_COUNT], nv[HPM_K_NODE_COUNT];
+    UInt k;
+    vpmu_node_prof_kinds(raw, ev, kv, nv);
+    for (k = 0; k < nk; k++)
+        out_printf(o, " %llu", kind_value(kinds[k], kv, nv));
+    out_printf(o, "\n");
+}
+
+void vpmu_prof_write(Out *o)
+{
+    UInt kinds[HPM_K_COUNT], nk, k, i;
+    ULong totals[HPM_K_COUNT];
+    ULong *ev; /* n_ccs x VPMU_EV_COUNT exact events */
+    struct vpmu_cc *cc;
+    struct seg *s;
+    struct arc *a;
+
+    if (!vpmu_prof_on)
+        return;
+    /* calls still open (exit() from inside main) end here, as in callgrind */
+    for (i = 0; i < VG_N_THREADS; i++)
+        pop_to(&shadows[i], ~(Addr)0);
+    nk = profiled_kinds(kinds, totals);
+    for (k = 0; k < nk; k++)
+        out_printf(o, VPMU_REC_PROF_KIND " %s %llu\n", vpmu_node_kind_name(kinds[k]),
+                   totals[k]);
+    for (i = 1; i < n_objs; i++)
+        out_printf(o, VPMU_REC_PROF_OBJECT " %u %lx %lx %llx %s\n", i, objs[i].start, objs[i].end,
+                   objs[i].offset, objs[i].path);
+
+    ev = VG_(calloc)("hpm.prof.ev", n_ccs ? n_ccs : 1, VPMU_EV_COUNT * sizeof *ev);
+    for (s = all_segs; s; s = s->all)
+        if (s->count)
+            for (i = 0; i < s->n; i++)
+                ev[(ULong)s->items[i].cc->idx * VPMU_EV_COUNT + s->items[i].ev] +=
+                    s->count * s->items[i].n;
+    for (cc = all_ccs; cc; cc = cc->all) {
+        ULong *e = &ev[(ULong)cc->idx * VPMU_EV_COUNT];
+        Bool any = False;
+        Int d;
+        for (d = 0; d < N_DYN; d++)
+            e[dyn_events[d]] += cc->v[d];
+        e[VPMU_EV_BR_COND_NOT_TAKEN] = e[VPMU_EV_BR_COND] - e[VPMU_EV_BR_COND_TAKEN];
+        for (d = 0; d < VPMU_EV_COUNT && !any; d++)
+            any = e[d] != 0;
+        for (d = 0; d < VPMU_PR_N && !any; d++)
+            any = cc->v[N_DYN + d] != 0;
+        if (!any)
+            continue;
+        out_printf(o, VPMU_REC_PROF_INSN " %lx %u", cc->addr, cc->obj);
+        out_values(o, kinds, nk, &cc->v[N_DYN], e);
+    }
+    VG_(free)(ev);
+    for (a = all_arcs; a; a = a->all) {
+        if (!a->calls)
+            continue;
+        a->ev[VPMU_EV_BR_COND_NOT_TAKEN] = a->ev[VPMU_EV_BR_COND] - a->ev[VPMU_EV_BR_COND_TAKEN];
+        out_printf(o, VPMU_REC_PROF_CALL " %lx %lx %llu", a->site->addr, a->target, a->calls);
+        out_values(o, kinds, nk, a->raw, a->ev);
+    }
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * vpmu_profile.h - exact attribution of every counted event to the
+ * instruction that caused it (hpm profile; docs/vpmu.md, "Profiles").
+ *
+ * Each guest instruction has a cost center. Its share of an event comes
+ * from the same places as the totals, so the shares add up to the totals:
+ *   - static counts (instructions, loads, FP ops, ...) are counted per SB
+ *     segment by the instrumentation; a profile adds one counter per segment
+ *     (vpmu_prof_segment) that says how often it ran, and at the end each
+ *     item (instruction, event, n) of the segment gets count * n;
+ *   - counts added by guarded IR (guarded loads and stores, a REP
+ *     instruction's one count, conditional branches and their taken bit)
+ *     are added to the instruction's own slot by the same guard;
+ *   - model statistics (cache, TLB, predictor) are what the instruction's
+ *     model calls changed (vpmu_node.c, prof_delta).
+ * Modeled kinds are then computed per instruction from these by the same
+ * function as the totals (vpmu_node_prof_kinds).
+ */
+#ifndef HPM_VPMU_PROFILE_H
+#define HPM_VPMU_PROFILE_H
+
+#include "pub_tool_basics.h"
+#include "vpmu_out.h"
+
+extern Bool vpmu_prof_on; /* --hpm-profile=yes */
+
+Bool vpmu_prof_option(const HChar *arg);
+void vpmu_prof_usage(void);
+/* After the node is set up. */
+void vpmu_prof_init(void);
+
+struct vpmu_cc;
+/* The cost center of the instruction at a (made on first use). */
+struct vpmu_cc *vpmu_prof_cc(Addr a);
+/* The slot of a dynamically added event (guarded adds), or NULL. */
+ULong *vpmu_prof_dyn_slot(struct vpmu_cc *cc, Int ev);
+/* Where its model calls' statistic changes go (vpmu_prof_sink). */
+ULong *vpmu_prof_raw_slot(struct vpmu_cc *cc);
+
+/* One static item of a segment: instruction cc counted n of event ev. */
+struct vpmu_prof_item {
+    struct vpmu_cc *cc;
+    UInt ev;
+    UInt n;
+};
+/* A new segment of these items; returns the address of its execution
+ * counter, which the instrumented code increments. */
+ULong *vpmu_prof_segment(const struct vpmu_prof_item *items, UInt n);
+
+/* Call graph (dirty helpers): a call at site to target, leaving the stack
+ * pointer at sp; a return leaving it at sp; a thread ends. */
+void vpmu_prof_call(struct vpmu_cc *site, Addr target, Addr sp);
+void vpmu_prof_ret(Addr sp);
+void vpmu_prof_thread_end(ThreadId tid);
+
+/* The global start/stop and reset of the counters: what runs while the
+ * counters are stopped is not in the profile, as it is not in the totals. */
+void vpmu_prof_stop(void);
+void vpmu_prof_start(void);
+void vpmu_prof_reset(void);
+
+/* The profile records (vpmu_format.h) of everything so far. */
+void vpmu_prof_write(Out *o);
+
+#endif
