@@ -44,6 +44,7 @@
 #include "interval.h"
 #include "live.h"
 #include "options.h"
+#include "profile_cmd.h"
 #include "runner.h"
 #include "vpmu_output.h"
 
@@ -82,11 +83,15 @@ static const char count_synopsis[] =
     "       hpm count [options] --from-output TOOL_OUTPUT_FILE\n"
     "       hpm run [--machine M] [-e EVENTS] [--start=no] [--model=on-demand|always]\n"
     "               -- PROGRAM [ARGS]\n"
+    "       hpm profile [hpm count's options] [-o PROFILE] -- PROGRAM [ARGS]\n"
     "\n"
     "hpm count runs PROGRAM on the virtual PMU (valgrind --tool=hpm) modeling machine\n"
     "NAME (default " HPM_DEFAULT_MACHINE "; 'host' = this machine) and reports the catalog events\n"
     "counted. hpm run runs PROGRAM and its children there and prints no report: for\n"
-    "programs that read counters themselves (libhpm, libpapi).\n"
+    "programs that read counters themselves (libhpm, libpapi). hpm profile counts as\n"
+    "hpm count does, attributes every event to the instruction that caused it and\n"
+    "writes PROFILE (-o; default callgrind.out.hpm.PID) in callgrind's format\n"
+    "(hpm annotate, callgrind_annotate, kcachegrind read it).\n"
     "\n";
 static const char count_footer[] =
     "\nhpm exits with PROGRAM's exit status (of the last program it exec'd), or 128+N\n"
@@ -428,137 +433,28 @@ static char *escape_percent(const char *s, const char *suffix)
 
 /* ------------------------------------------------------------ report output */
 
-/* Whether -o FILE is written to a temporary file and renamed: only when
- * FILE is absent or a regular file. Anything else (/dev/null, a FIFO, a
- * terminal, a symbolic link) is written in place: renaming over it would
- * replace the device node or the link itself. */
-static int output_atomic(const char *path)
-{
-    struct stat st;
-    return lstat(path, &st) != 0 || S_ISREG(st.st_mode);
-}
+struct report_job {
+    const struct count_opts *o;
+    const struct count_report *r;
+};
 
-static int report_to(FILE *f, const struct count_opts *o, const struct count_report *r)
+static int report_to(FILE *f, void *ctx)
 {
-    return o->fmt == FMT_JSON  ? count_report_json(f, r)
-           : o->fmt == FMT_CSV ? count_report_csv(f, r)
-                               : count_report_text(f, r);
-}
-
-/* A new, uniquely named file beside path (FILE.XXXXXX, created with
- * O_EXCL by mkstemp, so no existing file or link is ever followed), with
- * the mode a new file would get; its name in *tmp. */
-static FILE *open_beside(const char *path, char **tmp)
-{
-    size_t n = strlen(path) + 8;
-    mode_t mask;
-    FILE *f;
-    int fd;
-    *tmp = malloc(n);
-    if (!*tmp)
-        return NULL;
-    snprintf(*tmp, n, "%s.XXXXXX", path);
-    fd = mkstemp(*tmp);
-    if (fd < 0)
-        return NULL;
-    mask = umask(0);
-    umask(mask);
-    if (fchmod(fd, 0666 & ~mask) != 0 || !(f = fdopen(fd, "w"))) {
-        close(fd);
-        unlink(*tmp);
-        return NULL;
-    }
-    return f;
+    const struct report_job *j = ctx;
+    return j->o->fmt == FMT_JSON  ? count_report_json(f, j->r)
+           : j->o->fmt == FMT_CSV ? count_report_csv(f, j->r)
+                                  : count_report_text(f, j->r);
 }
 
 static int write_report(const struct count_opts *o, const struct count_report *r)
 {
-    FILE *f;
-    char *tmp = NULL;
-    int rc;
-    if (!o->output) {
-        rc = report_to(stdout, o, r);
-        if (fflush(stdout) != 0 || ferror(stdout)) {
-            fprintf(stderr, "%s: error writing the report to stdout\n", cmd_name);
-            rc = -1;
-        }
-        return rc;
-    }
-    if (!output_atomic(o->output)) {
-        f = fopen(o->output, "w");
-        if (!f) {
-            fprintf(stderr, "%s: cannot write %s: %s\n", cmd_name, o->output, strerror(errno));
-            return -1;
-        }
-        rc = report_to(f, o, r);
-        if (fclose(f) != 0 || rc != 0) {
-            fprintf(stderr, "%s: error writing %s\n", cmd_name, o->output);
-            return -1;
-        }
-        return 0;
-    }
-    f = open_beside(o->output, &tmp);
-    if (!f) {
-        fprintf(stderr, "%s: cannot write beside %s: %s\n", cmd_name, o->output,
-                strerror(errno));
-        free(tmp);
-        return -1;
-    }
-    /* written in full, or not at all: FILE appears only by the rename */
-    rc = report_to(f, o, r);
-    if (fclose(f) != 0)
-        rc = -1;
-    if (rc != 0)
-        fprintf(stderr, "%s: error writing %s\n", cmd_name, tmp);
-    else if (rename(tmp, o->output) != 0) {
-        fprintf(stderr, "%s: cannot rename %s to %s: %s\n", cmd_name, tmp, o->output,
-                strerror(errno));
-        rc = -1;
-    }
-    if (rc != 0)
-        unlink(tmp);
-    free(tmp);
-    return rc;
+    struct report_job j = {o, r};
+    return runner_write_output(cmd_name, o->output, report_to, &j);
 }
 
-/* -o must name a writable file before a possibly long run starts: not a
- * folder, and in a folder hpm can create files in. */
 static int output_dir_ok(const char *path)
 {
-    char dir[4096];
-    const char *slash = strrchr(path, '/');
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "%s: cannot write the report to %s: it is a directory\n", cmd_name,
-                path);
-        return 0;
-    }
-    if (!output_atomic(path)) {
-        /* ENOENT: a link to a file not there yet, which fopen creates */
-        if (access(path, W_OK) != 0 && errno != ENOENT) {
-            fprintf(stderr, "%s: cannot write the report to %s: %s\n", cmd_name, path,
-                    strerror(errno));
-            return 0;
-        }
-        return 1;
-    }
-    if (path[strlen(path) - 1] == '/') {
-        fprintf(stderr, "%s: cannot write the report to %s: it names a directory\n", cmd_name,
-                path);
-        return 0;
-    }
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else if (slash == path)
-        snprintf(dir, sizeof dir, "/");
-    else
-        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-    if (access(dir, W_OK | X_OK) != 0) {
-        fprintf(stderr, "%s: cannot write the report into %s: %s\n", cmd_name, dir,
-                strerror(errno));
-        return 0;
-    }
-    return 1;
+    return runner_output_ok(cmd_name, path);
 }
 
 /* The note for a program that wrote UPC registers itself, or NULL. */
@@ -662,8 +558,13 @@ static void interval_tick(void *ctx, pid_t child)
     }
 }
 
-static int count_or_run(int argc, char **argv, int run_only)
+enum count_mode { MODE_COUNT, MODE_RUN, MODE_PROFILE };
+
+static int count_or_run(int argc, char **argv, enum count_mode mode)
 {
+    int run_only = mode == MODE_RUN, profile = mode == MODE_PROFILE;
+    const char *profile_out = NULL;
+    char profile_default[64];
     struct interval_watch watch;
     struct count_opts o;
     struct hpm_machine m;
@@ -685,11 +586,22 @@ static int count_or_run(int argc, char **argv, int run_only)
     char live_arg[48];
     unsigned execs;
 
-    cmd_name = run_only ? "hpm run" : "hpm count";
+    cmd_name = run_only ? "hpm run" : profile ? "hpm profile" : "hpm count";
     rc = parse_opts(argc, argv, &o);
     if (rc)
         return rc < 0 ? 0 : rc;
     o.run_only = run_only;
+    if (profile) {
+        /* -o names the profile; the counts' report goes to stdout */
+        if (o.from_output) {
+            fprintf(stderr, "hpm profile: --from-output is an hpm count option\n");
+            return 2;
+        }
+        profile_out = o.output;
+        o.output = NULL;
+        if (profile_out && !output_dir_ok(profile_out))
+            return 2;
+    }
     if (run_only && (o.fmt != FMT_TEXT || o.output || o.from_output || o.per_core ||
                      o.per_thread)) {
         fprintf(stderr, "hpm run: prints no report; use hpm count for --json, --csv, -o, "
@@ -709,7 +621,7 @@ static int count_or_run(int argc, char **argv, int run_only)
     if (o.from_output)
         return count_from_output(&o, rows);
 
-    if ((rc = machine_arg_load(run_only ? "run" : "count", o.machine, &m, clamp_note, sizeof clamp_note)) != 0)
+    if ((rc = machine_arg_load(run_only ? "run" : profile ? "profile" : "count", o.machine, &m, clamp_note, sizeof clamp_note)) != 0)
         return rc;
     features = hpm_catalog_features(&m.hier);
     if ((rc = build_rows(&o, m.name, m.hier.cores, features, rows, &n_rows)) != 0)
@@ -801,6 +713,8 @@ static int count_or_run(int argc, char **argv, int run_only)
     /* children and exec'd images run under the tool too: hpm count sums them
      * (count_procs.h) unless --no-children, hpm run lets them count */
     args[na++] = "--trace-children=yes";
+    if (profile)
+        args[na++] = "--hpm-profile=yes";
     if (run_only && !o.model_always)
         args[na++] = "--hpm-model=on-demand"; /* libhpm asks when it needs them */
     for (i = 0; i < o.prog_argc; i++)
@@ -964,6 +878,16 @@ static int count_or_run(int argc, char **argv, int run_only)
         r.notes[r.n_notes++] = left_note;
     }
     rc = write_report(&o, &r) == 0 ? r.exit_code : 1;
+    if (profile) {
+        if (!profile_out) {
+            snprintf(profile_default, sizeof profile_default, "callgrind.out.hpm.%ld",
+                     (long)res.pid);
+            profile_out = profile_default;
+        }
+        if (profile_write(cmd_name, dir, (uint64_t)res.pid, !o.no_children, o.prog,
+                          o.prog_argc, m.name, profile_out) != 0)
+            rc = 1;
+    }
     count_tree_free(&tree);
     vpmu_output_free(&out);
 done_dir:
@@ -981,7 +905,19 @@ done:
 
 int cmd_count(int argc, char **argv)
 {
-    return count_or_run(argc, argv, 0);
+    return count_or_run(argc, argv, MODE_COUNT);
+}
+
+/*
+ * hpm profile [count's options] [-o FILE] -- PROGRAM [ARGS]
+ * Runs PROGRAM as hpm count does, with every counted event attributed to the
+ * instruction that caused it (profile_cmd.c): prints the counts' report and
+ * writes the profile in callgrind's format to FILE
+ * [callgrind.out.hpm.PID].
+ */
+int cmd_profile(int argc, char **argv)
+{
+    return count_or_run(argc, argv, MODE_PROFILE);
 }
 
 /*
@@ -993,5 +929,5 @@ int cmd_count(int argc, char **argv)
  */
 int cmd_run(int argc, char **argv)
 {
-    return count_or_run(argc, argv, 1);
+    return count_or_run(argc, argv, MODE_RUN);
 }

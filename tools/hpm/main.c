@@ -17,6 +17,11 @@ static const struct command commands[] = {
     {"run", cmd_run,
      "run a program on the virtual PMU with every event counting, for programs that read "
      "counters themselves (hpm.h, libpapi); no report"},
+    {"profile", cmd_profile,
+     "run a program as count does and attribute every event to its instruction, line, "
+     "function and call path (a callgrind-format profile)"},
+    {"annotate", cmd_annotate,
+     "print the top functions, lines and annotated source of a profile (callgrind format)"},
     {"list", cmd_list, "list the event catalog and what a machine model provides"},
     {"stat", cmd_stat,
      "read the live counters of a process running under hpm, once or at intervals"},

@@ -383,3 +383,129 @@ int runner_run(const char *cmd, const struct runner_spec *spec, struct runner_re
     }
     return 0;
 }
+
+/* ------------------------------------------------------------ output files */
+
+/* Whether path is written to a temporary file and renamed: only when it
+ * is absent or a regular file. Renaming over anything else would replace
+ * the device node or the link itself. */
+static int output_atomic(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) != 0 || S_ISREG(st.st_mode);
+}
+
+/* A new, uniquely named file beside path (FILE.XXXXXX, created with
+ * O_EXCL by mkstemp, so no existing file or link is ever followed), with
+ * the mode a new file would get; its name in *tmp. */
+static FILE *open_beside(const char *path, char **tmp)
+{
+    size_t n = strlen(path) + 8;
+    mode_t mask;
+    FILE *f;
+    int fd;
+    *tmp = malloc(n);
+    if (!*tmp)
+        return NULL;
+    snprintf(*tmp, n, "%s.XXXXXX", path);
+    fd = mkstemp(*tmp);
+    if (fd < 0)
+        return NULL;
+    mask = umask(0);
+    umask(mask);
+    if (fchmod(fd, 0666 & ~mask) != 0 || !(f = fdopen(fd, "w"))) {
+        close(fd);
+        unlink(*tmp);
+        return NULL;
+    }
+    return f;
+}
+
+/* -o must name a writable file before a possibly long run starts: not a
+ * folder, and in a folder hpm can create files in. */
+int runner_output_ok(const char *cmd, const char *path)
+{
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "%s: cannot write the output to %s: it is a directory\n", cmd,
+                path);
+        return 0;
+    }
+    if (!output_atomic(path)) {
+        /* ENOENT: a link to a file not there yet, which fopen creates */
+        if (access(path, W_OK) != 0 && errno != ENOENT) {
+            fprintf(stderr, "%s: cannot write the output to %s: %s\n", cmd, path,
+                    strerror(errno));
+            return 0;
+        }
+        return 1;
+    }
+    if (path[strlen(path) - 1] == '/') {
+        fprintf(stderr, "%s: cannot write the output to %s: it names a directory\n", cmd,
+                path);
+        return 0;
+    }
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == path)
+        snprintf(dir, sizeof dir, "/");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    if (access(dir, W_OK | X_OK) != 0) {
+        fprintf(stderr, "%s: cannot write the output into %s: %s\n", cmd, dir,
+                strerror(errno));
+        return 0;
+    }
+    return 1;
+}
+
+int runner_write_output(const char *cmd, const char *path, int (*write)(FILE *f, void *ctx),
+                        void *ctx)
+{
+    FILE *f;
+    char *tmp = NULL;
+    int rc;
+    if (!path) {
+        rc = write(stdout, ctx);
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            fprintf(stderr, "%s: error writing to stdout\n", cmd);
+            rc = -1;
+        }
+        return rc;
+    }
+    if (!output_atomic(path)) {
+        f = fopen(path, "w");
+        if (!f) {
+            fprintf(stderr, "%s: cannot write %s: %s\n", cmd, path, strerror(errno));
+            return -1;
+        }
+        rc = write(f, ctx);
+        if (fclose(f) != 0 || rc != 0) {
+            fprintf(stderr, "%s: error writing %s\n", cmd, path);
+            return -1;
+        }
+        return 0;
+    }
+    f = open_beside(path, &tmp);
+    if (!f) {
+        fprintf(stderr, "%s: cannot write beside %s: %s\n", cmd, path, strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    /* written in full, or not at all: the file appears only by the rename */
+    rc = write(f, ctx);
+    if (fclose(f) != 0)
+        rc = -1;
+    if (rc != 0)
+        fprintf(stderr, "%s: error writing %s\n", cmd, tmp);
+    else if (rename(tmp, path) != 0) {
+        fprintf(stderr, "%s: cannot rename %s to %s: %s\n", cmd, tmp, path, strerror(errno));
+        rc = -1;
+    }
+    if (rc != 0)
+        unlink(tmp);
+    free(tmp);
+    return rc;
+}

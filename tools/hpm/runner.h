@@ -10,6 +10,7 @@
 #define HPM_TOOL_RUNNER_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 
@@ -54,5 +55,18 @@ struct runner_result {
  * a killed hpm. Returns 0 with the result, or -1 (the reason printed after
  * `cmd: `, exec's failure included). */
 int runner_run(const char *cmd, const struct runner_spec *spec, struct runner_result *res);
+
+/* Whether -o PATH can be written, checked before a possibly long run: not
+ * a folder, and in a folder hpm can create files in. 1 yes, 0 no (the
+ * reason printed after `cmd: `). */
+int runner_output_ok(const char *cmd, const char *path);
+
+/* Writes an output file with write(f, ctx) (0 = written): path NULL is
+ * stdout; a regular or absent path gets a unique file beside it (mkstemp,
+ * which never follows a link), renamed into place only when written in
+ * full; anything else (/dev/null, a FIFO, a link) is written in place.
+ * Returns 0, or -1 with the reason printed after `cmd: `. */
+int runner_write_output(const char *cmd, const char *path, int (*write)(FILE *f, void *ctx),
+                        void *ctx);
 
 #endif

@@ -1,0 +1,652 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * profile.c - the profile model (profile.h): the tool's records parsed,
+ * symbolized and aggregated per function, cost line and call arc.
+ */
+#define _GNU_SOURCE /* strdup, strndup, O_CLOEXEC */
+#include "profile.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vpmu_format.h"
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    if (!err || errlen == 0)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+static void *grow(void *p, size_t *cap, size_t need, size_t size)
+{
+    size_t n;
+    void *q;
+    if (need <= *cap)
+        return p;
+    n = *cap ? *cap : 16;
+    while (n < need) {
+        if (n > SIZE_MAX / 2 / size)
+            return NULL;
+        n *= 2;
+    }
+    q = realloc(p, n * size);
+    if (q)
+        *cap = n;
+    return q;
+}
+
+/* --------------------------------------------------------------- records */
+
+/* Next space-separated field of [*p, end), NUL-free: its start and length. */
+static int field(const char **p, const char *end, const char **f, size_t *n)
+{
+    const char *s = *p;
+    while (s < end && *s == ' ')
+        s++;
+    if (s >= end)
+        return 0;
+    *f = s;
+    while (s < end && *s != ' ')
+        s++;
+    *n = (size_t)(s - *f);
+    *p = s;
+    return 1;
+}
+
+static int num(const char *f, size_t n, int base, uint64_t *v)
+{
+    char buf[32];
+    char *e;
+    if (n == 0 || n >= sizeof buf || f[0] == '-' || f[0] == '+')
+        return -1;
+    memcpy(buf, f, n);
+    buf[n] = 0;
+    errno = 0;
+    *v = strtoull(buf, &e, base);
+    return *e || errno ? -1 : 0;
+}
+
+static int word_is(const char *f, size_t n, const char *w)
+{
+    return strlen(w) == n && memcmp(f, w, n) == 0;
+}
+
+static uint64_t *values(const char **p, const char *end, unsigned nk, int *bad)
+{
+    uint64_t *v = calloc(nk ? nk : 1, sizeof *v);
+    unsigned k;
+    const char *f;
+    size_t n;
+    if (!v) {
+        *bad = 1;
+        return NULL;
+    }
+    for (k = 0; k < nk; k++)
+        if (!field(p, end, &f, &n) || num(f, n, 10, &v[k]) != 0) {
+            *bad = 1;
+            return v;
+        }
+    if (field(p, end, &f, &n))
+        *bad = 1; /* more values than kinds */
+    return v;
+}
+
+int hpm_prof_records_parse(const char *text, size_t len, struct hpm_prof_records *r, char *err,
+                           size_t errlen)
+{
+    const char *p = text, *end = text + len;
+    size_t cap_obj = 0, cap_insn = 0, cap_arc = 0;
+    unsigned lineno = 0;
+    memset(r, 0, sizeof *r);
+    while (p < end) {
+        const char *eol = memchr(p, '\n', (size_t)(end - p)), *q = p, *f;
+        size_t n;
+        int bad = 0;
+        if (!eol)
+            eol = end;
+        lineno++;
+        if (memchr(p, 0, (size_t)(eol - p))) {
+            set_err(err, errlen, "line %u: a NUL byte", lineno);
+            goto fail;
+        }
+        if (!field(&q, eol, &f, &n) || n < 5 || memcmp(f, "prof_", 5) != 0) {
+            p = eol + 1;
+            continue;
+        }
+        if (word_is(f, n, VPMU_REC_PROF_KIND)) {
+            const char *name;
+            size_t nn;
+            if (r->n_insns || r->n_arcs) {
+                set_err(err, errlen, "line %u: a kind after the costs", lineno);
+                goto fail;
+            }
+            if (r->n_kinds == HPM_PROF_KINDS_MAX) {
+                set_err(err, errlen, "line %u: more than %d kinds", lineno, HPM_PROF_KINDS_MAX);
+                goto fail;
+            }
+            if (!field(&q, eol, &name, &nn) || !field(&q, eol, &f, &n) ||
+                num(f, n, 10, &r->totals[r->n_kinds]) != 0) {
+                bad = 1;
+            } else {
+                r->kinds[r->n_kinds] = strndup(name, nn);
+                if (!r->kinds[r->n_kinds])
+                    bad = 1;
+                else
+                    r->n_kinds++;
+            }
+        } else if (word_is(f, n, VPMU_REC_PROF_OBJECT)) {
+            uint64_t id;
+            struct hpm_prof_object o;
+            memset(&o, 0, sizeof o);
+            if (!field(&q, eol, &f, &n) || num(f, n, 10, &id) != 0 || id == 0 || id > 1u << 20 ||
+                !field(&q, eol, &f, &n) || num(f, n, 16, &o.start) != 0 ||
+                !field(&q, eol, &f, &n) || num(f, n, 16, &o.end) != 0 ||
+                !field(&q, eol, &f, &n) || num(f, n, 16, &o.offset) != 0 || o.end < o.start) {
+                bad = 1;
+            } else {
+                /* the path is the rest of the line (it may hold spaces) */
+                while (q < eol && *q == ' ')
+                    q++;
+                if (q >= eol) {
+                    bad = 1;
+                } else {
+                    if (id >= r->n_objects) {
+                        struct hpm_prof_object *no =
+                            grow(r->objects, &cap_obj, (size_t)id + 1, sizeof *no);
+                        if (!no) {
+                            set_err(err, errlen, "out of memory");
+                            goto fail;
+                        }
+                        r->objects = no;
+                        memset(no + r->n_objects, 0, ((size_t)id + 1 - r->n_objects) * sizeof *no);
+                        r->n_objects = (unsigned)id + 1;
+                    }
+                    if (r->objects[id].path) {
+                        set_err(err, errlen, "line %u: object %" PRIu64 " twice", lineno, id);
+                        goto fail;
+                    }
+                    o.path = strndup(q, (size_t)(eol - q));
+                    if (!o.path) {
+                        set_err(err, errlen, "out of memory");
+                        goto fail;
+                    }
+                    r->objects[id] = o;
+                }
+            }
+        } else if (word_is(f, n, VPMU_REC_PROF_INSN)) {
+            struct hpm_prof_insn in;
+            uint64_t obj;
+            memset(&in, 0, sizeof in);
+            if (!field(&q, eol, &f, &n) || num(f, n, 16, &in.addr) != 0 ||
+                !field(&q, eol, &f, &n) || num(f, n, 10, &obj) != 0 ||
+                (obj != 0 && (obj >= r->n_objects || !r->objects[obj].path))) {
+                bad = 1;
+            } else {
+                struct hpm_prof_insn *ni;
+                in.obj = (unsigned)obj;
+                in.v = values(&q, eol, r->n_kinds, &bad);
+                ni = grow(r->insns, &cap_insn, r->n_insns + 1, sizeof *ni);
+                if (!ni) {
+                    free(in.v);
+                    set_err(err, errlen, "out of memory");
+                    goto fail;
+                }
+                r->insns = ni;
+                r->insns[r->n_insns++] = in;
+            }
+        } else if (word_is(f, n, VPMU_REC_PROF_CALL)) {
+            struct hpm_prof_arc a;
+            memset(&a, 0, sizeof a);
+            if (!field(&q, eol, &f, &n) || num(f, n, 16, &a.site) != 0 ||
+                !field(&q, eol, &f, &n) || num(f, n, 16, &a.target) != 0 ||
+                !field(&q, eol, &f, &n) || num(f, n, 10, &a.calls) != 0) {
+                bad = 1;
+            } else {
+                struct hpm_prof_arc *na;
+                a.v = values(&q, eol, r->n_kinds, &bad);
+                na = grow(r->arcs, &cap_arc, r->n_arcs + 1, sizeof *na);
+                if (!na) {
+                    free(a.v);
+                    set_err(err, errlen, "out of memory");
+                    goto fail;
+                }
+                r->arcs = na;
+                r->arcs[r->n_arcs++] = a;
+            }
+        }
+        /* other prof_ records: a newer tool's, skipped */
+        if (bad) {
+            set_err(err, errlen, "line %u: a malformed %.*s record", lineno, (int)n, f);
+            goto fail;
+        }
+        p = eol + 1;
+    }
+    return 0;
+fail:
+    hpm_prof_records_free(r);
+    return -1;
+}
+
+void hpm_prof_records_free(struct hpm_prof_records *r)
+{
+    size_t i;
+    for (i = 0; i < r->n_kinds; i++)
+        free(r->kinds[i]);
+    for (i = 0; i < r->n_objects; i++)
+        free(r->objects[i].path);
+    for (i = 0; i < r->n_insns; i++)
+        free(r->insns[i].v);
+    for (i = 0; i < r->n_arcs; i++)
+        free(r->arcs[i].v);
+    free(r->objects);
+    free(r->insns);
+    free(r->arcs);
+    memset(r, 0, sizeof *r);
+}
+
+/* ----------------------------------------------------------------- model */
+
+static uint64_t hash_str(const char *s)
+{
+    uint64_t h = 1469598103934665603ULL;
+    while (*s)
+        h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+    return h;
+}
+
+void hpm_profile_init(struct hpm_profile *p)
+{
+    memset(p, 0, sizeof *p);
+    (void)hpm_profile_str(p, "???");
+}
+
+static int str_rehash(struct hpm_profile *p)
+{
+    unsigned cap = p->str_hash_cap ? 2 * p->str_hash_cap : 1024, i;
+    unsigned *h = calloc(cap, sizeof *h);
+    if (!h)
+        return -1;
+    for (i = 0; i < p->n_strs; i++) {
+        size_t j = hash_str(p->strs[i]) & (cap - 1);
+        while (h[j])
+            j = (j + 1) & (cap - 1);
+        h[j] = i + 1;
+    }
+    free(p->str_hash);
+    p->str_hash = h;
+    p->str_hash_cap = cap;
+    return 0;
+}
+
+/* String id of s (interned). Out of memory: aborts, as there is no
+ * sensible profile to go on with. */
+unsigned hpm_profile_str(struct hpm_profile *p, const char *s)
+{
+    size_t j;
+    size_t cap = p->cap_strs;
+    char **ns;
+    if (2 * (p->n_strs + 1) > p->str_hash_cap && str_rehash(p) != 0)
+        abort();
+    j = hash_str(s) & (p->str_hash_cap - 1);
+    while (p->str_hash[j]) {
+        if (strcmp(p->strs[p->str_hash[j] - 1], s) == 0)
+            return p->str_hash[j] - 1;
+        j = (j + 1) & (p->str_hash_cap - 1);
+    }
+    ns = grow(p->strs, &cap, (size_t)p->n_strs + 1, sizeof *ns);
+    if (!ns)
+        abort();
+    p->strs = ns;
+    p->cap_strs = (unsigned)cap;
+    p->strs[p->n_strs] = strdup(s);
+    if (!p->strs[p->n_strs])
+        abort();
+    p->str_hash[j] = p->n_strs + 1;
+    return p->n_strs++;
+}
+
+static uint64_t fn_key(unsigned obj, unsigned name)
+{
+    return ((uint64_t)obj * 0x9E3779B97F4A7C15ULL) ^ ((uint64_t)name * 0xC2B2AE3D27D4EB4FULL);
+}
+
+static void fn_rehash(struct hpm_profile *p)
+{
+    size_t cap = p->fn_hash_cap ? 2 * p->fn_hash_cap : 1024, i;
+    unsigned *h = calloc(cap, sizeof *h);
+    if (!h)
+        abort();
+    for (i = 0; i < p->n_fns; i++) {
+        size_t j = fn_key(p->fns[i].obj, p->fns[i].name) & (cap - 1);
+        while (h[j])
+            j = (j + 1) & (cap - 1);
+        h[j] = (unsigned)i + 1;
+    }
+    free(p->fn_hash);
+    p->fn_hash = h;
+    p->fn_hash_cap = cap;
+}
+
+/* A function is its object and name (callgrind's identity); file is where
+ * it was first seen. */
+unsigned hpm_profile_fn(struct hpm_profile *p, unsigned obj, unsigned file, unsigned name)
+{
+    size_t j;
+    struct hpm_prof_fn *nf;
+    if (2 * (p->n_fns + 1) > p->fn_hash_cap)
+        fn_rehash(p);
+    j = fn_key(obj, name) & (p->fn_hash_cap - 1);
+    while (p->fn_hash[j]) {
+        struct hpm_prof_fn *f = &p->fns[p->fn_hash[j] - 1];
+        if (f->obj == obj && f->name == name)
+            return p->fn_hash[j] - 1;
+        j = (j + 1) & (p->fn_hash_cap - 1);
+    }
+    nf = grow(p->fns, &p->cap_fns, p->n_fns + 1, sizeof *nf);
+    if (!nf)
+        abort();
+    p->fns = nf;
+    memset(&p->fns[p->n_fns], 0, sizeof p->fns[0]);
+    p->fns[p->n_fns].obj = obj;
+    p->fns[p->n_fns].file = file;
+    p->fns[p->n_fns].name = name;
+    p->fn_hash[j] = (unsigned)p->n_fns + 1;
+    return (unsigned)p->n_fns++;
+}
+
+void hpm_profile_free(struct hpm_profile *p)
+{
+    size_t i, j;
+    for (i = 0; i < p->n_kinds; i++)
+        free(p->kinds[i]);
+    for (i = 0; i < p->n_strs; i++)
+        free(p->strs[i]);
+    for (i = 0; i < p->n_fns; i++) {
+        for (j = 0; j < p->fns[i].n_costs; j++)
+            free(p->fns[i].costs[j].v);
+        for (j = 0; j < p->fns[i].n_calls; j++)
+            free(p->fns[i].calls[j].v);
+        free(p->fns[i].costs);
+        free(p->fns[i].calls);
+    }
+    free(p->strs);
+    free(p->str_hash);
+    free(p->fns);
+    free(p->fn_hash);
+    free(p->command);
+    free(p->creator);
+    memset(p, 0, sizeof *p);
+}
+
+static uint64_t *dup_values(const uint64_t *v, unsigned n)
+{
+    uint64_t *d = malloc((n ? n : 1) * sizeof *d);
+    if (!d)
+        abort();
+    if (n)
+        memcpy(d, v, n * sizeof *d);
+    return d;
+}
+
+static void add_cost(struct hpm_prof_fn *f, uint64_t addr, unsigned file, unsigned line,
+                     uint64_t *v)
+{
+    struct hpm_prof_cost *nc = grow(f->costs, &f->cap_costs, f->n_costs + 1, sizeof *nc);
+    if (!nc)
+        abort();
+    f->costs = nc;
+    nc[f->n_costs].addr = addr;
+    nc[f->n_costs].file = file;
+    nc[f->n_costs].line = line;
+    nc[f->n_costs].v = v;
+    f->n_costs++;
+}
+
+static void add_call(struct hpm_prof_fn *f, const struct hpm_prof_call *c)
+{
+    struct hpm_prof_call *nc = grow(f->calls, &f->cap_calls, f->n_calls + 1, sizeof *nc);
+    if (!nc)
+        abort();
+    f->calls = nc;
+    nc[f->n_calls++] = *c;
+}
+
+/* Where addr is: function, file and line, as string ids. */
+struct where {
+    unsigned obj, fn, file, line;
+};
+
+static void locate(struct hpm_profile *p, const struct hpm_prof_records *r,
+                   struct hpm_symbols *syms, unsigned obj, uint64_t addr, struct where *w)
+{
+    struct hpm_sym s;
+    char buf[64];
+    memset(&s, 0, sizeof s);
+    w->obj = obj && obj < r->n_objects && r->objects[obj].path
+                 ? hpm_profile_str(p, r->objects[obj].path)
+                 : 0;
+    if (obj && obj < r->n_objects && r->objects[obj].path && syms)
+        (void)hpm_symbols_lookup(syms, &r->objects[obj], addr, &s);
+    if (s.fn) {
+        w->fn = hpm_profile_str(p, s.fn);
+    } else {
+        snprintf(buf, sizeof buf, "0x%016" PRIx64, addr); /* callgrind's name for it */
+        w->fn = hpm_profile_str(p, buf);
+    }
+    w->file = s.file ? hpm_profile_str(p, s.file) : 0;
+    w->line = s.line;
+}
+
+/* The object holding addr in r (for call targets, which carry none). */
+static unsigned object_of(const struct hpm_prof_records *r, uint64_t addr)
+{
+    unsigned i;
+    for (i = 1; i < r->n_objects; i++)
+        if (r->objects[i].path && addr >= r->objects[i].start && addr <= r->objects[i].end)
+            return i;
+    return 0;
+}
+
+struct share {
+    uint64_t rem; /* the remainder's fraction, scaled to 64 bits */
+    size_t i;
+};
+
+static int cmp_share(const void *a, const void *b)
+{
+    const struct share *x = a, *y = b;
+    if (x->rem != y->rem)
+        return x->rem > y->rem ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i; /* ties: the earlier row, for determinism */
+}
+
+/* Largest-remainder shares of total in proportion to w[0..n)[k]. */
+static void apportion(uint64_t **w, size_t n, unsigned k, uint64_t total)
+{
+    unsigned __int128 sum = 0, given = 0;
+    size_t i;
+    struct share *sh;
+    if (n == 0)
+        return;
+    for (i = 0; i < n; i++)
+        sum += w[i][k];
+    if (sum == 0)
+        return;
+    sh = malloc(n * sizeof *sh);
+    if (!sh)
+        abort();
+    for (i = 0; i < n; i++) {
+        unsigned __int128 x = (unsigned __int128)w[i][k] * total;
+        uint64_t q = (uint64_t)(x / sum);
+        sh[i].rem = (uint64_t)(((x % sum) << 32) / sum);
+        sh[i].i = i;
+        w[i][k] = q;
+        given += q;
+    }
+    /* fewer than n units are left: one each to the largest remainders */
+    qsort(sh, n, sizeof *sh, cmp_share);
+    for (i = 0; given < total && i < n; i++, given++)
+        w[sh[i].i][k]++;
+    free(sh);
+}
+
+int hpm_prof_add_records(struct hpm_profile *p, const struct hpm_prof_records *r,
+                         struct hpm_symbols *syms, char *err, size_t errlen)
+{
+    unsigned k;
+    size_t i;
+    uint64_t sum[HPM_PROF_KINDS_MAX];
+    uint64_t **w;
+    if (r->n_kinds == 0)
+        return 0; /* a process without a profile (it ran nothing) */
+    if (p->n_kinds == 0) {
+        for (k = 0; k < r->n_kinds; k++) {
+            p->kinds[k] = strdup(r->kinds[k]);
+            if (!p->kinds[k])
+                abort();
+        }
+        p->n_kinds = r->n_kinds;
+        p->have_totals = 1;
+    } else {
+        if (p->n_kinds != r->n_kinds) {
+            set_err(err, errlen, "profiles of different events cannot be merged");
+            return -1;
+        }
+        for (k = 0; k < r->n_kinds; k++)
+            if (strcmp(p->kinds[k], r->kinds[k]) != 0) {
+                set_err(err, errlen, "profiles of different events cannot be merged (%s, %s)",
+                        p->kinds[k], r->kinds[k]);
+                return -1;
+            }
+    }
+    p->has_addr = 1;
+    /* per-instruction shares, apportioned where they do not add up */
+    w = malloc((r->n_insns + 1) * sizeof *w);
+    if (!w)
+        abort();
+    for (i = 0; i < r->n_insns; i++)
+        w[i] = dup_values(r->insns[i].v, r->n_kinds);
+    memset(sum, 0, sizeof sum);
+    for (i = 0; i < r->n_insns; i++)
+        for (k = 0; k < r->n_kinds; k++)
+            sum[k] += w[i][k];
+    for (k = 0; k < r->n_kinds; k++) {
+        p->totals[k] += r->totals[k];
+        if (sum[k] == r->totals[k])
+            continue;
+        p->apportioned[k] = 1;
+        if (sum[k] > 0) {
+            apportion(w, r->n_insns, k, r->totals[k]);
+        }
+    }
+    for (i = 0; i < r->n_insns; i++) {
+        struct where at;
+        unsigned fi;
+        locate(p, r, syms, r->insns[i].obj, r->insns[i].addr, &at);
+        fi = hpm_profile_fn(p, at.obj, at.file, at.fn);
+        add_cost(&p->fns[fi], r->insns[i].addr, at.file, at.line, w[i]);
+    }
+    /* a kind counted where no instruction was (none today): one place */
+    for (k = 0; k < r->n_kinds; k++) {
+        if (sum[k] == 0 && r->totals[k] > 0) {
+            unsigned fi = hpm_profile_fn(p, 0, 0, hpm_profile_str(p, "(unattributed)"));
+            uint64_t *v = calloc(r->n_kinds, sizeof *v);
+            if (!v)
+                abort();
+            v[k] = r->totals[k];
+            add_cost(&p->fns[fi], 0, 0, 0, v);
+        }
+    }
+    free(w);
+    for (i = 0; i < r->n_arcs; i++) {
+        struct where from, to;
+        struct hpm_prof_call c;
+        unsigned fi;
+        locate(p, r, syms, object_of(r, r->arcs[i].site), r->arcs[i].site, &from);
+        locate(p, r, syms, object_of(r, r->arcs[i].target), r->arcs[i].target, &to);
+        fi = hpm_profile_fn(p, from.obj, from.file, from.fn);
+        memset(&c, 0, sizeof c);
+        c.site_addr = r->arcs[i].site;
+        c.site_file = from.file;
+        c.site_line = from.line;
+        c.callee = hpm_profile_fn(p, to.obj, to.file, to.fn);
+        c.target_addr = r->arcs[i].target;
+        c.target_line = to.line;
+        c.count = r->arcs[i].calls;
+        c.v = dup_values(r->arcs[i].v, r->n_kinds);
+        add_call(&p->fns[fi], &c);
+    }
+    return 0;
+}
+
+static int cmp_cost(const void *a, const void *b)
+{
+    const struct hpm_prof_cost *x = a, *y = b;
+    if (x->addr != y->addr)
+        return x->addr < y->addr ? -1 : 1;
+    if (x->file != y->file)
+        return x->file < y->file ? -1 : 1;
+    return x->line < y->line ? -1 : x->line > y->line;
+}
+
+static int cmp_call(const void *a, const void *b)
+{
+    const struct hpm_prof_call *x = a, *y = b;
+    if (x->site_addr != y->site_addr)
+        return x->site_addr < y->site_addr ? -1 : 1;
+    if (x->site_line != y->site_line)
+        return x->site_line < y->site_line ? -1 : 1;
+    if (x->callee != y->callee)
+        return x->callee < y->callee ? -1 : 1;
+    return x->target_addr < y->target_addr ? -1 : x->target_addr > y->target_addr;
+}
+
+void hpm_profile_finish(struct hpm_profile *p)
+{
+    size_t i, j, o;
+    unsigned k;
+    for (i = 0; i < p->n_fns; i++) {
+        struct hpm_prof_fn *f = &p->fns[i];
+        qsort(f->costs, f->n_costs, sizeof *f->costs, cmp_cost);
+        for (j = 0, o = 0; j < f->n_costs; j++) {
+            if (o > 0 && cmp_cost(&f->costs[o - 1], &f->costs[j]) == 0) {
+                for (k = 0; k < p->n_kinds; k++)
+                    f->costs[o - 1].v[k] += f->costs[j].v[k];
+                free(f->costs[j].v);
+            } else {
+                f->costs[o++] = f->costs[j];
+            }
+        }
+        f->n_costs = o;
+        qsort(f->calls, f->n_calls, sizeof *f->calls, cmp_call);
+        for (j = 0, o = 0; j < f->n_calls; j++) {
+            if (o > 0 && cmp_call(&f->calls[o - 1], &f->calls[j]) == 0) {
+                for (k = 0; k < p->n_kinds; k++)
+                    f->calls[o - 1].v[k] += f->calls[j].v[k];
+                f->calls[o - 1].count += f->calls[j].count;
+                free(f->calls[j].v);
+            } else {
+                f->calls[o++] = f->calls[j];
+            }
+        }
+        f->n_calls = o;
+    }
+}
+
+void hpm_profile_sum(const struct hpm_profile *p, uint64_t *sum)
+{
+    size_t i, j;
+    unsigned k;
+    memset(sum, 0, p->n_kinds * sizeof *sum);
+    for (i = 0; i < p->n_fns; i++)
+        for (j = 0; j < p->fns[i].n_costs; j++)
+            for (k = 0; k < p->n_kinds; k++)
+                sum[k] += p->fns[i].costs[j].v[k];
+}

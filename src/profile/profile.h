@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * profile.h - hpm's profile model: costs per instruction, source line,
+ * function and object, with call arcs and their inclusive costs.
+ *
+ * One model, several ends:
+ *   - built from the virtual PMU's profile records (the prof_* records of
+ *     src/vpmu/vpmu_format.h) and symbols (elfutils libdw):
+ *     hpm_prof_add_records;
+ *   - written in callgrind's format (callgrind_annotate and KCachegrind
+ *     read it): hpm_prof_write_callgrind;
+ *   - read back from a callgrind file (ours or callgrind's own) for hpm
+ *     annotate: hpm_prof_read_callgrind.
+ *
+ * Totals. A profile's kinds have the totals the UPC counted (what hpm count
+ * reports). Each instruction's share is exact for every kind whose formula
+ * is linear in the raw counts (all but the timing model's cycles); the
+ * others are apportioned to add up to the total (largest remainders over
+ * the per-instruction model values) and marked so.
+ */
+#ifndef HPM_PROFILE_H
+#define HPM_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define HPM_PROF_KINDS_MAX 128
+
+/* ------------------------------------------------------------- records */
+
+struct hpm_prof_object {
+    uint64_t start, end, offset; /* mapping [start, end] at file offset */
+    char *path;
+};
+
+struct hpm_prof_insn {
+    uint64_t addr;
+    unsigned obj; /* index into objects; 0 = none */
+    uint64_t *v;  /* n_kinds values */
+};
+
+struct hpm_prof_arc {
+    uint64_t site, target, calls;
+    uint64_t *v; /* inclusive costs */
+};
+
+/* The profile records of one tool output file. */
+struct hpm_prof_records {
+    unsigned n_kinds;
+    char *kinds[HPM_PROF_KINDS_MAX];
+    uint64_t totals[HPM_PROF_KINDS_MAX];
+    struct hpm_prof_object *objects; /* objects[0] is "none" */
+    unsigned n_objects;
+    struct hpm_prof_insn *insns;
+    size_t n_insns;
+    struct hpm_prof_arc *arcs;
+    size_t n_arcs;
+};
+
+/* Parses the prof_* records of a tool output file (other records are
+ * skipped). 0, or -1 with a message naming the line. */
+int hpm_prof_records_parse(const char *text, size_t len, struct hpm_prof_records *r, char *err,
+                           size_t errlen);
+void hpm_prof_records_free(struct hpm_prof_records *r);
+
+/* ------------------------------------------------------------- symbols */
+
+struct hpm_symbols;
+struct hpm_sym {
+    const char *fn;   /* function, or NULL when no symbol covers the address */
+    const char *file; /* source file, or NULL without line information */
+    unsigned line;
+    uint64_t fn_addr; /* the function's first address (runtime) */
+};
+struct hpm_symbols *hpm_symbols_new(void);
+/* Symbolizes addr, an address in object o (runtime). Returns 0, or -1 when
+ * the object's file cannot be read (s is then all NULL/0). Strings live as
+ * long as the table. */
+int hpm_symbols_lookup(struct hpm_symbols *t, const struct hpm_prof_object *o, uint64_t addr,
+                       struct hpm_sym *s);
+void hpm_symbols_free(struct hpm_symbols *t);
+
+/* --------------------------------------------------------------- model */
+
+struct hpm_prof_cost {
+    uint64_t addr; /* 0 when unknown (a callgrind file without instr) */
+    unsigned file; /* string id */
+    unsigned line;
+    uint64_t *v;
+};
+
+struct hpm_prof_call {
+    uint64_t site_addr;
+    unsigned site_file, site_line;
+    unsigned callee; /* function index */
+    uint64_t target_addr;
+    unsigned target_line;
+    uint64_t count;
+    uint64_t *v; /* inclusive */
+};
+
+struct hpm_prof_fn {
+    unsigned obj, file, name; /* string ids */
+    struct hpm_prof_cost *costs;
+    size_t n_costs, cap_costs;
+    struct hpm_prof_call *calls;
+    size_t n_calls, cap_calls;
+};
+
+struct hpm_profile {
+    unsigned n_kinds;
+    char *kinds[HPM_PROF_KINDS_MAX];
+    uint64_t totals[HPM_PROF_KINDS_MAX];
+    unsigned char apportioned[HPM_PROF_KINDS_MAX]; /* shares scaled to the total */
+    int have_totals;
+    char **strs; /* string table; id 0 is "???" */
+    unsigned n_strs, cap_strs;
+    unsigned *str_hash; /* open addressing: id + 1, 0 = empty */
+    unsigned str_hash_cap;
+    struct hpm_prof_fn *fns;
+    size_t n_fns, cap_fns;
+    unsigned *fn_hash;
+    size_t fn_hash_cap;
+    char *command; /* may be NULL */
+    char *creator;
+    int has_addr; /* positions include instr */
+};
+
+void hpm_profile_init(struct hpm_profile *p);
+void hpm_profile_free(struct hpm_profile *p);
+unsigned hpm_profile_str(struct hpm_profile *p, const char *s);
+unsigned hpm_profile_fn(struct hpm_profile *p, unsigned obj, unsigned file, unsigned name);
+
+/* Adds one file's records, symbolized: kinds must match those already in
+ * the profile (the first file sets them). Shares of a kind that do not add
+ * up to its total are apportioned. 0, or -1 with a message. */
+int hpm_prof_add_records(struct hpm_profile *p, const struct hpm_prof_records *r,
+                         struct hpm_symbols *syms, char *err, size_t errlen);
+
+/* Sorts and merges each function's costs and calls (after adding). */
+void hpm_profile_finish(struct hpm_profile *p);
+
+/* Self cost of every kind, summed over the profile. */
+void hpm_profile_sum(const struct hpm_profile *p, uint64_t *sum);
+
+/* ----------------------------------------------------------- callgrind */
+
+int hpm_prof_write_callgrind(const struct hpm_profile *p, FILE *f);
+/* Reads a callgrind format file (version 1): 0, or -1 with a message. */
+int hpm_prof_read_callgrind(struct hpm_profile *p, const char *text, size_t len, char *err,
+                            size_t errlen);
+
+#endif

@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * symbols.c - addresses of a profiled process to function, source file and
+ * line, with elfutils' libdwfl (profile.h).
+ *
+ * The tool records, per file mapping that held code, its address range and
+ * file offset. The load bias of the object follows from its program
+ * headers (the PT_LOAD holding that offset), and libdwfl places the object
+ * there (dwfl_report_elf), finding separate debug information the standard
+ * way (build-id, .gnu_debuglink under /usr/lib/debug).
+ */
+#define _GNU_SOURCE /* strdup, strndup, O_CLOEXEC */
+#include "profile.h"
+
+#include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct module {
+    char *path;
+    uint64_t bias;
+    Dwfl *dwfl;
+    Dwfl_Module *mod; /* NULL: the file could not be read */
+};
+
+/* A mapping already seen: its module, without reading the file again. */
+struct seen {
+    uint64_t start, offset;
+    char *path;
+    size_t module;
+};
+
+struct hpm_symbols {
+    struct module *m;
+    size_t n, cap;
+    struct seen *seen;
+    size_t n_seen, cap_seen;
+};
+
+static const Dwfl_Callbacks callbacks = {
+    .find_elf = NULL,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .section_address = dwfl_offline_section_address,
+    .debuginfo_path = NULL,
+};
+
+struct hpm_symbols *hpm_symbols_new(void)
+{
+    elf_version(EV_CURRENT);
+    return calloc(1, sizeof(struct hpm_symbols));
+}
+
+void hpm_symbols_free(struct hpm_symbols *t)
+{
+    size_t i;
+    if (!t)
+        return;
+    for (i = 0; i < t->n; i++) {
+        if (t->m[i].dwfl)
+            dwfl_end(t->m[i].dwfl);
+        free(t->m[i].path);
+    }
+    for (i = 0; i < t->n_seen; i++)
+        free(t->seen[i].path);
+    free(t->seen);
+    free(t->m);
+    free(t);
+}
+
+/* The load bias of path mapped at start from file offset off; -1 when the
+ * file is not an ELF object with such a segment. */
+static int load_bias(const char *path, uint64_t start, uint64_t off, uint64_t *bias)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC), rc = -1;
+    Elf *e;
+    size_t n, i;
+    if (fd < 0)
+        return -1;
+    e = elf_begin(fd, ELF_C_READ, NULL);
+    if (e && elf_kind(e) == ELF_K_ELF && elf_getphdrnum(e, &n) == 0) {
+        for (i = 0; i < n; i++) {
+            GElf_Phdr ph;
+            if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD)
+                continue;
+            /* the mapping starts at the page that holds the segment's start */
+            if (off >= (ph.p_offset & ~(uint64_t)0xfff) && off < ph.p_offset + ph.p_filesz) {
+                *bias = start - (ph.p_vaddr + off - ph.p_offset);
+                rc = 0;
+                break;
+            }
+        }
+    }
+    if (e)
+        elf_end(e);
+    close(fd);
+    return rc;
+}
+
+static struct module *new_module(struct hpm_symbols *t, const struct hpm_prof_object *o);
+
+static struct module *module_of(struct hpm_symbols *t, const struct hpm_prof_object *o)
+{
+    size_t i;
+    struct module *m;
+    for (i = 0; i < t->n_seen; i++)
+        if (t->seen[i].start == o->start && t->seen[i].offset == o->offset &&
+            strcmp(t->seen[i].path, o->path) == 0)
+            return &t->m[t->seen[i].module];
+    m = new_module(t, o);
+    if (!m)
+        return NULL;
+    if (t->n_seen == t->cap_seen) {
+        size_t cap = t->cap_seen ? 2 * t->cap_seen : 16;
+        struct seen *ns = realloc(t->seen, cap * sizeof *ns);
+        if (!ns)
+            return m;
+        t->seen = ns;
+        t->cap_seen = cap;
+    }
+    t->seen[t->n_seen].path = strdup(o->path);
+    if (!t->seen[t->n_seen].path)
+        return m;
+    t->seen[t->n_seen].start = o->start;
+    t->seen[t->n_seen].offset = o->offset;
+    t->seen[t->n_seen].module = (size_t)(m - t->m);
+    t->n_seen++;
+    return m;
+}
+
+static struct module *new_module(struct hpm_symbols *t, const struct hpm_prof_object *o)
+{
+    size_t i;
+    uint64_t bias = 0;
+    struct module *m;
+    int have_bias = load_bias(o->path, o->start, o->offset, &bias) == 0;
+    for (i = 0; i < t->n; i++)
+        if (strcmp(t->m[i].path, o->path) == 0 && (!have_bias || t->m[i].bias == bias))
+            return &t->m[i];
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 16;
+        struct module *nm = realloc(t->m, cap * sizeof *nm);
+        if (!nm)
+            return NULL;
+        t->m = nm;
+        t->cap = cap;
+    }
+    m = &t->m[t->n];
+    memset(m, 0, sizeof *m);
+    m->path = strdup(o->path);
+    if (!m->path)
+        return NULL;
+    m->bias = bias;
+    t->n++;
+    if (!have_bias)
+        return m;
+    m->dwfl = dwfl_begin(&callbacks);
+    if (!m->dwfl)
+        return m;
+    dwfl_report_begin(m->dwfl);
+    m->mod = dwfl_report_elf(m->dwfl, o->path, o->path, -1, bias, true);
+    dwfl_report_end(m->dwfl, NULL, NULL);
+    return m;
+}
+
+int hpm_symbols_lookup(struct hpm_symbols *t, const struct hpm_prof_object *o, uint64_t addr,
+                       struct hpm_sym *s)
+{
+    struct module *m;
+    const char *name;
+    GElf_Off off = 0;
+    GElf_Sym sym;
+    Dwfl_Line *line;
+    memset(s, 0, sizeof *s);
+    if (!t || !o || !o->path)
+        return -1;
+    m = module_of(t, o);
+    if (!m || !m->mod)
+        return -1;
+    name = dwfl_module_addrinfo(m->mod, addr, &off, &sym, NULL, NULL, NULL);
+    if (name) {
+        s->fn = name;
+        s->fn_addr = addr - off;
+    }
+    line = dwfl_module_getsrc(m->mod, addr);
+    if (line) {
+        int lineno = 0;
+        const char *file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
+        if (file && lineno > 0) {
+            s->file = file;
+            s->line = (unsigned)lineno;
+        }
+    }
+    return 0;
+}

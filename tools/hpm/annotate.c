@@ -1,0 +1,402 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * hpm annotate: read a profile in callgrind's format (hpm profile's, or
+ * callgrind's own) and print where the events are: the top functions by
+ * self and inclusive cost with derived metrics per function (metrics.h:
+ * IPC, miss ratios, FLOPs by width, ...), the top source lines, and the
+ * source of the top functions annotated line by line.
+ *
+ *   hpm annotate [--sort=EVENT] [--top=N] [--source=yes|no] [--context=N] FILE
+ */
+#define _GNU_SOURCE /* strdup, strndup, O_CLOEXEC */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "commands.h"
+#include "formula.h"
+#include "metrics.h"
+#include "options.h"
+#include "profile.h"
+
+static const char annotate_synopsis[] =
+    "usage: hpm annotate [--sort=EVENT] [--top=N] [--source=yes|no] [--context=N] FILE\n"
+    "\n"
+    "Prints the top functions (self and inclusive cost, derived metrics), the top\n"
+    "source lines and the annotated source of a profile in callgrind's format\n"
+    "(hpm profile writes one; callgrind's own files are read too).\n"
+    "\n";
+
+struct annotate_opts {
+    const char *sort;
+    long top;
+    int source;
+    long context;
+};
+
+static const char *const yes_no[] = {"no", "yes", NULL};
+
+#define ANNOTATE_OPTIONS 5
+static void annotate_table(struct annotate_opts *o, struct hpm_opt *t)
+{
+    const struct hpm_opt rows[] = {
+        {"--sort", NULL, "EVENT", "rank by this event (default: the first of the file)",
+         HPM_OPT_STRING, &o->sort, NULL, NULL, 0, 0},
+        {"--top", NULL, "N", "show the N top functions and lines [20]", HPM_OPT_LONG, &o->top,
+         NULL, NULL, 1, 100000},
+        {"--source", NULL, "yes|no", "annotate the source of the top functions [yes]",
+         HPM_OPT_CHOICE, &o->source, yes_no, NULL, 0, 0},
+        {"--context", NULL, "N", "source lines shown around each costly line [2]",
+         HPM_OPT_LONG, &o->context, NULL, NULL, 0, 1000},
+        HPM_OPT_TABLE_END,
+    };
+    _Static_assert(sizeof rows / sizeof rows[0] == ANNOTATE_OPTIONS, "ANNOTATE_OPTIONS");
+    memcpy(t, rows, sizeof rows);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *b = NULL;
+    size_t cap = 0, n = 0, got;
+    if (!f)
+        return NULL;
+    do {
+        if (n == cap) {
+            char *nb = realloc(b, cap = cap ? 2 * cap : 1 << 16);
+            if (!nb) {
+                free(b);
+                fclose(f);
+                errno = ENOMEM;
+                return NULL;
+            }
+            b = nb;
+        }
+        got = fread(b + n, 1, cap - n, f);
+        n += got;
+    } while (got > 0);
+    fclose(f);
+    *len = n;
+    return b;
+}
+
+struct fn_row {
+    size_t fn;
+    uint64_t *self, *incl;
+};
+
+struct line_row {
+    unsigned file, line;
+    uint64_t *v;
+};
+
+static unsigned sort_k;
+
+static int cmp_fn(const void *a, const void *b)
+{
+    const struct fn_row *x = a, *y = b;
+    if (x->self[sort_k] != y->self[sort_k])
+        return x->self[sort_k] > y->self[sort_k] ? -1 : 1;
+    return x->fn < y->fn ? -1 : x->fn > y->fn;
+}
+
+static int cmp_line_key(const void *a, const void *b)
+{
+    const struct line_row *x = a, *y = b;
+    if (x->file != y->file)
+        return x->file < y->file ? -1 : 1;
+    return x->line < y->line ? -1 : x->line > y->line;
+}
+
+static int cmp_line_cost(const void *a, const void *b)
+{
+    const struct line_row *x = a, *y = b;
+    if (x->v[sort_k] != y->v[sort_k])
+        return x->v[sort_k] > y->v[sort_k] ? -1 : 1;
+    return cmp_line_key(a, b);
+}
+
+static double pct(uint64_t v, uint64_t total)
+{
+    return total ? 100.0 * (double)v / (double)total : 0.0;
+}
+
+/* The derived metrics that apply to these costs (all their kinds are in
+ * the profile and they need no clock frequency), as "label value" pairs. */
+static void print_metrics(const struct hpm_profile *p, const int *kind_of, const uint64_t *v)
+{
+    double vars[HPM_FORMULA_MAX_VARS];
+    unsigned i, k;
+    int used = 0;
+    memset(vars, 0, sizeof vars);
+    for (k = 0; k < p->n_kinds; k++)
+        if (kind_of[k] >= 0)
+            vars[kind_of[k]] = (double)v[k];
+    for (i = 0; i < hpm_n_metrics; i++) {
+        struct hpm_formula f;
+        double out;
+        int ok = 1;
+        unsigned var;
+        if (hpm_metric_compile(i, &f, NULL, 0) != 0 ||
+            hpm_formula_uses(&f, HPM_METRIC_VAR_FREQUENCY))
+            continue;
+        for (var = 0; var < HPM_K_COUNT && ok; var++) {
+            if (!hpm_formula_uses(&f, var))
+                continue;
+            ok = 0;
+            for (k = 0; k < p->n_kinds; k++)
+                ok |= kind_of[k] == (int)var;
+        }
+        if (!ok || hpm_formula_eval(&f, vars, HPM_FORMULA_MAX_VARS, &out) != 0)
+            continue;
+        printf("%s%s %.3g", used++ ? ", " : "    ", hpm_metrics[i].label, out);
+    }
+    /* FLOPs by width: which vector widths the function's FP work used */
+    {
+        static const char *const widths[] = {"FP_SP_SCALAR", "FP_SP_128", "FP_SP_256",
+                                             "FP_DP_SCALAR", "FP_DP_128", "FP_DP_256"};
+        uint64_t tot = 0, w[6] = {0};
+        for (i = 0; i < 6; i++)
+            for (k = 0; k < p->n_kinds; k++)
+                if (strcmp(p->kinds[k], widths[i]) == 0)
+                    w[i] = v[k];
+        for (i = 0; i < 6; i++)
+            tot += w[i];
+        if (tot) {
+            printf("%sflops by width:", used++ ? "; " : "    ");
+            for (i = 0; i < 6; i++)
+                if (w[i])
+                    printf(" %s %.0f%%", widths[i] + 3, pct(w[i], tot));
+        }
+    }
+    if (used)
+        putchar('\n');
+}
+
+/* The source of file with each line's costs (the sorted event and its
+ * share), around the lines that have any. */
+static void print_source(const struct hpm_profile *p, const struct line_row *lines, size_t n,
+                         unsigned file, long context, uint64_t total)
+{
+    FILE *f = fopen(p->strs[file], "r");
+    char buf[4096];
+    unsigned lineno = 0;
+    size_t i, first = n;
+    if (!f) {
+        printf("  (source %s not readable: %s)\n", p->strs[file], strerror(errno));
+        return;
+    }
+    for (i = 0; i < n; i++)
+        if (lines[i].file == file) {
+            first = i;
+            break;
+        }
+    printf("-- source: %s\n", p->strs[file]);
+    i = first;
+    while (fgets(buf, sizeof buf, f)) {
+        int near = 0;
+        size_t j;
+        size_t len = strlen(buf);
+        lineno++;
+        for (j = first; j < n && lines[j].file == file; j++) {
+            long d = (long)lines[j].line - (long)lineno;
+            if (d >= -context && d <= context && lines[j].v[sort_k]) {
+                near = 1;
+                break;
+            }
+        }
+        if (!near)
+            continue;
+        while (i < n && lines[i].file == file && lines[i].line < lineno)
+            i++;
+        if (len && buf[len - 1] == '\n')
+            buf[len - 1] = 0;
+        if (i < n && lines[i].file == file && lines[i].line == lineno && lines[i].v[sort_k])
+            printf("%14" PRIu64 " %5.1f%%  %5u  %s\n", lines[i].v[sort_k],
+                   pct(lines[i].v[sort_k], total), lineno, buf);
+        else
+            printf("%14s %6s  %5u  %s\n", ".", "", lineno, buf);
+    }
+    fclose(f);
+}
+
+int cmd_annotate(int argc, char **argv)
+{
+    struct annotate_opts o;
+    struct hpm_opt t[ANNOTATE_OPTIONS];
+    struct hpm_profile p;
+    struct fn_row *rows = NULL;
+    struct line_row *lines = NULL;
+    size_t len = 0, i, j, n_lines = 0, cap_lines = 0, shown;
+    char *text, err[512];
+    int first, rc, kind_of[HPM_PROF_KINDS_MAX];
+    unsigned k;
+    uint64_t sum[HPM_PROF_KINDS_MAX], total;
+    const uint64_t *tot;
+
+    memset(&o, 0, sizeof o);
+    o.top = 20;
+    o.source = 1;
+    o.context = 2;
+    annotate_table(&o, t);
+    rc = hpm_opt_parse("hpm annotate", t, annotate_synopsis, "", argc, argv, &first);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    if (argc - first != 1)
+        return hpm_opt_error("hpm annotate", t, annotate_synopsis, "",
+                             "give exactly one profile file%s", "");
+    text = slurp(argv[first], &len);
+    if (!text) {
+        fprintf(stderr, "hpm annotate: cannot read %s: %s\n", argv[first], strerror(errno));
+        return 1;
+    }
+    hpm_profile_init(&p);
+    if (hpm_prof_read_callgrind(&p, text, len, err, sizeof err) != 0) {
+        fprintf(stderr, "hpm annotate: %s: %s\n", argv[first], err);
+        free(text);
+        hpm_profile_free(&p);
+        return 1;
+    }
+    free(text);
+    sort_k = 0;
+    if (o.sort) {
+        for (k = 0; k < p.n_kinds; k++)
+            if (hpm_catalog_name_eq(o.sort, strlen(o.sort), p.kinds[k]))
+                break;
+        if (k == p.n_kinds) {
+            fprintf(stderr, "hpm annotate: %s: no event '%s' in this profile (it has:", argv[first],
+                    o.sort);
+            for (k = 0; k < p.n_kinds; k++)
+                fprintf(stderr, " %s", p.kinds[k]);
+            fprintf(stderr, ")\n");
+            hpm_profile_free(&p);
+            return 2;
+        }
+        sort_k = k;
+    }
+    for (k = 0; k < p.n_kinds; k++)
+        kind_of[k] = hpm_catalog_kind_by_name(p.kinds[k], strlen(p.kinds[k]));
+    hpm_profile_sum(&p, sum);
+    tot = p.have_totals ? p.totals : sum;
+    total = tot[sort_k];
+
+    /* per function: self, and inclusive = self + calls to other functions */
+    rows = calloc(p.n_fns ? p.n_fns : 1, sizeof *rows);
+    if (!rows)
+        goto oom;
+    for (i = 0; i < p.n_fns; i++) {
+        const struct hpm_prof_fn *f = &p.fns[i];
+        rows[i].fn = i;
+        rows[i].self = calloc(2 * (size_t)p.n_kinds + 1, sizeof(uint64_t));
+        if (!rows[i].self)
+            goto oom;
+        rows[i].incl = rows[i].self + p.n_kinds;
+        for (j = 0; j < f->n_costs; j++) {
+            for (k = 0; k < p.n_kinds; k++)
+                rows[i].self[k] += f->costs[j].v[k];
+            if (n_lines == cap_lines) {
+                struct line_row *nl = realloc(lines, (cap_lines = cap_lines ? 2 * cap_lines : 256) *
+                                                         sizeof *nl);
+                if (!nl)
+                    goto oom;
+                lines = nl;
+            }
+            lines[n_lines].file = f->costs[j].file;
+            lines[n_lines].line = f->costs[j].line;
+            lines[n_lines].v = f->costs[j].v;
+            n_lines++;
+        }
+        for (k = 0; k < p.n_kinds; k++)
+            rows[i].incl[k] = rows[i].self[k];
+        for (j = 0; j < f->n_calls; j++)
+            if (f->calls[j].callee != i) /* recursion is inside already */
+                for (k = 0; k < p.n_kinds; k++)
+                    rows[i].incl[k] += f->calls[j].v[k];
+    }
+    /* lines: merged over functions and instructions */
+    qsort(lines, n_lines, sizeof *lines, cmp_line_key);
+    for (i = 0, j = 0; i < n_lines; i++) {
+        if (j > 0 && cmp_line_key(&lines[j - 1], &lines[i]) == 0) {
+            for (k = 0; k < p.n_kinds; k++)
+                lines[j - 1].v[k] += lines[i].v[k]; /* the model's arrays: ours to change */
+        } else {
+            lines[j++] = lines[i];
+        }
+    }
+    n_lines = j;
+
+    if (p.command)
+        printf("command:   %s\n", p.command);
+    if (p.creator)
+        printf("creator:   %s\n", p.creator);
+    printf("events:   ");
+    for (k = 0; k < p.n_kinds; k++)
+        printf(" %s", p.kinds[k]);
+    printf("\ntotals:   ");
+    for (k = 0; k < p.n_kinds; k++)
+        printf(" %" PRIu64, tot[k]);
+    printf("\nsorted by: %s (total %" PRIu64 ")\n", p.kinds[sort_k], total);
+    printf("whole program:\n");
+    print_metrics(&p, kind_of, tot);
+
+    qsort(rows, p.n_fns, sizeof *rows, cmp_fn);
+    printf("\n-- top functions by %s (self; inclusive = self + callees)\n", p.kinds[sort_k]);
+    printf("%14s %6s %14s %6s  %s\n", "self", "", "inclusive", "", "function (object)");
+    for (i = 0, shown = 0; i < p.n_fns && shown < (size_t)o.top; i++) {
+        const struct hpm_prof_fn *f = &p.fns[rows[i].fn];
+        if (rows[i].self[sort_k] == 0)
+            break;
+        printf("%14" PRIu64 " %5.1f%% %14" PRIu64 " %5.1f%%  %s (%s)\n", rows[i].self[sort_k],
+               pct(rows[i].self[sort_k], total), rows[i].incl[sort_k],
+               pct(rows[i].incl[sort_k], total), p.strs[f->name], p.strs[f->obj]);
+        print_metrics(&p, kind_of, rows[i].self);
+        shown++;
+    }
+
+    {
+        struct line_row *by_cost = malloc((n_lines ? n_lines : 1) * sizeof *by_cost);
+        if (!by_cost)
+            goto oom;
+        memcpy(by_cost, lines, n_lines * sizeof *lines);
+        qsort(by_cost, n_lines, sizeof *by_cost, cmp_line_cost);
+        printf("\n-- top source lines by %s\n", p.kinds[sort_k]);
+        for (i = 0; i < n_lines && i < (size_t)o.top && by_cost[i].v[sort_k]; i++)
+            printf("%14" PRIu64 " %5.1f%%  %s:%u\n", by_cost[i].v[sort_k],
+                   pct(by_cost[i].v[sort_k], total),
+                   by_cost[i].file ? p.strs[by_cost[i].file] : "???", by_cost[i].line);
+        if (o.source) {
+            /* the files of the top lines, each once, in rank order */
+            unsigned done[8];
+            size_t n_done = 0, d;
+            for (i = 0; i < n_lines && i < (size_t)o.top && n_done < 8 && by_cost[i].v[sort_k];
+                 i++) {
+                if (!by_cost[i].file)
+                    continue;
+                for (d = 0; d < n_done && done[d] != by_cost[i].file; d++)
+                    ;
+                if (d < n_done)
+                    continue;
+                done[n_done++] = by_cost[i].file;
+                putchar('\n');
+                print_source(&p, lines, n_lines, by_cost[i].file, o.context, total);
+            }
+        }
+        free(by_cost);
+    }
+    rc = fflush(stdout) == 0 ? 0 : 1;
+    goto done;
+oom:
+    fprintf(stderr, "hpm annotate: out of memory\n");
+    rc = 1;
+done:
+    if (rows)
+        for (i = 0; i < p.n_fns; i++)
+            free(rows[i].self);
+    free(rows);
+    free(lines);
+    hpm_profile_free(&p);
+    return rc;
+}

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * profile_cmd.c - hpm profile after the run (profile_cmd.h): every output
+ * file of the process tree holds its process's profile records (the tool
+ * writes them with --hpm-profile=yes, also in the segment written before an
+ * exec); each is symbolized against its own mappings and added to one
+ * profile, written atomically in callgrind's format.
+ */
+#define _GNU_SOURCE
+#include "profile_cmd.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile.h"
+#include "runner.h"
+
+static char *read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t cap = 0, n = 0;
+    if (!f)
+        return NULL;
+    for (;;) {
+        size_t got;
+        if (n == cap) {
+            char *nb;
+            cap = cap ? 2 * cap : 1 << 16;
+            nb = realloc(buf, cap);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            buf = nb;
+        }
+        got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+/* "vpmu.PID.out" or "vpmu.PID.out.execK": the pid, else 0 */
+static uint64_t file_pid(const char *name)
+{
+    char *e;
+    uint64_t pid;
+    if (strncmp(name, "vpmu.", 5) != 0)
+        return 0;
+    pid = strtoull(name + 5, &e, 10);
+    if (e == name + 5 || strncmp(e, ".out", 4) != 0 || (e[4] && strncmp(e + 4, ".exec", 5) != 0))
+        return 0;
+    return pid;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int write_cg(FILE *f, void *ctx)
+{
+    return hpm_prof_write_callgrind(ctx, f);
+}
+
+int profile_write(const char *cmd, const char *dir, uint64_t main_pid, int children,
+                  char *const *argv, int argc, const char *machine, const char *path)
+{
+    struct hpm_profile p;
+    struct hpm_symbols *syms;
+    DIR *d;
+    struct dirent *de;
+    char **names = NULL, err[512], creator[256];
+    size_t n = 0, cap = 0, i, len = 0, ninsn = 0, cmdlen = 1;
+    unsigned procs = 0, k;
+    int rc = -1, a;
+    uint64_t sum[HPM_PROF_KINDS_MAX];
+
+    hpm_profile_init(&p);
+    syms = hpm_symbols_new();
+    d = opendir(dir);
+    if (!syms || !d) {
+        fprintf(stderr, "%s: cannot read the tool's output in %s: %s\n", cmd, dir,
+                strerror(errno));
+        goto done;
+    }
+    /* in name order, so the profile does not depend on the directory's */
+    while ((de = readdir(d)) != NULL) {
+        uint64_t pid = file_pid(de->d_name);
+        if (!pid || (!children && pid != main_pid))
+            continue;
+        if (n == cap) {
+            char **nn = realloc(names, (cap = cap ? 2 * cap : 16) * sizeof *nn);
+            if (!nn)
+                goto oom;
+            names = nn;
+        }
+        if (asprintf(&names[n], "%s/%s", dir, de->d_name) < 0)
+            goto oom;
+        n++;
+    }
+    qsort(names, n, sizeof *names, cmp_str);
+    for (i = 0; i < n; i++) {
+        struct hpm_prof_records r;
+        char *text = read_all(names[i], &len);
+        if (!text) {
+            fprintf(stderr, "%s: cannot read %s: %s\n", cmd, names[i], strerror(errno));
+            goto done;
+        }
+        if (hpm_prof_records_parse(text, len, &r, err, sizeof err) != 0) {
+            fprintf(stderr, "%s: %s: %s\n", cmd, names[i], err);
+            free(text);
+            goto done;
+        }
+        free(text);
+        if (hpm_prof_add_records(&p, &r, syms, err, sizeof err) != 0) {
+            fprintf(stderr, "%s: %s: %s\n", cmd, names[i], err);
+            hpm_prof_records_free(&r);
+            goto done;
+        }
+        ninsn += r.n_insns;
+        procs += r.n_kinds > 0;
+        hpm_prof_records_free(&r);
+    }
+    if (p.n_kinds == 0) {
+        fprintf(stderr, "%s: the virtual PMU wrote no profile\n", cmd);
+        goto done;
+    }
+    hpm_profile_finish(&p);
+    for (a = 0; a < argc; a++)
+        cmdlen += strlen(argv[a]) + 1;
+    p.command = malloc(cmdlen);
+    if (!p.command)
+        goto oom;
+    p.command[0] = 0;
+    for (a = 0; a < argc; a++) {
+        if (a)
+            strcat(p.command, " ");
+        strcat(p.command, argv[a]);
+    }
+    snprintf(creator, sizeof creator,
+             "hpm profile: the virtual PMU, machine %s (counts modeled, not measured)", machine);
+    p.creator = strdup(creator);
+    if (!p.creator)
+        goto oom;
+    if (runner_write_output(cmd, path, write_cg, &p) != 0)
+        goto done;
+    hpm_profile_sum(&p, sum);
+    fprintf(stderr, "hpm: profile of %u process%s written to %s: %zu instructions in %zu functions",
+            procs, procs == 1 ? "" : "es", path, ninsn, p.n_fns);
+    for (k = 0; k < p.n_kinds; k++)
+        if (p.apportioned[k])
+            break;
+    if (k < p.n_kinds) {
+        fprintf(stderr, "; apportioned to add up to their totals:");
+        for (k = 0; k < p.n_kinds; k++)
+            if (p.apportioned[k])
+                fprintf(stderr, " %s", p.kinds[k]);
+    }
+    fprintf(stderr, "\nhpm: read it with: hpm annotate %s (or callgrind_annotate, kcachegrind)\n",
+            path);
+    rc = 0;
+    goto done;
+oom:
+    fprintf(stderr, "%s: out of memory\n", cmd);
+done:
+    if (d)
+        closedir(d);
+    for (i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    hpm_symbols_free(syms);
+    hpm_profile_free(&p);
+    return rc;
+}
