@@ -650,6 +650,7 @@ static void do_sb_end(Ctx *c, IRSB *sbIn)
     IRExpr *next = sbIn->next;
     Bool next_const = next->tag == Iex_Const;
     Addr pc = c->insn_addr;
+    Int prof_after = 0; /* 1: a call, 2: a return, for the call graph */
 
     end_insn(c);
     if (c->do_br && c->insn_len != 0) {
@@ -674,16 +675,14 @@ static void do_sb_end(Ctx *c, IRSB *sbIn)
                 pend_add(c, VPMU_EV_BR_CALL_INDIRECT, 1);
             if (c->hook_br)
                 call_hook(c, pc, next, pc + c->insn_len, !next_const);
-            if (c->prof)
-                prof_call_hook(c, next);
+            prof_after = 1;
             break;
         case Ijk_Ret:
             pend_add(c, VPMU_EV_BR_RET, 1);
             pend_add(c, VPMU_EV_BRANCHES, 1);
             if (c->hook_br)
                 branch_hook(c, pc, next, IRExpr_Const(IRConst_U64(1)), VPMU_BR_RET);
-            if (c->prof)
-                prof_ret_hook(c);
+            prof_after = 2;
             break;
         case Ijk_Sys_syscall:
         case Ijk_Sys_int128:
@@ -695,6 +694,12 @@ static void do_sb_end(Ctx *c, IRSB *sbIn)
         }
     }
     flush_all(c);
+    /* after the flush: a call's inclusive cost starts after the call
+     * instruction (the caller's) and ends after the return (the callee's) */
+    if (c->prof && prof_after == 1)
+        prof_call_hook(c, next);
+    else if (c->prof && prof_after == 2)
+        prof_ret_hook(c);
 }
 
 IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,

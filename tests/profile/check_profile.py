@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""check_profile.py - reads a callgrind-format profile as callgrind's own
+tools do (independently of hpm's reader) for profile_test.sh.
+
+  check_profile.py sums PROFILE [COUNT_JSON]
+      every event's cost lines add up to the summary line exactly, and
+      (with COUNT_JSON, an hpm count --json report) the summary equals the
+      report's totals
+  check_profile.py topline PROFILE EVENT FILE_SUFFIX LINE MIN_SHARE
+      the source line with the most EVENT is FILE_SUFFIX:LINE and holds at
+      least MIN_SHARE of the total
+  check_profile.py calls PROFILE CALLER CALLEE COUNT
+      the calls from CALLER to CALLEE add up to COUNT, and their inclusive
+      INSTRUCTIONS equal CALLEE's own when CALLEE calls nothing
+  check_profile.py self PROFILE FUNCTION EVENT VALUE
+      FUNCTION's self cost of EVENT is VALUE
+"""
+import json
+import sys
+
+
+def parse(path):
+    names = {"ob": {}, "fl": {}, "fn": {}}
+    space = {"ob": "ob", "cob": "ob", "fl": "fl", "fi": "fl", "fe": "fl", "cfi": "fl",
+             "cfl": "fl", "fn": "fn", "cfn": "fn"}
+    events, summary = [], None
+    fn, file_, cfn = None, None, None
+    self_cost, line_cost, calls = {}, {}, []
+    pending = None
+    npos = 1
+    for raw in open(path):
+        line = raw.rstrip("\n")
+        if not line or line.startswith("#"):
+            continue
+        if line[0].isdigit() or line[0] in "+-*":
+            f = line.split()
+            pos, vals = f[:npos], [int(x) for x in f[npos:]]
+            vals += [0] * (len(events) - len(vals))
+            lineno = int(pos[-1], 0)
+            if pending is not None:
+                calls.append((fn, cfn, pending, vals))
+                pending = None
+                continue
+            acc = self_cost.setdefault(fn, [0] * len(events))
+            lc = line_cost.setdefault((file_, lineno), [0] * len(events))
+            for i, v in enumerate(vals):
+                acc[i] += v
+                lc[i] += v
+            continue
+        if line.startswith("events:"):
+            events = line.split()[1:]
+        elif line.startswith("positions:"):
+            npos = len(line.split()) - 1
+        elif line.startswith("summary:"):
+            summary = [int(x) for x in line.split()[1:]]
+            summary += [0] * (len(events) - len(summary))
+        elif line.startswith("calls="):
+            pending = int(line[6:].split()[0])
+        elif "=" in line.split()[0]:
+            key, rest = line.split("=", 1)
+            if key not in space:
+                continue
+            ns = names[space[key]]
+            if rest.startswith("("):
+                ident, _, name = rest.partition(")")
+                name = name.strip()
+                if name:
+                    ns[ident] = name
+                else:
+                    name = ns[ident]
+            else:
+                name = rest
+            if key == "fn":
+                fn = name
+            elif key == "cfn":
+                cfn = name
+            elif key in ("fl", "fi", "fe"):
+                file_ = name
+    return events, summary, self_cost, line_cost, calls
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def main():
+    cmd, path = sys.argv[1], sys.argv[2]
+    events, summary, self_cost, line_cost, calls = parse(path)
+    if cmd == "sums":
+        total = [0] * len(events)
+        for v in self_cost.values():
+            for i, x in enumerate(v):
+                total[i] += x
+        for i, e in enumerate(events):
+            if total[i] != summary[i]:
+                fail("%s: cost lines add up to %d, the summary says %d" % (e, total[i], summary[i]))
+        if len(sys.argv) > 3:
+            rep = json.load(open(sys.argv[3]))
+            counts = {r["name"]: r["count"] for r in rep["events"]}
+            for i, e in enumerate(events):
+                if e not in counts:
+                    fail("%s is not in hpm count's report" % e)
+                if counts[e] != summary[i]:
+                    fail("%s: profile total %d, hpm count %d" % (e, summary[i], counts[e]))
+        print("ok: %d events add up exactly" % len(events))
+    elif cmd == "topline":
+        ev, suffix, want, share = sys.argv[3], sys.argv[4], int(sys.argv[5]), float(sys.argv[6])
+        k = events.index(ev)
+        (f, l), v = max(line_cost.items(), key=lambda kv: kv[1][k])
+        if not (f or "").endswith(suffix) or l != want:
+            fail("top %s line is %s:%d, expected %s:%d" % (ev, f, l, suffix, want))
+        if v[k] < share * summary[k]:
+            fail("%s:%d has %d of %d %s" % (f, l, v[k], summary[k], ev))
+        print("ok: %s:%d has %d of %d %s" % (f, l, v[k], summary[k], ev))
+    elif cmd == "calls":
+        caller, callee, want = sys.argv[3], sys.argv[4], int(sys.argv[5])
+        got = sum(c[2] for c in calls if c[0] == caller and c[1] == callee)
+        if got != want:
+            fail("%s -> %s: %d calls, expected %d" % (caller, callee, got, want))
+        k = events.index("INSTRUCTIONS")
+        incl = sum(c[3][k] for c in calls if c[0] == caller and c[1] == callee)
+        if not any(c[0] == callee for c in calls) and incl != self_cost[callee][k]:
+            fail("%s -> %s: inclusive %d instructions, the callee's own %d"
+                 % (caller, callee, incl, self_cost[callee][k]))
+        print("ok: %s -> %s: %d calls, inclusive %d instructions" % (caller, callee, got, incl))
+    elif cmd == "self":
+        fn, ev, want = sys.argv[3], sys.argv[4], int(sys.argv[5])
+        got = self_cost.get(fn, [0] * len(events))[events.index(ev)]
+        if got != want:
+            fail("%s: self %s %d, expected %d" % (fn, ev, got, want))
+        print("ok: %s self %s = %d" % (fn, ev, got))
+    else:
+        fail("unknown check " + cmd)
+
+
+main()

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * prof_prog - a program with known hot spots for the hpm profile tests
+ * (profile_test.sh): a strided loop whose every load misses the L1D (the
+ * line marked HOT_LOAD), an integer loop, calls counted exactly.
+ *
+ *   prof_prog [CALLS] [plain|gated|threads]
+ * gated: the integer loop runs with the counters stopped (HPM_VPMU_STOP);
+ * threads: a second thread runs the strided loop too.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hpm_client.h"
+
+#define WORDS (1L << 19) /* 4 MiB of doubles: far beyond any L1D */
+static double big[WORDS];
+
+/* one load per 64-byte line: each one misses the L1D. (The empty asm is
+ * a side effect: without it the compiler calls this loop once for all.) */
+__attribute__((noinline)) double stride_sum(int passes)
+{
+    double s = 0;
+    __asm__ volatile("" ::: "memory");
+    for (int p = 0; p < passes; p++)
+        for (long i = 0; i < WORDS; i += 8)
+            s += big[i]; /* HOT_LOAD */
+    return s;
+}
+
+__attribute__((noinline)) long int_loop(long n)
+{
+    long x = 0;
+    __asm__ volatile("" ::: "memory");
+    for (long i = 0; i < n; i++)
+        x += i ^ (x >> 3); /* HOT_INT */
+    return x;
+}
+
+static void *thread_main(void *arg)
+{
+    static double r;
+    (void)arg;
+    r = stride_sum(1);
+    return &r;
+}
+
+int main(int argc, char **argv)
+{
+    int calls = argc > 1 ? atoi(argv[1]) : 3;
+    const char *mode = argc > 2 ? argv[2] : "plain";
+    double s = 0;
+    long a;
+    for (long i = 0; i < WORDS; i += 8)
+        big[i] = (double)(i & 7);
+    for (int c = 0; c < calls; c++)
+        s += stride_sum(2);
+    if (strcmp(mode, "gated") == 0)
+        HPM_VPMU_STOP();
+    a = int_loop(100000);
+    if (strcmp(mode, "gated") == 0)
+        HPM_VPMU_START();
+    if (strcmp(mode, "threads") == 0) {
+        pthread_t t;
+        void *r;
+        if (pthread_create(&t, NULL, thread_main, NULL) != 0 || pthread_join(t, &r) != 0)
+            return 1;
+        s += *(double *)r;
+    }
+    fprintf(stderr, "%g %ld\n", s, a); /* stdout is the report's */
+    return 0;
+}

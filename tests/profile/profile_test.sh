@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# profile_test.sh HPM PROF_PROG SRC_DIR WORK SCENARIO - hpm profile and hpm
+# annotate as a user runs them (tests/profile/CMakeLists.txt lists the
+# scenarios). Profiles are checked by check_profile.py, which reads the
+# callgrind format on its own, and by callgrind_annotate.
+set -euo pipefail
+HPM=$1 PROG=$2 SRC=$3 WORK=$4 SCENARIO=$5
+PY=${PYTHON:-python3}
+CHECK="$PY $SRC/check_profile.py"
+rm -rf "$WORK/$SCENARIO"
+mkdir -p "$WORK/$SCENARIO"
+cd "$WORK/$SCENARIO"
+EVENTS=INSTRUCTIONS,LOADS,STORES,L1D_MISSES,DTLB_MISSES,BR_COND,BR_MISPREDICTS,CYCLES,L3_READS
+hot_load=$(grep -n '/\* HOT_LOAD \*/' "$SRC/prof_prog.c" | cut -d: -f1)
+hot_int=$(grep -n '/\* HOT_INT \*/' "$SRC/prof_prog.c" | cut -d: -f1)
+
+fail() { echo "FAIL: $*"; exit 1; }
+
+case $SCENARIO in
+totals)
+    # the profile's summary is the UPC's totals (the report of the same run),
+    # and every event's per-instruction shares add up to it exactly
+    "$HPM" profile --json -e "$EVENTS" -o p.out -- "$PROG" 3 > same.json 2> err.txt
+    grep -q "hpm annotate p.out" err.txt || fail "no summary line: $(cat err.txt)"
+    $CHECK sums p.out same.json
+    # ... and equal hpm count's totals for a separate run (deterministic)
+    "$HPM" count --json -e "$EVENTS" -- "$PROG" 3 > count.json 2>/dev/null
+    $CHECK sums p.out count.json
+    # every event of the machine, with the timing model's (apportioned) cycles
+    "$HPM" profile --json -o all.out -- "$PROG" 1 > all.json 2> err.txt
+    grep -q "apportioned to add up to their totals: CYCLES" err.txt || fail "$(cat err.txt)"
+    $CHECK sums all.out all.json
+    ;;
+hotspots)
+    "$HPM" profile -e "$EVENTS" -o p.out -- "$PROG" 3 > /dev/null 2>&1
+    # the misses are on the strided load's line, the integer work on its own
+    # (the rest are main's first touch of the array)
+    $CHECK topline p.out L1D_MISSES prof_prog.c "$hot_load" 0.8
+    $CHECK self p.out stride_sum L1D_MISSES 393216
+    $CHECK topline p.out LOADS prof_prog.c "$hot_load" 0.5
+    $CHECK calls p.out main stride_sum 3
+    $CHECK calls p.out main int_loop 1
+    # 3 calls x 2 passes x 65536 lines: one load each, and each ret's load
+    # of its return address
+    $CHECK self p.out stride_sum LOADS 393219
+    # hpm annotate: the top function by misses and its line in the source
+    "$HPM" annotate --sort=L1D_MISSES --top=3 p.out > ann.txt
+    awk '/^-- top functions/ {getline; getline; print $NF, $(NF-1); exit}' ann.txt | grep -q stride_sum ||
+        fail "hpm annotate's top function: $(cat ann.txt)"
+    grep -q "L1D miss ratio" ann.txt || fail "no metrics per function"
+    grep -Eq "^ +[0-9]+ +[0-9.]+% +$hot_load +.*HOT_LOAD" ann.txt || fail "annotated source: $(cat ann.txt)"
+    "$HPM" annotate --sort=INSTRUCTIONS p.out | grep -q "prof_prog.c:$hot_int" || fail "int loop line"
+    # callgrind's own reader takes the file as it is
+    if command -v callgrind_annotate >/dev/null; then
+        callgrind_annotate --sort=L1D_MISSES p.out > cga.txt 2>&1 || fail "callgrind_annotate: $(cat cga.txt)"
+        grep -A3 "file:function" cga.txt | grep -q "stride_sum" || fail "callgrind_annotate top: $(cat cga.txt)"
+    fi
+    ;;
+gated)
+    # what runs with the counters stopped is in neither the totals nor the profile
+    "$HPM" profile --json -e "$EVENTS" -o p.out -- "$PROG" 1 gated > g.json 2>/dev/null
+    $CHECK sums p.out g.json
+    $CHECK self p.out int_loop INSTRUCTIONS 0
+    # --start=no: nothing before the program's own HPM_VPMU_START
+    "$HPM" profile --json --start=no -e "$EVENTS" -o s.out -- "$PROG" 1 gated > s.json 2>/dev/null
+    $CHECK sums s.out s.json
+    $CHECK self s.out stride_sum INSTRUCTIONS 0
+    ;;
+processes)
+    # a shell running the program twice: one profile of the whole tree,
+    # the sum of both, equal to hpm count's
+    "$HPM" profile --json -e "$EVENTS" -o p.out -- sh -c "'$PROG' 1; '$PROG' 2" > t.json 2>/dev/null
+    $CHECK sums p.out t.json
+    $CHECK calls p.out main stride_sum 3
+    # threads: the second thread's calls are counted too
+    "$HPM" profile --json -e "$EVENTS" -o th.out -- "$PROG" 1 threads > th.json 2>/dev/null
+    $CHECK sums th.out th.json
+    $CHECK self th.out stride_sum LOADS 196610
+    ;;
+errors)
+    set +e
+    "$HPM" annotate /nonexistent/profile > out.txt 2>&1
+    [ $? -eq 1 ] && grep -q "cannot read /nonexistent/profile" out.txt || fail "missing file: $(cat out.txt)"
+    printf 'events: A B\nfn=(1)\n12 3\n' > bad.out
+    "$HPM" annotate bad.out > out.txt 2>&1
+    [ $? -eq 1 ] && grep -q "line 2: a malformed or undefined compressed name" out.txt || fail "bad name: $(cat out.txt)"
+    printf 'events: A B\nfn=f\n12 3 4 5\n' > bad2.out
+    "$HPM" annotate bad2.out > out.txt 2>&1
+    [ $? -eq 1 ] && grep -q "line 3: malformed costs" out.txt || fail "bad costs: $(cat out.txt)"
+    printf 'events: A B\nfn=f\n12 3 4\n' > ok.out
+    "$HPM" annotate --sort=NOPE ok.out > out.txt 2>&1
+    [ $? -eq 2 ] && grep -q "no event 'NOPE'" out.txt || fail "bad sort: $(cat out.txt)"
+    "$HPM" annotate --sort=B ok.out > out.txt 2>&1 || fail "good file: $(cat out.txt)"
+    "$HPM" profile -o /nonexistent/dir/p.out -- "$PROG" 1 > out.txt 2>&1
+    [ $? -eq 2 ] || fail "unwritable -o: $(cat out.txt)"
+    "$HPM" profile --from-output x > out.txt 2>&1
+    [ $? -eq 2 ] || fail "--from-output: $(cat out.txt)"
+    set -e
+    ;;
+*)
+    fail "unknown scenario $SCENARIO"
+    ;;
+esac
+echo "ok: $SCENARIO"

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * test_profile - the profile model (src/profile): the tool's records,
+ * apportioning of kinds that do not add up, the callgrind writer and reader
+ * (a profile written and read back is the same profile), and bad input.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hpm_check.h"
+#include "profile.h"
+
+static const char records[] =
+    "hpm-vpmu 2\n"
+    "pid 42\n"
+    "count 0 PU0_INSTRUCTIONS 10\n"
+    "prof_kind INSTRUCTIONS 10\n"
+    "prof_kind CYCLES 100\n"
+    "prof_object 1 400000 400fff 0 /nonexistent/prog with space\n"
+    "prof_insn 400010 1 4 7\n"
+    "prof_insn 400014 1 3 7\n"
+    "prof_insn 400020 1 3 7\n"
+    "prof_insn 7000 0 0 0\n"
+    "prof_call 400014 400020 2 3 7\n"
+    "prof_unknown_future_record 1 2 3\n";
+
+static void test_records(void)
+{
+    struct hpm_prof_records r;
+    char err[256];
+    CHECK_EQ(hpm_prof_records_parse(records, strlen(records), &r, err, sizeof err), 0);
+    CHECK_EQ(r.n_kinds, 2);
+    CHECK_STR(r.kinds[1], "CYCLES");
+    CHECK_EQ(r.totals[1], 100);
+    CHECK_EQ(r.n_objects, 2);
+    CHECK_STR(r.objects[1].path, "/nonexistent/prog with space");
+    CHECK_EQ(r.objects[1].end, 0x400fff);
+    CHECK_EQ(r.n_insns, 4);
+    CHECK_EQ(r.insns[1].addr, 0x400014);
+    CHECK_EQ(r.insns[2].v[1], 7);
+    CHECK_EQ(r.n_arcs, 1);
+    CHECK_EQ(r.arcs[0].calls, 2);
+    hpm_prof_records_free(&r);
+}
+
+static void test_bad_records(void)
+{
+    static const char *const bad[] = {
+        "prof_kind A 1\nprof_insn 10 0 1 2\n",            /* more values than kinds */
+        "prof_kind A 1\nprof_insn 10 3 1\n",              /* no object 3 */
+        "prof_kind A x\n",                                /* not a number */
+        "prof_kind A 1\nprof_insn zz 0 1\n",              /* not hex */
+        "prof_object 1 20 10 0 /x\n",                     /* end before start */
+        "prof_object 1 10 20 0 /x\nprof_object 1 10 20 0 /y\n", /* twice */
+        "prof_kind A 1\nprof_insn 10 0 1\nprof_kind B 1\n",      /* kind after costs */
+        "prof_kind A 1\nprof_insn 10 0 -1\n",             /* negative */
+        "prof_kind A 1\nprof_insn 10 0 99999999999999999999999\n", /* overflow */
+    };
+    unsigned i;
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct hpm_prof_records r;
+        char err[256] = "";
+        int rc = hpm_prof_records_parse(bad[i], strlen(bad[i]), &r, err, sizeof err);
+        if (rc != -1 || strncmp(err, "line ", 5) != 0)
+            fprintf(stderr, "bad record %u: rc %d, '%s'\n", i, rc, err);
+        CHECK_EQ(rc, -1);
+    }
+}
+
+/* Shares of a kind that does not add up to its total are apportioned by
+ * largest remainders: 7+7+7 = 21 scaled to 100 is 33+33+34 in some order,
+ * summing to 100 exactly; the linear kind is left as it is. */
+static void test_apportion(void)
+{
+    struct hpm_prof_records r;
+    struct hpm_profile p;
+    char err[256];
+    uint64_t sum[HPM_PROF_KINDS_MAX];
+    size_t i, j;
+    unsigned big = 0;
+    CHECK_EQ(hpm_prof_records_parse(records, strlen(records), &r, err, sizeof err), 0);
+    hpm_profile_init(&p);
+    CHECK_EQ(hpm_prof_add_records(&p, &r, NULL, err, sizeof err), 0);
+    hpm_profile_finish(&p);
+    hpm_profile_sum(&p, sum);
+    CHECK_EQ(sum[0], 10);
+    CHECK_EQ(sum[1], 100);
+    CHECK_EQ(p.apportioned[0], 0);
+    CHECK_EQ(p.apportioned[1], 1);
+    for (i = 0; i < p.n_fns; i++)
+        for (j = 0; j < p.fns[i].n_costs; j++) {
+            uint64_t c = p.fns[i].costs[j].v[1];
+            CHECK(c == 0 || c == 33 || c == 34);
+            big += c == 34;
+        }
+    CHECK_EQ(big, 1);
+    /* a second process with other kinds cannot join */
+    {
+        static const char other[] = "prof_kind LOADS 1\nprof_insn 10 0 1\n";
+        struct hpm_prof_records r2;
+        CHECK_EQ(hpm_prof_records_parse(other, strlen(other), &r2, err, sizeof err), 0);
+        CHECK_EQ(hpm_prof_add_records(&p, &r2, NULL, err, sizeof err), -1);
+        hpm_prof_records_free(&r2);
+    }
+    /* the same kinds again: totals add up over processes */
+    CHECK_EQ(hpm_prof_add_records(&p, &r, NULL, err, sizeof err), 0);
+    hpm_profile_finish(&p);
+    hpm_profile_sum(&p, sum);
+    CHECK_EQ(sum[1], 200);
+    CHECK_EQ(p.totals[1], 200);
+    hpm_prof_records_free(&r);
+    hpm_profile_free(&p);
+}
+
+/* A profile written in callgrind's format and read back is the same. */
+static void test_roundtrip(void)
+{
+    struct hpm_prof_records r;
+    struct hpm_profile p, q;
+    char err[256], *buf = NULL, *buf2 = NULL;
+    size_t len = 0, len2 = 0;
+    FILE *f;
+    uint64_t a[HPM_PROF_KINDS_MAX], b[HPM_PROF_KINDS_MAX];
+    CHECK_EQ(hpm_prof_records_parse(records, strlen(records), &r, err, sizeof err), 0);
+    hpm_profile_init(&p);
+    CHECK_EQ(hpm_prof_add_records(&p, &r, NULL, err, sizeof err), 0);
+    hpm_profile_finish(&p);
+    p.command = strdup("prog arg");
+    f = open_memstream(&buf, &len);
+    CHECK_EQ(hpm_prof_write_callgrind(&p, f), 0);
+    fclose(f);
+    CHECK(strstr(buf, "events: INSTRUCTIONS CYCLES\n") != NULL);
+    CHECK(strstr(buf, "summary: 10 100\n") != NULL);
+    CHECK(strstr(buf, "calls=2 0x400020 0\n0x400014 0 3 7\n") != NULL);
+
+    hpm_profile_init(&q);
+    CHECK_EQ(hpm_prof_read_callgrind(&q, buf, len, err, sizeof err), 0);
+    hpm_profile_finish(&q);
+    CHECK_EQ(q.n_kinds, 2);
+    CHECK_EQ(q.have_totals, 1);
+    CHECK_EQ(q.totals[1], 100);
+    CHECK_STR(q.command, "prog arg");
+    CHECK_EQ(q.n_fns, p.n_fns);
+    hpm_profile_sum(&p, a);
+    hpm_profile_sum(&q, b);
+    CHECK_EQ(a[0], b[0]);
+    CHECK_EQ(a[1], b[1]);
+    /* written again, byte for byte */
+    q.apportioned[1] = 1;
+    f = open_memstream(&buf2, &len2);
+    CHECK_EQ(hpm_prof_write_callgrind(&q, f), 0);
+    fclose(f);
+    CHECK_EQ(len2, len);
+    CHECK(len2 == len && memcmp(buf, buf2, len) == 0);
+    free(buf);
+    free(buf2);
+    hpm_prof_records_free(&r);
+    hpm_profile_free(&p);
+    hpm_profile_free(&q);
+}
+
+/* callgrind's own conventions: subposition compression, hex positions,
+ * missing trailing costs, fi= file changes, a file without summary. */
+static void test_read_callgrind(void)
+{
+    static const char cg[] = "# callgrind format\n"
+                             "version: 1\n"
+                             "creator: callgrind-3.19.0\n"
+                             "positions: instr line\n"
+                             "events: Ir Dr\n"
+                             "fl=(1) a.c\n"
+                             "fn=(1) f\n"
+                             "0x10 3 5 1\n"
+                             "+2 +1 4\n"
+                             "* * 1 1\n"
+                             "fi=(2) b.h\n"
+                             "-1 7 2\n"
+                             "cfn=(2) g\n"
+                             "calls=3 0x40 9\n"
+                             "+3 -2 30 6\n"
+                             "fn=(2)\n"
+                             "0x40 9 30 6\n";
+    struct hpm_profile p;
+    char err[256];
+    uint64_t s[HPM_PROF_KINDS_MAX];
+    hpm_profile_init(&p);
+    CHECK_EQ(hpm_prof_read_callgrind(&p, cg, strlen(cg), err, sizeof err), 0);
+    hpm_profile_finish(&p);
+    CHECK_EQ(p.have_totals, 0);
+    CHECK_EQ(p.n_fns, 2);
+    hpm_profile_sum(&p, s);
+    CHECK_EQ(s[0], 5 + 4 + 1 + 2 + 30);
+    CHECK_EQ(s[1], 1 + 0 + 1 + 0 + 6);
+    CHECK_EQ(p.fns[0].n_costs, 3); /* 0x12 twice merged */
+    CHECK_EQ(p.fns[0].costs[0].addr, 0x10);
+    CHECK_EQ(p.fns[0].costs[1].addr, 0x11);
+    CHECK_STR(p.strs[p.fns[0].costs[1].file], "b.h");
+    CHECK_EQ(p.fns[0].costs[2].addr, 0x12);
+    CHECK_EQ(p.fns[0].costs[2].line, 4);
+    CHECK_EQ(p.fns[0].n_calls, 1);
+    CHECK_EQ(p.fns[0].calls[0].count, 3);
+    CHECK_EQ(p.fns[0].calls[0].site_addr, 0x14);
+    CHECK_EQ(p.fns[0].calls[0].v[0], 30);
+    CHECK_STR(p.strs[p.fns[p.fns[0].calls[0].callee].name], "g");
+    hpm_profile_free(&p);
+}
+
+static void test_bad_callgrind(void)
+{
+    static const char *const bad[] = {
+        "fn=f\n1 2\n",                          /* costs before events */
+        "events: A\nfn=(1)\n1 2\n",             /* undefined compressed name */
+        "events: A\nfn=f\n1 2 3\n",             /* more costs than events */
+        "events: A\nfn=f\ncfn=g\ncalls=1 2\n",  /* calls= without its line */
+        "events: A\nevents: B\n",               /* twice */
+        "version: 2\nevents: A\n",              /* another format */
+        "events: A\nfn=f\nx 1\n",               /* not a position (ignored) ... */
+        "just text\n",                          /* no events */
+        "events: A\nfn=f\n99999999999999999999999 1\n",
+    };
+    unsigned i;
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct hpm_profile p;
+        char err[256] = "";
+        int rc;
+        hpm_profile_init(&p);
+        rc = hpm_prof_read_callgrind(&p, bad[i], strlen(bad[i]), err, sizeof err);
+        if (i == 6) {
+            CHECK_EQ(rc, 0); /* an unknown line is skipped, as callgrind_annotate does */
+        } else {
+            if (rc != -1)
+                fprintf(stderr, "bad callgrind %u accepted\n", i);
+            CHECK_EQ(rc, -1);
+            CHECK(err[0] != 0);
+        }
+        hpm_profile_free(&p);
+    }
+}
+
+int main(void)
+{
+    test_records();
+    test_bad_records();
+    test_apportion();
+    test_roundtrip();
+    test_read_callgrind();
+    test_bad_callgrind();
+    if (failures) {
+        fprintf(stderr, "%d check(s) failed\n", failures);
+        return 1;
+    }
+    printf("profile model: all checks passed\n");
+    return 0;
+}
