@@ -491,7 +491,8 @@ static void apportion(uint64_t **w, size_t n, unsigned k, uint64_t total)
         given += q;
     }
     /* fewer than n units are left: one each to the largest remainders */
-    qsort(sh, n, sizeof *sh, cmp_share);
+    if (n > 1)
+        qsort(sh, n, sizeof *sh, cmp_share);
     for (i = 0; given < total && i < n; i++, given++)
         w[sh[i].i][k]++;
     free(sh);
@@ -614,7 +615,8 @@ void hpm_profile_finish(struct hpm_profile *p)
     unsigned k;
     for (i = 0; i < p->n_fns; i++) {
         struct hpm_prof_fn *f = &p->fns[i];
-        qsort(f->costs, f->n_costs, sizeof *f->costs, cmp_cost);
+        if (f->n_costs > 1)
+            qsort(f->costs, f->n_costs, sizeof *f->costs, cmp_cost);
         for (j = 0, o = 0; j < f->n_costs; j++) {
             if (o > 0 && cmp_cost(&f->costs[o - 1], &f->costs[j]) == 0) {
                 for (k = 0; k < p->n_kinds; k++)
@@ -625,7 +627,8 @@ void hpm_profile_finish(struct hpm_profile *p)
             }
         }
         f->n_costs = o;
-        qsort(f->calls, f->n_calls, sizeof *f->calls, cmp_call);
+        if (f->n_calls > 1)
+            qsort(f->calls, f->n_calls, sizeof *f->calls, cmp_call);
         for (j = 0, o = 0; j < f->n_calls; j++) {
             if (o > 0 && cmp_call(&f->calls[o - 1], &f->calls[j]) == 0) {
                 for (k = 0; k < p->n_kinds; k++)

@@ -317,7 +317,8 @@ int cmd_annotate(int argc, char **argv)
                     rows[i].incl[k] += f->calls[j].v[k];
     }
     /* lines: merged over functions and instructions */
-    qsort(lines, n_lines, sizeof *lines, cmp_line_key);
+    if (n_lines > 1)
+        qsort(lines, n_lines, sizeof *lines, cmp_line_key);
     for (i = 0, j = 0; i < n_lines; i++) {
         if (j > 0 && cmp_line_key(&lines[j - 1], &lines[i]) == 0) {
             for (k = 0; k < p.n_kinds; k++)
@@ -342,7 +343,8 @@ int cmd_annotate(int argc, char **argv)
     printf("whole program:\n");
     print_metrics(&p, kind_of, tot);
 
-    qsort(rows, p.n_fns, sizeof *rows, cmp_fn);
+    if (p.n_fns > 1)
+        qsort(rows, p.n_fns, sizeof *rows, cmp_fn);
     printf("\n-- top functions by %s (self; inclusive = self + callees)\n", p.kinds[sort_k]);
     printf("%14s %6s %14s %6s  %s\n", "self", "", "inclusive", "", "function (object)");
     for (i = 0, shown = 0; i < p.n_fns && shown < (size_t)o.top; i++) {
@@ -361,7 +363,8 @@ int cmd_annotate(int argc, char **argv)
         if (!by_cost)
             goto oom;
         memcpy(by_cost, lines, n_lines * sizeof *lines);
-        qsort(by_cost, n_lines, sizeof *by_cost, cmp_line_cost);
+        if (n_lines > 1)
+            qsort(by_cost, n_lines, sizeof *by_cost, cmp_line_cost);
         printf("\n-- top source lines by %s\n", p.kinds[sort_k]);
         for (i = 0; i < n_lines && i < (size_t)o.top && by_cost[i].v[sort_k]; i++)
             printf("%14" PRIu64 " %5.1f%%  %s:%u\n", by_cost[i].v[sort_k],

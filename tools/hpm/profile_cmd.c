@@ -108,7 +108,8 @@ int profile_write(const char *cmd, const char *dir, uint64_t main_pid, int child
             goto oom;
         n++;
     }
-    qsort(names, n, sizeof *names, cmp_str);
+    if (n > 1)
+        qsort(names, n, sizeof *names, cmp_str);
     for (i = 0; i < n; i++) {
         struct hpm_prof_records r;
         char *text = read_all(names[i], &len);

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* libFuzzer target: the parser of the virtual PMU's profile records
+ * (src/profile/profile.c), then, for every file it accepts, the profile
+ * built from it (apportioning included), written in callgrind's format and
+ * read back: the costs read back add up to what was written. */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct hpm_prof_records r;
+    struct hpm_profile p, q;
+    char err[160], *buf = NULL;
+    size_t len = 0;
+    FILE *f;
+    uint64_t a[HPM_PROF_KINDS_MAX], b[HPM_PROF_KINDS_MAX];
+    unsigned k;
+    memset(err, 'x', sizeof err);
+    if (hpm_prof_records_parse((const char *)data, size, &r, err, sizeof err) != 0) {
+        if (memchr(err, 0, sizeof err) == NULL || err[0] == 0)
+            abort(); /* every error is a terminated message */
+        return 0;
+    }
+    hpm_profile_init(&p);
+    if (hpm_prof_add_records(&p, &r, NULL, err, sizeof err) != 0)
+        abort();
+    hpm_profile_finish(&p);
+    hpm_profile_sum(&p, a);
+    for (k = 0; k < p.n_kinds; k++) /* apportioned or exact: they add up */
+        if (a[k] != p.totals[k] && !(p.apportioned[k] && a[k] == 0))
+            abort();
+    f = open_memstream(&buf, &len);
+    if (!f || hpm_prof_write_callgrind(&p, f) != 0)
+        abort();
+    fclose(f);
+    hpm_profile_init(&q);
+    if (p.n_kinds > 0) {
+        if (hpm_prof_read_callgrind(&q, buf, len, err, sizeof err) != 0)
+            abort(); /* what hpm writes, hpm reads */
+        hpm_profile_finish(&q);
+        hpm_profile_sum(&q, b);
+        if (q.n_kinds != p.n_kinds || memcmp(a, b, p.n_kinds * sizeof *a) != 0)
+            abort();
+    }
+    free(buf);
+    hpm_profile_free(&q);
+    hpm_profile_free(&p);
+    hpm_prof_records_free(&r);
+    return 0;
+}
