@@ -498,11 +498,20 @@ static void apportion(uint64_t **w, size_t n, unsigned k, uint64_t total)
     free(sh);
 }
 
+static const struct hpm_prof_records *order_of; /* for cmp_insn_addr */
+
+static int cmp_insn_addr(const void *a, const void *b)
+{
+    uint64_t x = order_of->insns[*(const size_t *)a].addr;
+    uint64_t y = order_of->insns[*(const size_t *)b].addr;
+    return x < y ? -1 : x > y;
+}
+
 int hpm_prof_add_records(struct hpm_profile *p, const struct hpm_prof_records *r,
                          struct hpm_symbols *syms, char *err, size_t errlen)
 {
     unsigned k;
-    size_t i;
+    size_t i, j, *order;
     uint64_t sum[HPM_PROF_KINDS_MAX];
     uint64_t **w;
     if (r->n_kinds == 0)
@@ -547,13 +556,24 @@ int hpm_prof_add_records(struct hpm_profile *p, const struct hpm_prof_records *r
             apportion(w, r->n_insns, k, r->totals[k]);
         }
     }
-    for (i = 0; i < r->n_insns; i++) {
+    /* in address order: neighbours share their function's symbol */
+    order = malloc((r->n_insns + 1) * sizeof *order);
+    if (!order)
+        abort();
+    for (i = 0; i < r->n_insns; i++)
+        order[i] = i;
+    order_of = r;
+    if (r->n_insns > 1)
+        qsort(order, r->n_insns, sizeof *order, cmp_insn_addr);
+    for (j = 0; j < r->n_insns; j++) {
         struct where at;
         unsigned fi;
+        i = order[j];
         locate(p, r, syms, r->insns[i].obj, r->insns[i].addr, &at);
         fi = hpm_profile_fn(p, at.obj, at.file, at.fn);
         add_cost(&p->fns[fi], r->insns[i].addr, at.file, at.line, w[i]);
     }
+    free(order);
     /* a kind counted where no instruction was (none today): one place */
     for (k = 0; k < r->n_kinds; k++) {
         if (sum[k] == 0 && r->totals[k] > 0) {

@@ -19,11 +19,22 @@
 #include <string.h>
 #include <unistd.h>
 
+struct fsym {
+    uint64_t lo, size;
+    const char *name; /* libdwfl's string, alive with the module */
+    int rank;         /* binding: 0 global, 1 weak, 2 local (aliases: lowest wins) */
+};
+
 struct module {
     char *path;
     uint64_t bias;
     Dwfl *dwfl;
     Dwfl_Module *mod; /* NULL: the file could not be read */
+    /* its function symbols by address (libdwfl's own search is linear in
+     * the symbol table; a profile looks up every instruction) */
+    struct fsym *syms;
+    size_t n_syms;
+    int syms_read;
 };
 
 /* A mapping already seen: its module, without reading the file again. */
@@ -61,6 +72,7 @@ void hpm_symbols_free(struct hpm_symbols *t)
     for (i = 0; i < t->n; i++) {
         if (t->m[i].dwfl)
             dwfl_end(t->m[i].dwfl);
+        free(t->m[i].syms);
         free(t->m[i].path);
     }
     for (i = 0; i < t->n_seen; i++)
@@ -165,13 +177,79 @@ static struct module *new_module(struct hpm_symbols *t, const struct hpm_prof_ob
     return m;
 }
 
+static int cmp_fsym(const void *a, const void *b)
+{
+    const struct fsym *x = a, *y = b;
+    if (x->lo != y->lo)
+        return x->lo < y->lo ? -1 : 1;
+    if (x->rank != y->rank)
+        return x->rank - y->rank;
+    return strcmp(x->name, y->name);
+}
+
+static void read_syms(struct module *m)
+{
+    int n = dwfl_module_getsymtab(m->mod), i;
+    size_t o = 0, j;
+    m->syms_read = 1;
+    if (n <= 0)
+        return;
+    m->syms = malloc((size_t)n * sizeof *m->syms);
+    if (!m->syms)
+        return;
+    for (i = 0; i < n; i++) {
+        GElf_Sym sym;
+        GElf_Addr addr;
+        GElf_Word shndx;
+        const char *name = dwfl_module_getsym_info(m->mod, i, &sym, &addr, &shndx, NULL, NULL);
+        int type = GELF_ST_TYPE(sym.st_info), bind = GELF_ST_BIND(sym.st_info);
+        if (!name || !*name || shndx == SHN_UNDEF || addr == 0 ||
+            !(type == STT_FUNC || type == STT_GNU_IFUNC || type == STT_NOTYPE))
+            continue;
+        m->syms[m->n_syms].lo = addr;
+        m->syms[m->n_syms].size = sym.st_size;
+        m->syms[m->n_syms].name = name;
+        m->syms[m->n_syms].rank = bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2;
+        m->n_syms++;
+    }
+    if (m->n_syms > 1)
+        qsort(m->syms, m->n_syms, sizeof *m->syms, cmp_fsym);
+    /* one symbol per address: the first after sorting (global first) */
+    for (j = 0; j < m->n_syms; j++)
+        if (o == 0 || m->syms[o - 1].lo != m->syms[j].lo)
+            m->syms[o++] = m->syms[j];
+    m->n_syms = o;
+}
+
+/* The symbol holding addr: the one whose [lo, lo + size) holds it, or the
+ * nearest one before it without a size (as libdwfl answers). */
+static const struct fsym *find_sym(struct module *m, uint64_t addr)
+{
+    size_t lo = 0, hi;
+    if (!m->syms_read)
+        read_syms(m);
+    hi = m->n_syms;
+    while (lo < hi) { /* first symbol above addr */
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->syms[mid].lo <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return NULL;
+    {
+        const struct fsym *f = &m->syms[lo - 1];
+        if (f->size == 0 || addr - f->lo < f->size)
+            return f;
+    }
+    return NULL;
+}
+
 int hpm_symbols_lookup(struct hpm_symbols *t, const struct hpm_prof_object *o, uint64_t addr,
                        struct hpm_sym *s)
 {
     struct module *m;
-    const char *name;
-    GElf_Off off = 0;
-    GElf_Sym sym;
     Dwfl_Line *line;
     memset(s, 0, sizeof *s);
     if (!t || !o || !o->path)
@@ -179,10 +257,12 @@ int hpm_symbols_lookup(struct hpm_symbols *t, const struct hpm_prof_object *o, u
     m = module_of(t, o);
     if (!m || !m->mod)
         return -1;
-    name = dwfl_module_addrinfo(m->mod, addr, &off, &sym, NULL, NULL, NULL);
-    if (name) {
-        s->fn = name;
-        s->fn_addr = addr - off;
+    {
+        const struct fsym *f = find_sym(m, addr);
+        if (f) {
+            s->fn = f->name;
+            s->fn_addr = f->lo;
+        }
     }
     line = dwfl_module_getsrc(m->mod, addr);
     if (line) {

@@ -627,11 +627,13 @@ static IRExpr *guest_sp(Ctx *c)
     return IRExpr_RdTmp(t);
 }
 
-/* Profile: the call graph's shadow stack follows calls and returns. */
-static void prof_call_hook(Ctx *c, IRExpr *target)
+/* Profile: the call graph's shadow stack follows calls and returns (and
+ * jumps that are tail calls). */
+static void prof_call_hook(Ctx *c, IRExpr *target, Bool jump)
 {
     IRDirty *di = unsafeIRDirty_0_N(
-        0, "vpmu_prof_call", VG_(fnptr_to_fnentry)((void *)&vpmu_prof_call),
+        0, jump ? "vpmu_prof_jump" : "vpmu_prof_call",
+        VG_(fnptr_to_fnentry)(jump ? (void *)&vpmu_prof_jump : (void *)&vpmu_prof_call),
         mkIRExprVec_3(mkIRExpr_HWord((HWord)c->cc), target, guest_sp(c)));
     addStmtToIRSB(c->sb, IRStmt_Dirty(di));
 }
@@ -650,7 +652,7 @@ static void do_sb_end(Ctx *c, IRSB *sbIn)
     IRExpr *next = sbIn->next;
     Bool next_const = next->tag == Iex_Const;
     Addr pc = c->insn_addr;
-    Int prof_after = 0; /* 1: a call, 2: a return, for the call graph */
+    Int prof_after = 0; /* 1: a call, 2: a return, 3: a jump, for the call graph */
 
     end_insn(c);
     if (c->do_br && c->insn_len != 0) {
@@ -658,6 +660,9 @@ static void do_sb_end(Ctx *c, IRSB *sbIn)
         case Ijk_Boring:
             if (c->insn_cond_done || c->insn_kind == INSN_REP_STR)
                 break;
+            if (c->prof && (!next_const || (c->insn_kind == INSN_JMP_REL &&
+                                            vpmu_prof_is_entry((Addr)next->Iex.Const.con->Ico.U64))))
+                prof_after = 3; /* maybe a tail call: checked at run time if indirect */
             if (!next_const) {
                 pend_add(c, VPMU_EV_BR_INDIRECT, 1);
                 pend_add(c, VPMU_EV_BRANCHES, 1);
@@ -697,9 +702,11 @@ static void do_sb_end(Ctx *c, IRSB *sbIn)
     /* after the flush: a call's inclusive cost starts after the call
      * instruction (the caller's) and ends after the return (the callee's) */
     if (c->prof && prof_after == 1)
-        prof_call_hook(c, next);
+        prof_call_hook(c, next, False);
     else if (c->prof && prof_after == 2)
         prof_ret_hook(c);
+    else if (c->prof && prof_after == 3)
+        prof_call_hook(c, next, True);
 }
 
 IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
@@ -728,6 +735,9 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
     c.if_line = vpmu_node_ifetch_line();
     c.prof = vpmu_prof_on;
     c.offset_sp = layout->offset_SP;
+    /* a profile's call graph needs the control transfers classified (the
+     * extra branch counts reach no programmed counter) */
+    c.do_br = c.do_br || c.prof;
 
     if (vpmu_ovf_instrumented && vge->n_used > 0) {
         /* overflow check first: if it signalled, leave for the scheduler

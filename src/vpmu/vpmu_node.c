@@ -95,7 +95,7 @@ static UInt n_upcs;
 static UInt counter_used[MAX_UPCS][256 / 32];
 static uint32_t batch_counts[HPM_CAT_CODES]; /* input e -> events this batch */
 
-static void prof_delta(Bool node);
+static void prof_delta(void);
 ULong *vpmu_prof_sink;
 static ULong (*prof_last_core)[VPMU_PR_CORE_N];
 static ULong prof_last_node[VPMU_PR_N];
@@ -509,15 +509,16 @@ static inline __attribute__((always_inline)) void prof_add(UInt i, ULong n)
 }
 
 /* Profile: what one hierarchy access of the running instruction changed.
- * An L1 hit of one line changes only its access and served counters (no
- * fill, no write-back, nothing below); anything else is diffed. */
-static inline __attribute__((always_inline)) void prof_access(int kind, int served, Bool one_line)
+ * An access served by the L1 (every line it touches hit) changes only its
+ * access and served counters: no fill, so no write-back, no prefetch,
+ * nothing below. Anything else is diffed. */
+static inline __attribute__((always_inline)) void prof_access(int kind, int served)
 {
-    if (one_line && served == HPM_SERVED_L1) {
+    if (served == HPM_SERVED_L1) {
         prof_add(VPMU_PR_ACC + (UInt)kind, 1);
         prof_add(VPMU_PR_SRV + 4 * (UInt)kind + HPM_SERVED_L1, 1);
     } else {
-        prof_delta(True);
+        prof_delta();
     }
 }
 
@@ -531,8 +532,7 @@ void vpmu_node_ifetch(Addr a, SizeT len)
         if (run_tlb && tlb_access(s->itlb, &s->ipage, &s->ipage_valid, ipage_bits, a, len))
             prof_add(VPMU_PR_ITLB, 1);
         if (run_hier)
-            prof_access(HPM_IFETCH, hier_access_inline(hier, cur_core, HPM_IFETCH, a, (uint32_t)len),
-                        first == last);
+            prof_access(HPM_IFETCH, hier_access_inline(hier, cur_core, HPM_IFETCH, a, (uint32_t)len));
     } else {
         if (run_tlb)
             tlb_access(s->itlb, &s->ipage, &s->ipage_valid, ipage_bits, a, len);
@@ -554,8 +554,7 @@ static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size
         if (run_tlb && tlb_access(s->dtlb, &s->dpage, &s->dpage_valid, dpage_bits, a, size))
             prof_add(VPMU_PR_DTLB, 1);
         if (run_hier)
-            prof_access(kind, hier_access_inline(hier, cur_core, kind, a, (uint32_t)size),
-                        first == last);
+            prof_access(kind, hier_access_inline(hier, cur_core, kind, a, (uint32_t)size));
     } else {
         if (run_tlb)
             tlb_access(s->dtlb, &s->dpage, &s->dpage_valid, dpage_bits, a, size);
@@ -807,28 +806,55 @@ static void node_values(ULong *nv)
 
 /* ---------------------------------------------------------------- profile */
 
-/* What the model calls of the instruction being run changed, added to its
- * cost center (vpmu_prof_sink, stored by the instrumented code before its
- * model calls): only model calls change model statistics, so the shares of
- * all instructions add up to the totals exactly. */
-static void prof_delta(Bool node)
+/* What the hierarchy access of the instruction being run changed, added to
+ * its cost center (vpmu_prof_sink, stored by the instrumented code before
+ * its model calls): only model calls change model statistics, so the shares
+ * of all instructions add up to the totals exactly. TLB and predictor
+ * changes are known from their return values (prof_add); the hierarchy's
+ * are read straight from its statistics (hier.c is included here), which
+ * is what an access that did not hit the L1 costs a profile. */
+static void prof_delta(void)
 {
-    ULong now[VPMU_PR_N], *last = prof_last_core[cur_core], *sink = vpmu_prof_sink;
-    UInt i;
-    raw_core(cur_core, now);
-    for (i = 0; i < VPMU_PR_CORE_N; i++)
-        if (now[i] != last[i]) {
-            sink[i] += now[i] - last[i];
-            last[i] = now[i];
+    ULong *sink = vpmu_prof_sink, *last = prof_last_core[cur_core], v;
+    const struct hpm_hier_core_stats *cs = &hier->cs[cur_core];
+    UInt k, l;
+#define PROF_DIFF(arr, i, val)              \
+    do {                                    \
+        v = (val);                          \
+        if (v != arr[i]) {                  \
+            sink[i] += v - arr[i];          \
+            arr[i] = v;                     \
+        }                                   \
+    } while (0)
+    for (k = 0; k < HPM_ACCESS_KINDS; k++) {
+        PROF_DIFF(last, VPMU_PR_ACC + k, cs->accesses[k]);
+        for (l = 0; l < 4; l++)
+            PROF_DIFF(last, VPMU_PR_SRV + 4 * k + l, cs->served[k][l]);
+    }
+    PROF_DIFF(last, VPMU_PR_L1D_WB, hier->cache[cur_core][1]->st.writebacks);
+    if ((features & HPM_NEED_PREFETCH) && hier->pf[cur_core]) {
+        const struct hpm_prefetch_stats *ps = &hier->pf[cur_core]->st;
+        PROF_DIFF(last, VPMU_PR_PF + 0, ps->prefetchable_requests);
+        PROF_DIFF(last, VPMU_PR_PF + 1, ps->hits_in_stream);
+        PROF_DIFF(last, VPMU_PR_PF + 2, ps->valid_prefetches);
+        PROF_DIFF(last, VPMU_PR_PF + 3, ps->already_in_l2);
+    }
+    if (features & HPM_NEED_L3) {
+        ULong l3[4] = {0, 0, 0, 0};
+        UInt c, n = machine.hier.l3.shared ? 1 : n_cores;
+        for (c = 0; c < n; c++) {
+            const struct hpm_cache_stats *st = &hier->cache[c][3]->st;
+            l3[0] += st->read_accesses;
+            l3[1] += st->read_misses;
+            l3[2] += st->write_accesses;
+            l3[3] += st->writebacks;
         }
-    if (!node)
-        return;
-    raw_node(now);
-    for (i = VPMU_PR_CORE_N; i < VPMU_PR_N; i++)
-        if (now[i] != prof_last_node[i]) {
-            sink[i] += now[i] - prof_last_node[i];
-            prof_last_node[i] = now[i];
-        }
+        for (k = 0; k < 4; k++)
+            PROF_DIFF(prof_last_node, VPMU_PR_L3 + k, l3[k]);
+    }
+    PROF_DIFF(prof_last_node, VPMU_PR_DDR + 0, hier->mem.ddr_bytes_read);
+    PROF_DIFF(prof_last_node, VPMU_PR_DDR + 1, hier->mem.ddr_bytes_written);
+#undef PROF_DIFF
 }
 
 void vpmu_node_prof_init(void)
@@ -858,8 +884,11 @@ void vpmu_node_prof_snapshot(ULong *ev, ULong *raw)
     for (e = 0; e < VPMU_EV_COUNT; e++)
         ev[e] = cur->ev[e] + ((vpmu_live[VPMU_LIVE_WORD(e)] >> VPMU_LIVE_SHIFT(e)) & 0xffffffffULL);
     ev[VPMU_EV_BR_COND_NOT_TAKEN] = ev[VPMU_EV_BR_COND] - ev[VPMU_EV_BR_COND_TAKEN];
-    raw_core(cur_core, raw);
-    raw_node(raw);
+    /* every change of the statistics has been followed into these (the
+     * profile's deltas): no need to read the models */
+    VG_(memcpy)(raw, prof_last_core[cur_core], VPMU_PR_CORE_N * sizeof *raw);
+    VG_(memcpy)(raw + VPMU_PR_CORE_N, prof_last_node + VPMU_PR_CORE_N,
+                (VPMU_PR_N - VPMU_PR_CORE_N) * sizeof *raw);
 }
 
 Bool vpmu_node_event_kind(UInt i, UInt *kind, Int *core)

@@ -6,6 +6,7 @@
  */
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
+#include "pub_tool_debuginfo.h"
 #include "pub_tool_hashtable.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
@@ -54,14 +55,25 @@ struct seg {
     struct vpmu_prof_item items[0];
 };
 
+/* A called function (a call target) and how many of its calls are open
+ * now: a recursive call's cost is inside the outermost one's. */
+struct callee {
+    struct callee *next; /* hash chain */
+    UWord key;           /* the target */
+    UInt depth;
+};
+
 /* A call arc: the call instruction and its target, with the callee's
- * inclusive cost (exact events and raw statistics, deltas). */
+ * inclusive cost (exact events and raw statistics, deltas), added when its
+ * outermost open call returns, as callgrind does: costs of recursive calls
+ * are not counted twice. */
 struct arc {
     struct arc *next; /* hash chain */
     UWord key;        /* hash of (site, target) */
     struct arc *all;
     struct vpmu_cc *site;
     Addr target;
+    struct callee *callee;
     ULong calls;
     ULong ev[VPMU_EV_COUNT];
     ULong raw[VPMU_PR_N];
@@ -74,7 +86,7 @@ struct obj {
     HChar *path;
 };
 
-static VgHashTable *cc_table, *arc_table;
+static VgHashTable *cc_table, *arc_table, *callee_table;
 static struct vpmu_cc *all_ccs;
 static struct seg *all_segs;
 static struct arc *all_arcs;
@@ -114,6 +126,7 @@ void vpmu_prof_init(void)
     shadows_init();
     cc_table = VG_(HT_construct)("hpm.prof.cc");
     arc_table = VG_(HT_construct)("hpm.prof.arc");
+    callee_table = VG_(HT_construct)("hpm.prof.callee");
     vpmu_node_prof_init();
     prof_stopped = !vpmu_running;
 }
@@ -223,6 +236,12 @@ static struct arc *arc_of(struct vpmu_cc *site, Addr target)
     a->key = key;
     a->site = site;
     a->target = target;
+    a->callee = VG_(HT_lookup)(callee_table, (UWord)target);
+    if (!a->callee) {
+        a->callee = VG_(calloc)("hpm.prof.callee", 1, sizeof *a->callee);
+        a->callee->key = (UWord)target;
+        VG_(HT_add_node)(callee_table, a->callee);
+    }
     a->all = all_arcs;
     all_arcs = a;
     VG_(HT_add_node)(arc_table, a);
@@ -238,11 +257,13 @@ static void pop_to(struct shadow *sh, Addr sp)
     while (sh->depth > 0 && sh->f[sh->depth - 1].sp < sp) {
         struct frame *f = &sh->f[--sh->depth];
         Int i;
+        f->arc->calls++;
+        if (f->arc->callee->depth > 0 && --f->arc->callee->depth > 0)
+            continue; /* a recursive call: inside an open one's cost */
         if (!have) {
             vpmu_node_prof_snapshot(ev, raw);
             have = True;
         }
-        f->arc->calls++;
         for (i = 0; i < VPMU_EV_COUNT; i++)
             f->arc->ev[i] += ev[i] - f->ev[i];
         for (i = 0; i < VPMU_PR_N; i++)
@@ -266,7 +287,41 @@ void vpmu_prof_call(struct vpmu_cc *site, Addr target, Addr sp)
     f = &sh->f[sh->depth++];
     f->sp = sp;
     f->arc = arc_of(site, target);
-    vpmu_node_prof_snapshot(f->ev, f->raw);
+    if (f->arc->callee->depth++ == 0) /* only the outermost call's cost counts */
+        vpmu_node_prof_snapshot(f->ev, f->raw);
+}
+
+/* Whether a is the first instruction of a function (Valgrind's symbols),
+ * remembered per address: a jump there is a tail call. */
+struct entry_flag {
+    struct entry_flag *next;
+    UWord key;
+    Bool is_entry;
+};
+static VgHashTable *entry_table;
+
+Bool vpmu_prof_is_entry(Addr a)
+{
+    struct entry_flag *e;
+    const HChar *name;
+    if (!entry_table)
+        entry_table = VG_(HT_construct)("hpm.prof.entry");
+    e = VG_(HT_lookup)(entry_table, (UWord)a);
+    if (e)
+        return e->is_entry;
+    e = VG_(malloc)("hpm.prof.entry", sizeof *e);
+    e->key = (UWord)a;
+    e->is_entry = VG_(get_fnname_if_entry)(VG_(current_DiEpoch)(), a, &name);
+    VG_(HT_add_node)(entry_table, e);
+    return e->is_entry;
+}
+
+void vpmu_prof_jump(struct vpmu_cc *site, Addr target, Addr sp)
+{
+    /* a tail call (or a PLT stub's jump) enters a function without a call:
+     * it is followed as one, and the callee's return ends both */
+    if (vpmu_prof_is_entry(target))
+        vpmu_prof_call(site, target, sp);
 }
 
 void vpmu_prof_ret(Addr sp)

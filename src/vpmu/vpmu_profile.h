@@ -52,6 +52,10 @@ ULong *vpmu_prof_segment(const struct vpmu_prof_item *items, UInt n);
  * pointer at sp; a return leaving it at sp; a thread ends. */
 void vpmu_prof_call(struct vpmu_cc *site, Addr target, Addr sp);
 void vpmu_prof_ret(Addr sp);
+/* A jump to target: a call when target is a function's entry (a tail
+ * call); vpmu_prof_is_entry answers at translation for a constant one. */
+void vpmu_prof_jump(struct vpmu_cc *site, Addr target, Addr sp);
+Bool vpmu_prof_is_entry(Addr a);
 void vpmu_prof_thread_end(ThreadId tid);
 
 /* The global start/stop and reset of the counters: what runs while the

@@ -15,6 +15,10 @@ tools do (independently of hpm's reader) for profile_test.sh.
       INSTRUCTIONS equal CALLEE's own when CALLEE calls nothing
   check_profile.py self PROFILE FUNCTION EVENT VALUE
       FUNCTION's self cost of EVENT is VALUE
+  check_profile.py recursive PROFILE FUNCTION CALLS
+      FUNCTION, which calls only itself, is called CALLS times in all, and
+      the costs of the calls to it add up to its self cost (each outermost
+      call counted once, the recursive ones inside it)
 """
 import json
 import sys
@@ -131,6 +135,16 @@ def main():
         if got != want:
             fail("%s: self %s %d, expected %d" % (fn, ev, got, want))
         print("ok: %s self %s = %d" % (fn, ev, got))
+    elif cmd == "recursive":
+        fn, want = sys.argv[3], int(sys.argv[4])
+        got = sum(c[2] for c in calls if c[1] == fn)
+        if got != want:
+            fail("%s: %d calls, expected %d" % (fn, got, want))
+        for k, e in enumerate(events):
+            incl = sum(c[3][k] for c in calls if c[1] == fn)
+            if incl != self_cost[fn][k] and e not in ("CYCLES", "NODE_CYCLES"):
+                fail("%s: calls to it cost %d %s, its self cost is %d" % (fn, incl, e, self_cost[fn][k]))
+        print("ok: %s: %d calls, inclusive = self" % (fn, got))
     else:
         fail("unknown check " + cmd)
 

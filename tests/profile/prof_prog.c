@@ -39,6 +39,13 @@ __attribute__((noinline)) long int_loop(long n)
     return x;
 }
 
+/* recursion: its calls to itself are inside the outermost call's cost */
+__attribute__((noinline)) long depth_sum(long n)
+{
+    __asm__ volatile("" ::: "memory");
+    return n <= 0 ? 0 : n + depth_sum(n - 1) * 3 % 1000003;
+}
+
 static void *thread_main(void *arg)
 {
     static double r;
@@ -59,7 +66,7 @@ int main(int argc, char **argv)
         s += stride_sum(2);
     if (strcmp(mode, "gated") == 0)
         HPM_VPMU_STOP();
-    a = int_loop(100000);
+    a = int_loop(100000) + depth_sum(50);
     if (strcmp(mode, "gated") == 0)
         HPM_VPMU_START();
     if (strcmp(mode, "threads") == 0) {

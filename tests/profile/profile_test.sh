@@ -41,6 +41,8 @@ hotspots)
     $CHECK topline p.out LOADS prof_prog.c "$hot_load" 0.5
     $CHECK calls p.out main stride_sum 3
     $CHECK calls p.out main int_loop 1
+    # depth_sum(50): 51 calls, 50 of them recursive
+    $CHECK recursive p.out depth_sum 51
     # 3 calls x 2 passes x 65536 lines: one load each, and each ret's load
     # of its return address
     $CHECK self p.out stride_sum LOADS 393219
@@ -50,7 +52,8 @@ hotspots)
         fail "hpm annotate's top function: $(cat ann.txt)"
     grep -q "L1D miss ratio" ann.txt || fail "no metrics per function"
     grep -Eq "^ +[0-9]+ +[0-9.]+% +$hot_load +.*HOT_LOAD" ann.txt || fail "annotated source: $(cat ann.txt)"
-    "$HPM" annotate --sort=INSTRUCTIONS p.out | grep -q "prof_prog.c:$hot_int" || fail "int loop line"
+    "$HPM" annotate --sort=INSTRUCTIONS p.out > ins.txt
+    grep -q "prof_prog.c:$hot_int\$" ins.txt || fail "int loop line: $(cat ins.txt)"
     # callgrind's own reader takes the file as it is
     if command -v callgrind_annotate >/dev/null; then
         callgrind_annotate --sort=L1D_MISSES p.out > cga.txt 2>&1 || fail "callgrind_annotate: $(cat cga.txt)"

@@ -230,6 +230,7 @@ int cmd_annotate(int argc, char **argv)
     struct hpm_profile p;
     struct fn_row *rows = NULL;
     struct line_row *lines = NULL;
+    unsigned char *called = NULL;
     size_t len = 0, i, j, n_lines = 0, cap_lines = 0, shown;
     char *text, err[512];
     int first, rc, kind_of[HPM_PROF_KINDS_MAX];
@@ -283,7 +284,10 @@ int cmd_annotate(int argc, char **argv)
     tot = p.have_totals ? p.totals : sum;
     total = tot[sort_k];
 
-    /* per function: self, and inclusive = self + calls to other functions */
+    /* per function: self, and inclusive: the cost of its calls (each
+     * outermost call's, as callgrind and hpm record them, so recursion is
+     * counted once), or, for a function no call reached (the entry point),
+     * self + its calls to others */
     rows = calloc(p.n_fns ? p.n_fns : 1, sizeof *rows);
     if (!rows)
         goto oom;
@@ -309,10 +313,25 @@ int cmd_annotate(int argc, char **argv)
             lines[n_lines].v = f->costs[j].v;
             n_lines++;
         }
+    }
+    called = calloc(p.n_fns ? p.n_fns : 1, 1);
+    if (!called)
+        goto oom;
+    for (i = 0; i < p.n_fns; i++)
+        for (j = 0; j < p.fns[i].n_calls; j++) {
+            const struct hpm_prof_call *c = &p.fns[i].calls[j];
+            called[c->callee] = 1;
+            for (k = 0; k < p.n_kinds; k++)
+                rows[c->callee].incl[k] += c->v[k];
+        }
+    for (i = 0; i < p.n_fns; i++) {
+        const struct hpm_prof_fn *f = &p.fns[i];
+        if (called[i])
+            continue;
         for (k = 0; k < p.n_kinds; k++)
             rows[i].incl[k] = rows[i].self[k];
         for (j = 0; j < f->n_calls; j++)
-            if (f->calls[j].callee != i) /* recursion is inside already */
+            if (f->calls[j].callee != i)
                 for (k = 0; k < p.n_kinds; k++)
                     rows[i].incl[k] += f->calls[j].v[k];
     }
@@ -345,7 +364,7 @@ int cmd_annotate(int argc, char **argv)
 
     if (p.n_fns > 1)
         qsort(rows, p.n_fns, sizeof *rows, cmp_fn);
-    printf("\n-- top functions by %s (self; inclusive = self + callees)\n", p.kinds[sort_k]);
+    printf("\n-- top functions by %s (self; inclusive: while it ran, callees included)\n", p.kinds[sort_k]);
     printf("%14s %6s %14s %6s  %s\n", "self", "", "inclusive", "", "function (object)");
     for (i = 0, shown = 0; i < p.n_fns && shown < (size_t)o.top; i++) {
         const struct hpm_prof_fn *f = &p.fns[rows[i].fn];
@@ -399,6 +418,7 @@ done:
         for (i = 0; i < p.n_fns; i++)
             free(rows[i].self);
     free(rows);
+    free(called);
     free(lines);
     hpm_profile_free(&p);
     return rc;
