@@ -78,23 +78,26 @@ static int word_is(const char *f, size_t n, const char *w)
     return strlen(w) == n && memcmp(f, w, n) == 0;
 }
 
+/* "K:V" pairs (the kinds' values that are not 0), each kind once */
 static uint64_t *values(const char **p, const char *end, unsigned nk, int *bad)
 {
     uint64_t *v = calloc(nk ? nk : 1, sizeof *v);
-    unsigned k;
     const char *f;
     size_t n;
     if (!v) {
         *bad = 1;
         return NULL;
     }
-    for (k = 0; k < nk; k++)
-        if (!field(p, end, &f, &n) || num(f, n, 10, &v[k]) != 0) {
+    while (field(p, end, &f, &n)) {
+        const char *colon = memchr(f, ':', n);
+        uint64_t k, x;
+        if (!colon || num(f, (size_t)(colon - f), 10, &k) != 0 || k >= nk ||
+            num(colon + 1, n - (size_t)(colon + 1 - f), 10, &x) != 0 || x == 0 || v[k] != 0) {
             *bad = 1;
             return v;
         }
-    if (field(p, end, &f, &n))
-        *bad = 1; /* more values than kinds */
+        v[k] = x;
+    }
     return v;
 }
 

@@ -35,10 +35,13 @@
  *                                        total over cores as the UPC read it
  *     prof_object ID START END OFFSET PATH  file mapping [START, END] (hex)
  *                                        of PATH at file OFFSET (hex)
- *     prof_insn ADDR OBJ V...            instruction at ADDR (hex) in object
- *                                        OBJ (0: none), its count per kind
- *     prof_call SITE TARGET CALLS V...   calls from the instruction at SITE to
+ *     prof_insn ADDR OBJ K:V...          instruction at ADDR (hex) in object
+ *                                        OBJ (0: none), its count V of the
+ *                                        K-th kind (0-based; absent: 0)
+ *     prof_call SITE TARGET CALLS K:V... calls from the instruction at SITE to
  *                                        TARGET (hex): number, inclusive costs
+ *                                        (of the outermost calls: recursion
+ *                                        is counted once)
  * Thread numbers are serials, not Valgrind ThreadIds (which are reused).
  * Records a reader does not know are skipped, so a newer tool may add some;
  * upc_writes and forks are written only when not 0.

@@ -457,13 +457,18 @@ static ULong kind_value(UInt kind, const ULong *kv, const ULong *nv)
     return kind < HPM_K_CORE_COUNT ? kv[kind] : nv[kind - HPM_K_CORE_COUNT];
 }
 
+/* The values that are not 0, as COLUMN:VALUE (most are 0: a profile of
+ * every kind writes and reads a fraction of the dense numbers). */
 static void out_values(Out *o, const UInt *kinds, UInt nk, const ULong *raw, const ULong *ev)
 {
     ULong kv[HPM_K_CORE_COUNT], nv[HPM_K_NODE_COUNT];
     UInt k;
     vpmu_node_prof_kinds(raw, ev, kv, nv);
-    for (k = 0; k < nk; k++)
-        out_printf(o, " %llu", kind_value(kinds[k], kv, nv));
+    for (k = 0; k < nk; k++) {
+        ULong v = kind_value(kinds[k], kv, nv);
+        if (v)
+            out_printf(o, " %u:%llu", k, v);
+    }
     out_printf(o, "\n");
 }
 

@@ -19,11 +19,11 @@ static const char records[] =
     "prof_kind INSTRUCTIONS 10\n"
     "prof_kind CYCLES 100\n"
     "prof_object 1 400000 400fff 0 /nonexistent/prog with space\n"
-    "prof_insn 400010 1 4 7\n"
-    "prof_insn 400014 1 3 7\n"
-    "prof_insn 400020 1 3 7\n"
-    "prof_insn 7000 0 0 0\n"
-    "prof_call 400014 400020 2 3 7\n"
+    "prof_insn 400010 1 0:4 1:7\n"
+    "prof_insn 400014 1 1:7 0:3\n"
+    "prof_insn 400020 1 0:3 1:7\n"
+    "prof_insn 7000 0\n"
+    "prof_call 400014 400020 2 0:3 1:7\n"
     "prof_unknown_future_record 1 2 3\n";
 
 static void test_records(void)
@@ -48,15 +48,18 @@ static void test_records(void)
 static void test_bad_records(void)
 {
     static const char *const bad[] = {
-        "prof_kind A 1\nprof_insn 10 0 1 2\n",            /* more values than kinds */
-        "prof_kind A 1\nprof_insn 10 3 1\n",              /* no object 3 */
+        "prof_kind A 1\nprof_insn 10 0 1:2\n",            /* no kind 1 */
+        "prof_kind A 1\nprof_insn 10 3 0:1\n",            /* no object 3 */
         "prof_kind A x\n",                                /* not a number */
-        "prof_kind A 1\nprof_insn zz 0 1\n",              /* not hex */
+        "prof_kind A 1\nprof_insn zz 0 0:1\n",            /* not hex */
         "prof_object 1 20 10 0 /x\n",                     /* end before start */
         "prof_object 1 10 20 0 /x\nprof_object 1 10 20 0 /y\n", /* twice */
-        "prof_kind A 1\nprof_insn 10 0 1\nprof_kind B 1\n",      /* kind after costs */
-        "prof_kind A 1\nprof_insn 10 0 -1\n",             /* negative */
-        "prof_kind A 1\nprof_insn 10 0 99999999999999999999999\n", /* overflow */
+        "prof_kind A 1\nprof_insn 10 0 0:1\nprof_kind B 1\n",    /* kind after costs */
+        "prof_kind A 1\nprof_insn 10 0 0:-1\n",           /* negative */
+        "prof_kind A 1\nprof_insn 10 0 0:99999999999999999999999\n", /* overflow */
+        "prof_kind A 1\nprof_insn 10 0 0:1 0:2\n",        /* a kind twice */
+        "prof_kind A 1\nprof_insn 10 0 0:0\n",            /* a 0 written */
+        "prof_kind A 1\nprof_insn 10 0 7\n",              /* not K:V */
     };
     unsigned i;
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -98,7 +101,7 @@ static void test_apportion(void)
     CHECK_EQ(big, 1);
     /* a second process with other kinds cannot join */
     {
-        static const char other[] = "prof_kind LOADS 1\nprof_insn 10 0 1\n";
+        static const char other[] = "prof_kind LOADS 1\nprof_insn 10 0 0:1\n";
         struct hpm_prof_records r2;
         CHECK_EQ(hpm_prof_records_parse(other, strlen(other), &r2, err, sizeof err), 0);
         CHECK_EQ(hpm_prof_add_records(&p, &r2, NULL, err, sizeof err), -1);
