@@ -81,6 +81,7 @@
 #include "pub_tool_options.h"
 
 #include "vpmu_events.h"
+#include "vpmu_gate.h"
 #include "vpmu_node.h"
 #include "vpmu_profile.h"
 #include "vpmu_state.h"
@@ -707,6 +708,12 @@ static void do_sb_end(Ctx *c, IRSB *sbIn)
         prof_ret_hook(c);
     else if (c->prof && prof_after == 3)
         prof_call_hook(c, next, True);
+    if (jk == Ijk_Ret && vpmu_gate_follows_returns()) {
+        IRDirty *di = unsafeIRDirty_0_N(0, "vpmu_gate_ret",
+                                        VG_(fnptr_to_fnentry)((void *)&vpmu_gate_ret),
+                                        mkIRExprVec_1(guest_sp(c)));
+        addStmtToIRSB(c->sb, IRStmt_Dirty(di));
+    }
 }
 
 IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
@@ -739,6 +746,14 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
      * extra branch counts reach no programmed counter) */
     c.do_br = c.do_br || c.prof;
 
+    if (vpmu_gate_trigger_armed && vge->n_used > 0) {
+        /* the trigger: counting starts at the first superblock boundary
+         * after its N-th event */
+        IRDirty *d = unsafeIRDirty_0_N(0, "vpmu_gate_check",
+                                       VG_(fnptr_to_fnentry)((void *)&vpmu_gate_check),
+                                       mkIRExprVec_0());
+        addStmtToIRSB(c.sb, IRStmt_Dirty(d));
+    }
     if (vpmu_ovf_instrumented && vge->n_used > 0) {
         /* overflow check first: if it signalled, leave for the scheduler
          * (Ijk_Yield) before this superblock counts anything; it runs again
@@ -761,6 +776,19 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
         switch (st->tag) {
         case Ist_IMark:
             end_insn(&c);
+            if (vpmu_gate_active) {
+                UInt g = vpmu_gate_at((Addr)st->Ist.IMark.addr);
+                if (g) {
+                    /* the instructions before this one are counted (or
+                     * not) as the gate finds them: flushed first */
+                    IRDirty *di;
+                    flush_all(&c);
+                    di = unsafeIRDirty_0_N(
+                        0, "vpmu_gate_hit", VG_(fnptr_to_fnentry)((void *)&vpmu_gate_hit),
+                        mkIRExprVec_2(mkIRExpr_HWord(g), guest_sp(&c)));
+                    addStmtToIRSB(c.sb, IRStmt_Dirty(di));
+                }
+            }
             c.in_insn = True;
             c.insn_addr = (Addr)st->Ist.IMark.addr;
             c.insn_len = st->Ist.IMark.len;

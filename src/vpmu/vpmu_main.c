@@ -42,6 +42,7 @@
 #include "vpmu_format.h"
 #include "vpmu_live.h"
 #include "vpmu_events.h"
+#include "vpmu_gate.h"
 #include "catalog.h"
 #include "machine.h"
 #include "vpmu_node.h"
@@ -336,6 +337,7 @@ static void on_thread_exit(ThreadId tid)
     }
     if (vpmu_prof_on)
         vpmu_prof_thread_end(tid);
+    vpmu_gate_thread_end(tid);
     if (tid == 0 || tid >= VG_N_THREADS || !threads[tid].used)
         return;
     t = &threads[tid];
@@ -905,6 +907,22 @@ static Long req_upc_write(UWord upc, UWord offset, ULong value)
     return HPM_VPMU_OK;
 }
 
+void vpmu_counting_start(void)
+{
+    account(); /* what ran while stopped reaches a stopped UPC: not counted */
+    vpmu_running = True;
+    vpmu_node_start();
+    vpmu_prof_start();
+}
+
+void vpmu_counting_stop(void)
+{
+    account();
+    vpmu_running = False;
+    vpmu_node_stop();
+    vpmu_prof_stop();
+}
+
 static Bool handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
 {
     Long rc;
@@ -919,17 +937,11 @@ static Bool handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
         rc = HPM_VPMU_OK;
         break;
     case HPM_VPMU_REQ_START:
-        account(); /* what ran while stopped reaches a stopped UPC: not counted */
-        vpmu_running = True;
-        vpmu_node_start();
-        vpmu_prof_start();
+        vpmu_counting_start();
         rc = HPM_VPMU_OK;
         break;
     case HPM_VPMU_REQ_STOP:
-        account();
-        vpmu_running = False;
-        vpmu_node_stop();
-        vpmu_prof_stop();
+        vpmu_counting_stop();
         rc = HPM_VPMU_OK;
         break;
     case HPM_VPMU_REQ_READ_EVENTS:
@@ -1163,6 +1175,7 @@ static Bool process_cmd_line_option(const HChar *arg)
     } else if VG_BINT_CLO (arg, "--hpm-live-ms", clo_live_ms, 1, 3600000) {
     } else if (vpmu_node_option(arg)) {
     } else if (vpmu_prof_option(arg)) {
+    } else if (vpmu_gate_option(arg)) {
     } else if VG_STR_CLO (arg, "--hpm-level", level) {
         if (VG_(strcmp)(level, "insn") == 0)
             vpmu_clo_level = VPMU_LEVEL_INSN;
@@ -1193,6 +1206,7 @@ static void print_usage(void)
         "    --hpm-live-ms=N           at least every N ms of host time [100]\n");
     vpmu_node_usage();
     vpmu_prof_usage();
+    vpmu_gate_usage();
 }
 
 static void print_debug_usage(void)
@@ -1205,9 +1219,11 @@ static void post_clo_init(void)
     /* Exact branch counts need one control transfer per SB end: stop VEX
      * from following ("chasing") branches into the same superblock. */
     VG_(clo_vex_control).guest_chase = False;
-    vpmu_running = clo_start;
     threads = VG_(calloc)("hpm.threads", VG_N_THREADS, sizeof *threads);
     vpmu_node_init();
+    if (vpmu_gate_init())
+        clo_start = False; /* a gate starts the counting */
+    vpmu_running = clo_start;
     if (clo_start)
         vpmu_node_start();
     else

@@ -878,17 +878,34 @@ void vpmu_node_prof_kinds(const ULong *raw, const ULong *ev, ULong *kv, ULong *n
     nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT] = kv[HPM_K_CYCLES];
 }
 
-void vpmu_node_prof_snapshot(ULong *ev, ULong *raw)
+UInt vpmu_node_cur_core(void)
+{
+    return cur_core;
+}
+
+void vpmu_node_prof_snapshot(UInt core, ULong *ev, ULong *raw)
 {
     Int e;
     for (e = 0; e < VPMU_EV_COUNT; e++)
-        ev[e] = cur->ev[e] + ((vpmu_live[VPMU_LIVE_WORD(e)] >> VPMU_LIVE_SHIFT(e)) & 0xffffffffULL);
+        ev[e] = cores[core].ev[e] +
+                (core == cur_core
+                     ? (vpmu_live[VPMU_LIVE_WORD(e)] >> VPMU_LIVE_SHIFT(e)) & 0xffffffffULL
+                     : 0);
     ev[VPMU_EV_BR_COND_NOT_TAKEN] = ev[VPMU_EV_BR_COND] - ev[VPMU_EV_BR_COND_TAKEN];
     /* every change of the statistics has been followed into these (the
      * profile's deltas): no need to read the models */
-    VG_(memcpy)(raw, prof_last_core[cur_core], VPMU_PR_CORE_N * sizeof *raw);
+    VG_(memcpy)(raw, prof_last_core[core], VPMU_PR_CORE_N * sizeof *raw);
     VG_(memcpy)(raw + VPMU_PR_CORE_N, prof_last_node + VPMU_PR_CORE_N,
                 (VPMU_PR_N - VPMU_PR_CORE_N) * sizeof *raw);
+}
+
+ULong vpmu_node_event_total(Int ev)
+{
+    ULong v = (vpmu_live[VPMU_LIVE_WORD(ev)] >> VPMU_LIVE_SHIFT(ev)) & 0xffffffffULL;
+    UInt c;
+    for (c = 0; c < n_cores; c++)
+        v += cores[c].ev[ev];
+    return v;
 }
 
 Bool vpmu_node_event_kind(UInt i, UInt *kind, Int *core)

@@ -146,9 +146,14 @@ void vpmu_node_prof_init(void);
 /* Every kind from a raw vector and exact core events (VPMU_EV_COUNT):
  * kv[HPM_K_CORE_COUNT], nv[HPM_K_NODE_COUNT]. */
 void vpmu_node_prof_kinds(const ULong *raw, const ULong *ev, ULong *kv, ULong *nv);
-/* The running core's cumulative exact events (with the live block not yet
- * folded) and raw vector: call-graph snapshots. */
-void vpmu_node_prof_snapshot(ULong *ev, ULong *raw);
+/* A core's cumulative exact events (for the running core with the live
+ * block not yet folded) and raw vector, counted or not: call-graph
+ * snapshots. */
+void vpmu_node_prof_snapshot(UInt core, ULong *ev, ULong *raw);
+UInt vpmu_node_cur_core(void);
+/* Exact core event ev (VPMU_EV_*) so far, over every core, counted or not
+ * (the live block included). */
+ULong vpmu_node_event_total(Int ev);
 /* Kind and core (-1: node) of programmed event i. */
 Bool vpmu_node_event_kind(UInt i, UInt *kind, Int *core);
 

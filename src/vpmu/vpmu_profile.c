@@ -98,6 +98,26 @@ static Bool prof_stopped;
 struct shadow;
 static struct shadow *shadows; /* VG_N_THREADS of them (a variable) */
 
+/* Inclusive costs leave out what ran while the counters were stopped: per
+ * core, the snapshot at the last stop and everything excluded so far (the
+ * snapshots are cumulative, counted or not). */
+struct excluded {
+    ULong stop_ev[VPMU_EV_COUNT], stop_raw[VPMU_PR_N];
+    ULong ev[VPMU_EV_COUNT], raw[VPMU_PR_N];
+};
+static struct excluded *excl;
+
+/* The running core's counted events and statistics so far. */
+static void counted_snapshot(ULong *ev, ULong *raw)
+{
+    UInt c = vpmu_node_cur_core(), i;
+    vpmu_node_prof_snapshot(c, ev, raw);
+    for (i = 0; i < VPMU_EV_COUNT; i++)
+        ev[i] -= excl[c].ev[i];
+    for (i = 0; i < VPMU_PR_N; i++)
+        raw[i] -= excl[c].raw[i];
+}
+
 Bool vpmu_prof_option(const HChar *arg)
 {
     if VG_BOOL_CLO (arg, "--hpm-profile", vpmu_prof_on) {
@@ -124,6 +144,7 @@ void vpmu_prof_init(void)
     for (i = 0; i < N_DYN; i++)
         dyn_slot[dyn_events[i]] = i;
     shadows_init();
+    excl = VG_(calloc)("hpm.prof.excl", vpmu_node_cores(), sizeof *excl);
     cc_table = VG_(HT_construct)("hpm.prof.cc");
     arc_table = VG_(HT_construct)("hpm.prof.arc");
     callee_table = VG_(HT_construct)("hpm.prof.callee");
@@ -261,7 +282,7 @@ static void pop_to(struct shadow *sh, Addr sp)
         if (f->arc->callee->depth > 0 && --f->arc->callee->depth > 0)
             continue; /* a recursive call: inside an open one's cost */
         if (!have) {
-            vpmu_node_prof_snapshot(ev, raw);
+            counted_snapshot(ev, raw);
             have = True;
         }
         for (i = 0; i < VPMU_EV_COUNT; i++)
@@ -288,7 +309,7 @@ void vpmu_prof_call(struct vpmu_cc *site, Addr target, Addr sp)
     f->sp = sp;
     f->arc = arc_of(site, target);
     if (f->arc->callee->depth++ == 0) /* only the outermost call's cost counts */
-        vpmu_node_prof_snapshot(f->ev, f->raw);
+        counted_snapshot(f->ev, f->raw);
 }
 
 /* Whether a is the first instruction of a function (Valgrind's symbols),
@@ -351,6 +372,11 @@ void vpmu_prof_stop(void)
     if (!vpmu_prof_on || prof_stopped)
         return;
     prof_stopped = True;
+    {
+        UInt c;
+        for (c = 0; c < vpmu_node_cores(); c++)
+            vpmu_node_prof_snapshot(c, excl[c].stop_ev, excl[c].stop_raw);
+    }
     for (cc = all_ccs; cc; cc = cc->all) {
         if (!cc->saved)
             cc->saved = VG_(malloc)("hpm.prof.saved", sizeof cc->v);
@@ -375,6 +401,17 @@ void vpmu_prof_start(void)
     if (!vpmu_prof_on || !prof_stopped)
         return;
     prof_stopped = False;
+    {
+        UInt c, i;
+        for (c = 0; c < vpmu_node_cores(); c++) {
+            ULong ev[VPMU_EV_COUNT], raw[VPMU_PR_N];
+            vpmu_node_prof_snapshot(c, ev, raw);
+            for (i = 0; i < VPMU_EV_COUNT; i++)
+                excl[c].ev[i] += ev[i] - excl[c].stop_ev[i];
+            for (i = 0; i < VPMU_PR_N; i++)
+                excl[c].raw[i] += raw[i] - excl[c].stop_raw[i];
+        }
+    }
     for (cc = all_ccs; cc; cc = cc->all) {
         if (cc->saved)
             VG_(memcpy)(cc->v, cc->saved, sizeof cc->v);
@@ -422,7 +459,7 @@ void vpmu_prof_reset(void)
         UInt t, d;
         for (t = 0; t < VG_N_THREADS; t++)
             for (d = 0; d < shadows[t].depth; d++)
-                vpmu_node_prof_snapshot(shadows[t].f[d].ev, shadows[t].f[d].raw);
+                counted_snapshot(shadows[t].f[d].ev, shadows[t].f[d].raw);
     }
 }
 
@@ -475,6 +512,7 @@ static void out_values(Out *o, const UInt *kinds, UInt nk, const ULong *raw, con
 void vpmu_prof_write(Out *o)
 {
     UInt kinds[HPM_K_COUNT], nk, k, i;
+    Bool was_stopped = False;
     ULong totals[HPM_K_COUNT];
     ULong *ev; /* n_ccs x VPMU_EV_COUNT exact events */
     struct vpmu_cc *cc;
@@ -483,6 +521,11 @@ void vpmu_prof_write(Out *o)
 
     if (!vpmu_prof_on)
         return;
+    /* what ran since the counters stopped is not in the profile */
+    if (prof_stopped) {
+        vpmu_prof_start();
+        was_stopped = True;
+    }
     /* calls still open (exit() from inside main) end here, as in callgrind */
     for (i = 0; i < VG_N_THREADS; i++)
         pop_to(&shadows[i], ~(Addr)0);
@@ -524,4 +567,6 @@ void vpmu_prof_write(Out *o)
         out_printf(o, VPMU_REC_PROF_CALL " %lx %lx %llu", a->site->addr, a->target, a->calls);
         out_values(o, kinds, nk, a->raw, a->ev);
     }
+    if (was_stopped)
+        vpmu_prof_stop(); /* the process goes on (a failed exec): as it was */
 }

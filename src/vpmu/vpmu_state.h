@@ -46,6 +46,11 @@ extern Int vpmu_clo_level;
 
 void vpmu_fold(void);
 
+/* The global start and stop (HPM_VPMU_START/STOP, the gates): what ran so
+ * far is accounted first. */
+void vpmu_counting_start(void);
+void vpmu_counting_stop(void);
+
 /* Overflow interrupts (vpmu_main.c): once armed, every new translation
  * starts with a call of vpmu_ovf_check, which returns 1 after sending a
  * signal. */

@@ -15,6 +15,8 @@ tools do (independently of hpm's reader) for profile_test.sh.
       INSTRUCTIONS equal CALLEE's own when CALLEE calls nothing
   check_profile.py self PROFILE FUNCTION EVENT VALUE
       FUNCTION's self cost of EVENT is VALUE
+  check_profile.py selfof PROFILE FUNCTION EVENT
+      prints FUNCTION's self cost of EVENT
   check_profile.py recursive PROFILE FUNCTION CALLS
       FUNCTION, which calls only itself, is called CALLS times in all, and
       the costs of the calls to it add up to its self cost (each outermost
@@ -135,6 +137,9 @@ def main():
         if got != want:
             fail("%s: self %s %d, expected %d" % (fn, ev, got, want))
         print("ok: %s self %s = %d" % (fn, ev, got))
+    elif cmd == "selfof":
+        fn, ev = sys.argv[3], sys.argv[4]
+        print(self_cost.get(fn, [0] * len(events))[events.index(ev)])
     elif cmd == "recursive":
         fn, want = sys.argv[3], int(sys.argv[4])
         got = sum(c[2] for c in calls if c[1] == fn)

@@ -70,6 +70,46 @@ gated)
     $CHECK sums s.out s.json
     $CHECK self s.out stride_sum INSTRUCTIONS 0
     ;;
+gates)
+    # counting gated by where the program is: the counts equal the gated
+    # code's own costs in a profile of the whole run
+    "$HPM" profile -e "$EVENTS" -o all.out -- "$PROG" 1 > /dev/null 2>&1
+    count() { # EVENT GATE...: the count of EVENT with the gates
+        local ev=$1
+        shift
+        "$HPM" count --json -e "$EVENTS" "$@" -- "$PROG" 1 2>/dev/null |
+            $PY -c "import json, sys; print({r['name']: r['count'] for r in json.load(sys.stdin)['events']}['$ev'])"
+    }
+    for ev in INSTRUCTIONS LOADS L1D_MISSES BR_COND; do
+        want=$($CHECK selfof all.out stride_sum $ev)
+        got=$(count $ev --only=stride_sum)
+        [ "$got" = "$want" ] || fail "--only=stride_sum: $ev $got, its profile says $want"
+    done
+    want=$($CHECK selfof all.out depth_sum INSTRUCTIONS)
+    got=$(count INSTRUCTIONS --only=depth_sum)
+    [ "$got" = "$want" ] || fail "--only=depth_sum (recursive): $got, its profile says $want"
+    # from int_loop's first instruction to depth_sum's: int_loop and the few
+    # instructions of main between the two calls
+    lo=$($CHECK selfof all.out int_loop INSTRUCTIONS)
+    got=$(count INSTRUCTIONS --start-at=int_loop --stop-at=depth_sum)
+    [ "$got" -ge "$lo" ] && [ "$got" -le $((lo + 20)) ] || fail "--start-at/--stop-at: $got, int_loop alone $lo"
+    # a trigger: counting starts within one superblock after the N-th event
+    total=$(count INSTRUCTIONS)
+    got=$(count INSTRUCTIONS --trigger=INSTRUCTIONS:1000000)
+    [ "$got" -le $((total - 1000000)) ] && [ "$got" -ge $((total - 1000000 - 200)) ] ||
+        fail "--trigger: $got of $total after 1000000"
+    # a profile of a gated run holds only the gated code, adding up to its totals
+    "$HPM" profile --json -e "$EVENTS" --only=stride_sum -o only.out -- "$PROG" 1 > only.json 2>/dev/null
+    $CHECK sums only.out only.json
+    $CHECK self only.out main INSTRUCTIONS 0
+    # bad gates: clear errors before anything runs
+    set +e
+    "$HPM" count --trigger=L1D_MISSES:5 -- "$PROG" > out.txt 2>&1
+    [ $? -eq 2 ] && grep -q "exact core event" out.txt || fail "modeled trigger: $(cat out.txt)"
+    "$HPM" count --trigger=INSTRUCTIONS:0 -- "$PROG" > out.txt 2>&1
+    [ $? -eq 2 ] && grep -q "KIND:N with N > 0" out.txt || fail "trigger 0: $(cat out.txt)"
+    set -e
+    ;;
 processes)
     # a shell running the program twice: one profile of the whole tree,
     # the sum of both, equal to hpm count's

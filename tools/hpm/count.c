@@ -69,6 +69,7 @@ struct count_opts {
     int run_only; /* hpm run: follow children, print no report */
     int model_always; /* hpm run --model=always: models run from the start */
     int model_given;
+    const char *start_at, *stop_at, *only, *trigger; /* gates (docs/vpmu.md, Gating) */
     char **prog; /* PROGRAM ARGS..., NULL-terminated */
     int prog_argc;
 };
@@ -79,6 +80,7 @@ static const char *const model_choices[] = {"on-demand", "always", NULL};
 static const char count_synopsis[] =
     "usage: hpm count [--machine NAME|FILE] [-e EVENT[,EVENT...]]... [--json | --csv]\n"
     "                 [-o FILE] [--per-core] [--per-thread] [--start=no] [--no-children]\n"
+    "                 [--start-at=SYM] [--stop-at=SYM] [--only=FUNCTION] [--trigger=KIND:N]\n"
     "                 -- PROGRAM [ARGS]\n"
     "       hpm count [options] --from-output TOOL_OUTPUT_FILE\n"
     "       hpm run [--machine M] [-e EVENTS] [--start=no] [--model=on-demand|always]\n"
@@ -98,7 +100,7 @@ static const char count_footer[] =
     "if signal N killed it.\n";
 
 /* The one table of hpm count's and hpm run's options: parsing and usage. */
-#define COUNT_OPTIONS 13 /* rows, with the end */
+#define COUNT_OPTIONS 17 /* rows, with the end */
 static void count_table(struct count_opts *o, struct hpm_opt *t)
 {
     const struct hpm_opt rows[] = {
@@ -120,6 +122,18 @@ static void count_table(struct count_opts *o, struct hpm_opt *t)
          NULL, 0, 0},
         {"--start", NULL, "yes|no", "no: count only from the program's HPM_VPMU_START() on",
          HPM_OPT_CHOICE, &o->start, start_choices, NULL, 0, 0},
+        {"--start-at", NULL, "SYM|0xADDR",
+         "count only from when execution reaches SYM (a function's first\n"
+         "instruction) or the instruction at ADDR, each time it does",
+         HPM_OPT_STRING, &o->start_at, NULL, NULL, 0, 0},
+        {"--stop-at", NULL, "SYM|0xADDR", "stop counting whenever execution reaches it",
+         HPM_OPT_STRING, &o->stop_at, NULL, NULL, 0, 0},
+        {"--only", NULL, "FUNCTION", "count only while FUNCTION (and what it calls) runs",
+         HPM_OPT_STRING, &o->only, NULL, NULL, 0, 0},
+        {"--trigger", NULL, "KIND:N",
+         "start counting after N events of KIND (an exact core event,\n"
+         "counted or not; starts at the next superblock boundary)",
+         HPM_OPT_STRING, &o->trigger, NULL, NULL, 0, 0},
         {"--no-children", NULL, NULL,
          "count only PROGRAM (and what it execs), not the processes it\n"
          "starts; by default the whole tree is counted and hpm waits for it",
@@ -164,6 +178,18 @@ static int parse_opts(int argc, char **argv, struct count_opts *o)
     o->fmt = o->json ? FMT_JSON : o->csv ? FMT_CSV : FMT_TEXT;
     o->prog = argv + first;
     o->prog_argc = argc - first;
+    if (o->trigger) {
+        const char *colon = strchr(o->trigger, ':');
+        char *end = NULL;
+        int kind = colon ? hpm_catalog_kind_by_name(o->trigger, (size_t)(colon - o->trigger)) : -1;
+        const struct hpm_cat_kind_info *k = kind >= 0 ? hpm_catalog_kind((unsigned)kind) : NULL;
+        if (!colon || !colon[1] || strtoull(colon + 1, &end, 10) == 0 || *end || colon[1] == '-')
+            return usage_error("--trigger %s: expected KIND:N with N > 0", o->trigger);
+        if (!k || !k->tool_event[0])
+            return usage_error("--trigger %s: the kind must be an exact core event "
+                               "(hpm list: INSTRUCTIONS, LOADS, BR_COND, FP_OPS, ...)",
+                               o->trigger);
+    }
     if (o->from_output && o->prog_argc > 0)
         return usage_error("--from-output runs nothing; drop the program '%s'", o->prog[0]);
     if (!o->from_output && o->prog_argc == 0)
@@ -575,7 +601,7 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
         msrc[4200], err[512];
     const char *vg, *lib;
     char *codes = NULL, *wire = NULL, *out_arg = NULL, *machine_arg = NULL, *events_arg = NULL,
-         **args = NULL;
+         **args = NULL, *gate_args[4] = {NULL, NULL, NULL, NULL};
     struct runner_spec spec = {0};
     struct runner_result res;
     struct vpmu_output out;
@@ -682,7 +708,7 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
         size_t l1 = strlen(wire) + 32, l2 = strlen(codes) + 32;
         machine_arg = malloc(l1);
         events_arg = malloc(l2);
-        args = calloc((size_t)o.prog_argc + 16, sizeof *args);
+        args = calloc((size_t)o.prog_argc + 24, sizeof *args);
         if (pat)
             out_arg = malloc(strlen(pat) + 16);
         if (!pat || !machine_arg || !events_arg || !args || !out_arg) {
@@ -704,6 +730,25 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
     args[na++] = events_arg;
     if (!o.start)
         args[na++] = "--hpm-start=no";
+    {
+        /* the gates, as the tool's options */
+        static const char *const gate_opt[] = {"--hpm-start-at=", "--hpm-stop-at=",
+                                               "--hpm-only=", "--hpm-trigger="};
+        const char *gate_val[] = {o.start_at, o.stop_at, o.only, o.trigger};
+        unsigned g;
+        for (g = 0; g < 4; g++) {
+            if (!gate_val[g])
+                continue;
+            gate_args[g] = malloc(strlen(gate_opt[g]) + strlen(gate_val[g]) + 1);
+            if (!gate_args[g]) {
+                fprintf(stderr, "%s: out of memory\n", cmd_name);
+                rc = 1;
+                goto done_dir;
+            }
+            sprintf(gate_args[g], "%s%s", gate_opt[g], gate_val[g]);
+            args[na++] = gate_args[g];
+        }
+    }
     if (interval_ms > 0) {
         /* the tool publishes at least twice per interval */
         snprintf(live_arg, sizeof live_arg, "--hpm-live-ms=%ld",
@@ -900,6 +945,8 @@ done:
     free(machine_arg);
     free(events_arg);
     free(args);
+    for (i = 0; i < 4; i++)
+        free(gate_args[i]);
     return rc;
 }
 
