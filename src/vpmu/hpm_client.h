@@ -67,6 +67,20 @@
  *                                Up to HPM_VPMU_OVERFLOW_MAX kinds per thread
  *                                (HPM_VPMU_ENOMEM beyond); only while counting
  *                                is started does the count grow.
+ *   HPM_VPMU_GATE(gate, arg, n)  gate the counting by where the program is
+ *                                (docs/vpmu.md, Gating), from now on:
+ *                                HPM_VPMU_GATE_START_AT, arg = a code address:
+ *                                counting stops now and starts whenever
+ *                                execution reaches arg; HPM_VPMU_GATE_STOP_AT:
+ *                                it stops whenever execution reaches arg;
+ *                                HPM_VPMU_GATE_ONLY, arg = a function's first
+ *                                instruction: counts only while it (and what
+ *                                it calls) runs; HPM_VPMU_GATE_TRIGGER, arg =
+ *                                per-core kind of an exact core event, n > 0:
+ *                                stops now, starts after n more such events
+ *                                (over the cores); HPM_VPMU_GATE_CLEAR: no
+ *                                gates (counting stays as it is). Returns
+ *                                HPM_VPMU_OK or HPM_VPMU_EINVAL. Interface 5.
  *   HPM_VPMU_MODEL()             under --hpm-model=on-demand (hpm run), start
  *                                the cache, TLB, predictor and timing models
  *                                that the programmed events need, cold, from
@@ -98,7 +112,7 @@
 extern "C" {
 #endif
 
-#define HPM_VPMU_INTERFACE_VERSION 4
+#define HPM_VPMU_INTERFACE_VERSION 5
 #define HPM_VPMU_NAME_MAX 128 /* region names, including the NUL */
 #define HPM_VPMU_OVERFLOW_MAX 8
 
@@ -118,7 +132,16 @@ enum hpm_vpmu_request {
     HPM_VPMU_REQ_READ_KINDS,   /* arg1 = uint64_t *, arg2 = count */
     HPM_VPMU_REQ_MACHINE,      /* arg1 = struct hpm_machine *, arg2 = its size */
     HPM_VPMU_REQ_OVERFLOW,     /* arg1 = kind, arg2 = threshold, arg3 = signal */
-    HPM_VPMU_REQ_MODEL
+    HPM_VPMU_REQ_MODEL,
+    HPM_VPMU_REQ_GATE /* arg1 = enum hpm_vpmu_gate, arg2 = address or kind, arg3 = n */
+};
+
+enum hpm_vpmu_gate {
+    HPM_VPMU_GATE_CLEAR = 0,
+    HPM_VPMU_GATE_START_AT = 1,
+    HPM_VPMU_GATE_STOP_AT = 2,
+    HPM_VPMU_GATE_ONLY = 3,
+    HPM_VPMU_GATE_TRIGGER = 4
 };
 
 enum hpm_vpmu_scope { HPM_VPMU_SCOPE_NODE = 0, HPM_VPMU_SCOPE_THREAD = 1 };
@@ -171,6 +194,9 @@ enum hpm_vpmu_error {
     HPM_VPMU_REQ3_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_OVERFLOW, (size_t)(kind),         \
                    (uint64_t)(threshold), (size_t)(signo))
 #define HPM_VPMU_MODEL() HPM_VPMU_REQ_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_MODEL, 0, 0)
+#define HPM_VPMU_GATE(gate, arg, n)                                                 \
+    HPM_VPMU_REQ3_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_GATE, (size_t)(gate), (uintptr_t)(arg), \
+                   (uint64_t)(n))
 
 #ifdef __cplusplus
 }

@@ -27,8 +27,10 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 #include "pub_tool_threadstate.h"
+#include "pub_tool_transtab.h"
 
 #include "catalog.h"
+#include "hpm_client.h"
 #include "vpmu_gate.h"
 #include "vpmu_node.h"
 #include "vpmu_state.h"
@@ -208,6 +210,49 @@ void vpmu_gate_thread_end(ThreadId tid)
     only_stacks[tid].depth = 0;
     if (only_open == 0)
         vpmu_counting_stop();
+}
+
+Long vpmu_gate_request(UWord gate, UWord arg, ULong n)
+{
+    switch (gate) {
+    case HPM_VPMU_GATE_CLEAR:
+        start_at.given = stop_at.given = only.given = False;
+        vpmu_gate_trigger_armed = False;
+        break;
+    case HPM_VPMU_GATE_START_AT:
+    case HPM_VPMU_GATE_STOP_AT:
+    case HPM_VPMU_GATE_ONLY: {
+        struct place *p = gate == HPM_VPMU_GATE_START_AT  ? &start_at
+                          : gate == HPM_VPMU_GATE_STOP_AT ? &stop_at
+                                                          : &only;
+        if (arg == 0)
+            return HPM_VPMU_EINVAL;
+        p->given = True;
+        p->sym = NULL;
+        p->addr = (Addr)arg;
+        if (gate == HPM_VPMU_GATE_ONLY && !only_stacks)
+            only_stacks = VG_(calloc)("hpm.gate.only", VG_N_THREADS, sizeof *only_stacks);
+        if (gate != HPM_VPMU_GATE_STOP_AT && only_open == 0)
+            vpmu_counting_stop();
+        break;
+    }
+    case HPM_VPMU_GATE_TRIGGER: {
+        Int ev = arg < HPM_K_CORE_COUNT ? vpmu_node_kind_event((UInt)arg) : -1;
+        if (ev < 0 || n == 0)
+            return HPM_VPMU_EINVAL;
+        trigger_ev = ev;
+        trigger_n = vpmu_node_event_total(ev) + n; /* n more from now */
+        vpmu_gate_trigger_armed = True;
+        vpmu_counting_stop();
+        break;
+    }
+    default:
+        return HPM_VPMU_EINVAL;
+    }
+    vpmu_gate_active = start_at.given || stop_at.given || only.given;
+    /* code translated before has no gate checks: translate it again */
+    VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "hpm gates");
+    return HPM_VPMU_OK;
 }
 
 UWord vpmu_gate_check(void)

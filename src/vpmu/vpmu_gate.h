@@ -29,6 +29,8 @@ Bool vpmu_gate_follows_returns(void);
 void vpmu_gate_hit(UWord gates, Addr sp);
 void vpmu_gate_ret(Addr sp);
 UWord vpmu_gate_check(void);
+/* HPM_VPMU_GATE (hpm_client.h): an HPM_VPMU_* code. */
+Long vpmu_gate_request(UWord gate, UWord arg, ULong n);
 void vpmu_gate_thread_end(ThreadId tid);
 
 #endif

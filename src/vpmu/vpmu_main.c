@@ -977,6 +977,9 @@ static Bool handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
     case HPM_VPMU_REQ_OVERFLOW:
         rc = req_overflow(tid, arg[1], (ULong)arg[2], arg[3]);
         break;
+    case HPM_VPMU_REQ_GATE:
+        rc = vpmu_gate_request(arg[1], arg[2], (ULong)arg[3]);
+        break;
     case HPM_VPMU_REQ_MODEL:
         account(); /* what ran so far is counted without the models */
         rc = 0;

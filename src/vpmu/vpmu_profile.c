@@ -107,11 +107,17 @@ struct excluded {
 };
 static struct excluded *excl;
 
-/* The running core's counted events and statistics so far. */
+/* The running core's counted events and statistics so far (frozen while
+ * the counters are stopped). */
 static void counted_snapshot(ULong *ev, ULong *raw)
 {
     UInt c = vpmu_node_cur_core(), i;
-    vpmu_node_prof_snapshot(c, ev, raw);
+    if (prof_stopped) {
+        VG_(memcpy)(ev, excl[c].stop_ev, sizeof excl[c].stop_ev);
+        VG_(memcpy)(raw, excl[c].stop_raw, sizeof excl[c].stop_raw);
+    } else {
+        vpmu_node_prof_snapshot(c, ev, raw);
+    }
     for (i = 0; i < VPMU_EV_COUNT; i++)
         ev[i] -= excl[c].ev[i];
     for (i = 0; i < VPMU_PR_N; i++)

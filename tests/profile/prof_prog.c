@@ -6,13 +6,16 @@
  *
  *   prof_prog [CALLS] [plain|gated|threads]
  * gated: the integer loop runs with the counters stopped (HPM_VPMU_STOP);
- * threads: a second thread runs the strided loop too.
+ * threads: a second thread runs the strided loop too;
+ * only_req: HPM_VPMU_GATE(ONLY, stride_sum) first (as --only=stride_sum);
+ * bad_gates: HPM_VPMU_GATE with bad arguments must answer EINVAL.
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog.h"
 #include "hpm_client.h"
 
 #define WORDS (1L << 19) /* 4 MiB of doubles: far beyond any L1D */
@@ -60,6 +63,22 @@ int main(int argc, char **argv)
     const char *mode = argc > 2 ? argv[2] : "plain";
     double s = 0;
     long a;
+    if (strcmp(mode, "only_req") == 0 &&
+        HPM_VPMU_GATE(HPM_VPMU_GATE_ONLY, (uintptr_t)&stride_sum, 0) != HPM_VPMU_OK)
+        return 3;
+    if (strcmp(mode, "bad_gates") == 0) {
+        if (HPM_VPMU_GATE(99, 0, 0) != HPM_VPMU_EINVAL ||
+            HPM_VPMU_GATE(HPM_VPMU_GATE_ONLY, 0, 0) != HPM_VPMU_EINVAL ||
+            HPM_VPMU_GATE(HPM_VPMU_GATE_TRIGGER, HPM_K_L1D_MISSES, 5) != HPM_VPMU_EINVAL ||
+            HPM_VPMU_GATE(HPM_VPMU_GATE_TRIGGER, HPM_K_INSTRUCTIONS, 0) != HPM_VPMU_EINVAL ||
+            HPM_VPMU_GATE(HPM_VPMU_GATE_TRIGGER, 100000, 5) != HPM_VPMU_EINVAL)
+            return 4;
+        /* a trigger 1000 instructions from now, then no gates at all */
+        if (HPM_VPMU_GATE(HPM_VPMU_GATE_TRIGGER, HPM_K_INSTRUCTIONS, 1000) != HPM_VPMU_OK ||
+            HPM_VPMU_GATE(HPM_VPMU_GATE_CLEAR, 0, 0) != HPM_VPMU_OK)
+            return 5;
+        HPM_VPMU_START();
+    }
     for (long i = 0; i < WORDS; i += 8)
         big[i] = (double)(i & 7);
     for (int c = 0; c < calls; c++)

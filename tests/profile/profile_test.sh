@@ -98,10 +98,20 @@ gates)
     got=$(count INSTRUCTIONS --trigger=INSTRUCTIONS:1000000)
     [ "$got" -le $((total - 1000000)) ] && [ "$got" -ge $((total - 1000000 - 200)) ] ||
         fail "--trigger: $got of $total after 1000000"
+    # the same gate set by the program itself (HPM_VPMU_GATE; from the
+    # start: --start=no, else its start-up before the request counts too)
+    for ev in INSTRUCTIONS LOADS; do
+        want=$($CHECK selfof all.out stride_sum $ev)
+        got=$("$HPM" count --start=no --json -e "$EVENTS" -- "$PROG" 1 only_req 2>/dev/null |
+            $PY -c "import json, sys; print({r['name']: r['count'] for r in json.load(sys.stdin)['events']}['$ev'])")
+        [ "$got" = "$want" ] || fail "HPM_VPMU_GATE(ONLY): $ev $got, its profile says $want"
+    done
+    "$HPM" count -e INSTRUCTIONS -- "$PROG" 1 bad_gates > out.txt 2>&1 || fail "bad gates: $(cat out.txt)"
     # a profile of a gated run holds only the gated code, adding up to its totals
     "$HPM" profile --json -e "$EVENTS" --only=stride_sum -o only.out -- "$PROG" 1 > only.json 2>/dev/null
     $CHECK sums only.out only.json
     $CHECK self only.out main INSTRUCTIONS 0
+    $CHECK calls only.out main stride_sum 1
     # bad gates: clear errors before anything runs
     set +e
     "$HPM" count --trigger=L1D_MISSES:5 -- "$PROG" > out.txt 2>&1
