@@ -50,13 +50,14 @@ static void put_name(FILE *f, const char *key, struct names *ns, const struct hp
     fprintf(f, "%s=(%u) %s\n", key, ns->id[s], p->strs[s]);
 }
 
-static void put_costs(FILE *f, const uint64_t *v, unsigned n)
+static void put_costs(FILE *f, const uint64_t *v, const struct hpm_profile *p)
 {
-    unsigned k, last = n;
-    while (last > 0 && v[last - 1] == 0)
+    unsigned k, last = p->n_kinds;
+    while (last > 0 && (v[last - 1] == 0 || p->hidden[last - 1]))
         last--; /* missing trailing costs are 0 */
     for (k = 0; k < last; k++)
-        fprintf(f, " %" PRIu64, v[k]);
+        if (!p->hidden[k])
+            fprintf(f, " %" PRIu64, v[k]);
     fputc('\n', f);
 }
 
@@ -84,14 +85,15 @@ int hpm_prof_write_callgrind(const struct hpm_profile *p, FILE *f)
         fprintf(f, "cmd: %s\n", p->command);
     fprintf(f, "positions: %s\nevents:", p->has_addr ? "instr line" : "line");
     for (k = 0; k < p->n_kinds; k++)
-        fprintf(f, " %s", p->kinds[k]);
+        if (!p->hidden[k])
+            fprintf(f, " %s", p->kinds[k]);
     fputc('\n', f);
     for (k = 0; k < p->n_kinds; k++)
-        if (p->apportioned[k])
+        if (p->apportioned[k] && !p->hidden[k])
             fprintf(f, "# %s per instruction: the timing model's share, scaled to the total\n",
                     p->kinds[k]);
     fprintf(f, "summary:");
-    put_costs(f, tot, p->n_kinds);
+    put_costs(f, tot, p);
 
     for (i = 0; i < p->n_fns; i++) {
         const struct hpm_prof_fn *fn = &p->fns[i];
@@ -110,7 +112,7 @@ int hpm_prof_write_callgrind(const struct hpm_profile *p, FILE *f)
                 fprintf(f, "0x%" PRIx64 " %u", c->addr, c->line);
             else
                 fprintf(f, "%u", c->line);
-            put_costs(f, c->v, p->n_kinds);
+            put_costs(f, c->v, p);
         }
         for (j = 0; j < fn->n_calls; j++) {
             const struct hpm_prof_call *c = &fn->calls[j];
@@ -127,11 +129,11 @@ int hpm_prof_write_callgrind(const struct hpm_profile *p, FILE *f)
                         c->target_addr, c->target_line, c->site_addr, c->site_line);
             else
                 fprintf(f, "calls=%" PRIu64 " %u\n%u", c->count, c->target_line, c->site_line);
-            put_costs(f, c->v, p->n_kinds);
+            put_costs(f, c->v, p);
         }
     }
     fprintf(f, "\ntotals:");
-    put_costs(f, tot, p->n_kinds);
+    put_costs(f, tot, p);
     if (ferror(f))
         rc = -1;
 done:

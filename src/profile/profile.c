@@ -105,12 +105,12 @@ int hpm_prof_records_parse(const char *text, size_t len, struct hpm_prof_records
                            size_t errlen)
 {
     const char *p = text, *end = text + len;
-    size_t cap_obj = 0, cap_insn = 0, cap_arc = 0;
+    size_t cap_obj = 0, cap_insn = 0, cap_arc = 0, cap_data = 0;
     unsigned lineno = 0;
     memset(r, 0, sizeof *r);
     while (p < end) {
-        const char *eol = memchr(p, '\n', (size_t)(end - p)), *q = p, *f;
-        size_t n;
+        const char *eol = memchr(p, '\n', (size_t)(end - p)), *q = p, *f, *rec;
+        size_t n, recn;
         int bad = 0;
         if (!eol)
             eol = end;
@@ -123,6 +123,8 @@ int hpm_prof_records_parse(const char *text, size_t len, struct hpm_prof_records
             p = eol + 1;
             continue;
         }
+        rec = f;
+        recn = n;
         if (word_is(f, n, VPMU_REC_PROF_KIND)) {
             const char *name;
             size_t nn;
@@ -223,10 +225,36 @@ int hpm_prof_records_parse(const char *text, size_t len, struct hpm_prof_records
                 r->arcs = na;
                 r->arcs[r->n_arcs++] = a;
             }
+        } else if (word_is(f, n, VPMU_REC_PROF_DATA)) {
+            struct hpm_prof_data d;
+            uint64_t obj;
+            const char *k;
+            size_t kn;
+            memset(&d, 0, sizeof d);
+            if (!field(&q, eol, &k, &kn) || kn >= sizeof d.kind || !field(&q, eol, &f, &n) ||
+                num(f, n, 16, &d.where) != 0 || !field(&q, eol, &f, &n) ||
+                num(f, n, 10, &obj) != 0 || (obj != 0 && (obj >= r->n_objects || !r->objects[obj].path)) ||
+                !field(&q, eol, &f, &n) || num(f, n, 10, &d.blocks) != 0 ||
+                !field(&q, eol, &f, &n) || num(f, n, 10, &d.bytes) != 0) {
+                bad = 1;
+            } else {
+                struct hpm_prof_data *nd;
+                memcpy(d.kind, k, kn);
+                d.obj = (unsigned)obj;
+                d.v = values(&q, eol, r->n_kinds, &bad);
+                nd = grow(r->data, &cap_data, r->n_data + 1, sizeof *nd);
+                if (!nd) {
+                    free(d.v);
+                    set_err(err, errlen, "out of memory");
+                    goto fail;
+                }
+                r->data = nd;
+                r->data[r->n_data++] = d;
+            }
         }
         /* other prof_ records: a newer tool's, skipped */
         if (bad) {
-            set_err(err, errlen, "line %u: a malformed %.*s record", lineno, (int)n, f);
+            set_err(err, errlen, "line %u: a malformed %.*s record", lineno, (int)recn, rec);
             goto fail;
         }
         p = eol + 1;
@@ -248,6 +276,9 @@ void hpm_prof_records_free(struct hpm_prof_records *r)
         free(r->insns[i].v);
     for (i = 0; i < r->n_arcs; i++)
         free(r->arcs[i].v);
+    for (i = 0; i < r->n_data; i++)
+        free(r->data[i].v);
+    free(r->data);
     free(r->objects);
     free(r->insns);
     free(r->arcs);
@@ -607,6 +638,76 @@ int hpm_prof_add_records(struct hpm_profile *p, const struct hpm_prof_records *r
         c.v = dup_values(r->arcs[i].v, r->n_kinds);
         add_call(&p->fns[fi], &c);
     }
+    return 0;
+}
+
+int hpm_prof_add_data(struct hpm_profile *d, const struct hpm_prof_records *r,
+                      struct hpm_symbols *syms, char *err, size_t errlen)
+{
+    size_t i;
+    unsigned k;
+    if (r->n_kinds == 0)
+        return 0;
+    if (d->n_kinds == 0) {
+        d->kinds[0] = strdup("BLOCKS");
+        d->kinds[1] = strdup("BYTES");
+        if (!d->kinds[0] || !d->kinds[1])
+            abort();
+        for (k = 0; k < r->n_kinds && k + 2 < HPM_PROF_KINDS_MAX; k++) {
+            d->kinds[k + 2] = strdup(r->kinds[k]);
+            if (!d->kinds[k + 2])
+                abort();
+        }
+        d->n_kinds = k + 2;
+    } else if (d->n_kinds != r->n_kinds + 2) {
+        set_err(err, errlen, "profiles of different events cannot be merged");
+        return -1;
+    }
+    d->has_addr = 1;
+    for (i = 0; i < r->n_data; i++) {
+        const struct hpm_prof_data *x = &r->data[i];
+        uint64_t *v = calloc(d->n_kinds, sizeof *v), addr = 0;
+        unsigned obj = 0, file = 0, line = 0, name;
+        char buf[96];
+        if (!v)
+            abort();
+        v[0] = x->blocks;
+        v[1] = x->bytes;
+        for (k = 2; k < d->n_kinds; k++)
+            v[k] = x->v[k - 2];
+        if (strcmp(x->kind, "heap") == 0) {
+            /* named by where it was allocated */
+            struct where at;
+            locate(d, r, syms, object_of(r, x->where), x->where, &at);
+            snprintf(buf, sizeof buf, "heap from %s", d->strs[at.fn]);
+            obj = hpm_profile_str(d, "[heap]");
+            name = hpm_profile_str(d, buf);
+            file = at.file;
+            line = at.line;
+            addr = x->where;
+        } else if (strcmp(x->kind, "global") == 0) {
+            const char *sym = NULL;
+            uint64_t start = x->where;
+            if (x->obj && syms)
+                (void)hpm_symbols_data(syms, &r->objects[x->obj], x->where, &sym, &start);
+            obj = x->obj ? hpm_profile_str(d, r->objects[x->obj].path) : 0;
+            /* one cost line per variable: its lines add up; the object's
+             * data no symbol covers, together */
+            name = hpm_profile_str(d, sym ? sym : "(data without a symbol)");
+            addr = sym ? start : 0;
+        } else {
+            snprintf(buf, sizeof buf, "[%s]", x->kind);
+            obj = hpm_profile_str(d, buf);
+            name = obj;
+        }
+        {
+            unsigned fi = hpm_profile_fn(d, obj, file, name); /* may move d->fns */
+            add_cost(&d->fns[fi], addr, file, line, v);
+        }
+        for (k = 0; k < d->n_kinds; k++)
+            d->totals[k] += v[k];
+    }
+    d->have_totals = 1;
     return 0;
 }
 

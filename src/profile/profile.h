@@ -45,6 +45,15 @@ struct hpm_prof_arc {
     uint64_t *v; /* inclusive costs */
 };
 
+/* A data object's record: heap (where = the allocating call), global (a
+ * 64-byte line in mapping obj), stack or other. */
+struct hpm_prof_data {
+    char kind[8];
+    uint64_t where, blocks, bytes;
+    unsigned obj;
+    uint64_t *v;
+};
+
 /* The profile records of one tool output file. */
 struct hpm_prof_records {
     unsigned n_kinds;
@@ -56,6 +65,8 @@ struct hpm_prof_records {
     size_t n_insns;
     struct hpm_prof_arc *arcs;
     size_t n_arcs;
+    struct hpm_prof_data *data;
+    size_t n_data;
 };
 
 /* Parses the prof_* records of a tool output file (other records are
@@ -73,6 +84,10 @@ struct hpm_sym {
     unsigned line;
     uint64_t fn_addr; /* the function's first address (runtime) */
 };
+/* A data symbol (a variable, a thread-local) holding addr in object o:
+ * its name and first address, or -1. */
+int hpm_symbols_data(struct hpm_symbols *t, const struct hpm_prof_object *o, uint64_t addr,
+                     const char **name, uint64_t *start);
 struct hpm_symbols *hpm_symbols_new(void);
 /* Symbolizes addr, an address in object o (runtime). Returns 0, or -1 when
  * the object's file cannot be read (s is then all NULL/0). Strings live as
@@ -113,6 +128,7 @@ struct hpm_profile {
     char *kinds[HPM_PROF_KINDS_MAX];
     uint64_t totals[HPM_PROF_KINDS_MAX];
     unsigned char apportioned[HPM_PROF_KINDS_MAX]; /* shares scaled to the total */
+    unsigned char hidden[HPM_PROF_KINDS_MAX];      /* columns the writer leaves out */
     int have_totals;
     char **strs; /* string table; id 0 is "???" */
     unsigned n_strs, cap_strs;
@@ -137,6 +153,15 @@ unsigned hpm_profile_fn(struct hpm_profile *p, unsigned obj, unsigned file, unsi
  * up to its total are apportioned. 0, or -1 with a message. */
 int hpm_prof_add_records(struct hpm_profile *p, const struct hpm_prof_records *r,
                          struct hpm_symbols *syms, char *err, size_t errlen);
+
+/* Adds one file's data objects to a data profile d: each object is a
+ * "function" (heap: its allocation site's function, file and line, in
+ * object "[heap]"; a global: its symbol in its object; "[stack]",
+ * "[other]"), its costs those of the data accesses that missed; the first
+ * two kinds are BLOCKS and BYTES allocated (heap). 0, or -1 with a
+ * message. */
+int hpm_prof_add_data(struct hpm_profile *d, const struct hpm_prof_records *r,
+                      struct hpm_symbols *syms, char *err, size_t errlen);
 
 /* Sorts and merges each function's costs and calls (after adding). */
 void hpm_profile_finish(struct hpm_profile *p);

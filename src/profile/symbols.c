@@ -35,6 +35,8 @@ struct module {
     struct fsym *syms;
     size_t n_syms;
     int syms_read;
+    struct fsym *data; /* its variables, the same way */
+    size_t n_data;
 };
 
 /* A mapping already seen: its module, without reading the file again. */
@@ -73,6 +75,7 @@ void hpm_symbols_free(struct hpm_symbols *t)
         if (t->m[i].dwfl)
             dwfl_end(t->m[i].dwfl);
         free(t->m[i].syms);
+        free(t->m[i].data);
         free(t->m[i].path);
     }
     for (i = 0; i < t->n_seen; i++)
@@ -187,15 +190,27 @@ static int cmp_fsym(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
+/* Sorted by address, one per address (aliases: global first). */
+static void sort_syms(struct fsym *t, size_t *n)
+{
+    size_t o = 0, j;
+    if (*n > 1)
+        qsort(t, *n, sizeof *t, cmp_fsym);
+    for (j = 0; j < *n; j++)
+        if (o == 0 || t[o - 1].lo != t[j].lo)
+            t[o++] = t[j];
+    *n = o;
+}
+
 static void read_syms(struct module *m)
 {
     int n = dwfl_module_getsymtab(m->mod), i;
-    size_t o = 0, j;
     m->syms_read = 1;
     if (n <= 0)
         return;
     m->syms = malloc((size_t)n * sizeof *m->syms);
-    if (!m->syms)
+    m->data = malloc((size_t)n * sizeof *m->data);
+    if (!m->syms || !m->data)
         return;
     for (i = 0; i < n; i++) {
         GElf_Sym sym;
@@ -203,35 +218,32 @@ static void read_syms(struct module *m)
         GElf_Word shndx;
         const char *name = dwfl_module_getsym_info(m->mod, i, &sym, &addr, &shndx, NULL, NULL);
         int type = GELF_ST_TYPE(sym.st_info), bind = GELF_ST_BIND(sym.st_info);
-        if (!name || !*name || shndx == SHN_UNDEF || addr == 0 ||
-            !(type == STT_FUNC || type == STT_GNU_IFUNC || type == STT_NOTYPE))
+        struct fsym *f;
+        if (!name || !*name || shndx == SHN_UNDEF || addr == 0)
             continue;
-        m->syms[m->n_syms].lo = addr;
-        m->syms[m->n_syms].size = sym.st_size;
-        m->syms[m->n_syms].name = name;
-        m->syms[m->n_syms].rank = bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2;
-        m->n_syms++;
+        if (type == STT_FUNC || type == STT_GNU_IFUNC || type == STT_NOTYPE)
+            f = &m->syms[m->n_syms++];
+        else if (type == STT_OBJECT || type == STT_COMMON)
+            f = &m->data[m->n_data++];
+        else
+            continue;
+        f->lo = addr;
+        f->size = sym.st_size;
+        f->name = name;
+        f->rank = bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2;
     }
-    if (m->n_syms > 1)
-        qsort(m->syms, m->n_syms, sizeof *m->syms, cmp_fsym);
-    /* one symbol per address: the first after sorting (global first) */
-    for (j = 0; j < m->n_syms; j++)
-        if (o == 0 || m->syms[o - 1].lo != m->syms[j].lo)
-            m->syms[o++] = m->syms[j];
-    m->n_syms = o;
+    sort_syms(m->syms, &m->n_syms);
+    sort_syms(m->data, &m->n_data);
 }
 
 /* The symbol holding addr: the one whose [lo, lo + size) holds it, or the
  * nearest one before it without a size (as libdwfl answers). */
-static const struct fsym *find_sym(struct module *m, uint64_t addr)
+static const struct fsym *find_in(const struct fsym *t, size_t n, uint64_t addr, int sized)
 {
-    size_t lo = 0, hi;
-    if (!m->syms_read)
-        read_syms(m);
-    hi = m->n_syms;
+    size_t lo = 0, hi = n;
     while (lo < hi) { /* first symbol above addr */
         size_t mid = lo + (hi - lo) / 2;
-        if (m->syms[mid].lo <= addr)
+        if (t[mid].lo <= addr)
             lo = mid + 1;
         else
             hi = mid;
@@ -239,11 +251,38 @@ static const struct fsym *find_sym(struct module *m, uint64_t addr)
     if (lo == 0)
         return NULL;
     {
-        const struct fsym *f = &m->syms[lo - 1];
-        if (f->size == 0 || addr - f->lo < f->size)
+        const struct fsym *f = &t[lo - 1];
+        if ((!sized && f->size == 0) || addr - f->lo < f->size)
             return f;
     }
     return NULL;
+}
+
+static const struct fsym *find_sym(struct module *m, uint64_t addr)
+{
+    if (!m->syms_read)
+        read_syms(m);
+    return find_in(m->syms, m->n_syms, addr, 0);
+}
+
+int hpm_symbols_data(struct hpm_symbols *t, const struct hpm_prof_object *o, uint64_t addr,
+                     const char **name, uint64_t *start)
+{
+    struct module *m;
+    const struct fsym *f;
+    if (!t || !o || !o->path)
+        return -1;
+    m = module_of(t, o);
+    if (!m || !m->mod)
+        return -1;
+    if (!m->syms_read)
+        read_syms(m);
+    f = find_in(m->data, m->n_data, addr, 1);
+    if (!f)
+        return -1;
+    *name = f->name;
+    *start = f->lo;
+    return 0;
 }
 
 int hpm_symbols_lookup(struct hpm_symbols *t, const struct hpm_prof_object *o, uint64_t addr,

@@ -42,6 +42,14 @@
  *                                        TARGET (hex): number, inclusive costs
  *                                        (of the outermost calls: recursion
  *                                        is counted once)
+ *     prof_data KIND WHERE OBJ BLOCKS BYTES K:V...  a data object: KIND heap
+ *                                        (WHERE = the allocating call's
+ *                                        address, BLOCKS and BYTES allocated
+ *                                        there), global (a 64-byte line in
+ *                                        mapping OBJ; WHERE = its first
+ *                                        address that missed), stack, other;
+ *                                        the kinds of its data accesses that
+ *                                        missed the L1
  * Thread numbers are serials, not Valgrind ThreadIds (which are reused).
  * Records a reader does not know are skipped, so a newer tool may add some;
  * upc_writes and forks are written only when not 0.
@@ -83,6 +91,7 @@
 #define VPMU_REC_PROF_OBJECT "prof_object"
 #define VPMU_REC_PROF_INSN "prof_insn"
 #define VPMU_REC_PROF_CALL "prof_call"
+#define VPMU_REC_PROF_DATA "prof_data"
 
 /* The segment a process writes before execve: FILE + this + K (1, 2, ...). */
 #define VPMU_EXEC_SUFFIX ".exec"

@@ -73,6 +73,7 @@
  *    effective addresses with displacement), so they are IR-level counts.
  */
 #include "pub_tool_basics.h"
+#include "libvex_guest_offsets.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
@@ -620,12 +621,17 @@ static void do_exit(Ctx *c, IRStmt *st)
     flush_all(c);
 }
 
-/* the guest stack pointer now, as an I64 atom */
-static IRExpr *guest_sp(Ctx *c)
+/* a guest register now, as an I64 atom */
+static IRExpr *guest_reg(Ctx *c, Int offset)
 {
     IRTemp t = newIRTemp(c->sb->tyenv, Ity_I64);
-    addStmtToIRSB(c->sb, IRStmt_WrTmp(t, IRExpr_Get(c->offset_sp, Ity_I64)));
+    addStmtToIRSB(c->sb, IRStmt_WrTmp(t, IRExpr_Get(offset, Ity_I64)));
     return IRExpr_RdTmp(t);
+}
+
+static IRExpr *guest_sp(Ctx *c)
+{
+    return guest_reg(c, c->offset_sp);
 }
 
 /* Profile: the call graph's shadow stack follows calls and returns (and
@@ -635,7 +641,9 @@ static void prof_call_hook(Ctx *c, IRExpr *target, Bool jump)
     IRDirty *di = unsafeIRDirty_0_N(
         0, jump ? "vpmu_prof_jump" : "vpmu_prof_call",
         VG_(fnptr_to_fnentry)(jump ? (void *)&vpmu_prof_jump : (void *)&vpmu_prof_call),
-        mkIRExprVec_3(mkIRExpr_HWord((HWord)c->cc), target, guest_sp(c)));
+        /* an allocator's arguments, for the data objects */
+        mkIRExprVec_5(mkIRExpr_HWord((HWord)c->cc), target, guest_sp(c),
+                      guest_reg(c, OFFSET_amd64_RDI), guest_reg(c, OFFSET_amd64_RSI)));
     addStmtToIRSB(c->sb, IRStmt_Dirty(di));
 }
 
@@ -643,7 +651,7 @@ static void prof_ret_hook(Ctx *c)
 {
     IRDirty *di = unsafeIRDirty_0_N(0, "vpmu_prof_ret",
                                     VG_(fnptr_to_fnentry)((void *)&vpmu_prof_ret),
-                                    mkIRExprVec_1(guest_sp(c)));
+                                    mkIRExprVec_2(guest_sp(c), guest_reg(c, OFFSET_amd64_RAX)));
     addStmtToIRSB(c->sb, IRStmt_Dirty(di));
 }
 

@@ -24,6 +24,7 @@
 #include "hpm/upc.h"
 #include "machine_wire.h"
 #include "vpmu_node.h"
+#include "vpmu_profile.h"
 #include "vpmu_state.h"
 
 #define MAX_UPCS (HPM_CAT_CODES / 256) /* enough for every code at once */
@@ -95,7 +96,7 @@ static UInt n_upcs;
 static UInt counter_used[MAX_UPCS][256 / 32];
 static uint32_t batch_counts[HPM_CAT_CODES]; /* input e -> events this batch */
 
-static void prof_delta(void);
+static void prof_delta(ULong *data);
 ULong *vpmu_prof_sink;
 static ULong (*prof_last_core)[VPMU_PR_CORE_N];
 static ULong prof_last_node[VPMU_PR_N];
@@ -512,13 +513,14 @@ static inline __attribute__((always_inline)) void prof_add(UInt i, ULong n)
  * An access served by the L1 (every line it touches hit) changes only its
  * access and served counters: no fill, so no write-back, no prefetch,
  * nothing below. Anything else is diffed. */
-static inline __attribute__((always_inline)) void prof_access(int kind, int served)
+static inline __attribute__((always_inline)) void prof_access(int kind, int served, Addr data)
 {
     if (served == HPM_SERVED_L1) {
         prof_add(VPMU_PR_ACC + (UInt)kind, 1);
         prof_add(VPMU_PR_SRV + 4 * (UInt)kind + HPM_SERVED_L1, 1);
     } else {
-        prof_delta();
+        /* a data access that missed also counts for its data object */
+        prof_delta(kind == HPM_IFETCH ? NULL : vpmu_prof_data_raw(data));
     }
 }
 
@@ -532,7 +534,7 @@ void vpmu_node_ifetch(Addr a, SizeT len)
         if (run_tlb && tlb_access(s->itlb, &s->ipage, &s->ipage_valid, ipage_bits, a, len))
             prof_add(VPMU_PR_ITLB, 1);
         if (run_hier)
-            prof_access(HPM_IFETCH, hier_access_inline(hier, cur_core, HPM_IFETCH, a, (uint32_t)len));
+            prof_access(HPM_IFETCH, hier_access_inline(hier, cur_core, HPM_IFETCH, a, (uint32_t)len), 0);
     } else {
         if (run_tlb)
             tlb_access(s->itlb, &s->ipage, &s->ipage_valid, ipage_bits, a, len);
@@ -551,10 +553,12 @@ static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size
         return;
     if (UNLIKELY(vpmu_prof_sink != NULL)) {
         int kind = write ? HPM_STORE : HPM_LOAD;
-        if (run_tlb && tlb_access(s->dtlb, &s->dpage, &s->dpage_valid, dpage_bits, a, size))
+        if (run_tlb && tlb_access(s->dtlb, &s->dpage, &s->dpage_valid, dpage_bits, a, size)) {
             prof_add(VPMU_PR_DTLB, 1);
+            vpmu_prof_data_raw(a)[VPMU_PR_DTLB]++;
+        }
         if (run_hier)
-            prof_access(kind, hier_access_inline(hier, cur_core, kind, a, (uint32_t)size));
+            prof_access(kind, hier_access_inline(hier, cur_core, kind, a, (uint32_t)size), a);
     } else {
         if (run_tlb)
             tlb_access(s->dtlb, &s->dpage, &s->dpage_valid, dpage_bits, a, size);
@@ -813,7 +817,7 @@ static void node_values(ULong *nv)
  * changes are known from their return values (prof_add); the hierarchy's
  * are read straight from its statistics (hier.c is included here), which
  * is what an access that did not hit the L1 costs a profile. */
-static void prof_delta(void)
+static void prof_delta(ULong *data)
 {
     ULong *sink = vpmu_prof_sink, *last = prof_last_core[cur_core], v;
     const struct hpm_hier_core_stats *cs = &hier->cs[cur_core];
@@ -823,6 +827,8 @@ static void prof_delta(void)
         v = (val);                          \
         if (v != arr[i]) {                  \
             sink[i] += v - arr[i];          \
+            if (data)                       \
+                data[i] += v - arr[i];      \
             arr[i] = v;                     \
         }                                   \
     } while (0)

@@ -14,6 +14,7 @@
 #include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
+#include "pub_tool_oset.h"
 #include "pub_tool_threadstate.h"
 
 #include "catalog.h"
@@ -61,7 +62,35 @@ struct callee {
     struct callee *next; /* hash chain */
     UWord key;           /* the target */
     UInt depth;
+    UInt role; /* enum alloc_role: an allocator followed for data objects */
 };
+
+/* The C library's allocator entry points (and C++'s): their calls tell
+ * which heap block an address belongs to and where it was allocated. */
+enum alloc_role { ROLE_NONE, ROLE_MALLOC, ROLE_CALLOC, ROLE_REALLOC, ROLE_FREE, ROLE_MEMALIGN };
+static const struct {
+    const HChar *name;
+    UInt role;
+} allocators[] = {
+    {"malloc", ROLE_MALLOC},     {"__libc_malloc", ROLE_MALLOC}, {"_Znwm", ROLE_MALLOC},
+    {"_Znam", ROLE_MALLOC},      {"calloc", ROLE_CALLOC},        {"__libc_calloc", ROLE_CALLOC},
+    {"realloc", ROLE_REALLOC},   {"__libc_realloc", ROLE_REALLOC}, {"free", ROLE_FREE},
+    {"__libc_free", ROLE_FREE},  {"cfree", ROLE_FREE},           {"_ZdlPv", ROLE_FREE},
+    {"_ZdaPv", ROLE_FREE},       {"_ZdlPvm", ROLE_FREE},         {"_ZdaPvm", ROLE_FREE},
+    {"memalign", ROLE_MEMALIGN}, {"aligned_alloc", ROLE_MEMALIGN},
+};
+
+static UInt role_of(Addr target)
+{
+    const HChar *name;
+    UInt i;
+    if (!VG_(get_fnname_if_entry)(VG_(current_DiEpoch)(), target, &name))
+        return ROLE_NONE;
+    for (i = 0; i < sizeof allocators / sizeof allocators[0]; i++)
+        if (VG_(strcmp)(name, allocators[i].name) == 0)
+            return allocators[i].role;
+    return ROLE_NONE;
+}
 
 /* A call arc: the call instruction and its target, with the callee's
  * inclusive cost (exact events and raw statistics, deltas), added when its
@@ -139,6 +168,7 @@ void vpmu_prof_usage(void)
 }
 
 static void shadows_init(void);
+static void dobjs_init(void);
 
 void vpmu_prof_init(void)
 {
@@ -154,6 +184,7 @@ void vpmu_prof_init(void)
     cc_table = VG_(HT_construct)("hpm.prof.cc");
     arc_table = VG_(HT_construct)("hpm.prof.arc");
     callee_table = VG_(HT_construct)("hpm.prof.callee");
+    dobjs_init();
     vpmu_node_prof_init();
     prof_stopped = !vpmu_running;
 }
@@ -235,6 +266,7 @@ ULong *vpmu_prof_segment(const struct vpmu_prof_item *items, UInt n)
 struct frame {
     Addr sp; /* the stack pointer after the call pushed its return address */
     struct arc *arc;
+    ULong arg0, arg1; /* an allocator's arguments (RDI, RSI) */
     ULong ev[VPMU_EV_COUNT];
     ULong raw[VPMU_PR_N];
 };
@@ -267,6 +299,7 @@ static struct arc *arc_of(struct vpmu_cc *site, Addr target)
     if (!a->callee) {
         a->callee = VG_(calloc)("hpm.prof.callee", 1, sizeof *a->callee);
         a->callee->key = (UWord)target;
+        a->callee->role = role_of(target);
         VG_(HT_add_node)(callee_table, a->callee);
     }
     a->all = all_arcs;
@@ -275,15 +308,183 @@ static struct arc *arc_of(struct vpmu_cc *site, Addr target)
     return a;
 }
 
+/* ------------------------------------------------------------------------
+ * Data objects: where the data accesses that missed went
+ * ---------------------------------------------------------------------- */
+
+/* A data object: heap blocks by allocation site, a global's cache line (the
+ * host names its symbol), the stacks, anything else. Its raw statistics
+ * are those of the data accesses to it that did not hit the L1 (an L1 hit
+ * changes nothing but its access counters): misses, write-backs, prefetches,
+ * TLB misses, traffic below. */
+enum { DOBJ_HEAP = 0, DOBJ_GLOBAL = 1, DOBJ_STACK = 2, DOBJ_OTHER = 3 };
+static const HChar *const dobj_names[] = {"heap", "global", "stack", "other"};
+
+struct dobj {
+    struct dobj *next; /* hash chain */
+    UWord key;         /* where << 2 | kind */
+    struct dobj *all;
+    UInt kind;
+    UInt obj;   /* globals: the mapping (objects) */
+    Addr where; /* heap: the allocation site; globals: the line */
+    ULong blocks, bytes; /* heap: blocks allocated there, their bytes */
+    ULong *saved;
+    ULong raw[VPMU_PR_N];
+};
+
+struct hblock {
+    Addr start; /* the key */
+    SizeT size;
+    struct dobj *d;
+};
+
+static VgHashTable *dobj_table;
+static struct dobj *all_dobjs;
+static OSet *heap_blocks;
+static struct hblock *last_block;
+
+static void dobjs_init(void)
+{
+    dobj_table = VG_(HT_construct)("hpm.prof.dobj");
+    heap_blocks = VG_(OSetGen_Create)(offsetof(struct hblock, start), NULL, VG_(malloc),
+                                      "hpm.prof.blocks", VG_(free));
+}
+
+/* key: the allocation site (heap), the 64-byte line (global); where: the
+ * site, or the line's first address that missed (the host names the
+ * variable holding it: a line two variables share goes to the first) */
+static struct dobj *dobj_get(UInt kind, Addr key_addr, Addr where, UInt obj)
+{
+    UWord key = ((UWord)key_addr << 2) | kind;
+    struct dobj *d = VG_(HT_lookup)(dobj_table, key);
+    if (d)
+        return d;
+    d = VG_(calloc)("hpm.prof.dobj", 1, sizeof *d);
+    d->key = key;
+    d->kind = kind;
+    d->where = where;
+    d->obj = obj;
+    d->all = all_dobjs;
+    all_dobjs = d;
+    VG_(HT_add_node)(dobj_table, d);
+    return d;
+}
+
+static Word cmp_in_block(const void *key, const void *elem)
+{
+    Addr a = *(const Addr *)key;
+    const struct hblock *b = elem;
+    if (a < b->start)
+        return -1;
+    return a >= b->start + (b->size ? b->size : 1) ? 1 : 0;
+}
+
+static void heap_remove(Addr p)
+{
+    struct hblock *b;
+    if (!p)
+        return;
+    b = VG_(OSetGen_Remove)(heap_blocks, &p);
+    if (b) {
+        if (b == last_block)
+            last_block = NULL;
+        VG_(OSetGen_FreeNode)(heap_blocks, b);
+    }
+}
+
+static void heap_insert(Addr p, SizeT size, struct dobj *d)
+{
+    struct hblock *b;
+    if (!p)
+        return;
+    heap_remove(p); /* a block the program freed without our seeing it */
+    b = VG_(OSetGen_AllocNode)(heap_blocks, sizeof *b);
+    b->start = p;
+    b->size = size;
+    b->d = d;
+    VG_(OSetGen_Insert)(heap_blocks, b);
+    d->blocks++;
+    d->bytes += size;
+}
+
+ULong *vpmu_prof_data_raw(Addr a)
+{
+    struct hblock *b = last_block;
+    NSegment const *seg;
+    ThreadId tid;
+    if (b && a >= b->start && a < b->start + (b->size ? b->size : 1))
+        return b->d->raw;
+    b = VG_(OSetGen_LookupWithCmp)(heap_blocks, &a, cmp_in_block);
+    if (b) {
+        last_block = b;
+        return b->d->raw;
+    }
+    tid = VG_(get_running_tid)();
+    if (tid < VG_N_THREADS && a < VG_(thread_get_stack_max)(tid) &&
+        a >= VG_(thread_get_stack_max)(tid) - VG_(thread_get_stack_size)(tid))
+        return dobj_get(DOBJ_STACK, 0, 0, 0)->raw;
+    seg = VG_(am_find_nsegment)(a);
+    if (seg && seg->kind == SkAnonC && seg->start > 0) {
+        /* a .bss beyond the file: named by the mapping before it */
+        NSegment const *before = VG_(am_find_nsegment)(seg->start - 1);
+        if (before && before->kind == SkFileC)
+            return dobj_get(DOBJ_GLOBAL, a & ~(Addr)63, a, obj_of(before->start))->raw;
+    }
+    if (seg && seg->kind == SkFileC)
+        return dobj_get(DOBJ_GLOBAL, a & ~(Addr)63, a, obj_of(a))->raw;
+    return dobj_get(DOBJ_OTHER, 0, 0, 0)->raw;
+}
+
+/* An allocator's call returned with rax: the block it made or moved. f is
+ * its frame; the site is that of the call that reached it (through a PLT
+ * stub's jump, the call below with the same stack pointer). */
+static void allocator_returned(struct shadow *sh, UInt i, ULong rax)
+{
+    struct frame *f = &sh->f[i];
+    UInt j = i;
+    SizeT size = 0;
+    struct dobj *d;
+    while (j > 0 && sh->f[j - 1].sp == f->sp)
+        j--;
+    switch (f->arc->callee->role) {
+    case ROLE_MALLOC:
+        size = (SizeT)f->arg0;
+        break;
+    case ROLE_CALLOC:
+        if (f->arg1 && f->arg0 > ~(ULong)0 / f->arg1)
+            return;
+        size = (SizeT)(f->arg0 * f->arg1);
+        break;
+    case ROLE_MEMALIGN:
+        size = (SizeT)f->arg1;
+        break;
+    case ROLE_REALLOC: {
+        /* the moved block stays the object it was */
+        struct hblock *old = f->arg0 ? VG_(OSetGen_Lookup)(heap_blocks, &f->arg0) : NULL;
+        d = old ? old->d : dobj_get(DOBJ_HEAP, sh->f[j].arc->site->addr, sh->f[j].arc->site->addr, 0);
+        heap_remove((Addr)f->arg0);
+        if (rax && f->arg1)
+            heap_insert((Addr)rax, (SizeT)f->arg1, d);
+        return;
+    }
+    default:
+        return;
+    }
+    if (rax)
+        heap_insert((Addr)rax, size, dobj_get(DOBJ_HEAP, sh->f[j].arc->site->addr, sh->f[j].arc->site->addr, 0));
+}
+
 /* Leave every frame whose return address slot is below sp: returned from
  * (the normal case: one) or unwound past (longjmp, exceptions). */
-static void pop_to(struct shadow *sh, Addr sp)
+static void pop_to(struct shadow *sh, Addr sp, Bool returned, ULong rax)
 {
     ULong ev[VPMU_EV_COUNT], raw[VPMU_PR_N];
     Bool have = False;
     while (sh->depth > 0 && sh->f[sh->depth - 1].sp < sp) {
         struct frame *f = &sh->f[--sh->depth];
         Int i;
+        if (returned && f->arc->callee->role != ROLE_NONE)
+            allocator_returned(sh, sh->depth, rax);
         f->arc->calls++;
         if (f->arc->callee->depth > 0 && --f->arc->callee->depth > 0)
             continue; /* a recursive call: inside an open one's cost */
@@ -298,7 +499,7 @@ static void pop_to(struct shadow *sh, Addr sp)
     }
 }
 
-void vpmu_prof_call(struct vpmu_cc *site, Addr target, Addr sp)
+void vpmu_prof_call(struct vpmu_cc *site, Addr target, Addr sp, ULong rdi, ULong rsi)
 {
     ThreadId tid = VG_(get_running_tid)();
     struct shadow *sh;
@@ -306,7 +507,7 @@ void vpmu_prof_call(struct vpmu_cc *site, Addr target, Addr sp)
     if (tid >= VG_N_THREADS)
         return;
     sh = &shadows[tid];
-    pop_to(sh, sp); /* frames left without a return (a longjmp) */
+    pop_to(sh, sp, False, 0); /* frames left without a return (a longjmp) */
     if (sh->depth == sh->cap) {
         sh->cap = sh->cap ? 2 * sh->cap : 64;
         sh->f = VG_(realloc)("hpm.prof.stack", sh->f, sh->cap * sizeof *sh->f);
@@ -314,6 +515,10 @@ void vpmu_prof_call(struct vpmu_cc *site, Addr target, Addr sp)
     f = &sh->f[sh->depth++];
     f->sp = sp;
     f->arc = arc_of(site, target);
+    f->arg0 = rdi;
+    f->arg1 = rsi;
+    if (f->arc->callee->role == ROLE_FREE)
+        heap_remove((Addr)rdi);
     if (f->arc->callee->depth++ == 0) /* only the outermost call's cost counts */
         counted_snapshot(f->ev, f->raw);
 }
@@ -343,25 +548,25 @@ Bool vpmu_prof_is_entry(Addr a)
     return e->is_entry;
 }
 
-void vpmu_prof_jump(struct vpmu_cc *site, Addr target, Addr sp)
+void vpmu_prof_jump(struct vpmu_cc *site, Addr target, Addr sp, ULong rdi, ULong rsi)
 {
     /* a tail call (or a PLT stub's jump) enters a function without a call:
      * it is followed as one, and the callee's return ends both */
     if (vpmu_prof_is_entry(target))
-        vpmu_prof_call(site, target, sp);
+        vpmu_prof_call(site, target, sp, rdi, rsi);
 }
 
-void vpmu_prof_ret(Addr sp)
+void vpmu_prof_ret(Addr sp, ULong rax)
 {
     ThreadId tid = VG_(get_running_tid)();
     if (tid < VG_N_THREADS)
-        pop_to(&shadows[tid], sp);
+        pop_to(&shadows[tid], sp, True, rax);
 }
 
 void vpmu_prof_thread_end(ThreadId tid)
 {
     if (tid < VG_N_THREADS)
-        pop_to(&shadows[tid], ~(Addr)0); /* its open calls end with it */
+        pop_to(&shadows[tid], ~(Addr)0, False, 0); /* its open calls end with it */
 }
 
 /* ------------------------------------------------------------------------
@@ -375,6 +580,7 @@ void vpmu_prof_stop(void)
     struct vpmu_cc *cc;
     struct seg *s;
     struct arc *a;
+    struct dobj *d;
     if (!vpmu_prof_on || prof_stopped)
         return;
     prof_stopped = True;
@@ -390,6 +596,11 @@ void vpmu_prof_stop(void)
     }
     for (s = all_segs; s; s = s->all)
         s->saved = s->count;
+    for (d = all_dobjs; d; d = d->all) {
+        if (!d->saved)
+            d->saved = VG_(malloc)("hpm.prof.saved", sizeof d->raw);
+        VG_(memcpy)(d->saved, d->raw, sizeof d->raw);
+    }
     for (a = all_arcs; a; a = a->all) {
         if (!a->saved)
             a->saved = VG_(malloc)("hpm.prof.saved", ARC_VALS * sizeof(ULong));
@@ -404,6 +615,7 @@ void vpmu_prof_start(void)
     struct vpmu_cc *cc;
     struct seg *s;
     struct arc *a;
+    struct dobj *d;
     if (!vpmu_prof_on || !prof_stopped)
         return;
     prof_stopped = False;
@@ -426,6 +638,12 @@ void vpmu_prof_start(void)
     }
     for (s = all_segs; s; s = s->all)
         s->count = s->saved;
+    for (d = all_dobjs; d; d = d->all) {
+        if (d->saved)
+            VG_(memcpy)(d->raw, d->saved, sizeof d->raw);
+        else
+            VG_(memset)(d->raw, 0, sizeof d->raw);
+    }
     for (a = all_arcs; a; a = a->all) {
         if (a->saved) {
             a->calls = a->saved[0];
@@ -444,6 +662,7 @@ void vpmu_prof_reset(void)
     struct vpmu_cc *cc;
     struct seg *s;
     struct arc *a;
+    struct dobj *d;
     if (!vpmu_prof_on || !shadows)
         return;
     for (cc = all_ccs; cc; cc = cc->all) {
@@ -453,6 +672,12 @@ void vpmu_prof_reset(void)
     }
     for (s = all_segs; s; s = s->all)
         s->count = s->saved = 0;
+    for (d = all_dobjs; d; d = d->all) {
+        VG_(memset)(d->raw, 0, sizeof d->raw);
+        if (d->saved)
+            VG_(memset)(d->saved, 0, sizeof d->raw);
+        d->blocks = d->bytes = 0;
+    }
     for (a = all_arcs; a; a = a->all) {
         a->calls = 0;
         VG_(memset)(a->ev, 0, sizeof a->ev);
@@ -534,7 +759,7 @@ void vpmu_prof_write(Out *o)
     }
     /* calls still open (exit() from inside main) end here, as in callgrind */
     for (i = 0; i < VG_N_THREADS; i++)
-        pop_to(&shadows[i], ~(Addr)0);
+        pop_to(&shadows[i], ~(Addr)0, False, 0);
     nk = profiled_kinds(kinds, totals);
     for (k = 0; k < nk; k++)
         out_printf(o, VPMU_REC_PROF_KIND " %s %llu\n", vpmu_node_kind_name(kinds[k]),
@@ -572,6 +797,22 @@ void vpmu_prof_write(Out *o)
         a->ev[VPMU_EV_BR_COND_NOT_TAKEN] = a->ev[VPMU_EV_BR_COND] - a->ev[VPMU_EV_BR_COND_TAKEN];
         out_printf(o, VPMU_REC_PROF_CALL " %lx %lx %llu", a->site->addr, a->target, a->calls);
         out_values(o, kinds, nk, a->raw, a->ev);
+    }
+    {
+        /* data objects: their statistics as kinds, with no exact events */
+        ULong zero[VPMU_EV_COUNT];
+        struct dobj *d;
+        VG_(memset)(zero, 0, sizeof zero);
+        for (d = all_dobjs; d; d = d->all) {
+            Bool any = d->blocks != 0;
+            for (i = 0; i < VPMU_PR_N && !any; i++)
+                any = d->raw[i] != 0;
+            if (!any)
+                continue;
+            out_printf(o, VPMU_REC_PROF_DATA " %s %lx %u %llu %llu", dobj_names[d->kind],
+                       d->where, d->obj, d->blocks, d->bytes);
+            out_values(o, kinds, nk, d->raw, zero);
+        }
     }
     if (was_stopped)
         vpmu_prof_stop(); /* the process goes on (a failed exec): as it was */

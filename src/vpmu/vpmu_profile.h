@@ -50,13 +50,19 @@ ULong *vpmu_prof_segment(const struct vpmu_prof_item *items, UInt n);
 
 /* Call graph (dirty helpers): a call at site to target, leaving the stack
  * pointer at sp; a return leaving it at sp; a thread ends. */
-void vpmu_prof_call(struct vpmu_cc *site, Addr target, Addr sp);
-void vpmu_prof_ret(Addr sp);
+void vpmu_prof_call(struct vpmu_cc *site, Addr target, Addr sp, ULong rdi, ULong rsi);
+void vpmu_prof_ret(Addr sp, ULong rax);
 /* A jump to target: a call when target is a function's entry (a tail
  * call); vpmu_prof_is_entry answers at translation for a constant one. */
-void vpmu_prof_jump(struct vpmu_cc *site, Addr target, Addr sp);
+void vpmu_prof_jump(struct vpmu_cc *site, Addr target, Addr sp, ULong rdi, ULong rsi);
 Bool vpmu_prof_is_entry(Addr a);
 void vpmu_prof_thread_end(ThreadId tid);
+
+/* Data objects: where the statistic changes of a data access to a go (the
+ * heap block's allocation site, a global's line, the stack, other). The
+ * allocator calls (malloc, free, ...) are followed through the call graph:
+ * observed, never replaced, so the program runs as under hpm count. */
+ULong *vpmu_prof_data_raw(Addr a);
 
 /* The global start/stop and reset of the counters: what runs while the
  * counters are stopped is not in the profile, as it is not in the totals. */

@@ -15,6 +15,8 @@ tools do (independently of hpm's reader) for profile_test.sh.
       INSTRUCTIONS equal CALLEE's own when CALLEE calls nothing
   check_profile.py self PROFILE FUNCTION EVENT VALUE
       FUNCTION's self cost of EVENT is VALUE
+  check_profile.py line PROFILE FILE_SUFFIX LINE EVENT VALUE
+      the cost of EVENT on source line FILE_SUFFIX:LINE is VALUE
   check_profile.py selfof PROFILE FUNCTION EVENT
       prints FUNCTION's self cost of EVENT
   check_profile.py recursive PROFILE FUNCTION CALLS
@@ -100,7 +102,7 @@ def main():
             for i, x in enumerate(v):
                 total[i] += x
         for i, e in enumerate(events):
-            if total[i] != summary[i]:
+            if total[i] != summary[i] and summary[i] is not None:
                 fail("%s: cost lines add up to %d, the summary says %d" % (e, total[i], summary[i]))
         if len(sys.argv) > 3:
             rep = json.load(open(sys.argv[3]))
@@ -137,6 +139,13 @@ def main():
         if got != want:
             fail("%s: self %s %d, expected %d" % (fn, ev, got, want))
         print("ok: %s self %s = %d" % (fn, ev, got))
+    elif cmd == "line":
+        suffix, want_line, ev, want = sys.argv[3], int(sys.argv[4]), sys.argv[5], int(sys.argv[6])
+        k = events.index(ev)
+        got = sum(v[k] for (f, l), v in line_cost.items() if (f or "").endswith(suffix) and l == want_line)
+        if got != want:
+            fail("%s:%d: %s %d, expected %d" % (suffix, want_line, ev, got, want))
+        print("ok: %s:%d %s = %d" % (suffix, want_line, ev, got))
     elif cmd == "selfof":
         fn, ev = sys.argv[3], sys.argv[4]
         print(self_cost.get(fn, [0] * len(events))[events.index(ev)])

@@ -8,7 +8,8 @@
  * gated: the integer loop runs with the counters stopped (HPM_VPMU_STOP);
  * threads: a second thread runs the strided loop too;
  * only_req: HPM_VPMU_GATE(ONLY, stride_sum) first (as --only=stride_sum);
- * bad_gates: HPM_VPMU_GATE with bad arguments must answer EINVAL.
+ * bad_gates: HPM_VPMU_GATE with bad arguments must answer EINVAL;
+ * heap: a heap block of the same size is read the same way, once.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -47,6 +48,16 @@ __attribute__((noinline)) long depth_sum(long n)
 {
     __asm__ volatile("" ::: "memory");
     return n <= 0 ? 0 : n + depth_sum(n - 1) * 3 % 1000003;
+}
+
+/* the same over a heap block: its misses belong to the block's allocation */
+__attribute__((noinline)) double heap_sum(const double *h)
+{
+    double s = 0;
+    __asm__ volatile("" ::: "memory");
+    for (long i = 0; i < WORDS; i += 8)
+        s += h[i]; /* HEAP_LOAD */
+    return s;
 }
 
 static void *thread_main(void *arg)
@@ -88,6 +99,14 @@ int main(int argc, char **argv)
     a = int_loop(100000) + depth_sum(50);
     if (strcmp(mode, "gated") == 0)
         HPM_VPMU_START();
+    if (strcmp(mode, "heap") == 0) {
+        double *h = malloc(WORDS * sizeof *h); /* HEAP_ALLOC */
+        if (!h)
+            return 1;
+        memset(h, 0, WORDS * sizeof *h);
+        s += heap_sum(h);
+        free(h);
+    }
     if (strcmp(mode, "threads") == 0) {
         pthread_t t;
         void *r;

@@ -37,7 +37,7 @@ hotspots)
     # the misses are on the strided load's line, the integer work on its own
     # (the rest are main's first touch of the array)
     $CHECK topline p.out L1D_MISSES prof_prog.c "$hot_load" 0.8
-    $CHECK self p.out stride_sum L1D_MISSES 393216
+    $CHECK line p.out prof_prog.c "$hot_load" L1D_MISSES 393216
     $CHECK topline p.out LOADS prof_prog.c "$hot_load" 0.5
     $CHECK calls p.out main stride_sum 3
     $CHECK calls p.out main int_loop 1
@@ -59,6 +59,25 @@ hotspots)
         callgrind_annotate --sort=L1D_MISSES p.out > cga.txt 2>&1 || fail "callgrind_annotate: $(cat cga.txt)"
         grep -A3 "file:function" cga.txt | grep -q "stride_sum" || fail "callgrind_annotate top: $(cat cga.txt)"
     fi
+    ;;
+data)
+    # data objects: the misses of a global array and of a heap block, by
+    # variable and by allocation site (PROFILE.data)
+    "$HPM" profile -e "$EVENTS" -o p.out -- "$PROG" 1 heap > /dev/null 2> err.txt
+    grep -q "data objects in p.out.data" err.txt || fail "no data file: $(cat err.txt)"
+    $CHECK sums p.out.data
+    # big: main's first touch, then 2 passes of one load per line
+    $CHECK self p.out.data big L1D_MISSES 196608
+    $CHECK self p.out.data "heap from main" BLOCKS 1
+    $CHECK self p.out.data "heap from main" BYTES 4194304
+    heap_miss=$($CHECK selfof p.out.data "heap from main" L1D_MISSES)
+    # at least heap_sum's one miss per line (memset's stores miss too)
+    [ "$heap_miss" -ge 65536 ] || fail "heap block: $heap_miss L1D misses"
+    alloc_line=$(grep -n '/\* HEAP_ALLOC \*/' "$SRC/prof_prog.c" | cut -d: -f1)
+    "$HPM" annotate --sort=L1D_MISSES p.out > ann.txt
+    grep -q "^-- top data objects by L1D_MISSES" ann.txt || fail "no data objects: $(cat ann.txt)"
+    grep -Eq "heap from main \(\[heap\], .*prof_prog.c:$alloc_line\)" ann.txt || fail "allocation site: $(cat ann.txt)"
+    grep -Eq "^ +196608 .* big " ann.txt || fail "big: $(cat ann.txt)"
     ;;
 gated)
     # what runs with the counters stopped is in neither the totals nor the profile

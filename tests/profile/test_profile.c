@@ -24,6 +24,9 @@ static const char records[] =
     "prof_insn 400020 1 0:3 1:7\n"
     "prof_insn 7000 0\n"
     "prof_call 400014 400020 2 0:3 1:7\n"
+    "prof_data heap 400014 0 2 4096 1:30\n"
+    "prof_data global 400800 1 0 0 1:5\n"
+    "prof_data stack 0 0 0 0 1:1\n"
     "prof_unknown_future_record 1 2 3\n";
 
 static void test_records(void)
@@ -42,6 +45,30 @@ static void test_records(void)
     CHECK_EQ(r.insns[2].v[1], 7);
     CHECK_EQ(r.n_arcs, 1);
     CHECK_EQ(r.arcs[0].calls, 2);
+    CHECK_EQ(r.n_data, 3);
+    CHECK_STR(r.data[0].kind, "heap");
+    CHECK_EQ(r.data[0].blocks, 2);
+    CHECK_EQ(r.data[0].bytes, 4096);
+    CHECK_EQ(r.data[0].v[1], 30);
+    CHECK_EQ(r.data[1].obj, 1);
+    {
+        /* the data profile: one object per record here, BLOCKS and BYTES
+         * first, the kinds after */
+        struct hpm_profile d;
+        uint64_t sum[HPM_PROF_KINDS_MAX];
+        char err2[256];
+        hpm_profile_init(&d);
+        CHECK_EQ(hpm_prof_add_data(&d, &r, NULL, err2, sizeof err2), 0);
+        hpm_profile_finish(&d);
+        CHECK_EQ(d.n_kinds, 4);
+        CHECK_STR(d.kinds[1], "BYTES");
+        CHECK_EQ(d.n_fns, 3);
+        hpm_profile_sum(&d, sum);
+        CHECK_EQ(sum[0], 2);
+        CHECK_EQ(sum[1], 4096);
+        CHECK_EQ(sum[3], 36);
+        hpm_profile_free(&d);
+    }
     hpm_prof_records_free(&r);
 }
 
@@ -60,6 +87,9 @@ static void test_bad_records(void)
         "prof_kind A 1\nprof_insn 10 0 0:1 0:2\n",        /* a kind twice */
         "prof_kind A 1\nprof_insn 10 0 0:0\n",            /* a 0 written */
         "prof_kind A 1\nprof_insn 10 0 7\n",              /* not K:V */
+        "prof_kind A 1\nprof_data heap 10 0 1\n",         /* fields missing */
+        "prof_kind A 1\nprof_data heapheapheap 10 0 1 1\n", /* kind too long */
+        "prof_kind A 1\nprof_data global 10 4 0 0\n",     /* no object 4 */
     };
     unsigned i;
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {

@@ -223,6 +223,78 @@ static void print_source(const struct hpm_profile *p, const struct line_row *lin
     fclose(f);
 }
 
+/* hpm profile's data objects (PROFILE.data, when it is there): the top
+ * ones by the sorted event, or by L1D_MISSES when the data file lacks it. */
+static void print_data_objects(const char *path, const char *event, long top)
+{
+    char *name = NULL, *text, err[256];
+    size_t len = 0, i, j;
+    struct hpm_profile d;
+    struct fn_row *rows;
+    uint64_t sum[HPM_PROF_KINDS_MAX];
+    unsigned k, by = 0, kb = 0;
+    if (asprintf(&name, "%s.data", path) < 0)
+        return;
+    text = slurp(name, &len);
+    if (!text) {
+        free(name);
+        return;
+    }
+    hpm_profile_init(&d);
+    if (hpm_prof_read_callgrind(&d, text, len, err, sizeof err) != 0) {
+        printf("\n(data objects: %s: %s)\n", name, err);
+        goto out;
+    }
+    hpm_profile_finish(&d);
+    for (k = 0; k < d.n_kinds; k++) {
+        if (strcmp(d.kinds[k], event) == 0)
+            break;
+        if (strcmp(d.kinds[k], "L1D_MISSES") == 0)
+            by = k;
+        if (strcmp(d.kinds[k], "BYTES") == 0)
+            kb = k;
+    }
+    if (k < d.n_kinds)
+        by = k;
+    hpm_profile_sum(&d, sum);
+    rows = calloc(d.n_fns ? d.n_fns : 1, sizeof *rows);
+    if (!rows)
+        goto out;
+    for (i = 0; i < d.n_fns; i++) {
+        rows[i].fn = i;
+        rows[i].self = calloc(d.n_kinds + 1, sizeof(uint64_t));
+        if (!rows[i].self)
+            goto out_rows;
+        for (j = 0; j < d.fns[i].n_costs; j++)
+            for (k = 0; k < d.n_kinds; k++)
+                rows[i].self[k] += d.fns[i].costs[j].v[k];
+    }
+    sort_k = by;
+    if (d.n_fns > 1)
+        qsort(rows, d.n_fns, sizeof *rows, cmp_fn);
+    printf("\n-- top data objects by %s (data accesses that missed the L1; %s)\n", d.kinds[by],
+           name);
+    printf("%14s %6s %12s  %s\n", d.kinds[by], "", "bytes", "object (where)");
+    for (i = 0; i < d.n_fns && i < (size_t)top && rows[i].self[by]; i++) {
+        const struct hpm_prof_fn *f = &d.fns[rows[i].fn];
+        unsigned line = f->n_costs ? f->costs[0].line : 0;
+        printf("%14" PRIu64 " %5.1f%% %12" PRIu64 "  %s (%s", rows[i].self[by],
+               pct(rows[i].self[by], sum[by]), kb ? rows[i].self[kb] : 0, d.strs[f->name],
+               d.strs[f->obj]);
+        if (f->file)
+            printf(", %s:%u", d.strs[f->file], line);
+        printf(")\n");
+    }
+out_rows:
+    for (i = 0; i < d.n_fns; i++)
+        free(rows[i].self);
+    free(rows);
+out:
+    hpm_profile_free(&d);
+    free(text);
+    free(name);
+}
+
 int cmd_annotate(int argc, char **argv)
 {
     struct annotate_opts o;
@@ -408,6 +480,7 @@ int cmd_annotate(int argc, char **argv)
         }
         free(by_cost);
     }
+    print_data_objects(argv[first], p.kinds[sort_k], o.top);
     rc = fflush(stdout) == 0 ? 0 : 1;
     goto done;
 oom:

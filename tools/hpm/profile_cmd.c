@@ -75,8 +75,9 @@ static int write_cg(FILE *f, void *ctx)
 int profile_write(const char *cmd, const char *dir, uint64_t main_pid, int children,
                   char *const *argv, int argc, const char *machine, const char *path)
 {
-    struct hpm_profile p;
+    struct hpm_profile p, dp;
     struct hpm_symbols *syms;
+    char *data_path = NULL;
     DIR *d;
     struct dirent *de;
     char **names = NULL, err[512], creator[256];
@@ -86,6 +87,7 @@ int profile_write(const char *cmd, const char *dir, uint64_t main_pid, int child
     uint64_t sum[HPM_PROF_KINDS_MAX];
 
     hpm_profile_init(&p);
+    hpm_profile_init(&dp);
     syms = hpm_symbols_new();
     d = opendir(dir);
     if (!syms || !d) {
@@ -123,7 +125,8 @@ int profile_write(const char *cmd, const char *dir, uint64_t main_pid, int child
             goto done;
         }
         free(text);
-        if (hpm_prof_add_records(&p, &r, syms, err, sizeof err) != 0) {
+        if (hpm_prof_add_records(&p, &r, syms, err, sizeof err) != 0 ||
+            hpm_prof_add_data(&dp, &r, syms, err, sizeof err) != 0) {
             fprintf(stderr, "%s: %s: %s\n", cmd, names[i], err);
             hpm_prof_records_free(&r);
             goto done;
@@ -155,6 +158,24 @@ int profile_write(const char *cmd, const char *dir, uint64_t main_pid, int child
         goto oom;
     if (runner_write_output(cmd, path, write_cg, &p) != 0)
         goto done;
+    if (dp.n_fns > 0) {
+        /* the data objects: a profile of their own beside it, with the
+         * columns that are not all 0 */
+        uint64_t dsum[HPM_PROF_KINDS_MAX];
+        hpm_profile_finish(&dp);
+        hpm_profile_sum(&dp, dsum);
+        for (k = 0; k < dp.n_kinds; k++)
+            dp.hidden[k] = dsum[k] == 0;
+        dp.command = strdup(p.command);
+        dp.creator = strdup("hpm profile, data objects: the data accesses that missed the L1, by "
+                            "heap block allocation site, variable, stack (counts modeled)");
+        if (!dp.command || !dp.creator || asprintf(&data_path, "%s.data", path) < 0) {
+            data_path = NULL;
+            goto oom;
+        }
+        if (runner_write_output(cmd, data_path, write_cg, &dp) != 0)
+            goto done;
+    }
     hpm_profile_sum(&p, sum);
     fprintf(stderr, "hpm: profile of %u process%s written to %s: %zu instructions in %zu functions",
             procs, procs == 1 ? "" : "es", path, ninsn, p.n_fns);
@@ -167,6 +188,8 @@ int profile_write(const char *cmd, const char *dir, uint64_t main_pid, int child
             if (p.apportioned[k])
                 fprintf(stderr, " %s", p.kinds[k]);
     }
+    if (data_path)
+        fprintf(stderr, "; data objects in %s.data", path);
     fprintf(stderr, "\nhpm: read it with: hpm annotate %s (or callgrind_annotate, kcachegrind)\n",
             path);
     rc = 0;
@@ -181,5 +204,7 @@ done:
     free(names);
     hpm_symbols_free(syms);
     hpm_profile_free(&p);
+    hpm_profile_free(&dp);
+    free(data_path);
     return rc;
 }
