@@ -24,6 +24,7 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 #include "pub_tool_threadstate.h"
@@ -108,17 +109,23 @@ Bool vpmu_gate_init(void)
         const HChar *colon = VG_(strchr)(clo_trigger, ':');
         HChar *end;
         Int kind;
-        if (!colon)
+        if (!colon) {
             VG_(fmsg_bad_option)("--hpm-trigger", "expected KIND:N, e.g. INSTRUCTIONS:1000000\n");
+            VG_(exit)(1); /* after start-up, a bad option does not end the run */
+        }
         kind = hpm_catalog_kind_by_name(clo_trigger, (SizeT)(colon - clo_trigger));
         trigger_ev = kind >= 0 && kind < HPM_K_CORE_COUNT ? vpmu_node_kind_event((UInt)kind) : -1;
-        if (trigger_ev < 0)
+        if (trigger_ev < 0) {
             VG_(fmsg_bad_option)("--hpm-trigger",
                                  "the trigger's kind must be an exact core event "
                                  "(INSTRUCTIONS, LOADS, BR_COND, FP_OPS, ...)\n");
+            VG_(exit)(1); /* after start-up, a bad option does not end the run */
+        }
         trigger_n = VG_(strtoull10)(colon + 1, &end);
-        if (*end || colon[1] == 0 || trigger_n == 0)
+        if (*end || colon[1] == 0 || trigger_n == 0) {
             VG_(fmsg_bad_option)("--hpm-trigger", "N must be a positive integer\n");
+            VG_(exit)(1); /* after start-up, a bad option does not end the run */
+        }
         vpmu_gate_trigger_armed = True;
         start_stopped = True;
     }

@@ -7,6 +7,7 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 
@@ -200,9 +201,11 @@ static void *zalloc(const HChar *cc, SizeT n)
 
 static void need_ok(int rc, const HChar *what)
 {
-    if (rc != 0)
+    if (rc != 0) {
         VG_(fmsg_bad_option)("--hpm-machine", "invalid %s parameters in machine '%s'\n", what,
                              machine.name);
+        VG_(exit)(1); /* after start-up, a bad option does not end the run */
+    }
 }
 
 static Bool counter_free(UInt u, UInt c)
@@ -303,15 +306,21 @@ static UInt parse_codes(const HChar *s, UInt *codes)
             v = v * 10 + (ULong)(*s++ - '0');
             digits++;
         }
-        if (digits == 0 || (*s && *s != ',') || v >= HPM_CAT_CODES || n == HPM_CAT_CODES)
+        if (digits == 0 || (*s && *s != ',') || v >= HPM_CAT_CODES || n == HPM_CAT_CODES) {
             VG_(fmsg_bad_option)("--hpm-events", "expected 'all' or codes 0..1023 separated "
                                                  "by commas\n");
-        if (!code_ok((UInt)v, &kind, &core))
+            VG_(exit)(1); /* after start-up, a bad option does not end the run */
+        }
+        if (!code_ok((UInt)v, &kind, &core)) {
             VG_(fmsg_bad_option)("--hpm-events", "event code %llu is not provided by machine "
                                                  "'%s' (%u cores)\n", v, machine.name, n_cores);
+            VG_(exit)(1); /* after start-up, a bad option does not end the run */
+        }
         for (i = 0; i < n; i++)
-            if (codes[i] == v)
+            if (codes[i] == v) {
                 VG_(fmsg_bad_option)("--hpm-events", "event code %llu given twice\n", v);
+                VG_(exit)(1); /* after start-up, a bad option does not end the run */
+            }
         codes[n++] = (UInt)v;
         if (*s == ',')
             s++;
@@ -329,10 +338,12 @@ void vpmu_node_init(void)
     if (!machine_given)
         hpm_machine_defaults(&machine);
     n_cores = machine.hier.cores;
-    if (n_cores < 1 || n_cores > HPM_CAT_MAX_CORES)
+    if (n_cores < 1 || n_cores > HPM_CAT_MAX_CORES) {
         VG_(fmsg_bad_option)("--hpm-machine", "machine '%s' has %u cores; the virtual PMU "
                                               "models 1 to %d\n", machine.name, n_cores,
                              HPM_CAT_MAX_CORES);
+        VG_(exit)(1); /* after start-up, a bad option does not end the run */
+    }
     features = hpm_catalog_features(&machine.hier);
     n = parse_codes(clo_events, codes);
 

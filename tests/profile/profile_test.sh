@@ -168,6 +168,15 @@ errors)
     [ $? -eq 2 ] || fail "unwritable -o: $(cat out.txt)"
     "$HPM" profile --from-output x > out.txt 2>&1
     [ $? -eq 2 ] || fail "--from-output: $(cat out.txt)"
+    # the tool itself, given bad codes or gates after start-up: a message
+    # and status 1, not an assertion
+    lib=$(cd "$(dirname "$HPM")/../lib/valgrind" && pwd)
+    for bad in --hpm-events=1023 --hpm-trigger=L1D_MISSES:4 --hpm-trigger=INSTRUCTIONS:x; do
+        VALGRIND_LIB=$lib valgrind -q --tool=hpm --hpm-out=/dev/null "$bad" "$PROG" 1 > out.txt 2>&1
+        rc=$?
+        [ $rc -eq 1 ] && grep -q "Bad option" out.txt && ! grep -q Assertion out.txt ||
+            fail "tool $bad: status $rc: $(cat out.txt)"
+    done
     set -e
     ;;
 *)
