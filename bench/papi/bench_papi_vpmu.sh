@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# bench_papi_vpmu.sh [BUILD] - what one PAPI_read costs a program on the
+# virtual PMU (papi_read_vpmu.c under `hpm run`): the instructions it adds
+# to the program's own count (exact: the tool's count of the thread) and
+# host time per call. Ours with PAPI_TOT_INS, and with a modeled event
+# (PAPI_L1_DCM) beside it. The peer: Debian's libpapi reading a software
+# counter (perf::TASK-CLOCK, a read() of perf_event) in the same run, also
+# under hpm run, where it can count; on this machine its perf_event
+# component is disabled under Valgrind (the shim of bench_papi.sh does not
+# help there), so the peer is then the floor: the one client request a read
+# needs (HPM_VPMU_READ_KINDS) made directly, and the script says so.
+# Prints, ours over the peer (lower is better):
+#   ratio papi_read_vpmu_instructions VALUE     (PAPI_TOT_INS)
+#   ratio papi_read_vpmu_host_time VALUE
+#   ratio papi_read_vpmu_modeled_instructions VALUE (PAPI_TOT_INS,PAPI_L1_DCM)
+#   ratio papi_read_vpmu_modeled_host_time VALUE
+# and the issue's absolute goals (<= 100 instructions, <= 1 us per read).
+set -euo pipefail
+BUILD=$(cd "${1:-build}" && pwd)
+D="$BUILD/bench/papi"
+HPM="$BUILD/bin/hpm"
+CALLS=${BENCH_PAPI_VPMU_CALLS:-20000}
+SHIM="$D/papi_pfm_core_shim.so"
+for b in papi_read_vpmu_ours papi_read_vpmu_debian; do
+  [ -x "$D/$b" ] || { echo "bench_papi_vpmu: $D/$b not built" >&2; exit 1; }
+done
+[ -x "$HPM" ] || { echo "bench_papi_vpmu: $HPM not built" >&2; exit 1; }
+
+cost() { # LIB EVENTS: "INSTRUCTIONS HOST_NS"
+  local out pre=()
+  [ "$1" = debian ] && [ -f "$SHIM" ] && pre=(env "LD_PRELOAD=$SHIM")
+  out=$(LD_LIBRARY_PATH="$BUILD/lib" "${pre[@]}" "$HPM" run -- "$D/papi_read_vpmu_$1" "$2" "$CALLS" 2>/dev/null) || {
+    echo "bench_papi_vpmu: $1 $2 failed: $out" >&2
+    return 1
+  }
+  awk '$1 == "read_cost" { print $4, $6 }' <<<"$out"
+}
+
+read -r oi ot <<<"$(cost ours PAPI_TOT_INS)"
+read -r mi mt <<<"$(cost ours PAPI_TOT_INS,PAPI_L1_DCM)"
+peer="debian perf::TASK-CLOCK"
+if ! dcost=$(cost debian perf::TASK-CLOCK 2>/dev/null) || [ -z "$dcost" ]; then
+  echo "bench_papi_vpmu: note: Debian's libpapi cannot count perf::TASK-CLOCK under Valgrind here;"
+  echo "  the peer is the client request a read needs (HPM_VPMU_READ_KINDS) made directly"
+  peer="the request alone"
+  dcost=$(cost ours request)
+fi
+read -r di dt <<<"$dcost"
+printf '%-34s %14s %14s\n' "PAPI_read under hpm run" "instructions" "host ns"
+printf '%-34s %14s %14s\n' "ours PAPI_TOT_INS" "$oi" "$ot"
+printf '%-34s %14s %14s\n' "ours PAPI_TOT_INS,PAPI_L1_DCM" "$mi" "$mt"
+printf '%-34s %14s %14s\n' "$peer" "$di" "$dt"
+awk -v oi="$oi" -v ot="$ot" -v mi="$mi" -v mt="$mt" -v di="$di" -v dt="$dt" 'BEGIN {
+  printf "ratio papi_read_vpmu_instructions %.3f\n", oi / di
+  printf "ratio papi_read_vpmu_host_time %.3f\n", ot / dt
+  printf "ratio papi_read_vpmu_modeled_instructions %.3f\n", mi / di
+  printf "ratio papi_read_vpmu_modeled_host_time %.3f\n", mt / dt
+  printf "goal <= 100 instructions per read: %s (%s, %s with a modeled event)\n",
+         (oi <= 100 && mi <= 100) ? "met" : "missed", oi, mi
+  printf "goal <= 1 us of host time per read: %s (%.2f us, %.2f us)\n",
+         (ot <= 1000 && mt <= 1000) ? "met" : "missed", ot / 1000, mt / 1000 }'

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * papi_read_vpmu EVENT[,EVENT...] [CALLS] - what one PAPI_read costs a
+ * program that runs on the virtual PMU (under `hpm run`): the instructions
+ * it adds to the program's own count, and host time.
+ *
+ * One source, compiled against our libpapi and Debian's (bench/papi/
+ * CMakeLists.txt); bench_papi_vpmu.sh runs both under hpm run. The
+ * instructions are the tool's exact count of the calling thread
+ * (HPM_VPMU_READ, a client request the program makes itself), around CALLS
+ * reads, less the same loop without the read; host time is the wall time of
+ * the loop over CALLS.
+ *
+ * EVENTS "request" times the floor instead: the client request a PAPI_read
+ * of the virtual PMU needs at least (HPM_VPMU_READ_KINDS, every per-core
+ * kind of the calling thread), without PAPI.
+ *
+ * Output: "read_cost EVENTS instructions X host_ns Y", or exit 2 when an
+ * event cannot be added (the library has no such event here).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <papi.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "hpm_client.h"
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static uint64_t my_instructions(void)
+{
+    uint64_t c[1] = {0};
+    return HPM_VPMU_READ(c, 1) == 1 ? c[0] : 0; /* VPMU_EV_INSTRUCTIONS is first */
+}
+
+int main(int argc, char **argv)
+{
+    const char *events = argc > 1 ? argv[1] : "PAPI_TOT_INS";
+    long calls = argc > 2 ? atol(argv[2]) : 20000, i;
+    int set = PAPI_NULL, rc;
+    long long v[8];
+    char buf[256], *save = NULL, *name;
+    uint64_t i0, i1, i2;
+    double t0, t1;
+
+    if (HPM_VPMU_IS_RUNNING() == 0) {
+        fprintf(stderr, "papi_read_vpmu: run me under hpm run\n");
+        return 1;
+    }
+    if (strcmp(events, "request") == 0) {
+        static uint64_t kinds[256];
+        i0 = my_instructions();
+        for (i = 0; i < calls; i++)
+            __asm__ volatile("" ::: "memory");
+        i1 = my_instructions();
+        t0 = now_ns();
+        for (i = 0; i < calls; i++) {
+            if (HPM_VPMU_READ_KINDS(kinds, 256) < 0)
+                return 1;
+            __asm__ volatile("" ::: "memory");
+        }
+        t1 = now_ns();
+        i2 = my_instructions();
+        printf("read_cost request instructions %.1f host_ns %.0f\n",
+               ((double)(i2 - i1) - (double)(i1 - i0)) / (double)calls,
+               (t1 - t0) / (double)calls);
+        return 0;
+    }
+    if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT || PAPI_create_eventset(&set))
+        return 1;
+    snprintf(buf, sizeof buf, "%s", events);
+    for (name = strtok_r(buf, ",", &save); name; name = strtok_r(NULL, ",", &save))
+        if ((rc = PAPI_add_named_event(set, name)) != PAPI_OK) {
+            printf("cannot_count %s %s\n", name, PAPI_strerror(rc));
+            return 2;
+        }
+    if (PAPI_start(set) != PAPI_OK)
+        return 1;
+    /* the loop alone, then with the read: the difference is the read */
+    i0 = my_instructions();
+    for (i = 0; i < calls; i++)
+        __asm__ volatile("" ::: "memory");
+    i1 = my_instructions();
+    t0 = now_ns();
+    for (i = 0; i < calls; i++) {
+        if (PAPI_read(set, v) != PAPI_OK)
+            return 1;
+        __asm__ volatile("" ::: "memory");
+    }
+    t1 = now_ns();
+    i2 = my_instructions();
+    printf("read_cost %s instructions %.1f host_ns %.0f\n", events,
+           ((double)(i2 - i1) - (double)(i1 - i0)) / (double)calls, (t1 - t0) / (double)calls);
+    return PAPI_stop(set, v) == PAPI_OK ? 0 : 1;
+}
