@@ -304,7 +304,11 @@ static void account(void)
 
 static void on_start_client_code(ThreadId tid, ULong blocks_done)
 {
-    (void)blocks_done;
+    /* the host clock is a system call under Valgrind: asked only when some
+     * work ran since it was last asked (a program making client requests
+     * in a loop comes here after each one) */
+    static ULong blocks_at_check;
+    static UInt calls_since_check;
     if (tid != live_owner) {
         account();
         live_owner = tid;
@@ -312,7 +316,11 @@ static void on_start_client_code(ThreadId tid, ULong blocks_done)
     } else {
         vpmu_fold(); /* every timeslice: the live block's 32-bit lanes stay small */
     }
-    if (live && VG_(read_millisecond_timer)() - live_last_ms >= (UInt)clo_live_ms) {
+    if (!live || (blocks_done - blocks_at_check < 4096 && ++calls_since_check < 64))
+        return;
+    blocks_at_check = blocks_done;
+    calls_since_check = 0;
+    if (VG_(read_millisecond_timer)() - live_last_ms >= (UInt)clo_live_ms) {
         account();
         live_publish(HPM_LIVE_RUNNING, 0);
     }
@@ -632,9 +640,15 @@ static void client_fault_catcher(Int sig, Addr addr)
  * faulted (dst may then hold part of the data). */
 static Bool client_copy(void *dst, const void *src, SizeT n)
 {
-    vki_sigset_t mask;
+    /* the tool runs with Valgrind's fixed host signal mask: asked once
+     * (a system call per request otherwise) */
+    static vki_sigset_t mask;
+    static Bool have_mask;
     fault_catcher_t prev;
-    VG_(sigprocmask)(VKI_SIG_SETMASK, NULL, &mask);
+    if (!have_mask) {
+        VG_(sigprocmask)(VKI_SIG_SETMASK, NULL, &mask);
+        have_mask = True;
+    }
     prev = VG_(set_fault_catcher)(client_fault_catcher);
     if (VG_MINIMAL_SETJMP(client_fault_jmp) != 0) {
         /* left the signal handler by longjmp: its mask is still in force */
