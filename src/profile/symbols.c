@@ -202,6 +202,38 @@ static void sort_syms(struct fsym *t, size_t *n)
     *n = o;
 }
 
+/* The PLT's stubs have no symbols: without a name of their own they would
+ * be taken for the last symbol before them (_init). */
+static void add_plt(struct module *m, size_t cap)
+{
+    GElf_Addr bias = 0;
+    Elf *e = dwfl_module_getelf(m->mod, &bias);
+    Elf_Scn *scn = NULL;
+    size_t shstrndx;
+    struct fsym *grown;
+    if (!e || elf_getshdrstrndx(e, &shstrndx) != 0)
+        return;
+    while ((scn = elf_nextscn(e, scn)) != NULL) {
+        GElf_Shdr sh;
+        const char *name;
+        if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(e, shstrndx, sh.sh_name)) ||
+            strncmp(name, ".plt", 4) != 0 || sh.sh_size == 0)
+            continue;
+        if (m->n_syms == cap) {
+            grown = realloc(m->syms, (cap + 4) * sizeof *grown);
+            if (!grown)
+                return;
+            m->syms = grown;
+            cap += 4;
+        }
+        m->syms[m->n_syms].lo = sh.sh_addr + bias;
+        m->syms[m->n_syms].size = sh.sh_size;
+        m->syms[m->n_syms].name = "(PLT stubs)";
+        m->syms[m->n_syms].rank = 3; /* a real symbol at the same address wins */
+        m->n_syms++;
+    }
+}
+
 static void read_syms(struct module *m)
 {
     int n = dwfl_module_getsymtab(m->mod), i;
@@ -232,6 +264,7 @@ static void read_syms(struct module *m)
         f->name = name;
         f->rank = bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2;
     }
+    add_plt(m, (size_t)n);
     sort_syms(m->syms, &m->n_syms);
     sort_syms(m->data, &m->n_data);
 }
