@@ -113,6 +113,20 @@ struct papi_preset_desc {
 };
 extern const struct papi_preset_desc papi_preset_descs[PAPI_END_idx];
 
+/* How hpm counts a preset: one row of papi_presets.c's table. A preset may
+ * have several rows; the first whose natives resolve to one usable
+ * component wins. tests/papi_api/test_papi_presets.c checks every row. */
+struct papi_preset_def {
+    int idx;                   /* PAPI_xxx_idx */
+    enum papi_derived derived;
+    const char *natives;       /* comma-separated; order = N0, N1, ... */
+    const char *postfix;       /* DERIVED_POSTFIX only */
+    const char *needs;         /* comma-separated natives that must exist (not counted) */
+    const char *note;
+};
+extern const struct papi_preset_def papi_preset_defs[];
+extern const size_t papi_preset_ndefs;
+
 /* A preset as resolved on this machine at PAPI_library_init. */
 struct papi_preset {
     int available;
