@@ -21,6 +21,15 @@ folder=$1
 shift
 nm=${NM:-nm}
 
+# An object that is not there (a list passed as one argument, a stale path)
+# would make an empty graph that passes: refuse it.
+for o in "$@"; do
+    if [ ! -f "$o" ]; then
+        echo "$folder: no object file $o" >&2
+        exit 2
+    fi
+done
+
 # One line per symbol: "D file symbol" (defined function) or "U file symbol".
 for o in "$@"; do
     f=$(basename "$o")
