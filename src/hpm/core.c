@@ -34,19 +34,23 @@ static void dflt_shutdown(void)
 
 static int dflt_set_overflow(void *st, int pos, int64_t threshold)
 {
-    (void)st, (void)pos, (void)threshold;
+    (void)st;
+    (void)pos;
+    (void)threshold;
     return HPM_ENOTSUP; /* the core checks the threshold in software */
 }
 
 static uint64_t dflt_overflow_dispatch(void *st, const siginfo_t *si)
 {
-    (void)st, (void)si;
+    (void)st;
+    (void)si;
     return 0;
 }
 
 static int dflt_region(const char *name, int begin)
 {
-    (void)name, (void)begin;
+    (void)name;
+    (void)begin;
     return HPM_ENOTSUP; /* the component keeps no regions of its own */
 }
 
