@@ -67,13 +67,15 @@ static const char *why_not_here(const char *name)
 /* A perf name that libpfm4 knows ("perf::L1-ICACHE-LOAD-MISSES" is its
  * generic PMU's): the perf component resolves it only where the hardware
  * PMU works, and answers HPM_ENOEVENT elsewhere. */
+static int pfm_inited = -1;
+
 static int libpfm4_knows(const char *name)
 {
-    static int inited = -1;
+    int inited = pfm_inited;
     if (strncmp(name, "perf::", 6) != 0)
         return 0;
     if (inited < 0)
-        inited = pfm_initialize() == PFM_SUCCESS;
+        inited = pfm_inited = pfm_initialize() == PFM_SUCCESS;
     return inited && pfm_find_event(name) >= 0;
 }
 
@@ -243,6 +245,8 @@ int main(int argc, char **argv)
     printf("%zu rows: %d resolve here, %d need a component not usable here, %d failed\n",
            papi_preset_ndefs, ok, unusable, failed);
     hpm_shutdown();
+    if (pfm_inited > 0)
+        pfm_terminate();
     free(papi_lib.comp);
     return failed ? 1 : 0;
 }
