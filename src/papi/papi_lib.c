@@ -2,9 +2,9 @@
 /*
  * papi_lib.c - library life cycle and components.
  *
- * The top of libpapi's call graph with papi_options.c and papi_rate.c:
- * init and shutdown call the other files, and nothing of the core calls
- * back into them but PAPI's public entry points.
+ * Near the top of libpapi's call graph: init and shutdown call the other
+ * files; only papi_options.c and papi_rate.c call in here (component info,
+ * PAPI_library_init), and this file calls neither of them.
  */
 #include <errno.h>
 #include <stdio.h>
