@@ -392,6 +392,64 @@ static void sim_cleanup(void *st)
     (void)st; /* nothing held: the tool keeps no per-set state */
 }
 
+/* ------------------------------------------------------------ machine */
+
+static void add_cache(struct hpm_machine_info *mi, int level, char type,
+                      const struct hpm_cache_params *p, int shared)
+{
+    struct hpm_cache_info *c;
+    if (p->size == 0 || mi->n_caches >= HPM_MAX_CACHES)
+        return;
+    c = &mi->caches[mi->n_caches++];
+    c->level = level;
+    c->type = type;
+    c->size = p->size;
+    c->line_size = (int)p->line;
+    c->associativity = (int)p->assoc;
+    c->shared = shared;
+}
+
+/* hpm_machine_info under the virtual PMU: the model the tool runs
+ * (HPM_VPMU_MACHINE), not the host. */
+static int sim_machine_info(struct hpm_machine_info *mi)
+{
+    struct hpm_machine m;
+    const struct hpm_hier_params *h = &m.hier;
+    long r;
+    if (S.version < 3)
+        return HPM_ENOCOMP;
+    r = HPM_VPMU_MACHINE(&m, sizeof m);
+    if (r != (long)sizeof m && r != 0)
+        return HPM_ESYS;
+    mi->modeled = 1;
+    hpm__copy(mi->name, sizeof mi->name, m.name);
+    hpm__copy(mi->vendor, sizeof mi->vendor, "hpm virtual PMU (machine model)");
+    mi->cores = (int)h->cores;
+    mi->threads_per_core = 1;
+    mi->sockets = 1;
+    mi->mhz = (double)m.frequency_hz / 1e6;
+    mi->memory_bytes = m.memory_bytes;
+    /* first levels are per core in every model; L2/L3 say */
+    add_cache(mi, 1, 'I', &h->l1i, h->cores == 1);
+    add_cache(mi, 1, 'D', &h->l1d, h->cores == 1);
+    add_cache(mi, 2, 'U', &h->l2, h->l2.shared || h->cores == 1);
+    add_cache(mi, 3, 'U', &h->l3, h->l3.shared || h->cores == 1);
+    mi->itlb_entries = (int)m.itlb.entries;
+    mi->dtlb_entries = (int)m.dtlb.entries;
+    mi->page_size = m.dtlb.page_size;
+    return HPM_OK;
+}
+
+/* Region begin/end forwarded to the tool, so hpm count reports them too
+ * (an older tool that libhpm cannot count with still takes them). */
+static int sim_region(const char *name, int begin)
+{
+    if (S.version < 1)
+        return HPM_ENOCOMP;
+    return (begin ? HPM_VPMU_REGION_BEGIN(name) : HPM_VPMU_REGION_END(name)) == 0 ? HPM_OK
+                                                                                  : HPM_EINVAL;
+}
+
 const struct hpm_component hpm_comp_sim = {
     .name = "sim",
     .ci_flags = HPM_CI_THREAD_BOUND | HPM_CI_OVF_BY_COUNT | HPM_CI_SHARED_COUNTERS,
@@ -411,24 +469,6 @@ const struct hpm_component hpm_comp_sim = {
     .reset = sim_reset,
     .overflow_dispatch = NULL,
     .cleanup = sim_cleanup,
+    .region = sim_region,
+    .machine_info = sim_machine_info,
 };
-
-/* ------------------------------------------------------------ machine */
-
-int hpm__sim_machine(struct hpm_machine *m)
-{
-    long r;
-    if (S.version < 3)
-        return HPM_ENOCOMP;
-    r = HPM_VPMU_MACHINE(m, sizeof *m);
-    return r == (long)sizeof *m || r == 0 ? HPM_OK : HPM_ESYS;
-}
-
-/* Region begin/end forwarded to the tool, so hpm count reports them too. */
-int hpm__sim_region(const char *name, int begin)
-{
-    if (S.version < 1)
-        return HPM_ENOCOMP;
-    return (begin ? HPM_VPMU_REGION_BEGIN(name) : HPM_VPMU_REGION_END(name)) == 0 ? HPM_OK
-                                                                                  : HPM_EINVAL;
-}

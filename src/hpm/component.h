@@ -5,7 +5,7 @@
  * Modelled on PAPI's component vector (papi_vector_t): a table of function
  * pointers, probed once at hpm_init(), that knows its events and keeps a
  * per-set control state of set_size bytes which the core allocates. The
- * core (src/hpm/core.c, set.c) owns everything a component need not know:
+ * core (src/hpm/core.c, set.c, ...) owns everything a component need not know:
  * set handles, which thread runs what, the HPM_ECONFLICT rule, frozen values
  * of stopped sets, accumulation, the overflow signal and the software
  * overflow timer, regions.
@@ -111,12 +111,36 @@ struct hpm_component {
      * HPM_CI_OVF_BY_COUNT: the positions this signal is for (0 if none). */
     uint64_t (*overflow_dispatch)(void *st, const siginfo_t *si);
     void (*cleanup)(void *st);
+
+    /* What the core asks of a component beyond counting. */
+    /* A region of the calling thread begins (begin = 1) or ends: pass it on
+     * to a counter source that reports regions of its own (sim: the tool, so
+     * that `hpm count` reports them). HPM_OK: taken, and the matching end
+     * comes here too. Called for disabled components too, before the
+     * region's first read and after its last. */
+    int (*region)(const char *name, int begin);
+    /* The machine this component's counts come from when it is not this
+     * host (sim: the machine model): fill info, or HPM_ENOTSUP. Asked of
+     * enabled components in table order; the first other answer is
+     * hpm_machine_info's (an error included: then the host is not the
+     * machine counted). */
+    int (*machine_info)(struct hpm_machine_info *info);
 };
 
-/* The components, in hpm_component_info order (the table `comps` in core.c). */
-extern const struct hpm_component hpm_comp_sim;
-extern const struct hpm_component hpm_comp_perf;
-extern const struct hpm_component hpm_comp_os;
-extern const struct hpm_component hpm_comp_sde;
+/* Optional slots: shutdown, set_overflow, overflow_dispatch, region and
+ * machine_info may be NULL. hpm_init fills them in its copy of the entry
+ * (as PAPI fills a component vector) with defaults that do nothing or
+ * answer HPM_ENOTSUP, so the core calls every slot without a check. */
+
+/* The component table, in hpm_component_info order: the one list of
+ * components. core.c makes the table from it and HPM_NCOMP
+ * (hpm_internal.h) counts it; nothing else of the core names a component.
+ * sim comes first, so that a bare name ("INSTRUCTIONS") means the virtual
+ * PMU's event when the program runs under it. */
+#define HPM_COMPONENTS(X) X(hpm_comp_sim) X(hpm_comp_perf) X(hpm_comp_os) X(hpm_comp_sde)
+
+#define HPM_COMP_DECLARE(c) extern const struct hpm_component c;
+HPM_COMPONENTS(HPM_COMP_DECLARE)
+#undef HPM_COMP_DECLARE
 
 #endif

@@ -46,8 +46,9 @@
 
 #define HPM_EXPORT __attribute__((visibility("default")))
 
-#define HPM_NCOMP 4        /* sim, perf, os, sde */
-enum { HPM_ID_SIM = 0, HPM_ID_PERF = 1, HPM_ID_OS = 2 }; /* component ids */
+/* Components in the table (component.h's list, counted) */
+#define HPM_COMP_COUNT_ONE(c) +1
+#define HPM_NCOMP (0 HPM_COMPONENTS(HPM_COMP_COUNT_ONE))
 #define HPM_MAX_SETS 65536 /* handles 0 .. HPM_MAX_SETS-1 */
 #define HPM_SET_CHUNK 256  /* the set table grows by chunks that never move */
 /* Events of one set: the core's arrays hold up to the UPC's whole event
@@ -128,7 +129,8 @@ struct hpm_thread {
 };
 
 struct hpm_comp_slot {
-    const struct hpm_component *c;
+    struct hpm_component vec;      /* the table's entry, empty slots filled */
+    const struct hpm_component *c; /* &vec: what the core calls */
     struct hpm_component_info info;
     char reason[256];
 };
@@ -151,14 +153,28 @@ struct hpm_global {
 
 extern struct hpm_global g_hpm;
 
-/* core.c */
+/* The files of libhpm call each other without a cycle
+ * (tests/common/no_cycles.sh), from the top down:
+ *   core.c                      life cycle, threads (calls the ones below)
+ *   region.c                    regions
+ *   set.c                       sets
+ *   events.c, machine_info.c    names, ids, machine
+ *   comp_*.c                    the components, reached through the table
+ *   overflow.c                  the overflow signal and software timer
+ *   state.c                     g_hpm, the calling thread's record
+ *   util.c, parse.c             leaves */
+
+/* state.c */
 int hpm__check_init(void);
-pid_t hpm__gettid(void);
+int hpm__comp_enabled(int comp);
 /* The calling thread's record, created if needed (NULL: out of memory). */
 struct hpm_thread *hpm__self(void);
 /* Without creating it (signal context). */
 struct hpm_thread *hpm__self_if_any(void);
-int hpm__comp_enabled(int comp);
+/* The calling thread no longer has a record (the record itself stays). */
+void hpm__self_forget(void);
+/* Its destructor (core.c's) stops a thread's sets at its exit. */
+extern pthread_key_t hpm__exit_key;
 
 /* set.c */
 struct hpm_set *hpm__set_new(int handle);
@@ -170,7 +186,8 @@ int hpm__set_start(struct hpm_set *s, struct hpm_thread *self, int take_slot);
 int hpm__set_stop(struct hpm_set *s, int64_t *values);
 int hpm__set_read(struct hpm_set *s, int64_t *values);
 void hpm__sets_destroy_all(void);
-/* A thread is going away: stop what it runs (values are frozen). */
+/* A thread is going away: stop what it runs (values are frozen; its region
+ * sets are region.c's, hpm__regions_thread_exit). */
 void hpm__thread_stop_sets(struct hpm_thread *t);
 
 /* overflow.c */
@@ -192,13 +209,9 @@ void hpm__regions_thread_exit(struct hpm_thread *t); /* stop its region sets */
 void hpm__regions_free_thread(struct hpm_thread *t); /* ... and free its records */
 void hpm__regions_reset(void);
 
-/* comp_sim.c: the modeled machine; a region passed on to the tool */
-struct hpm_machine;
-int hpm__sim_machine(struct hpm_machine *m);
-int hpm__sim_region(const char *name, int begin);
-
-/* Helpers shared by components. */
+/* util.c: helpers shared by every file */
 void hpm__copy(char *dst, size_t len, const char *src);
 int hpm__strcaseeq(const char *a, const char *b);
+pid_t hpm__gettid(void);
 
 #endif

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * machine_info.c - hpm_machine_info: the virtual PMU's machine model when
- * the program runs under it (HPM_VPMU_MACHINE, modeled = 1), else this host
- * from /proc/cpuinfo, sysconf and /sys/devices/system/cpu/cpu0/cache
+ * machine_info.c - hpm_machine_info: the machine of the first enabled
+ * component that counts on one of its own (its machine_info slot: sim's
+ * machine model under the virtual PMU, modeled = 1), else this host from
+ * /proc/cpuinfo, sysconf and /sys/devices/system/cpu/cpu0/cache
  * (modeled = 0). The host's caches are reported as sysfs gives them, not
  * rounded to what the models could simulate (hpm_machine_from_sysfs does
  * that for `--machine host`).
@@ -15,44 +16,7 @@
 #include <unistd.h>
 
 #include "hpm_internal.h"
-#include "machine.h"
 #include "parse.h"
-
-static void add_cache(struct hpm_machine_info *mi, int level, char type,
-                      const struct hpm_cache_params *p, int shared)
-{
-    struct hpm_cache_info *c;
-    if (p->size == 0 || mi->n_caches >= HPM_MAX_CACHES)
-        return;
-    c = &mi->caches[mi->n_caches++];
-    c->level = level;
-    c->type = type;
-    c->size = p->size;
-    c->line_size = (int)p->line;
-    c->associativity = (int)p->assoc;
-    c->shared = shared;
-}
-
-static void from_model(const struct hpm_machine *m, struct hpm_machine_info *mi)
-{
-    const struct hpm_hier_params *h = &m->hier;
-    mi->modeled = 1;
-    hpm__copy(mi->name, sizeof mi->name, m->name);
-    hpm__copy(mi->vendor, sizeof mi->vendor, "hpm virtual PMU (machine model)");
-    mi->cores = (int)h->cores;
-    mi->threads_per_core = 1;
-    mi->sockets = 1;
-    mi->mhz = (double)m->frequency_hz / 1e6;
-    mi->memory_bytes = m->memory_bytes;
-    /* first levels are per core in every model; L2/L3 say */
-    add_cache(mi, 1, 'I', &h->l1i, h->cores == 1);
-    add_cache(mi, 1, 'D', &h->l1d, h->cores == 1);
-    add_cache(mi, 2, 'U', &h->l2, h->l2.shared || h->cores == 1);
-    add_cache(mi, 3, 'U', &h->l3, h->l3.shared || h->cores == 1);
-    mi->itlb_entries = (int)m->itlb.entries;
-    mi->dtlb_entries = (int)m->dtlb.entries;
-    mi->page_size = m->dtlb.page_size;
-}
 
 /* Read a small file into buf (NUL-terminated); its length or -1. */
 static ssize_t slurp(const char *path, char *buf, size_t cap)
@@ -142,19 +106,20 @@ static void from_host(struct hpm_machine_info *mi)
 
 HPM_EXPORT int hpm_machine_info(struct hpm_machine_info *info)
 {
-    struct hpm_machine m;
+    int k, rc;
     if (hpm__check_init() != HPM_OK)
         return HPM_ENOINIT;
     if (!info)
         return HPM_EINVAL;
-    memset(info, 0, sizeof *info);
-    if (hpm__comp_enabled(HPM_ID_SIM)) {
-        int rc = hpm__sim_machine(&m);
-        if (rc != HPM_OK)
-            return rc; /* under the tool the host is not the machine counted */
-        from_model(&m, info);
-        return HPM_OK;
+    for (k = 0; k < HPM_NCOMP; k++) {
+        if (!hpm__comp_enabled(k))
+            continue;
+        memset(info, 0, sizeof *info);
+        rc = g_hpm.comp[k].c->machine_info(info);
+        if (rc != HPM_ENOTSUP)
+            return rc; /* an error too: then the host is not the machine counted */
     }
+    memset(info, 0, sizeof *info);
     from_host(info);
     return HPM_OK;
 }

@@ -92,7 +92,7 @@ static void dispatch(struct hpm_set *s, siginfo_t *si, void *pc, void *uc)
     int i, calls, n;
     if (s->state != HPM_SET_RUNNING || !s->n_ovf || !s->handler)
         return;
-    if (s->c->overflow_dispatch && !(s->c->ci_flags & HPM_CI_OVF_BY_COUNT))
+    if (!(s->c->ci_flags & HPM_CI_OVF_BY_COUNT))
         mask = s->c->overflow_dispatch(s->cst, si);
     if (mask)
         s->handler(s->handle, pc, mask, uc);

@@ -8,10 +8,13 @@
  * first begin and kept running: they are not in the set table and take no
  * thread slot, so the thread may still run sets of its own. A begin reads
  * them and pushes the values; the matching end reads again and adds the
- * difference to the (thread, region) record. Under the virtual PMU the
- * region is passed to the tool as well (HPM_VPMU_REGION_BEGIN/END), so
- * `hpm count` reports it too: the tool's begin goes before our read and its
- * end after, keeping our counts tight around the region.
+ * difference to the (thread, region) record. Each component is told of the
+ * region too (its region slot): under the virtual PMU sim passes it to the
+ * tool (HPM_VPMU_REGION_BEGIN/END), so `hpm count` reports it as well. The
+ * components' begins go before our read and their ends after, keeping our
+ * counts tight around the region; the first component of the table is told
+ * last at a begin and first at an end, so the tool's region holds as little
+ * of ours as it can.
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -23,6 +26,7 @@
 #include "parse.h"
 
 #define REGION_NAME_MAX 128 /* with the NUL, as the tool's HPM_VPMU_NAME_MAX */
+_Static_assert(HPM_NCOMP <= 32, "a frame's took has a bit per component");
 
 struct hpm_region_rec {
     char name[REGION_NAME_MAX];
@@ -34,7 +38,7 @@ struct hpm_region_rec {
 struct hpm_region_frame {
     struct hpm_region_rec *rec;
     int64_t start[HPM_REGION_MAX_EVENTS];
-    int tool; /* the tool took the begin: it gets the end */
+    unsigned took; /* bit k: component k took the begin, so it gets the end */
 };
 
 /* Where region event p is counted: set of component comp, position pos.
@@ -215,6 +219,25 @@ static int read_all(struct hpm_thread *t, int64_t *out)
     return HPM_OK;
 }
 
+/* Tell the components a region begins: the mask of those that took it. */
+static unsigned tell_begin(const char *name)
+{
+    unsigned took = 0;
+    int k;
+    for (k = HPM_NCOMP - 1; k >= 0; k--)
+        if (g_hpm.comp[k].c->region(name, 1) == HPM_OK)
+            took |= 1u << k;
+    return took;
+}
+
+static void tell_end(const char *name, unsigned took)
+{
+    int k;
+    for (k = 0; k < HPM_NCOMP; k++)
+        if (took & (1u << k))
+            (void)g_hpm.comp[k].c->region(name, 0);
+}
+
 static int name_ok(const char *name)
 {
     return name && name[0] && strlen(name) < REGION_NAME_MAX;
@@ -262,11 +285,10 @@ HPM_EXPORT int hpm_region_begin(const char *name)
     pthread_mutex_unlock(&t->rmu);
     f = &t->stack[t->depth];
     f->rec = r;
-    f->tool = hpm__sim_region(name, 1) == HPM_OK;
+    f->took = tell_begin(name);
     rc = read_all(t, f->start);
     if (rc != HPM_OK) {
-        if (f->tool)
-            (void)hpm__sim_region(name, 0);
+        tell_end(name, f->took);
         return rc;
     }
     t->depth++;
@@ -293,8 +315,7 @@ HPM_EXPORT int hpm_region_end(const char *name)
     rc = read_all(t, v);
     if (strcmp(f->rec->name, name) != 0)
         return HPM_ENOREGION;
-    if (f->tool)
-        (void)hpm__sim_region(name, 0);
+    tell_end(name, f->took);
     t->depth--;
     if (rc != HPM_OK)
         return rc;

@@ -237,7 +237,7 @@ static void reapply_overflow(struct hpm_set *s)
         if (!o->threshold)
             continue;
         s->n_ovf++;
-        if (!(o->flags & HPM_OVERFLOW_FORCE_SOFTWARE) && s->c->set_overflow)
+        if (!(o->flags & HPM_OVERFLOW_FORCE_SOFTWARE))
             o->native_cfg = s->c->set_overflow(s->cst, i, o->threshold) == HPM_OK;
     }
     if (!s->n_ovf)
@@ -918,7 +918,6 @@ void hpm__thread_stop_sets(struct hpm_thread *t)
         if (s)
             stop_if_owned(t, s);
     }
-    hpm__regions_thread_exit(t);
 }
 
 /* ------------------------------------------------------------ overflow */
@@ -963,8 +962,7 @@ HPM_EXPORT int hpm_set_overflow(int set, hpm_event_t event, int64_t threshold, u
     }
     s->ovf[pos].threshold = threshold;
     s->ovf[pos].flags = threshold ? flags : 0;
-    if (s->c->set_overflow)
-        (void)s->c->set_overflow(s->cst, pos, 0);
+    (void)s->c->set_overflow(s->cst, pos, 0);
     if (threshold)
         s->handler = handler; /* one handler per set, as in PAPI: the last one */
     reapply_overflow(s);

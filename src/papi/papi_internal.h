@@ -37,7 +37,7 @@ enum papi_op {
     OP_NAME,
 };
 
-/* Map an hpm status (<= 0) to a PAPI one through the table in papi_lib.c. */
+/* Map an hpm status (<= 0) to a PAPI one through the table in papi_common.c. */
 int papi_from_hpm(int hpm_status, enum papi_op op);
 
 /* Every public entry returns through this: it records the thread's last
@@ -63,6 +63,8 @@ struct papi_library {
     int default_mpx_ns;
     unsigned long (*thread_id_fn)(void);
     pid_t pid;      /* process that initialised the library (fork detection) */
+    unsigned generation; /* bumped by every PAPI_shutdown: what was made
+                            before (papi_rate.c's hidden set) is gone */
 };
 
 extern struct papi_library papi_lib;
@@ -110,6 +112,20 @@ struct papi_preset_desc {
     unsigned categories;     /* PAPI_PRESET_BIT_* */
 };
 extern const struct papi_preset_desc papi_preset_descs[PAPI_END_idx];
+
+/* How hpm counts a preset: one row of papi_presets.c's table. A preset may
+ * have several rows; the first whose natives resolve to one usable
+ * component wins. tests/papi_api/test_papi_presets.c checks every row. */
+struct papi_preset_def {
+    int idx;                   /* PAPI_xxx_idx */
+    enum papi_derived derived;
+    const char *natives;       /* comma-separated; order = N0, N1, ... */
+    const char *postfix;       /* DERIVED_POSTFIX only */
+    const char *needs;         /* comma-separated natives that must exist (not counted) */
+    const char *note;
+};
+extern const struct papi_preset_def papi_preset_defs[];
+extern const size_t papi_preset_ndefs;
 
 /* A preset as resolved on this machine at PAPI_library_init. */
 struct papi_preset {
@@ -184,11 +200,7 @@ void papi_sysinfo_shutdown(void); /* frees the shared-library list */
 extern PAPI_hw_info_t papi_hw_info;
 double papi_mhz(void);            /* modeled or measured clock, never 0 */
 
-/* ------------------------------------------------------------ rate calls */
-
-void papi_rate_shutdown(void);
-
-/* Small helpers. */
+/* Small helpers (papi_common.c). */
 void papi_copy(char *dst, size_t size, const char *src);
 
 #endif /* HPM_PAPI_INTERNAL_H */

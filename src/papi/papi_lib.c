@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * papi_lib.c - library life cycle, error codes and components.
+ * papi_lib.c - library life cycle and components.
+ *
+ * Near the top of libpapi's call graph: init and shutdown call the other
+ * files; only papi_options.c and papi_rate.c call in here (component info,
+ * PAPI_library_init), and this file calls neither of them.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,143 +15,6 @@
 
 #include "papi_internal.h"
 
-struct papi_library papi_lib = { .debug = PAPI_QUIET, .default_mpx_ns = 10000000 };
-pthread_mutex_t papi_mutex = PTHREAD_MUTEX_INITIALIZER;
-
-void papi_copy(char *dst, size_t size, const char *src)
-{
-    if (size == 0)
-        return;
-    if (!src)
-        src = "";
-    size_t n = strlen(src);
-    if (n >= size)
-        n = size - 1;
-    memcpy(dst, src, n);
-    dst[n] = '\0';
-}
-
-/* ================================================================ errors */
-
-/* PAPI_strerror's sentences, indexed by -code. */
-static char *const error_text[PAPI_NUM_ERRORS] = {
-    [0] = "No error",
-    [-PAPI_EINVAL] = "Invalid argument",
-    [-PAPI_ENOMEM] = "Insufficient memory",
-    [-PAPI_ESYS] = "A system or C library call failed",
-    [-PAPI_ECMP] = "Not supported by component",
-    [-PAPI_ECLOST] = "Access to the counters was lost or interrupted",
-    [-PAPI_EBUG] = "Internal error in the PAPI library",
-    [-PAPI_ENOEVNT] = "Event does not exist",
-    [-PAPI_ECNFLCT] = "Event exists, but cannot be counted due to counter resource limitations",
-    [-PAPI_ENOTRUN] = "EventSet is currently not running",
-    [-PAPI_EISRUN] = "EventSet is currently counting",
-    [-PAPI_ENOEVST] = "No such EventSet available",
-    [-PAPI_ENOTPRESET] = "Event in argument is not a valid preset",
-    [-PAPI_ENOCNTR] = "Hardware does not support performance counters",
-    [-PAPI_EMISC] = "Unknown error code",
-    [-PAPI_EPERM] = "Permission level does not permit operation",
-    [-PAPI_ENOINIT] = "PAPI has not been initialized",
-    [-PAPI_ENOCMP] = "Component index is not set or is invalid",
-    [-PAPI_ENOSUPP] = "Not supported",
-    [-PAPI_ENOIMPL] = "Not implemented",
-    [-PAPI_EBUF] = "Buffer size exceeded",
-    [-PAPI_EINVAL_DOM] = "EventSet domain is not supported for the operation",
-    [-PAPI_EATTR] = "Invalid or missing event attributes",
-    [-PAPI_ECOUNT] = "Too many events or attributes",
-    [-PAPI_ECOMBO] = "Bad combination of features",
-    [-PAPI_ECMP_DISABLED] = "Component containing event is disabled",
-    [-PAPI_EDELAY_INIT] = "Delayed initialization component",
-    [-PAPI_EMULPASS] = "Event exists, but cannot be counted due to multiple passes required by hardware",
-};
-
-char *PAPI_strerror(int code)
-{
-    if (code > 0 || code <= -PAPI_NUM_ERRORS)
-        return NULL;
-    return error_text[-code];
-}
-
-static _Thread_local int last_error = PAPI_OK;
-
-int papi_ret(int status)
-{
-    if (status < 0) {
-        last_error = status;
-        if (papi_lib.debug != PAPI_QUIET) {
-            const char *s = PAPI_strerror(status);
-            fprintf(stderr, "PAPI Error: %s\n", s ? s : "unknown error");
-            if (papi_lib.debug == PAPI_VERB_ESTOP)
-                exit(status);
-        }
-    }
-    return status;
-}
-
-void PAPI_perror(const char *msg)
-{
-    const char *s = PAPI_strerror(last_error);
-    if (!s)
-        return;
-    if (msg && *msg)
-        fprintf(stderr, "%s: ", msg);
-    fprintf(stderr, "%s\n", s);
-}
-
-int PAPI_set_debug(int level)
-{
-    if (level != PAPI_QUIET && level != PAPI_VERB_ECONT && level != PAPI_VERB_ESTOP)
-        return papi_ret(PAPI_EINVAL);
-    papi_lib.debug = level;
-    return PAPI_OK;
-}
-
-/* hpm status -> PAPI status. Rows with a specific operation come first and
- * win; OP_ANY rows are the general meaning. */
-static const struct {
-    int hpm;
-    enum papi_op op;
-    int papi;
-} error_map[] = {
-    { HPM_ECONFLICT, OP_START, PAPI_EISRUN },   /* another set of the component runs here */
-    { HPM_ERUNNING, OP_START, PAPI_EISRUN },
-    { HPM_ENOTSUP, OP_OVERFLOW, PAPI_ENOSUPP },
-    { HPM_ENOTSUP, OP_OPTION, PAPI_ECMP },
-    { HPM_ENOEVENT, OP_START, PAPI_EINVAL },    /* empty set */
-    { HPM_ENOCOMP, OP_NAME, PAPI_ENOEVNT },     /* only a disabled component has it */
-    { HPM_ENOCOMP, OP_ADD, PAPI_ECMP_DISABLED },
-    { HPM_OK, OP_ANY, PAPI_OK },
-    { HPM_EINVAL, OP_ANY, PAPI_EINVAL },
-    { HPM_ENOMEM, OP_ANY, PAPI_ENOMEM },
-    { HPM_ESYS, OP_ANY, PAPI_ESYS },
-    { HPM_ENOINIT, OP_ANY, PAPI_ENOINIT },
-    { HPM_ENOEVENT, OP_ANY, PAPI_ENOEVNT },
-    { HPM_ENOCOMP, OP_ANY, PAPI_ENOCMP },
-    { HPM_ECONFLICT, OP_ANY, PAPI_ECNFLCT },
-    { HPM_ECOUNTERS, OP_ANY, PAPI_ECNFLCT },
-    { HPM_ENOSET, OP_ANY, PAPI_ENOEVST },
-    { HPM_ERUNNING, OP_ANY, PAPI_EISRUN },
-    { HPM_ENOTRUNNING, OP_ANY, PAPI_ENOTRUN },
-    { HPM_EEXISTS, OP_ANY, PAPI_ECNFLCT },
-    { HPM_ENOTSUP, OP_ANY, PAPI_ECMP },
-    { HPM_EPERM, OP_ANY, PAPI_EPERM },
-    { HPM_ENOREGION, OP_ANY, PAPI_EINVAL },
-    { HPM_EBUG, OP_ANY, PAPI_EBUG },
-};
-
-int papi_from_hpm(int hpm_status, enum papi_op op)
-{
-    if (hpm_status >= 0)
-        return PAPI_OK;
-    for (size_t i = 0; i < sizeof error_map / sizeof error_map[0]; i++)
-        if (error_map[i].hpm == hpm_status && error_map[i].op == op)
-            return error_map[i].papi;
-    for (size_t i = 0; i < sizeof error_map / sizeof error_map[0]; i++)
-        if (error_map[i].hpm == hpm_status && error_map[i].op == OP_ANY)
-            return error_map[i].papi;
-    return PAPI_EMISC;
-}
-
 /* ================================================================ components */
 
 /* Disabling is asked for before PAPI_library_init, when the components are
@@ -156,13 +23,6 @@ int papi_from_hpm(int hpm_status, enum papi_op op)
 static char pending_disable_name[MAX_PENDING_DISABLE][PAPI_MIN_STR_LEN];
 static int pending_disable_idx[MAX_PENDING_DISABLE];
 static int n_pending_name, n_pending_idx;
-
-int papi_component_usable(int cidx)
-{
-    if (cidx < 0 || cidx >= papi_lib.ncomp)
-        return 0;
-    return papi_lib.comp[cidx].hpm.enabled && !papi_lib.comp[cidx].user_disabled;
-}
 
 /* hpm domains <-> PAPI domains: the bits are the same for user and kernel;
  * PAPI's OTHER and SUPERVISOR have no hpm counterpart. */
@@ -373,7 +233,6 @@ void PAPI_shutdown(void)
 {
     if (!papi_inited())
         return;
-    papi_rate_shutdown();
     papi_eventsets_destroy_all();
     pthread_mutex_lock(&papi_mutex);
     papi_threads_shutdown();
@@ -385,5 +244,6 @@ void PAPI_shutdown(void)
     papi_lib.init_level = 0;
     papi_lib.thread_id_fn = NULL;
     n_pending_idx = n_pending_name = 0;
+    __atomic_add_fetch(&papi_lib.generation, 1, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&papi_mutex);
 }

@@ -5,12 +5,15 @@
  * Two tables:
  *   papi_preset_descs  every preset PAPI 7 defines: name, descriptions,
  *                      categories (index = PAPI_xxx_idx).
- *   preset_defs        how hpm counts a preset: native event names, how they
+ *   papi_preset_defs   how hpm counts a preset: native event names, how they
  *                      combine, optional natives that must merely exist.
  *                      A preset may have several rows; at PAPI_library_init
  *                      the first row whose natives all resolve to one usable
  *                      component wins. A preset with no winning row is not
  *                      available here (PAPI_query_event: PAPI_ENOEVNT).
+ *                      Since an unresolved row is skipped silently, a test
+ *                      checks that every name of every row exists
+ *                      (tests/papi_api/test_papi_presets.c).
  *
  * The mapping is meant to be honest: a preset appears only where hpm has
  * an event with PAPI's meaning (or a derivation of such events); where the
@@ -152,15 +155,6 @@ const struct papi_preset_desc papi_preset_descs[PAPI_END_idx] = {
 
 /* ------------------------------------------------------------ definitions */
 
-struct preset_def {
-    int idx;
-    enum papi_derived derived;
-    const char *natives; /* comma-separated; order = N0, N1, ... */
-    const char *postfix; /* DERIVED_POSTFIX only */
-    const char *needs;   /* comma-separated natives that must exist (not counted) */
-    const char *note;
-};
-
 #define ROW(p, kind, nat, pf, need, note) { PAPI_##p##_idx, kind, nat, pf, need, note }
 #define ONE(p, nat) ROW(p, NOT_DERIVED, nat, NULL, NULL, NULL)
 #define ONE_N(p, nat, note) ROW(p, NOT_DERIVED, nat, NULL, NULL, note)
@@ -170,7 +164,7 @@ struct preset_def {
 
 /* hpm's virtual PMU (component sim), then hardware events through
  * perf_event where a PMU exists (exact meanings only). */
-static const struct preset_def preset_defs[] = {
+const struct papi_preset_def papi_preset_defs[] = {
     /* --- instructions and cycles */
     ONE(TOT_INS, "sim::INSTRUCTIONS"),
     ONE(TOT_CYC, "sim::CYCLES"),
@@ -257,6 +251,8 @@ static const struct preset_def preset_defs[] = {
     ONE(TLB_IM, "perf::ITLB-LOAD-MISSES"),
 };
 
+const size_t papi_preset_ndefs = sizeof papi_preset_defs / sizeof papi_preset_defs[0];
+
 struct papi_preset papi_presets[PAPI_END_idx];
 
 /* Split a comma list into resolved hpm events; -1 when any is missing or
@@ -289,8 +285,8 @@ static int resolve_list(const char *list, hpm_event_t *out, int max, int *cidx)
 void papi_presets_resolve(void)
 {
     memset(papi_presets, 0, sizeof papi_presets);
-    for (size_t r = 0; r < sizeof preset_defs / sizeof preset_defs[0]; r++) {
-        const struct preset_def *d = &preset_defs[r];
+    for (size_t r = 0; r < papi_preset_ndefs; r++) {
+        const struct papi_preset_def *d = &papi_preset_defs[r];
         struct papi_preset *p = &papi_presets[d->idx];
         if (p->available)
             continue; /* an earlier row won */

@@ -10,6 +10,11 @@
  * one with another event) replaces the set. Rates per second use cycles at
  * the hardware clock rate where PAPI_TOT_CYC exists (the modeled time
  * under the virtual PMU), else process time.
+ *
+ * A client of the library like papi_hl: it calls PAPI_library_init and the
+ * event-set calls, and the library never calls it. PAPI_shutdown destroys
+ * every set, the hidden ones too; a thread's rate state notices from the
+ * library's generation (papi_lib.generation) and starts afresh.
  */
 #include <string.h>
 
@@ -25,6 +30,7 @@ struct rate_state {
     int has_cycles; /* position of PAPI_TOT_CYC, or -1 */
     int has_ref;    /* position of PAPI_REF_CYC, or -1 */
     long long real_us, virt_us;
+    unsigned generation; /* papi_lib.generation the set was made in */
 };
 
 static _Thread_local struct rate_state rate = { .set = PAPI_NULL };
@@ -41,9 +47,14 @@ static void rate_drop(void)
     rate.set = PAPI_NULL;
 }
 
-void papi_rate_shutdown(void)
+/* The library was shut down since the set was made: the set is gone. */
+static void rate_forget_if_stale(void)
 {
-    rate_drop();
+    if (rate.kind != RATE_NONE &&
+        rate.generation != __atomic_load_n(&papi_lib.generation, __ATOMIC_ACQUIRE)) {
+        rate.kind = RATE_NONE;
+        rate.set = PAPI_NULL;
+    }
 }
 
 /* Start the hidden set with events[0] (required) then the optional cycle
@@ -75,6 +86,7 @@ static int rate_begin(enum rate_kind kind, int event, int with_ref)
     }
     rate.kind = kind;
     rate.event = event;
+    rate.generation = __atomic_load_n(&papi_lib.generation, __ATOMIC_ACQUIRE);
     rate.real_us = PAPI_get_real_usec();
     rate.virt_us = PAPI_get_virt_usec();
     return PAPI_OK;
@@ -87,6 +99,7 @@ static int rate_step(enum rate_kind kind, int event, int with_ref, float *rtime,
                      long long values[4], int *rc_out)
 {
     memset(values, 0, 4 * sizeof *values);
+    rate_forget_if_stale();
     if (rate.kind != kind || rate.event != event)
         rate_drop();
     if (rate.kind == RATE_NONE) {
@@ -184,6 +197,7 @@ int PAPI_epc(int event, float *rtime, float *ptime, long long *ref, long long *c
 
 int PAPI_rate_stop(void)
 {
+    rate_forget_if_stale();
     if (rate.kind == RATE_NONE)
         return papi_ret(PAPI_ENOTRUN);
     rate_drop();

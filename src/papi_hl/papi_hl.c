@@ -22,7 +22,6 @@
 #include "papi.h"
 #include "papi_hl_internal.h"
 
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,20 +39,6 @@ static __thread struct hl_thread *hl_self;
 static const char *const hl_default_events[] = {
     "perf::TASK-CLOCK", "PAPI_TOT_INS", "PAPI_TOT_CYC", "PAPI_FP_INS", "PAPI_FP_OPS",
 };
-
-void hpm_hl_msg(const char *kind, const char *fmt, ...)
-{
-    va_list ap;
-
-    /* Errors always; the rest only when asked for, as PAPI does. */
-    if (!hpm_hl.verbose && strcmp(kind, "Error") != 0)
-        return;
-    fprintf(stderr, "PAPI-HL %s: ", kind);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-}
 
 /* ------------------------------------------------------------ choosing events */
 

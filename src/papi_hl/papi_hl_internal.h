@@ -117,7 +117,8 @@ struct hl_global {
 
 extern struct hl_global hpm_hl;
 
-/* papi_hl.c */
+/* papi_hl_msg.c: "PAPI-HL KIND: ..." on stderr; only errors unless
+ * hpm_hl.verbose */
 void hpm_hl_msg(const char *kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* papi_hl_output.c: write the report (caller holds hpm_hl.lock). Returns 0, or

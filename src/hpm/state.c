@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * state.c - the library's state (g_hpm), whether it is initialised, which
+ * components are enabled, and the calling thread's record.
+ *
+ * Below every other file of the core: sets, overflow, regions and the
+ * event calls ask here, and nothing here calls them. Making a record arms
+ * the thread-exit destructor (core.c creates hpm__exit_key at hpm_init),
+ * which is how a thread's sets get stopped without this file calling set.c.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "hpm_internal.h"
+
+struct hpm_global g_hpm = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+pthread_key_t hpm__exit_key = (pthread_key_t)-1;
+
+/* The calling thread's record. initial-exec: the signal handler reads it,
+ * and a dynamic TLS access could allocate there. tls_epoch tells a record
+ * freed by hpm_shutdown from a live one. */
+static __thread struct hpm_thread *tls_self __attribute__((tls_model("initial-exec")));
+static __thread unsigned tls_epoch __attribute__((tls_model("initial-exec")));
+
+int hpm__check_init(void)
+{
+    int ok;
+    pthread_mutex_lock(&g_hpm.lock);
+    ok = g_hpm.initialized;
+    pthread_mutex_unlock(&g_hpm.lock);
+    return ok ? HPM_OK : HPM_ENOINIT;
+}
+
+int hpm__comp_enabled(int comp)
+{
+    return comp >= 0 && comp < HPM_NCOMP && g_hpm.comp[comp].info.enabled;
+}
+
+struct hpm_thread *hpm__self_if_any(void)
+{
+    /* signal context: no lock. An epoch mismatch means hpm_shutdown freed it. */
+    if (tls_self && tls_epoch == __atomic_load_n(&g_hpm.epoch, __ATOMIC_ACQUIRE))
+        return tls_self;
+    return NULL;
+}
+
+void hpm__self_forget(void)
+{
+    tls_self = NULL;
+}
+
+struct hpm_thread *hpm__self(void)
+{
+    /* an existing record is the thread's own: no lock to find it */
+    struct hpm_thread *t = hpm__self_if_any();
+    if (t)
+        return t;
+    t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    pthread_mutex_lock(&g_hpm.lock);
+    t->tid = hpm__gettid();
+    t->id = g_hpm.id_fn ? g_hpm.id_fn() : (unsigned long)t->tid;
+    t->alive = 1;
+    pthread_mutex_init(&t->rmu, NULL);
+    t->next = g_hpm.threads;
+    g_hpm.threads = t;
+    tls_self = t;
+    tls_epoch = g_hpm.epoch;
+    pthread_mutex_unlock(&g_hpm.lock);
+    /* any non-NULL value makes the destructor run at thread exit */
+    if (hpm__exit_key != (pthread_key_t)-1)
+        pthread_setspecific(hpm__exit_key, (void *)1);
+    return t;
+}
