@@ -257,6 +257,25 @@ struct hpm_machine_info {
 
 int hpm_machine_info(struct hpm_machine_info *info);
 
+/* Gate the counting by where the program is (seed 004's start at an
+ * address and trigger events), for every set; on the virtual PMU
+ * (docs/vpmu.md, Gating), HPM_ENOTSUP elsewhere:
+ *   HPM_GATE_START_AT  counting stops now, starts whenever code is reached
+ *   HPM_GATE_STOP_AT   counting stops whenever code is reached
+ *   HPM_GATE_ONLY      counts only while the function at code (its first
+ *                      instruction) and what it calls run
+ *   HPM_GATE_TRIGGER   counting stops now and starts after n more of event
+ *                      (an exact per-thread event such as sim::INSTRUCTIONS)
+ *   HPM_GATE_CLEAR     no gates; counting stays as it is */
+enum hpm_gate {
+    HPM_GATE_CLEAR = 0,
+    HPM_GATE_START_AT = 1,
+    HPM_GATE_STOP_AT = 2,
+    HPM_GATE_ONLY = 3,
+    HPM_GATE_TRIGGER = 4
+};
+int hpm_gate(int which, const void *code, hpm_event_t event, uint64_t n);
+
 #ifdef __cplusplus
 }
 #endif

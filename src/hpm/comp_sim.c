@@ -450,6 +450,22 @@ static int sim_region(const char *name, int begin)
                                                                                   : HPM_EINVAL;
 }
 
+/* Gates: the tool's (HPM_VPMU_GATE, interface 5). A trigger's event must
+ * be a per-thread kind the tool counts exactly. */
+static int sim_gate(int which, const void *code, uint32_t index, uint64_t n)
+{
+    static const int req[] = {HPM_VPMU_GATE_CLEAR, HPM_VPMU_GATE_START_AT,
+                              HPM_VPMU_GATE_STOP_AT, HPM_VPMU_GATE_ONLY, HPM_VPMU_GATE_TRIGGER};
+    long r;
+    if (S.version < 5)
+        return HPM_ENOTSUP;
+    if (which == HPM_GATE_TRIGGER && index >= HPM_K_CORE_COUNT)
+        return HPM_EINVAL;
+    r = HPM_VPMU_GATE(req[which], which == HPM_GATE_TRIGGER ? (uintptr_t)index : (uintptr_t)code,
+                      n);
+    return r == HPM_VPMU_OK ? HPM_OK : HPM_EINVAL;
+}
+
 const struct hpm_component hpm_comp_sim = {
     .name = "sim",
     .ci_flags = HPM_CI_THREAD_BOUND | HPM_CI_OVF_BY_COUNT | HPM_CI_SHARED_COUNTERS,
@@ -471,4 +487,5 @@ const struct hpm_component hpm_comp_sim = {
     .cleanup = sim_cleanup,
     .region = sim_region,
     .machine_info = sim_machine_info,
+    .gate = sim_gate,
 };

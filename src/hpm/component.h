@@ -125,6 +125,10 @@ struct hpm_component {
      * hpm_machine_info's (an error included: then the host is not the
      * machine counted). */
     int (*machine_info)(struct hpm_machine_info *info);
+    /* Gate the counting by where the program is (hpm_gate; enum hpm_gate):
+     * code for START_AT, STOP_AT, ONLY; index (this component's) and n for
+     * TRIGGER. HPM_ENOTSUP when the component cannot (the default). */
+    int (*gate)(int which, const void *code, uint32_t index, uint64_t n);
 };
 
 /* Optional slots: shutdown, set_overflow, overflow_dispatch, region and

@@ -54,6 +54,15 @@ static int dflt_region(const char *name, int begin)
     return HPM_ENOTSUP; /* the component keeps no regions of its own */
 }
 
+static int dflt_gate(int which, const void *code, uint32_t index, uint64_t n)
+{
+    (void)which;
+    (void)code;
+    (void)index;
+    (void)n;
+    return HPM_ENOTSUP; /* counting cannot be gated by the program's position */
+}
+
 static int dflt_machine_info(struct hpm_machine_info *info)
 {
     (void)info;
@@ -72,6 +81,8 @@ static void fill_defaults(struct hpm_component *c)
         c->region = dflt_region;
     if (!c->machine_info)
         c->machine_info = dflt_machine_info;
+    if (!c->gate)
+        c->gate = dflt_gate;
 }
 
 /* ------------------------------------------------------------ threads */

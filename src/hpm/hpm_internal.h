@@ -158,7 +158,7 @@ extern struct hpm_global g_hpm;
  *   core.c                      life cycle, threads (calls the ones below)
  *   region.c                    regions
  *   set.c                       sets
- *   events.c, machine_info.c    names, ids, machine
+ *   events.c, machine_info.c    names, ids, machine, gates
  *   comp_*.c                    the components, reached through the table
  *   overflow.c                  the overflow signal and software timer
  *   state.c                     g_hpm, the calling thread's record

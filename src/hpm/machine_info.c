@@ -123,3 +123,33 @@ HPM_EXPORT int hpm_machine_info(struct hpm_machine_info *info)
     from_host(info);
     return HPM_OK;
 }
+
+/* ------------------------------------------------------------------ gates */
+
+HPM_EXPORT int hpm_gate(int which, const void *code, hpm_event_t event, uint64_t n)
+{
+    int k, rc;
+    if (hpm__check_init() != HPM_OK)
+        return HPM_ENOINIT;
+    if (which < HPM_GATE_CLEAR || which > HPM_GATE_TRIGGER)
+        return HPM_EINVAL;
+    if (which == HPM_GATE_TRIGGER) {
+        /* the trigger's event says which component counts it */
+        k = HPM_EVENT_COMPONENT(event);
+        if (k < 0 || k >= HPM_NCOMP || n == 0)
+            return HPM_EINVAL;
+        if (!hpm__comp_enabled(k))
+            return HPM_ENOCOMP;
+        return g_hpm.comp[k].c->gate(which, NULL, HPM_EVENT_INDEX(event), n);
+    }
+    if (which != HPM_GATE_CLEAR && !code)
+        return HPM_EINVAL;
+    for (k = 0; k < HPM_NCOMP; k++) {
+        if (!hpm__comp_enabled(k))
+            continue;
+        rc = g_hpm.comp[k].c->gate(which, code, 0, 0);
+        if (rc != HPM_ENOTSUP)
+            return rc;
+    }
+    return HPM_ENOTSUP;
+}

@@ -9,7 +9,8 @@
  * threads: a second thread runs the strided loop too;
  * only_req: HPM_VPMU_GATE(ONLY, stride_sum) first (as --only=stride_sum);
  * bad_gates: HPM_VPMU_GATE with bad arguments must answer EINVAL;
- * heap: a heap block of the same size is read the same way, once.
+ * heap: a heap block of the same size is read the same way, once;
+ * hpm_only: libhpm's hpm_gate(HPM_GATE_ONLY, stride_sum) first.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <string.h>
 
 #include "catalog.h"
+#include "hpm/hpm.h"
 #include "hpm_client.h"
 
 #define WORDS (1L << 19) /* 4 MiB of doubles: far beyond any L1D */
@@ -77,6 +79,14 @@ int main(int argc, char **argv)
     if (strcmp(mode, "only_req") == 0 &&
         HPM_VPMU_GATE(HPM_VPMU_GATE_ONLY, (uintptr_t)&stride_sum, 0) != HPM_VPMU_OK)
         return 3;
+    if (strcmp(mode, "hpm_only") == 0) {
+        hpm_event_t ins;
+        if (hpm_init() < 0 || hpm_gate(HPM_GATE_ONLY, (const void *)&stride_sum, 0, 0) != HPM_OK ||
+            hpm_gate(HPM_GATE_START_AT, NULL, 0, 0) != HPM_EINVAL ||
+            hpm_event_find("sim::INSTRUCTIONS", &ins) != HPM_OK ||
+            hpm_gate(HPM_GATE_TRIGGER, NULL, ins, 0) != HPM_EINVAL || hpm_gate(9, NULL, 0, 0) != HPM_EINVAL)
+            return 6;
+    }
     if (strcmp(mode, "bad_gates") == 0) {
         if (HPM_VPMU_GATE(99, 0, 0) != HPM_VPMU_EINVAL ||
             HPM_VPMU_GATE(HPM_VPMU_GATE_ONLY, 0, 0) != HPM_VPMU_EINVAL ||
