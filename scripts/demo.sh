@@ -2,8 +2,9 @@
 # The main job on the bundled workloads: count each demo program (workloads/:
 # dense matrix multiply, sparse conjugate gradient, STREAM) under the virtual
 # PMU with the default event set on the Blue Gene/P model, and print the
-# reports; then a short run of the UPC demonstration (a synthetic event
-# stream through the counter unit).
+# reports; then where the events of one of them happen (hpm profile, read
+# back with hpm annotate); then a short run of the UPC demonstration (a
+# synthetic event stream through the counter unit).
 set -euo pipefail
 BUILD=${1:-build}
 HPM="$BUILD/bin/hpm"
@@ -25,6 +26,17 @@ for w in matmul cg stream; do
   "$HPM" count --machine bgp -- "$BUILD/bin/hpm-$w"
   echo
 done
+
+# where they happen: a profile in callgrind's format, in a scratch folder
+# that goes when the demo ends
+prof=$(mktemp -d "${TMPDIR:-/tmp}/hpm-demo.XXXXXX")
+trap 'rm -rf "$prof"' EXIT
+echo "== hpm profile -e INSTRUCTIONS,CYCLES,LOADS,STORES,L1D_MISSES -o PROFILE -- hpm-cg"
+"$HPM" profile --machine bgp -e INSTRUCTIONS,CYCLES,LOADS,STORES,L1D_MISSES \
+  -o "$prof/callgrind.out.hpm" -- "$BUILD/bin/hpm-cg" >/dev/null
+echo "== hpm annotate --sort=L1D_MISSES --top=5 --source=no PROFILE"
+"$HPM" annotate --sort=L1D_MISSES --top=5 --source=no "$prof/callgrind.out.hpm"
+echo
 
 echo "== hpm upc-demo"
 "$HPM" upc-demo --cycles 200000 --threshold 10000

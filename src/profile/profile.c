@@ -233,6 +233,7 @@ int hpm_prof_records_parse(const char *text, size_t len, struct hpm_prof_records
             memset(&d, 0, sizeof d);
             if (!field(&q, eol, &k, &kn) || kn >= sizeof d.kind || !field(&q, eol, &f, &n) ||
                 num(f, n, 16, &d.where) != 0 || !field(&q, eol, &f, &n) ||
+                num(f, n, 16, &d.from) != 0 || !field(&q, eol, &f, &n) ||
                 num(f, n, 10, &obj) != 0 || (obj != 0 && (obj >= r->n_objects || !r->objects[obj].path)) ||
                 !field(&q, eol, &f, &n) || num(f, n, 10, &d.blocks) != 0 ||
                 !field(&q, eol, &f, &n) || num(f, n, 10, &d.bytes) != 0) {
@@ -668,7 +669,7 @@ int hpm_prof_add_data(struct hpm_profile *d, const struct hpm_prof_records *r,
         const struct hpm_prof_data *x = &r->data[i];
         uint64_t *v = calloc(d->n_kinds, sizeof *v), addr = 0;
         unsigned obj = 0, file = 0, line = 0, name;
-        char buf[96];
+        char buf[160];
         if (!v)
             abort();
         v[0] = x->blocks;
@@ -677,9 +678,17 @@ int hpm_prof_add_data(struct hpm_profile *d, const struct hpm_prof_records *r,
             v[k] = x->v[k - 2];
         if (strcmp(x->kind, "heap") == 0) {
             /* named by where it was allocated */
-            struct where at;
+            struct where at, by;
             locate(d, r, syms, object_of(r, x->where), x->where, &at);
-            snprintf(buf, sizeof buf, "heap from %s", d->strs[at.fn]);
+            if (x->from) {
+                /* "heap from wl_alloc <- main:52": a wrapper's blocks apart
+                 * by their callers */
+                locate(d, r, syms, object_of(r, x->from), x->from, &by);
+                snprintf(buf, sizeof buf, "heap from %.40s <- %.40s:%u", d->strs[at.fn],
+                         d->strs[by.fn], by.line);
+            } else {
+                snprintf(buf, sizeof buf, "heap from %.80s", d->strs[at.fn]);
+            }
             obj = hpm_profile_str(d, "[heap]");
             name = hpm_profile_str(d, buf);
             file = at.file;

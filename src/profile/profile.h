@@ -49,7 +49,7 @@ struct hpm_prof_arc {
  * 64-byte line in mapping obj), stack or other. */
 struct hpm_prof_data {
     char kind[8];
-    uint64_t where, blocks, bytes;
+    uint64_t where, from, blocks, bytes; /* from: heap, the call into the allocating function */
     unsigned obj;
     uint64_t *v;
 };

@@ -42,10 +42,12 @@
  *                                        TARGET (hex): number, inclusive costs
  *                                        (of the outermost calls: recursion
  *                                        is counted once)
- *     prof_data KIND WHERE OBJ BLOCKS BYTES K:V...  a data object: KIND heap
- *                                        (WHERE = the allocating call's
- *                                        address, BLOCKS and BYTES allocated
- *                                        there), global (a 64-byte line in
+ *     prof_data KIND WHERE FROM OBJ BLOCKS BYTES K:V...  a data object: KIND
+ *                                        heap (WHERE = the allocating call's
+ *                                        address, FROM = the call into the
+ *                                        function that made it, 0 if none;
+ *                                        BLOCKS and BYTES allocated there),
+ *                                        global (a 64-byte line in
  *                                        mapping OBJ; WHERE = its first
  *                                        address that missed), stack, other;
  *                                        the kinds of its data accesses that

@@ -327,6 +327,7 @@ struct dobj {
     UInt kind;
     UInt obj;   /* globals: the mapping (objects) */
     Addr where; /* heap: the allocation site; globals: the line */
+    Addr where2; /* heap: the call into the function that allocated (0: none) */
     ULong blocks, bytes; /* heap: blocks allocated there, their bytes */
     ULong *saved;
     ULong raw[VPMU_PR_N];
@@ -353,21 +354,42 @@ static void dobjs_init(void)
 /* key: the allocation site (heap), the 64-byte line (global); where: the
  * site, or the line's first address that missed (the host names the
  * variable holding it: a line two variables share goes to the first) */
-static struct dobj *dobj_get(UInt kind, Addr key_addr, Addr where, UInt obj)
+static struct dobj *dobj_get2(UInt kind, Addr key_addr, Addr where, Addr where2, UInt obj)
 {
-    UWord key = ((UWord)key_addr << 2) | kind;
+    UWord key = (((UWord)key_addr ^ ((UWord)where2 * 0x9E3779B97F4A7C15ULL)) << 2) | kind;
     struct dobj *d = VG_(HT_lookup)(dobj_table, key);
+    while (d && (d->key != key || d->kind != kind || (kind == DOBJ_HEAP && (d->where != where || d->where2 != where2))))
+        d = d->next; /* equal keys: rare */
     if (d)
         return d;
     d = VG_(calloc)("hpm.prof.dobj", 1, sizeof *d);
     d->key = key;
     d->kind = kind;
     d->where = where;
+    d->where2 = where2;
     d->obj = obj;
     d->all = all_dobjs;
     all_dobjs = d;
     VG_(HT_add_node)(dobj_table, d);
     return d;
+}
+
+static struct dobj *dobj_get(UInt kind, Addr key_addr, Addr where, UInt obj)
+{
+    return dobj_get2(kind, key_addr, where, 0, obj);
+}
+
+/* A heap object: the call that allocated (through a PLT stub's jump, the
+ * call below with the same stack pointer) and the call into the function
+ * that made it, so that blocks a wrapper (xmalloc) allocates for different
+ * callers are different objects. */
+static struct dobj *heap_object(struct shadow *sh, UInt i)
+{
+    UInt j = i;
+    while (j > 0 && sh->f[j - 1].sp == sh->f[i].sp)
+        j--;
+    return dobj_get2(DOBJ_HEAP, sh->f[j].arc->site->addr, sh->f[j].arc->site->addr,
+                     j > 0 ? sh->f[j - 1].arc->site->addr : 0, 0);
 }
 
 static Word cmp_in_block(const void *key, const void *elem)
@@ -441,11 +463,8 @@ ULong *vpmu_prof_data_raw(Addr a)
 static void allocator_returned(struct shadow *sh, UInt i, ULong rax)
 {
     struct frame *f = &sh->f[i];
-    UInt j = i;
     SizeT size = 0;
     struct dobj *d;
-    while (j > 0 && sh->f[j - 1].sp == f->sp)
-        j--;
     switch (f->arc->callee->role) {
     case ROLE_MALLOC:
         size = (SizeT)f->arg0;
@@ -461,7 +480,7 @@ static void allocator_returned(struct shadow *sh, UInt i, ULong rax)
     case ROLE_REALLOC: {
         /* the moved block stays the object it was */
         struct hblock *old = f->arg0 ? VG_(OSetGen_Lookup)(heap_blocks, &f->arg0) : NULL;
-        d = old ? old->d : dobj_get(DOBJ_HEAP, sh->f[j].arc->site->addr, sh->f[j].arc->site->addr, 0);
+        d = old ? old->d : heap_object(sh, i);
         heap_remove((Addr)f->arg0);
         if (rax && f->arg1)
             heap_insert((Addr)rax, (SizeT)f->arg1, d);
@@ -471,7 +490,7 @@ static void allocator_returned(struct shadow *sh, UInt i, ULong rax)
         return;
     }
     if (rax)
-        heap_insert((Addr)rax, size, dobj_get(DOBJ_HEAP, sh->f[j].arc->site->addr, sh->f[j].arc->site->addr, 0));
+        heap_insert((Addr)rax, size, heap_object(sh, i));
 }
 
 /* Leave every frame whose return address slot is below sp: returned from
@@ -809,8 +828,8 @@ void vpmu_prof_write(Out *o)
                 any = d->raw[i] != 0;
             if (!any)
                 continue;
-            out_printf(o, VPMU_REC_PROF_DATA " %s %lx %u %llu %llu", dobj_names[d->kind],
-                       d->where, d->obj, d->blocks, d->bytes);
+            out_printf(o, VPMU_REC_PROF_DATA " %s %lx %lx %u %llu %llu", dobj_names[d->kind],
+                       d->where, d->where2, d->obj, d->blocks, d->bytes);
             out_values(o, kinds, nk, d->raw, zero);
         }
     }

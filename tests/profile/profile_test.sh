@@ -68,15 +68,17 @@ data)
     $CHECK sums p.out.data
     # big: main's first touch, then 2 passes of one load per line
     $CHECK self p.out.data big L1D_MISSES 196608
-    $CHECK self p.out.data "heap from main" BLOCKS 1
-    $CHECK self p.out.data "heap from main" BYTES 4194304
-    heap_miss=$($CHECK selfof p.out.data "heap from main" L1D_MISSES)
+    heap=$(grep -o 'fn=([0-9]*) heap from main <- [^ ]*' p.out.data | sed 's/^fn=([0-9]*) //')
+    [ -n "$heap" ] || fail "no heap object from main: $(grep heap p.out.data)"
+    $CHECK self p.out.data "$heap" BLOCKS 1
+    $CHECK self p.out.data "$heap" BYTES 4194304
+    heap_miss=$($CHECK selfof p.out.data "$heap" L1D_MISSES)
     # at least heap_sum's one miss per line (memset's stores miss too)
     [ "$heap_miss" -ge 65536 ] || fail "heap block: $heap_miss L1D misses"
     alloc_line=$(grep -n '/\* HEAP_ALLOC \*/' "$SRC/prof_prog.c" | cut -d: -f1)
     "$HPM" annotate --sort=L1D_MISSES p.out > ann.txt
     grep -q "^-- top data objects by L1D_MISSES" ann.txt || fail "no data objects: $(cat ann.txt)"
-    grep -Eq "heap from main \(\[heap\], .*prof_prog.c:$alloc_line\)" ann.txt || fail "allocation site: $(cat ann.txt)"
+    grep -Eq "heap from main <- .* \(\[heap\], .*prof_prog.c:$alloc_line\)" ann.txt || fail "allocation site: $(cat ann.txt)"
     grep -Eq "^ +196608 .* big " ann.txt || fail "big: $(cat ann.txt)"
     ;;
 gated)

@@ -24,9 +24,9 @@ static const char records[] =
     "prof_insn 400020 1 0:3 1:7\n"
     "prof_insn 7000 0\n"
     "prof_call 400014 400020 2 0:3 1:7\n"
-    "prof_data heap 400014 0 2 4096 1:30\n"
-    "prof_data global 400800 1 0 0 1:5\n"
-    "prof_data stack 0 0 0 0 1:1\n"
+    "prof_data heap 400014 400010 0 2 4096 1:30\n"
+    "prof_data global 400800 0 1 0 0 1:5\n"
+    "prof_data stack 0 0 0 0 0 1:1\n"
     "prof_unknown_future_record 1 2 3\n";
 
 static void test_records(void)
@@ -50,6 +50,7 @@ static void test_records(void)
     CHECK_EQ(r.data[0].blocks, 2);
     CHECK_EQ(r.data[0].bytes, 4096);
     CHECK_EQ(r.data[0].v[1], 30);
+    CHECK_EQ(r.data[0].from, 0x400010);
     CHECK_EQ(r.data[1].obj, 1);
     {
         /* the data profile: one object per record here, BLOCKS and BYTES
@@ -87,9 +88,9 @@ static void test_bad_records(void)
         "prof_kind A 1\nprof_insn 10 0 0:1 0:2\n",        /* a kind twice */
         "prof_kind A 1\nprof_insn 10 0 0:0\n",            /* a 0 written */
         "prof_kind A 1\nprof_insn 10 0 7\n",              /* not K:V */
-        "prof_kind A 1\nprof_data heap 10 0 1\n",         /* fields missing */
-        "prof_kind A 1\nprof_data heapheapheap 10 0 1 1\n", /* kind too long */
-        "prof_kind A 1\nprof_data global 10 4 0 0\n",     /* no object 4 */
+        "prof_kind A 1\nprof_data heap 10 0 0 1\n",       /* fields missing */
+        "prof_kind A 1\nprof_data heapheapheap 10 0 0 1 1\n", /* kind too long */
+        "prof_kind A 1\nprof_data global 10 0 4 0 0\n",   /* no object 4 */
     };
     unsigned i;
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
