@@ -78,6 +78,20 @@ static int word_is(const char *f, size_t n, const char *w)
     return strlen(w) == n && memcmp(f, w, n) == 0;
 }
 
+/* A kind's name is a catalog name: one word of letters, digits and _ :
+ * (it becomes a word of callgrind's events: line) */
+static int kind_name_ok(const char *s, size_t n)
+{
+    size_t i;
+    if (n == 0 || n > 64)
+        return 0;
+    for (i = 0; i < n; i++)
+        if (!((s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z') ||
+              (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == ':'))
+            return 0;
+    return 1;
+}
+
 /* "K:V" pairs (the kinds' values that are not 0), each kind once */
 static uint64_t *values(const char **p, const char *end, unsigned nk, int *bad)
 {
@@ -136,8 +150,8 @@ int hpm_prof_records_parse(const char *text, size_t len, struct hpm_prof_records
                 set_err(err, errlen, "line %u: more than %d kinds", lineno, HPM_PROF_KINDS_MAX);
                 goto fail;
             }
-            if (!field(&q, eol, &name, &nn) || !field(&q, eol, &f, &n) ||
-                num(f, n, 10, &r->totals[r->n_kinds]) != 0) {
+            if (!field(&q, eol, &name, &nn) || !kind_name_ok(name, nn) ||
+                !field(&q, eol, &f, &n) || num(f, n, 10, &r->totals[r->n_kinds]) != 0) {
                 bad = 1;
             } else {
                 r->kinds[r->n_kinds] = strndup(name, nn);

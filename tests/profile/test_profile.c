@@ -91,6 +91,7 @@ static void test_bad_records(void)
         "prof_kind A 1\nprof_data heap 10 0 0 1\n",       /* fields missing */
         "prof_kind A 1\nprof_data heapheapheap 10 0 0 1 1\n", /* kind too long */
         "prof_kind A 1\nprof_data global 10 0 4 0 0\n",   /* no object 4 */
+        "prof_kind A\tB 1\n",                            /* not one word */
     };
     unsigned i;
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
