@@ -45,6 +45,7 @@
 #include "vpmu_events.h"
 #include "vpmu_gate.h"
 #include "catalog.h"
+#include "hpm/upc.h"
 #include "machine.h"
 #include "vpmu_node.h"
 #include "vpmu_out.h"
@@ -88,7 +89,13 @@ struct vpmu_thread {
         Int signo;
         ULong threshold, next; /* fire when the count reaches next */
         ULong seen;            /* the count at the last check (exact kinds) */
+        ULong fed;             /* the count the thread's overflow unit has seen */
+        UInt input;            /* the unit's input its counter selects */
     } ovf[HPM_VPMU_OVERFLOW_MAX];
+    struct hpm_upc *ovf_upc; /* counter i: ovf[i]'s threshold (see Overflow) */
+    void *ovf_upc_mem;
+    Long ovf_irq_at;         /* the event of the batch that raised the IRQ, -1 none */
+    ULong ovf_batch_cycle;   /* the unit's cycle at the batch's start */
     const struct vpmu_sb_desc *last_sb; /* entered at the last check */
     Addr where[HPM_VPMU_WHERE_MAX];     /* the last signal's thresholds */
     UInt n_where;
@@ -372,6 +379,10 @@ static void on_thread_exit(ThreadId tid)
     VG_(memcpy)(x->u, t->u, sizeof x->u);
     x->next = exited;
     exited = x;
+    if (t->ovf_upc_mem)
+        VG_(free)(t->ovf_upc_mem);
+    t->ovf_upc = NULL;
+    t->ovf_upc_mem = NULL;
     t->used = False;
 }
 
@@ -548,6 +559,16 @@ static void on_fork_child(ThreadId tid)
  * at the instruction boundary where the superblock after the event starts:
  * the skid is what remained of one superblock.
  *
+ * The thresholds are the UPC's (seed 000): each thread that arms one gets
+ * an overflow unit of its own, a UPC with HPM_VPMU_OVERFLOW_MAX counters
+ * (the thread's virtualised counter context), counter i counting ovf[i]'s
+ * kind. Arming programs the counter's threshold (hpm_upc_program_threshold:
+ * the 4096*n + m preload, the compare value, pre-arming); the state machine
+ * arms on the high-order bits and the interrupt is raised at the low-order
+ * carry-out. The per-superblock compare is only a filter: once it sees a
+ * threshold passed, the thread's new events are fed to its unit, one per
+ * cycle, and the cycle of the unit's interrupt says which event passed it.
+ *
  * Fast overflow (seed 002). From the delivery of a signal the tool sent to
  * that handler's sigreturn the thread's counting is frozen (the UPC's run
  * bit is off while it runs): the handler's instructions are counted
@@ -601,6 +622,72 @@ static void ovf_send(Int signo, Addr addr)
     si._sifields._rt._sigval.sival_ptr = (void *)addr;
     (void)VG_(do_syscall)(__NR_rt_tgsigqueueinfo, (RegWord)VG_(getpid)(), (RegWord)VG_(gettid)(),
                           (RegWord)signo, (RegWord)&si, 0, 0, 0, 0);
+}
+
+/* ---- the thread's overflow unit ---- */
+
+static void ovf_upc_notify(void *ctx, const struct hpm_upc_notify *n)
+{
+    struct vpmu_thread *t = ctx;
+    if (n->kind == HPM_UPC_NOTIFY_IRQ && t->ovf_irq_at < 0)
+        t->ovf_irq_at = (Long)(n->cycle - t->ovf_batch_cycle);
+}
+
+static struct hpm_upc *ovf_upc_get(struct vpmu_thread *t)
+{
+    if (!t->ovf_upc) {
+        struct hpm_upc_params p;
+        SizeT sz;
+        hpm_upc_params_default(&p);
+        p.n_counters = HPM_VPMU_OVERFLOW_MAX;
+        p.n_inputs = HPM_VPMU_OVERFLOW_MAX * HPM_UPC_INPUTS_PER_COUNTER;
+        p.group_size = HPM_VPMU_OVERFLOW_MAX;
+        sz = hpm_upc_storage_size(&p);
+        t->ovf_upc_mem = VG_(malloc)("hpm.ovf.upc", sz);
+        tl_assert(hpm_upc_init(&t->ovf_upc, &p, t->ovf_upc_mem, sz) == HPM_UPC_OK);
+        hpm_upc_set_threshold_mode(t->ovf_upc, 1);
+        hpm_upc_set_notify(t->ovf_upc, ovf_upc_notify, t);
+        hpm_upc_start(t->ovf_upc);
+    }
+    return t->ovf_upc;
+}
+
+/* Counter i counts ovf[i]'s kind, with its interrupt after the events
+ * that remain to its next threshold (at least 1). */
+static void ovf_upc_program(struct vpmu_thread *t, UInt i)
+{
+    struct hpm_upc *u = ovf_upc_get(t);
+    struct vpmu_ovf *o = &t->ovf[i];
+    uint32_t ev;
+    uint64_t preload;
+    tl_assert(hpm_upc_input_event(u, i, 0, &ev) == HPM_UPC_OK);
+    o->input = ev;
+    tl_assert(hpm_upc_select_event(u, i, ev, HPM_UPC_LEVEL_HIGH, 1) == HPM_UPC_OK);
+    tl_assert(hpm_upc_program_threshold(u, i, o->next > o->fed ? o->next - o->fed : 1,
+                                        &preload) == HPM_UPC_OK);
+}
+
+/* Feed counter i the events up to count v, one per cycle; returns the count
+ * at which its interrupt came, 0 if none. */
+static ULong ovf_upc_feed(struct vpmu_thread *t, UInt i, ULong v)
+{
+    struct hpm_upc *u = ovf_upc_get(t);
+    struct vpmu_ovf *o = &t->ovf[i];
+    uint32_t counts[HPM_VPMU_OVERFLOW_MAX * HPM_UPC_INPUTS_PER_COUNTER];
+    ULong at = 0;
+    VG_(memset)(counts, 0, sizeof counts);
+    while (o->fed < v) {
+        ULong d = v - o->fed;
+        uint32_t n = d > 0x40000000ULL ? 0x40000000u : (uint32_t)d;
+        counts[o->input] = n;
+        t->ovf_irq_at = -1;
+        t->ovf_batch_cycle = hpm_upc_cycle(u);
+        tl_assert(hpm_upc_advance(u, n, counts) == HPM_UPC_OK);
+        if (t->ovf_irq_at >= 0 && !at)
+            at = o->fed + (ULong)t->ovf_irq_at + 1;
+        o->fed += n;
+    }
+    return at;
 }
 
 static void thaw_all(struct vpmu_thread *t)
@@ -665,6 +752,23 @@ UWord vpmu_ovf_check(const struct vpmu_sb_desc *sb)
             o->seen = v;
             continue;
         }
+        if (o->next <= o->fed) {
+            /* passed before arming (a base read a while before): at once */
+            (void)ovf_upc_feed(t, i, v);
+        } else {
+            /* the unit decides: its interrupt must come at the threshold */
+            ULong at = ovf_upc_feed(t, i, v);
+            if (at != o->next) {
+                /* a fault of the unit's model: said on stderr (even with
+                 * -q), once; the arithmetic's threshold is kept */
+                static Bool told;
+                if (!told)
+                    VG_(printf)("hpm: the overflow unit interrupted at %llu, the threshold is "
+                                "%llu\n",
+                                at, o->next);
+                told = True;
+            }
+        }
         if (!fired) {
             t->n_where = 0;
             ovf_send(o->signo, ovf_where(t, o, o->next, sb->start));
@@ -683,6 +787,7 @@ UWord vpmu_ovf_check(const struct vpmu_sb_desc *sb)
          * interrupts would */
         o->next += o->threshold * ((v - o->next) / o->threshold + 1);
         o->seen = v;
+        ovf_upc_program(t, i); /* the next threshold, from v */
         fired = 1;
     }
     t->last_sb = fired ? NULL : sb;
@@ -770,8 +875,11 @@ static Long req_overflow(ThreadId tid, UWord kind, ULong threshold, UWord signo,
         if (t->ovf[i].kind == kind)
             break;
     if (threshold == 0) {
-        if (i < t->n_ovf)
+        if (i < t->n_ovf) {
             t->ovf[i] = t->ovf[--t->n_ovf];
+            if (i < t->n_ovf)
+                ovf_upc_program(t, i); /* it moved to counter i */
+        }
         return HPM_VPMU_OK;
     }
     if (i == t->n_ovf) {
@@ -788,6 +896,8 @@ static Long req_overflow(ThreadId tid, UWord kind, ULong threshold, UWord signo,
         ULong now = t->u[kind]; /* exact: accounted above */
         t->ovf[i].next = t->ovf[i].seen + (first > now ? first - now : 0);
     }
+    t->ovf[i].fed = t->ovf[i].seen;
+    ovf_upc_program(t, i);
     t->last_sb = NULL;
     if (!vpmu_ovf_instrumented) {
         /* from now on every superblock checks: retranslate what exists */

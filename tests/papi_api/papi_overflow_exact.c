@@ -124,7 +124,7 @@ static long long run(unsigned long n, int threshold)
 
 int main(void)
 {
-    static const int thresholds[] = {1, 10, 100, 1000, 3000};
+    static const int thresholds[] = {1, 10, 100, 1000, 3000, 5000, 12345};
     const unsigned long n = 20000;
     long long base;
     int rc = PAPI_library_init(PAPI_VER_CURRENT);
