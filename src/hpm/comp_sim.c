@@ -34,6 +34,7 @@
  * that refuses fall back to the core's software timer.
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -74,6 +75,18 @@ static int units_needed(void)
     return most;
 }
 
+static pid_t my_pid; /* the tool's signals come from it (getpid is a system call) */
+
+static void my_pid_refresh(void)
+{
+    my_pid = getpid();
+}
+
+static void my_pid_track(void)
+{
+    (void)pthread_atfork(NULL, NULL, my_pid_refresh);
+}
+
 static int sim_init(struct hpm_component_info *info, char *reason, size_t len)
 {
     uint64_t kinds[HPM_K_CORE_COUNT];
@@ -97,6 +110,11 @@ static int sim_init(struct hpm_component_info *info, char *reason, size_t len)
                  "the hpm virtual PMU speaks interface version %ld; libhpm needs 3 or later",
                  S.version);
         return HPM_ENOCOMP;
+    }
+    {
+        static pthread_once_t once = PTHREAD_ONCE_INIT;
+        my_pid_refresh();
+        (void)pthread_once(&once, my_pid_track);
     }
     n = HPM_VPMU_EVENTS(S.codes, HPM_CAT_CODES);
     if (n < 0) {
@@ -398,7 +416,7 @@ static int sim_overflow_where(void *st, const siginfo_t *si, uint64_t *addrs, in
 {
     long n;
     (void)st;
-    if (!si || si->si_code != SI_QUEUE || si->si_pid != getpid() || want < 1)
+    if (!si || si->si_code != SI_QUEUE || si->si_pid != my_pid || want < 1)
         return 0;
     if (want > 1 && (n = HPM_VPMU_OVERFLOW_WHERE(addrs, (size_t)want)) > 0)
         return (int)n;

@@ -97,6 +97,7 @@ struct vpmu_thread {
     Long ovf_irq_at;         /* the event of the batch that raised the IRQ, -1 none */
     ULong ovf_batch_cycle;   /* the unit's cycle at the batch's start */
     const struct vpmu_sb_desc *last_sb; /* entered at the last check */
+    Int lwpid;                          /* the kernel's thread id, 0: not asked yet */
     Addr where[HPM_VPMU_WHERE_MAX];     /* the last signal's thresholds */
     UInt n_where;
     /* fast overflow (seed 002): the thread's counting is frozen from the
@@ -137,6 +138,9 @@ static HChar *region_names[REGION_NAMES_MAX];
 static UInt n_region_names;
 static Bool exit_seen;
 static Long exit_code;
+/* The process's ids, asked once (and again in a forked child): a system
+ * call costs microseconds on a virtual machine, an interrupt a few of them. */
+static Int ovf_pid, ovf_euid;
 /* per core: UPC values of its per-core kinds at the last accounting */
 static ULong (*core_seen)[HPM_K_CORE_COUNT];
 
@@ -517,6 +521,8 @@ static void on_fork_child(ThreadId tid)
         /* a child forked inside a handler counts from its start */
         t->ovf_sent = t->frozen = t->sigdepth = 0;
         t->frame_froze = 0;
+        t->lwpid = 0;
+        ovf_pid = 0;
         run_state_apply();
     }
     while (region_recs) {
@@ -610,17 +616,24 @@ static ULong ovf_count(struct vpmu_thread *t, UInt kind)
 extern SysRes VG_(do_syscall)(UWord sysno, RegWord a1, RegWord a2, RegWord a3, RegWord a4,
                               RegWord a5, RegWord a6, RegWord a7, RegWord a8);
 
-/* Queue signo to the calling thread, carrying addr (si_value). */
-static void ovf_send(Int signo, Addr addr)
+
+/* Queue signo to the running thread t, carrying addr (si_value). */
+static void ovf_send(struct vpmu_thread *t, Int signo, Addr addr)
 {
     vki_siginfo_t si;
+    if (!ovf_pid) {
+        ovf_pid = VG_(getpid)();
+        ovf_euid = (Int)VG_(geteuid)();
+    }
+    if (!t->lwpid)
+        t->lwpid = VG_(gettid)();
     VG_(memset)(&si, 0, sizeof si);
     si.si_signo = signo;
     si.si_code = -1; /* SI_QUEUE, which vki does not name */
-    si._sifields._rt._pid = VG_(getpid)();
-    si._sifields._rt._uid = VG_(geteuid)();
+    si._sifields._rt._pid = ovf_pid;
+    si._sifields._rt._uid = (vki_uid_t)ovf_euid;
     si._sifields._rt._sigval.sival_ptr = (void *)addr;
-    (void)VG_(do_syscall)(__NR_rt_tgsigqueueinfo, (RegWord)VG_(getpid)(), (RegWord)VG_(gettid)(),
+    (void)VG_(do_syscall)(__NR_rt_tgsigqueueinfo, (RegWord)ovf_pid, (RegWord)t->lwpid,
                           (RegWord)signo, (RegWord)&si, 0, 0, 0, 0);
 }
 
@@ -771,7 +784,7 @@ UWord vpmu_ovf_check(const struct vpmu_sb_desc *sb)
         }
         if (!fired) {
             t->n_where = 0;
-            ovf_send(o->signo, ovf_where(t, o, o->next, sb->start));
+            ovf_send(t, o->signo, ovf_where(t, o, o->next, sb->start));
             t->ovf_sent++;
             ovf_deliver_tid = tid;
         }
