@@ -392,6 +392,137 @@ start_no)
     expect_rc 0
     expect_eq "FP_DP_SCALAR" "$(csv_val event FP_DP_SCALAR '' '' '' '')" 0
     ;;
+pmu_auto)
+    # --pmu=auto (the default) with catalog events: perf_event where it has
+    # them all, else the virtual PMU with a note; the counts are the virtual
+    # PMU's exactly then
+    run count --pmu=virtual -e FP_DP_SCALAR,INSTRUCTIONS --csv -- "$prog" adds 100000
+    expect_rc 0
+    grep -q -- "--pmu=auto" err && fail "--pmu=virtual gave auto's note"
+    cp out virtual.csv
+    run count -e FP_DP_SCALAR,INSTRUCTIONS --csv -- "$prog" adds 100000
+    expect_rc 0
+    csv_ok out
+    if [ "$(csv_val info source '' '' '' '')" = measured ]; then
+        # a hardware PMU counted both (not this project's machine)
+        expect_eq "pmu" "$(csv_val info pmu '' '' '' '')" perf
+    else
+        expect_err "hpm: note: --pmu=auto: event 'FP_DP_SCALAR' has no perf_event equivalent"
+        expect_err "counting on the virtual PMU"
+        expect_eq "source" "$(csv_val info source '' '' '' '')" modeled
+        expect_eq "FP_DP_SCALAR" "$(csv_val event FP_DP_SCALAR '' '' '' '')" \
+            "$(awk -F, '$1 == "event" && $2 == "FP_DP_SCALAR" && $6 == "" { print $7 }' virtual.csv)"
+        expect_range "FP_DP_SCALAR" "$(csv_val event FP_DP_SCALAR '' '' '' '')" 100000 100000
+    fi
+    run count -e INSTRUCTIONS --csv -- "$prog" adds 1000
+    expect_rc 0
+    if [ "$(csv_val info source '' '' '' '')" = modeled ]; then
+        expect_err "hpm: note: --pmu=auto: INSTRUCTIONS (perf::INSTRUCTIONS) is not available here"
+        expect_err "counting on the virtual PMU instead"
+    fi
+    # without -e: every kind of the machine, on the virtual PMU, no note
+    run count --csv -- "$prog" adds 1000
+    expect_rc 0
+    grep -q -- "--pmu=auto" err && fail "a run without -e gave auto's note"
+    expect_eq "source" "$(csv_val info source '' '' '' '')" modeled
+    # a virtual PMU option keeps auto on the virtual PMU
+    run count -e TASK-CLOCK --per-core -- "$prog" adds 1000
+    expect_rc 2
+    expect_err "event 'TASK-CLOCK' is a perf_event event: the virtual PMU does not count it"
+    ;;
+pmu_perf)
+    # hpm count on perf_event with its software events (no hardware PMU
+    # needed); nothing of the virtual PMU runs
+    mkdir tmp && TMPDIR=$dir/tmp && export TMPDIR
+    work='i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done'
+    run count --pmu=perf -e TASK-CLOCK,PAGE-FAULTS,CONTEXT-SWITCHES --csv -- sh -c "$work"
+    expect_rc 0
+    csv_ok out
+    expect_err "hpm: counting TASK-CLOCK,PAGE-FAULTS,CONTEXT-SWITCHES on perf_event (measured)"
+    expect_eq "source" "$(csv_val info source '' '' '' '')" measured
+    expect_eq "pmu" "$(csv_val info pmu '' '' '' '')" perf
+    expect_eq "event source" "$(awk -F, '$1 == "event" && $2 == "TASK-CLOCK" { print $8 }' out)" measured
+    # the task clock is the CPU time the kernel measured for the program
+    # (wait4's rusage, the same process): within 30% and a few ms
+    tc=$(csv_val event TASK-CLOCK '' '' '' '')
+    cpu_ns=$(awk -F, '$1 == "host" && ($2 == "user_time_s" || $2 == "system_time_s") { s += $7 }
+                      END { printf "%d", s * 1e9 }' out)
+    lo=$(( cpu_ns * 7 / 10 - 5000000 )) hi=$(( cpu_ns * 13 / 10 + 5000000 ))
+    [ $lo -lt 0 ] && lo=0
+    expect_range "TASK-CLOCK (CPU time $cpu_ns ns)" "$tc" $lo $hi
+    expect_range "TASK-CLOCK" "$tc" 1000000 100000000000
+    pf=$(csv_val event PAGE-FAULTS '' '' '' '')
+    minflt=$(csv_val host minor_faults '' '' '' '')
+    expect_range "PAGE-FAULTS (rusage $minflt)" "$pf" $(( minflt / 2 )) $(( minflt + 50 ))
+    # the program's children are counted (inherited counters) unless
+    # --no-children: here all the work is the children's
+    kids="for k in 1 2 3; do sh -c '$work'; done"
+    run count --pmu=perf -e TASK-CLOCK --csv -- sh -c "$kids"
+    expect_rc 0
+    expect_eq "inherit" "$(csv_val info inherit '' '' '' '')" yes
+    tree=$(csv_val event TASK-CLOCK '' '' '' '')
+    run count --pmu=perf -e TASK-CLOCK --no-children --csv -- sh -c "$kids"
+    expect_rc 0
+    expect_eq "inherit" "$(csv_val info inherit '' '' '' '')" no
+    alone=$(csv_val event TASK-CLOCK '' '' '' '')
+    [ "$tree" -gt $(( 3 * alone )) ] || fail "the tree's TASK-CLOCK $tree is not well above the shell's alone ($alone)"
+    # names: perf's, its PERF_COUNT_SW_ name, the perf:: prefix, any case
+    run count --pmu=perf -e perf::task-clock,PERF_COUNT_SW_PAGE_FAULTS --json -o r.json -- true
+    expect_rc 0
+    json_ok r.json
+    grep -q '"name":"TASK-CLOCK","kind":null,"perf_event":"perf::TASK-CLOCK"' r.json ||
+        fail "no TASK-CLOCK in r.json"
+    grep -q '"name":"PAGE-FAULTS"' r.json || fail "no PAGE-FAULTS in r.json"
+    # auto picks perf_event for its own names
+    run count -e TASK-CLOCK -- true
+    expect_rc 0
+    expect_out "source    perf_event (measured)"
+    # perf stat's default events where no -e is given
+    run count --pmu=perf -- true
+    expect_rc 0
+    expect_out "TASK-CLOCK"
+    expect_out "PAGE-FAULTS"
+    # the program's status and fatal signal are hpm's
+    run count --pmu=perf -e TASK-CLOCK -- sh -c 'exit 3'
+    expect_rc 3
+    run count --pmu=perf -e TASK-CLOCK -- sh -c 'kill -SEGV $$'
+    expect_rc 139
+    expect_out "program killed by signal 11 (Segmentation fault); counts up to that point"
+    # hardware events: counted where the PMU has them, else a clear error
+    run count --pmu=perf -e INSTRUCTIONS,CYCLES --csv -- true
+    if [ $rc -eq 0 ]; then
+        expect_range "INSTRUCTIONS" "$(csv_val event INSTRUCTIONS '' '' '' '')" 1 100000000000
+    else
+        expect_rc 2
+        expect_err "hpm count: --pmu=perf: INSTRUCTIONS (perf::INSTRUCTIONS) is not available here"
+        expect_err "no hardware PMU"
+    fi
+    # what perf_event cannot count at all
+    run count --pmu=perf -e L2_MISSES -- true
+    expect_rc 2
+    expect_err "event 'L2_MISSES' has no perf_event equivalent"
+    run count --pmu=perf -e PU0_INSTRUCTIONS -- true
+    expect_rc 2
+    expect_err "belongs to the modeled machine"
+    run count --pmu=perf -e NOSUCH_EVENT -- true
+    expect_rc 2
+    expect_err "unknown event 'NOSUCH_EVENT'"
+    run count --pmu=perf --machine bgl -e TASK-CLOCK -- true
+    expect_rc 2
+    expect_err "--machine is an option of the virtual PMU"
+    run count --pmu=perf -I 100 -e TASK-CLOCK -- true
+    expect_rc 2
+    expect_err "-I is an option of the virtual PMU"
+    run count --pmu=bogus -e TASK-CLOCK -- true
+    expect_rc 2
+    run run --pmu=perf -- true
+    expect_rc 2
+    expect_err "hpm run: counts on the virtual PMU only"
+    run count --pmu=perf -e TASK-CLOCK -- ./no-such-program
+    expect_rc 127
+    expect_err "command not found"
+    [ -z "$(ls -A tmp)" ] || fail "left in TMPDIR: $(ls -A tmp)"
+    ;;
 # ---------------------------------------------------------------- the runner, on a fake tool
 fake_*)
     # fake_valgrind.sh stands in for the tool; TMPDIR must be left empty

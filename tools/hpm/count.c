@@ -13,9 +13,12 @@
  * file (vpmu_output.h) and prints the report (count_report.h). hpm exits
  * with the program's status, or 128 + the signal that killed it.
  *
- * The virtual PMU is used even where a hardware PMU exists: the counts then
- * describe the modeled machine, not the host, and the one line hpm prints on
- * stderr says which PMU is counting.
+ * --pmu picks the counter source: `virtual` always the virtual PMU,
+ * `perf` the kernel's perf_event (count_perf.h: measured counts of the host,
+ * PROGRAM run natively, its process tree counted through inherited
+ * counters), `auto` (the default) perf_event when it provides every event
+ * asked for with -e, else the virtual PMU. The one line hpm prints on
+ * stderr and the report say which source counted.
  */
 #define _GNU_SOURCE /* wait4, syscall, mkdtemp */
 #include <ctype.h>
@@ -37,6 +40,7 @@
 
 #include "catalog.h"
 #include "commands.h"
+#include "count_perf.h"
 #include "count_procs.h"
 #include "count_report.h"
 #include "machine_arg.h"
@@ -69,6 +73,7 @@ struct count_opts {
     int run_only; /* hpm run: follow children, print no report */
     int model_always; /* hpm run --model=always: models run from the start */
     int model_given;
+    int pmu, pmu_given; /* enum pmu_choice */
     const char *start_at, *stop_at, *only, *trigger; /* gates (docs/vpmu.md, Gating) */
     char **prog; /* PROGRAM ARGS..., NULL-terminated */
     int prog_argc;
@@ -76,10 +81,13 @@ struct count_opts {
 
 static const char *const start_choices[] = {"no", "yes", NULL};
 static const char *const model_choices[] = {"on-demand", "always", NULL};
+enum pmu_choice { PMU_AUTO = 0, PMU_PERF, PMU_VIRTUAL };
+static const char *const pmu_choices[] = {"auto", "perf", "virtual", NULL};
 
 static const char count_synopsis[] =
     "usage: hpm count [--machine NAME|FILE] [-e EVENT[,EVENT...]]... [--json | --csv]\n"
     "                 [-o FILE] [--per-core] [--per-thread] [--start=no] [--no-children]\n"
+    "                 [--pmu=auto|perf|virtual]\n"
     "                 [--start-at=SYM] [--stop-at=SYM] [--only=FUNCTION] [--trigger=KIND:N]\n"
     "                 -- PROGRAM [ARGS]\n"
     "       hpm count [options] --from-output TOOL_OUTPUT_FILE\n"
@@ -100,7 +108,7 @@ static const char count_footer[] =
     "if signal N killed it.\n";
 
 /* The one table of hpm count's and hpm run's options: parsing and usage. */
-#define COUNT_OPTIONS 17 /* rows, with the end */
+#define COUNT_OPTIONS 18 /* rows, with the end */
 static void count_table(struct count_opts *o, struct hpm_opt *t)
 {
     const struct hpm_opt rows[] = {
@@ -149,6 +157,12 @@ static void count_table(struct count_opts *o, struct hpm_opt *t)
          "(cold) when the program first adds an event that needs them\n"
          "(on-demand, the default), or run from its first instruction",
          HPM_OPT_CHOICE, &o->model_always, model_choices, &o->model_given, 0, 0},
+        {"--pmu", NULL, "auto|perf|virtual",
+         "hpm count's counter source: perf = the kernel's perf_event\n"
+         "(measured; PROGRAM runs natively), virtual = the virtual PMU\n"
+         "(modeled), auto = perf_event when it provides every -e event,\n"
+         "else the virtual PMU (the default)",
+         HPM_OPT_CHOICE, &o->pmu, pmu_choices, &o->pmu_given, 0, 0},
         HPM_OPT_TABLE_END,
     };
     _Static_assert(sizeof rows / sizeof rows[0] == COUNT_OPTIONS, "COUNT_OPTIONS");
@@ -227,7 +241,15 @@ static int resolve_event(const char *name, const char *machine, unsigned cores,
     if (rc == 0)
         rc = hpm_catalog_codes(&nm, cores, features, row->codes, HPM_CAT_MAX_CORES);
     if (rc == HPM_CAT_EUNKNOWN) {
-        fprintf(stderr, "%s: unknown event '%s' (hpm list shows the catalog)\n", cmd_name, name);
+        int avail;
+        if (count_perf_is_perf_name(name, &avail))
+            fprintf(stderr,
+                    "%s: event '%s' is a perf_event event: the virtual PMU does not count it "
+                    "(--pmu=perf or auto)\n",
+                    cmd_name, name);
+        else
+            fprintf(stderr, "%s: unknown event '%s' (hpm list shows the catalog)\n", cmd_name,
+                    name);
         return 2;
     }
     if (rc == HPM_CAT_ECORE) {
@@ -405,12 +427,14 @@ static int check_interpreter(const char *script)
 }
 
 /* 0 = runnable, 127 = not found, 126 = found but not executable; *said is
- * set when the reason was printed already (a script's interpreter). */
-static int find_program(const char *name, int *said)
+ * set when the reason was printed already (a script's interpreter). The
+ * file found (PATH searched as execvp does) goes to found. */
+static int find_program(const char *name, int *said, char *found, size_t flen)
 {
     struct stat st;
     const char *path, *p;
     int seen = 0;
+    snprintf(found, flen, "%s", name);
     if (strchr(name, '/')) {
         if (stat(name, &st) != 0)
             return 127;
@@ -428,8 +452,10 @@ static int find_program(const char *name, int *said)
         if (snprintf(full, sizeof full, "%.*s/%s", (int)(dl ? dl : 1), dl ? p : ".", name) <
                 (int)sizeof full &&
             stat(full, &st) == 0 && S_ISREG(st.st_mode)) {
-            if (access(full, X_OK) == 0)
+            if (access(full, X_OK) == 0) {
+                snprintf(found, flen, "%s", full);
                 return (*said = check_interpreter(full));
+            }
             seen = 1;
         }
         if (!e)
@@ -584,6 +610,231 @@ static void interval_tick(void *ctx, pid_t child)
     }
 }
 
+/* ------------------------------------------------------------ perf_event */
+
+/* The -e names, one per event (fields between commas, trimmed), in a
+ * malloc'd array; returns how many, or -1 (an empty name, out of memory). */
+static int event_names(const struct count_opts *o, char ***out, char **store)
+{
+    size_t total = 0;
+    unsigned i;
+    int n = 0;
+    char *buf, *w;
+    char **v;
+    for (i = 0; i < o->events.n; i++)
+        total += strlen(o->events.v[i]) + 1;
+    buf = malloc(total + 1);
+    v = calloc(total + 1, sizeof *v);
+    if (!buf || !v) {
+        free(buf);
+        free(v);
+        return -1;
+    }
+    w = buf;
+    for (i = 0; i < o->events.n; i++) {
+        const char *s = o->events.v[i];
+        for (;;) {
+            size_t len = strcspn(s, ",");
+            const char *b = s, *e = s + len;
+            while (b < e && isspace((unsigned char)*b))
+                b++;
+            while (e > b && isspace((unsigned char)e[-1]))
+                e--;
+            if (b == e) {
+                free(buf);
+                free(v);
+                return -1;
+            }
+            memcpy(w, b, (size_t)(e - b));
+            w[e - b] = 0;
+            v[n++] = w;
+            w += e - b + 1;
+            s += len;
+            if (*s != ',')
+                break;
+            s++;
+        }
+    }
+    *out = v;
+    *store = buf;
+    return n;
+}
+
+/* An option only the virtual PMU has, or NULL. */
+static const char *virtual_only_option(const struct count_opts *o)
+{
+    if (o->machine)
+        return "--machine";
+    if (o->per_core)
+        return "--per-core";
+    if (o->per_thread)
+        return "--per-thread";
+    if (!o->start)
+        return "--start=no";
+    if (o->start_at)
+        return "--start-at";
+    if (o->stop_at)
+        return "--stop-at";
+    if (o->only)
+        return "--only";
+    if (o->trigger)
+        return "--trigger";
+    if (o->interval_ms)
+        return "-I";
+    if (o->from_output)
+        return "--from-output";
+    return NULL;
+}
+
+/* Which source counts (--pmu): 1 = perf_event (plan filled), 0 = the
+ * virtual PMU, 2 after printing why neither can. auto keeps the virtual
+ * PMU without -e (every kind of the machine model: perf_event has few of
+ * them) and with its own options, so hpm count's reports stay what they
+ * were wherever perf_event lacks an event. */
+static int choose_source(const struct count_opts *o, struct count_perf_plan *plan)
+{
+    char **names = NULL, *store = NULL, err[768];
+    const char *vo = virtual_only_option(o);
+    int n = 0, rc;
+    unsigned i;
+    if (o->pmu == PMU_VIRTUAL || (o->pmu == PMU_AUTO && (o->events.n == 0 || vo)))
+        return 0;
+    if (vo) {
+        fprintf(stderr, "%s: --pmu=perf: %s is an option of the virtual PMU\n", cmd_name, vo);
+        return 2;
+    }
+    if (o->events.n) {
+        n = event_names(o, &names, &store);
+        if (n < 0) {
+            if (o->pmu == PMU_AUTO)
+                return 0; /* build_rows says what is wrong */
+            fprintf(stderr, "%s: --pmu=perf: an empty event name in -e\n", cmd_name);
+            return 2;
+        }
+    }
+    rc = count_perf_plan(plan, names, (unsigned)n, err, sizeof err);
+    free(names);
+    free(store);
+    if (rc != 0) {
+        if (o->pmu == PMU_AUTO && rc == -2)
+            fprintf(stderr, "hpm: note: --pmu=auto: %s; counting on the virtual PMU\n", err);
+        if (o->pmu == PMU_AUTO)
+            return 0; /* unknown names: build_rows says */
+        fprintf(stderr, "%s: --pmu=perf: %s\n", cmd_name, err);
+        return 2;
+    }
+    if (plan->all_available)
+        return 1;
+    for (i = 0; i < plan->n && plan->ev[i].available; i++)
+        ;
+    if (o->pmu == PMU_PERF) {
+        fprintf(stderr, "%s: --pmu=perf: %s\n", cmd_name, plan->ev[i].why);
+        return 2;
+    }
+    for (unsigned j = 0; j < plan->n; j++)
+        if (plan->ev[j].kind < 0) {
+            fprintf(stderr,
+                    "%s: event '%s' counts only on perf_event, and perf_event cannot count "
+                    "them all here: %s\n",
+                    cmd_name, plan->ev[j].name, plan->ev[i].why);
+            return 2;
+        }
+    fprintf(stderr, "hpm: note: --pmu=auto: %s; counting on the virtual PMU instead\n",
+            plan->ev[i].why);
+    return 0;
+}
+
+struct perf_job {
+    struct count_perf_plan *plan;
+    int inherit, started;
+};
+
+static int perf_before_exec(void *ctx, pid_t child)
+{
+    struct perf_job *j = ctx;
+    char err[512];
+    if (count_perf_start(j->plan, child, j->inherit, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: perf_event: %s\n", cmd_name, err);
+        return -1;
+    }
+    j->started = 1;
+    return 0;
+}
+
+/* hpm count on perf_event: PROGRAM runs natively (path: where PATH found
+ * it); its counters are attached between fork and exec, inherited by the
+ * processes it starts unless --no-children, and read once the tree has
+ * ended. */
+static int count_on_perf(const struct count_opts *o, struct count_perf_plan *plan,
+                         const char *path, const char *pmu, int hw)
+{
+    struct runner_spec spec = {0};
+    struct runner_result res;
+    struct perf_job job = {plan, !o->no_children, 0};
+    struct count_report r;
+    struct vpmu_output none;
+    char err[512], sig_note[160], left_note[160], names[512];
+    size_t at = 0;
+    unsigned i;
+    int rc;
+
+    for (i = 0; i < plan->n && at < sizeof names; i++)
+        at += (size_t)snprintf(names + at, sizeof names - at, "%s%s", i ? "," : "",
+                               plan->ev[i].name);
+    fprintf(stderr, "hpm: counting %s on perf_event (measured), the program natively; %s\n",
+            names, pmu);
+    spec.argv = o->prog;
+    spec.path = path;
+    spec.forward_signals = 1;
+    spec.wait_tree = !o->no_children;
+    spec.before_exec = perf_before_exec;
+    spec.ctx = &job;
+    rc = runner_run(cmd_name, &spec, &res);
+    if (rc != 0) {
+        if (job.started && plan->set >= 0)
+            (void)count_perf_stop(plan, err, sizeof err);
+        return 1;
+    }
+    if (count_perf_stop(plan, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: perf_event: %s\n", cmd_name, err);
+        return 1;
+    }
+    memset(&none, 0, sizeof none);
+    memset(&r, 0, sizeof r);
+    r.argv = o->prog;
+    r.argc = o->prog_argc;
+    r.pmu = pmu;
+    r.hw_pmu = hw;
+    r.out = &none;
+    r.have_rusage = 1;
+    r.ru = res.ru;
+    r.measured = plan->ev;
+    r.n_measured = plan->n;
+    r.perf_source = count_perf_description();
+    r.inherited = job.inherit;
+    r.kernel = plan->kernel;
+    if (WIFSIGNALED(res.status)) {
+        int sig = WTERMSIG(res.status);
+        r.exit_signal = sig;
+        r.exit_code = 128 + sig;
+        snprintf(sig_note, sizeof sig_note,
+                 "program killed by signal %d (%s); counts up to that point", sig,
+                 strsignal(sig));
+        r.notes[r.n_notes++] = sig_note;
+        fprintf(stderr, "hpm: %s\n", sig_note);
+    } else {
+        r.exit_status = WEXITSTATUS(res.status);
+        r.exit_code = r.exit_status;
+    }
+    if (res.tree_left) {
+        snprintf(left_note, sizeof left_note,
+                 "hpm stopped waiting for the program's children (a signal); those still "
+                 "running are counted up to now");
+        r.notes[r.n_notes++] = left_note;
+    }
+    return write_report(o, &r) == 0 ? r.exit_code : 1;
+}
+
 enum count_mode { MODE_COUNT, MODE_RUN, MODE_PROFILE };
 
 static int count_or_run(int argc, char **argv, enum count_mode mode)
@@ -607,7 +858,8 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
     struct vpmu_output out;
     struct count_report r;
     struct count_tree tree;
-    int rc, hw, i, na = 0;
+    int rc, hw, i, na = 0, use_perf;
+    static struct count_perf_plan plan;
     long interval_ms = 0;
     char live_arg[48];
     unsigned execs;
@@ -644,8 +896,30 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
     }
     if (o.output && !output_dir_ok(o.output))
         return 2;
+    if ((run_only || profile) && o.pmu_given && o.pmu != PMU_VIRTUAL) {
+        fprintf(stderr, "%s: counts on the virtual PMU only (--pmu is an hpm count option)\n",
+                cmd_name);
+        return 2;
+    }
+    use_perf = run_only || profile ? 0 : choose_source(&o, &plan);
+    if (use_perf == 2)
+        return 2;
     if (o.from_output)
         return count_from_output(&o, rows);
+    if (use_perf) {
+        int said = 0;
+        char found[4096];
+        rc = find_program(o.prog[0], &said, found, sizeof found);
+        if (said)
+            return rc;
+        if (rc == 127 || rc == 126) {
+            fprintf(stderr, "%s: %s: %s\n", cmd_name, o.prog[0],
+                    rc == 127 ? "command not found" : "not an executable file");
+            return rc;
+        }
+        hw = probe_pmu(pmu, sizeof pmu);
+        return count_on_perf(&o, &plan, found, pmu, hw);
+    }
 
     if ((rc = machine_arg_load(run_only ? "run" : profile ? "profile" : "count", o.machine, &m, clamp_note, sizeof clamp_note)) != 0)
         return rc;
@@ -654,7 +928,8 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
         return rc;
     {
         int said = 0;
-        rc = find_program(o.prog[0], &said);
+        char found[4096];
+        rc = find_program(o.prog[0], &said, found, sizeof found);
         if (said)
             return rc;
     }

@@ -77,6 +77,18 @@ static int kind_total(const struct count_report *r, unsigned kind, uint64_t *v)
     return 1;
 }
 
+/* The measured count of a catalog kind (a perf_event report). */
+static int measured_total(const struct count_report *r, unsigned kind, uint64_t *v)
+{
+    unsigned i;
+    for (i = 0; i < r->n_measured; i++)
+        if (r->measured[i].kind == (int)kind) {
+            *v = r->measured[i].value;
+            return 1;
+        }
+    return 0;
+}
+
 /* Rows for a report of an existing file without -e: what the file counted. */
 unsigned count_rows_from_output(const struct vpmu_output *out, struct count_row *rows,
                                 unsigned max)
@@ -140,9 +152,11 @@ static unsigned compute_metrics(const struct count_report *r, struct count_repor
             uint64_t x;
             if (!hpm_formula_uses(&f, v))
                 continue;
-            if (v == HPM_METRIC_VAR_FREQUENCY)
+            if (v == HPM_METRIC_VAR_FREQUENCY && r->measured)
+                counted = 0; /* no modeled clock on perf_event */
+            else if (v == HPM_METRIC_VAR_FREQUENCY)
                 vars[v] = (double)r->out->frequency_hz;
-            else if (kind_total(r, v, &x))
+            else if (r->measured ? measured_total(r, v, &x) : kind_total(r, v, &x))
                 vars[v] = (double)x;
             else
                 counted = 0;
@@ -310,7 +324,7 @@ int count_report_model_build(const struct count_report *r, struct count_report_m
         m->events[i].kind = hpm_catalog_kind(r->rows[i].kind);
         m->events[i].total = row_value(r, &r->rows[i]);
     }
-    m->have_syscalls = kind_total(r, HPM_K_SYSCALLS, &m->syscalls);
+    m->have_syscalls = !r->measured && kind_total(r, HPM_K_SYSCALLS, &m->syscalls);
     m->n_metrics = compute_metrics(r, m->metrics);
     m->procs_shown = procs_shown(r);
     return 0;
@@ -1040,6 +1054,225 @@ static void write_csv(FILE *f, const struct count_report_model *m)
         csv_procs(f, r);
 }
 
+/* ------------------------------------------------------------ perf_event reports
+ * The same report for counts perf_event measured: the program, its exit,
+ * notes, the events (with the perf_event name each was counted as), the
+ * host's rusage of the program (no simulator in between) and the derived
+ * metrics whose kinds were measured. Everything is labelled "measured". */
+
+static const char *inherit_text(const struct count_report *r)
+{
+    return r->inherited ? "the program and the processes it started (inherited counters)"
+                        : "the program alone (its own threads; --no-children)";
+}
+
+static void write_text_measured(FILE *f, const struct count_report_model *m)
+{
+    const struct count_report *r = m->r;
+    unsigned i;
+    char buf[128];
+    fprintf(f, "hpm count: %s", m->program);
+    fprintf(f, "\n source    perf_event (measured): %s\n",
+            r->perf_source ? r->perf_source : "Linux perf_event");
+    fprintf(f, " counted   %s; %s\n", inherit_text(r),
+            r->kernel ? "user and kernel mode" : "user mode only");
+    if (r->pmu)
+        fprintf(f, " host PMU  %s\n", r->pmu);
+    fprintf(f, " exit      %s\n", m->exit);
+    for (i = 0; i < r->n_notes; i++)
+        fprintf(f, " note      %s\n", r->notes[i]);
+    fprintf(f, "\n %-*s %*s %-8s %-28s %s\n", NAME_W, "Counter", NUM_W, "count", "units",
+            "perf_event", "description");
+    for (i = 0; i < r->n_measured; i++) {
+        const struct count_measured *e = &r->measured[i];
+        fprintf(f, " %-*s %*" PRIu64 " %-8s %-28s %s\n", NAME_W, e->name, NUM_W, e->value,
+                e->units, e->perf_name, e->description);
+    }
+    fprintf(f, "\n host (measured, kernel): the program's processes as wait4() reports them\n");
+    fprintf(f, " %-*s %*s %*s\n", NAME_W, "", NUM_W, "user", NUM_W, "kernel");
+    if (r->have_rusage) {
+        fprintf(f, " %-*s %*.3f %*.3f\n", NAME_W, "CPU time (s)", NUM_W,
+                tv_seconds(r->ru.ru_utime), NUM_W, tv_seconds(r->ru.ru_stime));
+        fprintf(f, " %-*s %*s %*ld\n", NAME_W, "page faults, minor", NUM_W, "-", NUM_W,
+                r->ru.ru_minflt);
+        fprintf(f, " %-*s %*s %*ld\n", NAME_W, "page faults, major", NUM_W, "-", NUM_W,
+                r->ru.ru_majflt);
+        fprintf(f, " %-*s %*s %*ld\n", NAME_W, "context switches, voluntary", NUM_W, "-", NUM_W,
+                r->ru.ru_nvcsw);
+        fprintf(f, " %-*s %*s %*ld\n", NAME_W, "context switches, involuntary", NUM_W, "-",
+                NUM_W, r->ru.ru_nivcsw);
+    }
+    if (m->n_metrics) {
+        fprintf(f, "\n derived metrics (of the measured counts)\n");
+        for (i = 0; i < m->n_metrics; i++) {
+            const struct count_report_metric *d = &m->metrics[i];
+            if (d->defined)
+                snprintf(buf, sizeof buf, "%.6g", d->value);
+            else
+                snprintf(buf, sizeof buf, "-");
+            fprintf(f, " %-*s %*s  %s\n", NAME_W, d->metric->label, NUM_W, buf,
+                    d->metric->shown ? d->metric->shown : d->metric->formula);
+        }
+    }
+}
+
+static void json_exit(FILE *f, const struct count_report *r)
+{
+    fputs("{", f);
+    if (r->exit_signal > 0) {
+        fprintf(f, "\"signal\":%d,\"signal_name\":", r->exit_signal);
+        hpm_json_string(f, signal_text(r->exit_signal));
+    } else if (r->exit_signal < 0) {
+        fputs("\"signal\":null", f);
+    } else {
+        fprintf(f, "\"status\":%d", r->exit_status);
+    }
+    fprintf(f, ",\"hpm_exit_code\":%d}", r->exit_code);
+}
+
+static void write_json_measured(FILE *f, const struct count_report_model *m)
+{
+    const struct count_report *r = m->r;
+    unsigned i;
+    fputs("{\n  \"source\":\"measured\",\n  \"pmu\":\"perf\",\n  \"program\":", f);
+    if (r->argv) {
+        fputc('[', f);
+        for (i = 0; i < (unsigned)r->argc; i++) {
+            if (i)
+                fputc(',', f);
+            hpm_json_string(f, r->argv[i]);
+        }
+        fputc(']', f);
+    } else {
+        fputs("null", f);
+    }
+    fputs(",\n  \"perf\":{\"description\":", f);
+    hpm_json_string(f, r->perf_source ? r->perf_source : "Linux perf_event");
+    fprintf(f, ",\"inherit\":%s,\"kernel\":%s},\n  \"host_pmu\":{\"present\":%s,\"probe\":",
+            r->inherited ? "true" : "false", r->kernel ? "true" : "false",
+            r->hw_pmu ? "true" : "false");
+    if (r->pmu)
+        hpm_json_string(f, r->pmu);
+    else
+        fputs("null", f);
+    fputs("},\n  \"exit\":", f);
+    json_exit(f, r);
+    fputs(",\n  \"notes\":[", f);
+    for (i = 0; i < r->n_notes; i++) {
+        if (i)
+            fputc(',', f);
+        hpm_json_string(f, r->notes[i]);
+    }
+    fputs("],\n  \"events\":[", f);
+    for (i = 0; i < r->n_measured; i++) {
+        const struct count_measured *e = &r->measured[i];
+        fputs(i ? ",\n    {" : "\n    {", f);
+        json_key(f, "name");
+        hpm_json_string(f, e->name);
+        fputs(",\"kind\":", f);
+        if (e->kind >= 0)
+            hpm_json_string(f, hpm_catalog_kind((unsigned)e->kind)->name);
+        else
+            fputs("null", f);
+        fputs(",\"perf_event\":", f);
+        hpm_json_string(f, e->perf_name);
+        fputs(",\"units\":", f);
+        hpm_json_string(f, e->units);
+        fprintf(f, ",\"source\":\"measured\",\"count\":%" PRIu64 ",\"description\":", e->value);
+        hpm_json_string(f, e->description);
+        fputc('}', f);
+    }
+    fputs("\n  ],\n  \"host\":{\"source\":\"measured\",\"scope\":", f);
+    hpm_json_string(f, "the program's processes as wait4() reports them");
+    if (r->have_rusage)
+        fprintf(f,
+                ",\"user_time_s\":%.6f,\"system_time_s\":%.6f,\"minor_faults\":%ld,"
+                "\"major_faults\":%ld,\"voluntary_context_switches\":%ld,"
+                "\"involuntary_context_switches\":%ld",
+                tv_seconds(r->ru.ru_utime), tv_seconds(r->ru.ru_stime), r->ru.ru_minflt,
+                r->ru.ru_majflt, r->ru.ru_nvcsw, r->ru.ru_nivcsw);
+    else
+        fputs(",\"measured\":false", f);
+    fputs("},\n  \"derived\":[", f);
+    for (i = 0; i < m->n_metrics; i++) {
+        const struct count_report_metric *d = &m->metrics[i];
+        fputs(i ? ",\n    {" : "\n    {", f);
+        json_key(f, "name");
+        hpm_json_string(f, d->metric->key);
+        fputs(",\"label\":", f);
+        hpm_json_string(f, d->metric->label);
+        fputs(",\"formula\":", f);
+        hpm_json_string(f, d->metric->shown ? d->metric->shown : d->metric->formula);
+        fputs(",\"source\":\"measured\",\"value\":", f);
+        json_double(f, d->defined, d->value);
+        fputc('}', f);
+    }
+    fputs(m->n_metrics ? "\n  ]\n}\n" : "]\n}\n", f);
+}
+
+static void write_csv_measured(FILE *f, const struct count_report_model *m)
+{
+    const struct count_report *r = m->r;
+    unsigned i;
+    char num[64];
+    fputs("section,name,region,thread,core,code,value,source\n", f);
+    csv_info(f, "program", m->program);
+    csv_info(f, "source", "measured");
+    csv_info(f, "pmu", "perf");
+    csv_info(f, "perf", r->perf_source ? r->perf_source : "Linux perf_event");
+    csv_info(f, "inherit", r->inherited ? "yes" : "no");
+    csv_info(f, "kernel", r->kernel ? "yes" : "no");
+    csv_info(f, "host_pmu", r->hw_pmu ? "present" : "absent");
+    csv_info(f, "host_pmu_probe", r->pmu ? r->pmu : "");
+    if (r->exit_signal > 0) {
+        snprintf(num, sizeof num, "%d", r->exit_signal);
+        csv_info(f, "exit_signal", num);
+    } else if (r->exit_signal < 0) {
+        csv_info(f, "exit_signal", "");
+    } else {
+        snprintf(num, sizeof num, "%d", r->exit_status);
+        csv_info(f, "exit_status", num);
+    }
+    snprintf(num, sizeof num, "%d", r->exit_code);
+    csv_info(f, "hpm_exit_code", num);
+    for (i = 0; i < r->n_notes; i++) {
+        struct csv_row x = {"note", "", NULL, -1, -1, -1, r->notes[i], NULL};
+        csv_row(f, &x);
+    }
+    for (i = 0; i < r->n_measured; i++) {
+        struct csv_row x = {"event", r->measured[i].name, NULL, -1, -1, -1, num, "measured"};
+        snprintf(num, sizeof num, "%" PRIu64, r->measured[i].value);
+        csv_row(f, &x);
+    }
+    if (r->have_rusage) {
+        static const char *const names[] = {"user_time_s",       "system_time_s",
+                                            "minor_faults",      "major_faults",
+                                            "voluntary_context_switches",
+                                            "involuntary_context_switches"};
+        for (i = 0; i < 6; i++) {
+            struct csv_row x = {"host", names[i], NULL, -1, -1, -1, num, "measured"};
+            switch (i) {
+            case 0: snprintf(num, sizeof num, "%.6f", tv_seconds(r->ru.ru_utime)); break;
+            case 1: snprintf(num, sizeof num, "%.6f", tv_seconds(r->ru.ru_stime)); break;
+            case 2: snprintf(num, sizeof num, "%ld", r->ru.ru_minflt); break;
+            case 3: snprintf(num, sizeof num, "%ld", r->ru.ru_majflt); break;
+            case 4: snprintf(num, sizeof num, "%ld", r->ru.ru_nvcsw); break;
+            default: snprintf(num, sizeof num, "%ld", r->ru.ru_nivcsw); break;
+            }
+            csv_row(f, &x);
+        }
+    }
+    for (i = 0; i < m->n_metrics; i++) {
+        const struct count_report_metric *d = &m->metrics[i];
+        struct csv_row x = {"derived", d->metric->key, NULL, -1, -1, -1, num, "measured"};
+        if (d->defined)
+            snprintf(num, sizeof num, "%.9g", d->value);
+        else
+            num[0] = 0;
+        csv_row(f, &x);
+    }
+}
+
 /* ------------------------------------------------------------ the writers */
 
 static int write_with(FILE *f, const struct count_report *r,
@@ -1055,15 +1288,15 @@ static int write_with(FILE *f, const struct count_report *r,
 
 int count_report_text(FILE *f, const struct count_report *r)
 {
-    return write_with(f, r, write_text);
+    return write_with(f, r, r->measured ? write_text_measured : write_text);
 }
 
 int count_report_json(FILE *f, const struct count_report *r)
 {
-    return write_with(f, r, write_json);
+    return write_with(f, r, r->measured ? write_json_measured : write_json);
 }
 
 int count_report_csv(FILE *f, const struct count_report *r)
 {
-    return write_with(f, r, write_csv);
+    return write_with(f, r, r->measured ? write_csv_measured : write_csv);
 }

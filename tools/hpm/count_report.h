@@ -15,6 +15,7 @@
 #include <sys/resource.h>
 
 #include "catalog.h"
+#include "count_perf.h"
 #include "count_procs.h"
 #include "metrics.h"
 #include "vpmu_output.h"
@@ -55,6 +56,17 @@ struct count_report {
     /* how the program ended: signal > 0, else status */
     int exit_signal, exit_status;
     int exit_code; /* what hpm exits with */
+    /* Measured by perf_event instead of modeled (hpm count --pmu=perf, or
+     * auto where perf_event has every event): these are the report's
+     * events, rows and out's counts are not used (out still gives the
+     * program's command line when argv is NULL); perf_source describes the
+     * perf component, inherited says whether the program's children were
+     * counted. NULL = a report of the virtual PMU. */
+    const struct count_measured *measured;
+    unsigned n_measured;
+    const char *perf_source;
+    int inherited;
+    int kernel; /* kernel mode counted too */
 };
 
 /* The report model: everything the three writers show, computed once from

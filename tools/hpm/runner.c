@@ -275,13 +275,19 @@ int runner_run(const char *cmd, const struct runner_spec *spec, struct runner_re
 {
     sigset_t block, old;
     struct sigaction sa, old_int, old_term, old_hup;
-    int pfd[2], err = 0, wait_tree = spec->wait_tree;
+    int pfd[2], go[2] = {-1, -1}, err = 0, wait_tree = spec->wait_tree;
     pid_t pid, parent = getpid();
     ssize_t got;
 
     memset(res, 0, sizeof *res);
     if (pipe2(pfd, O_CLOEXEC) != 0) {
         fprintf(stderr, "%s: pipe: %s\n", cmd, strerror(errno));
+        return -1;
+    }
+    if (spec->before_exec && pipe2(go, O_CLOEXEC) != 0) {
+        fprintf(stderr, "%s: pipe: %s\n", cmd, strerror(errno));
+        close(pfd[0]);
+        close(pfd[1]);
         return -1;
     }
     sigemptyset(&block);
@@ -303,10 +309,26 @@ int runner_run(const char *cmd, const struct runner_spec *spec, struct runner_re
         sigprocmask(SIG_SETMASK, &old, NULL);
         close(pfd[0]);
         close(pfd[1]);
+        if (go[0] >= 0) {
+            close(go[0]);
+            close(go[1]);
+        }
         return -1;
     }
     if (pid == 0) {
         close(pfd[0]);
+        if (go[0] >= 0) {
+            /* wait for the go: one byte; end of file means hpm gave up */
+            char c;
+            ssize_t r;
+            close(go[1]);
+            do
+                r = read(go[0], &c, 1);
+            while (r < 0 && errno == EINTR);
+            if (r != 1)
+                _exit(127);
+            close(go[0]);
+        }
         sigprocmask(SIG_SETMASK, &old, NULL);
         /* the child dies with hpm (seed 004: counters are owned, and cleaned
          * up when the owner dies); a parent already gone means hpm died
@@ -318,7 +340,7 @@ int runner_run(const char *cmd, const struct runner_spec *spec, struct runner_re
         if (redirect(spec->stdout_path, 1) != 0 || redirect(spec->stderr_path, 2) != 0)
             err = errno;
         else {
-            execv(spec->argv[0], spec->argv);
+            execv(spec->path ? spec->path : spec->argv[0], spec->argv);
             err = errno;
         }
         if (write(pfd[1], &err, sizeof err) < 0) {
@@ -327,6 +349,22 @@ int runner_run(const char *cmd, const struct runner_spec *spec, struct runner_re
         _exit(127);
     }
     close(pfd[1]);
+    if (go[0] >= 0) {
+        close(go[0]);
+        if (spec->before_exec(spec->ctx, pid) != 0) {
+            close(go[1]);
+            kill(pid, SIGKILL);
+            while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+                ;
+            sigprocmask(SIG_SETMASK, &old, NULL);
+            close(pfd[0]);
+            return -1;
+        }
+        if (write(go[1], "g", 1) != 1) {
+            /* the child is gone: its exec error or death is seen below */
+        }
+        close(go[1]);
+    }
     child_pid = pid;
     if (spec->forward_signals || wait_tree) {
         memset(&sa, 0, sizeof sa);
@@ -378,7 +416,8 @@ int runner_run(const char *cmd, const struct runner_spec *spec, struct runner_re
         sigaction(SIGHUP, &old_hup, NULL);
     }
     if (got == (ssize_t)sizeof err) {
-        fprintf(stderr, "%s: cannot run %s: %s\n", cmd, spec->argv[0], strerror(err));
+        fprintf(stderr, "%s: cannot run %s: %s\n", cmd, spec->path ? spec->path : spec->argv[0],
+                strerror(err));
         return -1;
     }
     return 0;

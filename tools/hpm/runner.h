@@ -32,6 +32,7 @@ int runner_reap_if_dead(const char *dir);
 
 struct runner_spec {
     char *const *argv;      /* argv[0] is run as given (execv) */
+    const char *path;       /* run this file with argv instead, or NULL */
     const char *env_name;   /* one variable set in the child, or NULL */
     const char *env_value;
     const char *stdout_path; /* redirect (created/truncated), or NULL */
@@ -41,6 +42,11 @@ struct runner_spec {
     long interval_ms;       /* > 0: call on_interval every interval_ms while the child runs */
     void (*on_interval)(void *ctx, pid_t child);
     void *ctx;
+    /* When set: called with the child's pid after the fork and before the
+     * child execs (it waits for the go); a non-zero return kills the child
+     * unexecuted and runner_run fails (the callback printed why). hpm count
+     * --pmu=perf attaches its perf_event counters here. */
+    int (*before_exec)(void *ctx, pid_t child);
 };
 
 struct runner_result {
