@@ -26,6 +26,22 @@
  * KERNEL or ALL: hpm_set_domain with them gives HPM_ENOTSUP (rather than a
  * user-only count labelled "all").
  *
+ * Attach (hpm_set_attach): another process under the virtual PMU, read
+ * through its live view (src/live, src/vpmu/vpmu_live.h) without
+ * disturbing it: a per-core kind is the process's count (every thread, the
+ * sum over its cores), PU<n>_/node codes its UPC count. The view is mapped
+ * when the set is programmed and kept, so a process that exits still gives
+ * its final counts; after an exec the old image's final counts are carried
+ * and the new image's view is followed. A process is read as it last
+ * published (every --hpm-live-ms, default 100 ms, and just before it stops
+ * itself), so an attached set is exact at the points where the process
+ * stops (SIGSTOP, exit), which is where PAPI's attach protocol reads it.
+ * Modeled kinds need the target's models: a set asks a process whose models
+ * wait (hpm run's on-demand) to start them (the view's want_models word);
+ * they count from when the process next runs. A pid that is not a process
+ * under hpm is refused (HPM_ENOTSUP; HPM_EINVAL when there is no such
+ * process).
+ *
  * Overflow: HPM_VPMU_OVERFLOW arms the tool for the calling thread's count of
  * a per-core kind; it sends hpm_overflow_signal() without saying which kind,
  * so the core finds the position from the counts (HPM_CI_OVF_BY_COUNT). The
@@ -39,9 +55,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+
 #include "catalog.h"
 #include "hpm_client.h"
 #include "hpm_internal.h"
+#include "live.h"
 #include "machine.h"
 
 /* Counters of one UPC unit, the bank width of its 1024 inputs. */
@@ -148,7 +170,7 @@ static int sim_init(struct hpm_component_info *info, char *reason, size_t len)
     info->default_domain = HPM_DOMAIN_USER;
     /* MULTIPLEX: a multiplexed set is accepted and counts every event all
      * the time (reads of the tool's totals, nothing to time-slice) */
-    info->flags = HPM_COMP_MODELED | HPM_COMP_OVERFLOW | HPM_COMP_MULTIPLEX;
+    info->flags = HPM_COMP_MODELED | HPM_COMP_OVERFLOW | HPM_COMP_MULTIPLEX | HPM_COMP_ATTACH;
     return HPM_OK;
 }
 
@@ -253,6 +275,11 @@ struct sim_set {
     uint64_t base[HPM_SET_MAX_EVENTS];
     int64_t thr[HPM_SET_MAX_EVENTS]; /* native overflow threshold, 0: none */
     uint8_t armed[HPM_SET_MAX_EVENTS];
+    /* attached: the other process's live view */
+    pid_t attach;
+    struct hpm_live_reader lr;
+    struct hpm_live *snap;            /* a snapshot buffer (16 KiB: not on the stack) */
+    uint64_t carry[HPM_SET_MAX_EVENTS]; /* final counts of images it exec'd from */
 };
 
 /* The event's kind needs a cache, TLB, predictor or timing model. Under
@@ -276,17 +303,122 @@ static int sim_set_init(void *st)
     return HPM_OK;
 }
 
+/* ------------------------------------------------------------ attached sets */
+
+static void detach(struct sim_set *s)
+{
+    hpm_live_close(&s->lr);
+    free(s->snap);
+    s->snap = NULL;
+    s->attach = 0;
+}
+
+/* The process's count of event index i in a snapshot; -1 when the process
+ * does not count it. */
+static int view_value(const struct hpm_live *v, uint32_t i, uint64_t *out)
+{
+    int have;
+    *out = 0;
+    if (i < HPM_K_CORE_COUNT) {
+        unsigned c, cores = v->cores > HPM_CAT_MAX_CORES ? HPM_CAT_MAX_CORES : v->cores, n = 0;
+        for (c = 0; c < cores; c++) {
+            int code = hpm_catalog_code(i, (int)c);
+            uint64_t x = code < 0 ? 0 : hpm_live_value(v, (unsigned)code, &have);
+            if (code >= 0 && have) {
+                *out += x;
+                n++;
+            }
+        }
+        return n ? 0 : -1;
+    }
+    *out = hpm_live_value(v, i - CODE_BASE, &have);
+    return have ? 0 : -1;
+}
+
+/* Open pid's view (waiting a little for a process that runs the tool and
+ * has not published yet) and check that it counts every event. */
+static int attach_open(struct sim_set *s, pid_t pid, const uint32_t *events, int n)
+{
+    char err[256];
+    int i, models = 0;
+    uint64_t x;
+    if (pid == getpid())
+        return HPM_ENOTSUP; /* its own counts are an unattached set's, exact */
+    if (!s->snap && !(s->snap = malloc(sizeof *s->snap)))
+        return HPM_ENOMEM;
+    if (hpm_live_open_wait(&s->lr, pid, 2000, err, sizeof err) != 0) {
+        if (kill(pid, 0) != 0 && errno == ESRCH)
+            return HPM_EINVAL; /* no such process */
+        return HPM_ENOTSUP; /* not under hpm: another simulator, or none */
+    }
+    if (hpm_live_snapshot(&s->lr, s->snap) != 0)
+        return HPM_ESYS;
+    for (i = 0; i < n; i++) {
+        if (view_value(s->snap, events[i], &x) != 0)
+            return HPM_ENOEVENT; /* that process does not count it */
+        models |= needs_model(events[i]);
+    }
+    if (models && s->snap->models_waiting && hpm_live_request_models(&s->lr) != 0)
+        return HPM_ESYS;
+    s->attach = pid;
+    return HPM_OK;
+}
+
+/* Cumulative counts of an attached set: the last publication of the
+ * process, plus what the images it exec'd from counted. */
+static int attached_raw(struct sim_set *s, uint64_t *v)
+{
+    int i;
+    if (hpm_live_snapshot(&s->lr, s->snap) != 0)
+        return HPM_ESYS;
+    if (s->snap->state == HPM_LIVE_EXEC) {
+        /* the image was replaced: keep its final counts, follow the new one */
+        struct hpm_live_reader next;
+        char err[256];
+        if (hpm_live_open_wait(&next, s->attach, 2000, err, sizeof err) == 0) {
+            for (i = 0; i < s->n; i++) {
+                uint64_t x;
+                (void)view_value(s->snap, s->idx[i], &x);
+                s->carry[i] += x;
+            }
+            hpm_live_close(&s->lr);
+            s->lr = next;
+            if (hpm_live_snapshot(&s->lr, s->snap) != 0)
+                return HPM_ESYS;
+        }
+    }
+    for (i = 0; i < s->n; i++) {
+        uint64_t x;
+        (void)view_value(s->snap, s->idx[i], &x);
+        v[i] = s->carry[i] + x;
+    }
+    return HPM_OK;
+}
+
 static int sim_set_update(void *st, const uint32_t *events, int n, const struct hpm_set_opts *o)
 {
     struct sim_set *s = st;
-    int i;
-    if (o->domain != HPM_DOMAIN_USER || o->attach || o->inherit)
+    int i, rc;
+    if (o->domain != HPM_DOMAIN_USER || o->inherit)
         return HPM_ENOTSUP;
+    detach(s);
+    memset(s->carry, 0, sizeof s->carry);
+    if (o->attach && n > 0 && (rc = attach_open(s, o->attach, events, n)) != HPM_OK) {
+        detach(s);
+        return rc;
+    }
+    if (o->attach && n == 0) {
+        /* nothing to count yet: only check that the process is under hpm */
+        rc = attach_open(s, o->attach, events, 0);
+        detach(s);
+        if (rc != HPM_OK)
+            return rc;
+    }
     s->need_kinds = s->need_node = 0;
     for (i = 0; i < n; i++) {
         if (!offered(events[i]))
             return HPM_ENOEVENT;
-        if (needs_model(events[i]))
+        if (needs_model(events[i]) && !o->attach)
             (void)HPM_VPMU_MODEL(); /* hpm run starts the models on demand */
         s->idx[i] = events[i];
         s->thr[i] = 0;
@@ -305,6 +437,8 @@ static int raw(const struct sim_set *s, uint64_t *v)
 {
     uint64_t kinds[HPM_K_CORE_COUNT], node[HPM_CAT_CODES];
     int i;
+    if (s->attach)
+        return attached_raw((struct sim_set *)s, v);
     if (s->need_kinds && HPM_VPMU_READ_KINDS(kinds, HPM_K_CORE_COUNT) != HPM_K_CORE_COUNT)
         return HPM_ESYS;
     if (s->need_node && HPM_VPMU_READ_EVENTS(node, S.n_codes, HPM_VPMU_SCOPE_NODE) != S.n_codes)
@@ -426,7 +560,7 @@ static int sim_overflow_where(void *st, const siginfo_t *si, uint64_t *addrs, in
 
 static void sim_cleanup(void *st)
 {
-    (void)st; /* nothing held: the tool keeps no per-set state */
+    detach(st); /* an attached set's view; the tool keeps no per-set state */
 }
 
 /* ------------------------------------------------------------ machine */

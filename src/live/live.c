@@ -8,11 +8,13 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static void path_of(pid_t pid, char *buf, size_t len)
@@ -146,4 +148,55 @@ uint64_t hpm_live_value(const struct hpm_live *s, unsigned code, int *have)
         }
     *have = 0;
     return 0;
+}
+
+int hpm_live_is_tool_process(pid_t pid)
+{
+    char path[64], exe[4096];
+    const char *base;
+    ssize_t n;
+    size_t bl;
+    snprintf(path, sizeof path, "/proc/%ld/exe", (long)pid);
+    n = readlink(path, exe, sizeof exe - 1);
+    if (n < 0)
+        return errno == ENOENT ? -1 : 0;
+    exe[n] = 0;
+    base = strrchr(exe, '/');
+    base = base ? base + 1 : exe;
+    bl = strlen(base);
+    return strncmp(base, "hpm-", 4) == 0 && bl > 10 && strcmp(base + bl - 6, "-linux") == 0;
+}
+
+int hpm_live_open_wait(struct hpm_live_reader *r, pid_t pid, unsigned wait_ms, char *err,
+                       size_t errlen)
+{
+    unsigned waited = 0;
+    for (;;) {
+        if (hpm_live_open(r, pid, err, errlen) == 0)
+            return 0;
+        if (waited >= wait_ms || hpm_live_is_tool_process(pid) != 1)
+            return -1;
+        {
+            struct timespec ts = {0, 10 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+        }
+        waited += 10;
+    }
+}
+
+int hpm_live_request_models(const struct hpm_live_reader *r)
+{
+    char path[128];
+    uint32_t one = 1;
+    ssize_t n;
+    int fd, e;
+    path_of(r->pid, path, sizeof path);
+    fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0)
+        return -1;
+    n = pwrite(fd, &one, sizeof one, (off_t)offsetof(struct hpm_live, want_models));
+    e = errno;
+    close(fd);
+    errno = e;
+    return n == (ssize_t)sizeof one ? 0 : -1;
 }

@@ -34,6 +34,20 @@ int hpm_live_snapshot(const struct hpm_live_reader *r, struct hpm_live *out);
  * removed on the way when `reap` is set. */
 unsigned hpm_live_list(pid_t *pids, unsigned max, int reap);
 
+/* Whether pid runs the hpm tool (its /proc/PID/exe is the Valgrind tool
+ * hpm-ARCH-linux) whether or not its view is published yet: 1 yes, 0 no,
+ * -1 no such process. */
+int hpm_live_is_tool_process(pid_t pid);
+
+/* hpm_live_open, waiting up to wait_ms for the view of a process that runs
+ * the tool but has not published yet (a child just forked or exec'd). */
+int hpm_live_open_wait(struct hpm_live_reader *r, pid_t pid, unsigned wait_ms, char *err,
+                       size_t errlen);
+
+/* Ask the process of an open view to start its waiting models (the view's
+ * one reader-written word, want_models; vpmu_live.h): 0, or -1 with errno. */
+int hpm_live_request_models(const struct hpm_live_reader *r);
+
 /* The node-wide value of a catalog code in a snapshot, or 0 with *have = 0
  * when that code is not programmed. */
 uint64_t hpm_live_value(const struct hpm_live *s, unsigned code, int *have);

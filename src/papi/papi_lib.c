@@ -83,6 +83,10 @@ static void component_fill(struct papi_component *c, int cidx)
     pi->fast_real_timer = 1;
     pi->fast_virtual_timer = 1;
     pi->attach = (h->flags & HPM_COMP_ATTACH) ? 1 : 0;
+    /* as PAPI's perf_event component says: the caller stops the target
+     * with ptrace between attach and start (PAPI's attach tests stop their
+     * child so; the virtual PMU's target publishes its counts as it stops) */
+    pi->attach_must_ptrace = pi->attach;
     pi->inherit = (h->flags & HPM_COMP_INHERIT) ? 1 : 0;
     c->default_domain = pi->default_domain ? pi->default_domain : PAPI_DOM_USER;
     c->default_granularity = PAPI_GRN_THR;

@@ -19,7 +19,18 @@
  *
  * The tool publishes at every client request that reads counters and at
  * least every --hpm-live-ms milliseconds of host time (default 100) while
- * the program runs (checked at each scheduler timeslice), and at exit.
+ * the program runs (checked at each scheduler timeslice), at exit, and
+ * just before the process stops itself (kill, tkill or tgkill of itself
+ * with SIGSTOP, SIGTSTP, SIGTTIN or SIGTTOU), so that a process stopped
+ * for an attached reader (PAPI_attach) shows its exact counts.
+ *
+ * One word is the readers' to write: `want_models`. Under `hpm run` the
+ * cache, TLB, predictor and timing models wait until the program asks
+ * (models_waiting = 1; the modeled kinds read 0 until then). A reader that
+ * needs modeled kinds of another process (libhpm's attach) asks by writing
+ * 1 there with pwrite(2) on the view's file (it never maps the view
+ * writable); the tool starts the models, cold, at its next check (within a
+ * timeslice of the process running) and publishes models_waiting = 0.
  */
 #ifndef HPM_VPMU_LIVE_H
 #define HPM_VPMU_LIVE_H
@@ -27,7 +38,7 @@
 #include <stdint.h>
 
 #define HPM_LIVE_MAGIC 0x316576696c6d7068ull /* "hpmlive1" */
-#define HPM_LIVE_VERSION 1
+#define HPM_LIVE_VERSION 2
 #define HPM_LIVE_SHM_DIR "/dev/shm"
 #define HPM_LIVE_PREFIX "hpm-live."
 #define HPM_LIVE_MAX_EVENTS 1024
@@ -60,6 +71,8 @@ struct hpm_live {
     uint32_t codes[HPM_LIVE_MAX_EVENTS];
     uint64_t values[HPM_LIVE_MAX_EVENTS]; /* node-wide UPC counts */
     uint64_t raw[HPM_LIVE_RAW];           /* exact counters summed over threads */
+    uint32_t models_waiting; /* the models wait for a request: modeled kinds read 0 */
+    volatile uint32_t want_models; /* written by a reader: start the models */
 };
 
 #endif

@@ -240,6 +240,7 @@ static void live_publish(UInt state, Int exit_status)
         for (i = 0; i < live->n_raw; i++)
             live->raw[i] += x->c[i];
     live->threads = next_serial - 1;
+    live->models_waiting = vpmu_node_models_waiting() ? 1 : 0;
     if (!live->machine[0]) {
         const HChar *m = vpmu_node_machine_name();
         VG_(strncpy)(live->machine, m, sizeof live->machine - 1);
@@ -328,6 +329,25 @@ static void account(void)
 
 static void run_state_apply(void);
 
+/* libcoregrind, not in pub_tool: discarding is allowed while a client
+ * request runs; between timeslices no translation is in use either */
+extern Bool VG_(ok_to_discard_translations);
+
+/* Start the models that wait for a request (--hpm-model=on-demand): 1 when
+ * they were waiting. What ran so far is counted without them. */
+static Int models_start(void)
+{
+    Bool ok = VG_(ok_to_discard_translations);
+    account();
+    if (!vpmu_node_models_on())
+        return 0;
+    /* memory, fetch and branch hooks are chosen at translation */
+    VG_(ok_to_discard_translations) = True;
+    VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "hpm models");
+    VG_(ok_to_discard_translations) = ok;
+    return 1;
+}
+
 static void on_start_client_code(ThreadId tid, ULong blocks_done)
 {
     /* the host clock is a system call under Valgrind: asked only when some
@@ -347,6 +367,11 @@ static void on_start_client_code(ThreadId tid, ULong blocks_done)
         return;
     blocks_at_check = blocks_done;
     calls_since_check = 0;
+    if (live->want_models && vpmu_node_models_waiting()) {
+        /* a reader attached to this process needs modeled kinds */
+        (void)models_start();
+        live_publish(HPM_LIVE_RUNNING, 0);
+    }
     if (VG_(read_millisecond_timer)() - live_last_ms >= (UInt)clo_live_ms) {
         account();
         live_publish(HPM_LIVE_RUNNING, 0);
@@ -436,6 +461,21 @@ static HChar *exec_segment_name(void)
     return NULL;
 }
 
+/* kill, tkill or tgkill of this process with a stop signal */
+static Bool stops_itself(UInt sysno, const UWord *args, UInt nArgs)
+{
+    Int pid = VG_(getpid)(), sig;
+    if (sysno == __NR_kill && nArgs >= 2 && ((Int)args[0] == pid || (Int)args[0] == 0))
+        sig = (Int)args[1];
+    else if (sysno == __NR_tgkill && nArgs >= 3 && (Int)args[0] == pid)
+        sig = (Int)args[2];
+    else if (sysno == __NR_tkill && nArgs >= 2)
+        sig = (Int)args[1]; /* a thread of this process (tids are process-wide) */
+    else
+        return False;
+    return sig == VKI_SIGSTOP || sig == VKI_SIGTSTP || sig == VKI_SIGTTIN || sig == VKI_SIGTTOU;
+}
+
 static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nArgs)
 {
     (void)tid;
@@ -444,6 +484,12 @@ static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nArgs)
     if (sysno == __NR_exit_group || (sysno == __NR_exit && live_threads() <= 1)) {
         exit_seen = True;
         exit_code = (Long)(Int)args[0];
+    }
+    if (live && stops_itself(sysno, args, nArgs)) {
+        /* stopped, it cannot publish: a reader attached to it (PAPI_attach
+         * in a tracing parent) reads these counts while it waits */
+        account();
+        live_publish(HPM_LIVE_RUNNING, 0);
     }
     if ((sysno == __NR_execve || sysno == __NR_execveat) && VG_(clo_trace_children)) {
         account();
@@ -1345,13 +1391,7 @@ static Bool handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
         rc = vpmu_gate_request(arg[1], arg[2], (ULong)arg[3]);
         break;
     case HPM_VPMU_REQ_MODEL:
-        account(); /* what ran so far is counted without the models */
-        rc = 0;
-        if (vpmu_node_models_on()) {
-            /* memory, fetch and branch hooks are chosen at translation */
-            VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "hpm models");
-            rc = 1;
-        }
+        rc = models_start();
         break;
     default:
         rc = HPM_VPMU_EINVAL;

@@ -429,6 +429,11 @@ void vpmu_node_init(void)
     program(codes, n);
 }
 
+Bool vpmu_node_models_waiting(void)
+{
+    return models_waiting;
+}
+
 Bool vpmu_node_models_on(void)
 {
     if (!models_waiting)

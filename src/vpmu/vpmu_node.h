@@ -43,6 +43,8 @@ void vpmu_node_init(void);
  * predictor start cold). True when they were waiting: the caller must then
  * retranslate, since the hooks are decided at translation time. */
 Bool vpmu_node_models_on(void);
+/* The models wait for vpmu_node_models_on (on demand, not yet asked). */
+Bool vpmu_node_models_waiting(void);
 
 /* Instrumentation level the requested events need (enum vpmu_level). */
 Int vpmu_node_level(void);
