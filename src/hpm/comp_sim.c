@@ -42,6 +42,13 @@
  * under hpm is refused (HPM_ENOTSUP; HPM_EINVAL when there is no such
  * process).
  *
+ * Inherit (hpm_set_inherit, PAPI_INHERIT): the calling thread's counts plus
+ * those of the processes this one forks after the set starts, each under
+ * the tool with a live view of its own: read from their views (running) or
+ * their kept final views (hpm-live.PID.exited, which the tool leaves for a
+ * parent under hpm). Children only, not their own children; children that
+ * existed at the start are left out.
+ *
  * Overflow: HPM_VPMU_OVERFLOW arms the tool for the calling thread's count of
  * a per-core kind; it sends hpm_overflow_signal() without saying which kind,
  * so the core finds the position from the counts (HPM_CI_OVF_BY_COUNT). The
@@ -170,7 +177,8 @@ static int sim_init(struct hpm_component_info *info, char *reason, size_t len)
     info->default_domain = HPM_DOMAIN_USER;
     /* MULTIPLEX: a multiplexed set is accepted and counts every event all
      * the time (reads of the tool's totals, nothing to time-slice) */
-    info->flags = HPM_COMP_MODELED | HPM_COMP_OVERFLOW | HPM_COMP_MULTIPLEX | HPM_COMP_ATTACH;
+    info->flags = HPM_COMP_MODELED | HPM_COMP_OVERFLOW | HPM_COMP_MULTIPLEX | HPM_COMP_ATTACH |
+                  HPM_COMP_INHERIT;
     return HPM_OK;
 }
 
@@ -268,6 +276,8 @@ static int sim_event_describe(uint32_t index, struct hpm_event_info *info)
 
 /* ------------------------------------------------------------ sets */
 
+#define SIM_MAX_CHILDREN 64 /* children an inheriting set follows */
+
 struct sim_set {
     int n;
     uint32_t idx[HPM_SET_MAX_EVENTS];
@@ -280,6 +290,11 @@ struct sim_set {
     struct hpm_live_reader lr;
     struct hpm_live *snap;            /* a snapshot buffer (16 KiB: not on the stack) */
     uint64_t carry[HPM_SET_MAX_EVENTS]; /* final counts of images it exec'd from */
+    /* inherit: the children's views */
+    int inherit;
+    unsigned n_old, n_kids;
+    pid_t old[SIM_MAX_CHILDREN];                        /* children before the start */
+    struct { pid_t pid; struct hpm_live_reader lr; } kid[SIM_MAX_CHILDREN];
 };
 
 /* The event's kind needs a cache, TLB, predictor or timing model. Under
@@ -305,8 +320,17 @@ static int sim_set_init(void *st)
 
 /* ------------------------------------------------------------ attached sets */
 
+static void forget_kids(struct sim_set *s)
+{
+    unsigned i;
+    for (i = 0; i < s->n_kids; i++)
+        hpm_live_close(&s->kid[i].lr);
+    s->n_kids = s->n_old = 0;
+}
+
 static void detach(struct sim_set *s)
 {
+    forget_kids(s);
     hpm_live_close(&s->lr);
     free(s->snap);
     s->snap = NULL;
@@ -364,6 +388,72 @@ static int attach_open(struct sim_set *s, pid_t pid, const uint32_t *events, int
     return HPM_OK;
 }
 
+/* The children that publish a view now: the pids and whether exited. */
+static unsigned kids_now(pid_t *pids, int *exited)
+{
+    return hpm_live_children(getpid(), pids, exited, SIM_MAX_CHILDREN);
+}
+
+/* Start of an inheriting set: the children that exist now are not its. */
+static void kids_start(struct sim_set *s)
+{
+    int exited[SIM_MAX_CHILDREN];
+    forget_kids(s);
+    s->n_old = kids_now(s->old, exited);
+    memset(s->carry, 0, sizeof s->carry);
+}
+
+/* Adds every new child's counts (its view mapped and kept, so a child that
+ * exits later still gives its final counts) to v. */
+static int kids_add(struct sim_set *s, uint64_t *v)
+{
+    pid_t pids[SIM_MAX_CHILDREN];
+    int exited[SIM_MAX_CHILDREN], i;
+    unsigned n = kids_now(pids, exited), k, j;
+    for (k = 0; k < n; k++) {
+        int known = 0;
+        for (j = 0; j < s->n_old && !known; j++)
+            known = s->old[j] == pids[k];
+        for (j = 0; j < s->n_kids && !known; j++)
+            known = s->kid[j].pid == pids[k];
+        if (known || s->n_kids >= SIM_MAX_CHILDREN)
+            continue;
+        {
+            char err[256];
+            if (hpm_live_open_child(&s->kid[s->n_kids].lr, pids[k], exited[k], err,
+                                    sizeof err) == 0)
+                s->kid[s->n_kids++].pid = pids[k];
+        }
+    }
+    for (i = 0; i < s->n; i++)
+        v[i] += s->carry[i];
+    for (j = 0; j < s->n_kids; j++) {
+        if (hpm_live_snapshot(&s->kid[j].lr, s->snap) != 0)
+            return HPM_ESYS;
+        for (i = 0; i < s->n; i++) {
+            uint64_t x;
+            (void)view_value(s->snap, s->idx[i], &x);
+            if (s->snap->state == HPM_LIVE_EXEC)
+                continue; /* the image's counts; see below */
+            v[i] += x;
+        }
+        if (s->snap->state == HPM_LIVE_EXEC) {
+            /* the child exec'd: keep its final counts, follow its new image
+             * (found again as a new child at the next read) */
+            for (i = 0; i < s->n; i++) {
+                uint64_t x;
+                (void)view_value(s->snap, s->idx[i], &x);
+                s->carry[i] += x;
+                v[i] += x;
+            }
+            hpm_live_close(&s->kid[j].lr);
+            s->kid[j] = s->kid[--s->n_kids];
+            j--;
+        }
+    }
+    return HPM_OK;
+}
+
 /* Cumulative counts of an attached set: the last publication of the
  * process, plus what the images it exec'd from counted. */
 static int attached_raw(struct sim_set *s, uint64_t *v)
@@ -399,9 +489,12 @@ static int sim_set_update(void *st, const uint32_t *events, int n, const struct 
 {
     struct sim_set *s = st;
     int i, rc;
-    if (o->domain != HPM_DOMAIN_USER || o->inherit)
+    if (o->domain != HPM_DOMAIN_USER || (o->inherit && o->attach))
         return HPM_ENOTSUP;
     detach(s);
+    s->inherit = o->inherit;
+    if (o->inherit && !(s->snap = malloc(sizeof *s->snap)))
+        return HPM_ENOMEM;
     memset(s->carry, 0, sizeof s->carry);
     if (o->attach && n > 0 && (rc = attach_open(s, o->attach, events, n)) != HPM_OK) {
         detach(s);
@@ -446,6 +539,8 @@ static int raw(const struct sim_set *s, uint64_t *v)
     for (i = 0; i < s->n; i++)
         v[i] = s->idx[i] < HPM_K_CORE_COUNT ? kinds[s->idx[i]]
                                               : node[S.pos_of_code[s->idx[i] - CODE_BASE]];
+    if (s->inherit)
+        return kids_add((struct sim_set *)s, v);
     return HPM_OK;
 }
 
@@ -493,7 +588,10 @@ static int sim_start(void *st, uint64_t *native_failed)
     struct sim_set *s = st;
     /* the base first: the tool counts its thresholds from it (the count
      * at which the first passes), so its signals and our deadlines agree */
-    int rc = raw(s, s->base);
+    int rc;
+    if (s->inherit)
+        kids_start(s);
+    rc = raw(s, s->base);
     if (rc == HPM_OK)
         arm(s, native_failed);
     return rc;

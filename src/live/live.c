@@ -22,15 +22,34 @@ static void path_of(pid_t pid, char *buf, size_t len)
     snprintf(buf, len, "%s/%s%ld", HPM_LIVE_SHM_DIR, HPM_LIVE_PREFIX, (long)pid);
 }
 
+static int open_path(struct hpm_live_reader *r, pid_t pid, const char *path, char *err,
+                     size_t errlen);
+
 int hpm_live_open(struct hpm_live_reader *r, pid_t pid, char *err, size_t errlen)
 {
     char path[128];
+    path_of(pid, path, sizeof path);
+    return open_path(r, pid, path, err, errlen);
+}
+
+int hpm_live_open_child(struct hpm_live_reader *r, pid_t pid, int exited, char *err,
+                        size_t errlen)
+{
+    char path[160];
+    path_of(pid, path, sizeof path);
+    if (exited)
+        strcat(path, HPM_LIVE_EXITED_SUFFIX);
+    return open_path(r, pid, path, err, errlen);
+}
+
+static int open_path(struct hpm_live_reader *r, pid_t pid, const char *path, char *err,
+                     size_t errlen)
+{
     struct stat st;
     void *m;
     int fd;
     r->map = NULL;
     r->pid = pid;
-    path_of(pid, path, sizeof path);
     fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0) {
         if (errno == ENOENT)
@@ -133,6 +152,8 @@ unsigned hpm_live_list(pid_t *pids, unsigned max, int reap)
             pids[n++] = (pid_t)pid;
     }
     closedir(d);
+    if (reap)
+        hpm_live_reap_exited();
     if (n > 1)
         qsort(pids, n, sizeof *pids, cmp_pid);
     return n;
@@ -199,4 +220,97 @@ int hpm_live_request_models(const struct hpm_live_reader *r)
     close(fd);
     errno = e;
     return n == (ssize_t)sizeof one ? 0 : -1;
+}
+
+/* The ppid field of a view file, or 0. */
+static pid_t view_ppid(const char *name)
+{
+    char path[512];
+    uint32_t ppid = 0;
+    int fd;
+    snprintf(path, sizeof path, "%s/%s", HPM_LIVE_SHM_DIR, name);
+    fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0)
+        return 0;
+    if (pread(fd, &ppid, sizeof ppid, (off_t)offsetof(struct hpm_live, ppid)) !=
+        (ssize_t)sizeof ppid)
+        ppid = 0;
+    close(fd);
+    return (pid_t)ppid;
+}
+
+/* Calls fn for every view name with its pid and whether it is a kept
+ * exited one. */
+static void each_view(void (*fn)(const char *name, pid_t pid, int exited, void *ctx), void *ctx)
+{
+    DIR *d = opendir(HPM_LIVE_SHM_DIR);
+    struct dirent *e;
+    size_t pl = strlen(HPM_LIVE_PREFIX);
+    if (!d)
+        return;
+    while ((e = readdir(d)) != NULL) {
+        char *end;
+        long pid;
+        int exited;
+        if (strncmp(e->d_name, HPM_LIVE_PREFIX, pl) != 0)
+            continue;
+        pid = strtol(e->d_name + pl, &end, 10);
+        exited = strcmp(end, HPM_LIVE_EXITED_SUFFIX) == 0;
+        if (pid <= 0 || (*end && !exited))
+            continue;
+        fn(e->d_name, (pid_t)pid, exited, ctx);
+    }
+    closedir(d);
+}
+
+struct children_ctx {
+    pid_t parent, *pids;
+    int *exited;
+    unsigned n, max;
+};
+
+static void child_of(const char *name, pid_t pid, int exited, void *ctx)
+{
+    struct children_ctx *c = ctx;
+    if (c->n < c->max && view_ppid(name) == c->parent) {
+        c->pids[c->n] = pid;
+        c->exited[c->n++] = exited;
+    }
+}
+
+unsigned hpm_live_children(pid_t parent, pid_t *pids, int *exited, unsigned max)
+{
+    struct children_ctx c = {parent, pids, exited, 0, max};
+    unsigned i, j;
+    each_view(child_of, &c);
+    for (i = 1; i < c.n; i++) /* few: insertion sort by pid */
+        for (j = i; j > 0 && pids[j - 1] > pids[j]; j--) {
+            pid_t p = pids[j];
+            int x = exited[j];
+            pids[j] = pids[j - 1];
+            exited[j] = exited[j - 1];
+            pids[j - 1] = p;
+            exited[j - 1] = x;
+        }
+    return c.n;
+}
+
+static void reap_exited(const char *name, pid_t pid, int exited, void *ctx)
+{
+    pid_t ppid;
+    (void)pid;
+    (void)ctx;
+    if (!exited)
+        return;
+    ppid = view_ppid(name);
+    if (ppid <= 0 || (kill(ppid, 0) != 0 && errno == ESRCH)) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", HPM_LIVE_SHM_DIR, name);
+        unlink(path);
+    }
+}
+
+void hpm_live_reap_exited(void)
+{
+    each_view(reap_exited, NULL);
 }

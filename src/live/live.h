@@ -44,6 +44,19 @@ int hpm_live_is_tool_process(pid_t pid);
 int hpm_live_open_wait(struct hpm_live_reader *r, pid_t pid, unsigned wait_ms, char *err,
                        size_t errlen);
 
+/* The children of parent that publish a view, running or exited
+ * (hpm-live.PID.exited, kept for the parent: vpmu_live.h), ascending by
+ * pid; *exited[i] says which. Returns how many (at most max). */
+unsigned hpm_live_children(pid_t parent, pid_t *pids, int *exited, unsigned max);
+
+/* Opens a child's view as hpm_live_children found it. */
+int hpm_live_open_child(struct hpm_live_reader *r, pid_t pid, int exited, char *err,
+                        size_t errlen);
+
+/* Removes the kept views of exited children whose parent has ended (it
+ * can no longer read them); hpm_live_list with reap does it too. */
+void hpm_live_reap_exited(void);
+
 /* Ask the process of an open view to start its waiting models (the view's
  * one reader-written word, want_models; vpmu_live.h): 0, or -1 with errno. */
 int hpm_live_request_models(const struct hpm_live_reader *r);

@@ -10,7 +10,10 @@
  * by the tool when the program starts, removed by it when the process
  * exits (after a last publication with state EXITED, which readers that
  * have it mapped still see) or execs (state EXEC; the new image's tool
- * creates a new one and counts from zero).
+ * creates a new one and counts from zero). A process whose parent runs
+ * under hpm too renames it at exit to hpm-live.PID.exited instead: the
+ * parent's inheriting sets (PAPI_INHERIT) add the final counts of their
+ * children; hpm removes such views once their parent has ended.
  *
  * Sequence lock: the writer makes `seq` odd, writes, makes it even again
  * (release order); a reader copies the block between two reads of `seq`
@@ -41,6 +44,7 @@
 #define HPM_LIVE_VERSION 2
 #define HPM_LIVE_SHM_DIR "/dev/shm"
 #define HPM_LIVE_PREFIX "hpm-live."
+#define HPM_LIVE_EXITED_SUFFIX ".exited" /* a child's final view, kept for its parent */
 #define HPM_LIVE_MAX_EVENTS 1024
 #define HPM_LIVE_RAW 32 /* exact tool counters (vpmu_events.h order) */
 

@@ -266,6 +266,20 @@ static void live_close(UInt state, Int exit_status)
     if (!live)
         return;
     live_publish(state, exit_status);
+    if (state == HPM_LIVE_EXITED) {
+        /* a child of a process under hpm leaves its final counts to the
+         * parent's inheriting sets (PAPI_INHERIT): the view stays as
+         * hpm-live.PID.exited until hpm removes it once the parent is gone */
+        HChar parent[64], kept[80];
+        struct vg_stat st;
+        VG_(snprintf)(parent, sizeof parent, "%s/%s%d", HPM_LIVE_SHM_DIR, HPM_LIVE_PREFIX,
+                      VG_(getppid)());
+        VG_(snprintf)(kept, sizeof kept, "%s" HPM_LIVE_EXITED_SUFFIX, live_path);
+        if (!sr_isError(VG_(stat)(parent, &st)) && VG_(rename)(live_path, kept) == 0) {
+            live = NULL;
+            return;
+        }
+    }
     VG_(unlink)(live_path);
     live = NULL; /* the mapping stays: readers may still look at it */
 }

@@ -109,7 +109,8 @@ static int check_components(void)
     CHECK_RC(hpm_set_domain(s, HPM_DOMAIN_ALL), HPM_ENOTSUP);
     CHECK_RC(hpm_set_domain(s, HPM_DOMAIN_USER), HPM_OK);
     CHECK_RC(hpm_set_attach(s, getpid()), HPM_ENOTSUP);
-    CHECK_RC(hpm_set_inherit(s, 1), HPM_ENOTSUP);
+    CHECK_RC(hpm_set_inherit(s, 1), HPM_OK); /* children under hpm: their live views */
+    CHECK_RC(hpm_set_inherit(s, 0), HPM_OK);
     CHECK_RC(hpm_set_multiplex(s, 1), HPM_OK); /* accepted: counts everything */
     CHECK_RC(hpm_set_add(s, ev("perf::TASK-CLOCK")), HPM_ECONFLICT);
     {

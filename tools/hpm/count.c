@@ -1054,6 +1054,9 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
         spec.ctx = &watch;
     }
     rc = runner_run(cmd_name, &spec, &res);
+    /* the final views the tree's children kept for their parents (for
+     * PAPI_INHERIT) go once those parents have ended */
+    hpm_live_reap_exited();
     if (watch.lr.map) {
         /* the view's last publication holds the final counts: the series'
          * deltas sum to the report's totals */
