@@ -11,6 +11,10 @@
  *   start its on-demand models), and the same final counts after it exited.
  *   Refusals: the calling process itself, a process not under hpm (pid 1),
  *   a pid that does not exist.
+ *
+ *   inherit: a set counting this thread and the children it forks after the
+ *   start (their live views): a child forked before the start runs the same
+ *   loop and is not counted, one forked after it is, exactly.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -51,6 +55,48 @@ static int wait_stopped(pid_t pid)
         if (errno != EINTR)
             return -1;
     return WIFSTOPPED(st) ? 0 : -1;
+}
+
+/* A child that runs the loop, after stopping itself first when asked. */
+static pid_t loop_child(int stop_first)
+{
+    pid_t pid = fork();
+    int i;
+    if (pid == 0) {
+        if (stop_first)
+            kill(getpid(), SIGSTOP);
+        for (i = 0; i < LOOPS; i++)
+            million();
+        _exit(0);
+    }
+    return pid;
+}
+
+static void check_inherit(void)
+{
+    int64_t v[1];
+    int s, st;
+    pid_t before, after;
+    before = loop_child(1);
+    CHECK(before > 0 && wait_stopped(before) == 0);
+    CHECK_RC(hpm_set_create(&s), HPM_OK);
+    CHECK(hpm_set_add(s, ev("sim::INSTRUCTIONS")) == 0);
+    CHECK_RC(hpm_set_inherit(s, 1), HPM_OK);
+    CHECK_RC(hpm_set_attach(s, before), HPM_ENOTSUP); /* not both */
+    CHECK_RC(hpm_start(s), HPM_OK);
+    after = loop_child(0);
+    CHECK(after > 0);
+    kill(before, SIGCONT);
+    CHECK(waitpid(after, &st, 0) == after && WIFEXITED(st));
+    CHECK(waitpid(before, &st, 0) == before && WIFEXITED(st));
+    CHECK_RC(hpm_stop(s, v), HPM_OK);
+    printf("inherit: INSTRUCTIONS %" PRId64 " (this thread and the child forked after the "
+           "start)\n",
+           v[0]);
+    /* the later child's loop and its exit, and this thread's fork and waits;
+     * not the earlier child's loop */
+    CHECK(v[0] >= LOOPS * 1000000LL && v[0] < LOOPS * 1000000LL + 1000000);
+    CHECK_RC(hpm_set_destroy(s), HPM_OK);
 }
 
 int main(void)
@@ -105,6 +151,7 @@ int main(void)
     CHECK(fin[0] >= v[0] && fin[0] < v[0] + 200000);
     CHECK(fin[1] >= v[1]);
     CHECK_RC(hpm_set_destroy(s), HPM_OK);
+    check_inherit();
     hpm_shutdown();
     if (failures) {
         fprintf(stderr, "hpm_attach_prog: %d failure(s)\n", failures);
