@@ -102,8 +102,14 @@ int hpm_live_snapshot(const struct hpm_live_reader *r, struct hpm_live *out)
             continue;
         }
         memcpy(out, (const void *)r->map, sizeof *out);
+#ifdef __SANITIZE_THREAD__
+        /* ThreadSanitizer has no fences (libhpm, which attaches through
+         * this, is in the TSan build): a sequentially consistent load */
+        s2 = __atomic_load_n(&r->map->seq, __ATOMIC_SEQ_CST);
+#else
         __atomic_thread_fence(__ATOMIC_ACQUIRE);
         s2 = __atomic_load_n(&r->map->seq, __ATOMIC_RELAXED);
+#endif
         if (s1 == s2) {
             if (out->n_events > HPM_LIVE_MAX_EVENTS)
                 out->n_events = HPM_LIVE_MAX_EVENTS;
