@@ -617,8 +617,11 @@ extern SysRes VG_(do_syscall)(UWord sysno, RegWord a1, RegWord a2, RegWord a3, R
                               RegWord a5, RegWord a6, RegWord a7, RegWord a8);
 
 
-/* Queue signo to the running thread t, carrying addr (si_value). */
-static void ovf_send(struct vpmu_thread *t, Int signo, Addr addr)
+/* Queue signo to the running thread t, carrying addr (si_value). False when
+ * the kernel refused (the user's queue of pending real-time signals is
+ * full: RLIMIT_SIGPENDING): the check tries again at the next superblock,
+ * and the library's stop makes the calls still owed. */
+static Bool ovf_send(struct vpmu_thread *t, Int signo, Addr addr)
 {
     vki_siginfo_t si;
     if (!ovf_pid) {
@@ -633,8 +636,9 @@ static void ovf_send(struct vpmu_thread *t, Int signo, Addr addr)
     si._sifields._rt._pid = ovf_pid;
     si._sifields._rt._uid = (vki_uid_t)ovf_euid;
     si._sifields._rt._sigval.sival_ptr = (void *)addr;
-    (void)VG_(do_syscall)(__NR_rt_tgsigqueueinfo, (RegWord)ovf_pid, (RegWord)t->lwpid,
-                          (RegWord)signo, (RegWord)&si, 0, 0, 0, 0);
+    return !sr_isError(VG_(do_syscall)(__NR_rt_tgsigqueueinfo, (RegWord)ovf_pid,
+                                       (RegWord)t->lwpid, (RegWord)signo, (RegWord)&si, 0, 0,
+                                       0, 0));
 }
 
 /* ---- the thread's overflow unit ---- */
@@ -783,8 +787,11 @@ UWord vpmu_ovf_check(const struct vpmu_sb_desc *sb)
             }
         }
         if (!fired) {
+            if (!ovf_send(t, o->signo, ovf_where(t, o, o->next, sb->start))) {
+                o->seen = v;
+                continue; /* not sent: this threshold is still to come */
+            }
             t->n_where = 0;
-            ovf_send(t, o->signo, ovf_where(t, o, o->next, sb->start));
             t->ovf_sent++;
             ovf_deliver_tid = tid;
         }
