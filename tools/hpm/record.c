@@ -244,8 +244,14 @@ static int write_file(struct record_ctx *c, struct perfdata_writer *w, const cha
     /* pass 0: pid, command, objects; pass 1: samples (after their mappings) */
     for (pass = 0; pass < 2; pass++) {
         for (line = text; *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : "") {
-            const char *p = line, *wd;
-            size_t wl;
+            /* one line at a time: sscanf measures its whole input string */
+            char lb[8192];
+            const char *p = lb, *wd;
+            size_t wl = strcspn(line, "\n");
+            if (wl >= sizeof lb)
+                goto bad;
+            memcpy(lb, line, wl);
+            lb[wl] = 0;
             wd = word(&p, &wl);
             if (!wd)
                 continue;
