@@ -9,6 +9,11 @@ own addresses and the same run's counts (tests/record/record_test.sh).
     Every sample of KIND whose data address is in the array has the load's
     address as IP and vice versa; samples = floor(total / PERIOD) with the
     report's total; hpm's summary says the same.
+  kinds OUT ERR
+    every kind of hpm's summary: the sampler saw the report's total and
+    took floor(total / PERIOD) samples (one thread).
+  throttled OUT ERR SCRIPT KIND PERIOD LIMIT
+    LIMIT samples kept, the others counted as throttled.
 """
 import re
 import sys
@@ -97,10 +102,29 @@ def throttled(out_path, err_path, script_path, kind, period, limit):
     print("ok: %s: %d kept by the limit, %d throttled and counted" % (kind, taken, thr))
 
 
+def kinds(out_path, err_path):
+    out = open(out_path).read()
+    err = open(err_path).read()
+    lines = re.findall(r"^hpm:   (\w+) +period (\d+) +events (\d+) +samples (\d+) +throttled (\d+)$",
+                       err, re.M)
+    if not lines:
+        fail("no summary:\n" + err)
+    for kind, period, seen, taken, thr in lines:
+        period, seen, taken, thr = int(period), int(seen), int(taken), int(thr)
+        total = report_total(out, kind)
+        if seen != total or total == 0:
+            fail("%s: the sampler saw %d, the report counts %d" % (kind, seen, total))
+        if taken + thr != total // period:
+            fail("%s: %d samples + %d throttled != floor(%d / %d)" % (kind, taken, thr, total, period))
+        print("ok: %s: %d events, %d samples" % (kind, total, taken))
+
+
 if __name__ == "__main__":
     cmd = sys.argv[1]
     if cmd == "exact":
         exact(*sys.argv[2:])
+    elif cmd == "kinds":
+        kinds(*sys.argv[2:])
     elif cmd == "throttled":
         throttled(*sys.argv[2:])
     else:

@@ -47,6 +47,16 @@ perf)
     if command -v xmllint >/dev/null; then xmllint --noout fg.svg || fail "SVG not well-formed"; fi
     grep -q ">sweep" fg.svg || fail "no sweep in the flame graph"
     ;;
+kinds)
+    # every kind the sampler knows counts what the UPC counts (the loads,
+    # stores, fetches and misses of a program with calls, the heap, libc)
+    "$HPM" record -e STORES:100,L1D_WRITE_MISSES:100,L1I_MISSES:10,L2_MISSES:100,L3_HITS:100,MEM_ACCESSES:100,ITLB_MISSES:10,L2_HITS:100 \
+        -o k1.data -- "$PROG" > out1.txt 2> err1.txt || fail "hpm record: $(cat err1.txt)"
+    $CHECK kinds out1.txt err1.txt
+    "$HPM" record -e LOADS:1000,L1D_MISSES:100,L1D_READ_MISSES:100,DTLB_MISSES:10 \
+        -o k2.data -- "$PROG" > out2.txt 2> err2.txt || fail "hpm record: $(cat err2.txt)"
+    $CHECK kinds out2.txt err2.txt
+    ;;
 throttle)
     "$HPM" record -e L1D_MISSES:10 --rate-limit 5 -o rec.data -- "$PROG" > out.txt 2> err.txt ||
         fail "hpm record: $(cat err.txt)"
