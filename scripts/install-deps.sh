@@ -14,6 +14,8 @@ set -euo pipefail
 # compatibility: gfortran builds the Fortran bindings and tests, papi-examples
 # ships PAPI's own test suite (our bar), libpapi-dev is the peer that the
 # PAPI benchmark and the suite's reference run use.
+# hpm record's tests read its perf.data with Debian's perf (linux-perf) and
+# check the flame graph with xmllint (libxml2-utils).
 PACKAGES=(
   gcc make cmake pkg-config
   clang libclang-rt-14-dev
@@ -22,6 +24,7 @@ PACKAGES=(
   libpfm4-dev libdw-dev
   gfortran papi-examples libpapi-dev
   gnuplot-nox libmicrohttpd-dev curl libxml2-utils
+  linux-perf
 )
 
 missing=()

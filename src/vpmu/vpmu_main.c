@@ -50,6 +50,7 @@
 #include "vpmu_node.h"
 #include "vpmu_out.h"
 #include "vpmu_profile.h"
+#include "vpmu_sample.h"
 #include "vpmu_state.h"
 
 /* ------------------------------------------------------------------------
@@ -287,6 +288,11 @@ static struct vpmu_thread *thread_get(ThreadId tid)
     return t;
 }
 
+UInt vpmu_thread_serial(ThreadId tid)
+{
+    return thread_get(tid)->serial;
+}
+
 /* The live block goes to the running thread's core always (the UPC decides
  * whether it counts) and to the thread's raw counters while counting. */
 void vpmu_fold(void)
@@ -372,6 +378,7 @@ static void on_thread_exit(ThreadId tid)
     }
     if (vpmu_prof_on)
         vpmu_prof_thread_end(tid);
+    vpmu_sample_thread_end(tid);
     vpmu_gate_thread_end(tid);
     if (tid == 0 || tid >= VG_N_THREADS || !threads[tid].used)
         return;
@@ -512,6 +519,7 @@ static void on_fork_child(ThreadId tid)
     UInt i;
     struct vpmu_region_rec *r;
     reset_all();
+    vpmu_sample_fork_child();
     for (i = 1; i < VG_N_THREADS; i++)
         if ((ThreadId)i != tid)
             threads[i].used = False;
@@ -1526,6 +1534,7 @@ static void write_output(const HChar *fname, Bool at_exec)
         out_printf(o, VPMU_REC_UPC " %u " VPMU_UPC_WORD_COUNTERS " %u " VPMU_UPC_WORD_LOST " %llu " VPMU_UPC_WORD_PARITY " %u\n", i, n, lost, par);
     }
     vpmu_prof_write(o);
+    vpmu_sample_write(o);
     out_flush(o);
     VG_(close)(o->fd);
     if (o->failed)
@@ -1549,6 +1558,7 @@ static Bool process_cmd_line_option(const HChar *arg)
     } else if VG_BINT_CLO (arg, "--hpm-live-ms", clo_live_ms, 1, 3600000) {
     } else if (vpmu_node_option(arg)) {
     } else if (vpmu_prof_option(arg)) {
+    } else if (vpmu_sample_option(arg)) {
     } else if (vpmu_gate_option(arg)) {
     } else if VG_STR_CLO (arg, "--hpm-level", level) {
         if (VG_(strcmp)(level, "insn") == 0)
@@ -1580,6 +1590,7 @@ static void print_usage(void)
         "    --hpm-live-ms=N           at least every N ms of host time [100]\n");
     vpmu_node_usage();
     vpmu_prof_usage();
+    vpmu_sample_usage();
     vpmu_gate_usage();
 }
 
@@ -1607,6 +1618,7 @@ static void post_clo_init(void)
         vpmu_clo_level = vpmu_node_level();
     core_seen = VG_(calloc)("hpm.seen", vpmu_node_cores(), sizeof *core_seen);
     vpmu_prof_init();
+    vpmu_sample_init();
     vpmu_instrument_init();
     live_open();
     if (live)

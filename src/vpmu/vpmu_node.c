@@ -26,6 +26,7 @@
 #include "machine_wire.h"
 #include "vpmu_node.h"
 #include "vpmu_profile.h"
+#include "vpmu_sample.h"
 #include "vpmu_state.h"
 
 #define MAX_UPCS (HPM_CAT_CODES / 256) /* enough for every code at once */
@@ -542,10 +543,18 @@ void vpmu_node_ifetch(Addr a, SizeT len)
     if (first == last && s->iline_valid && first == s->iline)
         return;
     if (UNLIKELY(vpmu_prof_sink != NULL)) {
-        if (run_tlb && tlb_access(s->itlb, &s->ipage, &s->ipage_valid, ipage_bits, a, len))
+        Bool tlb_miss = False;
+        int served = HPM_SERVED_L1;
+        if (run_tlb && tlb_access(s->itlb, &s->ipage, &s->ipage_valid, ipage_bits, a, len)) {
             prof_add(VPMU_PR_ITLB, 1);
-        if (run_hier)
-            prof_access(HPM_IFETCH, hier_access_inline(hier, cur_core, HPM_IFETCH, a, (uint32_t)len), 0);
+            tlb_miss = True;
+        }
+        if (run_hier) {
+            served = hier_access_inline(hier, cur_core, HPM_IFETCH, a, (uint32_t)len);
+            prof_access(HPM_IFETCH, served, 0);
+        }
+        if (UNLIKELY(vpmu_sample_on))
+            vpmu_sample_access(HPM_IFETCH, 0, served, tlb_miss);
     } else {
         if (run_tlb)
             tlb_access(s->itlb, &s->ipage, &s->ipage_valid, ipage_bits, a, len);
@@ -560,16 +569,27 @@ static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size
 {
     Addr first = a >> dline_bits, last = (a + (size ? size : 1) - 1) >> dline_bits;
     struct core_state *s = cur;
-    if (first == last && s->dline_valid && first == s->dline && (!write || s->dline_dirty))
+    if (first == last && s->dline_valid && first == s->dline && (!write || s->dline_dirty)) {
+        /* a sure L1 hit (the line of the previous access): still a load or
+         * a store for the sampler */
+        if (UNLIKELY(vpmu_sample_on))
+            vpmu_sample_access(write ? HPM_STORE : HPM_LOAD, a, HPM_SERVED_L1, False);
         return;
+    }
     if (UNLIKELY(vpmu_prof_sink != NULL)) {
-        int kind = write ? HPM_STORE : HPM_LOAD;
+        int kind = write ? HPM_STORE : HPM_LOAD, served = HPM_SERVED_L1;
+        Bool tlb_miss = False;
         if (run_tlb && tlb_access(s->dtlb, &s->dpage, &s->dpage_valid, dpage_bits, a, size)) {
             prof_add(VPMU_PR_DTLB, 1);
             vpmu_prof_data_raw(a)[VPMU_PR_DTLB]++;
+            tlb_miss = True;
         }
-        if (run_hier)
-            prof_access(kind, hier_access_inline(hier, cur_core, kind, a, (uint32_t)size), a);
+        if (run_hier) {
+            served = hier_access_inline(hier, cur_core, kind, a, (uint32_t)size);
+            prof_access(kind, served, a);
+        }
+        if (UNLIKELY(vpmu_sample_on))
+            vpmu_sample_access(kind, a, served, tlb_miss);
     } else {
         if (run_tlb)
             tlb_access(s->dtlb, &s->dpage, &s->dpage_valid, dpage_bits, a, size);

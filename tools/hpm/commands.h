@@ -11,6 +11,8 @@ int cmd_stat(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 int cmd_upc_demo(int argc, char **argv);
 int cmd_validate(int argc, char **argv);

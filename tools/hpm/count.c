@@ -45,6 +45,7 @@
 #include "live.h"
 #include "options.h"
 #include "profile_cmd.h"
+#include "count_hook.h"
 #include "runner.h"
 #include "vpmu_output.h"
 
@@ -584,11 +585,14 @@ static void interval_tick(void *ctx, pid_t child)
     }
 }
 
-enum count_mode { MODE_COUNT, MODE_RUN, MODE_PROFILE };
+enum count_mode { MODE_COUNT, MODE_RUN, MODE_PROFILE, MODE_RECORD };
+
+/* hpm record's additions to a profile run (count_hook.h) */
+static const struct count_hook *record_hook;
 
 static int count_or_run(int argc, char **argv, enum count_mode mode)
 {
-    int run_only = mode == MODE_RUN, profile = mode == MODE_PROFILE;
+    int run_only = mode == MODE_RUN, profile = mode == MODE_PROFILE || mode == MODE_RECORD;
     const char *profile_out = NULL;
     char profile_default[64];
     struct interval_watch watch;
@@ -612,7 +616,10 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
     char live_arg[48];
     unsigned execs;
 
-    cmd_name = run_only ? "hpm run" : profile ? "hpm profile" : "hpm count";
+    cmd_name = run_only                ? "hpm run"
+               : mode == MODE_RECORD ? "hpm record"
+               : profile             ? "hpm profile"
+                                     : "hpm count";
     rc = parse_opts(argc, argv, &o);
     if (rc)
         return rc < 0 ? 0 : rc;
@@ -708,7 +715,7 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
         size_t l1 = strlen(wire) + 32, l2 = strlen(codes) + 32;
         machine_arg = malloc(l1);
         events_arg = malloc(l2);
-        args = calloc((size_t)o.prog_argc + 24, sizeof *args);
+        args = calloc((size_t)o.prog_argc + 24 + COUNT_HOOK_ARGS_MAX, sizeof *args);
         if (pat)
             out_arg = malloc(strlen(pat) + 16);
         if (!pat || !machine_arg || !events_arg || !args || !out_arg) {
@@ -760,6 +767,9 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
     args[na++] = "--trace-children=yes";
     if (profile)
         args[na++] = "--hpm-profile=yes";
+    if (mode == MODE_RECORD)
+        for (i = 0; record_hook->tool_args[i] && i < COUNT_HOOK_ARGS_MAX; i++)
+            args[na++] = (char *)record_hook->tool_args[i];
     if (run_only && !o.model_always)
         args[na++] = "--hpm-model=on-demand"; /* libhpm asks when it needs them */
     for (i = 0; i < o.prog_argc; i++)
@@ -923,7 +933,10 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
         r.notes[r.n_notes++] = left_note;
     }
     rc = write_report(&o, &r) == 0 ? r.exit_code : 1;
-    if (profile) {
+    if (mode == MODE_RECORD) {
+        if (record_hook->after(dir, (uint64_t)res.pid, !o.no_children, record_hook->ctx) != 0)
+            rc = 1;
+    } else if (profile) {
         if (!profile_out) {
             snprintf(profile_default, sizeof profile_default, "callgrind.out.hpm.%ld",
                      (long)res.pid);
@@ -965,6 +978,15 @@ int cmd_count(int argc, char **argv)
 int cmd_profile(int argc, char **argv)
 {
     return count_or_run(argc, argv, MODE_PROFILE);
+}
+
+int count_record(int argc, char **argv, const struct count_hook *hook)
+{
+    int rc;
+    record_hook = hook;
+    rc = count_or_run(argc, argv, MODE_RECORD);
+    record_hook = NULL;
+    return rc;
 }
 
 /*

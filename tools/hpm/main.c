@@ -20,6 +20,11 @@ static const struct command commands[] = {
     {"profile", cmd_profile,
      "run a program as count does and attribute every event to its instruction, line, "
      "function and call path (a callgrind-format profile)"},
+    {"record", cmd_record,
+     "run a program on the virtual PMU with precise sampling (exact instruction, data "
+     "address, call chain); writes perf.data for perf report and perf script"},
+    {"report", cmd_report,
+     "collapsed stacks (--folded) or an SVG flame graph (--flamegraph) of a perf.data file"},
     {"annotate", cmd_annotate,
      "print the top functions, lines and annotated source of a profile (callgrind format)"},
     {"list", cmd_list, "list the event catalog and what a machine model provides"},
