@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* tests/mpi: an MPI program for hpm count under mpirun. Every rank passes
+ * a message of ARGV[1] bytes (default 1024) once around the ring; rank r
+ * then runs r + 1 rounds of a fixed loop, so the ranks' counts differ and
+ * the aggregate's max is the last rank's. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static volatile unsigned long sink;
+
+int main(int argc, char **argv)
+{
+    int rank, size, bytes = argc > 1 ? atoi(argv[1]) : 1024, i;
+    char *buf;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    buf = calloc((size_t)(bytes > 0 ? bytes : 1), 1);
+    if (!buf)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    MPI_Sendrecv_replace(buf, bytes, MPI_CHAR, (rank + 1) % size, 0, (rank + size - 1) % size, 0,
+                         MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    for (i = 0; i < (rank + 1) * 2000000; i++)
+        sink += (unsigned long)i;
+    free(buf);
+    MPI_Finalize();
+    return 0;
+}
