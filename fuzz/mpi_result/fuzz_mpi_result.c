@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int rc;
     memset(err, 'x', sizeof err);
     rc = mpi_rank_result_parse(&res, (const char *)data, size, err, sizeof err);
-    if (memchr(err, 0, sizeof err) == NULL)
+    if (rc != 0 && memchr(err, 0, sizeof err) == NULL)
         abort(); /* the message must be terminated */
     if (rc != 0 && err[0] == 0)
         abort(); /* every error says what is wrong */
