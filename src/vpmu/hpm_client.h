@@ -133,7 +133,8 @@ enum hpm_vpmu_request {
     HPM_VPMU_REQ_MACHINE,      /* arg1 = struct hpm_machine *, arg2 = its size */
     HPM_VPMU_REQ_OVERFLOW,     /* arg1 = kind, arg2 = threshold, arg3 = signal */
     HPM_VPMU_REQ_MODEL,
-    HPM_VPMU_REQ_GATE /* arg1 = enum hpm_vpmu_gate, arg2 = address or kind, arg3 = n */
+    HPM_VPMU_REQ_GATE, /* arg1 = enum hpm_vpmu_gate, arg2 = address or kind, arg3 = n */
+    HPM_VPMU_REQ_NET   /* arg1 = const uint64_t *, arg2 = count: network counts to add */
 };
 
 enum hpm_vpmu_gate {
@@ -197,6 +198,14 @@ enum hpm_vpmu_error {
 #define HPM_VPMU_GATE(gate, arg, n)                                                 \
     HPM_VPMU_REQ3_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_GATE, (size_t)(gate), (uintptr_t)(arg), \
                    (uint64_t)(n))
+
+/* Adds n counts to the node's network counters, in the order of the
+ * catalog's network kinds (TORUS_XP_PACKETS_SENT ... COLL_BYTES; the order
+ * of src/net/torus.h's enum hpm_net_counter): what libhpm-mpi computed from
+ * the job's traffic. They reach the UPC at the next flush, as node events.
+ * EINVAL when n is more than the kinds; EFAULT for a bad buffer. */
+#define HPM_VPMU_NET(buf, n) \
+    HPM_VPMU_REQ_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_NET, (const uint64_t *)(buf), (size_t)(n))
 
 #ifdef __cplusplus
 }

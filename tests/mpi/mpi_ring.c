@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* tests/mpi: an MPI program for hpm count under mpirun. Every rank passes
- * a message of ARGV[1] bytes (default 1024) once around the ring; rank r
- * then runs r + 1 rounds of a fixed loop, so the ranks' counts differ and
- * the aggregate's max is the last rank's. */
+ * a message of ARGV[1] bytes (default 1024) around the ring ARGV[2] times
+ * (default 1: rank r sends to r + 1 and receives from r - 1); rank r then
+ * runs r + 1 rounds of a fixed loop, so the ranks' counts differ and the
+ * aggregate's max is the last rank's. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +12,7 @@ static volatile unsigned long sink;
 
 int main(int argc, char **argv)
 {
-    int rank, size, bytes = argc > 1 ? atoi(argv[1]) : 1024, i;
+    int rank, size, bytes = argc > 1 ? atoi(argv[1]) : 1024, k = argc > 2 ? atoi(argv[2]) : 1, i;
     char *buf;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -19,8 +20,9 @@ int main(int argc, char **argv)
     buf = calloc((size_t)(bytes > 0 ? bytes : 1), 1);
     if (!buf)
         MPI_Abort(MPI_COMM_WORLD, 1);
-    MPI_Sendrecv_replace(buf, bytes, MPI_CHAR, (rank + 1) % size, 0, (rank + size - 1) % size, 0,
-                         MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    for (i = 0; i < k; i++)
+        MPI_Sendrecv_replace(buf, bytes, MPI_CHAR, (rank + 1) % size, 0, (rank + size - 1) % size,
+                             0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     for (i = 0; i < (rank + 1) * 2000000; i++)
         sink += (unsigned long)i;
     free(buf);

@@ -214,6 +214,67 @@ EOF
     expect_out "missing   rank 1: killed by signal 9"
     expect_out "missing   rank 2: no result file"
     ;;
+torus)
+    # The network unit: a ring exchange of K = 5 messages of B = 1000 bytes
+    # (4 packets of 256 each) on 8 ranks of a 2x2x2 torus (torus8.machine),
+    # libhpm-mpi preloaded by hpm count. Per-link counts worked out by hand
+    # (tests/net/test_torus.c draws the routes): rank r -> r + 1 goes X+
+    # first, then Y+, then Z+ (a ring of 2 is a tie: plus).
+    ev=TORUS_XP_PACKETS_SENT,TORUS_XM_PACKETS_SENT,TORUS_YP_PACKETS_SENT,TORUS_YM_PACKETS_SENT
+    ev=$ev,TORUS_ZP_PACKETS_SENT,TORUS_ZM_PACKETS_SENT,TORUS_XP_PACKETS_RECV,TORUS_XM_PACKETS_RECV
+    ev=$ev,TORUS_YP_PACKETS_RECV,TORUS_YM_PACKETS_RECV,TORUS_ZP_PACKETS_RECV,TORUS_ZM_PACKETS_RECV
+    ev=$ev,TORUS_XP_BYTES_SENT,TORUS_XM_BYTES_SENT,TORUS_YP_BYTES_SENT,TORUS_YM_BYTES_SENT
+    ev=$ev,TORUS_ZP_BYTES_SENT,TORUS_ZM_BYTES_SENT,TORUS_BYTES_RECV,TORUS_HOPS,COLL_OPS,COLL_BYTES
+    mpirun_ -np 8 "$hpm" count --mpi --machine "$src/torus8.machine" --mpi-dir job --json \
+        -e "$ev" -- "$ring" 1000 5 >out 2>err
+    rc=$?
+    expect_rc 0
+    cp out agg.json
+    "$py" - job <<'EOF' || fail "network counts differ from the hand-worked ones"
+import json, sys
+P, B = 5 * 4, 5 * 1000  # packets and bytes of one rank's K messages
+# per node: links sent on (X+, Y+, Z+), links received on, hops per packet
+#   0->1 2->3 4->5 6->7: X+ (1 hop)
+#   1->2: 1 X+ 0 Y+ 2     5->6: 5 X+ 4 Y+ 6      (2 hops)
+#   3->4: 3 X+ 2 Y+ 0 Z+ 4   7->0: 7 X+ 6 Y+ 4 Z+ 0   (3 hops)
+want = {
+    0: ((1, 1, 1), (1, 1, 1), 1), 1: ((1, 0, 0), (1, 0, 0), 2),
+    2: ((1, 1, 0), (1, 1, 0), 1), 3: ((1, 0, 0), (1, 0, 0), 3),
+    4: ((1, 1, 1), (1, 1, 1), 1), 5: ((1, 0, 0), (1, 0, 0), 2),
+    6: ((1, 1, 0), (1, 1, 0), 1), 7: ((1, 0, 0), (1, 0, 0), 3),
+}
+for r in range(8):
+    d = json.load(open("%s/rank.%d.json" % (sys.argv[1], r)))
+    c = {e["name"]: e["count"] for e in d["events"]}
+    s, rv, hops = want[r]
+    exp = {}
+    for i, a in enumerate("XYZ"):
+        exp["TORUS_%sP_PACKETS_SENT" % a] = s[i] * P
+        exp["TORUS_%sM_PACKETS_SENT" % a] = 0
+        exp["TORUS_%sP_PACKETS_RECV" % a] = rv[i] * P
+        exp["TORUS_%sM_PACKETS_RECV" % a] = 0
+        exp["TORUS_%sP_BYTES_SENT" % a] = s[i] * B
+        exp["TORUS_%sM_BYTES_SENT" % a] = 0
+    exp["TORUS_BYTES_RECV"] = sum(rv) * B
+    exp["TORUS_HOPS"] = hops * P
+    exp["COLL_OPS"] = 0
+    exp["COLL_BYTES"] = 0
+    bad = {k: (c.get(k), v) for k, v in exp.items() if c.get(k) != v}
+    assert not bad, (r, bad)
+EOF
+    py_check agg.json 'd["mpi"]["events"][0]["sum"] == 8 * 20' \
+        'd["events"][18]["name"] == "TORUS_BYTES_RECV" and d["events"][18]["count"] == 14 * 5000'
+    # not one node per rank: the machine file's line of [torus] x
+    mpirun_ -np 3 "$hpm" count --machine "$src/torus8.machine" --mpi-dir bad \
+        -e TORUS_HOPS -- "$ring" >out 2>err
+    grep -q "torus8.machine:7: \[torus\] 2x2x2 has 8 nodes, the MPI job has 3 ranks" err ||
+        fail "no error naming the machine file's line for a torus of the wrong size"
+    [ ! -e bad ] || fail "a torus of the wrong size left the job folder"
+    # a machine without a network has no network events
+    run count -e TORUS_HOPS -- "$ring"
+    expect_rc 2
+    expect_err "it has no network"
+    ;;
 *)
     echo "unknown scenario $scenario" >&2
     exit 2

@@ -656,6 +656,54 @@ static int mpi_rank_setup(const struct count_opts *o, struct mpi_rank_env *e, ch
     return 1;
 }
 
+/* A machine with a network ([torus]): the ranks of an MPI job get
+ * libhpm-mpi preloaded (LD_PRELOAD, which valgrind passes on to the
+ * program) and the torus in HPM_MPI_TORUS; the torus must have one node per
+ * rank. 0, or 2 after printing why not. Outside a job nothing changes. */
+static int mpi_net_setup(const struct count_opts *o, const struct hpm_machine *m)
+{
+    struct mpi_rank_env e;
+    char err[512], path[4200], torus[128], *pre;
+    const char *lib = getenv("HPM_MPI_LIB"), *old = getenv("LD_PRELOAD");
+    uint32_t nodes = hpm_torus_nodes(&m->torus);
+    if (mpi_rank_env_get(&e, err, sizeof err) != 1)
+        return 0;
+    if (nodes != (uint32_t)e.size) {
+        if (o->machine && strchr(o->machine, '/'))
+            snprintf(path, sizeof path, "%s", o->machine);
+        else
+            snprintf(path, sizeof path, "%s/%s.machine", machine_arg_dir(),
+                     o->machine ? o->machine : HPM_DEFAULT_MACHINE);
+        fprintf(stderr, "%s: %s:%u: [torus] %ux%ux%u has %u node%s, the MPI job has %d rank%s "
+                        "(one rank per node)\n", cmd_name, path, m->torus.line, m->torus.x,
+                m->torus.y, m->torus.z, nodes, nodes == 1 ? "" : "s", e.size,
+                e.size == 1 ? "" : "s");
+        return 2;
+    }
+#ifdef HPM_MPI_LIBRARY
+    if (!lib || !*lib)
+        lib = HPM_MPI_LIBRARY;
+#endif
+    if (!lib || !*lib || access(lib, R_OK) != 0) {
+        if (e.rank == 0)
+            fprintf(stderr, "hpm: note: libhpm-mpi was not built (no MPI for C when hpm was "
+                            "built): the network events stay 0\n");
+        return 0;
+    }
+    snprintf(torus, sizeof torus, "%u,%u,%u,%s,%u", m->torus.x, m->torus.y, m->torus.z,
+             m->torus.mapping, m->torus.packet_bytes);
+    pre = malloc(strlen(lib) + (old ? strlen(old) : 0) + 2);
+    if (!pre)
+        return 2;
+    sprintf(pre, "%s%s%s", lib, old && *old ? ":" : "", old ? old : "");
+    if (setenv("HPM_MPI_TORUS", torus, 1) != 0 || setenv("LD_PRELOAD", pre, 1) != 0) {
+        free(pre);
+        return 2;
+    }
+    free(pre);
+    return 0;
+}
+
 enum count_mode { MODE_COUNT, MODE_RUN, MODE_PROFILE };
 
 static int count_or_run(int argc, char **argv, enum count_mode mode)
@@ -733,7 +781,12 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
 
     if ((rc = machine_arg_load(run_only ? "run" : profile ? "profile" : "count", o.machine, &m, clamp_note, sizeof clamp_note)) != 0)
         return rc;
-    features = hpm_catalog_features(&m.hier);
+    features = hpm_catalog_features(&m.hier) | (m.torus.x ? HPM_NEED_NET : 0);
+    if (m.torus.x && (rc = mpi_net_setup(&o, &m)) != 0) {
+        if (in_job)
+            rmdir(job_dir); /* made for this run; another rank's results keep it */
+        return rc;
+    }
     if ((rc = build_rows(&o, m.name, m.hier.cores, features, rows, &n_rows)) != 0)
         return rc;
     {
