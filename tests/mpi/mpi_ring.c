@@ -3,7 +3,8 @@
  * a message of ARGV[1] bytes (default 1024) around the ring ARGV[2] times
  * (default 1: rank r sends to r + 1 and receives from r - 1); rank r then
  * runs r + 1 rounds of a fixed loop, so the ranks' counts differ and the
- * aggregate's max is the last rank's. */
+ * aggregate's max is the last rank's, and all take part in one
+ * MPI_Allreduce of two ints (one collective operation of 8 bytes). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,12 @@ int main(int argc, char **argv)
                              0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     for (i = 0; i < (rank + 1) * 2000000; i++)
         sink += (unsigned long)i;
+    {
+        int in[2] = {rank, 1}, out[2];
+        MPI_Allreduce(in, out, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        if (out[1] != size)
+            MPI_Abort(MPI_COMM_WORLD, 2);
+    }
     free(buf);
     MPI_Finalize();
     return 0;
