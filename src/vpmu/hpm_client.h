@@ -88,6 +88,10 @@
  *                                Returns 1 when they started now, 0 when they
  *                                were running already (or none is needed).
  *                                Interface 4 and later.
+ *   HPM_VPMU_NET(buf, n)         add n network counts (the catalog's TORUS_*
+ *                                and COLL_* kinds in order) to the node's:
+ *                                what libhpm-mpi (src/hpm_mpi) computed from
+ *                                an MPI job's traffic with the torus model.
  * START and STOP also write the global start/stop register of every UPC; the
  * modeled caches and predictors keep running while counting is stopped.
  *
