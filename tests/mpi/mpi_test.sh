@@ -151,7 +151,10 @@ not_a_rank)
     ! ls -d hpm-mpi.* >/dev/null 2>&1 || fail "left a job folder: $(ls)"
     ;;
 ring)
-    # an MPI program on 3 ranks (2 cores): one result per rank and the aggregate
+    # an MPI program on 3 ranks (2 cores): one result per rank and the
+    # aggregate, in a folder that holds results of an earlier job (ranks 1
+    # and 2 of another job: they must not complete this one's set)
+    mkdir job && cp "$src/results/rank.1.json" "$src/results/rank.2.json" job/ || exit 1
     mpirun_ -np 3 "$hpm" count --mpi --mpi-dir job --per-rank --json -e INSTRUCTIONS,LOADS \
         -- "$ring" 512 >out 2>err
     rc=$?
@@ -180,6 +183,8 @@ for r in range(3):
     assert ranks[r]["mpi_rank"]["rank"] == r and ranks[r]["mpi_rank"]["size"] == 3
     assert ranks[r]["exit"]["status"] == 0
 EOF
+    [ -z "$(ls job/.done.* 2>/dev/null)" ] || fail "done marks left: $(ls -a job)"
+    [ "$(ls job/.aggregate.* | wc -l)" -eq 1 ] || fail "not one aggregate mark: $(ls -a job)"
     # hpm merge of the same files gives the same aggregate
     run merge --json --per-rank job
     expect_rc 0

@@ -549,24 +549,44 @@ out:
 
 /* ------------------------------------------------------------ ranks at run time */
 
+/* DIR/.done.JOB.R: rank R of job JOB has its result in place. Per job, so
+ * that results an earlier job left in a reused folder never complete this
+ * job's set. */
+static int done_path(const char *dir, const char *job, int rank, char *buf, size_t len)
+{
+    int n = snprintf(buf, len, "%s/.done.%s.%d", dir, job[0] ? job : "job", rank);
+    return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
 int mpi_job_elect_aggregator(const struct mpi_rank_env *e, const char *dir)
 {
     char path[4200];
     struct stat st;
     int r, fd;
+    if (done_path(dir, e->job, e->rank, path, sizeof path) != 0)
+        return 0;
+    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return 0;
+    close(fd);
     for (r = 0; r < e->size; r++) {
-        if (mpi_rank_path(dir, r, path, sizeof path) != 0 || stat(path, &st) != 0)
+        if (done_path(dir, e->job, r, path, sizeof path) != 0 || stat(path, &st) != 0)
             return 0; /* a rank is still running, or lost */
     }
     /* every result is there (each renamed into place complete); of the
      * ranks that see this, the one that creates the marker writes */
-    if (snprintf(path, sizeof path, "%s/aggregate.%s", dir, e->job[0] ? e->job : "job") >=
+    if (snprintf(path, sizeof path, "%s/.aggregate.%s", dir, e->job[0] ? e->job : "job") >=
         (int)sizeof path)
         return 0;
     fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0)
         return 0;
     close(fd);
+    /* the markers have served: a rank still looking finds the set
+     * incomplete, and the marker above stops any other from writing */
+    for (r = 0; r < e->size; r++)
+        if (done_path(dir, e->job, r, path, sizeof path) == 0)
+            unlink(path);
     return 1;
 }
 

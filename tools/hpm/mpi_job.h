@@ -99,10 +99,11 @@ static inline const char *mpi_job_missing_reason(const struct mpi_job *j, unsign
 /* The result file of rank in dir (DIR/rank.R.json). */
 int mpi_rank_path(const char *dir, int rank, char *buf, size_t len);
 
-/* After this rank wrote its result: 1 when every rank of the job has a
- * result in dir and this process won the right to write the aggregate (an
- * exclusive file, DIR/aggregate.JOB), 0 when not (a rank is still running,
- * or another rank writes it). */
+/* After this rank wrote its result: marks it done (DIR/.done.JOB.R); 1
+ * when every rank of this job is done and this process won the right to
+ * write the aggregate (an exclusive file, DIR/.aggregate.JOB; the done
+ * marks are then removed), 0 when not (a rank is still running, or another
+ * rank writes it). */
 int mpi_job_elect_aggregator(const struct mpi_rank_env *e, const char *dir);
 
 /* Writes a result without counts for a rank whose program left none. */
