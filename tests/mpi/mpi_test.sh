@@ -280,6 +280,18 @@ EOF
     expect_rc 2
     expect_err "it has no network"
     ;;
+papi_net)
+    # PAPI's view of the same ring (papi_net.c; counts as in scenario torus):
+    # X+ packets sent 20 on every node, hops 20 40 20 60 20 40 20 60
+    mpirun_ -np 8 "$hpm" run --machine "$src/torus8.machine" -- "$ring" >out 2>err
+    rc=$?
+    expect_rc 0
+    for want in "0 20 20" "1 20 40" "2 20 20" "3 20 60" "4 20 20" "5 20 40" "6 20 20" \
+        "7 20 60"; do
+        grep -qx "rank $want" out || fail "no line 'rank $want'"
+    done
+    ! grep -q "hwloc" err || fail "hwloc's warning under Valgrind was not silenced"
+    ;;
 *)
     echo "unknown scenario $scenario" >&2
     exit 2

@@ -633,9 +633,6 @@ static int mpi_rank_setup(const struct count_opts *o, struct mpi_rank_env *e, ch
             return -1;
         }
     }
-    /* hwloc (Open MPI's topology) cannot use CPUID under Valgrind and says
-     * so on every rank; its Linux backend reads the same topology from sysfs */
-    setenv("HWLOC_COMPONENTS", "-x86", 0);
     if (o->mpi_dir)
         snprintf(dir, len, "%s", o->mpi_dir);
     else if (e->job[0])
@@ -769,6 +766,14 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
         return 2;
     if (o.from_output)
         return count_from_output(&o, rows);
+    {
+        /* a rank of an MPI job: hwloc (Open MPI's topology) cannot use
+         * CPUID under Valgrind and says so on every rank; its Linux backend
+         * reads the same topology from sysfs */
+        struct mpi_rank_env e;
+        if (mpi_rank_env_get(&e, err, sizeof err) == 1)
+            setenv("HWLOC_COMPONENTS", "-x86", 0);
+    }
     if (mode == MODE_COUNT) {
         rc = mpi_rank_setup(&o, &rank_env, job_dir, sizeof job_dir);
         if (rc < 0)
