@@ -28,13 +28,16 @@
  *
  * Overflow: HPM_VPMU_OVERFLOW arms the tool for the calling thread's count of
  * a per-core kind; it sends hpm_overflow_signal() without saying which kind,
- * so the core finds the position from the counts (HPM_CI_OVF_BY_COUNT).
+ * so the core finds the position from the counts (HPM_CI_OVF_BY_COUNT). The
+ * thread's counts stay frozen while the handler runs (HPM_CI_OVF_FROZEN).
  * Node-wide events, kinds beyond the tool's HPM_VPMU_OVERFLOW_MAX and a tool
  * that refuses fall back to the core's software timer.
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "catalog.h"
 #include "hpm_client.h"
@@ -72,6 +75,18 @@ static int units_needed(void)
     return most;
 }
 
+static pid_t my_pid; /* the tool's signals come from it (getpid is a system call) */
+
+static void my_pid_refresh(void)
+{
+    my_pid = getpid();
+}
+
+static void my_pid_track(void)
+{
+    (void)pthread_atfork(NULL, NULL, my_pid_refresh);
+}
+
 static int sim_init(struct hpm_component_info *info, char *reason, size_t len)
 {
     uint64_t kinds[HPM_K_CORE_COUNT];
@@ -95,6 +110,11 @@ static int sim_init(struct hpm_component_info *info, char *reason, size_t len)
                  "the hpm virtual PMU speaks interface version %ld; libhpm needs 3 or later",
                  S.version);
         return HPM_ENOCOMP;
+    }
+    {
+        static pthread_once_t once = PTHREAD_ONCE_INIT;
+        my_pid_refresh();
+        (void)pthread_once(&once, my_pid_track);
     }
     n = HPM_VPMU_EVENTS(S.codes, HPM_CAT_CODES);
     if (n < 0) {
@@ -315,7 +335,9 @@ static void arm(struct sim_set *s, uint64_t *failed)
         s->armed[i] = 0;
         if (s->thr[i] <= 0)
             continue;
-        if (HPM_VPMU_OVERFLOW(s->idx[i], (uint64_t)s->thr[i], hpm_overflow_signal()) == 0)
+        /* the tool's thresholds counted from our base, as ours are */
+        if (HPM_VPMU_OVERFLOW_FROM(s->idx[i], (uint64_t)s->thr[i], hpm_overflow_signal(),
+                                   s->base[i] + (uint64_t)s->thr[i]) == 0)
             s->armed[i] = 1;
         else if (failed)
             *failed |= 1ull << i;
@@ -335,9 +357,8 @@ static void disarm(struct sim_set *s)
 static int sim_start(void *st, uint64_t *native_failed)
 {
     struct sim_set *s = st;
-    /* the base first: the tool counts its threshold from the arming, a
-     * little later, so a count read in the handler is always past our
-     * deadline when the tool has fired */
+    /* the base first: the tool counts its thresholds from it (the count
+     * at which the first passes), so its signals and our deadlines agree */
     int rc = raw(s, s->base);
     if (rc == HPM_OK)
         arm(s, native_failed);
@@ -358,7 +379,8 @@ static int sim_reset(void *st)
         /* re-arming restarts the tool's schedule from the new base */
         for (i = 0; i < s->n; i++)
             if (s->armed[i] &&
-                HPM_VPMU_OVERFLOW(s->idx[i], (uint64_t)s->thr[i], hpm_overflow_signal()) != 0)
+                HPM_VPMU_OVERFLOW_FROM(s->idx[i], (uint64_t)s->thr[i], hpm_overflow_signal(),
+                                       s->base[i] + (uint64_t)s->thr[i]) != 0)
                 failed |= 1ull << i;
     }
     (void)failed; /* it was armed a moment ago: the tool has no reason to refuse */
@@ -385,6 +407,21 @@ static int sim_stop(void *st, int64_t *values)
     int rc = sim_read(st, values);
     disarm(st);
     return rc;
+}
+
+/* The tool queues its overflow signal from the process itself (SI_QUEUE)
+ * with the address of the first threshold's instruction; the others of a
+ * burst it gives on request. */
+static int sim_overflow_where(void *st, const siginfo_t *si, uint64_t *addrs, int want)
+{
+    long n;
+    (void)st;
+    if (!si || si->si_code != SI_QUEUE || si->si_pid != my_pid || want < 1)
+        return 0;
+    if (want > 1 && (n = HPM_VPMU_OVERFLOW_WHERE(addrs, (size_t)want)) > 0)
+        return (int)n;
+    addrs[0] = (uint64_t)(uintptr_t)si->si_ptr;
+    return 1;
 }
 
 static void sim_cleanup(void *st)
@@ -468,7 +505,8 @@ static int sim_gate(int which, const void *code, uint32_t index, uint64_t n)
 
 const struct hpm_component hpm_comp_sim = {
     .name = "sim",
-    .ci_flags = HPM_CI_THREAD_BOUND | HPM_CI_OVF_BY_COUNT | HPM_CI_SHARED_COUNTERS,
+    .ci_flags = HPM_CI_THREAD_BOUND | HPM_CI_OVF_BY_COUNT | HPM_CI_SHARED_COUNTERS |
+                HPM_CI_OVF_FROZEN,
     .set_size = sizeof(struct sim_set),
     .init = sim_init,
     .shutdown = NULL,
@@ -484,6 +522,7 @@ const struct hpm_component hpm_comp_sim = {
     .read = sim_read,
     .reset = sim_reset,
     .overflow_dispatch = NULL,
+    .overflow_where = sim_overflow_where,
     .cleanup = sim_cleanup,
     .region = sim_region,
     .machine_info = sim_machine_info,

@@ -74,6 +74,10 @@ struct hpm_set_opts {
                                     num_counters events. Without it one set of
                                     the component runs per thread and a set
                                     holds up to HPM_COMP_MAX_EVENTS */
+#define HPM_CI_OVF_FROZEN 0x10u /* the component's own overflow signal freezes
+                                    the thread's counts until the handler returns
+                                    (sim, seed 002's fast overflow): every
+                                    threshold passed is owed its call */
 #define HPM_CI_NAMED_ONLY 0x4u   /* its events resolve only with its prefix
                                     ("sde::LIB::COUNTER"), never in a search of
                                     every component by a bare name (sde) */
@@ -110,6 +114,12 @@ struct hpm_component {
     /* In signal context, for a running set with native overflow and without
      * HPM_CI_OVF_BY_COUNT: the positions this signal is for (0 if none). */
     uint64_t (*overflow_dispatch)(void *st, const siginfo_t *si);
+    /* In signal context, for the component's own overflow signal, which is
+     * owed `want` (>= 1) handler calls: the instruction addresses where
+     * those thresholds passed, in call order (at most want); how many it
+     * knows. 0: not its signal, or no address known (the handler gets the
+     * interrupted PC). */
+    int (*overflow_where)(void *st, const siginfo_t *si, uint64_t *addrs, int want);
     void (*cleanup)(void *st);
 
     /* What the core asks of a component beyond counting. */
@@ -131,8 +141,8 @@ struct hpm_component {
     int (*gate)(int which, const void *code, uint32_t index, uint64_t n);
 };
 
-/* Optional slots: shutdown, set_overflow, overflow_dispatch, region and
- * machine_info may be NULL. hpm_init fills them in its copy of the entry
+/* Optional slots: shutdown, set_overflow, overflow_dispatch, overflow_where,
+ * region, machine_info and gate may be NULL. hpm_init fills them in its copy of the entry
  * (as PAPI fills a component vector) with defaults that do nothing or
  * answer HPM_ENOTSUP, so the core calls every slot without a check. */
 

@@ -47,6 +47,15 @@ static uint64_t dflt_overflow_dispatch(void *st, const siginfo_t *si)
     return 0;
 }
 
+static int dflt_overflow_where(void *st, const siginfo_t *si, uint64_t *addrs, int want)
+{
+    (void)st;
+    (void)si;
+    (void)addrs;
+    (void)want;
+    return 0; /* the handler gets the interrupted PC */
+}
+
 static int dflt_region(const char *name, int begin)
 {
     (void)name;
@@ -77,6 +86,8 @@ static void fill_defaults(struct hpm_component *c)
         c->set_overflow = dflt_set_overflow;
     if (!c->overflow_dispatch)
         c->overflow_dispatch = dflt_overflow_dispatch;
+    if (!c->overflow_where)
+        c->overflow_where = dflt_overflow_where;
     if (!c->region)
         c->region = dflt_region;
     if (!c->machine_info)

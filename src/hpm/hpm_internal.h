@@ -184,6 +184,17 @@ int hpm__set_add(struct hpm_set *s, hpm_event_t e);
  * taken); NULL when it could not be made. */
 int hpm__set_start(struct hpm_set *s, struct hpm_thread *self, int take_slot);
 int hpm__set_stop(struct hpm_set *s, int64_t *values);
+/* Overflow calls a stopping set is owed: thresholds its final counts passed
+ * that no signal reported yet (components with HPM_CI_OVF_FROZEN, where the
+ * signal comes at the next superblock boundary, after the stop's own read). */
+struct hpm_ovf_owed {
+    hpm_overflow_handler handler;
+    int handle;
+    int n;
+    int64_t calls[HPM_OVF_MAX_POS];
+};
+void hpm__ovf_owed_collect(struct hpm_set *s, const int64_t *final, struct hpm_ovf_owed *owed);
+void hpm__ovf_owed_deliver(struct hpm_ovf_owed *owed);
 int hpm__set_read(struct hpm_set *s, int64_t *values);
 void hpm__sets_destroy_all(void);
 /* A thread is going away: stop what it runs (values are frozen; its region

@@ -18,11 +18,15 @@
  * last one (up to HPM_OVERFLOW_BURST calls, with the PC of the interrupted
  * code): the kernel checks CPU-time timers at its tick, and a busy machine
  * stretches the time between ticks a thread sees, but the number of calls
- * stays count/threshold.
+ * stays count/threshold. A component that knows where each threshold
+ * passed (overflow_where: sim) gives the handler that address instead of
+ * the interrupted PC; one whose counts are frozen while the handler runs
+ * (HPM_CI_OVF_FROZEN) gets every threshold passed its call.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -35,6 +39,10 @@ __thread int hpm__in_handler __attribute__((tls_model("initial-exec")));
 /* The most handler calls one check makes (a tiny threshold must not turn
  * one tick into millions of calls). */
 #define HPM_OVERFLOW_BURST 1024
+
+/* The most addresses one signal brings (the later calls of a longer burst
+ * get the interrupted PC). */
+#define HPM_OVERFLOW_WHERE_MAX 64
 
 static pthread_mutex_t install_lock = PTHREAD_MUTEX_INITIALIZER;
 static int installed;
@@ -88,8 +96,9 @@ static int by_count(struct hpm_set *s, int64_t *k)
 static void dispatch(struct hpm_set *s, siginfo_t *si, void *pc, void *uc)
 {
     int64_t k[HPM_OVF_MAX_POS];
-    uint64_t mask = 0;
-    int i, calls, n;
+    uint64_t mask = 0, where[HPM_OVERFLOW_WHERE_MAX];
+    int i, n, n_where;
+    int64_t calls, want, burst = HPM_OVERFLOW_BURST;
     if (s->state != HPM_SET_RUNNING || !s->n_ovf || !s->handler)
         return;
     if (!(s->c->ci_flags & HPM_CI_OVF_BY_COUNT))
@@ -99,9 +108,18 @@ static void dispatch(struct hpm_set *s, siginfo_t *si, void *pc, void *uc)
     if ((!s->n_sw && !s->n_by_count) || !by_count(s, k))
         return;
     n = s->n < HPM_OVF_MAX_POS ? s->n : HPM_OVF_MAX_POS;
+    for (i = 0, want = 0; i < n; i++)
+        want = k[i] > want ? k[i] : want;
+    /* the component's own signal says where each threshold passed; one of
+     * a component whose counts are frozen while the handler runs cannot
+     * run away, and every threshold passed gets its call */
+    n_where = s->c->overflow_where(
+        s->cst, si, where, want < HPM_OVERFLOW_WHERE_MAX ? (int)want : HPM_OVERFLOW_WHERE_MAX);
+    if (n_where > 0 && (s->c->ci_flags & HPM_CI_OVF_FROZEN))
+        burst = INT64_MAX;
     /* one call per threshold passed: a timer tick (or a late signal)
      * may cover several, and the handler is owed each of them */
-    for (calls = 0; calls < HPM_OVERFLOW_BURST; calls++) {
+    for (calls = 0; calls < burst; calls++) {
         mask = 0;
         for (i = 0; i < n; i++)
             if (k[i] > 0) {
@@ -110,7 +128,44 @@ static void dispatch(struct hpm_set *s, siginfo_t *si, void *pc, void *uc)
             }
         if (!mask)
             break;
-        s->handler(s->handle, pc, mask, uc);
+        s->handler(s->handle, calls < n_where ? (void *)(uintptr_t)where[calls] : pc, mask, uc);
+    }
+}
+
+void hpm__ovf_owed_collect(struct hpm_set *s, const int64_t *final, struct hpm_ovf_owed *owed)
+{
+    int i, n = s->n < HPM_OVF_MAX_POS ? s->n : HPM_OVF_MAX_POS;
+    owed->n = 0;
+    if (!(s->c->ci_flags & HPM_CI_OVF_FROZEN) || !s->n_by_count || !s->handler)
+        return;
+    for (i = 0; i < n; i++) {
+        struct hpm_ovf *o = &s->ovf[i];
+        owed->calls[i] = 0;
+        if (!o->threshold || !o->native || final[i] < o->deadline)
+            continue;
+        owed->calls[i] = (final[i] - o->deadline) / o->threshold + 1;
+        o->deadline += o->threshold * owed->calls[i];
+    }
+    owed->n = n;
+    owed->handler = s->handler;
+    owed->handle = s->handle;
+}
+
+/* The calls a stop was owed, made by the stopping thread outside any lock;
+ * no instruction address is known for them (pc NULL). */
+void hpm__ovf_owed_deliver(struct hpm_ovf_owed *owed)
+{
+    int i;
+    for (;;) {
+        uint64_t mask = 0;
+        for (i = 0; i < owed->n; i++)
+            if (owed->calls[i] > 0) {
+                mask |= 1ull << i;
+                owed->calls[i]--;
+            }
+        if (!mask)
+            return;
+        owed->handler(owed->handle, NULL, mask, NULL);
     }
 }
 

@@ -755,7 +755,7 @@ HPM_EXPORT int hpm_thread_running(int component)
     return n;
 }
 
-int hpm__set_stop(struct hpm_set *s, int64_t *values)
+int hpm__set_stop_owed(struct hpm_set *s, int64_t *values, struct hpm_ovf_owed *owed)
 {
     /* the counts go straight to the frozen values (no 8 KiB array of
      * HPM_SET_MAX_EVENTS counts on the stack) */
@@ -767,6 +767,8 @@ int hpm__set_stop(struct hpm_set *s, int64_t *values)
     if (s->n_ovf)
         hpm__ovf_block(&old);
     rc = s->c->stop(s->cst, v);
+    if (rc == HPM_OK && owed)
+        hpm__ovf_owed_collect(s, v, owed);
     if (s->n_sw && s->owner)
         hpm__sw_timer_put(s->owner);
     s->n_sw = s->n_by_count = 0;
@@ -794,17 +796,26 @@ int hpm__set_stop(struct hpm_set *s, int64_t *values)
     return HPM_OK;
 }
 
+int hpm__set_stop(struct hpm_set *s, int64_t *values)
+{
+    return hpm__set_stop_owed(s, values, NULL);
+}
+
 HPM_EXPORT int hpm_stop(int set, int64_t *values)
 {
     int err, rc;
+    struct hpm_ovf_owed owed;
     struct hpm_set *s = set_get(set, &err);
     if (!s)
         return err;
+    owed.n = 0;
     if (s->state == HPM_SET_RUNNING && !owner_ok(s))
         rc = HPM_EINVAL;
     else
-        rc = hpm__set_stop(s, values);
+        rc = hpm__set_stop_owed(s, values, &owed);
     set_put(s);
+    /* after the set's lock: the handler may call the API on its set */
+    hpm__ovf_owed_deliver(&owed);
     return rc;
 }
 

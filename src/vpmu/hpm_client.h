@@ -58,15 +58,33 @@
  *   HPM_VPMU_OVERFLOW(kind, threshold, signo)  arm an overflow interrupt on the
  *                                calling thread: each time its count of
  *                                per-core kind `kind` has grown by `threshold`
- *                                (> 0) since arming, the tool sends signal
- *                                signo to the thread (its own handler runs,
- *                                with the interrupted guest PC in the
- *                                ucontext). Checked at each superblock
- *                                entry: the signal comes at most one
- *                                superblock late. threshold 0 disarms kind.
- *                                Up to HPM_VPMU_OVERFLOW_MAX kinds per thread
- *                                (HPM_VPMU_ENOMEM beyond); only while counting
- *                                is started does the count grow.
+ *                                (> 0) since arming, the tool queues signal
+ *                                signo to the thread (si_code SI_QUEUE, si_ptr
+ *                                the address of the instruction that passed
+ *                                the threshold: exact for INSTRUCTIONS, the
+ *                                superblock's start for the other exact
+ *                                kinds, the interrupted PC for a model's
+ *                                kinds) and delivers it at the next
+ *                                superblock boundary (the ucontext's PC).
+ *                                From that delivery to the handler's return
+ *                                the thread's counting is frozen (fast
+ *                                overflow: the handler's own events are
+ *                                counted nowhere). Thresholds passed within
+ *                                one superblock give one signal. threshold 0
+ *                                disarms kind. Up to HPM_VPMU_OVERFLOW_MAX
+ *                                kinds per thread (HPM_VPMU_ENOMEM beyond);
+ *                                only while counting is started does the
+ *                                count grow.
+ *   HPM_VPMU_OVERFLOW_FROM(kind, threshold, signo, first)  the same, with the
+ *                                first threshold passing when the thread's
+ *                                count of kind (as READ_KINDS reads it)
+ *                                reaches `first` (0: threshold from now; a
+ *                                count already passed: at once). Interface 6.
+ *   HPM_VPMU_OVERFLOW_WHERE(buf, n)  uint64_t buf[i] = the address where the
+ *                                i-th threshold reported by the thread's last
+ *                                overflow signal passed (buf[0] is its
+ *                                si_ptr); returns how many (at most n and
+ *                                HPM_VPMU_WHERE_MAX). Interface 6.
  *   HPM_VPMU_GATE(gate, arg, n)  gate the counting by where the program is
  *                                (docs/vpmu.md, Gating), from now on:
  *                                HPM_VPMU_GATE_START_AT, arg = a code address:
@@ -116,9 +134,10 @@
 extern "C" {
 #endif
 
-#define HPM_VPMU_INTERFACE_VERSION 5
+#define HPM_VPMU_INTERFACE_VERSION 6
 #define HPM_VPMU_NAME_MAX 128 /* region names, including the NUL */
 #define HPM_VPMU_OVERFLOW_MAX 8
+#define HPM_VPMU_WHERE_MAX 64 /* addresses one overflow signal keeps */
 
 enum hpm_vpmu_request {
     HPM_VPMU_REQ_IS_RUNNING = VG_USERREQ_TOOL_BASE('H', 'P'),
@@ -138,7 +157,8 @@ enum hpm_vpmu_request {
     HPM_VPMU_REQ_OVERFLOW,     /* arg1 = kind, arg2 = threshold, arg3 = signal */
     HPM_VPMU_REQ_MODEL,
     HPM_VPMU_REQ_GATE, /* arg1 = enum hpm_vpmu_gate, arg2 = address or kind, arg3 = n */
-    HPM_VPMU_REQ_NET   /* arg1 = const uint64_t *, arg2 = count: network counts to add */
+    HPM_VPMU_REQ_OVERFLOW_WHERE, /* arg1 = uint64_t *, arg2 = count */
+    HPM_VPMU_REQ_NET /* arg1 = const uint64_t *, arg2 = count: network counts to add */
 };
 
 enum hpm_vpmu_gate {
@@ -198,7 +218,13 @@ enum hpm_vpmu_error {
 #define HPM_VPMU_OVERFLOW(kind, threshold, signo)                                 \
     HPM_VPMU_REQ3_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_OVERFLOW, (size_t)(kind),         \
                    (uint64_t)(threshold), (size_t)(signo))
+#define HPM_VPMU_OVERFLOW_FROM(kind, threshold, signo, first)                      \
+    ((long)(intptr_t)VALGRIND_DO_CLIENT_REQUEST_EXPR(                           \
+        (uintptr_t)(intptr_t)HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_OVERFLOW, (size_t)(kind), \
+        (uint64_t)(threshold), (size_t)(signo), (uint64_t)(first), 0))
 #define HPM_VPMU_MODEL() HPM_VPMU_REQ_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_MODEL, 0, 0)
+#define HPM_VPMU_OVERFLOW_WHERE(buf, n)                                            \
+    HPM_VPMU_REQ_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_OVERFLOW_WHERE, (uint64_t *)(buf), (size_t)(n))
 #define HPM_VPMU_GATE(gate, arg, n)                                                 \
     HPM_VPMU_REQ3_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_GATE, (size_t)(gate), (uintptr_t)(arg), \
                    (uint64_t)(n))

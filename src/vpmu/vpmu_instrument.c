@@ -78,6 +78,7 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_options.h"
 
@@ -764,11 +765,26 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
     }
     if (vpmu_ovf_instrumented && vge->n_used > 0) {
         /* overflow check first: if it signalled, leave for the scheduler
-         * (Ijk_Yield) before this superblock counts anything; it runs again
-         * from its start afterwards */
+         * (Ijk_Yield) before this superblock counts anything; the signal is
+         * delivered there and the superblock runs from its start after the
+         * handler */
         IRTemp fired = newIRTemp(c.sb->tyenv, Ity_I64);
-        IRDirty *d = unsafeIRDirty_1_N(fired, 0, "vpmu_ovf_check",
-                                       VG_(fnptr_to_fnentry)(&vpmu_ovf_check), mkIRExprVec_0());
+        struct vpmu_sb_desc *desc;
+        UInt n_insn = 0, k;
+        IRDirty *d;
+        for (k = 0; k < (UInt)sbIn->stmts_used; k++)
+            if (sbIn->stmts[k] && sbIn->stmts[k]->tag == Ist_IMark)
+                n_insn++;
+        /* kept for as long as the translation may run (a discarded one's
+         * few bytes are not reclaimed) */
+        desc = VG_(malloc)("hpm.ovf.sb", sizeof *desc + n_insn * sizeof(Addr));
+        desc->start = (Addr)closure->nraddr;
+        desc->n = 0;
+        for (k = 0; k < (UInt)sbIn->stmts_used; k++)
+            if (sbIn->stmts[k] && sbIn->stmts[k]->tag == Ist_IMark)
+                desc->insn[desc->n++] = (Addr)sbIn->stmts[k]->Ist.IMark.addr;
+        d = unsafeIRDirty_1_N(fired, 1, "vpmu_ovf_check", VG_(fnptr_to_fnentry)(&vpmu_ovf_check),
+                              mkIRExprVec_1(mkIRExpr_HWord((HWord)desc)));
         IRTemp go = newIRTemp(c.sb->tyenv, Ity_I1);
         addStmtToIRSB(c.sb, IRStmt_Dirty(d));
         addStmtToIRSB(c.sb, IRStmt_WrTmp(go, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(fired),

@@ -28,6 +28,7 @@
 #include "pub_tool_libcproc.h"
 #include "pub_tool_libcsetjmp.h"
 #include "pub_tool_libcsignal.h"
+#include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 #include "pub_tool_signals.h"
@@ -44,6 +45,7 @@
 #include "vpmu_events.h"
 #include "vpmu_gate.h"
 #include "catalog.h"
+#include "hpm/upc.h"
 #include "machine.h"
 #include "vpmu_node.h"
 #include "vpmu_out.h"
@@ -86,7 +88,26 @@ struct vpmu_thread {
         UInt kind;
         Int signo;
         ULong threshold, next; /* fire when the count reaches next */
+        ULong seen;            /* the count at the last check (exact kinds) */
+        ULong fed;             /* the count the thread's overflow unit has seen */
+        UInt input;            /* the unit's input its counter selects */
     } ovf[HPM_VPMU_OVERFLOW_MAX];
+    struct hpm_upc *ovf_upc; /* counter i: ovf[i]'s threshold (see Overflow) */
+    void *ovf_upc_mem;
+    Long ovf_irq_at;         /* the event of the batch that raised the IRQ, -1 none */
+    ULong ovf_batch_cycle;   /* the unit's cycle at the batch's start */
+    const struct vpmu_sb_desc *last_sb; /* entered at the last check */
+    Int lwpid;                          /* the kernel's thread id, 0: not asked yet */
+    Addr where[HPM_VPMU_WHERE_MAX];     /* the last signal's thresholds */
+    UInt n_where;
+    /* fast overflow (seed 002): the thread's counting is frozen from the
+     * delivery of an overflow signal the tool sent to its sigreturn */
+    UInt ovf_sent;     /* overflow signals sent and not yet delivered */
+    UInt frozen;       /* delivered ones whose handler still runs */
+    UInt sigdepth;     /* signal frames open on the thread */
+    ULong frame_froze; /* bit d: frame d (of the first 64) froze counting */
+    Addr frozen_sp;    /* stack pointer interrupted by the outermost frozen frame */
+    Bool frozen_alt;   /* ... whose handler runs on the alternate stack */
 };
 
 /* counts of a thread that has exited */
@@ -117,6 +138,9 @@ static HChar *region_names[REGION_NAMES_MAX];
 static UInt n_region_names;
 static Bool exit_seen;
 static Long exit_code;
+/* The process's ids, asked once (and again in a forked child): a system
+ * call costs microseconds on a virtual machine, an interrupt a few of them. */
+static Int ovf_pid, ovf_euid;
 /* per core: UPC values of its per-core kinds at the last accounting */
 static ULong (*core_seen)[HPM_K_CORE_COUNT];
 
@@ -302,6 +326,8 @@ static void account(void)
     }
 }
 
+static void run_state_apply(void);
+
 static void on_start_client_code(ThreadId tid, ULong blocks_done)
 {
     /* the host clock is a system call under Valgrind: asked only when some
@@ -313,6 +339,7 @@ static void on_start_client_code(ThreadId tid, ULong blocks_done)
         account();
         live_owner = tid;
         vpmu_node_set_core(thread_get(tid)->core);
+        run_state_apply(); /* the thread may be in a frozen overflow handler */
     } else {
         vpmu_fold(); /* every timeslice: the live block's 32-bit lanes stay small */
     }
@@ -356,6 +383,10 @@ static void on_thread_exit(ThreadId tid)
     VG_(memcpy)(x->u, t->u, sizeof x->u);
     x->next = exited;
     exited = x;
+    if (t->ovf_upc_mem)
+        VG_(free)(t->ovf_upc_mem);
+    t->ovf_upc = NULL;
+    t->ovf_upc_mem = NULL;
     t->used = False;
 }
 
@@ -484,8 +515,16 @@ static void on_fork_child(ThreadId tid)
     for (i = 1; i < VG_N_THREADS; i++)
         if ((ThreadId)i != tid)
             threads[i].used = False;
-    if (tid > 0 && tid < VG_N_THREADS)
-        threads[tid].n_ovf = 0; /* like perf events, not inherited by fork */
+    if (tid > 0 && tid < VG_N_THREADS) {
+        struct vpmu_thread *t = &threads[tid];
+        t->n_ovf = 0; /* like perf events, not inherited by fork */
+        /* a child forked inside a handler counts from its start */
+        t->ovf_sent = t->frozen = t->sigdepth = 0;
+        t->frame_froze = 0;
+        t->lwpid = 0;
+        ovf_pid = 0;
+        run_state_apply();
+    }
     while (region_recs) {
         r = region_recs;
         region_recs = r->next;
@@ -513,17 +552,47 @@ static void on_fork_child(ThreadId tid)
  * are exact core events the count is the thread's raw counter plus the
  * live block's lane (exact at the superblock boundary); kinds a model
  * produces (cycles, misses) need the models flushed, done every
- * OVF_MODEL_STRIDE-th superblock. When a threshold is passed the tool sends
- * the signal to the thread with tkill and the superblock exits with
- * Ijk_Yield, which makes the scheduler poll for signals within a few hundred
- * superblocks: the program's handler runs then, with the PC of that moment.
+ * OVF_MODEL_STRIDE-th superblock.
+ *
+ * Delivery. When a threshold is passed the tool queues the signal to the
+ * thread (rt_tgsigqueueinfo, si_code SI_QUEUE, si_value the address of the
+ * superblock the count passed in) and the superblock exits to the scheduler
+ * (Ijk_Yield) before it runs. Left alone, the scheduler would poll for the
+ * signal only at the end of its timeslice, hundreds of superblocks later;
+ * the tool's stop_client_code hook, which runs right after that exit and
+ * before the scheduler picks the next code to run, delivers it at once
+ * (VG_(poll_signals), as the scheduler itself does). The handler thus runs
+ * at the instruction boundary where the superblock after the event starts:
+ * the skid is what remained of one superblock.
+ *
+ * The thresholds are the UPC's (seed 000): each thread that arms one gets
+ * an overflow unit of its own, a UPC with HPM_VPMU_OVERFLOW_MAX counters
+ * (the thread's virtualised counter context), counter i counting ovf[i]'s
+ * kind. Arming programs the counter's threshold (hpm_upc_program_threshold:
+ * the 4096*n + m preload, the compare value, pre-arming); the state machine
+ * arms on the high-order bits and the interrupt is raised at the low-order
+ * carry-out. The per-superblock compare is only a filter: once it sees a
+ * threshold passed, the thread's new events are fed to its unit, one per
+ * cycle, and the cycle of the unit's interrupt says which event passed it.
+ *
+ * Fast overflow (seed 002). From the delivery of a signal the tool sent to
+ * that handler's sigreturn the thread's counting is frozen (the UPC's run
+ * bit is off while it runs): the handler's instructions are counted
+ * nowhere, so they cannot re-trigger the overflow and any threshold >= 1
+ * works. A handler that leaves by longjmp never returns through sigreturn:
+ * the check sees the stack pointer back above the interrupted one and
+ * thaws the thread.
  * ---------------------------------------------------------------------- */
 
 #define OVF_MODEL_STRIDE 16
 
 Bool vpmu_ovf_instrumented;
 
-extern Int VG_(tkill)(Int lwpid, Int signo); /* libcoregrind, not in pub_tool */
+/* the thread whose superblock just left with an overflow signal queued */
+static ThreadId ovf_deliver_tid = VG_INVALID_THREADID;
+
+/* libcoregrind, not in pub_tool: the scheduler's own signal poll */
+extern void VG_(poll_signals)(ThreadId tid);
 
 static ULong ovf_count(struct vpmu_thread *t, UInt kind)
 {
@@ -543,21 +612,145 @@ static ULong ovf_count(struct vpmu_thread *t, UInt kind)
     return t->c[e] + ((vpmu_live[VPMU_LIVE_WORD(e)] >> VPMU_LIVE_SHIFT(e)) & 0xffffffffULL);
 }
 
-/* Called at every superblock entry once overflow is in use; returns 1 when
- * it sent a signal (the superblock then exits to the scheduler). */
-UWord vpmu_ovf_check(void)
+/* libcoregrind, not in pub_tool: a raw system call (pub_core_syscall.h) */
+extern SysRes VG_(do_syscall)(UWord sysno, RegWord a1, RegWord a2, RegWord a3, RegWord a4,
+                              RegWord a5, RegWord a6, RegWord a7, RegWord a8);
+
+
+/* Queue signo to the running thread t, carrying addr (si_value). */
+static void ovf_send(struct vpmu_thread *t, Int signo, Addr addr)
+{
+    vki_siginfo_t si;
+    if (!ovf_pid) {
+        ovf_pid = VG_(getpid)();
+        ovf_euid = (Int)VG_(geteuid)();
+    }
+    if (!t->lwpid)
+        t->lwpid = VG_(gettid)();
+    VG_(memset)(&si, 0, sizeof si);
+    si.si_signo = signo;
+    si.si_code = -1; /* SI_QUEUE, which vki does not name */
+    si._sifields._rt._pid = ovf_pid;
+    si._sifields._rt._uid = (vki_uid_t)ovf_euid;
+    si._sifields._rt._sigval.sival_ptr = (void *)addr;
+    (void)VG_(do_syscall)(__NR_rt_tgsigqueueinfo, (RegWord)ovf_pid, (RegWord)t->lwpid,
+                          (RegWord)signo, (RegWord)&si, 0, 0, 0, 0);
+}
+
+/* ---- the thread's overflow unit ---- */
+
+static void ovf_upc_notify(void *ctx, const struct hpm_upc_notify *n)
+{
+    struct vpmu_thread *t = ctx;
+    if (n->kind == HPM_UPC_NOTIFY_IRQ && t->ovf_irq_at < 0)
+        t->ovf_irq_at = (Long)(n->cycle - t->ovf_batch_cycle);
+}
+
+static struct hpm_upc *ovf_upc_get(struct vpmu_thread *t)
+{
+    if (!t->ovf_upc) {
+        struct hpm_upc_params p;
+        SizeT sz;
+        hpm_upc_params_default(&p);
+        p.n_counters = HPM_VPMU_OVERFLOW_MAX;
+        p.n_inputs = HPM_VPMU_OVERFLOW_MAX * HPM_UPC_INPUTS_PER_COUNTER;
+        p.group_size = HPM_VPMU_OVERFLOW_MAX;
+        sz = hpm_upc_storage_size(&p);
+        t->ovf_upc_mem = VG_(malloc)("hpm.ovf.upc", sz);
+        tl_assert(hpm_upc_init(&t->ovf_upc, &p, t->ovf_upc_mem, sz) == HPM_UPC_OK);
+        hpm_upc_set_threshold_mode(t->ovf_upc, 1);
+        hpm_upc_set_notify(t->ovf_upc, ovf_upc_notify, t);
+        hpm_upc_start(t->ovf_upc);
+    }
+    return t->ovf_upc;
+}
+
+/* Counter i counts ovf[i]'s kind, with its interrupt after the events
+ * that remain to its next threshold (at least 1). */
+static void ovf_upc_program(struct vpmu_thread *t, UInt i)
+{
+    struct hpm_upc *u = ovf_upc_get(t);
+    struct vpmu_ovf *o = &t->ovf[i];
+    uint32_t ev;
+    uint64_t preload;
+    tl_assert(hpm_upc_input_event(u, i, 0, &ev) == HPM_UPC_OK);
+    o->input = ev;
+    tl_assert(hpm_upc_select_event(u, i, ev, HPM_UPC_LEVEL_HIGH, 1) == HPM_UPC_OK);
+    tl_assert(hpm_upc_program_threshold(u, i, o->next > o->fed ? o->next - o->fed : 1,
+                                        &preload) == HPM_UPC_OK);
+}
+
+/* Feed counter i the events up to count v, one per cycle; returns the count
+ * at which its interrupt came, 0 if none. */
+static ULong ovf_upc_feed(struct vpmu_thread *t, UInt i, ULong v)
+{
+    struct hpm_upc *u = ovf_upc_get(t);
+    struct vpmu_ovf *o = &t->ovf[i];
+    uint32_t counts[HPM_VPMU_OVERFLOW_MAX * HPM_UPC_INPUTS_PER_COUNTER];
+    ULong at = 0;
+    VG_(memset)(counts, 0, sizeof counts);
+    while (o->fed < v) {
+        ULong d = v - o->fed;
+        uint32_t n = d > 0x40000000ULL ? 0x40000000u : (uint32_t)d;
+        counts[o->input] = n;
+        t->ovf_irq_at = -1;
+        t->ovf_batch_cycle = hpm_upc_cycle(u);
+        tl_assert(hpm_upc_advance(u, n, counts) == HPM_UPC_OK);
+        if (t->ovf_irq_at >= 0 && !at)
+            at = o->fed + (ULong)t->ovf_irq_at + 1;
+        o->fed += n;
+    }
+    return at;
+}
+
+static void thaw_all(struct vpmu_thread *t)
+{
+    t->frozen = 0;
+    t->sigdepth = 0;
+    t->frame_froze = 0;
+    run_state_apply();
+}
+
+/* Called at every superblock entry once overflow is in use, with the
+ * superblock's address; returns 1 when it queued a signal (the superblock
+ * then exits to the scheduler, and stop_client_code delivers it). */
+/* Where the count of a kind reached `at`. INSTRUCTIONS pass one per
+ * instruction, so the superblock that ran since the last check says which
+ * of its instructions it was; the other exact kinds give that superblock's
+ * start; a model's kinds the superblock about to run (the interrupted
+ * instruction). */
+static Addr ovf_where(const struct vpmu_thread *t, const struct vpmu_ovf *o, ULong at,
+                      Addr fallback)
+{
+    const struct vpmu_sb_desc *sb = t->last_sb;
+    Int e = vpmu_node_kind_event(o->kind);
+    if (!sb || at <= o->seen || e < 0 || o->kind == HPM_K_L1I_ACCESSES)
+        return fallback; /* a model's kind, checked every few superblocks */
+    if (o->kind == HPM_K_INSTRUCTIONS)
+        return at - o->seen <= sb->n ? sb->insn[at - o->seen - 1] : fallback;
+    return sb->start;
+}
+
+UWord vpmu_ovf_check(const struct vpmu_sb_desc *sb)
 {
     ThreadId tid = VG_(get_running_tid)();
     struct vpmu_thread *t;
     Bool model_turn;
     UWord fired = 0;
     UInt i;
-    if (!vpmu_running || tid == VG_INVALID_THREADID || tid >= VG_N_THREADS ||
-        tid != live_owner)
+    if (tid == VG_INVALID_THREADID || tid >= VG_N_THREADS || tid != live_owner)
         return 0;
     t = &threads[tid];
-    if (!t->used || t->n_ovf == 0)
+    if (t->used && t->frozen && !t->frozen_alt && VG_(get_SP)(tid) >= t->frozen_sp) {
+        /* back above the interrupted code's stack without a sigreturn:
+         * the handler left by longjmp */
+        thaw_all(t);
+    }
+    if (!vpmu_running || !t->used || t->n_ovf == 0) {
+        if (t->used)
+            t->last_sb = NULL; /* what runs now is not counted */
         return 0;
+    }
     model_turn = ++t->ovf_skip >= OVF_MODEL_STRIDE;
     if (model_turn)
         t->ovf_skip = 0;
@@ -568,19 +761,120 @@ UWord vpmu_ovf_check(void)
         if ((e < 0 || o->kind == HPM_K_L1I_ACCESSES) && !model_turn)
             continue;
         v = ovf_count(t, o->kind);
-        if (v < o->next)
+        if (v < o->next) {
+            o->seen = v;
             continue;
-        /* thresholds passed within one check give one signal, as a
-         * hardware counter that wrapped twice between interrupts would */
+        }
+        if (o->next <= o->fed) {
+            /* passed before arming (a base read a while before): at once */
+            (void)ovf_upc_feed(t, i, v);
+        } else {
+            /* the unit decides: its interrupt must come at the threshold */
+            ULong at = ovf_upc_feed(t, i, v);
+            if (at != o->next) {
+                /* a fault of the unit's model: said on stderr (even with
+                 * -q), once; the arithmetic's threshold is kept */
+                static Bool told;
+                if (!told)
+                    VG_(printf)("hpm: the overflow unit interrupted at %llu, the threshold is "
+                                "%llu\n",
+                                at, o->next);
+                told = True;
+            }
+        }
+        if (!fired) {
+            t->n_where = 0;
+            ovf_send(t, o->signo, ovf_where(t, o, o->next, sb->start));
+            t->ovf_sent++;
+            ovf_deliver_tid = tid;
+        }
+        {
+            /* where each threshold passed, for the handler's calls */
+            ULong at;
+            for (at = o->next; at <= v && t->n_where < HPM_VPMU_WHERE_MAX; at += o->threshold)
+                t->where[t->n_where++] = ovf_where(t, o, at, sb->start);
+        }
+        /* thresholds passed within one check give one signal (the
+         * library's handler is owed one call per threshold, found from the
+         * counts), as a hardware counter that wrapped twice between
+         * interrupts would */
         o->next += o->threshold * ((v - o->next) / o->threshold + 1);
-        if (!fired)
-            (void)VG_(tkill)(VG_(gettid)(), o->signo);
+        o->seen = v;
+        ovf_upc_program(t, i); /* the next threshold, from v */
         fired = 1;
     }
+    t->last_sb = fired ? NULL : sb;
     return fired;
 }
 
-static Long req_overflow(ThreadId tid, UWord kind, ULong threshold, UWord signo)
+/* Right after the superblock left with the signal queued: deliver it now,
+ * before the scheduler runs any more of the thread. */
+static void on_stop_client_code(ThreadId tid, ULong blocks_done)
+{
+    (void)blocks_done;
+    if (tid != ovf_deliver_tid)
+        return;
+    ovf_deliver_tid = VG_INVALID_THREADID;
+    VG_(poll_signals)(tid);
+}
+
+static Bool ovf_signo(const struct vpmu_thread *t, Int signo)
+{
+    UInt i;
+    for (i = 0; i < t->n_ovf; i++)
+        if (t->ovf[i].signo == signo)
+            return True;
+    return False;
+}
+
+static void on_pre_deliver_signal(ThreadId tid, Int signo, Bool alt_stack)
+{
+    struct vpmu_thread *t;
+    Bool ours = False;
+    UInt d;
+    if (tid == 0 || tid >= VG_N_THREADS || !threads[tid].used)
+        return;
+    t = &threads[tid];
+    if (t->ovf_sent > 0 && ovf_signo(t, signo)) {
+        t->ovf_sent--;
+        ours = True;
+    }
+    d = t->sigdepth++;
+    if (d < 64) {
+        if (ours)
+            t->frame_froze |= 1ULL << d;
+        else
+            t->frame_froze &= ~(1ULL << d);
+    }
+    if (ours && t->frozen++ == 0) {
+        t->frozen_sp = VG_(get_SP)(tid);
+        t->frozen_alt = alt_stack;
+        if (tid == live_owner)
+            run_state_apply();
+    }
+}
+
+static void on_post_deliver_signal(ThreadId tid, Int signo)
+{
+    struct vpmu_thread *t;
+    UInt d;
+    (void)signo;
+    if (tid == 0 || tid >= VG_N_THREADS || !threads[tid].used)
+        return;
+    t = &threads[tid];
+    if (t->sigdepth == 0)
+        return;
+    d = --t->sigdepth;
+    if (d < 64 && (t->frame_froze & (1ULL << d)) && t->frozen > 0 && --t->frozen == 0 &&
+        tid == live_owner)
+        run_state_apply();
+}
+
+/* first: 0, the first threshold is `threshold` from now; else the count of
+ * kind (as READ_KINDS reads it) at which it passes, so that a library's
+ * thresholds, counted from a base it read a little before arming, are the
+ * tool's exactly. */
+static Long req_overflow(ThreadId tid, UWord kind, ULong threshold, UWord signo, ULong first)
 {
     struct vpmu_thread *t = thread_get(tid);
     UInt i;
@@ -594,8 +888,11 @@ static Long req_overflow(ThreadId tid, UWord kind, ULong threshold, UWord signo)
         if (t->ovf[i].kind == kind)
             break;
     if (threshold == 0) {
-        if (i < t->n_ovf)
+        if (i < t->n_ovf) {
             t->ovf[i] = t->ovf[--t->n_ovf];
+            if (i < t->n_ovf)
+                ovf_upc_program(t, i); /* it moved to counter i */
+        }
         return HPM_VPMU_OK;
     }
     if (i == t->n_ovf) {
@@ -606,7 +903,15 @@ static Long req_overflow(ThreadId tid, UWord kind, ULong threshold, UWord signo)
     t->ovf[i].kind = (UInt)kind;
     t->ovf[i].signo = (Int)signo;
     t->ovf[i].threshold = threshold;
-    t->ovf[i].next = ovf_count(t, (UInt)kind) + threshold;
+    t->ovf[i].seen = ovf_count(t, (UInt)kind);
+    t->ovf[i].next = t->ovf[i].seen + threshold;
+    if (first) {
+        ULong now = t->u[kind]; /* exact: accounted above */
+        t->ovf[i].next = t->ovf[i].seen + (first > now ? first - now : 0);
+    }
+    t->ovf[i].fed = t->ovf[i].seen;
+    ovf_upc_program(t, i);
+    t->last_sb = NULL;
     if (!vpmu_ovf_instrumented) {
         /* from now on every superblock checks: retranslate what exists */
         vpmu_ovf_instrumented = True;
@@ -921,20 +1226,62 @@ static Long req_upc_write(UWord upc, UWord offset, ULong value)
     return HPM_VPMU_OK;
 }
 
-void vpmu_counting_start(void)
+/* The UPC's run bit is what the program and the gates asked for
+ * (counting_wanted), except while the running thread is frozen in an
+ * overflow handler. Valgrind runs one thread at a time and the tool
+ * accounts at every switch, so stopping the unit while a frozen thread runs
+ * freezes exactly that thread's counts, node-wide ones included. */
+static Bool counting_wanted = True;
+
+static Bool owner_frozen(void)
+{
+    return live_owner != VG_INVALID_THREADID && threads[live_owner].used &&
+           threads[live_owner].frozen > 0;
+}
+
+static void run_bit(Bool on)
 {
     account(); /* what ran while stopped reaches a stopped UPC: not counted */
-    vpmu_running = True;
-    vpmu_node_start();
-    vpmu_prof_start();
+    vpmu_running = on;
+    if (on) {
+        vpmu_node_start();
+        vpmu_prof_start();
+    } else {
+        vpmu_node_stop();
+        vpmu_prof_stop();
+    }
+}
+
+/* After the running thread or its frozen state changed. */
+static void run_state_apply(void)
+{
+    Bool on = counting_wanted && !owner_frozen();
+    if (on != vpmu_running)
+        run_bit(on);
+}
+
+void vpmu_counting_start(void)
+{
+    counting_wanted = True;
+    run_bit(!owner_frozen());
 }
 
 void vpmu_counting_stop(void)
 {
-    account();
-    vpmu_running = False;
-    vpmu_node_stop();
-    vpmu_prof_stop();
+    counting_wanted = False;
+    run_bit(False);
+}
+
+static Long req_overflow_where(ThreadId tid, UWord buf, UWord n)
+{
+    struct vpmu_thread *t = thread_get(tid);
+    ULong out[HPM_VPMU_WHERE_MAX];
+    UInt i, k = t->n_where < n ? t->n_where : (UInt)n;
+    if (k == 0)
+        return 0;
+    for (i = 0; i < k; i++)
+        out[i] = t->where[i];
+    return client_put(buf, out, k * sizeof(ULong)) == HPM_VPMU_OK ? (Long)k : HPM_VPMU_EFAULT;
 }
 
 /* HPM_VPMU_NET: network counts from libhpm-mpi, added to the node's */
@@ -1002,8 +1349,11 @@ static Bool handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
     case HPM_VPMU_REQ_MACHINE:
         rc = req_machine((Addr)arg[1], arg[2]);
         break;
+    case HPM_VPMU_REQ_OVERFLOW_WHERE:
+        rc = req_overflow_where(tid, arg[1], arg[2]);
+        break;
     case HPM_VPMU_REQ_OVERFLOW:
-        rc = req_overflow(tid, arg[1], (ULong)arg[2], arg[3]);
+        rc = req_overflow(tid, arg[1], (ULong)arg[2], arg[3], (ULong)arg[4]);
         break;
     case HPM_VPMU_REQ_GATE:
         rc = vpmu_gate_request(arg[1], arg[2], (ULong)arg[3]);
@@ -1258,6 +1608,7 @@ static void post_clo_init(void)
     if (vpmu_gate_init())
         clo_start = False; /* a gate starts the counting */
     vpmu_running = clo_start;
+    counting_wanted = clo_start;
     if (clo_start)
         vpmu_node_start();
     else
@@ -1298,6 +1649,9 @@ static void pre_clo_init(void)
     VG_(track_start_client_code)(on_start_client_code);
     VG_(track_pre_thread_ll_create)(on_thread_create);
     VG_(track_pre_thread_ll_exit)(on_thread_exit);
+    VG_(track_stop_client_code)(on_stop_client_code);
+    VG_(track_pre_deliver_signal)(on_pre_deliver_signal);
+    VG_(track_post_deliver_signal)(on_post_deliver_signal);
     VG_(atfork)(NULL, NULL, on_fork_child);
 }
 

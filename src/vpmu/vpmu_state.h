@@ -55,7 +55,14 @@ void vpmu_counting_stop(void);
  * starts with a call of vpmu_ovf_check, which returns 1 after sending a
  * signal. */
 extern Bool vpmu_ovf_instrumented;
-UWord vpmu_ovf_check(void);
+/* A superblock as the overflow check sees it: where it starts and its
+ * instructions in order (made once per translation). */
+struct vpmu_sb_desc {
+    Addr start;
+    UInt n;
+    Addr insn[0];
+};
+UWord vpmu_ovf_check(const struct vpmu_sb_desc *sb);
 
 void vpmu_instrument_init(void);
 IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,

@@ -4,33 +4,42 @@
  * reads (HPM_VPMU_READ_KINDS) and the machine request (HPM_VPMU_MACHINE).
  *
  * The loop's instruction count is read back exactly, so the number of
- * overflow signals is known: one per threshold passed. Delivery waits for
- * the scheduler (a few hundred superblocks), so the last one may still be
- * pending when the loop ends; the handler's PC must lie in the loop.
+ * overflow signals is known: one per threshold passed (the last one may
+ * come after the read). The tool queues each signal from the process itself
+ * (SI_QUEUE) with the address of the instruction that passed the threshold
+ * (si_ptr) and delivers it at the next superblock boundary: both it and the
+ * interrupted PC must lie in the loop.
  */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <string.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 #include "catalog.h"
 #include "machine.h"
 #include "vpmu_test.h"
 
 #define THRESHOLD 100000
-static volatile long hits;
-static volatile uintptr_t pc_lo = UINTPTR_MAX, pc_hi;
+static volatile long hits, not_queued;
+static volatile uintptr_t pc_lo = UINTPTR_MAX, pc_hi, at_lo = UINTPTR_MAX, at_hi;
 
 static void on_overflow(int sig, siginfo_t *si, void *uc)
 {
     uintptr_t pc = (uintptr_t)((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
+    uintptr_t at = (uintptr_t)si->si_ptr;
     (void)sig;
-    (void)si;
     hits++;
+    if (si->si_code != SI_QUEUE || si->si_pid != getpid())
+        not_queued++;
     if (pc < pc_lo)
         pc_lo = pc;
     if (pc > pc_hi)
         pc_hi = pc;
+    if (at < at_lo)
+        at_lo = at;
+    if (at > at_hi)
+        at_hi = at;
 }
 
 /* noipa: a pure function could be moved across the client requests */
@@ -96,6 +105,10 @@ int main(void)
     VPMU_EXPECT(pc_lo >= (uintptr_t)&work && pc_hi < (uintptr_t)&work_end + 64,
                 "PCs [%#lx, %#lx] outside work() at %p", (unsigned long)pc_lo,
                 (unsigned long)pc_hi, (void *)&work);
+    VPMU_EXPECT(at_lo >= (uintptr_t)&work && at_hi < (uintptr_t)&work_end + 64,
+                "threshold addresses [%#lx, %#lx] outside work() at %p", (unsigned long)at_lo,
+                (unsigned long)at_hi, (void *)&work);
+    VPMU_EXPECT(not_queued == 0, "%ld signals not queued by the tool", not_queued);
 
     /* disarmed: no more signals */
     before = hits;
