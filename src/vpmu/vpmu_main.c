@@ -1299,6 +1299,20 @@ static Long req_overflow_where(ThreadId tid, UWord buf, UWord n)
     return client_put(buf, out, k * sizeof(ULong)) == HPM_VPMU_OK ? (Long)k : HPM_VPMU_EFAULT;
 }
 
+/* HPM_VPMU_NET: network counts from libhpm-mpi, added to the node's */
+static Long req_net(Addr buf, UWord n)
+{
+    ULong v[VPMU_NODE_NET_COUNTERS];
+    if (n > VPMU_NODE_NET_COUNTERS)
+        return HPM_VPMU_EINVAL;
+    if (n == 0)
+        return HPM_VPMU_OK;
+    if (client_get(v, buf, n * sizeof v[0]) != HPM_VPMU_OK)
+        return HPM_VPMU_EFAULT;
+    vpmu_node_net_add(v, (UInt)n);
+    return HPM_VPMU_OK;
+}
+
 static Bool handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
 {
     Long rc;
@@ -1358,6 +1372,9 @@ static Bool handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
         break;
     case HPM_VPMU_REQ_GATE:
         rc = vpmu_gate_request(arg[1], arg[2], (ULong)arg[3]);
+        break;
+    case HPM_VPMU_REQ_NET:
+        rc = req_net((Addr)arg[1], arg[2]);
         break;
     case HPM_VPMU_REQ_MODEL:
         account(); /* what ran so far is counted without the models */

@@ -345,7 +345,7 @@ void vpmu_node_init(void)
                              HPM_CAT_MAX_CORES);
         VG_(exit)(1); /* after start-up, a bad option does not end the run */
     }
-    features = hpm_catalog_features(&machine.hier);
+    features = hpm_catalog_features(&machine.hier) | (machine.torus.x ? HPM_NEED_NET : 0);
     n = parse_codes(clo_events, codes);
 
     level = VPMU_LEVEL_INSN;
@@ -828,12 +828,26 @@ static void core_values(UInt c, ULong *kv)
     kinds_from_raw(raw, cores[c].ev, kv);
 }
 
+/* What libhpm-mpi reported of the node's network (HPM_VPMU_NET). */
+static ULong net_counts[VPMU_NODE_NET_COUNTERS];
+_Static_assert(HPM_K_COLL_BYTES - HPM_K_TORUS_XP_PACKETS_SENT + 1 == VPMU_NODE_NET_COUNTERS,
+               "network kinds and counters");
+
+void vpmu_node_net_add(const ULong *v, UInt n)
+{
+    UInt i;
+    for (i = 0; i < n && i < VPMU_NODE_NET_COUNTERS; i++)
+        net_counts[i] = net_counts[i] + v[i] < net_counts[i] ? ~0ULL : net_counts[i] + v[i];
+}
+
 static void node_values(ULong *nv)
 {
     ULong raw[VPMU_PR_N];
     UInt c;
     raw_node(raw);
     node_kinds_from_raw(raw, nv);
+    for (c = 0; c < VPMU_NODE_NET_COUNTERS; c++)
+        nv[HPM_K_TORUS_XP_PACKETS_SENT - HPM_K_CORE_COUNT + c] = net_counts[c];
     for (c = 0; c < n_cores; c++)
         if (cores[c].kv[HPM_K_CYCLES] > nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT])
             nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT] = cores[c].kv[HPM_K_CYCLES];

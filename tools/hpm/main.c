@@ -36,6 +36,8 @@ static const struct command commands[] = {
      "serve the live counters of processes under hpm as OpenMetrics text (/metrics)"},
     {"upc-demo", cmd_upc_demo,
      "drive a synthetic event stream through the UPC model; print counters and interrupts"},
+    {"merge", cmd_merge,
+     "aggregate the results of an MPI job's ranks (sum, min, average, max, imbalance)"},
     {"validate", cmd_validate,
      "reproduce seed 001's micro-benchmark table (Table 1) on the virtual PMU"},
 };
