@@ -110,6 +110,7 @@
  *                                and COLL_* kinds in order) to the node's:
  *                                what libhpm-mpi (src/hpm_mpi) computed from
  *                                an MPI job's traffic with the torus model.
+ *                                Interface 6.
  * START and STOP also write the global start/stop register of every UPC; the
  * modeled caches and predictors keep running while counting is stopped.
  *
