@@ -13,7 +13,11 @@ set -euo pipefail
 # names hardware events for perf_event, libdw reads symbols. PAPI
 # compatibility: gfortran builds the Fortran bindings and tests, papi-examples
 # ships PAPI's own test suite (our bar), libpapi-dev is the peer that the
-# PAPI benchmark and the suite's reference run use.
+# PAPI benchmark and the suite's reference run use. MPI jobs: Open MPI's
+# mpirun and mpicc (the tests' MPI program), libjansson reads the ranks'
+# JSON results (hpm merge).
+# hpm record's tests read its perf.data with Debian's perf (linux-perf) and
+# check the flame graph with xmllint (libxml2-utils).
 PACKAGES=(
   gcc make cmake pkg-config
   clang libclang-rt-14-dev
@@ -22,6 +26,8 @@ PACKAGES=(
   libpfm4-dev libdw-dev
   gfortran papi-examples libpapi-dev
   gnuplot-nox libmicrohttpd-dev curl libxml2-utils
+  linux-perf
+  openmpi-bin libopenmpi-dev libjansson-dev
 )
 
 missing=()

@@ -88,6 +88,10 @@ int hpm_is_initialized(void);
 #define HPM_COMP_MULTIPLEX 0x04u /* can time-slice more events than counters */
 #define HPM_COMP_ATTACH 0x08u    /* can count another thread or process */
 #define HPM_COMP_INHERIT 0x10u   /* can include children created after start */
+#define HPM_COMP_THREAD_BOUND 0x20u /* a running set counts its starting thread and
+                                       only that thread may read, stop or reset it
+                                       (sim): reads of one's own running set take
+                                       no lock */
 
 /* Counting domains. */
 #define HPM_DOMAIN_USER 0x1u

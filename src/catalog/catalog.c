@@ -19,7 +19,8 @@ _Static_assert(HPM_CAT_MAX_CORES * HPM_CAT_CORE_STRIDE <= HPM_CAT_NODE_BASE, "co
 _Static_assert(4 * HPM_CAT_CORE_STRIDE <= HPM_CAT_NODE_BASE % 256, "4 cores + node != 1 UPC");
 
 static const char *const unit_names[HPM_UNIT_COUNT] = {
-    "core", "fpu", "branch", "l1i", "l1d", "l2", "tlb", "l3", "ddr", "timing"};
+    "core", "fpu", "branch", "l1i", "l1d", "l2", "tlb", "l3", "ddr", "timing", "torus",
+    "collective"};
 
 const struct hpm_cat_kind_info *hpm_catalog_kind(unsigned kind)
 {
@@ -74,7 +75,7 @@ int hpm_catalog_check(char *why, size_t len)
             say(why, len, "units not events, cycles or bytes: ", x->name);
             return -1;
         }
-        if (x->unit >= HPM_UNIT_COUNT || (x->needs & ~0xffu)) {
+        if (x->unit >= HPM_UNIT_COUNT || (x->needs & ~0x1ffu)) {
             say(why, len, "bad unit or needs: ", x->name);
             return -1;
         }
@@ -93,6 +94,13 @@ int hpm_catalog_check(char *why, size_t len)
         /* cycles come from the timing model */
         if (streq(x->units, "cycles") != ((x->needs & HPM_NEED_TIMING) != 0)) {
             say(why, len, "cycles and the timing model disagree: ", x->name);
+            return -1;
+        }
+        /* the network's kinds are the node's, and only the network's */
+        if (((x->needs & HPM_NEED_NET) != 0) !=
+                (x->unit == HPM_UNIT_TORUS || x->unit == HPM_UNIT_COLLECTIVE) ||
+            ((x->needs & HPM_NEED_NET) && !x->node)) {
+            say(why, len, "network kind out of place: ", x->name);
             return -1;
         }
         if (x->node != (k >= HPM_K_CORE_COUNT)) {
@@ -321,6 +329,8 @@ const char *hpm_catalog_missing_reason(unsigned kind, unsigned features)
         return "it has no L2 stream prefetcher";
     if (miss & HPM_NEED_L2)
         return "it has no L2";
+    if (miss & HPM_NEED_NET)
+        return "it has no network (a [torus] section of its machine file)";
     return "the machine model cannot provide it";
 }
 

@@ -49,6 +49,8 @@ enum hpm_cat_need {
     HPM_NEED_L3 = 1u << 5,       /* ... an L3 */
     HPM_NEED_PREFETCH = 1u << 6, /* ... a private L2 with a stream prefetcher */
     HPM_NEED_FULL = 1u << 7,     /* FP and integer op classification */
+    HPM_NEED_NET = 1u << 8,      /* the machine has a network ([torus]) and the
+                                    program reports its traffic (libhpm-mpi) */
 };
 /* The need bits that name a model (the others name machine features). */
 #define HPM_NEED_MODELS (HPM_NEED_HIER | HPM_NEED_BPRED | HPM_NEED_TLB | HPM_NEED_TIMING)
@@ -64,6 +66,8 @@ enum hpm_cat_unit {
     HPM_UNIT_L3,
     HPM_UNIT_DDR,
     HPM_UNIT_TIMING,
+    HPM_UNIT_TORUS,      /* the 3D torus network (per link and direction) */
+    HPM_UNIT_COLLECTIVE, /* the collective network */
     HPM_UNIT_COUNT
 };
 
@@ -142,7 +146,29 @@ enum hpm_cat_unit {
     X(DDR_READ_BYTES, DDR, HIER, "bytes", "", "bytes read from DDR (demand and prefetch fills)") \
     X(DDR_WRITE_BYTES, DDR, HIER, "bytes", "", "bytes written to DDR (write-backs)") \
     X(DDR_READS, DDR, HIER, "events", "", "line reads from DDR (demand and prefetch fills)") \
-    X(DDR_WRITES, DDR, HIER, "events", "", "line writes to DDR (write-backs)")
+    X(DDR_WRITES, DDR, HIER, "events", "", "line writes to DDR (write-backs)") \
+    X(TORUS_XP_PACKETS_SENT, TORUS, NET, "events", "", "torus packets sent on the X+ link (injected and forwarded)") \
+    X(TORUS_XM_PACKETS_SENT, TORUS, NET, "events", "", "torus packets sent on the X- link (injected and forwarded)") \
+    X(TORUS_YP_PACKETS_SENT, TORUS, NET, "events", "", "torus packets sent on the Y+ link (injected and forwarded)") \
+    X(TORUS_YM_PACKETS_SENT, TORUS, NET, "events", "", "torus packets sent on the Y- link (injected and forwarded)") \
+    X(TORUS_ZP_PACKETS_SENT, TORUS, NET, "events", "", "torus packets sent on the Z+ link (injected and forwarded)") \
+    X(TORUS_ZM_PACKETS_SENT, TORUS, NET, "events", "", "torus packets sent on the Z- link (injected and forwarded)") \
+    X(TORUS_XP_PACKETS_RECV, TORUS, NET, "events", "", "torus packets received travelling X+ (delivered and forwarded)") \
+    X(TORUS_XM_PACKETS_RECV, TORUS, NET, "events", "", "torus packets received travelling X- (delivered and forwarded)") \
+    X(TORUS_YP_PACKETS_RECV, TORUS, NET, "events", "", "torus packets received travelling Y+ (delivered and forwarded)") \
+    X(TORUS_YM_PACKETS_RECV, TORUS, NET, "events", "", "torus packets received travelling Y- (delivered and forwarded)") \
+    X(TORUS_ZP_PACKETS_RECV, TORUS, NET, "events", "", "torus packets received travelling Z+ (delivered and forwarded)") \
+    X(TORUS_ZM_PACKETS_RECV, TORUS, NET, "events", "", "torus packets received travelling Z- (delivered and forwarded)") \
+    X(TORUS_XP_BYTES_SENT, TORUS, NET, "bytes", "", "payload bytes sent on the X+ link (injected and forwarded)") \
+    X(TORUS_XM_BYTES_SENT, TORUS, NET, "bytes", "", "payload bytes sent on the X- link (injected and forwarded)") \
+    X(TORUS_YP_BYTES_SENT, TORUS, NET, "bytes", "", "payload bytes sent on the Y+ link (injected and forwarded)") \
+    X(TORUS_YM_BYTES_SENT, TORUS, NET, "bytes", "", "payload bytes sent on the Y- link (injected and forwarded)") \
+    X(TORUS_ZP_BYTES_SENT, TORUS, NET, "bytes", "", "payload bytes sent on the Z+ link (injected and forwarded)") \
+    X(TORUS_ZM_BYTES_SENT, TORUS, NET, "bytes", "", "payload bytes sent on the Z- link (injected and forwarded)") \
+    X(TORUS_BYTES_RECV, TORUS, NET, "bytes", "", "payload bytes received on every torus link (delivered and forwarded)") \
+    X(TORUS_HOPS, TORUS, NET, "events", "", "link crossings of the torus packets this node injected") \
+    X(COLL_OPS, COLLECTIVE, NET, "events", "", "collective operations of this node's rank (collective network)") \
+    X(COLL_BYTES, COLLECTIVE, NET, "bytes", "", "bytes this node's rank contributed to collective operations")
 
 #define HPM_CAT_ENUM_(e, u, n, v, t, d) HPM_K_##e,
 enum hpm_cat_kind {

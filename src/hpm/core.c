@@ -196,6 +196,8 @@ HPM_EXPORT int hpm_init(void)
             rc = comps[i]->init(&cs->info, cs->reason, sizeof cs->reason);
             cs->info.id = i;
             cs->info.name = comps[i]->name;
+            if (comps[i]->ci_flags & HPM_CI_THREAD_BOUND)
+                cs->info.flags |= HPM_COMP_THREAD_BOUND;
             cs->info.enabled = rc == HPM_OK;
             if (rc != HPM_OK) {
                 if (!cs->reason[0])

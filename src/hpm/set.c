@@ -830,12 +830,37 @@ int hpm__set_read(struct hpm_set *s, int64_t *values)
     return s->c->read(s->cst, values);
 }
 
+/* A running set of a thread-bound component that the calling thread started:
+ * only this thread changes its thread's running lists, and no other thread
+ * may stop, reset or destroy such a set while it runs, so it can be read
+ * without a lock (as the overflow handler reads it). NULL if none. */
+static struct hpm_set *own_running_set(struct hpm_thread *t, int handle)
+{
+    int c;
+    for (c = 0; c < HPM_NCOMP; c++) {
+        struct hpm_set *s = atomic_load(&t->running[c]);
+        if (s && s->handle == handle)
+            return (s->c->ci_flags & HPM_CI_THREAD_BOUND) ? s : NULL;
+        for (s = atomic_load(&t->shared[c]); s;
+             s = __atomic_load_n(&s->next_shared, __ATOMIC_ACQUIRE))
+            if (s->handle == handle)
+                return (s->c->ci_flags & HPM_CI_THREAD_BOUND) ? s : NULL;
+    }
+    return NULL;
+}
+
 HPM_EXPORT int hpm_read(int set, int64_t *values)
 {
     int err, rc;
     struct hpm_set *s;
+    struct hpm_thread *t;
     if (!values)
         return HPM_EINVAL;
+    /* the common case, a program reading the set it runs: no lock (a read
+     * of the virtual PMU adds its instructions to the program's count) */
+    if (!hpm__in_handler && (t = hpm__self_if_any()) != NULL &&
+        (s = own_running_set(t, set)) != NULL)
+        return s->c->read(s->cst, values);
     s = set_get(set, &err);
     if (!s)
         return err;

@@ -85,11 +85,17 @@ static const struct key keys[] = {
     LAT("prefetch_latency", prefetch_latency),
     {"memory", "size", T_SIZE, F(memory_bytes), 0, (uint64_t)1 << 50},
     {"memory", "type", T_STR, F(memory_type), 0, 0},
+    {"torus", "x", T_U32, F(torus.x), 1, 4096},
+    {"torus", "y", T_U32, F(torus.y), 1, 4096},
+    {"torus", "z", T_U32, F(torus.z), 1, 4096},
+    {"torus", "mapping", T_STR, F(torus.mapping), 0, 0},
+    {"torus", "packet_size", T_SIZE, F(torus.packet_bytes), 1, 65536},
+    {"torus", "link_bandwidth", T_FREQ, F(torus.link_bytes_per_s), 1, (uint64_t)1 << 50},
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
 static const char *const sections[] = {"",     "l1i",  "l1d",    "l2",     "l3",     "prefetch",
-                                       "itlb", "dtlb", "branch", "timing", "memory"};
+                                       "itlb", "dtlb", "branch", "timing", "memory", "torus"};
 #define NSECTIONS (sizeof sections / sizeof sections[0])
 
 /* ------------------------------------------------------------ the parser */
@@ -347,7 +353,7 @@ static unsigned line_of(const struct parser *ps, const char *sec, const char *na
 }
 
 /* Values that are valid alone but not together. */
-static int check_all(struct parser *ps, const struct hpm_machine *m)
+static int check_all(struct parser *ps, struct hpm_machine *m)
 {
     static const char *const lv[4] = {"l1i", "l1d", "l2", "l3"};
     const struct hpm_cache_params *c[4] = {&m->hier.l1i, &m->hier.l1d, &m->hier.l2, &m->hier.l3};
@@ -381,6 +387,20 @@ static int check_all(struct parser *ps, const struct hpm_machine *m)
                     "[branch] btb_entries %u / btb_assoc %u must give a power-of-two number "
                     "of sets",
                     m->branch.btb_entries, m->branch.btb_assoc);
+    if (ps->section_line[NSECTIONS - 1]) {
+        /* [torus]: all three dimensions, a permutation of X, Y, Z */
+        unsigned first = line_of(ps, "torus", "x");
+        if (!m->torus.x || !m->torus.y || !m->torus.z)
+            return fail(ps, first ? first : ps->section_line[NSECTIONS - 1],
+                        HPM_MACHINE_EGEOMETRY, "[torus] needs x, y and z (nodes per dimension)");
+        if (hpm_torus_check(&m->torus) != 0)
+            return fail(ps, line_of(ps, "torus", "mapping") ? line_of(ps, "torus", "mapping")
+                                                            : first,
+                        HPM_MACHINE_EGEOMETRY,
+                        "[torus] mapping '%s' must order X, Y and Z (XYZ: X varies fastest), "
+                        "and x*y*z at most 1048576 nodes", m->torus.mapping);
+        m->torus.line = first;
+    }
     if (m->hier.prefetch.streams && m->hier.l2.size == 0)
         return fail(ps, line_of(ps, "prefetch", "streams"), HPM_MACHINE_EGEOMETRY,
                     "[prefetch] streams needs an [l2] (its size is 0)");

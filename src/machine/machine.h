@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "model.h"
+#include "torus.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -54,6 +55,7 @@ struct hpm_machine {
     struct hpm_tlb_params itlb, dtlb;
     struct hpm_bpred_params branch;
     struct hpm_timing_params timing;
+    struct hpm_torus_params torus; /* [torus]; x = 0: no network (src/net/torus.h) */
 };
 
 /* A generic 64-byte-line node (values in machines/README.md). */

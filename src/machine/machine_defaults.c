@@ -20,6 +20,10 @@ void hpm_machine_defaults(struct hpm_machine *m)
     copy(m->memory_type, "DDR");
     m->frequency_hz = 1000000000u;
     m->memory_bytes = (uint64_t)4 << 30;
+    /* no network unless [torus] sets one; BG/P's packet and link when it does */
+    copy(m->torus.mapping, "XYZ");
+    m->torus.packet_bytes = 256;
+    m->torus.link_bytes_per_s = 425000000u;
     m->hier.cores = 1;
     m->hier.l1i = l1;
     m->hier.l1d = l1;

@@ -259,6 +259,10 @@ static void compute(const struct papi_eventset *es, const int64_t *nat, long lon
     for (int i = 0; i < es->nev; i++) {
         const struct papi_event *ev = &es->ev[i];
         long long t[PAPI_MAX_INFO_TERMS];
+        if (ev->derived == NOT_DERIVED && ev->nterms == 1) {
+            out[i] = nat[ev->pos[0]]; /* the common case, without the copy */
+            continue;
+        }
         for (int k = 0; k < ev->nterms; k++)
             t[k] = nat[ev->pos[k]];
         out[i] = papi_derive(ev->derived, ev->postfix, t, ev->nterms);
@@ -724,6 +728,52 @@ int PAPI_state(int EventSet, int *status)
 
 /* ------------------------------------------------------------ counting */
 
+/* The sets this thread started on a thread-bound component (sim: only the
+ * starting thread may read, stop or reset one while it runs, and PAPI
+ * destroys no running set), so that PAPI_read of one's own running set
+ * takes no lock: a read on the virtual PMU adds its instructions to the
+ * program's own count. Set and cleared by the owning thread only. */
+#define OWN_RUNNING_MAX 8
+static _Thread_local struct papi_eventset *own_running[OWN_RUNNING_MAX]
+    __attribute__((tls_model("initial-exec")));
+static _Thread_local int own_running_n __attribute__((tls_model("initial-exec")));
+/* PAPI_shutdown frees every set, running ones too: entries of an earlier
+ * generation are stale */
+static _Thread_local unsigned own_running_generation __attribute__((tls_model("initial-exec")));
+
+static void own_running_add(struct papi_eventset *es)
+{
+    unsigned g = __atomic_load_n(&papi_lib.generation, __ATOMIC_ACQUIRE);
+    if (es->attached || es->cidx < 0 || es->cidx >= papi_lib.ncomp ||
+        !(papi_lib.comp[es->cidx].hpm.flags & HPM_COMP_THREAD_BOUND))
+        return;
+    if (own_running_generation != g) {
+        own_running_n = 0;
+        own_running_generation = g;
+    }
+    if (own_running_n < OWN_RUNNING_MAX)
+        own_running[own_running_n++] = es;
+}
+
+static void own_running_remove(struct papi_eventset *es)
+{
+    for (int i = 0; i < own_running_n; i++)
+        if (own_running[i] == es) {
+            own_running[i] = own_running[--own_running_n];
+            return;
+        }
+}
+
+static struct papi_eventset *own_running_find(int handle)
+{
+    if (own_running_generation != __atomic_load_n(&papi_lib.generation, __ATOMIC_ACQUIRE))
+        return NULL;
+    for (int i = 0; i < own_running_n; i++)
+        if (own_running[i]->handle == handle)
+            return own_running[i];
+    return NULL;
+}
+
 int PAPI_start(int EventSet)
 {
     GET_SET(es, EventSet);
@@ -741,6 +791,7 @@ int PAPI_start(int EventSet)
         return papi_ret(papi_from_hpm(rc, OP_START));
     clear_stopped(es);
     es->running = 1;
+    own_running_add(es);
     return PAPI_OK;
 }
 
@@ -757,6 +808,7 @@ int PAPI_stop(int EventSet, long long *values)
     }
     if (rc < 0)
         return papi_ret(papi_from_hpm(rc, OP_STOP));
+    own_running_remove(es);
     es->running = 0;
     for (int i = 0; i < es->nnat; i++)
         es->stopped[i] = es->scratch[i];
@@ -767,6 +819,15 @@ int PAPI_stop(int EventSet, long long *values)
 
 int PAPI_read(int EventSet, long long *values)
 {
+    struct papi_eventset *own;
+    if (values && !in_overflow_handler && (own = own_running_find(EventSet)) != NULL) {
+        /* this thread's own running set: no lock (see own_running) */
+        int rc = hpm_read(own->hpm_set, own->scratch);
+        if (rc < 0)
+            return papi_ret(papi_from_hpm(rc, OP_READ));
+        compute(own, own->scratch, values);
+        return PAPI_OK;
+    }
     GET_SET_NOSYNC(es, EventSet);
     if (!values)
         return papi_ret(PAPI_EINVAL);

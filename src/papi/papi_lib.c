@@ -237,6 +237,9 @@ void PAPI_shutdown(void)
 {
     if (!papi_inited())
         return;
+    /* first: the sets are freed next, and a thread's cache of the sets it
+     * runs (papi_eventset.c) must know them stale before */
+    __atomic_add_fetch(&papi_lib.generation, 1, __ATOMIC_RELEASE);
     papi_eventsets_destroy_all();
     pthread_mutex_lock(&papi_mutex);
     papi_threads_shutdown();

@@ -106,6 +106,11 @@
  *                                Returns 1 when they started now, 0 when they
  *                                were running already (or none is needed).
  *                                Interface 4 and later.
+ *   HPM_VPMU_NET(buf, n)         add n network counts (the catalog's TORUS_*
+ *                                and COLL_* kinds in order) to the node's:
+ *                                what libhpm-mpi (src/hpm_mpi) computed from
+ *                                an MPI job's traffic with the torus model.
+ *                                Interface 6.
  * START and STOP also write the global start/stop register of every UPC; the
  * modeled caches and predictors keep running while counting is stopped.
  *
@@ -153,7 +158,8 @@ enum hpm_vpmu_request {
     HPM_VPMU_REQ_OVERFLOW,     /* arg1 = kind, arg2 = threshold, arg3 = signal */
     HPM_VPMU_REQ_MODEL,
     HPM_VPMU_REQ_GATE, /* arg1 = enum hpm_vpmu_gate, arg2 = address or kind, arg3 = n */
-    HPM_VPMU_REQ_OVERFLOW_WHERE /* arg1 = uint64_t *, arg2 = count */
+    HPM_VPMU_REQ_OVERFLOW_WHERE, /* arg1 = uint64_t *, arg2 = count */
+    HPM_VPMU_REQ_NET /* arg1 = const uint64_t *, arg2 = count: network counts to add */
 };
 
 enum hpm_vpmu_gate {
@@ -223,6 +229,14 @@ enum hpm_vpmu_error {
 #define HPM_VPMU_GATE(gate, arg, n)                                                 \
     HPM_VPMU_REQ3_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_GATE, (size_t)(gate), (uintptr_t)(arg), \
                    (uint64_t)(n))
+
+/* Adds n counts to the node's network counters, in the order of the
+ * catalog's network kinds (TORUS_XP_PACKETS_SENT ... COLL_BYTES; the order
+ * of src/net/torus.h's enum hpm_net_counter): what libhpm-mpi computed from
+ * the job's traffic. They reach the UPC at the next flush, as node events.
+ * EINVAL when n is more than the kinds; EFAULT for a bad buffer. */
+#define HPM_VPMU_NET(buf, n) \
+    HPM_VPMU_REQ_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_NET, (const uint64_t *)(buf), (size_t)(n))
 
 #ifdef __cplusplus
 }

@@ -52,6 +52,23 @@
  *                                        address that missed), stack, other;
  *                                        the kinds of its data accesses that
  *                                        missed the L1
+ *   with --hpm-sample=KIND:PERIOD,... (hpm record, with --hpm-profile=yes):
+ *     sample_limit N                     samples kept per modeled second per core
+ *     sample_kind KIND PERIOD SEEN TAKEN THROTTLED  a sampled kind: its period,
+ *                                        events seen while counting (every
+ *                                        thread), samples written, samples
+ *                                        the rate limit dropped
+ *     sample KIND IP DATA T LWP CORE NS SITE...  one sample: the instruction
+ *                                        at IP (hex) caused the PERIOD-th
+ *                                        event of KIND on thread serial T
+ *                                        (kernel thread id LWP) on CORE,
+ *                                        data address DATA (hex, 0 for a
+ *                                        fetch), at modeled time NS
+ *                                        (nanoseconds of the core); the
+ *                                        open calls' call instructions,
+ *                                        innermost first (hex, at most 32)
+ *   (each file holds the samples since the previous segment: the samples of
+ *   a process are those of its segments together)
  * Thread numbers are serials, not Valgrind ThreadIds (which are reused).
  * Records a reader does not know are skipped, so a newer tool may add some;
  * upc_writes and forks are written only when not 0.
@@ -94,6 +111,10 @@
 #define VPMU_REC_PROF_INSN "prof_insn"
 #define VPMU_REC_PROF_CALL "prof_call"
 #define VPMU_REC_PROF_DATA "prof_data"
+
+#define VPMU_REC_SAMPLE_LIMIT "sample_limit"
+#define VPMU_REC_SAMPLE_KIND "sample_kind"
+#define VPMU_REC_SAMPLE "sample"
 
 /* The segment a process writes before execve: FILE + this + K (1, 2, ...). */
 #define VPMU_EXEC_SUFFIX ".exec"

@@ -50,6 +50,7 @@
 #include "vpmu_node.h"
 #include "vpmu_out.h"
 #include "vpmu_profile.h"
+#include "vpmu_sample.h"
 #include "vpmu_state.h"
 
 /* ------------------------------------------------------------------------
@@ -302,6 +303,11 @@ static struct vpmu_thread *thread_get(ThreadId tid)
     return t;
 }
 
+UInt vpmu_thread_serial(ThreadId tid)
+{
+    return thread_get(tid)->serial;
+}
+
 /* The live block goes to the running thread's core always (the UPC decides
  * whether it counts) and to the thread's raw counters while counting. */
 void vpmu_fold(void)
@@ -411,6 +417,7 @@ static void on_thread_exit(ThreadId tid)
     }
     if (vpmu_prof_on)
         vpmu_prof_thread_end(tid);
+    vpmu_sample_thread_end(tid);
     vpmu_gate_thread_end(tid);
     if (tid == 0 || tid >= VG_N_THREADS || !threads[tid].used)
         return;
@@ -572,6 +579,7 @@ static void on_fork_child(ThreadId tid)
     UInt i;
     struct vpmu_region_rec *r;
     reset_all();
+    vpmu_sample_fork_child();
     for (i = 1; i < VG_N_THREADS; i++)
         if ((ThreadId)i != tid)
             threads[i].used = False;
@@ -677,8 +685,11 @@ extern SysRes VG_(do_syscall)(UWord sysno, RegWord a1, RegWord a2, RegWord a3, R
                               RegWord a5, RegWord a6, RegWord a7, RegWord a8);
 
 
-/* Queue signo to the running thread t, carrying addr (si_value). */
-static void ovf_send(struct vpmu_thread *t, Int signo, Addr addr)
+/* Queue signo to the running thread t, carrying addr (si_value). False when
+ * the kernel refused (the user's queue of pending real-time signals is
+ * full: RLIMIT_SIGPENDING): the check tries again at the next superblock,
+ * and the library's stop makes the calls still owed. */
+static Bool ovf_send(struct vpmu_thread *t, Int signo, Addr addr)
 {
     vki_siginfo_t si;
     if (!ovf_pid) {
@@ -693,8 +704,9 @@ static void ovf_send(struct vpmu_thread *t, Int signo, Addr addr)
     si._sifields._rt._pid = ovf_pid;
     si._sifields._rt._uid = (vki_uid_t)ovf_euid;
     si._sifields._rt._sigval.sival_ptr = (void *)addr;
-    (void)VG_(do_syscall)(__NR_rt_tgsigqueueinfo, (RegWord)ovf_pid, (RegWord)t->lwpid,
-                          (RegWord)signo, (RegWord)&si, 0, 0, 0, 0);
+    return !sr_isError(VG_(do_syscall)(__NR_rt_tgsigqueueinfo, (RegWord)ovf_pid,
+                                       (RegWord)t->lwpid, (RegWord)signo, (RegWord)&si, 0, 0,
+                                       0, 0));
 }
 
 /* ---- the thread's overflow unit ---- */
@@ -843,8 +855,11 @@ UWord vpmu_ovf_check(const struct vpmu_sb_desc *sb)
             }
         }
         if (!fired) {
+            if (!ovf_send(t, o->signo, ovf_where(t, o, o->next, sb->start))) {
+                o->seen = v;
+                continue; /* not sent: this threshold is still to come */
+            }
             t->n_where = 0;
-            ovf_send(t, o->signo, ovf_where(t, o, o->next, sb->start));
             t->ovf_sent++;
             ovf_deliver_tid = tid;
         }
@@ -1344,6 +1359,20 @@ static Long req_overflow_where(ThreadId tid, UWord buf, UWord n)
     return client_put(buf, out, k * sizeof(ULong)) == HPM_VPMU_OK ? (Long)k : HPM_VPMU_EFAULT;
 }
 
+/* HPM_VPMU_NET: network counts from libhpm-mpi, added to the node's */
+static Long req_net(Addr buf, UWord n)
+{
+    ULong v[VPMU_NODE_NET_COUNTERS];
+    if (n > VPMU_NODE_NET_COUNTERS)
+        return HPM_VPMU_EINVAL;
+    if (n == 0)
+        return HPM_VPMU_OK;
+    if (client_get(v, buf, n * sizeof v[0]) != HPM_VPMU_OK)
+        return HPM_VPMU_EFAULT;
+    vpmu_node_net_add(v, (UInt)n);
+    return HPM_VPMU_OK;
+}
+
 static Bool handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
 {
     Long rc;
@@ -1403,6 +1432,9 @@ static Bool handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
         break;
     case HPM_VPMU_REQ_GATE:
         rc = vpmu_gate_request(arg[1], arg[2], (ULong)arg[3]);
+        break;
+    case HPM_VPMU_REQ_NET:
+        rc = req_net((Addr)arg[1], arg[2]);
         break;
     case HPM_VPMU_REQ_MODEL:
         rc = models_start();
@@ -1573,6 +1605,7 @@ static void write_output(const HChar *fname, Bool at_exec)
         out_printf(o, VPMU_REC_UPC " %u " VPMU_UPC_WORD_COUNTERS " %u " VPMU_UPC_WORD_LOST " %llu " VPMU_UPC_WORD_PARITY " %u\n", i, n, lost, par);
     }
     vpmu_prof_write(o);
+    vpmu_sample_write(o);
     out_flush(o);
     VG_(close)(o->fd);
     if (o->failed)
@@ -1596,6 +1629,7 @@ static Bool process_cmd_line_option(const HChar *arg)
     } else if VG_BINT_CLO (arg, "--hpm-live-ms", clo_live_ms, 1, 3600000) {
     } else if (vpmu_node_option(arg)) {
     } else if (vpmu_prof_option(arg)) {
+    } else if (vpmu_sample_option(arg)) {
     } else if (vpmu_gate_option(arg)) {
     } else if VG_STR_CLO (arg, "--hpm-level", level) {
         if (VG_(strcmp)(level, "insn") == 0)
@@ -1627,6 +1661,7 @@ static void print_usage(void)
         "    --hpm-live-ms=N           at least every N ms of host time [100]\n");
     vpmu_node_usage();
     vpmu_prof_usage();
+    vpmu_sample_usage();
     vpmu_gate_usage();
 }
 
@@ -1654,6 +1689,7 @@ static void post_clo_init(void)
         vpmu_clo_level = vpmu_node_level();
     core_seen = VG_(calloc)("hpm.seen", vpmu_node_cores(), sizeof *core_seen);
     vpmu_prof_init();
+    vpmu_sample_init();
     vpmu_instrument_init();
     live_open();
     if (live)

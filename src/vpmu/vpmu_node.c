@@ -26,6 +26,7 @@
 #include "machine_wire.h"
 #include "vpmu_node.h"
 #include "vpmu_profile.h"
+#include "vpmu_sample.h"
 #include "vpmu_state.h"
 
 #define MAX_UPCS (HPM_CAT_CODES / 256) /* enough for every code at once */
@@ -344,7 +345,7 @@ void vpmu_node_init(void)
                              HPM_CAT_MAX_CORES);
         VG_(exit)(1); /* after start-up, a bad option does not end the run */
     }
-    features = hpm_catalog_features(&machine.hier);
+    features = hpm_catalog_features(&machine.hier) | (machine.torus.x ? HPM_NEED_NET : 0);
     n = parse_codes(clo_events, codes);
 
     level = VPMU_LEVEL_INSN;
@@ -547,10 +548,18 @@ void vpmu_node_ifetch(Addr a, SizeT len)
     if (first == last && s->iline_valid && first == s->iline)
         return;
     if (UNLIKELY(vpmu_prof_sink != NULL)) {
-        if (run_tlb && tlb_access(s->itlb, &s->ipage, &s->ipage_valid, ipage_bits, a, len))
+        Bool tlb_miss = False;
+        int served = HPM_SERVED_L1;
+        if (run_tlb && tlb_access(s->itlb, &s->ipage, &s->ipage_valid, ipage_bits, a, len)) {
             prof_add(VPMU_PR_ITLB, 1);
-        if (run_hier)
-            prof_access(HPM_IFETCH, hier_access_inline(hier, cur_core, HPM_IFETCH, a, (uint32_t)len), 0);
+            tlb_miss = True;
+        }
+        if (run_hier) {
+            served = hier_access_inline(hier, cur_core, HPM_IFETCH, a, (uint32_t)len);
+            prof_access(HPM_IFETCH, served, 0);
+        }
+        if (UNLIKELY(vpmu_sample_on))
+            vpmu_sample_access(HPM_IFETCH, 0, served, tlb_miss);
     } else {
         if (run_tlb)
             tlb_access(s->itlb, &s->ipage, &s->ipage_valid, ipage_bits, a, len);
@@ -565,16 +574,27 @@ static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size
 {
     Addr first = a >> dline_bits, last = (a + (size ? size : 1) - 1) >> dline_bits;
     struct core_state *s = cur;
-    if (first == last && s->dline_valid && first == s->dline && (!write || s->dline_dirty))
+    if (first == last && s->dline_valid && first == s->dline && (!write || s->dline_dirty)) {
+        /* a sure L1 hit (the line of the previous access): still a load or
+         * a store for the sampler */
+        if (UNLIKELY(vpmu_sample_on))
+            vpmu_sample_access(write ? HPM_STORE : HPM_LOAD, a, HPM_SERVED_L1, False);
         return;
+    }
     if (UNLIKELY(vpmu_prof_sink != NULL)) {
-        int kind = write ? HPM_STORE : HPM_LOAD;
+        int kind = write ? HPM_STORE : HPM_LOAD, served = HPM_SERVED_L1;
+        Bool tlb_miss = False;
         if (run_tlb && tlb_access(s->dtlb, &s->dpage, &s->dpage_valid, dpage_bits, a, size)) {
             prof_add(VPMU_PR_DTLB, 1);
             vpmu_prof_data_raw(a)[VPMU_PR_DTLB]++;
+            tlb_miss = True;
         }
-        if (run_hier)
-            prof_access(kind, hier_access_inline(hier, cur_core, kind, a, (uint32_t)size), a);
+        if (run_hier) {
+            served = hier_access_inline(hier, cur_core, kind, a, (uint32_t)size);
+            prof_access(kind, served, a);
+        }
+        if (UNLIKELY(vpmu_sample_on))
+            vpmu_sample_access(kind, a, served, tlb_miss);
     } else {
         if (run_tlb)
             tlb_access(s->dtlb, &s->dpage, &s->dpage_valid, dpage_bits, a, size);
@@ -813,12 +833,26 @@ static void core_values(UInt c, ULong *kv)
     kinds_from_raw(raw, cores[c].ev, kv);
 }
 
+/* What libhpm-mpi reported of the node's network (HPM_VPMU_NET). */
+static ULong net_counts[VPMU_NODE_NET_COUNTERS];
+_Static_assert(HPM_K_COLL_BYTES - HPM_K_TORUS_XP_PACKETS_SENT + 1 == VPMU_NODE_NET_COUNTERS,
+               "network kinds and counters");
+
+void vpmu_node_net_add(const ULong *v, UInt n)
+{
+    UInt i;
+    for (i = 0; i < n && i < VPMU_NODE_NET_COUNTERS; i++)
+        net_counts[i] = net_counts[i] + v[i] < net_counts[i] ? ~0ULL : net_counts[i] + v[i];
+}
+
 static void node_values(ULong *nv)
 {
     ULong raw[VPMU_PR_N];
     UInt c;
     raw_node(raw);
     node_kinds_from_raw(raw, nv);
+    for (c = 0; c < VPMU_NODE_NET_COUNTERS; c++)
+        nv[HPM_K_TORUS_XP_PACKETS_SENT - HPM_K_CORE_COUNT + c] = net_counts[c];
     for (c = 0; c < n_cores; c++)
         if (cores[c].kv[HPM_K_CYCLES] > nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT])
             nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT] = cores[c].kv[HPM_K_CYCLES];

@@ -159,4 +159,9 @@ ULong vpmu_node_event_total(Int ev);
 /* Kind and core (-1: node) of programmed event i. */
 Bool vpmu_node_event_kind(UInt i, UInt *kind, Int *core);
 
+/* The network counters (src/net/torus.h, the catalog's network kinds in
+ * order): n values added to the node's, fed to the UPC at the next flush. */
+#define VPMU_NODE_NET_COUNTERS 22
+void vpmu_node_net_add(const ULong *v, UInt n);
+
 #endif /* HPM_VPMU_NODE_H */

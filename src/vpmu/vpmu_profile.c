@@ -247,6 +247,17 @@ ULong *vpmu_prof_raw_slot(struct vpmu_cc *cc)
     return &cc->v[N_DYN];
 }
 
+Addr vpmu_prof_sink_addr(const ULong *sink)
+{
+    /* the sink is &cc->v[N_DYN] (vpmu_prof_raw_slot) */
+    const struct vpmu_cc *cc;
+    if (!sink)
+        return 0;
+    cc = (const struct vpmu_cc *)((const char *)(sink - N_DYN) -
+                                  __builtin_offsetof(struct vpmu_cc, v));
+    return cc->addr;
+}
+
 ULong *vpmu_prof_segment(const struct vpmu_prof_item *items, UInt n)
 {
     struct seg *s = VG_(malloc)("hpm.prof.seg", sizeof *s + n * sizeof items[0]);
@@ -540,6 +551,19 @@ void vpmu_prof_call(struct vpmu_cc *site, Addr target, Addr sp, ULong rdi, ULong
         heap_remove((Addr)rdi);
     if (f->arc->callee->depth++ == 0) /* only the outermost call's cost counts */
         counted_snapshot(f->ev, f->raw);
+}
+
+UInt vpmu_prof_callchain(Addr *sites, UInt max)
+{
+    ThreadId tid = VG_(get_running_tid)();
+    const struct shadow *sh;
+    UInt n = 0, d;
+    if (!shadows || tid >= VG_N_THREADS)
+        return 0;
+    sh = &shadows[tid];
+    for (d = sh->depth; d > 0 && n < max; d--)
+        sites[n++] = sh->f[d - 1].arc->site->addr;
+    return n;
 }
 
 /* Whether a is the first instruction of a function (Valgrind's symbols),

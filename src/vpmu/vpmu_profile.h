@@ -38,6 +38,13 @@ ULong *vpmu_prof_dyn_slot(struct vpmu_cc *cc, Int ev);
 /* Where its model calls' statistic changes go (vpmu_prof_sink). */
 ULong *vpmu_prof_raw_slot(struct vpmu_cc *cc);
 
+/* The instruction whose cost center's raw slot is sink (vpmu_prof_sink):
+ * the instruction running a model call (precise samples, vpmu_sample.c). */
+Addr vpmu_prof_sink_addr(const ULong *sink);
+/* The running thread's open calls, innermost first: the call instructions'
+ * addresses (at most max). */
+UInt vpmu_prof_callchain(Addr *sites, UInt max);
+
 /* One static item of a segment: instruction cc counted n of event ev. */
 struct vpmu_prof_item {
     struct vpmu_cc *cc;

@@ -45,6 +45,8 @@ extern Bool vpmu_running;
 extern Int vpmu_clo_level;
 
 void vpmu_fold(void);
+/* The serial (1, 2, ... in order of creation) of thread tid (> 0). */
+UInt vpmu_thread_serial(ThreadId tid);
 
 /* The global start and stop (HPM_VPMU_START/STOP, the gates): what ran so
  * far is accounted first. */

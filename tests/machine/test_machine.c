@@ -98,6 +98,26 @@ struct bad {
     const char *msg;
 };
 
+/* [torus]: the network of a machine (src/net/torus.h) */
+static void test_torus(void)
+{
+    struct hpm_machine m;
+    char err[256];
+    CHECK_EQ(parse(&m, "cores = 1\n", err, sizeof err), HPM_MACHINE_OK);
+    CHECK_EQ(m.torus.x, 0u); /* no network by default */
+    CHECK_EQ(parse(&m, "\n[torus]\nx = 2\ny = 4\nz = 8\nmapping = ZYX\npacket_size = 128\n"
+                       "link_bandwidth = 425M\n",
+                   err, sizeof err),
+             HPM_MACHINE_OK);
+    CHECK_EQ(m.torus.x, 2u);
+    CHECK_EQ(m.torus.y, 4u);
+    CHECK_EQ(m.torus.z, 8u);
+    CHECK_STR(m.torus.mapping, "ZYX");
+    CHECK_EQ(m.torus.packet_bytes, 128u);
+    CHECK_EQ(m.torus.link_bytes_per_s, 425000000ull);
+    CHECK_EQ(m.torus.line, 3u);
+}
+
 static void test_errors(void)
 {
     static const struct bad cases[] = {
@@ -153,6 +173,13 @@ static void test_errors(void)
         {"[dtlb]\nentries = 48\nassoc = 8\n", HPM_MACHINE_EGEOMETRY,
          "machines/x.machine:2: [dtlb] entries 48 / assoc 8 must give a power-of-two number of "
          "sets"},
+        {"[torus]\nx = 2\ny = 2\n", HPM_MACHINE_EGEOMETRY,
+         "machines/x.machine:2: [torus] needs x, y and z (nodes per dimension)"},
+        {"[torus]\nx = 2\ny = 2\nz = 2\nmapping = XYX\n", HPM_MACHINE_EGEOMETRY,
+         "machines/x.machine:5: [torus] mapping 'XYX' must order X, Y and Z (XYZ: X varies "
+         "fastest), and x*y*z at most 1048576 nodes"},
+        {"[torus]\nx = 0\n", HPM_MACHINE_ERANGE,
+         "machines/x.machine:2: value 0 for 'x' in [torus] out of range (1 .. 4096)"},
         {"name = a/b\n", HPM_MACHINE_EVALUE,
          "machines/x.machine:1: bad value 'a/b' for 'name' in top level: expected letters, "
          "digits, _ - ."},
@@ -327,6 +354,7 @@ int main(int argc, char **argv)
     const char *dir = argc > 1 ? argv[1] : "machines";
     test_good();
     test_errors();
+    test_torus();
     test_bundled(dir);
     test_sysfs();
     if (failures) {

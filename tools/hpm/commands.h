@@ -11,8 +11,23 @@ int cmd_stat(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 int cmd_upc_demo(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+
+/* The aggregate report of an MPI job (merge.c), written by hpm merge and by
+ * the rank of `mpirun ... hpm count` that completes the job's results.
+ * fmt: 0 text, 1 JSON, 2 CSV; output NULL = stdout. 0, or -1 (said why). */
+struct mpi_job;
+int mpi_job_report(const char *cmd, struct mpi_job *job, int fmt, const char *output);
+/* A rank of `mpirun ... hpm count` after writing its result into dir: when
+ * it completes the job's results (every rank's file is there) and wins the
+ * election, it writes the aggregate. 0 (written or not its turn), or -1. */
+struct mpi_rank_env;
+int mpi_rank_aggregate(const char *cmd, const struct mpi_rank_env *e, const char *dir, int fmt,
+                       const char *output, int per_rank);
 
 #endif

@@ -46,9 +46,11 @@
 #include "machine_arg.h"
 #include "machine_wire.h"
 #include "interval.h"
+#include "mpi_job.h"
 #include "live.h"
 #include "options.h"
 #include "profile_cmd.h"
+#include "count_hook.h"
 #include "runner.h"
 #include "vpmu_output.h"
 
@@ -75,6 +77,9 @@ struct count_opts {
     int model_given;
     int pmu, pmu_given; /* enum pmu_choice */
     const char *start_at, *stop_at, *only, *trigger; /* gates (docs/vpmu.md, Gating) */
+    int mpi;            /* --mpi: must be a rank of an MPI job, PROGRAM an MPI program */
+    const char *mpi_dir; /* where the ranks' results go (mpi_job.h) */
+    int per_rank;       /* the aggregate shows each rank's counts */
     char **prog; /* PROGRAM ARGS..., NULL-terminated */
     int prog_argc;
 };
@@ -108,7 +113,7 @@ static const char count_footer[] =
     "if signal N killed it.\n";
 
 /* The one table of hpm count's and hpm run's options: parsing and usage. */
-#define COUNT_OPTIONS 18 /* rows, with the end */
+#define COUNT_OPTIONS 21 /* rows, with the end */
 static void count_table(struct count_opts *o, struct hpm_opt *t)
 {
     const struct hpm_opt rows[] = {
@@ -157,6 +162,18 @@ static void count_table(struct count_opts *o, struct hpm_opt *t)
          "(cold) when the program first adds an event that needs them\n"
          "(on-demand, the default), or run from its first instruction",
          HPM_OPT_CHOICE, &o->model_always, model_choices, &o->model_given, 0, 0},
+        {"--mpi", NULL, NULL,
+         "PROGRAM is an MPI program and hpm count a rank of its job\n"
+         "(mpirun -np N hpm count --mpi -- PROGRAM): refuse otherwise.\n"
+         "Under a launcher (mpirun, srun) hpm count is a rank anyway",
+         HPM_OPT_FLAG, &o->mpi, NULL, NULL, 0, 0},
+        {"--mpi-dir", NULL, "DIR",
+         "a rank's result goes to DIR/rank.R.json (default\n"
+         "hpm-mpi.JOBID); the last rank to finish writes the job's\n"
+         "aggregate (sum, min, avg, max, imbalance; hpm merge DIR too)",
+         HPM_OPT_STRING, &o->mpi_dir, NULL, NULL, 0, 0},
+        {"--per-rank", NULL, NULL, "the MPI aggregate adds each rank's counts", HPM_OPT_FLAG,
+         &o->per_rank, NULL, NULL, 0, 0},
         {"--pmu", NULL, "auto|perf|virtual",
          "hpm count's counter source: perf = the kernel's perf_event\n"
          "(measured; PROGRAM runs natively), virtual = the virtual PMU\n"
@@ -683,6 +700,8 @@ static const char *virtual_only_option(const struct count_opts *o)
         return "-I";
     if (o->from_output)
         return "--from-output";
+    if (o->mpi || o->mpi_dir || o->per_rank)
+        return "--mpi";
     return NULL;
 }
 
@@ -697,8 +716,11 @@ static int choose_source(const struct count_opts *o, struct count_perf_plan *pla
     const char *vo = virtual_only_option(o);
     int n = 0, rc;
     unsigned i;
+    struct mpi_rank_env rank;
     if (o->pmu == PMU_VIRTUAL || (o->pmu == PMU_AUTO && (o->events.n == 0 || vo)))
         return 0;
+    if (o->pmu == PMU_AUTO && mpi_rank_env_get(&rank, err, sizeof err) == 1)
+        return 0; /* a rank of an MPI job: the job's aggregate is the virtual PMU's */
     if (vo) {
         fprintf(stderr, "%s: --pmu=perf: %s is an option of the virtual PMU\n", cmd_name, vo);
         return 2;
@@ -835,11 +857,115 @@ static int count_on_perf(const struct count_opts *o, struct count_perf_plan *pla
     return write_report(o, &r) == 0 ? r.exit_code : 1;
 }
 
-enum count_mode { MODE_COUNT, MODE_RUN, MODE_PROFILE };
+/* hpm count as a rank of an MPI job (mpi_job.h): 1 with e and the job's
+ * folder (created), 0 when not in a job, -1 after printing why not. */
+static int mpi_rank_setup(const struct count_opts *o, struct mpi_rank_env *e, char *dir,
+                          size_t len)
+{
+    char err[512];
+    struct stat st;
+    int in = mpi_rank_env_get(e, err, sizeof err);
+    if (in < 0) {
+        fprintf(stderr, "%s: %s\n", cmd_name, err);
+        return -1;
+    }
+    if (!in) {
+        if (o->mpi || o->mpi_dir || o->per_rank) {
+            fprintf(stderr,
+                    "%s: --mpi, --mpi-dir and --per-rank need hpm count to be a rank of an MPI "
+                    "job, started by a launcher (mpirun -np N hpm count --mpi -- PROGRAM; no "
+                    "OMPI_COMM_WORLD_RANK, PMI_RANK or SLURM_PROCID here)\n",
+                    cmd_name);
+            return -1;
+        }
+        return 0;
+    }
+    if (o->mpi) {
+        int is = mpi_program_links_mpi(o->prog[0], err, sizeof err);
+        if (is <= 0) {
+            fprintf(stderr, "%s: --mpi: %s%s\n", cmd_name,
+                    is < 0 ? err : o->prog[0],
+                    is < 0 ? "" : " is not an MPI program (it does not link an MPI library); "
+                                  "drop --mpi to count it on every rank anyway");
+            return -1;
+        }
+    }
+    if (o->mpi_dir)
+        snprintf(dir, len, "%s", o->mpi_dir);
+    else if (e->job[0])
+        snprintf(dir, len, "hpm-mpi.%s", e->job);
+    else {
+        fprintf(stderr, "%s: rank %d: the launcher gives no job id; name the job's folder with "
+                        "--mpi-dir DIR\n", cmd_name, e->rank);
+        return -1;
+    }
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+        fprintf(stderr, "%s: %s: %s\n", cmd_name, dir, strerror(errno));
+        return -1;
+    }
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "%s: %s: not a folder\n", cmd_name, dir);
+        return -1;
+    }
+    return 1;
+}
+
+/* A machine with a network ([torus]): the ranks of an MPI job get
+ * libhpm-mpi preloaded (LD_PRELOAD, which valgrind passes on to the
+ * program) and the torus in HPM_MPI_TORUS; the torus must have one node per
+ * rank. 0, or 2 after printing why not. Outside a job nothing changes. */
+static int mpi_net_setup(const struct count_opts *o, const struct hpm_machine *m)
+{
+    struct mpi_rank_env e;
+    char err[512], path[4200], torus[128], *pre;
+    const char *lib = getenv("HPM_MPI_LIB"), *old = getenv("LD_PRELOAD");
+    uint32_t nodes = hpm_torus_nodes(&m->torus);
+    if (mpi_rank_env_get(&e, err, sizeof err) != 1)
+        return 0;
+    if (nodes != (uint32_t)e.size) {
+        if (o->machine && strchr(o->machine, '/'))
+            snprintf(path, sizeof path, "%s", o->machine);
+        else
+            snprintf(path, sizeof path, "%s/%s.machine", machine_arg_dir(),
+                     o->machine ? o->machine : HPM_DEFAULT_MACHINE);
+        fprintf(stderr, "%s: %s:%u: [torus] %ux%ux%u has %u node%s, the MPI job has %d rank%s "
+                        "(one rank per node)\n", cmd_name, path, m->torus.line, m->torus.x,
+                m->torus.y, m->torus.z, nodes, nodes == 1 ? "" : "s", e.size,
+                e.size == 1 ? "" : "s");
+        return 2;
+    }
+#ifdef HPM_MPI_LIBRARY
+    if (!lib || !*lib)
+        lib = HPM_MPI_LIBRARY;
+#endif
+    if (!lib || !*lib || access(lib, R_OK) != 0) {
+        if (e.rank == 0)
+            fprintf(stderr, "hpm: note: libhpm-mpi was not built (no MPI for C when hpm was "
+                            "built): the network events stay 0\n");
+        return 0;
+    }
+    snprintf(torus, sizeof torus, "%u,%u,%u,%s,%u", m->torus.x, m->torus.y, m->torus.z,
+             m->torus.mapping, m->torus.packet_bytes);
+    pre = malloc(strlen(lib) + (old ? strlen(old) : 0) + 2);
+    if (!pre)
+        return 2;
+    sprintf(pre, "%s%s%s", lib, old && *old ? ":" : "", old ? old : "");
+    if (setenv("HPM_MPI_TORUS", torus, 1) != 0 || setenv("LD_PRELOAD", pre, 1) != 0) {
+        free(pre);
+        return 2;
+    }
+    free(pre);
+    return 0;
+}
+
+enum count_mode { MODE_COUNT, MODE_RUN, MODE_PROFILE, MODE_RECORD };
+
+/* hpm record's additions to a profile run (count_hook.h) */
+static const struct count_hook *record_hook;
 
 static int count_or_run(int argc, char **argv, enum count_mode mode)
 {
-    int run_only = mode == MODE_RUN, profile = mode == MODE_PROFILE;
+    int run_only = mode == MODE_RUN, profile = mode == MODE_PROFILE || mode == MODE_RECORD;
     const char *profile_out = NULL;
     char profile_default[64];
     struct interval_watch watch;
@@ -863,8 +989,14 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
     long interval_ms = 0;
     char live_arg[48];
     unsigned execs;
+    struct mpi_rank_env rank_env;
+    int in_job = 0;
+    char job_dir[4096] = "";
 
-    cmd_name = run_only ? "hpm run" : profile ? "hpm profile" : "hpm count";
+    cmd_name = run_only                ? "hpm run"
+               : mode == MODE_RECORD ? "hpm record"
+               : profile             ? "hpm profile"
+                                     : "hpm count";
     rc = parse_opts(argc, argv, &o);
     if (rc)
         return rc < 0 ? 0 : rc;
@@ -920,10 +1052,32 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
         hw = probe_pmu(pmu, sizeof pmu);
         return count_on_perf(&o, &plan, found, pmu, hw);
     }
+    {
+        /* a rank of an MPI job: hwloc (Open MPI's topology) cannot use
+         * CPUID under Valgrind and says so on every rank; its Linux backend
+         * reads the same topology from sysfs */
+        struct mpi_rank_env e;
+        if (mpi_rank_env_get(&e, err, sizeof err) == 1)
+            setenv("HWLOC_COMPONENTS", "-x86", 0);
+    }
+    if (mode == MODE_COUNT) {
+        rc = mpi_rank_setup(&o, &rank_env, job_dir, sizeof job_dir);
+        if (rc < 0)
+            return 2;
+        in_job = rc;
+    } else if (o.mpi || o.mpi_dir || o.per_rank) {
+        fprintf(stderr, "%s: --mpi, --mpi-dir and --per-rank are hpm count options\n", cmd_name);
+        return 2;
+    }
 
     if ((rc = machine_arg_load(run_only ? "run" : profile ? "profile" : "count", o.machine, &m, clamp_note, sizeof clamp_note)) != 0)
         return rc;
-    features = hpm_catalog_features(&m.hier);
+    features = hpm_catalog_features(&m.hier) | (m.torus.x ? HPM_NEED_NET : 0);
+    if (m.torus.x && (rc = mpi_net_setup(&o, &m)) != 0) {
+        if (in_job)
+            rmdir(job_dir); /* made for this run; another rank's results keep it */
+        return rc;
+    }
     if ((rc = build_rows(&o, m.name, m.hier.cores, features, rows, &n_rows)) != 0)
         return rc;
     {
@@ -957,7 +1111,7 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
     else
         snprintf(msrc, sizeof msrc, "%s/%s.machine", machine_arg_dir(),
                  o.machine ? o.machine : HPM_DEFAULT_MACHINE);
-    if (!run_only || getenv("HPM_RUN_VERBOSE"))
+    if ((!run_only || getenv("HPM_RUN_VERBOSE")) && (!in_job || rank_env.rank == 0))
         fprintf(stderr, "hpm: %s; %s the virtual PMU, machine %s (modeled)\n", pmu,
                 hw ? "hpm count uses" : "counting on", m.name);
     if (clamp_note[0])
@@ -983,7 +1137,7 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
         size_t l1 = strlen(wire) + 32, l2 = strlen(codes) + 32;
         machine_arg = malloc(l1);
         events_arg = malloc(l2);
-        args = calloc((size_t)o.prog_argc + 24, sizeof *args);
+        args = calloc((size_t)o.prog_argc + 24 + COUNT_HOOK_ARGS_MAX, sizeof *args);
         if (pat)
             out_arg = malloc(strlen(pat) + 16);
         if (!pat || !machine_arg || !events_arg || !args || !out_arg) {
@@ -1035,6 +1189,9 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
     args[na++] = "--trace-children=yes";
     if (profile)
         args[na++] = "--hpm-profile=yes";
+    if (mode == MODE_RECORD)
+        for (i = 0; record_hook->tool_args[i] && i < COUNT_HOOK_ARGS_MAX; i++)
+            args[na++] = (char *)record_hook->tool_args[i];
     if (run_only && !o.model_always)
         args[na++] = "--hpm-model=on-demand"; /* libhpm asks when it needs them */
     for (i = 0; i < o.prog_argc; i++)
@@ -1091,6 +1248,21 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
         rc = WIFSIGNALED(res.status)                                        ? 128 + WTERMSIG(res.status)
              : WEXITSTATUS(res.status) == 126 || WEXITSTATUS(res.status) == 127 ? WEXITSTATUS(res.status)
                                                                             : 1;
+        if (in_job) {
+            /* the job's aggregate names this rank as missing, and why */
+            char why[160];
+            if (WIFSIGNALED(res.status))
+                snprintf(why, sizeof why, "killed by signal %d (%s) before the virtual PMU "
+                         "wrote its counts", WTERMSIG(res.status), strsignal(WTERMSIG(res.status)));
+            else
+                snprintf(why, sizeof why, "the virtual PMU wrote no counts (valgrind exited "
+                         "with status %d)", WEXITSTATUS(res.status));
+            if (mpi_rank_write_lost(cmd_name, job_dir, &rank_env,
+                                    WIFSIGNALED(res.status) ? WTERMSIG(res.status) : 0,
+                                    WIFSIGNALED(res.status) ? 0 : WEXITSTATUS(res.status),
+                                    why) == 0)
+                mpi_rank_aggregate(cmd_name, &rank_env, job_dir, o.fmt, o.output, o.per_rank);
+        }
         goto done_dir;
     }
     if (rc != 0 || count_tree_total(&tree, &out, err, sizeof err) != 0) {
@@ -1200,8 +1372,28 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
                  "running are not counted");
         r.notes[r.n_notes++] = left_note;
     }
-    rc = write_report(&o, &r) == 0 ? r.exit_code : 1;
-    if (profile) {
+    if (in_job) {
+        /* a rank: its result (the JSON report) into the job's folder; the
+         * rank that completes the job writes the aggregate */
+        char path[4200];
+        struct count_opts ro = o;
+        ro.fmt = FMT_JSON;
+        ro.output = path;
+        r.rank = &rank_env;
+        if (mpi_rank_path(job_dir, rank_env.rank, path, sizeof path) != 0 ||
+            write_report(&ro, &r) != 0)
+            rc = 1;
+        else if (mpi_rank_aggregate(cmd_name, &rank_env, job_dir, o.fmt, o.output,
+                                    o.per_rank) != 0)
+            rc = 1;
+        else
+            rc = r.exit_code;
+    } else
+        rc = write_report(&o, &r) == 0 ? r.exit_code : 1;
+    if (mode == MODE_RECORD) {
+        if (record_hook->after(dir, (uint64_t)res.pid, !o.no_children, record_hook->ctx) != 0)
+            rc = 1;
+    } else if (profile) {
         if (!profile_out) {
             snprintf(profile_default, sizeof profile_default, "callgrind.out.hpm.%ld",
                      (long)res.pid);
@@ -1243,6 +1435,15 @@ int cmd_count(int argc, char **argv)
 int cmd_profile(int argc, char **argv)
 {
     return count_or_run(argc, argv, MODE_PROFILE);
+}
+
+int count_record(int argc, char **argv, const struct count_hook *hook)
+{
+    int rc;
+    record_hook = hook;
+    rc = count_or_run(argc, argv, MODE_RECORD);
+    record_hook = NULL;
+    return rc;
 }
 
 /*

@@ -5,6 +5,7 @@
 
 #include "json.h"
 #include "metrics.h"
+#include "mpi_job.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -298,6 +299,57 @@ static void program_text(FILE *f, const struct count_report *r)
     }
 }
 
+/* ------------------------------------------------------------ MPI jobs */
+
+/* Rank r's value of row, 0 when the rank has no counts. */
+static int rank_value(const struct mpi_job *j, unsigned r, const struct count_row *row,
+                      uint64_t *v)
+{
+    const struct mpi_rank_result *x = j->by_rank[r];
+    if (!x || !x->have_counts)
+        return -1;
+    *v = row_value_in(&x->out, row);
+    return 0;
+}
+
+/* Per row, over the ranks with counts: sum, min, average, max (the lowest
+ * rank holding the extreme), imbalance = max / average. */
+static int mpi_stats(const struct count_report *r, struct count_report_model *m)
+{
+    const struct mpi_job *j = r->mpi;
+    unsigned i, k;
+    m->mpi = calloc(r->n_rows ? r->n_rows : 1, sizeof *m->mpi);
+    if (!m->mpi)
+        return -1;
+    for (i = 0; i < r->n_rows; i++) {
+        struct count_report_mpi_stat *s = &m->mpi[i];
+        unsigned seen = 0;
+        long double sum = 0;
+        for (k = 0; k < j->size; k++) {
+            uint64_t v;
+            if (rank_value(j, k, &r->rows[i], &v) != 0)
+                continue;
+            if (!seen || v < s->min) {
+                s->min = v;
+                s->min_rank = k;
+            }
+            if (!seen || v > s->max) {
+                s->max = v;
+                s->max_rank = k;
+            }
+            s->sum = add_sat(s->sum, v);
+            sum += (long double)v;
+            seen++;
+        }
+        if (seen) {
+            s->avg = (double)(sum / seen);
+            s->balanced_defined = s->avg > 0;
+            s->imbalance = s->balanced_defined ? (double)((long double)s->max / (sum / seen)) : 0;
+        }
+    }
+    return 0;
+}
+
 /* ------------------------------------------------------------ the model */
 
 int count_report_model_build(const struct count_report *r, struct count_report_model *m)
@@ -327,6 +379,8 @@ int count_report_model_build(const struct count_report *r, struct count_report_m
     m->have_syscalls = !r->measured && kind_total(r, HPM_K_SYSCALLS, &m->syscalls);
     m->n_metrics = compute_metrics(r, m->metrics);
     m->procs_shown = procs_shown(r);
+    if (r->mpi && mpi_stats(r, m) != 0)
+        goto oom;
     return 0;
 oom:
     count_report_model_free(m);
@@ -335,6 +389,7 @@ oom:
 
 void count_report_model_free(struct count_report_model *m)
 {
+    free(m->mpi);
     free(m->program);
     free(m->events);
     free(m->threads);
@@ -515,6 +570,74 @@ static void text_procs(FILE *f, const struct count_report *r)
     }
 }
 
+static void rank_exit_text(const struct mpi_rank_result *x, char *buf, size_t len)
+{
+    if (x->exit_signal > 0)
+        snprintf(buf, len, "killed by signal %d (%s)", x->exit_signal, strsignal(x->exit_signal));
+    else if (x->exit_signal < 0)
+        snprintf(buf, len, "killed by a signal");
+    else
+        snprintf(buf, len, "status %d", x->exit_status);
+}
+
+static void text_mpi(FILE *f, const struct count_report_model *m)
+{
+    const struct count_report *r = m->r;
+    const struct mpi_job *j = r->mpi;
+    unsigned i, k, b;
+    char buf[64];
+    fprintf(f, "\n MPI job of %u rank%s: %u with counts", j->size, j->size == 1 ? "" : "s",
+            j->counted);
+    if (j->size > j->counted)
+        fprintf(f, ", %u missing", j->size - j->counted);
+    fprintf(f, " (sum over the ranks above; min, average, max over the ranks with counts)\n");
+    for (k = 0; k < j->size; k++)
+        if (mpi_job_missing_reason(j, k))
+            fprintf(f, " missing   rank %u: %s\n", k, mpi_job_missing_reason(j, k));
+    fprintf(f, " %-*s %*s %*s %*s %*s %8s %10s\n", NAME_W, "Counter", NUM_W, "sum", 16, "min",
+            18, "avg", 16, "max", "max rank", "imbalance");
+    for (i = 0; i < r->n_rows; i++) {
+        const struct count_report_mpi_stat *s = &m->mpi[i];
+        if (s->balanced_defined)
+            snprintf(buf, sizeof buf, "%.4f", s->imbalance);
+        else
+            snprintf(buf, sizeof buf, "-");
+        fprintf(f, " %-*s %*" PRIu64 " %16" PRIu64 " %18.2f %16" PRIu64 " %8u %10s\n", NAME_W,
+                r->rows[i].name, NUM_W, s->sum, s->min, s->avg, s->max, s->max_rank, buf);
+    }
+    if (!j->per_rank)
+        return;
+    fprintf(f, "\n per rank\n");
+    for (k = 0; k < j->size; k++) {
+        const struct mpi_rank_result *x = j->by_rank[k];
+        if (!x)
+            continue;
+        rank_exit_text(x, buf, sizeof buf);
+        fprintf(f, " rank %-6u host %s, exit %s%s\n", k, x->host[0] ? x->host : "?", buf,
+                x->have_counts ? "" : ", no counts");
+    }
+    for (b = 0; b < j->size; b += COLS_PER_BLOCK) {
+        unsigned e = b + COLS_PER_BLOCK < j->size ? b + COLS_PER_BLOCK : j->size;
+        fprintf(f, "\n %-*s", NAME_W, "Counter");
+        for (k = b; k < e; k++) {
+            snprintf(buf, sizeof buf, "rank %u", k);
+            fprintf(f, " %*s", NUM_W, buf);
+        }
+        fputc('\n', f);
+        for (i = 0; i < r->n_rows; i++) {
+            fprintf(f, " %-*s", NAME_W, r->rows[i].name);
+            for (k = b; k < e; k++) {
+                uint64_t v;
+                if (rank_value(j, k, &r->rows[i], &v) == 0)
+                    fprintf(f, " %*" PRIu64, NUM_W, v);
+                else
+                    fprintf(f, " %*s", NUM_W, "-");
+            }
+            fputc('\n', f);
+        }
+    }
+}
+
 static void write_text(FILE *f, const struct count_report_model *m)
 {
     const struct count_report *r = m->r;
@@ -574,6 +697,8 @@ static void write_text(FILE *f, const struct count_report_model *m)
                 r->ru.ru_nvcsw);
         fprintf(f, " %-*s %*s %*ld\n", NAME_W, "context switches, involuntary", NUM_W, "-",
                 NUM_W, r->ru.ru_nivcsw);
+    } else if (r->mpi) {
+        fprintf(f, " (not summed over an MPI job: each rank's result file has its own)\n");
     } else {
         fprintf(f, " (not measured: report of an existing output file)\n");
     }
@@ -599,6 +724,8 @@ static void write_text(FILE *f, const struct count_report_model *m)
         text_threads(f, m);
     if (o->n_reg)
         text_regions(f, r);
+    if (r->mpi)
+        text_mpi(f, m);
 }
 
 /* ------------------------------------------------------------ JSON */
@@ -667,6 +794,84 @@ static void json_procs(FILE *f, const struct count_report *r)
         fputs("}}", f);
     }
     fputs("\n  ", f);
+}
+
+/* "mpi_rank": which rank of which job this report is (hpm merge reads it) */
+static void json_rank(FILE *f, const struct mpi_rank_env *e)
+{
+    fprintf(f, ",\n  \"mpi_rank\":{\"rank\":%d,\"size\":%d,\"job\":", e->rank, e->size);
+    hpm_json_string(f, e->job);
+    fputs(",\"host\":", f);
+    hpm_json_string(f, e->host);
+    fputc('}', f);
+}
+
+static void json_mpi(FILE *f, const struct count_report_model *m)
+{
+    const struct count_report *r = m->r;
+    const struct mpi_job *j = r->mpi;
+    unsigned i, k, first = 1;
+    fprintf(f, ",\n  \"mpi\":{\"size\":%u,\"ranks_counted\":%u,\"missing\":[", j->size,
+            j->counted);
+    for (k = 0; k < j->size; k++) {
+        const char *why = mpi_job_missing_reason(j, k);
+        if (!why)
+            continue;
+        fprintf(f, "%s{\"rank\":%u,\"reason\":", first ? "" : ",", k);
+        hpm_json_string(f, why);
+        fputc('}', f);
+        first = 0;
+    }
+    fputs("],\"events\":[", f);
+    for (i = 0; i < r->n_rows; i++) {
+        const struct count_report_mpi_stat *s = &m->mpi[i];
+        fputs(i ? ",\n    {" : "\n    {", f);
+        json_key(f, "name");
+        hpm_json_string(f, r->rows[i].name);
+        fprintf(f, ",\"sum\":%" PRIu64 ",\"min\":%" PRIu64 ",\"min_rank\":%u,\"avg\":", s->sum,
+                s->min, s->min_rank);
+        json_double(f, 1, s->avg);
+        fprintf(f, ",\"max\":%" PRIu64 ",\"max_rank\":%u,\"imbalance\":", s->max, s->max_rank);
+        json_double(f, s->balanced_defined, s->imbalance);
+        fputc('}', f);
+    }
+    fputs(r->n_rows ? "\n  ]" : "]", f);
+    if (j->per_rank) {
+        fputs(",\"ranks\":[", f);
+        first = 1;
+        for (k = 0; k < j->size; k++) {
+            const struct mpi_rank_result *x = j->by_rank[k];
+            if (!x)
+                continue;
+            fprintf(f, "%s\n    {\"rank\":%u,\"host\":", first ? "" : ",", k);
+            hpm_json_string(f, x->host);
+            if (x->exit_signal > 0)
+                fprintf(f, ",\"exit\":{\"signal\":%d}", x->exit_signal);
+            else if (x->exit_signal < 0)
+                fputs(",\"exit\":{\"signal\":null}", f);
+            else
+                fprintf(f, ",\"exit\":{\"status\":%d}", x->exit_status);
+            fputs(",\"counts\":", f);
+            if (!x->have_counts) {
+                fputs("null", f);
+            } else {
+                fputc('{', f);
+                for (i = 0; i < r->n_rows; i++) {
+                    uint64_t v = 0;
+                    rank_value(j, k, &r->rows[i], &v);
+                    if (i)
+                        fputc(',', f);
+                    json_key(f, r->rows[i].name);
+                    fprintf(f, "%" PRIu64, v);
+                }
+                fputc('}', f);
+            }
+            fputc('}', f);
+            first = 0;
+        }
+        fputs("\n  ]", f);
+    }
+    fputc('}', f);
 }
 
 static void write_json(FILE *f, const struct count_report_model *m)
@@ -829,7 +1034,12 @@ static void write_json(FILE *f, const struct count_report_model *m)
                 o->upc[i].parity_errors);
     if (m->procs_shown)
         json_procs(f, r);
-    fputs("]\n}\n", f);
+    fputc(']', f);
+    if (r->rank)
+        json_rank(f, r->rank);
+    if (r->mpi)
+        json_mpi(f, m);
+    fputs("\n}\n", f);
 }
 
 /* ------------------------------------------------------------ CSV */
@@ -934,6 +1144,79 @@ static void csv_procs(FILE *f, const struct count_report *r)
         for (j = 0; j < r->n_rows; j++) {
             x.name = r->rows[j].name;
             snprintf(num, sizeof num, "%" PRIu64, row_value_in(&p->out, &r->rows[j]));
+            csv_row(f, &x);
+        }
+    }
+}
+
+/* section "mpi": the statistic in the region column; "mpi_missing": the
+ * rank as the value, the reason in the region column; "rank": the rank in
+ * the thread column */
+static void csv_mpi(FILE *f, const struct count_report_model *m)
+{
+    const struct count_report *r = m->r;
+    const struct mpi_job *j = r->mpi;
+    unsigned i, k, s;
+    char num[64];
+    {
+        struct csv_row x = {"mpi", "size", NULL, -1, -1, -1, num, NULL};
+        snprintf(num, sizeof num, "%u", j->size);
+        csv_row(f, &x);
+        x.name = "ranks_counted";
+        snprintf(num, sizeof num, "%u", j->counted);
+        csv_row(f, &x);
+    }
+    for (k = 0; k < j->size; k++) {
+        struct csv_row x = {"mpi_missing", "rank", mpi_job_missing_reason(j, k), -1, -1, -1,
+                            num, NULL};
+        if (!x.region)
+            continue;
+        snprintf(num, sizeof num, "%u", k);
+        csv_row(f, &x);
+    }
+    for (i = 0; i < r->n_rows; i++) {
+        static const char *const stat[] = {"sum", "min", "min_rank", "avg",
+                                           "max", "max_rank", "imbalance"};
+        const struct count_report_mpi_stat *st = &m->mpi[i];
+        for (s = 0; s < 7; s++) {
+            struct csv_row x = {"mpi", r->rows[i].name, stat[s], -1, -1, -1, num, "modeled"};
+            switch (s) {
+            case 0: snprintf(num, sizeof num, "%" PRIu64, st->sum); break;
+            case 1: snprintf(num, sizeof num, "%" PRIu64, st->min); break;
+            case 2: snprintf(num, sizeof num, "%u", st->min_rank); break;
+            case 3: snprintf(num, sizeof num, "%.9g", st->avg); break;
+            case 4: snprintf(num, sizeof num, "%" PRIu64, st->max); break;
+            case 5: snprintf(num, sizeof num, "%u", st->max_rank); break;
+            default:
+                if (st->balanced_defined)
+                    snprintf(num, sizeof num, "%.9g", st->imbalance);
+                else
+                    num[0] = 0;
+                break;
+            }
+            csv_row(f, &x);
+        }
+    }
+    if (!j->per_rank)
+        return;
+    for (k = 0; k < j->size; k++) {
+        const struct mpi_rank_result *x0 = j->by_rank[k];
+        struct csv_row x = {"rank", "host", NULL, k, -1, -1, NULL, NULL};
+        if (!x0)
+            continue;
+        x.value = x0->host;
+        csv_row(f, &x);
+        x.name = "exit";
+        x.value = num;
+        rank_exit_text(x0, num, sizeof num);
+        csv_row(f, &x);
+        x.source = "modeled";
+        for (i = 0; i < r->n_rows; i++) {
+            uint64_t v;
+            if (rank_value(j, k, &r->rows[i], &v) != 0)
+                continue;
+            x.name = r->rows[i].name;
+            snprintf(num, sizeof num, "%" PRIu64, v);
             csv_row(f, &x);
         }
     }
@@ -1052,6 +1335,8 @@ static void write_csv(FILE *f, const struct count_report_model *m)
     }
     if (m->procs_shown)
         csv_procs(f, r);
+    if (r->mpi)
+        csv_mpi(f, m);
 }
 
 /* ------------------------------------------------------------ perf_event reports

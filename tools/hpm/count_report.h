@@ -32,6 +32,9 @@ struct count_row {
 
 #define COUNT_MAX_NOTES 12
 
+struct mpi_job;
+struct mpi_rank_env;
+
 struct count_report {
     /* the program as run; argv NULL = take the tool's `command` record */
     char *const *argv;
@@ -67,6 +70,15 @@ struct count_report {
     const char *perf_source;
     int inherited;
     int kernel; /* kernel mode counted too */
+    /* an MPI job's aggregate (mpi_job.h): out is the sum over the ranks
+     * with counts; the report adds, per row, the sum, min, average, max,
+     * the max's rank and the imbalance (max / average), the missing ranks,
+     * and with per_rank each rank's counts (text: an "MPI ranks" section;
+     * JSON: "mpi"; CSV: sections "mpi", "mpi_missing" and "rank"). NULL = none. */
+    const struct mpi_job *mpi;
+    /* this report is the result of one rank of a job: JSON gets an
+     * "mpi_rank" object (what hpm merge reads). NULL = none. */
+    const struct mpi_rank_env *rank;
 };
 
 /* The report model: everything the three writers show, computed once from
@@ -87,6 +99,15 @@ struct count_report_metric {
 
 #define COUNT_REPORT_MAX_METRICS 32
 
+/* One row over the ranks of an MPI job that have counts. */
+struct count_report_mpi_stat {
+    uint64_t sum, min, max;
+    unsigned min_rank, max_rank; /* the lowest rank with that value */
+    double avg;
+    int balanced_defined;        /* avg > 0 */
+    double imbalance;            /* max / avg */
+};
+
 struct count_report_model {
     const struct count_report *r;
     char *program;       /* the command line as a shell would need it */
@@ -99,6 +120,7 @@ struct count_report_model {
     unsigned n_metrics;
     const struct vpmu_thread **threads; /* by serial */
     int procs_shown;     /* a process table is part of the report */
+    struct count_report_mpi_stat *mpi; /* one per row when r->mpi, else NULL */
 };
 
 /* Builds the model of r: 0, or -1 (out of memory). */

@@ -80,7 +80,7 @@ int cmd_list(int argc, char **argv)
     }
     if ((rc = machine_arg_load("list", machine, &m, note, sizeof note)) != 0)
         return rc;
-    features = hpm_catalog_features(&m.hier);
+    features = hpm_catalog_features(&m.hier) | (m.torus.x ? HPM_NEED_NET : 0);
     /* PU<n>_PATTERN: the pattern applies to the kind, codes are core n's */
     if (pat && hpm_catalog_split_core(pat, &core, &pat) && core >= (int)m.hier.cores) {
         fprintf(stderr, "hpm list: machine %s has %u core%s (PU0..PU%u)\n", m.name,

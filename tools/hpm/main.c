@@ -20,6 +20,11 @@ static const struct command commands[] = {
     {"profile", cmd_profile,
      "run a program as count does and attribute every event to its instruction, line, "
      "function and call path (a callgrind-format profile)"},
+    {"record", cmd_record,
+     "run a program on the virtual PMU with precise sampling (exact instruction, data "
+     "address, call chain); writes perf.data for perf report and perf script"},
+    {"report", cmd_report,
+     "collapsed stacks (--folded) or an SVG flame graph (--flamegraph) of a perf.data file"},
     {"annotate", cmd_annotate,
      "print the top functions, lines and annotated source of a profile (callgrind format)"},
     {"list", cmd_list, "list the event catalog and what a machine model provides"},
@@ -31,6 +36,8 @@ static const struct command commands[] = {
      "serve the live counters of processes under hpm as OpenMetrics text (/metrics)"},
     {"upc-demo", cmd_upc_demo,
      "drive a synthetic event stream through the UPC model; print counters and interrupts"},
+    {"merge", cmd_merge,
+     "aggregate the results of an MPI job's ranks (sum, min, average, max, imbalance)"},
     {"validate", cmd_validate,
      "reproduce seed 001's micro-benchmark table (Table 1) on the virtual PMU"},
 };

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * perfdata.h - the perf.data file format (Linux perf's "PERFILE2"), the
+ * subset hpm record writes and hpm report reads (docs/vpmu.md, Sampling).
+ *
+ * Written: the file header, one attr per sampled event (type
+ * PERF_TYPE_RAW, config = the catalog kind, sample_period = PERIOD) with
+ * one id each, sample_type IP|TID|TIME|ADDR|ID|CPU|PERIOD|CALLCHAIN,
+ * sample_id_all 0; records PERF_RECORD_COMM, PERF_RECORD_MMAP and
+ * PERF_RECORD_SAMPLE; the features HEADER_NRCPUS, HEADER_EVENT_DESC (the
+ * events' names, "hpm:L1D_MISSES") and HEADER_CMDLINE.
+ * Read: files whose sample_type has no bit outside IDENTIFIER, IP, TID,
+ * TIME, ADDR, ID, STREAM_ID, CPU, PERIOD, CALLCHAIN (perf record's usual
+ * files too); COMM, MMAP, MMAP2 and SAMPLE records, other records skipped;
+ * the event names from HEADER_EVENT_DESC.
+ */
+#ifndef HPM_PERFDATA_H
+#define HPM_PERFDATA_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define PERFDATA_MAX_EVENTS 64
+#define PERFDATA_MAX_CHAIN 512
+
+struct perfdata_event {
+    char name[64];   /* "hpm:L1D_MISSES" */
+    uint64_t config; /* PERF_TYPE_RAW config: the catalog kind */
+    uint64_t period;
+};
+
+struct perfdata_sample {
+    unsigned event; /* index of its event */
+    uint64_t ip, addr, time, period;
+    uint32_t pid, tid, cpu;
+    unsigned n_chain;             /* callchain entries (context markers included) */
+    const uint64_t *chain;        /* innermost first, as perf writes them */
+};
+
+/* ---------------------------------------------------------------- writer */
+
+struct perfdata_writer {
+    FILE *f;
+    unsigned n_events;
+    struct perfdata_event events[PERFDATA_MAX_EVENTS];
+    uint64_t data_start, data_size;
+    unsigned cpus;
+    char *cmdline; /* NUL-separated words */
+    size_t cmdline_len;
+    unsigned cmdline_n;
+    int failed;
+};
+
+/* Starts a file on f (seekable, opened for writing): header placeholder,
+ * attrs and ids. cpus: HEADER_NRCPUS; argv: HEADER_CMDLINE. 0 or -1. */
+int perfdata_write_begin(struct perfdata_writer *w, FILE *f, const struct perfdata_event *ev,
+                         unsigned n_events, unsigned cpus, char *const *argv, int argc);
+int perfdata_write_comm(struct perfdata_writer *w, uint32_t pid, uint32_t tid, const char *comm);
+int perfdata_write_mmap(struct perfdata_writer *w, uint32_t pid, uint32_t tid, uint64_t start,
+                        uint64_t len, uint64_t pgoff, const char *path);
+/* The sample's callchain is written as PERF_CONTEXT_USER, ip, chain... */
+int perfdata_write_sample(struct perfdata_writer *w, const struct perfdata_sample *s);
+/* Features and the final header. 0, or -1 (a write failed). Does not close f. */
+int perfdata_write_end(struct perfdata_writer *w);
+
+/* ---------------------------------------------------------------- reader */
+
+struct perfdata_mmap {
+    uint32_t pid;
+    uint64_t start, len, pgoff;
+    char *path;
+};
+
+struct perfdata_comm {
+    uint32_t pid, tid;
+    char *comm;
+};
+
+struct perfdata_file {
+    unsigned n_events;
+    char names[PERFDATA_MAX_EVENTS][64];
+    uint64_t ids[PERFDATA_MAX_EVENTS]; /* the first id of each event */
+    uint64_t sample_type;
+    struct perfdata_mmap *mmaps;
+    size_t n_mmaps;
+    struct perfdata_comm *comms;
+    size_t n_comms;
+    /* samples: their chains point into chain_store */
+    struct perfdata_sample *samples;
+    size_t n_samples;
+    uint64_t *chain_store;
+    size_t n_chain_store;
+};
+
+/* Parses a whole file held in memory. 0, or -1 with the reason in err. */
+int perfdata_read(const unsigned char *buf, size_t len, struct perfdata_file *pf, char *err,
+                  size_t errlen);
+void perfdata_free(struct perfdata_file *pf);
+
+#endif

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * vpmu_sample.h - precise sampling (hpm record; docs/vpmu.md, "Sampling").
+ *
+ * --hpm-sample=KIND:PERIOD,... counts the memory events of each kind per
+ * thread as the node's models decide them (vpmu_node.c calls
+ * vpmu_sample_access for every data access and every instruction fetch
+ * that reaches the models) and takes a sample at every PERIOD-th one: the
+ * exact instruction (the profile's cost center that runs the model call),
+ * the data address, thread, core, modeled time and the call chain. At most
+ * --hpm-sample-limit samples per modeled second per core are kept; the
+ * others are counted per kind as throttled. Needs --hpm-profile=yes.
+ */
+#ifndef HPM_VPMU_SAMPLE_H
+#define HPM_VPMU_SAMPLE_H
+
+#include "pub_tool_basics.h"
+#include "vpmu_out.h"
+
+extern Bool vpmu_sample_on; /* a --hpm-sample was given and parsed */
+
+Bool vpmu_sample_option(const HChar *arg);
+void vpmu_sample_usage(void);
+/* After the node and the profile are set up: checks the kinds against the
+ * models that run (a kind no model decides is an error). */
+void vpmu_sample_init(void);
+
+/* One access of kind HPM_IFETCH/HPM_LOAD/HPM_STORE at data address a (0 for
+ * a fetch), served at level served (HPM_SERVED_*), tlb_miss when its TLB
+ * missed. Called while vpmu_prof_sink names the running instruction. */
+void vpmu_sample_access(Int kind, Addr a, Int served, Bool tlb_miss);
+
+void vpmu_sample_thread_end(ThreadId tid);
+/* A forked child starts with no samples and fresh countdowns. */
+void vpmu_sample_fork_child(void);
+/* The sample records (vpmu_format.h) since the last write; the buffer is
+ * emptied (a segment written before an exec keeps its own). */
+void vpmu_sample_write(Out *o);
+
+#endif

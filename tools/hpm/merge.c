@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * hpm merge: the aggregate of an MPI job's rank results, after the fact.
+ *
+ *   hpm merge [--json | --csv] [-o FILE] [--per-rank] RESULT|DIR...
+ *
+ * Each RESULT is a rank's JSON result as `mpirun ... hpm count` writes it
+ * (DIR/rank.R.json; a folder stands for every rank.*.json in it). The
+ * report is hpm count's (count_report.h) over the sum of the ranks, with
+ * per event the sum, min, average, max, the max's rank and the imbalance,
+ * and the ranks that are missing (no file, or a result without counts).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "count_report.h"
+#include "mpi_job.h"
+#include "options.h"
+#include "runner.h"
+
+#define MERGE_MAX_ROWS (HPM_K_COUNT * HPM_CAT_MAX_CORES)
+
+struct merge_opts {
+    int json, csv, per_rank;
+    const char *output;
+};
+
+static const char merge_synopsis[] =
+    "usage: hpm merge [--json | --csv] [-o FILE] [--per-rank] RESULT|DIR...\n"
+    "\n"
+    "Aggregates the results of the ranks of an MPI job (the rank.R.json files that\n"
+    "`mpirun -np N hpm count [--mpi-dir DIR] -- PROGRAM` writes; a folder stands for\n"
+    "all of them): the counts summed over the ranks, and per event the sum, min,\n"
+    "average, max, the rank of the max and the imbalance (max / average). Ranks\n"
+    "without a result, or whose program left no counts, are named as missing.\n"
+    "\n";
+static const char merge_footer[] =
+    "\nExit status 0 when the report was written (missing ranks included), 1 when the\n"
+    "results cannot be read, 2 for a usage error.\n";
+
+static void merge_table(struct merge_opts *o, struct hpm_opt *t)
+{
+    const struct hpm_opt rows[] = {
+        {"--json", NULL, NULL, "a JSON report instead of the text table", HPM_OPT_FLAG, &o->json,
+         NULL, NULL, 0, 0},
+        {"--csv", NULL, NULL, "a CSV report instead of the text table", HPM_OPT_FLAG, &o->csv,
+         NULL, NULL, 0, 0},
+        {"--output", "-o", "FILE", "write the report to FILE (atomically) instead of stdout",
+         HPM_OPT_STRING, &o->output, NULL, NULL, 0, 0},
+        {"--per-rank", NULL, NULL, "add each rank's counts (a table of ranks)", HPM_OPT_FLAG,
+         &o->per_rank, NULL, NULL, 0, 0},
+        HPM_OPT_TABLE_END,
+    };
+    memcpy(t, rows, sizeof rows);
+}
+
+struct merge_job {
+    int fmt; /* 0 text, 1 JSON, 2 CSV */
+    const struct count_report *r;
+};
+
+static int merge_write(FILE *f, void *ctx)
+{
+    const struct merge_job *m = ctx;
+    return m->fmt == 1 ? count_report_json(f, m->r)
+           : m->fmt == 2 ? count_report_csv(f, m->r)
+                         : count_report_text(f, m->r);
+}
+
+int mpi_job_report(const char *cmd, struct mpi_job *job, int fmt, const char *output)
+{
+    static struct count_row rows[MERGE_MAX_ROWS];
+    struct count_report r;
+    struct merge_job mj;
+    char note[200], exit_note[200];
+    unsigned k;
+    memset(&r, 0, sizeof r);
+    r.out = &job->total;
+    r.rows = rows;
+    r.n_rows = count_rows_from_output(&job->total, rows, MERGE_MAX_ROWS);
+    r.mpi = job;
+    snprintf(note, sizeof note,
+             "counts are the sum over the %u rank%s of an MPI job that have counts%s", job->counted,
+             job->counted == 1 ? "" : "s",
+             job->size > job->counted ? "; some ranks are missing (below)" : "");
+    r.notes[r.n_notes++] = note;
+    /* the job's exit: the first rank (in rank order) that did not exit 0 */
+    for (k = 0; k < job->size; k++) {
+        const struct mpi_rank_result *x = job->by_rank[k];
+        if (!x || (x->exit_signal == 0 && x->exit_status == 0))
+            continue;
+        if (x->exit_signal) {
+            r.exit_signal = x->exit_signal;
+            r.exit_code = 128 + (x->exit_signal > 0 ? x->exit_signal : 0);
+        } else {
+            r.exit_status = x->exit_status;
+            r.exit_code = x->exit_status & 0xff;
+        }
+        snprintf(exit_note, sizeof exit_note, "the exit shown is rank %u's, the first rank that "
+                                              "did not exit with status 0", k);
+        r.notes[r.n_notes++] = exit_note;
+        break;
+    }
+    mj.fmt = fmt;
+    mj.r = &r;
+    return runner_write_output(cmd, output, merge_write, &mj);
+}
+
+int cmd_merge(int argc, char **argv)
+{
+    struct merge_opts o;
+    struct hpm_opt t[5];
+    struct mpi_job job;
+    char err[600];
+    int rc, first;
+    memset(&o, 0, sizeof o);
+    merge_table(&o, t);
+    rc = hpm_opt_parse("hpm merge", t, merge_synopsis, merge_footer, argc, argv, &first);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    if (o.json && o.csv)
+        return hpm_opt_error("hpm merge", t, merge_synopsis, merge_footer,
+                             "--json and --csv exclude each other%s", "");
+    if (first >= argc)
+        return hpm_opt_error("hpm merge", t, merge_synopsis, merge_footer,
+                             "no result files (hpm merge RESULT|DIR...)%s", "");
+    if (o.output && !runner_output_ok("hpm merge", o.output))
+        return 2;
+    if (mpi_job_load(&job, argv + first, (unsigned)(argc - first), err, sizeof err) != 0) {
+        fprintf(stderr, "hpm merge: %s\n", err);
+        mpi_job_free(&job);
+        return 1;
+    }
+    job.per_rank = o.per_rank;
+    rc = mpi_job_report("hpm merge", &job, o.json ? 1 : o.csv ? 2 : 0, o.output) == 0 ? 0 : 1;
+    mpi_job_free(&job);
+    return rc;
+}
+
+int mpi_rank_aggregate(const char *cmd, const struct mpi_rank_env *e, const char *dir, int fmt,
+                       const char *output, int per_rank)
+{
+    struct mpi_job job;
+    char err[600];
+    char *paths[1];
+    int rc;
+    if (!mpi_job_elect_aggregator(e, dir))
+        return 0; /* a rank is still running (or lost), or another rank writes it */
+    paths[0] = (char *)dir;
+    if (mpi_job_load(&job, paths, 1, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: the job's aggregate: %s\n", cmd, err);
+        mpi_job_free(&job);
+        return -1;
+    }
+    job.per_rank = per_rank;
+    rc = mpi_job_report(cmd, &job, fmt, output);
+    mpi_job_free(&job);
+    return rc;
+}

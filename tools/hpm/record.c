@@ -1,0 +1,539 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * record.c - hpm record -e KIND:PERIOD[,...] [--machine M] [-o FILE] -- PROGRAM
+ *
+ * Precise sampling on the virtual PMU (docs/vpmu.md, "Sampling"): runs
+ * PROGRAM as hpm profile does (count.c, with the tool's --hpm-sample), prints
+ * the counts' report, then turns every process's sample records into one
+ * perf.data file (src/perfdata) that perf report and perf script read.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "commands.h"
+#include "count_hook.h"
+#include "options.h"
+#include "perfdata.h"
+#include "runner.h"
+#include "vpmu_format.h"
+
+#define MAX_KINDS 8 /* the tool's limit (vpmu_sample.c) */
+
+static const char synopsis[] =
+    "usage: hpm record -e KIND:PERIOD[,KIND:PERIOD...] [--machine M] [-o FILE]\n"
+    "                  [--rate-limit N] -- PROGRAM [ARGS]\n"
+    "\n"
+    "Runs PROGRAM on the virtual PMU, prints its counts as hpm count does and takes a\n"
+    "precise sample at every PERIOD-th event of each KIND per thread: the exact\n"
+    "instruction that caused it (zero skid), its data address, thread, core, call\n"
+    "chain and modeled time. Writes them to FILE in perf.data format for perf report\n"
+    "and perf script (the counts and samples are modeled, not measured).\n"
+    "\n"
+    "options:\n";
+static const char footer[] =
+    "\n"
+    "KIND (catalog names, hpm list): LOADS STORES L1D_MISSES L1D_READ_MISSES\n"
+    "L1D_WRITE_MISSES L1I_MISSES L2_HITS L2_MISSES L3_HITS MEM_ACCESSES DTLB_MISSES\n"
+    "ITLB_MISSES. The timing model runs too (CYCLES is counted) for the samples' time.\n";
+
+/* The kinds one model call decides (the tool's list, vpmu_sample.c). */
+static const char *const sampleable[] = {
+    "LOADS",    "STORES",  "L1D_MISSES", "L1D_READ_MISSES", "L1D_WRITE_MISSES", "L1I_MISSES",
+    "L2_HITS",  "L2_MISSES", "L3_HITS",  "MEM_ACCESSES",    "DTLB_MISSES",      "ITLB_MISSES",
+};
+
+struct record_opts {
+    struct hpm_opt_list events;
+    const char *machine, *output;
+    long rate_limit;
+    int no_children;
+};
+
+struct spec {
+    char kind[HPM_CAT_NAME_MAX];
+    unsigned code; /* catalog kind */
+    uint64_t period;
+    uint64_t seen, taken, throttled;
+};
+
+struct record_ctx {
+    const char *output;
+    struct spec specs[MAX_KINDS];
+    unsigned n_specs;
+    char *const *prog;
+    int prog_argc;
+    unsigned cores;
+    /* filled while reading */
+    char **files;
+    size_t n_files;
+    uint64_t written;
+    int bad;
+};
+
+#define RECORD_OPTIONS 6
+static void record_table(struct record_opts *o, struct hpm_opt *t)
+{
+    const struct hpm_opt rows[] = {
+        {"--event", "-e", "KIND:PERIOD,...", "sample every PERIOD-th event of KIND (repeatable)",
+         HPM_OPT_LIST, &o->events, NULL, NULL, 0, 0},
+        {"--machine", NULL, "M", "machine model (hpm list --machines) [default]", HPM_OPT_STRING,
+         &o->machine, NULL, NULL, 0, 0},
+        {"--output", "-o", "FILE", "write the samples to FILE [perf.data]", HPM_OPT_STRING,
+         &o->output, NULL, NULL, 0, 0},
+        {"--rate-limit", NULL, "N",
+         "at most N samples per modeled second per core; more are counted as throttled "
+         "[100000]",
+         HPM_OPT_LONG, &o->rate_limit, NULL, NULL, 1, 1000000000},
+        {"--no-children", NULL, NULL, "the program alone, not the processes it starts",
+         HPM_OPT_FLAG, &o->no_children, NULL, NULL, 0, 0},
+        HPM_OPT_TABLE_END,
+    };
+    _Static_assert(sizeof rows / sizeof rows[0] == RECORD_OPTIONS, "RECORD_OPTIONS");
+    memcpy(t, rows, sizeof rows);
+}
+
+static int is_sampleable(const char *kind)
+{
+    size_t i;
+    for (i = 0; i < sizeof sampleable / sizeof sampleable[0]; i++)
+        if (!strcmp(sampleable[i], kind))
+            return 1;
+    return 0;
+}
+
+/* One KIND:PERIOD into specs; the message names what is wrong. */
+static int parse_spec(struct record_ctx *c, const char *s, size_t len, char *why, size_t wl)
+{
+    const char *colon = memchr(s, ':', len);
+    const struct hpm_cat_kind_info *info;
+    char num[32], *end;
+    int kind;
+    unsigned i;
+    uint64_t period;
+    if (!colon || colon == s) {
+        snprintf(why, wl, "'%.*s': expected KIND:PERIOD", (int)len, s);
+        return -1;
+    }
+    kind = hpm_catalog_kind_by_name(s, (size_t)(colon - s));
+    if (kind < 0) {
+        snprintf(why, wl, "'%.*s': unknown event kind (hpm list names them)", (int)(colon - s),
+                 s);
+        return -1;
+    }
+    info = hpm_catalog_kind((unsigned)kind);
+    if (!is_sampleable(info->name)) {
+        snprintf(why, wl,
+                 "%s cannot be sampled precisely: only kinds that one access or fetch decides "
+                 "(listed below)",
+                 info->name);
+        return -1;
+    }
+    if ((size_t)(s + len - colon - 1) >= sizeof num || colon + 1 == s + len) {
+        snprintf(why, wl, "%s: PERIOD missing or too long", info->name);
+        return -1;
+    }
+    memcpy(num, colon + 1, (size_t)(s + len - colon - 1));
+    num[s + len - colon - 1] = 0;
+    errno = 0;
+    period = strtoull(num, &end, 10);
+    if (*end || num[0] < '0' || num[0] > '9' || errno || period == 0 ||
+        period > (UINT64_C(1) << 62)) {
+        snprintf(why, wl, "%s: PERIOD '%s' must be a whole number of at least 1", info->name,
+                 num);
+        return -1;
+    }
+    for (i = 0; i < c->n_specs; i++)
+        if (c->specs[i].code == (unsigned)kind) {
+            snprintf(why, wl, "%s is named twice", info->name);
+            return -1;
+        }
+    if (c->n_specs == MAX_KINDS) {
+        snprintf(why, wl, "at most %d kinds", MAX_KINDS);
+        return -1;
+    }
+    snprintf(c->specs[c->n_specs].kind, sizeof c->specs[0].kind, "%s", info->name);
+    c->specs[c->n_specs].code = (unsigned)kind;
+    c->specs[c->n_specs].period = period;
+    c->n_specs++;
+    return 0;
+}
+
+static char *read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t cap = 0, n = 0, got;
+    if (!f)
+        return NULL;
+    do {
+        if (n == cap) {
+            char *nb = realloc(buf, (cap = cap ? 2 * cap : 1 << 16) + 1);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                errno = ENOMEM;
+                return NULL;
+            }
+            buf = nb;
+        }
+        got = fread(buf + n, 1, cap - n, f);
+        n += got;
+    } while (got > 0);
+    fclose(f);
+    buf[n] = 0;
+    *len = n;
+    return buf;
+}
+
+/* "vpmu.PID.out" or "vpmu.PID.out.execK": the pid, else 0 */
+static uint64_t file_pid(const char *name)
+{
+    char *e;
+    uint64_t pid;
+    if (strncmp(name, "vpmu.", 5) != 0)
+        return 0;
+    pid = strtoull(name + 5, &e, 10);
+    if (e == name + 5 || strncmp(e, ".out", 4) != 0 || (e[4] && strncmp(e + 4, ".exec", 5) != 0))
+        return 0;
+    return pid;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int spec_of(const struct record_ctx *c, const char *kind, size_t len)
+{
+    unsigned i;
+    for (i = 0; i < c->n_specs; i++)
+        if (strlen(c->specs[i].kind) == len && !memcmp(c->specs[i].kind, kind, len))
+            return (int)i;
+    return -1;
+}
+
+/* The next space-separated word of *p (within the line). */
+static const char *word(const char **p, size_t *len)
+{
+    const char *s = *p, *e;
+    while (*s == ' ')
+        s++;
+    e = s;
+    while (*e && *e != ' ' && *e != '\n')
+        e++;
+    *len = (size_t)(e - s);
+    *p = e;
+    return *len ? s : NULL;
+}
+
+/* One output file: its process's comm, mappings and samples. */
+static int write_file(struct record_ctx *c, struct perfdata_writer *w, const char *path,
+                      const char *text)
+{
+    const char *line = text, *comm = "?";
+    char comm_buf[16];
+    uint32_t pid = 0, comm_tids[64];
+    unsigned n_comm_tids = 0, pass;
+    uint64_t chain[64];
+    /* pass 0: pid, command, objects; pass 1: samples (after their mappings) */
+    for (pass = 0; pass < 2; pass++) {
+        for (line = text; *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : "") {
+            /* one line at a time: sscanf measures its whole input string */
+            char lb[8192];
+            const char *p = lb, *wd;
+            size_t wl = strcspn(line, "\n");
+            if (wl >= sizeof lb)
+                goto bad;
+            memcpy(lb, line, wl);
+            lb[wl] = 0;
+            wd = word(&p, &wl);
+            if (!wd)
+                continue;
+            if (pass == 0 && wl == strlen(VPMU_REC_PID) && !memcmp(wd, VPMU_REC_PID, wl)) {
+                pid = (uint32_t)strtoul(p, NULL, 10);
+            } else if (pass == 0 && wl == strlen(VPMU_REC_CORES) &&
+                       !memcmp(wd, VPMU_REC_CORES, wl)) {
+                unsigned long n = strtoul(p, NULL, 10);
+                if (n > c->cores && n < 1u << 20)
+                    c->cores = (unsigned)n;
+            } else if (pass == 0 && wl == strlen(VPMU_REC_COMMAND) &&
+                       !memcmp(wd, VPMU_REC_COMMAND, wl)) {
+                const char *prog = word(&p, &wl), *slash;
+                if (prog) {
+                    /* the kernel's comm: the program's base name, 15 bytes */
+                    slash = memrchr(prog, '/', wl);
+                    if (slash) {
+                        wl -= (size_t)(slash + 1 - prog);
+                        prog = slash + 1;
+                    }
+                    snprintf(comm_buf, sizeof comm_buf, "%.*s", (int)wl, prog);
+                    comm = comm_buf;
+                }
+            } else if (pass == 0 && wl == strlen(VPMU_REC_PROF_OBJECT) &&
+                       !memcmp(wd, VPMU_REC_PROF_OBJECT, wl)) {
+                unsigned long long start, endp, off;
+                int n = 0;
+                if (sscanf(p, " %*u %llx %llx %llx %n", &start, &endp, &off, &n) < 3 || !n ||
+                    endp < start)
+                    goto bad;
+                {
+                    char pathbuf[4096];
+                    size_t pl = strcspn(p + n, "\n");
+                    snprintf(pathbuf, sizeof pathbuf, "%.*s", (int)pl, p + n);
+                    if (perfdata_write_mmap(w, pid, pid, start, endp - start + 1, off,
+                                            pathbuf) != 0)
+                        return -1;
+                }
+            } else if (pass == 0 && wl == strlen(VPMU_REC_SAMPLE_KIND) &&
+                       !memcmp(wd, VPMU_REC_SAMPLE_KIND, wl)) {
+                unsigned long long period, seen, taken, thr;
+                const char *k = word(&p, &wl);
+                int s = k ? spec_of(c, k, wl) : -1;
+                if (s < 0 || sscanf(p, "%llu %llu %llu %llu", &period, &seen, &taken, &thr) != 4)
+                    goto bad;
+                c->specs[s].seen += seen;
+                c->specs[s].taken += taken;
+                c->specs[s].throttled += thr;
+            } else if (pass == 1 && wl == strlen(VPMU_REC_SAMPLE) &&
+                       !memcmp(wd, VPMU_REC_SAMPLE, wl)) {
+                struct perfdata_sample smp;
+                unsigned long long ip, addr, serial, core, ns;
+                long long lwp;
+                int s, n = 0;
+                const char *k = word(&p, &wl);
+                unsigned i;
+                s = k ? spec_of(c, k, wl) : -1;
+                if (s < 0 || sscanf(p, "%llx %llx %llu %lld %llu %llu%n", &ip, &addr, &serial,
+                                    &lwp, &core, &ns, &n) != 6)
+                    goto bad;
+                p += n;
+                memset(&smp, 0, sizeof smp);
+                smp.n_chain = 0;
+                while (smp.n_chain < sizeof chain / sizeof chain[0]) {
+                    char *e;
+                    unsigned long long a;
+                    while (*p == ' ')
+                        p++;
+                    if (!*p || *p == '\n')
+                        break;
+                    a = strtoull(p, &e, 16);
+                    if (e == p)
+                        goto bad;
+                    chain[smp.n_chain++] = a;
+                    p = e;
+                }
+                smp.event = (unsigned)s;
+                smp.ip = ip;
+                smp.addr = addr;
+                smp.time = ns;
+                smp.period = c->specs[s].period;
+                smp.pid = pid;
+                smp.tid = lwp > 0 ? (uint32_t)lwp : pid;
+                smp.cpu = (uint32_t)core;
+                smp.chain = chain;
+                for (i = 0; i < n_comm_tids && comm_tids[i] != smp.tid; i++)
+                    ;
+                if (i == n_comm_tids && n_comm_tids < sizeof comm_tids / sizeof comm_tids[0]) {
+                    /* a thread's name, before its first sample */
+                    comm_tids[n_comm_tids++] = smp.tid;
+                    if (smp.tid != pid && perfdata_write_comm(w, pid, smp.tid, comm) != 0)
+                        return -1;
+                }
+                if (perfdata_write_sample(w, &smp) != 0)
+                    return -1;
+                c->written++;
+            }
+        }
+        if (pass == 0 && perfdata_write_comm(w, pid, pid, comm) != 0)
+            return -1;
+    }
+    return 0;
+bad:
+    fprintf(stderr, "hpm record: %s: a malformed sample record: %.*s\n", path,
+            (int)strcspn(line, "\n"), line);
+    c->bad = 1;
+    return -1;
+}
+
+static int write_perf(FILE *f, void *ctx)
+{
+    struct record_ctx *c = ctx;
+    struct perfdata_writer w;
+    struct perfdata_event ev[MAX_KINDS];
+    unsigned i;
+    size_t k;
+    memset(ev, 0, sizeof ev);
+    for (i = 0; i < c->n_specs; i++) {
+        snprintf(ev[i].name, sizeof ev[i].name, "hpm:%s", c->specs[i].kind);
+        ev[i].config = c->specs[i].code;
+        ev[i].period = c->specs[i].period;
+    }
+    if (perfdata_write_begin(&w, f, ev, c->n_specs, c->cores, c->prog, c->prog_argc) != 0)
+        return -1;
+    for (k = 0; k < c->n_files; k++) {
+        size_t len;
+        char *text = read_all(c->files[k], &len);
+        int rc;
+        if (!text) {
+            fprintf(stderr, "hpm record: cannot read %s: %s\n", c->files[k], strerror(errno));
+            free(w.cmdline);
+            return -1;
+        }
+        rc = write_file(c, &w, c->files[k], text);
+        free(text);
+        if (rc != 0) {
+            free(w.cmdline);
+            return -1;
+        }
+    }
+    w.cpus = c->cores ? c->cores : 1;
+    return perfdata_write_end(&w);
+}
+
+static int after_run(const char *dir, uint64_t main_pid, int children, void *ctx)
+{
+    struct record_ctx *c = ctx;
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    size_t cap = 0, i;
+    unsigned s;
+    int rc = -1;
+    if (!d) {
+        fprintf(stderr, "hpm record: cannot read the tool's output in %s: %s\n", dir,
+                strerror(errno));
+        return -1;
+    }
+    while ((de = readdir(d)) != NULL) {
+        uint64_t pid = file_pid(de->d_name);
+        if (!pid || (!children && pid != main_pid))
+            continue;
+        if (c->n_files == cap) {
+            char **nn = realloc(c->files, (cap = cap ? 2 * cap : 16) * sizeof *nn);
+            if (!nn)
+                goto oom;
+            c->files = nn;
+        }
+        if (asprintf(&c->files[c->n_files], "%s/%s", dir, de->d_name) < 0)
+            goto oom;
+        c->n_files++;
+    }
+    /* in name order: the file does not depend on the directory's order */
+    if (c->n_files > 1)
+        qsort(c->files, c->n_files, sizeof *c->files, cmp_str);
+    if (runner_write_output("hpm record", c->output, write_perf, c) != 0)
+        goto done;
+    fprintf(stderr, "hpm: %" PRIu64 " precise sample%s written to %s (modeled; perf report -i %s)\n",
+            c->written, c->written == 1 ? "" : "s", c->output, c->output);
+    for (s = 0; s < c->n_specs; s++)
+        fprintf(stderr,
+                "hpm:   %-18s period %-10" PRIu64 " events %-12" PRIu64 " samples %-10" PRIu64
+                " throttled %" PRIu64 "\n",
+                c->specs[s].kind, c->specs[s].period, c->specs[s].seen, c->specs[s].taken,
+                c->specs[s].throttled);
+    rc = 0;
+    goto done;
+oom:
+    fprintf(stderr, "hpm record: out of memory\n");
+done:
+    closedir(d);
+    for (i = 0; i < c->n_files; i++)
+        free(c->files[i]);
+    free(c->files);
+    c->files = NULL;
+    c->n_files = 0;
+    return rc;
+}
+
+int cmd_record(int argc, char **argv)
+{
+    struct record_opts o;
+    struct record_ctx c;
+    struct count_hook hook;
+    struct hpm_opt table[RECORD_OPTIONS];
+    char why[300], *sample_arg = NULL, *events_arg = NULL, limit_arg[64];
+    char **cargv = NULL;
+    size_t at, ea;
+    int first, rc, na = 0, i;
+    unsigned s, k;
+
+    memset(&o, 0, sizeof o);
+    memset(&c, 0, sizeof c);
+    o.rate_limit = 100000;
+    record_table(&o, table);
+    rc = hpm_opt_parse("hpm record", table, synopsis, footer, argc, argv, &first);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    if (first >= argc)
+        return hpm_opt_error("hpm record", table, synopsis, footer, "no PROGRAM to run%s", "");
+    if (o.events.n == 0)
+        return hpm_opt_error("hpm record", table, synopsis, footer,
+                             "-e KIND:PERIOD is required%s", "");
+    for (k = 0; k < o.events.n; k++) {
+        const char *v = o.events.v[k];
+        while (*v) {
+            size_t l = strcspn(v, ",");
+            if (l == 0 || parse_spec(&c, v, l, why, sizeof why) != 0) {
+                if (l == 0)
+                    snprintf(why, sizeof why, "an empty KIND:PERIOD in '%s'", o.events.v[k]);
+                return hpm_opt_error("hpm record", table, synopsis, footer, "%s", why);
+            }
+            v += l + (v[l] == ',');
+        }
+    }
+    c.output = o.output ? o.output : "perf.data";
+    if (!runner_output_ok("hpm record", c.output))
+        return 2;
+    c.prog = argv + first;
+    c.prog_argc = argc - first;
+
+    /* the tool's options and hpm count's arguments */
+    sample_arg = malloc(32 + c.n_specs * (HPM_CAT_NAME_MAX + 24));
+    events_arg = malloc(16 + c.n_specs * (HPM_CAT_NAME_MAX + 1));
+    cargv = calloc((size_t)(argc - first) + 10, sizeof *cargv);
+    if (!sample_arg || !events_arg || !cargv) {
+        fprintf(stderr, "hpm record: out of memory\n");
+        rc = 1;
+        goto done;
+    }
+    at = (size_t)sprintf(sample_arg, "--hpm-sample=");
+    ea = 0;
+    for (s = 0; s < c.n_specs; s++) {
+        at += (size_t)sprintf(sample_arg + at, "%s%s:%" PRIu64, s ? "," : "", c.specs[s].kind,
+                              c.specs[s].period);
+        ea += (size_t)sprintf(events_arg + ea, "%s,", c.specs[s].kind);
+    }
+    /* the timing model gives the samples their modeled time */
+    sprintf(events_arg + ea, "CYCLES");
+    snprintf(limit_arg, sizeof limit_arg, "--hpm-sample-limit=%ld", o.rate_limit);
+    memset(&hook, 0, sizeof hook);
+    hook.tool_args[0] = sample_arg;
+    hook.tool_args[1] = limit_arg;
+    hook.after = after_run;
+    hook.ctx = &c;
+    cargv[na++] = "record";
+    cargv[na++] = "-e";
+    cargv[na++] = events_arg;
+    if (o.machine) {
+        cargv[na++] = "--machine";
+        cargv[na++] = (char *)o.machine;
+    }
+    if (o.no_children)
+        cargv[na++] = "--no-children";
+    cargv[na++] = "--";
+    for (i = first; i < argc; i++)
+        cargv[na++] = argv[i];
+    cargv[na] = NULL;
+    c.cores = 1;
+    rc = count_record(na, cargv, &hook);
+done:
+    free(sample_arg);
+    free(events_arg);
+    free(cargv);
+    return rc;
+}

@@ -1,0 +1,509 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * report.c - hpm report --folded|--flamegraph [--event NAME] [-o OUT] [FILE]
+ *
+ * Reads a perf.data file (hpm record's, or perf record's with the same
+ * sample fields: src/perfdata), symbolizes every sample's call chain
+ * against its process's mappings (src/profile, libdwfl) and writes either
+ * collapsed stacks ("main;f;g N", root first, N samples: the input of
+ * flamegraph.pl and speedscope) or a self-contained SVG flame graph.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "options.h"
+#include "perfdata.h"
+#include "profile.h"
+#include "runner.h"
+
+static const char synopsis[] =
+    "usage: hpm report (--folded | --flamegraph) [--event NAME] [-o OUT] [FILE]\n"
+    "\n"
+    "Reads FILE (perf.data format; default perf.data, as hpm record writes it) and\n"
+    "writes its samples' call stacks, symbolized, as collapsed stacks (--folded:\n"
+    "\"main;f;g N\", N samples) or as a self-contained SVG flame graph (--flamegraph),\n"
+    "to OUT (default: standard output).\n"
+    "\n"
+    "options:\n";
+
+struct report_opts {
+    int folded, flamegraph;
+    const char *event, *output;
+};
+
+#define REPORT_OPTIONS 5
+static void report_table(struct report_opts *o, struct hpm_opt *t)
+{
+    const struct hpm_opt rows[] = {
+        {"--folded", NULL, NULL, "collapsed stacks, one line per distinct stack", HPM_OPT_FLAG,
+         &o->folded, NULL, NULL, 0, 0},
+        {"--flamegraph", NULL, NULL, "an SVG flame graph", HPM_OPT_FLAG, &o->flamegraph, NULL,
+         NULL, 0, 0},
+        {"--event", NULL, "NAME",
+         "the samples of this event only (hpm:L1D_MISSES or L1D_MISSES) [the first]",
+         HPM_OPT_STRING, &o->event, NULL, NULL, 0, 0},
+        {"--output", "-o", "OUT", "write to OUT [standard output]", HPM_OPT_STRING, &o->output,
+         NULL, NULL, 0, 0},
+        HPM_OPT_TABLE_END,
+    };
+    _Static_assert(sizeof rows / sizeof rows[0] == REPORT_OPTIONS, "REPORT_OPTIONS");
+    memcpy(t, rows, sizeof rows);
+}
+
+static unsigned char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *b = NULL;
+    size_t cap = 0, n = 0, got;
+    if (!f)
+        return NULL;
+    do {
+        if (n == cap) {
+            unsigned char *nb = realloc(b, cap = cap ? 2 * cap : 1 << 16);
+            if (!nb) {
+                free(b);
+                fclose(f);
+                errno = ENOMEM;
+                return NULL;
+            }
+            b = nb;
+        }
+        got = fread(b + n, 1, cap - n, f);
+        n += got;
+    } while (got > 0);
+    fclose(f);
+    *len = n;
+    return b;
+}
+
+/* ------------------------------------------------------------ symbolizing */
+
+struct name_cache {
+    uint64_t *key; /* pid << 48 ^ addr, 0 = empty */
+    const char **name;
+    size_t cap, n;
+};
+
+struct symctx {
+    const struct perfdata_file *pf;
+    struct hpm_symbols *syms;
+    struct name_cache cache;
+    char **owned; /* names made here ("[libc.so.6]") */
+    size_t n_owned, cap_owned;
+};
+
+static const char *own(struct symctx *s, char *name)
+{
+    if (!name)
+        return "[unknown]";
+    if (s->n_owned == s->cap_owned) {
+        char **n = realloc(s->owned, (s->cap_owned = s->cap_owned ? 2 * s->cap_owned : 64) *
+                                         sizeof *n);
+        if (!n) {
+            free(name);
+            return "[unknown]";
+        }
+        s->owned = n;
+    }
+    s->owned[s->n_owned++] = name;
+    return name;
+}
+
+static const char *symbolize(struct symctx *s, uint32_t pid, uint64_t addr)
+{
+    const struct perfdata_mmap *m = NULL;
+    struct hpm_prof_object o;
+    struct hpm_sym sym;
+    size_t i;
+    char *name = NULL;
+    for (i = s->pf->n_mmaps; i-- > 0;) {
+        const struct perfdata_mmap *c = &s->pf->mmaps[i];
+        if (c->pid == pid && addr >= c->start && addr - c->start < c->len) {
+            m = c;
+            break;
+        }
+    }
+    if (!m)
+        return "[unknown]";
+    o.start = m->start;
+    o.end = m->start + m->len - 1;
+    o.offset = m->pgoff;
+    o.path = m->path;
+    if (hpm_symbols_lookup(s->syms, &o, addr, &sym) == 0 && sym.fn)
+        return sym.fn;
+    {
+        const char *base = strrchr(m->path, '/');
+        if (asprintf(&name, "[%s]", base ? base + 1 : m->path) < 0)
+            name = NULL;
+    }
+    return own(s, name);
+}
+
+static const char *cached_name(struct symctx *s, uint32_t pid, uint64_t addr)
+{
+    struct name_cache *c = &s->cache;
+    uint64_t key = ((uint64_t)pid << 48 ^ addr) | 1ULL << 63;
+    size_t h, i;
+    if (c->n * 2 >= c->cap) {
+        struct name_cache nc;
+        nc.cap = c->cap ? 2 * c->cap : 1024;
+        nc.n = 0;
+        nc.key = calloc(nc.cap, sizeof *nc.key);
+        nc.name = calloc(nc.cap, sizeof *nc.name);
+        if (!nc.key || !nc.name) {
+            free(nc.key);
+            free(nc.name);
+            return symbolize(s, pid, addr);
+        }
+        for (i = 0; i < c->cap; i++)
+            if (c->key[i]) {
+                h = (size_t)(c->key[i] * 0x9E3779B97F4A7C15ULL) & (nc.cap - 1);
+                while (nc.key[h])
+                    h = (h + 1) & (nc.cap - 1);
+                nc.key[h] = c->key[i];
+                nc.name[h] = c->name[i];
+                nc.n++;
+            }
+        free(c->key);
+        free(c->name);
+        *c = nc;
+    }
+    h = (size_t)(key * 0x9E3779B97F4A7C15ULL) & (c->cap - 1);
+    while (c->key[h] && c->key[h] != key)
+        h = (h + 1) & (c->cap - 1);
+    if (!c->key[h]) {
+        c->key[h] = key;
+        c->name[h] = symbolize(s, pid, addr);
+        c->n++;
+    }
+    return c->name[h];
+}
+
+/* ------------------------------------------------------------ stacks */
+
+struct stack {
+    char *text; /* "root;...;leaf" */
+    uint64_t n;
+};
+
+static int cmp_stack(const void *a, const void *b)
+{
+    return strcmp(((const struct stack *)a)->text, ((const struct stack *)b)->text);
+}
+
+/* One sample's stack, root first; frames of names without ';' (replaced). */
+static char *stack_text(struct symctx *s, const struct perfdata_sample *smp)
+{
+    const char *names[PERFDATA_MAX_CHAIN + 1];
+    unsigned n = 0, i;
+    size_t len = 1, at = 0;
+    char *t;
+    if (smp->n_chain == 0) {
+        names[n++] = cached_name(s, smp->pid, smp->ip);
+    } else {
+        for (i = 0; i < smp->n_chain && n < PERFDATA_MAX_CHAIN; i++) {
+            if (smp->chain[i] >= (uint64_t)PERF_CONTEXT_MAX)
+                continue; /* a context marker */
+            names[n++] = cached_name(s, smp->pid, smp->chain[i]);
+        }
+    }
+    if (n == 0)
+        names[n++] = "[unknown]";
+    for (i = 0; i < n; i++)
+        len += strlen(names[i]) + 1;
+    t = malloc(len);
+    if (!t)
+        return NULL;
+    for (i = n; i-- > 0;) {
+        size_t l = strlen(names[i]), k;
+        memcpy(t + at, names[i], l);
+        for (k = 0; k < l; k++)
+            if (t[at + k] == ';' || t[at + k] == '\n')
+                t[at + k] = ':';
+        at += l;
+        t[at++] = i ? ';' : 0;
+    }
+    return t;
+}
+
+/* ------------------------------------------------------------ flame graph */
+
+struct node {
+    const char *name; /* into the stacks' text: not NUL-terminated */
+    size_t name_len;
+    uint64_t value;
+    struct node *child, *next;
+};
+
+static struct node *child_of(struct node *parent, const char *name, size_t len)
+{
+    struct node *c, *last = NULL;
+    for (c = parent->child; c; last = c, c = c->next)
+        if (c->name_len == len && !memcmp(c->name, name, len))
+            return c;
+    c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->name = name;
+    c->name_len = len;
+    if (last)
+        last->next = c;
+    else
+        parent->child = c;
+    return c;
+}
+
+static void free_tree(struct node *n)
+{
+    while (n) {
+        struct node *next = n->next;
+        free_tree(n->child);
+        free(n);
+        n = next;
+    }
+}
+
+static void xml_text(FILE *f, const char *s, size_t len)
+{
+    size_t i;
+    for (i = 0; i < len; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch == '&')
+            fputs("&amp;", f);
+        else if (ch == '<')
+            fputs("&lt;", f);
+        else if (ch == '>')
+            fputs("&gt;", f);
+        else if (ch == '"')
+            fputs("&quot;", f);
+        else if (ch < 0x20 || ch >= 0x7f)
+            fputc('?', f); /* keeps the document well-formed whatever the symbol's bytes */
+        else
+            fputc(ch, f);
+    }
+}
+
+#define FG_WIDTH 1200.0
+#define FG_FRAME 16
+#define FG_PAD 30
+
+static unsigned tree_depth(const struct node *n)
+{
+    unsigned d = 0, c;
+    for (; n; n = n->next) {
+        c = 1 + tree_depth(n->child);
+        if (c > d)
+            d = c;
+    }
+    return d;
+}
+
+static void draw(FILE *f, const struct node *n, double x, unsigned depth, unsigned height,
+                 uint64_t total)
+{
+    for (; n; n = n->next) {
+        double w = FG_WIDTH * (double)n->value / (double)total;
+        double y = FG_PAD + (double)(height - depth - 1) * FG_FRAME;
+        unsigned hash = 0;
+        size_t i;
+        if (w >= 0.1) {
+            for (i = 0; i < n->name_len; i++)
+                hash = hash * 31 + (unsigned char)n->name[i];
+            fprintf(f, "<g><title>");
+            xml_text(f, n->name, n->name_len);
+            fprintf(f, " (%" PRIu64 " samples, %.2f%%)</title>", n->value,
+                    100.0 * (double)n->value / (double)total);
+            fprintf(f,
+                    "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" rx=\"2\" "
+                    "fill=\"rgb(%u,%u,%u)\"/>",
+                    10.0 + x, y, w, FG_FRAME - 1, 205 + hash % 50, 80 + (hash >> 8) % 130,
+                    (hash >> 16) % 60);
+            if (w > 30) {
+                size_t fit = (size_t)((w - 6) / 7);
+                fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">", 13.0 + x, y + FG_FRAME - 4);
+                if (n->name_len <= fit)
+                    xml_text(f, n->name, n->name_len);
+                else if (fit > 2) {
+                    xml_text(f, n->name, fit - 2);
+                    fputs("..", f);
+                }
+                fputs("</text>", f);
+            }
+            fputs("</g>\n", f);
+            draw(f, n->child, x, depth + 1, height, total);
+        }
+        x += w;
+    }
+}
+
+struct out_ctx {
+    struct stack *stacks;
+    size_t n;
+    int svg;
+    const char *title;
+};
+
+static int write_folded(FILE *f, const struct out_ctx *o)
+{
+    size_t i;
+    for (i = 0; i < o->n; i++)
+        fprintf(f, "%s %" PRIu64 "\n", o->stacks[i].text, o->stacks[i].n);
+    return ferror(f) ? -1 : 0;
+}
+
+static int write_svg(FILE *f, const struct out_ctx *o)
+{
+    struct node root;
+    size_t i;
+    unsigned height;
+    int rc = 0;
+    memset(&root, 0, sizeof root);
+    for (i = 0; i < o->n && rc == 0; i++) {
+        const char *p = o->stacks[i].text;
+        struct node *cur = &root;
+        root.value += o->stacks[i].n;
+        while (*p) {
+            size_t l = strcspn(p, ";");
+            cur = child_of(cur, p, l);
+            if (!cur) {
+                rc = -1;
+                break;
+            }
+            cur->value += o->stacks[i].n;
+            p += l + (p[l] == ';');
+        }
+    }
+    height = tree_depth(root.child);
+    fprintf(f,
+            "<?xml version=\"1.0\" standalone=\"no\"?>\n"
+            "<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
+            "height=\"%u\" font-family=\"monospace\" font-size=\"12\">\n"
+            "<rect x=\"0\" y=\"0\" width=\"100%%\" height=\"100%%\" fill=\"#f8f8f0\"/>\n"
+            "<text x=\"10\" y=\"20\" font-size=\"14\">",
+            FG_WIDTH + 20, FG_PAD + height * FG_FRAME + 10);
+    xml_text(f, o->title, strlen(o->title));
+    fprintf(f, " (%" PRIu64 " samples)</text>\n", root.value);
+    if (root.value)
+        draw(f, root.child, 0, 0, height, root.value);
+    fputs("</svg>\n", f);
+    free_tree(root.child);
+    return rc == 0 && !ferror(f) ? 0 : -1;
+}
+
+static int write_out(FILE *f, void *ctx)
+{
+    const struct out_ctx *o = ctx;
+    return o->svg ? write_svg(f, o) : write_folded(f, o);
+}
+
+int cmd_report(int argc, char **argv)
+{
+    struct report_opts o;
+    struct hpm_opt table[REPORT_OPTIONS];
+    struct perfdata_file pf;
+    struct symctx sc;
+    struct out_ctx oc;
+    const char *path = "perf.data";
+    unsigned char *buf;
+    size_t len, i, k;
+    char err[300], title[400];
+    int first, rc, ev = 0;
+
+    memset(&o, 0, sizeof o);
+    report_table(&o, table);
+    rc = hpm_opt_parse("hpm report", table, synopsis, "", argc, argv, &first);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    if (o.folded == o.flamegraph)
+        return hpm_opt_error("hpm report", table, synopsis, "",
+                             "name one of --folded and --flamegraph%s", "");
+    if (first < argc && !strcmp(argv[first], "--"))
+        first++;
+    if (first < argc)
+        path = argv[first++];
+    if (first < argc)
+        return hpm_opt_error("hpm report", table, synopsis, "", "one FILE only: '%s'",
+                             argv[first]);
+    if (o.output && !runner_output_ok("hpm report", o.output))
+        return 2;
+    buf = slurp(path, &len);
+    if (!buf) {
+        fprintf(stderr, "hpm report: cannot read %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    if (perfdata_read(buf, len, &pf, err, sizeof err) != 0) {
+        fprintf(stderr, "hpm report: %s: %s\n", path, err);
+        free(buf);
+        return 1;
+    }
+    free(buf);
+    if (o.event) {
+        for (ev = 0; ev < (int)pf.n_events; ev++) {
+            const char *n = pf.names[ev], *colon = strchr(n, ':');
+            if (!strcmp(n, o.event) || (colon && !strcmp(colon + 1, o.event)))
+                break;
+        }
+        if (ev == (int)pf.n_events) {
+            fprintf(stderr, "hpm report: %s has no event %s; it has:", path, o.event);
+            for (k = 0; k < pf.n_events; k++)
+                fprintf(stderr, " %s", pf.names[k]);
+            fprintf(stderr, "\n");
+            perfdata_free(&pf);
+            return 2;
+        }
+    }
+    memset(&sc, 0, sizeof sc);
+    memset(&oc, 0, sizeof oc);
+    sc.pf = &pf;
+    sc.syms = hpm_symbols_new();
+    oc.stacks = calloc(pf.n_samples ? pf.n_samples : 1, sizeof *oc.stacks);
+    rc = 1;
+    if (!sc.syms || !oc.stacks)
+        goto oom;
+    for (i = 0; i < pf.n_samples; i++) {
+        if (pf.samples[i].event != (unsigned)ev)
+            continue;
+        oc.stacks[oc.n].text = stack_text(&sc, &pf.samples[i]);
+        if (!oc.stacks[oc.n].text)
+            goto oom;
+        oc.stacks[oc.n++].n = 1;
+    }
+    /* the same stacks together, in text order (as stackcollapse-perf.pl) */
+    qsort(oc.stacks, oc.n, sizeof *oc.stacks, cmp_stack);
+    for (i = 0, k = 0; i < oc.n; i++) {
+        if (k && !strcmp(oc.stacks[k - 1].text, oc.stacks[i].text)) {
+            oc.stacks[k - 1].n += oc.stacks[i].n;
+            free(oc.stacks[i].text);
+        } else {
+            oc.stacks[k++] = oc.stacks[i];
+        }
+    }
+    oc.n = k;
+    oc.svg = o.flamegraph;
+    snprintf(title, sizeof title, "%s of %s", pf.names[ev], path);
+    oc.title = title;
+    rc = runner_write_output("hpm report", o.output, write_out, &oc) == 0 ? 0 : 1;
+    goto done;
+oom:
+    fprintf(stderr, "hpm report: out of memory\n");
+done:
+    if (oc.stacks)
+        for (i = 0; i < oc.n; i++)
+            free(oc.stacks[i].text);
+    free(oc.stacks);
+    for (i = 0; i < sc.n_owned; i++)
+        free(sc.owned[i]);
+    free(sc.owned);
+    free(sc.cache.key);
+    free(sc.cache.name);
+    if (sc.syms)
+        hpm_symbols_free(sc.syms);
+    perfdata_free(&pf);
+    return rc;
+}
