@@ -787,6 +787,26 @@ static int perf_before_exec(void *ctx, pid_t child)
  * it); its counters are attached between fork and exec, inherited by the
  * processes it starts unless --no-children, and read once the tree has
  * ended. */
+
+/* The program's end as the report says it: exit status or signal, and for a
+ * signal a note (in note) and a line on stderr. 1 if it was a signal. */
+static int report_exit(struct count_report *r, int status, char *note, size_t len)
+{
+    if (WIFSIGNALED(status)) {
+        int sig = WTERMSIG(status);
+        r->exit_signal = sig;
+        r->exit_code = 128 + sig;
+        snprintf(note, len, "program killed by signal %d (%s); counts up to that point", sig,
+                 strsignal(sig));
+        r->notes[r->n_notes++] = note;
+        fprintf(stderr, "hpm: %s\n", note);
+        return 1;
+    }
+    r->exit_status = WEXITSTATUS(status);
+    r->exit_code = r->exit_status;
+    return 0;
+}
+
 static int count_on_perf(const struct count_opts *o, struct count_perf_plan *plan,
                          const char *path, const char *pmu, int hw)
 {
@@ -835,19 +855,7 @@ static int count_on_perf(const struct count_opts *o, struct count_perf_plan *pla
     r.perf_source = count_perf_description();
     r.inherited = job.inherit;
     r.kernel = plan->kernel;
-    if (WIFSIGNALED(res.status)) {
-        int sig = WTERMSIG(res.status);
-        r.exit_signal = sig;
-        r.exit_code = 128 + sig;
-        snprintf(sig_note, sizeof sig_note,
-                 "program killed by signal %d (%s); counts up to that point", sig,
-                 strsignal(sig));
-        r.notes[r.n_notes++] = sig_note;
-        fprintf(stderr, "hpm: %s\n", sig_note);
-    } else {
-        r.exit_status = WEXITSTATUS(res.status);
-        r.exit_code = r.exit_status;
-    }
+    report_exit(&r, res.status, sig_note, sizeof sig_note);
     if (res.tree_left) {
         snprintf(left_note, sizeof left_note,
                  "hpm stopped waiting for the program's children (a signal); those still "
@@ -1296,19 +1304,8 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
     r.n_procs = tree.n;
     if (clamp_note[0])
         r.notes[r.n_notes++] = clamp_note;
-    if (WIFSIGNALED(res.status)) {
-        /* valgrind re-raises the program's fatal signal on itself */
-        int sig = WTERMSIG(res.status);
-        r.exit_signal = sig;
-        r.exit_code = 128 + sig;
-        snprintf(sig_note, sizeof sig_note,
-                 "program killed by signal %d (%s); counts up to that point", sig,
-                 strsignal(sig));
-        r.notes[r.n_notes++] = sig_note;
-        fprintf(stderr, "hpm: %s\n", sig_note);
-    } else {
-        r.exit_status = WEXITSTATUS(res.status);
-        r.exit_code = r.exit_status;
+    /* valgrind re-raises the program's fatal signal on itself */
+    if (!report_exit(&r, res.status, sig_note, sizeof sig_note)) {
         if (out.exit_kind == VPMU_EXIT_STATUS && (out.exit_value & 0xff) != r.exit_status) {
             snprintf(exit_note, sizeof exit_note,
                      "valgrind exited with status %d, the program with %d", r.exit_status,

@@ -224,6 +224,7 @@ static double tv_seconds(struct timeval tv)
     return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
 }
 
+
 /* The kinds to show in per-thread and region tables: the requested rows'
  * kinds first (in their order), then any other kind present, catalog order. */
 static unsigned kind_order(const struct count_report *r, const unsigned char *present,
@@ -400,6 +401,32 @@ void count_report_model_free(struct count_report_model *m)
 
 #define NAME_W 30
 #define NUM_W 20
+
+/* The host figures (wait4's rusage), one writer per format, shared by the
+ * virtual PMU's reports and perf_event's. */
+static void text_rusage(FILE *f, const struct count_report *r)
+{
+    fprintf(f, " %-*s %*.3f %*.3f\n", NAME_W, "CPU time (s)", NUM_W, tv_seconds(r->ru.ru_utime),
+            NUM_W, tv_seconds(r->ru.ru_stime));
+    fprintf(f, " %-*s %*s %*ld\n", NAME_W, "page faults, minor", NUM_W, "-", NUM_W,
+            r->ru.ru_minflt);
+    fprintf(f, " %-*s %*s %*ld\n", NAME_W, "page faults, major", NUM_W, "-", NUM_W,
+            r->ru.ru_majflt);
+    fprintf(f, " %-*s %*s %*ld\n", NAME_W, "context switches, voluntary", NUM_W, "-", NUM_W,
+            r->ru.ru_nvcsw);
+    fprintf(f, " %-*s %*s %*ld\n", NAME_W, "context switches, involuntary", NUM_W, "-", NUM_W,
+            r->ru.ru_nivcsw);
+}
+
+static void json_rusage(FILE *f, const struct count_report *r)
+{
+    fprintf(f,
+            ",\"user_time_s\":%.6f,\"system_time_s\":%.6f,\"minor_faults\":%ld,"
+            "\"major_faults\":%ld,\"voluntary_context_switches\":%ld,"
+            "\"involuntary_context_switches\":%ld",
+            tv_seconds(r->ru.ru_utime), tv_seconds(r->ru.ru_stime), r->ru.ru_minflt,
+            r->ru.ru_majflt, r->ru.ru_nvcsw, r->ru.ru_nivcsw);
+}
 #define COLS_PER_BLOCK 6
 
 struct matrix_col {
@@ -687,16 +714,7 @@ static void write_text(FILE *f, const struct count_report_model *m)
                "includes Valgrind's own work\n");
     fprintf(f, " %-*s %*s %*s\n", NAME_W, "", NUM_W, "user", NUM_W, "kernel");
     if (r->have_rusage) {
-        fprintf(f, " %-*s %*.3f %*.3f\n", NAME_W, "CPU time (s)", NUM_W,
-                tv_seconds(r->ru.ru_utime), NUM_W, tv_seconds(r->ru.ru_stime));
-        fprintf(f, " %-*s %*s %*ld\n", NAME_W, "page faults, minor", NUM_W, "-", NUM_W,
-                r->ru.ru_minflt);
-        fprintf(f, " %-*s %*s %*ld\n", NAME_W, "page faults, major", NUM_W, "-", NUM_W,
-                r->ru.ru_majflt);
-        fprintf(f, " %-*s %*s %*ld\n", NAME_W, "context switches, voluntary", NUM_W, "-", NUM_W,
-                r->ru.ru_nvcsw);
-        fprintf(f, " %-*s %*s %*ld\n", NAME_W, "context switches, involuntary", NUM_W, "-",
-                NUM_W, r->ru.ru_nivcsw);
+        text_rusage(f, r);
     } else if (r->mpi) {
         fprintf(f, " (not summed over an MPI job: each rank's result file has its own)\n");
     } else {
@@ -971,12 +989,7 @@ static void write_json(FILE *f, const struct count_report_model *m)
     hpm_json_string(f, "the simulator process as wait4() reports it; includes Valgrind's own "
                          "work");
     if (r->have_rusage)
-        fprintf(f,
-                ",\"user_time_s\":%.6f,\"system_time_s\":%.6f,\"minor_faults\":%ld,"
-                "\"major_faults\":%ld,\"voluntary_context_switches\":%ld,"
-                "\"involuntary_context_switches\":%ld",
-                tv_seconds(r->ru.ru_utime), tv_seconds(r->ru.ru_stime), r->ru.ru_minflt,
-                r->ru.ru_majflt, r->ru.ru_nvcsw, r->ru.ru_nivcsw);
+        json_rusage(f, r);
     else
         fputs(",\"measured\":false", f);
     fputs(",\"syscalls\":", f);
@@ -1094,6 +1107,28 @@ static void csv_row(FILE *f, const struct csv_row *x)
     fputc(',', f);
     count_csv_field(f, x->source);
     fputc('\n', f);
+}
+
+static void csv_rusage(FILE *f, const struct count_report *r)
+{
+    static const char *const names[] = {"user_time_s",       "system_time_s",
+                                        "minor_faults",      "major_faults",
+                                        "voluntary_context_switches",
+                                        "involuntary_context_switches"};
+    char num[64];
+    int i;
+    for (i = 0; i < 6; i++) {
+        struct csv_row x = {"host", names[i], NULL, -1, -1, -1, num, "measured"};
+        switch (i) {
+        case 0: snprintf(num, sizeof num, "%.6f", tv_seconds(r->ru.ru_utime)); break;
+        case 1: snprintf(num, sizeof num, "%.6f", tv_seconds(r->ru.ru_stime)); break;
+        case 2: snprintf(num, sizeof num, "%ld", r->ru.ru_minflt); break;
+        case 3: snprintf(num, sizeof num, "%ld", r->ru.ru_majflt); break;
+        case 4: snprintf(num, sizeof num, "%ld", r->ru.ru_nvcsw); break;
+        default: snprintf(num, sizeof num, "%ld", r->ru.ru_nivcsw); break;
+        }
+        csv_row(f, &x);
+    }
 }
 
 static void csv_info(FILE *f, const char *name, const char *value)
@@ -1279,24 +1314,8 @@ static void write_csv(FILE *f, const struct count_report_model *m)
             csv_row(f, &x);
         }
     }
-    if (r->have_rusage) {
-        static const char *const names[] = {"user_time_s",       "system_time_s",
-                                            "minor_faults",      "major_faults",
-                                            "voluntary_context_switches",
-                                            "involuntary_context_switches"};
-        for (i = 0; i < 6; i++) {
-            struct csv_row x = {"host", names[i], NULL, -1, -1, -1, num, "measured"};
-            switch (i) {
-            case 0: snprintf(num, sizeof num, "%.6f", tv_seconds(r->ru.ru_utime)); break;
-            case 1: snprintf(num, sizeof num, "%.6f", tv_seconds(r->ru.ru_stime)); break;
-            case 2: snprintf(num, sizeof num, "%ld", r->ru.ru_minflt); break;
-            case 3: snprintf(num, sizeof num, "%ld", r->ru.ru_majflt); break;
-            case 4: snprintf(num, sizeof num, "%ld", r->ru.ru_nvcsw); break;
-            default: snprintf(num, sizeof num, "%ld", r->ru.ru_nivcsw); break;
-            }
-            csv_row(f, &x);
-        }
-    }
+    if (r->have_rusage)
+        csv_rusage(f, r);
     if (m->have_syscalls) {
         struct csv_row x = {"host", "SYSCALLS", NULL, -1, -1, -1, num, "modeled"};
         snprintf(num, sizeof num, "%" PRIu64, m->syscalls);
@@ -1376,16 +1395,7 @@ static void write_text_measured(FILE *f, const struct count_report_model *m)
     fprintf(f, "\n host (measured, kernel): the program's processes as wait4() reports them\n");
     fprintf(f, " %-*s %*s %*s\n", NAME_W, "", NUM_W, "user", NUM_W, "kernel");
     if (r->have_rusage) {
-        fprintf(f, " %-*s %*.3f %*.3f\n", NAME_W, "CPU time (s)", NUM_W,
-                tv_seconds(r->ru.ru_utime), NUM_W, tv_seconds(r->ru.ru_stime));
-        fprintf(f, " %-*s %*s %*ld\n", NAME_W, "page faults, minor", NUM_W, "-", NUM_W,
-                r->ru.ru_minflt);
-        fprintf(f, " %-*s %*s %*ld\n", NAME_W, "page faults, major", NUM_W, "-", NUM_W,
-                r->ru.ru_majflt);
-        fprintf(f, " %-*s %*s %*ld\n", NAME_W, "context switches, voluntary", NUM_W, "-", NUM_W,
-                r->ru.ru_nvcsw);
-        fprintf(f, " %-*s %*s %*ld\n", NAME_W, "context switches, involuntary", NUM_W, "-",
-                NUM_W, r->ru.ru_nivcsw);
+        text_rusage(f, r);
     }
     if (m->n_metrics) {
         fprintf(f, "\n derived metrics (of the measured counts)\n");
@@ -1470,12 +1480,7 @@ static void write_json_measured(FILE *f, const struct count_report_model *m)
     fputs("\n  ],\n  \"host\":{\"source\":\"measured\",\"scope\":", f);
     hpm_json_string(f, "the program's processes as wait4() reports them");
     if (r->have_rusage)
-        fprintf(f,
-                ",\"user_time_s\":%.6f,\"system_time_s\":%.6f,\"minor_faults\":%ld,"
-                "\"major_faults\":%ld,\"voluntary_context_switches\":%ld,"
-                "\"involuntary_context_switches\":%ld",
-                tv_seconds(r->ru.ru_utime), tv_seconds(r->ru.ru_stime), r->ru.ru_minflt,
-                r->ru.ru_majflt, r->ru.ru_nvcsw, r->ru.ru_nivcsw);
+        json_rusage(f, r);
     else
         fputs(",\"measured\":false", f);
     fputs("},\n  \"derived\":[", f);
@@ -1529,24 +1534,8 @@ static void write_csv_measured(FILE *f, const struct count_report_model *m)
         snprintf(num, sizeof num, "%" PRIu64, r->measured[i].value);
         csv_row(f, &x);
     }
-    if (r->have_rusage) {
-        static const char *const names[] = {"user_time_s",       "system_time_s",
-                                            "minor_faults",      "major_faults",
-                                            "voluntary_context_switches",
-                                            "involuntary_context_switches"};
-        for (i = 0; i < 6; i++) {
-            struct csv_row x = {"host", names[i], NULL, -1, -1, -1, num, "measured"};
-            switch (i) {
-            case 0: snprintf(num, sizeof num, "%.6f", tv_seconds(r->ru.ru_utime)); break;
-            case 1: snprintf(num, sizeof num, "%.6f", tv_seconds(r->ru.ru_stime)); break;
-            case 2: snprintf(num, sizeof num, "%ld", r->ru.ru_minflt); break;
-            case 3: snprintf(num, sizeof num, "%ld", r->ru.ru_majflt); break;
-            case 4: snprintf(num, sizeof num, "%ld", r->ru.ru_nvcsw); break;
-            default: snprintf(num, sizeof num, "%ld", r->ru.ru_nivcsw); break;
-            }
-            csv_row(f, &x);
-        }
-    }
+    if (r->have_rusage)
+        csv_rusage(f, r);
     for (i = 0; i < m->n_metrics; i++) {
         const struct count_report_metric *d = &m->metrics[i];
         struct csv_row x = {"derived", d->metric->key, NULL, -1, -1, -1, num, "measured"};
