@@ -786,12 +786,16 @@ int PAPI_start(int EventSet)
      * set counts another thread and takes nothing of this one's. */
     if (!es->attached && hpm_thread_running(es->cidx) > 0)
         return papi_ret(PAPI_EISRUN);
+    /* before the start: once the counters run, every instruction of the
+     * library until the stop's read is in the program's count */
+    own_running_add(es);
     int rc = hpm_start(es->hpm_set);
-    if (rc < 0)
+    if (rc < 0) {
+        own_running_remove(es);
         return papi_ret(papi_from_hpm(rc, OP_START));
+    }
     clear_stopped(es);
     es->running = 1;
-    own_running_add(es);
     return PAPI_OK;
 }
 
