@@ -57,6 +57,10 @@
  * State
  * ---------------------------------------------------------------------- */
 
+/* libcoregrind, not in pub_tool: a raw system call (pub_core_syscall.h) */
+extern SysRes VG_(do_syscall)(UWord sysno, RegWord a1, RegWord a2, RegWord a3, RegWord a4,
+                              RegWord a5, RegWord a6, RegWord a7, RegWord a8);
+
 ULong vpmu_live[VPMU_LIVE_WORDS];
 Bool vpmu_running = True;
 Int vpmu_clo_level = VPMU_LEVEL_INSN; /* raised to what the events need */
@@ -527,13 +531,44 @@ static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nArgs)
  * hpm count says how many it left out under --no-children */
 static ULong forks;
 
+/* A forked child publishes its view first thing (on_fork_child); the parent
+ * goes on only once it has, for at most a second of host time. Otherwise a
+ * parent that stops its child at once (PTRACE_ATTACH, as PAPI's attach tests
+ * do, or SIGSTOP) can stop it before the view exists, and a reader
+ * attaching to it finds nothing for as long as it stays stopped. */
+static void wait_child_view(Int pid)
+{
+    HChar path[64];
+    UInt waited;
+    VG_(snprintf)(path, sizeof path, "%s/%s%d", HPM_LIVE_SHM_DIR, HPM_LIVE_PREFIX, pid);
+    for (waited = 0; waited < 1000; waited++) {
+        struct hpm_live head;
+        const Int want = (Int)(offsetof(struct hpm_live, updates) + sizeof head.updates);
+        SysRes sr = VG_(open)(path, VKI_O_RDONLY, 0);
+        if (!sr_isError(sr)) {
+            Int fd = (Int)sr_Res(sr);
+            Int n = VG_(read)(fd, &head, want);
+            VG_(close)(fd);
+            if (n == want && head.magic == HPM_LIVE_MAGIC && head.updates > 0)
+                return; /* published */
+        }
+        {
+            struct vki_timespec ts = {0, 1000 * 1000};
+            (void)VG_(do_syscall)(__NR_nanosleep, (RegWord)&ts, 0, 0, 0, 0, 0, 0, 0);
+        }
+    }
+}
+
 static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nArgs, SysRes res)
 {
     (void)tid;
     if (!sr_isError(res) && sr_Res(res) > 0 &&
         (sysno == __NR_fork || sysno == __NR_vfork ||
-         (sysno == __NR_clone && nArgs >= 1 && !(args[0] & VKI_CLONE_THREAD))))
+         (sysno == __NR_clone && nArgs >= 1 && !(args[0] & VKI_CLONE_THREAD)))) {
         forks++;
+        if (live && sysno != __NR_vfork && !(sysno == __NR_clone && (args[0] & VKI_CLONE_VFORK)))
+            wait_child_view((Int)sr_Res(res));
+    }
     /* reached only when the exec failed: the counts stay in this process */
     if ((sysno == __NR_execve || sysno == __NR_execveat) && !live) {
         live_open();
@@ -680,9 +715,6 @@ static ULong ovf_count(struct vpmu_thread *t, UInt kind)
     return t->c[e] + ((vpmu_live[VPMU_LIVE_WORD(e)] >> VPMU_LIVE_SHIFT(e)) & 0xffffffffULL);
 }
 
-/* libcoregrind, not in pub_tool: a raw system call (pub_core_syscall.h) */
-extern SysRes VG_(do_syscall)(UWord sysno, RegWord a1, RegWord a2, RegWord a3, RegWord a4,
-                              RegWord a5, RegWord a6, RegWord a7, RegWord a8);
 
 
 /* Queue signo to the running thread t, carrying addr (si_value). False when
