@@ -892,6 +892,27 @@ static void json_mpi(FILE *f, const struct count_report_model *m)
     fputc('}', f);
 }
 
+/* The derived metrics' array items (modeled or measured counts). */
+static void json_metrics(FILE *f, const struct count_report_model *m, const char *source)
+{
+    unsigned i;
+    for (i = 0; i < m->n_metrics; i++) {
+        const struct count_report_metric *d = &m->metrics[i];
+        fputs(i ? ",\n    {" : "\n    {", f);
+        json_key(f, "name");
+        hpm_json_string(f, d->metric->key);
+        fputs(",\"label\":", f);
+        hpm_json_string(f, d->metric->label);
+        fputs(",\"formula\":", f);
+        hpm_json_string(f, d->metric->shown ? d->metric->shown : d->metric->formula);
+        fputs(",\"source\":", f);
+        hpm_json_string(f, source);
+        fputs(",\"value\":", f);
+        json_double(f, d->defined, d->value);
+        fputc('}', f);
+    }
+}
+
 static void write_json(FILE *f, const struct count_report_model *m)
 {
     const struct count_report *r = m->r;
@@ -999,19 +1020,7 @@ static void write_json(FILE *f, const struct count_report_model *m)
     else
         fputs("null", f);
     fputs("},\n  \"derived\":[", f);
-    for (i = 0; i < m->n_metrics; i++) {
-        const struct count_report_metric *d = &m->metrics[i];
-        fputs(i ? ",\n    {" : "\n    {", f);
-        json_key(f, "name");
-        hpm_json_string(f, d->metric->key);
-        fputs(",\"label\":", f);
-        hpm_json_string(f, d->metric->label);
-        fputs(",\"formula\":", f);
-        hpm_json_string(f, d->metric->shown ? d->metric->shown : d->metric->formula);
-        fputs(",\"source\":\"modeled\",\"value\":", f);
-        json_double(f, d->defined, d->value);
-        fputc('}', f);
-    }
+    json_metrics(f, m, "modeled");
     fputs(m->n_metrics ? "\n  ],\n  \"threads\":[" : "],\n  \"threads\":[", f);
     for (i = 0; i < o->n_thr; i++) {
         fprintf(f, "%s{\"thread\":%u,\"core\":", i ? ",\n    " : "\n    ", t[i]->serial);
@@ -1484,19 +1493,7 @@ static void write_json_measured(FILE *f, const struct count_report_model *m)
     else
         fputs(",\"measured\":false", f);
     fputs("},\n  \"derived\":[", f);
-    for (i = 0; i < m->n_metrics; i++) {
-        const struct count_report_metric *d = &m->metrics[i];
-        fputs(i ? ",\n    {" : "\n    {", f);
-        json_key(f, "name");
-        hpm_json_string(f, d->metric->key);
-        fputs(",\"label\":", f);
-        hpm_json_string(f, d->metric->label);
-        fputs(",\"formula\":", f);
-        hpm_json_string(f, d->metric->shown ? d->metric->shown : d->metric->formula);
-        fputs(",\"source\":\"measured\",\"value\":", f);
-        json_double(f, d->defined, d->value);
-        fputc('}', f);
-    }
+    json_metrics(f, m, "measured");
     fputs(m->n_metrics ? "\n  ]\n}\n" : "]\n}\n", f);
 }
 
