@@ -60,6 +60,9 @@
 /* libcoregrind, not in pub_tool: a raw system call (pub_core_syscall.h) */
 extern SysRes VG_(do_syscall)(UWord sysno, RegWord a1, RegWord a2, RegWord a3, RegWord a4,
                               RegWord a5, RegWord a6, RegWord a7, RegWord a8);
+/* libcoregrind, not in pub_tool: grow a thread's client stack down to addr
+ * (pub_core_signals.h; False past the stack's limit) */
+extern Bool VG_(extend_stack)(ThreadId tid, Addr addr);
 
 ULong vpmu_live[VPMU_LIVE_WORDS];
 Bool vpmu_running = True;
@@ -501,11 +504,41 @@ static Bool stops_itself(UInt sysno, const UWord *args, UInt nArgs)
     return sig == VKI_SIGSTOP || sig == VKI_SIGTSTP || sig == VKI_SIGTTIN || sig == VKI_SIGTTOU;
 }
 
+/* Valgrind grows a client stack when the program faults below it: a
+ * SIGSEGV its own handler catches. A traced process stops on every signal
+ * it receives, so a tracer that continues only the stops it expects (PAPI's
+ * attach_validate: a child that called PTRACE_TRACEME runs perror after
+ * its loop) waits for ever on a stop it does not know. When a thread asks
+ * to be traced, its stack is grown ahead by up to STACK_AHEAD bytes (less
+ * where the stack's limit is nearer), so such a program does not see these
+ * stops unless it uses more stack than that. */
+#define STACK_AHEAD (1024 * 1024)
+
+static void grow_stack_ahead(ThreadId tid)
+{
+    Addr sp = VG_(get_SP)(tid), want;
+    const NSegment *stack = VG_(am_find_nsegment)(sp), *below;
+    /* only a grow-down stack: mapped, with the reservation it grows into
+     * right below (the main thread's; other threads' stacks are fixed) */
+    if (!stack || stack->kind != SkAnonC || stack->start < VKI_PAGE_SIZE)
+        return;
+    below = VG_(am_find_nsegment)(stack->start - 1);
+    if (!below || below->kind != SkResvn)
+        return;
+    want = sp > STACK_AHEAD ? VG_PGROUNDDN(sp - STACK_AHEAD) : 0;
+    /* stay a page inside the reservation: Valgrind keeps it as the guard */
+    if (want < below->start + VKI_PAGE_SIZE)
+        want = below->start + VKI_PAGE_SIZE;
+    if (want < stack->start)
+        (void)VG_(extend_stack)(tid, want);
+}
+
 static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nArgs)
 {
-    (void)tid;
     if (nArgs < 1)
         return;
+    if (sysno == __NR_ptrace && args[0] == 0 /* PTRACE_TRACEME */)
+        grow_stack_ahead(tid);
     if (sysno == __NR_exit_group || (sysno == __NR_exit && live_threads() <= 1)) {
         exit_seen = True;
         exit_code = (Long)(Int)args[0];
