@@ -530,6 +530,16 @@ fake_*)
     HPM_VALGRIND=$src/fake_valgrind.sh HPM_VALGRIND_LIB=$dir/lib TMPDIR="$dir/tmp%dir"
     export HPM_VALGRIND HPM_VALGRIND_LIB TMPDIR
     case $scenario in
+    fake_env)
+        # OpenMP threads wait passively unless the user chose (docs/vpmu.md)
+        run count -e INSTRUCTIONS -o r.txt -- sh -c 'echo "policy=$OMP_WAIT_POLICY"'
+        expect_rc 0
+        expect_out "policy=passive"
+        OMP_WAIT_POLICY=active run count -e INSTRUCTIONS -o r.txt -- \
+            sh -c 'echo "policy=$OMP_WAIT_POLICY"'
+        expect_rc 0
+        expect_out "policy=active"
+        ;;
     fake_exit)
         run count -e INSTRUCTIONS -o r.txt -- sh -c 'echo program-output; exit 5'
         expect_rc 5

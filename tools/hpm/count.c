@@ -1060,6 +1060,13 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
         hw = probe_pmu(pmu, sizeof pmu);
         return count_on_perf(&o, &plan, found, pmu, hw);
     }
+    /* The simulator runs a program's threads one at a time, so an OpenMP
+     * thread that spins at a barrier (libgomp's default, active waiting)
+     * spins for its whole time slice while the thread it waits for cannot
+     * run: ten times the run time, and spin-loop counts that no native run
+     * would have. Passive waiting (sleeping on a futex at once) is set
+     * unless the user chose a policy (docs/vpmu.md). */
+    setenv("OMP_WAIT_POLICY", "passive", 0);
     {
         /* a rank of an MPI job: hwloc (Open MPI's topology) cannot use
          * CPUID under Valgrind and says so on every rank; its Linux backend
