@@ -44,6 +44,7 @@
 #include "vpmu_live.h"
 #include "vpmu_events.h"
 #include "vpmu_gate.h"
+#include "vpmu_io.h"
 #include "catalog.h"
 #include "hpm/upc.h"
 #include "machine.h"
@@ -503,7 +504,7 @@ static Bool stops_itself(UInt sysno, const UWord *args, UInt nArgs)
 
 static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nArgs)
 {
-    (void)tid;
+    vpmu_io_pre_syscall(tid, sysno, args, nArgs);
     if (nArgs < 1)
         return;
     if (sysno == __NR_exit_group || (sysno == __NR_exit && live_threads() <= 1)) {
@@ -561,7 +562,7 @@ static void wait_child_view(Int pid)
 
 static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nArgs, SysRes res)
 {
-    (void)tid;
+    vpmu_io_post_syscall(tid, sysno, args, nArgs, res);
     if (!sr_isError(res) && sr_Res(res) > 0 &&
         (sysno == __NR_fork || sysno == __NR_vfork ||
          (sysno == __NR_clone && nArgs >= 1 && !(args[0] & VKI_CLONE_THREAD)))) {
@@ -939,6 +940,7 @@ static void on_pre_deliver_signal(ThreadId tid, Int signo, Bool alt_stack)
     struct vpmu_thread *t;
     Bool ours = False;
     UInt d;
+    vpmu_io_signal(tid, signo);
     if (tid == 0 || tid >= VG_N_THREADS || !threads[tid].used)
         return;
     t = &threads[tid];
