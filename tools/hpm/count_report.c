@@ -673,11 +673,12 @@ static const char *row_source(const struct hpm_cat_kind_info *k)
     return k->source == HPM_SRC_HOST ? "measured" : "modeled";
 }
 
-/* The kernel unit's counts are the kernel's work for the program: they go
- * in the kernel column (every other virtual count is user mode). */
+/* The kernel unit's counts and the host's measurements (time in system
+ * calls, faults, context switches) are the kernel's work for the program:
+ * they go in the kernel column (every other virtual count is user mode). */
 static int row_is_kernel(const struct hpm_cat_kind_info *k)
 {
-    return k->unit == HPM_UNIT_KERNEL;
+    return k->unit == HPM_UNIT_KERNEL || k->source == HPM_SRC_HOST;
 }
 
 static void write_text(FILE *f, const struct count_report_model *m)
