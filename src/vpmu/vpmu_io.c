@@ -305,7 +305,7 @@ static void count_write(UChar kind, ULong bytes)
 
 void vpmu_io_post_syscall(ThreadId tid, UInt sysno, const UWord *args, UInt nArgs, SysRes res)
 {
-    const struct pending *p;
+    struct pending *p;
     enum io_op op = op_of(sysno);
     Bool ok = !sr_isError(res);
     UWord r = ok ? sr_Res(res) : 0;
@@ -313,7 +313,10 @@ void vpmu_io_post_syscall(ThreadId tid, UInt sysno, const UWord *args, UInt nArg
     if (!pend || tid >= VG_N_THREADS)
         return;
     p = &pend[tid];
-    dt = now_ns() - p->t0;
+    /* a post without its pre (none known, but a thread's first return
+     * from clone would be one) measures nothing */
+    dt = p->t0 ? now_ns() - p->t0 : 0;
+    p->t0 = 0;
     C(KERNEL_HOST_SYSCALL_NS) += dt;
     if (op == OP_NONE)
         return;
