@@ -22,8 +22,8 @@
  *    it is mapped readable).
  *  - KERNEL_SYSCALLS counts every system call when it is made (before the
  *    call: exit and a successful execve never return), by class.
- *  - Host measurements: the wall clock (CLOCK_MONOTONIC) from before to
- *    after each call, which includes Valgrind's own work around it and its
+ *  - Host measurements: the wall clock from before to after each call
+ *    (TSC stamps scaled to CLOCK_MONOTONIC; stamp() below), which includes Valgrind's own work around it and its
  *    wait for the big lock after a blocking call; getrusage of the whole
  *    process (Valgrind included), made monotonic across fork (a child's
  *    getrusage starts again from zero).

@@ -42,6 +42,10 @@ sys=$(total SYSCALLS)
 echo "io.$mode: $all system calls, classes add up, SYSCALLS agrees"
 
 [ "$(source_of IO_HOST_NS)" = measured ] || fail "IO_HOST_NS not labelled measured"
+# host time: every I/O call is a system call
+io_ns=$(total IO_HOST_NS) sys_ns=$(total KERNEL_HOST_SYSCALL_NS)
+[ "$io_ns" -gt 0 ] && [ "$sys_ns" -ge "$io_ns" ] ||
+  fail "host times: IO_HOST_NS $io_ns, KERNEL_HOST_SYSCALL_NS $sys_ns"
 [ "$(source_of KERNEL_HOST_MINOR_FAULTS)" = measured ] || fail "page faults not labelled measured"
 [ "$(source_of IO_READ_BYTES)" = modeled ] || fail "IO_READ_BYTES labelled $(source_of IO_READ_BYTES)"
 if [ "$mode" = exact ]; then
