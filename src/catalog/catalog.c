@@ -5,22 +5,28 @@
 #include "model.h"
 
 #define HPM_NEED_NONE_ HPM_NEED_NONE
-#define KIND_(e, u, n, v, t, d) {#e, d, v, t, HPM_UNIT_##u, 0, (uint16_t)(HPM_NEED_##n)},
-#define NODE_KIND_(e, u, n, v, t, d) {#e, d, v, t, HPM_UNIT_##u, 1, (uint16_t)(HPM_NEED_##n)},
+#define KIND_(e, u, n, s, v, t, d) \
+    {#e, d, v, t, HPM_UNIT_##u, 0, (uint16_t)(HPM_NEED_##n), HPM_SRC_##s},
+#define NODE_KIND_(e, u, n, s, v, t, d) \
+    {#e, d, v, t, HPM_UNIT_##u, 1, (uint16_t)(HPM_NEED_##n), HPM_SRC_##s},
 static const struct hpm_cat_kind_info kinds[HPM_K_COUNT] = {
     HPM_CAT_CORE_KINDS(KIND_) HPM_CAT_NODE_KINDS(NODE_KIND_)};
 #undef KIND_
 #undef NODE_KIND_
 
 _Static_assert(HPM_K_CORE_COUNT <= HPM_CAT_CORE_STRIDE, "per-core kinds exceed their block");
-_Static_assert(HPM_K_NODE_COUNT <= HPM_CAT_CODES - HPM_CAT_NODE_BASE, "node kinds exceed block");
+_Static_assert(HPM_CAT_NODE_SLOTS == HPM_CAT_CODES - HPM_CAT_NODE_BASE, "first node block");
+_Static_assert(HPM_K_NODE_COUNT <= HPM_CAT_NODE_SLOTS + HPM_CAT_NODE_BASE - HPM_CAT_NODE2_BASE,
+               "node kinds exceed both node blocks");
+_Static_assert(HPM_CAT_MAX_CORES * HPM_CAT_CORE_STRIDE <= HPM_CAT_NODE2_BASE,
+               "cores overlap the second node block");
 _Static_assert(HPM_CAT_MAX_CORES * HPM_CAT_CORE_STRIDE <= HPM_CAT_NODE_BASE, "cores overlap node");
 /* four cores and the node block use distinct counters of one 256-counter UPC */
 _Static_assert(4 * HPM_CAT_CORE_STRIDE <= HPM_CAT_NODE_BASE % 256, "4 cores + node != 1 UPC");
 
 static const char *const unit_names[HPM_UNIT_COUNT] = {
     "core", "fpu", "branch", "l1i", "l1d", "l2", "tlb", "l3", "ddr", "timing", "torus",
-    "collective"};
+    "collective", "io", "kernel"};
 
 const struct hpm_cat_kind_info *hpm_catalog_kind(unsigned kind)
 {
@@ -71,11 +77,11 @@ int hpm_catalog_check(char *why, size_t len)
             return -1;
         }
         if (!streq(x->units, "events") && !streq(x->units, "cycles") &&
-            !streq(x->units, "bytes")) {
-            say(why, len, "units not events, cycles or bytes: ", x->name);
+            !streq(x->units, "bytes") && !streq(x->units, "ns")) {
+            say(why, len, "units not events, cycles, bytes or ns: ", x->name);
             return -1;
         }
-        if (x->unit >= HPM_UNIT_COUNT || (x->needs & ~0x1ffu)) {
+        if (x->unit >= HPM_UNIT_COUNT || (x->needs & ~0x1ffu) || x->source > HPM_SRC_HOST) {
             say(why, len, "bad unit or needs: ", x->name);
             return -1;
         }
@@ -84,6 +90,22 @@ int hpm_catalog_check(char *why, size_t len)
         if (x->tool_event[0] &&
             (x->node || (x->needs & (HPM_NEED_BPRED | HPM_NEED_TLB | HPM_NEED_TIMING)))) {
             say(why, len, "a modeled kind names a tool event: ", x->name);
+            return -1;
+        }
+        /* a tool event is an exact count; host measurements are the I/O
+         * and kernel units' (node-wide), in ns or events, never modeled */
+        if ((x->tool_event[0] && x->source != HPM_SRC_EXACT) ||
+            (x->source == HPM_SRC_HOST &&
+             (!x->node || (x->unit != HPM_UNIT_IO && x->unit != HPM_UNIT_KERNEL) || x->needs)) ||
+            (streq(x->units, "ns") && x->source != HPM_SRC_HOST)) {
+            say(why, len, "source out of place: ", x->name);
+            return -1;
+        }
+        /* the I/O and kernel units are node-wide, counted from system
+         * calls or measured, on every machine */
+        if ((x->unit == HPM_UNIT_IO || x->unit == HPM_UNIT_KERNEL) &&
+            (!x->node || x->needs || x->source == HPM_SRC_MODELED)) {
+            say(why, len, "I/O or kernel kind out of place: ", x->name);
             return -1;
         }
         for (p = x->tool_event; *p; p++)
@@ -123,12 +145,20 @@ const char *hpm_catalog_unit_name(unsigned unit)
     return unit < HPM_UNIT_COUNT ? unit_names[unit] : "?";
 }
 
+const char *hpm_catalog_source_name(unsigned source)
+{
+    return source == HPM_SRC_EXACT ? "exact" : source == HPM_SRC_HOST ? "measured" : "modeled";
+}
+
 int hpm_catalog_code(unsigned kind, int core)
 {
     if (kind >= HPM_K_COUNT)
         return -1;
-    if (kind >= HPM_K_CORE_COUNT)
-        return HPM_CAT_NODE_BASE + (int)(kind - HPM_K_CORE_COUNT);
+    if (kind >= HPM_K_CORE_COUNT) {
+        unsigned j = kind - HPM_K_CORE_COUNT;
+        return j < HPM_CAT_NODE_SLOTS ? HPM_CAT_NODE_BASE + (int)j
+                                      : HPM_CAT_NODE2_BASE + (int)(j - HPM_CAT_NODE_SLOTS);
+    }
     if (core < 0 || core >= HPM_CAT_MAX_CORES)
         return -1;
     return core * HPM_CAT_CORE_STRIDE + (int)kind;
@@ -140,8 +170,10 @@ int hpm_catalog_decode(unsigned code, unsigned *kind, int *core)
     int c;
     if (code >= HPM_CAT_CODES)
         return -1;
-    if (code >= HPM_CAT_NODE_BASE) {
-        k = HPM_K_CORE_COUNT + (code - HPM_CAT_NODE_BASE);
+    if (code >= HPM_CAT_NODE2_BASE) {
+        k = HPM_K_CORE_COUNT + (code >= HPM_CAT_NODE_BASE
+                                    ? code - HPM_CAT_NODE_BASE
+                                    : HPM_CAT_NODE_SLOTS + code - HPM_CAT_NODE2_BASE);
         if (k >= HPM_K_COUNT)
             return -1;
         c = -1;

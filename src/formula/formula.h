@@ -26,7 +26,7 @@ extern "C" {
 #endif
 
 #define HPM_FORMULA_MAX_CODE 64 /* operations in one formula */
-#define HPM_FORMULA_MAX_VARS 128 /* variable indices 0..127 */
+#define HPM_FORMULA_MAX_VARS 256 /* variable indices 0..255 (uint8_t var) */
 
 enum hpm_formula_op { HPM_FOP_NUM, HPM_FOP_VAR, HPM_FOP_ADD, HPM_FOP_SUB, HPM_FOP_MUL, HPM_FOP_DIV };
 

@@ -44,6 +44,7 @@
 #include "vpmu_live.h"
 #include "vpmu_events.h"
 #include "vpmu_gate.h"
+#include "vpmu_io.h"
 #include "catalog.h"
 #include "hpm/upc.h"
 #include "machine.h"
@@ -535,6 +536,7 @@ static void grow_stack_ahead(ThreadId tid)
 
 static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nArgs)
 {
+    vpmu_io_pre_syscall(tid, sysno, args, nArgs);
     if (nArgs < 1)
         return;
     if (sysno == __NR_ptrace && args[0] == 0 /* PTRACE_TRACEME */)
@@ -594,7 +596,7 @@ static void wait_child_view(Int pid)
 
 static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nArgs, SysRes res)
 {
-    (void)tid;
+    vpmu_io_post_syscall(tid, sysno, args, nArgs, res);
     if (!sr_isError(res) && sr_Res(res) > 0 &&
         (sysno == __NR_fork || sysno == __NR_vfork ||
          (sysno == __NR_clone && nArgs >= 1 && !(args[0] & VKI_CLONE_THREAD)))) {
@@ -972,6 +974,7 @@ static void on_pre_deliver_signal(ThreadId tid, Int signo, Bool alt_stack)
     struct vpmu_thread *t;
     Bool ours = False;
     UInt d;
+    vpmu_io_signal(tid, signo);
     if (tid == 0 || tid >= VG_N_THREADS || !threads[tid].used)
         return;
     t = &threads[tid];

@@ -24,6 +24,7 @@
 #include "catalog.h"
 #include "hpm/upc.h"
 #include "machine_wire.h"
+#include "vpmu_io.h"
 #include "vpmu_node.h"
 #include "vpmu_profile.h"
 #include "vpmu_sample.h"
@@ -853,6 +854,7 @@ static void node_values(ULong *nv)
     node_kinds_from_raw(raw, nv);
     for (c = 0; c < VPMU_NODE_NET_COUNTERS; c++)
         nv[HPM_K_TORUS_XP_PACKETS_SENT - HPM_K_CORE_COUNT + c] = net_counts[c];
+    vpmu_io_node_values(nv); /* the I/O and kernel units (vpmu_io.c) */
     for (c = 0; c < n_cores; c++)
         if (cores[c].kv[HPM_K_CYCLES] > nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT])
             nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT] = cores[c].kv[HPM_K_CYCLES];

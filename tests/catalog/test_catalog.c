@@ -37,12 +37,21 @@ static void test_codes_round_trip(void)
     CHECK(hpm_catalog_kind(HPM_K_COUNT) == NULL);
     CHECK_EQ(hpm_catalog_code(HPM_K_COUNT, 0), -1);
     CHECK_EQ(hpm_catalog_code(HPM_K_INSTRUCTIONS, HPM_CAT_MAX_CORES), -1);
-    CHECK_EQ(hpm_catalog_decode(HPM_CAT_CODES - 1, &kind, &core), -1); /* unused node code */
+    /* the first node block is full; the second is used in order from its start */
+    CHECK_EQ(hpm_catalog_code(HPM_K_CORE_COUNT + HPM_CAT_NODE_SLOTS - 1, -1), HPM_CAT_CODES - 1);
+    CHECK_EQ(hpm_catalog_code(HPM_K_CORE_COUNT + HPM_CAT_NODE_SLOTS, -1), HPM_CAT_NODE2_BASE);
+    CHECK_EQ(hpm_catalog_decode(HPM_CAT_NODE2_BASE + HPM_K_NODE_COUNT - HPM_CAT_NODE_SLOTS, &kind,
+                                &core),
+             -1); /* unused node code */
+    CHECK_EQ(hpm_catalog_decode(HPM_CAT_NODE_BASE - 1, &kind, &core), -1);
     CHECK_EQ(hpm_catalog_decode(HPM_CAT_CODES, &kind, &core), -1);
 }
 
-/* The layout promise: every event of four cores plus the node block fits one
- * default UPC, each on its own counter. */
+/* The layout promise: every event of four cores plus the first node block
+ * fits one default UPC, each on its own counter; the second node block's
+ * codes share counters with cores 2 and 3 only, so a two-core machine's
+ * events all fit one UPC and a machine of three or more cores counting
+ * everything opens a second unit. */
 static void test_four_cores_fit_one_upc(void)
 {
     struct hpm_upc_params p;
@@ -54,6 +63,12 @@ static void test_four_cores_fit_one_upc(void)
         const struct hpm_cat_kind_info *ki = hpm_catalog_kind(k);
         for (int c = 0; c < (ki->node ? 1 : 4); c++) {
             int code = hpm_catalog_code(k, c);
+            if (code < HPM_CAT_NODE_BASE && ki->node) {
+                /* second node block: on the counters of cores 2 and 3 */
+                CHECK(code % 256 >= 2 * HPM_CAT_CORE_STRIDE &&
+                      code % 256 < 4 * HPM_CAT_CORE_STRIDE);
+                continue;
+            }
             uint32_t ctr[HPM_UPC_INPUTS_PER_COUNTER];
             int n = hpm_upc_event_counters(u, (uint32_t)code, ctr);
             CHECK_EQ(n, 1);
@@ -188,12 +203,52 @@ static void test_table_and_parser(void)
     CHECK_STR(hpm_catalog_kind(HPM_K_STALL_MEM_CYCLES)->units, "cycles");
     CHECK_STR(hpm_catalog_kind(HPM_K_BR_CALLS)->tool_event, "br_call");
     CHECK_STR(hpm_catalog_kind(HPM_K_L1D_MISSES)->tool_event, "");
+    /* where each count comes from */
+    CHECK_EQ(hpm_catalog_kind(HPM_K_BR_CALLS)->source, HPM_SRC_EXACT);
+    CHECK_EQ(hpm_catalog_kind(HPM_K_L1D_MISSES)->source, HPM_SRC_MODELED);
+    CHECK_EQ(hpm_catalog_kind(HPM_K_IO_PIPE_WRITE_BYTES)->source, HPM_SRC_EXACT);
+    CHECK_EQ(hpm_catalog_kind(HPM_K_IO_HOST_NS)->source, HPM_SRC_HOST);
+    CHECK_STR(hpm_catalog_kind(HPM_K_IO_HOST_NS)->units, "ns");
+    CHECK_EQ(hpm_catalog_kind(HPM_K_KERNEL_HOST_MINOR_FAULTS)->source, HPM_SRC_HOST);
+    CHECK_STR(hpm_catalog_unit_name(hpm_catalog_kind(HPM_K_KERNEL_SIGNALS)->unit), "kernel");
+    CHECK_STR(hpm_catalog_unit_name(hpm_catalog_kind(HPM_K_IO_OPENS)->unit), "io");
+    /* the I/O and kernel units exist on every machine */
+    CHECK(hpm_catalog_provided(HPM_K_IO_READ_BYTES, -1, 1, 0));
+    CHECK(hpm_catalog_provided(HPM_K_KERNEL_SYSCALLS, -1, 1, 0));
+    CHECK_EQ(hpm_catalog_parse("io_tty_write_bytes", &n), 0);
+    CHECK(n.scope == HPM_CAT_SCOPE_NODE && n.kind == HPM_K_IO_TTY_WRITE_BYTES);
+    CHECK_EQ(hpm_catalog_parse("PU0_IO_READS", &n), HPM_CAT_EUNKNOWN); /* node kind */
+}
+
+/* A two-core machine's events, both node blocks included, fit one UPC. */
+static void test_two_cores_fit_one_upc(void)
+{
+    struct hpm_upc_params p;
+    struct hpm_upc *u;
+    unsigned char used[256] = {0};
+    hpm_upc_params_default(&p);
+    CHECK_EQ(hpm_upc_create(&u, &p), 0);
+    for (unsigned k = 0; k < HPM_K_COUNT; k++) {
+        const struct hpm_cat_kind_info *ki = hpm_catalog_kind(k);
+        for (int c = 0; c < (ki->node ? 1 : 2); c++) {
+            uint32_t ctr[HPM_UPC_INPUTS_PER_COUNTER];
+            int code = hpm_catalog_code(k, c);
+            int n = hpm_upc_event_counters(u, (uint32_t)code, ctr);
+            CHECK_EQ(n, 1);
+            if (n == 1) {
+                CHECK_EQ(used[ctr[0]], 0);
+                used[ctr[0]] = 1;
+            }
+        }
+    }
+    hpm_upc_destroy(u);
 }
 
 int main(int argc, char **argv)
 {
     test_codes_round_trip();
     test_four_cores_fit_one_upc();
+    test_two_cores_fit_one_upc();
     test_lookup_errors();
     test_table_and_parser();
     test_machine_wire(argc > 1 ? argv[1] : "machines");

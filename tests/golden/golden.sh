@@ -86,10 +86,13 @@ machine_arg() { # machine name -> --machine argument
 }
 
 # keep_rows: the rows that the simulator produces. The "host" section is
-# the host's measurement of the simulator process, and some "info" rows name
-# this checkout or this host (machine_file, host_pmu*): left out.
+# the host's measurement of the simulator process, as are the I/O and
+# kernel units' rows whose source is "measured" (host clocks, getrusage),
+# and some "info" rows name this checkout or this host (machine_file,
+# host_pmu*): left out.
 keep_rows() {
   awk -F, '$1 == "host" { next }
+    $NF == "measured" { next }
     $1 == "info" && $2 !~ /^(program|machine|cores|level|models|upcs|threads|exit_status)$/ { next }
     { print }'
 }

@@ -153,17 +153,18 @@ static void test_components(void)
     CHECK(n >= 2); /* perf (software) and os at least */
     CHECK_RC(hpm_init(), n); /* idempotent */
     CHECK(hpm_is_initialized());
-    CHECK_RC(hpm_num_components(), 4);
+    CHECK_RC(hpm_num_components(), 5);
     CHECK_RC(hpm_component_find("sim"), 0);
     CHECK_RC(hpm_component_find("PERF"), 1);
     CHECK_RC(hpm_component_find("os"), 2);
     CHECK_RC(hpm_component_find("sde"), 3);
+    CHECK_RC(hpm_component_find("appio"), 4);
     CHECK_RC(hpm_component_find("papi"), HPM_ENOCOMP);
     CHECK_RC(hpm_component_find(NULL), HPM_EINVAL);
     CHECK_RC(hpm_component_info(-1, &ci), HPM_ENOCOMP);
-    CHECK_RC(hpm_component_info(4, &ci), HPM_ENOCOMP);
+    CHECK_RC(hpm_component_info(5, &ci), HPM_ENOCOMP);
     CHECK_RC(hpm_component_info(0, NULL), HPM_EINVAL);
-    for (i = 0; i < 4; i++) {
+    for (i = 0; i < 5; i++) {
         CHECK_RC(hpm_component_info(i, &ci), HPM_OK);
         CHECK(ci.id == i && ci.name && ci.description && ci.description[0]);
         CHECK(ci.enabled ? ci.disabled_reason == NULL : ci.disabled_reason != NULL);
@@ -186,6 +187,11 @@ static void test_components(void)
     CHECK(strcmp(ci.name, "sde") == 0 && !ci.enabled && strstr(ci.disabled_reason, "libsde"));
     CHECK_RC(hpm_event_find("sde::Lib::Counter", &e), HPM_ENOEVENT);
     CHECK_RC(hpm_event_find("Lib::Counter", &e), HPM_ENOEVENT);
+
+    /* appio: the virtual PMU's I/O unit: natively disabled, with its reason */
+    CHECK_RC(hpm_component_info(4, &ci), HPM_OK);
+    CHECK(strcmp(ci.name, "appio") == 0 && !ci.enabled && strstr(ci.disabled_reason, "hpm run"));
+    CHECK_RC(hpm_event_find("appio::READ_BYTES", &e), HPM_ENOCOMP);
 
     /* perf: enabled for software events always */
     CHECK_RC(hpm_component_info(1, &ci), HPM_OK);

@@ -178,7 +178,7 @@ errors)
     # the tool itself, given bad codes or gates after start-up: a message
     # and status 1, not an assertion
     lib=$(cd "$(dirname "$HPM")/../lib/valgrind" && pwd)
-    for bad in --hpm-events=1023 --hpm-trigger=L1D_MISSES:4 --hpm-trigger=INSTRUCTIONS:x; do
+    for bad in --hpm-events=991 --hpm-trigger=L1D_MISSES:4 --hpm-trigger=INSTRUCTIONS:x; do
         VALGRIND_LIB=$lib valgrind -q --tool=hpm --hpm-out=/dev/null "$bad" "$PROG" 1 > out.txt 2>&1
         rc=$?
         [ $rc -eq 1 ] && grep -q "Bad option" out.txt && ! grep -q Assertion out.txt ||

@@ -36,7 +36,7 @@ int main(void)
     int i;
     uint64_t a, b, t0, t1, reg;
     uint32_t sel[2] = {CODE_FP_DP_SCALAR, CODE_INSTRUCTIONS};
-    uint32_t bad_code = 1023; /* an unused node code */
+    uint32_t bad_code = 991; /* unused: between the two node blocks */
 
     vpmu_test_require_tool();
 

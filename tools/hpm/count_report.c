@@ -665,6 +665,22 @@ static void text_mpi(FILE *f, const struct count_report_model *m)
     }
 }
 
+/* A row's source as reports write it: "measured" for what the host measured
+ * (the I/O and kernel units' host clocks and getrusage), "modeled" for every
+ * count of the virtual node (exact or modeled). */
+static const char *row_source(const struct hpm_cat_kind_info *k)
+{
+    return k->source == HPM_SRC_HOST ? "measured" : "modeled";
+}
+
+/* The kernel unit's counts and the host's measurements (time in system
+ * calls, faults, context switches) are the kernel's work for the program:
+ * they go in the kernel column (every other virtual count is user mode). */
+static int row_is_kernel(const struct hpm_cat_kind_info *k)
+{
+    return k->unit == HPM_UNIT_KERNEL || k->source == HPM_SRC_HOST;
+}
+
 static void write_text(FILE *f, const struct count_report_model *m)
 {
     const struct count_report *r = m->r;
@@ -697,8 +713,12 @@ static void write_text(FILE *f, const struct count_report_model *m)
     for (i = 0; i < r->n_rows; i++) {
         const struct count_row *row = m->events[i].row;
         uint64_t v = m->events[i].total;
-        fprintf(f, " %-*s %*" PRIu64 " %*" PRIu64 " %8s", NAME_W, row->name, NUM_W, v, NUM_W, v,
-                "-");
+        if (row_is_kernel(m->events[i].kind))
+            fprintf(f, " %-*s %*" PRIu64 " %*s %8" PRIu64, NAME_W, row->name, NUM_W, v, NUM_W,
+                    "-", v);
+        else
+            fprintf(f, " %-*s %*" PRIu64 " %*" PRIu64 " %8s", NAME_W, row->name, NUM_W, v, NUM_W,
+                    v, "-");
         if (r->per_core)
             for (c = 0; c < cores; c++) {
                 uint64_t cv;
@@ -985,9 +1005,12 @@ static void write_json(FILE *f, const struct count_report_model *m)
         hpm_json_string(f, k->name);
         fputs(",\"unit\":", f);
         hpm_json_string(f, hpm_catalog_unit_name(k->unit));
-        fprintf(f, ",\"node\":%s,\"source\":\"modeled\",\"count\":%" PRIu64 ",\"user\":%" PRIu64
-                   ",\"kernel\":null,\"codes\":[",
-                k->node ? "true" : "false", v, v);
+        fprintf(f, ",\"node\":%s,\"source\":\"%s\",\"count\":%" PRIu64, k->node ? "true" : "false",
+                row_source(k), v);
+        if (row_is_kernel(k))
+            fprintf(f, ",\"user\":null,\"kernel\":%" PRIu64 ",\"codes\":[", v);
+        else
+            fprintf(f, ",\"user\":%" PRIu64 ",\"kernel\":null,\"codes\":[", v);
         for (j = 0; j < row->n_codes; j++) {
             unsigned kk;
             int core;
@@ -1310,7 +1333,8 @@ static void write_csv(FILE *f, const struct count_report_model *m)
     }
     for (i = 0; i < r->n_rows; i++) {
         const struct count_row *row = &r->rows[i];
-        struct csv_row x = {"event", row->name, NULL, -1, -1, -1, num, "modeled"};
+        struct csv_row x = {"event", row->name, NULL, -1, -1, -1, num,
+                            row_source(m->events[i].kind)};
         snprintf(num, sizeof num, "%" PRIu64, m->events[i].total);
         csv_row(f, &x);
         for (j = 0; j < row->n_codes; j++) {

@@ -110,23 +110,25 @@ int cmd_list(int argc, char **argv)
                                     features);
         if (shown++ == 0) {
             if (md) {
-                printf("| event | code | unit | %s | description |\n|---|---|---|---|---|\n",
+                printf("| event | code | unit | source | %s | description |\n"
+                       "|---|---|---|---|---|---|\n",
                        m.name);
             } else {
                 printf("event catalog; 'provided' = machine %s (%u core%s) can count it; "
                        "per-core codes: PU0's code + %d n for core n\n",
                        m.name, (unsigned)m.hier.cores, m.hier.cores == 1 ? "" : "s",
                        HPM_CAT_CORE_STRIDE);
-                printf("%-28s %-8s %-6s %-8s %s\n", "event", "code", "unit", "provided",
-                       "description");
+                printf("%-28s %-8s %-10s %-8s %-8s %s\n", "event", "code", "unit", "source",
+                       "provided", "description");
             }
         }
         if (md)
-            printf("| `%s` | %s | %s | %s | %s |\n", name, code, hpm_catalog_unit_name(ki->unit),
+            printf("| `%s` | %s | %s | %s | %s | %s |\n", name, code,
+                   hpm_catalog_unit_name(ki->unit), hpm_catalog_source_name(ki->source),
                    prov ? "yes" : "no", ki->description);
         else
-            printf("%-28s %-8s %-6s %-8s %s\n", name, code, hpm_catalog_unit_name(ki->unit),
-                   prov ? "yes" : "no", ki->description);
+            printf("%-28s %-8s %-10s %-8s %-8s %s\n", name, code, hpm_catalog_unit_name(ki->unit),
+                   hpm_catalog_source_name(ki->source), prov ? "yes" : "no", ki->description);
     }
     if (!shown) {
         fprintf(stderr, "hpm list: no event matches '%s'\n", pat ? pat : "");

@@ -25,7 +25,7 @@ struct hpm_metric {
     const char *shown;   /* the formula as the text report writes it, NULL = formula */
 };
 
-#define HPM_METRIC_VAR_FREQUENCY 127 /* the variable FREQUENCY_HZ, after the kinds */
+#define HPM_METRIC_VAR_FREQUENCY 255 /* the variable FREQUENCY_HZ, after the kinds */
 
 extern const struct hpm_metric hpm_metrics[];
 extern const unsigned hpm_n_metrics;

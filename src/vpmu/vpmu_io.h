@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * vpmu_io.h - the I/O and kernel units of the hpm virtual node (catalog
+ * units "io" and "kernel"; BG/P's I/O node and CNK counters), counted by
+ * the tool from the program's system calls (Valgrind's syscall wrappers):
+ * what the kernel did, from each call's result; and the host's own
+ * measurements of the program's kernel work (wall clock around the calls,
+ * getrusage), which the catalog labels HOST ("measured").
+ *
+ * Data flow: vpmu_main.c's syscall wrappers and signal tracker call the
+ * hooks below; vpmu_node.c's node values take the cumulative counts
+ * (vpmu_io_node_values) and feed their deltas to the UPC at every flush,
+ * as the network's counts reach it, so every I/O and kernel count that hpm
+ * reports is read back from a UPC counter like the others.
+ */
+#ifndef HPM_VPMU_IO_H
+#define HPM_VPMU_IO_H
+
+#include "pub_tool_basics.h"
+
+/* Before and after every system call of the program (sysno, its arguments,
+ * and the kernel's result). */
+void vpmu_io_pre_syscall(ThreadId tid, UInt sysno, const UWord *args, UInt nArgs);
+void vpmu_io_post_syscall(ThreadId tid, UInt sysno, const UWord *args, UInt nArgs, SysRes res);
+/* A signal is being delivered to a handler of the program. */
+void vpmu_io_signal(ThreadId tid, Int signo);
+
+/* The cumulative value of every I/O and kernel kind, written to
+ * nv[kind - HPM_K_CORE_COUNT] (nv has HPM_K_NODE_COUNT entries; other
+ * entries are left alone). */
+void vpmu_io_node_values(ULong *nv);
+
+#endif /* HPM_VPMU_IO_H */
