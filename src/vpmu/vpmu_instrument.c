@@ -307,7 +307,7 @@ typedef struct {
     /* Precise samples per instruction (vpmu_sample.h): the exact events
      * (bits) the instruction added and whether it called a model. */
     UInt samp_ev;
-    Bool samp_model;
+    UInt samp_model; /* VPMU_SAMPLE_* */
 } Ctx;
 
 /* the 64-bit word at addr += e, an I64 atom */
@@ -437,7 +437,7 @@ static void sample_point(Ctx *c)
     if (vpmu_sample_insn_on)
         vpmu_sample_mark(c->sb, c->insn_addr, c->samp_ev, c->samp_model, c->pend);
     c->samp_ev = 0;
-    c->samp_model = False;
+    c->samp_model = 0;
 }
 
 /* Finish the instruction being scanned: per-instruction FP accounting. */
@@ -514,7 +514,7 @@ static void mem_access(Ctx *c, IRExpr *addr, UInt size, Bool is_write, IRExpr *g
             mkIRExprVec_2(addr, mkIRExpr_HWord(size)));
         if (!guard_is_true(guard))
             di->guard = guard;
-        c->samp_model = True;
+        c->samp_model |= VPMU_SAMPLE_MEM;
         addStmtToIRSB(c->sb, IRStmt_Dirty(di));
     }
 }
@@ -526,7 +526,7 @@ static void branch_hook(Ctx *c, Addr pc, IRExpr *target, IRExpr *taken64, ULong 
         mkIRExprVec_4(mkIRExpr_HWord(pc), target, taken64,
                       IRExpr_Const(IRConst_U64(kind))));
     addStmtToIRSB(c->sb, IRStmt_Dirty(di));
-    c->samp_model = True;
+    c->samp_model |= VPMU_SAMPLE_BRANCH;
 }
 
 /* A call pushes the predictor's return stack (and predicts the target of an
@@ -538,7 +538,7 @@ static void call_hook(Ctx *c, Addr pc, IRExpr *target, Addr ret, Bool indirect)
         mkIRExprVec_4(mkIRExpr_HWord(pc), target, mkIRExpr_HWord(ret),
                       IRExpr_Const(IRConst_U64(indirect ? 1 : 0))));
     addStmtToIRSB(c->sb, IRStmt_Dirty(di));
-    c->samp_model = True;
+    c->samp_model |= VPMU_SAMPLE_BRANCH;
 }
 
 /* Instruction fetch of [a, a+len): a model call unless it is a sure hit. */
@@ -553,7 +553,7 @@ static void ifetch(Ctx *c, Addr a, UInt len)
     di = unsafeIRDirty_0_N(0, "vpmu_node_ifetch", VG_(fnptr_to_fnentry)((void *)&vpmu_node_ifetch),
                            mkIRExprVec_2(mkIRExpr_HWord(a), mkIRExpr_HWord(len)));
     addStmtToIRSB(c->sb, IRStmt_Dirty(di));
-    c->samp_model = True;
+    c->samp_model |= VPMU_SAMPLE_IFETCH;
     c->if_lo = a & ~(line - 1);
     c->if_hi = ((a + len - 1) & ~(line - 1)) + line;
 }
@@ -621,7 +621,7 @@ static void do_exit(Ctx *c, IRStmt *st)
                 0, "vpmu_node_cond", VG_(fnptr_to_fnentry)((void *)&vpmu_node_cond),
                 mkIRExprVec_2(mkIRExpr_HWord(c->insn_addr), taken64));
             addStmtToIRSB(c->sb, IRStmt_Dirty(di));
-            c->samp_model = True;
+            c->samp_model |= VPMU_SAMPLE_BRANCH;
         }
         sample_point(c);
         return;

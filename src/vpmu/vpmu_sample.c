@@ -63,6 +63,7 @@ static struct spec {
     ULong taken;     /* samples written */
     ULong throttled; /* samples the rate limit dropped (counted, not lost) */
     Bool insn;       /* sampled per instruction (else per access) */
+    Bool filtered;   /* an exact kind whose marks test fire[] inline */
     Int ev;          /* per instruction: its exact event (VPMU_EV_*), -1 modeled */
 } specs[MAX_SPECS];
 
@@ -71,7 +72,19 @@ static struct spec {
  * instruction does (the timing model's kinds), whether the kinds must be
  * computed from the state (modeled kinds). */
 static UInt insn_ev_mask;
-static Bool insn_models, insn_all, insn_kinds;
+static Bool insn_all, insn_kinds;
+static UInt insn_models; /* VPMU_SAMPLE_* model calls that change a sampled kind */
+/* The exact events of kinds whose marks are filtered inline (below) and of
+ * those that call the sampler at every mark. */
+static UInt filtered_mask, always_mask;
+/* Filtered exact kinds: the sampler is called at a mark only when the
+ * event's live lane plus the mark's static count reaches fire[s] (what
+ * they must reach for the running thread's next threshold, set by the
+ * sampler; LLONG_MIN: call at the next mark, after a fold or a thread
+ * switch; LLONG_MAX: not counting). Between calls the kind's advance is
+ * found from the totals, so skipped marks lose nothing. */
+static Long fire[MAX_SPECS];
+static Addr last_ip; /* the last instruction end the sampler saw */
 /* Per core and spec: the kind's count at the last instruction end seen. */
 static ULong (*last)[MAX_SPECS];
 
@@ -187,14 +200,19 @@ static void insn_spec_init(struct spec *sp)
     if (needs & HPM_NEED_TIMING) {
         insn_all = True; /* cycles: every instruction has some */
     } else if (needs & HPM_NEED_MODELS) {
-        insn_models = True;
+        if (needs & HPM_NEED_BPRED)
+            insn_models |= VPMU_SAMPLE_BRANCH;
+        if (needs & (HPM_NEED_HIER | HPM_NEED_TLB))
+            insn_models |= VPMU_SAMPLE_MEM | VPMU_SAMPLE_IFETCH;
         if (e >= 0) /* L1I_ACCESSES: one per instruction */
-            insn_ev_mask |= 1u << e;
+            always_mask |= 1u << e;
     } else if (e == VPMU_EV_BR_COND_NOT_TAKEN) {
-        insn_ev_mask |= 1u << VPMU_EV_BR_COND | 1u << VPMU_EV_BR_COND_TAKEN;
+        always_mask |= 1u << VPMU_EV_BR_COND | 1u << VPMU_EV_BR_COND_TAKEN;
     } else {
-        insn_ev_mask |= 1u << e;
+        filtered_mask |= 1u << e;
+        sp->filtered = True;
     }
+    insn_ev_mask = filtered_mask | always_mask;
     if (sp->ev < 0)
         insn_kinds = True;
 }
@@ -226,6 +244,8 @@ void vpmu_sample_init(void)
     timing_runs = VG_(strstr)(vpmu_node_models(), "timing") != NULL;
     cores = vpmu_node_cores();
     last = VG_(calloc)("hpm.sample.last", cores, sizeof *last);
+    for (i = 0; i < MAX_SPECS; i++)
+        fire[i] = (Long)0x8000000000000000ULL; /* LLONG_MIN */
     since = VG_(calloc)("hpm.sample.since", VG_N_THREADS, sizeof *since);
     lwp = VG_(calloc)("hpm.sample.lwp", VG_N_THREADS, sizeof *lwp);
     win_sec = VG_(calloc)("hpm.sample.win", cores, sizeof *win_sec);
@@ -335,6 +355,54 @@ void vpmu_sample_access(Int kind, Addr a, Int served, Bool tlb_miss)
     }
 }
 
+/* A filtered kind's next call: when its live lane plus a mark's static
+ * count reaches the running thread's next threshold. */
+static void set_fire(UInt s, ThreadId tid, const struct sample_pt *pt)
+{
+    Int e = specs[s].ev;
+    ULong lane;
+    if (!specs[s].filtered)
+        return;
+    if (!vpmu_running) {
+        fire[s] = 0x7fffffffffffffffLL; /* the start's fold calls again */
+        return;
+    }
+    lane = (vpmu_live[VPMU_LIVE_WORD(e)] >> VPMU_LIVE_SHIFT(e)) & 0xffffffffULL;
+    fire[s] = (Long)(lane + pt->pend[e] + (specs[s].period - since[tid][s]));
+}
+
+void vpmu_sample_fold(ThreadId tid)
+{
+    ULong ev[VPMU_EV_COUNT], raw[VPMU_PR_N];
+    UInt core, s;
+    if (tid == 0 || tid >= VG_N_THREADS)
+        return;
+    core = vpmu_node_core_of(vpmu_thread_serial(tid));
+    vpmu_node_prof_snapshot(core, ev, raw);
+    for (s = 0; s < n_specs; s++) {
+        struct spec *sp = &specs[s];
+        ULong v;
+        if (!sp->filtered)
+            continue;
+        fire[s] = (Long)0x8000000000000000ULL; /* the next mark calls the sampler */
+        v = ev[sp->ev];
+        if (v <= last[core][s])
+            continue;
+        if (vpmu_running) {
+            /* a mark at every change saw each threshold; what is left is
+             * below the next one (else it is taken at the last mark) */
+            ULong d = v - last[core][s];
+            sp->seen += d;
+            since[tid][s] += d;
+            while (since[tid][s] >= sp->period) {
+                since[tid][s] -= sp->period;
+                take(s, tid, last_ip, 0, modeled_ns(core));
+            }
+        }
+        last[core][s] = v;
+    }
+}
+
 /* The end of an instruction (dirty helper): the core's state is its folded
  * totals, the live block and pt's static counts. Each kind's advance since
  * the last instruction end is the running thread's (while counting); every
@@ -363,13 +431,18 @@ static VG_REGPARM(1) void vpmu_sample_insn(const struct sample_pt *pt)
         if (!sp->insn)
             continue;
         v = sp->ev >= 0 ? ev[sp->ev] : have_kv ? kv[sp->kind] : 0;
-        if (v <= last[core][s])
-            continue; /* nothing new (a modeled kind may also fall a little: the
-                         timing model's integer class is a remainder) */
+        if (v <= last[core][s]) {
+            /* nothing new (a modeled kind may also fall a little: the
+             * timing model's integer class is a remainder) */
+            set_fire(s, tid, pt);
+            continue;
+        }
         d = v - last[core][s];
         last[core][s] = v;
-        if (!vpmu_running)
-            continue; /* not counted */
+        if (!vpmu_running) {
+            set_fire(s, tid, pt); /* not counted */
+            continue;
+        }
         sp->seen += d;
         while (d >= sp->period - since[tid][s]) {
             ULong ns;
@@ -391,23 +464,73 @@ static VG_REGPARM(1) void vpmu_sample_insn(const struct sample_pt *pt)
             take(s, tid, pt->addr, 0, ns);
         }
         since[tid][s] += d;
+        set_fire(s, tid, pt);
     }
+    last_ip = pt->addr;
 }
 
-void vpmu_sample_mark(IRSB *sb, Addr insn, UInt ev, Bool model, const ULong *pend)
+void vpmu_sample_mark(IRSB *sb, Addr insn, UInt ev, UInt models, const ULong *pend)
 {
     struct sample_pt *pt;
     IRDirty *di;
-    UInt e;
-    if (!(insn_all && (ev || model)) && !(insn_models && model) && !(ev & insn_ev_mask))
+    UInt e, s;
+    Bool always = (insn_all && (ev || models)) || (models & insn_models) || (ev & always_mask);
+    IRExpr *guard = NULL;
+    if (!always && !(ev & filtered_mask))
         return;
     /* kept for as long as the translation may run */
     pt = VG_(malloc)("hpm.sample.pt", sizeof *pt);
     pt->addr = insn;
     for (e = 0; e < VPMU_EV_COUNT; e++)
         pt->pend[e] = (UInt)pend[e];
+    for (s = 0; s < n_specs && !always; s++) {
+        /* lane + pend >= fire[s], or-ed over the filtered kinds it added */
+        Int ev_s = specs[s].ev;
+        IRTemp w, l, f, g;
+        if (!specs[s].filtered || !(ev & (1u << ev_s)))
+            continue;
+        w = newIRTemp(sb->tyenv, Ity_I64);
+        l = newIRTemp(sb->tyenv, Ity_I64);
+        f = newIRTemp(sb->tyenv, Ity_I64);
+        g = newIRTemp(sb->tyenv, Ity_I64);
+        addStmtToIRSB(sb, IRStmt_WrTmp(w, IRExpr_Load(Iend_LE, Ity_I64,
+                                                      mkIRExpr_HWord((HWord)&vpmu_live[VPMU_LIVE_WORD(ev_s)]))));
+        {
+            /* flat IR: one operation per temporary */
+            IRTemp sh = newIRTemp(sb->tyenv, Ity_I64), ma = newIRTemp(sb->tyenv, Ity_I64);
+            addStmtToIRSB(sb, IRStmt_WrTmp(sh, IRExpr_Binop(Iop_Shr64, IRExpr_RdTmp(w),
+                                                            IRExpr_Const(IRConst_U8(
+                                                                VPMU_LIVE_SHIFT(ev_s))))));
+            addStmtToIRSB(sb, IRStmt_WrTmp(ma, IRExpr_Binop(Iop_And64, IRExpr_RdTmp(sh),
+                                                            IRExpr_Const(IRConst_U64(
+                                                                0xffffffffULL)))));
+            addStmtToIRSB(sb, IRStmt_WrTmp(l, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(ma),
+                                                           IRExpr_Const(IRConst_U64(pend[ev_s])))));
+        }
+        addStmtToIRSB(sb, IRStmt_WrTmp(f, IRExpr_Load(Iend_LE, Ity_I64,
+                                                      mkIRExpr_HWord((HWord)&fire[s]))));
+        {
+            IRTemp c1 = newIRTemp(sb->tyenv, Ity_I1);
+            addStmtToIRSB(sb, IRStmt_WrTmp(c1, IRExpr_Binop(Iop_CmpLE64S, IRExpr_RdTmp(f),
+                                                            IRExpr_RdTmp(l))));
+            addStmtToIRSB(sb, IRStmt_WrTmp(g, IRExpr_Unop(Iop_1Uto64, IRExpr_RdTmp(c1))));
+        }
+        if (guard) {
+            IRTemp o = newIRTemp(sb->tyenv, Ity_I64);
+            addStmtToIRSB(sb, IRStmt_WrTmp(o, IRExpr_Binop(Iop_Or64, guard, IRExpr_RdTmp(g))));
+            guard = IRExpr_RdTmp(o);
+        } else {
+            guard = IRExpr_RdTmp(g);
+        }
+    }
     di = unsafeIRDirty_0_N(1, "vpmu_sample_insn", VG_(fnptr_to_fnentry)((void *)&vpmu_sample_insn),
                            mkIRExprVec_1(mkIRExpr_HWord((HWord)pt)));
+    if (guard) {
+        IRTemp g1 = newIRTemp(sb->tyenv, Ity_I1);
+        addStmtToIRSB(sb, IRStmt_WrTmp(g1, IRExpr_Binop(Iop_CmpNE64, guard,
+                                                        IRExpr_Const(IRConst_U64(0)))));
+        di->guard = IRExpr_RdTmp(g1);
+    }
     addStmtToIRSB(sb, IRStmt_Dirty(di));
 }
 

@@ -44,12 +44,20 @@ void vpmu_sample_init(void);
  * missed. Called while vpmu_prof_sink names the running instruction. */
 void vpmu_sample_access(Int kind, Addr a, Int served, Bool tlb_miss);
 
+/* The model calls an instruction made (vpmu_sample_mark's models). */
+enum { VPMU_SAMPLE_MEM = 1, VPMU_SAMPLE_IFETCH = 2, VPMU_SAMPLE_BRANCH = 4 };
 /* At translation, the end of the instruction at insn (it retired when
  * control passes here): ev is the bit set (1 << VPMU_EV_*) of the exact
- * events it added, model whether it called a model; pend the static counts
- * of the segment not yet added to the live block. Adds the call of
- * vpmu_sample_insn to sb when a sampled kind may have changed. */
-void vpmu_sample_mark(IRSB *sb, Addr insn, UInt ev, Bool model, const ULong *pend);
+ * events it added, models the VPMU_SAMPLE_* bits of its model calls; pend
+ * the static counts of the segment not yet added to the live block. Adds
+ * the call of vpmu_sample_insn to sb when a sampled kind may have changed
+ * (for exact kinds only when the live block says a threshold may be
+ * reached: see vpmu_sample_fold). */
+void vpmu_sample_mark(IRSB *sb, Addr insn, UInt ev, UInt models, const ULong *pend);
+/* The live block was folded into the core's totals (vpmu_fold) for thread
+ * tid: what the exact kinds advanced since the last instruction end goes
+ * to tid, and the next marks call the sampler again. */
+void vpmu_sample_fold(ThreadId tid);
 
 void vpmu_sample_thread_end(ThreadId tid);
 /* A forked child starts with no samples and fresh countdowns. */
