@@ -548,8 +548,10 @@ void vpmu_sample_fork_child(void)
     if (!vpmu_sample_on)
         return;
     buf_n = 0;
-    for (s = 0; s < n_specs; s++)
+    for (s = 0; s < n_specs; s++) {
         specs[s].seen = specs[s].taken = specs[s].throttled = 0;
+        fire[s] = (Long)0x8000000000000000ULL; /* fresh countdowns: ask again */
+    }
     VG_(memset)(since, 0, VG_N_THREADS * sizeof *since);
     VG_(memset)(lwp, 0, VG_N_THREADS * sizeof *lwp);
     VG_(memset)(win_sec, 0, vpmu_node_cores() * sizeof *win_sec);
