@@ -308,6 +308,7 @@ typedef struct {
      * (bits) the instruction added and whether it called a model. */
     UInt samp_ev;
     UInt samp_model; /* VPMU_SAMPLE_* */
+    Bool sink_set;   /* the profile's sink names the instruction being scanned */
 } Ctx;
 
 /* the 64-bit word at addr += e, an I64 atom */
@@ -491,6 +492,18 @@ static void count_op(Ctx *c, IROp op)
     }
 }
 
+/* Profile: the instruction's model calls credit its cost center through
+ * vpmu_prof_sink, stored before its first model call (an instruction that
+ * calls no model, most of them within a fetched line, stores nothing). */
+static void prof_sink(Ctx *c)
+{
+    if (!c->prof || c->sink_set)
+        return;
+    addStmtToIRSB(c->sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&vpmu_prof_sink),
+                                      mkIRExpr_HWord((HWord)vpmu_prof_raw_slot(c->cc))));
+    c->sink_set = True;
+}
+
 /* One memory access: counts (static if unguarded) and the optional hook. */
 static void mem_access(Ctx *c, IRExpr *addr, UInt size, Bool is_write, IRExpr *guard)
 {
@@ -507,7 +520,9 @@ static void mem_access(Ctx *c, IRExpr *addr, UInt size, Bool is_write, IRExpr *g
         emit_add_guarded(c, ev_b, guard, size);
     }
     if (c->hook_mem) {
-        IRDirty *di = unsafeIRDirty_0_N(
+        IRDirty *di;
+        prof_sink(c);
+        di = unsafeIRDirty_0_N(
             0, is_write ? "vpmu_node_store" : "vpmu_node_load",
             VG_(fnptr_to_fnentry)(is_write ? (void *)&vpmu_node_store
                                            : (void *)&vpmu_node_load),
@@ -521,7 +536,9 @@ static void mem_access(Ctx *c, IRExpr *addr, UInt size, Bool is_write, IRExpr *g
 
 static void branch_hook(Ctx *c, Addr pc, IRExpr *target, IRExpr *taken64, ULong kind)
 {
-    IRDirty *di = unsafeIRDirty_0_N(
+    IRDirty *di;
+    prof_sink(c);
+    di = unsafeIRDirty_0_N(
         0, "vpmu_node_branch", VG_(fnptr_to_fnentry)((void *)&vpmu_node_branch),
         mkIRExprVec_4(mkIRExpr_HWord(pc), target, taken64,
                       IRExpr_Const(IRConst_U64(kind))));
@@ -533,7 +550,9 @@ static void branch_hook(Ctx *c, Addr pc, IRExpr *target, IRExpr *taken64, ULong 
  * indirect call). */
 static void call_hook(Ctx *c, Addr pc, IRExpr *target, Addr ret, Bool indirect)
 {
-    IRDirty *di = unsafeIRDirty_0_N(
+    IRDirty *di;
+    prof_sink(c);
+    di = unsafeIRDirty_0_N(
         0, "vpmu_node_call", VG_(fnptr_to_fnentry)((void *)&vpmu_node_call),
         mkIRExprVec_4(mkIRExpr_HWord(pc), target, mkIRExpr_HWord(ret),
                       IRExpr_Const(IRConst_U64(indirect ? 1 : 0))));
@@ -550,6 +569,7 @@ static void ifetch(Ctx *c, Addr a, UInt len)
         len = 1;
     if (a >= c->if_lo && a + len <= c->if_hi)
         return;
+    prof_sink(c);
     di = unsafeIRDirty_0_N(0, "vpmu_node_ifetch", VG_(fnptr_to_fnentry)((void *)&vpmu_node_ifetch),
                            mkIRExprVec_2(mkIRExpr_HWord(a), mkIRExpr_HWord(len)));
     addStmtToIRSB(c->sb, IRStmt_Dirty(di));
@@ -617,7 +637,9 @@ static void do_exit(Ctx *c, IRStmt *st)
         }
         if (c->hook_br) {
             /* the predictor needs the pc and the direction only */
-            IRDirty *di = unsafeIRDirty_0_N(
+            IRDirty *di;
+            prof_sink(c);
+            di = unsafeIRDirty_0_N(
                 0, "vpmu_node_cond", VG_(fnptr_to_fnentry)((void *)&vpmu_node_cond),
                 mkIRExprVec_2(mkIRExpr_HWord(c->insn_addr), taken64));
             addStmtToIRSB(c->sb, IRStmt_Dirty(di));
@@ -854,12 +876,9 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
             if (c.insn_kind != INSN_REP_STR)
                 c.cur[VPMU_EV_INSTRUCTIONS] += 1;
             addStmtToIRSB(c.sb, st);
-            if (c.prof) {
+            if (c.prof)
                 c.cc = vpmu_prof_cc(c.insn_addr);
-                if (c.hook_mem || c.hook_br || c.hook_if)
-                    addStmtToIRSB(c.sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&vpmu_prof_sink),
-                                                     mkIRExpr_HWord((HWord)vpmu_prof_raw_slot(c.cc))));
-            }
+            c.sink_set = False;
             if (c.hook_if)
                 ifetch(&c, c.insn_addr, c.insn_len);
             break;
