@@ -86,6 +86,7 @@
 #include "vpmu_gate.h"
 #include "vpmu_node.h"
 #include "vpmu_profile.h"
+#include "vpmu_sample.h"
 #include "vpmu_state.h"
 
 /* ------------------------------------------------------------------------
@@ -303,6 +304,11 @@ typedef struct {
     UInt n_items;
     struct vpmu_prof_item items[PROF_ITEMS_MAX];
     Int offset_sp;
+    /* Precise samples per instruction (vpmu_sample.h): the exact events
+     * (bits) the instruction added and whether it called a model. */
+    UInt samp_ev;
+    UInt samp_model; /* VPMU_SAMPLE_* */
+    Bool sink_set;   /* the profile's sink names the instruction being scanned */
 } Ctx;
 
 /* the 64-bit word at addr += e, an I64 atom */
@@ -389,6 +395,7 @@ static void prof_item(Ctx *c, Int ev, ULong n)
 static void pend_add(Ctx *c, Int ev, ULong n)
 {
     c->pend[ev] += n;
+    c->samp_ev |= 1u << ev;
     prof_item(c, ev, n);
 }
 
@@ -396,6 +403,7 @@ static void pend_add(Ctx *c, Int ev, ULong n)
 static void emit_add_guarded(Ctx *c, Int ev, IRExpr *guard, ULong n)
 {
     emit_add(c->sb, ev, guarded_n(c->sb, guard, n << VPMU_LIVE_SHIFT(ev)));
+    c->samp_ev |= 1u << ev;
     if (c->prof) {
         ULong *slot = vpmu_prof_dyn_slot(c->cc, ev);
         tl_assert(slot);
@@ -410,6 +418,8 @@ static void merge_cur(Ctx *c)
         flush_set(c, c->pend); /* the committed instructions have run here */
     for (e = 0; e < VPMU_EV_COUNT; e++) {
         c->pend[e] += c->cur[e];
+        if (c->cur[e])
+            c->samp_ev |= 1u << e;
         prof_item(c, e, c->cur[e]);
         c->cur[e] = 0;
     }
@@ -419,6 +429,16 @@ static void flush_all(Ctx *c)
 {
     merge_cur(c);
     flush_set(c, c->pend);
+}
+
+/* The instruction being scanned has retired when control gets here: a
+ * precise sample of a kind it changed is taken here (vpmu_sample_mark). */
+static void sample_point(Ctx *c)
+{
+    if (vpmu_sample_insn_on)
+        vpmu_sample_mark(c->sb, c->insn_addr, c->samp_ev, c->samp_model, c->pend);
+    c->samp_ev = 0;
+    c->samp_model = 0;
 }
 
 /* Finish the instruction being scanned: per-instruction FP accounting. */
@@ -472,6 +492,18 @@ static void count_op(Ctx *c, IROp op)
     }
 }
 
+/* Profile: the instruction's model calls credit its cost center through
+ * vpmu_prof_sink, stored before its first model call (an instruction that
+ * calls no model, most of them within a fetched line, stores nothing). */
+static void prof_sink(Ctx *c)
+{
+    if (!c->prof || c->sink_set)
+        return;
+    addStmtToIRSB(c->sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&vpmu_prof_sink),
+                                      mkIRExpr_HWord((HWord)vpmu_prof_raw_slot(c->cc))));
+    c->sink_set = True;
+}
+
 /* One memory access: counts (static if unguarded) and the optional hook. */
 static void mem_access(Ctx *c, IRExpr *addr, UInt size, Bool is_write, IRExpr *guard)
 {
@@ -488,35 +520,44 @@ static void mem_access(Ctx *c, IRExpr *addr, UInt size, Bool is_write, IRExpr *g
         emit_add_guarded(c, ev_b, guard, size);
     }
     if (c->hook_mem) {
-        IRDirty *di = unsafeIRDirty_0_N(
+        IRDirty *di;
+        prof_sink(c);
+        di = unsafeIRDirty_0_N(
             0, is_write ? "vpmu_node_store" : "vpmu_node_load",
             VG_(fnptr_to_fnentry)(is_write ? (void *)&vpmu_node_store
                                            : (void *)&vpmu_node_load),
             mkIRExprVec_2(addr, mkIRExpr_HWord(size)));
         if (!guard_is_true(guard))
             di->guard = guard;
+        c->samp_model |= VPMU_SAMPLE_MEM;
         addStmtToIRSB(c->sb, IRStmt_Dirty(di));
     }
 }
 
 static void branch_hook(Ctx *c, Addr pc, IRExpr *target, IRExpr *taken64, ULong kind)
 {
-    IRDirty *di = unsafeIRDirty_0_N(
+    IRDirty *di;
+    prof_sink(c);
+    di = unsafeIRDirty_0_N(
         0, "vpmu_node_branch", VG_(fnptr_to_fnentry)((void *)&vpmu_node_branch),
         mkIRExprVec_4(mkIRExpr_HWord(pc), target, taken64,
                       IRExpr_Const(IRConst_U64(kind))));
     addStmtToIRSB(c->sb, IRStmt_Dirty(di));
+    c->samp_model |= VPMU_SAMPLE_BRANCH;
 }
 
 /* A call pushes the predictor's return stack (and predicts the target of an
  * indirect call). */
 static void call_hook(Ctx *c, Addr pc, IRExpr *target, Addr ret, Bool indirect)
 {
-    IRDirty *di = unsafeIRDirty_0_N(
+    IRDirty *di;
+    prof_sink(c);
+    di = unsafeIRDirty_0_N(
         0, "vpmu_node_call", VG_(fnptr_to_fnentry)((void *)&vpmu_node_call),
         mkIRExprVec_4(mkIRExpr_HWord(pc), target, mkIRExpr_HWord(ret),
                       IRExpr_Const(IRConst_U64(indirect ? 1 : 0))));
     addStmtToIRSB(c->sb, IRStmt_Dirty(di));
+    c->samp_model |= VPMU_SAMPLE_BRANCH;
 }
 
 /* Instruction fetch of [a, a+len): a model call unless it is a sure hit. */
@@ -528,9 +569,11 @@ static void ifetch(Ctx *c, Addr a, UInt len)
         len = 1;
     if (a >= c->if_lo && a + len <= c->if_hi)
         return;
+    prof_sink(c);
     di = unsafeIRDirty_0_N(0, "vpmu_node_ifetch", VG_(fnptr_to_fnentry)((void *)&vpmu_node_ifetch),
                            mkIRExprVec_2(mkIRExpr_HWord(a), mkIRExpr_HWord(len)));
     addStmtToIRSB(c->sb, IRStmt_Dirty(di));
+    c->samp_model |= VPMU_SAMPLE_IFETCH;
     c->if_lo = a & ~(line - 1);
     c->if_hi = ((a + len - 1) & ~(line - 1)) + line;
 }
@@ -585,6 +628,7 @@ static void do_exit(Ctx *c, IRStmt *st)
                                                               1ULL << VPMU_LIVE_SHIFT(
                                                                   VPMU_EV_BR_COND))))));
             emit_add(c->sb, VPMU_EV_BR_COND_TAKEN, IRExpr_RdTmp(both));
+            c->samp_ev |= 1u << VPMU_EV_BR_COND | 1u << VPMU_EV_BR_COND_TAKEN;
         }
         if (c->prof) {
             emit_add_at(c->sb, vpmu_prof_dyn_slot(c->cc, VPMU_EV_BR_COND),
@@ -593,17 +637,22 @@ static void do_exit(Ctx *c, IRStmt *st)
         }
         if (c->hook_br) {
             /* the predictor needs the pc and the direction only */
-            IRDirty *di = unsafeIRDirty_0_N(
+            IRDirty *di;
+            prof_sink(c);
+            di = unsafeIRDirty_0_N(
                 0, "vpmu_node_cond", VG_(fnptr_to_fnentry)((void *)&vpmu_node_cond),
                 mkIRExprVec_2(mkIRExpr_HWord(c->insn_addr), taken64));
             addStmtToIRSB(c->sb, IRStmt_Dirty(di));
+            c->samp_model |= VPMU_SAMPLE_BRANCH;
         }
+        sample_point(c);
         return;
     }
     if (c->in_insn && jk == Ijk_Boring && c->insn_kind == INSN_REP_STR && d == fall) {
         /* a REP instruction finishes: count it once, now */
         flush_all(c);
         emit_add_guarded(c, VPMU_EV_INSTRUCTIONS, guard, 1);
+        sample_point(c);
         return;
     }
     if (c->in_insn && jk_is_fault(jk) && d == fall) {
@@ -611,6 +660,7 @@ static void do_exit(Ctx *c, IRStmt *st)
          * its work: it retired (an emulation warning, e.g. fldcw selecting
          * an x87 precision VEX does not model, or int3) */
         flush_all(c);
+        sample_point(c);
         return;
     }
     if (jk_is_fault(jk) || jk == Ijk_Boring) {
@@ -620,6 +670,7 @@ static void do_exit(Ctx *c, IRStmt *st)
     }
     /* Ijk_Call / Ijk_Ret side exits do not occur on amd64; be safe */
     flush_all(c);
+    sample_point(c);
 }
 
 /* a guest register now, as an I64 atom */
@@ -708,6 +759,8 @@ static void do_sb_end(Ctx *c, IRSB *sbIn)
             break;
         }
     }
+    merge_cur(c);
+    sample_point(c);
     flush_all(c);
     /* after the flush: a call's inclusive cost starts after the call
      * instruction (the caller's) and ends after the return (the callee's) */
@@ -800,6 +853,7 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
         switch (st->tag) {
         case Ist_IMark:
             end_insn(&c);
+            sample_point(&c);
             if (vpmu_gate_active) {
                 UInt g = vpmu_gate_at((Addr)st->Ist.IMark.addr);
                 if (g) {
@@ -822,12 +876,9 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
             if (c.insn_kind != INSN_REP_STR)
                 c.cur[VPMU_EV_INSTRUCTIONS] += 1;
             addStmtToIRSB(c.sb, st);
-            if (c.prof) {
+            if (c.prof)
                 c.cc = vpmu_prof_cc(c.insn_addr);
-                if (c.hook_mem || c.hook_br || c.hook_if)
-                    addStmtToIRSB(c.sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&vpmu_prof_sink),
-                                                     mkIRExpr_HWord((HWord)vpmu_prof_raw_slot(c.cc))));
-            }
+            c.sink_set = False;
             if (c.hook_if)
                 ifetch(&c, c.insn_addr, c.insn_len);
             break;

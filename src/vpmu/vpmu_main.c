@@ -333,6 +333,8 @@ void vpmu_fold(void)
                 t->c[e] += ev[e];
     }
     VG_(memset)(vpmu_live, 0, sizeof vpmu_live);
+    if (vpmu_sample_insn_on && live_owner != VG_INVALID_THREADID)
+        vpmu_sample_fold(live_owner);
 }
 
 /* Bring the UPC up to date and credit what the running thread's core

@@ -8,6 +8,17 @@
  * the instruction that runs it. So a sample's instruction is the one that
  * caused the PERIOD-th event, and a data access's sample carries its data
  * address.
+ *
+ * The other per-core kinds are sampled per instruction (vpmu_sample_mark
+ * at translation, vpmu_sample_insn when it runs): at the end of an
+ * instruction the core's exact state is its folded totals, the live block
+ * and the static counts of the segment not yet flushed (which the mark
+ * carries), with the model statistics the profile follows; every kind is
+ * computed from that state by the function that computes the totals
+ * (vpmu_node_prof_kinds), so the instruction whose end first shows the
+ * count at or past the next threshold is the one that crossed it. The
+ * count of a kind is per core; what it advanced while a thread ran (and
+ * the counters counted) is that thread's, as the UPC credits threads.
  */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
@@ -16,6 +27,7 @@
 #include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
+#include "pub_tool_machine.h"
 #include "pub_tool_threadstate.h"
 
 #include "catalog.h"
@@ -30,12 +42,14 @@
 #define MAX_FRAMES 32 /* call sites kept per sample */
 
 Bool vpmu_sample_on;
+Bool vpmu_sample_insn_on;
 
 static const HChar *clo_sample;
 static ULong clo_limit = 100000; /* samples per modeled second per core */
 
-/* The kinds a sample can be taken on: each is decided by one model call. */
-static const UInt sampleable[] = {
+/* The kinds a model call decides for one access (their samples carry the
+ * data address); every other per-core kind is sampled per instruction. */
+static const UInt by_access[] = {
     HPM_K_LOADS,           HPM_K_STORES,          HPM_K_L1D_MISSES, HPM_K_L1D_READ_MISSES,
     HPM_K_L1D_WRITE_MISSES, HPM_K_L1I_MISSES,     HPM_K_L2_HITS,    HPM_K_L2_MISSES,
     HPM_K_L3_HITS,         HPM_K_MEM_ACCESSES,    HPM_K_DTLB_MISSES, HPM_K_ITLB_MISSES,
@@ -48,7 +62,38 @@ static struct spec {
     ULong seen;      /* events of this kind while counting, every thread */
     ULong taken;     /* samples written */
     ULong throttled; /* samples the rate limit dropped (counted, not lost) */
+    Bool insn;       /* sampled per instruction (else per access) */
+    Bool filtered;   /* an exact kind whose marks test fire[] inline */
+    Int ev;          /* per instruction: its exact event (VPMU_EV_*), -1 modeled */
 } specs[MAX_SPECS];
+
+/* Per instruction: the exact events whose change a sampled kind sees (bit
+ * per VPMU_EV_*), whether model calls change one, whether every
+ * instruction does (the timing model's kinds), whether the kinds must be
+ * computed from the state (modeled kinds). */
+static UInt insn_ev_mask;
+static Bool insn_all, insn_kinds;
+static UInt insn_models; /* VPMU_SAMPLE_* model calls that change a sampled kind */
+/* The exact events of kinds whose marks are filtered inline (below) and of
+ * those that call the sampler at every mark. */
+static UInt filtered_mask, always_mask;
+/* Filtered exact kinds: the sampler is called at a mark only when the
+ * event's live lane plus the mark's static count reaches fire[s] (what
+ * they must reach for the running thread's next threshold, set by the
+ * sampler; LLONG_MIN: call at the next mark, after a fold or a thread
+ * switch; LLONG_MAX: not counting). Between calls the kind's advance is
+ * found from the totals, so skipped marks lose nothing. */
+static Long fire[MAX_SPECS];
+static Addr last_ip; /* the last instruction end the sampler saw */
+/* Per core and spec: the kind's count at the last instruction end seen. */
+static ULong (*last)[MAX_SPECS];
+
+/* What vpmu_sample_mark leaves for the helper: the instruction and the
+ * segment's static counts not yet in the live block. */
+struct sample_pt {
+    Addr addr;
+    UInt pend[VPMU_EV_COUNT];
+};
 
 /* Per thread (ThreadId): events since its last sample, per spec; its
  * kernel thread id, asked once. */
@@ -80,12 +125,10 @@ static Bool parse_specs(const HChar *s)
         } else {
             kind = hpm_catalog_kind_by_name(s, (SizeT)(colon - s));
         }
-        if (kind < 0)
-            return False;
-        for (i = 0; i < sizeof sampleable / sizeof sampleable[0]; i++)
-            ok |= sampleable[i] == (UInt)kind;
-        if (!ok)
-            return False;
+        if (kind < 0 || kind >= HPM_K_CORE_COUNT)
+            return False; /* a node-wide kind is no instruction's */
+        for (i = 0; i < sizeof by_access / sizeof by_access[0]; i++)
+            ok |= by_access[i] == (UInt)kind;
         period = VG_(strtoull10)(colon + 1, &num_end);
         end = num_end;
         if (end == colon + 1 || period == 0 || (*end && *end != ','))
@@ -95,6 +138,7 @@ static Bool parse_specs(const HChar *s)
                 return False; /* one period per kind */
         specs[n_specs].kind = (UInt)kind;
         specs[n_specs].period = period;
+        specs[n_specs].insn = !ok;
         n_specs++;
         s = *end ? end + 1 : end;
     }
@@ -105,10 +149,8 @@ Bool vpmu_sample_option(const HChar *arg)
 {
     if VG_STR_CLO (arg, "--hpm-sample", clo_sample) {
         if (!parse_specs(clo_sample))
-            VG_(fmsg_bad_option)(arg, "expected KIND:PERIOD,... with at most %d kinds out of "
-                                      "LOADS STORES L1D_MISSES L1D_READ_MISSES "
-                                      "L1D_WRITE_MISSES L1I_MISSES L2_HITS L2_MISSES L3_HITS "
-                                      "MEM_ACCESSES DTLB_MISSES ITLB_MISSES, each once, "
+            VG_(fmsg_bad_option)(arg, "expected KIND:PERIOD,... with at most %d per-core kinds "
+                                      "(hpm list; not node-wide ones), each once, "
                                       "PERIOD >= 1\n",
                                  MAX_SPECS);
         vpmu_sample_on = True;
@@ -128,6 +170,53 @@ void vpmu_sample_usage(void)
                 "                              core; more are counted as throttled [100000]\n");
 }
 
+/* A kind sampled per instruction: which changes it sees; its models must
+ * run in this run. */
+static void insn_spec_init(struct spec *sp)
+{
+    const struct hpm_cat_kind_info *info = hpm_catalog_kind(sp->kind);
+    const HChar *models = vpmu_node_models(), *missing = NULL;
+    UInt needs = info->needs;
+    Int e = vpmu_node_kind_event(sp->kind);
+    if ((needs & HPM_NEED_HIER) && !VG_(strstr)(models, "hier"))
+        missing = "the cache hierarchy";
+    else if ((needs & HPM_NEED_BPRED) && !VG_(strstr)(models, "bpred"))
+        missing = "the branch predictor";
+    else if ((needs & HPM_NEED_TLB) && !VG_(strstr)(models, "tlb"))
+        missing = "the TLBs";
+    else if ((needs & HPM_NEED_TIMING) && !VG_(strstr)(models, "timing"))
+        missing = "the timing model";
+    else if ((needs & HPM_NEED_FULL) && vpmu_node_level() < VPMU_LEVEL_FULL)
+        missing = "the FP and integer op classes";
+    else if (e < 0 && !(needs & HPM_NEED_MODELS))
+        missing = "a model";
+    if (missing)
+        VG_(fmsg_bad_option)("--hpm-sample",
+                             "%s: %s does not run in this run (models: %s); count an event "
+                             "that runs it (hpm record adds CYCLES)\n",
+                             info->name, missing, models);
+    vpmu_sample_insn_on = True;
+    sp->ev = (needs & HPM_NEED_MODELS) ? -1 : e;
+    if (needs & HPM_NEED_TIMING) {
+        insn_all = True; /* cycles: every instruction has some */
+    } else if (needs & HPM_NEED_MODELS) {
+        if (needs & HPM_NEED_BPRED)
+            insn_models |= VPMU_SAMPLE_BRANCH;
+        if (needs & (HPM_NEED_HIER | HPM_NEED_TLB))
+            insn_models |= VPMU_SAMPLE_MEM | VPMU_SAMPLE_IFETCH;
+        if (e >= 0) /* L1I_ACCESSES: one per instruction */
+            always_mask |= 1u << e;
+    } else if (e == VPMU_EV_BR_COND_NOT_TAKEN) {
+        always_mask |= 1u << VPMU_EV_BR_COND | 1u << VPMU_EV_BR_COND_TAKEN;
+    } else {
+        filtered_mask |= 1u << e;
+        sp->filtered = True;
+    }
+    insn_ev_mask = filtered_mask | always_mask;
+    if (sp->ev < 0)
+        insn_kinds = True;
+}
+
 void vpmu_sample_init(void)
 {
     UInt i, cores;
@@ -139,6 +228,10 @@ void vpmu_sample_init(void)
     for (i = 0; i < n_specs; i++) {
         UInt k = specs[i].kind;
         Bool need_tlb = k == HPM_K_DTLB_MISSES || k == HPM_K_ITLB_MISSES;
+        if (specs[i].insn) {
+            insn_spec_init(&specs[i]);
+            continue;
+        }
         Bool need_hier = !need_tlb && k != HPM_K_LOADS && k != HPM_K_STORES;
         const HChar *models = vpmu_node_models();
         if ((need_tlb && !VG_(strstr)(models, "tlb")) ||
@@ -150,6 +243,9 @@ void vpmu_sample_init(void)
     }
     timing_runs = VG_(strstr)(vpmu_node_models(), "timing") != NULL;
     cores = vpmu_node_cores();
+    last = VG_(calloc)("hpm.sample.last", cores, sizeof *last);
+    for (i = 0; i < MAX_SPECS; i++)
+        fire[i] = (Long)0x8000000000000000ULL; /* LLONG_MIN */
     since = VG_(calloc)("hpm.sample.since", VG_N_THREADS, sizeof *since);
     lwp = VG_(calloc)("hpm.sample.lwp", VG_N_THREADS, sizeof *lwp);
     win_sec = VG_(calloc)("hpm.sample.win", cores, sizeof *win_sec);
@@ -159,10 +255,18 @@ void vpmu_sample_init(void)
 /* The running core's modeled time: its cycles by the timing model (its
  * instructions at one per cycle when no timing model runs) at the machine's
  * frequency. */
+static ULong cycles_ns(ULong cyc)
+{
+    ULong f = vpmu_node_frequency();
+    if (f == 0)
+        f = 1000000000ULL;
+    return cyc / f * 1000000000ULL + (cyc % f) * 1000000000ULL / f;
+}
+
 static ULong modeled_ns(UInt core)
 {
     ULong ev[VPMU_EV_COUNT], raw[VPMU_PR_N], kv[HPM_K_CORE_COUNT], nv[HPM_K_NODE_COUNT];
-    ULong cyc, f = vpmu_node_frequency();
+    ULong cyc;
     vpmu_node_prof_snapshot(core, ev, raw);
     if (timing_runs) {
         vpmu_node_prof_kinds(raw, ev, kv, nv);
@@ -170,9 +274,7 @@ static ULong modeled_ns(UInt core)
     } else {
         cyc = ev[VPMU_EV_INSTRUCTIONS];
     }
-    if (f == 0)
-        f = 1000000000ULL;
-    return cyc / f * 1000000000ULL + (cyc % f) * 1000000000ULL / f;
+    return cycles_ns(cyc);
 }
 
 static void push(ULong w)
@@ -184,10 +286,12 @@ static void push(ULong w)
     buf[buf_n++] = w;
 }
 
-static void take(UInt s, ThreadId tid, Addr a)
+/* A sample of spec s at instruction ip (data address a), modeled time ns of
+ * the running core. */
+static void take(UInt s, ThreadId tid, Addr ip, Addr a, ULong ns)
 {
     UInt core = vpmu_node_cur_core(), n, i;
-    ULong ns = modeled_ns(core), sec = ns / 1000000000ULL;
+    ULong sec = ns / 1000000000ULL;
     Addr sites[MAX_FRAMES];
     if (sec != win_sec[core]) {
         win_sec[core] = sec;
@@ -203,7 +307,7 @@ static void take(UInt s, ThreadId tid, Addr a)
         lwp[tid] = VG_(gettid)();
     n = vpmu_prof_callchain(sites, MAX_FRAMES);
     push(s);
-    push(vpmu_prof_sink_addr(vpmu_prof_sink));
+    push(ip);
     push(a);
     push(vpmu_thread_serial(tid));
     push((ULong)(Long)lwp[tid]);
@@ -240,14 +344,194 @@ void vpmu_sample_access(Int kind, Addr a, Int served, Bool tlb_miss)
         case HPM_K_ITLB_MISSES: hit = !data && tlb_miss; break;
         default: hit = False; break;
         }
-        if (!hit)
+        if (!hit || specs[s].insn)
             continue;
         specs[s].seen++;
         if (++since[tid][s] == specs[s].period) {
             since[tid][s] = 0;
-            take(s, tid, data ? a : 0);
+            take(s, tid, vpmu_prof_sink_addr(vpmu_prof_sink), data ? a : 0,
+                 modeled_ns(vpmu_node_cur_core()));
         }
     }
+}
+
+/* A filtered kind's next call: when its live lane plus a mark's static
+ * count reaches the running thread's next threshold. */
+static void set_fire(UInt s, ThreadId tid, const struct sample_pt *pt)
+{
+    Int e = specs[s].ev;
+    ULong lane;
+    if (!specs[s].filtered)
+        return;
+    if (!vpmu_running) {
+        fire[s] = 0x7fffffffffffffffLL; /* the start's fold calls again */
+        return;
+    }
+    lane = (vpmu_live[VPMU_LIVE_WORD(e)] >> VPMU_LIVE_SHIFT(e)) & 0xffffffffULL;
+    fire[s] = (Long)(lane + pt->pend[e] + (specs[s].period - since[tid][s]));
+}
+
+void vpmu_sample_fold(ThreadId tid)
+{
+    ULong ev[VPMU_EV_COUNT], raw[VPMU_PR_N];
+    UInt core, s;
+    if (tid == 0 || tid >= VG_N_THREADS)
+        return;
+    core = vpmu_node_core_of(vpmu_thread_serial(tid));
+    vpmu_node_prof_snapshot(core, ev, raw);
+    for (s = 0; s < n_specs; s++) {
+        struct spec *sp = &specs[s];
+        ULong v;
+        if (!sp->filtered)
+            continue;
+        fire[s] = (Long)0x8000000000000000ULL; /* the next mark calls the sampler */
+        v = ev[sp->ev];
+        if (v <= last[core][s])
+            continue;
+        if (vpmu_running) {
+            /* a mark at every change saw each threshold; what is left is
+             * below the next one (else it is taken at the last mark) */
+            ULong d = v - last[core][s];
+            sp->seen += d;
+            since[tid][s] += d;
+            while (since[tid][s] >= sp->period) {
+                since[tid][s] -= sp->period;
+                take(s, tid, last_ip, 0, modeled_ns(core));
+            }
+        }
+        last[core][s] = v;
+    }
+}
+
+/* The end of an instruction (dirty helper): the core's state is its folded
+ * totals, the live block and pt's static counts. Each kind's advance since
+ * the last instruction end is the running thread's (while counting); every
+ * threshold it passed is a sample of this instruction, at the time of the
+ * crossing for the timing model's cycles, else at the instruction's end. */
+static VG_REGPARM(1) void vpmu_sample_insn(const struct sample_pt *pt)
+{
+    ULong ev[VPMU_EV_COUNT], raw[VPMU_PR_N], kv[HPM_K_CORE_COUNT], nv[HPM_K_NODE_COUNT];
+    UInt core = vpmu_node_cur_core(), s, e;
+    ThreadId tid = VG_(get_running_tid)();
+    Bool have_kv = False;
+    if (tid == 0 || tid >= VG_N_THREADS)
+        return;
+    vpmu_node_prof_snapshot(core, ev, raw);
+    for (e = 0; e < VPMU_EV_COUNT; e++)
+        ev[e] += pt->pend[e];
+    ev[VPMU_EV_BR_COND_NOT_TAKEN] = ev[VPMU_EV_BR_COND] - ev[VPMU_EV_BR_COND_TAKEN];
+    if (insn_kinds) {
+        vpmu_node_prof_kinds(raw, ev, kv, nv);
+        have_kv = True;
+    }
+    for (s = 0; s < n_specs; s++) {
+        struct spec *sp = &specs[s];
+        ULong v, d, ns_end = 0;
+        Bool have_end = False;
+        if (!sp->insn)
+            continue;
+        v = sp->ev >= 0 ? ev[sp->ev] : have_kv ? kv[sp->kind] : 0;
+        if (v <= last[core][s]) {
+            /* nothing new (a modeled kind may also fall a little: the
+             * timing model's integer class is a remainder) */
+            set_fire(s, tid, pt);
+            continue;
+        }
+        d = v - last[core][s];
+        last[core][s] = v;
+        if (!vpmu_running) {
+            set_fire(s, tid, pt); /* not counted */
+            continue;
+        }
+        sp->seen += d;
+        while (d >= sp->period - since[tid][s]) {
+            ULong ns;
+            d -= sp->period - since[tid][s];
+            since[tid][s] = 0;
+            if (sp->kind == HPM_K_CYCLES) {
+                ns = cycles_ns(v - d); /* the crossing cycle */
+            } else {
+                if (!have_end) {
+                    if (!have_kv && timing_runs) {
+                        vpmu_node_prof_kinds(raw, ev, kv, nv);
+                        have_kv = True;
+                    }
+                    ns_end = cycles_ns(timing_runs ? kv[HPM_K_CYCLES] : ev[VPMU_EV_INSTRUCTIONS]);
+                    have_end = True;
+                }
+                ns = ns_end;
+            }
+            take(s, tid, pt->addr, 0, ns);
+        }
+        since[tid][s] += d;
+        set_fire(s, tid, pt);
+    }
+    last_ip = pt->addr;
+}
+
+void vpmu_sample_mark(IRSB *sb, Addr insn, UInt ev, UInt models, const ULong *pend)
+{
+    struct sample_pt *pt;
+    IRDirty *di;
+    UInt e, s;
+    Bool always = (insn_all && (ev || models)) || (models & insn_models) || (ev & always_mask);
+    IRExpr *guard = NULL;
+    if (!always && !(ev & filtered_mask))
+        return;
+    /* kept for as long as the translation may run */
+    pt = VG_(malloc)("hpm.sample.pt", sizeof *pt);
+    pt->addr = insn;
+    for (e = 0; e < VPMU_EV_COUNT; e++)
+        pt->pend[e] = (UInt)pend[e];
+    for (s = 0; s < n_specs && !always; s++) {
+        /* lane + pend >= fire[s], or-ed over the filtered kinds it added */
+        Int ev_s = specs[s].ev;
+        IRTemp w, l, f, g;
+        if (!specs[s].filtered || !(ev & (1u << ev_s)))
+            continue;
+        w = newIRTemp(sb->tyenv, Ity_I64);
+        l = newIRTemp(sb->tyenv, Ity_I64);
+        f = newIRTemp(sb->tyenv, Ity_I64);
+        g = newIRTemp(sb->tyenv, Ity_I64);
+        addStmtToIRSB(sb, IRStmt_WrTmp(w, IRExpr_Load(Iend_LE, Ity_I64,
+                                                      mkIRExpr_HWord((HWord)&vpmu_live[VPMU_LIVE_WORD(ev_s)]))));
+        {
+            /* flat IR: one operation per temporary */
+            IRTemp sh = newIRTemp(sb->tyenv, Ity_I64), ma = newIRTemp(sb->tyenv, Ity_I64);
+            addStmtToIRSB(sb, IRStmt_WrTmp(sh, IRExpr_Binop(Iop_Shr64, IRExpr_RdTmp(w),
+                                                            IRExpr_Const(IRConst_U8(
+                                                                VPMU_LIVE_SHIFT(ev_s))))));
+            addStmtToIRSB(sb, IRStmt_WrTmp(ma, IRExpr_Binop(Iop_And64, IRExpr_RdTmp(sh),
+                                                            IRExpr_Const(IRConst_U64(
+                                                                0xffffffffULL)))));
+            addStmtToIRSB(sb, IRStmt_WrTmp(l, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(ma),
+                                                           IRExpr_Const(IRConst_U64(pend[ev_s])))));
+        }
+        addStmtToIRSB(sb, IRStmt_WrTmp(f, IRExpr_Load(Iend_LE, Ity_I64,
+                                                      mkIRExpr_HWord((HWord)&fire[s]))));
+        {
+            IRTemp c1 = newIRTemp(sb->tyenv, Ity_I1);
+            addStmtToIRSB(sb, IRStmt_WrTmp(c1, IRExpr_Binop(Iop_CmpLE64S, IRExpr_RdTmp(f),
+                                                            IRExpr_RdTmp(l))));
+            addStmtToIRSB(sb, IRStmt_WrTmp(g, IRExpr_Unop(Iop_1Uto64, IRExpr_RdTmp(c1))));
+        }
+        if (guard) {
+            IRTemp o = newIRTemp(sb->tyenv, Ity_I64);
+            addStmtToIRSB(sb, IRStmt_WrTmp(o, IRExpr_Binop(Iop_Or64, guard, IRExpr_RdTmp(g))));
+            guard = IRExpr_RdTmp(o);
+        } else {
+            guard = IRExpr_RdTmp(g);
+        }
+    }
+    di = unsafeIRDirty_0_N(1, "vpmu_sample_insn", VG_(fnptr_to_fnentry)((void *)&vpmu_sample_insn),
+                           mkIRExprVec_1(mkIRExpr_HWord((HWord)pt)));
+    if (guard) {
+        IRTemp g1 = newIRTemp(sb->tyenv, Ity_I1);
+        addStmtToIRSB(sb, IRStmt_WrTmp(g1, IRExpr_Binop(Iop_CmpNE64, guard,
+                                                        IRExpr_Const(IRConst_U64(0)))));
+        di->guard = IRExpr_RdTmp(g1);
+    }
+    addStmtToIRSB(sb, IRStmt_Dirty(di));
 }
 
 void vpmu_sample_thread_end(ThreadId tid)
@@ -264,8 +548,10 @@ void vpmu_sample_fork_child(void)
     if (!vpmu_sample_on)
         return;
     buf_n = 0;
-    for (s = 0; s < n_specs; s++)
+    for (s = 0; s < n_specs; s++) {
         specs[s].seen = specs[s].taken = specs[s].throttled = 0;
+        fire[s] = (Long)0x8000000000000000ULL; /* fresh countdowns: ask again */
+    }
     VG_(memset)(since, 0, VG_N_THREADS * sizeof *since);
     VG_(memset)(lwp, 0, VG_N_THREADS * sizeof *lwp);
     VG_(memset)(win_sec, 0, vpmu_node_cores() * sizeof *win_sec);

@@ -7,17 +7,31 @@
  * vpmu_sample_access for every data access and every instruction fetch
  * that reaches the models) and takes a sample at every PERIOD-th one: the
  * exact instruction (the profile's cost center that runs the model call),
- * the data address, thread, core, modeled time and the call chain. At most
- * --hpm-sample-limit samples per modeled second per core are kept; the
- * others are counted per kind as throttled. Needs --hpm-profile=yes.
+ * the data address, thread, core, modeled time and the call chain.
+ *
+ * Every other per-core kind (instructions, cycles and stalls, branches and
+ * mispredicts, FP and integer classes, system calls, ...) is sampled at the
+ * end of each instruction that can change it: the instrumentation adds a
+ * call of vpmu_sample_insn there (only when such a kind is sampled), with
+ * the static counts of the superblock segment not yet added to the live
+ * block, so the helper sees the core's exact state after that instruction
+ * and the instruction that made the kind's count cross the period.
+ *
+ * At most --hpm-sample-limit samples per modeled second per core are kept;
+ * the others are counted per kind as throttled. Needs --hpm-profile=yes.
  */
 #ifndef HPM_VPMU_SAMPLE_H
 #define HPM_VPMU_SAMPLE_H
 
 #include "pub_tool_basics.h"
+#include "pub_tool_tooliface.h"
+#include "vpmu_events.h"
 #include "vpmu_out.h"
 
 extern Bool vpmu_sample_on; /* a --hpm-sample was given and parsed */
+/* A kind sampled per instruction is requested: the instrumentation calls
+ * vpmu_sample_mark at each instruction's end. */
+extern Bool vpmu_sample_insn_on;
 
 Bool vpmu_sample_option(const HChar *arg);
 void vpmu_sample_usage(void);
@@ -29,6 +43,21 @@ void vpmu_sample_init(void);
  * a fetch), served at level served (HPM_SERVED_*), tlb_miss when its TLB
  * missed. Called while vpmu_prof_sink names the running instruction. */
 void vpmu_sample_access(Int kind, Addr a, Int served, Bool tlb_miss);
+
+/* The model calls an instruction made (vpmu_sample_mark's models). */
+enum { VPMU_SAMPLE_MEM = 1, VPMU_SAMPLE_IFETCH = 2, VPMU_SAMPLE_BRANCH = 4 };
+/* At translation, the end of the instruction at insn (it retired when
+ * control passes here): ev is the bit set (1 << VPMU_EV_*) of the exact
+ * events it added, models the VPMU_SAMPLE_* bits of its model calls; pend
+ * the static counts of the segment not yet added to the live block. Adds
+ * the call of vpmu_sample_insn to sb when a sampled kind may have changed
+ * (for exact kinds only when the live block says a threshold may be
+ * reached: see vpmu_sample_fold). */
+void vpmu_sample_mark(IRSB *sb, Addr insn, UInt ev, UInt models, const ULong *pend);
+/* The live block was folded into the core's totals (vpmu_fold) for thread
+ * tid: what the exact kinds advanced since the last instruction end goes
+ * to tid, and the next marks call the sampler again. */
+void vpmu_sample_fold(ThreadId tid);
 
 void vpmu_sample_thread_end(ThreadId tid);
 /* A forked child starts with no samples and fresh countdowns. */

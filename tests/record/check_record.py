@@ -14,6 +14,20 @@ own addresses and the same run's counts (tests/record/record_test.sh).
     took floor(total / PERIOD) samples (one thread).
   throttled OUT ERR SCRIPT KIND PERIOD LIMIT
     LIMIT samples kept, the others counted as throttled.
+  insn OUT ERR SCRIPT DIS NM PERIOD
+    INSTRUCTIONS samples (record_prog insn): every one in the loop is at
+    one of its instructions (objdump's DIS, placed by NM), each PERIOD
+    instructions after the one before it, and the loop holds
+    K * ITERS / PERIOD of them (within one); floor(total / PERIOD) in all.
+  branch OUT ERR SCRIPT DIS NM KIND
+    mispredict samples (record_prog branch): in the loop, only at its
+    conditional branch (a conditional jump in DIS) or its back edge (at
+    most twice: the loop's end), and at the random branch at least a
+    quarter of the iterations when KIND's period is 1.
+  freq OUT ERR TIMES PERIOD NS
+    -F samples (perf script -F time,event,ip --ns): CYCLES samples at
+    exactly NS, 2 NS, ... (PERIOD cycles apart, from the first cycle),
+    floor(CYCLES / PERIOD) of them.
 """
 import re
 import sys
@@ -119,6 +133,130 @@ def kinds(out_path, err_path):
         print("ok: %s: %d events, %d samples" % (kind, total, taken))
 
 
+def placed(out, nm_path, dis_path, label, start_label, end_label):
+    """The program's runtime address of start_label (printed by it as
+    label), and the instructions of [start_label, end_label) at runtime."""
+    syms = {}
+    for line in open(nm_path):
+        f = line.split()
+        if len(f) == 3:
+            syms[f[2]] = int(f[0], 16)
+    m = re.search(r"^%s (0x[0-9a-f]+)" % re.escape(label), out, re.M)
+    if not m:
+        fail("the program printed no %s:\n%s" % (label, out))
+    base = int(m.group(1), 16) - syms[start_label]
+    lo, hi = syms[start_label], syms[end_label]
+    insns = []
+    for line in open(dis_path):
+        m = re.match(r"^ +([0-9a-f]+):\s+(\S+)", line)
+        if m and lo <= int(m.group(1), 16) < hi:
+            insns.append((int(m.group(1), 16) + base, m.group(2)))
+    return base, syms, insns
+
+
+def insn(out_path, err_path, script_path, dis_path, nm_path, period):
+    out = open(out_path).read()
+    err = open(err_path).read()
+    period = int(period)
+    total = report_total(out, "INSTRUCTIONS")
+    p, seen, taken, thr = summary(err, "INSTRUCTIONS")
+    if seen != total or taken != total // period or thr != 0:
+        fail("INSTRUCTIONS: %d events, %d samples (%d throttled); report %d, floor = %d"
+             % (seen, taken, thr, total, total // period))
+    s = samples(open(script_path).read(), "INSTRUCTIONS")
+    if len(s) != taken:
+        fail("perf script shows %d samples, hpm wrote %d" % (len(s), taken))
+    base, syms, insns = placed(out, nm_path, dis_path, "rec_insn_loop", "rec_insn_loop",
+                               "rec_insn_end")
+    iters = int(re.search(r"^rec_insn_loop \S+ \S+ (\d+)$", out, re.M).group(1))
+    addrs = [a for a, _ in insns]
+    k = len(addrs)
+    if k != 5:
+        fail("the loop has %d instructions in the disassembly, expected 5" % k)
+    lo, hi = syms["rec_insn_loop"] + base, syms["rec_insn_end"] + base
+    inloop = [i for i, (ip, _) in enumerate(s) if lo <= ip < hi]
+    for i in inloop:
+        if s[i][0] not in addrs:
+            fail("sample at %#x: not an instruction of the loop %s" % (s[i][0], addrs))
+    pairs = 0
+    for i in inloop:
+        if i + 1 in inloop:
+            a, b = addrs.index(s[i][0]), addrs.index(s[i + 1][0])
+            if b != (a + period) % k:
+                fail("consecutive samples at loop instructions %d then %d, expected %d "
+                     "(%d instructions later)" % (a, b, (a + period) % k, period))
+            pairs += 1
+    expect = k * iters / period
+    if abs(len(inloop) - expect) >= 1:
+        fail("%d samples in the loop, expected %.1f (%d x %d / %d)"
+             % (len(inloop), expect, k, iters, period))
+    seenpos = set(addrs.index(s[i][0]) for i in inloop)
+    if len(seenpos) != k:
+        fail("samples at only %d of the loop's %d instructions" % (len(seenpos), k))
+    print("ok: INSTRUCTIONS: %d samples (floor(%d/%d)), %d in the loop (%.1f expected), "
+          "%d consecutive pairs each %d instructions apart" % (taken, total, period,
+                                                               len(inloop), expect, pairs, period))
+
+
+def branch(out_path, err_path, script_path, dis_path, nm_path, kind):
+    out = open(out_path).read()
+    err = open(err_path).read()
+    p, seen, taken, thr = summary(err, kind)
+    s = samples(open(script_path).read(), kind)
+    if len(s) != taken or thr != 0:
+        fail("%s: perf script shows %d samples, hpm wrote %d (%d throttled)"
+             % (kind, len(s), taken, thr))
+    base, syms, insns = placed(out, nm_path, dis_path, "rec_br", "rec_br_loop", "rec_br_end")
+    iters = int(re.search(r"^rec_br \S+ \S+ \S+ \S+ (\d+)$", out, re.M).group(1))
+    lo, hi = syms["rec_br_loop"] + base, syms["rec_br_end"] + base
+    br, back = syms["rec_br_insn"] + base, syms["rec_br_back"] + base
+    mnem = dict(insns)
+    if not (mnem.get(br, "").startswith("j") and mnem[br] != "jmp"):
+        fail("rec_br_insn is %r in the disassembly, not a conditional jump" % mnem.get(br))
+    at_br = at_back = 0
+    for ip, _ in s:
+        if not lo <= ip < hi:
+            continue
+        if ip == br:
+            at_br += 1
+        elif ip == back:
+            at_back += 1
+        else:
+            fail("%s: sample at %#x (%s) in the loop, not at its branches %#x, %#x"
+                 % (kind, ip, mnem.get(ip), br, back))
+    if at_back > 2:
+        fail("%s: %d samples at the back edge (it mispredicts at the loop's end only)"
+             % (kind, at_back))
+    if at_br * p < iters // 4:
+        fail("%s: %d samples at the random branch, period %d, %d iterations"
+             % (kind, at_br, p, iters))
+    print("ok: %s: %d samples at the random branch %#x (%s), %d at the back edge"
+          % (kind, at_br, br, mnem[br], at_back))
+
+
+def freq(out_path, err_path, times_path, period, ns):
+    out = open(out_path).read()
+    err = open(err_path).read()
+    period, ns = int(period), int(ns)
+    total = report_total(out, "CYCLES")
+    p, seen, taken, thr = summary(err, "CYCLES")
+    if p != period or seen != total or taken + thr != total // period or thr != 0:
+        fail("CYCLES: period %d, %d events, %d samples, %d throttled; report %d"
+             % (p, seen, taken, thr, total))
+    times = []
+    for line in open(times_path):
+        m = re.match(r"^\s*(\d+)\.(\d{9}):\s+hpm:CYCLES:", line)
+        if m:
+            times.append(int(m.group(1)) * 1000000000 + int(m.group(2)))
+    if len(times) != taken:
+        fail("perf script shows %d CYCLES samples, hpm wrote %d" % (len(times), taken))
+    for i, t in enumerate(times):
+        if t != (i + 1) * ns:
+            fail("sample %d at %d ns, expected %d (every %d cycles)" % (i, t, (i + 1) * ns, period))
+    print("ok: CYCLES: %d samples at exactly %d ns apart (%d cycles), floor(%d/%d)"
+          % (taken, ns, period, total, period))
+
+
 if __name__ == "__main__":
     cmd = sys.argv[1]
     if cmd == "exact":
@@ -127,5 +265,11 @@ if __name__ == "__main__":
         kinds(*sys.argv[2:])
     elif cmd == "throttled":
         throttled(*sys.argv[2:])
+    elif cmd == "insn":
+        insn(*sys.argv[2:])
+    elif cmd == "branch":
+        branch(*sys.argv[2:])
+    elif cmd == "freq":
+        freq(*sys.argv[2:])
     else:
         fail("unknown check " + cmd)

@@ -6,8 +6,17 @@
  * miss in the loop must name exactly that address, and its data address
  * must fall inside the array. Prints the label's and the array's addresses
  * (the test compares them with perf script's fields).
+ *
+ * record_prog insn: a straight loop of REC_INSN_K instructions run
+ * REC_INSN_ITERS times between the labels rec_insn_loop and rec_insn_end
+ * (INSTRUCTIONS samples: each is REC_PERIOD instructions after the one
+ * before, so its place in the loop is known from the disassembly).
+ * record_prog branch: a loop whose conditional branch at rec_br_insn goes
+ * either way at random (an LCG's bit 16), so the predictor misses it about
+ * half the time; the loop's other branch is its back edge at rec_br_back.
  */
 #include <stdio.h>
+#include <string.h>
 
 #define LINES (2 * 1024 * 1024 / 64)
 
@@ -36,9 +45,76 @@ __attribute__((noinline)) long rec_hot(void)
     return sweep(array, LINES) + sweep(array, LINES);
 }
 
-int main(void)
+#define REC_INSN_ITERS 100000
+
+extern const char rec_insn_loop[], rec_insn_end[];
+
+/* 5 instructions per iteration: add, xor, rol, dec, jnz */
+__attribute__((noinline)) static long insn_loop(long n)
 {
-    long s = rec_hot();
+    long a = 1;
+    __asm__ volatile(".globl rec_insn_loop\n"
+                     ".globl rec_insn_end\n"
+                     "rec_insn_loop:\n\t"
+                     "add %[n], %[a]\n\t"
+                     "xor $0x5a, %[a]\n\t"
+                     "rol $3, %[a]\n\t"
+                     "dec %[n]\n\t"
+                     "jnz rec_insn_loop\n"
+                     "rec_insn_end:\n"
+                     : [a] "+r"(a), [n] "+r"(n)
+                     :
+                     : "cc");
+    return a;
+}
+
+#define REC_BR_ITERS 50000
+
+extern const char rec_br_loop[], rec_br_insn[], rec_br_back[], rec_br_end[];
+
+__attribute__((noinline)) static long branch_loop(long n)
+{
+    long taken = 0;
+    unsigned x = 12345;
+    __asm__ volatile(".globl rec_br_loop\n"
+                     ".globl rec_br_insn\n"
+                     ".globl rec_br_back\n"
+                     ".globl rec_br_end\n"
+                     "rec_br_loop:\n\t"
+                     "imul $1103515245, %[x], %[x]\n\t"
+                     "add $12345, %[x]\n\t"
+                     "test $0x10000, %[x]\n"
+                     "rec_br_insn:\n\t"
+                     "jz 2f\n\t"
+                     "inc %[t]\n"
+                     "2:\n\t"
+                     "dec %[n]\n"
+                     "rec_br_back:\n\t"
+                     "jnz rec_br_loop\n"
+                     "rec_br_end:\n"
+                     : [t] "+r"(taken), [x] "+r"(x), [n] "+r"(n)
+                     :
+                     : "cc");
+    return taken;
+}
+
+int main(int argc, char **argv)
+{
+    long s;
+    if (argc > 1 && !strcmp(argv[1], "insn")) {
+        s = insn_loop(REC_INSN_ITERS);
+        printf("rec_insn_loop %p %p %d\nsum %ld\n", (const void *)rec_insn_loop,
+               (const void *)rec_insn_end, REC_INSN_ITERS, s);
+        return 0;
+    }
+    if (argc > 1 && !strcmp(argv[1], "branch")) {
+        s = branch_loop(REC_BR_ITERS);
+        printf("rec_br %p %p %p %p %d\ntaken %ld\n", (const void *)rec_br_loop,
+               (const void *)rec_br_insn, (const void *)rec_br_back, (const void *)rec_br_end,
+               REC_BR_ITERS, s);
+        return 0;
+    }
+    s = rec_hot();
     printf("rec_load_insn %p\narray %p %p\nsum %ld\n", (const void *)rec_load_insn,
            (const void *)array, (const void *)(array + LINES * 8), s);
     return 0;

@@ -12,7 +12,8 @@ mkdir -p "$WORK/$SCENARIO"
 cd "$WORK/$SCENARIO"
 
 fail() { echo "FAIL: $*"; exit 1; }
-have_perf() { command -v perf >/dev/null && perf script -h >/dev/null 2>&1; }
+# perf script -h exits 129 (usage): ask for the version
+have_perf() { command -v perf >/dev/null && perf version >/dev/null 2>&1; }
 pscript() { perf script -i "$1" -F event,ip,addr -G 2>/dev/null; }
 
 case $SCENARIO in
@@ -41,11 +42,13 @@ perf)
     echo "$top" | grep -q "sweep" || fail "perf report's top symbol: $top"
     # hpm report: collapsed stacks and the flame graph of the same file
     "$HPM" report --folded rec.data > folded.txt
-    n=$(awk '/;main;rec_hot;sweep / {print $NF}' folded.txt)
+    # the load is at the global label rec_load_insn inside sweep: hpm
+    # report's symbol table (src/profile) names the label, perf the function
+    n=$(awk '/;main;rec_hot;(sweep|rec_load_insn) / {print $NF}' folded.txt)
     [ "${n:-0}" -ge 650 ] || fail "folded stacks: $(cat folded.txt)"
     "$HPM" report --flamegraph --event hpm:L1D_MISSES -o fg.svg rec.data
     if command -v xmllint >/dev/null; then xmllint --noout fg.svg || fail "SVG not well-formed"; fi
-    grep -q ">sweep" fg.svg || fail "no sweep in the flame graph"
+    grep -qE ">(sweep|rec_load_insn)" fg.svg || fail "no sweep in the flame graph"
     ;;
 kinds)
     # every kind the sampler knows counts what the UPC counts (the loads,
@@ -56,6 +59,57 @@ kinds)
     "$HPM" record -e LOADS:1000,L1D_MISSES:100,L1D_READ_MISSES:100,DTLB_MISSES:10 \
         -o k2.data -- "$PROG" > out2.txt 2> err2.txt || fail "hpm record: $(cat err2.txt)"
     $CHECK kinds out2.txt err2.txt
+    # the kinds sampled per instruction: exact core events, the timing
+    # model's cycles and stalls, the predictor's misses
+    "$HPM" record -e INSTRUCTIONS:1000,CYCLES:10000,STALL_MEM_CYCLES:1000,BRANCHES:100,BR_COND_NOT_TAKEN:100,BR_RETURN_MISPREDICTS:1,INT_ADDSUB:1000,SYSCALLS:1 \
+        -o k3.data -- "$PROG" > out3.txt 2> err3.txt || fail "hpm record: $(cat err3.txt)"
+    $CHECK kinds out3.txt err3.txt
+    "$HPM" record -e STALL_TLB_CYCLES:100,STALL_BRANCH_CYCLES:100,BR_CALLS:10,BR_COND_TAKEN:100,L1D_WRITEBACKS:10,L2_ACCESSES:100,STORE_BYTES:1000,INT_LOGIC:100 \
+        -o k4.data -- "$PROG" > out4.txt 2> err4.txt || fail "hpm record: $(cat err4.txt)"
+    $CHECK kinds out4.txt err4.txt
+    ;;
+insn)
+    # INSTRUCTIONS every 997th (prime to the loop's 5 instructions): the
+    # samples in the loop are 997 instructions apart in its disassembly
+    "$HPM" record -e INSTRUCTIONS:997 --rate-limit 1000000000 -o rec.data -- "$PROG" insn \
+        > out.txt 2> err.txt || fail "hpm record: $(cat err.txt)"
+    have_perf || { echo "SKIP: no perf"; exit 0; }
+    pscript rec.data > script.txt
+    objdump -d --no-show-raw-insn "$PROG" > dis.txt
+    nm "$PROG" > nm.txt
+    $CHECK insn out.txt err.txt script.txt dis.txt nm.txt 997
+    perf report -i rec.data --stdio --no-children --sort sym > rep.txt 2> perr.txt ||
+        fail "perf report: $(cat perr.txt)"
+    grep -q "of event 'hpm:INSTRUCTIONS'" rep.txt || fail "perf report's event: $(head -20 rep.txt)"
+    top=$(grep -m1 -E '^ +[0-9.]+%' rep.txt)
+    echo "$top" | grep -q "insn_loop" || fail "perf report's top symbol: $top"
+    ;;
+branch)
+    # every conditional mispredict: in the random loop, at its branch
+    "$HPM" record -e BR_COND_MISPREDICTS:1,BR_MISPREDICTS:7 --rate-limit 1000000000 \
+        -o rec.data -- "$PROG" branch > out.txt 2> err.txt || fail "hpm record: $(cat err.txt)"
+    $CHECK kinds out.txt err.txt
+    have_perf || { echo "SKIP: no perf"; exit 0; }
+    pscript rec.data > script.txt
+    objdump -d --no-show-raw-insn "$PROG" > dis.txt
+    nm "$PROG" > nm.txt
+    $CHECK branch out.txt err.txt script.txt dis.txt nm.txt BR_COND_MISPREDICTS
+    $CHECK branch out.txt err.txt script.txt dis.txt nm.txt BR_MISPREDICTS
+    perf script -i rec.data > full.txt 2> perr.txt || fail "perf script: $(cat perr.txt)"
+    grep -q "hpm:BR_COND_MISPREDICTS:" full.txt || fail "perf script: $(head full.txt)"
+    ;;
+freq)
+    # -F 10000 on bgp (850 MHz): a sample every 85000 cycles, 100 us apart
+    "$HPM" record -F 10000 -o rec.data -- "$PROG" > out.txt 2> err.txt ||
+        fail "hpm record: $(cat err.txt)"
+    grep -q "a CYCLES sample every 85000 modeled cycles" err.txt || fail "$(cat err.txt)"
+    have_perf || { echo "SKIP: no perf"; exit 0; }
+    perf script -i rec.data -F time,event,ip --ns -G > times.txt 2> perr.txt ||
+        fail "perf script: $(cat perr.txt)"
+    $CHECK freq out.txt err.txt times.txt 85000 100000
+    perf report -i rec.data --stdio --no-children --sort sym > rep.txt 2> perr.txt ||
+        fail "perf report: $(cat perr.txt)"
+    grep -q "of event 'hpm:CYCLES'" rep.txt || fail "perf report's event: $(head -20 rep.txt)"
     ;;
 throttle)
     "$HPM" record -e L1D_MISSES:10 --rate-limit 5 -o rec.data -- "$PROG" > out.txt 2> err.txt ||
@@ -63,6 +117,10 @@ throttle)
     have_perf || { echo "SKIP: no perf"; exit 0; }
     pscript rec.data > script.txt
     $CHECK throttled out.txt err.txt script.txt L1D_MISSES 10 5
+    "$HPM" record -e INSTRUCTIONS:100 --rate-limit 7 -o ins.data -- "$PROG" insn > out2.txt \
+        2> err2.txt || fail "hpm record: $(cat err2.txt)"
+    pscript ins.data > script2.txt
+    $CHECK throttled out2.txt err2.txt script2.txt INSTRUCTIONS 100 7
     ;;
 errors)
     expect_err() { # expect_err PATTERN CMD...: exit 2, the message, no file
@@ -76,9 +134,18 @@ errors)
     expect_err "PERIOD '0' must be a whole number of at least 1" "$HPM" record -e LOADS:0 -- "$PROG"
     expect_err "PERIOD 'x' must be" "$HPM" record -e LOADS:x -- "$PROG"
     expect_err "expected KIND:PERIOD" "$HPM" record -e LOADS -- "$PROG"
-    expect_err "CYCLES cannot be sampled precisely" "$HPM" record -e CYCLES:1000 -- "$PROG"
+    expect_err "NODE_CYCLES cannot be sampled precisely: it is a node-wide kind" \
+        "$HPM" record -e NODE_CYCLES:1000 -- "$PROG"
+    expect_err "the per-core kinds can: INSTRUCTIONS CYCLES" "$HPM" record -e DDR_READS:10 -- "$PROG"
+    expect_err "is not combined with -e" "$HPM" record -F 1000 -e LOADS:10 -- "$PROG"
+    expect_err "more than one sample per cycle" "$HPM" record -F 1000000000 -- "$PROG"
+    sed -E -e 's/^(cpi_[a-z]+|l2_latency|l3_latency|memory_latency|tlb_miss|mispredict) = .*/\1 = 0/' \
+        -e 's/^name = .*/name = notiming/' \
+        "$SRC/../../machines/bgp.machine" > notiming.machine
+    expect_err "-F needs a timing model: machine notiming has none" \
+        "$HPM" record -F 1000 --machine ./notiming.machine -- "$PROG"
     expect_err "LOADS is named twice" "$HPM" record -e LOADS:5,LOADS:6 -- "$PROG"
-    expect_err "-e KIND:PERIOD is required" "$HPM" record -- "$PROG"
+    expect_err "-e KIND:PERIOD or -F HZ is required" "$HPM" record -- "$PROG"
     expect_err "no-such-dir" "$HPM" record -e LOADS:10 -o no-such-dir/x.data -- "$PROG"
     [ ! -e no-such-dir ] || fail "made a directory"
     printf 'not a perf file\n' > bad.data

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * record.c - hpm record -e KIND:PERIOD[,...] [--machine M] [-o FILE] -- PROGRAM
+ * record.c - hpm record -e KIND:PERIOD[,...] | -F HZ [--machine M] [-o FILE] -- PROGRAM
  *
  * Precise sampling on the virtual PMU (docs/vpmu.md, "Sampling"): runs
  * PROGRAM as hpm profile does (count.c, with the tool's --hpm-sample), prints
@@ -18,6 +18,7 @@
 #include "catalog.h"
 #include "commands.h"
 #include "count_hook.h"
+#include "machine_arg.h"
 #include "options.h"
 #include "perfdata.h"
 #include "runner.h"
@@ -26,32 +27,30 @@
 #define MAX_KINDS 8 /* the tool's limit (vpmu_sample.c) */
 
 static const char synopsis[] =
-    "usage: hpm record -e KIND:PERIOD[,KIND:PERIOD...] [--machine M] [-o FILE]\n"
+    "usage: hpm record -e KIND:PERIOD[,KIND:PERIOD...] | -F HZ [--machine M] [-o FILE]\n"
     "                  [--rate-limit N] -- PROGRAM [ARGS]\n"
     "\n"
     "Runs PROGRAM on the virtual PMU, prints its counts as hpm count does and takes a\n"
     "precise sample at every PERIOD-th event of each KIND per thread: the exact\n"
-    "instruction that caused it (zero skid), its data address, thread, core, call\n"
-    "chain and modeled time. Writes them to FILE in perf.data format for perf report\n"
+    "instruction that caused it (zero skid), its data address (memory kinds), thread,\n"
+    "core, call chain and modeled time. -F HZ samples CYCLES HZ times per second of\n"
+    "modeled time instead. Writes them to FILE in perf.data format for perf report\n"
     "and perf script (the counts and samples are modeled, not measured).\n"
     "\n"
     "options:\n";
 static const char footer[] =
     "\n"
-    "KIND (catalog names, hpm list): LOADS STORES L1D_MISSES L1D_READ_MISSES\n"
-    "L1D_WRITE_MISSES L1I_MISSES L2_HITS L2_MISSES L3_HITS MEM_ACCESSES DTLB_MISSES\n"
-    "ITLB_MISSES. The timing model runs too (CYCLES is counted) for the samples' time.\n";
-
-/* The kinds one model call decides (the tool's list, vpmu_sample.c). */
-static const char *const sampleable[] = {
-    "LOADS",    "STORES",  "L1D_MISSES", "L1D_READ_MISSES", "L1D_WRITE_MISSES", "L1I_MISSES",
-    "L2_HITS",  "L2_MISSES", "L3_HITS",  "MEM_ACCESSES",    "DTLB_MISSES",      "ITLB_MISSES",
-};
+    "KIND: any per-core kind of the catalog (hpm list): INSTRUCTIONS, CYCLES,\n"
+    "STALL_*_CYCLES, BRANCHES and BR_*, BR_*MISPREDICTS, FP_*, INT_*, SYSCALLS, loads,\n"
+    "stores, cache and TLB misses; not the node-wide kinds (NODE_CYCLES, L3_READS,\n"
+    "DDR_*, TORUS_*, ...). The timing model runs too (CYCLES is counted) for the\n"
+    "samples' time. -F HZ is CYCLES:PERIOD with PERIOD = the machine's clock / HZ\n"
+    "(rounded); it is not combined with -e (each -e period is exact, not adapted).\n";
 
 struct record_opts {
     struct hpm_opt_list events;
     const char *machine, *output;
-    long rate_limit;
+    long rate_limit, freq;
     int no_children;
 };
 
@@ -76,12 +75,16 @@ struct record_ctx {
     int bad;
 };
 
-#define RECORD_OPTIONS 6
+#define RECORD_OPTIONS 7
 static void record_table(struct record_opts *o, struct hpm_opt *t)
 {
     const struct hpm_opt rows[] = {
         {"--event", "-e", "KIND:PERIOD,...", "sample every PERIOD-th event of KIND (repeatable)",
          HPM_OPT_LIST, &o->events, NULL, NULL, 0, 0},
+        {"--freq", "-F", "HZ",
+         "sample CYCLES HZ times per second of modeled time (the machine's clock / HZ "
+         "cycles apart)",
+         HPM_OPT_LONG, &o->freq, NULL, NULL, 1, 1000000000},
         {"--machine", NULL, "M", "machine model (hpm list --machines) [default]", HPM_OPT_STRING,
          &o->machine, NULL, NULL, 0, 0},
         {"--output", "-o", "FILE", "write the samples to FILE [perf.data]", HPM_OPT_STRING,
@@ -98,13 +101,18 @@ static void record_table(struct record_opts *o, struct hpm_opt *t)
     memcpy(t, rows, sizeof rows);
 }
 
-static int is_sampleable(const char *kind)
+/* The per-core kinds, for a message: "INSTRUCTIONS CYCLES ..." */
+static void sampleable_list(char *buf, size_t len)
 {
-    size_t i;
-    for (i = 0; i < sizeof sampleable / sizeof sampleable[0]; i++)
-        if (!strcmp(sampleable[i], kind))
-            return 1;
-    return 0;
+    size_t at = 0;
+    unsigned k;
+    buf[0] = 0;
+    for (k = 0; k < HPM_K_CORE_COUNT && at + 1 < len; k++) {
+        int n = snprintf(buf + at, len - at, "%s%s", k ? " " : "", hpm_catalog_kind(k)->name);
+        if (n < 0 || (size_t)n >= len - at)
+            break;
+        at += (size_t)n;
+    }
 }
 
 /* One KIND:PERIOD into specs; the message names what is wrong. */
@@ -127,11 +135,13 @@ static int parse_spec(struct record_ctx *c, const char *s, size_t len, char *why
         return -1;
     }
     info = hpm_catalog_kind((unsigned)kind);
-    if (!is_sampleable(info->name)) {
+    if (info->node) {
+        char list[1024];
+        sampleable_list(list, sizeof list);
         snprintf(why, wl,
-                 "%s cannot be sampled precisely: only kinds that one access or fetch decides "
-                 "(listed below)",
-                 info->name);
+                 "%s cannot be sampled precisely: it is a node-wide kind, no instruction's; "
+                 "the per-core kinds can: %s",
+                 info->name, list);
         return -1;
     }
     if ((size_t)(s + len - colon - 1) >= sizeof num || colon + 1 == s + len) {
@@ -450,13 +460,55 @@ done:
     return rc;
 }
 
+/* -F HZ: CYCLES every clock / HZ cycles (rounded) of the machine's timing
+ * model; the message says what it became. */
+static int freq_spec(struct record_ctx *c, const struct record_opts *o)
+{
+    struct hpm_machine m;
+    char note[256];
+    uint64_t f, period;
+    unsigned i, any = 0;
+    if (machine_arg_load("hpm record", o->machine, &m, note, sizeof note) != 0)
+        return -1;
+    for (i = 0; i < sizeof m.timing.cpi_milli / sizeof m.timing.cpi_milli[0]; i++)
+        any |= m.timing.cpi_milli[i];
+    any |= m.timing.l2_latency | m.timing.l3_latency | m.timing.memory_latency |
+           m.timing.tlb_miss | m.timing.mispredict;
+    f = m.frequency_hz;
+    if (!any) {
+        fprintf(stderr,
+                "hpm record: -F needs a timing model: machine %s has none (every cpi_* and "
+                "latency of its [timing] is 0, so modeled time does not advance); use -e "
+                "KIND:PERIOD\n",
+                m.name);
+        return -1;
+    }
+    if ((uint64_t)o->freq > f) {
+        fprintf(stderr,
+                "hpm record: -F %ld: more than one sample per cycle of machine %s (clock %" PRIu64
+                " Hz)\n",
+                o->freq, m.name, f);
+        return -1;
+    }
+    period = (f + (uint64_t)o->freq / 2) / (uint64_t)o->freq;
+    snprintf(c->specs[0].kind, sizeof c->specs[0].kind, "CYCLES");
+    c->specs[0].code = HPM_K_CYCLES;
+    c->specs[0].period = period;
+    c->n_specs = 1;
+    fprintf(stderr,
+            "hpm: -F %ld: a CYCLES sample every %" PRIu64 " modeled cycles (machine %s, clock %" PRIu64
+            " Hz%s)\n",
+            o->freq, period, m.name, f, f % (uint64_t)o->freq ? ", rounded" : "");
+    return 0;
+}
+
 int cmd_record(int argc, char **argv)
 {
     struct record_opts o;
     struct record_ctx c;
     struct count_hook hook;
     struct hpm_opt table[RECORD_OPTIONS];
-    char why[300], *sample_arg = NULL, *events_arg = NULL, limit_arg[64];
+    char why[1400], *sample_arg = NULL, *events_arg = NULL, limit_arg[64];
     char **cargv = NULL;
     size_t at, ea;
     int first, rc, na = 0, i;
@@ -471,9 +523,18 @@ int cmd_record(int argc, char **argv)
         return rc < 0 ? 0 : rc;
     if (first >= argc)
         return hpm_opt_error("hpm record", table, synopsis, footer, "no PROGRAM to run%s", "");
-    if (o.events.n == 0)
+    if (o.events.n == 0 && !o.freq)
         return hpm_opt_error("hpm record", table, synopsis, footer,
-                             "-e KIND:PERIOD is required%s", "");
+                             "-e KIND:PERIOD or -F HZ is required%s", "");
+    if (o.events.n && o.freq)
+        return hpm_opt_error("hpm record", table, synopsis, footer,
+                             "-F HZ samples CYCLES at HZ of modeled time and is not combined "
+                             "with -e (periods are exact, not adapted per event): use -F alone, "
+                             "or -e CYCLES:PERIOD with PERIOD = the machine's clock / HZ "
+                             "beside the other kinds%s",
+                             "");
+    if (o.freq && freq_spec(&c, &o) != 0)
+        return 2;
     for (k = 0; k < o.events.n; k++) {
         const char *v = o.events.v[k];
         while (*v) {
