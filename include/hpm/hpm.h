@@ -184,6 +184,14 @@ int hpm_start(int set);
 int hpm_thread_running(int component);
 int hpm_stop(int set, int64_t *values);  /* values may be NULL */
 int hpm_read(int set, int64_t *values);  /* counts since start or reset */
+/* A running set that the calling thread started on a thread-bound
+ * component (sim) can be read without hpm_read's look-up: *fn(*ctx, values)
+ * reads as hpm_read(set, values) does, on this thread, until the set
+ * stops (PAPI_read's fast path: on the virtual PMU a read's instructions
+ * are added to the program's count). HPM_EINVAL when the set is not such a
+ * set (read it with hpm_read). */
+typedef int (*hpm_reader_t)(void *ctx, int64_t *values);
+int hpm_read_direct(int set, hpm_reader_t *fn, void **ctx);
 int hpm_accum(int set, int64_t *values); /* values[i] += counts, then reset */
 int hpm_reset(int set);
 

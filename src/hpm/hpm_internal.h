@@ -169,8 +169,18 @@ int hpm__check_init(void);
 int hpm__comp_enabled(int comp);
 /* The calling thread's record, created if needed (NULL: out of memory). */
 struct hpm_thread *hpm__self(void);
-/* Without creating it (signal context). */
-struct hpm_thread *hpm__self_if_any(void);
+/* Without creating it (signal context; inline: hpm_read's fast path, whose
+ * instructions are added to the program's count on the virtual PMU). An
+ * epoch mismatch means hpm_shutdown freed it. initial-exec: the signal
+ * handler reads them, and a dynamic TLS access could allocate there. */
+extern __thread struct hpm_thread *hpm__tls_self __attribute__((tls_model("initial-exec")));
+extern __thread unsigned hpm__tls_epoch __attribute__((tls_model("initial-exec")));
+static inline struct hpm_thread *hpm__self_if_any(void)
+{
+    if (hpm__tls_self && hpm__tls_epoch == __atomic_load_n(&g_hpm.epoch, __ATOMIC_ACQUIRE))
+        return hpm__tls_self;
+    return NULL;
+}
 /* The calling thread no longer has a record (the record itself stays). */
 void hpm__self_forget(void);
 /* Its destructor (core.c's) stops a thread's sets at its exit. */

@@ -872,6 +872,21 @@ HPM_EXPORT int hpm_read(int set, int64_t *values)
     return rc;
 }
 
+HPM_EXPORT int hpm_read_direct(int set, hpm_reader_t *fn, void **ctx)
+{
+    struct hpm_set *s;
+    struct hpm_thread *t;
+    if (!fn || !ctx)
+        return HPM_EINVAL;
+    /* hpm_read's fast path, resolved once */
+    if (hpm__in_handler || (t = hpm__self_if_any()) == NULL ||
+        (s = own_running_set(t, set)) == NULL)
+        return HPM_EINVAL;
+    *fn = s->c->read;
+    *ctx = s->cst;
+    return HPM_OK;
+}
+
 static int reset_locked(struct hpm_set *s)
 {
     int rc = HPM_OK, i;

@@ -18,11 +18,10 @@ struct hpm_global g_hpm = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 pthread_key_t hpm__exit_key = (pthread_key_t)-1;
 
-/* The calling thread's record. initial-exec: the signal handler reads it,
- * and a dynamic TLS access could allocate there. tls_epoch tells a record
+/* The calling thread's record (hpm_internal.h). hpm__tls_epoch tells a record
  * freed by hpm_shutdown from a live one. */
-static __thread struct hpm_thread *tls_self __attribute__((tls_model("initial-exec")));
-static __thread unsigned tls_epoch __attribute__((tls_model("initial-exec")));
+__thread struct hpm_thread *hpm__tls_self __attribute__((tls_model("initial-exec")));
+__thread unsigned hpm__tls_epoch __attribute__((tls_model("initial-exec")));
 
 int hpm__check_init(void)
 {
@@ -38,17 +37,9 @@ int hpm__comp_enabled(int comp)
     return comp >= 0 && comp < HPM_NCOMP && g_hpm.comp[comp].info.enabled;
 }
 
-struct hpm_thread *hpm__self_if_any(void)
-{
-    /* signal context: no lock. An epoch mismatch means hpm_shutdown freed it. */
-    if (tls_self && tls_epoch == __atomic_load_n(&g_hpm.epoch, __ATOMIC_ACQUIRE))
-        return tls_self;
-    return NULL;
-}
-
 void hpm__self_forget(void)
 {
-    tls_self = NULL;
+    hpm__tls_self = NULL;
 }
 
 struct hpm_thread *hpm__self(void)
@@ -67,8 +58,8 @@ struct hpm_thread *hpm__self(void)
     pthread_mutex_init(&t->rmu, NULL);
     t->next = g_hpm.threads;
     g_hpm.threads = t;
-    tls_self = t;
-    tls_epoch = g_hpm.epoch;
+    hpm__tls_self = t;
+    hpm__tls_epoch = g_hpm.epoch;
     pthread_mutex_unlock(&g_hpm.lock);
     /* any non-NULL value makes the destructor run at thread exit */
     if (hpm__exit_key != (pthread_key_t)-1)

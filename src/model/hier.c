@@ -325,14 +325,12 @@ hier_access_inline(struct hpm_hier *h, uint32_t core, int kind, uint64_t addr, u
     hpm__line_span(l1->line_bits, addr, size, &first, &last);
     if (__builtin_expect(first != last, 0))
         return hier_general(h, core, kind, addr, size, l1);
-    /* the single-line case of ref_level */
-    if (!l1->index && (l1->tags[(size_t)(first & l1->set_mask) * l1->ways] ^ (first << 1)) < 2) {
-        /* MRU hit: the common case, no reordering under any policy */
-        l1->tags[(size_t)(first & l1->set_mask) * l1->ways] |= write;
-        r = 0;
-    } else {
+    /* the single-line case of ref_level: a scanned L1 inline (its MRU hit
+     * first), an indexed one by call */
+    if (!l1->index)
+        r = hpm__line_ref_scan(l1, first, write, &wb);
+    else
         r = hpm__line_ref(l1, first, write, &wb);
-    }
     (&l1->st.read_accesses)[3 * write]++;
     (&l1->st.read_misses)[3 * write] += r & 1;
     if (__builtin_expect(r & 2, 0)) {

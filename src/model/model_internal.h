@@ -190,19 +190,17 @@ static inline unsigned hpm__line_ref_ix(struct hpm_cache *c, uint64_t line, unsi
     return 1;
 }
 
-/* One line reference: returns bit 0 = miss, bit 1 = a dirty line was evicted
- * (its line number stored in *wb). Updates replacement state, fills and
- * writebacks; access counters are the caller's. */
-static inline unsigned hpm__line_ref(struct hpm_cache *c, uint64_t line, unsigned write,
-                                     uint64_t *wb)
+/* hpm__line_ref of a scanned cache (c->index == NULL). Always inlined: the
+ * vpmu tool's L1 path (hier_access_inline) has it without a call, as
+ * cachegrind's cachesim_*_doref are inlined into its helpers. */
+static inline __attribute__((always_inline)) unsigned
+hpm__line_ref_scan(struct hpm_cache *c, uint64_t line, unsigned write, uint64_t *wb)
 {
     uint64_t *set = c->tags + (size_t)(line & c->set_mask) * c->ways;
     uint64_t key = line << 1;
     uint64_t w = set[0];
     uint32_t n = c->ways, i, j;
 
-    if (c->index)
-        return hpm__line_ref_ix(c, line, write, wb);
     if ((w ^ key) < 2) { /* MRU fast path */
         set[0] = w | write;
         return 0;
@@ -243,6 +241,17 @@ static inline unsigned hpm__line_ref(struct hpm_cache *c, uint64_t line, unsigne
         return 3;
     }
     return 1;
+}
+
+/* One line reference: returns bit 0 = miss, bit 1 = a dirty line was evicted
+ * (its line number stored in *wb). Updates replacement state, fills and
+ * writebacks; access counters are the caller's. */
+static inline unsigned hpm__line_ref(struct hpm_cache *c, uint64_t line, unsigned write,
+                                     uint64_t *wb)
+{
+    if (c->index)
+        return hpm__line_ref_ix(c, line, write, wb);
+    return hpm__line_ref_scan(c, line, write, wb);
 }
 
 /* Marks line dirty if present, without touching replacement order. */

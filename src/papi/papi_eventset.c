@@ -28,11 +28,25 @@
 static struct papi_eventset **chunks[MAX_CHUNKS];
 static int n_handles; /* handles 0 .. n_handles-1 have been issued */
 
-/* Set while the user's overflow handler runs on this thread (the
- * trampoline): the interrupted code may hold papi_mutex or the set's mutex,
- * so PAPI calls made from the handler take neither (libhpm does the same).
- * initial-exec: a dynamic TLS access could allocate in signal context. */
-static _Thread_local int in_overflow_handler __attribute__((tls_model("initial-exec")));
+#define OWN_RUNNING_MAX 8
+/* The thread's state, one thread-local object (one TLS offset to load in
+ * PAPI_read). initial-exec: a dynamic TLS access could allocate in signal
+ * context.
+ * in_overflow_handler: set while the user's overflow handler runs on this
+ * thread (the trampoline): the interrupted code may hold papi_mutex or the
+ * set's mutex, so PAPI calls made from the handler take neither (libhpm
+ * does the same).
+ * own_running: the sets this thread started on a thread-bound component
+ * (below, "own_running"); generation: PAPI_shutdown frees every set,
+ * running ones too: entries of an earlier generation are stale. */
+static _Thread_local struct {
+    int in_overflow_handler;
+    struct {
+        unsigned generation;
+        int n;
+        struct papi_eventset *set[OWN_RUNNING_MAX];
+    } own_running;
+} tls __attribute__((tls_model("initial-exec")));
 
 static struct papi_eventset *slot_load(int handle)
 {
@@ -47,7 +61,7 @@ struct papi_eventset *papi_eventset_get(int handle)
 {
     if (handle < 0 || handle >= CHUNK * MAX_CHUNKS)
         return NULL;
-    if (in_overflow_handler)
+    if (tls.in_overflow_handler)
         return slot_load(handle);
     pthread_mutex_lock(&papi_mutex);
     struct papi_eventset *es = slot_load(handle);
@@ -59,7 +73,7 @@ struct papi_eventset *papi_eventset_get(int handle)
 
 void papi_eventset_put(struct papi_eventset *es)
 {
-    if (es && !in_overflow_handler)
+    if (es && !tls.in_overflow_handler)
         pthread_mutex_unlock(&es->mu);
 }
 
@@ -145,10 +159,10 @@ static void overflow_trampoline(int set, void *pc, uint64_t mask, void *ucontext
         PAPI_overflow_handler_t h = es->overflow_handler;
         if (h && vector) {
             /* the handler may call PAPI on its set: no locks (see above) */
-            int nested = in_overflow_handler;
-            in_overflow_handler = 1;
+            int nested = tls.in_overflow_handler;
+            tls.in_overflow_handler = 1;
             h(es->handle, pc, vector, ucontext);
-            in_overflow_handler = nested;
+            tls.in_overflow_handler = nested;
         }
         return;
     }
@@ -290,7 +304,7 @@ static void clear_stopped(struct papi_eventset *es)
  * it is a stopped set now, which any thread may read, start or clean up. */
 static void sync_stopped_by_exit(struct papi_eventset *es)
 {
-    if (!es->running || in_overflow_handler || hpm_set_state(es->hpm_set) != HPM_SET_STOPPED)
+    if (!es->running || tls.in_overflow_handler || hpm_set_state(es->hpm_set) != HPM_SET_STOPPED)
         return;
     es->running = 0;
     if (hpm_read(es->hpm_set, es->scratch) == HPM_OK)
@@ -728,49 +742,53 @@ int PAPI_state(int EventSet, int *status)
 
 /* ------------------------------------------------------------ counting */
 
-/* The sets this thread started on a thread-bound component (sim: only the
- * starting thread may read, stop or reset one while it runs, and PAPI
- * destroys no running set), so that PAPI_read of one's own running set
- * takes no lock: a read on the virtual PMU adds its instructions to the
- * program's own count. Set and cleared by the owning thread only. */
-#define OWN_RUNNING_MAX 8
-static _Thread_local struct papi_eventset *own_running[OWN_RUNNING_MAX]
-    __attribute__((tls_model("initial-exec")));
-static _Thread_local int own_running_n __attribute__((tls_model("initial-exec")));
-/* PAPI_shutdown frees every set, running ones too: entries of an earlier
- * generation are stale */
-static _Thread_local unsigned own_running_generation __attribute__((tls_model("initial-exec")));
+/* Event i is native i, underived (papi_eventset.direct). */
+static int direct_of(const struct papi_eventset *es)
+{
+    if (es->nnat != es->nev)
+        return 0;
+    for (int i = 0; i < es->nev; i++)
+        if (es->ev[i].derived != NOT_DERIVED || es->ev[i].nterms != 1 || es->ev[i].pos[0] != i)
+            return 0;
+    return 1;
+}
 
+/* tls.own_running: the sets this thread started on a thread-bound component
+ * (sim: only the starting thread may read, stop or reset one while it
+ * runs, and PAPI destroys no running set), so that PAPI_read of one's own
+ * running set takes no lock: a read on the virtual PMU adds its
+ * instructions to the program's own count. Set and cleared by the owning
+ * thread only. */
 static void own_running_add(struct papi_eventset *es)
 {
     unsigned g = __atomic_load_n(&papi_lib.generation, __ATOMIC_ACQUIRE);
     if (es->attached || es->cidx < 0 || es->cidx >= papi_lib.ncomp ||
         !(papi_lib.comp[es->cidx].hpm.flags & HPM_COMP_THREAD_BOUND))
         return;
-    if (own_running_generation != g) {
-        own_running_n = 0;
-        own_running_generation = g;
+    if (tls.own_running.generation != g) {
+        tls.own_running.n = 0;
+        tls.own_running.generation = g;
     }
-    if (own_running_n < OWN_RUNNING_MAX)
-        own_running[own_running_n++] = es;
+    if (tls.own_running.n < OWN_RUNNING_MAX)
+        tls.own_running.set[tls.own_running.n++] = es;
 }
 
 static void own_running_remove(struct papi_eventset *es)
 {
-    for (int i = 0; i < own_running_n; i++)
-        if (own_running[i] == es) {
-            own_running[i] = own_running[--own_running_n];
+    for (int i = 0; i < tls.own_running.n; i++)
+        if (tls.own_running.set[i] == es) {
+            tls.own_running.set[i] = tls.own_running.set[--tls.own_running.n];
             return;
         }
 }
 
 static struct papi_eventset *own_running_find(int handle)
 {
-    if (own_running_generation != __atomic_load_n(&papi_lib.generation, __ATOMIC_ACQUIRE))
+    if (tls.own_running.generation != __atomic_load_n(&papi_lib.generation, __ATOMIC_ACQUIRE))
         return NULL;
-    for (int i = 0; i < own_running_n; i++)
-        if (own_running[i]->handle == handle)
-            return own_running[i];
+    for (int i = 0; i < tls.own_running.n; i++)
+        if (tls.own_running.set[i]->handle == handle)
+            return tls.own_running.set[i];
     return NULL;
 }
 
@@ -788,12 +806,16 @@ int PAPI_start(int EventSet)
         return papi_ret(PAPI_EISRUN);
     /* before the start: once the counters run, every instruction of the
      * library until the stop's read is in the program's count */
+    es->direct = direct_of(es);
+    es->reader = NULL; /* resolved at the first read: not counted between start and stop */
+    es->reader_tried = 0;
     own_running_add(es);
     int rc = hpm_start(es->hpm_set);
     if (rc < 0) {
         own_running_remove(es);
         return papi_ret(papi_from_hpm(rc, OP_START));
     }
+
     clear_stopped(es);
     es->running = 1;
     return PAPI_OK;
@@ -813,6 +835,7 @@ int PAPI_stop(int EventSet, long long *values)
     if (rc < 0)
         return papi_ret(papi_from_hpm(rc, OP_STOP));
     own_running_remove(es);
+    es->reader = NULL;
     es->running = 0;
     for (int i = 0; i < es->nnat; i++)
         es->stopped[i] = es->scratch[i];
@@ -821,17 +844,32 @@ int PAPI_stop(int EventSet, long long *values)
     return PAPI_OK;
 }
 
-int PAPI_read(int EventSet, long long *values)
+/* PAPI_read of this thread's own running set (no lock: see own_running). */
+static __attribute__((noinline)) int read_own(struct papi_eventset *own, long long *values)
 {
-    struct papi_eventset *own;
-    if (values && !in_overflow_handler && (own = own_running_find(EventSet)) != NULL) {
-        /* this thread's own running set: no lock (see own_running) */
-        int rc = hpm_read(own->hpm_set, own->scratch);
-        if (rc < 0)
-            return papi_ret(papi_from_hpm(rc, OP_READ));
-        compute(own, own->scratch, values);
-        return PAPI_OK;
+    int rc;
+    if (own->reader) {
+        rc = own->reader(own->reader_ctx, own->scratch);
+    } else {
+        rc = hpm_read(own->hpm_set, own->scratch);
+        if (!own->reader_tried) {
+            own->reader_tried = 1;
+            if (hpm_read_direct(own->hpm_set, &own->reader, &own->reader_ctx) != HPM_OK)
+                own->reader = NULL;
+        }
     }
+    if (rc < 0)
+        return papi_ret(papi_from_hpm(rc, OP_READ));
+    if (own->direct)
+        for (int i = 0; i < own->nev; i++)
+            values[i] = own->scratch[i];
+    else
+        compute(own, own->scratch, values);
+    return PAPI_OK;
+}
+
+static __attribute__((noinline)) int read_locked(int EventSet, long long *values)
+{
     GET_SET_NOSYNC(es, EventSet);
     if (!values)
         return papi_ret(PAPI_EINVAL);
@@ -845,6 +883,17 @@ int PAPI_read(int EventSet, long long *values)
         return papi_ret(papi_from_hpm(rc, OP_READ));
     compute(es, es->scratch, values);
     return PAPI_OK;
+}
+
+int PAPI_read(int EventSet, long long *values)
+{
+    /* two tail calls, so that the common case (a program reading the set
+     * it runs: on the virtual PMU every instruction here is added to its
+     * count) saves no register first */
+    struct papi_eventset *own;
+    if (values && !tls.in_overflow_handler && (own = own_running_find(EventSet)) != NULL)
+        return read_own(own, values);
+    return read_locked(EventSet, values);
 }
 
 int PAPI_read_ts(int EventSet, long long *values, long long *cyc)

@@ -178,6 +178,15 @@ struct papi_eventset {
     int64_t *scratch;   /* nnat native counts */
     PAPI_overflow_handler_t overflow_handler;
     int overflowing;    /* number of events with a threshold */
+    /* every event is its own native, in order (no derived preset, no
+     * shared native): a read is the natives as they are (set at start;
+     * the events of a running set do not change) */
+    int direct;
+    /* this thread's own running set (papi_eventset.c, own_running): read
+     * by reader(reader_ctx, ...) without libhpm's look-up (hpm_read_direct) */
+    hpm_reader_t reader;
+    void *reader_ctx;
+    int reader_tried; /* since the start (resolved at the first read) */
 };
 
 /* Look a handle up and lock the set; NULL when invalid. Release it with

@@ -542,25 +542,31 @@ static inline __attribute__((always_inline)) void prof_access(int kind, int serv
     }
 }
 
-void vpmu_node_ifetch(Addr a, SizeT len)
+/* The profile's (and sampler's) part of a fetch: kept out of line, so
+ * that the common path of the helpers below needs few registers (their
+ * prologues and epilogues were a tenth of their time). */
+static __attribute__((noinline)) void ifetch_prof(struct core_state *s, Addr a, SizeT len)
 {
-    Addr first = a >> iline_bits, last = (a + (len ? len : 1) - 1) >> iline_bits;
-    struct core_state *s = cur;
-    if (first == last && s->iline_valid && first == s->iline)
-        return;
+    Bool tlb_miss = False;
+    int served = HPM_SERVED_L1;
+    if (run_tlb && tlb_access(s->itlb, &s->ipage, &s->ipage_valid, ipage_bits, a, len)) {
+        prof_add(VPMU_PR_ITLB, 1);
+        tlb_miss = True;
+    }
+    if (run_hier) {
+        served = hier_access_inline(hier, cur_core, HPM_IFETCH, a, (uint32_t)len);
+        prof_access(HPM_IFETCH, served, 0);
+    }
+    if (UNLIKELY(vpmu_sample_on))
+        vpmu_sample_access(HPM_IFETCH, 0, served, tlb_miss);
+}
+
+/* A fetch that the filter did not answer: the models. */
+static __attribute__((noinline)) void ifetch_model(struct core_state *s, Addr a, SizeT len,
+                                                   Addr first, Addr last)
+{
     if (UNLIKELY(vpmu_prof_sink != NULL)) {
-        Bool tlb_miss = False;
-        int served = HPM_SERVED_L1;
-        if (run_tlb && tlb_access(s->itlb, &s->ipage, &s->ipage_valid, ipage_bits, a, len)) {
-            prof_add(VPMU_PR_ITLB, 1);
-            tlb_miss = True;
-        }
-        if (run_hier) {
-            served = hier_access_inline(hier, cur_core, HPM_IFETCH, a, (uint32_t)len);
-            prof_access(HPM_IFETCH, served, 0);
-        }
-        if (UNLIKELY(vpmu_sample_on))
-            vpmu_sample_access(HPM_IFETCH, 0, served, tlb_miss);
+        ifetch_prof(s, a, len);
     } else {
         if (run_tlb)
             tlb_access(s->itlb, &s->ipage, &s->ipage_valid, ipage_bits, a, len);
@@ -571,31 +577,45 @@ void vpmu_node_ifetch(Addr a, SizeT len)
     s->iline_valid = filter_i && first == last;
 }
 
-static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size, Bool write)
+void vpmu_node_ifetch(Addr a, SizeT len)
 {
-    Addr first = a >> dline_bits, last = (a + (size ? size : 1) - 1) >> dline_bits;
+    Addr first = a >> iline_bits, last = (a + (len ? len : 1) - 1) >> iline_bits;
     struct core_state *s = cur;
-    if (first == last && s->dline_valid && first == s->dline && (!write || s->dline_dirty)) {
-        /* a sure L1 hit (the line of the previous access): still a load or
-         * a store for the sampler */
-        if (UNLIKELY(vpmu_sample_on))
-            vpmu_sample_access(write ? HPM_STORE : HPM_LOAD, a, HPM_SERVED_L1, False);
+    if (first == last && s->iline_valid && first == s->iline)
         return;
+    ifetch_model(s, a, len, first, last);
+}
+
+/* The profile's (and sampler's) part of a data access (see ifetch_prof). */
+static __attribute__((noinline)) void data_prof(struct core_state *s, Addr a, SizeT size,
+                                                Bool write)
+{
+    int kind = write ? HPM_STORE : HPM_LOAD, served = HPM_SERVED_L1;
+    Bool tlb_miss = False;
+    if (run_tlb && tlb_access(s->dtlb, &s->dpage, &s->dpage_valid, dpage_bits, a, size)) {
+        prof_add(VPMU_PR_DTLB, 1);
+        vpmu_prof_data_raw(a)[VPMU_PR_DTLB]++;
+        tlb_miss = True;
     }
+    if (run_hier) {
+        served = hier_access_inline(hier, cur_core, kind, a, (uint32_t)size);
+        prof_access(kind, served, a);
+    }
+    if (UNLIKELY(vpmu_sample_on))
+        vpmu_sample_access(kind, a, served, tlb_miss);
+}
+
+static __attribute__((noinline)) void sample_sure_hit(Addr a, Bool write)
+{
+    vpmu_sample_access(write ? HPM_STORE : HPM_LOAD, a, HPM_SERVED_L1, False);
+}
+
+/* A data access that the filter did not answer: the models. */
+static __attribute__((noinline)) void data_model(struct core_state *s, Addr a, SizeT size,
+                                                 Bool write, Addr first, Addr last)
+{
     if (UNLIKELY(vpmu_prof_sink != NULL)) {
-        int kind = write ? HPM_STORE : HPM_LOAD, served = HPM_SERVED_L1;
-        Bool tlb_miss = False;
-        if (run_tlb && tlb_access(s->dtlb, &s->dpage, &s->dpage_valid, dpage_bits, a, size)) {
-            prof_add(VPMU_PR_DTLB, 1);
-            vpmu_prof_data_raw(a)[VPMU_PR_DTLB]++;
-            tlb_miss = True;
-        }
-        if (run_hier) {
-            served = hier_access_inline(hier, cur_core, kind, a, (uint32_t)size);
-            prof_access(kind, served, a);
-        }
-        if (UNLIKELY(vpmu_sample_on))
-            vpmu_sample_access(kind, a, served, tlb_miss);
+        data_prof(s, a, size, write);
     } else {
         if (run_tlb)
             tlb_access(s->dtlb, &s->dpage, &s->dpage_valid, dpage_bits, a, size);
@@ -606,6 +626,23 @@ static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size
     s->dline = last;
     s->dline_valid = filter_d && first == last;
     s->dline_dirty = write;
+}
+
+/* The sure-hit filter, then the models: two functions, so that a filtered
+ * access (the most common case) returns before the models' prologue saves
+ * any register. */
+static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size, Bool write)
+{
+    Addr first = a >> dline_bits, last = (a + (size ? size : 1) - 1) >> dline_bits;
+    struct core_state *s = cur;
+    if (first == last && s->dline_valid && first == s->dline && (!write || s->dline_dirty)) {
+        /* a sure L1 hit (the line of the previous access): still a load or
+         * a store for the sampler */
+        if (UNLIKELY(vpmu_sample_on))
+            sample_sure_hit(a, write);
+        return;
+    }
+    data_model(s, a, size, write, first, last);
 }
 
 void vpmu_node_load(Addr a, SizeT size)

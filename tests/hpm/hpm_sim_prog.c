@@ -273,6 +273,52 @@ static int check_two_sets(void)
     return 0;
 }
 
+/* hpm_read_direct: only for the calling thread's own running set; its
+ * function reads what hpm_read reads (the kinds-only path and the general
+ * one, with a node-wide code), and none is handed out after the stop. */
+static int check_read_direct(void)
+{
+    int a = make_set("sim::INSTRUCTIONS,sim::BR_COND");
+    int b = make_set("sim::BR_COND,sim::PU0_BR_COND");
+    int sets[2] = {a, b}, k;
+    hpm_reader_t fn = NULL;
+    void *ctx = NULL;
+    uint64_t nb = 100000;
+    CHECK_RC(hpm_read_direct(a, &fn, &ctx), HPM_EINVAL); /* not running */
+    CHECK_RC(hpm_read_direct(a, NULL, &ctx), HPM_EINVAL);
+    {
+        /* hpm_read's first call binds its symbol (the dynamic linker's
+         * instructions would land between the reads compared below) */
+        int64_t w[2];
+        (void)hpm_read(a, w);
+    }
+    for (k = 0; k < 2; k++) {
+        int s = sets[k];
+        int64_t v1[2], v2[2], v3[2];
+        CHECK_RC(hpm_start(s), HPM_OK);
+        CHECK_RC(hpm_read_direct(s, NULL, &ctx), HPM_EINVAL);
+        CHECK_RC(hpm_read_direct(s, &fn, NULL), HPM_EINVAL);
+        CHECK_RC(hpm_read_direct(s, &fn, &ctx), HPM_OK);
+        hpm_work_branches(nb);
+        CHECK_RC(fn(ctx, v1), HPM_OK);
+        CHECK_RC(hpm_read(s, v2), HPM_OK);
+        hpm_work_branches(nb);
+        CHECK_RC(fn(ctx, v3), HPM_OK);
+        printf("read_direct set %d: %" PRId64 " %" PRId64 " | %" PRId64 " %" PRId64
+               " | %" PRId64 " %" PRId64 "\n", k, v1[0], v1[1], v2[0], v2[1], v3[0], v3[1]);
+        /* the loop's branches, then the few of hpm_read between the reads */
+        CHECK(v1[1] >= (int64_t)nb && v1[1] < (int64_t)nb + 200);
+        CHECK(v2[0] >= v1[0] && v2[1] >= v1[1] && v2[1] < v1[1] + 50);
+        CHECK(v3[1] >= v2[1] + (int64_t)nb && v3[1] < v2[1] + (int64_t)nb + 50);
+        if (k == 1) /* this thread runs on core 0: PU0_BR_COND is its BR_COND too */
+            CHECK(v1[1] >= v1[0] && v3[1] >= v3[0]);
+        CHECK_RC(hpm_stop(s, NULL), HPM_OK);
+        CHECK_RC(hpm_read_direct(s, &fn, &ctx), HPM_EINVAL); /* stopped */
+        CHECK_RC(hpm_set_destroy(s), HPM_OK);
+    }
+    return 0;
+}
+
 /* BR_COND of n loop iterations, through start/stop and through reads. */
 static int check_branch(void)
 {
@@ -706,6 +752,7 @@ static const struct {
     {"overflow_two_sets", check_overflow_two_sets},
     {"machine", check_machine},
     {"exec", check_exec},
+    {"read_direct", check_read_direct},
 };
 
 int main(int argc, char **argv)
