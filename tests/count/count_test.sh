@@ -531,14 +531,18 @@ fake_*)
     export HPM_VALGRIND HPM_VALGRIND_LIB TMPDIR
     case $scenario in
     fake_env)
-        # OpenMP threads wait passively unless the user chose (docs/vpmu.md)
-        run count -e INSTRUCTIONS -o r.txt -- sh -c 'echo "policy=$OMP_WAIT_POLICY"'
+        # OpenMP programs (libgomp) wait passively unless the user chose a
+        # policy; any other program's environment is left as it is
+        # (docs/vpmu.md)
+        run count -e INSTRUCTIONS -o r.txt -- "$prog"
         expect_rc 0
-        expect_out "policy=passive"
-        OMP_WAIT_POLICY=active run count -e INSTRUCTIONS -o r.txt -- \
-            sh -c 'echo "policy=$OMP_WAIT_POLICY"'
+        expect_out "policy=passive threads=1"
+        OMP_WAIT_POLICY=active run count -e INSTRUCTIONS -o r.txt -- "$prog"
         expect_rc 0
-        expect_out "policy=active"
+        expect_out "policy=active threads=1"
+        run count -e INSTRUCTIONS -o r.txt -- sh -c 'echo "policy=$OMP_WAIT_POLICY."'
+        expect_rc 0
+        expect_out "policy=."
         ;;
     fake_exit)
         run count -e INSTRUCTIONS -o r.txt -- sh -c 'echo program-output; exit 5'

@@ -443,10 +443,9 @@ static int check_interpreter(const char *script)
     return 0;
 }
 
-/* 0 = runnable, 127 = not found, 126 = found but not executable; *said is
- * set when the reason was printed already (a script's interpreter). The
- * file found (PATH searched as execvp does) goes to found. */
-static int find_program(const char *name, int *said, char *found, size_t flen)
+/* The file execvp would run for name (PATH searched) into found: 0, 127 =
+ * not found, 126 = found but not executable. */
+static int search_program(const char *name, char *found, size_t flen)
 {
     struct stat st;
     const char *path, *p;
@@ -457,7 +456,7 @@ static int find_program(const char *name, int *said, char *found, size_t flen)
             return 127;
         if (!S_ISREG(st.st_mode) || access(name, X_OK) != 0)
             return 126;
-        return (*said = check_interpreter(name));
+        return 0;
     }
     path = getenv("PATH");
     if (!path)
@@ -471,7 +470,7 @@ static int find_program(const char *name, int *said, char *found, size_t flen)
             stat(full, &st) == 0 && S_ISREG(st.st_mode)) {
             if (access(full, X_OK) == 0) {
                 snprintf(found, flen, "%s", full);
-                return (*said = check_interpreter(full));
+                return 0;
             }
             seen = 1;
         }
@@ -480,6 +479,14 @@ static int find_program(const char *name, int *said, char *found, size_t flen)
         p = e;
     }
     return seen ? 126 : 127;
+}
+
+/* search_program, and a script's interpreter checked: *said is set when
+ * the reason was printed already. */
+static int find_program(const char *name, int *said, char *found, size_t flen)
+{
+    int rc = search_program(name, found, flen);
+    return rc ? rc : (*said = check_interpreter(found));
 }
 
 /* ------------------------------------------------------------ running */
@@ -1064,9 +1071,17 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
      * thread that spins at a barrier (libgomp's default, active waiting)
      * spins for its whole time slice while the thread it waits for cannot
      * run: ten times the run time, and spin-loop counts that no native run
-     * would have. Passive waiting (sleeping on a futex at once) is set
-     * unless the user chose a policy (docs/vpmu.md). */
-    setenv("OMP_WAIT_POLICY", "passive", 0);
+     * would have. A program linked with libgomp waits passively (sleeps on
+     * a futex at once) unless the user chose a policy; the environment of
+     * any other program stays as it is, since its size alone changes the
+     * counts of the program's start-up (docs/vpmu.md). */
+    {
+        static const char *const gomp[] = {"libgomp.", NULL};
+        char found[4096];
+        if (search_program(o.prog[0], found, sizeof found) == 0 &&
+            program_needs_library(found, gomp, err, sizeof err) == 1)
+            setenv("OMP_WAIT_POLICY", "passive", 0);
+    }
     {
         /* a rank of an MPI job: hwloc (Open MPI's topology) cannot use
          * CPUID under Valgrind and says so on every rank; its Linux backend

@@ -86,7 +86,8 @@ int mpi_rank_env_get(struct mpi_rank_env *e, char *err, size_t errlen)
     return 1;
 }
 
-int mpi_program_links_mpi(const char *path, char *err, size_t errlen)
+int program_needs_library(const char *path, const char *const *prefixes, char *err,
+                          size_t errlen)
 {
     int fd, found = 0;
     Elf *elf;
@@ -111,7 +112,7 @@ int mpi_program_links_mpi(const char *path, char *err, size_t errlen)
     while (!found && (scn = elf_nextscn(elf, scn))) {
         GElf_Shdr sh;
         Elf_Data *d;
-        size_t i, n;
+        size_t i, n, k;
         if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC || !sh.sh_entsize)
             continue;
         d = elf_getdata(scn, NULL);
@@ -124,14 +125,19 @@ int mpi_program_links_mpi(const char *path, char *err, size_t errlen)
             if (dyn.d_tag != DT_NEEDED)
                 continue;
             name = elf_strptr(elf, sh.sh_link, dyn.d_un.d_val);
-            if (name && (strncmp(name, "libmpi.", 7) == 0 || strncmp(name, "libmpi_", 7) == 0 ||
-                         strncmp(name, "libmpich", 8) == 0))
-                found = 1;
+            for (k = 0; name && prefixes[k] && !found; k++)
+                found = strncmp(name, prefixes[k], strlen(prefixes[k])) == 0;
         }
     }
     elf_end(elf);
     close(fd);
     return found;
+}
+
+int mpi_program_links_mpi(const char *path, char *err, size_t errlen)
+{
+    static const char *const mpi[] = {"libmpi.", "libmpi_", "libmpich", NULL};
+    return program_needs_library(path, mpi, err, errlen);
 }
 
 /* ------------------------------------------------------------ one result */
