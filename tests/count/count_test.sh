@@ -259,6 +259,9 @@ kill9)
     expect_rc 0
     [ -e "tmp/$stale" ] && fail "the dead hpm's folder $stale was not removed"
     [ -e /dev/shm/hpm-live.$vg ] && fail "the killed simulator's live view was not removed"
+    # and no gdbserver FIFOs of the killed simulator (hpm runs it --vgdb=no)
+    ls tmp/vgdb-pipe-*-"$vg"-* /tmp/vgdb-pipe-*-"$vg"-* >/dev/null 2>&1 &&
+        fail "the killed simulator left Valgrind's gdbserver FIFOs"
     [ -d tmp/hpm-count.live01 ] || fail "a live owner's folder was removed"
     ;;
 live)

@@ -1183,6 +1183,9 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
     }
     args[na++] = (char *)vg;
     args[na++] = "-q";
+    /* no gdbserver: its FIFOs (TMPDIR/vgdb-pipe-*) outlive a killed
+     * simulator, and nothing of hpm's attaches a debugger */
+    args[na++] = "--vgdb=no";
     args[na++] = "--tool=hpm";
     args[na++] = out_arg;
     args[na++] = machine_arg;
