@@ -933,6 +933,21 @@ static void json_metrics(FILE *f, const struct count_report_model *m, const char
     }
 }
 
+/* The program's end in JSON, for every source. */
+static void json_exit(FILE *f, const struct count_report *r)
+{
+    fputs("{", f);
+    if (r->exit_signal > 0) {
+        fprintf(f, "\"signal\":%d,\"signal_name\":", r->exit_signal);
+        hpm_json_string(f, signal_text(r->exit_signal));
+    } else if (r->exit_signal < 0) {
+        fputs("\"signal\":null", f);
+    } else {
+        fprintf(f, "\"status\":%d", r->exit_status);
+    }
+    fprintf(f, ",\"hpm_exit_code\":%d}", r->exit_code);
+}
+
 static void write_json(FILE *f, const struct count_report_model *m)
 {
     const struct count_report *r = m->r;
@@ -978,16 +993,9 @@ static void write_json(FILE *f, const struct count_report_model *m)
         hpm_json_string(f, r->pmu);
     else
         fputs("null", f);
-    fputs("},\n  \"exit\":{", f);
-    if (r->exit_signal > 0) {
-        fprintf(f, "\"signal\":%d,\"signal_name\":", r->exit_signal);
-        hpm_json_string(f, signal_text(r->exit_signal));
-    } else if (r->exit_signal < 0) {
-        fputs("\"signal\":null", f);
-    } else {
-        fprintf(f, "\"status\":%d", r->exit_status);
-    }
-    fprintf(f, ",\"hpm_exit_code\":%d},\n  \"notes\":[", r->exit_code);
+    fputs("},\n  \"exit\":", f);
+    json_exit(f, r);
+    fputs(",\n  \"notes\":[", f);
     for (i = 0; i < r->n_notes; i++) {
         if (i)
             fputc(',', f);
@@ -1289,6 +1297,28 @@ static void csv_mpi(FILE *f, const struct count_report_model *m)
     }
 }
 
+/* The program's end and the report's notes in CSV, for every source. */
+static void csv_exit_notes(FILE *f, const struct count_report *r)
+{
+    char num[32];
+    unsigned i;
+    if (r->exit_signal > 0) {
+        snprintf(num, sizeof num, "%d", r->exit_signal);
+        csv_info(f, "exit_signal", num);
+    } else if (r->exit_signal < 0) {
+        csv_info(f, "exit_signal", "");
+    } else {
+        snprintf(num, sizeof num, "%d", r->exit_status);
+        csv_info(f, "exit_status", num);
+    }
+    snprintf(num, sizeof num, "%d", r->exit_code);
+    csv_info(f, "hpm_exit_code", num);
+    for (i = 0; i < r->n_notes; i++) {
+        struct csv_row x = {"note", "", NULL, -1, -1, -1, r->notes[i], NULL};
+        csv_row(f, &x);
+    }
+}
+
 static void write_csv(FILE *f, const struct count_report_model *m)
 {
     const struct count_report *r = m->r;
@@ -1316,21 +1346,7 @@ static void write_csv(FILE *f, const struct count_report_model *m)
     csv_info(f, "upcs", num);
     snprintf(num, sizeof num, "%u", o->threads);
     csv_info(f, "threads", num);
-    if (r->exit_signal > 0) {
-        snprintf(num, sizeof num, "%d", r->exit_signal);
-        csv_info(f, "exit_signal", num);
-    } else if (r->exit_signal < 0) {
-        csv_info(f, "exit_signal", "");
-    } else {
-        snprintf(num, sizeof num, "%d", r->exit_status);
-        csv_info(f, "exit_status", num);
-    }
-    snprintf(num, sizeof num, "%d", r->exit_code);
-    csv_info(f, "hpm_exit_code", num);
-    for (i = 0; i < r->n_notes; i++) {
-        struct csv_row x = {"note", "", NULL, -1, -1, -1, r->notes[i], NULL};
-        csv_row(f, &x);
-    }
+    csv_exit_notes(f, r);
     for (i = 0; i < r->n_rows; i++) {
         const struct count_row *row = &r->rows[i];
         struct csv_row x = {"event", row->name, NULL, -1, -1, -1, num,
@@ -1444,20 +1460,6 @@ static void write_text_measured(FILE *f, const struct count_report_model *m)
     }
 }
 
-static void json_exit(FILE *f, const struct count_report *r)
-{
-    fputs("{", f);
-    if (r->exit_signal > 0) {
-        fprintf(f, "\"signal\":%d,\"signal_name\":", r->exit_signal);
-        hpm_json_string(f, signal_text(r->exit_signal));
-    } else if (r->exit_signal < 0) {
-        fputs("\"signal\":null", f);
-    } else {
-        fprintf(f, "\"status\":%d", r->exit_status);
-    }
-    fprintf(f, ",\"hpm_exit_code\":%d}", r->exit_code);
-}
-
 static void write_json_measured(FILE *f, const struct count_report_model *m)
 {
     const struct count_report *r = m->r;
@@ -1535,21 +1537,7 @@ static void write_csv_measured(FILE *f, const struct count_report_model *m)
     csv_info(f, "kernel", r->kernel ? "yes" : "no");
     csv_info(f, "host_pmu", r->hw_pmu ? "present" : "absent");
     csv_info(f, "host_pmu_probe", r->pmu ? r->pmu : "");
-    if (r->exit_signal > 0) {
-        snprintf(num, sizeof num, "%d", r->exit_signal);
-        csv_info(f, "exit_signal", num);
-    } else if (r->exit_signal < 0) {
-        csv_info(f, "exit_signal", "");
-    } else {
-        snprintf(num, sizeof num, "%d", r->exit_status);
-        csv_info(f, "exit_status", num);
-    }
-    snprintf(num, sizeof num, "%d", r->exit_code);
-    csv_info(f, "hpm_exit_code", num);
-    for (i = 0; i < r->n_notes; i++) {
-        struct csv_row x = {"note", "", NULL, -1, -1, -1, r->notes[i], NULL};
-        csv_row(f, &x);
-    }
+    csv_exit_notes(f, r);
     for (i = 0; i < r->n_measured; i++) {
         struct csv_row x = {"event", r->measured[i].name, NULL, -1, -1, -1, num, "measured"};
         snprintf(num, sizeof num, "%" PRIu64, r->measured[i].value);
