@@ -27,7 +27,12 @@ void vpmu_io_signal(ThreadId tid, Int signo);
 
 /* The cumulative value of every I/O and kernel kind, written to
  * nv[kind - HPM_K_CORE_COUNT] (nv has HPM_K_NODE_COUNT entries; other
- * entries are left alone). */
-void vpmu_io_node_values(ULong *nv);
+ * entries are left alone). The host's measurements are system calls:
+ * getrusage is asked only with ask_host (one of its kinds is programmed),
+ * and both it and the TSC's rate at most every ~5 ms of host time unless
+ * vpmu_io_host_sync asked for the next values to be current (before the
+ * counts are written); in between they keep the values of the last asking. */
+void vpmu_io_node_values(ULong *nv, Bool ask_host);
+void vpmu_io_host_sync(void);
 
 #endif /* HPM_VPMU_IO_H */

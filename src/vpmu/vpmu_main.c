@@ -554,6 +554,7 @@ static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nArgs)
         live_publish(HPM_LIVE_RUNNING, 0);
     }
     if ((sysno == __NR_execve || sysno == __NR_execveat) && VG_(clo_trace_children)) {
+        vpmu_io_host_sync();
         account();
         exec_segment = exec_segment_name();
         if (exec_segment)
@@ -1770,6 +1771,7 @@ static void fini(Int exitcode)
 {
     (void)exitcode; /* the core passes 0; exit_group's status is recorded */
     HChar *fname = VG_(expand_file_name)("--hpm-out", clo_out);
+    vpmu_io_host_sync(); /* the host's measurements as of the end */
     account();
     write_output(fname, False);
     VG_(free)(fname);

@@ -84,6 +84,8 @@ static UInt cur_core;
 
 /* programmed events, in request order */
 static UInt n_ev;
+/* a programmed event counts one of getrusage's kinds (vpmu_io.h) */
+static Bool want_rusage;
 static UShort ev_code[HPM_CAT_CODES];
 static UChar ev_kind[HPM_CAT_CODES];
 static Char ev_core[HPM_CAT_CODES]; /* -1 = node */
@@ -269,10 +271,12 @@ static void program(const UInt *codes, UInt n)
         batch_counts[i] = 0;
     }
     n_ev = n;
+    want_rusage = False;
     for (i = 0; i < n; i++) {
         UInt kind;
         Int core;
         tl_assert(code_ok(codes[i], &kind, &core));
+        want_rusage |= kind >= HPM_K_KERNEL_HOST_SYSTEM_NS && kind <= HPM_K_KERNEL_HOST_INVOL_CSWITCHES;
         ev_code[i] = (UShort)codes[i];
         ev_kind[i] = (UChar)kind;
         ev_core[i] = (Char)core;
@@ -891,7 +895,7 @@ static void node_values(ULong *nv)
     node_kinds_from_raw(raw, nv);
     for (c = 0; c < VPMU_NODE_NET_COUNTERS; c++)
         nv[HPM_K_TORUS_XP_PACKETS_SENT - HPM_K_CORE_COUNT + c] = net_counts[c];
-    vpmu_io_node_values(nv); /* the I/O and kernel units (vpmu_io.c) */
+    vpmu_io_node_values(nv, want_rusage); /* the I/O and kernel units (vpmu_io.c) */
     for (c = 0; c < n_cores; c++)
         if (cores[c].kv[HPM_K_CYCLES] > nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT])
             nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT] = cores[c].kv[HPM_K_CYCLES];
