@@ -32,7 +32,8 @@ static uint32_t parity64(uint64_t x)
  * flipped bits is detected, an even number is not (as in the hardware). */
 static int word_parity_bad(const struct hpm_upc *u, uint32_t c)
 {
-    return (parity64(u->fault[c]) ^ u->pfault[c]) != 0;
+    /* an unfaulted word (all of them but injected ones) needs no parity */
+    return (u->fault[c] | u->pfault[c]) != 0 && (parity64(u->fault[c]) ^ u->pfault[c]) != 0;
 }
 
 /* The SRAM word as the hardware would read it. */

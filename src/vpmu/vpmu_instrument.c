@@ -302,7 +302,7 @@ typedef struct {
     Bool prof;
     struct vpmu_cc *cc;
     UInt n_items;
-    Int offset_sp;
+    Int offset_sp, offset_ip;
     /* Precise samples per instruction (vpmu_sample.h): the exact events
      * (bits) the instruction added and whether it called a model. */
     UInt samp_ev;
@@ -772,6 +772,28 @@ static void do_sb_end(Ctx *c, IRSB *sbIn)
         prof_ret_hook(c);
     else if (c->prof && prof_after == 3)
         prof_call_hook(c, next, True);
+    if (jk == Ijk_ClientReq && next_const) {
+        /* vpmu_state.h: a read is answered here, any other request leaves
+         * for the scheduler as the instruction asked */
+        IRTemp done = newIRTemp(c->sb->tyenv, Ity_I64);
+        IRTemp slow = newIRTemp(c->sb->tyenv, Ity_I1);
+        IRDirty *di = unsafeIRDirty_1_N(done, 0, "vpmu_fast_request",
+                                        VG_(fnptr_to_fnentry)((void *)&vpmu_fast_request),
+                                        mkIRExprVec_1(guest_reg(c, OFFSET_amd64_RAX)));
+        addStmtToIRSB(c->sb, IRStmt_Dirty(di));
+        addStmtToIRSB(c->sb, IRStmt_WrTmp(slow, IRExpr_Binop(Iop_CmpEQ64, IRExpr_RdTmp(done),
+                                                              IRExpr_Const(IRConst_U64(0)))));
+        addStmtToIRSB(c->sb, IRStmt_Exit(IRExpr_RdTmp(slow), Ijk_ClientReq, next->Iex.Const.con,
+                                         c->offset_ip));
+        {
+            IRTemp reply = newIRTemp(c->sb->tyenv, Ity_I64);
+            addStmtToIRSB(c->sb, IRStmt_WrTmp(reply, IRExpr_Load(Iend_LE, Ity_I64,
+                                                                 mkIRExpr_HWord(
+                                                                     (HWord)&vpmu_fast_reply))));
+            addStmtToIRSB(c->sb, IRStmt_Put(OFFSET_amd64_RDX, IRExpr_RdTmp(reply)));
+        }
+        c->sb->jumpkind = Ijk_Boring;
+    }
     if (jk == Ijk_Ret && vpmu_gate_follows_returns()) {
         IRDirty *di = unsafeIRDirty_0_N(0, "vpmu_gate_ret",
                                         VG_(fnptr_to_fnentry)((void *)&vpmu_gate_ret),
@@ -806,6 +828,7 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
     c.if_line = vpmu_node_ifetch_line();
     c.prof = vpmu_prof_on;
     c.offset_sp = layout->offset_SP;
+    c.offset_ip = layout->offset_IP;
     /* a profile's call graph needs the control transfers classified (the
      * extra branch counts reach no programmed counter) */
     c.do_br = c.do_br || c.prof;

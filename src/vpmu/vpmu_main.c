@@ -1518,6 +1518,28 @@ static Bool handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
     return True;
 }
 
+ULong vpmu_fast_reply;
+
+UWord vpmu_fast_request(UWord args)
+{
+    /* valgrind.h's request block: the request and five arguments */
+    UWord arg[6];
+    if (!client_range_ok((Addr)args, sizeof arg, VKI_PROT_READ))
+        return 0; /* the scheduler's path reports it */
+    VG_(memcpy)(arg, (const void *)args, sizeof arg);
+    switch (arg[0]) {
+    case HPM_VPMU_REQ_IS_RUNNING:
+    case HPM_VPMU_REQ_READ:
+    case HPM_VPMU_REQ_READ_EVENTS:
+    case HPM_VPMU_REQ_READ_KINDS:
+    case HPM_VPMU_REQ_UPC_READ:
+        break;
+    default:
+        return 0;
+    }
+    return handle_client_request(VG_(get_running_tid)(), arg, (UWord *)&vpmu_fast_reply);
+}
+
 /* ------------------------------------------------------------------------
  * Output
  * ---------------------------------------------------------------------- */

@@ -84,6 +84,12 @@ static UInt cur_core;
 
 /* programmed events, in request order */
 static UInt n_ev;
+/* Per core, its programmed kinds in kind order and their events: what
+ * vpmu_node_core_values reads at every accounting, made when programmed. */
+_Static_assert(HPM_K_CORE_COUNT <= 256 && HPM_CAT_CODES <= 65536, "read lists");
+static UInt core_read_n[HPM_CAT_MAX_CORES];
+static UChar core_read_kind[HPM_CAT_MAX_CORES][HPM_K_CORE_COUNT];
+static UShort core_read_ev[HPM_CAT_MAX_CORES][HPM_K_CORE_COUNT];
 /* a programmed event counts one of getrusage's kinds (vpmu_io.h) */
 static Bool want_rusage;
 static UShort ev_code[HPM_CAT_CODES];
@@ -259,7 +265,7 @@ static Bool code_ok(UInt code, UInt *kind, Int *core)
 /* Program codes[0..n): every code valid, no duplicates (checked by caller). */
 static void program(const UInt *codes, UInt n)
 {
-    UInt i, u;
+    UInt i, u, c;
     for (u = 0; u < n_upcs; u++) {
         hpm_upc_reset_counters(upcs[u]);
         for (i = 0; i < 256; i++)
@@ -282,6 +288,17 @@ static void program(const UInt *codes, UInt n)
         ev_core[i] = (Char)core;
         code_index[codes[i]] = (Short)i;
         place_event(i);
+    }
+    for (c = 0; c < HPM_CAT_MAX_CORES; c++) {
+        UInt k;
+        core_read_n[c] = 0;
+        for (k = 0; k < HPM_K_CORE_COUNT; k++) {
+            Int code = hpm_catalog_code(k, (Int)c);
+            if (code < 0 || code_index[code] < 0)
+                continue;
+            core_read_kind[c][core_read_n[c]] = (UChar)k;
+            core_read_ev[c][core_read_n[c]++] = (UShort)code_index[code];
+        }
     }
 }
 
@@ -1034,15 +1051,24 @@ void vpmu_node_flush(void)
     for (i = 0; i < n_ev; i++) {
         ULong v = ev_core[i] >= 0 ? cores[(UInt)ev_core[i]].kv[ev_kind[i]]
                                   : nv[ev_kind[i] - HPM_K_CORE_COUNT];
-        ev_delta[i] = sub_sat(v, ev_fed[i]);
+        ULong d = sub_sat(v, ev_fed[i]);
+        ev_delta[i] = d;
         ev_fed[i] = v;
-        if (ev_delta[i] > batch)
-            batch = ev_delta[i];
+        /* the batch as it is when it is one chunk (nearly always: flushes
+         * come every timeslice); a larger one is cut below */
+        batch_counts[ev_code[i]] = (uint32_t)d;
+        if (d > batch)
+            batch = d;
     }
     ncyc = sub_sat(nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT], node_cycles_fed);
     node_cycles_fed = nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT];
     if (ncyc > batch)
         batch = ncyc;
+    if (batch > 0 && batch < CHUNK) {
+        for (u = 0; u < n_upcs; u++)
+            tl_assert(hpm_upc_advance(upcs[u], (uint32_t)batch, batch_counts) == HPM_UPC_OK);
+        return;
+    }
     /* Front-packed batches compose: cutting one into chunks, each input
      * taking min(left, chunk) events per chunk, is the same signal. */
     while (batch > 0) {
@@ -1083,15 +1109,13 @@ ULong vpmu_node_event_value(UInt i)
 
 UInt vpmu_node_core_values(UInt core, UInt *kinds, ULong *values)
 {
-    UInt k, n = 0;
-    for (k = 0; k < HPM_K_CORE_COUNT; k++) {
-        Int code = hpm_catalog_code(k, (Int)core);
-        Int i = code >= 0 ? code_index[code] : -1;
-        if (i < 0)
-            continue;
-        kinds[n] = k;
-        values[n] = vpmu_node_event_value((UInt)i);
-        n++;
+    UInt j, n;
+    if (core >= HPM_CAT_MAX_CORES)
+        return 0;
+    n = core_read_n[core];
+    for (j = 0; j < n; j++) {
+        kinds[j] = core_read_kind[core][j];
+        values[j] = vpmu_node_event_value(core_read_ev[core][j]);
     }
     return n;
 }

@@ -66,6 +66,17 @@ struct vpmu_sb_desc {
 };
 UWord vpmu_ovf_check(const struct vpmu_sb_desc *sb);
 
+/* Client requests without the scheduler (vpmu_main.c). A client request
+ * leaves translated code for the scheduler and comes back (~1 us); the
+ * reads a program makes in its loops (HPM_VPMU_READ*, UPC_READ,
+ * IS_RUNNING) are answered instead by this helper, called from the request
+ * instruction's own translation after its counts were flushed: it returns
+ * 1 with the answer in vpmu_fast_reply (for RDX), or 0 for a request it
+ * leaves to the scheduler (every other one: those may discard
+ * translations, deliver signals or change what is instrumented). */
+extern ULong vpmu_fast_reply;
+UWord vpmu_fast_request(UWord args);
+
 void vpmu_instrument_init(void);
 IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
                       const VexGuestLayout *layout,
