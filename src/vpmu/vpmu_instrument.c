@@ -216,6 +216,17 @@ void vpmu_instrument_init(void)
 {
     Int i;
     tl_assert(N_FP_RULES + N_INT_RULES < 255);
+    {
+        /* the live slots (vpmu_state.h) are a permutation: no two events
+         * share a lane */
+        UInt used = 0;
+        tl_assert(VPMU_EV_COUNT <= 32);
+        for (i = 0; i < VPMU_EV_COUNT; i++) {
+            Int s = vpmu_live_slot(i);
+            tl_assert(s >= 0 && s < 2 * VPMU_LIVE_WORDS && !(used >> s & 1));
+            used |= 1u << s;
+        }
+    }
     for (i = 0; i < N_FP_RULES + N_INT_RULES; i++) {
         IROp op = i < N_FP_RULES ? fp_rules[i].op : int_rules[i - N_FP_RULES].op;
         Int k = (Int)(op - Iop_INVALID);
@@ -324,10 +335,31 @@ static void emit_add_at(IRSB *sb, ULong *addr, IRExpr *e)
     addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)addr), IRExpr_RdTmp(t2)));
 }
 
+/* The live block's base for this superblock (vpmu_state.h), read from the
+ * shadow guest state at its first use. */
+static IRTemp live_base_tmp = IRTemp_INVALID;
+static Int live_base_offset;
+
 /* the live word of ev += e, with e an I64 atom already shifted to ev's lane */
 static void emit_add(IRSB *sb, Int ev, IRExpr *e)
 {
-    emit_add_at(sb, &vpmu_live[VPMU_LIVE_WORD(ev)], e);
+    /* one address temp per use: each is then folded into its access's
+     * addressing mode (a shared one costs a register and an lea) */
+    IRTemp a_ld = newIRTemp(sb->tyenv, Ity_I64);
+    IRTemp a_st = newIRTemp(sb->tyenv, Ity_I64);
+    IRTemp t1 = newIRTemp(sb->tyenv, Ity_I64);
+    IRTemp t2 = newIRTemp(sb->tyenv, Ity_I64);
+    IRExpr *off = IRExpr_Const(IRConst_U64(8 * (ULong)VPMU_LIVE_WORD(ev)));
+    if (live_base_tmp == IRTemp_INVALID) {
+        live_base_tmp = newIRTemp(sb->tyenv, Ity_I64);
+        addStmtToIRSB(sb, IRStmt_WrTmp(live_base_tmp, IRExpr_Get(live_base_offset, Ity_I64)));
+    }
+    addStmtToIRSB(sb, IRStmt_WrTmp(a_ld, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(live_base_tmp), off)));
+    addStmtToIRSB(sb, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64, IRExpr_RdTmp(a_ld))));
+    addStmtToIRSB(sb, IRStmt_WrTmp(t2, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(t1), e)));
+    addStmtToIRSB(sb, IRStmt_WrTmp(a_st, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(live_base_tmp),
+                                                      deepCopyIRExpr(off))));
+    addStmtToIRSB(sb, IRStmt_Store(Iend_LE, IRExpr_RdTmp(a_st), IRExpr_RdTmp(t2)));
 }
 
 /* an I64 atom: guard ? n : 0 (guard is an I1 atom) */
@@ -818,6 +850,8 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
 
     VG_(memset)(&c, 0, offsetof(Ctx, items));
     c.sb = deepCopyIRSBExceptStmts(sbIn);
+    live_base_tmp = IRTemp_INVALID;
+    live_base_offset = layout->total_sizeB + VPMU_LIVE_BASE_GUEST_OFFSET;
     c.do_mem = vpmu_clo_level >= VPMU_LEVEL_CORE;
     c.do_br = vpmu_clo_level >= VPMU_LEVEL_CORE;
     c.do_fp = vpmu_clo_level >= VPMU_LEVEL_FULL;

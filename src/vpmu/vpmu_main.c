@@ -380,6 +380,12 @@ static Int models_start(void)
 
 static void on_start_client_code(ThreadId tid, ULong blocks_done)
 {
+    {
+        /* vpmu_state.h: where the translations find the live block */
+        Addr base = (Addr)vpmu_live;
+        VG_(set_shadow_regs_area)(tid, 1, VPMU_LIVE_BASE_GUEST_OFFSET, sizeof base,
+                                  (const UChar *)&base);
+    }
     /* the host clock is a system call under Valgrind: asked only when some
      * work ran since it was last asked (a program making client requests
      * in a loop comes here after each one) */
@@ -1520,19 +1526,38 @@ static Bool handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
 
 ULong vpmu_fast_reply;
 
+/* [a, a+n) lies in one anonymous client mapping, readable and writable.
+ * The helper runs inside generated code, where the fault catcher of
+ * client_copy cannot be used (a fault there is the tool's crash): only
+ * memory that cannot fault is touched from here (a file mapping past its
+ * end raises SIGBUS), everything else goes the scheduler's way. */
+static Bool fast_range_ok(Addr a, UWord n)
+{
+    const NSegment *seg = VG_(am_find_nsegment)(a);
+    return a != 0 && a + n > a && seg && seg->kind == SkAnonC && seg->hasR && seg->hasW &&
+           a + n - 1 <= seg->end;
+}
+
 UWord vpmu_fast_request(UWord args)
 {
     /* valgrind.h's request block: the request and five arguments */
     UWord arg[6];
-    if (!client_range_ok((Addr)args, sizeof arg, VKI_PROT_READ))
+    if (!fast_range_ok((Addr)args, sizeof arg))
         return 0; /* the scheduler's path reports it */
     VG_(memcpy)(arg, (const void *)args, sizeof arg);
     switch (arg[0]) {
     case HPM_VPMU_REQ_IS_RUNNING:
+        break;
     case HPM_VPMU_REQ_READ:
     case HPM_VPMU_REQ_READ_EVENTS:
     case HPM_VPMU_REQ_READ_KINDS:
+        /* the most any of them writes: arg2 words, at most one per code */
+        if (!fast_range_ok((Addr)arg[1], (arg[2] < HPM_CAT_CODES ? arg[2] : HPM_CAT_CODES) * 8))
+            return 0;
+        break;
     case HPM_VPMU_REQ_UPC_READ:
+        if (!fast_range_ok((Addr)arg[3], sizeof(ULong)))
+            return 0;
         break;
     default:
         return 0;

@@ -15,6 +15,7 @@
 
 #include "pub_tool_basics.h"
 #include "pub_tool_tooliface.h"
+#include "libvex_guest_offsets.h"
 #include "vpmu_events.h"
 
 enum vpmu_level {
@@ -25,22 +26,47 @@ enum vpmu_level {
 
 /* The live block packs two events per 64-bit word, in 32-bit lanes, so one
  * load-add-store serves two events. Event e sits in slot vpmu_live_slot(e):
- * word slot / 2, lane slot % 2. Slots follow the event order except that
- * BR_COND_TAKEN and BRANCHES trade places, so that a conditional branch's
- * static count (BR_COND, lane 1) and its taken bit (lane 0) share one add.
+ * word slot / 2, lane slot % 2. The pairs are the events one flush of a
+ * basic block adds together, so that a typical block costs few adds: its
+ * instructions and its branch, its loads and stores, their bytes, and a
+ * conditional branch's static count (BR_COND, lane 1) with its taken bit
+ * (lane 0); then the integer classes, the other branch kinds, FP. (With
+ * the event order as slots a block ending in a conditional branch made 5
+ * adds; paired like this it makes 4.)
  * A lane cannot overflow between folds: the block is folded at every
  * scheduler timeslice (at most 100000 superblocks), far below 2^32 of any
  * event, bytes included. */
 #define VPMU_LIVE_WORDS ((VPMU_EV_COUNT + 1) / 2)
 static inline Int vpmu_live_slot(Int ev)
 {
-    return ev == VPMU_EV_BR_COND_TAKEN ? VPMU_EV_BRANCHES
-           : ev == VPMU_EV_BRANCHES    ? VPMU_EV_BR_COND_TAKEN
-                                       : ev;
+    static const UChar slot[VPMU_EV_COUNT] = {
+        [VPMU_EV_INSTRUCTIONS] = 0,      [VPMU_EV_BRANCHES] = 1,
+        [VPMU_EV_LOADS] = 2,             [VPMU_EV_STORES] = 3,
+        [VPMU_EV_LOAD_BYTES] = 4,        [VPMU_EV_STORE_BYTES] = 5,
+        [VPMU_EV_BR_COND_TAKEN] = 6,     [VPMU_EV_BR_COND] = 7,
+        [VPMU_EV_INT_ADDSUB] = 8,        [VPMU_EV_INT_LOGIC] = 9,
+        [VPMU_EV_INT_MUL] = 10,          [VPMU_EV_INT_DIV] = 11,
+        [VPMU_EV_BR_DIRECT] = 12,        [VPMU_EV_BR_INDIRECT] = 13,
+        [VPMU_EV_BR_CALL] = 14,          [VPMU_EV_BR_CALL_INDIRECT] = 15,
+        [VPMU_EV_BR_RET] = 16,           [VPMU_EV_SYSCALLS] = 17,
+        [VPMU_EV_FP_INSTRUCTIONS] = 18,  [VPMU_EV_FP_OPS] = 19,
+        [VPMU_EV_FP_SP_SCALAR] = 20,     [VPMU_EV_FP_DP_SCALAR] = 21,
+        [VPMU_EV_FP_SP_128] = 22,        [VPMU_EV_FP_DP_128] = 23,
+        [VPMU_EV_FP_SP_256] = 24,        [VPMU_EV_FP_DP_256] = 25,
+        [VPMU_EV_FP_FMA] = 26,           [VPMU_EV_FP_DIV] = 27,
+        [VPMU_EV_FP_SQRT] = 28,          [VPMU_EV_BR_COND_NOT_TAKEN] = 29,
+    };
+    return slot[ev];
 }
 #define VPMU_LIVE_WORD(ev) (vpmu_live_slot(ev) >> 1)
 #define VPMU_LIVE_SHIFT(ev) ((vpmu_live_slot(ev) & 1) * 32)
 extern ULong vpmu_live[VPMU_LIVE_WORDS];
+/* The live block's address, kept in every thread's first shadow guest
+ * state (the tool uses no shadow registers otherwise) at the shadow of
+ * this guest offset: translations read it once per superblock and address
+ * the words from it (an 8-bit displacement), where a constant address costs
+ * two 10-byte moves per add. Set before every timeslice (vpmu_main.c). */
+#define VPMU_LIVE_BASE_GUEST_OFFSET OFFSET_amd64_RAX
 extern Bool vpmu_running;
 extern Int vpmu_clo_level;
 
