@@ -55,6 +55,9 @@ struct core_state {
     Addr dpage, ipage;
     Bool dpage_valid, ipage_valid;
     Bool ran; /* ran since the last flush: its kind values may have changed */
+    /* The L1 probe (l1_probe below): the core's L1s, NULL when the probe
+     * does not apply (granule other than the line, filter off). */
+    struct hpm_cache *l1d_probe, *l1i_probe;
 };
 
 static struct hpm_machine machine;
@@ -439,6 +442,17 @@ void vpmu_node_init(void)
         while (run_tlb && ((ULong)1 << (ipage_bits + 1)) <= machine.itlb.page_size)
             ipage_bits++;
     }
+    if (run_hier && clo_filter) {
+        /* the L1 probe looks lines up by the filter's granule: only where
+         * the granule is the L1's line */
+        for (i = 0; i < n_cores; i++) {
+            struct hpm_cache *l1d = hier->cache[i][1], *l1i = hier->cache[i][0];
+            if (l1d && filter_d && l1d->line_bits == dline_bits)
+                cores[i].l1d_probe = l1d;
+            if (l1i && filter_i && l1i->line_bits == iline_bits)
+                cores[i].l1i_probe = l1i;
+        }
+    }
     if (clo_model_on_demand && (run_hier || run_bpred || run_tlb || run_timing)) {
         /* everything is allocated and sized for the models; they wait */
         models_waiting = True;
@@ -598,12 +612,54 @@ static __attribute__((noinline)) void ifetch_model(struct core_state *s, Addr a,
     s->iline_valid = filter_i && first == last;
 }
 
+/* The L1 probe: an L1 hit that changes no replacement state needs no model
+ * call, like the sure-hit filter's repeats of the last line; only a
+ * store's dirty bit is set, as the model would. In a scanned L1 that is a
+ * hit on way 0 of its set (the MRU way of an LRU set, the newest of a FIFO
+ * one); in an indexed one (vpmu's 64-way L1s) any hit under FIFO or RANDOM,
+ * and under LRU a hit that also takes the next use stamp, all that the
+ * model's hit does (hpm__line_ref_ix). It widens the filter from the last
+ * line to every set's MRU line, or to the whole cache. The TLB must be a
+ * sure hit too: the access's page is its MRU page. Hits go uncounted as
+ * the filter's do (a hit adds to accesses and to served-by-L1 alike, and
+ * every reported count is a difference of the two). Returns the line's
+ * dirty bit + 1 on a hit, 0 to take the models' path. */
+static inline __attribute__((always_inline)) UInt l1_probe(struct hpm_cache *c, Addr line,
+                                                          Bool write)
+{
+    uint64_t key = (uint64_t)line << 1, v, *w;
+    if (!c->index) {
+        w = c->tags + (size_t)(line & c->set_mask) * c->ways;
+        if ((*w ^ key) >= 2)
+            return 0;
+    } else {
+        int64_t slot = hpm__ix_lookup(c, key);
+        if (slot < 0)
+            return 0;
+        w = &c->tags[slot];
+        if (c->policy == HPM_REPL_LRU)
+            c->stamp[slot] = ++c->clock;
+    }
+    v = *w | write;
+    *w = v;
+    return 1 + (UInt)(v & 1);
+}
+
 void vpmu_node_ifetch(Addr a, SizeT len)
 {
     Addr first = a >> iline_bits, last = (a + (len ? len : 1) - 1) >> iline_bits;
     struct core_state *s = cur;
-    if (first == last && s->iline_valid && first == s->iline)
-        return;
+    if (first == last) {
+        if (s->iline_valid && first == s->iline)
+            return;
+        if (s->l1i_probe && run_hier && vpmu_prof_sink == NULL &&
+            (!run_tlb || (s->ipage_valid && (a >> ipage_bits) == s->ipage)) &&
+            l1_probe(s->l1i_probe, first, False)) {
+            s->iline = first;
+            s->iline_valid = True;
+            return;
+        }
+    }
     ifetch_model(s, a, len, first, last);
 }
 
@@ -662,6 +718,18 @@ static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size
         if (UNLIKELY(vpmu_sample_on))
             sample_sure_hit(a, write);
         return;
+    }
+    if (first == last && s->l1d_probe && run_hier && vpmu_prof_sink == NULL &&
+        (!run_tlb || (s->dpage_valid && (a >> dpage_bits) == s->dpage))) {
+        UInt hit = l1_probe(s->l1d_probe, first, write);
+        if (hit) {
+            s->dline = first;
+            s->dline_valid = True;
+            s->dline_dirty = hit == 2;
+            if (UNLIKELY(vpmu_sample_on))
+                sample_sure_hit(a, write);
+            return;
+        }
     }
     data_model(s, a, size, write, first, last);
 }
