@@ -645,6 +645,23 @@ static inline __attribute__((always_inline)) UInt l1_probe(struct hpm_cache *c, 
     return 1 + (UInt)(v & 1);
 }
 
+/* The TLB's part of the probe: a hit on the MRU page (the filter's), or
+ * any hit of its LRU entries with the next use stamp, all that
+ * hpm_tlb_access does on a hit (its access count aside, which no kind
+ * reports); the page is then the MRU page. False: a miss, nothing changed. */
+static inline __attribute__((always_inline)) Bool tlb_probe(struct hpm_tlb *t, Addr *page,
+                                                           Bool *valid, UInt bits, Addr a)
+{
+    Addr pg = a >> bits;
+    if (*valid && pg == *page)
+        return True;
+    if (!l1_probe(&t->c, pg, False))
+        return False;
+    *page = pg;
+    *valid = True;
+    return True;
+}
+
 void vpmu_node_ifetch(Addr a, SizeT len)
 {
     Addr first = a >> iline_bits, last = (a + (len ? len : 1) - 1) >> iline_bits;
@@ -653,7 +670,7 @@ void vpmu_node_ifetch(Addr a, SizeT len)
         if (s->iline_valid && first == s->iline)
             return;
         if (s->l1i_probe && run_hier && vpmu_prof_sink == NULL &&
-            (!run_tlb || (s->ipage_valid && (a >> ipage_bits) == s->ipage)) &&
+            (!run_tlb || tlb_probe(s->itlb, &s->ipage, &s->ipage_valid, ipage_bits, a)) &&
             l1_probe(s->l1i_probe, first, False)) {
             s->iline = first;
             s->iline_valid = True;
@@ -720,7 +737,7 @@ static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size
         return;
     }
     if (first == last && s->l1d_probe && run_hier && vpmu_prof_sink == NULL &&
-        (!run_tlb || (s->dpage_valid && (a >> dpage_bits) == s->dpage))) {
+        (!run_tlb || tlb_probe(s->dtlb, &s->dpage, &s->dpage_valid, dpage_bits, a))) {
         UInt hit = l1_probe(s->l1d_probe, first, write);
         if (hit) {
             s->dline = first;
