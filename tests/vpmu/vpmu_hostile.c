@@ -57,6 +57,25 @@ int main(void)
     VPMU_EXPECT(HPM_VPMU_READ(m, 10) == 10, "READ in the file's page");
     vpmu_test_scalar_adds(1000);
 
+    /* Reads are answered inside the translated code when their buffer is
+     * anonymous memory (vpmu_fast_request): one that is read-only, one
+     * that ends in an unmapped page, a stack buffer, all as the
+     * scheduler's path answers them. */
+    {
+        char *ro = mmap(NULL, 2 * (size_t)page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        uint64_t kinds[4];
+        VPMU_EXPECT(ro != MAP_FAILED, "mmap anonymous");
+        VPMU_EXPECT(HPM_VPMU_READ(ro, 10) == HPM_VPMU_EFAULT, "READ into a read-only page");
+        VPMU_EXPECT(HPM_VPMU_READ_KINDS(ro, 4) == HPM_VPMU_EFAULT, "READ_KINDS read-only");
+        VPMU_EXPECT(mprotect(ro, (size_t)page, PROT_READ | PROT_WRITE) == 0, "mprotect");
+        VPMU_EXPECT(munmap(ro + page, (size_t)page) == 0, "munmap the second page");
+        VPMU_EXPECT(HPM_VPMU_READ(ro + page - 16, 10) == HPM_VPMU_EFAULT,
+                    "READ running into an unmapped page");
+        VPMU_EXPECT(HPM_VPMU_READ(ro + page - 16, 2) == 2, "READ at a page's end");
+        VPMU_EXPECT(HPM_VPMU_READ_KINDS(kinds, 4) == 4 && kinds[0] > 0, "READ_KINDS on the stack");
+        munmap(ro, (size_t)page);
+    }
+
     /* unit numbers are 32 bits wide for reads as for writes */
     VPMU_EXPECT(HPM_VPMU_UPC_READ(0x100000000ull, REG_START_STOP, &v) == HPM_VPMU_EINVAL,
                 "UPC_READ unit 2^32");
