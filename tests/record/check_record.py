@@ -234,6 +234,43 @@ def branch(out_path, err_path, script_path, dis_path, nm_path, kind):
           % (kind, at_br, br, mnem[br], at_back))
 
 
+def fp(out_path, err_path, script_path, dis_path, nm_path):
+    """Every FP sample in the fp loop is at the instruction that did the
+    kind's work: FP_DP_128 at the packed add, FP_DP_SCALAR at the scalar
+    multiply, FP_OPS and FP_INSTRUCTIONS at either; and the loop gets its
+    share of each kind's samples (it does nearly all of the program's FP)."""
+    out = open(out_path).read()
+    err = open(err_path).read()
+    script = open(script_path).read()
+    base, syms, insns = placed(out, nm_path, dis_path, "rec_fp", "rec_fp_loop", "rec_fp_end")
+    iters = int(re.search(r"^rec_fp \S+ \S+ \S+ \S+ (\d+)$", out, re.M).group(1))
+    lo, hi = syms["rec_fp_loop"] + base, syms["rec_fp_end"] + base
+    vec, mul = syms["rec_fp_vec"] + base, syms["rec_fp_mul"] + base
+    mnem = dict(insns)
+    if mnem.get(vec) != "addpd" or mnem.get(mul) != "mulsd":
+        fail("rec_fp_vec / rec_fp_mul are %r / %r in the disassembly" % (mnem.get(vec), mnem.get(mul)))
+    # kind: (the instructions it may be sampled at, its events per iteration)
+    want = {"FP_DP_128": ({vec}, 2), "FP_DP_SCALAR": ({mul}, 1),
+            "FP_OPS": ({vec, mul}, 3), "FP_INSTRUCTIONS": ({vec, mul}, 2)}
+    for kind, (at, per_iter) in sorted(want.items()):
+        p, seen, taken, thr = summary(err, kind)
+        s = samples(script, kind)
+        if len(s) != taken or thr != 0:
+            fail("%s: perf script shows %d samples, hpm wrote %d (%d throttled)"
+                 % (kind, len(s), taken, thr))
+        inloop = [ip for ip, _ in s if lo <= ip < hi]
+        for ip in inloop:
+            if ip not in at:
+                fail("%s: sample at %#x (%s) in the loop, not at %s"
+                     % (kind, ip, mnem.get(ip), ", ".join("%#x" % a for a in sorted(at))))
+        expect = iters * per_iter // p
+        if len(inloop) < expect - 1:
+            fail("%s: %d samples in the loop, expected at least %d (%d iterations x %d / %d)"
+                 % (kind, len(inloop), expect - 1, iters, per_iter, p))
+        print("ok: %s: %d samples, %d in the loop at %s" % (kind, taken, len(inloop),
+                                                          ", ".join(mnem[a] for a in sorted(at))))
+
+
 def freq(out_path, err_path, times_path, period, ns):
     out = open(out_path).read()
     err = open(err_path).read()
@@ -269,6 +306,8 @@ if __name__ == "__main__":
         insn(*sys.argv[2:])
     elif cmd == "branch":
         branch(*sys.argv[2:])
+    elif cmd == "fp":
+        fp(*sys.argv[2:])
     elif cmd == "freq":
         freq(*sys.argv[2:])
     else:

@@ -14,6 +14,8 @@
  * record_prog branch: a loop whose conditional branch at rec_br_insn goes
  * either way at random (an LCG's bit 16), so the predictor misses it about
  * half the time; the loop's other branch is its back edge at rec_br_back.
+ * record_prog fp: a loop of one packed and one scalar double operation
+ * (rec_fp_vec, rec_fp_mul): every FP sample in it must name one of them.
  */
 #include <stdio.h>
 #include <string.h>
@@ -98,9 +100,50 @@ __attribute__((noinline)) static long branch_loop(long n)
     return taken;
 }
 
+#define REC_FP_ITERS 100000
+
+extern const char rec_fp_loop[], rec_fp_vec[], rec_fp_mul[], rec_fp_end[];
+
+/* Per iteration one packed double add (2 flops, FP_DP_128) at rec_fp_vec
+ * and one scalar double multiply (1 flop, FP_DP_SCALAR) at rec_fp_mul; the
+ * loop's other instructions do no floating point. */
+__attribute__((noinline)) static double fp_loop(long n)
+{
+    double out[2];
+    __asm__ volatile(".globl rec_fp_loop\n"
+                     ".globl rec_fp_vec\n"
+                     ".globl rec_fp_mul\n"
+                     ".globl rec_fp_end\n\t"
+                     "xorpd %%xmm0, %%xmm0\n\t"
+                     "pcmpeqd %%xmm1, %%xmm1\n\t"
+                     "psrlq $55, %%xmm1\n\t"  /* a small positive double per lane */
+                     "movq %%xmm1, %%xmm2\n\t"
+                     "movq %%xmm1, %%xmm3\n"
+                     "rec_fp_loop:\n"
+                     "rec_fp_vec:\n\t"
+                     "addpd %%xmm1, %%xmm0\n"
+                     "rec_fp_mul:\n\t"
+                     "mulsd %%xmm3, %%xmm2\n\t"
+                     "dec %[n]\n\t"
+                     "jnz rec_fp_loop\n"
+                     "rec_fp_end:\n\t"
+                     "movupd %%xmm0, %[o]\n"
+                     : [n] "+r"(n), [o] "=m"(out)
+                     :
+                     : "xmm0", "xmm1", "xmm2", "xmm3", "cc");
+    return out[0] + out[1];
+}
+
 int main(int argc, char **argv)
 {
     long s;
+    if (argc > 1 && !strcmp(argv[1], "fp")) {
+        double d = fp_loop(REC_FP_ITERS);
+        printf("rec_fp %p %p %p %p %d\nsum %g\n", (const void *)rec_fp_loop,
+               (const void *)rec_fp_vec, (const void *)rec_fp_mul, (const void *)rec_fp_end,
+               REC_FP_ITERS, d);
+        return 0;
+    }
     if (argc > 1 && !strcmp(argv[1], "insn")) {
         s = insn_loop(REC_INSN_ITERS);
         printf("rec_insn_loop %p %p %d\nsum %ld\n", (const void *)rec_insn_loop,

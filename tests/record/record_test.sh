@@ -98,6 +98,19 @@ branch)
     perf script -i rec.data > full.txt 2> perr.txt || fail "perf script: $(cat perr.txt)"
     grep -q "hpm:BR_COND_MISPREDICTS:" full.txt || fail "perf script: $(head full.txt)"
     ;;
+fp)
+    # the FP kinds, sampled per instruction: each sample at the instruction
+    # that did the operation (the loop's packed add, its scalar multiply)
+    "$HPM" record -e FP_DP_128:999,FP_DP_SCALAR:101,FP_OPS:1000,FP_INSTRUCTIONS:997 \
+        --rate-limit 1000000000 -o rec.data -- "$PROG" fp > out.txt 2> err.txt ||
+        fail "hpm record: $(cat err.txt)"
+    $CHECK kinds out.txt err.txt
+    have_perf || { echo "SKIP: no perf"; exit 0; }
+    pscript rec.data > script.txt
+    objdump -d --no-show-raw-insn "$PROG" > dis.txt
+    nm "$PROG" > nm.txt
+    $CHECK fp out.txt err.txt script.txt dis.txt nm.txt
+    ;;
 freq)
     # -F 10000 on bgp (850 MHz): a sample every 85000 cycles, 100 us apart
     "$HPM" record -F 10000 -o rec.data -- "$PROG" > out.txt 2> err.txt ||
