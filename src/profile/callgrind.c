@@ -357,9 +357,8 @@ int hpm_prof_read_callgrind(struct hpm_profile *p, const char *text, size_t len,
                 }
                 prev[i] = pos[i];
             }
-            v = malloc((p->n_kinds ? p->n_kinds : 1) * sizeof *v);
+            v = hpm_profile_values(p, p->n_kinds); /* freed with p */
             if (!v || parse_costs(q, v, p->n_kinds) != 0) {
-                free(v);
                 set_err(err, errlen, "line %u: malformed costs (more than the %u events?)",
                         lineno, p->n_kinds);
                 goto done;
@@ -376,7 +375,6 @@ int hpm_prof_read_callgrind(struct hpm_profile *p, const char *text, size_t len,
                         size_t cap = f->cap_calls ? 2 * f->cap_calls : 8;
                         nc = realloc(f->calls, cap * sizeof *nc);
                         if (!nc) {
-                            free(v);
                             set_err(err, errlen, "out of memory");
                             goto done;
                         }
@@ -394,7 +392,6 @@ int hpm_prof_read_callgrind(struct hpm_profile *p, const char *text, size_t len,
                     size_t cap = f->cap_costs ? 2 * f->cap_costs : 8;
                     nc = realloc(f->costs, cap * sizeof *nc);
                     if (!nc) {
-                        free(v);
                         set_err(err, errlen, "out of memory");
                         goto done;
                     }
