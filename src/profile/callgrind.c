@@ -50,15 +50,61 @@ static void put_name(FILE *f, const char *key, struct names *ns, const struct hp
     fprintf(f, "%s=(%u) %s\n", key, ns->id[s], p->strs[s]);
 }
 
+/* Decimal digits of v, ending at end (what %llu writes): its start. */
+static char *put_u64(char *end, uint64_t v)
+{
+    do {
+        *--end = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    return end;
+}
+
+/* A cost line's values (the writer's hot loop: one line per instruction,
+ * up to HPM_PROF_KINDS_MAX numbers each), formatted here and written with
+ * one fwrite, not one fprintf per number. */
 static void put_costs(FILE *f, const uint64_t *v, const struct hpm_profile *p)
 {
+    char buf[HPM_PROF_KINDS_MAX * 21 + 2], *o = buf;
     unsigned k, last = p->n_kinds;
     while (last > 0 && (v[last - 1] == 0 || p->hidden[last - 1]))
         last--; /* missing trailing costs are 0 */
-    for (k = 0; k < last; k++)
-        if (!p->hidden[k])
-            fprintf(f, " %" PRIu64, v[k]);
-    fputc('\n', f);
+    for (k = 0; k < last; k++) {
+        char num[20], *s;
+        size_t n;
+        if (p->hidden[k])
+            continue;
+        s = put_u64(num + sizeof num, v[k]);
+        n = (size_t)(num + sizeof num - s);
+        *o++ = ' ';
+        memcpy(o, s, n);
+        o += n;
+    }
+    *o++ = '\n';
+    fwrite(buf, 1, (size_t)(o - buf), f);
+}
+
+/* "0x<addr hex> <line>" of a cost or call line, as "0x%" PRIx64 " %u". */
+static void put_position(FILE *f, uint64_t addr, unsigned line)
+{
+    static const char hex[] = "0123456789abcdef";
+    char buf[2 + 16 + 1 + 10], num[16], *s = num + sizeof num, *o = buf;
+    size_t n;
+    do {
+        *--s = hex[addr & 15];
+        addr >>= 4;
+    } while (addr);
+    *o++ = '0';
+    *o++ = 'x';
+    n = (size_t)(num + sizeof num - s);
+    memcpy(o, s, n);
+    o += n;
+    *o++ = ' ';
+    s = put_u64(num + sizeof num, line);
+    n = (size_t)(num + sizeof num - s);
+    memcpy(o, s, n);
+    o += n;
+    fwrite(buf, 1, (size_t)(o - buf), f);
 }
 
 int hpm_prof_write_callgrind(const struct hpm_profile *p, FILE *f)
@@ -109,7 +155,7 @@ int hpm_prof_write_callgrind(const struct hpm_profile *p, FILE *f)
                 cur_file = c->file;
             }
             if (p->has_addr)
-                fprintf(f, "0x%" PRIx64 " %u", c->addr, c->line);
+                put_position(f, c->addr, c->line);
             else
                 fprintf(f, "%u", c->line);
             put_costs(f, c->v, p);
@@ -311,9 +357,8 @@ int hpm_prof_read_callgrind(struct hpm_profile *p, const char *text, size_t len,
                 }
                 prev[i] = pos[i];
             }
-            v = malloc((p->n_kinds ? p->n_kinds : 1) * sizeof *v);
+            v = hpm_profile_values(p, p->n_kinds); /* freed with p */
             if (!v || parse_costs(q, v, p->n_kinds) != 0) {
-                free(v);
                 set_err(err, errlen, "line %u: malformed costs (more than the %u events?)",
                         lineno, p->n_kinds);
                 goto done;
@@ -330,7 +375,6 @@ int hpm_prof_read_callgrind(struct hpm_profile *p, const char *text, size_t len,
                         size_t cap = f->cap_calls ? 2 * f->cap_calls : 8;
                         nc = realloc(f->calls, cap * sizeof *nc);
                         if (!nc) {
-                            free(v);
                             set_err(err, errlen, "out of memory");
                             goto done;
                         }
@@ -348,7 +392,6 @@ int hpm_prof_read_callgrind(struct hpm_profile *p, const char *text, size_t len,
                     size_t cap = f->cap_costs ? 2 * f->cap_costs : 8;
                     nc = realloc(f->costs, cap * sizeof *nc);
                     if (!nc) {
-                        free(v);
                         set_err(err, errlen, "out of memory");
                         goto done;
                     }

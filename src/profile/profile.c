@@ -92,36 +92,64 @@ static int kind_name_ok(const char *s, size_t n)
     return 1;
 }
 
-/* "K:V" pairs (the kinds' values that are not 0), each kind once */
-static uint64_t *values(const char **p, const char *end, unsigned nk, int *bad)
+/* "K:V" pairs (the kinds' values that are not 0), each kind once, appended
+ * to r->kvs: their count, or -1 when malformed or out of memory. seen[k]
+ * is the line where kind k was last given (a duplicate on the same line is
+ * malformed). */
+static long values(const char **p, const char *end, struct hpm_prof_records *r, size_t *cap,
+                   unsigned *seen, unsigned lineno)
 {
-    uint64_t *v = calloc(nk ? nk : 1, sizeof *v);
     const char *f;
     size_t n;
-    if (!v) {
-        *bad = 1;
-        return NULL;
-    }
+    long count = 0;
     while (field(p, end, &f, &n)) {
         const char *colon = memchr(f, ':', n);
         uint64_t k, x;
-        if (!colon || num(f, (size_t)(colon - f), 10, &k) != 0 || k >= nk ||
-            num(colon + 1, n - (size_t)(colon + 1 - f), 10, &x) != 0 || x == 0 || v[k] != 0) {
-            *bad = 1;
-            return v;
+        if (!colon || num(f, (size_t)(colon - f), 10, &k) != 0 || k >= r->n_kinds ||
+            num(colon + 1, n - (size_t)(colon + 1 - f), 10, &x) != 0 || x == 0 ||
+            seen[k] == lineno)
+            return -1;
+        seen[k] = lineno;
+        if (r->n_kvs == *cap) {
+            struct hpm_prof_kv *nk = grow(r->kvs, cap, r->n_kvs + 1, sizeof *nk);
+            if (!nk)
+                return -1;
+            r->kvs = nk;
         }
-        v[k] = x;
+        r->kvs[r->n_kvs].kind = (unsigned)k;
+        r->kvs[r->n_kvs].value = x;
+        r->n_kvs++;
+        count++;
     }
-    return v;
+    return count;
+}
+
+uint64_t hpm_prof_records_value(const struct hpm_prof_records *r, size_t kv, unsigned n_kv,
+                                unsigned k)
+{
+    unsigned i;
+    for (i = 0; i < n_kv; i++)
+        if (r->kvs[kv + i].kind == k)
+            return r->kvs[kv + i].value;
+    return 0;
+}
+
+/* The values of a record, dense (n kinds) in v, which is all 0. */
+static void scatter(const struct hpm_prof_records *r, size_t kv, unsigned n_kv, uint64_t *v)
+{
+    unsigned i;
+    for (i = 0; i < n_kv; i++)
+        v[r->kvs[kv + i].kind] = r->kvs[kv + i].value;
 }
 
 int hpm_prof_records_parse(const char *text, size_t len, struct hpm_prof_records *r, char *err,
                            size_t errlen)
 {
     const char *p = text, *end = text + len;
-    size_t cap_obj = 0, cap_insn = 0, cap_arc = 0, cap_data = 0;
-    unsigned lineno = 0;
+    size_t cap_obj = 0, cap_insn = 0, cap_arc = 0, cap_data = 0, cap_kv = 0;
+    unsigned lineno = 0, seen[HPM_PROF_KINDS_MAX];
     memset(r, 0, sizeof *r);
+    memset(seen, 0, sizeof seen);
     while (p < end) {
         const char *eol = memchr(p, '\n', (size_t)(end - p)), *q = p, *f, *rec;
         size_t n, recn;
@@ -209,11 +237,14 @@ int hpm_prof_records_parse(const char *text, size_t len, struct hpm_prof_records
                 bad = 1;
             } else {
                 struct hpm_prof_insn *ni;
+                long nv;
                 in.obj = (unsigned)obj;
-                in.v = values(&q, eol, r->n_kinds, &bad);
+                in.kv = r->n_kvs;
+                nv = values(&q, eol, r, &cap_kv, seen, lineno);
+                bad |= nv < 0;
+                in.n_kv = nv < 0 ? 0 : (unsigned)nv;
                 ni = grow(r->insns, &cap_insn, r->n_insns + 1, sizeof *ni);
                 if (!ni) {
-                    free(in.v);
                     set_err(err, errlen, "out of memory");
                     goto fail;
                 }
@@ -229,10 +260,13 @@ int hpm_prof_records_parse(const char *text, size_t len, struct hpm_prof_records
                 bad = 1;
             } else {
                 struct hpm_prof_arc *na;
-                a.v = values(&q, eol, r->n_kinds, &bad);
+                long nv;
+                a.kv = r->n_kvs;
+                nv = values(&q, eol, r, &cap_kv, seen, lineno);
+                bad |= nv < 0;
+                a.n_kv = nv < 0 ? 0 : (unsigned)nv;
                 na = grow(r->arcs, &cap_arc, r->n_arcs + 1, sizeof *na);
                 if (!na) {
-                    free(a.v);
                     set_err(err, errlen, "out of memory");
                     goto fail;
                 }
@@ -254,12 +288,15 @@ int hpm_prof_records_parse(const char *text, size_t len, struct hpm_prof_records
                 bad = 1;
             } else {
                 struct hpm_prof_data *nd;
+                long nv;
                 memcpy(d.kind, k, kn);
                 d.obj = (unsigned)obj;
-                d.v = values(&q, eol, r->n_kinds, &bad);
+                d.kv = r->n_kvs;
+                nv = values(&q, eol, r, &cap_kv, seen, lineno);
+                bad |= nv < 0;
+                d.n_kv = nv < 0 ? 0 : (unsigned)nv;
                 nd = grow(r->data, &cap_data, r->n_data + 1, sizeof *nd);
                 if (!nd) {
-                    free(d.v);
                     set_err(err, errlen, "out of memory");
                     goto fail;
                 }
@@ -287,12 +324,7 @@ void hpm_prof_records_free(struct hpm_prof_records *r)
         free(r->kinds[i]);
     for (i = 0; i < r->n_objects; i++)
         free(r->objects[i].path);
-    for (i = 0; i < r->n_insns; i++)
-        free(r->insns[i].v);
-    for (i = 0; i < r->n_arcs; i++)
-        free(r->arcs[i].v);
-    for (i = 0; i < r->n_data; i++)
-        free(r->data[i].v);
+    free(r->kvs);
     free(r->data);
     free(r->objects);
     free(r->insns);
@@ -410,20 +442,52 @@ unsigned hpm_profile_fn(struct hpm_profile *p, unsigned obj, unsigned file, unsi
     return (unsigned)p->n_fns++;
 }
 
+/* The values of a profile's costs and calls, in chunks that are freed
+ * together: one malloc per cost line had been most of the front end's
+ * time (and a page fault per few lines). */
+struct hpm_prof_vals {
+    struct hpm_prof_vals *next;
+    size_t used, cap;
+    uint64_t v[];
+};
+
+#define VALS_CHUNK ((size_t)1 << 16) /* values: 512 KiB */
+
+uint64_t *hpm_profile_values(struct hpm_profile *p, size_t n)
+{
+    struct hpm_prof_vals *c = p->vals;
+    if (n == 0)
+        n = 1;
+    if (!c || c->cap - c->used < n) {
+        size_t cap = n > VALS_CHUNK ? n : VALS_CHUNK;
+        if (cap > (SIZE_MAX - sizeof *c) / sizeof c->v[0])
+            return NULL;
+        c = calloc(1, sizeof *c + cap * sizeof c->v[0]); /* zeroed pages */
+        if (!c)
+            return NULL;
+        c->cap = cap;
+        c->next = p->vals;
+        p->vals = c;
+    }
+    c->used += n;
+    return &c->v[c->used - n];
+}
+
 void hpm_profile_free(struct hpm_profile *p)
 {
-    size_t i, j;
+    size_t i;
     for (i = 0; i < p->n_kinds; i++)
         free(p->kinds[i]);
     for (i = 0; i < p->n_strs; i++)
         free(p->strs[i]);
     for (i = 0; i < p->n_fns; i++) {
-        for (j = 0; j < p->fns[i].n_costs; j++)
-            free(p->fns[i].costs[j].v);
-        for (j = 0; j < p->fns[i].n_calls; j++)
-            free(p->fns[i].calls[j].v);
         free(p->fns[i].costs);
         free(p->fns[i].calls);
+    }
+    while (p->vals) {
+        struct hpm_prof_vals *next = p->vals->next;
+        free(p->vals);
+        p->vals = next;
     }
     free(p->strs);
     free(p->str_hash);
@@ -434,13 +498,14 @@ void hpm_profile_free(struct hpm_profile *p)
     memset(p, 0, sizeof *p);
 }
 
-static uint64_t *dup_values(const uint64_t *v, unsigned n)
+/* A record's values, dense, in the profile. */
+static uint64_t *dense_values(struct hpm_profile *p, const struct hpm_prof_records *r, size_t kv,
+                              unsigned n_kv)
 {
-    uint64_t *d = malloc((n ? n : 1) * sizeof *d);
+    uint64_t *d = hpm_profile_values(p, r->n_kinds);
     if (!d)
         abort();
-    if (n)
-        memcpy(d, v, n * sizeof *d);
+    scatter(r, kv, n_kv, d);
     return d;
 }
 
@@ -591,7 +656,7 @@ int hpm_prof_add_records(struct hpm_profile *p, const struct hpm_prof_records *r
     if (!w)
         abort();
     for (i = 0; i < r->n_insns; i++)
-        w[i] = dup_values(r->insns[i].v, r->n_kinds);
+        w[i] = dense_values(p, r, r->insns[i].kv, r->insns[i].n_kv);
     memset(sum, 0, sizeof sum);
     for (i = 0; i < r->n_insns; i++)
         for (k = 0; k < r->n_kinds; k++)
@@ -627,7 +692,7 @@ int hpm_prof_add_records(struct hpm_profile *p, const struct hpm_prof_records *r
     for (k = 0; k < r->n_kinds; k++) {
         if (sum[k] == 0 && r->totals[k] > 0) {
             unsigned fi = hpm_profile_fn(p, 0, 0, hpm_profile_str(p, "(unattributed)"));
-            uint64_t *v = calloc(r->n_kinds, sizeof *v);
+            uint64_t *v = hpm_profile_values(p, r->n_kinds);
             if (!v)
                 abort();
             v[k] = r->totals[k];
@@ -650,7 +715,7 @@ int hpm_prof_add_records(struct hpm_profile *p, const struct hpm_prof_records *r
         c.target_addr = r->arcs[i].target;
         c.target_line = to.line;
         c.count = r->arcs[i].calls;
-        c.v = dup_values(r->arcs[i].v, r->n_kinds);
+        c.v = dense_values(p, r, r->arcs[i].kv, r->arcs[i].n_kv);
         add_call(&p->fns[fi], &c);
     }
     return 0;
@@ -681,15 +746,16 @@ int hpm_prof_add_data(struct hpm_profile *d, const struct hpm_prof_records *r,
     d->has_addr = 1;
     for (i = 0; i < r->n_data; i++) {
         const struct hpm_prof_data *x = &r->data[i];
-        uint64_t *v = calloc(d->n_kinds, sizeof *v), addr = 0;
+        uint64_t *v = hpm_profile_values(d, d->n_kinds), addr = 0;
         unsigned obj = 0, file = 0, line = 0, name;
         char buf[160];
         if (!v)
             abort();
         v[0] = x->blocks;
         v[1] = x->bytes;
-        for (k = 2; k < d->n_kinds; k++)
-            v[k] = x->v[k - 2];
+        for (k = 0; k < x->n_kv; k++)
+            if (r->kvs[x->kv + k].kind + 2 < d->n_kinds)
+                v[r->kvs[x->kv + k].kind + 2] = r->kvs[x->kv + k].value;
         if (strcmp(x->kind, "heap") == 0) {
             /* named by where it was allocated */
             struct where at, by;
@@ -768,7 +834,6 @@ void hpm_profile_finish(struct hpm_profile *p)
             if (o > 0 && cmp_cost(&f->costs[o - 1], &f->costs[j]) == 0) {
                 for (k = 0; k < p->n_kinds; k++)
                     f->costs[o - 1].v[k] += f->costs[j].v[k];
-                free(f->costs[j].v);
             } else {
                 f->costs[o++] = f->costs[j];
             }
@@ -781,7 +846,6 @@ void hpm_profile_finish(struct hpm_profile *p)
                 for (k = 0; k < p->n_kinds; k++)
                     f->calls[o - 1].v[k] += f->calls[j].v[k];
                 f->calls[o - 1].count += f->calls[j].count;
-                free(f->calls[j].v);
             } else {
                 f->calls[o++] = f->calls[j];
             }

@@ -34,15 +34,24 @@ struct hpm_prof_object {
     char *path;
 };
 
+/* A record's values are those that are not 0, as (kind, value) pairs in
+ * the records' kvs: a cost is most often a few of a hundred kinds. */
+struct hpm_prof_kv {
+    unsigned kind;
+    uint64_t value;
+};
+
 struct hpm_prof_insn {
     uint64_t addr;
-    unsigned obj; /* index into objects; 0 = none */
-    uint64_t *v;  /* n_kinds values */
+    unsigned obj;  /* index into objects; 0 = none */
+    unsigned n_kv; /* its values: kvs[kv .. kv + n_kv) */
+    size_t kv;
 };
 
 struct hpm_prof_arc {
     uint64_t site, target, calls;
-    uint64_t *v; /* inclusive costs */
+    unsigned n_kv; /* inclusive costs */
+    size_t kv;
 };
 
 /* A data object's record: heap (where = the allocating call), global (a
@@ -51,7 +60,8 @@ struct hpm_prof_data {
     char kind[8];
     uint64_t where, from, blocks, bytes; /* from: heap, the call into the allocating function */
     unsigned obj;
-    uint64_t *v;
+    unsigned n_kv;
+    size_t kv;
 };
 
 /* The profile records of one tool output file. */
@@ -67,6 +77,8 @@ struct hpm_prof_records {
     size_t n_arcs;
     struct hpm_prof_data *data;
     size_t n_data;
+    struct hpm_prof_kv *kvs; /* every record's values */
+    size_t n_kvs;
 };
 
 /* Parses the prof_* records of a tool output file (other records are
@@ -74,6 +86,9 @@ struct hpm_prof_records {
 int hpm_prof_records_parse(const char *text, size_t len, struct hpm_prof_records *r, char *err,
                            size_t errlen);
 void hpm_prof_records_free(struct hpm_prof_records *r);
+/* A record's value of kind k (its n_kv values from kv), 0 when absent. */
+uint64_t hpm_prof_records_value(const struct hpm_prof_records *r, size_t kv, unsigned n_kv,
+                                unsigned k);
 
 /* ------------------------------------------------------------- symbols */
 
@@ -141,12 +156,16 @@ struct hpm_profile {
     char *command; /* may be NULL */
     char *creator;
     int has_addr; /* positions include instr */
+    struct hpm_prof_vals *vals; /* where every cost's and call's v lives */
 };
 
 void hpm_profile_init(struct hpm_profile *p);
 void hpm_profile_free(struct hpm_profile *p);
 unsigned hpm_profile_str(struct hpm_profile *p, const char *s);
 unsigned hpm_profile_fn(struct hpm_profile *p, unsigned obj, unsigned file, unsigned name);
+/* n values, all 0, owned by the profile (freed with it, never alone): the
+ * v of a cost or call. NULL when out of memory. */
+uint64_t *hpm_profile_values(struct hpm_profile *p, size_t n);
 
 /* Adds one file's records, symbolized: kinds must match those already in
  * the profile (the first file sets them). Shares of a kind that do not add

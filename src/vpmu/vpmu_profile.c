@@ -45,6 +45,7 @@ struct vpmu_cc {
     UInt obj;             /* index into objs */
     UInt idx;             /* dense number, for the output's work arrays */
     ULong *saved;         /* values when the counters stopped (NULL: 0) */
+    struct arc *arc;      /* a call site's last arc (most call one target) */
     ULong v[N_VALS];      /* dyn slots, then the raw model statistics */
 };
 
@@ -133,6 +134,7 @@ static struct shadow *shadows; /* VG_N_THREADS of them (a variable) */
 struct excluded {
     ULong stop_ev[VPMU_EV_COUNT], stop_raw[VPMU_PR_N];
     ULong ev[VPMU_EV_COUNT], raw[VPMU_PR_N];
+    Bool any; /* ev or raw not all 0: most runs never stop the counters */
 };
 static struct excluded *excl;
 
@@ -147,6 +149,8 @@ static void counted_snapshot(ULong *ev, ULong *raw)
     } else {
         vpmu_node_prof_snapshot(c, ev, raw);
     }
+    if (!excl[c].any)
+        return;
     for (i = 0; i < VPMU_EV_COUNT; i++)
         ev[i] -= excl[c].ev[i];
     for (i = 0; i < VPMU_PR_N; i++)
@@ -296,12 +300,16 @@ static void shadows_init(void)
 
 static struct arc *arc_of(struct vpmu_cc *site, Addr target)
 {
-    UWord key = (site->addr * 0x9E3779B97F4A7C15ULL) ^ target;
-    struct arc *a = VG_(HT_lookup)(arc_table, key);
+    UWord key;
+    struct arc *a = site->arc;
+    if (a && a->target == target)
+        return a; /* the site's last target: no lookup (most sites call one) */
+    key = (site->addr * 0x9E3779B97F4A7C15ULL) ^ target;
+    a = VG_(HT_lookup)(arc_table, key);
     while (a && (a->site != site || a->target != target))
         a = a->next; /* a chain of equal keys: rare */
     if (a)
-        return a;
+        return site->arc = a;
     a = VG_(calloc)("hpm.prof.arc", 1, sizeof *a);
     a->key = key;
     a->site = site;
@@ -316,7 +324,7 @@ static struct arc *arc_of(struct vpmu_cc *site, Addr target)
     a->all = all_arcs;
     all_arcs = a;
     VG_(HT_add_node)(arc_table, a);
-    return a;
+    return site->arc = a;
 }
 
 /* ------------------------------------------------------------------------
@@ -667,10 +675,14 @@ void vpmu_prof_start(void)
         for (c = 0; c < vpmu_node_cores(); c++) {
             ULong ev[VPMU_EV_COUNT], raw[VPMU_PR_N];
             vpmu_node_prof_snapshot(c, ev, raw);
-            for (i = 0; i < VPMU_EV_COUNT; i++)
+            for (i = 0; i < VPMU_EV_COUNT; i++) {
                 excl[c].ev[i] += ev[i] - excl[c].stop_ev[i];
-            for (i = 0; i < VPMU_PR_N; i++)
+                excl[c].any |= excl[c].ev[i] != 0;
+            }
+            for (i = 0; i < VPMU_PR_N; i++) {
                 excl[c].raw[i] += raw[i] - excl[c].stop_raw[i];
+                excl[c].any |= excl[c].raw[i] != 0;
+            }
         }
     }
     for (cc = all_ccs; cc; cc = cc->all) {

@@ -42,14 +42,17 @@ static void test_records(void)
     CHECK_EQ(r.objects[1].end, 0x400fff);
     CHECK_EQ(r.n_insns, 4);
     CHECK_EQ(r.insns[1].addr, 0x400014);
-    CHECK_EQ(r.insns[2].v[1], 7);
+    CHECK_EQ(hpm_prof_records_value(&r, r.insns[2].kv, r.insns[2].n_kv, 1), 7);
+    CHECK_EQ(hpm_prof_records_value(&r, r.insns[2].kv, r.insns[2].n_kv, 0), 3);
+    CHECK_EQ(r.insns[3].n_kv, 0);
     CHECK_EQ(r.n_arcs, 1);
     CHECK_EQ(r.arcs[0].calls, 2);
     CHECK_EQ(r.n_data, 3);
     CHECK_STR(r.data[0].kind, "heap");
     CHECK_EQ(r.data[0].blocks, 2);
     CHECK_EQ(r.data[0].bytes, 4096);
-    CHECK_EQ(r.data[0].v[1], 30);
+    CHECK_EQ(hpm_prof_records_value(&r, r.data[0].kv, r.data[0].n_kv, 1), 30);
+    CHECK_EQ(hpm_prof_records_value(&r, r.data[0].kv, r.data[0].n_kv, 0), 0);
     CHECK_EQ(r.data[0].from, 0x400010);
     CHECK_EQ(r.data[1].obj, 1);
     {
