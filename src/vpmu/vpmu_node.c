@@ -622,7 +622,9 @@ static __attribute__((noinline)) void ifetch_model(struct core_state *s, Addr a,
  * line to every set's MRU line, or to the whole cache. The TLB must be a
  * sure hit too: the access's page is its MRU page. Hits go uncounted as
  * the filter's do (a hit adds to accesses and to served-by-L1 alike, and
- * every reported count is a difference of the two). Returns the line's
+ * every reported count is a difference of the two), in a profile too: an
+ * instruction's L1 hits add 1 to both of its statistics, nothing to any
+ * kind (kinds_from_raw), nor to a data object (misses only). Returns the line's
  * dirty bit + 1 on a hit, 0 to take the models' path. */
 static inline __attribute__((always_inline)) UInt l1_probe(struct hpm_cache *c, Addr line,
                                                           Bool write)
@@ -669,7 +671,7 @@ void vpmu_node_ifetch(Addr a, SizeT len)
     if (first == last) {
         if (s->iline_valid && first == s->iline)
             return;
-        if (s->l1i_probe && run_hier && vpmu_prof_sink == NULL &&
+        if (s->l1i_probe && run_hier &&
             (!run_tlb || tlb_probe(s->itlb, &s->ipage, &s->ipage_valid, ipage_bits, a)) &&
             l1_probe(s->l1i_probe, first, False)) {
             s->iline = first;
@@ -736,7 +738,7 @@ static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size
             sample_sure_hit(a, write);
         return;
     }
-    if (first == last && s->l1d_probe && run_hier && vpmu_prof_sink == NULL &&
+    if (first == last && s->l1d_probe && run_hier &&
         (!run_tlb || tlb_probe(s->dtlb, &s->dpage, &s->dpage_valid, dpage_bits, a))) {
         UInt hit = l1_probe(s->l1d_probe, first, write);
         if (hit) {
