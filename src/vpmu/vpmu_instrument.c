@@ -324,15 +324,21 @@ typedef struct {
     struct vpmu_prof_item items[PROF_ITEMS_MAX];
 } Ctx;
 
+/* the 64-bit word loaded from a_ld and stored to a_st (atoms naming the
+ * same address) += e, an I64 atom */
+static void emit_rmw(IRSB *sb, IRExpr *a_ld, IRExpr *a_st, IRExpr *e)
+{
+    IRTemp t1 = newIRTemp(sb->tyenv, Ity_I64);
+    IRTemp t2 = newIRTemp(sb->tyenv, Ity_I64);
+    addStmtToIRSB(sb, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64, a_ld)));
+    addStmtToIRSB(sb, IRStmt_WrTmp(t2, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(t1), e)));
+    addStmtToIRSB(sb, IRStmt_Store(Iend_LE, a_st, IRExpr_RdTmp(t2)));
+}
+
 /* the 64-bit word at addr += e, an I64 atom */
 static void emit_add_at(IRSB *sb, ULong *addr, IRExpr *e)
 {
-    IRExpr *a = mkIRExpr_HWord((HWord)addr);
-    IRTemp t1 = newIRTemp(sb->tyenv, Ity_I64);
-    IRTemp t2 = newIRTemp(sb->tyenv, Ity_I64);
-    addStmtToIRSB(sb, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64, a)));
-    addStmtToIRSB(sb, IRStmt_WrTmp(t2, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(t1), e)));
-    addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)addr), IRExpr_RdTmp(t2)));
+    emit_rmw(sb, mkIRExpr_HWord((HWord)addr), mkIRExpr_HWord((HWord)addr), e);
 }
 
 /* The live block's base for this superblock (vpmu_state.h), read from the
@@ -345,21 +351,19 @@ static void emit_add(IRSB *sb, Int ev, IRExpr *e)
 {
     /* one address temp per use: each is then folded into its access's
      * addressing mode (a shared one costs a register and an lea) */
-    IRTemp a_ld = newIRTemp(sb->tyenv, Ity_I64);
-    IRTemp a_st = newIRTemp(sb->tyenv, Ity_I64);
-    IRTemp t1 = newIRTemp(sb->tyenv, Ity_I64);
-    IRTemp t2 = newIRTemp(sb->tyenv, Ity_I64);
-    IRExpr *off = IRExpr_Const(IRConst_U64(8 * (ULong)VPMU_LIVE_WORD(ev)));
+    IRTemp a[2];
+    Int i;
     if (live_base_tmp == IRTemp_INVALID) {
         live_base_tmp = newIRTemp(sb->tyenv, Ity_I64);
         addStmtToIRSB(sb, IRStmt_WrTmp(live_base_tmp, IRExpr_Get(live_base_offset, Ity_I64)));
     }
-    addStmtToIRSB(sb, IRStmt_WrTmp(a_ld, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(live_base_tmp), off)));
-    addStmtToIRSB(sb, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64, IRExpr_RdTmp(a_ld))));
-    addStmtToIRSB(sb, IRStmt_WrTmp(t2, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(t1), e)));
-    addStmtToIRSB(sb, IRStmt_WrTmp(a_st, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(live_base_tmp),
-                                                      deepCopyIRExpr(off))));
-    addStmtToIRSB(sb, IRStmt_Store(Iend_LE, IRExpr_RdTmp(a_st), IRExpr_RdTmp(t2)));
+    for (i = 0; i < 2; i++) {
+        a[i] = newIRTemp(sb->tyenv, Ity_I64);
+        addStmtToIRSB(sb, IRStmt_WrTmp(a[i], IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(live_base_tmp),
+                                                          IRExpr_Const(IRConst_U64(
+                                                              8 * (ULong)VPMU_LIVE_WORD(ev))))));
+    }
+    emit_rmw(sb, IRExpr_RdTmp(a[0]), IRExpr_RdTmp(a[1]), e);
 }
 
 /* an I64 atom: guard ? n : 0 (guard is an I1 atom) */
