@@ -102,6 +102,19 @@ void vpmu_gate_usage(void)
                 "                              exact core event, e.g. INSTRUCTIONS:1000000)\n");
 }
 
+/* The trigger's event is counted whatever the programmed kinds need: its
+ * level of instrumentation (a trigger on stores with only INSTRUCTIONS
+ * programmed, level insn, had never fired) and its live lane. */
+static void count_trigger_event(Int ev)
+{
+    Int lvl = ev == VPMU_EV_INSTRUCTIONS                                     ? VPMU_LEVEL_INSN
+              : ev >= VPMU_EV_FP_INSTRUCTIONS && ev <= VPMU_EV_INT_LOGIC ? VPMU_LEVEL_FULL
+                                                                            : VPMU_LEVEL_CORE;
+    if (lvl > vpmu_clo_level)
+        vpmu_clo_level = lvl;
+    vpmu_ev_counted_widen(1u << ev);
+}
+
 Bool vpmu_gate_init(void)
 {
     Bool start_stopped = False;
@@ -127,6 +140,7 @@ Bool vpmu_gate_init(void)
             VG_(exit)(1); /* after start-up, a bad option does not end the run */
         }
         vpmu_gate_trigger_armed = True;
+        count_trigger_event(trigger_ev);
         start_stopped = True;
     }
     if (start_at.given)
@@ -248,6 +262,8 @@ Long vpmu_gate_request(UWord gate, UWord arg, ULong n)
         if (ev < 0 || n == 0)
             return HPM_VPMU_EINVAL;
         trigger_ev = ev;
+        /* counted from now on if it was not (the widening retranslates) */
+        count_trigger_event(ev);
         trigger_n = vpmu_node_event_total(ev) + n; /* n more from now */
         vpmu_gate_trigger_armed = True;
         vpmu_counting_stop();

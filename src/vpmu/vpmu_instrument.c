@@ -303,6 +303,7 @@ typedef struct {
     UInt fma_lanes[2];   /* per precision, MAdd/MSub ops in this insn */
     Bool in_insn;
     Bool do_mem, do_br, do_fp, do_int, hook_mem, hook_br, hook_if;
+    UInt counted; /* vpmu_ev_counted when the translation began */
     /* Instruction fetches into [if_lo, if_hi) are L1I and ITLB hits that
      * change no replacement state (the lines were just fetched and are MRU),
      * so only the first fetch of each line-run in a SB calls the model. */
@@ -393,6 +394,10 @@ static void flush_set(Ctx *c, ULong *set)
     for (e = 0; e < VPMU_LIVE_WORDS; e++)
         first[e] = -1;
     for (e = 0; e < VPMU_EV_COUNT; e++) {
+        if (!(c->counted >> e & 1)) { /* no programmed kind reads it */
+            set[e] = 0;
+            continue;
+        }
         word[VPMU_LIVE_WORD(e)] |= set[e] << VPMU_LIVE_SHIFT(e);
         if (first[VPMU_LIVE_WORD(e)] < 0)
             first[VPMU_LIVE_WORD(e)] = e;
@@ -440,6 +445,8 @@ static void pend_add(Ctx *c, Int ev, ULong n)
 /* the live word of ev += (guard ? n : 0) */
 static void emit_add_guarded(Ctx *c, Int ev, IRExpr *guard, ULong n)
 {
+    if (!(c->counted >> ev & 1))
+        return;
     emit_add(c->sb, ev, guarded_n(c->sb, guard, n << VPMU_LIVE_SHIFT(ev)));
     c->samp_ev |= 1u << ev;
     if (c->prof) {
@@ -654,7 +661,7 @@ static void do_exit(Ctx *c, IRStmt *st)
             taken = IRExpr_RdTmp(t);
         }
         taken64 = guarded_n(c->sb, taken, 1);
-        {
+        if (c->counted & (1u << VPMU_EV_BR_COND | 1u << VPMU_EV_BR_COND_TAKEN)) {
             /* BR_COND (+1, lane 1) and BR_COND_TAKEN (the taken bit, lane 0)
              * share a live word: one add for both */
             IRTemp both = newIRTemp(c->sb->tyenv, Ity_I64);
@@ -865,6 +872,7 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
     c.hook_if = vpmu_node_want_ifetch();
     c.if_line = vpmu_node_ifetch_line();
     c.prof = vpmu_prof_on;
+    c.counted = vpmu_ev_counted;
     c.offset_sp = layout->offset_SP;
     c.offset_ip = layout->offset_IP;
     /* a profile's call graph needs the control transfers classified (the

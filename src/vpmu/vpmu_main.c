@@ -68,6 +68,9 @@ extern Bool VG_(extend_stack)(ThreadId tid, Addr addr);
 ULong vpmu_live[VPMU_LIVE_WORDS];
 Bool vpmu_running = True;
 Int vpmu_clo_level = VPMU_LEVEL_INSN; /* raised to what the events need */
+static Bool clo_level_given;
+UInt vpmu_ev_counted = ~0u;
+static Bool started_up; /* post_clo_init is done: translations may exist */
 
 static const HChar *clo_out = "hpm-vpmu.%p.out";
 static Bool clo_start = True;
@@ -376,6 +379,21 @@ static Int models_start(void)
     VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "hpm models");
     VG_(ok_to_discard_translations) = ok;
     return 1;
+}
+
+void vpmu_ev_counted_widen(UInt events)
+{
+    Bool ok = VG_(ok_to_discard_translations);
+    if ((events & ~vpmu_ev_counted) == 0)
+        return;
+    vpmu_ev_counted |= events;
+    if (!started_up)
+        return;
+    /* the live block's lanes of the new events hold nothing yet: translations
+     * made from now on add to them */
+    VG_(ok_to_discard_translations) = True;
+    VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "hpm events");
+    VG_(ok_to_discard_translations) = ok;
 }
 
 static void on_start_client_code(ThreadId tid, ULong blocks_done)
@@ -1335,6 +1353,7 @@ static Long req_select(Addr buf, UWord n)
     account();
     if (vpmu_node_select(codes, (UInt)n) != 0)
         return HPM_VPMU_EINVAL;
+    vpmu_ev_counted_widen(vpmu_node_events_needed());
     /* new programming: every per-thread and region count restarts */
     VG_(memset)(core_seen, 0, vpmu_node_cores() * sizeof *core_seen);
     for (i = 1; i < VG_N_THREADS; i++) {
@@ -1750,6 +1769,7 @@ static Bool process_cmd_line_option(const HChar *arg)
     } else if (vpmu_sample_option(arg)) {
     } else if (vpmu_gate_option(arg)) {
     } else if VG_STR_CLO (arg, "--hpm-level", level) {
+        clo_level_given = True;
         if (VG_(strcmp)(level, "insn") == 0)
             vpmu_clo_level = VPMU_LEVEL_INSN;
         else if (VG_(strcmp)(level, "core") == 0)
@@ -1795,6 +1815,7 @@ static void post_clo_init(void)
     VG_(clo_vex_control).guest_chase = False;
     threads = VG_(calloc)("hpm.threads", VG_N_THREADS, sizeof *threads);
     vpmu_node_init();
+    vpmu_ev_counted = clo_level_given ? ~0u : vpmu_node_events_needed();
     if (vpmu_gate_init())
         clo_start = False; /* a gate starts the counting */
     vpmu_running = clo_start;
@@ -1808,10 +1829,13 @@ static void post_clo_init(void)
     core_seen = VG_(calloc)("hpm.seen", vpmu_node_cores(), sizeof *core_seen);
     vpmu_prof_init();
     vpmu_sample_init();
+    if (vpmu_prof_on || vpmu_sample_on)
+        vpmu_ev_counted = ~0u; /* per-instruction costs of every kind */
     vpmu_instrument_init();
     live_open();
     if (live)
         live_publish(HPM_LIVE_RUNNING, 0);
+    started_up = True;
 }
 
 static void fini(Int exitcode)

@@ -489,6 +489,23 @@ Int vpmu_node_level(void)
 {
     return level;
 }
+
+UInt vpmu_node_events_needed(void)
+{
+    UInt need = 1u << VPMU_EV_INSTRUCTIONS, i;
+    for (i = 0; i < n_ev; i++) {
+        UInt k = ev_kind[i];
+        if (k < HPM_K_CORE_COUNT && kind_event[k] != NO_EV)
+            need |= 1u << kind_event[k];
+    }
+    if (need & (1u << VPMU_EV_BR_COND_NOT_TAKEN)) /* derived at the fold */
+        need |= 1u << VPMU_EV_BR_COND | 1u << VPMU_EV_BR_COND_TAKEN;
+    if (run_timing || wait_timing) /* kinds_from_raw's class counts */
+        need |= 1u << VPMU_EV_LOADS | 1u << VPMU_EV_STORES | 1u << VPMU_EV_BRANCHES |
+                1u << VPMU_EV_FP_DIV | 1u << VPMU_EV_FP_SQRT | 1u << VPMU_EV_FP_INSTRUCTIONS |
+                1u << VPMU_EV_INT_MUL | 1u << VPMU_EV_INT_DIV;
+    return need;
+}
 Bool vpmu_node_want_mem(void)
 {
     return run_hier || run_tlb;

@@ -48,6 +48,12 @@ Bool vpmu_node_models_waiting(void);
 
 /* Instrumentation level the requested events need (enum vpmu_level). */
 Int vpmu_node_level(void);
+/* The exact core events (bit e: VPMU_EV_e) that the programmed kinds are
+ * made of, INSTRUCTIONS always among them: a kind's own event, both
+ * conditional-branch lanes for the not-taken count, the instruction
+ * classes the timing model charges. The instrumentation counts these only
+ * (vpmu_ev_counted, vpmu_state.h). */
+UInt vpmu_node_events_needed(void);
 /* Which dirty helpers instrumentation must emit. */
 Bool vpmu_node_want_mem(void);
 Bool vpmu_node_want_ifetch(void);

@@ -69,6 +69,17 @@ extern ULong vpmu_live[VPMU_LIVE_WORDS];
 #define VPMU_LIVE_BASE_GUEST_OFFSET OFFSET_amd64_RAX
 extern Bool vpmu_running;
 extern Int vpmu_clo_level;
+/* The exact core events the instrumentation counts (bit e: VPMU_EV_e):
+ * those the programmed kinds are made of (vpmu_node_events_needed) and a
+ * trigger's, or every one for a profile, precise samples or an explicit
+ * --hpm-level. An event no kind reads costs a live-word add per basic block
+ * and IR to translate for nothing (the core events of sqlite3 5% faster
+ * without the byte and branch-kind adds); its raw counters stay 0, as those
+ * of a level not instrumented do. */
+extern UInt vpmu_ev_counted;
+/* Count these events too from now on: translations made without them are
+ * discarded (the events start at 0, as a new selection's counts do). */
+void vpmu_ev_counted_widen(UInt events);
 
 void vpmu_fold(void);
 /* The serial (1, 2, ... in order of creation) of thread tid (> 0). */

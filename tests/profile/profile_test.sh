@@ -119,6 +119,14 @@ gates)
     got=$(count INSTRUCTIONS --trigger=INSTRUCTIONS:1000000)
     [ "$got" -le $((total - 1000000)) ] && [ "$got" -ge $((total - 1000000 - 200)) ] ||
         fail "--trigger: $got of $total after 1000000"
+    # a trigger on an event no counted kind needs (only what the programmed
+    # kinds are made of is counted): the trigger's event is counted for it
+    t_all=$("$HPM" count --json -e INSTRUCTIONS -- "$PROG" 1 2>/dev/null |
+        $PY -c "import json, sys; print(json.load(sys.stdin)['events'][0]['count'])")
+    t_got=$("$HPM" count --json -e INSTRUCTIONS --trigger=STORES:1000 -- "$PROG" 1 2>/dev/null |
+        $PY -c "import json, sys; print(json.load(sys.stdin)['events'][0]['count'])")
+    [ "$t_got" -gt 0 ] && [ "$t_got" -lt "$t_all" ] ||
+        fail "--trigger=STORES:1000 with -e INSTRUCTIONS: $t_got of $t_all"
     # the same gate set by the program itself (HPM_VPMU_GATE; from the
     # start: --start=no, else its start-up before the request counts too)
     for ev in INSTRUCTIONS LOADS; do
