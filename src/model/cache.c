@@ -51,12 +51,13 @@ size_t hpm_cache_storage_size(const struct hpm_cache_params *p)
            hpm__cache_extra_size(p->size / p->line / cache_ways(p), cache_ways(p));
 }
 
-/* Index entries of an indexed cache: a power of two >= 2 x lines, so that
- * linear probing stays short (load factor <= 1/2). */
+/* Index entries of an indexed cache: a power of two >= 4 x lines, so that
+ * linear probing stays short with the stale entries of evicted lines
+ * (hpm__ix_rebuild: load factor 1/4 to 1/2). */
 static uint64_t index_entries(uint64_t lines)
 {
     uint64_t e = 1;
-    while (e < 2 * lines)
+    while (e < 4 * lines)
         e <<= 1;
     return e;
 }
@@ -80,6 +81,7 @@ static void cache_empty(struct hpm_cache *c)
     if (c->index) {
         for (i = 0; i <= c->index_mask; i++)
             c->index[i] = 0;
+        c->ix_used = 0;
         for (i = 0; i < n; i++)
             c->stamp[i] = 0;
         for (i = 0; i < sets; i++)
@@ -108,6 +110,7 @@ void hpm__cache_setup(struct hpm_cache *c, uint64_t sets, uint32_t ways, uint32_
         c->index = (uint32_t *)at;
         c->index_mask = e - 1;
         c->index_shift = 64u - hpm__log2_64(e);
+        c->ix_limit = e / 2;
         at += HPM__ALIGN8((size_t)e * 4u);
         c->stamp = (uint64_t *)at;
         at += (size_t)n * 8u;
