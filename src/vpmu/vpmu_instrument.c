@@ -309,6 +309,14 @@ typedef struct {
      * so only the first fetch of each line-run in a SB calls the model. */
     Addr if_lo, if_hi;
     UInt if_line;
+    /* Skipping the fetches of a superblock whose lines are sure hits
+     * (vpmu_node.h): the ITLB page bits (-1: no skip), the superblock's
+     * page, the stamp of its last complete run with only hits, the gen
+     * read at its start and the guard of its fetch calls (1: fetch). */
+    Int if_skip_bits;
+    Addr if_page;
+    ULong *if_stamp;
+    IRTemp if_gen, if_need;
     /* Profile (vpmu_profile.h): the cost center of the instruction being
      * scanned and the per-instruction items of the committed set. */
     Bool prof;
@@ -617,6 +625,8 @@ static void ifetch(Ctx *c, Addr a, UInt len)
     prof_sink(c);
     di = unsafeIRDirty_0_N(0, "vpmu_node_ifetch", VG_(fnptr_to_fnentry)((void *)&vpmu_node_ifetch),
                            mkIRExprVec_2(mkIRExpr_HWord(a), mkIRExpr_HWord(len)));
+    if (c->if_need != IRTemp_INVALID)
+        di->guard = IRExpr_RdTmp(c->if_need);
     addStmtToIRSB(c->sb, IRStmt_Dirty(di));
     c->samp_model |= VPMU_SAMPLE_IFETCH;
     c->if_lo = a & ~(line - 1);
@@ -845,6 +855,94 @@ static void do_sb_end(Ctx *c, IRSB *sbIn)
     }
 }
 
+/* ------------------------------------------------------------------------
+ * Skipping sure-hit fetches (vpmu_node.h)
+ * ---------------------------------------------------------------------- */
+
+/* Stamps, one per translation that skips, from chunks never freed (a
+ * discarded translation's 8 bytes are not reclaimed, as the overflow
+ * check's descriptions are not). 0 is never a gen: a new stamp does not
+ * match. */
+static ULong *if_stamp_new(void)
+{
+    enum { CHUNK = 4096 };
+    static ULong *chunk;
+    static UInt used = CHUNK;
+    if (used == CHUNK) {
+        chunk = VG_(calloc)("hpm.ifskip", CHUNK, sizeof *chunk);
+        used = 0;
+    }
+    return &chunk[used++];
+}
+
+/* Whether sbIn's fetches may be skipped: every instruction in one ITLB
+ * page (its page in c->if_page). */
+static Bool if_skip_applies(Ctx *c, IRSB *sbIn)
+{
+    Int i, bits = c->if_skip_bits;
+    Bool first = True;
+    if (bits < 0)
+        return False;
+    for (i = 0; i < sbIn->stmts_used; i++) {
+        IRStmt *st = sbIn->stmts[i];
+        Addr a, z;
+        if (!st || st->tag != Ist_IMark)
+            continue;
+        a = (Addr)st->Ist.IMark.addr;
+        z = a + (st->Ist.IMark.len ? st->Ist.IMark.len : 1) - 1;
+        if (bits == 0)
+            return True;
+        if (first) {
+            c->if_page = a >> bits;
+            first = False;
+        }
+        if (a >> bits != c->if_page || z >> bits != c->if_page)
+            return False;
+    }
+    return !first || bits == 0;
+}
+
+/* At the superblock's start: fetch (if_need) unless the gen is its stamp
+ * and its page the MRU page. */
+static void if_skip_begin(Ctx *c)
+{
+    IRSB *sb = c->sb;
+    IRTemp st = newIRTemp(sb->tyenv, Ity_I64), d = newIRTemp(sb->tyenv, Ity_I64);
+    c->if_stamp = if_stamp_new();
+    c->if_gen = newIRTemp(sb->tyenv, Ity_I64);
+    c->if_need = newIRTemp(sb->tyenv, Ity_I1);
+    addStmtToIRSB(sb, IRStmt_WrTmp(c->if_gen, IRExpr_Load(Iend_LE, Ity_I64,
+                                                          mkIRExpr_HWord((HWord)&vpmu_if_gen))));
+    addStmtToIRSB(sb, IRStmt_WrTmp(st, IRExpr_Load(Iend_LE, Ity_I64,
+                                                   mkIRExpr_HWord((HWord)c->if_stamp))));
+    addStmtToIRSB(sb, IRStmt_WrTmp(d, IRExpr_Binop(Iop_Xor64, IRExpr_RdTmp(c->if_gen),
+                                                   IRExpr_RdTmp(st))));
+    if (c->if_skip_bits > 0) {
+        IRTemp p = newIRTemp(sb->tyenv, Ity_I64), dp = newIRTemp(sb->tyenv, Ity_I64);
+        IRTemp both = newIRTemp(sb->tyenv, Ity_I64);
+        addStmtToIRSB(sb, IRStmt_WrTmp(p, IRExpr_Load(Iend_LE, Ity_I64,
+                                                      mkIRExpr_HWord((HWord)&vpmu_if_page))));
+        addStmtToIRSB(sb, IRStmt_WrTmp(dp, IRExpr_Binop(Iop_Xor64, IRExpr_RdTmp(p),
+                                                        IRExpr_Const(IRConst_U64(c->if_page)))));
+        addStmtToIRSB(sb, IRStmt_WrTmp(both, IRExpr_Binop(Iop_Or64, IRExpr_RdTmp(d),
+                                                          IRExpr_RdTmp(dp))));
+        d = both;
+    }
+    addStmtToIRSB(sb, IRStmt_WrTmp(c->if_need, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(d),
+                                                            IRExpr_Const(IRConst_U64(0)))));
+}
+
+/* At the superblock's end: its stamp is the gen it started with. If no L1I
+ * fill happened while it ran, that is the gen now and every line it
+ * fetched (or skipped) is resident: the next run may skip. Otherwise the
+ * stamp is an old gen and the next run fetches. (A side exit leaves the
+ * stamp alone: lines after it were not fetched.) */
+static void if_skip_end(Ctx *c)
+{
+    addStmtToIRSB(c->sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)c->if_stamp),
+                                      IRExpr_RdTmp(c->if_gen)));
+}
+
 IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
                       const VexGuestLayout *layout, const VexGuestExtents *vge,
                       const VexArchInfo *archinfo_host, IRType gWordTy,
@@ -873,6 +971,10 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
     c.if_line = vpmu_node_ifetch_line();
     c.prof = vpmu_prof_on;
     c.counted = vpmu_ev_counted;
+    c.if_gen = c.if_need = IRTemp_INVALID;
+    c.if_skip_bits = c.hook_if && !c.prof && !vpmu_sample_on ? vpmu_node_ifetch_skip_bits() : -1;
+    if (!if_skip_applies(&c, sbIn))
+        c.if_skip_bits = -1;
     c.offset_sp = layout->offset_SP;
     c.offset_ip = layout->offset_IP;
     /* a profile's call graph needs the control transfers classified (the
@@ -950,6 +1052,8 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
             if (c.prof)
                 c.cc = vpmu_prof_cc(c.insn_addr);
             c.sink_set = False;
+            if (c.if_skip_bits >= 0 && c.if_need == IRTemp_INVALID)
+                if_skip_begin(&c);
             if (c.hook_if)
                 ifetch(&c, c.insn_addr, c.insn_len);
             break;
@@ -1039,5 +1143,7 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
         }
     }
     do_sb_end(&c, sbIn);
+    if (c.if_need != IRTemp_INVALID)
+        if_skip_end(&c);
     return c.sb;
 }

@@ -79,6 +79,7 @@ static UInt ll_line; /* line size of the level that fills from DDR */
 static UInt dline_bits, iline_bits; /* log2 of the L1D / L1I filter granules */
 static UInt dpage_bits, ipage_bits; /* log2 of the DTLB / ITLB pages */
 static Bool filter_d, filter_i; /* off without an L1: L2 hits move the prefetcher */
+static Bool if_skip_on;         /* vpmu_node_ifetch_skip_bits() >= 0 */
 
 static struct hpm_hier *hier;
 static struct core_state *cores;
@@ -453,6 +454,9 @@ void vpmu_node_init(void)
                 cores[i].l1i_probe = l1i;
         }
     }
+    if (run_hier && filter_i && n_cores > 0 && hier->cache[0][0] &&
+        (machine.hier.l1i.policy == HPM_REPL_FIFO || machine.hier.l1i.policy == HPM_REPL_RANDOM))
+        if_skip_on = True; /* hits change nothing in these (vpmu_node.h) */
     if (clo_model_on_demand && (run_hier || run_bpred || run_tlb || run_timing)) {
         /* everything is allocated and sized for the models; they wait */
         models_waiting = True;
@@ -532,12 +536,38 @@ UInt vpmu_node_core_of(UInt serial)
     return serial == 0 ? 0 : (serial - 1) % n_cores;
 }
 
+/* ------------------------------------------------ skipping sure-hit fetches */
+
+ULong vpmu_if_gen = 1;
+Addr vpmu_if_page;
+
+Int vpmu_node_ifetch_skip_bits(void)
+{
+    return if_skip_on ? (run_tlb ? (Int)ipage_bits : 0) : -1;
+}
+
+/* The running core's L1I changed, or the running core did. */
+static inline void if_gen_bump(void)
+{
+    vpmu_if_gen++;
+}
+
+/* The running core's MRU ITLB page, as the skip compares it. */
+static inline void if_page_sync(const struct core_state *s)
+{
+    if (if_skip_on && run_tlb)
+        vpmu_if_page = s->ipage_valid ? s->ipage : ~(Addr)0;
+}
+
 void vpmu_node_set_core(UInt core)
 {
     tl_assert(core < n_cores);
+    if (cur != &cores[core])
+        if_gen_bump();
     cur_core = core;
     cur = &cores[core];
     cur->ran = True;
+    if_page_sync(cur);
 }
 
 void vpmu_node_add_core_events(UInt core, const ULong *ev)
@@ -617,6 +647,7 @@ static __attribute__((noinline)) void ifetch_prof(struct core_state *s, Addr a, 
 static __attribute__((noinline)) void ifetch_model(struct core_state *s, Addr a, SizeT len,
                                                    Addr first, Addr last)
 {
+    ULong fills = if_skip_on ? hier->cache[cur_core][0]->st.fills : 0;
     if (UNLIKELY(vpmu_prof_sink != NULL)) {
         ifetch_prof(s, a, len);
     } else {
@@ -627,6 +658,11 @@ static __attribute__((noinline)) void ifetch_model(struct core_state *s, Addr a,
     }
     s->iline = last;
     s->iline_valid = filter_i && first == last;
+    if (if_skip_on) {
+        if (hier->cache[cur_core][0]->st.fills != fills)
+            if_gen_bump();
+        if_page_sync(s);
+    }
 }
 
 /* The L1 probe: an L1 hit that changes no replacement state needs no model
@@ -693,6 +729,7 @@ void vpmu_node_ifetch(Addr a, SizeT len)
             l1_probe(s->l1i_probe, first, False)) {
             s->iline = first;
             s->iline_valid = True;
+            if_page_sync(s); /* the probe may have made another page MRU */
             return;
         }
     }
