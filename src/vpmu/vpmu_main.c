@@ -92,7 +92,9 @@ struct vpmu_thread {
     ULong c[VPMU_EV_COUNT];   /* raw, exact tool counters */
     ULong u[HPM_K_CORE_COUNT]; /* UPC-read counts of its core while it ran */
     UInt depth;
-    struct region_frame stack[REGION_DEPTH];
+    /* REGION_DEPTH frames, allocated at the thread's first region: inline,
+     * they made the table of VG_N_THREADS threads 4.3 MB to zero at start */
+    struct region_frame *stack;
     /* armed overflow interrupts (HPM_VPMU_OVERFLOW) */
     UInt n_ovf;
     UInt ovf_skip; /* model kinds are checked every OVF_MODEL_STRIDE-th SB */
@@ -306,7 +308,9 @@ static struct vpmu_thread *thread_get(ThreadId tid)
     tl_assert(tid > 0 && tid < VG_N_THREADS);
     t = &threads[tid];
     if (!t->used) {
+        struct region_frame *stack = t->stack; /* kept for the slot's next thread */
         VG_(memset)(t, 0, sizeof *t);
+        t->stack = stack;
         t->used = True;
         t->serial = next_serial++;
         t->core = vpmu_node_core_of(t->serial);
@@ -1243,6 +1247,8 @@ static Long req_region(ThreadId tid, Addr name_addr, Bool begin)
         id = region_id(name);
         if (id < 0)
             return id;
+        if (!t->stack)
+            t->stack = VG_(malloc)("hpm.regions", REGION_DEPTH * sizeof *t->stack);
         account();
         t->stack[t->depth].region = (UInt)id;
         VG_(memcpy)(t->stack[t->depth].snap, t->u, sizeof t->u);
