@@ -669,14 +669,13 @@ static __attribute__((noinline)) void ifetch_model(struct core_state *s, Addr a,
     }
 }
 
-/* The L1 probe: an L1 hit that changes no replacement state needs no model
- * call, like the sure-hit filter's repeats of the last line; only a
- * store's dirty bit is set, as the model would. In a scanned L1 that is a
- * hit on way 0 of its set (the MRU way of an LRU set, the newest of a FIFO
- * one); in an indexed one (vpmu's 64-way L1s) any hit under FIFO or RANDOM,
- * and under LRU a hit that also takes the next use stamp, all that the
- * model's hit does (hpm__line_ref_ix). It widens the filter from the last
- * line to every set's MRU line, or to the whole cache. The TLB must be a
+/* The L1 probe: an L1 hit needs no model call, like the sure-hit filter's
+ * repeats of the last line: the probe does what the model's hit does
+ * (hpm__line_ref_scan, hpm__line_ref_ix) and nothing else happens on a
+ * hit. In a scanned L1 that is the dirty bit of a store, and under LRU the
+ * move of the line to way 0; in an indexed one (vpmu's 64-way L1s) under
+ * LRU the next use stamp. It widens the filter from the last line to the
+ * whole L1. The TLB must be a
  * sure hit too: the access's page is its MRU page. Hits go uncounted as
  * the filter's do (a hit adds to accesses and to served-by-L1 alike, and
  * every reported count is a difference of the two), in a profile too: an
@@ -688,9 +687,27 @@ static inline __attribute__((always_inline)) UInt l1_probe(struct hpm_cache *c, 
 {
     uint64_t key = (uint64_t)line << 1, v, *w;
     if (!c->index) {
-        w = c->tags + (size_t)(line & c->set_mask) * c->ways;
-        if ((*w ^ key) >= 2)
-            return 0;
+        uint64_t *set = c->tags + (size_t)(line & c->set_mask) * c->ways;
+        uint32_t i, n = c->ways;
+        w = set;
+        if ((*w ^ key) >= 2) {
+            /* a hit off way 0: LRU moves it to the front, as the model's
+             * hit does (in cachegrind's geometry a fifth of the fetches and
+             * data accesses reached the models, most of them such hits) */
+            for (i = 1; i < n && (set[i] ^ key) >= 2; i++)
+                ;
+            if (i == n)
+                return 0;
+            v = set[i] | write;
+            if (c->policy == HPM_REPL_LRU) {
+                for (; i > 0; i--)
+                    set[i] = set[i - 1];
+                set[0] = v;
+            } else {
+                set[i] = v;
+            }
+            return 1 + (UInt)(v & 1);
+        }
     } else {
         int64_t slot = hpm__ix_lookup(c, key);
         if (slot < 0)
