@@ -972,7 +972,7 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
     c.prof = vpmu_prof_on;
     c.counted = vpmu_ev_counted;
     c.if_gen = c.if_need = IRTemp_INVALID;
-    c.if_skip_bits = c.hook_if && !c.prof && !vpmu_sample_on ? vpmu_node_ifetch_skip_bits() : -1;
+    c.if_skip_bits = c.hook_if ? vpmu_node_ifetch_skip_bits() : -1;
     if (!if_skip_applies(&c, sbIn))
         c.if_skip_bits = -1;
     c.offset_sp = layout->offset_SP;

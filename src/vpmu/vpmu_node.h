@@ -72,9 +72,10 @@ UInt vpmu_node_ifetch_line(void);
  * inline: gen == the superblock's stamp && page == its page. */
 extern ULong vpmu_if_gen;
 extern Addr vpmu_if_page;
-/* -1: the skip does not apply (an LRU L1I, no cache model, the filter off,
- * a profile or samples); 0: it does, without a page check (no TLB model);
- * else log2 of the ITLB page. */
+/* -1: the skip does not apply (an LRU L1I, no cache model, the filter
+ * off); 0: it does, without a page check (no TLB model); else log2 of the
+ * ITLB page. (Profiles and samples skip too: a fetch hit adds nothing to
+ * an instruction's kinds, nor makes a sample.) */
 Int vpmu_node_ifetch_skip_bits(void);
 
 /* Core that thread serial `serial` runs on. */
