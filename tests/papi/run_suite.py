@@ -390,6 +390,25 @@ def read_results(path):
     return res, order, meta
 
 
+def read_costs(path):
+    """{name: seconds} from a results file (or any TSV of name, status,
+    seconds); a missing file gives none."""
+    costs = {}
+    try:
+        with open(path) as f:
+            for line in f:
+                if line.startswith("#") or line.startswith("name\t") or not line.strip():
+                    continue
+                cols = line.rstrip("\n").split("\t")
+                try:
+                    costs[cols[0]] = float(cols[2])
+                except (IndexError, ValueError):
+                    continue
+    except OSError:
+        pass
+    return costs
+
+
 def totals(statuses):
     t = {s: 0 for s in STATUSES}
     for s in statuses:
@@ -436,6 +455,13 @@ def cmd_run(args):
         with open(args.exclude_file) as f:
             names = {l.strip() for l in f if l.strip() and not l.startswith("#")}
         tests = [t for t in tests if t["name"] not in names]
+    if args.costs:
+        # Longest first, as ctest orders by its cost data: with N at a time,
+        # a long test started last would run alone at the end. Tests the
+        # file does not know go first (they may be long).
+        costs = read_costs(args.costs)
+        pos = {t["name"]: i for i, t in enumerate(tests)}
+        tests.sort(key=lambda t: (t["name"] in costs, -costs.get(t["name"], 0.0), pos[t["name"]]))
     results_path = os.path.abspath(args.results)
     base = os.path.dirname(results_path)
     label = args.label
@@ -559,6 +585,8 @@ def main():
                         "failure (the budgeted run of make check: under the simulator some "
                         "tests need minutes)")
     r.add_argument("--compare", help="reference results file to print side by side")
+    r.add_argument("--costs", help="a results file of an earlier full run: the tests start "
+                                   "longest first by its seconds")
 
     c = sub.add_parser("compare", help="print two results files side by side")
     c.add_argument("ours")
