@@ -752,25 +752,18 @@ void vpmu_node_ifetch(Addr a, SizeT len)
 {
     Addr first = a >> iline_bits, last = (a + (len ? len : 1) - 1) >> iline_bits;
     struct core_state *s = cur;
-    if (first == last) {
-        if (s->iline_valid && first == s->iline)
-            return;
-        if (s->l1i_probe && run_hier &&
-            (!run_tlb || tlb_probe(s->itlb, &s->ipage, &s->ipage_valid, ipage_bits, a)) &&
-            l1_probe(s->l1i_probe, first, False)) {
-            s->iline = first;
-            s->iline_valid = True;
-            if_page_sync(s); /* the probe may have made another page MRU */
-            return;
-        }
-    } else if (first + 1 == last && s->l1i_probe && run_hier && straddle_probe_ok(a, len, ipage_bits) &&
-               (!run_tlb || tlb_probe(s->itlb, &s->ipage, &s->ipage_valid, ipage_bits, a)) &&
-               l1_probe(s->l1i_probe, first, False) && l1_probe(s->l1i_probe, last, False)) {
-        /* an instruction across two lines, both hits (a tenth of the
-         * fetches that reached the models on BG/P's 32-byte lines) */
+    if (first == last && s->iline_valid && first == s->iline)
+        return;
+    /* one line, or an instruction across two (on BG/P's 32-byte lines nearly
+     * every fetch that reached the models was one, and hit in both) */
+    if (s->l1i_probe && run_hier &&
+        (first == last || (first + 1 == last && straddle_probe_ok(a, len, ipage_bits))) &&
+        (!run_tlb || tlb_probe(s->itlb, &s->ipage, &s->ipage_valid, ipage_bits, a)) &&
+        (first == last || l1_probe(s->l1i_probe, first, False)) &&
+        l1_probe(s->l1i_probe, last, False)) {
         s->iline = last;
         s->iline_valid = True;
-        if_page_sync(s);
+        if_page_sync(s); /* the probe may have made another page MRU */
         return;
     }
     ifetch_model(s, a, len, first, last);
@@ -832,21 +825,11 @@ static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size
             sample_sure_hit(a, write);
         return;
     }
-    if (first == last && s->l1d_probe && run_hier &&
-        (!run_tlb || tlb_probe(s->dtlb, &s->dpage, &s->dpage_valid, dpage_bits, a))) {
-        UInt hit = l1_probe(s->l1d_probe, first, write);
-        if (hit) {
-            s->dline = first;
-            s->dline_valid = True;
-            s->dline_dirty = hit == 2;
-            if (UNLIKELY(vpmu_sample_on))
-                sample_sure_hit(a, write);
-            return;
-        }
-    } else if (first + 1 == last && s->l1d_probe && run_hier && straddle_probe_ok(a, size, dpage_bits) &&
-               (!run_tlb || tlb_probe(s->dtlb, &s->dpage, &s->dpage_valid, dpage_bits, a)) &&
-               l1_probe(s->l1d_probe, first, write)) {
-        /* an unaligned access across two lines (memcpy's, say), both hits */
+    /* one line, or an unaligned access across two (memcpy's, say): hits */
+    if (s->l1d_probe && run_hier &&
+        (first == last || (first + 1 == last && straddle_probe_ok(a, size, dpage_bits))) &&
+        (!run_tlb || tlb_probe(s->dtlb, &s->dpage, &s->dpage_valid, dpage_bits, a)) &&
+        (first == last || l1_probe(s->l1d_probe, first, write))) {
         UInt hit = l1_probe(s->l1d_probe, last, write);
         if (hit) {
             s->dline = last;
