@@ -104,7 +104,9 @@ void vpmu_gate_usage(void)
 
 /* The trigger's event is counted whatever the programmed kinds need: its
  * level of instrumentation (a trigger on stores with only INSTRUCTIONS
- * programmed, level insn, had never fired) and its live lane. */
+ * programmed, level insn, had never fired) and its live lane. Translations
+ * made before do not count it: at start-up there are none, and the
+ * request discards them all (vpmu_gate_request). */
 static void count_trigger_event(Int ev)
 {
     Int lvl = ev == VPMU_EV_INSTRUCTIONS                                     ? VPMU_LEVEL_INSN
@@ -112,7 +114,7 @@ static void count_trigger_event(Int ev)
                                                                             : VPMU_LEVEL_CORE;
     if (lvl > vpmu_clo_level)
         vpmu_clo_level = lvl;
-    vpmu_ev_counted_widen(1u << ev);
+    vpmu_ev_counted |= 1u << ev;
 }
 
 Bool vpmu_gate_init(void)
@@ -262,7 +264,7 @@ Long vpmu_gate_request(UWord gate, UWord arg, ULong n)
         if (ev < 0 || n == 0)
             return HPM_VPMU_EINVAL;
         trigger_ev = ev;
-        /* counted from now on if it was not (the widening retranslates) */
+        /* counted from the retranslation below on, if it was not */
         count_trigger_event(ev);
         trigger_n = vpmu_node_event_total(ev) + n; /* n more from now */
         vpmu_gate_trigger_armed = True;

@@ -70,7 +70,6 @@ Bool vpmu_running = True;
 Int vpmu_clo_level = VPMU_LEVEL_INSN; /* raised to what the events need */
 static Bool clo_level_given;
 UInt vpmu_ev_counted = ~0u;
-static Bool started_up; /* post_clo_init is done: translations may exist */
 
 static const HChar *clo_out = "hpm-vpmu.%p.out";
 static Bool clo_start = True;
@@ -370,34 +369,35 @@ static void run_state_apply(void);
  * request runs; between timeslices no translation is in use either */
 extern Bool VG_(ok_to_discard_translations);
 
+/* Every translation goes, from a client request: what is instrumented
+ * changed. */
+static void retranslate_all(const HChar *why)
+{
+    Bool ok = VG_(ok_to_discard_translations);
+    VG_(ok_to_discard_translations) = True;
+    VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, why);
+    VG_(ok_to_discard_translations) = ok;
+}
+
 /* Start the models that wait for a request (--hpm-model=on-demand): 1 when
  * they were waiting. What ran so far is counted without them. */
 static Int models_start(void)
 {
-    Bool ok = VG_(ok_to_discard_translations);
     account();
     if (!vpmu_node_models_on())
         return 0;
-    /* memory, fetch and branch hooks are chosen at translation */
-    VG_(ok_to_discard_translations) = True;
-    VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "hpm models");
-    VG_(ok_to_discard_translations) = ok;
+    retranslate_all("hpm models"); /* hooks are chosen at translation */
     return 1;
 }
 
 void vpmu_ev_counted_widen(UInt events)
 {
-    Bool ok = VG_(ok_to_discard_translations);
     if ((events & ~vpmu_ev_counted) == 0)
         return;
     vpmu_ev_counted |= events;
-    if (!started_up)
-        return;
     /* the live block's lanes of the new events hold nothing yet: translations
      * made from now on add to them */
-    VG_(ok_to_discard_translations) = True;
-    VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "hpm events");
-    VG_(ok_to_discard_translations) = ok;
+    retranslate_all("hpm events");
 }
 
 static void on_start_client_code(ThreadId tid, ULong blocks_done)
@@ -1841,7 +1841,6 @@ static void post_clo_init(void)
     live_open();
     if (live)
         live_publish(HPM_LIVE_RUNNING, 0);
-    started_up = True;
 }
 
 static void fini(Int exitcode)

@@ -77,8 +77,9 @@ extern Int vpmu_clo_level;
  * without the byte and branch-kind adds); its raw counters stay 0, as those
  * of a level not instrumented do. */
 extern UInt vpmu_ev_counted;
-/* Count these events too from now on: translations made without them are
- * discarded (the events start at 0, as a new selection's counts do). */
+/* Count these events too from now on, from a client request: translations
+ * made without them are discarded (the events start at 0, as a new
+ * selection's counts do). */
 void vpmu_ev_counted_widen(UInt events);
 
 void vpmu_fold(void);
