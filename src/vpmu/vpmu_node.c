@@ -40,6 +40,7 @@ struct core_state {
     struct hpm_tlb *itlb, *dtlb;
     struct hpm_bpred *bp;
     ULong kv[HPM_K_CORE_COUNT]; /* kind values at the last flush */
+    Bool fed;                   /* its events are in batch_counts (nonzero) */
     /* Sure-hit filters: the L1D line (and so the DTLB page) of the core's
      * last data access and the L1I line of its last fetch are the MRU
      * entries of their sets, and a hit on an MRU entry changes no state
@@ -110,6 +111,12 @@ static struct hpm_upc *upcs[MAX_UPCS];
 static UInt n_upcs;
 static UInt counter_used[MAX_UPCS][256 / 32];
 static uint32_t batch_counts[HPM_CAT_CODES]; /* input e -> events this batch */
+/* The node's events, and the inputs of a batch that can be nonzero: the
+ * events of the cores that ran and the node's (hpm_upc_advance_sparse). */
+static UInt node_ev_n;
+static UShort node_ev[HPM_CAT_CODES];
+static uint32_t batch_inputs[HPM_CAT_CODES];
+static UShort batch_ev[HPM_CAT_CODES];
 
 static void prof_delta(ULong *data);
 ULong *vpmu_prof_sink;
@@ -293,6 +300,12 @@ static void program(const UInt *codes, UInt n)
         code_index[codes[i]] = (Short)i;
         place_event(i);
     }
+    node_ev_n = 0;
+    for (i = 0; i < n; i++)
+        if (ev_core[i] < 0)
+            node_ev[node_ev_n++] = (UShort)i;
+    for (c = 0; c < n_cores; c++)
+        cores[c].fed = False; /* batch_counts is all zeros again */
     for (c = 0; c < HPM_CAT_MAX_CORES; c++) {
         UInt k;
         core_read_n[c] = 0;
@@ -1210,30 +1223,56 @@ Bool vpmu_node_event_kind(UInt i, UInt *kind, Int *core)
 
 #define CHUNK ((ULong)1 << 31)
 
+/* Event i's value now, its delta since the last flush into batch_counts. */
+static inline ULong feed_event(UInt i, ULong v)
+{
+    ULong d = sub_sat(v, ev_fed[i]);
+    ev_delta[i] = d;
+    ev_fed[i] = v;
+    /* the batch as it is when it is one chunk (nearly always: flushes come
+     * every timeslice); a larger one is cut below */
+    batch_counts[ev_code[i]] = (uint32_t)d;
+    return d;
+}
+
 void vpmu_node_flush(void)
 {
     ULong nv[HPM_K_NODE_COUNT];
-    ULong batch = 0, ncyc;
-    UInt c, i, u;
+    ULong batch = 0, ncyc, d;
+    UInt c, i, j, u, n_in = 0;
 
     /* A core's values change only while it runs (per-core models, core
-     * events, its timing); the others keep the values of their last flush. */
+     * events, its timing); the others keep the values of their last flush,
+     * so their events have nothing to feed: they are left out of the batch
+     * (their inputs zeroed once), and a reader's flush walks the running
+     * core's events and the node's, not every core's. */
     for (c = 0; c < n_cores; c++) {
-        if (!cores[c].ran)
+        if (!cores[c].ran) {
+            if (cores[c].fed) {
+                for (j = 0; j < core_read_n[c]; j++)
+                    batch_counts[ev_code[core_read_ev[c][j]]] = 0;
+                cores[c].fed = False;
+            }
             continue;
+        }
         core_values(c, cores[c].kv);
         cores[c].ran = c == cur_core;
+        cores[c].fed = True;
+        for (j = 0; j < core_read_n[c]; j++) {
+            i = core_read_ev[c][j];
+            d = feed_event(i, cores[c].kv[ev_kind[i]]);
+            batch_ev[n_in] = (UShort)i;
+            batch_inputs[n_in++] = ev_code[i];
+            if (d > batch)
+                batch = d;
+        }
     }
     node_values(nv);
-    for (i = 0; i < n_ev; i++) {
-        ULong v = ev_core[i] >= 0 ? cores[(UInt)ev_core[i]].kv[ev_kind[i]]
-                                  : nv[ev_kind[i] - HPM_K_CORE_COUNT];
-        ULong d = sub_sat(v, ev_fed[i]);
-        ev_delta[i] = d;
-        ev_fed[i] = v;
-        /* the batch as it is when it is one chunk (nearly always: flushes
-         * come every timeslice); a larger one is cut below */
-        batch_counts[ev_code[i]] = (uint32_t)d;
+    for (j = 0; j < node_ev_n; j++) {
+        i = node_ev[j];
+        d = feed_event(i, nv[ev_kind[i] - HPM_K_CORE_COUNT]);
+        batch_ev[n_in] = (UShort)i;
+        batch_inputs[n_in++] = ev_code[i];
         if (d > batch)
             batch = d;
     }
@@ -1243,20 +1282,23 @@ void vpmu_node_flush(void)
         batch = ncyc;
     if (batch > 0 && batch < CHUNK) {
         for (u = 0; u < n_upcs; u++)
-            tl_assert(hpm_upc_advance(upcs[u], (uint32_t)batch, batch_counts) == HPM_UPC_OK);
+            tl_assert(hpm_upc_advance_sparse(upcs[u], (uint32_t)batch, batch_counts, batch_inputs,
+                                             n_in) == HPM_UPC_OK);
         return;
     }
     /* Front-packed batches compose: cutting one into chunks, each input
      * taking min(left, chunk) events per chunk, is the same signal. */
     while (batch > 0) {
         ULong chunk = batch < CHUNK ? batch : CHUNK;
-        for (i = 0; i < n_ev; i++) {
-            ULong d = ev_delta[i] < chunk ? ev_delta[i] : chunk;
+        for (j = 0; j < n_in; j++) {
+            i = batch_ev[j];
+            d = ev_delta[i] < chunk ? ev_delta[i] : chunk;
             batch_counts[ev_code[i]] = (uint32_t)d;
             ev_delta[i] -= d;
         }
         for (u = 0; u < n_upcs; u++)
-            tl_assert(hpm_upc_advance(upcs[u], (uint32_t)chunk, batch_counts) == HPM_UPC_OK);
+            tl_assert(hpm_upc_advance_sparse(upcs[u], (uint32_t)chunk, batch_counts, batch_inputs,
+                                             n_in) == HPM_UPC_OK);
         batch -= chunk;
     }
 }
