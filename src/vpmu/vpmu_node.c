@@ -111,12 +111,22 @@ static struct hpm_upc *upcs[MAX_UPCS];
 static UInt n_upcs;
 static UInt counter_used[MAX_UPCS][256 / 32];
 static uint32_t batch_counts[HPM_CAT_CODES]; /* input e -> events this batch */
-/* The node's events, and the inputs of a batch that can be nonzero: the
- * events of the cores that ran and the node's (hpm_upc_advance_sparse). */
+/* The node's events, and the events a batch can feed: those of the cores
+ * that ran and the node's. */
 static UInt node_ev_n;
 static UShort node_ev[HPM_CAT_CODES];
-static uint32_t batch_inputs[HPM_CAT_CODES];
 static UShort batch_ev[HPM_CAT_CODES];
+/* What the last read of each event's UPC counter gave, and whether the
+ * counter may have changed since (vpmu_node_core_values reads back only
+ * those: a counter that no batch moved and no register access touched
+ * reads the same, parity and lost carries included). */
+static ULong ev_read[HPM_CAT_CODES];
+static UChar ev_stale[HPM_CAT_CODES];
+
+static void upc_touched(void)
+{
+    VG_(memset)(ev_stale, 1, sizeof ev_stale);
+}
 
 static void prof_delta(ULong *data);
 ULong *vpmu_prof_sink;
@@ -300,6 +310,7 @@ static void program(const UInt *codes, UInt n)
         code_index[codes[i]] = (Short)i;
         place_event(i);
     }
+    upc_touched();
     node_ev_n = 0;
     for (i = 0; i < n; i++)
         if (ev_core[i] < 0)
@@ -1229,6 +1240,7 @@ static inline ULong feed_event(UInt i, ULong v)
     ULong d = sub_sat(v, ev_fed[i]);
     ev_delta[i] = d;
     ev_fed[i] = v;
+    ev_stale[i] |= d != 0;
     /* the batch as it is when it is one chunk (nearly always: flushes come
      * every timeslice); a larger one is cut below */
     batch_counts[ev_code[i]] = (uint32_t)d;
@@ -1261,8 +1273,7 @@ void vpmu_node_flush(void)
         for (j = 0; j < core_read_n[c]; j++) {
             i = core_read_ev[c][j];
             d = feed_event(i, cores[c].kv[ev_kind[i]]);
-            batch_ev[n_in] = (UShort)i;
-            batch_inputs[n_in++] = ev_code[i];
+            batch_ev[n_in++] = (UShort)i;
             if (d > batch)
                 batch = d;
         }
@@ -1271,8 +1282,7 @@ void vpmu_node_flush(void)
     for (j = 0; j < node_ev_n; j++) {
         i = node_ev[j];
         d = feed_event(i, nv[ev_kind[i] - HPM_K_CORE_COUNT]);
-        batch_ev[n_in] = (UShort)i;
-        batch_inputs[n_in++] = ev_code[i];
+        batch_ev[n_in++] = (UShort)i;
         if (d > batch)
             batch = d;
     }
@@ -1282,8 +1292,7 @@ void vpmu_node_flush(void)
         batch = ncyc;
     if (batch > 0 && batch < CHUNK) {
         for (u = 0; u < n_upcs; u++)
-            tl_assert(hpm_upc_advance_sparse(upcs[u], (uint32_t)batch, batch_counts, batch_inputs,
-                                             n_in) == HPM_UPC_OK);
+            tl_assert(hpm_upc_advance(upcs[u], (uint32_t)batch, batch_counts) == HPM_UPC_OK);
         return;
     }
     /* Front-packed batches compose: cutting one into chunks, each input
@@ -1297,8 +1306,7 @@ void vpmu_node_flush(void)
             ev_delta[i] -= d;
         }
         for (u = 0; u < n_upcs; u++)
-            tl_assert(hpm_upc_advance_sparse(upcs[u], (uint32_t)chunk, batch_counts, batch_inputs,
-                                             n_in) == HPM_UPC_OK);
+            tl_assert(hpm_upc_advance(upcs[u], (uint32_t)chunk, batch_counts) == HPM_UPC_OK);
         batch -= chunk;
     }
 }
@@ -1333,8 +1341,13 @@ UInt vpmu_node_core_values(UInt core, UInt *kinds, ULong *values)
         return 0;
     n = core_read_n[core];
     for (j = 0; j < n; j++) {
+        UInt i = core_read_ev[core][j];
+        if (ev_stale[i]) {
+            ev_read[i] = vpmu_node_event_value(i);
+            ev_stale[i] = 0;
+        }
         kinds[j] = core_read_kind[core][j];
-        values[j] = vpmu_node_event_value(core_read_ev[core][j]);
+        values[j] = ev_read[i];
     }
     return n;
 }
@@ -1346,6 +1359,7 @@ void vpmu_node_start(void)
     UInt u;
     for (u = 0; u < n_upcs; u++)
         hpm_upc_start(upcs[u]);
+    upc_touched();
 }
 
 void vpmu_node_stop(void)
@@ -1353,6 +1367,7 @@ void vpmu_node_stop(void)
     UInt u;
     for (u = 0; u < n_upcs; u++)
         hpm_upc_stop(upcs[u]);
+    upc_touched();
 }
 
 void vpmu_node_reset(void)
@@ -1360,6 +1375,7 @@ void vpmu_node_reset(void)
     UInt u;
     for (u = 0; u < n_upcs; u++)
         hpm_upc_reset_counters(upcs[u]);
+    upc_touched();
 }
 
 Int vpmu_node_mmio_read(UInt upc, ULong offset, ULong *value)
@@ -1370,6 +1386,7 @@ Int vpmu_node_mmio_read(UInt upc, ULong offset, ULong *value)
         return HPM_UPC_EUNMAPPED;
     rc = hpm_upc_mmio_read(upcs[upc], offset, &v);
     *value = v;
+    upc_touched(); /* a status register read may clear what it reports */
     return rc;
 }
 
@@ -1377,6 +1394,7 @@ Int vpmu_node_mmio_write(UInt upc, ULong offset, ULong value)
 {
     if (upc >= n_upcs)
         return HPM_UPC_EUNMAPPED;
+    upc_touched();
     return hpm_upc_mmio_write(upcs[upc], offset, value);
 }
 
