@@ -3,7 +3,8 @@
  * Fuzz target for the UPC model: random parameters, register writes,
  * configuration, thresholds, parity faults and event streams, applied to two
  * units, one fed cycle by cycle (hpm_upc_step) and one in batches
- * (hpm_upc_advance). Invariants checked after every operation: the two units
+ * (hpm_upc_advance, or hpm_upc_advance_sparse given the inputs that have
+ * events). Invariants checked after every operation: the two units
  * agree on every register and notification; every counter without a parity
  * fault equals an ideal 64-bit counter (plus its reported lost carries).
  */
@@ -91,6 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     hpm_upc_set_notify(w.a, tl_log_fn, &w.la);
     hpm_upc_set_notify(w.b, tl_log_fn, &w.lb);
     uint32_t *counts = calloc(w.inputs, sizeof *counts);
+    uint32_t *list = calloc(w.inputs, sizeof *list);
     uint64_t *sig = calloc((w.inputs + 63) / 64, 8);
     uint32_t *ev0 = calloc(w.n, sizeof *ev0);
     int *mode0 = calloc(w.n, sizeof *mode0);
@@ -133,13 +135,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         case 2: { /* a batch of cycles */
             uint32_t len = 1 + take(&in, 70);
-            for (uint32_t e = 0; e < w.inputs; e++) counts[e] = take(&in, len + 1);
+            /* sparse: most inputs quiet, the others listed (in input order,
+             * with some quiet ones among them) */
+            uint32_t sparse = take(&in, 2), n_list = 0;
+            for (uint32_t e = 0; e < w.inputs; e++) {
+                counts[e] = sparse && take(&in, 4) ? 0 : take(&in, len + 1);
+                if (counts[e] || (sparse && take(&in, 8) == 0)) list[n_list++] = e;
+            }
             if (take(&in, 16) == 0) { /* an invalid batch changes nothing */
                 uint32_t e;     /* only inputs some counter selects are read */
                 int m;
                 tl_counter_config(w.a, take(&in, w.n), &e, &m);
+                uint32_t j = 0;
+                while (j < n_list && list[j] != e) j++;
+                if (j == n_list) list[n_list++] = e;
                 counts[e] = len + 1;
-                if (hpm_upc_advance(w.b, len, counts) != HPM_UPC_ERANGE) die("bad batch taken");
+                if ((sparse ? hpm_upc_advance_sparse(w.b, len, counts, list, n_list)
+                            : hpm_upc_advance(w.b, len, counts)) != HPM_UPC_ERANGE)
+                    die("bad batch taken");
                 break;
             }
             for (uint32_t j = 0; j < len; j++) {
@@ -147,7 +160,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 tl_ideal_cycle(&w.id, w.a, sig);
                 hpm_upc_step(w.a, sig);
             }
-            if (hpm_upc_advance(w.b, len, counts) != HPM_UPC_OK) die("advance failed");
+            if ((sparse ? hpm_upc_advance_sparse(w.b, len, counts, list, n_list)
+                        : hpm_upc_advance(w.b, len, counts)) != HPM_UPC_OK)
+                die("advance failed");
             break;
         }
         case 3:
@@ -191,6 +206,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(w.la.v);
     free(w.lb.v);
     free(counts);
+    free(list);
     free(sig);
     free(ev0);
     free(mode0);

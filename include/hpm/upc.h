@@ -206,6 +206,13 @@ int hpm_upc_step(struct hpm_upc *u, const uint64_t *signals);
 /* counts[e] events on input e during the next `cycles` cycles (counts[e] <= cycles,
  * else HPM_UPC_ERANGE; only inputs that some counter selects are read). */
 int hpm_upc_advance(struct hpm_upc *u, uint32_t cycles, const uint32_t *counts);
+/* The same batch when only the distinct inputs in inputs[0..n_inputs) can
+ * have events (counts[e] == 0 for every other input e): the same result as
+ * hpm_upc_advance, with pass 1 over the counters of those inputs only (a
+ * reader of its counters feeds a few hundred of 1024 inputs at every read).
+ * HPM_UPC_EEVENT for a listed input out of range. */
+int hpm_upc_advance_sparse(struct hpm_upc *u, uint32_t cycles, const uint32_t *counts,
+                           const uint32_t *inputs, uint32_t n_inputs);
 
 #ifdef __cplusplus
 }

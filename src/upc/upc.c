@@ -137,6 +137,7 @@ static size_t layout_storage(const struct hpm_upc_params *p, struct hpm_upc *u, 
     size_t o_cfg = carve(&off, 8 * groups);
     size_t o_ev = carve(&off, 4 * n), o_mode = carve(&off, n), o_irqen = carve(&off, n);
     size_t o_slowlist = carve(&off, 4 * n);
+    size_t o_byin = carve(&off, 4 * (size_t)p->n_inputs), o_bynext = carve(&off, 4 * n);
     size_t o_pending = carve(&off, sizeof(struct hpm_upc_notify) * HPM_UPC_PENDING_PER_COUNTER * n);
     if (u) {
         u->acc = (uint64_t *)(base + o_acc);
@@ -160,6 +161,8 @@ static size_t layout_storage(const struct hpm_upc_params *p, struct hpm_upc *u, 
         u->mode = (uint8_t *)(base + o_mode);
         u->irq_en = (uint8_t *)(base + o_irqen);
         u->slow_list = (uint32_t *)(base + o_slowlist);
+        u->by_input = (uint32_t *)(base + o_byin);
+        u->by_input_next = (uint32_t *)(base + o_bynext);
         u->pending = (struct hpm_upc_notify *)(base + o_pending);
         u->pending_cap = HPM_UPC_PENDING_PER_COUNTER * (uint32_t)n;
     }
@@ -717,9 +720,16 @@ static uint64_t slow_counter(struct hpm_upc *u, uint32_t c, uint64_t t0, uint32_
     return a + (inc - done);
 }
 
+#define HPM_UPC_NO_COUNTER 0xffffffffu
+
 static void rebuild_lists(struct hpm_upc *u)
 {
     uint32_t k = 0, x = 0, high = 0;
+    for (uint32_t e = 0; e < u->p.n_inputs; e++) u->by_input[e] = HPM_UPC_NO_COUNTER;
+    for (uint32_t c = u->p.n_counters; c-- > 0;) {
+        u->by_input_next[c] = u->by_input[u->event[c]];
+        u->by_input[u->event[c]] = c;
+    }
     for (uint32_t c = 0; c < u->p.n_counters; c++) {
         if (u->mode[c] >= HPM_UPC_EDGE_RISE) u->edge_list[k++] = c;
         if (u->irq_en[c] || u->service_unsafe) u->exact_list[x++] = c;
@@ -748,6 +758,8 @@ static uint32_t level_increment(uint64_t ctl, uint32_t k, uint32_t full, uint32_
     uint32_t inv = (uint32_t)ctl, lvl = (uint32_t)(ctl >> 32);
     return ((k ^ inv) + (inv & full)) & lvl & run;
 }
+
+static void advance_rest(struct hpm_upc *u, uint32_t cycles, const uint32_t *counts);
 
 int hpm_upc_advance(struct hpm_upc *u, uint32_t cycles, const uint32_t *counts)
 {
@@ -786,6 +798,49 @@ int hpm_upc_advance(struct hpm_upc *u, uint32_t cycles, const uint32_t *counts)
             acc[c] -= level_increment(ctl[c], counts[ev[c]], full, run);
         return HPM_UPC_ERANGE;
     }
+    advance_rest(u, cycles, counts);
+    return HPM_UPC_OK;
+}
+
+int hpm_upc_advance_sparse(struct hpm_upc *u, uint32_t cycles, const uint32_t *counts,
+                           const uint32_t *inputs, uint32_t n_inputs)
+{
+    if (!counts || (!inputs && n_inputs)) return HPM_UPC_ENULL;
+    if (cycles == 0) return HPM_UPC_OK;
+    if (u->edge_list_dirty) rebuild_lists(u);
+    /* Level-low counters count the inputs that are quiet: every counter
+     * moves, the dense loop is the one to take. */
+    if (!u->all_level_high || !u->running) return hpm_upc_advance(u, cycles, counts);
+    for (uint32_t j = 0; j < n_inputs; j++)
+        if (inputs[j] >= u->p.n_inputs) return HPM_UPC_EEVENT;
+    const uint32_t *head = u->by_input, *next = u->by_input_next;
+    uint64_t *acc = u->acc, bad = 0;
+    /* Pass 1 over the counters of the listed inputs only: the others add 0.
+     * As in hpm_upc_advance, only inputs some counter selects are checked. */
+    for (uint32_t j = 0; j < n_inputs; j++) {
+        uint32_t e = inputs[j], k = counts[e];
+        if (k == 0 || head[e] == HPM_UPC_NO_COUNTER) continue;
+        bad |= (uint64_t)cycles - k;
+        for (uint32_t c = head[e]; c != HPM_UPC_NO_COUNTER; c = next[c]) acc[c] += k;
+    }
+    if (bad >> 63) {
+        for (uint32_t j = 0; j < n_inputs; j++)
+            for (uint32_t c = head[inputs[j]]; c != HPM_UPC_NO_COUNTER; c = next[c])
+                acc[c] -= counts[inputs[j]];
+        return HPM_UPC_ERANGE;
+    }
+    advance_rest(u, cycles, counts);
+    return HPM_UPC_OK;
+}
+
+/* What follows pass 1 of a batch, for both: edge counters, exact counters
+ * that rolled over, the maintenance visits, the notifications. */
+static void advance_rest(struct hpm_upc *u, uint32_t cycles, const uint32_t *counts)
+{
+    const uint32_t n = u->p.n_counters;
+    const uint32_t *ev = u->event;
+    const uint32_t run = u->running ? 0xffffffffu : 0u;
+    uint64_t *acc = u->acc;
 
     /* Edge-mode counters: at most one increment per batch. */
     for (uint32_t i = 0; i < u->n_edge; i++) {
@@ -866,5 +921,4 @@ int hpm_upc_advance(struct hpm_upc *u, uint32_t cycles, const uint32_t *counts)
 
     u->cycle = t0 + cycles;
     deliver_pending(u);
-    return HPM_UPC_OK;
 }

@@ -53,6 +53,11 @@ struct hpm_upc {
     uint32_t *edge_list, *edge_first; /* edge-mode counters; first increment in a batch */
     uint8_t *edge_inc;                /* their increment (0/1) in the current batch */
     uint32_t *exact_list;
+    /* The counters that select each input, for hpm_upc_advance_sparse: a
+     * list per input, first counter in by_input[e], the next in
+     * by_input_next[c] (HPM_UPC_NO_COUNTER ends it); rebuilt with the lists
+     * above. */
+    uint32_t *by_input, *by_input_next;
     uint32_t n_edge, n_exact;
     int edge_list_dirty;
     int all_level_high; /* every counter in level-high mode: the fastest batch loop */

@@ -111,11 +111,12 @@ static struct hpm_upc *upcs[MAX_UPCS];
 static UInt n_upcs;
 static UInt counter_used[MAX_UPCS][256 / 32];
 static uint32_t batch_counts[HPM_CAT_CODES]; /* input e -> events this batch */
-/* The node's events, and the events a batch can feed: those of the cores
- * that ran and the node's. */
+/* The node's events; the events a batch feeds (those of the cores that ran
+ * and the node's that moved) and their inputs, for hpm_upc_advance_sparse. */
 static UInt node_ev_n;
 static UShort node_ev[HPM_CAT_CODES];
 static UShort batch_ev[HPM_CAT_CODES];
+static uint32_t batch_inputs[HPM_CAT_CODES];
 /* What the last read of each event's UPC counter gave, and whether the
  * counter may have changed since (vpmu_node_core_values reads back only
  * those: a counter that no batch moved and no register access touched
@@ -1273,7 +1274,10 @@ void vpmu_node_flush(void)
         for (j = 0; j < core_read_n[c]; j++) {
             i = core_read_ev[c][j];
             d = feed_event(i, cores[c].kv[ev_kind[i]]);
-            batch_ev[n_in++] = (UShort)i;
+            if (d == 0)
+                continue;
+            batch_ev[n_in] = (UShort)i;
+            batch_inputs[n_in++] = ev_code[i];
             if (d > batch)
                 batch = d;
         }
@@ -1282,7 +1286,10 @@ void vpmu_node_flush(void)
     for (j = 0; j < node_ev_n; j++) {
         i = node_ev[j];
         d = feed_event(i, nv[ev_kind[i] - HPM_K_CORE_COUNT]);
-        batch_ev[n_in++] = (UShort)i;
+        if (d == 0)
+            continue;
+        batch_ev[n_in] = (UShort)i;
+        batch_inputs[n_in++] = ev_code[i];
         if (d > batch)
             batch = d;
     }
@@ -1292,7 +1299,8 @@ void vpmu_node_flush(void)
         batch = ncyc;
     if (batch > 0 && batch < CHUNK) {
         for (u = 0; u < n_upcs; u++)
-            tl_assert(hpm_upc_advance(upcs[u], (uint32_t)batch, batch_counts) == HPM_UPC_OK);
+            tl_assert(hpm_upc_advance_sparse(upcs[u], (uint32_t)batch, batch_counts, batch_inputs,
+                                             n_in) == HPM_UPC_OK);
         return;
     }
     /* Front-packed batches compose: cutting one into chunks, each input
@@ -1306,7 +1314,8 @@ void vpmu_node_flush(void)
             ev_delta[i] -= d;
         }
         for (u = 0; u < n_upcs; u++)
-            tl_assert(hpm_upc_advance(upcs[u], (uint32_t)chunk, batch_counts) == HPM_UPC_OK);
+            tl_assert(hpm_upc_advance_sparse(upcs[u], (uint32_t)chunk, batch_counts, batch_inputs,
+                                             n_in) == HPM_UPC_OK);
         batch -= chunk;
     }
 }
