@@ -192,6 +192,11 @@ int hpm_read(int set, int64_t *values);  /* counts since start or reset */
  * set (read it with hpm_read). */
 typedef int (*hpm_reader_t)(void *ctx, int64_t *values);
 int hpm_read_direct(int set, hpm_reader_t *fn, void **ctx);
+/* The same reader for a caller whose counts are long long (PAPI's values):
+ * *fn writes long long, so the caller copies nothing. HPM_EINVAL also when
+ * the set's component has no such reader (read with hpm_read_direct's). */
+typedef int (*hpm_reader_ll_t)(void *ctx, long long *values);
+int hpm_read_direct_ll(int set, hpm_reader_ll_t *fn, void **ctx);
 int hpm_accum(int set, int64_t *values); /* values[i] += counts, then reset */
 int hpm_reset(int set);
 

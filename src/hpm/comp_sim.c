@@ -286,6 +286,7 @@ struct sim_set {
     uint64_t base[HPM_SET_MAX_EVENTS];
     int64_t thr[HPM_SET_MAX_EVENTS]; /* native overflow threshold, 0: none */
     uint8_t armed[HPM_SET_MAX_EVENTS];
+    int64_t scratch[HPM_SET_MAX_EVENTS]; /* sim_read_ll of a set read_kinds cannot read */
     /* attached: the other process's live view */
     pid_t attach;
     struct hpm_live_reader lr;
@@ -625,17 +626,21 @@ static int sim_reset(void *st)
 /* sim_read of a set of this thread's kinds only (the common case: no
  * node-wide code, not attached, not inheriting): one request and one loop,
  * in a frame without raw's buffer for every node code (a read's
- * instructions are added to the program's count). */
-static __attribute__((noinline)) int read_kinds(const struct sim_set *s, int64_t *values)
-{
-    uint64_t kinds[HPM_K_CORE_COUNT];
-    int i;
-    if (HPM_VPMU_READ_KINDS(kinds, HPM_K_CORE_COUNT) != HPM_K_CORE_COUNT)
-        return HPM_ESYS;
-    for (i = 0; i < s->n; i++)
-        values[i] = (int64_t)(kinds[s->idx[i]] - s->base[i]);
-    return HPM_OK;
-}
+ * instructions are added to the program's count). Written for int64_t
+ * (read) and long long (read_ll: PAPI's values, no copy after). */
+#define SIM_READ_KINDS(name, T)                                                   \
+    static __attribute__((noinline)) int name(const struct sim_set *s, T *values) \
+    {                                                                             \
+        uint64_t kinds[HPM_K_CORE_COUNT];                                         \
+        int i;                                                                    \
+        if (HPM_VPMU_READ_KINDS(kinds, HPM_K_CORE_COUNT) != HPM_K_CORE_COUNT)     \
+            return HPM_ESYS;                                                      \
+        for (i = 0; i < s->n; i++)                                                \
+            values[i] = (T)(kinds[s->idx[i]] - s->base[i]);                       \
+        return HPM_OK;                                                            \
+    }
+SIM_READ_KINDS(read_kinds, int64_t)
+SIM_READ_KINDS(read_kinds_ll, long long)
 
 /* sim_read of any other set (attached, inheriting, node-wide codes) */
 static __attribute__((noinline)) int read_general(struct sim_set *s, int64_t *values)
@@ -659,6 +664,18 @@ static int sim_read(void *st, int64_t *values)
     if (s->kinds_only)
         return read_kinds(s, values);
     return read_general(s, values);
+}
+
+static int sim_read_ll(void *st, long long *values)
+{
+    struct sim_set *s = st;
+    int rc, i;
+    if (s->kinds_only)
+        return read_kinds_ll(s, values);
+    rc = read_general(s, s->scratch);
+    for (i = 0; rc == HPM_OK && i < s->n; i++)
+        values[i] = s->scratch[i];
+    return rc;
 }
 
 static int sim_stop(void *st, int64_t *values)
@@ -779,6 +796,7 @@ const struct hpm_component hpm_comp_sim = {
     .start = sim_start,
     .stop = sim_stop,
     .read = sim_read,
+    .read_ll = sim_read_ll,
     .reset = sim_reset,
     .overflow_dispatch = NULL,
     .overflow_where = sim_overflow_where,

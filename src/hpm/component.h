@@ -110,6 +110,9 @@ struct hpm_component {
     int (*start)(void *st, uint64_t *native_failed);
     int (*stop)(void *st, int64_t *values);
     int (*read)(void *st, int64_t *values);
+    /* read, written as long long (hpm_read_direct_ll: PAPI_read's values
+     * without a copy). Optional: NULL where no caller needs it. */
+    int (*read_ll)(void *st, long long *values);
     int (*reset)(void *st);
     /* In signal context, for a running set with native overflow and without
      * HPM_CI_OVF_BY_COUNT: the positions this signal is for (0 if none). */

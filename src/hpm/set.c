@@ -872,17 +872,32 @@ HPM_EXPORT int hpm_read(int set, int64_t *values)
     return rc;
 }
 
+/* hpm_read's fast path, resolved once: the set the calling thread runs on
+ * a thread-bound component, or NULL. */
+static struct hpm_set *direct_set(int set)
+{
+    struct hpm_thread *t;
+    if (hpm__in_handler || (t = hpm__self_if_any()) == NULL)
+        return NULL;
+    return own_running_set(t, set);
+}
+
 HPM_EXPORT int hpm_read_direct(int set, hpm_reader_t *fn, void **ctx)
 {
     struct hpm_set *s;
-    struct hpm_thread *t;
-    if (!fn || !ctx)
-        return HPM_EINVAL;
-    /* hpm_read's fast path, resolved once */
-    if (hpm__in_handler || (t = hpm__self_if_any()) == NULL ||
-        (s = own_running_set(t, set)) == NULL)
+    if (!fn || !ctx || (s = direct_set(set)) == NULL)
         return HPM_EINVAL;
     *fn = s->c->read;
+    *ctx = s->cst;
+    return HPM_OK;
+}
+
+HPM_EXPORT int hpm_read_direct_ll(int set, hpm_reader_ll_t *fn, void **ctx)
+{
+    struct hpm_set *s;
+    if (!fn || !ctx || (s = direct_set(set)) == NULL || !s->c->read_ll)
+        return HPM_EINVAL;
+    *fn = s->c->read_ll;
     *ctx = s->cst;
     return HPM_OK;
 }

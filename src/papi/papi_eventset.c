@@ -808,6 +808,7 @@ int PAPI_start(int EventSet)
      * library until the stop's read is in the program's count */
     es->direct = direct_of(es);
     es->reader = NULL; /* resolved at the first read: not counted between start and stop */
+    es->reader_ll = NULL;
     es->reader_tried = 0;
     own_running_add(es);
     int rc = hpm_start(es->hpm_set);
@@ -836,6 +837,7 @@ int PAPI_stop(int EventSet, long long *values)
         return papi_ret(papi_from_hpm(rc, OP_STOP));
     own_running_remove(es);
     es->reader = NULL;
+    es->reader_ll = NULL;
     es->running = 0;
     for (int i = 0; i < es->nnat; i++)
         es->stopped[i] = es->scratch[i];
@@ -844,8 +846,17 @@ int PAPI_stop(int EventSet, long long *values)
     return PAPI_OK;
 }
 
-/* PAPI_read of this thread's own running set (no lock: see own_running). */
-static __attribute__((noinline)) int read_own(struct papi_eventset *own, long long *values)
+/* PAPI_read of this thread's own running set (no lock: see own_running):
+ * read_own, read_own_scratch, read_failed. */
+static __attribute__((noinline, cold)) int read_failed(int rc)
+{
+    return papi_ret(papi_from_hpm(rc, OP_READ));
+}
+
+/* read_own through scratch: the first read, sets that are not direct,
+ * components that write int64_t only */
+static __attribute__((noinline)) int read_own_scratch(struct papi_eventset *own,
+                                                      long long *values)
 {
     int rc;
     if (own->reader) {
@@ -854,17 +865,34 @@ static __attribute__((noinline)) int read_own(struct papi_eventset *own, long lo
         rc = hpm_read(own->hpm_set, own->scratch);
         if (!own->reader_tried) {
             own->reader_tried = 1;
-            if (hpm_read_direct(own->hpm_set, &own->reader, &own->reader_ctx) != HPM_OK)
+            /* for the next reads: a direct set straight into values where
+             * the component writes long long, else through scratch */
+            if ((!own->direct ||
+                 hpm_read_direct_ll(own->hpm_set, &own->reader_ll, &own->reader_ctx) != HPM_OK) &&
+                hpm_read_direct(own->hpm_set, &own->reader, &own->reader_ctx) != HPM_OK)
                 own->reader = NULL;
         }
     }
     if (rc < 0)
-        return papi_ret(papi_from_hpm(rc, OP_READ));
+        return read_failed(rc);
     if (own->direct)
         for (int i = 0; i < own->nev; i++)
             values[i] = own->scratch[i];
     else
         compute(own, own->scratch, values);
+    return PAPI_OK;
+}
+
+/* The common case on the virtual PMU (a direct set, hpm_read_direct_ll):
+ * straight into values, nothing kept across the call, no register saved. */
+static __attribute__((noinline)) int read_own(struct papi_eventset *own, long long *values)
+{
+    int rc;
+    if (!own->reader_ll)
+        return read_own_scratch(own, values);
+    rc = own->reader_ll(own->reader_ctx, values);
+    if (rc < 0)
+        return read_failed(rc);
     return PAPI_OK;
 }
 

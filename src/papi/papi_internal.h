@@ -187,6 +187,9 @@ struct papi_eventset {
     hpm_reader_t reader;
     void *reader_ctx;
     int reader_tried; /* since the start (resolved at the first read) */
+    /* a direct set whose component writes long long itself
+     * (hpm_read_direct_ll): read straight into the caller's values */
+    hpm_reader_ll_t reader_ll;
 };
 
 /* Look a handle up and lock the set; NULL when invalid. Release it with
