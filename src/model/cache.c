@@ -62,14 +62,26 @@ static uint64_t index_entries(uint64_t lines)
     return e;
 }
 
+/* Hints of an indexed cache (struct hpm_cache): a power of two, at most
+ * 256 (2 KiB, small enough to stay in the host's L1 beside the program's
+ * data), at most the lines. */
+static uint64_t hint_entries(uint64_t lines)
+{
+    uint64_t e = 1;
+    while (e < 256 && 2 * e <= lines)
+        e <<= 1;
+    return e;
+}
+
 size_t hpm__cache_extra_size(uint64_t sets, uint64_t ways)
 {
     uint64_t lines = sets * ways;
     if (ways < HPM__INDEX_MIN_WAYS)
         return 0;
-    /* index (uint32), stamps (uint64 per slot), ring heads (uint32 per set) */
+    /* index (uint32), stamps (uint64 per slot), ring heads (uint32 per set),
+     * hints (uint64) */
     return HPM__ALIGN8((size_t)index_entries(lines) * 4u) + (size_t)lines * 8u +
-           HPM__ALIGN8((size_t)sets * 4u);
+           HPM__ALIGN8((size_t)sets * 4u) + (size_t)hint_entries(lines) * 8u;
 }
 
 /* Empties c: every way, and the index, stamps and ring heads with it. */
@@ -87,6 +99,8 @@ static void cache_empty(struct hpm_cache *c)
         for (i = 0; i < sets; i++)
             c->head[i] = 0;
         c->clock = 0;
+        for (i = 0; i < (uint64_t)1 << (64 - c->hint_shift); i++)
+            c->hint[i] = HPM__EMPTY;
     }
 }
 
@@ -104,6 +118,8 @@ void hpm__cache_setup(struct hpm_cache *c, uint64_t sets, uint32_t ways, uint32_
     c->index = 0;
     c->stamp = 0;
     c->head = 0;
+    c->hint = 0;
+    c->hint_shift = 0;
     if (hpm__cache_extra_size(sets, ways)) {
         uint64_t e = index_entries(n);
         char *at = (char *)(tags + n);
@@ -115,6 +131,9 @@ void hpm__cache_setup(struct hpm_cache *c, uint64_t sets, uint32_t ways, uint32_
         c->stamp = (uint64_t *)at;
         at += (size_t)n * 8u;
         c->head = (uint32_t *)at;
+        at += HPM__ALIGN8((size_t)sets * 4u);
+        c->hint = (uint64_t *)at;
+        c->hint_shift = 64u - hpm__log2_64(hint_entries(n));
     }
     cache_empty(c);
 }

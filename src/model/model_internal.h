@@ -39,6 +39,16 @@ struct hpm_cache {
     uint64_t *stamp;   /* LRU: per slot, the clock of its last use (0 = never) */
     uint32_t *head;    /* FIFO: per set, the way the next fill replaces */
     uint64_t clock;
+    /* FIFO and RANDOM indexed caches: lines known resident, direct-mapped
+     * by a hash of the line number, each entry the line's tag word (key | dirty) or
+     * HPM__EMPTY. A hit there changes nothing (no reordering), so a hint
+     * answers it without the index and tag loads, which the program's own
+     * data keeps evicting from the host's caches. Kept true where lines
+     * come and go (a fill sets the new line's, drops the victim's); a
+     * hint's dirty bit may lag the tag's (a store then takes the index). */
+    uint64_t *hint;
+    uint32_t hint_shift; /* 64 - log2(hints): hashed, as arrays a power of
+                          * two apart (three streams) would share slots */
 };
 
 /* From this many ways on, a cache is indexed (see struct hpm_cache). Below
@@ -139,13 +149,49 @@ static inline void hpm__ix_rebuild(struct hpm_cache *c)
     c->ix_used = used;
 }
 
+/* ------------------------------------------- hints (FIFO and RANDOM, indexed) */
+
+static inline int hpm__hinted(const struct hpm_cache *c)
+{
+    return c->index && c->policy != HPM_REPL_LRU;
+}
+
+static inline uint64_t *hpm__hint_of(const struct hpm_cache *c, uint64_t line)
+{
+    return &c->hint[(line * 0x9E3779B97F4A7C15ull) >> c->hint_shift];
+}
+
+/* The line of key is hinted resident: a hit that changes nothing (a store
+ * needs the line dirty already). Its tag word is *hpm__hint_of. */
+static inline int hpm__hint_hit(const struct hpm_cache *c, uint64_t key, unsigned write)
+{
+    uint64_t h = *hpm__hint_of(c, key >> 1);
+    return (h ^ key) < 2 && (h & 1) >= write;
+}
+
+static inline void hpm__hint_set(struct hpm_cache *c, uint64_t w)
+{
+    *hpm__hint_of(c, w >> 1) = w;
+}
+
+/* The line of tag word w left the cache. */
+static inline void hpm__hint_drop(struct hpm_cache *c, uint64_t w)
+{
+    uint64_t *h = hpm__hint_of(c, w >> 1);
+    if ((*h ^ w) < 2)
+        *h = HPM__EMPTY;
+}
+
 /* hpm__line_ref of an indexed cache. */
 static inline unsigned hpm__line_ref_ix(struct hpm_cache *c, uint64_t line, unsigned write,
                                         uint64_t *wb)
 {
     uint64_t key = line << 1, base, slot, w;
-    int64_t s = hpm__ix_lookup(c, key);
+    int64_t s;
     uint32_t n = c->ways, i;
+    /* the hints are the probe's (the vpmu tool's L1 path asks them before
+     * it comes here); the models keep them true */
+    s = hpm__ix_lookup(c, key);
     if (s >= 0) {
         c->tags[s] |= write;
         if (c->policy == HPM_REPL_LRU)
@@ -178,6 +224,11 @@ static inline unsigned hpm__line_ref_ix(struct hpm_cache *c, uint64_t line, unsi
     slot = base + i;
     w = c->tags[slot];
     c->tags[slot] = key | write; /* the evicted line's entry goes stale */
+    if (hpm__hinted(c)) {
+        if (w != HPM__EMPTY)
+            hpm__hint_drop(c, w);
+        hpm__hint_set(c, key | write);
+    }
     hpm__ix_insert(c, line, slot);
     if (++c->ix_used > c->ix_limit)
         hpm__ix_rebuild(c);
@@ -267,6 +318,8 @@ static inline int hpm__mark_dirty(struct hpm_cache *c, uint64_t line)
         if (s < 0)
             return 0;
         c->tags[s] |= 1;
+        if (hpm__hinted(c))
+            hpm__hint_set(c, c->tags[s]);
         return 1;
     }
     for (i = 0; i < c->ways; i++) {

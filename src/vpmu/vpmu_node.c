@@ -734,12 +734,20 @@ static inline __attribute__((always_inline)) UInt l1_probe(struct hpm_cache *c, 
             return 1 + (UInt)(v & 1);
         }
     } else {
-        int64_t slot = hpm__ix_lookup(c, key);
+        int64_t slot;
+        if (hpm__hinted(c) && hpm__hint_hit(c, key, write))
+            return 1 + (UInt)(*hpm__hint_of(c, line) & 1);
+        slot = hpm__ix_lookup(c, key);
         if (slot < 0)
             return 0;
         w = &c->tags[slot];
         if (c->policy == HPM_REPL_LRU)
             c->stamp[slot] = ++c->clock;
+        v = *w | write;
+        *w = v;
+        if (c->policy != HPM_REPL_LRU)
+            hpm__hint_set(c, v);
+        return 1 + (UInt)(v & 1);
     }
     v = *w | write;
     *w = v;
