@@ -1209,20 +1209,46 @@ UInt vpmu_node_cur_core(void)
     return cur_core;
 }
 
-void vpmu_node_prof_snapshot(UInt core, ULong *ev, ULong *raw)
+/* The live block's lanes in event order: live_event[slot] is the event of
+ * lane `slot` (word slot / 2, low half for even slots). */
+static UChar live_event[2 * VPMU_LIVE_WORDS];
+static Bool live_event_made;
+
+static void live_event_make(void)
 {
     Int e;
     for (e = 0; e < VPMU_EV_COUNT; e++)
-        ev[e] = cores[core].ev[e] +
-                (core == cur_core
-                     ? (vpmu_live[VPMU_LIVE_WORD(e)] >> VPMU_LIVE_SHIFT(e)) & 0xffffffffULL
-                     : 0);
+        live_event[vpmu_live_slot(e)] = (UChar)e;
+    live_event_made = True;
+}
+_Static_assert(2 * VPMU_LIVE_WORDS == VPMU_EV_COUNT, "every lane holds an event");
+
+void vpmu_node_prof_snapshot(UInt core, ULong *ev, ULong *raw)
+{
+    const ULong *base = cores[core].ev;
+    UInt w, i;
+    if (UNLIKELY(!live_event_made))
+        live_event_make();
+    /* word by word, both lanes at constant shifts: a snapshot is taken at
+     * every call and return of a profile */
+    if (core == cur_core) {
+        for (w = 0; w < VPMU_LIVE_WORDS; w++) {
+            ULong v = vpmu_live[w];
+            UInt lo = live_event[2 * w], hi = live_event[2 * w + 1];
+            ev[lo] = base[lo] + (v & 0xffffffffULL);
+            ev[hi] = base[hi] + (v >> 32);
+        }
+    } else {
+        for (i = 0; i < VPMU_EV_COUNT; i++)
+            ev[i] = base[i];
+    }
     ev[VPMU_EV_BR_COND_NOT_TAKEN] = ev[VPMU_EV_BR_COND] - ev[VPMU_EV_BR_COND_TAKEN];
     /* every change of the statistics has been followed into these (the
      * profile's deltas): no need to read the models */
-    VG_(memcpy)(raw, prof_last_core[core], VPMU_PR_CORE_N * sizeof *raw);
-    VG_(memcpy)(raw + VPMU_PR_CORE_N, prof_last_node + VPMU_PR_CORE_N,
-                (VPMU_PR_N - VPMU_PR_CORE_N) * sizeof *raw);
+    for (i = 0; i < VPMU_PR_CORE_N; i++)
+        raw[i] = prof_last_core[core][i];
+    for (; i < VPMU_PR_N; i++)
+        raw[i] = prof_last_node[i];
 }
 
 ULong vpmu_node_event_total(Int ev)

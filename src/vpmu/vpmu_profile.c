@@ -46,6 +46,8 @@ struct vpmu_cc {
     UInt idx;             /* dense number, for the output's work arrays */
     ULong *saved;         /* values when the counters stopped (NULL: 0) */
     struct arc *arc;      /* a call site's last arc (most call one target) */
+    Addr jump_target;     /* an indirect jump's last target, */
+    Bool jump_entry;      /* and whether it is a function's entry */
     ULong v[N_VALS];      /* dyn slots, then the raw model statistics */
 };
 
@@ -530,10 +532,18 @@ static void pop_to(struct shadow *sh, Addr sp, Bool returned, ULong rax)
             counted_snapshot(ev, raw);
             have = True;
         }
-        for (i = 0; i < VPMU_EV_COUNT; i++)
-            f->arc->ev[i] += ev[i] - f->ev[i];
-        for (i = 0; i < VPMU_PR_N; i++)
-            f->arc->raw[i] += raw[i] - f->raw[i];
+        /* most statistics do not move in a call: the arc's cache lines
+         * are touched only for those that did */
+        for (i = 0; i < VPMU_EV_COUNT; i++) {
+            ULong d = ev[i] - f->ev[i];
+            if (d)
+                f->arc->ev[i] += d;
+        }
+        for (i = 0; i < VPMU_PR_N; i++) {
+            ULong d = raw[i] - f->raw[i];
+            if (d)
+                f->arc->raw[i] += d;
+        }
     }
 }
 
@@ -603,7 +613,11 @@ void vpmu_prof_jump(struct vpmu_cc *site, Addr target, Addr sp, ULong rdi, ULong
 {
     /* a tail call (or a PLT stub's jump) enters a function without a call:
      * it is followed as one, and the callee's return ends both */
-    if (vpmu_prof_is_entry(target))
+    if (site->jump_target != target) { /* an interpreter's dispatch: one look-up per change */
+        site->jump_target = target;
+        site->jump_entry = vpmu_prof_is_entry(target);
+    }
+    if (site->jump_entry)
         vpmu_prof_call(site, target, sp, rdi, rsi);
 }
 
