@@ -40,7 +40,6 @@ struct core_state {
     struct hpm_tlb *itlb, *dtlb;
     struct hpm_bpred *bp;
     ULong kv[HPM_K_CORE_COUNT]; /* kind values at the last flush */
-    Bool fed;                   /* its events are in batch_counts (nonzero) */
     /* Sure-hit filters: the L1D line (and so the DTLB page) of the core's
      * last data access and the L1I line of its last fetch are the MRU
      * entries of their sets, and a hit on an MRU entry changes no state
@@ -56,6 +55,7 @@ struct core_state {
     Addr dpage, ipage;
     Bool dpage_valid, ipage_valid;
     Bool ran; /* ran since the last flush: its kind values may have changed */
+    Bool fed; /* its events are in batch_counts (nonzero) */
     /* The L1 probe (l1_probe below): the core's L1s, NULL when the probe
      * does not apply (granule other than the line, filter off). */
     struct hpm_cache *l1d_probe, *l1i_probe;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "hpm_check.h"
+#include "model_internal.h"
 
 /* Every model lives at the start of its storage; free it all at the end. */
 static void *allocs[128];
@@ -597,7 +598,7 @@ static void test_indexed_equivalence(void)
             struct hpm_cache_stats st;
             struct scan_cache r;
             uint64_t lines = geo[g].size / geo[g].line, x = 88172645463325252ull, n, i;
-            uint64_t diff = 0, pdiff = 0, misses = 0;
+            uint64_t diff = 0, pdiff = 0, misses = 0, hseen = 0, hbad = 0;
             r.ways = geo[g].assoc ? geo[g].assoc : (uint32_t)lines;
             r.set_mask = lines / r.ways - 1;
             r.line_bits = (uint32_t)__builtin_ctz(geo[g].line);
@@ -634,6 +635,22 @@ static void test_indexed_equivalence(void)
                         in |= (set[k] ^ ((q >> r.line_bits) << 1)) < 2;
                     pdiff += hpm_cache_probe(c, q) != in;
                 }
+                if (n % 997 == 0 && hpm__hinted(c)) {
+                    /* every hint (the vpmu probe's sure hits) is a resident
+                     * line, dirty only if the line is */
+                    uint64_t k, h, l, *set, nh = (uint64_t)1 << (64 - c->hint_shift);
+                    for (i = 0; i < nh; i++) {
+                        int ok = 0;
+                        if ((h = c->hint[i]) == HPM__EMPTY)
+                            continue;
+                        l = h >> 1;
+                        set = r.tags + (l & r.set_mask) * r.ways;
+                        for (k = 0; k < r.ways; k++)
+                            ok |= (set[k] ^ (l << 1)) < 2 && (set[k] & 1) >= (h & 1);
+                        hbad += !ok;
+                        hseen++;
+                    }
+                }
                 if (n == 150000) {
                     hpm_cache_flush(c);
                     for (i = 0; i < lines; i++)
@@ -643,6 +660,8 @@ static void test_indexed_equivalence(void)
             hpm_cache_stats(c, &st);
             CHECK_EQ(diff, 0);
             CHECK_EQ(pdiff, 0);
+            CHECK_EQ(hbad, 0);
+            CHECK(hseen > 0 || !hpm__hinted(c));
             CHECK_EQ(st.writebacks, r.writebacks);
             CHECK(misses > 1000 && r.writebacks > 100);
             free(r.tags);
