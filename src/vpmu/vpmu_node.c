@@ -1269,17 +1269,24 @@ Bool vpmu_node_event_kind(UInt i, UInt *kind, Int *core)
 
 #define CHUNK ((ULong)1 << 31)
 
-/* Event i's value now, its delta since the last flush into batch_counts. */
-static inline ULong feed_event(UInt i, ULong v)
+/* Event i's value now: its delta since the last flush goes into
+ * batch_counts, and an event that moved joins the batch (batch_ev,
+ * batch_inputs: *n_in of them; *batch the largest delta). */
+static inline void feed_event(UInt i, ULong v, UInt *n_in, ULong *batch)
 {
     ULong d = sub_sat(v, ev_fed[i]);
     ev_delta[i] = d;
     ev_fed[i] = v;
-    ev_stale[i] |= d != 0;
     /* the batch as it is when it is one chunk (nearly always: flushes come
      * every timeslice); a larger one is cut below */
     batch_counts[ev_code[i]] = (uint32_t)d;
-    return d;
+    if (d == 0)
+        return;
+    ev_stale[i] = 1;
+    batch_ev[*n_in] = (UShort)i;
+    batch_inputs[(*n_in)++] = ev_code[i];
+    if (d > *batch)
+        *batch = d;
 }
 
 void vpmu_node_flush(void)
@@ -1307,25 +1314,13 @@ void vpmu_node_flush(void)
         cores[c].fed = True;
         for (j = 0; j < core_read_n[c]; j++) {
             i = core_read_ev[c][j];
-            d = feed_event(i, cores[c].kv[ev_kind[i]]);
-            if (d == 0)
-                continue;
-            batch_ev[n_in] = (UShort)i;
-            batch_inputs[n_in++] = ev_code[i];
-            if (d > batch)
-                batch = d;
+            feed_event(i, cores[c].kv[ev_kind[i]], &n_in, &batch);
         }
     }
     node_values(nv);
     for (j = 0; j < node_ev_n; j++) {
         i = node_ev[j];
-        d = feed_event(i, nv[ev_kind[i] - HPM_K_CORE_COUNT]);
-        if (d == 0)
-            continue;
-        batch_ev[n_in] = (UShort)i;
-        batch_inputs[n_in++] = ev_code[i];
-        if (d > batch)
-            batch = d;
+        feed_event(i, nv[ev_kind[i] - HPM_K_CORE_COUNT], &n_in, &batch);
     }
     ncyc = sub_sat(nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT], node_cycles_fed);
     node_cycles_fed = nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT];
