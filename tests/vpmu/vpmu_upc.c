@@ -81,6 +81,27 @@ int main(void)
     VPMU_EXPECT(rc == 0 && (reg & 1) == 0, "STOP clears bit 0: %" PRIu64, reg);
     HPM_VPMU_START();
 
+    /* a counter written through its register: the thread's count follows
+     * at the next read (the read-back after an accounting must see the
+     * write, not a value remembered from before it) */
+    {
+        uint64_t k0[64], k1[64], k2[64];
+        VPMU_EXPECT(HPM_VPMU_READ_KINDS(k0, 64) > CODE_FP_DP_SCALAR, "READ_KINDS");
+        rc = HPM_VPMU_UPC_READ(0, 8 * CODE_FP_DP_SCALAR, &reg);
+        VPMU_EXPECT(rc == 0, "counter register read");
+        VPMU_EXPECT(HPM_VPMU_UPC_WRITE(0, 8 * CODE_FP_DP_SCALAR, reg + 1000000) == 0,
+                    "counter register write");
+        HPM_VPMU_READ_KINDS(k1, 64);
+        VPMU_EXPECT(k1[CODE_FP_DP_SCALAR] - k0[CODE_FP_DP_SCALAR] == 1000000,
+                    "thread's FP_DP_SCALAR after a register write: +%" PRIu64,
+                    k1[CODE_FP_DP_SCALAR] - k0[CODE_FP_DP_SCALAR]);
+        vpmu_test_scalar_adds(200);
+        HPM_VPMU_READ_KINDS(k2, 64);
+        VPMU_EXPECT(k2[CODE_FP_DP_SCALAR] - k1[CODE_FP_DP_SCALAR] == 200,
+                    "and counting on from it: +%" PRIu64,
+                    k2[CODE_FP_DP_SCALAR] - k1[CODE_FP_DP_SCALAR]);
+    }
+
     /* register errors */
     VPMU_EXPECT(HPM_VPMU_UPC_READ(1, REG_START_STOP, &reg) == HPM_VPMU_EREGISTER, "no unit 1");
     VPMU_EXPECT(HPM_VPMU_UPC_READ(0, 0x903, &reg) == HPM_VPMU_EREGISTER, "misaligned");
