@@ -187,11 +187,10 @@ static inline unsigned hpm__line_ref_ix(struct hpm_cache *c, uint64_t line, unsi
                                         uint64_t *wb)
 {
     uint64_t key = line << 1, base, slot, w;
-    int64_t s;
-    uint32_t n = c->ways, i;
     /* the hints are the probe's (the vpmu tool's L1 path asks them before
      * it comes here); the models keep them true */
-    s = hpm__ix_lookup(c, key);
+    int64_t s = hpm__ix_lookup(c, key);
+    uint32_t n = c->ways, i;
     if (s >= 0) {
         c->tags[s] |= write;
         if (c->policy == HPM_REPL_LRU)

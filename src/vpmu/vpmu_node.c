@@ -134,6 +134,19 @@ ULong *vpmu_prof_sink;
 static ULong (*prof_last_core)[VPMU_PR_CORE_N];
 static ULong prof_last_node[VPMU_PR_N];
 
+/* The live block's lanes in event order: live_event[slot] is the event of
+ * lane `slot` (word slot / 2, low half for even slots): the profile's
+ * snapshot reads the block word by word. */
+static UChar live_event[2 * VPMU_LIVE_WORDS];
+
+static void live_event_make(void)
+{
+    Int e;
+    for (e = 0; e < VPMU_EV_COUNT; e++)
+        live_event[vpmu_live_slot(e)] = (UChar)e;
+}
+_Static_assert(2 * VPMU_LIVE_WORDS == VPMU_EV_COUNT, "every lane holds an event");
+
 /* Per-core kinds that are exact core events, by table (NO_EV: from a model). */
 static UChar kind_event[HPM_K_CORE_COUNT];
 
@@ -387,6 +400,7 @@ void vpmu_node_init(void)
     SizeT sz;
 
     init_kind_event();
+    live_event_make();
     if (!machine_given)
         hpm_machine_defaults(&machine);
     n_cores = machine.hier.cores;
@@ -743,14 +757,11 @@ static inline __attribute__((always_inline)) UInt l1_probe(struct hpm_cache *c, 
         w = &c->tags[slot];
         if (c->policy == HPM_REPL_LRU)
             c->stamp[slot] = ++c->clock;
-        v = *w | write;
-        *w = v;
-        if (c->policy != HPM_REPL_LRU)
-            hpm__hint_set(c, v);
-        return 1 + (UInt)(v & 1);
     }
     v = *w | write;
     *w = v;
+    if (hpm__hinted(c))
+        hpm__hint_set(c, v); /* hinted from now on */
     return 1 + (UInt)(v & 1);
 }
 
@@ -1209,26 +1220,11 @@ UInt vpmu_node_cur_core(void)
     return cur_core;
 }
 
-/* The live block's lanes in event order: live_event[slot] is the event of
- * lane `slot` (word slot / 2, low half for even slots). */
-static UChar live_event[2 * VPMU_LIVE_WORDS];
-static Bool live_event_made;
-
-static void live_event_make(void)
-{
-    Int e;
-    for (e = 0; e < VPMU_EV_COUNT; e++)
-        live_event[vpmu_live_slot(e)] = (UChar)e;
-    live_event_made = True;
-}
-_Static_assert(2 * VPMU_LIVE_WORDS == VPMU_EV_COUNT, "every lane holds an event");
 
 void vpmu_node_prof_snapshot(UInt core, ULong *ev, ULong *raw)
 {
     const ULong *base = cores[core].ev;
     UInt w, i;
-    if (UNLIKELY(!live_event_made))
-        live_event_make();
     /* word by word, both lanes at constant shifts: a snapshot is taken at
      * every call and return of a profile */
     if (core == cur_core) {
