@@ -35,6 +35,30 @@
 
 /* ------------------------------------------------------------------ state */
 
+/* A TLB memo: direct-mapped by a hash of the page number, the slot where
+ * the probe last found a page (tlb_probe). Slots move only at a fill, which
+ * happens only in a TLB miss (tlb_access), and a miss empties the memo. */
+#define TLB_MEMO_N 32u
+#define TLB_MEMO_SHIFT (64u - 5u)
+#define TLB_MEMO_EMPTY (~(Addr)0) /* no page number: pages are >= 4 bytes */
+struct tlb_memo {
+    Addr page;
+    ULong slot;
+};
+_Static_assert(TLB_MEMO_N == 1u << (64u - TLB_MEMO_SHIFT), "memo hash");
+
+static inline struct tlb_memo *tlb_memo_of(struct tlb_memo *m, Addr page)
+{
+    return &m[(page * 0x9E3779B97F4A7C15ull) >> TLB_MEMO_SHIFT];
+}
+
+static void tlb_memo_clear(struct tlb_memo *m)
+{
+    UInt i;
+    for (i = 0; i < TLB_MEMO_N; i++)
+        m[i].page = TLB_MEMO_EMPTY;
+}
+
 struct core_state {
     ULong ev[VPMU_EV_COUNT]; /* exact core events, cumulative */
     struct hpm_tlb *itlb, *dtlb;
@@ -59,6 +83,9 @@ struct core_state {
     /* The L1 probe (l1_probe below): the core's L1s, NULL when the probe
      * does not apply (granule other than the line, filter off). */
     struct hpm_cache *l1d_probe, *l1i_probe;
+    /* The TLB memos (tlb_probe): pages the probe found in an indexed
+     * (LRU) TLB, and their slots. */
+    struct tlb_memo dmemo[TLB_MEMO_N], imemo[TLB_MEMO_N];
 };
 
 static struct hpm_machine machine;
@@ -448,6 +475,8 @@ void vpmu_node_init(void)
             sz = hpm_tlb_storage_size(&machine.dtlb);
             need_ok(hpm_tlb_init(&cores[i].dtlb, &machine.dtlb, zalloc("hpm.tlb", sz), sz),
                     "dtlb");
+            tlb_memo_clear(cores[i].dmemo);
+            tlb_memo_clear(cores[i].imemo);
         }
         if (run_bpred) {
             need_ok(hpm_bpred_params_check(&machine.branch), "branch");
@@ -625,7 +654,8 @@ void vpmu_node_add_core_events(UInt core, const ULong *ev)
 
 /* A TLB access unless it is within the page of the previous one; 1 = a
  * miss. */
-static inline __attribute__((always_inline)) int tlb_access(struct hpm_tlb *t, Addr *page,
+static inline __attribute__((always_inline)) int tlb_access(struct hpm_tlb *t,
+                                                            struct tlb_memo *memo, Addr *page,
                                                             Bool *valid, UInt bits, Addr a,
                                                             SizeT size)
 {
@@ -634,6 +664,8 @@ static inline __attribute__((always_inline)) int tlb_access(struct hpm_tlb *t, A
     if (first == last && *valid && first == *page)
         return 0;
     miss = hpm_tlb_access(t, a, (uint32_t)size);
+    if (UNLIKELY(miss))
+        tlb_memo_clear(memo); /* a fill moved a slot's page */
     *page = last; /* touched last: the MRU entry */
     *valid = clo_filter;
     return miss;
@@ -673,7 +705,7 @@ static __attribute__((noinline)) void ifetch_prof(struct core_state *s, Addr a, 
 {
     Bool tlb_miss = False;
     int served = HPM_SERVED_L1;
-    if (run_tlb && tlb_access(s->itlb, &s->ipage, &s->ipage_valid, ipage_bits, a, len)) {
+    if (run_tlb && tlb_access(s->itlb, s->imemo, &s->ipage, &s->ipage_valid, ipage_bits, a, len)) {
         prof_add(VPMU_PR_ITLB, 1);
         tlb_miss = True;
     }
@@ -694,7 +726,7 @@ static __attribute__((noinline)) void ifetch_model(struct core_state *s, Addr a,
         ifetch_prof(s, a, len);
     } else {
         if (run_tlb)
-            tlb_access(s->itlb, &s->ipage, &s->ipage_valid, ipage_bits, a, len);
+            tlb_access(s->itlb, s->imemo, &s->ipage, &s->ipage_valid, ipage_bits, a, len);
         if (run_hier)
             hier_access_inline(hier, cur_core, HPM_IFETCH, a, (uint32_t)len);
     }
@@ -768,15 +800,32 @@ static inline __attribute__((always_inline)) UInt l1_probe(struct hpm_cache *c, 
 /* The TLB's part of the probe: a hit on the MRU page (the filter's), or
  * any hit of its LRU entries with the next use stamp, all that
  * hpm_tlb_access does on a hit (its access count aside, which no kind
- * reports); the page is then the MRU page. False: a miss, nothing changed. */
-static inline __attribute__((always_inline)) Bool tlb_probe(struct hpm_tlb *t, Addr *page,
+ * reports); the page is then the MRU page. False: a miss, nothing changed.
+ * An indexed TLB (BG/P's 64 entries) finds the page's slot in the memo
+ * first: on cg and stream nearly every data access probes the DTLB (the
+ * arrays take turns, so the MRU page rarely matches), and the index's
+ * hash, probe and tag loads were a sixth of the run. */
+static inline __attribute__((always_inline)) Bool tlb_probe(struct hpm_tlb *t,
+                                                           struct tlb_memo *memo, Addr *page,
                                                            Bool *valid, UInt bits, Addr a)
 {
     Addr pg = a >> bits;
+    struct hpm_cache *c = &t->c;
     if (*valid && pg == *page)
         return True;
-    if (!l1_probe(&t->c, pg, False))
+    if (c->index) { /* LRU, as every TLB */
+        struct tlb_memo *m = tlb_memo_of(memo, pg);
+        if (m->page != pg) {
+            int64_t slot = hpm__ix_lookup(c, (uint64_t)pg << 1);
+            if (slot < 0)
+                return False;
+            m->page = pg;
+            m->slot = (ULong)slot;
+        }
+        c->stamp[m->slot] = ++c->clock;
+    } else if (!l1_probe(c, pg, False)) {
         return False;
+    }
     *page = pg;
     *valid = True;
     return True;
@@ -802,7 +851,7 @@ void vpmu_node_ifetch(Addr a, SizeT len)
      * every fetch that reached the models was one, and hit in both) */
     if (s->l1i_probe && run_hier &&
         (first == last || (first + 1 == last && straddle_probe_ok(a, len, ipage_bits))) &&
-        (!run_tlb || tlb_probe(s->itlb, &s->ipage, &s->ipage_valid, ipage_bits, a)) &&
+        (!run_tlb || tlb_probe(s->itlb, s->imemo, &s->ipage, &s->ipage_valid, ipage_bits, a)) &&
         (first == last || l1_probe(s->l1i_probe, first, False)) &&
         l1_probe(s->l1i_probe, last, False)) {
         s->iline = last;
@@ -819,7 +868,7 @@ static __attribute__((noinline)) void data_prof(struct core_state *s, Addr a, Si
 {
     int kind = write ? HPM_STORE : HPM_LOAD, served = HPM_SERVED_L1;
     Bool tlb_miss = False;
-    if (run_tlb && tlb_access(s->dtlb, &s->dpage, &s->dpage_valid, dpage_bits, a, size)) {
+    if (run_tlb && tlb_access(s->dtlb, s->dmemo, &s->dpage, &s->dpage_valid, dpage_bits, a, size)) {
         prof_add(VPMU_PR_DTLB, 1);
         vpmu_prof_data_raw(a)[VPMU_PR_DTLB]++;
         tlb_miss = True;
@@ -845,7 +894,7 @@ static __attribute__((noinline)) void data_model(struct core_state *s, Addr a, S
         data_prof(s, a, size, write);
     } else {
         if (run_tlb)
-            tlb_access(s->dtlb, &s->dpage, &s->dpage_valid, dpage_bits, a, size);
+            tlb_access(s->dtlb, s->dmemo, &s->dpage, &s->dpage_valid, dpage_bits, a, size);
         if (run_hier)
             hier_access_inline(hier, cur_core, write ? HPM_STORE : HPM_LOAD, a, (uint32_t)size);
     }
@@ -872,7 +921,7 @@ static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size
     /* one line, or an unaligned access across two (memcpy's, say): hits */
     if (s->l1d_probe && run_hier &&
         (first == last || (first + 1 == last && straddle_probe_ok(a, size, dpage_bits))) &&
-        (!run_tlb || tlb_probe(s->dtlb, &s->dpage, &s->dpage_valid, dpage_bits, a)) &&
+        (!run_tlb || tlb_probe(s->dtlb, s->dmemo, &s->dpage, &s->dpage_valid, dpage_bits, a)) &&
         (first == last || l1_probe(s->l1d_probe, first, write))) {
         UInt hit = l1_probe(s->l1d_probe, last, write);
         if (hit) {
