@@ -312,11 +312,15 @@ typedef struct {
     /* Skipping the fetches of a superblock whose lines are sure hits
      * (vpmu_node.h): the ITLB page bits (-1: no skip), the superblock's
      * page, the stamp of its last complete run with only hits, the gen
-     * read at its start and the guard of its fetch calls (1: fetch). */
+     * read at its start and the guards of its fetch calls (1: fetch): the
+     * first fetch's (if_need: an L1I fill since, or its page is not the
+     * ITLB's MRU page) and the later ones' (if_need_lines: a fill since;
+     * after the first fetch the page is the MRU page). */
     Int if_skip_bits;
     Addr if_page;
     ULong *if_stamp;
-    IRTemp if_gen, if_need;
+    IRTemp if_gen, if_need, if_need_lines;
+    Bool if_fetched; /* the superblock's first fetch call is made */
     /* Profile (vpmu_profile.h): the cost center of the instruction being
      * scanned and the per-instruction items of the committed set. */
     Bool prof;
@@ -625,8 +629,10 @@ static void ifetch(Ctx *c, Addr a, UInt len)
     prof_sink(c);
     di = unsafeIRDirty_0_N(0, "vpmu_node_ifetch", VG_(fnptr_to_fnentry)((void *)&vpmu_node_ifetch),
                            mkIRExprVec_2(mkIRExpr_HWord(a), mkIRExpr_HWord(len)));
-    if (c->if_need != IRTemp_INVALID)
-        di->guard = IRExpr_RdTmp(c->if_need);
+    if (c->if_need != IRTemp_INVALID) {
+        di->guard = IRExpr_RdTmp(c->if_fetched ? c->if_need_lines : c->if_need);
+        c->if_fetched = True;
+    }
     addStmtToIRSB(c->sb, IRStmt_Dirty(di));
     c->samp_model |= VPMU_SAMPLE_IFETCH;
     c->if_lo = a & ~(line - 1);
@@ -902,8 +908,12 @@ static Bool if_skip_applies(Ctx *c, IRSB *sbIn)
     return !first || bits == 0;
 }
 
-/* At the superblock's start: fetch (if_need) unless the gen is its stamp
- * and its page the MRU page. */
+/* At the superblock's start: fetch unless the gen is its stamp and its page
+ * the MRU page. Only the gen decides for the fetches after the first: with
+ * the gen the stamp, every line is resident and a hit, and the first fetch
+ * (a hit too, an ITLB miss at most) makes the page the MRU page, so the
+ * later ones would change nothing. Code that calls between pages (sqlite3,
+ * Python) then costs one fetch call per superblock, not one per line. */
 static void if_skip_begin(Ctx *c)
 {
     IRSB *sb = c->sb;
@@ -917,6 +927,10 @@ static void if_skip_begin(Ctx *c)
                                                    mkIRExpr_HWord((HWord)c->if_stamp))));
     addStmtToIRSB(sb, IRStmt_WrTmp(d, IRExpr_Binop(Iop_Xor64, IRExpr_RdTmp(c->if_gen),
                                                    IRExpr_RdTmp(st))));
+    c->if_need_lines = newIRTemp(sb->tyenv, Ity_I1);
+    addStmtToIRSB(sb, IRStmt_WrTmp(c->if_need_lines,
+                                   IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(d),
+                                                IRExpr_Const(IRConst_U64(0)))));
     if (c->if_skip_bits > 0) {
         IRTemp p = newIRTemp(sb->tyenv, Ity_I64), dp = newIRTemp(sb->tyenv, Ity_I64);
         IRTemp both = newIRTemp(sb->tyenv, Ity_I64);
@@ -971,7 +985,8 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
     c.if_line = vpmu_node_ifetch_line();
     c.prof = vpmu_prof_on;
     c.counted = vpmu_ev_counted;
-    c.if_gen = c.if_need = IRTemp_INVALID;
+    c.if_gen = c.if_need = c.if_need_lines = IRTemp_INVALID;
+    c.if_fetched = False;
     c.if_skip_bits = c.hook_if ? vpmu_node_ifetch_skip_bits() : -1;
     if (!if_skip_applies(&c, sbIn))
         c.if_skip_bits = -1;
