@@ -551,7 +551,11 @@ static void locate(struct hpm_profile *p, const struct hpm_prof_records *r,
     if (s.fn) {
         w->fn = hpm_profile_str(p, s.fn);
     } else {
-        snprintf(buf, sizeof buf, "0x%016" PRIx64, addr); /* callgrind's name for it */
+        /* callgrind's name for code without a symbol is its address; the
+         * function's first address where the unwind table bounds it, so
+         * that a stripped program's function is one function, not one per
+         * instruction */
+        snprintf(buf, sizeof buf, "0x%016" PRIx64, s.fn_addr ? s.fn_addr : addr);
         w->fn = hpm_profile_str(p, buf);
     }
     w->file = s.file ? hpm_profile_str(p, s.file) : 0;

@@ -97,7 +97,8 @@ struct hpm_sym {
     const char *fn;   /* function, or NULL when no symbol covers the address */
     const char *file; /* source file, or NULL without line information */
     unsigned line;
-    uint64_t fn_addr; /* the function's first address (runtime) */
+    uint64_t fn_addr; /* the function's first address (runtime); without a
+                       * symbol, its unwind entry's (.eh_frame), or 0 */
 };
 /* A data symbol (a variable, a thread-local) holding addr in object o:
  * its name and first address, or -1. */

@@ -12,6 +12,7 @@
 #define _GNU_SOURCE /* strdup, strndup, O_CLOEXEC */
 #include "profile.h"
 
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -37,6 +38,19 @@ struct module {
     int syms_read;
     struct fsym *data; /* its variables, the same way */
     size_t n_data;
+    /* Where no symbol covers an address (a stripped program's static
+     * functions: nearly all of Debian's python3.11), the unwind table
+     * still bounds its function: libdw's CFI says whether an FDE covers
+     * the address, and .eh_frame_hdr's sorted table of FDE starts which
+     * one (the last start at or below it; FDEs do not overlap). libdw
+     * answers with the CFI row holding the address, a part of the FDE: the
+     * last row found and its function, as look-ups come in address order. */
+    Dwarf_CFI *cfi;
+    Dwarf_Addr cfi_bias;
+    int cfi_read;
+    uint64_t *fde_starts; /* runtime, ascending */
+    size_t n_fde_starts;
+    uint64_t row_lo, row_hi, row_fn; /* runtime, [lo, hi); hi == 0: none yet */
 };
 
 /* A mapping already seen: its module, without reading the file again. */
@@ -76,6 +90,7 @@ void hpm_symbols_free(struct hpm_symbols *t)
             dwfl_end(t->m[i].dwfl);
         free(t->m[i].syms);
         free(t->m[i].data);
+        free(t->m[i].fde_starts);
         free(t->m[i].path);
     }
     for (i = 0; i < t->n_seen; i++)
@@ -298,6 +313,98 @@ static const struct fsym *find_sym(struct module *m, uint64_t addr)
     return find_in(m->syms, m->n_syms, addr, 0);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int32_t get_s32(const unsigned char *p)
+{
+    return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+                     (uint32_t)p[3] << 24);
+}
+
+/* The FDE starts of .eh_frame_hdr's search table, in the encodings GNU ld
+ * writes (a 4-byte frame pointer, udata4 count, datarel sdata4 pairs);
+ * none for anything else. */
+static void read_fde_starts(struct module *m)
+{
+    GElf_Addr bias = 0;
+    Elf *e = dwfl_module_getelf(m->mod, &bias);
+    Elf_Scn *scn = NULL;
+    size_t shstrndx, i, n;
+    if (!e || elf_getshdrstrndx(e, &shstrndx) != 0)
+        return;
+    while ((scn = elf_nextscn(e, scn)) != NULL) {
+        GElf_Shdr sh;
+        Elf_Data *d;
+        const unsigned char *p;
+        const char *name;
+        if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(e, shstrndx, sh.sh_name)) ||
+            strcmp(name, ".eh_frame_hdr") != 0)
+            continue;
+        d = elf_getdata(scn, NULL);
+        if (!d || !d->d_buf || d->d_size < 12)
+            return;
+        p = d->d_buf;
+        /* version 1; the frame pointer 4 bytes (udata4/sdata4, any base);
+         * the count udata4; the table datarel sdata4 */
+        if (p[0] != 1 || ((p[1] & 0x0f) != 0x03 && (p[1] & 0x0f) != 0x0b) || p[2] != 0x03 ||
+            p[3] != 0x3b)
+            return;
+        n = (uint32_t)get_s32(p + 8);
+        if (n == 0 || n > (d->d_size - 12) / 8)
+            return;
+        m->fde_starts = malloc(n * sizeof *m->fde_starts);
+        if (!m->fde_starts)
+            return;
+        for (i = 0; i < n; i++)
+            m->fde_starts[i] = sh.sh_addr + (uint64_t)(int64_t)get_s32(p + 12 + 8 * i) + bias;
+        qsort(m->fde_starts, n, sizeof *m->fde_starts, cmp_u64); /* sorted already, as a rule */
+        m->n_fde_starts = n;
+        return;
+    }
+}
+
+/* The runtime start of the function whose FDE covers addr, or 0. */
+static uint64_t fde_start(struct module *m, uint64_t addr)
+{
+    Dwarf_Frame *frame = NULL;
+    Dwarf_Addr lo, hi;
+    size_t a = 0, b;
+    if (addr >= m->row_lo && addr < m->row_hi)
+        return m->row_fn;
+    if (!m->cfi_read) {
+        m->cfi_read = 1;
+        m->cfi = dwfl_module_eh_cfi(m->mod, &m->cfi_bias);
+        if (m->cfi)
+            read_fde_starts(m);
+    }
+    if (!m->n_fde_starts || addr < m->cfi_bias ||
+        dwarf_cfi_addrframe(m->cfi, addr - m->cfi_bias, &frame) != 0)
+        return 0;
+    if (dwarf_frame_info(frame, &lo, &hi, NULL) < 0) {
+        free(frame);
+        return 0;
+    }
+    free(frame);
+    b = m->n_fde_starts;
+    while (a < b) { /* the first start above addr */
+        size_t mid = a + (b - a) / 2;
+        if (m->fde_starts[mid] <= addr)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    if (a == 0)
+        return 0;
+    m->row_lo = lo + m->cfi_bias;
+    m->row_hi = hi + m->cfi_bias;
+    m->row_fn = m->fde_starts[a - 1];
+    return m->row_fn;
+}
+
 int hpm_symbols_data(struct hpm_symbols *t, const struct hpm_prof_object *o, uint64_t addr,
                      const char **name, uint64_t *start)
 {
@@ -334,6 +441,8 @@ int hpm_symbols_lookup(struct hpm_symbols *t, const struct hpm_prof_object *o, u
         if (f) {
             s->fn = f->name;
             s->fn_addr = f->lo;
+        } else {
+            s->fn_addr = fde_start(m, addr); /* nameless, but one function */
         }
     }
     line = dwfl_module_getsrc(m->mod, addr);

@@ -23,6 +23,12 @@ tools do (independently of hpm's reader) for profile_test.sh.
       FUNCTION, which calls only itself, is called CALLS times in all, and
       the costs of the calls to it add up to its self cost (each outermost
       call counted once, the recursive ones inside it)
+  check_profile.py entry PROFILE FUNCTION
+      prints FUNCTION's first address as callgrind names code without a
+      symbol (0x and 16 hex digits)
+  check_profile.py sameself PROFILE FUNCTION PROFILE2 FUNCTION2 EVENTS
+      FUNCTION's self costs in PROFILE are FUNCTION2's in PROFILE2 in each
+      of EVENTS (a comma-separated list)
 """
 import json
 import sys
@@ -34,7 +40,7 @@ def parse(path):
              "cfl": "fl", "fn": "fn", "cfn": "fn"}
     events, summary = [], None
     fn, file_, cfn = None, None, None
-    self_cost, line_cost, calls = {}, {}, []
+    self_cost, line_cost, calls, entry = {}, {}, [], {}
     pending = None
     npos = 1
     for raw in open(path):
@@ -50,6 +56,9 @@ def parse(path):
                 calls.append((fn, cfn, pending, vals))
                 pending = None
                 continue
+            if npos == 2 and pos[0].startswith("0x"):
+                a = int(pos[0], 16)
+                entry[fn] = min(entry.get(fn, a), a)
             acc = self_cost.setdefault(fn, [0] * len(events))
             lc = line_cost.setdefault((file_, lineno), [0] * len(events))
             for i, v in enumerate(vals):
@@ -85,7 +94,7 @@ def parse(path):
                 cfn = name
             elif key in ("fl", "fi", "fe"):
                 file_ = name
-    return events, summary, self_cost, line_cost, calls
+    return events, summary, self_cost, line_cost, calls, entry
 
 
 def fail(msg):
@@ -95,7 +104,7 @@ def fail(msg):
 
 def main():
     cmd, path = sys.argv[1], sys.argv[2]
-    events, summary, self_cost, line_cost, calls = parse(path)
+    events, summary, self_cost, line_cost, calls, entry = parse(path)
     if cmd == "sums":
         total = [0] * len(events)
         for v in self_cost.values():
@@ -159,6 +168,22 @@ def main():
             if incl != self_cost[fn][k] and e not in ("CYCLES", "NODE_CYCLES"):
                 fail("%s: calls to it cost %d %s, its self cost is %d" % (fn, incl, e, self_cost[fn][k]))
         print("ok: %s: %d calls, inclusive = self" % (fn, got))
+    elif cmd == "entry":
+        # the name callgrind's format gives code without a symbol: its
+        # function's first address (the lowest of its cost lines: a
+        # function's entry runs whenever it is called)
+        print("0x%016x" % entry[sys.argv[3]])
+    elif cmd == "sameself":
+        # fn of this file costs what fn2 of file2 does in the events given
+        fn, path2, fn2, evs = sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6].split(",")
+        ev2, _, self2, _, _, _ = parse(path2)
+        if fn not in self_cost or fn2 not in self2:
+            fail("no function %s in %s or %s in %s" % (fn, path, fn2, path2))
+        for e in evs:
+            a, b = self_cost[fn][events.index(e)], self2[fn2][ev2.index(e)]
+            if a != b:
+                fail("%s: %s %d, %s %d" % (e, fn, a, fn2, b))
+        print("ok: %s and %s cost the same %s" % (fn, fn2, ",".join(evs)))
     else:
         fail("unknown check " + cmd)
 

@@ -165,6 +165,28 @@ processes)
     $CHECK sums th.out th.json
     $CHECK self th.out stride_sum LOADS 196610
     ;;
+stripped)
+    # a program without symbols (as Debian ships its binaries): code no
+    # symbol covers is named by its function's first address, found in the
+    # unwind table, as callgrind names it: one function each, not one per
+    # instruction. The same program with symbols gives each function's
+    # costs: the exact events agree (the modeled ones may move a little, as
+    # the smaller file maps the heap elsewhere).
+    "$HPM" profile -e "$EVENTS" -o named.out -- "$PROG" 3 > /dev/null 2>&1
+    strip -o stripped_prog "$PROG"
+    nm stripped_prog 2>&1 | grep -q "no symbols" || fail "strip left a symbol table"
+    "$HPM" profile -e "$EVENTS" -o p.out -- ./stripped_prog 3 > /dev/null 2>&1
+    $CHECK sums p.out
+    exact=INSTRUCTIONS,LOADS,STORES,BR_COND
+    for fn in main stride_sum int_loop depth_sum; do
+        entry=$($CHECK entry named.out $fn)
+        grep -q "^fn=([0-9]*) $entry\$" p.out || fail "no function $entry ($fn)"
+        $CHECK sameself p.out "$entry" named.out $fn $exact
+        eval "at_$fn=$entry"
+    done
+    $CHECK calls p.out "$at_main" "$at_stride_sum" 3
+    $CHECK recursive p.out "$at_depth_sum" 51
+    ;;
 errors)
     set +e
     "$HPM" annotate /nonexistent/profile > out.txt 2>&1
