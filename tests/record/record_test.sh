@@ -49,6 +49,17 @@ perf)
     "$HPM" report --flamegraph --event hpm:L1D_MISSES -o fg.svg rec.data
     if command -v xmllint >/dev/null; then xmllint --noout fg.svg || fail "SVG not well-formed"; fi
     grep -qE ">(sweep|rec_load_insn)" fg.svg || fail "no sweep in the flame graph"
+    # a stripped copy: its functions are named by object and first address
+    # (the unwind table's), so the hot stack keeps its three frames apart
+    strip -o stripped_prog "$PROG"
+    "$HPM" record -e L1D_MISSES:100 -o strip.data -- ./stripped_prog > /dev/null 2>&1 ||
+        fail "hpm record of the stripped program"
+    "$HPM" report --folded strip.data > sfolded.txt
+    n=$(awk '{ k = split($1, f, ";")
+        if (k >= 3 && f[k] ~ /^\[stripped_prog\]\+0x/ && f[k-1] ~ /^\[stripped_prog\]\+0x/ &&
+            f[k-2] ~ /^\[stripped_prog\]\+0x/ && f[k] != f[k-1] && f[k-1] != f[k-2] &&
+            $NF > max) max = $NF } END { print max + 0 }' sfolded.txt)
+    [ "$n" -ge 650 ] || fail "stripped folded stacks: $(cat sfolded.txt)"
     ;;
 kinds)
     # every kind the sampler knows counts what the UPC counts (the loads,

@@ -138,8 +138,13 @@ static const char *symbolize(struct symctx *s, uint32_t pid, uint64_t addr)
     if (hpm_symbols_lookup(s->syms, &o, addr, &sym) == 0 && sym.fn)
         return sym.fn;
     {
+        /* no symbol: the object, and the function's first address where
+         * the unwind table bounds it (a stripped program's functions stay
+         * apart in a flame graph) */
         const char *base = strrchr(m->path, '/');
-        if (asprintf(&name, "[%s]", base ? base + 1 : m->path) < 0)
+        base = base ? base + 1 : m->path;
+        if ((sym.fn_addr ? asprintf(&name, "[%s]+0x%" PRIx64, base, sym.fn_addr)
+                         : asprintf(&name, "[%s]", base)) < 0)
             name = NULL;
     }
     return own(s, name);
