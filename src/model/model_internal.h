@@ -100,9 +100,16 @@ void hpm__cache_setup(struct hpm_cache *c, uint64_t sets, uint32_t ways, uint32_
 
 /* ------------------------------------------------- the index (indexed caches) */
 
+/* Fibonacci hashing: the top 64 - shift bits of x times 2^64 / phi (the
+ * index, the hints, the vpmu tool's TLB memo). */
+static inline uint64_t hpm__fib_hash(uint64_t x, uint32_t shift)
+{
+    return (x * 0x9E3779B97F4A7C15ull) >> shift;
+}
+
 static inline uint64_t hpm__ix_hash(const struct hpm_cache *c, uint64_t line)
 {
-    return (line * 0x9E3779B97F4A7C15ull) >> c->index_shift;
+    return hpm__fib_hash(line, c->index_shift);
 }
 
 /* Slot holding key (line << 1), or -1. */
@@ -158,7 +165,7 @@ static inline int hpm__hinted(const struct hpm_cache *c)
 
 static inline uint64_t *hpm__hint_of(const struct hpm_cache *c, uint64_t line)
 {
-    return &c->hint[(line * 0x9E3779B97F4A7C15ull) >> c->hint_shift];
+    return &c->hint[hpm__fib_hash(line, c->hint_shift)];
 }
 
 /* The line of key is hinted resident: a hit that changes nothing (a store

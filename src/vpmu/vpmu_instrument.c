@@ -920,7 +920,6 @@ static void if_skip_begin(Ctx *c)
     IRTemp st = newIRTemp(sb->tyenv, Ity_I64), d = newIRTemp(sb->tyenv, Ity_I64);
     c->if_stamp = if_stamp_new();
     c->if_gen = newIRTemp(sb->tyenv, Ity_I64);
-    c->if_need = newIRTemp(sb->tyenv, Ity_I1);
     addStmtToIRSB(sb, IRStmt_WrTmp(c->if_gen, IRExpr_Load(Iend_LE, Ity_I64,
                                                           mkIRExpr_HWord((HWord)&vpmu_if_gen))));
     addStmtToIRSB(sb, IRStmt_WrTmp(st, IRExpr_Load(Iend_LE, Ity_I64,
@@ -940,10 +939,12 @@ static void if_skip_begin(Ctx *c)
                                                         IRExpr_Const(IRConst_U64(c->if_page)))));
         addStmtToIRSB(sb, IRStmt_WrTmp(both, IRExpr_Binop(Iop_Or64, IRExpr_RdTmp(d),
                                                           IRExpr_RdTmp(dp))));
-        d = both;
+        c->if_need = newIRTemp(sb->tyenv, Ity_I1);
+        addStmtToIRSB(sb, IRStmt_WrTmp(c->if_need, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(both),
+                                                                IRExpr_Const(IRConst_U64(0)))));
+    } else {
+        c->if_need = c->if_need_lines; /* no TLB: the gen alone decides */
     }
-    addStmtToIRSB(sb, IRStmt_WrTmp(c->if_need, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(d),
-                                                            IRExpr_Const(IRConst_U64(0)))));
 }
 
 /* At the superblock's end: its stamp is the gen it started with. If no L1I

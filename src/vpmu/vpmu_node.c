@@ -49,7 +49,7 @@ _Static_assert(TLB_MEMO_N == 1u << (64u - TLB_MEMO_SHIFT), "memo hash");
 
 static inline struct tlb_memo *tlb_memo_of(struct tlb_memo *m, Addr page)
 {
-    return &m[(page * 0x9E3779B97F4A7C15ull) >> TLB_MEMO_SHIFT];
+    return &m[hpm__fib_hash(page, TLB_MEMO_SHIFT)];
 }
 
 static void tlb_memo_clear(struct tlb_memo *m)
@@ -1268,7 +1268,6 @@ UInt vpmu_node_cur_core(void)
 {
     return cur_core;
 }
-
 
 void vpmu_node_prof_snapshot(UInt core, ULong *ev, ULong *raw)
 {
