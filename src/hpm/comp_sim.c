@@ -564,6 +564,14 @@ static int sim_set_overflow(void *st, int pos, int64_t threshold)
 static void arm(struct sim_set *s, uint64_t *failed)
 {
     int i;
+    for (i = 0; i < s->n; i++)
+        if (s->thr[i] > 0) {
+            /* the interrupts come as upcalls (overflow.c), not signals:
+             * for this thread, every arming (a forked child's tool state
+             * starts without it) */
+            (void)hpm__ovf_upcall_register();
+            break;
+        }
     for (i = 0; i < s->n; i++) {
         s->armed[i] = 0;
         if (s->thr[i] <= 0)
@@ -685,14 +693,15 @@ static int sim_stop(void *st, int64_t *values)
     return rc;
 }
 
-/* The tool queues its overflow signal from the process itself (SI_QUEUE)
- * with the address of the first threshold's instruction; the others of a
- * burst it gives on request. */
+/* The tool queues its overflow signal from the process itself (SI_QUEUE),
+ * or enters the upcall (HPM_SI_UPCALL), with the address of the first
+ * threshold's instruction; the others of a burst it gives on request. */
 static int sim_overflow_where(void *st, const siginfo_t *si, uint64_t *addrs, int want)
 {
     long n;
     (void)st;
-    if (!si || si->si_code != SI_QUEUE || si->si_pid != my_pid || want < 1)
+    if (!si || want < 1 ||
+        (si->si_code != HPM_SI_UPCALL && (si->si_code != SI_QUEUE || si->si_pid != my_pid)))
         return 0;
     if (want > 1 && (n = HPM_VPMU_OVERFLOW_WHERE(addrs, (size_t)want)) > 0)
         return (int)n;

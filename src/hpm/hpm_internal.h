@@ -219,7 +219,13 @@ int hpm__overflow_install(void);
 int hpm__sw_timer_get(struct hpm_thread *t);
 void hpm__sw_timer_put(struct hpm_thread *t);
 void hpm__timer_delete(struct hpm_thread *t);
-/* Block/unblock the overflow signal on the calling thread. */
+/* The virtual PMU's overflow upcall (overflow.c): si_code of the siginfo
+ * the handlers get (no kernel signal has it); registering the calling
+ * thread's entry with the tool returns 1 when it took it. */
+#define HPM_SI_UPCALL (-0x4850)
+int hpm__ovf_upcall_register(void);
+/* Block/unblock the overflow signal (and the virtual PMU's upcall) on the
+ * calling thread. */
 void hpm__ovf_block(sigset_t *old);
 void hpm__ovf_unblock(const sigset_t *old);
 /* Software overflow tick in microseconds of thread CPU time. */

@@ -22,6 +22,19 @@
  * passed (overflow_where: sim) gives the handler that address instead of
  * the interrupted PC; one whose counts are frozen while the handler runs
  * (HPM_CI_OVF_FROZEN) gets every threshold passed its call.
+ *
+ * The virtual PMU's interrupts need no signal: a thread that arms one
+ * registers hpm__ovf_upcall_entry (below) and the tool sends the thread
+ * there itself, as an interrupt vector would, at the superblock boundary
+ * where it would have delivered the signal. A signal costs eight system
+ * calls under Valgrind (queue, poll, sigreturn); the upcall none. The entry
+ * keeps every register, the flags and the x87/SSE/AVX state, and hands the
+ * same dispatch a siginfo (si_code HPM_SI_UPCALL, si_ptr the first
+ * threshold's address) and a ucontext made from what it saved, so handlers
+ * see what a signal would have given them. hpm__ovf_block's mask is a
+ * thread-local word the tool reads before it enters (the interrupt waits
+ * while it is set, as a blocked signal would). HPM_OVERFLOW_UPCALL=0 keeps
+ * the signals.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -32,9 +45,12 @@
 #include <time.h>
 #include <ucontext.h>
 
+#include "hpm_client.h"
 #include "hpm_internal.h"
 
 __thread int hpm__in_handler __attribute__((tls_model("initial-exec")));
+/* not 0: the virtual PMU's upcalls wait (hpm__ovf_block), read by the tool */
+__thread int hpm__ovf_masked __attribute__((tls_model("initial-exec")));
 
 /* The most handler calls one check makes (a tiny threshold must not turn
  * one tick into millions of calls). */
@@ -169,12 +185,11 @@ void hpm__ovf_owed_deliver(struct hpm_ovf_owed *owed)
     }
 }
 
-static void on_signal(int sig, siginfo_t *si, void *uc)
+/* Every running set of the calling thread gets what it is owed. */
+static void deliver(siginfo_t *si, void *pc, void *uc)
 {
     int saved = errno, c;
     struct hpm_thread *t = hpm__self_if_any();
-    void *pc = context_pc(uc);
-    (void)sig;
     if (!t) {
         errno = saved;
         return;
@@ -192,6 +207,134 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
     hpm__in_handler--;
     errno = saved;
 }
+
+static void on_signal(int sig, siginfo_t *si, void *uc)
+{
+    (void)sig;
+#if defined(__x86_64__) || defined(__i386__)
+    /* the ABI wants the direction flag clear at every call, and the kernel
+     * clears it for a handler; Valgrind's signal frames keep the
+     * interrupted code's (tests/papi_api/papi_overflow_regs.c), and
+     * glibc's string functions would run backwards. The sigreturn restores
+     * it from the frame. */
+    __asm__ volatile("cld" ::: "memory");
+#endif
+    deliver(si, context_pc(uc), uc);
+}
+
+#if defined(__x86_64__)
+/* ---- the virtual PMU's upcall (HPM_VPMU_OVERFLOW_UPCALL) ----
+ *
+ * The tool enters hpm__ovf_upcall_entry with the interrupted PC and, below
+ * it, the first threshold's address pushed under the interrupted code's
+ * 128-byte red zone. The entry pushes the flags and every general register
+ * (struct upcall_frame, lowest address first), saves the x87/SSE state
+ * (fxsave64) and, where the CPU has AVX, the whole YMM registers (glibc's
+ * string functions end in vzeroupper, which would clear the interrupted
+ * code's upper halves), calls hpm__ovf_upcall with the direction flag
+ * clear, restores it all and returns past the two words and the red zone:
+ * `ret $128` leaves the stack pointer where it was interrupted, which is
+ * where the tool thaws the counts. */
+struct upcall_frame {
+    uint64_t r15, r14, r13, r12, r11, r10, r9, r8, rdi, rsi, rbp, rbx, rdx, rcx, rax;
+    uint64_t rflags, where, pc;
+};
+
+int hpm__ovf_upcall_avx __attribute__((visibility("hidden")));
+void hpm__ovf_upcall_entry(void) __attribute__((visibility("hidden")));
+void hpm__ovf_upcall(struct upcall_frame *f, void *fx) __attribute__((visibility("hidden")));
+
+#define HPM_YMM_SAVE(n) "vmovdqu %ymm" #n ", 512+32*" #n "(%rsp)\n"
+#define HPM_YMM_LOAD(n) "vmovdqu 512+32*" #n "(%rsp), %ymm" #n "\n"
+#define HPM_YMM_ALL(m) m(0) m(1) m(2) m(3) m(4) m(5) m(6) m(7) \
+    m(8) m(9) m(10) m(11) m(12) m(13) m(14) m(15)
+__asm__(".text\n"
+        ".globl hpm__ovf_upcall_entry\n"
+        ".hidden hpm__ovf_upcall_entry\n"
+        ".type hpm__ovf_upcall_entry, @function\n"
+        "hpm__ovf_upcall_entry:\n"
+        "pushfq\n"
+        "pushq %rax\n pushq %rcx\n pushq %rdx\n pushq %rbx\n"
+        "pushq %rbp\n pushq %rsi\n pushq %rdi\n pushq %r8\n"
+        "pushq %r9\n pushq %r10\n pushq %r11\n pushq %r12\n"
+        "pushq %r13\n pushq %r14\n pushq %r15\n"
+        "movq %rsp, %rbx\n"
+        "subq $1024, %rsp\n"
+        "andq $-64, %rsp\n"
+        "fxsave64 (%rsp)\n"
+        "cmpl $0, hpm__ovf_upcall_avx(%rip)\n"
+        "je 1f\n"
+        HPM_YMM_ALL(HPM_YMM_SAVE)
+        "1:\n"
+        "cld\n"
+        "movq %rbx, %rdi\n"
+        "movq %rsp, %rsi\n"
+        "call hpm__ovf_upcall\n"
+        "fxrstor64 (%rsp)\n"
+        "cmpl $0, hpm__ovf_upcall_avx(%rip)\n"
+        "je 2f\n"
+        HPM_YMM_ALL(HPM_YMM_LOAD)
+        "2:\n"
+        "movq %rbx, %rsp\n"
+        "popq %r15\n popq %r14\n popq %r13\n popq %r12\n"
+        "popq %r11\n popq %r10\n popq %r9\n popq %r8\n"
+        "popq %rdi\n popq %rsi\n popq %rbp\n popq %rbx\n"
+        "popq %rdx\n popq %rcx\n popq %rax\n"
+        "popfq\n"
+        "leaq 8(%rsp), %rsp\n"
+        "ret $128\n"
+        ".size hpm__ovf_upcall_entry, .-hpm__ovf_upcall_entry\n");
+
+void hpm__ovf_upcall(struct upcall_frame *f, void *fx)
+{
+    ucontext_t uc;
+    siginfo_t si;
+    greg_t *g = uc.uc_mcontext.gregs;
+    memset(&uc, 0, sizeof uc);
+    g[REG_R8] = (greg_t)f->r8;
+    g[REG_R9] = (greg_t)f->r9;
+    g[REG_R10] = (greg_t)f->r10;
+    g[REG_R11] = (greg_t)f->r11;
+    g[REG_R12] = (greg_t)f->r12;
+    g[REG_R13] = (greg_t)f->r13;
+    g[REG_R14] = (greg_t)f->r14;
+    g[REG_R15] = (greg_t)f->r15;
+    g[REG_RDI] = (greg_t)f->rdi;
+    g[REG_RSI] = (greg_t)f->rsi;
+    g[REG_RBP] = (greg_t)f->rbp;
+    g[REG_RBX] = (greg_t)f->rbx;
+    g[REG_RDX] = (greg_t)f->rdx;
+    g[REG_RAX] = (greg_t)f->rax;
+    g[REG_RCX] = (greg_t)f->rcx;
+    g[REG_RSP] = (greg_t)((uintptr_t)(f + 1) + 128); /* above the red zone */
+    g[REG_RIP] = (greg_t)f->pc;
+    g[REG_EFL] = (greg_t)f->rflags;
+    uc.uc_mcontext.fpregs = fx; /* fxsave's layout is struct _libc_fpstate */
+    memset(&si, 0, sizeof si);
+    si.si_signo = hpm_overflow_signal();
+    si.si_code = HPM_SI_UPCALL;
+    si.si_ptr = (void *)(uintptr_t)f->where;
+    deliver(&si, (void *)(uintptr_t)f->pc, &uc);
+}
+
+int hpm__ovf_upcall_register(void)
+{
+    static int wanted = -1;
+    if (wanted < 0) {
+        const char *e = getenv("HPM_OVERFLOW_UPCALL");
+        hpm__ovf_upcall_avx = __builtin_cpu_supports("avx");
+        wanted = !(e && strcmp(e, "0") == 0);
+    }
+    if (!wanted)
+        return 0;
+    return HPM_VPMU_OVERFLOW_UPCALL(hpm__ovf_upcall_entry, &hpm__ovf_masked) == HPM_VPMU_OK;
+}
+#else
+int hpm__ovf_upcall_register(void)
+{
+    return 0;
+}
+#endif
 
 int hpm__overflow_install(void)
 {
@@ -216,6 +359,7 @@ int hpm__overflow_install(void)
 void hpm__ovf_block(sigset_t *old)
 {
     sigset_t s;
+    hpm__ovf_masked++;
     sigemptyset(&s);
     sigaddset(&s, hpm_overflow_signal());
     pthread_sigmask(SIG_BLOCK, &s, old);
@@ -224,6 +368,7 @@ void hpm__ovf_block(sigset_t *old)
 void hpm__ovf_unblock(const sigset_t *old)
 {
     pthread_sigmask(SIG_SETMASK, old, NULL);
+    hpm__ovf_masked--;
 }
 
 long hpm__sw_period_us(void)

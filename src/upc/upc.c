@@ -779,7 +779,13 @@ int hpm_upc_advance(struct hpm_upc *u, uint32_t cycles, const uint32_t *counts)
     /* Pass 1, the hot loop: every level-mode counter's whole batch, one add
      * each. The common configuration (all level-high, counting) gets a loop of
      * its own. A bad count is undone below, so a failing call changes nothing. */
-    if (u->all_level_high && run) {
+    if (!run) {
+        /* stopped: no counter moves (every increment is masked by run), the
+         * counts are only checked; the visits below still take their time */
+        for (uint32_t c = 0; c < n; c++)
+            bad |= (uint64_t)cycles - counts[ev[c]];
+        if (bad >> 63) return HPM_UPC_ERANGE;
+    } else if (u->all_level_high) {
 #pragma GCC unroll 4
         for (uint32_t c = 0; c < n; c++) {
             uint32_t k = counts[ev[c]];
@@ -810,23 +816,26 @@ int hpm_upc_advance_sparse(struct hpm_upc *u, uint32_t cycles, const uint32_t *c
     if (u->edge_list_dirty) rebuild_lists(u);
     /* Level-low counters count the inputs that are quiet: every counter
      * moves, the dense loop is the one to take. */
-    if (!u->all_level_high || !u->running) return hpm_upc_advance(u, cycles, counts);
+    if (!u->all_level_high && u->running) return hpm_upc_advance(u, cycles, counts);
     for (uint32_t j = 0; j < n_inputs; j++)
         if (inputs[j] >= u->p.n_inputs) return HPM_UPC_EEVENT;
     const uint32_t *head = u->by_input, *next = u->by_input_next;
     uint64_t *acc = u->acc, bad = 0;
     /* Pass 1 over the counters of the listed inputs only: the others add 0.
      * As in hpm_upc_advance, only inputs some counter selects are checked. */
+    /* Stopped, no counter moves whatever its mode: the counts are only
+     * checked (the visits below still take their time). */
+    const uint32_t run = u->running ? 0xffffffffu : 0u;
     for (uint32_t j = 0; j < n_inputs; j++) {
         uint32_t e = inputs[j], k = counts[e];
         if (k == 0 || head[e] == HPM_UPC_NO_COUNTER) continue;
         bad |= (uint64_t)cycles - k;
-        for (uint32_t c = head[e]; c != HPM_UPC_NO_COUNTER; c = next[c]) acc[c] += k;
+        for (uint32_t c = head[e]; c != HPM_UPC_NO_COUNTER; c = next[c]) acc[c] += k & run;
     }
     if (bad >> 63) {
         for (uint32_t j = 0; j < n_inputs; j++)
             for (uint32_t c = head[inputs[j]]; c != HPM_UPC_NO_COUNTER; c = next[c])
-                acc[c] -= counts[inputs[j]];
+                acc[c] -= counts[inputs[j]] & run;
         return HPM_UPC_ERANGE;
     }
     advance_rest(u, cycles, counts);

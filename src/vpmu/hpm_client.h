@@ -111,6 +111,25 @@
  *                                what libhpm-mpi (src/hpm_mpi) computed from
  *                                an MPI job's traffic with the torus model.
  *                                Interface 6.
+ *   HPM_VPMU_OVERFLOW_UPCALL(entry, mask)  from now on the calling thread's
+ *                                overflow interrupts are upcalls, not
+ *                                signals: at the superblock boundary where
+ *                                the signal would be delivered, the tool
+ *                                pushes, below the 128-byte red zone, the
+ *                                interrupted PC and under it the address of
+ *                                the first threshold (what si_ptr carries),
+ *                                and resumes the thread at entry, which must
+ *                                keep every register and the flags and leave
+ *                                by `lea 8(%rsp),%rsp; ret $128` (libhpm's
+ *                                hpm__ovf_upcall_entry). Counting is frozen
+ *                                from there until the stack pointer is back
+ *                                at the interrupted one. While the int at
+ *                                mask (the thread's own; NULL: none) is not
+ *                                0 the interrupt waits, as a blocked signal
+ *                                would; where the stack cannot take the two
+ *                                words the signal is sent. entry 0: signals
+ *                                again. amd64 only (elsewhere
+ *                                HPM_VPMU_EINVAL). Interface 7.
  * START and STOP also write the global start/stop register of every UPC; the
  * modeled caches and predictors keep running while counting is stopped.
  *
@@ -135,7 +154,7 @@
 extern "C" {
 #endif
 
-#define HPM_VPMU_INTERFACE_VERSION 6
+#define HPM_VPMU_INTERFACE_VERSION 7
 #define HPM_VPMU_NAME_MAX 128 /* region names, including the NUL */
 #define HPM_VPMU_OVERFLOW_MAX 8
 #define HPM_VPMU_WHERE_MAX 64 /* addresses one overflow signal keeps */
@@ -159,7 +178,8 @@ enum hpm_vpmu_request {
     HPM_VPMU_REQ_MODEL,
     HPM_VPMU_REQ_GATE, /* arg1 = enum hpm_vpmu_gate, arg2 = address or kind, arg3 = n */
     HPM_VPMU_REQ_OVERFLOW_WHERE, /* arg1 = uint64_t *, arg2 = count */
-    HPM_VPMU_REQ_NET /* arg1 = const uint64_t *, arg2 = count: network counts to add */
+    HPM_VPMU_REQ_NET, /* arg1 = const uint64_t *, arg2 = count: network counts to add */
+    HPM_VPMU_REQ_OVERFLOW_UPCALL /* arg1 = entry, arg2 = const int *mask */
 };
 
 enum hpm_vpmu_gate {
@@ -237,6 +257,9 @@ enum hpm_vpmu_error {
  * EINVAL when n is more than the kinds; EFAULT for a bad buffer. */
 #define HPM_VPMU_NET(buf, n) \
     HPM_VPMU_REQ_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_NET, (const uint64_t *)(buf), (size_t)(n))
+#define HPM_VPMU_OVERFLOW_UPCALL(entry, mask)                                      \
+    HPM_VPMU_REQ_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_OVERFLOW_UPCALL, (uintptr_t)(entry), \
+                  (const int *)(mask))
 
 #ifdef __cplusplus
 }

@@ -1027,8 +1027,26 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
                 desc->insn[desc->n++] = (Addr)sbIn->stmts[k]->Ist.IMark.addr;
         d = unsafeIRDirty_1_N(fired, 1, "vpmu_ovf_check", VG_(fnptr_to_fnentry)(&vpmu_ovf_check),
                               mkIRExprVec_1(mkIRExpr_HWord((HWord)desc)));
+        /* an upcall moves the stack pointer */
+        d->nFxState = 1;
+        d->fxState[0].fx = Ifx_Modify;
+        d->fxState[0].offset = layout->offset_SP;
+        d->fxState[0].size = layout->sizeof_SP;
+        d->fxState[0].nRepeats = 0;
+        d->fxState[0].repeatLen = 0;
         IRTemp go = newIRTemp(c.sb->tyenv, Ity_I1);
         addStmtToIRSB(c.sb, IRStmt_Dirty(d));
+        if (vpmu_upcall_entry) {
+            /* straight to the program's entry, chained like any jump: no
+             * scheduler, no system call */
+            IRTemp up = newIRTemp(c.sb->tyenv, Ity_I1);
+            addStmtToIRSB(c.sb, IRStmt_WrTmp(up, IRExpr_Binop(Iop_CmpEQ64, IRExpr_RdTmp(fired),
+                                                              IRExpr_Const(IRConst_U64(
+                                                                  VPMU_OVF_UPCALL)))));
+            addStmtToIRSB(c.sb, IRStmt_Exit(IRExpr_RdTmp(up), Ijk_Boring,
+                                            IRConst_U64((ULong)vpmu_upcall_entry),
+                                            layout->offset_IP));
+        }
         addStmtToIRSB(c.sb, IRStmt_WrTmp(go, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(fired),
                                                           IRExpr_Const(IRConst_U64(0)))));
         addStmtToIRSB(c.sb, IRStmt_Exit(IRExpr_RdTmp(go), Ijk_Yield, IRConst_U64((ULong)closure->nraddr),

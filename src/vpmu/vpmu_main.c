@@ -38,6 +38,7 @@
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
 #include "pub_tool_xarray.h"
+#include "libvex_guest_offsets.h"
 
 #include "hpm_client.h"
 #include "vpmu_format.h"
@@ -121,6 +122,12 @@ struct vpmu_thread {
     ULong frame_froze; /* bit d: frame d (of the first 64) froze counting */
     Addr frozen_sp;    /* stack pointer interrupted by the outermost frozen frame */
     Bool frozen_alt;   /* ... whose handler runs on the alternate stack */
+    /* overflow upcalls (HPM_VPMU_OVERFLOW_UPCALL): no signal, the thread is
+     * sent to the library's entry as an interrupt vector would send it */
+    Addr upcall_entry;  /* 0: signals */
+    Addr upcall_mask;   /* the thread's int: the interrupt waits while not 0 */
+    Bool upcall_frozen; /* its handler runs: counting frozen */
+    Addr upcall_sp;     /* the interrupted stack pointer: thawed back at it */
 };
 
 /* counts of a thread that has exited */
@@ -690,6 +697,8 @@ static void on_fork_child(ThreadId tid)
         /* a child forked inside a handler counts from its start */
         t->ovf_sent = t->frozen = t->sigdepth = 0;
         t->frame_froze = 0;
+        t->upcall_entry = 0;
+        t->upcall_frozen = False;
         t->lwpid = 0;
         ovf_pid = 0;
         run_state_apply();
@@ -807,6 +816,74 @@ static Bool ovf_send(struct vpmu_thread *t, Int signo, Addr addr)
                                        0, 0));
 }
 
+static Long client_get(void *dst, Addr a, UWord n);
+static Long client_put(Addr a, const void *src, UWord n);
+static Bool client_range_ok(Addr a, UWord bytes, UInt prot);
+
+/* The guest registers an upcall moves (amd64's; elsewhere the request is
+ * refused, so no thread has an entry). */
+#if defined(VGA_amd64)
+#define UPCALL_RED_ZONE 128 /* the ABI's: the interrupted code may use it */
+#define UPCALL_OFF_SP OFFSET_amd64_RSP
+#define UPCALL_OFF_IP OFFSET_amd64_RIP
+#endif
+
+Addr vpmu_upcall_entry;
+
+/* Enter the upcall on the running thread t, from the check at the start of
+ * the superblock at pc (not one of its instructions ran): push its two
+ * words under the red zone and move the stack pointer; the superblock then
+ * jumps to the entry. False where the stack cannot take them. */
+static Bool upcall_enter(ThreadId tid, struct vpmu_thread *t, Addr pc, Addr where)
+{
+#if defined(UPCALL_OFF_SP)
+    Addr sp = VG_(get_SP)(tid);
+    Addr frame[2];
+    Addr nsp = sp - UPCALL_RED_ZONE - sizeof frame;
+    frame[0] = where;
+    frame[1] = pc;
+    /* where the stack is not mapped yet: the signal, whose frame the core
+     * knows how to grow the stack for */
+    if (client_put(nsp, frame, sizeof frame) != HPM_VPMU_OK)
+        return False;
+    VG_(set_shadow_regs_area)(tid, 0, UPCALL_OFF_SP, sizeof nsp, (const UChar *)&nsp);
+    t->upcall_sp = sp;
+    t->upcall_frozen = True;
+    run_state_apply();
+    return True;
+#else
+    (void)tid;
+    (void)t;
+    (void)pc;
+    (void)where;
+    return False;
+#endif
+}
+
+/* Raise the interrupt on the running thread t: as an upcall where it asked
+ * for them, else as signal signo. VPMU_OVF_NONE when it must wait: the
+ * thread's mask is set, or the kernel refused the signal (the user's queue
+ * of pending real-time signals is full: RLIMIT_SIGPENDING). The check
+ * tries again at the next superblock, and the library's stop makes the
+ * calls still owed. */
+static UWord ovf_raise(struct vpmu_thread *t, ThreadId tid, Int signo, Addr pc, Addr where)
+{
+    if (t->upcall_entry && t->upcall_entry == vpmu_upcall_entry) {
+        Int masked = 0;
+        if (t->upcall_mask && client_get(&masked, t->upcall_mask, sizeof masked) != HPM_VPMU_OK)
+            masked = 0; /* the thread's mask word is gone: not masked */
+        if (masked)
+            return VPMU_OVF_NONE;
+        if (upcall_enter(tid, t, pc, where))
+            return VPMU_OVF_UPCALL;
+    }
+    if (!ovf_send(t, signo, where))
+        return VPMU_OVF_NONE;
+    t->ovf_sent++;
+    ovf_deliver_tid = tid;
+    return VPMU_OVF_SIGNAL;
+}
+
 /* ---- the thread's overflow unit ---- */
 
 static void ovf_upc_notify(void *ctx, const struct hpm_upc_notify *n)
@@ -911,6 +988,13 @@ UWord vpmu_ovf_check(const struct vpmu_sb_desc *sb)
     if (tid == VG_INVALID_THREADID || tid >= VG_N_THREADS || tid != live_owner)
         return 0;
     t = &threads[tid];
+    if (t->used && t->upcall_frozen && VG_(get_SP)(tid) >= t->upcall_sp) {
+        /* the entry returned (its ret leaves the stack pointer where it
+         * was interrupted; inside, it is below the red zone), or the
+         * handler left by longjmp: this superblock counts */
+        t->upcall_frozen = False;
+        run_state_apply();
+    }
     if (t->used && t->frozen && !t->frozen_alt && VG_(get_SP)(tid) >= t->frozen_sp) {
         /* back above the interrupted code's stack without a sigreturn:
          * the handler left by longjmp */
@@ -953,13 +1037,12 @@ UWord vpmu_ovf_check(const struct vpmu_sb_desc *sb)
             }
         }
         if (!fired) {
-            if (!ovf_send(t, o->signo, ovf_where(t, o, o->next, sb->start))) {
+            fired = ovf_raise(t, tid, o->signo, sb->start, ovf_where(t, o, o->next, sb->start));
+            if (!fired) {
                 o->seen = v;
-                continue; /* not sent: this threshold is still to come */
+                continue; /* not raised: this threshold is still to come */
             }
             t->n_where = 0;
-            t->ovf_sent++;
-            ovf_deliver_tid = tid;
         }
         {
             /* where each threshold passed, for the handler's calls */
@@ -974,7 +1057,6 @@ UWord vpmu_ovf_check(const struct vpmu_sb_desc *sb)
         o->next += o->threshold * ((v - o->next) / o->threshold + 1);
         o->seen = v;
         ovf_upc_program(t, i); /* the next threshold, from v */
-        fired = 1;
     }
     t->last_sb = fired ? NULL : sb;
     return fired;
@@ -1092,6 +1174,32 @@ static Long req_overflow(ThreadId tid, UWord kind, ULong threshold, UWord signo,
         VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "hpm overflow");
     }
     return HPM_VPMU_OK;
+}
+
+static Long req_overflow_upcall(ThreadId tid, Addr entry, Addr mask)
+{
+    struct vpmu_thread *t = thread_get(tid);
+#if defined(UPCALL_OFF_SP)
+    if (entry && !VG_(am_is_valid_for_client)(entry, 1, VKI_PROT_EXEC))
+        return HPM_VPMU_EFAULT;
+    if (entry && mask && !client_range_ok(mask, sizeof(Int), VKI_PROT_READ))
+        return HPM_VPMU_EFAULT;
+    t->upcall_entry = entry;
+    t->upcall_mask = entry ? mask : 0;
+    if (entry && entry != vpmu_upcall_entry) {
+        /* the translations jump to the process's entry: made again with
+         * the new one (a library registers one, once) */
+        vpmu_upcall_entry = entry;
+        if (vpmu_ovf_instrumented)
+            retranslate_all("hpm overflow upcall");
+    }
+    return HPM_VPMU_OK;
+#else
+    (void)t;
+    (void)entry;
+    (void)mask;
+    return HPM_VPMU_EINVAL;
+#endif
 }
 
 /* ------------------------------------------------------------------------
@@ -1226,7 +1334,8 @@ static Long req_read(ThreadId tid, Addr buf, UWord n)
     bytes = m * sizeof(ULong);
     if (!client_range_ok(buf, bytes, VKI_PROT_READ | VKI_PROT_WRITE))
         return HPM_VPMU_EFAULT;
-    account();
+    if (vpmu_running)
+        account(); /* stopped: as in req_read_kinds */
     t = thread_get(tid);
     rc = client_put(buf, t->c, bytes);
     return rc == HPM_VPMU_OK ? (Long)m : rc;
@@ -1317,7 +1426,11 @@ static Long req_read_kinds(ThreadId tid, Addr buf, UWord n)
     m = n < HPM_K_CORE_COUNT ? n : HPM_K_CORE_COUNT;
     if (!client_range_ok(buf, m * sizeof(ULong), VKI_PROT_READ | VKI_PROT_WRITE))
         return HPM_VPMU_EFAULT;
-    account();
+    /* while the unit is stopped (an overflow handler's frozen thread, a
+     * program's STOP) nothing can move its counts: they were accounted
+     * when it stopped, and the flush is the read's whole cost */
+    if (vpmu_running)
+        account();
     rc = client_put(buf, thread_get(tid)->u, m * sizeof(ULong));
     return rc == HPM_VPMU_OK ? (Long)m : rc;
 }
@@ -1413,7 +1526,7 @@ static Bool counting_wanted = True;
 static Bool owner_frozen(void)
 {
     return live_owner != VG_INVALID_THREADID && threads[live_owner].used &&
-           threads[live_owner].frozen > 0;
+           (threads[live_owner].frozen > 0 || threads[live_owner].upcall_frozen);
 }
 
 static void run_bit(Bool on)
@@ -1537,6 +1650,9 @@ static Bool handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
         break;
     case HPM_VPMU_REQ_NET:
         rc = req_net((Addr)arg[1], arg[2]);
+        break;
+    case HPM_VPMU_REQ_OVERFLOW_UPCALL:
+        rc = req_overflow_upcall(tid, (Addr)arg[1], (Addr)arg[2]);
         break;
     case HPM_VPMU_REQ_MODEL:
         rc = models_start();

@@ -92,9 +92,14 @@ void vpmu_counting_start(void);
 void vpmu_counting_stop(void);
 
 /* Overflow interrupts (vpmu_main.c): once armed, every new translation
- * starts with a call of vpmu_ovf_check, which returns 1 after sending a
- * signal. */
+ * starts with a call of vpmu_ovf_check, which returns VPMU_OVF_SIGNAL
+ * after queueing a signal (the superblock leaves for the scheduler, which
+ * delivers it) and VPMU_OVF_UPCALL after pushing an upcall's frame and
+ * moving the guest's stack pointer (the superblock jumps to
+ * vpmu_upcall_entry, the entry the program registered; 0: none). */
 extern Bool vpmu_ovf_instrumented;
+extern Addr vpmu_upcall_entry;
+enum { VPMU_OVF_NONE = 0, VPMU_OVF_SIGNAL = 1, VPMU_OVF_UPCALL = 2 };
 /* A superblock as the overflow check sees it: where it starts and its
  * instructions in order (made once per translation). */
 struct vpmu_sb_desc {
