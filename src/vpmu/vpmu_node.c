@@ -1436,12 +1436,13 @@ UInt vpmu_node_core_values(UInt core, UInt *kinds, ULong *values)
 
 /* --------------------------------------------------------- control, MMIO */
 
+/* The run bit moves no counter: what was read stays valid (an overflow
+ * handler's freeze and thaw, at every interrupt, read back nothing). */
 void vpmu_node_start(void)
 {
     UInt u;
     for (u = 0; u < n_upcs; u++)
         hpm_upc_start(upcs[u]);
-    upc_touched();
 }
 
 void vpmu_node_stop(void)
@@ -1449,7 +1450,6 @@ void vpmu_node_stop(void)
     UInt u;
     for (u = 0; u < n_upcs; u++)
         hpm_upc_stop(upcs[u]);
-    upc_touched();
 }
 
 void vpmu_node_reset(void)
