@@ -1182,8 +1182,13 @@ static Long req_overflow_upcall(ThreadId tid, Addr entry, Addr mask)
 #if defined(UPCALL_OFF_SP)
     if (entry && !VG_(am_is_valid_for_client)(entry, 1, VKI_PROT_EXEC))
         return HPM_VPMU_EFAULT;
-    if (entry && mask && !client_range_ok(mask, sizeof(Int), VKI_PROT_READ))
-        return HPM_VPMU_EFAULT;
+    if (entry && mask) {
+        /* read once: mapped is not readable (a shared file's pages past
+         * its end) */
+        Int word;
+        if (client_get(&word, mask, sizeof word) != HPM_VPMU_OK)
+            return HPM_VPMU_EFAULT;
+    }
     t->upcall_entry = entry;
     t->upcall_mask = entry ? mask : 0;
     if (entry && entry != vpmu_upcall_entry) {

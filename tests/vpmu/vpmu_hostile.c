@@ -76,6 +76,21 @@ int main(void)
         munmap(ro, (size_t)page);
     }
 
+    /* an overflow upcall entry that is not code, a mask word that is not
+     * readable: refused, and nothing armed; entry 0 goes back to signals */
+    {
+        static int mask_word;
+        VPMU_EXPECT(HPM_VPMU_OVERFLOW_UPCALL((uintptr_t)beyond, &mask_word) == HPM_VPMU_EFAULT,
+                    "OVERFLOW_UPCALL into a file's missing page");
+        VPMU_EXPECT(HPM_VPMU_OVERFLOW_UPCALL((uintptr_t)&mask_word, &mask_word) ==
+                        HPM_VPMU_EFAULT,
+                    "OVERFLOW_UPCALL to data");
+        VPMU_EXPECT(HPM_VPMU_OVERFLOW_UPCALL((uintptr_t)&main, (int *)beyond) ==
+                        HPM_VPMU_EFAULT,
+                    "OVERFLOW_UPCALL with a mask past EOF");
+        VPMU_EXPECT(HPM_VPMU_OVERFLOW_UPCALL(0, NULL) == HPM_VPMU_OK, "OVERFLOW_UPCALL off");
+    }
+
     /* unit numbers are 32 bits wide for reads as for writes */
     VPMU_EXPECT(HPM_VPMU_UPC_READ(0x100000000ull, REG_START_STOP, &v) == HPM_VPMU_EINVAL,
                 "UPC_READ unit 2^32");
