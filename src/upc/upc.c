@@ -886,15 +886,25 @@ static void advance_rest(struct hpm_upc *u, uint32_t cycles, const uint32_t *cou
     const uint64_t S = u->p.cycles_per_slot, N = n;
     uint64_t nvis = u->visit_cycle < end ? (end - u->visit_cycle + S - 1) / S : 0;
     if (nvis <= 2 * N) {
-        for (; u->visit_cycle < end; advance_visit(u)) {
-            uint32_t c = u->visit_entry;
-            if (u->slow[c]) continue;
-            uint64_t tv = u->visit_cycle;
-            uint64_t a = acc[c] - increments_after(u, c, counts[ev[c]], cycles, tv - t0);
+        /* The position in locals, the arrays through local pointers: the
+         * unit's byte arrays may alias any of its fields, which otherwise
+         * are loaded again at every visit (service() changes neither). */
+        const uint8_t *slow = u->slow, *irq_en = u->irq_en;
+        const uint64_t *sram = u->sram;
+        const uint64_t high_mask = u->high_mask;
+        const uint32_t low_bits = u->p.low_bits;
+        uint64_t tv = u->visit_cycle;
+        uint32_t c = u->visit_entry;
+        for (; tv < end; tv += S, c = c + 1 == n ? 0 : c + 1) {
+            if (slow[c]) continue;
+            uint64_t a = acc[c];
+            if (run) a -= increments_after(u, c, counts[ev[c]], cycles, tv - t0);
             /* Most visits find nothing to do: no threshold, no carry. */
-            if (!u->irq_en[c] && pending_carry(u, c, a) == 0) continue;
+            if (!irq_en[c] && (((a >> low_bits) - sram[c]) & high_mask) == 0) continue;
             service(u, c, tv, a);
         }
+        u->visit_cycle = tv;
+        u->visit_entry = c;
     } else {
         /* A long batch visits every entry many times (one visit per 16
          * cycles: walking them was most of a long run's cost). A visit

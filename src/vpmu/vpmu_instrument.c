@@ -1021,6 +1021,7 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
          * few bytes are not reclaimed) */
         desc = VG_(malloc)("hpm.ovf.sb", sizeof *desc + n_insn * sizeof(Addr));
         desc->start = (Addr)closure->nraddr;
+        desc->upcall = vpmu_upcall_entry;
         desc->n = 0;
         for (k = 0; k < (UInt)sbIn->stmts_used; k++)
             if (sbIn->stmts[k] && sbIn->stmts[k]->tag == Ist_IMark)

@@ -866,9 +866,12 @@ static Bool upcall_enter(ThreadId tid, struct vpmu_thread *t, Addr pc, Addr wher
  * of pending real-time signals is full: RLIMIT_SIGPENDING). The check
  * tries again at the next superblock, and the library's stop makes the
  * calls still owed. */
-static UWord ovf_raise(struct vpmu_thread *t, ThreadId tid, Int signo, Addr pc, Addr where)
+static UWord ovf_raise(struct vpmu_thread *t, ThreadId tid, Int signo,
+                       const struct vpmu_sb_desc *sb, Addr where)
 {
-    if (t->upcall_entry && t->upcall_entry == vpmu_upcall_entry) {
+    Addr pc = sb->start;
+    /* only a translation that jumps to the thread's entry can take it */
+    if (t->upcall_entry && t->upcall_entry == sb->upcall) {
         Int masked = 0;
         if (t->upcall_mask && client_get(&masked, t->upcall_mask, sizeof masked) != HPM_VPMU_OK)
             masked = 0; /* the thread's mask word is gone: not masked */
@@ -1037,7 +1040,7 @@ UWord vpmu_ovf_check(const struct vpmu_sb_desc *sb)
             }
         }
         if (!fired) {
-            fired = ovf_raise(t, tid, o->signo, sb->start, ovf_where(t, o, o->next, sb->start));
+            fired = ovf_raise(t, tid, o->signo, sb, ovf_where(t, o, o->next, sb->start));
             if (!fired) {
                 o->seen = v;
                 continue; /* not raised: this threshold is still to come */

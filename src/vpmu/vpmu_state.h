@@ -104,6 +104,7 @@ enum { VPMU_OVF_NONE = 0, VPMU_OVF_SIGNAL = 1, VPMU_OVF_UPCALL = 2 };
  * instructions in order (made once per translation). */
 struct vpmu_sb_desc {
     Addr start;
+    Addr upcall; /* the entry this translation jumps to on an upcall; 0: none */
     UInt n;
     Addr insn[0];
 };
