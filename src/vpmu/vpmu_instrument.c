@@ -1026,8 +1026,11 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
         for (k = 0; k < (UInt)sbIn->stmts_used; k++)
             if (sbIn->stmts[k] && sbIn->stmts[k]->tag == Ist_IMark)
                 desc->insn[desc->n++] = (Addr)sbIn->stmts[k]->Ist.IMark.addr;
-        d = unsafeIRDirty_1_N(fired, 1, "vpmu_ovf_check", VG_(fnptr_to_fnentry)(&vpmu_ovf_check),
-                              mkIRExprVec_1(mkIRExpr_HWord((HWord)desc)));
+        IRType word = sizeof(HWord) == 8 ? Ity_I64 : Ity_I32; /* guest = host */
+        IRTemp sp = newIRTemp(c.sb->tyenv, word);
+        addStmtToIRSB(c.sb, IRStmt_WrTmp(sp, IRExpr_Get(layout->offset_SP, word)));
+        d = unsafeIRDirty_1_N(fired, 2, "vpmu_ovf_check", VG_(fnptr_to_fnentry)(&vpmu_ovf_check),
+                              mkIRExprVec_2(mkIRExpr_HWord((HWord)desc), IRExpr_RdTmp(sp)));
         /* an upcall moves the stack pointer */
         d->nFxState = 1;
         d->fxState[0].fx = Ifx_Modify;

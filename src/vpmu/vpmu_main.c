@@ -100,6 +100,7 @@ struct vpmu_thread {
     UInt ovf_skip; /* model kinds are checked every OVF_MODEL_STRIDE-th SB */
     struct vpmu_ovf {
         UInt kind;
+        Int ev; /* its exact core event; -1: a model's kind (ovf_event) */
         Int signo;
         ULong threshold, next; /* fire when the count reaches next */
         ULong seen;            /* the count at the last check (exact kinds) */
@@ -772,11 +773,18 @@ static ThreadId ovf_deliver_tid = VG_INVALID_THREADID;
 /* libcoregrind, not in pub_tool: the scheduler's own signal poll */
 extern void VG_(poll_signals)(ThreadId tid);
 
-static ULong ovf_count(struct vpmu_thread *t, UInt kind)
+/* The exact core event the check reads for kind, -1 for a kind a model
+ * makes (L1I_ACCESSES, though one per instruction, is the fetch model's),
+ * fixed per kind: found once, at arming. */
+static Int ovf_event(UInt kind)
 {
-    Int e = vpmu_node_kind_event(kind);
+    return kind == HPM_K_L1I_ACCESSES ? -1 : vpmu_node_kind_event(kind);
+}
+
+static ULong ovf_count(struct vpmu_thread *t, UInt kind, Int e)
+{
     ULong lane_t, lane_c;
-    if (e < 0 || kind == HPM_K_L1I_ACCESSES) {
+    if (e < 0) {
         account();
         return t->u[kind];
     }
@@ -973,15 +981,14 @@ static Addr ovf_where(const struct vpmu_thread *t, const struct vpmu_ovf *o, ULo
                       Addr fallback)
 {
     const struct vpmu_sb_desc *sb = t->last_sb;
-    Int e = vpmu_node_kind_event(o->kind);
-    if (!sb || at <= o->seen || e < 0 || o->kind == HPM_K_L1I_ACCESSES)
+    if (!sb || at <= o->seen || o->ev < 0)
         return fallback; /* a model's kind, checked every few superblocks */
     if (o->kind == HPM_K_INSTRUCTIONS)
         return at - o->seen <= sb->n ? sb->insn[at - o->seen - 1] : fallback;
     return sb->start;
 }
 
-UWord vpmu_ovf_check(const struct vpmu_sb_desc *sb)
+UWord vpmu_ovf_check(const struct vpmu_sb_desc *sb, Addr sp)
 {
     ThreadId tid = VG_(get_running_tid)();
     struct vpmu_thread *t;
@@ -991,14 +998,14 @@ UWord vpmu_ovf_check(const struct vpmu_sb_desc *sb)
     if (tid == VG_INVALID_THREADID || tid >= VG_N_THREADS || tid != live_owner)
         return 0;
     t = &threads[tid];
-    if (t->used && t->upcall_frozen && VG_(get_SP)(tid) >= t->upcall_sp) {
+    if (t->used && t->upcall_frozen && sp >= t->upcall_sp) {
         /* the entry returned (its ret leaves the stack pointer where it
          * was interrupted; inside, it is below the red zone), or the
          * handler left by longjmp: this superblock counts */
         t->upcall_frozen = False;
         run_state_apply();
     }
-    if (t->used && t->frozen && !t->frozen_alt && VG_(get_SP)(tid) >= t->frozen_sp) {
+    if (t->used && t->frozen && !t->frozen_alt && sp >= t->frozen_sp) {
         /* back above the interrupted code's stack without a sigreturn:
          * the handler left by longjmp */
         thaw_all(t);
@@ -1014,10 +1021,9 @@ UWord vpmu_ovf_check(const struct vpmu_sb_desc *sb)
     for (i = 0; i < t->n_ovf; i++) {
         struct vpmu_ovf *o = &t->ovf[i];
         ULong v;
-        Int e = vpmu_node_kind_event(o->kind);
-        if ((e < 0 || o->kind == HPM_K_L1I_ACCESSES) && !model_turn)
+        if (o->ev < 0 && !model_turn)
             continue;
-        v = ovf_count(t, o->kind);
+        v = ovf_count(t, o->kind, o->ev);
         if (v < o->next) {
             o->seen = v;
             continue;
@@ -1162,7 +1168,8 @@ static Long req_overflow(ThreadId tid, UWord kind, ULong threshold, UWord signo,
     t->ovf[i].kind = (UInt)kind;
     t->ovf[i].signo = (Int)signo;
     t->ovf[i].threshold = threshold;
-    t->ovf[i].seen = ovf_count(t, (UInt)kind);
+    t->ovf[i].ev = ovf_event((UInt)kind);
+    t->ovf[i].seen = ovf_count(t, (UInt)kind, t->ovf[i].ev);
     t->ovf[i].next = t->ovf[i].seen + threshold;
     if (first) {
         ULong now = t->u[kind]; /* exact: accounted above */

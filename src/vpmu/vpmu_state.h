@@ -108,7 +108,8 @@ struct vpmu_sb_desc {
     UInt n;
     Addr insn[0];
 };
-UWord vpmu_ovf_check(const struct vpmu_sb_desc *sb);
+/* sp: the guest's stack pointer at the superblock's start */
+UWord vpmu_ovf_check(const struct vpmu_sb_desc *sb, Addr sp);
 
 /* Client requests without the scheduler (vpmu_main.c). A client request
  * leaves translated code for the scheduler and comes back (~1 us); the
