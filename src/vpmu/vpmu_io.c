@@ -512,11 +512,24 @@ void vpmu_io_node_values(ULong *nv, Bool ask_host)
     C(KERNEL_HOST_INVOL_CSWITCHES) = ru_acc[4];
     for (k = 0; k < N_IO_KINDS; k++)
         nv[HPM_K_IO_READS - HPM_K_CORE_COUNT + k] = cnt[k];
-    /* the host times are kept in stamp units */
+    /* the host times are kept in stamp units; converted again only when
+     * they or the rate moved (a 128-bit division each: every flush comes
+     * here, a program's reads included) */
     if (stamps_made) {
         static const UInt timed[] = {HPM_K_IO_HOST_NS, HPM_K_IO_READ_HOST_NS,
                                      HPM_K_IO_WRITE_HOST_NS, HPM_K_KERNEL_HOST_SYSCALL_NS};
-        for (k = 0; k < sizeof timed / sizeof timed[0]; k++)
-            nv[timed[k] - HPM_K_CORE_COUNT] = stamp_ns(cnt[timed[k] - HPM_K_IO_READS]);
+        static ULong in[sizeof timed / sizeof timed[0]], out[sizeof timed / sizeof timed[0]];
+        static ULong num, den;
+        Bool rate_moved = num != rate_num || den != rate_den;
+        num = rate_num;
+        den = rate_den;
+        for (k = 0; k < sizeof timed / sizeof timed[0]; k++) {
+            ULong v = cnt[timed[k] - HPM_K_IO_READS];
+            if (rate_moved || v != in[k]) {
+                in[k] = v;
+                out[k] = stamp_ns(v);
+            }
+            nv[timed[k] - HPM_K_CORE_COUNT] = out[k];
+        }
     }
 }
