@@ -317,15 +317,21 @@ void hpm__ovf_upcall(struct upcall_frame *f, void *fx)
     deliver(&si, (void *)(uintptr_t)f->pc, &uc);
 }
 
+static pthread_once_t upcall_once = PTHREAD_ONCE_INIT;
+static int upcall_wanted;
+
+static void upcall_init(void)
+{
+    const char *e = getenv("HPM_OVERFLOW_UPCALL");
+    hpm__ovf_upcall_avx = __builtin_cpu_supports("avx");
+    upcall_wanted = !(e && strcmp(e, "0") == 0);
+}
+
 int hpm__ovf_upcall_register(void)
 {
-    static int wanted = -1;
-    if (wanted < 0) {
-        const char *e = getenv("HPM_OVERFLOW_UPCALL");
-        hpm__ovf_upcall_avx = __builtin_cpu_supports("avx");
-        wanted = !(e && strcmp(e, "0") == 0);
-    }
-    if (!wanted)
+    /* threads arm at once: the environment and the CPU asked once */
+    pthread_once(&upcall_once, upcall_init);
+    if (!upcall_wanted)
         return 0;
     return HPM_VPMU_OVERFLOW_UPCALL(hpm__ovf_upcall_entry, &hpm__ovf_masked) == HPM_VPMU_OK;
 }
