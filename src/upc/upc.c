@@ -363,9 +363,15 @@ int hpm_upc_running(const struct hpm_upc *u)
 /* ---- counter values --------------------------------------------------------- */
 
 /* Pending carry latch of counter c when its folded value is a. */
+static inline uint64_t carry_of(uint64_t a, uint32_t low_bits, uint64_t sram_word,
+                                uint64_t high_mask)
+{
+    return ((a >> low_bits) - sram_word) & high_mask;
+}
+
 static uint64_t pending_carry(const struct hpm_upc *u, uint32_t c, uint64_t a)
 {
-    return ((a >> u->p.low_bits) - u->sram[c]) & u->high_mask;
+    return carry_of(a, u->p.low_bits, u->sram[c], u->high_mask);
 }
 
 static uint64_t raw_value(const struct hpm_upc *u, uint32_t c)
@@ -822,8 +828,8 @@ int hpm_upc_advance_sparse(struct hpm_upc *u, uint32_t cycles, const uint32_t *c
     const uint32_t *head = u->by_input, *next = u->by_input_next;
     uint64_t *acc = u->acc, bad = 0;
     /* Pass 1 over the counters of the listed inputs only: the others add 0.
-     * As in hpm_upc_advance, only inputs some counter selects are checked. */
-    /* Stopped, no counter moves whatever its mode: the counts are only
+     * As in hpm_upc_advance, only inputs some counter selects are checked.
+     * Stopped, no counter moves whatever its mode: the counts are only
      * checked (the visits below still take their time). */
     const uint32_t run = u->running ? 0xffffffffu : 0u;
     for (uint32_t j = 0; j < n_inputs; j++) {
@@ -900,7 +906,7 @@ static void advance_rest(struct hpm_upc *u, uint32_t cycles, const uint32_t *cou
             uint64_t a = acc[c];
             if (run) a -= increments_after(u, c, counts[ev[c]], cycles, tv - t0);
             /* Most visits find nothing to do: no threshold, no carry. */
-            if (!irq_en[c] && (((a >> low_bits) - sram[c]) & high_mask) == 0) continue;
+            if (!irq_en[c] && carry_of(a, low_bits, sram[c], high_mask) == 0) continue;
             service(u, c, tv, a);
         }
         u->visit_cycle = tv;

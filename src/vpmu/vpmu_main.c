@@ -733,7 +733,13 @@ static void on_fork_child(ThreadId tid)
  * produces (cycles, misses) need the models flushed, done every
  * OVF_MODEL_STRIDE-th superblock.
  *
- * Delivery. When a threshold is passed the tool queues the signal to the
+ * Delivery as an upcall, where the thread registered an entry
+ * (HPM_VPMU_OVERFLOW_UPCALL): the check pushes the interrupted PC and the
+ * threshold's address below the red zone, moves the stack pointer, and the
+ * superblock jumps to the entry (a chained exit: no scheduler, no system
+ * call); counting is frozen until the stack pointer is back (upcall_enter).
+ *
+ * Delivery as a signal otherwise. When a threshold is passed the tool queues the signal to the
  * thread (rt_tgsigqueueinfo, si_code SI_QUEUE, si_value the address of the
  * superblock the count passed in) and the superblock exits to the scheduler
  * (Ijk_Yield) before it runs. Left alone, the scheduler would poll for the
@@ -826,7 +832,6 @@ static Bool ovf_send(struct vpmu_thread *t, Int signo, Addr addr)
 
 static Long client_get(void *dst, Addr a, UWord n);
 static Long client_put(Addr a, const void *src, UWord n);
-static Bool client_range_ok(Addr a, UWord bytes, UInt prot);
 
 /* The guest registers an upcall moves (amd64's; elsewhere the request is
  * refused, so no thread has an entry). */
@@ -969,9 +974,6 @@ static void thaw_all(struct vpmu_thread *t)
     run_state_apply();
 }
 
-/* Called at every superblock entry once overflow is in use, with the
- * superblock's address; returns 1 when it queued a signal (the superblock
- * then exits to the scheduler, and stop_client_code delivers it). */
 /* Where the count of a kind reached `at`. INSTRUCTIONS pass one per
  * instruction, so the superblock that ran since the last check says which
  * of its instructions it was; the other exact kinds give that superblock's
@@ -988,6 +990,11 @@ static Addr ovf_where(const struct vpmu_thread *t, const struct vpmu_ovf *o, ULo
     return sb->start;
 }
 
+/* Called at every superblock entry once overflow is in use, with the
+ * superblock and the guest's stack pointer; returns VPMU_OVF_SIGNAL when it
+ * queued a signal (the superblock then exits to the scheduler, and
+ * stop_client_code delivers it), VPMU_OVF_UPCALL when it entered an upcall
+ * (the superblock jumps to the entry). */
 UWord vpmu_ovf_check(const struct vpmu_sb_desc *sb, Addr sp)
 {
     ThreadId tid = VG_(get_running_tid)();
