@@ -116,6 +116,8 @@ struct obj {
     Addr start, end; /* the file mapping holding the code, [start, end] */
     ULong offset;
     HChar *path;
+    Addr bss_end; /* anonymous memory right after it is its .bss up to here
+                   * (0: not computed yet) */
 };
 
 static VgHashTable *cc_table, *arc_table, *callee_table;
@@ -222,6 +224,7 @@ static UInt obj_of(Addr a)
     objs[n_objs].end = seg->end;
     objs[n_objs].offset = (ULong)seg->offset;
     objs[n_objs].path = VG_(strdup)("hpm.prof.path", path ? path : "?");
+    objs[n_objs].bss_end = 0;
     return n_objs++;
 }
 
@@ -450,6 +453,30 @@ static void heap_insert(Addr p, SizeT size, struct dobj *d)
     d->bytes += size;
 }
 
+/* Where object o's .bss ends, when it continues past its file mapping
+ * into anonymous memory (Valgrind's debug information of the file: its
+ * .bss section), else the mapping's end: nothing beyond is its data.
+ * Found once per object. */
+static Addr bss_end(UInt o)
+{
+    const DebugInfo *di;
+    struct obj *ob = &objs[o];
+    if (ob->bss_end)
+        return ob->bss_end;
+    ob->bss_end = ob->end + 1;
+    for (di = VG_(next_DebugInfo)(NULL); di; di = VG_(next_DebugInfo)(di)) {
+        Addr b = VG_(DebugInfo_get_bss_avma)(di);
+        SizeT n = VG_(DebugInfo_get_bss_size)(di);
+        const HChar *f = VG_(DebugInfo_get_filename)(di);
+        if (n > 0 && b <= ob->end + 1 && b + n > ob->end + 1 && f &&
+            VG_(strcmp)(f, ob->path) == 0) {
+            ob->bss_end = b + n;
+            break;
+        }
+    }
+    return ob->bss_end;
+}
+
 ULong *vpmu_prof_data_raw(Addr a)
 {
     struct hblock *b = last_block;
@@ -468,10 +495,16 @@ ULong *vpmu_prof_data_raw(Addr a)
         return dobj_get(DOBJ_STACK, 0, 0, 0)->raw;
     seg = VG_(am_find_nsegment)(a);
     if (seg && seg->kind == SkAnonC && seg->start > 0) {
-        /* a .bss beyond the file: named by the mapping before it */
+        /* a .bss beyond the file: named by the mapping before it, up to
+         * the end of its .bss; what lies beyond (the brk heap, anonymous
+         * mmaps such as Python's arenas, placed after whatever file came
+         * before) is other memory */
         NSegment const *before = VG_(am_find_nsegment)(seg->start - 1);
-        if (before && before->kind == SkFileC)
-            return dobj_get(DOBJ_GLOBAL, a & ~(Addr)63, a, obj_of(before->start))->raw;
+        if (before && before->kind == SkFileC) {
+            UInt o = obj_of(before->start);
+            if (a < bss_end(o))
+                return dobj_get(DOBJ_GLOBAL, a & ~(Addr)63, a, o)->raw;
+        }
     }
     if (seg && seg->kind == SkFileC)
         return dobj_get(DOBJ_GLOBAL, a & ~(Addr)63, a, obj_of(a))->raw;

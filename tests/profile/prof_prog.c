@@ -10,12 +10,18 @@
  * only_req: HPM_VPMU_GATE(ONLY, stride_sum) first (as --only=stride_sum);
  * bad_gates: HPM_VPMU_GATE with bad arguments must answer EINVAL;
  * heap: a heap block of the same size is read the same way, once;
+ * anon: anonymous memory right after a file mapping, read the same way
+ *       once (it is no variable of that file: [other]);
  * hpm_only: libhpm's hpm_gate(HPM_GATE_ONLY, stride_sum) first.
  */
+#define _GNU_SOURCE /* MAP_ANONYMOUS */
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "catalog.h"
 #include "hpm/hpm.h"
@@ -116,6 +122,21 @@ int main(int argc, char **argv)
         memset(h, 0, WORDS * sizeof *h);
         s += heap_sum(h);
         free(h);
+    }
+    if (strcmp(mode, "anon") == 0) {
+        /* a page of our own file, then 4 MiB of anonymous memory right
+         * after it: mapped over one reservation, so they are adjacent */
+        size_t page = (size_t)sysconf(_SC_PAGESIZE), len = WORDS * sizeof(double);
+        int fd = open("/proc/self/exe", O_RDONLY);
+        char *r = mmap(NULL, page + len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (fd < 0 || r == MAP_FAILED ||
+            mmap(r, page, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0) == MAP_FAILED ||
+            mmap(r + page, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+                 -1, 0) == MAP_FAILED)
+            return 1;
+        close(fd);
+        s += heap_sum((const double *)(r + page));
+        munmap(r, page + len);
     }
     if (strcmp(mode, "threads") == 0) {
         pthread_t t;

@@ -81,6 +81,16 @@ data)
     grep -Eq "heap from main <- .* \(\[heap\], .*prof_prog.c:$alloc_line\)" ann.txt || fail "allocation site: $(cat ann.txt)"
     grep -Eq "^ +196608 .* big " ann.txt || fail "big: $(cat ann.txt)"
     ;;
+anon)
+    # anonymous memory right after a file mapping is other memory, not
+    # that file's data (only its .bss continues past its mapping)
+    "$HPM" profile -e "$EVENTS" -o p.out -- "$PROG" 1 anon > /dev/null 2> err.txt
+    grep -q "data objects in p.out.data" err.txt || fail "no data file: $(cat err.txt)"
+    $CHECK sums p.out.data
+    other=$($CHECK selfof p.out.data "[other]" L1D_MISSES)
+    [ "$other" -ge 65536 ] || fail "[other]: $other L1D misses: $(grep -A3 other p.out.data)"
+    $CHECK self p.out.data big L1D_MISSES 196608
+    ;;
 gated)
     # what runs with the counters stopped is in neither the totals nor the profile
     "$HPM" profile --json -e "$EVENTS" -o p.out -- "$PROG" 1 gated > g.json 2>/dev/null
