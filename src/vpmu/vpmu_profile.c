@@ -403,6 +403,17 @@ static struct dobj *dobj_get(UInt kind, Addr key_addr, Addr where, UInt obj)
     return dobj_get2(kind, key_addr, where, 0, obj);
 }
 
+/* The stack and other memory are one object each: no hash look-up for
+ * them (a Python profile's arenas are a million misses of other memory). */
+static struct dobj *stack_dobj, *other_dobj;
+
+static struct dobj *dobj_one(UInt kind, struct dobj **d)
+{
+    if (!*d)
+        *d = dobj_get(kind, 0, 0, 0);
+    return *d;
+}
+
 /* A heap object: the call that allocated (through a PLT stub's jump, the
  * call below with the same stack pointer) and the call into the function
  * that made it, so that blocks a wrapper (xmalloc) allocates for different
@@ -492,7 +503,7 @@ ULong *vpmu_prof_data_raw(Addr a)
     tid = VG_(get_running_tid)();
     if (tid < VG_N_THREADS && a < VG_(thread_get_stack_max)(tid) &&
         a >= VG_(thread_get_stack_max)(tid) - VG_(thread_get_stack_size)(tid))
-        return dobj_get(DOBJ_STACK, 0, 0, 0)->raw;
+        return dobj_one(DOBJ_STACK, &stack_dobj)->raw;
     seg = VG_(am_find_nsegment)(a);
     if (seg && seg->kind == SkAnonC && seg->start > 0) {
         /* a .bss beyond the file: named by the mapping before it, up to
@@ -508,7 +519,7 @@ ULong *vpmu_prof_data_raw(Addr a)
     }
     if (seg && seg->kind == SkFileC)
         return dobj_get(DOBJ_GLOBAL, a & ~(Addr)63, a, obj_of(a))->raw;
-    return dobj_get(DOBJ_OTHER, 0, 0, 0)->raw;
+    return dobj_one(DOBJ_OTHER, &other_dobj)->raw;
 }
 
 /* An allocator's call returned with rax: the block it made or moved. f is
