@@ -123,7 +123,10 @@ int hpm_prof_write_callgrind(const struct hpm_profile *p, FILE *f)
         rc = -1;
         goto done;
     }
-    hpm_profile_sum(p, sum);
+    /* a file read back may have no totals: its costs' sum stands in (a
+     * pass over every cost, for nothing when the totals are known) */
+    if (!p->have_totals)
+        hpm_profile_sum(p, sum);
     tot = p->have_totals ? p->totals : sum;
     fprintf(f, "# callgrind format\nversion: 1\ncreator: %s\n",
             p->creator ? p->creator : "hpm profile");

@@ -84,7 +84,6 @@ int profile_write(const char *cmd, const char *dir, uint64_t main_pid, int child
     size_t n = 0, cap = 0, i, len = 0, ninsn = 0, cmdlen = 1;
     unsigned procs = 0, k;
     int rc = -1, a;
-    uint64_t sum[HPM_PROF_KINDS_MAX];
 
     hpm_profile_init(&p);
     hpm_profile_init(&dp);
@@ -176,7 +175,6 @@ int profile_write(const char *cmd, const char *dir, uint64_t main_pid, int child
         if (runner_write_output(cmd, data_path, write_cg, &dp) != 0)
             goto done;
     }
-    hpm_profile_sum(&p, sum);
     fprintf(stderr, "hpm: profile of %u process%s written to %s: %zu instructions in %zu functions",
             procs, procs == 1 ? "" : "es", path, ninsn, p.n_fns);
     for (k = 0; k < p.n_kinds; k++)
