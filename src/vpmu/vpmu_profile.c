@@ -48,6 +48,7 @@ struct vpmu_cc {
     struct arc *arc;      /* a call site's last arc (most call one target) */
     Addr jump_target;     /* an indirect jump's last target, */
     Bool jump_entry;      /* and whether it is a function's entry */
+    Bool plt;             /* in a PLT section: a stub's jump */
     ULong v[N_VALS];      /* dyn slots, then the raw model statistics */
 };
 
@@ -110,6 +111,8 @@ struct arc {
     ULong ev[VPMU_EV_COUNT];
     ULong raw[VPMU_PR_N];
     ULong *saved; /* calls, ev, raw when stopped */
+    Addr plt_target;     /* a call of a PLT stub: the stub's last target */
+    struct arc *plt_arc; /* and the arc from the call site to it */
 };
 
 struct obj {
@@ -237,6 +240,7 @@ struct vpmu_cc *vpmu_prof_cc(Addr a)
     cc->addr = (UWord)a;
     cc->obj = obj_of(a);
     cc->idx = n_ccs++;
+    cc->plt = VG_(DebugInfo_sect_kind)(NULL, a) == Vg_SectPLT;
     cc->all = all_ccs;
     all_ccs = cc;
     /* what runs while the counters are stopped is dropped at their start:
@@ -653,16 +657,63 @@ Bool vpmu_prof_is_entry(Addr a)
     return e->is_entry;
 }
 
+/* A PLT stub's jump to the function it stands for, right after the call
+ * that entered the stub (the top frame: same stack pointer, the call's
+ * target the stub's entry, a 16-byte PLT entry): the call becomes a call
+ * of the function, as callgrind shows it (its --skip-plt, the default),
+ * and the stub is no frame of its own. Its instructions keep their own
+ * cost; the call's inclusive cost counts from the call, as before. Half of
+ * a program's calls can go through stubs (sqlite3's into libsqlite3 and
+ * libc), and every frame is a snapshot of the counts and, at its return,
+ * a difference added to its arc. False: not such a jump. */
+static Bool plt_retarget(struct vpmu_cc *site, Addr target, Addr sp, ULong rdi)
+{
+    ThreadId tid = VG_(get_running_tid)();
+    struct shadow *sh;
+    struct frame *f;
+    struct arc *a;
+    Bool have;
+    if (tid >= VG_N_THREADS)
+        return False;
+    sh = &shadows[tid];
+    if (sh->depth == 0)
+        return False;
+    f = &sh->f[sh->depth - 1];
+    if (f->sp != sp || site->addr < f->arc->target || site->addr - f->arc->target >= 16)
+        return False;
+    /* the stub's call was the outermost open one of the stub (its snapshot
+     * taken) unless another call of the stub is open below */
+    have = --f->arc->callee->depth == 0;
+    a = f->arc->plt_arc;
+    if (!a || f->arc->plt_target != target) {
+        /* the call site keeps the stub's arc as its last */
+        struct arc *last = f->arc->site->arc;
+        a = arc_of(f->arc->site, target);
+        f->arc->site->arc = last;
+        f->arc->plt_target = target;
+        f->arc->plt_arc = a;
+    }
+    f->arc = a;
+    if (a->callee->role == ROLE_FREE)
+        heap_remove((Addr)rdi);
+    if (a->callee->depth++ == 0 && !have)
+        counted_snapshot(f->ev, f->raw);
+    return True;
+}
+
 void vpmu_prof_jump(struct vpmu_cc *site, Addr target, Addr sp, ULong rdi, ULong rsi)
 {
-    /* a tail call (or a PLT stub's jump) enters a function without a call:
-     * it is followed as one, and the callee's return ends both */
+    /* a tail call enters a function without a call: it is followed as one,
+     * and the callee's return ends both */
     if (site->jump_target != target) { /* an interpreter's dispatch: one look-up per change */
         site->jump_target = target;
         site->jump_entry = vpmu_prof_is_entry(target);
     }
-    if (site->jump_entry)
-        vpmu_prof_call(site, target, sp, rdi, rsi);
+    if (!site->jump_entry)
+        return;
+    if (site->plt && plt_retarget(site, target, sp, rdi))
+        return;
+    vpmu_prof_call(site, target, sp, rdi, rsi);
 }
 
 void vpmu_prof_ret(Addr sp, ULong rax)

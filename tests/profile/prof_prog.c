@@ -10,6 +10,7 @@
  * only_req: HPM_VPMU_GATE(ONLY, stride_sum) first (as --only=stride_sum);
  * bad_gates: HPM_VPMU_GATE with bad arguments must answer EINVAL;
  * heap: a heap block of the same size is read the same way, once;
+ * plt: main calls rand() 5 times, through the PLT;
  * anon: anonymous memory right after a file mapping, read the same way
  *       once (it is no variable of that file: [other]);
  * hpm_only: libhpm's hpm_gate(HPM_GATE_ONLY, stride_sum) first.
@@ -123,6 +124,9 @@ int main(int argc, char **argv)
         s += heap_sum(h);
         free(h);
     }
+    if (strcmp(mode, "plt") == 0)
+        for (int i = 0; i < 5; i++)
+            s += (double)rand(); /* call rand@plt: the stub jumps to libc's */
     if (strcmp(mode, "anon") == 0) {
         /* a page of our own file, then 4 MiB of anonymous memory right
          * after it: mapped over one reservation, so they are adjacent */

@@ -81,6 +81,15 @@ data)
     grep -Eq "heap from main <- .* \(\[heap\], .*prof_prog.c:$alloc_line\)" ann.txt || fail "allocation site: $(cat ann.txt)"
     grep -Eq "^ +196608 .* big " ann.txt || fail "big: $(cat ann.txt)"
     ;;
+plt)
+    # a call through a PLT stub is a call of the function the stub jumps
+    # to, as callgrind shows it: main calls rand 5 times, not the stub
+    # (bound at start: a lazily bound first call goes through ld.so's
+    # resolver, which then jumps to rand: a call of the resolver)
+    LD_BIND_NOW=1 "$HPM" profile -e "$EVENTS" -o p.out -- "$PROG" 1 plt > /dev/null 2> err.txt || fail "$(cat err.txt)"
+    $CHECK sums p.out
+    $CHECK calls p.out main rand 5
+    ;;
 anon)
     # anonymous memory right after a file mapping is other memory, not
     # that file's data (only its .bss continues past its mapping)
