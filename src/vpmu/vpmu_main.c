@@ -1089,6 +1089,15 @@ static void on_stop_client_code(ThreadId tid, ULong blocks_done)
     VG_(poll_signals)(tid);
 }
 
+/* A file mapping whose debug information Valgrind read (a handle): the
+ * profile's data objects may learn where its .bss ends. */
+static void on_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, ULong di_handle)
+{
+    (void)a, (void)len, (void)rr, (void)ww, (void)xx;
+    if (di_handle > 0)
+        vpmu_prof_debuginfo_read();
+}
+
 static Bool ovf_signo(const struct vpmu_thread *t, Int signo)
 {
     UInt i;
@@ -2011,6 +2020,7 @@ static void pre_clo_init(void)
     VG_(track_stop_client_code)(on_stop_client_code);
     VG_(track_pre_deliver_signal)(on_pre_deliver_signal);
     VG_(track_post_deliver_signal)(on_post_deliver_signal);
+    VG_(track_new_mem_mmap)(on_mmap);
     VG_(atfork)(NULL, NULL, on_fork_child);
 }
 

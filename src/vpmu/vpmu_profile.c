@@ -121,6 +121,7 @@ struct obj {
     HChar *path;
     Addr bss_end; /* anonymous memory right after it is its .bss up to here
                    * (0: not computed yet) */
+    UInt bss_di_gen; /* di_gen when bss_end was found to be the mapping's end */
 };
 
 static VgHashTable *cc_table, *arc_table, *callee_table;
@@ -472,13 +473,24 @@ static void heap_insert(Addr p, SizeT size, struct dobj *d)
  * into anonymous memory (Valgrind's debug information of the file: its
  * .bss section), else the mapping's end: nothing beyond is its data.
  * Found once per object. */
+/* Moves when Valgrind reads a file's debug information (a file mapping
+ * with a handle, vpmu_prof_debuginfo_read): an object whose .bss was not
+ * found is asked again then, in case its information came after. */
+static UInt di_gen;
+
+void vpmu_prof_debuginfo_read(void)
+{
+    di_gen++;
+}
+
 static Addr bss_end(UInt o)
 {
     const DebugInfo *di;
     struct obj *ob = &objs[o];
-    if (ob->bss_end)
+    if (ob->bss_end && (ob->bss_end != ob->end + 1 || ob->bss_di_gen == di_gen))
         return ob->bss_end;
     ob->bss_end = ob->end + 1;
+    ob->bss_di_gen = di_gen;
     for (di = VG_(next_DebugInfo)(NULL); di; di = VG_(next_DebugInfo)(di)) {
         Addr b = VG_(DebugInfo_get_bss_avma)(di);
         SizeT n = VG_(DebugInfo_get_bss_size)(di);

@@ -70,6 +70,8 @@ void vpmu_prof_thread_end(ThreadId tid);
  * allocator calls (malloc, free, ...) are followed through the call graph:
  * observed, never replaced, so the program runs as under hpm count. */
 ULong *vpmu_prof_data_raw(Addr a);
+/* Valgrind read a file's debug information (where a .bss ends). */
+void vpmu_prof_debuginfo_read(void);
 
 /* The global start/stop and reset of the counters: what runs while the
  * counters are stopped is not in the profile, as it is not in the totals. */
