@@ -469,10 +469,6 @@ static void heap_insert(Addr p, SizeT size, struct dobj *d)
     d->bytes += size;
 }
 
-/* Where object o's .bss ends, when it continues past its file mapping
- * into anonymous memory (Valgrind's debug information of the file: its
- * .bss section), else the mapping's end: nothing beyond is its data.
- * Found once per object. */
 /* Moves when Valgrind reads a file's debug information (a file mapping
  * with a handle, vpmu_prof_debuginfo_read): an object whose .bss was not
  * found is asked again then, in case its information came after. */
@@ -483,6 +479,10 @@ void vpmu_prof_debuginfo_read(void)
     di_gen++;
 }
 
+/* Where object o's .bss ends, when it continues past its file mapping
+ * into anonymous memory (Valgrind's debug information of the file: its
+ * .bss section), else the mapping's end: nothing beyond is its data.
+ * Found once per object (once per di_gen while not found). */
 static Addr bss_end(UInt o)
 {
     const DebugInfo *di;
