@@ -308,18 +308,15 @@ static void shadows_init(void)
 
 
 
-static struct arc *arc_of(struct vpmu_cc *site, Addr target)
+/* The arc from site to target, made on first use. */
+static struct arc *arc_find(struct vpmu_cc *site, Addr target)
 {
-    UWord key;
-    struct arc *a = site->arc;
-    if (a && a->target == target)
-        return a; /* the site's last target: no lookup (most sites call one) */
-    key = (site->addr * 0x9E3779B97F4A7C15ULL) ^ target;
-    a = VG_(HT_lookup)(arc_table, key);
+    UWord key = (site->addr * 0x9E3779B97F4A7C15ULL) ^ target;
+    struct arc *a = VG_(HT_lookup)(arc_table, key);
     while (a && (a->site != site || a->target != target))
         a = a->next; /* a chain of equal keys: rare */
     if (a)
-        return site->arc = a;
+        return a;
     a = VG_(calloc)("hpm.prof.arc", 1, sizeof *a);
     a->key = key;
     a->site = site;
@@ -334,7 +331,16 @@ static struct arc *arc_of(struct vpmu_cc *site, Addr target)
     a->all = all_arcs;
     all_arcs = a;
     VG_(HT_add_node)(arc_table, a);
-    return site->arc = a;
+    return a;
+}
+
+/* arc_find, through the site's last arc */
+static struct arc *arc_of(struct vpmu_cc *site, Addr target)
+{
+    struct arc *a = site->arc;
+    if (a && a->target == target)
+        return a; /* the site's last target: no lookup (most sites call one) */
+    return site->arc = arc_find(site, target);
 }
 
 /* ------------------------------------------------------------------------
@@ -698,10 +704,8 @@ static Bool plt_retarget(struct vpmu_cc *site, Addr target, Addr sp, ULong rdi)
     have = --f->arc->callee->depth == 0;
     a = f->arc->plt_arc;
     if (!a || f->arc->plt_target != target) {
-        /* the call site keeps the stub's arc as its last */
-        struct arc *last = f->arc->site->arc;
-        a = arc_of(f->arc->site, target);
-        f->arc->site->arc = last;
+        /* not through the site's last arc: that stays the stub's */
+        a = arc_find(f->arc->site, target);
         f->arc->plt_target = target;
         f->arc->plt_arc = a;
     }
