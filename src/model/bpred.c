@@ -157,4 +157,4 @@ int hpm_bpred_return(struct hpm_bpred *b, uint64_t target)
     return wrong;
 }
 
-void hpm_bpred_stats(const struct hpm_bpred *b, struct hpm_bpred_stats *s) { HPM__COPY(s, &b->st); }
+void hpm_bpred_stats(const struct hpm_bpred *b, struct hpm_bpred_stats *s) { HPM__STATS_COPY(s, &b->st); }

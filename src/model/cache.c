@@ -200,7 +200,7 @@ int hpm_cache_probe(const struct hpm_cache *c, uint64_t addr)
 
 void hpm_cache_stats(const struct hpm_cache *c, struct hpm_cache_stats *s)
 {
-    HPM__COPY(s, &c->st);
+    HPM__STATS_COPY(s, &c->st);
     s->read_hits = s->read_accesses - s->read_misses;
     s->write_hits = s->write_accesses - s->write_misses;
 }
@@ -295,6 +295,6 @@ int hpm_tlb_access(struct hpm_tlb *t, uint64_t addr, uint32_t size)
 
 void hpm_tlb_stats(const struct hpm_tlb *t, struct hpm_tlb_stats *s)
 {
-    HPM__COPY(s, &t->st);
+    HPM__STATS_COPY(s, &t->st);
     s->hits = s->accesses - s->misses;
 }

@@ -375,7 +375,7 @@ int hpm_hier_core_stats(const struct hpm_hier *h, uint32_t core, struct hpm_hier
 {
     if (core >= h->p.cores)
         return HPM_MODEL_ERANGE;
-    HPM__COPY(s, &h->cs[core]);
+    HPM__STATS_COPY(s, &h->cs[core]);
     return HPM_MODEL_OK;
 }
 
@@ -385,10 +385,10 @@ int hpm_hier_prefetch_stats(const struct hpm_hier *h, uint32_t core,
     if (core >= h->p.cores)
         return HPM_MODEL_ERANGE;
     if (h->pf[core])
-        HPM__COPY(s, &h->pf[core]->st);
+        HPM__STATS_COPY(s, &h->pf[core]->st);
     else
         hpm__zero(s, sizeof *s);
     return HPM_MODEL_OK;
 }
 
-void hpm_hier_mem_stats(const struct hpm_hier *h, struct hpm_hier_mem_stats *s) { HPM__COPY(s, &h->mem); }
+void hpm_hier_mem_stats(const struct hpm_hier *h, struct hpm_hier_mem_stats *s) { HPM__STATS_COPY(s, &h->mem); }

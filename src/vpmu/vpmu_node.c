@@ -79,7 +79,6 @@ struct core_state {
     Addr dpage, ipage;
     Bool dpage_valid, ipage_valid;
     Bool ran; /* ran since the last flush: its kind values may have changed */
-    Bool fed; /* its events are in batch_counts (nonzero) */
     /* The L1 probe (l1_probe below): the core's L1s, NULL when the probe
      * does not apply (granule other than the line, filter off). */
     struct hpm_cache *l1d_probe, *l1i_probe;
@@ -142,6 +141,16 @@ static uint32_t batch_counts[HPM_CAT_CODES]; /* input e -> events this batch */
  * and the node's that moved) and their inputs, for hpm_upc_advance_sparse. */
 static UInt node_ev_n;
 static UShort node_ev[HPM_CAT_CODES];
+/* The node's events of NODE_CYCLES, and the node values of the last flush
+ * that walked every node event (node_walk_all: none since programming). A
+ * program's reads flush between a few hundred instructions, in which only
+ * the node's cycles move (the L3s, DDR, I/O, network and host-measured
+ * kinds move at misses, system calls and timeslices): such a flush feeds
+ * the cycles' events only, and the others would feed 0. */
+static UInt node_cyc_n;
+static UShort node_cyc[HPM_CAT_CODES];
+static ULong node_walked[HPM_K_NODE_COUNT];
+static Bool node_walk_all;
 static UShort batch_ev[HPM_CAT_CODES];
 static uint32_t batch_inputs[HPM_CAT_CODES];
 /* What the last read of each event's UPC counter gave, and whether the
@@ -352,12 +361,15 @@ static void program(const UInt *codes, UInt n)
         place_event(i);
     }
     upc_touched();
-    node_ev_n = 0;
-    for (i = 0; i < n; i++)
-        if (ev_core[i] < 0)
-            node_ev[node_ev_n++] = (UShort)i;
-    for (c = 0; c < n_cores; c++)
-        cores[c].fed = False; /* batch_counts is all zeros again */
+    node_ev_n = node_cyc_n = 0;
+    for (i = 0; i < n; i++) {
+        if (ev_core[i] >= 0)
+            continue;
+        node_ev[node_ev_n++] = (UShort)i;
+        if (ev_kind[i] == HPM_K_NODE_CYCLES)
+            node_cyc[node_cyc_n++] = (UShort)i;
+    }
+    node_walk_all = True;
     for (c = 0; c < HPM_CAT_MAX_CORES; c++) {
         UInt k;
         core_read_n[c] = 0;
@@ -1319,19 +1331,24 @@ Bool vpmu_node_event_kind(UInt i, UInt *kind, Int *core)
 
 #define CHUNK ((ULong)1 << 31)
 
-/* Event i's value now: its delta since the last flush goes into
- * batch_counts, and an event that moved joins the batch (batch_ev,
- * batch_inputs: *n_in of them; *batch the largest delta). */
+/* Event i's value now: an event that moved puts its delta since the last
+ * flush into batch_counts and joins the batch (batch_ev, batch_inputs: *n_in
+ * of them; *batch the largest delta). batch_counts is all zeros between
+ * flushes (each batch's inputs are cleared after it), so an event that did
+ * not move writes nothing. */
 static inline void feed_event(UInt i, ULong v, UInt *n_in, ULong *batch)
 {
-    ULong d = sub_sat(v, ev_fed[i]);
+    ULong d;
+    if (v == ev_fed[i])
+        return;
+    d = sub_sat(v, ev_fed[i]);
+    ev_fed[i] = v; /* also a value that went back: later deltas start there */
+    if (d == 0)
+        return;
     ev_delta[i] = d;
-    ev_fed[i] = v;
     /* the batch as it is when it is one chunk (nearly always: flushes come
      * every timeslice); a larger one is cut below */
     batch_counts[ev_code[i]] = (uint32_t)d;
-    if (d == 0)
-        return;
     ev_stale[i] = 1;
     batch_ev[*n_in] = (UShort)i;
     batch_inputs[(*n_in)++] = ev_code[i];
@@ -1347,30 +1364,38 @@ void vpmu_node_flush(void)
 
     /* A core's values change only while it runs (per-core models, core
      * events, its timing); the others keep the values of their last flush,
-     * so their events have nothing to feed: they are left out of the batch
-     * (their inputs zeroed once), and a reader's flush walks the running
-     * core's events and the node's, not every core's. */
+     * so their events have nothing to feed: a reader's flush walks the
+     * running core's events and the node's, not every core's. */
     for (c = 0; c < n_cores; c++) {
-        if (!cores[c].ran) {
-            if (cores[c].fed) {
-                for (j = 0; j < core_read_n[c]; j++)
-                    batch_counts[ev_code[core_read_ev[c][j]]] = 0;
-                cores[c].fed = False;
-            }
+        if (!cores[c].ran)
             continue;
-        }
         core_values(c, cores[c].kv);
         cores[c].ran = c == cur_core;
-        cores[c].fed = True;
         for (j = 0; j < core_read_n[c]; j++) {
             i = core_read_ev[c][j];
             feed_event(i, cores[c].kv[ev_kind[i]], &n_in, &batch);
         }
     }
     node_values(nv);
-    for (j = 0; j < node_ev_n; j++) {
-        i = node_ev[j];
-        feed_event(i, nv[ev_kind[i] - HPM_K_CORE_COUNT], &n_in, &batch);
+    {
+        /* every node event when a node value other than the cycles moved
+         * since the last such walk (a compare of values in a row, cheaper
+         * than a feed per event), else the cycles' events only */
+        Bool all = node_walk_all;
+        for (j = 0; j < HPM_K_NODE_COUNT && !all; j++)
+            all = nv[j] != node_walked[j] && j != HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT;
+        if (all) {
+            for (j = 0; j < node_ev_n; j++) {
+                i = node_ev[j];
+                feed_event(i, nv[ev_kind[i] - HPM_K_CORE_COUNT], &n_in, &batch);
+            }
+            for (j = 0; j < HPM_K_NODE_COUNT; j++)
+                node_walked[j] = nv[j];
+            node_walk_all = False;
+        } else {
+            for (j = 0; j < node_cyc_n; j++)
+                feed_event(node_cyc[j], nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT], &n_in, &batch);
+        }
     }
     ncyc = sub_sat(nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT], node_cycles_fed);
     node_cycles_fed = nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT];
@@ -1380,6 +1405,8 @@ void vpmu_node_flush(void)
         for (u = 0; u < n_upcs; u++)
             tl_assert(hpm_upc_advance_sparse(upcs[u], (uint32_t)batch, batch_counts, batch_inputs,
                                              n_in) == HPM_UPC_OK);
+        for (j = 0; j < n_in; j++)
+            batch_counts[batch_inputs[j]] = 0;
         return;
     }
     /* Front-packed batches compose: cutting one into chunks, each input
@@ -1397,6 +1424,8 @@ void vpmu_node_flush(void)
                                              n_in) == HPM_UPC_OK);
         batch -= chunk;
     }
+    for (j = 0; j < n_in; j++)
+        batch_counts[batch_inputs[j]] = 0;
 }
 
 /* ------------------------------------------------------------------ reads */
