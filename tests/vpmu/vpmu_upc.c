@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "catalog.h"
 #include "vpmu_test.h"
 
 #define CODE_FP_DP_SCALAR 29 /* PU0_FP_DP_SCALAR: kind 29 on core 0 */
@@ -28,6 +29,31 @@ static uint64_t fp_node(int i)
 {
     long n = HPM_VPMU_READ_EVENTS(vals, 1024, HPM_VPMU_SCOPE_NODE);
     return n > i ? vals[i] : ~0ull;
+}
+
+/* Two buffers of the same size and alignment, never touched before: a
+ * stream through either reads the same lines from DDR. */
+#define STREAM_BYTES (1u << 20)
+static unsigned char stream_a[STREAM_BYTES] __attribute__((aligned(4096)));
+static unsigned char stream_b[STREAM_BYTES] __attribute__((aligned(4096)));
+
+static volatile uint64_t stream_sum;
+
+/* Streams through buf, reading node event i every `every` bytes (0: never);
+ * what DDR_READ_BYTES (event i) moved. The loads' values are used: VEX
+ * drops a load whose value is dead before any tool sees it (cachegrind
+ * does not see such a load either), which `volatile` alone does not stop
+ * when the compiler overwrites the loaded register. */
+static uint64_t stream_ddr(const unsigned char *buf, size_t every, int i)
+{
+    uint64_t a = fp_node(i), sum = 0;
+    for (size_t off = 0; off < STREAM_BYTES; off += 32) {
+        sum += buf[off] + off;
+        if (every && off % every == 0)
+            (void)fp_node(i);
+    }
+    stream_sum = sum;
+    return fp_node(i) - a;
 }
 
 int main(void)
@@ -100,6 +126,24 @@ int main(void)
         VPMU_EXPECT(k2[CODE_FP_DP_SCALAR] - k1[CODE_FP_DP_SCALAR] == 200,
                     "and counting on from it: +%" PRIu64,
                     k2[CODE_FP_DP_SCALAR] - k1[CODE_FP_DP_SCALAR]);
+    }
+
+    /* A node event that moves at misses, read between most of them: most
+     * reads flush the node's cycles alone (nothing else of the node moved
+     * since the last), the others every node event (vpmu_node.c,
+     * node_walk_all). Whatever the reads, a stream over lines never touched
+     * reads each from DDR once (give or take a line or two: the reads' own
+     * stack and code lines). */
+    {
+        int d = index_of((uint32_t)hpm_catalog_code(HPM_K_DDR_READ_BYTES, -1), n);
+        uint64_t quiet, busy;
+        VPMU_EXPECT(d >= 0, "DDR_READ_BYTES programmed");
+        quiet = stream_ddr(stream_a, 0, d);
+        busy = stream_ddr(stream_b, 32, d);
+        VPMU_EXPECT(quiet >= STREAM_BYTES && quiet <= STREAM_BYTES + 1024,
+                    "DDR bytes read of a 1 MiB stream: %" PRIu64, quiet);
+        VPMU_EXPECT(busy >= STREAM_BYTES && busy <= STREAM_BYTES + 1024,
+                    "... read at every line: %" PRIu64, busy);
     }
 
     /* register errors */
