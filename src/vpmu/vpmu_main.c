@@ -355,20 +355,13 @@ void vpmu_fold(void)
  * counted since the last accounting to that thread. */
 static void account(void)
 {
-    UInt kinds[HPM_K_CORE_COUNT], n, i;
-    ULong vals[HPM_K_CORE_COUNT];
     struct vpmu_thread *t;
     vpmu_fold();
     vpmu_node_flush();
     if (live_owner == VG_INVALID_THREADID)
         return;
     t = thread_get(live_owner);
-    n = vpmu_node_core_values(t->core, kinds, vals);
-    for (i = 0; i < n; i++) {
-        ULong *seen = &core_seen[t->core][kinds[i]];
-        t->u[kinds[i]] += vals[i] > *seen ? vals[i] - *seen : 0;
-        *seen = vals[i];
-    }
+    vpmu_node_core_credit(t->core, core_seen[t->core], t->u);
 }
 
 static void run_state_apply(void);

@@ -1469,6 +1469,25 @@ UInt vpmu_node_core_values(UInt core, UInt *kinds, ULong *values)
     return n;
 }
 
+void vpmu_node_core_credit(UInt core, ULong *seen, ULong *u)
+{
+    UInt j, n;
+    if (core >= HPM_CAT_MAX_CORES)
+        return;
+    n = core_read_n[core];
+    for (j = 0; j < n; j++) {
+        UInt i = core_read_ev[core][j], k = core_read_kind[core][j];
+        ULong v;
+        if (ev_stale[i]) {
+            ev_read[i] = vpmu_node_event_value(i);
+            ev_stale[i] = 0;
+        }
+        v = ev_read[i];
+        u[k] += v > seen[k] ? v - seen[k] : 0;
+        seen[k] = v;
+    }
+}
+
 /* --------------------------------------------------------- control, MMIO */
 
 /* The run bit moves no counter: what was read stays valid (an overflow
