@@ -121,6 +121,9 @@ _Static_assert(HPM_K_CORE_COUNT <= 256 && HPM_CAT_CODES <= 65536, "read lists");
 static UInt core_read_n[HPM_CAT_MAX_CORES];
 static UChar core_read_kind[HPM_CAT_MAX_CORES][HPM_K_CORE_COUNT];
 static UShort core_read_ev[HPM_CAT_MAX_CORES][HPM_K_CORE_COUNT];
+/* The same by kind: the event of kind k on core c, or NOT_PROGRAMMED. */
+#define NOT_PROGRAMMED 0xffff
+static UShort core_kind_ev[HPM_CAT_MAX_CORES][HPM_K_CORE_COUNT];
 /* a programmed event counts one of getrusage's kinds (vpmu_io.h) */
 static Bool want_rusage;
 static UShort ev_code[HPM_CAT_CODES];
@@ -159,10 +162,17 @@ static uint32_t batch_inputs[HPM_CAT_CODES];
  * reads the same, parity and lost carries included). */
 static ULong ev_read[HPM_CAT_CODES];
 static UChar ev_stale[HPM_CAT_CODES];
+/* Per core, the kinds whose UPC value may differ from what the last
+ * accounting credited (vpmu_node_core_credit): those a flush fed, every
+ * kind after a register access or a reprogramming. The others read and
+ * credit nothing. */
+_Static_assert(HPM_K_CORE_COUNT <= 64, "a core's kinds in one word");
+static ULong credit_due[HPM_CAT_MAX_CORES];
 
 static void upc_touched(void)
 {
     VG_(memset)(ev_stale, 1, sizeof ev_stale);
+    VG_(memset)(credit_due, 0xff, sizeof credit_due);
 }
 
 static void prof_delta(int kind, int served, ULong *data);
@@ -375,8 +385,10 @@ static void program(const UInt *codes, UInt n)
         core_read_n[c] = 0;
         for (k = 0; k < HPM_K_CORE_COUNT; k++) {
             Int code = hpm_catalog_code(k, (Int)c);
+            core_kind_ev[c][k] = NOT_PROGRAMMED;
             if (code < 0 || code_index[code] < 0)
                 continue;
+            core_kind_ev[c][k] = (UShort)code_index[code];
             core_read_kind[c][core_read_n[c]] = (UChar)k;
             core_read_ev[c][core_read_n[c]++] = (UShort)code_index[code];
         }
@@ -1122,7 +1134,9 @@ static void kinds_from_raw(const ULong *raw, const ULong *e, ULong *kv)
         struct hpm_timing_counts tc;
         struct hpm_timing_result tr;
         ULong other;
-        VG_(memset)(&tc, 0, sizeof tc);
+        _Static_assert(HPM_IC_COUNT == 8 && sizeof tc == (HPM_IC_COUNT + 6) * sizeof(uint64_t),
+                       "every field of tc is written below");
+        tc.instr[HPM_IC_OTHER] = 0; /* no memset per flush */
         tc.instr[HPM_IC_LOAD] = e[VPMU_EV_LOADS];
         tc.instr[HPM_IC_STORE] = e[VPMU_EV_STORES];
         tc.instr[HPM_IC_BRANCH] = e[VPMU_EV_BRANCHES];
@@ -1148,23 +1162,26 @@ static void kinds_from_raw(const ULong *raw, const ULong *e, ULong *kv)
     }
 }
 
-/* The node kinds from the node part of raw, except NODE_CYCLES. */
+/* The node kinds of the memory system from the node part of raw (0 where
+ * its model does not run), and NODE_CYCLES 0. The other node kinds (the
+ * network's, the I/O and kernel units') are left as they are: node_values
+ * writes them all, and a flush comes here at every program's read. */
 static void node_kinds_from_raw(const ULong *raw, ULong *nv)
 {
-    VG_(memset)(nv, 0, HPM_K_NODE_COUNT * sizeof *nv);
-    if (!run_hier)
-        return;
-    if (features & HPM_NEED_L3) {
-        nv[HPM_K_L3_READS - HPM_K_CORE_COUNT] = raw[VPMU_PR_L3 + 0];
-        nv[HPM_K_L3_READ_MISSES - HPM_K_CORE_COUNT] = raw[VPMU_PR_L3 + 1];
-        nv[HPM_K_L3_WRITEBACKS_IN - HPM_K_CORE_COUNT] = raw[VPMU_PR_L3 + 2];
-        nv[HPM_K_L3_WRITEBACKS - HPM_K_CORE_COUNT] = raw[VPMU_PR_L3 + 3];
-    }
-    nv[HPM_K_DDR_READ_BYTES - HPM_K_CORE_COUNT] = raw[VPMU_PR_DDR + 0];
-    nv[HPM_K_DDR_WRITE_BYTES - HPM_K_CORE_COUNT] = raw[VPMU_PR_DDR + 1];
-    nv[HPM_K_DDR_READS - HPM_K_CORE_COUNT] = raw[VPMU_PR_DDR + 0] / ll_line;
-    nv[HPM_K_DDR_WRITES - HPM_K_CORE_COUNT] = raw[VPMU_PR_DDR + 1] / ll_line;
+    Bool hier_on = run_hier, l3_on = run_hier && (features & HPM_NEED_L3);
+    nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT] = 0;
+    nv[HPM_K_L3_READS - HPM_K_CORE_COUNT] = l3_on ? raw[VPMU_PR_L3 + 0] : 0;
+    nv[HPM_K_L3_READ_MISSES - HPM_K_CORE_COUNT] = l3_on ? raw[VPMU_PR_L3 + 1] : 0;
+    nv[HPM_K_L3_WRITEBACKS_IN - HPM_K_CORE_COUNT] = l3_on ? raw[VPMU_PR_L3 + 2] : 0;
+    nv[HPM_K_L3_WRITEBACKS - HPM_K_CORE_COUNT] = l3_on ? raw[VPMU_PR_L3 + 3] : 0;
+    nv[HPM_K_DDR_READ_BYTES - HPM_K_CORE_COUNT] = hier_on ? raw[VPMU_PR_DDR + 0] : 0;
+    nv[HPM_K_DDR_WRITE_BYTES - HPM_K_CORE_COUNT] = hier_on ? raw[VPMU_PR_DDR + 1] : 0;
+    nv[HPM_K_DDR_READS - HPM_K_CORE_COUNT] = hier_on ? raw[VPMU_PR_DDR + 0] / ll_line : 0;
+    nv[HPM_K_DDR_WRITES - HPM_K_CORE_COUNT] = hier_on ? raw[VPMU_PR_DDR + 1] / ll_line : 0;
 }
+_Static_assert(HPM_K_NODE_COUNT == 9 + VPMU_NODE_NET_COUNTERS +
+                                       (HPM_K_KERNEL_HOST_INVOL_CSWITCHES - HPM_K_IO_READS + 1),
+               "node_values writes every node kind");
 
 /* Cumulative value of every per-core kind of core c. */
 static void core_values(UInt c, ULong *kv)
@@ -1276,6 +1293,7 @@ void vpmu_node_prof_init(void)
 void vpmu_node_prof_kinds(const ULong *raw, const ULong *ev, ULong *kv, ULong *nv)
 {
     kinds_from_raw(raw, ev, kv);
+    VG_(memset)(nv, 0, HPM_K_NODE_COUNT * sizeof *nv); /* the network's, I/O's and kernel's */
     node_kinds_from_raw(raw, nv);
     /* the node's cycles are its busiest core's: an instruction's share is
      * its own cycles */
@@ -1367,13 +1385,25 @@ void vpmu_node_flush(void)
      * so their events have nothing to feed: a reader's flush walks the
      * running core's events and the node's, not every core's. */
     for (c = 0; c < n_cores; c++) {
+        ULong kv[HPM_K_CORE_COUNT], *last = cores[c].kv;
         if (!cores[c].ran)
             continue;
-        core_values(c, cores[c].kv);
+        core_values(c, kv);
         cores[c].ran = c == cur_core;
-        for (j = 0; j < core_read_n[c]; j++) {
-            i = core_read_ev[c][j];
-            feed_event(i, cores[c].kv[ev_kind[i]], &n_in, &batch);
+        /* The kinds in a row against their values at the last flush, to
+         * which every programmed event of the core was fed (ev_fed, also
+         * at programming): only a kind that moved has an event to feed. A
+         * walk of the events instead loads ev_fed and kv through the
+         * event's index, per event. */
+        for (j = 0; j < HPM_K_CORE_COUNT; j++) {
+            if (kv[j] == last[j])
+                continue;
+            last[j] = kv[j];
+            i = core_kind_ev[c][j];
+            if (i == NOT_PROGRAMMED)
+                continue;
+            feed_event(i, kv[j], &n_in, &batch);
+            credit_due[c] |= 1ULL << j;
         }
     }
     node_values(nv);
@@ -1471,13 +1501,17 @@ UInt vpmu_node_core_values(UInt core, UInt *kinds, ULong *values)
 
 void vpmu_node_core_credit(UInt core, ULong *seen, ULong *u)
 {
-    UInt j, n;
+    ULong due;
     if (core >= HPM_CAT_MAX_CORES)
         return;
-    n = core_read_n[core];
-    for (j = 0; j < n; j++) {
-        UInt i = core_read_ev[core][j], k = core_read_kind[core][j];
+    due = credit_due[core];
+    credit_due[core] = 0;
+    while (due) {
+        UInt k = (UInt)__builtin_ctzll(due), i = core_kind_ev[core][k];
         ULong v;
+        due &= due - 1;
+        if (i == NOT_PROGRAMMED)
+            continue;
         if (ev_stale[i]) {
             ev_read[i] = vpmu_node_event_value(i);
             ev_stale[i] = 0;

@@ -95,10 +95,13 @@ ULong vpmu_node_event_value(UInt i);
 /* The per-core kinds of core `core` that are programmed: fills kinds[] and
  * values[] (UPC-read), returns how many (at most HPM_K_CORE_COUNT). */
 UInt vpmu_node_core_values(UInt core, UInt *kinds, ULong *values);
-/* What vpmu_node_core_values gives, credited in one pass: for each
- * programmed kind k of core `core`, u[k] += its UPC value - seen[k] when that
- * is positive, and seen[k] = the value (the accounting at every flush of a
- * thread's reads: one walk, no arrays in between). */
+/* What vpmu_node_core_values gives, credited: for each programmed kind k of
+ * core `core`, u[k] += its UPC value - seen[k] when that is positive, and
+ * seen[k] = the value (the accounting at every flush of a thread's reads).
+ * Only the kinds whose value may have moved since the last call are read
+ * (fed since, or every kind after a register access or reprogramming): seen
+ * must be this core's, changed by no one else but zeroed together with a
+ * reset or reprogramming of the units. */
 void vpmu_node_core_credit(UInt core, ULong *seen, ULong *u);
 
 /* Global start/stop register of every UPC; reset of every counter. */
