@@ -1272,14 +1272,32 @@ static Bool client_copy(void *dst, const void *src, SizeT n)
     return True;
 }
 
+/* The client buffer a request answered from generated code has already
+ * checked (vpmu_fast_request: anonymous memory, readable and writable,
+ * which cannot fault): [fast_ok_lo, fast_ok_hi) while it runs, else empty.
+ * A read's copy within it needs neither the address space's look-ups nor
+ * the fault catcher. */
+static Addr fast_ok_lo, fast_ok_hi;
+
+static Bool fast_ok(Addr a, UWord bytes)
+{
+    return fast_ok_hi != 0 && a >= fast_ok_lo && a + bytes >= a && a + bytes <= fast_ok_hi;
+}
+
 static Bool client_range_ok(Addr a, UWord bytes, UInt prot)
 {
+    if (fast_ok(a, bytes))
+        return True;
     return a != 0 && a + bytes >= a && VG_(am_is_valid_for_client)(a, bytes, prot);
 }
 
 /* Copy n bytes out to the client at a: HPM_VPMU_OK or HPM_VPMU_EFAULT. */
 static Long client_put(Addr a, const void *src, UWord n)
 {
+    if (fast_ok(a, n)) {
+        VG_(memcpy)((void *)a, src, n);
+        return HPM_VPMU_OK;
+    }
     if (!client_range_ok(a, n, VKI_PROT_READ | VKI_PROT_WRITE))
         return HPM_VPMU_EFAULT;
     return client_copy((void *)a, src, n) ? HPM_VPMU_OK : HPM_VPMU_EFAULT;
@@ -1706,7 +1724,9 @@ static Bool fast_range_ok(Addr a, UWord n)
 UWord vpmu_fast_request(UWord args)
 {
     /* valgrind.h's request block: the request and five arguments */
-    UWord arg[6];
+    UWord arg[6], done;
+    Addr out = 0;
+    UWord bytes = 0;
     if (!fast_range_ok((Addr)args, sizeof arg))
         return 0; /* the scheduler's path reports it */
     VG_(memcpy)(arg, (const void *)args, sizeof arg);
@@ -1717,17 +1737,23 @@ UWord vpmu_fast_request(UWord args)
     case HPM_VPMU_REQ_READ_EVENTS:
     case HPM_VPMU_REQ_READ_KINDS:
         /* the most any of them writes: arg2 words, at most one per code */
-        if (!fast_range_ok((Addr)arg[1], (arg[2] < HPM_CAT_CODES ? arg[2] : HPM_CAT_CODES) * 8))
-            return 0;
+        out = (Addr)arg[1];
+        bytes = (arg[2] < HPM_CAT_CODES ? arg[2] : HPM_CAT_CODES) * 8;
         break;
     case HPM_VPMU_REQ_UPC_READ:
-        if (!fast_range_ok((Addr)arg[3], sizeof(ULong)))
-            return 0;
+        out = (Addr)arg[3];
+        bytes = sizeof(ULong);
         break;
     default:
         return 0;
     }
-    return handle_client_request(VG_(get_running_tid)(), arg, (UWord *)&vpmu_fast_reply);
+    if (bytes && !fast_range_ok(out, bytes))
+        return 0;
+    fast_ok_lo = out;
+    fast_ok_hi = out + bytes;
+    done = handle_client_request(VG_(get_running_tid)(), arg, (UWord *)&vpmu_fast_reply);
+    fast_ok_lo = fast_ok_hi = 0;
+    return done;
 }
 
 /* ------------------------------------------------------------------------
