@@ -1411,10 +1411,11 @@ void vpmu_node_flush(void)
         /* every node event when a node value other than the cycles moved
          * since the last such walk (a compare of values in a row, cheaper
          * than a feed per event), else the cycles' events only */
-        Bool all = node_walk_all;
-        for (j = 0; j < HPM_K_NODE_COUNT && !all; j++)
-            all = nv[j] != node_walked[j] && j != HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT;
-        if (all) {
+        ULong moved = 0;
+        _Static_assert(HPM_K_NODE_CYCLES == HPM_K_CORE_COUNT, "the node's cycles come first");
+        for (j = 1; j < HPM_K_NODE_COUNT; j++) /* no branch per value */
+            moved |= nv[j] ^ node_walked[j];
+        if (node_walk_all || moved) {
             for (j = 0; j < node_ev_n; j++) {
                 i = node_ev[j];
                 feed_event(i, nv[ev_kind[i] - HPM_K_CORE_COUNT], &n_in, &batch);
