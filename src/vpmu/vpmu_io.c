@@ -314,9 +314,16 @@ static enum io_op op_of(UInt sysno)
     }
 }
 
+/* Bumped at every change of the counts (system calls, signals), and
+ * asked by vpmu_io_node_moved: a program's reads between system calls need
+ * not copy the units' values again. */
+static ULong io_gen, io_gen_written = ~0ULL;
+static Bool refresh_pending;
+
 void vpmu_io_pre_syscall(ThreadId tid, UInt sysno, const UWord *args, UInt nArgs)
 {
     struct pending *p;
+    io_gen++;
     if (!classes_made) {
         make_classes();
         stamps_init();
@@ -401,6 +408,7 @@ void vpmu_io_post_syscall(ThreadId tid, UInt sysno, const UWord *args, UInt nArg
     Bool ok = !sr_isError(res);
     UWord r = ok ? sr_Res(res) : 0;
     ULong dt;
+    io_gen++;
     if (!pend || tid >= VG_N_THREADS)
         return;
     p = &pend[tid];
@@ -475,6 +483,7 @@ void vpmu_io_signal(ThreadId tid, Int signo)
 {
     (void)tid;
     (void)signo;
+    io_gen++;
     C(KERNEL_SIGNALS)++;
 }
 
@@ -489,11 +498,20 @@ static void ru_add(UInt i, ULong v)
     ru_last[i] = v;
 }
 
+Bool vpmu_io_node_moved(void)
+{
+    if (host_refresh_due())
+        refresh_pending = True; /* done by the next vpmu_io_node_values */
+    return refresh_pending || io_gen != io_gen_written;
+}
+
 void vpmu_io_node_values(ULong *nv, Bool ask_host)
 {
     struct vki_rusage ru;
     UInt k;
-    Bool refresh = host_refresh_due();
+    Bool refresh = host_refresh_due() || refresh_pending;
+    refresh_pending = False;
+    io_gen_written = io_gen;
     if (refresh && stamps_made && use_tsc)
         rate_measure();
     if (refresh && ask_host &&

@@ -33,6 +33,9 @@ void vpmu_io_signal(ThreadId tid, Int signo);
  * vpmu_io_host_sync asked for the next values to be current (before the
  * counts are written); in between they keep the values of the last asking. */
 void vpmu_io_node_values(ULong *nv, Bool ask_host);
+/* Whether the values vpmu_io_node_values gives may differ from those of its
+ * last call: a system call or signal since, or a host refresh due. */
+Bool vpmu_io_node_moved(void);
 void vpmu_io_host_sync(void);
 
 #endif /* HPM_VPMU_IO_H */

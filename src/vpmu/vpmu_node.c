@@ -144,15 +144,19 @@ static uint32_t batch_counts[HPM_CAT_CODES]; /* input e -> events this batch */
  * and the node's that moved) and their inputs, for hpm_upc_advance_sparse. */
 static UInt node_ev_n;
 static UShort node_ev[HPM_CAT_CODES];
-/* The node's events of NODE_CYCLES, and the node values of the last flush
- * that walked every node event (node_walk_all: none since programming). A
+/* The node's events of NODE_CYCLES, and what the node's other values were
+ * made of at the last flush that walked every node event (node_walk_all:
+ * none since programming): the memory system's statistics, the network's
+ * generation (net_gen), the I/O and kernel units' (vpmu_io_node_moved). A
  * program's reads flush between a few hundred instructions, in which only
  * the node's cycles move (the L3s, DDR, I/O, network and host-measured
- * kinds move at misses, system calls and timeslices): such a flush feeds
- * the cycles' events only, and the others would feed 0. */
+ * kinds move at misses, system calls, messages and host refreshes): such
+ * a flush computes and feeds the cycles' events only, the others would
+ * feed 0. */
 static UInt node_cyc_n;
 static UShort node_cyc[HPM_CAT_CODES];
-static ULong node_walked[HPM_K_NODE_COUNT];
+static ULong node_raw_walked[VPMU_PR_N - VPMU_PR_CORE_N];
+static ULong net_gen, net_gen_walked;
 static Bool node_walk_all;
 static UShort batch_ev[HPM_CAT_CODES];
 static uint32_t batch_inputs[HPM_CAT_CODES];
@@ -1199,22 +1203,38 @@ _Static_assert(HPM_K_COLL_BYTES - HPM_K_TORUS_XP_PACKETS_SENT + 1 == VPMU_NODE_N
 void vpmu_node_net_add(const ULong *v, UInt n)
 {
     UInt i;
+    net_gen++;
     for (i = 0; i < n && i < VPMU_NODE_NET_COUNTERS; i++)
         net_counts[i] = net_counts[i] + v[i] < net_counts[i] ? ~0ULL : net_counts[i] + v[i];
+}
+
+/* The node's cycles: its busiest core's. */
+static ULong node_cycles(void)
+{
+    ULong cyc = 0;
+    UInt c;
+    for (c = 0; c < n_cores; c++)
+        if (cores[c].kv[HPM_K_CYCLES] > cyc)
+            cyc = cores[c].kv[HPM_K_CYCLES];
+    return cyc;
+}
+
+/* Every node kind, from raw's node part (raw_node) and the units'. */
+static void node_values_from(const ULong *raw, ULong *nv)
+{
+    UInt c;
+    node_kinds_from_raw(raw, nv);
+    for (c = 0; c < VPMU_NODE_NET_COUNTERS; c++)
+        nv[HPM_K_TORUS_XP_PACKETS_SENT - HPM_K_CORE_COUNT + c] = net_counts[c];
+    vpmu_io_node_values(nv, want_rusage); /* the I/O and kernel units (vpmu_io.c) */
+    nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT] = node_cycles();
 }
 
 static void node_values(ULong *nv)
 {
     ULong raw[VPMU_PR_N];
-    UInt c;
     raw_node(raw);
-    node_kinds_from_raw(raw, nv);
-    for (c = 0; c < VPMU_NODE_NET_COUNTERS; c++)
-        nv[HPM_K_TORUS_XP_PACKETS_SENT - HPM_K_CORE_COUNT + c] = net_counts[c];
-    vpmu_io_node_values(nv, want_rusage); /* the I/O and kernel units (vpmu_io.c) */
-    for (c = 0; c < n_cores; c++)
-        if (cores[c].kv[HPM_K_CYCLES] > nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT])
-            nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT] = cores[c].kv[HPM_K_CYCLES];
+    node_values_from(raw, nv);
 }
 
 /* ---------------------------------------------------------------- profile */
@@ -1406,24 +1426,26 @@ void vpmu_node_flush(void)
             credit_due[c] |= 1ULL << j;
         }
     }
-    node_values(nv);
     {
-        /* every node event when a node value other than the cycles moved
-         * since the last such walk (a compare of values in a row, cheaper
-         * than a feed per event), else the cycles' events only */
-        ULong moved = 0;
-        _Static_assert(HPM_K_NODE_CYCLES == HPM_K_CORE_COUNT, "the node's cycles come first");
-        for (j = 1; j < HPM_K_NODE_COUNT; j++) /* no branch per value */
-            moved |= nv[j] ^ node_walked[j];
-        if (node_walk_all || moved) {
+        /* every node event when what the node's values other than the
+         * cycles are made of moved since the last such walk, else the
+         * cycles' events only */
+        ULong raw[VPMU_PR_N], moved = 0;
+        raw_node(raw);
+        for (j = VPMU_PR_CORE_N; j < VPMU_PR_N; j++) /* no branch per value */
+            moved |= raw[j] ^ node_raw_walked[j - VPMU_PR_CORE_N];
+        if (node_walk_all || moved || net_gen != net_gen_walked || vpmu_io_node_moved()) {
+            node_values_from(raw, nv);
             for (j = 0; j < node_ev_n; j++) {
                 i = node_ev[j];
                 feed_event(i, nv[ev_kind[i] - HPM_K_CORE_COUNT], &n_in, &batch);
             }
-            for (j = 0; j < HPM_K_NODE_COUNT; j++)
-                node_walked[j] = nv[j];
+            for (j = VPMU_PR_CORE_N; j < VPMU_PR_N; j++)
+                node_raw_walked[j - VPMU_PR_CORE_N] = raw[j];
+            net_gen_walked = net_gen;
             node_walk_all = False;
         } else {
+            nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT] = node_cycles();
             for (j = 0; j < node_cyc_n; j++)
                 feed_event(node_cyc[j], nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT], &n_in, &batch);
         }

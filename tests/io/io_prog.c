@@ -293,6 +293,27 @@ static void part_signals(void)
                                                      a[HPM_K_KERNEL_SIGNALS]), 5);
 }
 
+/* One cheap system call between two reads, many times: nothing of the
+ * node but its cycles and the kernel unit moves in between (no miss), so
+ * a read that flushes the cycles alone must still see the call (the units'
+ * generation, vpmu_node.c). Each pair of reads must differ by exactly one
+ * system call; the second read of a pair, with no call before it, by none. */
+static void part_quiet_syscalls(void)
+{
+    snap_t a, b, c;
+    int i, bad = 0;
+    for (i = 0; i < 200; i++) {
+        snap(a);
+        (void)getppid();
+        snap(b);
+        snap(c);
+        bad += b[HPM_K_KERNEL_SYSCALLS] - a[HPM_K_KERNEL_SYSCALLS] != 1 ||
+               b[HPM_K_KERNEL_SYSCALLS_PROCESS] - a[HPM_K_KERNEL_SYSCALLS_PROCESS] != 1 ||
+               c[HPM_K_KERNEL_SYSCALLS] != b[HPM_K_KERNEL_SYSCALLS];
+    }
+    expect_eq("reads around one getppid that saw other than 1 call", bad, 0);
+}
+
 static void part_hostile(const char *dir)
 {
     snap_t a, b;
@@ -380,6 +401,7 @@ int main(int argc, char **argv)
         if (part_tty())
             printf("io_prog: terminal part counted\n");
         part_signals();
+        part_quiet_syscalls();
     }
     if (failures) {
         fprintf(stderr, "io_prog: %d failure(s)\n", failures);
