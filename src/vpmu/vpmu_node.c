@@ -115,13 +115,9 @@ static UInt cur_core;
 
 /* programmed events, in request order */
 static UInt n_ev;
-/* Per core, its programmed kinds in kind order and their events: what
- * vpmu_node_core_values reads at every accounting, made when programmed. */
-_Static_assert(HPM_K_CORE_COUNT <= 256 && HPM_CAT_CODES <= 65536, "read lists");
-static UInt core_read_n[HPM_CAT_MAX_CORES];
-static UChar core_read_kind[HPM_CAT_MAX_CORES][HPM_K_CORE_COUNT];
-static UShort core_read_ev[HPM_CAT_MAX_CORES][HPM_K_CORE_COUNT];
-/* The same by kind: the event of kind k on core c, or NOT_PROGRAMMED. */
+/* Per core and kind, its programmed event, or NOT_PROGRAMMED: what a flush
+ * feeds and an accounting reads back, made when programmed. */
+_Static_assert(HPM_CAT_CODES < 0xffff, "event indexes below NOT_PROGRAMMED");
 #define NOT_PROGRAMMED 0xffff
 static UShort core_kind_ev[HPM_CAT_MAX_CORES][HPM_K_CORE_COUNT];
 /* a programmed event counts one of getrusage's kinds (vpmu_io.h) */
@@ -386,15 +382,10 @@ static void program(const UInt *codes, UInt n)
     node_walk_all = True;
     for (c = 0; c < HPM_CAT_MAX_CORES; c++) {
         UInt k;
-        core_read_n[c] = 0;
         for (k = 0; k < HPM_K_CORE_COUNT; k++) {
             Int code = hpm_catalog_code(k, (Int)c);
-            core_kind_ev[c][k] = NOT_PROGRAMMED;
-            if (code < 0 || code_index[code] < 0)
-                continue;
-            core_kind_ev[c][k] = (UShort)code_index[code];
-            core_read_kind[c][core_read_n[c]] = (UChar)k;
-            core_read_ev[c][core_read_n[c]++] = (UShort)code_index[code];
+            core_kind_ev[c][k] =
+                code < 0 || code_index[code] < 0 ? NOT_PROGRAMMED : (UShort)code_index[code];
         }
     }
 }
@@ -1504,20 +1495,26 @@ ULong vpmu_node_event_value(UInt i)
     return v;
 }
 
+/* Event i's UPC value, read again only when it may have changed. */
+static ULong event_value_cached(UInt i)
+{
+    if (ev_stale[i]) {
+        ev_read[i] = vpmu_node_event_value(i);
+        ev_stale[i] = 0;
+    }
+    return ev_read[i];
+}
+
 UInt vpmu_node_core_values(UInt core, UInt *kinds, ULong *values)
 {
-    UInt j, n;
+    UInt k, n = 0;
     if (core >= HPM_CAT_MAX_CORES)
         return 0;
-    n = core_read_n[core];
-    for (j = 0; j < n; j++) {
-        UInt i = core_read_ev[core][j];
-        if (ev_stale[i]) {
-            ev_read[i] = vpmu_node_event_value(i);
-            ev_stale[i] = 0;
-        }
-        kinds[j] = core_read_kind[core][j];
-        values[j] = ev_read[i];
+    for (k = 0; k < HPM_K_CORE_COUNT; k++) {
+        if (core_kind_ev[core][k] == NOT_PROGRAMMED)
+            continue;
+        kinds[n] = k;
+        values[n++] = event_value_cached(core_kind_ev[core][k]);
     }
     return n;
 }
@@ -1535,11 +1532,7 @@ void vpmu_node_core_credit(UInt core, ULong *seen, ULong *u)
         due &= due - 1;
         if (i == NOT_PROGRAMMED)
             continue;
-        if (ev_stale[i]) {
-            ev_read[i] = vpmu_node_event_value(i);
-            ev_stale[i] = 0;
-        }
-        v = ev_read[i];
+        v = event_value_cached(i);
         u[k] += v > seen[k] ? v - seen[k] : 0;
         seen[k] = v;
     }
