@@ -1083,12 +1083,41 @@ static void on_stop_client_code(ThreadId tid, ULong blocks_done)
 }
 
 /* A file mapping whose debug information Valgrind read (a handle): the
- * profile's data objects may learn where its .bss ends. */
+ * profile's data objects may learn where its .bss ends. Any change of the
+ * client's mappings may change which mapping holds an address. */
 static void on_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, ULong di_handle)
 {
     (void)a, (void)len, (void)rr, (void)ww, (void)xx;
+    if (!vpmu_prof_on)
+        return;
     if (di_handle > 0)
         vpmu_prof_debuginfo_read();
+    vpmu_prof_memory_changed();
+}
+
+static void on_munmap(Addr a, SizeT len)
+{
+    (void)a, (void)len;
+    if (vpmu_prof_on)
+        vpmu_prof_memory_changed();
+}
+
+static void on_brk(Addr a, SizeT len, ThreadId tid)
+{
+    (void)tid;
+    on_munmap(a, len);
+}
+
+static void on_mremap(Addr from, Addr to, SizeT len)
+{
+    (void)from;
+    on_munmap(to, len);
+}
+
+static void on_mprotect(Addr a, SizeT len, Bool rr, Bool ww, Bool xx)
+{
+    (void)rr, (void)ww, (void)xx;
+    on_munmap(a, len); /* a mapping split in two */
 }
 
 static Bool ovf_signo(const struct vpmu_thread *t, Int signo)
@@ -2040,6 +2069,11 @@ static void pre_clo_init(void)
     VG_(track_pre_deliver_signal)(on_pre_deliver_signal);
     VG_(track_post_deliver_signal)(on_post_deliver_signal);
     VG_(track_new_mem_mmap)(on_mmap);
+    VG_(track_die_mem_munmap)(on_munmap);
+    VG_(track_new_mem_brk)(on_brk);
+    VG_(track_die_mem_brk)(on_munmap);
+    VG_(track_copy_mem_remap)(on_mremap);
+    VG_(track_change_mem_mprotect)(on_mprotect);
     VG_(atfork)(NULL, NULL, on_fork_child);
 }
 

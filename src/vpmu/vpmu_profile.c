@@ -334,13 +334,25 @@ static struct arc *arc_find(struct vpmu_cc *site, Addr target)
     return a;
 }
 
-/* arc_find, through the site's last arc */
+/* Arcs by site and target, remembered (direct-mapped) for the sites
+ * that call many targets, an interpreter's calls through function
+ * pointers: the hash table's look-up was a quarter microsecond. */
+#define ARC_CACHE_BITS 12
+static struct arc *arc_cache[1u << ARC_CACHE_BITS];
+
+/* arc_find, through the site's last arc and the cache */
 static struct arc *arc_of(struct vpmu_cc *site, Addr target)
 {
-    struct arc *a = site->arc;
+    struct arc *a = site->arc, **slot;
+    UWord h;
     if (a && a->target == target)
         return a; /* the site's last target: no lookup (most sites call one) */
-    return site->arc = arc_find(site, target);
+    h = (site->addr * 0x9E3779B97F4A7C15ULL) ^ target;
+    slot = &arc_cache[(h ^ (h >> 29)) & ((1u << ARC_CACHE_BITS) - 1)];
+    a = *slot;
+    if (!a || a->site != site || a->target != target)
+        *slot = a = arc_find(site, target);
+    return site->arc = a;
 }
 
 /* ------------------------------------------------------------------------
@@ -378,6 +390,21 @@ static VgHashTable *dobj_table;
 static struct dobj *all_dobjs;
 static OSet *heap_blocks;
 static struct hblock *last_block;
+
+/* The data object of a 64-byte line, remembered: a direct-mapped cache in
+ * front of the look-ups below (heap blocks, the stack, the mappings and
+ * their .bss, the line's global). A Python profile looks up millions of
+ * misses into its arenas, each through the heap's tree and three mapping
+ * look-ups, to find "other" memory. Only a whole line's answer is kept:
+ * a line that a heap block shares with other memory is looked up each
+ * time. Lines of a block are forgotten when the block comes or goes, and
+ * every line when the address space or the debug information changes. */
+#define LINE_CACHE_BITS 14
+struct line_slot {
+    Addr line; /* a >> 6, plus 1: 0 is an empty slot */
+    ULong *raw;
+};
+static struct line_slot line_cache[1u << LINE_CACHE_BITS];
 
 static void dobjs_init(void)
 {
@@ -447,6 +474,47 @@ static Word cmp_in_block(const void *key, const void *elem)
     return a >= b->start + (b->size ? b->size : 1) ? 1 : 0;
 }
 
+static inline struct line_slot *line_slot_of(Addr line)
+{
+    return &line_cache[(line ^ (line >> LINE_CACHE_BITS)) & ((1u << LINE_CACHE_BITS) - 1)];
+}
+
+/* Other memory by mapping: a mapping (past any .bss) that holds no heap
+ * block is other memory wherever it is not the running thread's stack, so
+ * one range answers for all its lines. Python's arenas are such mappings:
+ * their lines, first touched, would each miss the line cache. */
+#define N_OTHER_RANGES 8
+struct other_range {
+    Addr lo, hi; /* [lo, hi); lo == hi: empty */
+};
+static struct other_range other_ranges[N_OTHER_RANGES];
+static UInt other_next;
+
+void vpmu_prof_memory_changed(void)
+{
+    VG_(memset)(line_cache, 0, sizeof line_cache);
+    VG_(memset)(other_ranges, 0, sizeof other_ranges);
+}
+
+/* A heap block [start, start + size) came or went: its lines' answers. */
+static void line_cache_forget(Addr start, SizeT size)
+{
+    Addr l, first = start >> 6, last = (start + (size ? size : 1) - 1) >> 6;
+    UInt i;
+    for (i = 0; i < N_OTHER_RANGES; i++)
+        if (start < other_ranges[i].hi && start + (size ? size : 1) > other_ranges[i].lo)
+            other_ranges[i].lo = other_ranges[i].hi = 0;
+    if (last - first >= (1u << LINE_CACHE_BITS)) {
+        vpmu_prof_memory_changed();
+        return;
+    }
+    for (l = first; l <= last; l++) {
+        struct line_slot *sl = line_slot_of(l);
+        if (sl->line == l + 1)
+            sl->line = 0;
+    }
+}
+
 static void heap_remove(Addr p)
 {
     struct hblock *b;
@@ -456,6 +524,7 @@ static void heap_remove(Addr p)
     if (b) {
         if (b == last_block)
             last_block = NULL;
+        line_cache_forget(b->start, b->size);
         VG_(OSetGen_FreeNode)(heap_blocks, b);
     }
 }
@@ -471,6 +540,7 @@ static void heap_insert(Addr p, SizeT size, struct dobj *d)
     b->size = size;
     b->d = d;
     VG_(OSetGen_Insert)(heap_blocks, b);
+    line_cache_forget(p, size);
     d->blocks++;
     d->bytes += size;
 }
@@ -483,6 +553,7 @@ static UInt di_gen;
 void vpmu_prof_debuginfo_read(void)
 {
     di_gen++;
+    vpmu_prof_memory_changed(); /* a .bss may end elsewhere now */
 }
 
 /* Where object o's .bss ends, when it continues past its file mapping
@@ -510,38 +581,107 @@ static Addr bss_end(UInt o)
     return ob->bss_end;
 }
 
-ULong *vpmu_prof_data_raw(Addr a)
+/* A range of addresses [lo, hi) against a heap block: 0 when they
+ * overlap (blocks do not overlap each other, so the tree's order holds). */
+struct addr_range {
+    Addr lo, hi;
+};
+
+static Word cmp_range_block(const void *key, const void *elem)
 {
-    struct hblock *b = last_block;
-    NSegment const *seg;
-    ThreadId tid;
-    if (b && a >= b->start && a < b->start + (b->size ? b->size : 1))
-        return b->d->raw;
-    b = VG_(OSetGen_LookupWithCmp)(heap_blocks, &a, cmp_in_block);
-    if (b) {
-        last_block = b;
-        return b->d->raw;
-    }
-    tid = VG_(get_running_tid)();
-    if (tid < VG_N_THREADS && a < VG_(thread_get_stack_max)(tid) &&
-        a >= VG_(thread_get_stack_max)(tid) - VG_(thread_get_stack_size)(tid))
-        return dobj_one(DOBJ_STACK, &stack_dobj)->raw;
-    seg = VG_(am_find_nsegment)(a);
+    const struct addr_range *r = key;
+    const struct hblock *b = elem;
+    if (r->hi <= b->start)
+        return -1;
+    return r->lo >= b->start + (b->size ? b->size : 1) ? 1 : 0;
+}
+
+/* Where a goes when it is in no heap block and not on the running
+ * thread's stack: its mapping's global line, else other memory. Other
+ * memory also gives the part of its mapping [*lo, *hi) that is other
+ * memory too, heap blocks aside (*lo == *hi: none known). */
+static ULong *data_raw_mapped(Addr a, Addr *lo, Addr *hi)
+{
+    NSegment const *seg = VG_(am_find_nsegment)(a);
+    *lo = *hi = 0;
     if (seg && seg->kind == SkAnonC && seg->start > 0) {
         /* a .bss beyond the file: named by the mapping before it, up to
          * the end of its .bss; what lies beyond (the brk heap, anonymous
          * mmaps such as Python's arenas, placed after whatever file came
          * before) is other memory */
         NSegment const *before = VG_(am_find_nsegment)(seg->start - 1);
+        *lo = seg->start;
         if (before && before->kind == SkFileC) {
             UInt o = obj_of(before->start);
-            if (a < bss_end(o))
+            Addr end = bss_end(o);
+            if (a < end) {
+                *lo = *hi = 0;
                 return dobj_get(DOBJ_GLOBAL, a & ~(Addr)63, a, o)->raw;
+            }
+            if (end > *lo)
+                *lo = end;
         }
-    }
-    if (seg && seg->kind == SkFileC)
+        *hi = seg->end + 1;
+    } else if (seg && seg->kind == SkFileC) {
         return dobj_get(DOBJ_GLOBAL, a & ~(Addr)63, a, obj_of(a))->raw;
+    } else if (seg) {
+        *lo = seg->start;
+        *hi = seg->end + 1;
+    }
     return dobj_one(DOBJ_OTHER, &other_dobj)->raw;
+}
+
+ULong *vpmu_prof_data_raw(Addr a)
+{
+    struct hblock *b = last_block;
+    struct line_slot *sl;
+    struct addr_range line, range;
+    ThreadId tid;
+    ULong *raw;
+    UInt i;
+    if (b && a >= b->start && a < b->start + (b->size ? b->size : 1))
+        return b->d->raw;
+    /* the stack first: which stack is the running thread's, so its
+     * answer is not the line's alone (no heap block is on a stack) */
+    tid = VG_(get_running_tid)();
+    if (tid < VG_N_THREADS && a < VG_(thread_get_stack_max)(tid) &&
+        a >= VG_(thread_get_stack_max)(tid) - VG_(thread_get_stack_size)(tid))
+        return dobj_one(DOBJ_STACK, &stack_dobj)->raw;
+    sl = line_slot_of(a >> 6);
+    if (sl->line == (a >> 6) + 1)
+        return sl->raw;
+    for (i = 0; i < N_OTHER_RANGES; i++)
+        if (a >= other_ranges[i].lo && a < other_ranges[i].hi) {
+            raw = dobj_one(DOBJ_OTHER, &other_dobj)->raw;
+            goto line_answer;
+        }
+    line.lo = a & ~(Addr)63;
+    line.hi = line.lo + 64;
+    b = VG_(OSetGen_LookupWithCmp)(heap_blocks, &line, cmp_range_block);
+    if (b) {
+        /* a heap block on the line: the answer is the line's only when the
+         * block covers it */
+        if (a < b->start || a >= b->start + (b->size ? b->size : 1))
+            b = VG_(OSetGen_LookupWithCmp)(heap_blocks, &a, cmp_in_block);
+        if (!b)
+            return data_raw_mapped(a, &range.lo, &range.hi);
+        last_block = b;
+        if (b->start <= line.lo && b->start + b->size >= line.hi) {
+            sl->line = (a >> 6) + 1;
+            sl->raw = b->d->raw;
+        }
+        return b->d->raw;
+    }
+    raw = data_raw_mapped(a, &range.lo, &range.hi);
+    if (range.lo < range.hi &&
+        !VG_(OSetGen_LookupWithCmp)(heap_blocks, &range, cmp_range_block)) {
+        other_ranges[other_next] = (struct other_range){range.lo, range.hi};
+        other_next = (other_next + 1) % N_OTHER_RANGES;
+    }
+line_answer:
+    sl->line = (a >> 6) + 1;
+    sl->raw = raw;
+    return raw;
 }
 
 /* An allocator's call returned with rax: the block it made or moved. f is
@@ -659,19 +799,29 @@ struct entry_flag {
 };
 static VgHashTable *entry_table;
 
+/* The answers for the most recent targets, direct-mapped in front of the
+ * table: an interpreter's dispatch jumps to a new target nearly every
+ * time, among a few hundred handlers. */
+#define ENTRY_CACHE_BITS 10
+static struct entry_flag *entry_cache[1u << ENTRY_CACHE_BITS];
+
 Bool vpmu_prof_is_entry(Addr a)
 {
-    struct entry_flag *e;
+    struct entry_flag *e, **slot;
     const HChar *name;
+    slot = &entry_cache[(a ^ (a >> ENTRY_CACHE_BITS)) & ((1u << ENTRY_CACHE_BITS) - 1)];
+    if (*slot && (*slot)->key == (UWord)a)
+        return (*slot)->is_entry;
     if (!entry_table)
         entry_table = VG_(HT_construct)("hpm.prof.entry");
     e = VG_(HT_lookup)(entry_table, (UWord)a);
-    if (e)
-        return e->is_entry;
-    e = VG_(malloc)("hpm.prof.entry", sizeof *e);
-    e->key = (UWord)a;
-    e->is_entry = VG_(get_fnname_if_entry)(VG_(current_DiEpoch)(), a, &name);
-    VG_(HT_add_node)(entry_table, e);
+    if (!e) {
+        e = VG_(malloc)("hpm.prof.entry", sizeof *e);
+        e->key = (UWord)a;
+        e->is_entry = VG_(get_fnname_if_entry)(VG_(current_DiEpoch)(), a, &name);
+        VG_(HT_add_node)(entry_table, e);
+    }
+    *slot = e;
     return e->is_entry;
 }
 

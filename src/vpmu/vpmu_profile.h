@@ -72,6 +72,9 @@ void vpmu_prof_thread_end(ThreadId tid);
 ULong *vpmu_prof_data_raw(Addr a);
 /* Valgrind read a file's debug information (where a .bss ends). */
 void vpmu_prof_debuginfo_read(void);
+/* The client's address space changed (a mapping came, went, moved or
+ * changed its protection; the brk moved): which mapping holds a line. */
+void vpmu_prof_memory_changed(void);
 
 /* The global start/stop and reset of the counters: what runs while the
  * counters are stopped is not in the profile, as it is not in the totals. */
