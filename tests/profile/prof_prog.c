@@ -13,11 +13,15 @@
  * plt: main calls rand() 5 times, through the PLT;
  * anon: anonymous memory right after a file mapping, read the same way
  *       once (it is no variable of that file: [other]);
+ * reuse: a 64 KiB block from one call site in main, read and freed, then
+ *       one from another call site (the allocator gives the same address),
+ *       read the same way: each block's misses are its own;
  * hpm_only: libhpm's hpm_gate(HPM_GATE_ONLY, stride_sum) first.
  */
 #define _GNU_SOURCE /* MAP_ANONYMOUS */
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +71,24 @@ __attribute__((noinline)) double heap_sum(const double *h)
     for (long i = 0; i < WORDS; i += 8)
         s += h[i]; /* HEAP_LOAD */
     return s;
+}
+
+/* a block allocated here, read once per 32-byte line and freed: its
+ * address (0: out of memory) */
+__attribute__((noinline)) uintptr_t reuse_block(double *s)
+{
+    enum { N = 65536 / sizeof(double) };
+    volatile double *h = malloc(N * sizeof *h);
+    uintptr_t at = (uintptr_t)h;
+    __asm__ volatile("" ::: "memory");
+    if (!h)
+        return 0;
+    for (long i = 0; i < N; i += 4)
+        h[i] = (double)i;
+    for (long i = 0; i < N; i += 4)
+        *s += h[i];
+    free((void *)h);
+    return at;
 }
 
 static void *thread_main(void *arg)
@@ -123,6 +145,12 @@ int main(int argc, char **argv)
         memset(h, 0, WORDS * sizeof *h);
         s += heap_sum(h);
         free(h);
+    }
+    if (strcmp(mode, "reuse") == 0) {
+        uintptr_t first = reuse_block(&s); /* REUSE_FIRST */
+        uintptr_t second = reuse_block(&s); /* REUSE_SECOND */
+        if (!first || first != second)
+            return 7; /* not the case under test */
     }
     if (strcmp(mode, "plt") == 0)
         for (int i = 0; i < 5; i++)

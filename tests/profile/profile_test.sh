@@ -90,6 +90,23 @@ plt)
     $CHECK sums p.out
     $CHECK calls p.out main rand 5
     ;;
+reuse)
+    # two heap blocks at one address, one after the other, from two call
+    # sites: the second block's misses are its own, not the first's (what
+    # the tool remembers of a line is forgotten when a block comes or goes)
+    "$HPM" profile -e "$EVENTS" -o p.out -- "$PROG" 1 reuse > /dev/null 2> err.txt || fail "$(cat err.txt)"
+    $CHECK sums p.out.data
+    for site in REUSE_FIRST REUSE_SECOND; do
+        line=$(grep -n "/\* $site \*/" "$SRC/prof_prog.c" | cut -d: -f1)
+        obj=$(grep -o "fn=([0-9]*) heap from reuse_block <- main:$line\b" p.out.data | sed 's/^fn=([0-9]*) //')
+        [ -n "$obj" ] || fail "no heap object from main:$line: $(grep heap p.out.data)"
+        $CHECK self p.out.data "$obj" BLOCKS 1
+        miss=$($CHECK selfof p.out.data "$obj" L1D_MISSES)
+        # 2048 32-byte lines written, then read: a 32 KiB L1D misses each
+        # at least once
+        [ "$miss" -ge 2048 ] || fail "$obj: $miss L1D misses"
+    done
+    ;;
 anon)
     # anonymous memory right after a file mapping is other memory, not
     # that file's data (only its .bss continues past its mapping)
