@@ -1087,10 +1087,14 @@ static void out_values(Out *o, const UInt *kinds, UInt nk, const ULong *raw, con
     vpmu_node_prof_kinds(raw, ev, kv, nv);
     for (k = 0; k < nk; k++) {
         ULong v = kind_value(kinds[k], kv, nv);
-        if (v)
-            out_printf(o, " %u:%llu", k, v);
+        if (v) {
+            out_char(o, ' ');
+            out_dec(o, k);
+            out_char(o, ':');
+            out_dec(o, v);
+        }
     }
-    out_printf(o, "\n");
+    out_char(o, '\n');
 }
 
 void vpmu_prof_write(Out *o)
@@ -1140,7 +1144,10 @@ void vpmu_prof_write(Out *o)
             any = cc->v[N_DYN + d] != 0;
         if (!any)
             continue;
-        out_printf(o, VPMU_REC_PROF_INSN " %lx %u", cc->addr, cc->obj);
+        out_str(o, VPMU_REC_PROF_INSN " ");
+        out_hex(o, cc->addr);
+        out_char(o, ' ');
+        out_dec(o, cc->obj);
         out_values(o, kinds, nk, &cc->v[N_DYN], e);
     }
     VG_(free)(ev);
@@ -1148,7 +1155,12 @@ void vpmu_prof_write(Out *o)
         if (!a->calls)
             continue;
         a->ev[VPMU_EV_BR_COND_NOT_TAKEN] = a->ev[VPMU_EV_BR_COND] - a->ev[VPMU_EV_BR_COND_TAKEN];
-        out_printf(o, VPMU_REC_PROF_CALL " %lx %lx %llu", a->site->addr, a->target, a->calls);
+        out_str(o, VPMU_REC_PROF_CALL " ");
+        out_hex(o, a->site->addr);
+        out_char(o, ' ');
+        out_hex(o, a->target);
+        out_char(o, ' ');
+        out_dec(o, a->calls);
         out_values(o, kinds, nk, a->raw, a->ev);
     }
     {
