@@ -84,6 +84,50 @@ static void put_costs(FILE *f, const uint64_t *v, const struct hpm_profile *p)
     fwrite(buf, 1, (size_t)(o - buf), f);
 }
 
+/* The same of sparse values (profile.h): the kinds between two pairs are
+ * 0. */
+static void put_sparse_costs(FILE *f, const struct hpm_prof_kv *kv, unsigned n_kv,
+                             const struct hpm_profile *p)
+{
+    char buf[HPM_PROF_KINDS_MAX * 21 + 2], *o = buf;
+    unsigned k, i = 0, last = 0, j;
+    for (j = 0; j < n_kv; j++)
+        if (kv[j].value && !p->hidden[kv[j].kind])
+            last = kv[j].kind + 1; /* missing trailing costs are 0 */
+    for (k = 0; k < last; k++) {
+        char num[20], *s;
+        size_t n;
+        uint64_t v = 0;
+        while (i < n_kv && kv[i].kind < k)
+            i++;
+        if (i < n_kv && kv[i].kind == k)
+            v = kv[i].value;
+        if (p->hidden[k])
+            continue;
+        if (v == 0) {
+            *o++ = ' ';
+            *o++ = '0';
+            continue;
+        }
+        s = put_u64(num + sizeof num, v);
+        n = (size_t)(num + sizeof num - s);
+        *o++ = ' ';
+        memcpy(o, s, n);
+        o += n;
+    }
+    *o++ = '\n';
+    fwrite(buf, 1, (size_t)(o - buf), f);
+}
+
+static void put_values(FILE *f, const uint64_t *v, const struct hpm_prof_kv *kv, unsigned n_kv,
+                       const struct hpm_profile *p)
+{
+    if (v)
+        put_costs(f, v, p);
+    else
+        put_sparse_costs(f, kv, n_kv, p);
+}
+
 /* "0x<addr hex> <line>" of a cost or call line, as "0x%" PRIx64 " %u". */
 static void put_position(FILE *f, uint64_t addr, unsigned line)
 {
@@ -161,7 +205,7 @@ int hpm_prof_write_callgrind(const struct hpm_profile *p, FILE *f)
                 put_position(f, c->addr, c->line);
             else
                 fprintf(f, "%u", c->line);
-            put_costs(f, c->v, p);
+            put_values(f, c->v, c->kv, c->n_kv, p);
         }
         for (j = 0; j < fn->n_calls; j++) {
             const struct hpm_prof_call *c = &fn->calls[j];
@@ -178,7 +222,7 @@ int hpm_prof_write_callgrind(const struct hpm_profile *p, FILE *f)
                         c->target_addr, c->target_line, c->site_addr, c->site_line);
             else
                 fprintf(f, "calls=%" PRIu64 " %u\n%u", c->count, c->target_line, c->site_line);
-            put_costs(f, c->v, p);
+            put_values(f, c->v, c->kv, c->n_kv, p);
         }
     }
     fprintf(f, "\ntotals:");
@@ -371,6 +415,8 @@ int hpm_prof_read_callgrind(struct hpm_profile *p, const char *text, size_t len,
                 call.site_line = (unsigned)(npos == 2 ? pos[1] : pos[0]);
                 call.site_file = cur_fi;
                 call.v = v;
+                call.kv = NULL;
+                call.n_kv = 0;
                 {
                     struct hpm_prof_fn *f = &p->fns[cur_fn];
                     struct hpm_prof_call *nc;
@@ -405,6 +451,8 @@ int hpm_prof_read_callgrind(struct hpm_profile *p, const char *text, size_t len,
                 f->costs[f->n_costs].line = (unsigned)(npos == 2 ? pos[1] : pos[0]);
                 f->costs[f->n_costs].file = cur_fi;
                 f->costs[f->n_costs].v = v;
+                f->costs[f->n_costs].kv = NULL;
+                f->costs[f->n_costs].n_kv = 0;
                 f->n_costs++;
             }
             continue;

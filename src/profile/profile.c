@@ -60,17 +60,35 @@ static int field(const char **p, const char *end, const char **f, size_t *n)
     return 1;
 }
 
+/* An unsigned number of base 10 or 16 (with or without 0x), all of the
+ * field, as strtoull reads it but for signs and blanks, which it refuses;
+ * -1 on anything else or overflow. (strtoull, through a copy, was a
+ * fifth of the front end's time: a profile's records are millions of
+ * numbers.) */
 static int num(const char *f, size_t n, int base, uint64_t *v)
 {
-    char buf[32];
-    char *e;
-    if (n == 0 || n >= sizeof buf || f[0] == '-' || f[0] == '+')
+    uint64_t x = 0;
+    size_t i = 0;
+    if (n == 0 || n >= 32)
         return -1;
-    memcpy(buf, f, n);
-    buf[n] = 0;
-    errno = 0;
-    *v = strtoull(buf, &e, base);
-    return *e || errno ? -1 : 0;
+    if (base == 16 && n > 2 && f[0] == '0' && (f[1] == 'x' || f[1] == 'X'))
+        i = 2;
+    for (; i < n; i++) {
+        unsigned c = (unsigned char)f[i], d;
+        if (c >= '0' && c <= '9')
+            d = c - '0';
+        else if (base == 16 && c >= 'a' && c <= 'f')
+            d = c - 'a' + 10;
+        else if (base == 16 && c >= 'A' && c <= 'F')
+            d = c - 'A' + 10;
+        else
+            return -1;
+        if (x > (UINT64_MAX - d) / (unsigned)base)
+            return -1;
+        x = x * (unsigned)base + d;
+    }
+    *v = x;
+    return 0;
 }
 
 static int word_is(const char *f, size_t n, const char *w)
@@ -132,14 +150,6 @@ uint64_t hpm_prof_records_value(const struct hpm_prof_records *r, size_t kv, uns
         if (r->kvs[kv + i].kind == k)
             return r->kvs[kv + i].value;
     return 0;
-}
-
-/* The values of a record, dense (n kinds) in v, which is all 0. */
-static void scatter(const struct hpm_prof_records *r, size_t kv, unsigned n_kv, uint64_t *v)
-{
-    unsigned i;
-    for (i = 0; i < n_kv; i++)
-        v[r->kvs[kv + i].kind] = r->kvs[kv + i].value;
 }
 
 int hpm_prof_records_parse(const char *text, size_t len, struct hpm_prof_records *r, char *err,
@@ -498,19 +508,27 @@ void hpm_profile_free(struct hpm_profile *p)
     memset(p, 0, sizeof *p);
 }
 
-/* A record's values, dense, in the profile. */
-static uint64_t *dense_values(struct hpm_profile *p, const struct hpm_prof_records *r, size_t kv,
-                              unsigned n_kv)
+/* A record's values, sparse, in the profile (the values' chunks hold
+ * them: two words a pair), in kind order. */
+static struct hpm_prof_kv *sparse_values(struct hpm_profile *p, const struct hpm_prof_records *r,
+                                         size_t kv, unsigned n_kv)
 {
-    uint64_t *d = hpm_profile_values(p, r->n_kinds);
+    struct hpm_prof_kv *d = (struct hpm_prof_kv *)hpm_profile_values(p, 2 * (size_t)n_kv);
+    unsigned i, j;
     if (!d)
         abort();
-    scatter(r, kv, n_kv, d);
+    for (i = 0; i < n_kv; i++) {
+        /* the tool writes them in order: this is one comparison each */
+        struct hpm_prof_kv x = r->kvs[kv + i];
+        for (j = i; j > 0 && d[j - 1].kind > x.kind; j--)
+            d[j] = d[j - 1];
+        d[j] = x;
+    }
     return d;
 }
 
 static void add_cost(struct hpm_prof_fn *f, uint64_t addr, unsigned file, unsigned line,
-                     uint64_t *v)
+                     uint64_t *v, struct hpm_prof_kv *kv, unsigned n_kv)
 {
     struct hpm_prof_cost *nc = grow(f->costs, &f->cap_costs, f->n_costs + 1, sizeof *nc);
     if (!nc)
@@ -520,7 +538,49 @@ static void add_cost(struct hpm_prof_fn *f, uint64_t addr, unsigned file, unsign
     nc[f->n_costs].file = file;
     nc[f->n_costs].line = line;
     nc[f->n_costs].v = v;
+    nc[f->n_costs].kv = kv;
+    nc[f->n_costs].n_kv = n_kv;
     f->n_costs++;
+}
+
+/* Values made dense (v), in place: *kv, *n_kv are cleared. */
+static void densify(struct hpm_profile *p, uint64_t **v, struct hpm_prof_kv **kv, unsigned *n_kv)
+{
+    unsigned i;
+    if (*v)
+        return;
+    *v = hpm_profile_values(p, p->n_kinds);
+    if (!*v)
+        abort();
+    for (i = 0; i < *n_kv; i++)
+        (*v)[(*kv)[i].kind] = (*kv)[i].value;
+    *kv = NULL;
+    *n_kv = 0;
+}
+
+/* to += from (from dense or sparse; to dense) */
+static void add_values(uint64_t *to, const uint64_t *v, const struct hpm_prof_kv *kv, unsigned n_kv,
+                       unsigned n_kinds)
+{
+    unsigned k;
+    if (v)
+        for (k = 0; k < n_kinds; k++)
+            to[k] += v[k];
+    else
+        for (k = 0; k < n_kv; k++)
+            to[kv[k].kind] += kv[k].value;
+}
+
+void hpm_profile_densify(struct hpm_profile *p)
+{
+    size_t i, j;
+    for (i = 0; i < p->n_fns; i++) {
+        struct hpm_prof_fn *f = &p->fns[i];
+        for (j = 0; j < f->n_costs; j++)
+            densify(p, &f->costs[j].v, &f->costs[j].kv, &f->costs[j].n_kv);
+        for (j = 0; j < f->n_calls; j++)
+            densify(p, &f->calls[j].v, &f->calls[j].kv, &f->calls[j].n_kv);
+    }
 }
 
 static void add_call(struct hpm_prof_fn *f, const struct hpm_prof_call *c)
@@ -585,8 +645,11 @@ static int cmp_share(const void *a, const void *b)
     return x->i < y->i ? -1 : x->i > y->i; /* ties: the earlier row, for determinism */
 }
 
-/* Largest-remainder shares of total in proportion to w[0..n)[k]. */
-static void apportion(uint64_t **w, size_t n, unsigned k, uint64_t total)
+/* Largest-remainder shares of total in proportion to *w[0..n), in place.
+ * The weights that are 0 are left out by the caller: they get nothing
+ * (the units left over are fewer than the shares with a remainder, and
+ * those sort first), so the shares are those of every instruction. */
+static void apportion(uint64_t **w, size_t n, uint64_t total)
 {
     unsigned __int128 sum = 0, given = 0;
     size_t i;
@@ -594,25 +657,25 @@ static void apportion(uint64_t **w, size_t n, unsigned k, uint64_t total)
     if (n == 0)
         return;
     for (i = 0; i < n; i++)
-        sum += w[i][k];
+        sum += *w[i];
     if (sum == 0)
         return;
     sh = malloc(n * sizeof *sh);
     if (!sh)
         abort();
     for (i = 0; i < n; i++) {
-        unsigned __int128 x = (unsigned __int128)w[i][k] * total;
+        unsigned __int128 x = (unsigned __int128)*w[i] * total;
         uint64_t q = (uint64_t)(x / sum);
         sh[i].rem = (uint64_t)(((x % sum) << 32) / sum);
         sh[i].i = i;
-        w[i][k] = q;
+        *w[i] = q;
         given += q;
     }
     /* fewer than n units are left: one each to the largest remainders */
     if (n > 1)
         qsort(sh, n, sizeof *sh, cmp_share);
     for (i = 0; given < total && i < n; i++, given++)
-        w[sh[i].i][k]++;
+        (*w[sh[i].i])++;
     free(sh);
 }
 
@@ -629,9 +692,9 @@ int hpm_prof_add_records(struct hpm_profile *p, const struct hpm_prof_records *r
                          struct hpm_symbols *syms, char *err, size_t errlen)
 {
     unsigned k;
-    size_t i, j, *order;
+    size_t i, j, *order, nonzero[HPM_PROF_KINDS_MAX];
     uint64_t sum[HPM_PROF_KINDS_MAX];
-    uint64_t **w;
+    struct hpm_prof_kv **w;
     if (r->n_kinds == 0)
         return 0; /* a process without a profile (it ran nothing) */
     if (p->n_kinds == 0) {
@@ -659,20 +722,37 @@ int hpm_prof_add_records(struct hpm_profile *p, const struct hpm_prof_records *r
     w = malloc((r->n_insns + 1) * sizeof *w);
     if (!w)
         abort();
-    for (i = 0; i < r->n_insns; i++)
-        w[i] = dense_values(p, r, r->insns[i].kv, r->insns[i].n_kv);
     memset(sum, 0, sizeof sum);
-    for (i = 0; i < r->n_insns; i++)
-        for (k = 0; k < r->n_kinds; k++)
-            sum[k] += w[i][k];
+    memset(nonzero, 0, sizeof nonzero);
+    for (i = 0; i < r->n_insns; i++) {
+        w[i] = sparse_values(p, r, r->insns[i].kv, r->insns[i].n_kv);
+        for (j = 0; j < r->insns[i].n_kv; j++) {
+            sum[w[i][j].kind] += w[i][j].value;
+            nonzero[w[i][j].kind]++;
+        }
+    }
     for (k = 0; k < r->n_kinds; k++) {
+        size_t m;
+        uint64_t **shares;
+        unsigned x;
         p->totals[k] += r->totals[k];
         if (sum[k] == r->totals[k])
             continue;
         p->apportioned[k] = 1;
-        if (sum[k] > 0) {
-            apportion(w, r->n_insns, k, r->totals[k]);
-        }
+        if (sum[k] == 0)
+            continue;
+        /* the instructions' values of kind k, in their order */
+        shares = malloc(nonzero[k] * sizeof *shares);
+        if (!shares)
+            abort();
+        for (i = 0, m = 0; i < r->n_insns; i++)
+            for (x = 0; x < r->insns[i].n_kv; x++)
+                if (w[i][x].kind == k) {
+                    shares[m++] = &w[i][x].value;
+                    break;
+                }
+        apportion(shares, m, r->totals[k]);
+        free(shares);
     }
     /* in address order: neighbours share their function's symbol */
     order = malloc((r->n_insns + 1) * sizeof *order);
@@ -689,7 +769,7 @@ int hpm_prof_add_records(struct hpm_profile *p, const struct hpm_prof_records *r
         i = order[j];
         locate(p, r, syms, r->insns[i].obj, r->insns[i].addr, &at);
         fi = hpm_profile_fn(p, at.obj, at.file, at.fn);
-        add_cost(&p->fns[fi], r->insns[i].addr, at.file, at.line, w[i]);
+        add_cost(&p->fns[fi], r->insns[i].addr, at.file, at.line, NULL, w[i], r->insns[i].n_kv);
     }
     free(order);
     /* a kind counted where no instruction was (none today): one place */
@@ -700,7 +780,7 @@ int hpm_prof_add_records(struct hpm_profile *p, const struct hpm_prof_records *r
             if (!v)
                 abort();
             v[k] = r->totals[k];
-            add_cost(&p->fns[fi], 0, 0, 0, v);
+            add_cost(&p->fns[fi], 0, 0, 0, v, NULL, 0);
         }
     }
     free(w);
@@ -719,7 +799,8 @@ int hpm_prof_add_records(struct hpm_profile *p, const struct hpm_prof_records *r
         c.target_addr = r->arcs[i].target;
         c.target_line = to.line;
         c.count = r->arcs[i].calls;
-        c.v = dense_values(p, r, r->arcs[i].kv, r->arcs[i].n_kv);
+        c.kv = sparse_values(p, r, r->arcs[i].kv, r->arcs[i].n_kv);
+        c.n_kv = r->arcs[i].n_kv;
         add_call(&p->fns[fi], &c);
     }
     return 0;
@@ -795,7 +876,7 @@ int hpm_prof_add_data(struct hpm_profile *d, const struct hpm_prof_records *r,
         }
         {
             unsigned fi = hpm_profile_fn(d, obj, file, name); /* may move d->fns */
-            add_cost(&d->fns[fi], addr, file, line, v);
+            add_cost(&d->fns[fi], addr, file, line, v, NULL, 0);
         }
         for (k = 0; k < d->n_kinds; k++)
             d->totals[k] += v[k];
@@ -829,15 +910,15 @@ static int cmp_call(const void *a, const void *b)
 void hpm_profile_finish(struct hpm_profile *p)
 {
     size_t i, j, o;
-    unsigned k;
     for (i = 0; i < p->n_fns; i++) {
         struct hpm_prof_fn *f = &p->fns[i];
         if (f->n_costs > 1)
             qsort(f->costs, f->n_costs, sizeof *f->costs, cmp_cost);
         for (j = 0, o = 0; j < f->n_costs; j++) {
             if (o > 0 && cmp_cost(&f->costs[o - 1], &f->costs[j]) == 0) {
-                for (k = 0; k < p->n_kinds; k++)
-                    f->costs[o - 1].v[k] += f->costs[j].v[k];
+                struct hpm_prof_cost *to = &f->costs[o - 1];
+                densify(p, &to->v, &to->kv, &to->n_kv);
+                add_values(to->v, f->costs[j].v, f->costs[j].kv, f->costs[j].n_kv, p->n_kinds);
             } else {
                 f->costs[o++] = f->costs[j];
             }
@@ -847,9 +928,10 @@ void hpm_profile_finish(struct hpm_profile *p)
             qsort(f->calls, f->n_calls, sizeof *f->calls, cmp_call);
         for (j = 0, o = 0; j < f->n_calls; j++) {
             if (o > 0 && cmp_call(&f->calls[o - 1], &f->calls[j]) == 0) {
-                for (k = 0; k < p->n_kinds; k++)
-                    f->calls[o - 1].v[k] += f->calls[j].v[k];
-                f->calls[o - 1].count += f->calls[j].count;
+                struct hpm_prof_call *to = &f->calls[o - 1];
+                densify(p, &to->v, &to->kv, &to->n_kv);
+                add_values(to->v, f->calls[j].v, f->calls[j].kv, f->calls[j].n_kv, p->n_kinds);
+                to->count += f->calls[j].count;
             } else {
                 f->calls[o++] = f->calls[j];
             }
@@ -861,10 +943,10 @@ void hpm_profile_finish(struct hpm_profile *p)
 void hpm_profile_sum(const struct hpm_profile *p, uint64_t *sum)
 {
     size_t i, j;
-    unsigned k;
     memset(sum, 0, p->n_kinds * sizeof *sum);
     for (i = 0; i < p->n_fns; i++)
-        for (j = 0; j < p->fns[i].n_costs; j++)
-            for (k = 0; k < p->n_kinds; k++)
-                sum[k] += p->fns[i].costs[j].v[k];
+        for (j = 0; j < p->fns[i].n_costs; j++) {
+            const struct hpm_prof_cost *c = &p->fns[i].costs[j];
+            add_values(sum, c->v, c->kv, c->n_kv, p->n_kinds);
+        }
 }

@@ -114,11 +114,17 @@ void hpm_symbols_free(struct hpm_symbols *t);
 
 /* --------------------------------------------------------------- model */
 
+/* A cost's or call's values: dense (v, n_kinds of them) or, in a profile
+ * built from records, sparse (v NULL; kv, n_kv pairs in kind order, kinds
+ * absent are 0): an instruction's cost is most often ten values of a
+ * hundred, and a Python profile's dense values were 180 MB. */
 struct hpm_prof_cost {
     uint64_t addr; /* 0 when unknown (a callgrind file without instr) */
     unsigned file; /* string id */
     unsigned line;
     uint64_t *v;
+    struct hpm_prof_kv *kv;
+    unsigned n_kv;
 };
 
 struct hpm_prof_call {
@@ -128,8 +134,23 @@ struct hpm_prof_call {
     uint64_t target_addr;
     unsigned target_line;
     uint64_t count;
-    uint64_t *v; /* inclusive */
+    uint64_t *v; /* inclusive (or sparse, as a cost's) */
+    struct hpm_prof_kv *kv;
+    unsigned n_kv;
 };
+
+/* Value of kind k of a cost's or call's values, dense or sparse. */
+static inline uint64_t hpm_prof_value(const uint64_t *v, const struct hpm_prof_kv *kv,
+                                      unsigned n_kv, unsigned k)
+{
+    unsigned i;
+    if (v)
+        return v[k];
+    for (i = 0; i < n_kv && kv[i].kind <= k; i++)
+        if (kv[i].kind == k)
+            return kv[i].value;
+    return 0;
+}
 
 struct hpm_prof_fn {
     unsigned obj, file, name; /* string ids */
@@ -185,6 +206,8 @@ int hpm_prof_add_data(struct hpm_profile *d, const struct hpm_prof_records *r,
 
 /* Sorts and merges each function's costs and calls (after adding). */
 void hpm_profile_finish(struct hpm_profile *p);
+/* Every cost's and call's values dense (v), for code that indexes them. */
+void hpm_profile_densify(struct hpm_profile *p);
 
 /* Self cost of every kind, summed over the profile. */
 void hpm_profile_sum(const struct hpm_profile *p, uint64_t *sum);

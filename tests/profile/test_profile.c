@@ -129,7 +129,8 @@ static void test_apportion(void)
     CHECK_EQ(p.apportioned[1], 1);
     for (i = 0; i < p.n_fns; i++)
         for (j = 0; j < p.fns[i].n_costs; j++) {
-            uint64_t c = p.fns[i].costs[j].v[1];
+            const struct hpm_prof_cost *x = &p.fns[i].costs[j];
+            uint64_t c = hpm_prof_value(x->v, x->kv, x->n_kv, 1);
             CHECK(c == 0 || c == 33 || c == 34);
             big += c == 34;
         }
