@@ -100,6 +100,16 @@ static UInt role_of(Addr target)
  * inclusive cost (exact events and raw statistics, deltas), added when its
  * outermost open call returns, as callgrind does: costs of recursive calls
  * are not counted twice. */
+/* A snapshot of the counted events and raw statistics, and an arc's sums
+ * of their differences: the events (VPMU_EV_COUNT of them) and the
+ * statistics (VPMU_PR_N) each padded to SNAP_HALF words, the pads 0, one
+ * run of SNAP_N words that a return adds two at a time without a branch
+ * (a branch per value, taken for the few that moved, mispredicted). */
+#define SNAP_HALF 32
+#define SNAP_N (2 * SNAP_HALF)
+_Static_assert(VPMU_EV_COUNT <= SNAP_HALF && VPMU_PR_N <= SNAP_HALF, "a snapshot's halves");
+typedef ULong snap_v2 __attribute__((vector_size(16), aligned(8)));
+
 struct arc {
     struct arc *next; /* hash chain */
     UWord key;        /* hash of (site, target) */
@@ -108,8 +118,8 @@ struct arc {
     Addr target;
     struct callee *callee;
     ULong calls;
-    ULong ev[VPMU_EV_COUNT];
-    ULong raw[VPMU_PR_N];
+    ULong ev[SNAP_HALF]; /* then raw: one snapshot's layout */
+    ULong raw[SNAP_HALF];
     ULong *saved; /* calls, ev, raw when stopped */
     Addr plt_target;     /* a call of a PLT stub: the stub's last target */
     struct arc *plt_arc; /* and the arc from the call site to it */
@@ -151,6 +161,10 @@ static struct excluded *excl;
 static void counted_snapshot(ULong *ev, ULong *raw)
 {
     UInt c = vpmu_node_cur_core(), i;
+    for (i = VPMU_EV_COUNT; i < SNAP_HALF; i++)
+        ev[i] = 0; /* the pads (ev and raw are SNAP_HALF long) */
+    for (i = VPMU_PR_N; i < SNAP_HALF; i++)
+        raw[i] = 0;
     if (prof_stopped) {
         VG_(memcpy)(ev, excl[c].stop_ev, sizeof excl[c].stop_ev);
         VG_(memcpy)(raw, excl[c].stop_raw, sizeof excl[c].stop_raw);
@@ -292,9 +306,21 @@ struct frame {
     Addr sp; /* the stack pointer after the call pushed its return address */
     struct arc *arc;
     ULong arg0, arg1; /* an allocator's arguments (RDI, RSI) */
-    ULong ev[VPMU_EV_COUNT];
-    ULong raw[VPMU_PR_N];
+    ULong ev[SNAP_HALF]; /* then raw: a snapshot */
+    ULong raw[SNAP_HALF];
 };
+_Static_assert(offsetof(struct frame, raw) == offsetof(struct frame, ev) + SNAP_HALF * sizeof(ULong),
+               "a frame's snapshot is one run");
+_Static_assert(offsetof(struct arc, raw) == offsetof(struct arc, ev) + SNAP_HALF * sizeof(ULong),
+               "an arc's sums are one run");
+
+/* sum += now - then, over a snapshot's SNAP_N words */
+static inline void snap_add_since(ULong *sum, const ULong *now, const ULong *then)
+{
+    UInt i;
+    for (i = 0; i < SNAP_N; i += 2)
+        *(snap_v2 *)(sum + i) += *(const snap_v2 *)(now + i) - *(const snap_v2 *)(then + i);
+}
 
 struct shadow {
     struct frame *f;
@@ -724,32 +750,20 @@ static void allocator_returned(struct shadow *sh, UInt i, ULong rax)
  * (the normal case: one) or unwound past (longjmp, exceptions). */
 static void pop_to(struct shadow *sh, Addr sp, Bool returned, ULong rax)
 {
-    ULong ev[VPMU_EV_COUNT], raw[VPMU_PR_N];
+    ULong now[SNAP_N];
     Bool have = False;
     while (sh->depth > 0 && sh->f[sh->depth - 1].sp < sp) {
         struct frame *f = &sh->f[--sh->depth];
-        Int i;
         if (returned && f->arc->callee->role != ROLE_NONE)
             allocator_returned(sh, sh->depth, rax);
         f->arc->calls++;
         if (f->arc->callee->depth > 0 && --f->arc->callee->depth > 0)
             continue; /* a recursive call: inside an open one's cost */
         if (!have) {
-            counted_snapshot(ev, raw);
+            counted_snapshot(now, now + SNAP_HALF);
             have = True;
         }
-        /* most statistics do not move in a call: the arc's cache lines
-         * are touched only for those that did */
-        for (i = 0; i < VPMU_EV_COUNT; i++) {
-            ULong d = ev[i] - f->ev[i];
-            if (d)
-                f->arc->ev[i] += d;
-        }
-        for (i = 0; i < VPMU_PR_N; i++) {
-            ULong d = raw[i] - f->raw[i];
-            if (d)
-                f->arc->raw[i] += d;
-        }
+        snap_add_since(f->arc->ev, now, f->ev);
     }
 }
 
@@ -931,8 +945,8 @@ void vpmu_prof_stop(void)
         if (!a->saved)
             a->saved = VG_(malloc)("hpm.prof.saved", ARC_VALS * sizeof(ULong));
         a->saved[0] = a->calls;
-        VG_(memcpy)(a->saved + 1, a->ev, sizeof a->ev);
-        VG_(memcpy)(a->saved + 1 + VPMU_EV_COUNT, a->raw, sizeof a->raw);
+        VG_(memcpy)(a->saved + 1, a->ev, VPMU_EV_COUNT * sizeof(ULong));
+        VG_(memcpy)(a->saved + 1 + VPMU_EV_COUNT, a->raw, VPMU_PR_N * sizeof(ULong));
     }
 }
 
@@ -977,8 +991,8 @@ void vpmu_prof_start(void)
     for (a = all_arcs; a; a = a->all) {
         if (a->saved) {
             a->calls = a->saved[0];
-            VG_(memcpy)(a->ev, a->saved + 1, sizeof a->ev);
-            VG_(memcpy)(a->raw, a->saved + 1 + VPMU_EV_COUNT, sizeof a->raw);
+            VG_(memcpy)(a->ev, a->saved + 1, VPMU_EV_COUNT * sizeof(ULong));
+            VG_(memcpy)(a->raw, a->saved + 1 + VPMU_EV_COUNT, VPMU_PR_N * sizeof(ULong));
         } else {
             a->calls = 0;
             VG_(memset)(a->ev, 0, sizeof a->ev);
