@@ -179,6 +179,9 @@ static void prof_delta(int kind, int served, ULong *data);
 ULong *vpmu_prof_sink;
 static ULong (*prof_last_core)[VPMU_PR_CORE_N];
 static ULong prof_last_node[VPMU_PR_N];
+/* Each core's folded exact events in lane order (cores[].ev's mirror,
+ * kept by a profile): vpmu_node_prof_snapshot_lanes. */
+static ULong (*prof_base_lane)[2 * VPMU_LIVE_WORDS];
 
 /* The live block's lanes in event order: live_event[slot] is the event of
  * lane `slot` (word slot / 2, low half for even slots): the profile's
@@ -666,6 +669,9 @@ void vpmu_node_add_core_events(UInt core, const ULong *ev)
     tl_assert(core < n_cores);
     for (e = 0; e < VPMU_EV_COUNT; e++)
         cores[core].ev[e] += ev[e];
+    if (prof_base_lane)
+        for (e = 0; e < VPMU_EV_COUNT; e++)
+            prof_base_lane[core][vpmu_live_slot((Int)e)] += ev[e];
     cores[core].ran = True;
 }
 
@@ -1291,8 +1297,12 @@ static void prof_delta(int kind, int served, ULong *data)
 
 void vpmu_node_prof_init(void)
 {
-    UInt c;
+    UInt c, e;
     prof_last_core = zalloc("hpm.prof.last", n_cores * sizeof *prof_last_core);
+    prof_base_lane = zalloc("hpm.prof.lanes", n_cores * sizeof *prof_base_lane);
+    for (c = 0; c < n_cores; c++)
+        for (e = 0; e < VPMU_EV_COUNT; e++)
+            prof_base_lane[c][vpmu_live_slot((Int)e)] = cores[c].ev[e];
     for (c = 0; c < n_cores; c++) {
         ULong raw[VPMU_PR_N];
         raw_core(c, raw);
@@ -1336,6 +1346,25 @@ void vpmu_node_prof_snapshot(UInt core, ULong *ev, ULong *raw)
     ev[VPMU_EV_BR_COND_NOT_TAKEN] = ev[VPMU_EV_BR_COND] - ev[VPMU_EV_BR_COND_TAKEN];
     /* every change of the statistics has been followed into these (the
      * profile's deltas): no need to read the models */
+    for (i = 0; i < VPMU_PR_CORE_N; i++)
+        raw[i] = prof_last_core[core][i];
+    for (; i < VPMU_PR_N; i++)
+        raw[i] = prof_last_node[i];
+}
+
+void vpmu_node_prof_snapshot_lanes(UInt core, ULong *ev_lanes, ULong *raw)
+{
+    const ULong *base = prof_base_lane[core];
+    UInt w, i;
+    if (core == cur_core) {
+        for (w = 0; w < VPMU_LIVE_WORDS; w++) {
+            ULong v = vpmu_live[w];
+            ev_lanes[2 * w] = base[2 * w] + (v & 0xffffffffULL);
+            ev_lanes[2 * w + 1] = base[2 * w + 1] + (v >> 32);
+        }
+    } else {
+        VG_(memcpy)(ev_lanes, base, sizeof prof_base_lane[0]);
+    }
     for (i = 0; i < VPMU_PR_CORE_N; i++)
         raw[i] = prof_last_core[core][i];
     for (; i < VPMU_PR_N; i++)

@@ -183,6 +183,12 @@ void vpmu_node_prof_kinds(const ULong *raw, const ULong *ev, ULong *kv, ULong *n
  * block not yet folded) and raw vector, counted or not: call-graph
  * snapshots. */
 void vpmu_node_prof_snapshot(UInt core, ULong *ev, ULong *raw);
+/* The same with the exact events in the live block's lane order:
+ * ev_lanes[vpmu_live_slot(e)], 2 * VPMU_LIVE_WORDS of them (the slot of
+ * br_cond_not_taken holds no count of its own): the call graph's
+ * snapshots, taken at every call and return of a profile, need no
+ * reordering. */
+void vpmu_node_prof_snapshot_lanes(UInt core, ULong *ev_lanes, ULong *raw);
 UInt vpmu_node_cur_core(void);
 /* Exact core event ev (VPMU_EV_*) so far, over every core, counted or not
  * (the live block included). */

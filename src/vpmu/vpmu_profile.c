@@ -101,13 +101,15 @@ static UInt role_of(Addr target)
  * outermost open call returns, as callgrind does: costs of recursive calls
  * are not counted twice. */
 /* A snapshot of the counted events and raw statistics, and an arc's sums
- * of their differences: the events (VPMU_EV_COUNT of them) and the
+ * of their differences: the events in the live block's lane order
+ * (vpmu_node_prof_snapshot_lanes; 2 * VPMU_LIVE_WORDS of them) and the
  * statistics (VPMU_PR_N) each padded to SNAP_HALF words, the pads 0, one
  * run of SNAP_N words that a return adds two at a time without a branch
  * (a branch per value, taken for the few that moved, mispredicted). */
 #define SNAP_HALF 32
 #define SNAP_N (2 * SNAP_HALF)
-_Static_assert(VPMU_EV_COUNT <= SNAP_HALF && VPMU_PR_N <= SNAP_HALF, "a snapshot's halves");
+#define SNAP_LANES (2 * VPMU_LIVE_WORDS)
+_Static_assert(SNAP_LANES <= SNAP_HALF && VPMU_PR_N <= SNAP_HALF, "a snapshot's halves");
 typedef ULong snap_v2 __attribute__((vector_size(16), aligned(8)));
 
 struct arc {
@@ -150,8 +152,8 @@ static struct shadow *shadows; /* VG_N_THREADS of them (a variable) */
  * core, the snapshot at the last stop and everything excluded so far (the
  * snapshots are cumulative, counted or not). */
 struct excluded {
-    ULong stop_ev[VPMU_EV_COUNT], stop_raw[VPMU_PR_N];
-    ULong ev[VPMU_EV_COUNT], raw[VPMU_PR_N];
+    ULong stop_ev[SNAP_LANES], stop_raw[VPMU_PR_N]; /* events in lane order */
+    ULong ev[SNAP_LANES], raw[VPMU_PR_N];
     Bool any; /* ev or raw not all 0: most runs never stop the counters */
 };
 static struct excluded *excl;
@@ -161,7 +163,7 @@ static struct excluded *excl;
 static void counted_snapshot(ULong *ev, ULong *raw)
 {
     UInt c = vpmu_node_cur_core(), i;
-    for (i = VPMU_EV_COUNT; i < SNAP_HALF; i++)
+    for (i = SNAP_LANES; i < SNAP_HALF; i++)
         ev[i] = 0; /* the pads (ev and raw are SNAP_HALF long) */
     for (i = VPMU_PR_N; i < SNAP_HALF; i++)
         raw[i] = 0;
@@ -169,11 +171,11 @@ static void counted_snapshot(ULong *ev, ULong *raw)
         VG_(memcpy)(ev, excl[c].stop_ev, sizeof excl[c].stop_ev);
         VG_(memcpy)(raw, excl[c].stop_raw, sizeof excl[c].stop_raw);
     } else {
-        vpmu_node_prof_snapshot(c, ev, raw);
+        vpmu_node_prof_snapshot_lanes(c, ev, raw);
     }
     if (!excl[c].any)
         return;
-    for (i = 0; i < VPMU_EV_COUNT; i++)
+    for (i = 0; i < SNAP_LANES; i++)
         ev[i] -= excl[c].ev[i];
     for (i = 0; i < VPMU_PR_N; i++)
         raw[i] -= excl[c].raw[i];
@@ -913,7 +915,7 @@ void vpmu_prof_thread_end(ThreadId tid)
  * Start, stop, reset
  * ---------------------------------------------------------------------- */
 
-#define ARC_VALS (1 + VPMU_EV_COUNT + VPMU_PR_N)
+#define ARC_VALS (1 + SNAP_N)
 
 void vpmu_prof_stop(void)
 {
@@ -927,7 +929,7 @@ void vpmu_prof_stop(void)
     {
         UInt c;
         for (c = 0; c < vpmu_node_cores(); c++)
-            vpmu_node_prof_snapshot(c, excl[c].stop_ev, excl[c].stop_raw);
+            vpmu_node_prof_snapshot_lanes(c, excl[c].stop_ev, excl[c].stop_raw);
     }
     for (cc = all_ccs; cc; cc = cc->all) {
         if (!cc->saved)
@@ -945,8 +947,7 @@ void vpmu_prof_stop(void)
         if (!a->saved)
             a->saved = VG_(malloc)("hpm.prof.saved", ARC_VALS * sizeof(ULong));
         a->saved[0] = a->calls;
-        VG_(memcpy)(a->saved + 1, a->ev, VPMU_EV_COUNT * sizeof(ULong));
-        VG_(memcpy)(a->saved + 1 + VPMU_EV_COUNT, a->raw, VPMU_PR_N * sizeof(ULong));
+        VG_(memcpy)(a->saved + 1, a->ev, SNAP_N * sizeof(ULong)); /* ev, raw */
     }
 }
 
@@ -962,9 +963,9 @@ void vpmu_prof_start(void)
     {
         UInt c, i;
         for (c = 0; c < vpmu_node_cores(); c++) {
-            ULong ev[VPMU_EV_COUNT], raw[VPMU_PR_N];
-            vpmu_node_prof_snapshot(c, ev, raw);
-            for (i = 0; i < VPMU_EV_COUNT; i++) {
+            ULong ev[SNAP_LANES], raw[VPMU_PR_N];
+            vpmu_node_prof_snapshot_lanes(c, ev, raw);
+            for (i = 0; i < SNAP_LANES; i++) {
                 excl[c].ev[i] += ev[i] - excl[c].stop_ev[i];
                 excl[c].any |= excl[c].ev[i] != 0;
             }
@@ -991,8 +992,7 @@ void vpmu_prof_start(void)
     for (a = all_arcs; a; a = a->all) {
         if (a->saved) {
             a->calls = a->saved[0];
-            VG_(memcpy)(a->ev, a->saved + 1, VPMU_EV_COUNT * sizeof(ULong));
-            VG_(memcpy)(a->raw, a->saved + 1 + VPMU_EV_COUNT, VPMU_PR_N * sizeof(ULong));
+            VG_(memcpy)(a->ev, a->saved + 1, SNAP_N * sizeof(ULong));
         } else {
             a->calls = 0;
             VG_(memset)(a->ev, 0, sizeof a->ev);
@@ -1166,16 +1166,21 @@ void vpmu_prof_write(Out *o)
     }
     VG_(free)(ev);
     for (a = all_arcs; a; a = a->all) {
+        ULong ev_order[VPMU_EV_COUNT];
+        Int e;
         if (!a->calls)
             continue;
-        a->ev[VPMU_EV_BR_COND_NOT_TAKEN] = a->ev[VPMU_EV_BR_COND] - a->ev[VPMU_EV_BR_COND_TAKEN];
+        for (e = 0; e < VPMU_EV_COUNT; e++)
+            ev_order[e] = a->ev[vpmu_live_slot(e)]; /* the sums are in lane order */
+        ev_order[VPMU_EV_BR_COND_NOT_TAKEN] =
+            ev_order[VPMU_EV_BR_COND] - ev_order[VPMU_EV_BR_COND_TAKEN];
         out_str(o, VPMU_REC_PROF_CALL " ");
         out_hex(o, a->site->addr);
         out_char(o, ' ');
         out_hex(o, a->target);
         out_char(o, ' ');
         out_dec(o, a->calls);
-        out_values(o, kinds, nk, a->raw, a->ev);
+        out_values(o, kinds, nk, a->raw, ev_order);
     }
     {
         /* data objects: their statistics as kinds, with no exact events */
