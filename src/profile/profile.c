@@ -597,19 +597,55 @@ struct where {
     unsigned obj, fn, file, line;
 };
 
+/* The string ids locate found last (instructions come in address order:
+ * most share their neighbour's object, function and file, whose strings
+ * the symbol table keeps at one address). */
+struct locate_memo {
+    int valid;
+    unsigned obj, obj_id;
+    const char *fn;   /* the symbol's name, or NULL: */
+    uint64_t fn_addr; /* the nameless function's first address */
+    unsigned fn_id;
+    const char *file;
+    unsigned file_id;
+};
+
 static void locate(struct hpm_profile *p, const struct hpm_prof_records *r,
-                   struct hpm_symbols *syms, unsigned obj, uint64_t addr, struct where *w)
+                   struct hpm_symbols *syms, unsigned obj, uint64_t addr, struct where *w,
+                   struct locate_memo *m)
 {
     struct hpm_sym s;
     char buf[64];
+    int known = obj && obj < r->n_objects && r->objects[obj].path;
     memset(&s, 0, sizeof s);
-    w->obj = obj && obj < r->n_objects && r->objects[obj].path
-                 ? hpm_profile_str(p, r->objects[obj].path)
-                 : 0;
-    if (obj && obj < r->n_objects && r->objects[obj].path && syms)
+    if (m && m->valid && m->obj == obj) {
+        w->obj = m->obj_id;
+    } else {
+        w->obj = known ? hpm_profile_str(p, r->objects[obj].path) : 0;
+        if (m) {
+            m->valid = 1;
+            m->obj = obj;
+            m->obj_id = w->obj;
+            m->fn = m->file = NULL;
+            m->fn_addr = 0;
+            m->fn_id = m->file_id = 0;
+        }
+    }
+    if (known && syms)
         (void)hpm_symbols_lookup(syms, &r->objects[obj], addr, &s);
     if (s.fn) {
-        w->fn = hpm_profile_str(p, s.fn);
+        if (m && m->fn == s.fn) {
+            w->fn = m->fn_id;
+        } else {
+            w->fn = hpm_profile_str(p, s.fn);
+            if (m) {
+                m->fn = s.fn;
+                m->fn_addr = 0;
+                m->fn_id = w->fn;
+            }
+        }
+    } else if (m && s.fn_addr && !m->fn && m->fn_addr == s.fn_addr) {
+        w->fn = m->fn_id;
     } else {
         /* callgrind's name for code without a symbol is its address; the
          * function's first address where the unwind table bounds it, so
@@ -617,8 +653,23 @@ static void locate(struct hpm_profile *p, const struct hpm_prof_records *r,
          * instruction */
         snprintf(buf, sizeof buf, "0x%016" PRIx64, s.fn_addr ? s.fn_addr : addr);
         w->fn = hpm_profile_str(p, buf);
+        if (m) {
+            m->fn = NULL;
+            m->fn_addr = s.fn_addr;
+            m->fn_id = w->fn;
+        }
     }
-    w->file = s.file ? hpm_profile_str(p, s.file) : 0;
+    if (!s.file)
+        w->file = 0;
+    else if (m && m->file == s.file)
+        w->file = m->file_id;
+    else {
+        w->file = hpm_profile_str(p, s.file);
+        if (m) {
+            m->file = s.file;
+            m->file_id = w->file;
+        }
+    }
     w->line = s.line;
 }
 
@@ -643,6 +694,44 @@ static int cmp_share(const void *a, const void *b)
     if (x->rem != y->rem)
         return x->rem > y->rem ? -1 : 1;
     return x->i < y->i ? -1 : x->i > y->i; /* ties: the earlier row, for determinism */
+}
+
+static void share_swap(struct share *a, size_t x, size_t y)
+{
+    struct share t = a[x];
+    a[x] = a[y];
+    a[y] = t;
+}
+
+/* The k shares that come first in cmp_share's order moved to a[0..k), in
+ * no order (quickselect: the remainders' full sort was a tenth of the
+ * front end; all shares differ, their rows do). */
+static void share_select(struct share *a, size_t n, size_t k)
+{
+    size_t lo = 0, hi = n;
+    unsigned rounds = 0;
+    while (hi - lo > 16 && k > lo && k < hi) {
+        size_t mid = lo + (hi - lo) / 2, i, p;
+        if (++rounds > 100)
+            break; /* a bad run of pivots: the sort below ends it */
+        /* median of three to a[hi - 1], the pivot */
+        if (cmp_share(&a[mid], &a[lo]) < 0)
+            share_swap(a, mid, lo);
+        if (cmp_share(&a[hi - 1], &a[lo]) < 0)
+            share_swap(a, hi - 1, lo);
+        if (cmp_share(&a[mid], &a[hi - 1]) < 0)
+            share_swap(a, mid, hi - 1);
+        for (i = p = lo; i < hi - 1; i++)
+            if (cmp_share(&a[i], &a[hi - 1]) < 0)
+                share_swap(a, i, p++);
+        share_swap(a, p, hi - 1);
+        if (k <= p)
+            hi = p;
+        else
+            lo = p + 1;
+    }
+    if (k > lo && k < hi && hi - lo > 1)
+        qsort(a + lo, hi - lo, sizeof *a, cmp_share);
 }
 
 /* Largest-remainder shares of total in proportion to *w[0..n), in place.
@@ -672,10 +761,12 @@ static void apportion(uint64_t **w, size_t n, uint64_t total)
         given += q;
     }
     /* fewer than n units are left: one each to the largest remainders */
-    if (n > 1)
-        qsort(sh, n, sizeof *sh, cmp_share);
-    for (i = 0; given < total && i < n; i++, given++)
-        (*w[sh[i].i])++;
+    if (given < total) {
+        size_t left = total - given < n ? (size_t)(total - given) : n;
+        share_select(sh, n, left);
+        for (i = 0; i < left; i++)
+            (*w[sh[i].i])++;
+    }
     free(sh);
 }
 
@@ -695,6 +786,7 @@ int hpm_prof_add_records(struct hpm_profile *p, const struct hpm_prof_records *r
     size_t i, j, *order, nonzero[HPM_PROF_KINDS_MAX];
     uint64_t sum[HPM_PROF_KINDS_MAX];
     struct hpm_prof_kv **w;
+    struct locate_memo memo;
     if (r->n_kinds == 0)
         return 0; /* a process without a profile (it ran nothing) */
     if (p->n_kinds == 0) {
@@ -731,30 +823,38 @@ int hpm_prof_add_records(struct hpm_profile *p, const struct hpm_prof_records *r
             nonzero[w[i][j].kind]++;
         }
     }
-    for (k = 0; k < r->n_kinds; k++) {
-        size_t m;
-        uint64_t **shares;
-        unsigned x;
-        p->totals[k] += r->totals[k];
-        if (sum[k] == r->totals[k])
-            continue;
-        p->apportioned[k] = 1;
-        if (sum[k] == 0)
-            continue;
-        /* the instructions' values of kind k, in their order */
-        shares = malloc(nonzero[k] * sizeof *shares);
-        if (!shares)
-            abort();
-        for (i = 0, m = 0; i < r->n_insns; i++)
-            for (x = 0; x < r->insns[i].n_kv; x++)
-                if (w[i][x].kind == k) {
-                    shares[m++] = &w[i][x].value;
-                    break;
-                }
-        apportion(shares, m, r->totals[k]);
-        free(shares);
+    {
+        /* the values of each kind to apportion, in the instructions'
+         * order: one pass for all of them */
+        uint64_t **shares[HPM_PROF_KINDS_MAX];
+        size_t m[HPM_PROF_KINDS_MAX];
+        int any = 0;
+        for (k = 0; k < r->n_kinds; k++) {
+            p->totals[k] += r->totals[k];
+            shares[k] = NULL;
+            m[k] = 0;
+            if (sum[k] == r->totals[k])
+                continue;
+            p->apportioned[k] = 1;
+            if (sum[k] == 0)
+                continue;
+            shares[k] = malloc(nonzero[k] * sizeof *shares[k]);
+            if (!shares[k])
+                abort();
+            any = 1;
+        }
+        for (i = 0; any && i < r->n_insns; i++)
+            for (j = 0; j < r->insns[i].n_kv; j++)
+                if (shares[w[i][j].kind])
+                    shares[w[i][j].kind][m[w[i][j].kind]++] = &w[i][j].value;
+        for (k = 0; k < r->n_kinds; k++)
+            if (shares[k]) {
+                apportion(shares[k], m[k], r->totals[k]);
+                free(shares[k]);
+            }
     }
     /* in address order: neighbours share their function's symbol */
+    memset(&memo, 0, sizeof memo);
     order = malloc((r->n_insns + 1) * sizeof *order);
     if (!order)
         abort();
@@ -767,7 +867,7 @@ int hpm_prof_add_records(struct hpm_profile *p, const struct hpm_prof_records *r
         struct where at;
         unsigned fi;
         i = order[j];
-        locate(p, r, syms, r->insns[i].obj, r->insns[i].addr, &at);
+        locate(p, r, syms, r->insns[i].obj, r->insns[i].addr, &at, &memo);
         fi = hpm_profile_fn(p, at.obj, at.file, at.fn);
         add_cost(&p->fns[fi], r->insns[i].addr, at.file, at.line, NULL, w[i], r->insns[i].n_kv);
     }
@@ -788,8 +888,8 @@ int hpm_prof_add_records(struct hpm_profile *p, const struct hpm_prof_records *r
         struct where from, to;
         struct hpm_prof_call c;
         unsigned fi;
-        locate(p, r, syms, object_of(r, r->arcs[i].site), r->arcs[i].site, &from);
-        locate(p, r, syms, object_of(r, r->arcs[i].target), r->arcs[i].target, &to);
+        locate(p, r, syms, object_of(r, r->arcs[i].site), r->arcs[i].site, &from, NULL);
+        locate(p, r, syms, object_of(r, r->arcs[i].target), r->arcs[i].target, &to, NULL);
         fi = hpm_profile_fn(p, from.obj, from.file, from.fn);
         memset(&c, 0, sizeof c);
         c.site_addr = r->arcs[i].site;
@@ -844,11 +944,11 @@ int hpm_prof_add_data(struct hpm_profile *d, const struct hpm_prof_records *r,
         if (strcmp(x->kind, "heap") == 0) {
             /* named by where it was allocated */
             struct where at, by;
-            locate(d, r, syms, object_of(r, x->where), x->where, &at);
+            locate(d, r, syms, object_of(r, x->where), x->where, &at, NULL);
             if (x->from) {
                 /* "heap from wl_alloc <- main:52": a wrapper's blocks apart
                  * by their callers */
-                locate(d, r, syms, object_of(r, x->from), x->from, &by);
+                locate(d, r, syms, object_of(r, x->from), x->from, &by, NULL);
                 snprintf(buf, sizeof buf, "heap from %.40s <- %.40s:%u", d->strs[at.fn],
                          d->strs[by.fn], by.line);
             } else {
