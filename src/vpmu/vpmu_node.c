@@ -716,7 +716,7 @@ static inline __attribute__((always_inline)) void prof_access(int kind, int serv
 {
     if (served == HPM_SERVED_L1) {
         prof_add(VPMU_PR_ACC + (UInt)kind, 1);
-        prof_add(VPMU_PR_SRV + 4 * (UInt)kind + HPM_SERVED_L1, 1);
+        prof_add(VPMU_PR_SRV_AT(kind, HPM_SERVED_L1), 1);
     } else {
         /* a data access that missed also counts for its data object */
         prof_delta(kind, served, kind == HPM_IFETCH ? NULL : vpmu_prof_data_raw(data));
@@ -1009,6 +1009,9 @@ void vpmu_node_call(Addr pc, Addr target, Addr ret, ULong indirect)
 
 /* ------------------------------------------------------------ event values */
 
+_Static_assert(HPM_ACCESS_KINDS == 3 && VPMU_PR_SRV_AT(HPM_STORE, HPM_SERVED_MEM) == VPMU_PR_L1D_WB - 1,
+               "the served counts fill their twelve slots");
+
 static ULong sub_sat(ULong a, ULong b)
 {
     return a > b ? a - b : 0;
@@ -1032,7 +1035,7 @@ static void raw_core(UInt c, ULong *raw)
         for (k = 0; k < HPM_ACCESS_KINDS; k++) {
             raw[VPMU_PR_ACC + k] = hs.accesses[k];
             for (l = 0; l < 4; l++)
-                raw[VPMU_PR_SRV + 4 * k + l] = hs.served[k][l];
+                raw[VPMU_PR_SRV_AT(k, l)] = hs.served[k][l];
         }
         raw[VPMU_PR_L1D_WB] = l1d.writebacks;
         if (features & HPM_NEED_PREFETCH) {
@@ -1094,17 +1097,17 @@ static void kinds_from_raw(const ULong *raw, const ULong *e, ULong *kv)
     for (k = 0; k < HPM_K_CORE_COUNT; k++)
         kv[k] = kind_event[k] == NO_EV ? 0 : e[kind_event[k]];
     if (run_hier) {
-        const ULong *acc = raw + VPMU_PR_ACC, *srv = raw + VPMU_PR_SRV;
+        const ULong *acc = raw + VPMU_PR_ACC;
         ULong l1miss = 0;
         for (k = 0; k < HPM_ACCESS_KINDS; k++) {
-            l1miss += acc[k] - srv[4 * k + HPM_SERVED_L1];
-            kv[HPM_K_L2_HITS] += srv[4 * k + HPM_SERVED_L2];
-            kv[HPM_K_L3_HITS] += srv[4 * k + HPM_SERVED_L3];
-            kv[HPM_K_MEM_ACCESSES] += srv[4 * k + HPM_SERVED_MEM];
+            l1miss += acc[k] - raw[VPMU_PR_SRV_AT(k, HPM_SERVED_L1)];
+            kv[HPM_K_L2_HITS] += raw[VPMU_PR_SRV_AT(k, HPM_SERVED_L2)];
+            kv[HPM_K_L3_HITS] += raw[VPMU_PR_SRV_AT(k, HPM_SERVED_L3)];
+            kv[HPM_K_MEM_ACCESSES] += raw[VPMU_PR_SRV_AT(k, HPM_SERVED_MEM)];
         }
-        kv[HPM_K_L1I_MISSES] = acc[HPM_IFETCH] - srv[4 * HPM_IFETCH + HPM_SERVED_L1];
-        kv[HPM_K_L1D_READ_MISSES] = acc[HPM_LOAD] - srv[4 * HPM_LOAD + HPM_SERVED_L1];
-        kv[HPM_K_L1D_WRITE_MISSES] = acc[HPM_STORE] - srv[4 * HPM_STORE + HPM_SERVED_L1];
+        kv[HPM_K_L1I_MISSES] = acc[HPM_IFETCH] - raw[VPMU_PR_SRV_AT(HPM_IFETCH, HPM_SERVED_L1)];
+        kv[HPM_K_L1D_READ_MISSES] = acc[HPM_LOAD] - raw[VPMU_PR_SRV_AT(HPM_LOAD, HPM_SERVED_L1)];
+        kv[HPM_K_L1D_WRITE_MISSES] = acc[HPM_STORE] - raw[VPMU_PR_SRV_AT(HPM_STORE, HPM_SERVED_L1)];
         kv[HPM_K_L1D_MISSES] = kv[HPM_K_L1D_READ_MISSES] + kv[HPM_K_L1D_WRITE_MISSES];
         kv[HPM_K_L1D_WRITEBACKS] = raw[VPMU_PR_L1D_WB];
         if (features & HPM_NEED_L2) {
@@ -1247,7 +1250,7 @@ static void prof_delta(int kind, int served, ULong *data)
 {
     ULong *sink = vpmu_prof_sink, *last = prof_last_core[cur_core], v, d;
     static ULong no_data[VPMU_PR_N]; /* a fetch's: no data object */
-    UInt k, acc = VPMU_PR_ACC + (UInt)kind, srv = VPMU_PR_SRV + 4 * (UInt)kind + (UInt)served;
+    UInt k, acc = VPMU_PR_ACC + (UInt)kind, srv = VPMU_PR_SRV_AT(kind, served);
     /* without a branch per statistic: which of them moved is data (an L2
      * hit or miss, a prefetch or none), and those branches mispredicted */
 #define PROF_DIFF(arr, i, val)              \

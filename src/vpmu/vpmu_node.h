@@ -160,17 +160,24 @@ enum vpmu_branch_kind {
  * its share of the vector. */
 enum {
     VPMU_PR_ACC = 0,     /* accesses, per access kind (3) */
-    VPMU_PR_SRV = 3,     /* served at L1, L2, L3, memory, per access kind (12) */
-    VPMU_PR_L1D_WB = 15, /* L1D write-backs */
-    VPMU_PR_PF = 16,     /* prefetcher: prefetchable, hits in stream, valid, in L2 (4) */
-    VPMU_PR_ITLB = 20,
-    VPMU_PR_DTLB = 21,
-    VPMU_PR_BP = 22, /* mispredicts: conditional, indirect, return (3) */
+    VPMU_PR_BP = 3,      /* mispredicts: conditional, indirect, return (3) */
+    VPMU_PR_SRV = 6,     /* served at L1, L2, L3, memory, per access kind (12:
+                          * VPMU_PR_SRV_AT) */
+    VPMU_PR_L1D_WB = 18, /* L1D write-backs */
+    VPMU_PR_PF = 19,     /* prefetcher: prefetchable, hits in stream, valid, in L2 (4) */
+    VPMU_PR_ITLB = 23,
+    VPMU_PR_DTLB = 24,
     VPMU_PR_CORE_N = 25,
     VPMU_PR_L3 = 25,  /* reads, read misses, write-backs in, write-backs (4) */
     VPMU_PR_DDR = 29, /* bytes read, bytes written (2) */
     VPMU_PR_N = 31
 };
+/* Accesses of kind k (HPM_IFETCH, _LOAD, _STORE) served at level s (HPM_SERVED_*):
+ * by level, so that what an instruction's L1 hits and mispredicts change
+ * (accesses, served at L1, mispredicts) is the first nine of the vector,
+ * next to a profile's dynamic slots: a cost center's hot words share two
+ * cache lines. */
+#define VPMU_PR_SRV_AT(k, s) (VPMU_PR_SRV + 3 * (UInt)(s) + (UInt)(k))
 /* Where the running instruction's model statistic changes go (NULL: no
  * profile); the instrumented code stores it before the instruction's model
  * calls. */

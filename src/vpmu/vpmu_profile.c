@@ -38,6 +38,11 @@ static const Int dyn_events[] = {
 #define N_DYN ((Int)(sizeof dyn_events / sizeof dyn_events[0]))
 #define N_VALS (N_DYN + VPMU_PR_N)
 
+/* A cost center is 64-byte aligned, its header one line: the values that
+ * an instruction's runs touch (its dynamic slots, its accesses, L1 hits
+ * and mispredicts: VPMU_PR_SRV_AT) are the next two lines. Cost centers
+ * are never freed: they come from chunks, in translation order, so that a
+ * superblock's are neighbours. */
 struct vpmu_cc {
     struct vpmu_cc *next; /* hash chain (VgHashNode layout) */
     UWord addr;           /* the key */
@@ -50,7 +55,8 @@ struct vpmu_cc {
     Bool jump_entry;      /* and whether it is a function's entry */
     Bool plt;             /* in a PLT section: a stub's jump */
     ULong v[N_VALS];      /* dyn slots, then the raw model statistics */
-};
+} __attribute__((aligned(64)));
+_Static_assert(__builtin_offsetof(struct vpmu_cc, v) == 64, "a cost center's header is one line");
 
 struct seg {
     ULong count;
@@ -248,12 +254,30 @@ static UInt obj_of(Addr a)
     return n_objs++;
 }
 
+static struct vpmu_cc *cc_alloc(void)
+{
+    enum { PER_CHUNK = 256 };
+    static struct vpmu_cc *next_cc;
+    static UInt left;
+    struct vpmu_cc *cc;
+    if (left == 0) {
+        /* never freed: cost centers live as long as the tool */
+        HChar *m = VG_(malloc)("hpm.prof.cc", PER_CHUNK * sizeof *cc + 63);
+        next_cc = (struct vpmu_cc *)(((Addr)m + 63) & ~(Addr)63);
+        left = PER_CHUNK;
+    }
+    cc = next_cc++;
+    left--;
+    VG_(memset)(cc, 0, sizeof *cc);
+    return cc;
+}
+
 struct vpmu_cc *vpmu_prof_cc(Addr a)
 {
     struct vpmu_cc *cc = VG_(HT_lookup)(cc_table, (UWord)a);
     if (cc)
         return cc;
-    cc = VG_(calloc)("hpm.prof.cc", 1, sizeof *cc);
+    cc = cc_alloc();
     cc->addr = (UWord)a;
     cc->obj = obj_of(a);
     cc->idx = n_ccs++;
