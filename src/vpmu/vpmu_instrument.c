@@ -670,6 +670,11 @@ static void do_exit(Ctx *c, IRStmt *st)
         }
         c->cur[VPMU_EV_BRANCHES] += 1;
         c->insn_cond_done = True;
+        /* the profile's br_cond: a static item of the segment that ends
+         * here (the live word's add below counts the totals) */
+        if (c->prof && c->n_items == PROF_ITEMS_MAX)
+            flush_set(c, c->pend); /* as merge_cur would: the room for it */
+        prof_item(c, VPMU_EV_BR_COND, 1);
         flush_all(c);
         if (!side_is_taken) {
             IRTemp t = newIRTemp(c->sb->tyenv, Ity_I1);
@@ -691,11 +696,8 @@ static void do_exit(Ctx *c, IRStmt *st)
             emit_add(c->sb, VPMU_EV_BR_COND_TAKEN, IRExpr_RdTmp(both));
             c->samp_ev |= 1u << VPMU_EV_BR_COND | 1u << VPMU_EV_BR_COND_TAKEN;
         }
-        if (c->prof) {
-            emit_add_at(c->sb, vpmu_prof_dyn_slot(c->cc, VPMU_EV_BR_COND),
-                        IRExpr_Const(IRConst_U64(1)));
+        if (c->prof)
             emit_add_at(c->sb, vpmu_prof_dyn_slot(c->cc, VPMU_EV_BR_COND_TAKEN), taken64);
-        }
         if (c->hook_br) {
             /* the predictor needs the pc and the direction only */
             IRDirty *di;

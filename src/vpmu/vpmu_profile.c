@@ -33,7 +33,7 @@ Bool vpmu_prof_on = False;
 /* Events the instrumentation adds under a guard, one slot each. */
 static const Int dyn_events[] = {
     VPMU_EV_INSTRUCTIONS, VPMU_EV_LOADS,  VPMU_EV_LOAD_BYTES,   VPMU_EV_STORES,
-    VPMU_EV_STORE_BYTES,  VPMU_EV_BR_COND, VPMU_EV_BR_COND_TAKEN,
+    VPMU_EV_STORE_BYTES,  VPMU_EV_BR_COND_TAKEN,
 };
 #define N_DYN ((Int)(sizeof dyn_events / sizeof dyn_events[0]))
 #define N_VALS (N_DYN + VPMU_PR_N)
