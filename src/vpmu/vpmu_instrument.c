@@ -751,22 +751,43 @@ static IRExpr *guest_sp(Ctx *c)
 
 /* Profile: the call graph's shadow stack follows calls and returns (and
  * jumps that are tail calls). */
-static void prof_call_hook(Ctx *c, IRExpr *target, Bool jump)
+/* with_bp: the predictor's part of the instruction too (its branch hook
+ * was left out: vpmu_prof_*_bp); ret_ind: a call's return address, the top
+ * bit set for an indirect one */
+static void prof_call_hook(Ctx *c, IRExpr *target, Bool jump, Bool with_bp, ULong ret_ind)
 {
-    IRDirty *di = unsafeIRDirty_0_N(
-        0, jump ? "vpmu_prof_jump" : "vpmu_prof_call",
-        VG_(fnptr_to_fnentry)(jump ? (void *)&vpmu_prof_jump : (void *)&vpmu_prof_call),
-        /* an allocator's arguments, for the data objects */
-        mkIRExprVec_5(mkIRExpr_HWord((HWord)c->cc), target, guest_sp(c),
-                      guest_reg(c, OFFSET_amd64_RDI), guest_reg(c, OFFSET_amd64_RSI)));
+    IRDirty *di;
+    if (with_bp && !jump)
+        di = unsafeIRDirty_0_N(0, "vpmu_prof_call_bp",
+                               VG_(fnptr_to_fnentry)((void *)&vpmu_prof_call_bp),
+                               mkIRExprVec_6(mkIRExpr_HWord((HWord)c->cc), target, guest_sp(c),
+                                             guest_reg(c, OFFSET_amd64_RDI),
+                                             guest_reg(c, OFFSET_amd64_RSI),
+                                             IRExpr_Const(IRConst_U64(ret_ind))));
+    else
+        di = unsafeIRDirty_0_N(
+            0,
+            jump ? (with_bp ? "vpmu_prof_jump_bp" : "vpmu_prof_jump") : "vpmu_prof_call",
+            VG_(fnptr_to_fnentry)(jump ? (with_bp ? (void *)&vpmu_prof_jump_bp
+                                                  : (void *)&vpmu_prof_jump)
+                                       : (void *)&vpmu_prof_call),
+            /* an allocator's arguments, for the data objects */
+            mkIRExprVec_5(mkIRExpr_HWord((HWord)c->cc), target, guest_sp(c),
+                          guest_reg(c, OFFSET_amd64_RDI), guest_reg(c, OFFSET_amd64_RSI)));
     addStmtToIRSB(c->sb, IRStmt_Dirty(di));
 }
 
-static void prof_ret_hook(Ctx *c)
+static void prof_ret_hook(Ctx *c, IRExpr *target, Bool with_bp)
 {
-    IRDirty *di = unsafeIRDirty_0_N(0, "vpmu_prof_ret",
-                                    VG_(fnptr_to_fnentry)((void *)&vpmu_prof_ret),
-                                    mkIRExprVec_2(guest_sp(c), guest_reg(c, OFFSET_amd64_RAX)));
+    IRDirty *di;
+    if (with_bp)
+        di = unsafeIRDirty_0_N(0, "vpmu_prof_ret_bp",
+                               VG_(fnptr_to_fnentry)((void *)&vpmu_prof_ret_bp),
+                               mkIRExprVec_4(mkIRExpr_HWord((HWord)c->cc), target, guest_sp(c),
+                                             guest_reg(c, OFFSET_amd64_RAX)));
+    else
+        di = unsafeIRDirty_0_N(0, "vpmu_prof_ret", VG_(fnptr_to_fnentry)((void *)&vpmu_prof_ret),
+                               mkIRExprVec_2(guest_sp(c), guest_reg(c, OFFSET_amd64_RAX)));
     addStmtToIRSB(c->sb, IRStmt_Dirty(di));
 }
 
@@ -777,6 +798,11 @@ static void do_sb_end(Ctx *c, IRSB *sbIn)
     Bool next_const = next->tag == Iex_Const;
     Addr pc = c->insn_addr;
     Int prof_after = 0; /* 1: a call, 2: a return, 3: a jump, for the call graph */
+    /* a profile's call, return or indirect jump makes its predictor call in
+     * the call graph's helper (after the flush: the predictor reads no
+     * counter), unless the sampler wants the model calls at their place */
+    Bool bp_in_prof = c->prof && c->hook_br && !vpmu_sample_on && !vpmu_sample_insn_on;
+    Bool bp_deferred = False;
 
     end_insn(c);
     if (c->do_br && c->insn_len != 0) {
@@ -790,7 +816,9 @@ static void do_sb_end(Ctx *c, IRSB *sbIn)
             if (!next_const) {
                 pend_add(c, VPMU_EV_BR_INDIRECT, 1);
                 pend_add(c, VPMU_EV_BRANCHES, 1);
-                if (c->hook_br)
+                if (bp_in_prof && prof_after == 3)
+                    bp_deferred = True;
+                else if (c->hook_br)
                     branch_hook(c, pc, next, IRExpr_Const(IRConst_U64(1)), VPMU_BR_INDIRECT);
             } else if (c->insn_kind == INSN_JMP_REL) {
                 pend_add(c, VPMU_EV_BR_DIRECT, 1);
@@ -802,14 +830,18 @@ static void do_sb_end(Ctx *c, IRSB *sbIn)
             pend_add(c, VPMU_EV_BRANCHES, 1);
             if (!next_const)
                 pend_add(c, VPMU_EV_BR_CALL_INDIRECT, 1);
-            if (c->hook_br)
+            if (bp_in_prof)
+                bp_deferred = True;
+            else if (c->hook_br)
                 call_hook(c, pc, next, pc + c->insn_len, !next_const);
             prof_after = 1;
             break;
         case Ijk_Ret:
             pend_add(c, VPMU_EV_BR_RET, 1);
             pend_add(c, VPMU_EV_BRANCHES, 1);
-            if (c->hook_br)
+            if (bp_in_prof)
+                bp_deferred = True;
+            else if (c->hook_br)
                 branch_hook(c, pc, next, IRExpr_Const(IRConst_U64(1)), VPMU_BR_RET);
             prof_after = 2;
             break;
@@ -828,11 +860,12 @@ static void do_sb_end(Ctx *c, IRSB *sbIn)
     /* after the flush: a call's inclusive cost starts after the call
      * instruction (the caller's) and ends after the return (the callee's) */
     if (c->prof && prof_after == 1)
-        prof_call_hook(c, next, False);
+        prof_call_hook(c, next, False, bp_deferred,
+                       (pc + c->insn_len) | (next_const ? 0 : 1ULL << 63));
     else if (c->prof && prof_after == 2)
-        prof_ret_hook(c);
+        prof_ret_hook(c, next, bp_deferred);
     else if (c->prof && prof_after == 3)
-        prof_call_hook(c, next, True);
+        prof_call_hook(c, next, True, bp_deferred, 0);
     if (jk == Ijk_ClientReq && next_const) {
         /* vpmu_state.h: a read is answered here, any other request leaves
          * for the scheduler as the instruction asked */

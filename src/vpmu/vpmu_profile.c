@@ -929,6 +929,28 @@ void vpmu_prof_ret(Addr sp, ULong rax)
         pop_to(&shadows[tid], sp, True, rax);
 }
 
+void vpmu_prof_call_bp(struct vpmu_cc *site, Addr target, Addr sp, ULong rdi, ULong rsi,
+                       ULong ret_ind)
+{
+    vpmu_prof_sink = vpmu_prof_raw_slot(site); /* a mispredict is the call's */
+    vpmu_node_call(site->addr, target, ret_ind & ~(1ULL << 63), ret_ind >> 63);
+    vpmu_prof_call(site, target, sp, rdi, rsi);
+}
+
+void vpmu_prof_ret_bp(struct vpmu_cc *site, Addr target, Addr sp, ULong rax)
+{
+    vpmu_prof_sink = vpmu_prof_raw_slot(site);
+    vpmu_node_branch(site->addr, target, 1, VPMU_BR_RET);
+    vpmu_prof_ret(sp, rax);
+}
+
+void vpmu_prof_jump_bp(struct vpmu_cc *site, Addr target, Addr sp, ULong rdi, ULong rsi)
+{
+    vpmu_prof_sink = vpmu_prof_raw_slot(site);
+    vpmu_node_branch(site->addr, target, 1, VPMU_BR_INDIRECT);
+    vpmu_prof_jump(site, target, sp, rdi, rsi);
+}
+
 void vpmu_prof_thread_end(ThreadId tid)
 {
     if (tid < VG_N_THREADS)

@@ -63,6 +63,14 @@ void vpmu_prof_ret(Addr sp, ULong rax);
  * call); vpmu_prof_is_entry answers at translation for a constant one. */
 void vpmu_prof_jump(struct vpmu_cc *site, Addr target, Addr sp, ULong rdi, ULong rsi);
 Bool vpmu_prof_is_entry(Addr a);
+/* The same with the branch predictor's part of the instruction at site
+ * first (vpmu_node_call, vpmu_node_branch), in one helper call: a
+ * profile's calls, returns and indirect jumps were two each. ret_ind: the
+ * return address, the top bit set for an indirect call. */
+void vpmu_prof_call_bp(struct vpmu_cc *site, Addr target, Addr sp, ULong rdi, ULong rsi,
+                       ULong ret_ind);
+void vpmu_prof_ret_bp(struct vpmu_cc *site, Addr target, Addr sp, ULong rax);
+void vpmu_prof_jump_bp(struct vpmu_cc *site, Addr target, Addr sp, ULong rdi, ULong rsi);
 void vpmu_prof_thread_end(ThreadId tid);
 
 /* Data objects: where the statistic changes of a data access to a go (the
