@@ -715,8 +715,9 @@ static inline __attribute__((always_inline)) void prof_add(UInt i, ULong n)
 static inline __attribute__((always_inline)) void prof_access(int kind, int served, Addr data)
 {
     if (served == HPM_SERVED_L1) {
+        /* served at L1: no count of its own (kinds_from_raw takes the
+         * misses from the levels below) */
         prof_add(VPMU_PR_ACC + (UInt)kind, 1);
-        prof_add(VPMU_PR_SRV_AT(kind, HPM_SERVED_L1), 1);
     } else {
         /* a data access that missed also counts for its data object */
         prof_delta(kind, served, kind == HPM_IFETCH ? NULL : vpmu_prof_data_raw(data));
@@ -1097,17 +1098,21 @@ static void kinds_from_raw(const ULong *raw, const ULong *e, ULong *kv)
     for (k = 0; k < HPM_K_CORE_COUNT; k++)
         kv[k] = kind_event[k] == NO_EV ? 0 : e[kind_event[k]];
     if (run_hier) {
-        const ULong *acc = raw + VPMU_PR_ACC;
-        ULong l1miss = 0;
+        /* an access's misses are where it was served below the L1 (every
+         * access is served at exactly one level): a profile does not count
+         * its L1 hits, one add fewer per modeled access */
+        ULong l1miss = 0, miss[HPM_ACCESS_KINDS];
         for (k = 0; k < HPM_ACCESS_KINDS; k++) {
-            l1miss += acc[k] - raw[VPMU_PR_SRV_AT(k, HPM_SERVED_L1)];
+            miss[k] = raw[VPMU_PR_SRV_AT(k, HPM_SERVED_L2)] + raw[VPMU_PR_SRV_AT(k, HPM_SERVED_L3)] +
+                      raw[VPMU_PR_SRV_AT(k, HPM_SERVED_MEM)];
+            l1miss += miss[k];
             kv[HPM_K_L2_HITS] += raw[VPMU_PR_SRV_AT(k, HPM_SERVED_L2)];
             kv[HPM_K_L3_HITS] += raw[VPMU_PR_SRV_AT(k, HPM_SERVED_L3)];
             kv[HPM_K_MEM_ACCESSES] += raw[VPMU_PR_SRV_AT(k, HPM_SERVED_MEM)];
         }
-        kv[HPM_K_L1I_MISSES] = acc[HPM_IFETCH] - raw[VPMU_PR_SRV_AT(HPM_IFETCH, HPM_SERVED_L1)];
-        kv[HPM_K_L1D_READ_MISSES] = acc[HPM_LOAD] - raw[VPMU_PR_SRV_AT(HPM_LOAD, HPM_SERVED_L1)];
-        kv[HPM_K_L1D_WRITE_MISSES] = acc[HPM_STORE] - raw[VPMU_PR_SRV_AT(HPM_STORE, HPM_SERVED_L1)];
+        kv[HPM_K_L1I_MISSES] = miss[HPM_IFETCH];
+        kv[HPM_K_L1D_READ_MISSES] = miss[HPM_LOAD];
+        kv[HPM_K_L1D_WRITE_MISSES] = miss[HPM_STORE];
         kv[HPM_K_L1D_MISSES] = kv[HPM_K_L1D_READ_MISSES] + kv[HPM_K_L1D_WRITE_MISSES];
         kv[HPM_K_L1D_WRITEBACKS] = raw[VPMU_PR_L1D_WB];
         if (features & HPM_NEED_L2) {
