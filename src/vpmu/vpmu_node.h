@@ -172,12 +172,12 @@ enum {
     VPMU_PR_DDR = 29, /* bytes read, bytes written (2) */
     VPMU_PR_N = 31
 };
-/* Accesses of kind k (HPM_IFETCH, _LOAD, _STORE) served at level s (HPM_SERVED_*):
- * by level, so that what an instruction's L1 hits and mispredicts change
- * (accesses, mispredicts) is the first six of the vector, next to a
- * profile's dynamic slots: a cost center's hot words share two cache
- * lines. The kinds take misses from the levels below the L1, so a
- * profile's vectors leave served-at-L1 alone. */
+/* Accesses of kind k (HPM_IFETCH, _LOAD, _STORE) served at level s (HPM_SERVED_*).
+ * What an instruction's L1 hits and mispredicts change (accesses,
+ * mispredicts) is the first six of the vector: with a profile's taken slot
+ * one cache line of a cost center (vpmu_profile.c). The kinds take misses
+ * from the levels below the L1, so a profile's vectors leave served-at-L1
+ * alone. */
 #define VPMU_PR_SRV_AT(k, s) (VPMU_PR_SRV + 3 * (UInt)(s) + (UInt)(k))
 /* Where the running instruction's model statistic changes go (NULL: no
  * profile); the instrumented code stores it before the instruction's model

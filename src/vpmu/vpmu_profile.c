@@ -32,17 +32,25 @@ Bool vpmu_prof_on = False;
 
 /* Events the instrumentation adds under a guard, one slot each. */
 static const Int dyn_events[] = {
-    VPMU_EV_INSTRUCTIONS, VPMU_EV_LOADS,  VPMU_EV_LOAD_BYTES,   VPMU_EV_STORES,
-    VPMU_EV_STORE_BYTES,  VPMU_EV_BR_COND_TAKEN,
+    VPMU_EV_BR_COND_TAKEN, VPMU_EV_INSTRUCTIONS, VPMU_EV_LOADS,
+    VPMU_EV_LOAD_BYTES,    VPMU_EV_STORES,       VPMU_EV_STORE_BYTES,
 };
 #define N_DYN ((Int)(sizeof dyn_events / sizeof dyn_events[0]))
 #define N_VALS (N_DYN + VPMU_PR_N)
+/* Where a cost center's values are (v): the first dynamic slot (the taken
+ * bit of a conditional branch: the one most instructions that have one
+ * add), then the raw statistics (RAW_AT), then the other dynamic slots
+ * (guarded loads and stores, REP instructions: rare). An instruction's
+ * accesses and mispredicts are raw's first six: with the taken slot they
+ * are one cache line, the first of v. */
+#define RAW_AT 1
+#define DYN_AT(d) ((d) == 0 ? 0 : RAW_AT + VPMU_PR_N + (d) - 1)
 
 /* A cost center is 64-byte aligned, its header one line: the values that
- * an instruction's runs touch (its dynamic slots, its accesses, L1 hits
- * and mispredicts: VPMU_PR_SRV_AT) are the next two lines. Cost centers
- * are never freed: they come from chunks, in translation order, so that a
- * superblock's are neighbours. */
+ * most runs of an instruction touch (a conditional branch's taken slot,
+ * its accesses and mispredicts: RAW_AT) are the next line; misses touch
+ * the ones after. Cost centers are never freed: they come from chunks, in
+ * translation order, so that a superblock's are neighbours. */
 struct vpmu_cc {
     struct vpmu_cc *next; /* hash chain (VgHashNode layout) */
     UWord addr;           /* the key */
@@ -54,7 +62,7 @@ struct vpmu_cc {
     Addr jump_target;     /* an indirect jump's last target, */
     Bool jump_entry;      /* and whether it is a function's entry */
     Bool plt;             /* in a PLT section: a stub's jump */
-    ULong v[N_VALS];      /* dyn slots, then the raw model statistics */
+    ULong v[N_VALS];      /* dyn slots and the raw model statistics (RAW_AT) */
 } __attribute__((aligned(64)));
 _Static_assert(__builtin_offsetof(struct vpmu_cc, v) == 64, "a cost center's header is one line");
 
@@ -212,7 +220,7 @@ void vpmu_prof_init(void)
     for (i = 0; i < VPMU_EV_COUNT; i++)
         dyn_slot[i] = -1;
     for (i = 0; i < N_DYN; i++)
-        dyn_slot[dyn_events[i]] = i;
+        dyn_slot[dyn_events[i]] = DYN_AT(i);
     shadows_init();
     excl = VG_(calloc)("hpm.prof.excl", vpmu_node_cores(), sizeof *excl);
     cc_table = VG_(HT_construct)("hpm.prof.cc");
@@ -298,16 +306,16 @@ ULong *vpmu_prof_dyn_slot(struct vpmu_cc *cc, Int ev)
 
 ULong *vpmu_prof_raw_slot(struct vpmu_cc *cc)
 {
-    return &cc->v[N_DYN];
+    return &cc->v[RAW_AT];
 }
 
 Addr vpmu_prof_sink_addr(const ULong *sink)
 {
-    /* the sink is &cc->v[N_DYN] (vpmu_prof_raw_slot) */
+    /* the sink is &cc->v[RAW_AT] (vpmu_prof_raw_slot) */
     const struct vpmu_cc *cc;
     if (!sink)
         return 0;
-    cc = (const struct vpmu_cc *)((const char *)(sink - N_DYN) -
+    cc = (const struct vpmu_cc *)((const char *)(sink - RAW_AT) -
                                   __builtin_offsetof(struct vpmu_cc, v));
     return cc->addr;
 }
@@ -1196,19 +1204,19 @@ void vpmu_prof_write(Out *o)
         Bool any = False;
         Int d;
         for (d = 0; d < N_DYN; d++)
-            e[dyn_events[d]] += cc->v[d];
+            e[dyn_events[d]] += cc->v[DYN_AT(d)];
         e[VPMU_EV_BR_COND_NOT_TAKEN] = e[VPMU_EV_BR_COND] - e[VPMU_EV_BR_COND_TAKEN];
         for (d = 0; d < VPMU_EV_COUNT && !any; d++)
             any = e[d] != 0;
         for (d = 0; d < VPMU_PR_N && !any; d++)
-            any = cc->v[N_DYN + d] != 0;
+            any = cc->v[RAW_AT + d] != 0;
         if (!any)
             continue;
         out_str(o, VPMU_REC_PROF_INSN " ");
         out_hex(o, cc->addr);
         out_char(o, ' ');
         out_dec(o, cc->obj);
-        out_values(o, kinds, nk, &cc->v[N_DYN], e);
+        out_values(o, kinds, nk, &cc->v[RAW_AT], e);
     }
     VG_(free)(ev);
     for (a = all_arcs; a; a = a->all) {
