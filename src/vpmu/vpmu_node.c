@@ -1253,18 +1253,21 @@ static void node_values(ULong *nv)
  * is what an access that did not hit the L1 costs a profile. */
 static void prof_delta(int kind, int served, ULong *data)
 {
-    ULong *sink = vpmu_prof_sink, *last = prof_last_core[cur_core], v, d;
+    ULong *sink = vpmu_prof_sink, *last = prof_last_core[cur_core];
     static ULong no_data[VPMU_PR_N]; /* a fetch's: no data object */
     UInt k, acc = VPMU_PR_ACC + (UInt)kind, srv = VPMU_PR_SRV_AT(kind, served);
-    /* without a branch per statistic: which of them moved is data (an L2
-     * hit or miss, a prefetch or none), and those branches mispredicted */
-#define PROF_DIFF(arr, i, val)              \
+    ULong core_d[5], node_d[6], core_any, node_any = 0;
+    /* The differences without a branch per statistic (which of them moved
+     * is data: an L2 hit or miss, a prefetch or none; those branches
+     * mispredicted), then one branch per group: the cost center's and the
+     * data object's lines of a group that did not move are not touched
+     * (most misses move nothing below the L2: the cost center is cold
+     * memory, and its untouched lines were a third of this function). */
+#define PROF_DIFF(arr, i, val, dd)          \
     do {                                    \
-        v = (val);                          \
-        d = v - arr[i];                     \
-        sink[i] += d;                       \
-        data[i] += d;                       \
-        arr[i] = v;                         \
+        ULong v_ = (val);                   \
+        (dd) = v_ - arr[i];                 \
+        arr[i] = v_;                        \
     } while (0)
     /* the access itself: one access of its kind, served where it says
      * (hier_access_inline and hpm_hier_access count exactly these two;
@@ -1277,14 +1280,25 @@ static void prof_delta(int kind, int served, ULong *data)
     last[srv]++;
     data[acc]++;
     data[srv]++;
-    PROF_DIFF(last, VPMU_PR_L1D_WB, hier->cache[cur_core][1]->st.writebacks);
+    PROF_DIFF(last, VPMU_PR_L1D_WB, hier->cache[cur_core][1]->st.writebacks, core_d[0]);
+    core_d[1] = core_d[2] = core_d[3] = core_d[4] = 0;
     if ((features & HPM_NEED_PREFETCH) && hier->pf[cur_core]) {
         const struct hpm_prefetch_stats *ps = &hier->pf[cur_core]->st;
-        PROF_DIFF(last, VPMU_PR_PF + 0, ps->prefetchable_requests);
-        PROF_DIFF(last, VPMU_PR_PF + 1, ps->hits_in_stream);
-        PROF_DIFF(last, VPMU_PR_PF + 2, ps->valid_prefetches);
-        PROF_DIFF(last, VPMU_PR_PF + 3, ps->already_in_l2);
+        PROF_DIFF(last, VPMU_PR_PF + 0, ps->prefetchable_requests, core_d[1]);
+        PROF_DIFF(last, VPMU_PR_PF + 1, ps->hits_in_stream, core_d[2]);
+        PROF_DIFF(last, VPMU_PR_PF + 2, ps->valid_prefetches, core_d[3]);
+        PROF_DIFF(last, VPMU_PR_PF + 3, ps->already_in_l2, core_d[4]);
     }
+    core_any = core_d[0] | core_d[1] | core_d[2] | core_d[3] | core_d[4];
+    if (core_any) {
+        sink[VPMU_PR_L1D_WB] += core_d[0];
+        data[VPMU_PR_L1D_WB] += core_d[0];
+        for (k = 0; k < 4; k++) {
+            sink[VPMU_PR_PF + k] += core_d[1 + k];
+            data[VPMU_PR_PF + k] += core_d[1 + k];
+        }
+    }
+    node_d[0] = node_d[1] = node_d[2] = node_d[3] = 0;
     if (features & HPM_NEED_L3) {
         ULong l3[4] = {0, 0, 0, 0};
         UInt c, n = machine.hier.l3.shared ? 1 : n_cores;
@@ -1296,10 +1310,22 @@ static void prof_delta(int kind, int served, ULong *data)
             l3[3] += st->writebacks;
         }
         for (k = 0; k < 4; k++)
-            PROF_DIFF(prof_last_node, VPMU_PR_L3 + k, l3[k]);
+            PROF_DIFF(prof_last_node, VPMU_PR_L3 + k, l3[k], node_d[k]);
     }
-    PROF_DIFF(prof_last_node, VPMU_PR_DDR + 0, hier->mem.ddr_bytes_read);
-    PROF_DIFF(prof_last_node, VPMU_PR_DDR + 1, hier->mem.ddr_bytes_written);
+    PROF_DIFF(prof_last_node, VPMU_PR_DDR + 0, hier->mem.ddr_bytes_read, node_d[4]);
+    PROF_DIFF(prof_last_node, VPMU_PR_DDR + 1, hier->mem.ddr_bytes_written, node_d[5]);
+    for (k = 0; k < 6; k++)
+        node_any |= node_d[k];
+    if (node_any) {
+        for (k = 0; k < 4; k++) {
+            sink[VPMU_PR_L3 + k] += node_d[k];
+            data[VPMU_PR_L3 + k] += node_d[k];
+        }
+        for (k = 0; k < 2; k++) {
+            sink[VPMU_PR_DDR + k] += node_d[4 + k];
+            data[VPMU_PR_DDR + k] += node_d[4 + k];
+        }
+    }
 #undef PROF_DIFF
 }
 
