@@ -331,7 +331,6 @@ typedef struct {
      * (bits) the instruction added and whether it called a model. */
     UInt samp_ev;
     UInt samp_model; /* VPMU_SAMPLE_* */
-    Bool sink_set;   /* the profile's sink names the instruction being scanned */
     /* last, and not cleared per superblock (VG_(memset) of its 16 KB for
      * every translation was 3% of a run): items[0..n_items) are valid */
     struct vpmu_prof_item items[PROF_ITEMS_MAX];
@@ -550,15 +549,11 @@ static void count_op(Ctx *c, IROp op)
 }
 
 /* Profile: the instruction's model calls credit its cost center through
- * vpmu_prof_sink, stored before its first model call (an instruction that
- * calls no model, most of them within a fetched line, stores nothing). */
-static void prof_sink(Ctx *c)
+ * vpmu_prof_sink, which the profile's helpers (vpmu_node_*_p) take as
+ * their last argument: this one. */
+static IRExpr *prof_sink_arg(Ctx *c)
 {
-    if (!c->prof || c->sink_set)
-        return;
-    addStmtToIRSB(c->sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&vpmu_prof_sink),
-                                      mkIRExpr_HWord((HWord)vpmu_prof_raw_slot(c->cc))));
-    c->sink_set = True;
+    return mkIRExpr_HWord((HWord)vpmu_prof_raw_slot(c->cc));
 }
 
 /* One memory access: counts (static if unguarded) and the optional hook. */
@@ -578,12 +573,18 @@ static void mem_access(Ctx *c, IRExpr *addr, UInt size, Bool is_write, IRExpr *g
     }
     if (c->hook_mem) {
         IRDirty *di;
-        prof_sink(c);
-        di = unsafeIRDirty_0_N(
-            0, is_write ? "vpmu_node_store" : "vpmu_node_load",
-            VG_(fnptr_to_fnentry)(is_write ? (void *)&vpmu_node_store
-                                           : (void *)&vpmu_node_load),
-            mkIRExprVec_2(addr, mkIRExpr_HWord(size)));
+        if (c->prof)
+            di = unsafeIRDirty_0_N(
+                0, is_write ? "vpmu_node_store_p" : "vpmu_node_load_p",
+                VG_(fnptr_to_fnentry)(is_write ? (void *)&vpmu_node_store_p
+                                               : (void *)&vpmu_node_load_p),
+                mkIRExprVec_3(addr, mkIRExpr_HWord(size), prof_sink_arg(c)));
+        else
+            di = unsafeIRDirty_0_N(
+                0, is_write ? "vpmu_node_store" : "vpmu_node_load",
+                VG_(fnptr_to_fnentry)(is_write ? (void *)&vpmu_node_store
+                                               : (void *)&vpmu_node_load),
+                mkIRExprVec_2(addr, mkIRExpr_HWord(size)));
         if (!guard_is_true(guard))
             di->guard = guard;
         c->samp_model |= VPMU_SAMPLE_MEM;
@@ -594,11 +595,16 @@ static void mem_access(Ctx *c, IRExpr *addr, UInt size, Bool is_write, IRExpr *g
 static void branch_hook(Ctx *c, Addr pc, IRExpr *target, IRExpr *taken64, ULong kind)
 {
     IRDirty *di;
-    prof_sink(c);
-    di = unsafeIRDirty_0_N(
-        0, "vpmu_node_branch", VG_(fnptr_to_fnentry)((void *)&vpmu_node_branch),
-        mkIRExprVec_4(mkIRExpr_HWord(pc), target, taken64,
-                      IRExpr_Const(IRConst_U64(kind))));
+    if (c->prof)
+        di = unsafeIRDirty_0_N(
+            0, "vpmu_node_branch_p", VG_(fnptr_to_fnentry)((void *)&vpmu_node_branch_p),
+            mkIRExprVec_5(mkIRExpr_HWord(pc), target, taken64, IRExpr_Const(IRConst_U64(kind)),
+                          prof_sink_arg(c)));
+    else
+        di = unsafeIRDirty_0_N(
+            0, "vpmu_node_branch", VG_(fnptr_to_fnentry)((void *)&vpmu_node_branch),
+            mkIRExprVec_4(mkIRExpr_HWord(pc), target, taken64,
+                          IRExpr_Const(IRConst_U64(kind))));
     addStmtToIRSB(c->sb, IRStmt_Dirty(di));
     c->samp_model |= VPMU_SAMPLE_BRANCH;
 }
@@ -608,11 +614,16 @@ static void branch_hook(Ctx *c, Addr pc, IRExpr *target, IRExpr *taken64, ULong 
 static void call_hook(Ctx *c, Addr pc, IRExpr *target, Addr ret, Bool indirect)
 {
     IRDirty *di;
-    prof_sink(c);
-    di = unsafeIRDirty_0_N(
-        0, "vpmu_node_call", VG_(fnptr_to_fnentry)((void *)&vpmu_node_call),
-        mkIRExprVec_4(mkIRExpr_HWord(pc), target, mkIRExpr_HWord(ret),
-                      IRExpr_Const(IRConst_U64(indirect ? 1 : 0))));
+    if (c->prof)
+        di = unsafeIRDirty_0_N(
+            0, "vpmu_node_call_p", VG_(fnptr_to_fnentry)((void *)&vpmu_node_call_p),
+            mkIRExprVec_5(mkIRExpr_HWord(pc), target, mkIRExpr_HWord(ret),
+                          IRExpr_Const(IRConst_U64(indirect ? 1 : 0)), prof_sink_arg(c)));
+    else
+        di = unsafeIRDirty_0_N(
+            0, "vpmu_node_call", VG_(fnptr_to_fnentry)((void *)&vpmu_node_call),
+            mkIRExprVec_4(mkIRExpr_HWord(pc), target, mkIRExpr_HWord(ret),
+                          IRExpr_Const(IRConst_U64(indirect ? 1 : 0))));
     addStmtToIRSB(c->sb, IRStmt_Dirty(di));
     c->samp_model |= VPMU_SAMPLE_BRANCH;
 }
@@ -626,9 +637,15 @@ static void ifetch(Ctx *c, Addr a, UInt len)
         len = 1;
     if (a >= c->if_lo && a + len <= c->if_hi)
         return;
-    prof_sink(c);
-    di = unsafeIRDirty_0_N(0, "vpmu_node_ifetch", VG_(fnptr_to_fnentry)((void *)&vpmu_node_ifetch),
-                           mkIRExprVec_2(mkIRExpr_HWord(a), mkIRExpr_HWord(len)));
+    if (c->prof)
+        di = unsafeIRDirty_0_N(0, "vpmu_node_ifetch_p",
+                               VG_(fnptr_to_fnentry)((void *)&vpmu_node_ifetch_p),
+                               mkIRExprVec_3(mkIRExpr_HWord(a), mkIRExpr_HWord(len),
+                                             prof_sink_arg(c)));
+    else
+        di = unsafeIRDirty_0_N(0, "vpmu_node_ifetch",
+                               VG_(fnptr_to_fnentry)((void *)&vpmu_node_ifetch),
+                               mkIRExprVec_2(mkIRExpr_HWord(a), mkIRExpr_HWord(len)));
     if (c->if_need != IRTemp_INVALID) {
         di->guard = IRExpr_RdTmp(c->if_fetched ? c->if_need_lines : c->if_need);
         c->if_fetched = True;
@@ -701,10 +718,14 @@ static void do_exit(Ctx *c, IRStmt *st)
         if (c->hook_br) {
             /* the predictor needs the pc and the direction only */
             IRDirty *di;
-            prof_sink(c);
-            di = unsafeIRDirty_0_N(
-                0, "vpmu_node_cond", VG_(fnptr_to_fnentry)((void *)&vpmu_node_cond),
-                mkIRExprVec_2(mkIRExpr_HWord(c->insn_addr), taken64));
+            if (c->prof)
+                di = unsafeIRDirty_0_N(
+                    0, "vpmu_node_cond_p", VG_(fnptr_to_fnentry)((void *)&vpmu_node_cond_p),
+                    mkIRExprVec_3(mkIRExpr_HWord(c->insn_addr), taken64, prof_sink_arg(c)));
+            else
+                di = unsafeIRDirty_0_N(
+                    0, "vpmu_node_cond", VG_(fnptr_to_fnentry)((void *)&vpmu_node_cond),
+                    mkIRExprVec_2(mkIRExpr_HWord(c->insn_addr), taken64));
             addStmtToIRSB(c->sb, IRStmt_Dirty(di));
             c->samp_model |= VPMU_SAMPLE_BRANCH;
         }
@@ -1124,7 +1145,6 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
             addStmtToIRSB(c.sb, st);
             if (c.prof)
                 c.cc = vpmu_prof_cc(c.insn_addr);
-            c.sink_set = False;
             if (c.if_skip_bits >= 0 && c.if_need == IRTemp_INVALID)
                 if_skip_begin(&c);
             if (c.hook_if)

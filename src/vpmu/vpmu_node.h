@@ -145,6 +145,14 @@ void vpmu_node_branch(Addr pc, Addr target, ULong taken, ULong kind);
 /* A call at pc (direct or indirect) whose return address is ret. */
 void vpmu_node_call(Addr pc, Addr target, Addr ret, ULong indirect);
 
+/* The same in a profile, with the instruction's sink (vpmu_prof_sink). */
+void vpmu_node_ifetch_p(Addr a, SizeT len, ULong *sink);
+void vpmu_node_load_p(Addr a, SizeT size, ULong *sink);
+void vpmu_node_store_p(Addr a, SizeT size, ULong *sink);
+void vpmu_node_cond_p(Addr pc, ULong taken, ULong *sink);
+void vpmu_node_branch_p(Addr pc, Addr target, ULong taken, ULong kind, ULong *sink);
+void vpmu_node_call_p(Addr pc, Addr target, Addr ret, ULong indirect, ULong *sink);
+
 enum vpmu_branch_kind {
     VPMU_BR_COND = 0,     /* conditional */
     VPMU_BR_INDIRECT = 1, /* indirect jump: target = destination */
