@@ -449,7 +449,10 @@ struct hblock {
 static VgHashTable *dobj_table;
 static struct dobj *all_dobjs;
 static OSet *heap_blocks;
-static struct hblock *last_block;
+/* The blocks found last, newest first: a loop over a few arrays (a matrix
+ * product's three) alternates between them at every miss. */
+#define N_RECENT_BLOCKS 4
+static struct hblock *recent_blocks[N_RECENT_BLOCKS];
 
 /* The data object of a 64-byte line, remembered: a direct-mapped cache in
  * front of the look-ups below (heap blocks, the stack, the mappings and
@@ -582,8 +585,10 @@ static void heap_remove(Addr p)
         return;
     b = VG_(OSetGen_Remove)(heap_blocks, &p);
     if (b) {
-        if (b == last_block)
-            last_block = NULL;
+        UInt i;
+        for (i = 0; i < N_RECENT_BLOCKS; i++)
+            if (recent_blocks[i] == b)
+                recent_blocks[i] = NULL;
         line_cache_forget(b->start, b->size);
         VG_(OSetGen_FreeNode)(heap_blocks, b);
     }
@@ -693,14 +698,17 @@ static ULong *data_raw_mapped(Addr a, Addr *lo, Addr *hi)
 
 ULong *vpmu_prof_data_raw(Addr a)
 {
-    struct hblock *b = last_block;
+    struct hblock *b;
     struct line_slot *sl;
     struct addr_range line, range;
     ThreadId tid;
     ULong *raw;
     UInt i;
-    if (b && a >= b->start && a < b->start + (b->size ? b->size : 1))
-        return b->d->raw;
+    for (i = 0; i < N_RECENT_BLOCKS; i++) {
+        b = recent_blocks[i];
+        if (b && a >= b->start && a < b->start + (b->size ? b->size : 1))
+            return b->d->raw;
+    }
     /* the stack first: which stack is the running thread's, so its
      * answer is not the line's alone (no heap block is on a stack) */
     tid = VG_(get_running_tid)();
@@ -725,7 +733,9 @@ ULong *vpmu_prof_data_raw(Addr a)
             b = VG_(OSetGen_LookupWithCmp)(heap_blocks, &a, cmp_in_block);
         if (!b)
             return data_raw_mapped(a, &range.lo, &range.hi);
-        last_block = b;
+        for (i = N_RECENT_BLOCKS - 1; i > 0; i--)
+            recent_blocks[i] = recent_blocks[i - 1];
+        recent_blocks[0] = b;
         if (b->start <= line.lo && b->start + b->size >= line.hi) {
             sl->line = (a >> 6) + 1;
             sl->raw = b->d->raw;
