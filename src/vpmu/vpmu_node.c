@@ -1285,8 +1285,8 @@ static void node_values(ULong *nv)
 /* ---------------------------------------------------------------- profile */
 
 /* What the hierarchy access of the instruction being run changed, added to
- * its cost center (vpmu_prof_sink, stored by the instrumented code before
- * its model calls): only model calls change model statistics, so the shares
+ * its cost center (vpmu_prof_sink, which its model call set): only model
+ * calls change model statistics, so the shares
  * of all instructions add up to the totals exactly. TLB and predictor
  * changes are known from their return values (prof_add); the hierarchy's
  * are read straight from its statistics (hier.c is included here), which

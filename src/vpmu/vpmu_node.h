@@ -188,8 +188,8 @@ enum {
  * alone. */
 #define VPMU_PR_SRV_AT(k, s) (VPMU_PR_SRV + 3 * (UInt)(s) + (UInt)(k))
 /* Where the running instruction's model statistic changes go (NULL: no
- * profile); the instrumented code stores it before the instruction's model
- * calls. */
+ * profile); a profile's model calls (vpmu_node_*_p, vpmu_prof_*_bp) set it
+ * from their argument. */
 extern ULong *vpmu_prof_sink;
 void vpmu_node_prof_init(void);
 /* Every kind from a raw vector and exact core events (VPMU_EV_COUNT):

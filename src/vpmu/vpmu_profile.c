@@ -110,10 +110,6 @@ static UInt role_of(Addr target)
     return ROLE_NONE;
 }
 
-/* A call arc: the call instruction and its target, with the callee's
- * inclusive cost (exact events and raw statistics, deltas), added when its
- * outermost open call returns, as callgrind does: costs of recursive calls
- * are not counted twice. */
 /* A snapshot of the counted events and raw statistics, and an arc's sums
  * of their differences: the events in the live block's lane order
  * (vpmu_node_prof_snapshot_lanes; 2 * VPMU_LIVE_WORDS of them) and the
@@ -126,6 +122,10 @@ static UInt role_of(Addr target)
 _Static_assert(SNAP_LANES <= SNAP_HALF && VPMU_PR_N <= SNAP_HALF, "a snapshot's halves");
 typedef ULong snap_v2 __attribute__((vector_size(16), aligned(8)));
 
+/* A call arc: the call instruction and its target, with the callee's
+ * inclusive cost (exact events and raw statistics, deltas), added when its
+ * outermost open call returns, as callgrind does: costs of recursive calls
+ * are not counted twice. */
 struct arc {
     struct arc *next; /* hash chain */
     UWord key;        /* hash of (site, target) */
