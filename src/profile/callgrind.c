@@ -60,72 +60,46 @@ static char *put_u64(char *end, uint64_t v)
     return end;
 }
 
-/* A cost line's values (the writer's hot loop: one line per instruction,
- * up to HPM_PROF_KINDS_MAX numbers each), formatted here and written with
- * one fwrite, not one fprintf per number. */
-static void put_costs(FILE *f, const uint64_t *v, const struct hpm_profile *p)
-{
-    char buf[HPM_PROF_KINDS_MAX * 21 + 2], *o = buf;
-    unsigned k, last = p->n_kinds;
-    while (last > 0 && (v[last - 1] == 0 || p->hidden[last - 1]))
-        last--; /* missing trailing costs are 0 */
-    for (k = 0; k < last; k++) {
-        char num[20], *s;
-        size_t n;
-        if (p->hidden[k])
-            continue;
-        s = put_u64(num + sizeof num, v[k]);
-        n = (size_t)(num + sizeof num - s);
-        *o++ = ' ';
-        memcpy(o, s, n);
-        o += n;
-    }
-    *o++ = '\n';
-    fwrite(buf, 1, (size_t)(o - buf), f);
-}
-
-/* The same of sparse values (profile.h): the kinds between two pairs are
- * 0. */
-static void put_sparse_costs(FILE *f, const struct hpm_prof_kv *kv, unsigned n_kv,
-                             const struct hpm_profile *p)
-{
-    char buf[HPM_PROF_KINDS_MAX * 21 + 2], *o = buf;
-    unsigned k, i = 0, last = 0, j;
-    for (j = 0; j < n_kv; j++)
-        if (kv[j].value && !p->hidden[kv[j].kind])
-            last = kv[j].kind + 1; /* missing trailing costs are 0 */
-    for (k = 0; k < last; k++) {
-        char num[20], *s;
-        size_t n;
-        uint64_t v = 0;
-        while (i < n_kv && kv[i].kind < k)
-            i++;
-        if (i < n_kv && kv[i].kind == k)
-            v = kv[i].value;
-        if (p->hidden[k])
-            continue;
-        if (v == 0) {
-            *o++ = ' ';
-            *o++ = '0';
-            continue;
-        }
-        s = put_u64(num + sizeof num, v);
-        n = (size_t)(num + sizeof num - s);
-        *o++ = ' ';
-        memcpy(o, s, n);
-        o += n;
-    }
-    *o++ = '\n';
-    fwrite(buf, 1, (size_t)(o - buf), f);
-}
-
+/* A cost line's values, dense (v) or sparse (kv: the kinds between two
+ * pairs are 0; profile.h). The writer's hot loop: one line per
+ * instruction, up to HPM_PROF_KINDS_MAX numbers each, formatted here and
+ * written with one fwrite, not one fprintf per number. */
 static void put_values(FILE *f, const uint64_t *v, const struct hpm_prof_kv *kv, unsigned n_kv,
                        const struct hpm_profile *p)
 {
-    if (v)
-        put_costs(f, v, p);
-    else
-        put_sparse_costs(f, kv, n_kv, p);
+    char buf[HPM_PROF_KINDS_MAX * 21 + 2], *o = buf;
+    unsigned k, i = 0, last = 0;
+    /* missing trailing costs are 0 */
+    if (v) {
+        for (last = p->n_kinds; last > 0 && (v[last - 1] == 0 || p->hidden[last - 1]); last--)
+            ;
+    } else {
+        for (i = 0; i < n_kv; i++)
+            if (kv[i].value && !p->hidden[kv[i].kind])
+                last = kv[i].kind + 1;
+        i = 0;
+    }
+    for (k = 0; k < last; k++) {
+        char num[20], *s;
+        size_t n;
+        uint64_t x;
+        if (v) {
+            x = v[k];
+        } else {
+            while (i < n_kv && kv[i].kind < k)
+                i++;
+            x = i < n_kv && kv[i].kind == k ? kv[i].value : 0;
+        }
+        if (p->hidden[k])
+            continue;
+        s = put_u64(num + sizeof num, x);
+        n = (size_t)(num + sizeof num - s);
+        *o++ = ' ';
+        memcpy(o, s, n);
+        o += n;
+    }
+    *o++ = '\n';
+    fwrite(buf, 1, (size_t)(o - buf), f);
 }
 
 /* "0x<addr hex> <line>" of a cost or call line, as "0x%" PRIx64 " %u". */
@@ -186,7 +160,7 @@ int hpm_prof_write_callgrind(const struct hpm_profile *p, FILE *f)
             fprintf(f, "# %s per instruction: the timing model's share, scaled to the total\n",
                     p->kinds[k]);
     fprintf(f, "summary:");
-    put_costs(f, tot, p);
+    put_values(f, tot, NULL, 0, p);
 
     for (i = 0; i < p->n_fns; i++) {
         const struct hpm_prof_fn *fn = &p->fns[i];
@@ -226,7 +200,7 @@ int hpm_prof_write_callgrind(const struct hpm_profile *p, FILE *f)
         }
     }
     fprintf(f, "\ntotals:");
-    put_costs(f, tot, p);
+    put_values(f, tot, NULL, 0, p);
     if (ferror(f))
         rc = -1;
 done:

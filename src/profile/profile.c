@@ -571,18 +571,6 @@ static void add_values(uint64_t *to, const uint64_t *v, const struct hpm_prof_kv
             to[kv[k].kind] += kv[k].value;
 }
 
-void hpm_profile_densify(struct hpm_profile *p)
-{
-    size_t i, j;
-    for (i = 0; i < p->n_fns; i++) {
-        struct hpm_prof_fn *f = &p->fns[i];
-        for (j = 0; j < f->n_costs; j++)
-            densify(p, &f->costs[j].v, &f->costs[j].kv, &f->costs[j].n_kv);
-        for (j = 0; j < f->n_calls; j++)
-            densify(p, &f->calls[j].v, &f->calls[j].kv, &f->calls[j].n_kv);
-    }
-}
-
 static void add_call(struct hpm_prof_fn *f, const struct hpm_prof_call *c)
 {
     struct hpm_prof_call *nc = grow(f->calls, &f->cap_calls, f->n_calls + 1, sizeof *nc);

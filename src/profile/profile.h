@@ -206,8 +206,6 @@ int hpm_prof_add_data(struct hpm_profile *d, const struct hpm_prof_records *r,
 
 /* Sorts and merges each function's costs and calls (after adding). */
 void hpm_profile_finish(struct hpm_profile *p);
-/* Every cost's and call's values dense (v), for code that indexes them. */
-void hpm_profile_densify(struct hpm_profile *p);
 
 /* Self cost of every kind, summed over the profile. */
 void hpm_profile_sum(const struct hpm_profile *p, uint64_t *sum);

@@ -559,7 +559,8 @@ void vpmu_prof_memory_changed(void)
     VG_(memset)(other_ranges, 0, sizeof other_ranges);
 }
 
-/* A heap block [start, start + size) came or went: its lines' answers. */
+/* A heap block [start, start + size) came or went: its lines' answers,
+ * and the other-memory ranges it falls in. */
 static void line_cache_forget(Addr start, SizeT size)
 {
     Addr l, first = start >> 6, last = (start + (size ? size : 1) - 1) >> 6;
