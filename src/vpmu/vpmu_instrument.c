@@ -713,7 +713,7 @@ static void do_exit(Ctx *c, IRStmt *st)
             emit_add(c->sb, VPMU_EV_BR_COND_TAKEN, IRExpr_RdTmp(both));
             c->samp_ev |= 1u << VPMU_EV_BR_COND | 1u << VPMU_EV_BR_COND_TAKEN;
         }
-        if (c->prof)
+        if (c->prof && !c->hook_br) /* else the predictor's call adds it */
             emit_add_at(c->sb, vpmu_prof_dyn_slot(c->cc, VPMU_EV_BR_COND_TAKEN), taken64);
         if (c->hook_br) {
             /* the predictor needs the pc and the direction only */

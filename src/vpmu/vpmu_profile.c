@@ -45,6 +45,7 @@ static const Int dyn_events[] = {
  * are one cache line, the first of v. */
 #define RAW_AT 1
 #define DYN_AT(d) ((d) == 0 ? 0 : RAW_AT + VPMU_PR_N + (d) - 1)
+_Static_assert(RAW_AT + VPMU_PROF_TAKEN_FROM_SINK == 0, "the taken slot is the one before raw");
 
 /* A cost center is 64-byte aligned, its header one line: the values that
  * most runs of an instruction touch (a conditional branch's taken slot,

@@ -37,6 +37,11 @@ struct vpmu_cc *vpmu_prof_cc(Addr a);
 ULong *vpmu_prof_dyn_slot(struct vpmu_cc *cc, Int ev);
 /* Where its model calls' statistic changes go (vpmu_prof_sink). */
 ULong *vpmu_prof_raw_slot(struct vpmu_cc *cc);
+/* A conditional branch's taken count, from its raw slot: the predictor's
+ * call (vpmu_node_cond_p) adds the taken bit there, so that the
+ * translation needs no add of its own (vpmu_prof_dyn_slot's slot for
+ * BR_COND_TAKEN is this one). */
+#define VPMU_PROF_TAKEN_FROM_SINK (-1)
 
 /* The instruction whose cost center's raw slot is sink (vpmu_prof_sink):
  * the instruction running a model call (precise samples, vpmu_sample.c). */
