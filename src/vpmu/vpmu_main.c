@@ -341,6 +341,8 @@ void vpmu_fold(void)
         for (e = 0; e < VPMU_EV_COUNT; e++)
             ev[e] = (vpmu_live[VPMU_LIVE_WORD(e)] >> VPMU_LIVE_SHIFT(e)) & 0xffffffffULL;
         ev[VPMU_EV_BR_COND_NOT_TAKEN] = ev[VPMU_EV_BR_COND] - ev[VPMU_EV_BR_COND_TAKEN];
+        if (vpmu_prof_on)
+            vpmu_prof_fold(); /* before the live block empties */
         vpmu_node_add_core_events(t->core, ev);
         if (vpmu_running)
             for (e = 0; e < VPMU_EV_COUNT; e++)

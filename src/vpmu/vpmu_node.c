@@ -1427,23 +1427,33 @@ void vpmu_node_prof_snapshot(UInt core, ULong *ev, ULong *raw)
         raw[i] = prof_last_node[i];
 }
 
-void vpmu_node_prof_snapshot_lanes(UInt core, ULong *ev_lanes, ULong *raw)
+void vpmu_node_prof_lanes_of(UInt core, const ULong *live, ULong *ev_lanes)
 {
     const ULong *base = prof_base_lane[core];
-    UInt w, i;
-    if (core == cur_core) {
-        for (w = 0; w < VPMU_LIVE_WORDS; w++) {
-            ULong v = vpmu_live[w];
-            ev_lanes[2 * w] = base[2 * w] + (v & 0xffffffffULL);
-            ev_lanes[2 * w + 1] = base[2 * w + 1] + (v >> 32);
-        }
-    } else {
-        VG_(memcpy)(ev_lanes, base, sizeof prof_base_lane[0]);
+    UInt w;
+    for (w = 0; w < VPMU_LIVE_WORDS; w++) {
+        ULong v = live[w];
+        ev_lanes[2 * w] = base[2 * w] + (v & 0xffffffffULL);
+        ev_lanes[2 * w + 1] = base[2 * w + 1] + (v >> 32);
     }
+}
+
+void vpmu_node_prof_snapshot_raw(UInt core, ULong *raw)
+{
+    UInt i;
     for (i = 0; i < VPMU_PR_CORE_N; i++)
         raw[i] = prof_last_core[core][i];
     for (; i < VPMU_PR_N; i++)
         raw[i] = prof_last_node[i];
+}
+
+void vpmu_node_prof_snapshot_lanes(UInt core, ULong *ev_lanes, ULong *raw)
+{
+    if (core == cur_core)
+        vpmu_node_prof_lanes_of(core, vpmu_live, ev_lanes);
+    else
+        VG_(memcpy)(ev_lanes, prof_base_lane[core], sizeof prof_base_lane[0]);
+    vpmu_node_prof_snapshot_raw(core, raw);
 }
 
 ULong vpmu_node_event_total(Int ev)

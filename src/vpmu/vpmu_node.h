@@ -205,6 +205,11 @@ void vpmu_node_prof_snapshot(UInt core, ULong *ev, ULong *raw);
  * snapshots, taken at every call and return of a profile, need no
  * reordering. */
 void vpmu_node_prof_snapshot_lanes(UInt core, ULong *ev_lanes, ULong *raw);
+/* Its two halves: the lanes of the running core as they were when the
+ * live block held live (base + live, lane by lane: a frame's packed
+ * snapshot made whole, vpmu_profile.c), and the raw vector. */
+void vpmu_node_prof_lanes_of(UInt core, const ULong *live, ULong *ev_lanes);
+void vpmu_node_prof_snapshot_raw(UInt core, ULong *raw);
 UInt vpmu_node_cur_core(void);
 /* Exact core event ev (VPMU_EV_*) so far, over every core, counted or not
  * (the live block included). */

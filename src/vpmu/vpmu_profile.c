@@ -341,6 +341,7 @@ struct frame {
     Addr sp; /* the stack pointer after the call pushed its return address */
     struct arc *arc;
     ULong arg0, arg1; /* an allocator's arguments (RDI, RSI) */
+    UWord packed;        /* ev holds the live block's words (frame_snapshot) */
     ULong ev[SNAP_HALF]; /* then raw: a snapshot */
     ULong raw[SNAP_HALF];
 };
@@ -360,7 +361,86 @@ static inline void snap_add_since(ULong *sum, const ULong *now, const ULong *the
 struct shadow {
     struct frame *f;
     UInt depth, cap;
+    UInt packed_from; /* the frames below are not packed */
 };
+
+/* ------------------------------------------------------------------------
+ * Packed snapshots
+ *
+ * A call's snapshot is most of a profile's call-graph cost, and most calls
+ * return before anything folds the live block (vpmu_fold: a timeslice, a
+ * thread switch, a client request) or starts or stops the counters. Such a
+ * frame keeps the live block's words as they are (packed), not the lanes
+ * (base + live, unpacked): a return subtracts the words, and each lane of
+ * the difference is the lane's difference (a lane only grows between two
+ * folds, so the low lane never borrows from the high one). Whatever would
+ * change the base, empty the live block or change what is excluded first
+ * makes the running thread's packed frames whole (vpmu_prof_fold); only
+ * that thread's can be packed (a thread switch folds). The raw half is
+ * taken whole as before.
+ * ---------------------------------------------------------------------- */
+
+static ThreadId packed_tid = VG_INVALID_THREADID;
+static UInt packed_core;
+
+/* The running core's raw statistics counted so far (not stopped). */
+static inline void raw_snapshot(UInt c, ULong *raw)
+{
+    UInt i;
+    vpmu_node_prof_snapshot_raw(c, raw);
+    for (i = VPMU_PR_N; i < SNAP_HALF; i++)
+        raw[i] = 0; /* the pad */
+    if (UNLIKELY(excl[c].any))
+        for (i = 0; i < VPMU_PR_N; i++)
+            raw[i] -= excl[c].raw[i];
+}
+
+/* f's snapshot: packed while the counters run */
+static void frame_snapshot(struct shadow *sh, ThreadId tid, struct frame *f)
+{
+    UInt c, w;
+    if (UNLIKELY(prof_stopped)) {
+        counted_snapshot(f->ev, f->raw);
+        f->packed = 0;
+        return;
+    }
+    c = vpmu_node_cur_core();
+    if (UNLIKELY(packed_tid != tid || packed_core != c)) {
+        vpmu_prof_fold(); /* (a thread switch folded already: nothing packed) */
+        packed_tid = tid;
+        packed_core = c;
+        sh->packed_from = (UInt)(f - sh->f);
+    }
+    for (w = 0; w < VPMU_LIVE_WORDS; w++)
+        f->ev[w] = vpmu_live[w];
+    raw_snapshot(c, f->raw);
+    f->packed = 1;
+}
+
+void vpmu_prof_fold(void)
+{
+    struct shadow *sh;
+    UInt d, i, c = packed_core;
+    if (!shadows || packed_tid == VG_INVALID_THREADID || packed_tid >= VG_N_THREADS)
+        return;
+    sh = &shadows[packed_tid];
+    for (d = sh->packed_from; d < sh->depth; d++) {
+        struct frame *f = &sh->f[d];
+        ULong live[VPMU_LIVE_WORDS];
+        if (!f->packed)
+            continue;
+        VG_(memcpy)(live, f->ev, sizeof live);
+        vpmu_node_prof_lanes_of(c, live, f->ev);
+        for (i = SNAP_LANES; i < SNAP_HALF; i++)
+            f->ev[i] = 0;
+        if (excl[c].any)
+            for (i = 0; i < SNAP_LANES; i++)
+                f->ev[i] -= excl[c].ev[i];
+        f->packed = 0;
+    }
+    sh->packed_from = sh->depth;
+    packed_tid = VG_INVALID_THREADID;
+}
 
 static void shadows_init(void)
 {
@@ -796,21 +876,43 @@ static void allocator_returned(struct shadow *sh, UInt i, ULong rax)
  * (the normal case: one) or unwound past (longjmp, exceptions). */
 static void pop_to(struct shadow *sh, Addr sp, Bool returned, ULong rax)
 {
-    ULong now[SNAP_N];
-    Bool have = False;
+    ULong now[SNAP_N], live[VPMU_LIVE_WORDS];
+    Bool have_live = False, have_ev = False; /* live and raw; ev and raw */
     while (sh->depth > 0 && sh->f[sh->depth - 1].sp < sp) {
         struct frame *f = &sh->f[--sh->depth];
-        if (returned && f->arc->callee->role != ROLE_NONE)
+        struct arc *a = f->arc;
+        if (returned && a->callee->role != ROLE_NONE)
             allocator_returned(sh, sh->depth, rax);
-        f->arc->calls++;
-        if (f->arc->callee->depth > 0 && --f->arc->callee->depth > 0)
+        a->calls++;
+        if (a->callee->depth > 0 && --a->callee->depth > 0)
             continue; /* a recursive call: inside an open one's cost */
-        if (!have) {
-            counted_snapshot(now, now + SNAP_HALF);
-            have = True;
+        if (f->packed) {
+            /* the counters ran since the call, on this core, nothing folded */
+            UInt w;
+            if (!have_live) {
+                for (w = 0; w < VPMU_LIVE_WORDS; w++)
+                    live[w] = vpmu_live[w];
+                raw_snapshot(packed_core, now + SNAP_HALF);
+                have_live = True;
+            }
+            for (w = 0; w < VPMU_LIVE_WORDS; w++) {
+                ULong d = live[w] - f->ev[w];
+                a->ev[2 * w] += d & 0xffffffffULL;
+                a->ev[2 * w + 1] += d >> 32;
+            }
+            for (w = 0; w < SNAP_HALF; w += 2)
+                *(snap_v2 *)(a->raw + w) +=
+                    *(const snap_v2 *)(now + SNAP_HALF + w) - *(const snap_v2 *)(f->raw + w);
+            continue;
         }
-        snap_add_since(f->arc->ev, now, f->ev);
+        if (!have_ev) {
+            counted_snapshot(now, now + SNAP_HALF);
+            have_ev = True;
+        }
+        snap_add_since(a->ev, now, f->ev);
     }
+    if (sh->packed_from > sh->depth)
+        sh->packed_from = sh->depth;
 }
 
 void vpmu_prof_call(struct vpmu_cc *site, Addr target, Addr sp, ULong rdi, ULong rsi)
@@ -833,8 +935,9 @@ void vpmu_prof_call(struct vpmu_cc *site, Addr target, Addr sp, ULong rdi, ULong
     f->arg1 = rsi;
     if (f->arc->callee->role == ROLE_FREE)
         heap_remove((Addr)rdi);
+    f->packed = 0;
     if (f->arc->callee->depth++ == 0) /* only the outermost call's cost counts */
-        counted_snapshot(f->ev, f->raw);
+        frame_snapshot(sh, tid, f);
 }
 
 UInt vpmu_prof_callchain(Addr *sites, UInt max)
@@ -923,7 +1026,7 @@ static Bool plt_retarget(struct vpmu_cc *site, Addr target, Addr sp, ULong rdi)
     if (a->callee->role == ROLE_FREE)
         heap_remove((Addr)rdi);
     if (a->callee->depth++ == 0 && !have)
-        counted_snapshot(f->ev, f->raw);
+        frame_snapshot(sh, tid, f);
     return True;
 }
 
@@ -991,6 +1094,7 @@ void vpmu_prof_stop(void)
     struct dobj *d;
     if (!vpmu_prof_on || prof_stopped)
         return;
+    vpmu_prof_fold(); /* the frames' snapshots as the counters stop */
     prof_stopped = True;
     {
         UInt c;
@@ -1025,6 +1129,7 @@ void vpmu_prof_start(void)
     struct dobj *d;
     if (!vpmu_prof_on || !prof_stopped)
         return;
+    vpmu_prof_fold(); /* (nothing is packed while stopped) */
     prof_stopped = False;
     {
         UInt c, i;
@@ -1098,6 +1203,7 @@ void vpmu_prof_reset(void)
     /* frames open now would credit their callees with what ran before */
     {
         UInt t, d;
+        vpmu_prof_fold();
         for (t = 0; t < VG_N_THREADS; t++)
             for (d = 0; d < shadows[t].depth; d++)
                 counted_snapshot(shadows[t].f[d].ev, shadows[t].f[d].raw);

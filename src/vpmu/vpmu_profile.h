@@ -77,6 +77,10 @@ void vpmu_prof_call_bp(struct vpmu_cc *site, Addr target, Addr sp, ULong rdi, UL
 void vpmu_prof_ret_bp(struct vpmu_cc *site, Addr target, Addr sp, ULong rax);
 void vpmu_prof_jump_bp(struct vpmu_cc *site, Addr target, Addr sp, ULong rdi, ULong rsi);
 void vpmu_prof_thread_end(ThreadId tid);
+/* The live block is about to be folded into the core's totals (or the
+ * running core to change): the call graph's packed snapshots are made
+ * whole first. */
+void vpmu_prof_fold(void);
 
 /* Data objects: where the statistic changes of a data access to a go (the
  * heap block's allocation site, a global's line, the stack, other). The
