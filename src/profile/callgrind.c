@@ -157,8 +157,13 @@ int hpm_prof_write_callgrind(const struct hpm_profile *p, FILE *f)
     fputc('\n', f);
     for (k = 0; k < p->n_kinds; k++)
         if (p->apportioned[k] && !p->hidden[k])
-            fprintf(f, "# %s per instruction: the timing model's share, scaled to the total\n",
-                    p->kinds[k]);
+            fprintf(f, "# %s %s\n", p->kinds[k],
+                    p->apportioned[k] == HPM_PROF_UNATTRIBUTED
+                        ? "is not per instruction: its total is in (unattributed)"
+                    : p->apportioned[k] == HPM_PROF_SCALED
+                        ? "per instruction: the timing model's share, scaled to the total"
+                        : "per instruction: the model's share scaled to the total, or in "
+                          "(unattributed) where a process has none");
     fprintf(f, "summary:");
     put_values(f, tot, NULL, 0, p);
 

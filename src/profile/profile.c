@@ -823,9 +823,11 @@ int hpm_prof_add_records(struct hpm_profile *p, const struct hpm_prof_records *r
             m[k] = 0;
             if (sum[k] == r->totals[k])
                 continue;
-            p->apportioned[k] = 1;
-            if (sum[k] == 0)
+            if (sum[k] == 0) {
+                p->apportioned[k] |= HPM_PROF_UNATTRIBUTED;
                 continue;
+            }
+            p->apportioned[k] |= HPM_PROF_SCALED;
             shares[k] = malloc(nonzero[k] * sizeof *shares[k]);
             if (!shares[k])
                 abort();
@@ -860,7 +862,8 @@ int hpm_prof_add_records(struct hpm_profile *p, const struct hpm_prof_records *r
         add_cost(&p->fns[fi], r->insns[i].addr, at.file, at.line, NULL, w[i], r->insns[i].n_kv);
     }
     free(order);
-    /* a kind counted where no instruction was (none today): one place */
+    /* a kind counted where no instruction was (the I/O and kernel units'
+     * kinds, counted in the tool's system call wrappers): one place */
     for (k = 0; k < r->n_kinds; k++) {
         if (sum[k] == 0 && r->totals[k] > 0) {
             unsigned fi = hpm_profile_fn(p, 0, 0, hpm_profile_str(p, "(unattributed)"));

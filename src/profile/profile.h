@@ -16,7 +16,8 @@
  * reports). Each instruction's share is exact for every kind whose formula
  * is linear in the raw counts (all but the timing model's cycles); the
  * others are apportioned to add up to the total (largest remainders over
- * the per-instruction model values) and marked so.
+ * the per-instruction model values) and marked so; kinds that no
+ * instruction has a share of go whole to "(unattributed)", marked so too.
  */
 #ifndef HPM_PROFILE_H
 #define HPM_PROFILE_H
@@ -160,11 +161,18 @@ struct hpm_prof_fn {
     size_t n_calls, cap_calls;
 };
 
+/* hpm_profile.apportioned: the model's per-instruction values scaled to
+ * the total (the timing model's kinds); none at all, the whole total in
+ * one "(unattributed)" function (the I/O and kernel units' kinds: the tool
+ * counts them in its system call wrappers, not per instruction). */
+enum { HPM_PROF_SCALED = 1, HPM_PROF_UNATTRIBUTED = 2 };
+
 struct hpm_profile {
     unsigned n_kinds;
     char *kinds[HPM_PROF_KINDS_MAX];
     uint64_t totals[HPM_PROF_KINDS_MAX];
-    unsigned char apportioned[HPM_PROF_KINDS_MAX]; /* shares scaled to the total */
+    /* how a kind's instruction shares differ from its total (bits) */
+    unsigned char apportioned[HPM_PROF_KINDS_MAX];
     unsigned char hidden[HPM_PROF_KINDS_MAX];      /* columns the writer leaves out */
     int have_totals;
     char **strs; /* string table; id 0 is "???" */

@@ -126,7 +126,7 @@ static void test_apportion(void)
     CHECK_EQ(sum[0], 10);
     CHECK_EQ(sum[1], 100);
     CHECK_EQ(p.apportioned[0], 0);
-    CHECK_EQ(p.apportioned[1], 1);
+    CHECK_EQ(p.apportioned[1], HPM_PROF_SCALED);
     for (i = 0; i < p.n_fns; i++)
         for (j = 0; j < p.fns[i].n_costs; j++) {
             const struct hpm_prof_cost *x = &p.fns[i].costs[j];
@@ -187,7 +187,7 @@ static void test_roundtrip(void)
     CHECK_EQ(a[0], b[0]);
     CHECK_EQ(a[1], b[1]);
     /* written again, byte for byte */
-    q.apportioned[1] = 1;
+    q.apportioned[1] = HPM_PROF_SCALED;
     f = open_memstream(&buf2, &len2);
     CHECK_EQ(hpm_prof_write_callgrind(&q, f), 0);
     fclose(f);
@@ -278,11 +278,50 @@ static void test_bad_callgrind(void)
     }
 }
 
+/* A kind with a total but no instruction's share (the I/O and kernel
+ * units' kinds): whole in "(unattributed)", and said so in the file, not
+ * called the timing model's share. */
+static void test_unattributed(void)
+{
+    static const char recs[] = "hpm-vpmu 2\n"
+                               "pid 43\n"
+                               "prof_kind INSTRUCTIONS 7\n"
+                               "prof_kind IO_READS 5\n"
+                               "prof_insn 400010 0 0:7\n";
+    struct hpm_prof_records r;
+    struct hpm_profile p;
+    char err[256], *buf = NULL;
+    size_t len = 0, i;
+    uint64_t sum[HPM_PROF_KINDS_MAX];
+    int found = 0;
+    FILE *f;
+    CHECK_EQ(hpm_prof_records_parse(recs, strlen(recs), &r, err, sizeof err), 0);
+    hpm_profile_init(&p);
+    CHECK_EQ(hpm_prof_add_records(&p, &r, NULL, err, sizeof err), 0);
+    hpm_prof_records_free(&r);
+    hpm_profile_finish(&p);
+    CHECK_EQ(p.apportioned[0], 0);
+    CHECK_EQ(p.apportioned[1], HPM_PROF_UNATTRIBUTED);
+    hpm_profile_sum(&p, sum);
+    CHECK_EQ(sum[1], 5);
+    for (i = 0; i < p.n_fns; i++)
+        found |= strcmp(p.strs[p.fns[i].name], "(unattributed)") == 0;
+    CHECK(found);
+    f = open_memstream(&buf, &len);
+    CHECK_EQ(hpm_prof_write_callgrind(&p, f), 0);
+    fclose(f);
+    CHECK(buf && strstr(buf, "# IO_READS is not per instruction: its total is in (unattributed)"));
+    CHECK(buf && !strstr(buf, "IO_READS per instruction"));
+    free(buf);
+    hpm_profile_free(&p);
+}
+
 int main(void)
 {
     test_records();
     test_bad_records();
     test_apportion();
+    test_unattributed();
     test_roundtrip();
     test_read_callgrind();
     test_bad_callgrind();

@@ -177,14 +177,26 @@ int profile_write(const char *cmd, const char *dir, uint64_t main_pid, int child
     }
     fprintf(stderr, "hpm: profile of %u process%s written to %s: %zu instructions in %zu functions",
             procs, procs == 1 ? "" : "es", path, ninsn, p.n_fns);
-    for (k = 0; k < p.n_kinds; k++)
-        if (p.apportioned[k])
-            break;
-    if (k < p.n_kinds) {
-        fprintf(stderr, "; apportioned to add up to their totals:");
-        for (k = 0; k < p.n_kinds; k++)
-            if (p.apportioned[k])
-                fprintf(stderr, " %s", p.kinds[k]);
+    {
+        /* the kinds whose instruction shares are not the tool's own */
+        static const struct {
+            unsigned char bit;
+            const char *what;
+        } how[] = {
+            {HPM_PROF_SCALED, "apportioned to add up to their totals"},
+            {HPM_PROF_UNATTRIBUTED, "not per instruction, in (unattributed)"},
+        };
+        size_t h;
+        for (h = 0; h < sizeof how / sizeof how[0]; h++) {
+            for (k = 0; k < p.n_kinds && !(p.apportioned[k] & how[h].bit); k++)
+                ;
+            if (k == p.n_kinds)
+                continue;
+            fprintf(stderr, "; %s:", how[h].what);
+            for (k = 0; k < p.n_kinds; k++)
+                if (p.apportioned[k] & how[h].bit)
+                    fprintf(stderr, " %s", p.kinds[k]);
+        }
     }
     if (data_path)
         fprintf(stderr, "; data objects in %s.data", path);
