@@ -50,7 +50,7 @@ enum fd_kind { FK_FILE, FK_PIPE, FK_SOCK, FK_TTY, FK_OTHER, FK_N, FK_NONE = FK_N
 /* syscall classes, in the catalog's KERNEL_SYSCALLS_* order */
 enum sc_class { SC_IO, SC_MEMORY, SC_PROCESS, SC_SIGNAL, SC_TIME, SC_SYNC, SC_OTHER, SC_N };
 
-#define N_IO_KINDS (HPM_K_KERNEL_HOST_INVOL_CSWITCHES - HPM_K_IO_READS + 1)
+#define N_IO_KINDS VPMU_IO_KINDS
 static ULong cnt[N_IO_KINDS];
 #define C(k) cnt[HPM_K_##k - HPM_K_IO_READS]
 
@@ -503,6 +503,21 @@ Bool vpmu_io_node_moved(void)
     if (host_refresh_due())
         refresh_pending = True; /* done by the next vpmu_io_node_values */
     return refresh_pending || io_gen != io_gen_written;
+}
+
+void vpmu_io_exact_counts(ULong *c)
+{
+    /* the host's clock and getrusage: measured, in stamp units or read
+     * at flushes, not per call */
+    static const UInt host[] = {HPM_K_IO_HOST_NS,           HPM_K_IO_READ_HOST_NS,
+                                HPM_K_IO_WRITE_HOST_NS,     HPM_K_KERNEL_HOST_SYSCALL_NS,
+                                HPM_K_KERNEL_HOST_SYSTEM_NS, HPM_K_KERNEL_HOST_MINOR_FAULTS,
+                                HPM_K_KERNEL_HOST_MAJOR_FAULTS, HPM_K_KERNEL_HOST_VOL_CSWITCHES,
+                                HPM_K_KERNEL_HOST_INVOL_CSWITCHES};
+    UInt k;
+    VG_(memcpy)(c, cnt, sizeof cnt);
+    for (k = 0; k < sizeof host / sizeof host[0]; k++)
+        c[host[k] - HPM_K_IO_READS] = 0;
 }
 
 void vpmu_io_node_values(ULong *nv, Bool ask_host)

@@ -18,6 +18,8 @@
 
 #include "pub_tool_basics.h"
 
+#include "catalog.h"
+
 /* Before and after every system call of the program (sysno, its arguments,
  * and the kernel's result). */
 void vpmu_io_pre_syscall(ThreadId tid, UInt sysno, const UWord *args, UInt nArgs);
@@ -33,6 +35,12 @@ void vpmu_io_signal(ThreadId tid, Int signo);
  * vpmu_io_host_sync asked for the next values to be current (before the
  * counts are written); in between they keep the values of the last asking. */
 void vpmu_io_node_values(ULong *nv, Bool ask_host);
+/* The I/O and kernel units' kinds, IO_READS onwards in catalog order. */
+#define VPMU_IO_KINDS (HPM_K_KERNEL_HOST_INVOL_CSWITCHES - HPM_K_IO_READS + 1)
+/* Their exact counts so far (c[kind - HPM_K_IO_READS]), the host-measured
+ * ones 0: what a profile gives the system call that made them (the
+ * difference around each wrapper). */
+void vpmu_io_exact_counts(ULong *c);
 /* Whether the values vpmu_io_node_values gives may differ from those of its
  * last call: a system call or signal since, or a host refresh due. */
 Bool vpmu_io_node_moved(void);

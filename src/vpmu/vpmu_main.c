@@ -89,6 +89,7 @@ struct vpmu_thread {
     Bool used;
     UInt serial;
     UInt core;
+    Addr syscall_site; /* its current system call's instruction (a profile's) */
     ULong c[VPMU_EV_COUNT];   /* raw, exact tool counters */
     ULong u[HPM_K_CORE_COUNT]; /* UPC-read counts of its core while it ran */
     UInt depth;
@@ -567,9 +568,39 @@ static void grow_stack_ahead(ThreadId tid)
         (void)VG_(extend_stack)(tid, want);
 }
 
+/* What the I/O and kernel units counted in one wrapper of tid's system
+ * call goes to the call's instruction in a profile (no other thread runs
+ * inside a wrapper; one may between the two, while the call blocks); a
+ * signal delivered to a handler, to the instruction it arrived at. */
+static void io_counted_before(ULong *c)
+{
+    if (vpmu_prof_on)
+        vpmu_io_exact_counts(c);
+}
+
+static void io_counted_after(ThreadId tid, Addr site, const ULong *before)
+{
+    ULong after[VPMU_IO_KINDS];
+    UInt k;
+    if (!vpmu_prof_on)
+        return;
+    vpmu_io_exact_counts(after);
+    for (k = 0; k < VPMU_IO_KINDS; k++)
+        after[k] -= before[k];
+    vpmu_prof_io(tid, site, after);
+}
+
 static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nArgs)
 {
+    ULong io_before[VPMU_IO_KINDS];
+    /* the guest's IP is past the 2-byte syscall instruction (amd64 has no
+     * IP_AT_SYSCALL; Valgrind's own restart takes 2 off too); kept for the
+     * post wrapper, after which a signal frame may have moved it */
+    if (vpmu_prof_on)
+        thread_get(tid)->syscall_site = VG_(get_IP)(tid) - 2;
+    io_counted_before(io_before);
     vpmu_io_pre_syscall(tid, sysno, args, nArgs);
+    io_counted_after(tid, thread_get(tid)->syscall_site, io_before);
     if (nArgs < 1)
         return;
     if (sysno == __NR_ptrace && args[0] == 0 /* PTRACE_TRACEME */)
@@ -630,7 +661,10 @@ static void wait_child_view(Int pid)
 
 static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nArgs, SysRes res)
 {
+    ULong io_before[VPMU_IO_KINDS];
+    io_counted_before(io_before);
     vpmu_io_post_syscall(tid, sysno, args, nArgs, res);
+    io_counted_after(tid, thread_get(tid)->syscall_site, io_before);
     if (!sr_isError(res) && sr_Res(res) > 0 &&
         (sysno == __NR_fork || sysno == __NR_vfork ||
          (sysno == __NR_clone && nArgs >= 1 && !(args[0] & VKI_CLONE_THREAD)))) {
@@ -1136,7 +1170,11 @@ static void on_pre_deliver_signal(ThreadId tid, Int signo, Bool alt_stack)
     struct vpmu_thread *t;
     Bool ours = False;
     UInt d;
+    ULong io_before[VPMU_IO_KINDS];
+    io_counted_before(io_before);
     vpmu_io_signal(tid, signo);
+    if (tid > 0 && tid < VG_N_THREADS)
+        io_counted_after(tid, VG_(get_IP)(tid), io_before);
     if (tid == 0 || tid >= VG_N_THREADS || !threads[tid].used)
         return;
     t = &threads[tid];

@@ -20,6 +20,7 @@
 #include "catalog.h"
 #include "vpmu_events.h"
 #include "vpmu_format.h"
+#include "vpmu_io.h"
 #include "vpmu_node.h"
 #include "vpmu_profile.h"
 #include "vpmu_state.h"
@@ -63,6 +64,7 @@ struct vpmu_cc {
     Addr jump_target;     /* an indirect jump's last target, */
     Bool jump_entry;      /* and whether it is a function's entry */
     Bool plt;             /* in a PLT section: a stub's jump */
+    Bool io;              /* a system call that counted: in io_sites */
     ULong v[N_VALS];      /* dyn slots and the raw model statistics (RAW_AT) */
 } __attribute__((aligned(64)));
 _Static_assert(__builtin_offsetof(struct vpmu_cc, v) == 64, "a cost center's header is one line");
@@ -81,7 +83,8 @@ struct callee {
     struct callee *next; /* hash chain */
     UWord key;           /* the target */
     UInt depth;
-    UInt role; /* enum alloc_role: an allocator followed for data objects */
+    UInt role;      /* enum alloc_role: an allocator followed for data objects */
+    ULong io_stamp; /* vpmu_prof_io: an open frame of it seen already */
 };
 
 /* The C library's allocator entry points (and C++'s): their calls tell
@@ -138,6 +141,7 @@ struct arc {
     ULong ev[SNAP_HALF]; /* then raw: one snapshot's layout */
     ULong raw[SNAP_HALF];
     ULong *saved; /* calls, ev, raw when stopped */
+    ULong *io;    /* the I/O and kernel units' counts inside (NULL: none) */
     Addr plt_target;     /* a call of a PLT stub: the stub's last target */
     struct arc *plt_arc; /* and the arc from the call site to it */
 };
@@ -1081,6 +1085,74 @@ void vpmu_prof_thread_end(ThreadId tid)
 }
 
 /* ------------------------------------------------------------------------
+ * The I/O and kernel units' kinds: per system call instruction
+ *
+ * The tool counts them in its system call wrappers (vpmu_io.c), not in an
+ * instruction's model calls: what a wrapper counted is given to the
+ * system call instruction (the guest's IP_AT_SYSCALL), and to the open
+ * calls' arcs as a return would add it (each callee's outermost open call
+ * only). The host-measured kinds are not among them (vpmu_io_exact_counts):
+ * they stay whole in the front end's "(unattributed)".
+ * ---------------------------------------------------------------------- */
+
+struct io_site {
+    struct io_site *next; /* hash chain */
+    UWord key;            /* the instruction */
+    ULong c[VPMU_IO_KINDS];
+};
+static VgHashTable *io_sites;
+
+static void io_add(ULong *to, const ULong *counted)
+{
+    UInt k;
+    for (k = 0; k < VPMU_IO_KINDS; k++)
+        to[k] += counted[k];
+}
+
+void vpmu_prof_io(ThreadId tid, Addr site, const ULong *counted)
+{
+    static ULong stamp;
+    struct vpmu_cc *cc;
+    struct io_site *s;
+    UInt k, d;
+    Bool any = False;
+    if (!vpmu_prof_on || prof_stopped || tid >= VG_N_THREADS)
+        return; /* stopped: the totals leave it out too */
+    for (k = 0; k < VPMU_IO_KINDS && !any; k++)
+        any = counted[k] != 0;
+    if (!any)
+        return;
+    if (!io_sites)
+        io_sites = VG_(HT_construct)("hpm.prof.io");
+    cc = vpmu_prof_cc(site);
+    s = cc->io ? VG_(HT_lookup)(io_sites, (UWord)site) : NULL;
+    if (!s) {
+        s = VG_(calloc)("hpm.prof.io", 1, sizeof *s);
+        s->key = (UWord)site;
+        VG_(HT_add_node)(io_sites, s);
+        cc->io = True;
+    }
+    io_add(s->c, counted);
+    /* the outermost open call of each callee, as pop_to adds */
+    stamp++;
+    for (d = 0; d < shadows[tid].depth; d++) {
+        struct arc *a = shadows[tid].f[d].arc;
+        if (a->callee->io_stamp == stamp)
+            continue;
+        a->callee->io_stamp = stamp;
+        if (!a->io)
+            a->io = VG_(calloc)("hpm.prof.io", VPMU_IO_KINDS, sizeof *a->io);
+        io_add(a->io, counted);
+    }
+}
+
+static const ULong *io_of(const struct vpmu_cc *cc)
+{
+    const struct io_site *s = cc->io ? VG_(HT_lookup)(io_sites, cc->addr) : NULL;
+    return s ? s->c : NULL;
+}
+
+/* ------------------------------------------------------------------------
  * Start, stop, reset
  * ---------------------------------------------------------------------- */
 
@@ -1193,7 +1265,15 @@ void vpmu_prof_reset(void)
             VG_(memset)(d->saved, 0, sizeof d->raw);
         d->blocks = d->bytes = 0;
     }
+    if (io_sites) {
+        struct io_site *io;
+        VG_(HT_ResetIter)(io_sites);
+        while ((io = VG_(HT_Next)(io_sites)) != NULL)
+            VG_(memset)(io->c, 0, sizeof io->c);
+    }
     for (a = all_arcs; a; a = a->all) {
+        if (a->io)
+            VG_(memset)(a->io, 0, VPMU_IO_KINDS * sizeof *a->io);
         a->calls = 0;
         VG_(memset)(a->ev, 0, sizeof a->ev);
         VG_(memset)(a->raw, 0, sizeof a->raw);
@@ -1266,11 +1346,15 @@ static ULong kind_value(UInt kind, const ULong *kv, const ULong *nv)
 
 /* The values that are not 0, as COLUMN:VALUE (most are 0: a profile of
  * every kind writes and reads a fraction of the dense numbers). */
-static void out_values(Out *o, const UInt *kinds, UInt nk, const ULong *raw, const ULong *ev)
+static void out_values(Out *o, const UInt *kinds, UInt nk, const ULong *raw, const ULong *ev,
+                       const ULong *io)
 {
     ULong kv[HPM_K_CORE_COUNT], nv[HPM_K_NODE_COUNT];
     UInt k;
     vpmu_node_prof_kinds(raw, ev, kv, nv);
+    if (io) /* (the models' kinds leave the I/O and kernel units' at 0) */
+        for (k = 0; k < VPMU_IO_KINDS; k++)
+            nv[HPM_K_IO_READS - HPM_K_CORE_COUNT + k] += io[k];
     for (k = 0; k < nk; k++) {
         ULong v = kind_value(kinds[k], kv, nv);
         if (v) {
@@ -1334,7 +1418,7 @@ void vpmu_prof_write(Out *o)
         out_hex(o, cc->addr);
         out_char(o, ' ');
         out_dec(o, cc->obj);
-        out_values(o, kinds, nk, &cc->v[RAW_AT], e);
+        out_values(o, kinds, nk, &cc->v[RAW_AT], e, io_of(cc));
     }
     VG_(free)(ev);
     for (a = all_arcs; a; a = a->all) {
@@ -1352,7 +1436,7 @@ void vpmu_prof_write(Out *o)
         out_hex(o, a->target);
         out_char(o, ' ');
         out_dec(o, a->calls);
-        out_values(o, kinds, nk, a->raw, ev_order);
+        out_values(o, kinds, nk, a->raw, ev_order, a->io);
     }
     {
         /* data objects: their statistics as kinds, with no exact events */
@@ -1367,7 +1451,7 @@ void vpmu_prof_write(Out *o)
                 continue;
             out_printf(o, VPMU_REC_PROF_DATA " %s %lx %lx %u %llu %llu", dobj_names[d->kind],
                        d->where, d->where2, d->obj, d->blocks, d->bytes);
-            out_values(o, kinds, nk, d->raw, zero);
+            out_values(o, kinds, nk, d->raw, zero, NULL);
         }
     }
     if (was_stopped)

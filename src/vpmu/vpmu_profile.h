@@ -77,6 +77,10 @@ void vpmu_prof_call_bp(struct vpmu_cc *site, Addr target, Addr sp, ULong rdi, UL
 void vpmu_prof_ret_bp(struct vpmu_cc *site, Addr target, Addr sp, ULong rax);
 void vpmu_prof_jump_bp(struct vpmu_cc *site, Addr target, Addr sp, ULong rdi, ULong rsi);
 void vpmu_prof_thread_end(ThreadId tid);
+/* What the I/O and kernel units counted (exact counts, VPMU_IO_KINDS of
+ * them, vpmu_io.h) in a system call wrapper of thread tid whose system
+ * call instruction is at site: the instruction's, and its open calls'. */
+void vpmu_prof_io(ThreadId tid, Addr site, const ULong *counted);
 /* The live block is about to be folded into the core's totals (or the
  * running core to change): the call graph's packed snapshots are made
  * whole first. */

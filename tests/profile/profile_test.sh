@@ -31,6 +31,16 @@ totals)
     "$HPM" profile --json -o all.out -- "$PROG" 1 > all.json 2> err.txt
     grep -q "apportioned to add up to their totals: CYCLES" err.txt || fail "$(cat err.txt)"
     $CHECK sums all.out all.json
+    # the I/O and kernel units' kinds are per system call instruction (exact:
+    # not apportioned); only the host-measured ones stay in (unattributed)
+    grep -q "not per instruction, in (unattributed): IO_HOST_NS" err.txt || fail "$(cat err.txt)"
+    for k in $(sed -n 's/.*not per instruction, in (unattributed):\([^;]*\).*/\1/p' err.txt); do
+        [[ $k == *HOST* ]] || fail "$k is not per instruction: $(cat err.txt)"
+    done
+    if command -v callgrind_annotate >/dev/null; then
+        callgrind_annotate --sort=IO_WRITES all.out > io.txt 2>&1 || fail "callgrind_annotate: $(cat io.txt)"
+        grep -A3 "file:function" io.txt | grep -q ":__write " || fail "IO_WRITES: $(cat io.txt)"
+    fi
     ;;
 hotspots)
     "$HPM" profile -e "$EVENTS" -o p.out -- "$PROG" 3 > /dev/null 2>&1
