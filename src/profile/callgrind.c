@@ -92,6 +92,11 @@ static void put_values(FILE *f, const uint64_t *v, const struct hpm_prof_kv *kv,
         }
         if (p->hidden[k])
             continue;
+        if (x == 0) { /* most of a profile's values: every kind, few on a line */
+            *o++ = ' ';
+            *o++ = '0';
+            continue;
+        }
         s = put_u64(num + sizeof num, x);
         n = (size_t)(num + sizeof num - s);
         *o++ = ' ';
