@@ -881,7 +881,8 @@ static void allocator_returned(struct shadow *sh, UInt i, ULong rax)
 static void pop_to(struct shadow *sh, Addr sp, Bool returned, ULong rax)
 {
     ULong now[SNAP_N], live[VPMU_LIVE_WORDS];
-    Bool have_live = False, have_ev = False; /* live and raw; ev and raw */
+    /* now: the live words and raw (packed frames), or the lanes and raw */
+    Bool have_live = False, have_ev = False;
     while (sh->depth > 0 && sh->f[sh->depth - 1].sp < sp) {
         struct frame *f = &sh->f[--sh->depth];
         struct arc *a = f->arc;
@@ -1089,7 +1090,8 @@ void vpmu_prof_thread_end(ThreadId tid)
  *
  * The tool counts them in its system call wrappers (vpmu_io.c), not in an
  * instruction's model calls: what a wrapper counted is given to the
- * system call instruction (the guest's IP_AT_SYSCALL), and to the open
+ * system call instruction (vpmu_main.c: the guest's IP at the call less
+ * 2), a delivered signal to the instruction it arrived at, and to the open
  * calls' arcs as a return would add it (each callee's outermost open call
  * only). The host-measured kinds are not among them (vpmu_io_exact_counts):
  * they stay whole in the front end's "(unattributed)".
