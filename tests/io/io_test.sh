@@ -9,6 +9,10 @@
 #            equals the core unit's SYSCALLS; host-measured rows say
 #            "measured", the exact ones do not
 #   hostile  bad descriptors and buffers, a huge count: counted, no crash
+#   profile  the same parts under `hpm profile`: every exact I/O and kernel
+#            kind is per instruction (not apportioned, not unattributed:
+#            only the host-measured ones are), the signals on the
+#            instruction they arrived at, not in (unattributed)
 set -u
 hpm=$1 prog=$2 mode=$3
 work=$(mktemp -d "${TMPDIR:-/tmp}/hpm-io.XXXXXX") || exit 1
@@ -17,6 +21,33 @@ fail() { echo "FAIL io.$mode: $*" >&2; exit 1; }
 
 arg=""
 [ "$mode" = hostile ] && arg=hostile
+if [ "$mode" = profile ]; then
+  "$hpm" profile -o "$work/p.out" -- "$prog" "$work" >"$work/stdout" 2>"$work/stderr" ||
+    { cat "$work/stderr" >&2; fail "hpm profile failed"; }
+  grep -q "^io_prog: ok" "$work/stdout" || fail "io_prog did not say ok under hpm profile"
+  msg=$(grep "^hpm: profile of" "$work/stderr") || fail "no profile message: $(cat "$work/stderr")"
+  apportioned=$(echo "$msg" | sed -n 's/.*apportioned to add up to their totals:\([^;]*\).*/\1/p')
+  unattributed=$(echo "$msg" | sed -n 's/.*not per instruction, in (unattributed):\([^;]*\).*/\1/p')
+  for k in $apportioned; do
+    case $k in IO_* | KERNEL_*) fail "$k apportioned: $msg" ;; esac
+  done
+  [ -n "$unattributed" ] || fail "the host-measured kinds are not named: $msg"
+  for k in $unattributed; do
+    case $k in *HOST*) ;; *) fail "$k not per instruction: $msg" ;; esac
+  done
+  if command -v callgrind_annotate >/dev/null; then
+    callgrind_annotate --show=KERNEL_SIGNALS --sort=KERNEL_SIGNALS "$work/p.out" >"$work/ann" 2>&1 ||
+      fail "callgrind_annotate: $(cat "$work/ann")"
+    top=$(grep -A2 "file:function" "$work/ann" | tail -1)
+    case $top in
+    *unattributed* | "") fail "KERNEL_SIGNALS' top function: $top" ;;
+    esac
+    n=$(echo "$top" | awk '{ gsub(",", "", $1); print $1 }')
+    [ "$n" -ge 5 ] || fail "KERNEL_SIGNALS' top function has $n, io_prog raised 5: $top"
+  fi
+  echo "io.profile: ok"
+  exit 0
+fi
 "$hpm" count --csv -o "$work/out.csv" -- "$prog" "$work" $arg >"$work/stdout" 2>"$work/stderr"
 rc=$?
 cat "$work/stdout"
