@@ -556,6 +556,38 @@ static IRExpr *prof_sink_arg(Ctx *c)
     return mkIRExpr_HWord((HWord)vpmu_prof_raw_slot(c->cc));
 }
 
+/* A model call of fn with its n arguments (2 to 4), or in a profile of
+ * fn_p, the same with the instruction's sink after them (MODEL_CALL). */
+static IRDirty *model_call(Ctx *c, const HChar *name, void *fn, const HChar *name_p, void *fn_p,
+                           Int n, IRExpr *a0, IRExpr *a1, IRExpr *a2, IRExpr *a3)
+{
+    IRExpr *a[5] = {a0, a1, a2, a3, NULL};
+    IRExpr **args;
+    if (c->prof) {
+        a[n++] = prof_sink_arg(c);
+        name = name_p;
+        fn = fn_p;
+    }
+    switch (n) {
+    case 2:
+        args = mkIRExprVec_2(a[0], a[1]);
+        break;
+    case 3:
+        args = mkIRExprVec_3(a[0], a[1], a[2]);
+        break;
+    case 4:
+        args = mkIRExprVec_4(a[0], a[1], a[2], a[3]);
+        break;
+    default:
+        tl_assert(n == 5);
+        args = mkIRExprVec_5(a[0], a[1], a[2], a[3], a[4]);
+        break;
+    }
+    return unsafeIRDirty_0_N(0, name, VG_(fnptr_to_fnentry)(fn), args);
+}
+#define MODEL_CALL(c, fn, n, a0, a1, a2, a3) \
+    model_call((c), #fn, (void *)&fn, #fn "_p", (void *)&fn##_p, (n), (a0), (a1), (a2), (a3))
+
 /* One memory access: counts (static if unguarded) and the optional hook. */
 static void mem_access(Ctx *c, IRExpr *addr, UInt size, Bool is_write, IRExpr *guard)
 {
@@ -572,19 +604,9 @@ static void mem_access(Ctx *c, IRExpr *addr, UInt size, Bool is_write, IRExpr *g
         emit_add_guarded(c, ev_b, guard, size);
     }
     if (c->hook_mem) {
-        IRDirty *di;
-        if (c->prof)
-            di = unsafeIRDirty_0_N(
-                0, is_write ? "vpmu_node_store_p" : "vpmu_node_load_p",
-                VG_(fnptr_to_fnentry)(is_write ? (void *)&vpmu_node_store_p
-                                               : (void *)&vpmu_node_load_p),
-                mkIRExprVec_3(addr, mkIRExpr_HWord(size), prof_sink_arg(c)));
-        else
-            di = unsafeIRDirty_0_N(
-                0, is_write ? "vpmu_node_store" : "vpmu_node_load",
-                VG_(fnptr_to_fnentry)(is_write ? (void *)&vpmu_node_store
-                                               : (void *)&vpmu_node_load),
-                mkIRExprVec_2(addr, mkIRExpr_HWord(size)));
+        IRDirty *di = is_write
+                          ? MODEL_CALL(c, vpmu_node_store, 2, addr, mkIRExpr_HWord(size), NULL, NULL)
+                          : MODEL_CALL(c, vpmu_node_load, 2, addr, mkIRExpr_HWord(size), NULL, NULL);
         if (!guard_is_true(guard))
             di->guard = guard;
         c->samp_model |= VPMU_SAMPLE_MEM;
@@ -594,17 +616,8 @@ static void mem_access(Ctx *c, IRExpr *addr, UInt size, Bool is_write, IRExpr *g
 
 static void branch_hook(Ctx *c, Addr pc, IRExpr *target, IRExpr *taken64, ULong kind)
 {
-    IRDirty *di;
-    if (c->prof)
-        di = unsafeIRDirty_0_N(
-            0, "vpmu_node_branch_p", VG_(fnptr_to_fnentry)((void *)&vpmu_node_branch_p),
-            mkIRExprVec_5(mkIRExpr_HWord(pc), target, taken64, IRExpr_Const(IRConst_U64(kind)),
-                          prof_sink_arg(c)));
-    else
-        di = unsafeIRDirty_0_N(
-            0, "vpmu_node_branch", VG_(fnptr_to_fnentry)((void *)&vpmu_node_branch),
-            mkIRExprVec_4(mkIRExpr_HWord(pc), target, taken64,
-                          IRExpr_Const(IRConst_U64(kind))));
+    IRDirty *di = MODEL_CALL(c, vpmu_node_branch, 4, mkIRExpr_HWord(pc), target, taken64,
+                             IRExpr_Const(IRConst_U64(kind)));
     addStmtToIRSB(c->sb, IRStmt_Dirty(di));
     c->samp_model |= VPMU_SAMPLE_BRANCH;
 }
@@ -613,17 +626,8 @@ static void branch_hook(Ctx *c, Addr pc, IRExpr *target, IRExpr *taken64, ULong 
  * indirect call). */
 static void call_hook(Ctx *c, Addr pc, IRExpr *target, Addr ret, Bool indirect)
 {
-    IRDirty *di;
-    if (c->prof)
-        di = unsafeIRDirty_0_N(
-            0, "vpmu_node_call_p", VG_(fnptr_to_fnentry)((void *)&vpmu_node_call_p),
-            mkIRExprVec_5(mkIRExpr_HWord(pc), target, mkIRExpr_HWord(ret),
-                          IRExpr_Const(IRConst_U64(indirect ? 1 : 0)), prof_sink_arg(c)));
-    else
-        di = unsafeIRDirty_0_N(
-            0, "vpmu_node_call", VG_(fnptr_to_fnentry)((void *)&vpmu_node_call),
-            mkIRExprVec_4(mkIRExpr_HWord(pc), target, mkIRExpr_HWord(ret),
-                          IRExpr_Const(IRConst_U64(indirect ? 1 : 0))));
+    IRDirty *di = MODEL_CALL(c, vpmu_node_call, 4, mkIRExpr_HWord(pc), target, mkIRExpr_HWord(ret),
+                             IRExpr_Const(IRConst_U64(indirect ? 1 : 0)));
     addStmtToIRSB(c->sb, IRStmt_Dirty(di));
     c->samp_model |= VPMU_SAMPLE_BRANCH;
 }
@@ -637,15 +641,7 @@ static void ifetch(Ctx *c, Addr a, UInt len)
         len = 1;
     if (a >= c->if_lo && a + len <= c->if_hi)
         return;
-    if (c->prof)
-        di = unsafeIRDirty_0_N(0, "vpmu_node_ifetch_p",
-                               VG_(fnptr_to_fnentry)((void *)&vpmu_node_ifetch_p),
-                               mkIRExprVec_3(mkIRExpr_HWord(a), mkIRExpr_HWord(len),
-                                             prof_sink_arg(c)));
-    else
-        di = unsafeIRDirty_0_N(0, "vpmu_node_ifetch",
-                               VG_(fnptr_to_fnentry)((void *)&vpmu_node_ifetch),
-                               mkIRExprVec_2(mkIRExpr_HWord(a), mkIRExpr_HWord(len)));
+    di = MODEL_CALL(c, vpmu_node_ifetch, 2, mkIRExpr_HWord(a), mkIRExpr_HWord(len), NULL, NULL);
     if (c->if_need != IRTemp_INVALID) {
         di->guard = IRExpr_RdTmp(c->if_fetched ? c->if_need_lines : c->if_need);
         c->if_fetched = True;
@@ -717,15 +713,8 @@ static void do_exit(Ctx *c, IRStmt *st)
             emit_add_at(c->sb, vpmu_prof_dyn_slot(c->cc, VPMU_EV_BR_COND_TAKEN), taken64);
         if (c->hook_br) {
             /* the predictor needs the pc and the direction only */
-            IRDirty *di;
-            if (c->prof)
-                di = unsafeIRDirty_0_N(
-                    0, "vpmu_node_cond_p", VG_(fnptr_to_fnentry)((void *)&vpmu_node_cond_p),
-                    mkIRExprVec_3(mkIRExpr_HWord(c->insn_addr), taken64, prof_sink_arg(c)));
-            else
-                di = unsafeIRDirty_0_N(
-                    0, "vpmu_node_cond", VG_(fnptr_to_fnentry)((void *)&vpmu_node_cond),
-                    mkIRExprVec_2(mkIRExpr_HWord(c->insn_addr), taken64));
+            IRDirty *di =
+                MODEL_CALL(c, vpmu_node_cond, 2, mkIRExpr_HWord(c->insn_addr), taken64, NULL, NULL);
             addStmtToIRSB(c->sb, IRStmt_Dirty(di));
             c->samp_model |= VPMU_SAMPLE_BRANCH;
         }

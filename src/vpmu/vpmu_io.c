@@ -507,17 +507,11 @@ Bool vpmu_io_node_moved(void)
 
 void vpmu_io_exact_counts(ULong *c)
 {
-    /* the host's clock and getrusage: measured, in stamp units or read
-     * at flushes, not per call */
-    static const UInt host[] = {HPM_K_IO_HOST_NS,           HPM_K_IO_READ_HOST_NS,
-                                HPM_K_IO_WRITE_HOST_NS,     HPM_K_KERNEL_HOST_SYSCALL_NS,
-                                HPM_K_KERNEL_HOST_SYSTEM_NS, HPM_K_KERNEL_HOST_MINOR_FAULTS,
-                                HPM_K_KERNEL_HOST_MAJOR_FAULTS, HPM_K_KERNEL_HOST_VOL_CSWITCHES,
-                                HPM_K_KERNEL_HOST_INVOL_CSWITCHES};
     UInt k;
-    VG_(memcpy)(c, cnt, sizeof cnt);
-    for (k = 0; k < sizeof host / sizeof host[0]; k++)
-        c[host[k] - HPM_K_IO_READS] = 0;
+    /* the catalog's host-measured kinds (the host's clock and getrusage:
+     * in stamp units or read at flushes, not per call) are left out */
+    for (k = 0; k < N_IO_KINDS; k++)
+        c[k] = hpm_catalog_kind(HPM_K_IO_READS + k)->source == HPM_SRC_HOST ? 0 : cnt[k];
 }
 
 void vpmu_io_node_values(ULong *nv, Bool ask_host)

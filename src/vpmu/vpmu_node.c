@@ -1419,12 +1419,7 @@ void vpmu_node_prof_snapshot(UInt core, ULong *ev, ULong *raw)
             ev[i] = base[i];
     }
     ev[VPMU_EV_BR_COND_NOT_TAKEN] = ev[VPMU_EV_BR_COND] - ev[VPMU_EV_BR_COND_TAKEN];
-    /* every change of the statistics has been followed into these (the
-     * profile's deltas): no need to read the models */
-    for (i = 0; i < VPMU_PR_CORE_N; i++)
-        raw[i] = prof_last_core[core][i];
-    for (; i < VPMU_PR_N; i++)
-        raw[i] = prof_last_node[i];
+    vpmu_node_prof_snapshot_raw(core, raw);
 }
 
 void vpmu_node_prof_lanes_of(UInt core, const ULong *live, ULong *ev_lanes)
@@ -1441,6 +1436,8 @@ void vpmu_node_prof_lanes_of(UInt core, const ULong *live, ULong *ev_lanes)
 void vpmu_node_prof_snapshot_raw(UInt core, ULong *raw)
 {
     UInt i;
+    /* every change of the statistics has been followed into these (the
+     * profile's deltas): no need to read the models */
     for (i = 0; i < VPMU_PR_CORE_N; i++)
         raw[i] = prof_last_core[core][i];
     for (; i < VPMU_PR_N; i++)
