@@ -107,6 +107,7 @@ static UInt dline_bits, iline_bits; /* log2 of the L1D / L1I filter granules */
 static UInt dpage_bits, ipage_bits; /* log2 of the DTLB / ITLB pages */
 static Bool filter_d, filter_i; /* off without an L1: L2 hits move the prefetcher */
 static Bool if_skip_on;         /* vpmu_node_ifetch_skip_bits() >= 0 */
+static Bool if_mru_on;          /* vpmu_node_ifetch_mru() */
 
 static struct hpm_hier *hier;
 static struct core_state *cores;
@@ -546,10 +547,14 @@ void vpmu_node_init(void)
     }
     /* (under LRU, hits off the MRU way change the L1I: in cachegrind's
      * geometry a fetch in five reaches the models, and skipping took 18%
-     * of the fetch calls away for nothing measurable) */
+     * of the fetch calls away for nothing measurable; there each fetch
+     * call is guarded by its line's way 0 instead, if_mru_on) */
     if (run_hier && filter_i && n_cores > 0 && hier->cache[0][0] &&
         (machine.hier.l1i.policy == HPM_REPL_FIFO || machine.hier.l1i.policy == HPM_REPL_RANDOM))
         if_skip_on = True; /* hits change nothing in these (vpmu_node.h) */
+    if (run_hier && filter_i && !if_skip_on && n_cores > 0 && cores[0].l1i_probe &&
+        !cores[0].l1i_probe->index && machine.hier.l1i.policy == HPM_REPL_LRU)
+        if_mru_on = True; /* an MRU hit changes nothing (vpmu_node.h) */
     if (clo_model_on_demand && (run_hier || run_bpred || run_tlb || run_timing)) {
         /* everything is allocated and sized for the models; they wait */
         models_waiting = True;
@@ -633,6 +638,17 @@ UInt vpmu_node_core_of(UInt serial)
 
 ULong vpmu_if_gen = 1;
 Addr vpmu_if_page;
+ULong *vpmu_l1i_tags;
+Bool vpmu_node_ifetch_mru(UInt *ways, ULong *set_mask, Int *page_bits)
+{
+    const struct hpm_cache *c = cores[0].l1i_probe;
+    if (!if_mru_on)
+        return False;
+    *ways = c->ways;
+    *set_mask = c->set_mask;
+    *page_bits = run_tlb ? (Int)ipage_bits : 0;
+    return True;
+}
 
 Int vpmu_node_ifetch_skip_bits(void)
 {
@@ -648,7 +664,7 @@ static inline void if_gen_bump(void)
 /* The running core's MRU ITLB page, as the skip compares it. */
 static inline void if_page_sync(const struct core_state *s)
 {
-    if (if_skip_on && run_tlb)
+    if ((if_skip_on || if_mru_on) && run_tlb)
         vpmu_if_page = s->ipage_valid ? s->ipage : ~(Addr)0;
 }
 
@@ -660,6 +676,8 @@ void vpmu_node_set_core(UInt core)
     cur_core = core;
     cur = &cores[core];
     cur->ran = True;
+    if (if_mru_on)
+        vpmu_l1i_tags = (ULong *)cur->l1i_probe->tags;
     if_page_sync(cur);
 }
 
@@ -867,12 +885,10 @@ static inline __attribute__((always_inline)) Bool straddle_probe_ok(Addr a, Size
     return !run_tlb || ((a ^ (a + len - 1)) >> bits) == 0;
 }
 
-void vpmu_node_ifetch(Addr a, SizeT len)
+/* A fetch that the filter did not answer: the probe, then the models. */
+static __attribute__((noinline)) void ifetch_probe(struct core_state *s, Addr a, SizeT len,
+                                                   Addr first, Addr last)
 {
-    Addr first = a >> iline_bits, last = (a + (len ? len : 1) - 1) >> iline_bits;
-    struct core_state *s = cur;
-    if (first == last && s->iline_valid && first == s->iline)
-        return;
     /* one line, or an instruction across two (on BG/P's 32-byte lines nearly
      * every fetch that reached the models was one, and hit in both) */
     if (s->l1i_probe && run_hier &&
@@ -886,6 +902,15 @@ void vpmu_node_ifetch(Addr a, SizeT len)
         return;
     }
     ifetch_model(s, a, len, first, last);
+}
+
+void vpmu_node_ifetch(Addr a, SizeT len)
+{
+    Addr first = a >> iline_bits, last = (a + (len ? len : 1) - 1) >> iline_bits;
+    struct core_state *s = cur;
+    if (first == last && s->iline_valid && first == s->iline)
+        return;
+    ifetch_probe(s, a, len, first, last);
 }
 
 /* The profile's (and sampler's) part of a data access (see ifetch_prof). */
@@ -930,20 +955,11 @@ static __attribute__((noinline)) void data_model(struct core_state *s, Addr a, S
     s->dline_dirty = write;
 }
 
-/* The sure-hit filter, then the models: two functions, so that a filtered
- * access (the most common case) returns before the models' prologue saves
- * any register. */
-static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size, Bool write)
+/* A data access that the filter did not answer: the L1 probe, then the
+ * models. */
+static __attribute__((noinline)) void data_probe(struct core_state *s, Addr a, SizeT size,
+                                                 Bool write, Addr first, Addr last)
 {
-    Addr first = a >> dline_bits, last = (a + (size ? size : 1) - 1) >> dline_bits;
-    struct core_state *s = cur;
-    if (first == last && s->dline_valid && first == s->dline && (!write || s->dline_dirty)) {
-        /* a sure L1 hit (the line of the previous access): still a load or
-         * a store for the sampler */
-        if (UNLIKELY(vpmu_sample_on))
-            sample_sure_hit(a, write);
-        return;
-    }
     /* one line, or an unaligned access across two (memcpy's, say): hits */
     if (s->l1d_probe && run_hier &&
         (first == last || (first + 1 == last && straddle_probe_ok(a, size, dpage_bits))) &&
@@ -960,6 +976,24 @@ static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size
         }
     }
     data_model(s, a, size, write, first, last);
+}
+
+/* The sure-hit filter, then the probe and the models: separate functions,
+ * so that a filtered access (the most common case) returns before any
+ * register is saved (the probe inlined here had made the helpers save five
+ * at entry). */
+static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size, Bool write)
+{
+    Addr first = a >> dline_bits, last = (a + (size ? size : 1) - 1) >> dline_bits;
+    struct core_state *s = cur;
+    if (first == last && s->dline_valid && first == s->dline && (!write || s->dline_dirty)) {
+        /* a sure L1 hit (the line of the previous access): still a load or
+         * a store for the sampler */
+        if (UNLIKELY(vpmu_sample_on))
+            sample_sure_hit(a, write);
+        return;
+    }
+    data_probe(s, a, size, write, first, last);
 }
 
 void vpmu_node_load(Addr a, SizeT size)

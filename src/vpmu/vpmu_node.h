@@ -78,6 +78,15 @@ extern Addr vpmu_if_page;
  * an instruction's kinds, nor makes a sample.) */
 Int vpmu_node_ifetch_skip_bits(void);
 
+/* A scanned LRU L1I: a fetch from a line that is way 0 (MRU) of its set
+ * hits and changes nothing, so the translation compares way 0 itself and
+ * calls only when it differs (vpmu_instrument.c). vpmu_l1i_tags is the
+ * running core's tag array; *ways and *set_mask its geometry, *page_bits
+ * the ITLB's page (0: no TLB; then vpmu_if_page must match too). False:
+ * does not apply. */
+extern ULong *vpmu_l1i_tags;
+Bool vpmu_node_ifetch_mru(UInt *ways, ULong *set_mask, Int *page_bits);
+
 /* Core that thread serial `serial` runs on. */
 UInt vpmu_node_core_of(UInt serial);
 /* The running thread changes: later model calls go to `core`. */
