@@ -919,6 +919,22 @@ void vpmu_node_ifetch(Addr a, SizeT len)
     struct core_state *s = cur;
     if (first == last && s->iline_valid && first == s->iline)
         return;
+    if (if_mru_on && first + 1 == last) {
+        /* an instruction across two lines, which the translation's guard
+         * leaves to the helper (a third of the fetch calls left in
+         * cachegrind's geometry): two hits on way 0 (and the ITLB's MRU
+         * page) change nothing */
+        const struct hpm_cache *c = s->l1i_probe;
+        const uint64_t *t = c->tags;
+        if (t[(first & c->set_mask) * c->ways] == (uint64_t)first << 1 &&
+            t[(last & c->set_mask) * c->ways] == (uint64_t)last << 1 &&
+            (!run_tlb || (s->ipage_valid && a >> ipage_bits == s->ipage &&
+                          (a + len - 1) >> ipage_bits == s->ipage))) {
+            s->iline = last;
+            s->iline_valid = True;
+            return;
+        }
+    }
     ifetch_probe(s, a, len, first, last);
 }
 
