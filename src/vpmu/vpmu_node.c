@@ -117,6 +117,12 @@ static struct hpm_hier *hier;
 static struct core_state *cores;
 static struct core_state *cur;
 static UInt cur_core;
+/* The running core's predictor and, where d_mru_on, its L1D's tags and
+ * geometry: what the helpers' hot paths read first, one load away rather
+ * than two or three through cur. */
+static struct hpm_bpred *cur_bp;
+static uint64_t *cur_l1d_tags, cur_l1d_set_mask;
+static uint32_t cur_l1d_ways;
 
 /* programmed events, in request order */
 static UInt n_ev;
@@ -685,8 +691,14 @@ void vpmu_node_set_core(UInt core)
     cur_core = core;
     cur = &cores[core];
     cur->ran = True;
+    cur_bp = cur->bp;
     if (if_mru_on)
         vpmu_l1i_tags = (ULong *)cur->l1i_probe->tags;
+    if (cur->l1d_probe) {
+        cur_l1d_tags = cur->l1d_probe->tags;
+        cur_l1d_set_mask = cur->l1d_probe->set_mask;
+        cur_l1d_ways = cur->l1d_probe->ways;
+    }
     if_page_sync(cur);
 }
 
@@ -1022,8 +1034,7 @@ static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size
         /* a hit on way 0 (and the DTLB's MRU page): the probe's hit in
          * place, the dirty bit of a store all it changes; in cachegrind's
          * geometry four in five accesses that passed the filter */
-        const struct hpm_cache *c = s->l1d_probe;
-        uint64_t *w = c->tags + (size_t)(first & c->set_mask) * c->ways, v = *w;
+        uint64_t *w = cur_l1d_tags + (size_t)(first & cur_l1d_set_mask) * cur_l1d_ways, v = *w;
         if ((v ^ ((uint64_t)first << 1)) < 2 &&
             (!run_tlb || (s->dpage_valid && a >> dpage_bits == s->dpage))) {
             v |= write;
@@ -1050,7 +1061,7 @@ void vpmu_node_store(Addr a, SizeT size)
 
 void vpmu_node_cond(Addr pc, ULong taken)
 {
-    int wrong = hpm_bpred_cond(cur->bp, pc, taken != 0);
+    int wrong = hpm_bpred_cond(cur_bp, pc, taken != 0);
     if (UNLIKELY(vpmu_prof_sink != NULL) && wrong)
         prof_add(VPMU_PR_BP + 0, 1);
 }
@@ -1061,15 +1072,15 @@ void vpmu_node_branch(Addr pc, Addr target, ULong taken, ULong kind)
     UInt which;
     switch (kind) {
     case VPMU_BR_COND:
-        wrong = hpm_bpred_cond(cur->bp, pc, taken != 0);
+        wrong = hpm_bpred_cond(cur_bp, pc, taken != 0);
         which = 0;
         break;
     case VPMU_BR_INDIRECT:
-        wrong = hpm_bpred_indirect(cur->bp, pc, target);
+        wrong = hpm_bpred_indirect(cur_bp, pc, target);
         which = 1;
         break;
     default:
-        wrong = hpm_bpred_return(cur->bp, target);
+        wrong = hpm_bpred_return(cur_bp, target);
         which = 2;
         break;
     }
@@ -1079,9 +1090,9 @@ void vpmu_node_branch(Addr pc, Addr target, ULong taken, ULong kind)
 
 void vpmu_node_call(Addr pc, Addr target, Addr ret, ULong indirect)
 {
-    if (indirect && hpm_bpred_indirect(cur->bp, pc, target) && UNLIKELY(vpmu_prof_sink != NULL))
+    if (indirect && hpm_bpred_indirect(cur_bp, pc, target) && UNLIKELY(vpmu_prof_sink != NULL))
         prof_add(VPMU_PR_BP + 1, 1);
-    hpm_bpred_call(cur->bp, ret);
+    hpm_bpred_call(cur_bp, ret);
 }
 
 /* A profile's model calls: the same, with the instruction's sink
