@@ -92,17 +92,20 @@ int hpm_bpred_init(struct hpm_bpred **out, const struct hpm_bpred_params *p, voi
 
 static uint64_t pc_hash(uint64_t pc) { return pc ^ (pc >> 2); }
 
+/* A 2-bit counter's next value, by outcome and value: a table rather than
+ * branches, which follow the program's own branches and mispredict on the
+ * host as often as the model does (the vpmu tool calls this for every
+ * conditional branch). */
+static const uint8_t ctr_next[2][4] = {{0, 0, 1, 2}, {1, 2, 3, 3}};
+
 int hpm_bpred_cond(struct hpm_bpred *b, uint64_t pc, int taken)
 {
-    uint32_t i = (uint32_t)(pc_hash(pc) ^ b->history) & b->table_mask;
+    uint32_t h = b->history; /* once: the counter's store may alias it */
+    uint32_t i = (uint32_t)(pc_hash(pc) ^ h) & b->table_mask;
     uint8_t c = b->ctr[i];
     int t = taken != 0, wrong = (c >= 2) != t;
-    if (t && c < 3)
-        c++;
-    else if (!t && c > 0)
-        c--;
-    b->ctr[i] = c;
-    b->history = ((b->history << 1) | (uint32_t)t) & b->history_mask;
+    b->ctr[i] = ctr_next[t][c & 3];
+    b->history = ((h << 1) | (uint32_t)t) & b->history_mask;
     b->st.cond++;
     b->st.cond_mispredicts += (uint64_t)wrong;
     return wrong;
