@@ -638,6 +638,17 @@ static void call_hook(Ctx *c, Addr pc, IRExpr *target, Addr ret, Bool indirect)
     c->samp_model |= VPMU_SAMPLE_BRANCH;
 }
 
+/* IR: whether the ITLB's MRU page (vpmu_if_page) is other than page. */
+static IRTemp if_page_differs(IRSB *sb, Addr page)
+{
+    IRTemp p = newIRTemp(sb->tyenv, Ity_I64), d = newIRTemp(sb->tyenv, Ity_I1);
+    addStmtToIRSB(sb, IRStmt_WrTmp(p, IRExpr_Load(Iend_LE, Ity_I64,
+                                                  mkIRExpr_HWord((HWord)&vpmu_if_page))));
+    addStmtToIRSB(sb, IRStmt_WrTmp(d, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(p),
+                                                   IRExpr_Const(IRConst_U64(page)))));
+    return d;
+}
+
 /* The guard of the fetch call of a's line (vpmu_node_ifetch_mru): needed
  * unless the line is way 0 of its set in the running core's L1I (and its
  * page the ITLB's MRU page), where the call would change nothing. In
@@ -665,13 +676,8 @@ static IRExpr *if_mru_guard(Ctx *c, Addr a, UInt line)
     addStmtToIRSB(sb, IRStmt_WrTmp(g, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(w),
                                                     IRExpr_Const(IRConst_U64(key)))));
     if (c->if_mru_page_bits > 0) {
-        IRTemp p = newIRTemp(sb->tyenv, Ity_I64), gp = newIRTemp(sb->tyenv, Ity_I1);
+        IRTemp gp = if_page_differs(sb, a >> c->if_mru_page_bits);
         IRTemp both = newIRTemp(sb->tyenv, Ity_I1);
-        addStmtToIRSB(sb, IRStmt_WrTmp(p, IRExpr_Load(Iend_LE, Ity_I64,
-                                                      mkIRExpr_HWord((HWord)&vpmu_if_page))));
-        addStmtToIRSB(sb, IRStmt_WrTmp(gp, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(p),
-                                                         IRExpr_Const(IRConst_U64(
-                                                             a >> c->if_mru_page_bits)))));
         addStmtToIRSB(sb, IRStmt_WrTmp(both, IRExpr_Binop(Iop_Or1, IRExpr_RdTmp(g),
                                                            IRExpr_RdTmp(gp))));
         g = both;
@@ -1025,17 +1031,11 @@ static void if_skip_begin(Ctx *c)
                                    IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(d),
                                                 IRExpr_Const(IRConst_U64(0)))));
     if (c->if_skip_bits > 0) {
-        IRTemp p = newIRTemp(sb->tyenv, Ity_I64), dp = newIRTemp(sb->tyenv, Ity_I64);
-        IRTemp both = newIRTemp(sb->tyenv, Ity_I64);
-        addStmtToIRSB(sb, IRStmt_WrTmp(p, IRExpr_Load(Iend_LE, Ity_I64,
-                                                      mkIRExpr_HWord((HWord)&vpmu_if_page))));
-        addStmtToIRSB(sb, IRStmt_WrTmp(dp, IRExpr_Binop(Iop_Xor64, IRExpr_RdTmp(p),
-                                                        IRExpr_Const(IRConst_U64(c->if_page)))));
-        addStmtToIRSB(sb, IRStmt_WrTmp(both, IRExpr_Binop(Iop_Or64, IRExpr_RdTmp(d),
-                                                          IRExpr_RdTmp(dp))));
+        IRTemp dp = if_page_differs(sb, c->if_page);
         c->if_need = newIRTemp(sb->tyenv, Ity_I1);
-        addStmtToIRSB(sb, IRStmt_WrTmp(c->if_need, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(both),
-                                                                IRExpr_Const(IRConst_U64(0)))));
+        addStmtToIRSB(sb, IRStmt_WrTmp(c->if_need, IRExpr_Binop(Iop_Or1,
+                                                                IRExpr_RdTmp(c->if_need_lines),
+                                                                IRExpr_RdTmp(dp))));
     } else {
         c->if_need = c->if_need_lines; /* no TLB: the gen alone decides */
     }
