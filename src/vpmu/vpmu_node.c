@@ -117,12 +117,9 @@ static struct hpm_hier *hier;
 static struct core_state *cores;
 static struct core_state *cur;
 static UInt cur_core;
-/* The running core's predictor and, where d_mru_on, its L1D's tags and
- * geometry: what the helpers' hot paths read first, one load away rather
- * than two or three through cur. */
+/* The running core's predictor: what the branch helpers read first, one
+ * load away rather than two through cur. */
 static struct hpm_bpred *cur_bp;
-static uint64_t *cur_l1d_tags, cur_l1d_set_mask;
-static uint32_t cur_l1d_ways;
 
 /* programmed events, in request order */
 static UInt n_ev;
@@ -694,11 +691,6 @@ void vpmu_node_set_core(UInt core)
     cur_bp = cur->bp;
     if (if_mru_on)
         vpmu_l1i_tags = (ULong *)cur->l1i_probe->tags;
-    if (cur->l1d_probe) {
-        cur_l1d_tags = cur->l1d_probe->tags;
-        cur_l1d_set_mask = cur->l1d_probe->set_mask;
-        cur_l1d_ways = cur->l1d_probe->ways;
-    }
     if_page_sync(cur);
 }
 
@@ -906,6 +898,14 @@ static inline __attribute__((always_inline)) Bool straddle_probe_ok(Addr a, Size
     return !run_tlb || ((a ^ (a + len - 1)) >> bits) == 0;
 }
 
+/* Way 0 of line's set in a scanned cache: its MRU line under LRU, the
+ * tag word (line << 1 | dirty) that the way-0 paths compare. */
+static inline __attribute__((always_inline)) uint64_t *way0_of(const struct hpm_cache *c,
+                                                               Addr line)
+{
+    return c->tags + (size_t)(line & c->set_mask) * c->ways;
+}
+
 /* A fetch that the filter did not answer: the probe, then the models. */
 static __attribute__((noinline)) void ifetch_probe(struct core_state *s, Addr a, SizeT len,
                                                    Addr first, Addr last)
@@ -936,10 +936,8 @@ void vpmu_node_ifetch(Addr a, SizeT len)
          * leaves to the helper (a third of the fetch calls left in
          * cachegrind's geometry): two hits on way 0 (and the ITLB's MRU
          * page) change nothing */
-        const struct hpm_cache *c = s->l1i_probe;
-        const uint64_t *t = c->tags;
-        if (t[(first & c->set_mask) * c->ways] == (uint64_t)first << 1 &&
-            t[(last & c->set_mask) * c->ways] == (uint64_t)last << 1 &&
+        if (*way0_of(s->l1i_probe, first) == (uint64_t)first << 1 &&
+            *way0_of(s->l1i_probe, last) == (uint64_t)last << 1 &&
             (!run_tlb || (s->ipage_valid && a >> ipage_bits == s->ipage &&
                           (a + len - 1) >> ipage_bits == s->ipage))) {
             s->iline = last;
@@ -1034,7 +1032,7 @@ static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size
         /* a hit on way 0 (and the DTLB's MRU page): the probe's hit in
          * place, the dirty bit of a store all it changes; in cachegrind's
          * geometry four in five accesses that passed the filter */
-        uint64_t *w = cur_l1d_tags + (size_t)(first & cur_l1d_set_mask) * cur_l1d_ways, v = *w;
+        uint64_t *w = way0_of(s->l1d_probe, first), v = *w;
         if ((v ^ ((uint64_t)first << 1)) < 2 &&
             (!run_tlb || (s->dpage_valid && a >> dpage_bits == s->dpage))) {
             v |= write;

@@ -82,8 +82,8 @@ Int vpmu_node_ifetch_skip_bits(void);
  * hits and changes nothing, so the translation compares way 0 itself and
  * calls only when it differs (vpmu_instrument.c). vpmu_l1i_tags is the
  * running core's tag array; *ways and *set_mask its geometry, *page_bits
- * the ITLB's page (0: no TLB; then vpmu_if_page must match too). False:
- * does not apply. */
+ * log2 of the ITLB's page (0: no TLB; otherwise vpmu_if_page must be the
+ * fetch's page too). False: does not apply. */
 extern ULong *vpmu_l1i_tags;
 Bool vpmu_node_ifetch_mru(UInt *ways, ULong *set_mask, Int *page_bits);
 
