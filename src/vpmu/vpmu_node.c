@@ -1529,6 +1529,17 @@ void vpmu_node_prof_snapshot_raw(UInt core, ULong *raw)
         raw[i] = prof_last_node[i];
 }
 
+void vpmu_node_prof_snapshot_raw32(UInt core, UInt *lanes, ULong *wide)
+{
+    UInt i;
+    for (i = 0; i < VPMU_PR_CORE_N; i++)
+        lanes[i] = (UInt)prof_last_core[core][i];
+    for (; i < VPMU_PR_DDR; i++)
+        lanes[i] = (UInt)prof_last_node[i];
+    for (; i < VPMU_PR_N; i++)
+        wide[i - VPMU_PR_DDR] = prof_last_node[i];
+}
+
 void vpmu_node_prof_snapshot_lanes(UInt core, ULong *ev_lanes, ULong *raw)
 {
     if (core == cur_core)

@@ -126,6 +126,24 @@ static UInt role_of(Addr target)
 _Static_assert(SNAP_LANES <= SNAP_HALF && VPMU_PR_N <= SNAP_HALF, "a snapshot's halves");
 typedef ULong snap_v2 __attribute__((vector_size(16), aligned(8)));
 
+/* A packed snapshot (a frame's while the live block holds what ran since
+ * its call, vpmu_prof_fold): 32-bit lanes, the live block's (SNAP_LANES)
+ * then each raw statistic's low half up to the memory's bytes
+ * (VPMU_PR_DDR), padded to a multiple of four, then the memory's bytes
+ * whole (PK_WIDE words). Within a fold interval no lane moves by 2^32 or
+ * more (the live block's argument: at most a timeslice of superblocks,
+ * each a few accesses, mispredicts, misses), so a lane's difference is
+ * exact modulo 2^32, and so is a sum of the differences of one arc's
+ * returns (its callee's outermost calls do not overlap). The memory's
+ * bytes are the exception (a line or more per access): kept whole. A
+ * return adds one vector of lanes to its arc (pk), drained into the arc's
+ * sums at the fold: a quarter of the words a wide snapshot moved. */
+#define PK_LANES ((SNAP_LANES + VPMU_PR_DDR + 3) & ~3)
+#define PK_WIDE (VPMU_PR_N - VPMU_PR_DDR)
+#define PK_WORDS (PK_LANES / 2 + PK_WIDE)
+_Static_assert(PK_WORDS <= SNAP_HALF, "a packed snapshot fits a frame's ev");
+typedef UInt lane_v4 __attribute__((vector_size(16), aligned(8)));
+
 /* A call arc: the call instruction and its target, with the callee's
  * inclusive cost (exact events and raw statistics, deltas), added when its
  * outermost open call returns, as callgrind does: costs of recursive calls
@@ -138,6 +156,12 @@ struct arc {
     Addr target;
     struct callee *callee;
     ULong calls;
+    struct arc *pk_next; /* on the list of arcs with packed sums (pk_dirty) */
+    /* what packed frames' returns added since the last fold (arcs_drain):
+     * lanes and wide words of a packed snapshot (PK_*) */
+    UInt pk[PK_LANES] __attribute__((aligned(16)));
+    ULong pk_wide[PK_WIDE];
+    Bool pk_on; /* on pk_dirty */
     ULong ev[SNAP_HALF]; /* then raw: one snapshot's layout */
     ULong raw[SNAP_HALF];
     ULong *saved; /* calls, ev, raw when stopped */
@@ -399,10 +423,45 @@ static inline void raw_snapshot(UInt c, ULong *raw)
             raw[i] -= excl[c].raw[i];
 }
 
+/* A packed snapshot of core c, the running one (PK_*), in pk[PK_WORDS] */
+static inline void pk_snapshot(UInt c, ULong *pk)
+{
+    UInt w;
+    for (w = 0; w < VPMU_LIVE_WORDS; w++)
+        pk[w] = vpmu_live[w];
+    vpmu_node_prof_snapshot_raw32(c, (UInt *)pk + SNAP_LANES, pk + PK_LANES / 2);
+    for (w = SNAP_LANES + VPMU_PR_DDR; w < PK_LANES; w++)
+        ((UInt *)pk)[w] = 0; /* the pad */
+}
+
+/* Arcs whose pk holds sums (since the last fold) */
+static struct arc *pk_dirty;
+
+/* Every arc's packed sums into its sums (ev and raw, lanes in order) */
+static void arcs_drain(void)
+{
+    struct arc *a, *next;
+    UInt i;
+    for (a = pk_dirty; a; a = next) {
+        next = a->pk_next;
+        for (i = 0; i < SNAP_LANES; i++)
+            a->ev[i] += a->pk[i];
+        for (i = 0; i < VPMU_PR_DDR; i++)
+            a->raw[i] += a->pk[SNAP_LANES + i];
+        for (i = 0; i < PK_WIDE; i++)
+            a->raw[VPMU_PR_DDR + i] += a->pk_wide[i];
+        VG_(memset)(a->pk, 0, sizeof a->pk);
+        VG_(memset)(a->pk_wide, 0, sizeof a->pk_wide);
+        a->pk_on = False;
+        a->pk_next = NULL;
+    }
+    pk_dirty = NULL;
+}
+
 /* f's snapshot: packed while the counters run */
 static void frame_snapshot(struct shadow *sh, ThreadId tid, struct frame *f)
 {
-    UInt c, w;
+    UInt c;
     if (UNLIKELY(prof_stopped)) {
         counted_snapshot(f->ev, f->raw);
         f->packed = 0;
@@ -415,9 +474,7 @@ static void frame_snapshot(struct shadow *sh, ThreadId tid, struct frame *f)
         packed_core = c;
         sh->packed_from = (UInt)(f - sh->f);
     }
-    for (w = 0; w < VPMU_LIVE_WORDS; w++)
-        f->ev[w] = vpmu_live[w];
-    raw_snapshot(c, f->raw);
+    pk_snapshot(c, f->ev);
     f->packed = 1;
 }
 
@@ -425,21 +482,35 @@ void vpmu_prof_fold(void)
 {
     struct shadow *sh;
     UInt d, i, c = packed_core;
+    ULong now[PK_WORDS], raw[SNAP_HALF];
+    arcs_drain();
     if (!shadows || packed_tid == VG_INVALID_THREADID || packed_tid >= VG_N_THREADS)
         return;
     sh = &shadows[packed_tid];
+    /* the raw statistics now, whole (counted) and packed: a frame's whole
+     * value is now's less its lane's difference */
+    raw_snapshot(c, raw);
+    pk_snapshot(c, now);
     for (d = sh->packed_from; d < sh->depth; d++) {
         struct frame *f = &sh->f[d];
-        ULong live[VPMU_LIVE_WORDS];
+        ULong pk[PK_WORDS];
+        const UInt *then = (const UInt *)pk, *nl = (const UInt *)now;
         if (!f->packed)
             continue;
-        VG_(memcpy)(live, f->ev, sizeof live);
-        vpmu_node_prof_lanes_of(c, live, f->ev);
+        VG_(memcpy)(pk, f->ev, sizeof pk);
+        vpmu_node_prof_lanes_of(c, pk, f->ev);
         for (i = SNAP_LANES; i < SNAP_HALF; i++)
             f->ev[i] = 0;
         if (excl[c].any)
             for (i = 0; i < SNAP_LANES; i++)
                 f->ev[i] -= excl[c].ev[i];
+        for (i = 0; i < VPMU_PR_DDR; i++)
+            f->raw[i] = raw[i] - (UInt)(nl[SNAP_LANES + i] - then[SNAP_LANES + i]);
+        for (i = 0; i < PK_WIDE; i++)
+            f->raw[VPMU_PR_DDR + i] =
+                raw[VPMU_PR_DDR + i] - (now[PK_LANES / 2 + i] - pk[PK_LANES / 2 + i]);
+        for (i = VPMU_PR_N; i < SNAP_HALF; i++)
+            f->raw[i] = 0;
         f->packed = 0;
     }
     sh->packed_from = sh->depth;
@@ -880,9 +951,9 @@ static void allocator_returned(struct shadow *sh, UInt i, ULong rax)
  * (the normal case: one) or unwound past (longjmp, exceptions). */
 static void pop_to(struct shadow *sh, Addr sp, Bool returned, ULong rax)
 {
-    ULong now[SNAP_N], live[VPMU_LIVE_WORDS];
-    /* now: the live words and raw (packed frames), or the lanes and raw */
-    Bool have_live = False, have_ev = False;
+    ULong now[SNAP_N], pk[PK_WORDS];
+    /* now: the lanes and raw (frames not packed); pk: packed (PK_*) */
+    Bool have_pk = False, have_ev = False;
     while (sh->depth > 0 && sh->f[sh->depth - 1].sp < sp) {
         struct frame *f = &sh->f[--sh->depth];
         struct arc *a = f->arc;
@@ -892,22 +963,23 @@ static void pop_to(struct shadow *sh, Addr sp, Bool returned, ULong rax)
         if (a->callee->depth > 0 && --a->callee->depth > 0)
             continue; /* a recursive call: inside an open one's cost */
         if (f->packed) {
-            /* the counters ran since the call, on this core, nothing folded */
-            UInt w;
-            if (!have_live) {
-                for (w = 0; w < VPMU_LIVE_WORDS; w++)
-                    live[w] = vpmu_live[w];
-                raw_snapshot(packed_core, now + SNAP_HALF);
-                have_live = True;
+            /* the counters ran since the call, on this core, nothing folded:
+             * the difference of two packed snapshots, lane by lane */
+            const UInt *nl = (const UInt *)pk, *fl = (const UInt *)f->ev;
+            UInt i;
+            if (!have_pk) {
+                pk_snapshot(packed_core, pk);
+                have_pk = True;
             }
-            for (w = 0; w < VPMU_LIVE_WORDS; w++) {
-                ULong d = live[w] - f->ev[w];
-                a->ev[2 * w] += d & 0xffffffffULL;
-                a->ev[2 * w + 1] += d >> 32;
+            if (!a->pk_on) {
+                a->pk_on = True;
+                a->pk_next = pk_dirty;
+                pk_dirty = a;
             }
-            for (w = 0; w < SNAP_HALF; w += 2)
-                *(snap_v2 *)(a->raw + w) +=
-                    *(const snap_v2 *)(now + SNAP_HALF + w) - *(const snap_v2 *)(f->raw + w);
+            for (i = 0; i < PK_LANES; i += 4)
+                *(lane_v4 *)(a->pk + i) += *(const lane_v4 *)(nl + i) - *(const lane_v4 *)(fl + i);
+            for (i = 0; i < PK_WIDE; i++)
+                a->pk_wide[i] += pk[PK_LANES / 2 + i] - f->ev[PK_LANES / 2 + i];
             continue;
         }
         if (!have_ev) {
@@ -1254,6 +1326,7 @@ void vpmu_prof_reset(void)
     struct dobj *d;
     if (!vpmu_prof_on || !shadows)
         return;
+    arcs_drain(); /* (then zeroed below) */
     for (cc = all_ccs; cc; cc = cc->all) {
         VG_(memset)(cc->v, 0, sizeof cc->v);
         if (cc->saved)
@@ -1389,6 +1462,7 @@ void vpmu_prof_write(Out *o)
     /* calls still open (exit() from inside main) end here, as in callgrind */
     for (i = 0; i < VG_N_THREADS; i++)
         pop_to(&shadows[i], ~(Addr)0, False, 0);
+    arcs_drain();
     nk = profiled_kinds(kinds, totals);
     for (k = 0; k < nk; k++)
         out_printf(o, VPMU_REC_PROF_KIND " %s %llu\n", vpmu_node_kind_name(kinds[k]),
