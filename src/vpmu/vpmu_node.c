@@ -745,14 +745,13 @@ static inline __attribute__((always_inline)) void prof_add(UInt i, ULong n)
  * nothing below. Anything else is diffed. */
 static inline __attribute__((always_inline)) void prof_access(int kind, int served, Addr data)
 {
-    if (served == HPM_SERVED_L1) {
-        /* served at L1: no count of its own (kinds_from_raw takes the
-         * misses from the levels below) */
-        prof_add(VPMU_PR_ACC + (UInt)kind, 1);
-    } else {
-        /* a data access that missed also counts for its data object */
+    /* Served at L1: nothing for a profile. No kind is computed from an
+     * access count or an L1 hit count (kinds_from_raw takes the misses from
+     * the levels below, the access kinds from the exact events), so a
+     * profile's raw vectors leave VPMU_PR_ACC and served-at-L1 at 0: the
+     * cost center's line was a cache miss per modeled hit. */
+    if (served != HPM_SERVED_L1) /* a data access's miss also counts for its data object */
         prof_delta(kind, served, kind == HPM_IFETCH ? NULL : vpmu_prof_data_raw(data));
-    }
 }
 
 /* The profile's (and sampler's) part of a fetch: kept out of line, so
@@ -1381,7 +1380,7 @@ static void prof_delta(int kind, int served, ULong *data)
 {
     ULong *sink = vpmu_prof_sink, *last = prof_last_core[cur_core];
     static ULong no_data[VPMU_PR_N]; /* a fetch's: no data object */
-    UInt k, acc = VPMU_PR_ACC + (UInt)kind, srv = VPMU_PR_SRV_AT(kind, served);
+    UInt k, srv = VPMU_PR_SRV_AT(kind, served);
     ULong core_d[5], node_d[6], core_any, node_any = 0;
     /* The differences without a branch per statistic (which of them moved
      * is data: an L2 hit or miss, a prefetch or none; those branches
@@ -1395,16 +1394,14 @@ static void prof_delta(int kind, int served, ULong *data)
         (dd) = v_ - arr[i];                 \
         arr[i] = v_;                        \
     } while (0)
-    /* the access itself: one access of its kind, served where it says
-     * (hier_access_inline and hpm_hier_access count exactly these two;
-     * diffing all fifteen was a third of this function's time) */
+    /* the access itself: served where it says (hier_access_inline and
+     * hpm_hier_access count exactly this and the access, which no kind
+     * needs: prof_access; diffing all fifteen was a third of this
+     * function's time) */
     if (!data)
         data = no_data;
-    sink[acc]++;
     sink[srv]++;
-    last[acc]++;
     last[srv]++;
-    data[acc]++;
     data[srv]++;
     PROF_DIFF(last, VPMU_PR_L1D_WB, hier->cache[cur_core][1]->st.writebacks, core_d[0]);
     core_d[1] = core_d[2] = core_d[3] = core_d[4] = 0;

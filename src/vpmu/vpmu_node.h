@@ -190,11 +190,11 @@ enum {
     VPMU_PR_N = 31
 };
 /* Accesses of kind k (HPM_IFETCH, _LOAD, _STORE) served at level s (HPM_SERVED_*).
- * What an instruction's L1 hits and mispredicts change (accesses,
- * mispredicts) is the first six of the vector: with a profile's taken slot
- * one cache line of a cost center (vpmu_profile.c). The kinds take misses
- * from the levels below the L1, so a profile's vectors leave served-at-L1
- * alone. */
+ * No kind is computed from the access counts or from served-at-L1 (the
+ * kinds take misses from the levels below the L1, accesses from the exact
+ * events), so a profile's vectors leave both at 0: an L1 hit changes
+ * nothing in a cost center, a mispredict its first line (with the taken
+ * slot, vpmu_profile.c). */
 #define VPMU_PR_SRV_AT(k, s) (VPMU_PR_SRV + 3 * (UInt)(s) + (UInt)(k))
 /* Where the running instruction's model statistic changes go (NULL: no
  * profile); a profile's model calls (vpmu_node_*_p, vpmu_prof_*_bp) set it

@@ -42,16 +42,17 @@ static const Int dyn_events[] = {
  * bit of a conditional branch: the one most instructions that have one
  * add), then the raw statistics (RAW_AT), then the other dynamic slots
  * (guarded loads and stores, REP instructions: rare). An instruction's
- * accesses and mispredicts are raw's first six: with the taken slot they
- * are one cache line, the first of v. */
+ * mispredicts are in raw's first six (its accesses, the other three, stay
+ * 0: vpmu_node.h): with the taken slot they are one cache line, the first
+ * of v. */
 #define RAW_AT 1
 #define DYN_AT(d) ((d) == 0 ? 0 : RAW_AT + VPMU_PR_N + (d) - 1)
 _Static_assert(RAW_AT + VPMU_PROF_TAKEN_FROM_SINK == 0, "the taken slot is the one before raw");
 
 /* A cost center is 64-byte aligned, its header one line: the values that
  * most runs of an instruction touch (a conditional branch's taken slot,
- * its accesses and mispredicts: RAW_AT) are the next line; misses touch
- * the ones after. Cost centers are never freed: they come from chunks, in
+ * its mispredicts: RAW_AT) are the next line; misses touch the ones
+ * after. Cost centers are never freed: they come from chunks, in
  * translation order, so that a superblock's are neighbours. */
 struct vpmu_cc {
     struct vpmu_cc *next; /* hash chain (VgHashNode layout) */
