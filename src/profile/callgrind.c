@@ -63,45 +63,54 @@ static char *put_u64(char *end, uint64_t v)
 /* A cost line's values, dense (v) or sparse (kv: the kinds between two
  * pairs are 0; profile.h). The writer's hot loop: one line per
  * instruction, up to HPM_PROF_KINDS_MAX numbers each, formatted here and
- * written with one fwrite, not one fprintf per number. */
+ * written with one fwrite, not one fprintf per number. col[k] is kind k's
+ * column (the kinds not hidden before it); a sparse line's zeros between
+ * two values are one copy of " 0 0 ...": most of a line is zeros (a
+ * hundred kinds, ten values). */
 static void put_values(FILE *f, const uint64_t *v, const struct hpm_prof_kv *kv, unsigned n_kv,
-                       const struct hpm_profile *p)
+                       const struct hpm_profile *p, const unsigned *col)
 {
-    char buf[HPM_PROF_KINDS_MAX * 21 + 2], *o = buf;
-    unsigned k, i = 0, last = 0;
-    /* missing trailing costs are 0 */
+    static const char zeros[] =
+        " 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0"
+        " 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0"
+        " 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0"
+        " 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0";
+    char buf[HPM_PROF_KINDS_MAX * 21 + 2], *o = buf, num[20], *s;
+    unsigned k, i, last = 0, at = 0;
+    size_t n;
+    _Static_assert(sizeof zeros - 1 == 2 * HPM_PROF_KINDS_MAX, "a zero per kind");
     if (v) {
+        /* missing trailing costs are 0 */
         for (last = p->n_kinds; last > 0 && (v[last - 1] == 0 || p->hidden[last - 1]); last--)
             ;
-    } else {
-        for (i = 0; i < n_kv; i++)
-            if (kv[i].value && !p->hidden[kv[i].kind])
-                last = kv[i].kind + 1;
-        i = 0;
-    }
-    for (k = 0; k < last; k++) {
-        char num[20], *s;
-        size_t n;
-        uint64_t x;
-        if (v) {
-            x = v[k];
-        } else {
-            while (i < n_kv && kv[i].kind < k)
-                i++;
-            x = i < n_kv && kv[i].kind == k ? kv[i].value : 0;
-        }
-        if (p->hidden[k])
-            continue;
-        if (x == 0) { /* most of a profile's values: every kind, few on a line */
+        for (k = 0; k < last; k++) {
+            if (p->hidden[k])
+                continue;
+            if (v[k] == 0) {
+                *o++ = ' ';
+                *o++ = '0';
+                continue;
+            }
+            s = put_u64(num + sizeof num, v[k]);
+            n = (size_t)(num + sizeof num - s);
             *o++ = ' ';
-            *o++ = '0';
-            continue;
+            memcpy(o, s, n);
+            o += n;
         }
-        s = put_u64(num + sizeof num, x);
-        n = (size_t)(num + sizeof num - s);
-        *o++ = ' ';
-        memcpy(o, s, n);
-        o += n;
+    } else {
+        for (i = 0; i < n_kv; i++) {
+            k = kv[i].kind;
+            if (kv[i].value == 0 || p->hidden[k])
+                continue;
+            memcpy(o, zeros, 2 * (size_t)(col[k] - at)); /* the zeros before it */
+            o += 2 * (size_t)(col[k] - at);
+            s = put_u64(num + sizeof num, kv[i].value);
+            n = (size_t)(num + sizeof num - s);
+            *o++ = ' ';
+            memcpy(o, s, n);
+            o += n;
+            at = col[k] + 1;
+        }
     }
     *o++ = '\n';
     fwrite(buf, 1, (size_t)(o - buf), f);
@@ -136,8 +145,13 @@ int hpm_prof_write_callgrind(const struct hpm_profile *p, FILE *f)
     uint64_t sum[HPM_PROF_KINDS_MAX];
     const uint64_t *tot;
     size_t i, j;
-    unsigned k;
+    unsigned k, col[HPM_PROF_KINDS_MAX], cols = 0;
     int rc = 0;
+
+    for (k = 0; k < p->n_kinds; k++) {
+        col[k] = cols;
+        cols += !p->hidden[k];
+    }
 
     obs.id = calloc(p->n_strs + 1, sizeof *obs.id);
     fls.id = calloc(p->n_strs + 1, sizeof *fls.id);
@@ -170,7 +184,7 @@ int hpm_prof_write_callgrind(const struct hpm_profile *p, FILE *f)
                         : "per instruction: the model's share scaled to the total, or in "
                           "(unattributed) where a process has none");
     fprintf(f, "summary:");
-    put_values(f, tot, NULL, 0, p);
+    put_values(f, tot, NULL, 0, p, col);
 
     for (i = 0; i < p->n_fns; i++) {
         const struct hpm_prof_fn *fn = &p->fns[i];
@@ -189,7 +203,7 @@ int hpm_prof_write_callgrind(const struct hpm_profile *p, FILE *f)
                 put_position(f, c->addr, c->line);
             else
                 fprintf(f, "%u", c->line);
-            put_values(f, c->v, c->kv, c->n_kv, p);
+            put_values(f, c->v, c->kv, c->n_kv, p, col);
         }
         for (j = 0; j < fn->n_calls; j++) {
             const struct hpm_prof_call *c = &fn->calls[j];
@@ -206,11 +220,11 @@ int hpm_prof_write_callgrind(const struct hpm_profile *p, FILE *f)
                         c->target_addr, c->target_line, c->site_addr, c->site_line);
             else
                 fprintf(f, "calls=%" PRIu64 " %u\n%u", c->count, c->target_line, c->site_line);
-            put_values(f, c->v, c->kv, c->n_kv, p);
+            put_values(f, c->v, c->kv, c->n_kv, p, col);
         }
     }
     fprintf(f, "\ntotals:");
-    put_values(f, tot, NULL, 0, p);
+    put_values(f, tot, NULL, 0, p, col);
     if (ferror(f))
         rc = -1;
 done:

@@ -110,21 +110,43 @@ static int kind_name_ok(const char *s, size_t n)
     return 1;
 }
 
+/* The digits of a decimal number at *s (before end), as num reads a field
+ * of them: 1 to 31 digits, no overflow; *s moves past them. -1 on none,
+ * too many or overflow. */
+static int decimal(const char **s, const char *end, uint64_t *v)
+{
+    const char *f = *s, *q = f;
+    uint64_t x = 0;
+    while (q < end && *q >= '0' && *q <= '9') {
+        if (__builtin_mul_overflow(x, 10, &x) || __builtin_add_overflow(x, (unsigned)(*q - '0'), &x))
+            return -1;
+        q++;
+    }
+    if (q == f || q - f >= 32)
+        return -1;
+    *s = q;
+    *v = x;
+    return 0;
+}
+
 /* "K:V" pairs (the kinds' values that are not 0), each kind once, appended
  * to r->kvs: their count, or -1 when malformed or out of memory. seen[k]
  * is the line where kind k was last given (a duplicate on the same line is
- * malformed). */
+ * malformed). A pair is read in one pass (a field, its colon, then two
+ * numbers, were three: millions of pairs in a profile). */
 static long values(const char **p, const char *end, struct hpm_prof_records *r, size_t *cap,
                    unsigned *seen, unsigned lineno)
 {
-    const char *f;
-    size_t n;
+    const char *s = *p;
     long count = 0;
-    while (field(p, end, &f, &n)) {
-        const char *colon = memchr(f, ':', n);
+    for (;;) {
         uint64_t k, x;
-        if (!colon || num(f, (size_t)(colon - f), 10, &k) != 0 || k >= r->n_kinds ||
-            num(colon + 1, n - (size_t)(colon + 1 - f), 10, &x) != 0 || x == 0 ||
+        while (s < end && *s == ' ')
+            s++;
+        if (s >= end)
+            break;
+        if (decimal(&s, end, &k) != 0 || s >= end || *s++ != ':' ||
+            decimal(&s, end, &x) != 0 || (s < end && *s != ' ') || k >= r->n_kinds || x == 0 ||
             seen[k] == lineno)
             return -1;
         seen[k] = lineno;
@@ -139,6 +161,7 @@ static long values(const char **p, const char *end, struct hpm_prof_records *r, 
         r->n_kvs++;
         count++;
     }
+    *p = s;
     return count;
 }
 
@@ -758,20 +781,28 @@ static void apportion(uint64_t **w, size_t n, uint64_t total)
     free(sh);
 }
 
-static const struct hpm_prof_records *order_of; /* for cmp_insn_addr */
+/* An instruction record's address and index: sorted by both (the
+ * address in the element, not behind an index: the sort's comparisons
+ * were a twentieth of the front end) */
+struct insn_at {
+    uint64_t addr;
+    size_t i;
+};
 
-static int cmp_insn_addr(const void *a, const void *b)
+static int cmp_insn_at(const void *a, const void *b)
 {
-    uint64_t x = order_of->insns[*(const size_t *)a].addr;
-    uint64_t y = order_of->insns[*(const size_t *)b].addr;
-    return x < y ? -1 : x > y;
+    const struct insn_at *x = a, *y = b;
+    if (x->addr != y->addr)
+        return x->addr < y->addr ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
 }
 
 int hpm_prof_add_records(struct hpm_profile *p, const struct hpm_prof_records *r,
                          struct hpm_symbols *syms, char *err, size_t errlen)
 {
     unsigned k;
-    size_t i, j, *order, nonzero[HPM_PROF_KINDS_MAX];
+    size_t i, j, nonzero[HPM_PROF_KINDS_MAX];
+    struct insn_at *order;
     uint64_t sum[HPM_PROF_KINDS_MAX];
     struct hpm_prof_kv **w;
     struct locate_memo memo;
@@ -848,15 +879,16 @@ int hpm_prof_add_records(struct hpm_profile *p, const struct hpm_prof_records *r
     order = malloc((r->n_insns + 1) * sizeof *order);
     if (!order)
         abort();
-    for (i = 0; i < r->n_insns; i++)
-        order[i] = i;
-    order_of = r;
+    for (i = 0; i < r->n_insns; i++) {
+        order[i].addr = r->insns[i].addr;
+        order[i].i = i;
+    }
     if (r->n_insns > 1)
-        qsort(order, r->n_insns, sizeof *order, cmp_insn_addr);
+        qsort(order, r->n_insns, sizeof *order, cmp_insn_at);
     for (j = 0; j < r->n_insns; j++) {
         struct where at;
         unsigned fi;
-        i = order[j];
+        i = order[j].i;
         locate(p, r, syms, r->insns[i].obj, r->insns[i].addr, &at, &memo);
         fi = hpm_profile_fn(p, at.obj, at.file, at.fn);
         add_cost(&p->fns[fi], r->insns[i].addr, at.file, at.line, NULL, w[i], r->insns[i].n_kv);
@@ -922,16 +954,30 @@ int hpm_prof_add_data(struct hpm_profile *d, const struct hpm_prof_records *r,
     d->has_addr = 1;
     for (i = 0; i < r->n_data; i++) {
         const struct hpm_prof_data *x = &r->data[i];
-        uint64_t *v = hpm_profile_values(d, d->n_kinds), addr = 0;
-        unsigned obj = 0, file = 0, line = 0, name;
+        /* sparse, as an instruction's: blocks and bytes, then the record's
+         * values (a data object has few of a hundred kinds; dense, a
+         * Python profile's were 19 MB) */
+        struct hpm_prof_kv *kv = (struct hpm_prof_kv *)hpm_profile_values(d, 2 * ((size_t)x->n_kv + 2));
+        uint64_t addr = 0;
+        unsigned obj = 0, file = 0, line = 0, name, n_kv = 0, j;
         char buf[160];
-        if (!v)
+        if (!kv)
             abort();
-        v[0] = x->blocks;
-        v[1] = x->bytes;
-        for (k = 0; k < x->n_kv; k++)
-            if (r->kvs[x->kv + k].kind + 2 < d->n_kinds)
-                v[r->kvs[x->kv + k].kind + 2] = r->kvs[x->kv + k].value;
+        if (x->blocks)
+            kv[n_kv++] = (struct hpm_prof_kv){0, x->blocks};
+        if (x->bytes)
+            kv[n_kv++] = (struct hpm_prof_kv){1, x->bytes};
+        for (k = 0; k < x->n_kv; k++) {
+            struct hpm_prof_kv y = r->kvs[x->kv + k];
+            if (y.kind + 2 >= d->n_kinds)
+                continue;
+            y.kind += 2;
+            /* in kind order (the tool's already: one comparison each) */
+            for (j = n_kv; j > 0 && kv[j - 1].kind > y.kind; j--)
+                kv[j] = kv[j - 1];
+            kv[j] = y;
+            n_kv++;
+        }
         if (strcmp(x->kind, "heap") == 0) {
             /* named by where it was allocated */
             struct where at, by;
@@ -967,10 +1013,10 @@ int hpm_prof_add_data(struct hpm_profile *d, const struct hpm_prof_records *r,
         }
         {
             unsigned fi = hpm_profile_fn(d, obj, file, name); /* may move d->fns */
-            add_cost(&d->fns[fi], addr, file, line, v, NULL, 0);
+            add_cost(&d->fns[fi], addr, file, line, NULL, kv, n_kv);
         }
-        for (k = 0; k < d->n_kinds; k++)
-            d->totals[k] += v[k];
+        for (k = 0; k < n_kv; k++)
+            d->totals[kv[k].kind] += kv[k].value;
     }
     d->have_totals = 1;
     return 0;
