@@ -138,7 +138,7 @@ typedef ULong snap_v2 __attribute__((vector_size(16), aligned(8)));
  * returns (its callee's outermost calls do not overlap). The memory's
  * bytes are the exception (a line or more per access): kept whole. A
  * return adds one vector of lanes to its arc (pk), drained into the arc's
- * sums at the fold: a quarter of the words a wide snapshot moved. */
+ * sums at the fold: 32 words a return, where the wide sums took 62. */
 #define PK_LANES ((SNAP_LANES + VPMU_PR_DDR + 3) & ~3)
 #define PK_WIDE (VPMU_PR_N - VPMU_PR_DDR)
 #define PK_WORDS (PK_LANES / 2 + PK_WIDE)
