@@ -2,7 +2,9 @@
 /* libFuzzer target: the parser of the virtual PMU's profile records
  * (src/profile/profile.c), then, for every file it accepts, the profile
  * built from it (apportioning included), written in callgrind's format and
- * read back: the costs read back add up to what was written. */
+ * read back: the costs read back add up to what was written; and the
+ * profile made by taking the records' values over (the front end's way)
+ * is written the same, byte for byte. */
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
@@ -46,6 +48,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         hpm_profile_sum(&q, b);
         if (q.n_kinds != p.n_kinds || memcmp(a, b, p.n_kinds * sizeof *a) != 0)
             abort();
+    }
+    {
+        struct hpm_prof_records r2;
+        struct hpm_profile t;
+        char *buf2 = NULL;
+        size_t len2 = 0;
+        if (hpm_prof_records_parse((const char *)data, size, &r2, err, sizeof err) != 0)
+            abort();
+        hpm_profile_init(&t);
+        if (hpm_prof_take_records(&t, &r2, NULL, err, sizeof err) != 0 || r2.kvs != NULL)
+            abort();
+        hpm_profile_finish(&t);
+        f = open_memstream(&buf2, &len2);
+        if (!f || hpm_prof_write_callgrind(&t, f) != 0)
+            abort();
+        fclose(f);
+        if (len2 != len || memcmp(buf, buf2, len) != 0)
+            abort();
+        free(buf2);
+        hpm_profile_free(&t);
+        hpm_prof_records_free(&r2);
     }
     free(buf);
     hpm_profile_free(&q);

@@ -522,6 +522,9 @@ void hpm_profile_free(struct hpm_profile *p)
         free(p->vals);
         p->vals = next;
     }
+    for (i = 0; i < p->n_taken; i++)
+        free(p->taken[i]);
+    free(p->taken);
     free(p->strs);
     free(p->str_hash);
     free(p->fns);
@@ -532,12 +535,21 @@ void hpm_profile_free(struct hpm_profile *p)
 }
 
 /* A record's values, sparse, in the profile (the values' chunks hold
- * them: two words a pair), in kind order. */
+ * them: two words a pair), in kind order; or where they are (own: the
+ * records' values, taken over) when they are in kind order already, as
+ * the tool writes them. */
 static struct hpm_prof_kv *sparse_values(struct hpm_profile *p, const struct hpm_prof_records *r,
-                                         size_t kv, unsigned n_kv)
+                                         struct hpm_prof_kv *own, size_t kv, unsigned n_kv)
 {
-    struct hpm_prof_kv *d = (struct hpm_prof_kv *)hpm_profile_values(p, 2 * (size_t)n_kv);
+    struct hpm_prof_kv *d;
     unsigned i, j;
+    if (own) {
+        for (i = 1; i < n_kv && own[kv + i - 1].kind < own[kv + i].kind; i++)
+            ;
+        if (i >= n_kv)
+            return &own[kv];
+    }
+    d = (struct hpm_prof_kv *)hpm_profile_values(p, 2 * (size_t)n_kv);
     if (!d)
         abort();
     for (i = 0; i < n_kv; i++) {
@@ -797,8 +809,11 @@ static int cmp_insn_at(const void *a, const void *b)
     return x->i < y->i ? -1 : x->i > y->i;
 }
 
-int hpm_prof_add_records(struct hpm_profile *p, const struct hpm_prof_records *r,
-                         struct hpm_symbols *syms, char *err, size_t errlen)
+/* hpm_prof_add_records, or with own (r's values, which the profile then
+ * owns) hpm_prof_take_records */
+static int add_records(struct hpm_profile *p, const struct hpm_prof_records *r,
+                       struct hpm_prof_kv *own, struct hpm_symbols *syms, char *err,
+                       size_t errlen)
 {
     unsigned k;
     size_t i, j, nonzero[HPM_PROF_KINDS_MAX];
@@ -836,7 +851,7 @@ int hpm_prof_add_records(struct hpm_profile *p, const struct hpm_prof_records *r
     memset(sum, 0, sizeof sum);
     memset(nonzero, 0, sizeof nonzero);
     for (i = 0; i < r->n_insns; i++) {
-        w[i] = sparse_values(p, r, r->insns[i].kv, r->insns[i].n_kv);
+        w[i] = sparse_values(p, r, own, r->insns[i].kv, r->insns[i].n_kv);
         for (j = 0; j < r->insns[i].n_kv; j++) {
             sum[w[i][j].kind] += w[i][j].value;
             nonzero[w[i][j].kind]++;
@@ -922,10 +937,35 @@ int hpm_prof_add_records(struct hpm_profile *p, const struct hpm_prof_records *r
         c.target_addr = r->arcs[i].target;
         c.target_line = to.line;
         c.count = r->arcs[i].calls;
-        c.kv = sparse_values(p, r, r->arcs[i].kv, r->arcs[i].n_kv);
+        c.kv = sparse_values(p, r, own, r->arcs[i].kv, r->arcs[i].n_kv);
         c.n_kv = r->arcs[i].n_kv;
         add_call(&p->fns[fi], &c);
     }
+    return 0;
+}
+
+int hpm_prof_add_records(struct hpm_profile *p, const struct hpm_prof_records *r,
+                         struct hpm_symbols *syms, char *err, size_t errlen)
+{
+    return add_records(p, r, NULL, syms, err, errlen);
+}
+
+int hpm_prof_take_records(struct hpm_profile *p, struct hpm_prof_records *r,
+                          struct hpm_symbols *syms, char *err, size_t errlen)
+{
+    struct hpm_prof_kv **t;
+    if (!r->kvs)
+        return add_records(p, r, NULL, syms, err, errlen);
+    t = grow(p->taken, &p->cap_taken, p->n_taken + 1, sizeof *t);
+    if (!t)
+        abort();
+    p->taken = t;
+    if (add_records(p, r, r->kvs, syms, err, errlen) != 0)
+        return -1;
+    /* the costs point into them now: the profile's */
+    p->taken[p->n_taken++] = r->kvs;
+    r->kvs = NULL;
+    r->n_kvs = 0;
     return 0;
 }
 

@@ -187,6 +187,8 @@ struct hpm_profile {
     char *creator;
     int has_addr; /* positions include instr */
     struct hpm_prof_vals *vals; /* where every cost's and call's v lives */
+    struct hpm_prof_kv **taken; /* records' values taken over (hpm_prof_take_records) */
+    size_t n_taken, cap_taken;
 };
 
 void hpm_profile_init(struct hpm_profile *p);
@@ -202,6 +204,11 @@ uint64_t *hpm_profile_values(struct hpm_profile *p, size_t n);
  * up to its total are apportioned. 0, or -1 with a message. */
 int hpm_prof_add_records(struct hpm_profile *p, const struct hpm_prof_records *r,
                          struct hpm_symbols *syms, char *err, size_t errlen);
+/* The same, taking r's values over rather than copying them (a Python
+ * profile's are 30 MB): afterwards r holds no values (r->kvs NULL), so a
+ * data profile must be made of r first (hpm_prof_add_data). */
+int hpm_prof_take_records(struct hpm_profile *p, struct hpm_prof_records *r,
+                          struct hpm_symbols *syms, char *err, size_t errlen);
 
 /* Adds one file's data objects to a data profile d: each object is a
  * "function" (heap: its allocation site's function, file and line, in

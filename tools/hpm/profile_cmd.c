@@ -169,8 +169,9 @@ int profile_write(const char *cmd, const char *dir, uint64_t main_pid, int child
             fprintf(stderr, "%s: %s: %s\n", cmd, names[i], err);
             goto done;
         }
-        if (hpm_prof_add_records(&p, &r, syms, err, sizeof err) != 0 ||
-            hpm_prof_add_data(&dp, &r, syms, err, sizeof err) != 0) {
+        /* the data objects first: the instructions' take the values over */
+        if (hpm_prof_add_data(&dp, &r, syms, err, sizeof err) != 0 ||
+            hpm_prof_take_records(&p, &r, syms, err, sizeof err) != 0) {
             fprintf(stderr, "%s: %s: %s\n", cmd, names[i], err);
             hpm_prof_records_free(&r);
             goto done;
