@@ -60,6 +60,25 @@ static int field(const char **p, const char *end, const char **f, size_t *n)
     return 1;
 }
 
+/* The digits of a decimal number at *s (before end): 1 to 31 digits, no
+ * overflow; *s moves past them. -1 on none, too many or overflow. (num's
+ * base 10, and the K:V pairs' numbers, read in place.) */
+static int decimal(const char **s, const char *end, uint64_t *v)
+{
+    const char *f = *s, *q = f;
+    uint64_t x = 0;
+    while (q < end && *q >= '0' && *q <= '9') {
+        if (__builtin_mul_overflow(x, 10, &x) || __builtin_add_overflow(x, (unsigned)(*q - '0'), &x))
+            return -1;
+        q++;
+    }
+    if (q == f || q - f >= 32)
+        return -1;
+    *s = q;
+    *v = x;
+    return 0;
+}
+
 /* An unsigned number of base 10 or 16 (with or without 0x), all of the
  * field, as strtoull reads it but for signs and blanks, which it refuses;
  * -1 on anything else or overflow. (strtoull, through a copy, was a
@@ -69,23 +88,26 @@ static int num(const char *f, size_t n, int base, uint64_t *v)
 {
     uint64_t x = 0;
     size_t i = 0;
+    if (base == 10) {
+        const char *s = f;
+        return decimal(&s, f + n, v) == 0 && s == f + n ? 0 : -1;
+    }
     if (n == 0 || n >= 32)
         return -1;
-    if (base == 16 && n > 2 && f[0] == '0' && (f[1] == 'x' || f[1] == 'X'))
+    if (n > 2 && f[0] == '0' && (f[1] == 'x' || f[1] == 'X'))
         i = 2;
     for (; i < n; i++) {
         unsigned c = (unsigned char)f[i], d;
         if (c >= '0' && c <= '9')
             d = c - '0';
-        else if (base == 16 && c >= 'a' && c <= 'f')
+        else if (c >= 'a' && c <= 'f')
             d = c - 'a' + 10;
-        else if (base == 16 && c >= 'A' && c <= 'F')
+        else if (c >= 'A' && c <= 'F')
             d = c - 'A' + 10;
         else
             return -1;
-        if (x > (UINT64_MAX - d) / (unsigned)base)
+        if (__builtin_mul_overflow(x, 16, &x) || __builtin_add_overflow(x, d, &x))
             return -1;
-        x = x * (unsigned)base + d;
     }
     *v = x;
     return 0;
@@ -108,25 +130,6 @@ static int kind_name_ok(const char *s, size_t n)
               (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == ':'))
             return 0;
     return 1;
-}
-
-/* The digits of a decimal number at *s (before end), as num reads a field
- * of them: 1 to 31 digits, no overflow; *s moves past them. -1 on none,
- * too many or overflow. */
-static int decimal(const char **s, const char *end, uint64_t *v)
-{
-    const char *f = *s, *q = f;
-    uint64_t x = 0;
-    while (q < end && *q >= '0' && *q <= '9') {
-        if (__builtin_mul_overflow(x, 10, &x) || __builtin_add_overflow(x, (unsigned)(*q - '0'), &x))
-            return -1;
-        q++;
-    }
-    if (q == f || q - f >= 32)
-        return -1;
-    *s = q;
-    *v = x;
-    return 0;
 }
 
 /* "K:V" pairs (the kinds' values that are not 0), each kind once, appended
