@@ -739,6 +739,18 @@ static inline __attribute__((always_inline)) void prof_add(UInt i, ULong n)
         prof_last_node[i] += n;
 }
 
+/* Profile: the lines of the cost center that a miss adds to (served
+ * below the L1, the prefetcher, the L3 and the memory: the raw vector's
+ * second half), asked for before the models run. A model call that the
+ * probe did not answer is nearly always a miss, and the cost center is
+ * cold memory: the add waited for it after the models. */
+static inline __attribute__((always_inline)) void prof_prefetch_sink(void)
+{
+    __builtin_prefetch(vpmu_prof_sink + VPMU_PR_SRV_AT(0, HPM_SERVED_L2), 1);
+    __builtin_prefetch(vpmu_prof_sink + VPMU_PR_L1D_WB, 1);
+    __builtin_prefetch(vpmu_prof_sink + VPMU_PR_L3, 1);
+}
+
 /* Profile: what one hierarchy access of the running instruction changed.
  * An access served by the L1 (every line it touches hit) changes only its
  * access and served counters: no fill, so no write-back, no prefetch,
@@ -766,6 +778,7 @@ static __attribute__((noinline)) void ifetch_prof(struct core_state *s, Addr a, 
         tlb_miss = True;
     }
     if (run_hier) {
+        prof_prefetch_sink();
         served = hier_access_inline(hier, cur_core, HPM_IFETCH, a, (uint32_t)len);
         prof_access(HPM_IFETCH, served, 0);
     }
@@ -959,6 +972,7 @@ static __attribute__((noinline)) void data_prof(struct core_state *s, Addr a, Si
         tlb_miss = True;
     }
     if (run_hier) {
+        prof_prefetch_sink();
         served = hier_access_inline(hier, cur_core, kind, a, (uint32_t)size);
         prof_access(kind, served, a);
     }
