@@ -966,13 +966,16 @@ static __attribute__((noinline)) void data_prof(struct core_state *s, Addr a, Si
 {
     int kind = write ? HPM_STORE : HPM_LOAD, served = HPM_SERVED_L1;
     Bool tlb_miss = False;
+    if (run_hier) {
+        prof_prefetch_sink();
+        vpmu_prof_data_prefetch(a);
+    }
     if (run_tlb && tlb_access(s->dtlb, s->dmemo, &s->dpage, &s->dpage_valid, dpage_bits, a, size)) {
         prof_add(VPMU_PR_DTLB, 1);
         vpmu_prof_data_raw(a)[VPMU_PR_DTLB]++;
         tlb_miss = True;
     }
     if (run_hier) {
-        prof_prefetch_sink();
         served = hier_access_inline(hier, cur_core, kind, a, (uint32_t)size);
         prof_access(kind, served, a);
     }

@@ -854,6 +854,11 @@ static ULong *data_raw_mapped(Addr a, Addr *lo, Addr *hi)
     return dobj_one(DOBJ_OTHER, &other_dobj)->raw;
 }
 
+void vpmu_prof_data_prefetch(Addr a)
+{
+    __builtin_prefetch(line_slot_of(a >> 6), 1);
+}
+
 ULong *vpmu_prof_data_raw(Addr a)
 {
     struct hblock *b;

@@ -91,6 +91,9 @@ void vpmu_prof_fold(void);
  * allocator calls (malloc, free, ...) are followed through the call graph:
  * observed, never replaced, so the program runs as under hpm count. */
 ULong *vpmu_prof_data_raw(Addr a);
+/* A data access to a goes to the models: vpmu_prof_data_raw's first
+ * memory (its line's remembered answer) asked for before they run. */
+void vpmu_prof_data_prefetch(Addr a);
 /* Valgrind read a file's debug information (where a .bss ends). */
 void vpmu_prof_debuginfo_read(void);
 /* The client's address space changed (a mapping came, went, moved or
