@@ -17,7 +17,9 @@ set -euo pipefail
 # mpirun and mpicc (the tests' MPI program), libjansson reads the ranks'
 # JSON results (hpm merge).
 # hpm record's tests read its perf.data with Debian's perf (linux-perf) and
-# check the flame graph with xmllint (libxml2-utils).
+# check the flame graph with xmllint (libxml2-utils). Profiles name the C
+# library's lines from libc6-dbg (compressed DWARF, which the profile front
+# end decompresses once with binutils' objcopy: src/profile/symbols.c).
 PACKAGES=(
   gcc make cmake pkg-config
   clang libclang-rt-14-dev
@@ -26,7 +28,7 @@ PACKAGES=(
   libpfm4-dev libdw-dev
   gfortran papi-examples libpapi-dev
   gnuplot-nox libmicrohttpd-dev curl libxml2-utils
-  linux-perf
+  linux-perf libc6-dbg binutils
   openmpi-bin libopenmpi-dev libjansson-dev
 )
 

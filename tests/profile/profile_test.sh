@@ -233,6 +233,48 @@ stripped)
     $CHECK calls p.out "$at_main" "$at_stride_sum" 3
     $CHECK recursive p.out "$at_depth_sum" 51
     ;;
+debugcache)
+    # Debian's separate debug files (libc6-dbg's) have compressed DWARF,
+    # which libdw inflates whole at every open: the front end reads a
+    # decompressed copy instead, made once, named by the build-id. The
+    # profile is the same either way (cacheB is a file, not a directory: no
+    # cache, with an environment of the same size, so the same counts).
+    libc=$(ldd "$PROG" | awk '/libc\.so\.6/ { print $3 }')
+    id=$(readelf -n "$libc" | awk '/Build ID/ { print $3 }')
+    dbg=/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug
+    if [ -z "$id" ] || [ ! -f "$dbg" ] || ! readelf -SW "$dbg" | grep '\.debug_info' | grep -q ' C '; then
+        echo "skip: no compressed debug file for $libc ($dbg)"
+        exit 0
+    fi
+    mkdir cacheA
+    : > cacheB
+    HPM_DEBUG_CACHE=$PWD/cacheB "$HPM" profile -e "$EVENTS" -o plain.out -- "$PROG" 1 > /dev/null 2>&1
+    [ -z "$(ls cacheA)" ] || fail "a copy without the cache"
+    HPM_DEBUG_CACHE=$PWD/cacheA "$HPM" profile -e "$EVENTS" -o first.out -- "$PROG" 1 > /dev/null 2>&1
+    copy=cacheA/$id.debug
+    [ -f "$copy" ] || fail "no decompressed copy: $(ls cacheA)"
+    ! readelf -SW "$copy" | grep '\.debug_info' | grep -q ' C ' || fail "the copy is compressed"
+    cmp plain.out first.out || fail "the copy's profile differs"
+    grep -q "^fn=.*__libc_start_main\|^fn=.*exit" first.out || fail "no libc function named"
+    grep -q "^fl=.*\.c$" first.out || fail "no source file named"
+    # used, not made again (the same inode), and the same profile
+    inode=$(stat -c %i "$copy")
+    HPM_DEBUG_CACHE=$PWD/cacheA "$HPM" profile -e "$EVENTS" -o second.out -- "$PROG" 1 > /dev/null 2>&1
+    [ "$(stat -c %i "$copy")" = "$inode" ] || fail "the copy was made again"
+    cmp plain.out second.out || fail "the cached profile differs"
+    # a damaged copy is made again; a copy a killed hpm left half made (its
+    # pid gone) is removed
+    echo damaged > "$copy"
+    : > "cacheA/$id.debug.4194305.tmp"
+    HPM_DEBUG_CACHE=$PWD/cacheA "$HPM" profile -e "$EVENTS" -o third.out -- "$PROG" 1 > /dev/null 2>&1
+    readelf -h "$copy" > /dev/null 2>&1 || fail "the damaged copy was kept"
+    [ ! -e "cacheA/$id.debug.4194305.tmp" ] || fail "a stale temporary copy was kept"
+    cmp plain.out third.out || fail "the remade copy's profile differs"
+    ls cacheA | grep -q '\.tmp$' && fail "a temporary copy was left: $(ls cacheA)"
+    # HPM_DEBUG_CACHE=off: none
+    HPM_DEBUG_CACHE=off "$HPM" profile -e "$EVENTS" -o off.out -- "$PROG" 1 > /dev/null 2>&1
+    $CHECK sums off.out
+    ;;
 errors)
     set +e
     "$HPM" annotate /nonexistent/profile > out.txt 2>&1
