@@ -966,18 +966,30 @@ static __attribute__((noinline)) void data_prof(struct core_state *s, Addr a, Si
 {
     int kind = write ? HPM_STORE : HPM_LOAD, served = HPM_SERVED_L1;
     Bool tlb_miss = False;
+    ULong *data = NULL;
     if (run_hier) {
         prof_prefetch_sink();
         vpmu_prof_data_prefetch(a);
     }
     if (run_tlb && tlb_access(s->dtlb, s->dmemo, &s->dpage, &s->dpage_valid, dpage_bits, a, size)) {
         prof_add(VPMU_PR_DTLB, 1);
-        vpmu_prof_data_raw(a)[VPMU_PR_DTLB]++;
+        data = vpmu_prof_data_raw(a);
+        data[VPMU_PR_DTLB]++;
         tlb_miss = True;
     }
     if (run_hier) {
+        /* The data object before the models (an access that reaches them
+         * is nearly always a miss; what it is does not depend on them),
+         * and its lines that a miss adds to asked for: it was the add
+         * that waited after them, as the cost center's had. */
+        if (!data)
+            data = vpmu_prof_data_raw(a);
+        __builtin_prefetch(data + VPMU_PR_SRV_AT(0, HPM_SERVED_L2), 1);
+        __builtin_prefetch(data + VPMU_PR_L1D_WB, 1);
+        __builtin_prefetch(data + VPMU_PR_L3, 1);
         served = hier_access_inline(hier, cur_core, kind, a, (uint32_t)size);
-        prof_access(kind, served, a);
+        if (served != HPM_SERVED_L1)
+            prof_delta(kind, served, data);
     }
     if (UNLIKELY(vpmu_sample_on))
         vpmu_sample_access(kind, a, served, tlb_miss);
