@@ -16,7 +16,6 @@
 #include "pub_tool_options.h"
 #include "pub_tool_oset.h"
 #include "pub_tool_threadstate.h"
-#include "pub_tool_vkiscnums.h"
 
 #include "catalog.h"
 #include "vpmu_events.h"
@@ -293,41 +292,22 @@ static UInt obj_of(Addr a)
     return n_objs++;
 }
 
-extern SysRes VG_(do_syscall)(UWord sysno, RegWord a1, RegWord a2, RegWord a3, RegWord a4,
-                              RegWord a5, RegWord a6, RegWord a7, RegWord a8);
-
-/* Zeroed memory for the cost centers, never freed, from regions of 2 MiB
- * pages (the kernel's transparent huge pages, asked for by madvise).
- * A profile's cost centers are its largest memory and are touched at
- * random (python3: 250,000 of them, 96 MB): with 4 KiB pages each first
- * touch was a page fault and most later ones a host TLB miss besides the
- * cache miss. Where huge pages are off, the region is ordinary memory. */
-#define REGION_HUGE ((SizeT)2 << 20)
-#define REGION_BYTES ((SizeT)32 << 20)
-static void *region_alloc(SizeT n)
-{
-    static HChar *next, *end;
-    void *p;
-    tl_assert(n % 64 == 0 && n <= REGION_BYTES);
-    if (!next || (SizeT)(end - next) < n) {
-        HChar *m = VG_(am_shadow_alloc)(REGION_BYTES + REGION_HUGE);
-        if (!m)
-            VG_(out_of_memory_NORETURN)("hpm.prof.region", REGION_BYTES + REGION_HUGE);
-        next = (HChar *)(((Addr)m + REGION_HUGE - 1) & ~(Addr)(REGION_HUGE - 1));
-        end = next + REGION_BYTES;
-        (void)VG_(do_syscall)(__NR_madvise, (RegWord)next, REGION_BYTES, 14 /* MADV_HUGEPAGE */,
-                              0, 0, 0, 0, 0);
-    }
-    p = next;
-    next += n;
-    return p;
-}
-
 static struct vpmu_cc *cc_alloc(void)
 {
-    /* never freed: cost centers live as long as the tool; fresh memory
-     * is zero */
-    return region_alloc(sizeof(struct vpmu_cc));
+    enum { PER_CHUNK = 256 };
+    static struct vpmu_cc *next_cc;
+    static UInt left;
+    struct vpmu_cc *cc;
+    if (left == 0) {
+        /* never freed: cost centers live as long as the tool */
+        HChar *m = VG_(malloc)("hpm.prof.cc", PER_CHUNK * sizeof *cc + 63);
+        next_cc = (struct vpmu_cc *)(((Addr)m + 63) & ~(Addr)63);
+        left = PER_CHUNK;
+    }
+    cc = next_cc++;
+    left--;
+    VG_(memset)(cc, 0, sizeof *cc);
+    return cc;
 }
 
 struct vpmu_cc *vpmu_prof_cc(Addr a)
