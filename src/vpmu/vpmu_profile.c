@@ -55,8 +55,8 @@ _Static_assert(RAW_AT + VPMU_PROF_TAKEN_FROM_SINK == 0, "the taken slot is the o
  * after. Cost centers are never freed: they come from chunks, in
  * translation order, so that a superblock's are neighbours. */
 struct vpmu_cc {
-    struct vpmu_cc *next; /* hash chain (VgHashNode layout) */
-    UWord addr;           /* the key */
+    UWord spare;          /* (the header is one line: v starts the next) */
+    UWord addr;           /* the instruction (cc_slot finds it) */
     struct vpmu_cc *all;  /* every cost center, newest first */
     UInt obj;             /* index into objs */
     UInt idx;             /* dense number, for the output's work arrays */
@@ -180,7 +180,7 @@ struct obj {
     UInt bss_di_gen; /* di_gen when bss_end was found to be the mapping's end */
 };
 
-static VgHashTable *cc_table, *arc_table, *callee_table;
+static VgHashTable *arc_table, *callee_table;
 static struct vpmu_cc *all_ccs;
 static struct seg *all_segs;
 static struct arc *all_arcs;
@@ -253,7 +253,6 @@ void vpmu_prof_init(void)
         dyn_slot[dyn_events[i]] = DYN_AT(i);
     shadows_init();
     excl = VG_(calloc)("hpm.prof.excl", vpmu_node_cores(), sizeof *excl);
-    cc_table = VG_(HT_construct)("hpm.prof.cc");
     arc_table = VG_(HT_construct)("hpm.prof.arc");
     callee_table = VG_(HT_construct)("hpm.prof.callee");
     dobjs_init();
@@ -310,9 +309,69 @@ static struct vpmu_cc *cc_alloc(void)
     return cc;
 }
 
+/* Cost centers by address, for the instrumentation (every instruction of
+ * every translation asks): blocks of 512 bytes of code, each a slot per
+ * byte, found through a small open-addressed table of blocks, the last
+ * one first (a superblock's instructions are neighbours). Valgrind's hash
+ * table had cost a division and two host cache misses per look-up (the
+ * chain's head, the cost center's header), most of them for an address
+ * not seen before. */
+#define CCB_BITS 9
+struct cc_block {
+    Addr base; /* address >> CCB_BITS */
+    struct vpmu_cc *slot[1u << CCB_BITS];
+};
+static struct cc_block **ccb_table, *ccb_last;
+static UInt ccb_cap, ccb_n;
+
+static inline UInt ccb_hash(Addr base)
+{
+    return (UInt)((base * 0x9E3779B97F4A7C15ULL) >> 32);
+}
+
+static void ccb_insert(struct cc_block *b)
+{
+    UInt h = ccb_hash(b->base) & (ccb_cap - 1);
+    while (ccb_table[h])
+        h = (h + 1) & (ccb_cap - 1);
+    ccb_table[h] = b;
+}
+
+static struct vpmu_cc **cc_slot(Addr a)
+{
+    Addr base = a >> CCB_BITS;
+    struct cc_block *b = ccb_last;
+    if (!b || b->base != base) {
+        UInt h = ccb_cap ? ccb_hash(base) & (ccb_cap - 1) : 0;
+        b = NULL;
+        if (ccb_cap)
+            while ((b = ccb_table[h]) != NULL && b->base != base)
+                h = (h + 1) & (ccb_cap - 1);
+        if (!b) {
+            if (2 * (ccb_n + 1) > ccb_cap) { /* at most half full */
+                struct cc_block **old = ccb_table;
+                UInt i, old_cap = ccb_cap;
+                ccb_cap = ccb_cap ? 2 * ccb_cap : 1024;
+                ccb_table = VG_(calloc)("hpm.prof.ccb", ccb_cap, sizeof *ccb_table);
+                for (i = 0; i < old_cap; i++)
+                    if (old[i])
+                        ccb_insert(old[i]);
+                if (old)
+                    VG_(free)(old);
+            }
+            b = VG_(calloc)("hpm.prof.ccb", 1, sizeof *b);
+            b->base = base;
+            ccb_insert(b);
+            ccb_n++;
+        }
+        ccb_last = b;
+    }
+    return &b->slot[a & ((1u << CCB_BITS) - 1)];
+}
+
 struct vpmu_cc *vpmu_prof_cc(Addr a)
 {
-    struct vpmu_cc *cc = VG_(HT_lookup)(cc_table, (UWord)a);
+    struct vpmu_cc **slot = cc_slot(a), *cc = *slot;
     if (cc)
         return cc;
     cc = cc_alloc();
@@ -324,7 +383,7 @@ struct vpmu_cc *vpmu_prof_cc(Addr a)
     all_ccs = cc;
     /* what runs while the counters are stopped is dropped at their start:
      * a cost center made then starts from its (zero) saved values */
-    VG_(HT_add_node)(cc_table, cc);
+    *slot = cc;
     return cc;
 }
 
