@@ -1555,30 +1555,14 @@ void vpmu_node_prof_snapshot_raw(UInt core, ULong *raw)
         raw[i] = prof_last_node[i];
 }
 
-/* Low halves of two pairs of 64-bit words, in order: one 16-byte store. */
-typedef ULong raw_v2 __attribute__((vector_size(16), aligned(8)));
-typedef UInt raw_v4 __attribute__((vector_size(16), aligned(4)));
-static inline void narrow4(UInt *to, const ULong *from)
+const ULong *vpmu_node_prof_last_core(UInt core)
 {
-    *(raw_v4 *)to = __builtin_shufflevector((raw_v4) * (const raw_v2 *)from,
-                                            (raw_v4) * (const raw_v2 *)(from + 2), 0, 2, 4, 6);
+    return prof_last_core[core];
 }
 
-/* A call and a return each take one (the call graph's packed snapshot):
- * four lanes at a time, where a scalar loop of 25 narrowing stores was a
- * tenth of a profile's call-graph time. */
-void vpmu_node_prof_snapshot_raw32(UInt core, UInt *lanes, ULong *wide)
+const ULong *vpmu_node_prof_last_node(void)
 {
-    const ULong *c = prof_last_core[core];
-    UInt i;
-    _Static_assert(VPMU_PR_CORE_N == 25 && VPMU_PR_DDR == 29, "the lanes' groups");
-    for (i = 0; i + 4 <= VPMU_PR_CORE_N; i += 4)
-        narrow4(lanes + i, c + i);
-    lanes[24] = (UInt)c[24];
-    for (i = VPMU_PR_CORE_N; i < VPMU_PR_DDR; i++)
-        lanes[i] = (UInt)prof_last_node[i];
-    for (; i < VPMU_PR_N; i++)
-        wide[i - VPMU_PR_DDR] = prof_last_node[i];
+    return prof_last_node;
 }
 
 void vpmu_node_prof_snapshot_lanes(UInt core, ULong *ev_lanes, ULong *raw)

@@ -219,11 +219,14 @@ void vpmu_node_prof_snapshot_lanes(UInt core, ULong *ev_lanes, ULong *raw);
  * snapshot made whole, vpmu_profile.c), and the raw vector. */
 void vpmu_node_prof_lanes_of(UInt core, const ULong *live, ULong *ev_lanes);
 void vpmu_node_prof_snapshot_raw(UInt core, ULong *raw);
-/* The same as 32-bit lanes, each statistic's low half (lanes[0,
- * VPMU_PR_DDR)), and the memory's bytes whole (wide[0, VPMU_PR_N -
- * VPMU_PR_DDR)): a packed call-graph snapshot (vpmu_profile.c), whose
- * differences within a fold interval are exact in 32 bits. */
-void vpmu_node_prof_snapshot_raw32(UInt core, UInt *lanes, ULong *wide);
+/* The raw vector's two parts as they are now, not stopped: core's
+ * statistics [0, VPMU_PR_CORE_N) and the node's [VPMU_PR_CORE_N,
+ * VPMU_PR_N) (indexed from 0 as raw is: the first VPMU_PR_CORE_N
+ * unused). A packed call-graph snapshot (vpmu_profile.c) narrows them
+ * itself: their differences within a fold interval are exact in 32 bits
+ * but for the memory's bytes. */
+const ULong *vpmu_node_prof_last_core(UInt core);
+const ULong *vpmu_node_prof_last_node(void);
 UInt vpmu_node_cur_core(void);
 /* Exact core event ev (VPMU_EV_*) so far, over every core, counted or not
  * (the live block included). */

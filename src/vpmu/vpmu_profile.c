@@ -483,15 +483,36 @@ static inline void raw_snapshot(UInt c, ULong *raw)
             raw[i] -= excl[c].raw[i];
 }
 
-/* A packed snapshot of core c, the running one (PK_*), in pk[PK_WORDS] */
+/* The low halves of x[0..4), in order */
+static inline lane_v4 narrow4(const ULong *x)
+{
+    return __builtin_shufflevector((lane_v4) * (const snap_v2 *)x,
+                                   (lane_v4) * (const snap_v2 *)(x + 2), 0, 2, 4, 6);
+}
+
+/* A packed snapshot of core c, the running one (PK_*), in pk[PK_WORDS]:
+ * each four lanes by one 16-byte store, at the offsets the return's lane
+ * loop loads from. (Made of the live block's 8-byte words and 4-byte
+ * lanes, as it was, each of that loop's fifteen loads spanned two stores
+ * and waited for both to reach the cache: at every return, most of
+ * pop_to's time.) */
 static inline void pk_snapshot(UInt c, ULong *pk)
 {
+    const ULong *r = vpmu_node_prof_last_core(c), *n = vpmu_node_prof_last_node();
     UInt w;
-    for (w = 0; w < VPMU_LIVE_WORDS; w++)
-        pk[w] = vpmu_live[w];
-    vpmu_node_prof_snapshot_raw32(c, (UInt *)pk + SNAP_LANES, pk + PK_LANES / 2);
-    for (w = SNAP_LANES + VPMU_PR_DDR; w < PK_LANES; w++)
-        ((UInt *)pk)[w] = 0; /* the pad */
+    _Static_assert(VPMU_LIVE_WORDS == 15 && SNAP_LANES == 30 && VPMU_PR_CORE_N == 25 &&
+                       VPMU_PR_DDR == 29 && PK_LANES == 60 && PK_WIDE == 2,
+                   "the packed layout written below");
+    for (w = 0; w < 14; w += 2) /* lanes 0-27: the live block's words 0-13 */
+        *(snap_v2 *)(pk + w) = *(const snap_v2 *)(vpmu_live + w);
+    /* lanes 28-31: live word 14, raw 0 and 1 */
+    *(snap_v2 *)(pk + 14) = (snap_v2){vpmu_live[14], (r[0] & 0xffffffffULL) | r[1] << 32};
+    for (w = 16; w <= 24; w += 2) /* lanes 32-51: raw 2-21 */
+        *(lane_v4 *)(pk + w) = narrow4(r + 2 + 2 * (w - 16));
+    *(lane_v4 *)(pk + 26) = (lane_v4){(UInt)r[22], (UInt)r[23], (UInt)r[24], (UInt)n[25]};
+    *(lane_v4 *)(pk + 28) = (lane_v4){(UInt)n[26], (UInt)n[27], (UInt)n[28], 0}; /* and the pad */
+    pk[30] = n[29]; /* the memory's bytes, whole */
+    pk[31] = n[30];
 }
 
 /* Arcs whose pk holds sums (since the last fold) */
