@@ -220,11 +220,11 @@ void vpmu_node_prof_snapshot_lanes(UInt core, ULong *ev_lanes, ULong *raw);
 void vpmu_node_prof_lanes_of(UInt core, const ULong *live, ULong *ev_lanes);
 void vpmu_node_prof_snapshot_raw(UInt core, ULong *raw);
 /* The raw vector's two parts as they are now, not stopped: core's
- * statistics [0, VPMU_PR_CORE_N) and the node's [VPMU_PR_CORE_N,
- * VPMU_PR_N) (indexed from 0 as raw is: the first VPMU_PR_CORE_N
- * unused). A packed call-graph snapshot (vpmu_profile.c) narrows them
- * itself: their differences within a fold interval are exact in 32 bits
- * but for the memory's bytes. */
+ * statistics, raw[0, VPMU_PR_CORE_N), and the node's, indexed as raw is
+ * (raw[VPMU_PR_CORE_N, VPMU_PR_N); the entries below unused). A packed
+ * call-graph snapshot (vpmu_profile.c) narrows them itself: their
+ * differences within a fold interval are exact in 32 bits but for the
+ * memory's bytes. */
 const ULong *vpmu_node_prof_last_core(UInt core);
 const ULong *vpmu_node_prof_last_node(void);
 UInt vpmu_node_cur_core(void);
