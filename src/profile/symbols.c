@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -95,8 +96,9 @@ struct hpm_symbols {
  * $XDG_CACHE_HOME/hpm/debuginfo, else ~/.cache/hpm/debuginfo. A copy is
  * written to a temporary name (the pid in it) and renamed: concurrent
  * profiles each make a whole one, and one left by a killed hpm (its pid
- * gone) is removed by the next. Anything failing (no objcopy, a read-only
- * home, a copy without the same build-id) leaves the original in use.
+ * gone) is removed by the next; so is a copy no profile used for 90 days.
+ * Anything failing (no objcopy, a read-only home, a copy without the same
+ * build-id) leaves the original in use.
  * ---------------------------------------------------------------------- */
 
 static int mkdir_p(char *path)
@@ -190,29 +192,41 @@ static int open_same_build_id(const char *path, const char *hex)
     return fd;
 }
 
-/* Temporary copies of hex's file whose hpm is gone (killed while it made
- * one): removed. */
-static void remove_stale(const char *dir, const char *hex)
+/* A copy not used for this long is removed when another is made (a use
+ * renews its time, at most once a day): the cache holds what the last
+ * months' profiles read, not every libc an upgrade left behind. */
+#define COPY_UNUSED_S (90L * 24 * 3600)
+#define COPY_RENEW_S (24L * 3600)
+
+/* The cache's leftovers, removed before a copy is made: copies not used
+ * for COPY_UNUSED_S, and temporary copies whose hpm is gone (killed while
+ * it made one). Names: HEX.debug and HEX.debug.PID.tmp. */
+static void prune_cache(const char *dir)
 {
     DIR *d = opendir(dir);
     struct dirent *de;
-    size_t hl = strlen(hex);
+    time_t now = time(NULL);
     if (!d)
         return;
     while ((de = readdir(d)) != NULL) {
         char path[4096 + 256];
-        long pid;
-        char *end;
-        /* HEX.debug.PID.tmp */
-        if (strncmp(de->d_name, hex, hl) != 0 || strncmp(de->d_name + hl, ".debug.", 7) != 0)
+        const char *dot = strstr(de->d_name, ".debug");
+        struct stat st;
+        if (!dot || dot == de->d_name)
             continue;
-        pid = strtol(de->d_name + hl + 7, &end, 10);
-        if (pid <= 0 || strcmp(end, ".tmp") != 0)
-            continue;
-        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-            continue; /* its hpm still runs */
         snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-        unlink(path);
+        if (strcmp(dot, ".debug") == 0) {
+            if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && now - st.st_mtime > COPY_UNUSED_S)
+                unlink(path);
+        } else if (strncmp(dot, ".debug.", 7) == 0) {
+            char *end;
+            long pid = strtol(dot + 7, &end, 10);
+            if (pid <= 0 || strcmp(end, ".tmp") != 0)
+                continue;
+            if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+                continue; /* its hpm still runs */
+            unlink(path);
+        }
     }
     closedir(d);
 }
@@ -280,7 +294,7 @@ static int find_debuginfo_cached(Dwfl_Module *mod, void **userdata, const char *
         cfd = open_same_build_id(path, hex);
         snprintf(orig, sizeof orig, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
         if (cfd < 0 && is_compressed_debug(orig, hex)) {
-            remove_stale(dir, hex);
+            prune_cache(dir);
             snprintf(tmp, sizeof tmp, "%s/%s.debug.%ld.tmp", dir, hex, (long)getpid());
             if (decompress_copy(orig, tmp) == 0 && rename(tmp, path) == 0)
                 cfd = open_same_build_id(path, hex);
@@ -289,6 +303,9 @@ static int find_debuginfo_cached(Dwfl_Module *mod, void **userdata, const char *
         }
         if (cfd >= 0) {
             char *name = strdup(path);
+            struct stat st;
+            if (fstat(cfd, &st) == 0 && time(NULL) - st.st_mtime > COPY_RENEW_S)
+                futimens(cfd, NULL); /* used now (prune_cache) */
             if (name) {
                 free(*debuginfo_file_name);
                 *debuginfo_file_name = name;

@@ -262,13 +262,23 @@ debugcache)
     HPM_DEBUG_CACHE=$PWD/cacheA "$HPM" profile -e "$EVENTS" -o second.out -- "$PROG" 1 > /dev/null 2>&1
     [ "$(stat -c %i "$copy")" = "$inode" ] || fail "the copy was made again"
     cmp plain.out second.out || fail "the cached profile differs"
-    # a damaged copy is made again; a copy a killed hpm left half made (its
-    # pid gone) is removed
+    # a use renews a copy's time (at most once a day)
+    touch -d '10 days ago' "$copy"
+    HPM_DEBUG_CACHE=$PWD/cacheA "$HPM" profile -e "$EVENTS" -o second.out -- "$PROG" 1 > /dev/null 2>&1
+    [ $(( $(date +%s) - $(stat -c %Y "$copy") )) -lt 3600 ] || fail "a use did not renew the copy"
+    # a damaged copy is made again; making one removes a copy a killed hpm
+    # left half made (its pid gone) and copies unused for 90 days
     echo damaged > "$copy"
     : > "cacheA/$id.debug.4194305.tmp"
+    : > cacheA/00aa.debug
+    : > cacheA/00bb.debug
+    touch -d '100 days ago' cacheA/00aa.debug
+    touch -d '80 days ago' cacheA/00bb.debug
     HPM_DEBUG_CACHE=$PWD/cacheA "$HPM" profile -e "$EVENTS" -o third.out -- "$PROG" 1 > /dev/null 2>&1
     readelf -h "$copy" > /dev/null 2>&1 || fail "the damaged copy was kept"
     [ ! -e "cacheA/$id.debug.4194305.tmp" ] || fail "a stale temporary copy was kept"
+    [ ! -e cacheA/00aa.debug ] || fail "a copy unused for 100 days was kept"
+    [ -e cacheA/00bb.debug ] || fail "a copy used 80 days ago was removed"
     cmp plain.out third.out || fail "the remade copy's profile differs"
     ls cacheA | grep -q '\.tmp$' && fail "a temporary copy was left: $(ls cacheA)"
     # HPM_DEBUG_CACHE=off: none
