@@ -754,8 +754,9 @@ static inline __attribute__((always_inline)) void prof_prefetch_sink(void)
 /* Profile: what one hierarchy access of the running instruction changed.
  * An access served by the L1 (every line it touches hit) changes only its
  * access and served counters: no fill, so no write-back, no prefetch,
- * nothing below. Anything else is diffed. */
-static inline __attribute__((always_inline)) void prof_access(int kind, int served, Addr data)
+ * nothing below. Anything else is diffed, into the cost center and data
+ * (the access's data object's raw statistics; NULL for a fetch). */
+static inline __attribute__((always_inline)) void prof_access(int kind, int served, ULong *data)
 {
     /* Served at L1: nothing for a profile. No kind is computed from an
      * access count or an L1 hit count (kinds_from_raw takes the misses from
@@ -763,7 +764,7 @@ static inline __attribute__((always_inline)) void prof_access(int kind, int serv
      * profile's raw vectors leave VPMU_PR_ACC and served-at-L1 at 0: the
      * cost center's line was a cache miss per modeled hit. */
     if (served != HPM_SERVED_L1) /* a data access's miss also counts for its data object */
-        prof_delta(kind, served, kind == HPM_IFETCH ? NULL : vpmu_prof_data_raw(data));
+        prof_delta(kind, served, data);
 }
 
 /* The profile's (and sampler's) part of a fetch: kept out of line, so
@@ -780,7 +781,7 @@ static __attribute__((noinline)) void ifetch_prof(struct core_state *s, Addr a, 
     if (run_hier) {
         prof_prefetch_sink();
         served = hier_access_inline(hier, cur_core, HPM_IFETCH, a, (uint32_t)len);
-        prof_access(HPM_IFETCH, served, 0);
+        prof_access(HPM_IFETCH, served, NULL);
     }
     if (UNLIKELY(vpmu_sample_on))
         vpmu_sample_access(HPM_IFETCH, 0, served, tlb_miss);
@@ -988,8 +989,7 @@ static __attribute__((noinline)) void data_prof(struct core_state *s, Addr a, Si
         __builtin_prefetch(data + VPMU_PR_L1D_WB, 1);
         __builtin_prefetch(data + VPMU_PR_L3, 1);
         served = hier_access_inline(hier, cur_core, kind, a, (uint32_t)size);
-        if (served != HPM_SERVED_L1)
-            prof_delta(kind, served, data);
+        prof_access(kind, served, data);
     }
     if (UNLIKELY(vpmu_sample_on))
         vpmu_sample_access(kind, a, served, tlb_miss);
