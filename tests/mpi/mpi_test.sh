@@ -163,7 +163,9 @@ ring)
         fail "rank results missing: $(ls job)"
     cp out agg.json
     # the aggregate is the ranks' results added up; rank r runs r+1 rounds
-    # of its loop, so the largest is rank 2
+    # of its loop. Which rank counts most is not fixed: a rank that waits in
+    # MPI_Allreduce polls, and how long it polls depends on the scheduler
+    # (3 ranks on 2 cores; CI once saw rank 1 load 0.67 M more than rank 2)
     "$py" - agg.json job <<'EOF' || fail "aggregate does not match the ranks' results"
 import json, sys
 agg = json.load(open(sys.argv[1]))
@@ -172,12 +174,14 @@ for i, name in enumerate(["INSTRUCTIONS", "LOADS"]):
     per = [next(e["count"] for e in r["events"] if e["name"] == name) for r in ranks]
     st = agg["mpi"]["events"][i]
     assert st["name"] == name and agg["events"][i]["count"] == sum(per) == st["sum"], (name, per, st)
-    assert st["min"] == min(per) and st["max"] == max(per) == per[2] and st["max_rank"] == 2, (per, st)
+    assert st["min"] == min(per) and st["min_rank"] == per.index(min(per)), (per, st)
+    assert st["max"] == max(per) and st["max_rank"] == per.index(max(per)), (per, st)
     assert abs(st["avg"] - sum(per) / 3) < 1e-6 * st["avg"], st
     assert abs(st["imbalance"] - max(per) / (sum(per) / 3)) < 1e-6, st
     assert [x["counts"][name] for x in agg["mpi"]["ranks"]] == per
     if name == "INSTRUCTIONS":
-        # the loop alone: rank 2 runs 4,000,000 more iterations than rank 0
+        # the loop alone: rank 2 runs 4,000,000 more iterations than rank 0,
+        # of at least 2 instructions each, more than rank 0 polls
         assert per[2] - per[0] >= 4000000, per
 for r in range(3):
     assert ranks[r]["mpi_rank"]["rank"] == r and ranks[r]["mpi_rank"]["size"] == 3
