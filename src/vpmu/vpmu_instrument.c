@@ -38,7 +38,8 @@
  *    The conditional exit may be the taken path (dst != fall-through) or, as
  *    VEX emits for "negated" condition codes, the not-taken path (dst ==
  *    fall-through). br_cond_taken is incremented inline by the (possibly
- *    negated) guard, widened to 64 bits; br_cond_not_taken is derived as
+ *    negated) guard, widened to 64 bits (a profile's per instruction from
+ *    its segments' counts, do_exit); br_cond_not_taken is derived as
  *    br_cond - br_cond_taken when the live block is folded. Other Boring side
  *    exits (REP loop control, LOCK CAS retry) are not branches.
  *
@@ -434,21 +435,21 @@ static void flush_set(Ctx *c, ULong *set)
 
 /* Profile: n of event ev of the instruction being scanned joins the
  * committed set. */
-static void prof_item(Ctx *c, Int ev, ULong n)
+static void prof_item(Ctx *c, Int ev, Long n)
 {
     struct vpmu_prof_item *it;
     if (!c->prof || n == 0)
         return;
     if (c->n_items > 0 && c->items[c->n_items - 1].cc == c->cc &&
         c->items[c->n_items - 1].ev == (UInt)ev) {
-        c->items[c->n_items - 1].n += (UInt)n;
+        c->items[c->n_items - 1].n += (Int)n;
         return;
     }
     tl_assert(c->n_items < PROF_ITEMS_MAX);
     it = &c->items[c->n_items++];
     it->cc = c->cc;
     it->ev = (UInt)ev;
-    it->n = (UInt)n;
+    it->n = (Int)n;
 }
 
 /* pend[ev] += n for the instruction last scanned (end of SB events) */
@@ -739,11 +740,23 @@ static void do_exit(Ctx *c, IRStmt *st)
         c->cur[VPMU_EV_BRANCHES] += 1;
         c->insn_cond_done = True;
         /* the profile's br_cond: a static item of the segment that ends
-         * here (the live word's add below counts the totals) */
-        if (c->prof && c->n_items == PROF_ITEMS_MAX)
-            flush_set(c, c->pend); /* as merge_cur would: the room for it */
+         * here (the live word's add below counts the totals). Its
+         * br_cond_taken is static items too: the segment that ends here
+         * counts the runs that reach the exit, the next one (which ends
+         * before any other exit can leave: every exit flushes, and it has
+         * an item) those that pass it, so taken is the difference of the
+         * two (the exit is the taken path) or the second (the exit is the
+         * fall-through). No run-time add, where one to the cost center's
+         * line had been a host cache miss per branch in code as large as
+         * sqlite3's; a superblock that ends with the branch has one more
+         * segment counter to add, on a line its others share. */
+        if (c->prof && c->n_items + 2 > PROF_ITEMS_MAX)
+            flush_set(c, c->pend); /* as merge_cur would: the room for them */
         prof_item(c, VPMU_EV_BR_COND, 1);
+        if (side_is_taken)
+            prof_item(c, VPMU_EV_BR_COND_TAKEN, 1);
         flush_all(c);
+        prof_item(c, VPMU_EV_BR_COND_TAKEN, side_is_taken ? -1 : 1);
         if (!side_is_taken) {
             IRTemp t = newIRTemp(c->sb->tyenv, Ity_I1);
             addStmtToIRSB(c->sb, IRStmt_WrTmp(t, IRExpr_Unop(Iop_Not1, guard)));
@@ -764,8 +777,6 @@ static void do_exit(Ctx *c, IRStmt *st)
             emit_add(c->sb, VPMU_EV_BR_COND_TAKEN, IRExpr_RdTmp(both));
             c->samp_ev |= 1u << VPMU_EV_BR_COND | 1u << VPMU_EV_BR_COND_TAKEN;
         }
-        if (c->prof && !c->hook_br) /* else the predictor's call adds it */
-            emit_add_at(c->sb, vpmu_prof_dyn_slot(c->cc, VPMU_EV_BR_COND_TAKEN), taken64);
         if (c->hook_br) {
             /* the predictor needs the pc and the direction only */
             IRDirty *di =

@@ -1145,7 +1145,6 @@ void vpmu_node_store_p(Addr a, SizeT size, ULong *sink)
 
 void vpmu_node_cond_p(Addr pc, ULong taken, ULong *sink)
 {
-    sink[VPMU_PROF_TAKEN_FROM_SINK] += taken; /* the line the predictor's miss adds to */
     vpmu_prof_sink = sink;
     vpmu_node_cond(pc, taken);
 }

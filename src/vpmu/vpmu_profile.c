@@ -33,26 +33,23 @@ Bool vpmu_prof_on = False;
 
 /* Events the instrumentation adds under a guard, one slot each. */
 static const Int dyn_events[] = {
-    VPMU_EV_BR_COND_TAKEN, VPMU_EV_INSTRUCTIONS, VPMU_EV_LOADS,
-    VPMU_EV_LOAD_BYTES,    VPMU_EV_STORES,       VPMU_EV_STORE_BYTES,
+    VPMU_EV_INSTRUCTIONS, VPMU_EV_LOADS,       VPMU_EV_LOAD_BYTES,
+    VPMU_EV_STORES,       VPMU_EV_STORE_BYTES,
 };
 #define N_DYN ((Int)(sizeof dyn_events / sizeof dyn_events[0]))
 #define N_VALS (N_DYN + VPMU_PR_N)
-/* Where a cost center's values are (v): the first dynamic slot (the taken
- * bit of a conditional branch: the one most instructions that have one
- * add), then the raw statistics (RAW_AT), then the other dynamic slots
- * (guarded loads and stores, REP instructions: rare). An instruction's
- * mispredicts are in raw's first six (its accesses, the other three, stay
- * 0: vpmu_node.h): with the taken slot they are one cache line, the first
- * of v. */
-#define RAW_AT 1
-#define DYN_AT(d) ((d) == 0 ? 0 : RAW_AT + VPMU_PR_N + (d) - 1)
-_Static_assert(RAW_AT + VPMU_PROF_TAKEN_FROM_SINK == 0, "the taken slot is the one before raw");
+/* Where a cost center's values are (v): the raw statistics (RAW_AT), then
+ * the dynamic slots (guarded loads and stores, REP instructions: rare).
+ * An instruction's mispredicts are in raw's first six (its accesses, the
+ * other three, stay 0: vpmu_node.h): one cache line, the first of v. (A
+ * conditional branch's taken count comes from its segments, not a slot:
+ * vpmu_instrument.c, do_exit.) */
+#define RAW_AT 0
+#define DYN_AT(d) (RAW_AT + VPMU_PR_N + (d))
 
 /* A cost center is 64-byte aligned, its header one line: the values that
- * most runs of an instruction touch (a conditional branch's taken slot,
- * its mispredicts: RAW_AT) are the next line; misses touch the ones
- * after. Cost centers are never freed: they come from chunks, in
+ * most runs of an instruction touch (a branch's mispredicts: RAW_AT) are
+ * the next line; misses touch the ones after. Cost centers are never freed: they come from chunks, in
  * translation order, so that a superblock's are neighbours. */
 struct vpmu_cc {
     UWord spare;          /* (the header is one line: v starts the next) */
@@ -1562,7 +1559,7 @@ void vpmu_prof_write(Out *o)
         if (s->count)
             for (i = 0; i < s->n; i++)
                 ev[(ULong)s->items[i].cc->idx * VPMU_EV_COUNT + s->items[i].ev] +=
-                    s->count * s->items[i].n;
+                    s->count * (ULong)(Long)s->items[i].n; /* mod 2^64: n < 0 subtracts */
     for (cc = all_ccs; cc; cc = cc->all) {
         ULong *e = &ev[(ULong)cc->idx * VPMU_EV_COUNT];
         Bool any = False;

@@ -37,11 +37,6 @@ struct vpmu_cc *vpmu_prof_cc(Addr a);
 ULong *vpmu_prof_dyn_slot(struct vpmu_cc *cc, Int ev);
 /* Where its model calls' statistic changes go (vpmu_prof_sink). */
 ULong *vpmu_prof_raw_slot(struct vpmu_cc *cc);
-/* A conditional branch's taken count, from its raw slot: the predictor's
- * call (vpmu_node_cond_p) adds the taken bit there, so that the
- * translation needs no add of its own (vpmu_prof_dyn_slot's slot for
- * BR_COND_TAKEN is this one). */
-#define VPMU_PROF_TAKEN_FROM_SINK (-1)
 
 /* The instruction whose cost center's raw slot is sink (vpmu_prof_sink):
  * the instruction running a model call (precise samples, vpmu_sample.c). */
@@ -50,11 +45,13 @@ Addr vpmu_prof_sink_addr(const ULong *sink);
  * addresses (at most max). */
 UInt vpmu_prof_callchain(Addr *sites, UInt max);
 
-/* One static item of a segment: instruction cc counted n of event ev. */
+/* One static item of a segment: instruction cc counted n of event ev each
+ * time the segment ran (n < 0: a conditional branch's taken count is one
+ * segment's runs less the next one's). */
 struct vpmu_prof_item {
     struct vpmu_cc *cc;
     UInt ev;
-    UInt n;
+    Int n;
 };
 /* A new segment of these items; returns the address of its execution
  * counter, which the instrumented code increments. */
