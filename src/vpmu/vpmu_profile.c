@@ -787,6 +787,31 @@ struct other_range {
 static struct other_range other_ranges[N_OTHER_RANGES];
 static UInt other_next;
 
+/* Whether two blocks in heap_blocks ever overlapped (one the program
+ * freed without our seeing it): look-ups by range in the tree (ordered by
+ * start) are then no longer sure to find every block in a range, and
+ * other memory is no longer remembered by the gaps between blocks (the
+ * answers stay those of the look-ups, as they always were). */
+static Bool heap_overlapped;
+
+/* [lo, hi) is other memory: a range of its own, or the lower end of one
+ * up to the same hi (both run from where they start to the same heap block
+ * or end of mapping, with no block in either: their union has none; sure
+ * only while the blocks never overlapped) */
+
+static void other_range_add(Addr lo, Addr hi)
+{
+    UInt i;
+    for (i = 0; i < N_OTHER_RANGES && !heap_overlapped; i++)
+        if (other_ranges[i].hi == hi && other_ranges[i].lo < hi) {
+            if (lo < other_ranges[i].lo)
+                other_ranges[i].lo = lo;
+            return;
+        }
+    other_ranges[other_next] = (struct other_range){lo, hi};
+    other_next = (other_next + 1) % N_OTHER_RANGES;
+}
+
 void vpmu_prof_memory_changed(void)
 {
     VG_(memset)(line_cache, 0, sizeof line_cache);
@@ -829,12 +854,32 @@ static void heap_remove(Addr p)
     }
 }
 
+/* A range of addresses [lo, hi) against a heap block: 0 when they
+ * overlap (the tree's order holds while blocks do not overlap each other:
+ * heap_overlapped). */
+struct addr_range {
+    Addr lo, hi;
+};
+
+static Word cmp_range_block(const void *key, const void *elem)
+{
+    const struct addr_range *r = key;
+    const struct hblock *b = elem;
+    if (r->hi <= b->start)
+        return -1;
+    return r->lo >= b->start + (b->size ? b->size : 1) ? 1 : 0;
+}
+
 static void heap_insert(Addr p, SizeT size, struct dobj *d)
 {
     struct hblock *b;
     if (!p)
         return;
     heap_remove(p); /* a block the program freed without our seeing it */
+    if (!heap_overlapped) {
+        struct addr_range r = {p, p + (size ? size : 1)};
+        heap_overlapped = VG_(OSetGen_LookupWithCmp)(heap_blocks, &r, cmp_range_block) != NULL;
+    }
     b = VG_(OSetGen_AllocNode)(heap_blocks, sizeof *b);
     b->start = p;
     b->size = size;
@@ -879,21 +924,6 @@ static Addr bss_end(UInt o)
         }
     }
     return ob->bss_end;
-}
-
-/* A range of addresses [lo, hi) against a heap block: 0 when they
- * overlap (blocks do not overlap each other, so the tree's order holds). */
-struct addr_range {
-    Addr lo, hi;
-};
-
-static Word cmp_range_block(const void *key, const void *elem)
-{
-    const struct addr_range *r = key;
-    const struct hblock *b = elem;
-    if (r->hi <= b->start)
-        return -1;
-    return r->lo >= b->start + (b->size ? b->size : 1) ? 1 : 0;
 }
 
 /* Where a goes when it is in no heap block and not on the running
@@ -985,8 +1015,23 @@ ULong *vpmu_prof_data_raw(Addr a)
     raw = data_raw_mapped(a, &range.lo, &range.hi);
     if (range.lo < range.hi &&
         !VG_(OSetGen_LookupWithCmp)(heap_blocks, &range, cmp_range_block)) {
-        other_ranges[other_next] = (struct other_range){range.lo, range.hi};
-        other_next = (other_next + 1) % N_OTHER_RANGES;
+        other_range_add(range.lo, range.hi);
+    } else if (range.lo < range.hi && !heap_overlapped) {
+        /* heap blocks in the mapping too: the lines from a's up to the
+         * next block's (none is on a's line) are other memory, whole (a
+         * range's answer is remembered for the line: one that a block
+         * shares with other memory is looked up each time). Python keeps
+         * its arenas among the big blocks malloc maps: a range of the
+         * whole mapping was never kept, and each line's first miss took
+         * the slow path (most of a short script's 637k). */
+        struct hblock *next;
+        VG_(OSetGen_ResetIterAt)(heap_blocks, &a);
+        next = VG_(OSetGen_Next)(heap_blocks);
+        if (line.lo > range.lo)
+            range.lo = line.lo;
+        if (next && (next->start & ~(Addr)63) < range.hi)
+            range.hi = next->start & ~(Addr)63;
+        other_range_add(range.lo, range.hi);
     }
 line_answer:
     sl->line = (a >> 6) + 1;
