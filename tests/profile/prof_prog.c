@@ -16,7 +16,13 @@
  * reuse: a 64 KiB block from one call site in main, read and freed, then
  *       one from another call site (the allocator gives the same address),
  *       read the same way: each block's misses are its own;
- * hpm_only: libhpm's hpm_gate(HPM_GATE_ONLY, stride_sum) first.
+ * hpm_only: libhpm's hpm_gate(HPM_GATE_ONLY, stride_sum) first;
+ * gaps: three 64 KiB blocks from the brk heap (the first aligned to 64
+ *       bytes, the others malloc's), the middle one freed: the memory
+ *       between the other two, up to the third's first byte, is [other].
+ *       Each region is read once per 32-byte line, in two passes of the
+ *       first, the middle one (top down the second time), the first again
+ *       and the third.
  */
 #define _GNU_SOURCE /* MAP_ANONYMOUS */
 #include <fcntl.h>
@@ -91,6 +97,32 @@ __attribute__((noinline)) uintptr_t reuse_block(double *s)
     return at;
 }
 
+/* one load per 32 bytes of [p, p + n); down: from p[n - 1] down */
+__attribute__((noinline)) double lines_sum(const volatile char *p, long n, int down)
+{
+    double s = 0;
+    __asm__ volatile("" ::: "memory");
+    for (long k = 0; k < n; k += 32)
+        s += p[down ? n - 1 - k : k];
+    return s;
+}
+
+/* the gaps mode's blocks, each its own heap object (one per function) */
+__attribute__((noinline)) char *gaps_a(void)
+{
+    return aligned_alloc(64, 65536);
+}
+
+__attribute__((noinline)) char *gaps_b(void)
+{
+    return malloc(65536);
+}
+
+__attribute__((noinline)) char *gaps_c(void)
+{
+    return malloc(65536);
+}
+
 static void *thread_main(void *arg)
 {
     static double r;
@@ -151,6 +183,23 @@ int main(int argc, char **argv)
         uintptr_t second = reuse_block(&s); /* REUSE_SECOND */
         if (!first || first != second)
             return 7; /* not the case under test */
+    }
+    if (strcmp(mode, "gaps") == 0) {
+        char *a = gaps_a(), *b = gaps_b(), *c = gaps_c();
+        if (!a || !b || !c || !(a < b && b < c))
+            return 1;
+        uintptr_t freed = (uintptr_t)b;
+        long freed_len = c - b;
+        __asm__("" : "+r"(freed)); /* (the compiler's use-after-free check) */
+        free(b); /* still mapped, between a and c: no block's */
+        for (int pass = 0; pass < 2; pass++) {
+            s += lines_sum(a, 65536, 0);
+            s += lines_sum((const char *)freed, freed_len, pass);
+            s += lines_sum(a, 65536, 0); /* (the third's first line out of the L1) */
+            s += lines_sum(c, 65536, 0);
+        }
+        free(a);
+        free(c);
     }
     if (strcmp(mode, "plt") == 0)
         for (int i = 0; i < 5; i++)

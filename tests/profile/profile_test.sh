@@ -127,6 +127,25 @@ anon)
     [ "$other" -ge 65536 ] || fail "[other]: $other L1D misses: $(grep -A3 other p.out.data)"
     $CHECK self p.out.data big L1D_MISSES 196608
     ;;
+gaps)
+    # other memory between heap blocks: a freed block's memory between two
+    # live ones. Each live block's misses are its own, exactly: 2048 loads
+    # per read, one per 32-byte line (bgp's L1D), all missing; the first
+    # block is read 4 times, the third twice. The freed one's misses, and
+    # those of the bytes before the third block on its first 64-byte line,
+    # are [other] (a line shared by a block and other memory is no range's)
+    "$HPM" profile -e "$EVENTS" -o p.out -- "$PROG" 1 gaps > /dev/null 2> err.txt
+    grep -q "data objects in p.out.data" err.txt || fail "no data file: $(cat err.txt)"
+    $CHECK sums p.out.data
+    for f in gaps_a:8192 gaps_c:4096; do
+        obj=$(grep -o "fn=([0-9]*) heap from ${f%:*} <- [^ ]*" p.out.data | sed 's/^fn=([0-9]*) //')
+        [ -n "$obj" ] || fail "no heap object from ${f%:*}: $(grep heap p.out.data)"
+        $CHECK self p.out.data "$obj" BYTES 65536
+        $CHECK self p.out.data "$obj" L1D_MISSES "${f#*:}"
+    done
+    other=$($CHECK selfof p.out.data "[other]" L1D_MISSES)
+    [ "$other" -ge 4096 ] || fail "[other]: $other L1D misses"
+    ;;
 gated)
     # what runs with the counters stopped is in neither the totals nor the profile
     "$HPM" profile --json -e "$EVENTS" -o p.out -- "$PROG" 1 gated > g.json 2>/dev/null
