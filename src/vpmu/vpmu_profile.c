@@ -1169,17 +1169,22 @@ static VgHashTable *entry_table;
 
 /* The answers for the most recent targets, direct-mapped in front of the
  * table: an interpreter's dispatch jumps to a new target nearly every
- * time, among a few hundred handlers. */
+ * time, among a few hundred handlers. The answer is in the slot itself
+ * (a pointer to the table's node had been a second cache miss per jump:
+ * sqlite3's opcode dispatch). key 0: empty (no code at address 0). */
 #define ENTRY_CACHE_BITS 10
-static struct entry_flag *entry_cache[1u << ENTRY_CACHE_BITS];
+static struct {
+    UWord key;
+    UWord is_entry;
+} entry_cache[1u << ENTRY_CACHE_BITS];
 
 Bool vpmu_prof_is_entry(Addr a)
 {
-    struct entry_flag *e, **slot;
+    struct entry_flag *e;
     const HChar *name;
-    slot = &entry_cache[(a ^ (a >> ENTRY_CACHE_BITS)) & ((1u << ENTRY_CACHE_BITS) - 1)];
-    if (*slot && (*slot)->key == (UWord)a)
-        return (*slot)->is_entry;
+    UInt slot = (a ^ (a >> ENTRY_CACHE_BITS)) & ((1u << ENTRY_CACHE_BITS) - 1);
+    if (entry_cache[slot].key == (UWord)a && a != 0)
+        return (Bool)entry_cache[slot].is_entry;
     if (!entry_table)
         entry_table = VG_(HT_construct)("hpm.prof.entry");
     e = VG_(HT_lookup)(entry_table, (UWord)a);
@@ -1189,7 +1194,8 @@ Bool vpmu_prof_is_entry(Addr a)
         e->is_entry = VG_(get_fnname_if_entry)(VG_(current_DiEpoch)(), a, &name);
         VG_(HT_add_node)(entry_table, e);
     }
-    *slot = e;
+    entry_cache[slot].key = (UWord)a;
+    entry_cache[slot].is_entry = e->is_entry;
     return e->is_entry;
 }
 
