@@ -49,8 +49,9 @@ static const Int dyn_events[] = {
 
 /* A cost center is 64-byte aligned, its header one line: the values that
  * most runs of an instruction touch (a branch's mispredicts: RAW_AT) are
- * the next line; misses touch the ones after. Cost centers are never freed: they come from chunks, in
- * translation order, so that a superblock's are neighbours. */
+ * the next line; misses touch the ones after. Cost centers are never
+ * freed: they come from chunks, in translation order, so that a
+ * superblock's are neighbours. */
 struct vpmu_cc {
     UWord spare;          /* (the header is one line: v starts the next) */
     UWord addr;           /* the instruction (cc_slot finds it) */
@@ -798,7 +799,6 @@ static Bool heap_overlapped;
  * up to the same hi (both run from where they start to the same heap block
  * or end of mapping, with no block in either: their union has none; sure
  * only while the blocks never overlapped) */
-
 static void other_range_add(Addr lo, Addr hi)
 {
     UInt i;
