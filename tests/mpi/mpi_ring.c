@@ -3,8 +3,8 @@
  * a message of ARGV[1] bytes (default 1024) around the ring ARGV[2] times
  * (default 1: rank r sends to r + 1 and receives from r - 1); rank r then
  * runs r + 1 rounds of a fixed loop, so the ranks' counts differ, and all
- * take part in one
- * MPI_Allreduce of two ints (one collective operation of 8 bytes). */
+ * take part in one MPI_Allreduce of two ints (one collective operation of
+ * 8 bytes). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
