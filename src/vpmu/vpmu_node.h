@@ -193,8 +193,8 @@ enum {
  * No kind is computed from the access counts or from served-at-L1 (the
  * kinds take misses from the levels below the L1, accesses from the exact
  * events), so a profile's vectors leave both at 0: an L1 hit changes
- * nothing in a cost center, a mispredict its first line (with the taken
- * slot, vpmu_profile.c). */
+ * nothing in a cost center, a mispredict its first line of values
+ * (vpmu_profile.c). */
 #define VPMU_PR_SRV_AT(k, s) (VPMU_PR_SRV + 3 * (UInt)(s) + (UInt)(k))
 /* Where the running instruction's model statistic changes go (NULL: no
  * profile); a profile's model calls (vpmu_node_*_p, vpmu_prof_*_bp) set it

@@ -8,10 +8,12 @@
  *   - static counts (instructions, loads, FP ops, ...) are counted per SB
  *     segment by the instrumentation; a profile adds one counter per segment
  *     (vpmu_prof_segment) that says how often it ran, and at the end each
- *     item (instruction, event, n) of the segment gets count * n;
+ *     item (instruction, event, n) of the segment gets count * n (a
+ *     conditional branch's taken count too: the runs reaching its exit
+ *     less, or only, those passing it, n = +1 and -1);
  *   - counts added by guarded IR (guarded loads and stores, a REP
- *     instruction's one count, conditional branches and their taken bit)
- *     are added to the instruction's own slot by the same guard;
+ *     instruction's one count) are added to the instruction's own slot by
+ *     the same guard;
  *   - model statistics (cache, TLB, predictor) are what the instruction's
  *     model calls changed (vpmu_node.c, prof_delta).
  * Modeled kinds are then computed per instruction from these by the same
