@@ -20,6 +20,9 @@
 #   ratio vpmu_core_vs_none[_<prog>]         hpm core events / none (<= 1.1)
 #   ratio vpmu_full_vs_callgrind[_<prog>]    hpm full / callgrind
 #   ratio vpmu_{cgeom,full,core}_vs_base     with HPM_BENCH_BASE_LIB
+#   ratio vpmu_cgeom_floor_vs_cachegrind[_<prog>]  the floor build (helpers
+#                                            return at entry) / cachegrind
+#   ratio vpmu_cgeom_vs_floor[_<prog>]       cgeom / the floor: the models' share
 # Then, informational, hpm's counts against cachegrind's on the same geometry
 # (bench/vpmu/cachegrind.machine and --I1/--D1/--LL below):
 #   compare <prog>_<what> hpm=X peer=Y diff=Z%
@@ -193,14 +196,33 @@ export PYTHONHASHSEED=0
 #   cachegrind  --cache-sim=yes --branch-sim=yes with the geometry above
 #   callgrind   --cache-sim=yes --branch-sim=yes
 #   fullhost    hpm full on machine host (HPM_BENCH_HOST=1 adds it)
+#   floor       cgeom with the floor build (target hpm_vpmu_floor: every model
+#               helper returns at its entry): the same translations and
+#               calls without the models' work, so cgeom - floor is what the
+#               models cost and floor / cachegrind the least cgeom can be
+#               with a helper call per access (HPM_BENCH_FLOOR=0 leaves it
+#               out)
 # HPM_BENCH_BASE_LIB=DIR adds core_base, full_base, cgeom_base: the same
 # runs with the tool in DIR (a copy of an older build/lib/valgrind), to
 # measure a change against its parent in one run.
 CG_EVENTS=INSTRUCTIONS,L1I_MISSES,LOADS,STORES,L1D_READ_MISSES,L1D_WRITE_MISSES,MEM_ACCESSES,BR_COND,BR_COND_MISPREDICTS,BR_INDIRECT,BR_INDIRECT_MISPREDICTS
 CONFIGS=(native none core full cgeom cachegrind callgrind)
+[ "${HPM_BENCH_FLOOR:-1}" = 1 ] && CONFIGS+=(floor)
 [ "${HPM_BENCH_HOST:-0}" = 1 ] && CONFIGS+=(fullhost)
 [ -n "${HPM_BENCH_BASE_LIB:-}" ] && CONFIGS+=(core_base full_base cgeom_base)
 if [ -n "${HPM_BENCH_CONFIGS:-}" ]; then read -r -a CONFIGS <<<"$HPM_BENCH_CONFIGS"; fi
+FLOOR_LIB="$BUILD/bench/vpmu_floor/valgrind"
+if [[ " ${CONFIGS[*]} " == *" floor "* ]]; then
+  # built here, not by `make`: nothing else runs it
+  if ! cmake --build "$BUILD" --target hpm_vpmu_floor >"$TMP/floor.log" 2>&1 ||
+    [ ! -x "$FLOOR_LIB/hpm-amd64-linux" ]; then
+    echo "bench_vpmu: note: the floor build failed, floor is left out:" \
+      "$(tail -n 3 "$TMP/floor.log" | tr '\n' ' ')" >&2
+    keep=()
+    for c in "${CONFIGS[@]}"; do [ "$c" = floor ] || keep+=("$c"); done
+    CONFIGS=("${keep[@]}")
+  fi
+fi
 [ "$HAVE_COUNT" = 1 ] || die "'$HPM count' not available"
 
 # run_config PROG CONFIG: one run, output discarded
@@ -215,6 +237,9 @@ run_config() {
   full) "${lib[@]}" "$HPM" count --machine bgp -o /dev/null -- "${c_[@]}" ;;
   cgeom) "${lib[@]}" "$HPM" count --machine "$CG_MACHINE" -e "$CG_EVENTS" -o /dev/null -- "${c_[@]}" ;;
   fullhost) "$HPM" count --machine host -o /dev/null -- "${c_[@]}" ;;
+  floor)
+    HPM_VALGRIND_LIB="$FLOOR_LIB" "$HPM" count --machine "$CG_MACHINE" -e "$CG_EVENTS" \
+      -o /dev/null -- "${c_[@]}" ;;
   cachegrind)
     # the file is kept for the count comparison; writing it costs nothing
     valgrind -q --tool=cachegrind --cache-sim=yes --branch-sim=yes \
@@ -324,6 +349,10 @@ ratio_lines vpmu_core_vs_none core none
 ratio_lines vpmu_full_vs_callgrind full callgrind
 ratio_lines vpmu_fullhost_vs_cachegrind fullhost cachegrind
 ratio_lines vpmu_cgeom_vs_base cgeom cgeom_base
+# informational: the least cgeom can cost with a helper call per access
+# (the models' work taken out), and cgeom over it
+ratio_lines vpmu_cgeom_floor_vs_cachegrind floor cachegrind
+ratio_lines vpmu_cgeom_vs_floor cgeom floor
 ratio_lines vpmu_full_vs_base full full_base
 ratio_lines vpmu_core_vs_base core core_base
 

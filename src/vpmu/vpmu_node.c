@@ -456,6 +456,10 @@ void vpmu_node_init(void)
     UInt n, i, needs = 0;
     SizeT sz;
 
+#if defined(HPM_VPMU_FLOOR)
+    VG_(umsg)("hpm: the floor build: the models do not run, modeled counts are not "
+              "the models' (for bench/vpmu only)\n");
+#endif
     init_kind_event();
     live_event_make();
     if (!machine_given)
@@ -708,6 +712,19 @@ void vpmu_node_add_core_events(UInt core, const ULong *ev)
 
 /* ----------------------------------------------------------- dirty helpers */
 
+/* The floor build (HPM_VPMU_FLOOR, target hpm_vpmu_floor, for bench/vpmu):
+ * every model helper returns at its entry. The translations and their calls
+ * are the same, so a run's time less that of this build is what the models'
+ * work costs. Its modeled counts are not the models' (vpmu_node_init says
+ * so); nothing but the bench runs it. */
+#if defined(HPM_VPMU_FLOOR)
+#define FLOOR_RETURN() return
+#else
+#define FLOOR_RETURN() \
+    do {               \
+    } while (0)
+#endif
+
 /* A TLB access unless it is within the page of the previous one; 1 = a
  * miss. */
 static inline __attribute__((always_inline)) int tlb_access(struct hpm_tlb *t,
@@ -940,6 +957,7 @@ static __attribute__((noinline)) void ifetch_probe(struct core_state *s, Addr a,
 
 void vpmu_node_ifetch(Addr a, SizeT len)
 {
+    FLOOR_RETURN();
     Addr first = a >> iline_bits, last = (a + (len ? len : 1) - 1) >> iline_bits;
     struct core_state *s = cur;
     if (first == last && s->iline_valid && first == s->iline)
@@ -1077,16 +1095,19 @@ static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size
 
 void vpmu_node_load(Addr a, SizeT size)
 {
+    FLOOR_RETURN();
     data_access(a, size, False);
 }
 
 void vpmu_node_store(Addr a, SizeT size)
 {
+    FLOOR_RETURN();
     data_access(a, size, True);
 }
 
 void vpmu_node_cond(Addr pc, ULong taken)
 {
+    FLOOR_RETURN();
     int wrong = hpm_bpred_cond(cur_bp, pc, taken != 0);
     if (UNLIKELY(vpmu_prof_sink != NULL) && wrong)
         prof_add(VPMU_PR_BP + 0, 1);
@@ -1096,6 +1117,7 @@ void vpmu_node_branch(Addr pc, Addr target, ULong taken, ULong kind)
 {
     int wrong;
     UInt which;
+    FLOOR_RETURN();
     switch (kind) {
     case VPMU_BR_COND:
         wrong = hpm_bpred_cond(cur_bp, pc, taken != 0);
@@ -1116,6 +1138,7 @@ void vpmu_node_branch(Addr pc, Addr target, ULong taken, ULong kind)
 
 void vpmu_node_call(Addr pc, Addr target, Addr ret, ULong indirect)
 {
+    FLOOR_RETURN();
     if (indirect && hpm_bpred_indirect(cur_bp, pc, target) && UNLIKELY(vpmu_prof_sink != NULL))
         prof_add(VPMU_PR_BP + 1, 1);
     hpm_bpred_call(cur_bp, ret);
