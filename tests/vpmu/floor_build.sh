@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# floor_build.sh BUILD HPM MACHINE PROG [ARGS...]
+# floor_build.sh BUILD TOOL_LIBDIR FLOOR_LIBDIR HPM MACHINE PROG [ARGS...]
 #
 # The floor build of the tool (target hpm_vpmu_floor, timed by bench/vpmu)
 # must stay what the bench takes it for: the same translations and calls
@@ -11,10 +11,8 @@
 # modeled misses and mispredicts are 0 where the real tool's are not, and
 # that the floor says what it is when it starts.
 set -eu
-BUILD=$1 HPM=$2 MACHINE=$3
-shift 3
-FLOOR="$BUILD/bench/vpmu_floor/valgrind"
-REAL="$BUILD/lib/valgrind"
+BUILD=$1 REAL=$2 FLOOR=$3 HPM=$4 MACHINE=$5
+shift 5
 EVENTS=INSTRUCTIONS,LOADS,BR_COND,L1D_READ_MISSES,BR_COND_MISPREDICTS
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/vpmu_floor.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT INT TERM
