@@ -638,6 +638,14 @@ fake_*)
         [ "$(ls | grep -c '^same\.txt')" -eq 1 ] || fail "temporary files left: $(ls)"
         ;;
     fake_no_output)
+        # the output folder gone (another process removed it): a clear
+        # error, no abort (this scenario also runs under ASan)
+        FAKE_RM_DIR=1 run count -e INSTRUCTIONS -o r.txt -- true
+        expect_rc 1
+        expect_err "the virtual PMU's output is unusable"
+        [ -e r.txt ] && fail "r.txt written"
+        FAKE_RM_DIR=1 run profile -e INSTRUCTIONS -o p.out -- true
+        [ "$rc" -lt 128 ] || fail "hpm profile died of signal $((rc - 128))"
         FAKE_NO_OUTPUT=1 run count -e INSTRUCTIONS -o r.txt -- true
         expect_rc 1
         expect_err "the virtual PMU wrote no output"

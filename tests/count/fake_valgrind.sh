@@ -10,6 +10,8 @@
 #   FAKE_FORK=1       also write a second process's file (a forked child)
 #   FAKE_NO_OUTPUT=1  write nothing (valgrind could not start the program)
 #   FAKE_READY=FILE   create FILE once the program runs (for signal tests)
+#   FAKE_RM_DIR=1     remove the output folder instead of writing (a folder
+#                     lost to another process: hpm must report, not abort)
 out= events=
 while [ $# -gt 0 ]; do
     case $1 in
@@ -37,6 +39,7 @@ st=$?
 [ -n "$got" ] && { wait $child; st=$?; }
 
 [ "${FAKE_NO_OUTPUT:-0}" = 1 ] && exit $st
+[ "${FAKE_RM_DIR:-0}" = 1 ] && { rm -rf "$(dirname "$file")"; exit $st; }
 write() {
     echo "hpm-vpmu 2"
     echo "command $*"

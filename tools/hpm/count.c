@@ -998,9 +998,10 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
          **args = NULL, *gate_args[4] = {NULL, NULL, NULL, NULL};
     struct runner_spec spec = {0};
     struct runner_result res;
-    struct vpmu_output out;
+    /* zeroed: every error path frees them, loaded or not */
+    struct vpmu_output out = {0};
     struct count_report r;
-    struct count_tree tree;
+    struct count_tree tree = {0};
     int rc, hw, i, na = 0, use_perf;
     static struct count_perf_plan plan;
     long interval_ms = 0;
