@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* live.c - reading live views (live.h). */
-#define _GNU_SOURCE /* sched_yield */
+#define _GNU_SOURCE /* sched_yield, F_OFD_* */
 #include "live.h"
 
 #include <dirent.h>
@@ -12,14 +12,113 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-static void path_of(pid_t pid, char *buf, size_t len)
+/* The inode of a pid namespace from its /proc link ("pid:[4026531836]"),
+ * or 0 when it cannot be read. */
+static unsigned long long ns_of(const char *link)
 {
-    snprintf(buf, len, "%s/%s%ld", HPM_LIVE_SHM_DIR, HPM_LIVE_PREFIX, (long)pid);
+    char buf[64], *p;
+    ssize_t n = readlink(link, buf, sizeof buf - 1);
+    if (n <= 0)
+        return 0;
+    buf[n] = 0;
+    p = strchr(buf, '[');
+    return p ? strtoull(p + 1, NULL, 10) : 0;
+}
+
+static unsigned long long own_ns(void)
+{
+    return ns_of("/proc/self/ns/pid");
+}
+
+/* The pid namespace of pid and its pid there (the last NSpid field), as
+ * the tool in that process names its view; the caller's own namespace and
+ * pid when /proc does not say. */
+static void target_of(pid_t pid, unsigned long long *ns, long *inner)
+{
+    char path[64], line[256];
+    FILE *f;
+    snprintf(path, sizeof path, "/proc/%ld/ns/pid", (long)pid);
+    *ns = ns_of(path);
+    *inner = pid;
+    if (!*ns) {
+        *ns = own_ns();
+        return;
+    }
+    snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
+    if (!(f = fopen(path, "re")))
+        return;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "NSpid:", 6) == 0) {
+            char *p = line + 6, *end;
+            long v;
+            for (;;) {
+                v = strtol(p, &end, 10);
+                if (end == p)
+                    break;
+                *inner = v;
+                p = end;
+            }
+            break;
+        }
+    fclose(f);
+}
+
+static void name_of(char *buf, size_t len, unsigned long long ns, long pid, const char *suffix)
+{
+    snprintf(buf, len, "%s/%s%llu.%ld%s", HPM_LIVE_SHM_DIR, HPM_LIVE_PREFIX, ns, pid, suffix);
+}
+
+/* Opens a view file for reading without following a link or blocking on
+ * a FIFO; -1 with errno (EINVAL: not a regular file). */
+static int open_view(const char *path, int flags)
+{
+    struct stat st;
+    int fd = open(path, flags | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (fd < 0)
+        return -1;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        errno = EINVAL;
+        return -1;
+    }
+    return fd;
+}
+
+/* Whether somebody holds the view's ownership lock (vpmu_live.h): 1 yes,
+ * 0 no (stale), -1 cannot tell. */
+static int view_owned(int fd)
+{
+    struct flock fl;
+    memset(&fl, 0, sizeof fl);
+    fl.l_type = F_WRLCK;
+    fl.l_whence = SEEK_SET;
+    if (fcntl(fd, F_OFD_GETLK, &fl) != 0)
+        return -1;
+    return fl.l_type != F_UNLCK;
+}
+
+/* Removes path when it is stale: under the owner's lock, taken here, and
+ * only while the name still names the file locked (a new writer's file
+ * at the same name is never removed). 1 removed, 0 not. */
+static int remove_if_stale(const char *path)
+{
+    struct flock fl;
+    struct stat st, now;
+    int fd = open_view(path, O_RDWR), removed = 0;
+    if (fd < 0)
+        return 0;
+    memset(&fl, 0, sizeof fl);
+    fl.l_type = F_WRLCK;
+    fl.l_whence = SEEK_SET;
+    if (fcntl(fd, F_OFD_SETLK, &fl) == 0 && fstat(fd, &st) == 0 &&
+        lstat(path, &now) == 0 && now.st_ino == st.st_ino && now.st_dev == st.st_dev)
+        removed = unlink(path) == 0;
+    close(fd); /* drops the lock */
+    return removed;
 }
 
 static int open_path(struct hpm_live_reader *r, pid_t pid, const char *path, char *err,
@@ -27,18 +126,20 @@ static int open_path(struct hpm_live_reader *r, pid_t pid, const char *path, cha
 
 int hpm_live_open(struct hpm_live_reader *r, pid_t pid, char *err, size_t errlen)
 {
-    char path[128];
-    path_of(pid, path, sizeof path);
+    char path[HPM_LIVE_NAME_MAX];
+    unsigned long long ns;
+    long inner;
+    target_of(pid, &ns, &inner);
+    name_of(path, sizeof path, ns, inner, "");
     return open_path(r, pid, path, err, errlen);
 }
 
 int hpm_live_open_child(struct hpm_live_reader *r, pid_t pid, int exited, char *err,
                         size_t errlen)
 {
-    char path[160];
-    path_of(pid, path, sizeof path);
-    if (exited)
-        strcat(path, HPM_LIVE_EXITED_SUFFIX);
+    char path[HPM_LIVE_NAME_MAX];
+    /* children found by hpm_live_children: this namespace's names */
+    name_of(path, sizeof path, own_ns(), (long)pid, exited ? HPM_LIVE_EXITED_SUFFIX : "");
     return open_path(r, pid, path, err, errlen);
 }
 
@@ -46,77 +147,96 @@ static int open_path(struct hpm_live_reader *r, pid_t pid, const char *path, cha
                      size_t errlen)
 {
     struct stat st;
-    void *m;
+    struct hpm_live head;
+    const size_t head_len = offsetof(struct hpm_live, seq);
     int fd;
-    r->map = NULL;
+    memset(r, 0, sizeof *r);
+    r->fd = -1;
     r->pid = pid;
-    fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    fd = open_view(path, O_RDONLY);
     if (fd < 0) {
         if (errno == ENOENT)
             snprintf(err, errlen, "process %ld does not run under hpm (no %s)%s", (long)pid,
                      path, kill(pid, 0) == 0 || errno == EPERM ? "" : ", or it has ended");
+        else if (errno == EINVAL || errno == ELOOP)
+            snprintf(err, errlen, "%s: not a live view (not a regular file)", path);
         else
             snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return -1;
     }
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-        (size_t)st.st_size < sizeof(struct hpm_live)) {
+    if (fstat(fd, &st) != 0 || (size_t)st.st_size < sizeof(struct hpm_live) ||
+        pread(fd, &head, head_len, 0) != (ssize_t)head_len) {
         snprintf(err, errlen, "%s: not a live view of this hpm (%lld bytes)", path,
                  (long long)st.st_size);
         close(fd);
         return -1;
     }
-    m = mmap(NULL, sizeof(struct hpm_live), PROT_READ, MAP_SHARED, fd, 0);
-    close(fd);
-    if (m == MAP_FAILED) {
-        snprintf(err, errlen, "%s: mmap: %s", path, strerror(errno));
-        return -1;
-    }
-    r->map = m;
-    if (r->map->magic != HPM_LIVE_MAGIC || r->map->version != HPM_LIVE_VERSION ||
-        r->map->size != sizeof(struct hpm_live)) {
+    if (head.magic != HPM_LIVE_MAGIC || head.version != HPM_LIVE_VERSION ||
+        head.size != sizeof(struct hpm_live)) {
         snprintf(err, errlen, "%s: a live view of another hpm build (version %u)", path,
-                 r->map->version);
-        hpm_live_close(r);
+                 head.version);
+        close(fd);
         return -1;
     }
+    r->open = 1;
+    r->fd = fd;
+    snprintf(r->path, sizeof r->path, "%s", path);
     return 0;
 }
 
 void hpm_live_close(struct hpm_live_reader *r)
 {
-    if (r->map)
-        munmap((void *)r->map, sizeof(struct hpm_live));
-    r->map = NULL;
+    if (r->open)
+        close(r->fd);
+    r->open = 0;
+    r->fd = -1;
+}
+
+/* Control characters of a name the traced program chose (its command
+ * line) never reach a terminal raw. */
+static void printable(char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            *s = '?';
+}
+
+static int read_seq(int fd, uint64_t *seq)
+{
+    return pread(fd, seq, sizeof *seq, (off_t)offsetof(struct hpm_live, seq)) ==
+                   (ssize_t)sizeof *seq
+               ? 0
+               : -1;
 }
 
 int hpm_live_snapshot(const struct hpm_live_reader *r, struct hpm_live *out)
 {
     int tries;
-    if (!r->map)
+    if (!r->open)
         return -1;
     for (tries = 0; tries < 1000; tries++) {
-        uint64_t s1 = __atomic_load_n(&r->map->seq, __ATOMIC_ACQUIRE), s2;
+        uint64_t s1, s2;
+        if (read_seq(r->fd, &s1) != 0)
+            return -1; /* truncated under us */
         if (s1 & 1) {
             sched_yield(); /* the writer is in the middle of an update */
             continue;
         }
-        memcpy(out, (const void *)r->map, sizeof *out);
-#ifdef __SANITIZE_THREAD__
-        /* ThreadSanitizer has no fences (libhpm, which attaches through
-         * this, is in the TSan build): a sequentially consistent load */
-        s2 = __atomic_load_n(&r->map->seq, __ATOMIC_SEQ_CST);
-#else
-        __atomic_thread_fence(__ATOMIC_ACQUIRE);
-        s2 = __atomic_load_n(&r->map->seq, __ATOMIC_RELAXED);
-#endif
-        if (s1 == s2) {
+        /* the copy, then the sequence again: the kernel's copy of the
+         * writer's page follows its release stores in order (x86-64) */
+        if (pread(r->fd, out, sizeof *out, 0) != (ssize_t)sizeof *out)
+            return -1;
+        if (read_seq(r->fd, &s2) != 0)
+            return -1;
+        if (s1 == s2 && out->seq == s1 && out->magic == HPM_LIVE_MAGIC) {
             if (out->n_events > HPM_LIVE_MAX_EVENTS)
                 out->n_events = HPM_LIVE_MAX_EVENTS;
             if (out->n_raw > HPM_LIVE_RAW)
                 out->n_raw = HPM_LIVE_RAW;
             out->machine[sizeof out->machine - 1] = 0;
             out->command[sizeof out->command - 1] = 0;
+            printable(out->machine);
+            printable(out->command);
             return 0;
         }
     }
@@ -129,32 +249,50 @@ static int cmp_pid(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* A view's name: its namespace, pid and whether it is a kept exited one;
+ * 0 when the name is not a view's. */
+static int parse_name(const char *name, unsigned long long *ns, long *pid, int *exited)
+{
+    size_t pl = strlen(HPM_LIVE_PREFIX);
+    char *end;
+    if (strncmp(name, HPM_LIVE_PREFIX, pl) != 0)
+        return 0;
+    *ns = strtoull(name + pl, &end, 10);
+    if (*end != '.' || end == name + pl)
+        return 0;
+    *pid = strtol(end + 1, &end, 10);
+    *exited = strcmp(end, HPM_LIVE_EXITED_SUFFIX) == 0;
+    return *pid > 0 && (!*end || *exited);
+}
+
 unsigned hpm_live_list(pid_t *pids, unsigned max, int reap)
 {
     DIR *d = opendir(HPM_LIVE_SHM_DIR);
     struct dirent *e;
-    size_t pl = strlen(HPM_LIVE_PREFIX);
+    unsigned long long mine = own_ns(), ns;
     unsigned n = 0;
+    long pid;
+    int exited;
     if (!d)
         return 0;
     while ((e = readdir(d)) != NULL) {
-        char *end;
-        long pid;
-        if (strncmp(e->d_name, HPM_LIVE_PREFIX, pl) != 0)
+        char path[sizeof HPM_LIVE_SHM_DIR + 256];
+        int fd, owned;
+        if (!parse_name(e->d_name, &ns, &pid, &exited) || exited)
             continue;
-        pid = strtol(e->d_name + pl, &end, 10);
-        if (*end || pid <= 0)
-            continue;
-        if (kill((pid_t)pid, 0) != 0 && errno == ESRCH) {
+        snprintf(path, sizeof path, "%s/%s", HPM_LIVE_SHM_DIR, e->d_name);
+        fd = open_view(path, O_RDONLY);
+        if (fd < 0)
+            continue; /* not a view: a FIFO or link is left alone */
+        owned = view_owned(fd);
+        close(fd);
+        if (owned == 0) {
             /* its tool was killed before it could remove the view */
-            if (reap) {
-                char path[128];
-                path_of((pid_t)pid, path, sizeof path);
-                unlink(path);
-            }
+            if (reap)
+                remove_if_stale(path);
             continue;
         }
-        if (n < max)
+        if (ns == mine && n < max)
             pids[n++] = (pid_t)pid;
     }
     closedir(d);
@@ -213,14 +351,21 @@ int hpm_live_open_wait(struct hpm_live_reader *r, pid_t pid, unsigned wait_ms, c
 
 int hpm_live_request_models(const struct hpm_live_reader *r)
 {
-    char path[128];
     uint32_t one = 1;
+    struct stat a, b;
     ssize_t n;
     int fd, e;
-    path_of(r->pid, path, sizeof path);
-    fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (!r->open)
+        return errno = EBADF, -1;
+    fd = open_view(r->path, O_WRONLY);
     if (fd < 0)
         return -1;
+    /* the file this reader has open, not a new one at the name */
+    if (fstat(fd, &a) != 0 || fstat(r->fd, &b) != 0 || a.st_ino != b.st_ino ||
+        a.st_dev != b.st_dev) {
+        close(fd);
+        return errno = ESRCH, -1;
+    }
     n = pwrite(fd, &one, sizeof one, (off_t)offsetof(struct hpm_live, want_models));
     e = errno;
     close(fd);
@@ -229,13 +374,10 @@ int hpm_live_request_models(const struct hpm_live_reader *r)
 }
 
 /* The ppid field of a view file, or 0. */
-static pid_t view_ppid(const char *name)
+static pid_t view_ppid(const char *path)
 {
-    char path[512];
     uint32_t ppid = 0;
-    int fd;
-    snprintf(path, sizeof path, "%s/%s", HPM_LIVE_SHM_DIR, name);
-    fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    int fd = open_view(path, O_RDONLY);
     if (fd < 0)
         return 0;
     if (pread(fd, &ppid, sizeof ppid, (off_t)offsetof(struct hpm_live, ppid)) !=
@@ -245,26 +387,24 @@ static pid_t view_ppid(const char *name)
     return (pid_t)ppid;
 }
 
-/* Calls fn for every view name with its pid and whether it is a kept
- * exited one. */
-static void each_view(void (*fn)(const char *name, pid_t pid, int exited, void *ctx), void *ctx)
+/* Calls fn for every view of this pid namespace (of every one: all) with
+ * its path, pid and whether it is a kept exited one. */
+static void each_view(void (*fn)(const char *path, pid_t pid, int exited, void *ctx), void *ctx,
+                      int all)
 {
     DIR *d = opendir(HPM_LIVE_SHM_DIR);
     struct dirent *e;
-    size_t pl = strlen(HPM_LIVE_PREFIX);
+    unsigned long long mine = own_ns(), ns;
+    long pid;
+    int exited;
     if (!d)
         return;
     while ((e = readdir(d)) != NULL) {
-        char *end;
-        long pid;
-        int exited;
-        if (strncmp(e->d_name, HPM_LIVE_PREFIX, pl) != 0)
+        char path[sizeof HPM_LIVE_SHM_DIR + 256];
+        if (!parse_name(e->d_name, &ns, &pid, &exited) || (ns != mine && !all))
             continue;
-        pid = strtol(e->d_name + pl, &end, 10);
-        exited = strcmp(end, HPM_LIVE_EXITED_SUFFIX) == 0;
-        if (pid <= 0 || (*end && !exited))
-            continue;
-        fn(e->d_name, (pid_t)pid, exited, ctx);
+        snprintf(path, sizeof path, "%s/%s", HPM_LIVE_SHM_DIR, e->d_name);
+        fn(path, (pid_t)pid, exited, ctx);
     }
     closedir(d);
 }
@@ -275,10 +415,10 @@ struct children_ctx {
     unsigned n, max;
 };
 
-static void child_of(const char *name, pid_t pid, int exited, void *ctx)
+static void child_of(const char *path, pid_t pid, int exited, void *ctx)
 {
     struct children_ctx *c = ctx;
-    if (c->n < c->max && view_ppid(name) == c->parent) {
+    if (c->n < c->max && view_ppid(path) == c->parent) {
         c->pids[c->n] = pid;
         c->exited[c->n++] = exited;
     }
@@ -288,7 +428,7 @@ unsigned hpm_live_children(pid_t parent, pid_t *pids, int *exited, unsigned max)
 {
     struct children_ctx c = {parent, pids, exited, 0, max};
     unsigned i, j;
-    each_view(child_of, &c);
+    each_view(child_of, &c, 0);
     for (i = 1; i < c.n; i++) /* few: insertion sort by pid */
         for (j = i; j > 0 && pids[j - 1] > pids[j]; j--) {
             pid_t p = pids[j];
@@ -301,22 +441,34 @@ unsigned hpm_live_children(pid_t parent, pid_t *pids, int *exited, unsigned max)
     return c.n;
 }
 
-static void reap_exited(const char *name, pid_t pid, int exited, void *ctx)
+/* A kept exited view goes once its parent's view (same namespace) is gone
+ * or stale: the parent has ended and can no longer read it. */
+static void reap_exited(const char *path, pid_t pid, int exited, void *ctx)
 {
+    char parent[sizeof HPM_LIVE_SHM_DIR + 256 + 24];
+    const char *dot;
     pid_t ppid;
+    int fd, owned = 0;
     (void)pid;
     (void)ctx;
     if (!exited)
         return;
-    ppid = view_ppid(name);
-    if (ppid <= 0 || (kill(ppid, 0) != 0 && errno == ESRCH)) {
-        char path[512];
-        snprintf(path, sizeof path, "%s/%s", HPM_LIVE_SHM_DIR, name);
-        unlink(path);
+    ppid = view_ppid(path);
+    /* the parent's name: this view's "hpm-live.NS." and the parent's pid */
+    dot = strrchr(path, '/');
+    dot = dot ? strchr(dot + 1 + strlen(HPM_LIVE_PREFIX), '.') : NULL;
+    if (ppid > 0 && dot) {
+        snprintf(parent, sizeof parent, "%.*s.%ld", (int)(dot - path), path, (long)ppid);
+        if ((fd = open_view(parent, O_RDONLY)) >= 0) {
+            owned = view_owned(fd) == 1;
+            close(fd);
+        }
     }
+    if (!owned)
+        unlink(path);
 }
 
 void hpm_live_reap_exited(void)
 {
-    each_view(reap_exited, NULL);
+    each_view(reap_exited, NULL, 1);
 }

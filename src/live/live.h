@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * live.h - reading the live view of processes that run under the virtual
- * PMU (src/vpmu/vpmu_live.h): find them, map one read-only, take consistent
- * snapshots with the sequence-lock protocol. Readers never write the view,
- * so any number of them can watch one process without disturbing it.
+ * PMU (src/vpmu/vpmu_live.h): find them, open one read-only, take
+ * consistent snapshots with the sequence-lock protocol (copied with
+ * pread: a view truncated or removed under a reader is an error, never a
+ * fault). Readers never write the view, so any number of them can watch
+ * one process without disturbing it. Views are found by pid as the caller
+ * sees it: a process of another pid namespace that the caller can see in
+ * /proc is found under its own namespace's name (NSpid).
  */
 #ifndef HPM_LIVE_READ_H
 #define HPM_LIVE_READ_H
@@ -15,22 +19,28 @@
 #include "vpmu_live.h"
 
 struct hpm_live_reader {
-    const struct hpm_live *map; /* NULL when not open */
+    int open; /* 0: not open (a zeroed reader is a closed one) */
+    int fd;
     pid_t pid;
+    char path[HPM_LIVE_NAME_MAX];
 };
 
 /* Opens the live view of pid: 0, or -1 with a message in err (no such
- * process under hpm, or a view of another format). */
+ * process under hpm, a view of another format, or not a regular file: a
+ * FIFO or link at the name is refused without blocking). */
 int hpm_live_open(struct hpm_live_reader *r, pid_t pid, char *err, size_t errlen);
 void hpm_live_close(struct hpm_live_reader *r);
 
 /* Copies a consistent snapshot (the writer was not in the middle of an
  * update): 0, or -1 when no consistent copy could be taken in a few
- * hundred tries (the writer died in mid-update). */
+ * hundred tries (the writer died in mid-update) or the view was truncated.
+ * The command and machine names come back with control characters
+ * replaced by '?', fit for a terminal. */
 int hpm_live_snapshot(const struct hpm_live_reader *r, struct hpm_live *out);
 
-/* The pids that publish a live view now, ascending; returns how many (at
- * most max). Views whose process is gone (a tool killed with SIGKILL) are
+/* The pids of this pid namespace that publish a live view now, ascending;
+ * returns how many (at most max). Stale views (nobody holds their
+ * ownership lock: a tool killed with SIGKILL), of any namespace, are
  * removed on the way when `reap` is set. */
 unsigned hpm_live_list(pid_t *pids, unsigned max, int reap);
 
@@ -53,8 +63,9 @@ unsigned hpm_live_children(pid_t parent, pid_t *pids, int *exited, unsigned max)
 int hpm_live_open_child(struct hpm_live_reader *r, pid_t pid, int exited, char *err,
                         size_t errlen);
 
-/* Removes the kept views of exited children whose parent has ended (it
- * can no longer read them); hpm_live_list with reap does it too. */
+/* Removes the kept views of exited children whose parent's view is gone
+ * or stale (it can no longer read them); hpm_live_list with reap does it
+ * too. */
 void hpm_live_reap_exited(void);
 
 /* Ask the process of an open view to start its waiting models (the view's

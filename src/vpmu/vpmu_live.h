@@ -6,14 +6,30 @@
  * attach). One writer per process; any number of readers, which never write
  * and so never disturb each other or the counts.
  *
- * Name: /dev/shm/hpm-live.PID (POSIX shared memory "hpm-live.PID"), created
- * by the tool when the program starts, removed by it when the process
- * exits (after a last publication with state EXITED, which readers that
- * have it mapped still see) or execs (state EXEC; the new image's tool
- * creates a new one and counts from zero). A process whose parent runs
- * under hpm too renames it at exit to hpm-live.PID.exited instead: the
- * parent's inheriting sets (PAPI_INHERIT) add the final counts of their
- * children; hpm removes such views once their parent has ended.
+ * Name: /dev/shm/hpm-live.NS.PID, NS the inode number of the writer's pid
+ * namespace (/proc/self/ns/pid) and PID its pid there: processes of
+ * different containers sharing /dev/shm never share a name. Created by the
+ * tool when the program starts (exclusively, never through a link, mode
+ * 0600), removed by it when the process exits (after a last publication
+ * with state EXITED, which readers that have it open still see) or execs
+ * (state EXEC; the new image's tool creates a new one and counts from
+ * zero). A process whose parent runs under hpm too renames it at exit to
+ * hpm-live.NS.PID.exited instead: the parent's inheriting sets
+ * (PAPI_INHERIT) add the final counts of their children; such a view is
+ * removed once its parent's view is gone or stale.
+ *
+ * Ownership: the writer holds an open-file-description write lock
+ * (fcntl F_OFD_SETLK, whole file) on a descriptor of its own for as long
+ * as the process runs its image; the kernel drops it when the process
+ * dies, whatever kills it. A view nobody holds is stale: a reader may
+ * remove it, while holding the same lock itself (so that a writer that has
+ * just created the file, and not locked it yet, finds its file unlinked
+ * once it gets the lock and makes another). Pids are never trusted for
+ * this: a pid means nothing in another pid namespace.
+ *
+ * Readers copy the view with pread(2), never a mapping: a view truncated
+ * under a reader reads short (an error), it cannot fault the reader; the
+ * writer repairs a truncation of its mapping (vpmu_main.c).
  *
  * Sequence lock: the writer makes `seq` odd, writes, makes it even again
  * (release order); a reader copies the block between two reads of `seq`
@@ -41,10 +57,11 @@
 #include <stdint.h>
 
 #define HPM_LIVE_MAGIC 0x316576696c6d7068ull /* "hpmlive1" */
-#define HPM_LIVE_VERSION 2
+#define HPM_LIVE_VERSION 3
 #define HPM_LIVE_SHM_DIR "/dev/shm"
 #define HPM_LIVE_PREFIX "hpm-live."
 #define HPM_LIVE_EXITED_SUFFIX ".exited" /* a child's final view, kept for its parent */
+#define HPM_LIVE_NAME_MAX 96 /* "/dev/shm/hpm-live." + two numbers + ".exited" */
 #define HPM_LIVE_MAX_EVENTS 1024
 #define HPM_LIVE_RAW 32 /* exact tool counters (vpmu_events.h order) */
 

@@ -169,59 +169,153 @@ static ULong (*core_seen)[HPM_K_CORE_COUNT];
 /* ------------------------------------------------------------------------
  * The live view (vpmu_live.h)
  *
- * A shared mapping of /dev/shm/hpm-live.PID that other processes read with
- * the sequence-lock protocol. Published at each scheduler timeslice once
- * --hpm-live-ms of host time have passed since the last publication, and at
- * exit and exec. Counting does not depend on it: a publication brings the
- * UPC up to date (account), which the tool does at any thread switch or
- * client request anyway, and the counts are exact at every such point.
+ * A shared mapping of /dev/shm/hpm-live.NS.PID that other processes read
+ * with the sequence-lock protocol. Published at each scheduler timeslice
+ * once --hpm-live-ms of host time have passed since the last publication,
+ * and at exit and exec. Counting does not depend on it: a publication
+ * brings the UPC up to date (account), which the tool does at any thread
+ * switch or client request anyway, and the counts are exact at every such
+ * point.
+ *
+ * /dev/shm is shared by every user, container and hpm run, so the view is
+ * created exclusively and never through a link, and it is owned by an
+ * open-file-description lock held on a descriptor of its own (vpmu_live.h,
+ * "Ownership"); a truncation of the file under the mapping is caught
+ * (SIGBUS) and repaired, never fatal.
  * ---------------------------------------------------------------------- */
 
 static Bool clo_live = True;
 static Long clo_live_ms = 100;
 static struct hpm_live *live;
-static HChar live_path[64];
+static HChar live_path[96];
+static Int live_fd = -1; /* holds the ownership lock; Valgrind's fd range, close-on-exec */
 static UInt live_last_ms;
 
 /* libcoregrind, not in pub_tool: a shared file mapping in Valgrind's own
- * address space (the one vgdb's shared memory uses) */
+ * address space (the one vgdb's shared memory uses), and a descriptor moved
+ * to Valgrind's reserved range, out of the client's reach (close-on-exec) */
 extern SysRes VG_(am_shared_mmap_file_float_valgrind)(SizeT length, UInt prot, Int fd,
                                                        Off64T offset);
+extern Int VG_(safe_fd)(Int oldfd);
+
+/* amd64 Linux values that vki does not name */
+#define LIVE_O_NOFOLLOW 0400000
+#define LIVE_O_CLOEXEC 02000000
+#define LIVE_F_OFD_GETLK 36
+#define LIVE_F_OFD_SETLK 37
+#define LIVE_F_OFD_SETLKW 38
+#define LIVE_F_WRLCK 1
+
+/* The inode of this process's pid namespace: views of processes in other
+ * namespaces (containers sharing /dev/shm) never share a name with ours. */
+static ULong live_pidns(void)
+{
+    HChar buf[64], *p;
+    SSizeT n = VG_(readlink)("/proc/self/ns/pid", buf, sizeof buf - 1);
+    if (n <= 0)
+        return 0;
+    buf[n] = 0; /* "pid:[4026531836]" */
+    p = VG_(strchr)(buf, '[');
+    return p ? VG_(strtoull10)(p + 1, NULL) : 0;
+}
+
+static void live_name(HChar *buf, SizeT len, Int pid, const HChar *suffix)
+{
+    VG_(snprintf)(buf, len, "%s/%s%llu.%d%s", HPM_LIVE_SHM_DIR, HPM_LIVE_PREFIX,
+                  live_pidns(), pid, suffix);
+}
+
+/* An open-file-description write lock on the whole file (fcntl(2)): held
+ * while the descriptor stays open, by this process only (a forked child
+ * closes its copy), released by the kernel when the process dies. */
+static Bool live_lock(Int fd, Bool wait)
+{
+    struct vki_flock fl;
+    VG_(memset)(&fl, 0, sizeof fl);
+    fl.l_type = LIVE_F_WRLCK;
+    return !sr_isError(VG_(do_syscall)(__NR_fcntl, (RegWord)fd,
+                                       wait ? LIVE_F_OFD_SETLKW : LIVE_F_OFD_SETLK,
+                                       (RegWord)&fl, 0, 0, 0, 0, 0));
+}
+
+/* The name is taken: a view left by an earlier process of this pid in this
+ * namespace that was killed (nobody holds its lock) is removed; True when
+ * the name is free again. A live owner, a link, a FIFO or another user's
+ * file are left alone (no view for this run). */
+static Bool live_reclaim(const HChar *path)
+{
+    struct vg_stat st, now;
+    Bool freed = False;
+    SysRes sr = VG_(do_syscall)(__NR_open, (RegWord)path,
+                                VKI_O_RDWR | VKI_O_NONBLOCK | LIVE_O_NOFOLLOW | LIVE_O_CLOEXEC,
+                                0, 0, 0, 0, 0, 0);
+    Int fd;
+    if (sr_isError(sr))
+        return False;
+    fd = (Int)sr_Res(sr);
+    if (VG_(fstat)(fd, &st) == 0 && VKI_S_ISREG(st.mode) && st.uid == (UInt)VG_(geteuid)() &&
+        live_lock(fd, False) && !sr_isError(VG_(stat)(path, &now)) && now.ino == st.ino &&
+        now.dev == st.dev)
+        freed = VG_(unlink)(path) == 0;
+    VG_(close)(fd);
+    return freed;
+}
 
 static void live_open(void)
 {
-    static const HChar zeros[4096];
+    HChar self[48];
+    struct vg_stat st;
     SysRes sr;
-    Int fd;
-    SizeT left = sizeof(struct hpm_live);
+    Int fd = -1, tries;
     if (!clo_live)
         return;
-    VG_(snprintf)(live_path, sizeof live_path, "%s/%s%d", HPM_LIVE_SHM_DIR, HPM_LIVE_PREFIX,
-                  VG_(getpid)());
-    sr = VG_(open)(live_path, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_RDWR, VKI_S_IRUSR | VKI_S_IWUSR);
-    if (sr_isError(sr)) {
-        live_path[0] = 0;
-        return; /* no /dev/shm: counting goes on without a live view */
+    live_name(live_path, sizeof live_path, VG_(getpid)(), "");
+    for (tries = 0; tries < 8 && fd < 0; tries++) {
+        sr = VG_(do_syscall)(__NR_open, (RegWord)live_path,
+                             VKI_O_CREAT | VKI_O_EXCL | VKI_O_RDWR | LIVE_O_NOFOLLOW |
+                                 LIVE_O_CLOEXEC,
+                             VKI_S_IRUSR | VKI_S_IWUSR, 0, 0, 0, 0, 0);
+        if (sr_isError(sr)) {
+            if (sr_Err(sr) == VKI_EEXIST && live_reclaim(live_path))
+                continue;
+            live_path[0] = 0;
+            return; /* no /dev/shm, or the name is not ours: no live view */
+        }
+        fd = VG_(safe_fd)((Int)sr_Res(sr)); /* before the lock: closing an fd keeps it */
+        /* a reader that found the file before the lock may have removed it
+         * as stale: then make another */
+        if (fd < 0 || !live_lock(fd, True) || VG_(fstat)(fd, &st) != 0 || st.nlink == 0) {
+            if (fd >= 0)
+                VG_(close)(fd);
+            fd = -1;
+        }
     }
-    fd = (Int)sr_Res(sr);
-    while (left) {
-        Int n = VG_(write)(fd, zeros, left < sizeof zeros ? (Int)left : (Int)sizeof zeros);
-        if (n <= 0)
-            break;
-        left -= (SizeT)n;
-    }
-    if (left == 0) {
-        sr = VG_(am_shared_mmap_file_float_valgrind)(sizeof(struct hpm_live),
-                                                     VKI_PROT_READ | VKI_PROT_WRITE, fd, 0);
-        if (!sr_isError(sr))
-            live = (struct hpm_live *)sr_Res(sr);
-    }
-    VG_(close)(fd);
-    if (!live) {
-        VG_(unlink)(live_path);
+    if (fd < 0) {
         live_path[0] = 0;
         return;
     }
+    if (!sr_isError(VG_(do_syscall)(__NR_ftruncate, (RegWord)fd, sizeof(struct hpm_live), 0, 0,
+                                    0, 0, 0, 0))) {
+        /* mapped through a second open file description, so that the
+         * mapping a forked child inherits does not keep the lock alive */
+        VG_(snprintf)(self, sizeof self, "/proc/self/fd/%d", fd);
+        sr = VG_(open)(self, VKI_O_RDWR, 0);
+        if (!sr_isError(sr)) {
+            Int mfd = (Int)sr_Res(sr);
+            sr = VG_(am_shared_mmap_file_float_valgrind)(sizeof(struct hpm_live),
+                                                         VKI_PROT_READ | VKI_PROT_WRITE, mfd, 0);
+            if (!sr_isError(sr))
+                live = (struct hpm_live *)sr_Res(sr);
+            VG_(close)(mfd);
+        }
+    }
+    if (!live) {
+        VG_(unlink)(live_path);
+        VG_(close)(fd);
+        live_path[0] = 0;
+        return;
+    }
+    live_fd = fd;
     live->magic = HPM_LIVE_MAGIC;
     live->version = HPM_LIVE_VERSION;
     live->size = sizeof(struct hpm_live);
@@ -230,13 +324,11 @@ static void live_open(void)
     live_last_ms = VG_(read_millisecond_timer)();
 }
 
-/* One publication; the UPC must be up to date (after account). */
-static void live_publish(UInt state, Int exit_status)
+/* One publication's stores; the UPC must be up to date (after account). */
+static void live_write(UInt state, Int exit_status)
 {
     UInt i, n, t;
     SizeT at = 0;
-    if (!live)
-        return;
     __atomic_store_n(&live->seq, live->seq + 1, __ATOMIC_RELAXED); /* odd: writing */
     __atomic_thread_fence(__ATOMIC_RELEASE);
     live->ppid = (UInt)VG_(getppid)();
@@ -264,7 +356,13 @@ static void live_publish(UInt state, Int exit_status)
     live->threads = next_serial - 1;
     live->models_waiting = vpmu_node_models_waiting() ? 1 : 0;
     if (!live->machine[0]) {
+        /* also after a truncation was repaired: the header comes back */
         const HChar *m = vpmu_node_machine_name();
+        live->magic = HPM_LIVE_MAGIC;
+        live->version = HPM_LIVE_VERSION;
+        live->size = sizeof(struct hpm_live);
+        live->pid = (UInt)VG_(getpid)();
+        live->interval_ms = (ULong)clo_live_ms;
         VG_(strncpy)(live->machine, m, sizeof live->machine - 1);
         at = 0;
         if (VG_(args_the_exename))
@@ -281,29 +379,143 @@ static void live_publish(UInt state, Int exit_status)
     live_last_ms = (UInt)live->host_ms;
 }
 
+/* Whoever may write the file (its owner) can truncate it under the
+ * mapping; the next store into a lost page raises SIGBUS in the tool's own
+ * code. Valgrind's fault catcher (the one memcheck's leak check uses) turns
+ * that into a jump back here: the file gets its size back and the view is
+ * written again whole; a second fault gives the view up, never the run. */
+static VG_MINIMAL_JMP_BUF(live_fault_jmp);
+
+static void live_fault(Int sig, Addr addr)
+{
+    if ((sig == VKI_SIGBUS || sig == VKI_SIGSEGV) && live && addr >= (Addr)live &&
+        addr < (Addr)live + sizeof *live)
+        VG_MINIMAL_LONGJMP(live_fault_jmp);
+    /* any other fault: Valgrind's own handling goes on */
+}
+
+static void live_publish(UInt state, Int exit_status)
+{
+    vki_sigset_t mask;
+    fault_catcher_t prev;
+    volatile Int faults = 0;
+    if (!live)
+        return;
+    VG_(sigprocmask)(VKI_SIG_SETMASK, NULL, &mask);
+    prev = VG_(set_fault_catcher)(live_fault);
+    for (;;) {
+        if (VG_MINIMAL_SETJMP(live_fault_jmp) == 0) {
+            live_write(state, exit_status);
+            break;
+        }
+        /* the handler did not return: the signal is still blocked */
+        VG_(sigprocmask)(VKI_SIG_SETMASK, &mask, NULL);
+        if (faults++ > 0 || sr_isError(VG_(do_syscall)(__NR_ftruncate, (RegWord)live_fd, 0, 0,
+                                                         0, 0, 0, 0, 0)) ||
+            sr_isError(VG_(do_syscall)(__NR_ftruncate, (RegWord)live_fd,
+                                       sizeof(struct hpm_live), 0, 0, 0, 0, 0, 0))) {
+            live = NULL; /* the mapping stays, unused */
+            break;
+        }
+    }
+    VG_(set_fault_catcher)(prev);
+}
+
+/* The readers' word (want_models), read with pread: a truncated file
+ * reads short instead of faulting. */
+static Bool live_wants_models(void)
+{
+    UInt want = 0;
+    SysRes sr;
+    if (!live)
+        return False;
+    sr = VG_(do_syscall)(__NR_pread64, (RegWord)live_fd, (RegWord)&want, sizeof want,
+                         offsetof(struct hpm_live, want_models), 0, 0, 0, 0);
+    return !sr_isError(sr) && sr_Res(sr) == sizeof want && want != 0;
+}
+
 /* The process ends or replaces its image: a last publication, then the
- * name goes (readers that have it mapped keep the final state). */
+ * name goes (readers that have it open keep the final state) and, with
+ * the descriptor, the ownership lock. */
 static void live_close(UInt state, Int exit_status)
 {
     if (!live)
         return;
     live_publish(state, exit_status);
-    if (state == HPM_LIVE_EXITED) {
+    if (state == HPM_LIVE_EXITED && live) {
         /* a child of a process under hpm leaves its final counts to the
          * parent's inheriting sets (PAPI_INHERIT): the view stays as
-         * hpm-live.PID.exited until hpm removes it once the parent is gone */
-        HChar parent[64], kept[80];
+         * hpm-live.NS.PID.exited until the parent's view is gone */
+        HChar parent[96], kept[112];
         struct vg_stat st;
-        VG_(snprintf)(parent, sizeof parent, "%s/%s%d", HPM_LIVE_SHM_DIR, HPM_LIVE_PREFIX,
-                      VG_(getppid)());
+        live_name(parent, sizeof parent, VG_(getppid)(), "");
         VG_(snprintf)(kept, sizeof kept, "%s" HPM_LIVE_EXITED_SUFFIX, live_path);
-        if (!sr_isError(VG_(stat)(parent, &st)) && VG_(rename)(live_path, kept) == 0) {
-            live = NULL;
-            return;
-        }
+        if (!sr_isError(VG_(stat)(parent, &st)) && VG_(rename)(live_path, kept) == 0)
+            live_path[0] = 0;
     }
-    VG_(unlink)(live_path);
-    live = NULL; /* the mapping stays: readers may still look at it */
+    if (live_path[0])
+        VG_(unlink)(live_path);
+    if (live_fd >= 0)
+        VG_(close)(live_fd);
+    live_fd = -1;
+    live = NULL; /* the mapping stays: nothing reads it here again */
+}
+
+/* ------------------------------------------------------------------------
+ * The lease: the process tree ends with its hpm
+ *
+ * hpm's folder (the one --hpm-out names) holds an `owner` file that hpm
+ * keeps locked for as long as it lives (tools/hpm/runner.c). hpm's own
+ * child dies with it (PR_SET_PDEATHSIG); the processes that child started
+ * check the lock every LEASE_CHECK_MS of host time while they run, and a
+ * process whose hpm is gone (killed with SIGKILL, say: nobody is left to
+ * read its counts) ends itself the same way, so that a killed hpm leaves
+ * nothing running. A folder that was not locked when the tool started (a
+ * hand-made one, an older hpm) gives no lease.
+ * ---------------------------------------------------------------------- */
+
+#define LEASE_CHECK_MS 100
+static HChar lease_path[4200];
+static UInt lease_last_ms;
+
+/* 1: somebody holds the owner file's lock; 0: nobody, or the file is
+ * gone; -1: cannot tell. */
+static Int lease_held(void)
+{
+    struct vki_flock fl;
+    SysRes sr = VG_(do_syscall)(__NR_open, (RegWord)lease_path,
+                                VKI_O_RDONLY | VKI_O_NONBLOCK | LIVE_O_NOFOLLOW | LIVE_O_CLOEXEC,
+                                0, 0, 0, 0, 0, 0);
+    Int fd, held;
+    if (sr_isError(sr))
+        return sr_Err(sr) == VKI_ENOENT ? 0 : -1;
+    fd = (Int)sr_Res(sr);
+    VG_(memset)(&fl, 0, sizeof fl);
+    fl.l_type = LIVE_F_WRLCK;
+    sr = VG_(do_syscall)(__NR_fcntl, (RegWord)fd, LIVE_F_OFD_GETLK, (RegWord)&fl, 0, 0, 0, 0, 0);
+    held = sr_isError(sr) ? -1 : fl.l_type != 2 /* F_UNLCK */;
+    VG_(close)(fd);
+    return held;
+}
+
+static void lease_init(void)
+{
+    HChar *out = VG_(expand_file_name)("--hpm-out", clo_out);
+    VG_(snprintf)(lease_path, sizeof lease_path, "%s/owner", VG_(dirname)(out));
+    VG_(free)(out);
+    if (lease_held() != 1)
+        lease_path[0] = 0;
+    lease_last_ms = VG_(read_millisecond_timer)();
+}
+
+static void lease_check(void)
+{
+    lease_last_ms = VG_(read_millisecond_timer)();
+    if (lease_held() != 0)
+        return;
+    /* hpm is gone: end as its direct child did (SIGKILL), view removed */
+    live_close(HPM_LIVE_EXITED, -VKI_SIGKILL);
+    VG_(kill)(VG_(getpid)(), VKI_SIGKILL);
 }
 
 /* ------------------------------------------------------------------------
@@ -425,11 +637,16 @@ static void on_start_client_code(ThreadId tid, ULong blocks_done)
     } else {
         vpmu_fold(); /* every timeslice: the live block's 32-bit lanes stay small */
     }
-    if (!live || (blocks_done - blocks_at_check < 4096 && ++calls_since_check < 64))
+    if ((!live && !lease_path[0]) ||
+        (blocks_done - blocks_at_check < 4096 && ++calls_since_check < 64))
         return;
     blocks_at_check = blocks_done;
     calls_since_check = 0;
-    if (live->want_models && vpmu_node_models_waiting()) {
+    if (lease_path[0] && VG_(read_millisecond_timer)() - lease_last_ms >= LEASE_CHECK_MS)
+        lease_check();
+    if (!live)
+        return;
+    if (vpmu_node_models_waiting() && live_wants_models()) {
         /* a reader attached to this process needs modeled kinds */
         (void)models_start();
         live_publish(HPM_LIVE_RUNNING, 0);
@@ -638,13 +855,14 @@ static ULong forks;
  * attaching to it finds nothing for as long as it stays stopped. */
 static void wait_child_view(Int pid)
 {
-    HChar path[64];
+    HChar path[96];
     UInt waited;
-    VG_(snprintf)(path, sizeof path, "%s/%s%d", HPM_LIVE_SHM_DIR, HPM_LIVE_PREFIX, pid);
+    live_name(path, sizeof path, pid, "");
     for (waited = 0; waited < 1000; waited++) {
         struct hpm_live head;
         const Int want = (Int)(offsetof(struct hpm_live, updates) + sizeof head.updates);
-        SysRes sr = VG_(open)(path, VKI_O_RDONLY, 0);
+        /* non-blocking: a FIFO planted at the name must not stop the parent */
+        SysRes sr = VG_(open)(path, VKI_O_RDONLY | VKI_O_NONBLOCK | LIVE_O_NOFOLLOW, 0);
         if (!sr_isError(sr)) {
             Int fd = (Int)sr_Res(sr);
             Int n = VG_(read)(fd, &head, want);
@@ -741,8 +959,13 @@ static void on_fork_child(ThreadId tid)
     exit_seen = False;
     forks = 0;
     /* the parent's mapping is shared with the child after fork: never
-     * write it again here; the child gets a view of its own */
+     * write it again here; the child gets a view of its own, and closes
+     * its copy of the parent's lock descriptor (the lock is the parent's
+     * open file description: it stays with the parent) */
     live = NULL;
+    if (live_fd >= 0)
+        VG_(close)(live_fd);
+    live_fd = -1;
     live_open();
     if (live) {
         account();
@@ -2036,7 +2259,7 @@ static void print_usage(void)
         "                              branches, syscalls; full = + FP, integer ops\n"
         "    --hpm-start=yes|no        count from the start [yes]; else wait\n"
         "                              for HPM_VPMU_START()\n"
-        "    --hpm-live=yes|no         publish the counts in /dev/shm/hpm-live.PID [yes]\n"
+        "    --hpm-live=yes|no         publish the counts in /dev/shm/hpm-live.NS.PID [yes]\n"
         "    --hpm-live-ms=N           at least every N ms of host time [100]\n");
     vpmu_node_usage();
     vpmu_prof_usage();
@@ -2073,6 +2296,7 @@ static void post_clo_init(void)
     if (vpmu_prof_on || vpmu_sample_on)
         vpmu_ev_counted = ~0u; /* per-instruction costs of every kind */
     vpmu_instrument_init();
+    lease_init();
     live_open();
     if (live)
         live_publish(HPM_LIVE_RUNNING, 0);

@@ -19,6 +19,8 @@ cd "$dir" || exit 1
 ulimit -c 0 2>/dev/null
 
 . "$src/../common/scenario.sh"
+# live views are named by pid namespace and pid (src/vpmu/vpmu_live.h)
+pidns=$(readlink /proc/self/ns/pid | tr -dc 0-9)
 
 # csv_val SECTION NAME REGION THREAD CORE CODE: the value column of that row
 csv_val() {
@@ -258,7 +260,7 @@ kill9)
     TMPDIR=$dir/tmp run count -e INSTRUCTIONS -- true
     expect_rc 0
     [ -e "tmp/$stale" ] && fail "the dead hpm's folder $stale was not removed"
-    [ -e /dev/shm/hpm-live.$vg ] && fail "the killed simulator's live view was not removed"
+    [ -e /dev/shm/hpm-live.$pidns.$vg ] && fail "the killed simulator's live view was not removed"
     # and no gdbserver FIFOs of the killed simulator (hpm runs it --vgdb=no)
     ls tmp/vgdb-pipe-*-"$vg"-* /tmp/vgdb-pipe-*-"$vg"-* >/dev/null 2>&1 &&
         fail "the killed simulator left Valgrind's gdbserver FIFOs"
@@ -273,7 +275,7 @@ live)
     i=0 pid=
     while [ $i -lt 300 ] && [ -z "$pid" ]; do
         pid=$(awk -v p=$hpid '$4 == p { print $1 }' /proc/[0-9]*/stat 2>/dev/null | head -1)
-        [ -n "$pid" ] && [ -e /dev/shm/hpm-live.$pid ] || pid=
+        [ -n "$pid" ] && [ -e /dev/shm/hpm-live.$pidns.$pid ] || pid=
         sleep 0.1
         i=$((i + 1))
     done
@@ -296,7 +298,7 @@ live)
     final=$(tail -1 series.csv | awk -F, '{ print $5 }')
     expect_eq "the reader's last total" "$final" "$total"
     grep -q "process $pid ended (status 0)" stat.err || fail "no clear end: $(cat stat.err)"
-    [ -e /dev/shm/hpm-live.$pid ] && fail "the live view outlived the process"
+    [ -e /dev/shm/hpm-live.$pidns.$pid ] && fail "the live view outlived the process"
     # a process that is not under hpm, and a bad pid
     run stat -p 1
     expect_rc 1

@@ -612,7 +612,7 @@ static void interval_tick(void *ctx, pid_t child)
     char err[256];
     if (w->failed)
         return;
-    if (!w->lr.map && hpm_live_open(&w->lr, child, err, sizeof err) != 0)
+    if (!w->lr.open && hpm_live_open(&w->lr, child, err, sizeof err) != 0)
         return; /* not published yet */
     if (hpm_live_snapshot(&w->lr, &s) != 0)
         return;
@@ -1250,7 +1250,7 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
     /* the final views the tree's children kept for their parents (for
      * PAPI_INHERIT) go once those parents have ended */
     hpm_live_reap_exited();
-    if (watch.lr.map) {
+    if (watch.lr.open) {
         /* the view's last publication holds the final counts: the series'
          * deltas sum to the report's totals */
         if (rc == 0)

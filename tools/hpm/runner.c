@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* runner.c - the tool, temporary folders, running a child (runner.h). */
-#define _GNU_SOURCE /* wait4, pipe2, mkdtemp */
+#define _GNU_SOURCE /* wait4, pipe2, mkdtemp, F_OFD_SETLK */
 #include "runner.h"
 
 #include <dirent.h>
@@ -89,28 +89,73 @@ static unsigned long long start_time(long pid)
     return t;
 }
 
+/* An open-file-description write lock on the owner file: the owner holds
+ * it for the folder's whole life on a descriptor of its own; the kernel
+ * drops it when the owner dies, however it dies, and in whatever pid
+ * namespace it ran (a pid means nothing across containers sharing /tmp). */
+static int lock_owner(int fd, int wait)
+{
+    struct flock fl;
+    memset(&fl, 0, sizeof fl);
+    fl.l_type = F_WRLCK;
+    fl.l_whence = SEEK_SET;
+    return fcntl(fd, wait ? F_OFD_SETLKW : F_OFD_SETLK, &fl);
+}
+
+/* Removes the entries of an open folder (never following a link), then
+ * the folder. */
+static void remove_folder(int dfd, const char *dir)
+{
+    int fd = dup(dfd);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    struct dirent *e;
+    if (d) {
+        while ((e = readdir(d)) != NULL)
+            if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+                unlinkat(dfd, e->d_name, 0);
+        closedir(d);
+    } else if (fd >= 0) {
+        close(fd);
+    }
+    rmdir(dir);
+}
+
 int runner_reap_if_dead(const char *dir)
 {
-    char path[4096 + 16];
     long pid = 0;
     unsigned long long t = 0;
+    char line[64];
+    ssize_t n;
     struct stat st;
-    FILE *f;
-    snprintf(path, sizeof path, "%s/" OWNER_FILE, dir);
-    if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid())
+    int dfd, ofd, reaped = 0;
+    dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (dfd < 0)
         return 0;
-    f = fopen(path, "r");
-    if (!f)
-        return 0; /* not one of ours, or its owner is still writing it */
-    if (fscanf(f, "%ld %llu", &pid, &t) != 2 || pid <= 0) {
-        fclose(f);
+    if (fstat(dfd, &st) != 0 || st.st_uid != getuid()) {
+        close(dfd);
         return 0;
     }
-    fclose(f);
-    if (start_time(pid) == t)
-        return 0; /* the owner lives */
-    runner_rmdir(dir);
-    return 1;
+    ofd = openat(dfd, OWNER_FILE, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (ofd < 0 || fstat(ofd, &st) != 0 || !S_ISREG(st.st_mode) || lock_owner(ofd, 0) != 0) {
+        /* not one of ours, or its owner lives (holds the lock) */
+        if (ofd >= 0)
+            close(ofd);
+        close(dfd);
+        return 0;
+    }
+    /* nobody holds the lock: the owner is dead, or it is an older hpm that
+     * kept no lock (then its pid and start time, in this namespace, say
+     * whether it lives), or it has just made the folder and not locked it
+     * yet (it finds its owner file gone once it has, and makes another) */
+    n = pread(ofd, line, sizeof line - 1, 0);
+    line[n > 0 ? n : 0] = 0;
+    if (sscanf(line, "%ld %llu", &pid, &t) != 2 || pid <= 0 || start_time(pid) != t) {
+        remove_folder(dfd, dir);
+        reaped = 1;
+    }
+    close(ofd); /* the lock goes with it, after the removal */
+    close(dfd);
+    return reaped;
 }
 
 /* Removes the stale folders $base/PREFIX.* of dead owners. */
@@ -131,11 +176,21 @@ static void reap_stale(const char *base, const char *prefix)
     closedir(d);
 }
 
+/* The folders this process made and owns, with their lock descriptors. */
+static struct {
+    char dir[4096];
+    int lock_fd;
+} owned[4];
+
 int runner_tmpdir(const char *prefix, char *dir, size_t len)
 {
     const char *t = env_or("TMPDIR", "/tmp");
-    char base[4096], cwd[4096], owner[4096 + 16];
-    FILE *f;
+    char base[4096], cwd[4096], line[64];
+    unsigned slot, tries;
+    for (slot = 0; slot < sizeof owned / sizeof owned[0] && owned[slot].dir[0]; slot++)
+        ;
+    if (slot == sizeof owned / sizeof owned[0])
+        return errno = EMFILE, -1;
     if (t[0] != '/') {
         if (!getcwd(cwd, sizeof cwd))
             return -1;
@@ -145,41 +200,64 @@ int runner_tmpdir(const char *prefix, char *dir, size_t len)
         return errno = ENAMETOOLONG, -1;
     }
     reap_stale(base, prefix);
-    if ((size_t)snprintf(dir, len, "%s/%s.XXXXXX", base, prefix) >= len)
-        return errno = ENAMETOOLONG, -1;
-    if (!mkdtemp(dir))
-        return -1;
-    snprintf(owner, sizeof owner, "%s/" OWNER_FILE ".tmp", dir);
-    f = fopen(owner, "w");
-    if (f) {
-        char final[4096 + 16];
-        int ok = fprintf(f, "%ld %llu\n", (long)getpid(), start_time(getpid())) > 0;
-        ok &= fclose(f) == 0;
-        snprintf(final, sizeof final, "%s/" OWNER_FILE, dir);
-        /* appears whole: a reader never sees half an owner line */
-        if (ok && rename(owner, final) == 0)
-            return 0;
-        unlink(owner);
+    for (tries = 0; tries < 8; tries++) {
+        struct stat st;
+        int dfd, ofd, e;
+        if ((size_t)snprintf(dir, len, "%s/%s.XXXXXX", base, prefix) >= len)
+            return errno = ENAMETOOLONG, -1;
+        if (!mkdtemp(dir))
+            return -1;
+        dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        ofd = dfd < 0 ? -1
+                      : openat(dfd, OWNER_FILE, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                               0600);
+        if (ofd < 0 || lock_owner(ofd, 1) != 0) {
+            e = errno;
+            if (ofd >= 0)
+                close(ofd);
+            if (dfd >= 0) {
+                remove_folder(dfd, dir);
+                close(dfd);
+            }
+            return errno = e, -1;
+        }
+        if (fstat(ofd, &st) != 0 || st.st_nlink == 0) {
+            /* another hpm took it for stale before the lock: make another */
+            close(ofd);
+            close(dfd);
+            continue;
+        }
+        /* for older hpm versions, which judge folders by pid */
+        snprintf(line, sizeof line, "%ld %llu\n", (long)getpid(), start_time(getpid()));
+        if (pwrite(ofd, line, strlen(line), 0) != (ssize_t)strlen(line)) {
+            e = errno;
+            remove_folder(dfd, dir);
+            close(ofd);
+            close(dfd);
+            return errno = e, -1;
+        }
+        close(dfd);
+        snprintf(owned[slot].dir, sizeof owned[slot].dir, "%s", dir);
+        owned[slot].lock_fd = ofd;
+        return 0;
     }
-    runner_rmdir(dir);
-    return -1;
+    return errno = EAGAIN, -1;
 }
 
 void runner_rmdir(const char *dir)
 {
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    char path[4096 + 256];
-    if (d) {
-        while ((e = readdir(d)) != NULL) {
-            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-                continue;
-            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-            unlink(path);
-        }
-        closedir(d);
+    unsigned i;
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (dfd >= 0) {
+        remove_folder(dfd, dir);
+        close(dfd);
     }
-    rmdir(dir);
+    /* the lock goes only once the folder has */
+    for (i = 0; i < sizeof owned / sizeof owned[0]; i++)
+        if (owned[i].dir[0] && strcmp(owned[i].dir, dir) == 0) {
+            close(owned[i].lock_fd);
+            owned[i].dir[0] = 0;
+        }
 }
 
 /* ------------------------------------------------------------ running */

@@ -20,12 +20,16 @@
 int runner_find_tool(const char *cmd, const char **valgrind, const char **libdir);
 
 /* A new folder $TMPDIR/PREFIX.XXXXXX (TMPDIR relative to the current folder
- * if relative), holding an `owner` file with hpm's pid and start time. Old
- * folders of the same prefix whose owner is provably dead (its pid is gone or
- * belongs to a later process) are removed first: what a killed hpm left. 0,
- * or -1 with errno. */
+ * if relative), holding an `owner` file on which this process holds an
+ * open-file-description lock until runner_rmdir (the kernel drops it when
+ * hpm dies, in any pid namespace); the file also says hpm's pid and start
+ * time, for older hpm versions. Old folders of the same prefix whose owner
+ * file nobody holds locked (and whose pid, for a folder of an older hpm,
+ * is gone or belongs to a later process) are removed first: what a killed
+ * hpm left. 0, or -1 with errno. */
 int runner_tmpdir(const char *prefix, char *dir, size_t len);
-/* Removes the files in dir and dir itself. */
+/* Removes the files in dir and dir itself (never through a link), then
+ * drops the folder's lock when this process made it. */
 void runner_rmdir(const char *dir);
 /* Removes dir when it is a stale folder of a dead owner: 1 removed, 0 not. */
 int runner_reap_if_dead(const char *dir);
