@@ -16,10 +16,10 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/hpm-bench-conc.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 export TMPDIR=$work
 
-seq 1 60000 | sed 's/$/ the quick brown fox jumps over the lazy dog/' >"$work/text"
+seq 1 15000 | sed 's/$/ the quick brown fox jumps over the lazy dog/' >"$work/text"
 if [ -x /usr/bin/bzip2 ] && [ -x /usr/bin/sqlite3 ]; then
     TREE="/usr/bin/bzip2 -9 -c $work/text >/dev/null & /usr/bin/sqlite3 :memory: \
-'create table t(a); with recursive c(x) as (select 1 union all select x + 1 from c where x < 20000) insert into t select x from c; select sum(a) from t;' >/dev/null; wait"
+'create table t(a); with recursive c(x) as (select 1 union all select x + 1 from c where x < 5000) insert into t select x from c; select sum(a) from t;' >/dev/null; wait"
     echo "tree: sh running /usr/bin/bzip2 -9 and /usr/bin/sqlite3 at once"
 else
     TREE="$BUILD/bin/hpm-stream >/dev/null & $BUILD/bin/hpm-stream >/dev/null; wait"
