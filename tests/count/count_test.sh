@@ -639,6 +639,34 @@ fake_*)
         grep -q "status 0" same.txt || fail "same.txt is not a report"
         [ "$(ls | grep -c '^same\.txt')" -eq 1 ] || fail "temporary files left: $(ls)"
         ;;
+    fake_owner)
+        # a running hpm's folder whose owner file names a pid that is dead
+        # here (as a pid of another pid namespace is): another hpm leaves
+        # it, since its owner holds the folder's lock
+        FAKE_READY=$dir/ready "$hpm" count -e INSTRUCTIONS -o a.txt -- sleep 2 >aout 2>aerr &
+        apid=$!
+        i=0
+        while [ ! -e ready ] && [ $i -lt 300 ]; do
+            sleep 0.1
+            i=$((i + 1))
+        done
+        [ -e ready ] || fail "the program did not start"
+        a=$(ls "tmp%dir")
+        echo "999999999 1" >"tmp%dir/$a/owner"
+        run count -e INSTRUCTIONS -- true
+        expect_rc 0
+        [ -d "tmp%dir/$a" ] || fail "a running hpm's folder was removed"
+        wait $apid
+        rc=$?
+        expect_rc 0
+        grep -q "status 0" a.txt || fail "the first run's report is missing: $(cat aerr)"
+        # the folder of a dead owner that nobody holds goes
+        mkdir "tmp%dir/hpm-count.dead01"
+        echo "999999999 1" >"tmp%dir/hpm-count.dead01/owner"
+        run count -e INSTRUCTIONS -- true
+        expect_rc 0
+        [ -d "tmp%dir/hpm-count.dead01" ] && fail "a dead owner's folder was left"
+        ;;
     fake_no_output)
         # the output folder gone (another process removed it): a clear
         # error, no abort (this scenario also runs under ASan)
