@@ -465,55 +465,71 @@ static void live_close(UInt state, Int exit_status)
  * The lease: the process tree ends with its hpm
  *
  * hpm's folder (the one --hpm-out names) holds an `owner` file that hpm
- * keeps locked for as long as it lives (tools/hpm/runner.c). hpm's own
- * child dies with it (PR_SET_PDEATHSIG); the processes that child started
- * check the lock every LEASE_CHECK_MS of host time while they run, and a
- * process whose hpm is gone (killed with SIGKILL, say: nobody is left to
- * read its counts) ends itself the same way, so that a killed hpm leaves
- * nothing running. A folder that was not locked when the tool started (a
- * hand-made one, an older hpm) gives no lease.
+ * keeps locked for as long as it lives (tools/hpm/runner.c), and into
+ * which it writes "ended" before it removes the folder at its normal end.
+ * hpm's own child dies with it (PR_SET_PDEATHSIG); the processes that
+ * child started keep the owner file open and check its lock every
+ * LEASE_CHECK_MS of host time while they run. A process whose hpm was
+ * killed (nobody holds the lock, and the file does not say "ended":
+ * nobody is left to read its counts) ends itself the same way, so that a
+ * killed hpm leaves nothing running, whether or not another hpm has
+ * removed its folder since. Processes that outlive an hpm that ended
+ * normally (a daemon, a child under --no-children or hpm run) run on, as
+ * they would natively. A folder that was not locked when the tool
+ * started (a hand-made one, an older hpm) gives no lease.
  * ---------------------------------------------------------------------- */
 
 #define LEASE_CHECK_MS 100
-static HChar lease_path[4200];
+static Int lease_fd = -1; /* the owner file; Valgrind's fd range, close-on-exec */
 static UInt lease_last_ms;
 
-/* 1: somebody holds the owner file's lock; 0: nobody, or the file is
- * gone; -1: cannot tell. */
+/* Whether somebody holds the owner file's lock: 1 yes, 0 no, -1 unknown. */
 static Int lease_held(void)
 {
     struct vki_flock fl;
-    SysRes sr = VG_(do_syscall)(__NR_open, (RegWord)lease_path,
-                                VKI_O_RDONLY | VKI_O_NONBLOCK | LIVE_O_NOFOLLOW | LIVE_O_CLOEXEC,
-                                0, 0, 0, 0, 0, 0);
-    Int fd, held;
-    if (sr_isError(sr))
-        return sr_Err(sr) == VKI_ENOENT ? 0 : -1;
-    fd = (Int)sr_Res(sr);
+    SysRes sr;
     VG_(memset)(&fl, 0, sizeof fl);
     fl.l_type = LIVE_F_WRLCK;
-    sr = VG_(do_syscall)(__NR_fcntl, (RegWord)fd, LIVE_F_OFD_GETLK, (RegWord)&fl, 0, 0, 0, 0, 0);
-    held = sr_isError(sr) ? -1 : fl.l_type != 2 /* F_UNLCK */;
-    VG_(close)(fd);
-    return held;
+    sr = VG_(do_syscall)(__NR_fcntl, (RegWord)lease_fd, LIVE_F_OFD_GETLK, (RegWord)&fl, 0, 0,
+                         0, 0, 0);
+    return sr_isError(sr) ? -1 : fl.l_type != 2 /* F_UNLCK */;
 }
 
 static void lease_init(void)
 {
     HChar *out = VG_(expand_file_name)("--hpm-out", clo_out);
-    VG_(snprintf)(lease_path, sizeof lease_path, "%s/owner", VG_(dirname)(out));
+    HChar path[4200];
+    SysRes sr;
+    VG_(snprintf)(path, sizeof path, "%s/owner", VG_(dirname)(out));
     VG_(free)(out);
-    if (lease_held() != 1)
-        lease_path[0] = 0;
+    lease_fd = -1; /* an exec'd image: the old descriptor closed on exec */
+    sr = VG_(do_syscall)(__NR_open, (RegWord)path,
+                         VKI_O_RDONLY | VKI_O_NONBLOCK | LIVE_O_NOFOLLOW | LIVE_O_CLOEXEC, 0, 0, 0,
+                         0, 0, 0);
+    if (sr_isError(sr))
+        return;
+    lease_fd = VG_(safe_fd)((Int)sr_Res(sr));
+    if (lease_fd >= 0 && lease_held() != 1) {
+        VG_(close)(lease_fd);
+        lease_fd = -1;
+    }
     lease_last_ms = VG_(read_millisecond_timer)();
 }
 
 static void lease_check(void)
 {
+    HChar said[5];
+    SysRes sr;
     lease_last_ms = VG_(read_millisecond_timer)();
     if (lease_held() != 0)
         return;
-    /* hpm is gone: end as its direct child did (SIGKILL), view removed */
+    sr = VG_(do_syscall)(__NR_pread64, (RegWord)lease_fd, (RegWord)said, sizeof said, 0, 0, 0, 0,
+                         0);
+    VG_(close)(lease_fd);
+    lease_fd = -1;
+    if (!sr_isError(sr) && sr_Res(sr) == sizeof said && VG_(memcmp)(said, "ended", 5) == 0)
+        return; /* hpm ended normally: run on, without a lease */
+    /* hpm was killed: end as its direct child did (SIGKILL), view removed */
     live_close(HPM_LIVE_EXITED, -VKI_SIGKILL);
     VG_(kill)(VG_(getpid)(), VKI_SIGKILL);
 }
@@ -637,12 +653,12 @@ static void on_start_client_code(ThreadId tid, ULong blocks_done)
     } else {
         vpmu_fold(); /* every timeslice: the live block's 32-bit lanes stay small */
     }
-    if ((!live && !lease_path[0]) ||
+    if ((!live && lease_fd < 0) ||
         (blocks_done - blocks_at_check < 4096 && ++calls_since_check < 64))
         return;
     blocks_at_check = blocks_done;
     calls_since_check = 0;
-    if (lease_path[0] && VG_(read_millisecond_timer)() - lease_last_ms >= LEASE_CHECK_MS)
+    if (lease_fd >= 0 && VG_(read_millisecond_timer)() - lease_last_ms >= LEASE_CHECK_MS)
         lease_check();
     if (!live)
         return;
