@@ -5,6 +5,7 @@
 
 int cmd_annotate(int argc, char **argv);
 int cmd_count(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_stat(int argc, char **argv);

@@ -36,6 +36,9 @@ static const struct command commands[] = {
      "serve the live counters of processes under hpm as OpenMetrics text (/metrics)"},
     {"upc-demo", cmd_upc_demo,
      "drive a synthetic event stream through the UPC model; print counters and interrupts"},
+    {"diff", cmd_diff,
+     "what changed between two runs: two count reports (--json) or two profiles, per event, "
+     "function, line, call path and data object"},
     {"merge", cmd_merge,
      "aggregate the results of an MPI job's ranks (sum, min, average, max, imbalance)"},
     {"validate", cmd_validate,

@@ -1,0 +1,113 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# hpm diff's tests (tests/diff/CMakeLists.txt).
+#   diff_test.sh HPM PROG_A PROG_B WORKDIR SCENARIO
+set -u
+hpm=$1 prog_a=$2 prog_b=$3 work=$4 scenario=$5
+dir=$work/$scenario
+rm -rf "$dir"
+mkdir -p "$dir"
+cd "$dir" || exit 1
+. "$(dirname "$0")/../common/scenario.sh"
+
+# report NAME INSTRUCTIONS L1D_MISSES [REGION_INSTRUCTIONS]: a count report
+# as hpm count --json writes one (the fields hpm diff reads)
+report() {
+    cat >"$1" <<EOT
+{"source": "modeled", "machine": {"name": "bgp", "cores": 4, "frequency_hz": 850000000},
+ "events": [
+  {"name": "INSTRUCTIONS", "source": "modeled", "count": $2},
+  {"name": "CYCLES", "source": "modeled", "count": 2000},
+  {"name": "L1D_MISSES", "source": "modeled", "count": $3},
+  {"name": "LOADS", "source": "modeled", "count": 300},
+  {"name": "STORES", "source": "modeled", "count": 100},
+  {"name": "KERNEL_HOST_SYSTEM_NS", "source": "measured", "count": $4}],
+ "regions": [{"name": "solve", "thread": 1, "counts": {"INSTRUCTIONS": $5}}]}
+EOT
+}
+
+case $scenario in
+inputs)
+    report old.json 1000 40 5 700
+    report new.json 1500 40 9 1200
+    run diff old.json new.json
+    expect_rc 0
+    expect_out "sorted by INSTRUCTIONS"
+    grep -q "^ INSTRUCTIONS  *1000  *1500  *+500  *+50.00%" out || fail "no INSTRUCTIONS row"
+    grep -q "KERNEL_HOST_SYSTEM_NS.*measured on the host" out || fail "measured event not marked"
+    grep -q "^ IPC  *0.5  *0.75 " out || fail "no IPC old -> new"
+    grep -q "+500 .*solve$" out || fail "the region's change is missing"
+    expect_out "4 events unchanged"
+    # JSON: the same figures, parsed by a JSON reader
+    run diff --json old.json new.json
+    expect_rc 0
+    /usr/bin/python3 -c '
+import json, sys
+d = json.load(open("out"))
+e = {x["name"]: x for x in d["events"]}
+assert e["INSTRUCTIONS"]["delta"] == 500 and e["INSTRUCTIONS"]["percent"] == 50.0, e
+assert e["KERNEL_HOST_SYSTEM_NS"]["source"] == "measured"
+assert d["changes"]["regions"]["rows"][0]["name"] == "solve"
+' || fail "the JSON does not say what the text says"
+    # identical inputs: nothing changed anywhere
+    run diff old.json old.json
+    expect_rc 0
+    expect_out "6 events unchanged"
+    expect_out "no regions changed"
+    # Markdown for a pull request: CommonMark with GitHub's tables
+    run diff --markdown -o d.md old.json new.json
+    expect_rc 0
+    cmark-gfm -e table d.md >d.html || fail "cmark-gfm cannot read the Markdown"
+    grep -q "<table>" d.html || fail "no table rendered"
+    grep -q "<td>INSTRUCTIONS</td>" d.html || fail "no INSTRUCTIONS cell"
+    # bad inputs: clear errors naming the file, never a hang
+    mkfifo pipe
+    timeout 10 "$hpm" diff pipe new.json >out 2>err
+    rc=$?
+    expect_rc 2
+    expect_err "pipe: not a regular file"
+    head -c 150 new.json >cut.json
+    run diff old.json cut.json
+    expect_rc 2
+    expect_err "cut.json:"
+    printf 'events: INSTRUCTIONS\nfn=main\n1 5\n' >p.prof
+    run diff old.json p.prof
+    expect_rc 2
+    expect_err "compare two of a kind"
+    echo hello >junk
+    run diff old.json junk
+    expect_rc 2
+    expect_err "junk: neither a count report"
+    run diff --sort NOSUCH old.json new.json
+    expect_rc 2
+    expect_err "no event 'NOSUCH'"
+    run diff old.json
+    expect_rc 2
+    ;;
+profiles)
+    # the same path for both builds: the loader's work is the same
+    cp "$prog_a" prog
+    run profile -e INSTRUCTIONS,L1D_MISSES -o a.prof -- ./prog
+    expect_rc 0
+    cp "$prog_b" prog
+    run profile -e INSTRUCTIONS,L1D_MISSES -o b.prof -- ./prog
+    expect_rc 0
+    run diff a.prof b.prof
+    expect_rc 0
+    expect_out "sorted by INSTRUCTIONS"
+    first=$(awk '/-- functions \(self\)/ { getline; getline; print; exit }' out)
+    echo "$first" | grep -q "+1001 .* hot$" || fail "hot is not first with +1001: $first"
+    grep -q "diff_prog.c:[0-9]* (new)$" out || fail "the new loop's line is not listed as new"
+    grep -q "+1001 .*main > hot$" out || fail "the call path main > hot lacks +1001"
+    # a profile against itself: nothing changed
+    run diff a.prof a.prof
+    expect_rc 0
+    expect_out "no functions (self) changed"
+    expect_out "no source lines changed"
+    ;;
+*)
+    echo "unknown scenario $scenario" >&2
+    exit 2
+    ;;
+esac
+echo "ok $scenario"

@@ -1,0 +1,608 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * hpm diff OLD NEW: what changed between two runs, from exact counts.
+ *
+ * Two count reports (hpm count --json): every event's old and new total,
+ * delta and percent, the derived metrics old -> new, and the regions. Two
+ * profiles (hpm profile, callgrind format; callgrind's own too): the same
+ * totals, then the largest changes per function (self), per source line,
+ * per call path (caller > callee, inclusive) and, when both profiles have
+ * their data-object file beside them (PROFILE.data), per data object;
+ * functions are matched by name (addresses move between builds), lines by
+ * file and line, data objects by allocation site, and what appeared or
+ * disappeared is listed as such. Text, JSON (jansson) or Markdown fit for
+ * a pull-request comment.
+ *
+ *   hpm diff [--sort EVENT] [--top N] [--json | --markdown] [-o FILE] OLD NEW
+ */
+#define _GNU_SOURCE /* strdup, asprintf */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "catalog.h"
+#include "commands.h"
+#include "diff.h"
+#include "formula.h"
+#include "metrics.h"
+#include "profile.h"
+
+#define DIFF_MAX_INPUT (1ull << 30) /* a profile of a large program is tens of MB */
+
+/* ------------------------------------------------------------ the model */
+
+/* The index of name among the kinds, added when new; -1 when full. */
+static int kind_add(struct diff *d, const char *name)
+{
+    int k = diff_kind(d, name);
+    if (k >= 0)
+        return k;
+    if (d->n_kinds == DIFF_MAX_KINDS || !(d->kinds[d->n_kinds] = strdup(name)))
+        return -1;
+    return (int)d->n_kinds++;
+}
+
+static size_t hash_of(const char *key)
+{
+    size_t h = 5381;
+    for (; *key; key++)
+        h = h * 33 + (unsigned char)*key;
+    return h;
+}
+
+/* The row keyed key, made when new (its values zero, on neither side). */
+static struct diff_row *table_row(struct diff_table *t, unsigned n_kinds, const char *key)
+{
+    size_t i;
+    if (2 * (t->n + 1) > t->hash_cap) {
+        size_t cap = t->hash_cap ? 2 * t->hash_cap : 1024, j;
+        size_t *nh = calloc(cap, sizeof *nh);
+        if (!nh)
+            return NULL;
+        for (i = 0; i < t->n; i++) {
+            for (j = hash_of(t->rows[i].key) & (cap - 1); nh[j]; j = (j + 1) & (cap - 1))
+                ;
+            nh[j] = i + 1;
+        }
+        free(t->hash);
+        t->hash = nh;
+        t->hash_cap = cap;
+    }
+    for (i = hash_of(key) & (t->hash_cap - 1); t->hash[i]; i = (i + 1) & (t->hash_cap - 1))
+        if (strcmp(t->rows[t->hash[i] - 1].key, key) == 0)
+            return &t->rows[t->hash[i] - 1];
+    if (t->n == t->cap) {
+        size_t nc = t->cap ? 2 * t->cap : 256;
+        struct diff_row *nr = realloc(t->rows, nc * sizeof *nr);
+        if (!nr)
+            return NULL;
+        t->rows = nr;
+        t->cap = nc;
+    }
+    memset(&t->rows[t->n], 0, sizeof t->rows[t->n]);
+    t->rows[t->n].key = strdup(key);
+    t->rows[t->n].v[0] = calloc(2 * (size_t)(n_kinds ? n_kinds : 1), sizeof(uint64_t));
+    if (!t->rows[t->n].key || !t->rows[t->n].v[0]) {
+        free(t->rows[t->n].key);
+        free(t->rows[t->n].v[0]);
+        return NULL;
+    }
+    t->rows[t->n].v[1] = t->rows[t->n].v[0] + n_kinds;
+    t->hash[i] = t->n + 1;
+    return &t->rows[t->n++];
+}
+
+/* Adds v to side s (0 old, 1 new) of kind k of the row keyed key. */
+static int table_add(struct diff *d, unsigned table, const char *key, int s, unsigned k,
+                     uint64_t v)
+{
+    struct diff_row *r = table_row(&d->tables[table], d->n_kinds, key);
+    if (!r)
+        return -1;
+    r->present[s] = 1;
+    r->v[s][k] += v;
+    return 0;
+}
+
+static void table_free(struct diff_table *t)
+{
+    size_t i;
+    for (i = 0; i < t->n; i++) {
+        free(t->rows[i].key);
+        free(t->rows[i].v[0]);
+    }
+    free(t->rows);
+    free(t->hash);
+    t->rows = NULL;
+    t->hash = NULL;
+    t->n = t->cap = t->hash_cap = 0;
+}
+
+void diff_free(struct diff *d)
+{
+    unsigned i;
+    for (i = 0; i < DIFF_N_TABLES; i++)
+        table_free(&d->tables[i]);
+    for (i = 0; i < d->n_kinds; i++)
+        free(d->kinds[i]);
+    memset(d, 0, sizeof *d);
+}
+
+/* ------------------------------------------------------------ input */
+
+/* A regular file of at most DIFF_MAX_INPUT bytes, whole, NUL-terminated;
+ * NULL with a message naming the file (a FIFO or a device is refused
+ * before anything is read). */
+static char *read_input(const char *path, size_t *len, char *err, size_t errlen)
+{
+    struct stat st;
+    char *buf;
+    size_t got = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: not a regular file", path);
+        close(fd);
+        return NULL;
+    }
+    if ((unsigned long long)st.st_size > DIFF_MAX_INPUT) {
+        snprintf(err, errlen, "%s: %lld bytes, more than a report or profile can be", path,
+                 (long long)st.st_size);
+        close(fd);
+        return NULL;
+    }
+    buf = malloc((size_t)st.st_size + 1);
+    if (!buf) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        close(fd);
+        return NULL;
+    }
+    while (got < (size_t)st.st_size) {
+        ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    close(fd);
+    buf[got] = 0;
+    *len = got;
+    return buf;
+}
+
+enum diff_input { IN_UNKNOWN, IN_COUNT, IN_PROFILE };
+
+static enum diff_input input_kind(const char *text, size_t len)
+{
+    size_t i = 0;
+    while (i < len && (text[i] == ' ' || text[i] == '\n' || text[i] == '\t' || text[i] == '\r'))
+        i++;
+    if (i < len && text[i] == '{')
+        return IN_COUNT;
+    if (strncmp(text, "# callgrind format", 18) == 0 || strncmp(text, "version:", 8) == 0 ||
+        strncmp(text, "events:", 7) == 0 || strstr(text, "\nevents:"))
+        return IN_PROFILE;
+    return IN_UNKNOWN;
+}
+
+/* One side's input, parsed, before the two are put side by side. */
+struct side {
+    const char *path;
+    enum diff_input kind;
+    json_t *root;            /* a count report */
+    struct hpm_profile p, dp; /* a profile, and its data objects */
+    int have_data;
+};
+
+static int parse_count(struct side *x, const char *text, size_t len, char *err, size_t errlen)
+{
+    json_error_t je;
+    x->root = json_loadb(text, len, 0, &je);
+    if (!x->root || !json_is_object(x->root)) {
+        snprintf(err, errlen, "%s:%d: not a count report (%s)", x->path, je.line,
+                 x->root ? "not a JSON object" : je.text);
+        return -1;
+    }
+    if (!json_is_array(json_object_get(x->root, "events"))) {
+        snprintf(err, errlen, "%s: not a count report of hpm (no \"events\" list)", x->path);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_profile(struct side *x, const char *text, size_t len, char *err, size_t errlen)
+{
+    char why[512], *name = NULL, *dtext;
+    size_t dlen = 0;
+    struct stat st;
+    if (hpm_prof_read_callgrind(&x->p, text, len, why, sizeof why) != 0) {
+        snprintf(err, errlen, "%s: %s", x->path, why);
+        return -1;
+    }
+    hpm_profile_finish(&x->p);
+    /* its data objects, when hpm profile wrote them beside it */
+    if (asprintf(&name, "%s.data", x->path) < 0)
+        return -1;
+    if (stat(name, &st) == 0) {
+        if (!(dtext = read_input(name, &dlen, err, errlen))) {
+            free(name);
+            return -1;
+        }
+        if (hpm_prof_read_callgrind(&x->dp, dtext, dlen, why, sizeof why) != 0) {
+            snprintf(err, errlen, "%s: %s", name, why);
+            free(dtext);
+            free(name);
+            return -1;
+        }
+        hpm_profile_finish(&x->dp);
+        x->have_data = 1;
+        free(dtext);
+    }
+    free(name);
+    return 0;
+}
+
+static int fill_count(struct diff *d, int s, struct side *x)
+{
+    json_t *events = json_object_get(x->root, "events"), *e, *m;
+    size_t i;
+    json_array_foreach(events, i, e)
+    {
+        const char *name = json_string_value(json_object_get(e, "name")),
+                   *src = json_string_value(json_object_get(e, "source"));
+        json_t *c = json_object_get(e, "count");
+        if (name && src && strcmp(src, "measured") == 0)
+            d->measured[diff_kind(d, name)] = 1;
+        if (name && json_is_integer(c) &&
+            table_add(d, DIFF_TOTALS, name, s, (unsigned)diff_kind(d, name),
+                      (uint64_t)json_integer_value(c)) != 0)
+            return -1;
+    }
+    m = json_object_get(json_object_get(x->root, "machine"), "frequency_hz");
+    if (json_is_integer(m))
+        d->frequency_hz[s] = (double)json_integer_value(m);
+    json_array_foreach(json_object_get(x->root, "regions"), i, e)
+    {
+        const char *name = json_string_value(json_object_get(e, "name")), *key;
+        json_t *counts = json_object_get(e, "counts"), *v;
+        if (!name || !json_is_object(counts))
+            continue;
+        json_object_foreach(counts, key, v)
+        {
+            int k = diff_kind(d, key);
+            if (k >= 0 && json_is_integer(v) &&
+                table_add(d, DIFF_REGIONS, name, s, (unsigned)k, (uint64_t)json_integer_value(v)) !=
+                    0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* A function's name for matching across builds: its name; the object's
+ * file name only where the name says nothing ("???"). */
+static const char *fn_key(const struct hpm_profile *p, const struct hpm_prof_fn *f, char *buf,
+                          size_t len)
+{
+    const char *obj = p->strs[f->obj], *base = strrchr(obj, '/');
+    if (strcmp(p->strs[f->name], "???") != 0)
+        return p->strs[f->name];
+    snprintf(buf, len, "??? [%s]", base ? base + 1 : obj);
+    return buf;
+}
+
+static int fill_profile(struct diff *d, int s, struct side *x)
+{
+    const struct hpm_profile *p = &x->p;
+    uint64_t sum[HPM_PROF_KINDS_MAX];
+    const uint64_t *tot;
+    int map[HPM_PROF_KINDS_MAX];
+    unsigned i;
+    size_t f, c;
+    char key[4096], fb[512], cb[512];
+    for (i = 0; i < p->n_kinds; i++)
+        map[i] = diff_kind(d, p->kinds[i]);
+    hpm_profile_sum(p, sum);
+    tot = p->have_totals ? p->totals : sum;
+    for (i = 0; i < p->n_kinds; i++)
+        if (table_add(d, DIFF_TOTALS, p->kinds[i], s, (unsigned)map[i], tot[i]) != 0)
+            return -1;
+    for (f = 0; f < p->n_fns; f++) {
+        const struct hpm_prof_fn *fn = &p->fns[f];
+        const char *name = fn_key(p, fn, fb, sizeof fb);
+        /* present even without a cost of any kind: it ran */
+        if (table_add(d, DIFF_FUNCTIONS, name, s, 0, 0) != 0)
+            return -1;
+        for (c = 0; c < fn->n_costs; c++) {
+            const struct hpm_prof_cost *cost = &fn->costs[c];
+            snprintf(key, sizeof key, "%s:%u", p->strs[cost->file], cost->line);
+            if (cost->line && table_add(d, DIFF_LINES, key, s, 0, 0) != 0)
+                return -1;
+            for (i = 0; i < p->n_kinds; i++) {
+                uint64_t v = hpm_prof_value(cost->v, cost->kv, cost->n_kv, i);
+                if (v && (table_add(d, DIFF_FUNCTIONS, name, s, (unsigned)map[i], v) != 0 ||
+                          (cost->line &&
+                           table_add(d, DIFF_LINES, key, s, (unsigned)map[i], v) != 0)))
+                    return -1;
+            }
+        }
+        for (c = 0; c < fn->n_calls; c++) {
+            const struct hpm_prof_call *call = &fn->calls[c];
+            snprintf(key, sizeof key, "%s > %s", name,
+                     fn_key(p, &p->fns[call->callee], cb, sizeof cb));
+            if (table_add(d, DIFF_CALLS, key, s, 0, 0) != 0)
+                return -1;
+            for (i = 0; i < p->n_kinds; i++) {
+                uint64_t v = hpm_prof_value(call->v, call->kv, call->n_kv, i);
+                if (v && table_add(d, DIFF_CALLS, key, s, (unsigned)map[i], v) != 0)
+                    return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Data objects by allocation site (heap) or symbol (globals). */
+static int fill_data(struct diff *d, int s, struct side *x)
+{
+    const struct hpm_profile *p = &x->dp;
+    char key[4096];
+    size_t f, c;
+    unsigned i;
+    for (f = 0; f < p->n_fns; f++) {
+        const struct hpm_prof_fn *fn = &p->fns[f];
+        unsigned line = fn->n_costs ? fn->costs[0].line : 0;
+        if (fn->file)
+            snprintf(key, sizeof key, "%s (%s:%u)", p->strs[fn->name], p->strs[fn->file], line);
+        else
+            snprintf(key, sizeof key, "%s (%s)", p->strs[fn->name], p->strs[fn->obj]);
+        if (table_add(d, DIFF_DATA, key, s, 0, 0) != 0)
+            return -1;
+        for (c = 0; c < fn->n_costs; c++)
+            for (i = 0; i < p->n_kinds; i++) {
+                uint64_t v = hpm_prof_value(fn->costs[c].v, fn->costs[c].kv, fn->costs[c].n_kv, i);
+                int k = diff_kind(d, p->kinds[i]);
+                if (k >= 0 && v && table_add(d, DIFF_DATA, key, s, (unsigned)k, v) != 0)
+                    return -1;
+            }
+    }
+    return 0;
+}
+
+int diff_load(struct diff *d, const char *old_path, const char *new_path, char *err,
+              size_t errlen)
+{
+    static const char *const titles[DIFF_N_TABLES] = {
+        "totals", "regions", "functions (self)", "source lines", "call paths (inclusive)",
+        "data objects (accesses that missed the L1D)"};
+    struct side x[2];
+    int s, rc = 0;
+    unsigned i;
+    memset(d, 0, sizeof *d);
+    memset(x, 0, sizeof x);
+    for (i = 0; i < DIFF_N_TABLES; i++)
+        d->tables[i].title = titles[i];
+    d->old_name = old_path;
+    d->new_name = new_path;
+    x[0].path = old_path;
+    x[1].path = new_path;
+    for (s = 0; s < 2; s++) {
+        hpm_profile_init(&x[s].p);
+        hpm_profile_init(&x[s].dp);
+    }
+    for (s = 0; s < 2 && rc == 0; s++) {
+        size_t len = 0;
+        char *text = read_input(x[s].path, &len, err, errlen);
+        if (!text) {
+            rc = -1;
+            break;
+        }
+        x[s].kind = input_kind(text, len);
+        if (x[s].kind == IN_UNKNOWN) {
+            snprintf(err, errlen,
+                     "%s: neither a count report (hpm count --json) nor a profile (hpm profile)",
+                     x[s].path);
+            rc = -1;
+        } else if (s == 1 && x[1].kind != x[0].kind) {
+            snprintf(err, errlen, "%s is a %s, %s a %s: compare two of a kind", x[0].path,
+                     x[0].kind == IN_COUNT ? "count report" : "profile", x[1].path,
+                     x[1].kind == IN_COUNT ? "count report" : "profile");
+            rc = -1;
+        } else {
+            rc = x[s].kind == IN_COUNT ? parse_count(&x[s], text, len, err, errlen)
+                                       : parse_profile(&x[s], text, len, err, errlen);
+        }
+        free(text);
+    }
+    /* the kinds of both sides, old's first, before any row is made */
+    for (s = 0; s < 2 && rc == 0; s++) {
+        if (x[s].kind == IN_COUNT) {
+            json_t *e;
+            size_t j;
+            json_array_foreach(json_object_get(x[s].root, "events"), j, e)
+            {
+                const char *name = json_string_value(json_object_get(e, "name"));
+                if (name && kind_add(d, name) < 0)
+                    rc = -1;
+            }
+        } else {
+            for (i = 0; i < x[s].p.n_kinds; i++)
+                if (kind_add(d, x[s].p.kinds[i]) < 0)
+                    rc = -1;
+            for (i = 0; i < x[s].dp.n_kinds; i++)
+                if (kind_add(d, x[s].dp.kinds[i]) < 0)
+                    rc = -1;
+        }
+        if (rc)
+            snprintf(err, errlen, "%s: more than %d events", x[s].path, DIFF_MAX_KINDS);
+    }
+    d->profiles = rc == 0 && x[0].kind == IN_PROFILE;
+    d->have_data = d->profiles && x[0].have_data && x[1].have_data;
+    for (s = 0; s < 2 && rc == 0; s++) {
+        if (x[s].kind == IN_COUNT)
+            rc = fill_count(d, s, &x[s]);
+        else
+            rc = fill_profile(d, s, &x[s]) || (d->have_data && fill_data(d, s, &x[s]));
+        if (rc)
+            snprintf(err, errlen, "out of memory");
+    }
+    for (s = 0; s < 2; s++) {
+        json_decref(x[s].root);
+        hpm_profile_free(&x[s].p);
+        hpm_profile_free(&x[s].dp);
+    }
+    if (rc)
+        diff_free(d);
+    return rc;
+}
+
+/* ------------------------------------------------------------ views */
+
+double diff_percent(uint64_t old, uint64_t new_)
+{
+    if (old == 0)
+        return new_ ? INFINITY : 0.0;
+    return 100.0 * ((double)new_ - (double)old) / (double)old;
+}
+
+int diff_kind(const struct diff *d, const char *name)
+{
+    unsigned i;
+    for (i = 0; i < d->n_kinds; i++)
+        if (hpm_catalog_name_eq(name, strlen(name), d->kinds[i]))
+            return (int)i;
+    return -1;
+}
+
+int diff_default_sort(const struct diff *d)
+{
+    const struct diff_table *t = &d->tables[DIFF_TOTALS];
+    double best = -1, floor = 1000;
+    int kind = 0, ins = diff_kind(d, "INSTRUCTIONS");
+    size_t r;
+    unsigned k;
+    /* the modeled event whose total changed most, relatively, among those
+     * large enough to matter (at least 0.1% of the instructions, or 1000):
+     * an event going from 0 to 50 divides is not what changed most */
+    for (r = 0; r < t->n && ins >= 0; r++)
+        if (strcmp(t->rows[r].key, d->kinds[ins]) == 0) {
+            uint64_t m = t->rows[r].v[0][ins] > t->rows[r].v[1][ins] ? t->rows[r].v[0][ins]
+                                                                     : t->rows[r].v[1][ins];
+            if ((double)m / 1000 > floor)
+                floor = (double)m / 1000;
+        }
+    for (r = 0; r < t->n; r++)
+        for (k = 0; k < d->n_kinds; k++) {
+            uint64_t a = t->rows[r].v[0][k], b = t->rows[r].v[1][k];
+            double p;
+            if (a == b || d->measured[k] || strcmp(t->rows[r].key, d->kinds[k]) != 0 ||
+                (double)(a > b ? a : b) < floor)
+                continue;
+            p = fabs(diff_percent(a, b));
+            if (p > best) {
+                best = p;
+                kind = (int)k;
+            }
+        }
+    if (best < 0 && ins >= 0)
+        kind = ins; /* nothing large changed: instructions, the usual measure */
+    return kind;
+}
+
+int diff_table_has(const struct diff *d, unsigned table, unsigned kind)
+{
+    size_t r;
+    for (r = 0; r < d->tables[table].n; r++)
+        if (d->tables[table].rows[r].v[0][kind] || d->tables[table].rows[r].v[1][kind])
+            return 1;
+    return 0;
+}
+
+static unsigned sort_kind;
+
+static int cmp_change(const void *a, const void *b)
+{
+    const struct diff_row *x = *(const struct diff_row *const *)a,
+                          *y = *(const struct diff_row *const *)b;
+    double dx = fabs((double)x->v[1][sort_kind] - (double)x->v[0][sort_kind]),
+           dy = fabs((double)y->v[1][sort_kind] - (double)y->v[0][sort_kind]);
+    if (dx != dy)
+        return dx < dy ? 1 : -1;
+    return strcmp(x->key, y->key);
+}
+
+size_t diff_changes(const struct diff *d, unsigned table, unsigned kind,
+                    const struct diff_row ***out)
+{
+    const struct diff_table *t = &d->tables[table];
+    const struct diff_row **v = malloc((t->n ? t->n : 1) * sizeof *v);
+    size_t i, n = 0;
+    if (!v) {
+        *out = NULL;
+        return 0;
+    }
+    for (i = 0; i < t->n; i++)
+        if (t->rows[i].v[0][kind] != t->rows[i].v[1][kind] ||
+            t->rows[i].present[0] != t->rows[i].present[1])
+            v[n++] = &t->rows[i];
+    sort_kind = kind;
+    if (n > 1)
+        qsort(v, n, sizeof *v, cmp_change);
+    *out = v;
+    return n;
+}
+
+/* A total of kind k on side s: 1 and *v, or 0 when that side lacks it. */
+static int total_of(const struct diff *d, int s, unsigned k, double *v)
+{
+    const struct diff_table *t = &d->tables[DIFF_TOTALS];
+    size_t r;
+    for (r = 0; r < t->n; r++)
+        if (strcmp(t->rows[r].key, d->kinds[k]) == 0 && t->rows[r].present[s]) {
+            *v = (double)t->rows[r].v[s][k];
+            return 1;
+        }
+    return 0;
+}
+
+int diff_metric(const struct diff *d, unsigned i, double out[2])
+{
+    struct hpm_formula f;
+    double vars[HPM_FORMULA_MAX_VARS];
+    unsigned var;
+    int s;
+    if (hpm_metric_compile(i, &f, NULL, 0) != 0)
+        return -1;
+    for (s = 0; s < 2; s++) {
+        memset(vars, 0, sizeof vars);
+        for (var = 0; var < HPM_K_COUNT; var++) {
+            const struct hpm_cat_kind_info *info;
+            int k;
+            if (!hpm_formula_uses(&f, var))
+                continue;
+            info = hpm_catalog_kind(var);
+            if (!info || (k = diff_kind(d, info->name)) < 0 ||
+                !total_of(d, s, (unsigned)k, &vars[var]))
+                return -1;
+        }
+        if (hpm_formula_uses(&f, HPM_METRIC_VAR_FREQUENCY)) {
+            if (!d->frequency_hz[s])
+                return -1;
+            vars[HPM_METRIC_VAR_FREQUENCY] = d->frequency_hz[s];
+        }
+        if (hpm_formula_eval(&f, vars, HPM_FORMULA_MAX_VARS, &out[s]) != 0)
+            return -1;
+    }
+    return 0;
+}

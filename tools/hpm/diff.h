@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * diff.h - two runs side by side (hpm diff): the model diff.c builds from
+ * two count reports or two profiles, and the one walk over it that
+ * diff_write.c's writers (text, JSON, Markdown) share.
+ */
+#ifndef HPM_TOOL_DIFF_H
+#define HPM_TOOL_DIFF_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define DIFF_MAX_KINDS 128
+
+enum diff_table_id {
+    DIFF_TOTALS,    /* one row per event: its total */
+    DIFF_REGIONS,   /* count reports: client and PAPI high-level regions */
+    DIFF_FUNCTIONS, /* profiles: self cost per function, by name */
+    DIFF_LINES,     /* profiles: per file:line */
+    DIFF_CALLS,     /* profiles: inclusive cost per caller > callee */
+    DIFF_DATA,      /* profiles with PROFILE.data: per data object */
+    DIFF_N_TABLES
+};
+
+/* A row's values per kind on each side (v[0] old, v[1] new); present[s]:
+ * the row exists on side s (a function that ran), even with zero costs. */
+struct diff_row {
+    char *key;
+    uint64_t *v[2];
+    unsigned char present[2];
+};
+
+struct diff_table {
+    const char *title;
+    struct diff_row *rows;
+    size_t n, cap;
+    size_t *hash, hash_cap; /* open addressing: row index + 1 */
+};
+
+struct diff {
+    const char *old_name, *new_name;
+    int profiles;  /* 1: two profiles, 0: two count reports */
+    int have_data; /* both profiles had their data objects */
+    unsigned n_kinds;
+    char *kinds[DIFF_MAX_KINDS]; /* the union of both sides' events */
+    double frequency_hz[2];      /* count reports: the machines' clocks */
+    /* kinds measured on the host (not exact: never the default sort) */
+    unsigned char measured[DIFF_MAX_KINDS];
+    struct diff_table tables[DIFF_N_TABLES];
+};
+
+/* Loads two inputs of one kind: 0, or -1 with a message naming the file. */
+int diff_load(struct diff *d, const char *old_path, const char *new_path, char *err,
+              size_t errlen);
+void diff_free(struct diff *d);
+
+/* The index of an event (case-insensitive), or -1. */
+int diff_kind(const struct diff *d, const char *name);
+/* The event whose total changed most, relatively (the default sort). */
+int diff_default_sort(const struct diff *d);
+/* Percent change; +inf from 0 to something. */
+double diff_percent(uint64_t old, uint64_t new_);
+/* The rows of a table that changed in kind (or appeared, or vanished),
+ * largest absolute change first; *out is malloc'd. */
+size_t diff_changes(const struct diff *d, unsigned table, unsigned kind,
+                    const struct diff_row ***out);
+/* Whether any row of a table has a value of kind on either side. */
+int diff_table_has(const struct diff *d, unsigned table, unsigned kind);
+/* Metric i of metrics.h on both sides: 0, or -1 when a side lacks one of
+ * its events (or the clock). */
+int diff_metric(const struct diff *d, unsigned i, double out[2]);
+
+/* ------------------------------------------------------------ the walk */
+
+struct diff_view {
+    unsigned sort;  /* the kind tables are sorted by */
+    long top;       /* rows per table */
+};
+
+/* One writer per format: the walk calls these in order. */
+struct diff_writer {
+    void (*begin)(FILE *f, const struct diff *d, const struct diff_view *v, void *ctx);
+    /* the totals: every event, changed or not */
+    void (*total)(FILE *f, const struct diff *d, unsigned k, uint64_t old, uint64_t new_,
+                  int in_old, int in_new, void *ctx);
+    void (*metric)(FILE *f, const char *label, const char *formula, double old, double new_,
+                   void *ctx);
+    /* a table of changes: begin, its rows (top ones), end with how many
+     * rows changed in all */
+    void (*table_begin)(FILE *f, const struct diff *d, unsigned table, unsigned kind, void *ctx);
+    void (*row)(FILE *f, const struct diff *d, unsigned table, unsigned kind,
+                const struct diff_row *r, void *ctx);
+    void (*table_end)(FILE *f, const struct diff *d, unsigned table, size_t changed, size_t shown,
+                      void *ctx);
+    int (*end)(FILE *f, const struct diff *d, void *ctx); /* 0, or -1 */
+};
+
+extern const struct diff_writer diff_text_writer, diff_json_writer, diff_markdown_writer;
+
+/* Walks the model through one writer: 0, or -1. */
+int diff_write(FILE *f, const struct diff *d, const struct diff_view *v,
+               const struct diff_writer *w, void *ctx);
+
+#endif

@@ -1,0 +1,496 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * diff_write.c - hpm diff's front end and its writers: one walk over the
+ * model (diff.h), a writer per format: text, JSON (built with jansson) and
+ * Markdown (CommonMark with GitHub's tables, fit for a pull-request
+ * comment).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "diff.h"
+#include "metrics.h"
+#include "options.h"
+
+/* ------------------------------------------------------------ the walk */
+
+int diff_write(FILE *f, const struct diff *d, const struct diff_view *v,
+               const struct diff_writer *w, void *ctx)
+{
+    const struct diff_table *t = &d->tables[DIFF_TOTALS];
+    unsigned i, table;
+    size_t r;
+    w->begin(f, d, v, ctx);
+    for (i = 0; i < d->n_kinds; i++)
+        for (r = 0; r < t->n; r++)
+            if (strcmp(t->rows[r].key, d->kinds[i]) == 0)
+                w->total(f, d, i, t->rows[r].v[0][i], t->rows[r].v[1][i], t->rows[r].present[0],
+                         t->rows[r].present[1], ctx);
+    for (i = 0; i < hpm_n_metrics; i++) {
+        double m[2];
+        if (diff_metric(d, i, m) == 0)
+            w->metric(f, hpm_metrics[i].label,
+                      hpm_metrics[i].shown ? hpm_metrics[i].shown : hpm_metrics[i].formula, m[0],
+                      m[1], ctx);
+    }
+    for (table = DIFF_REGIONS; table < DIFF_N_TABLES; table++) {
+        const struct diff_row **rows;
+        size_t n, shown;
+        unsigned kind = v->sort;
+        if (d->tables[table].n == 0)
+            continue;
+        if (table == DIFF_DATA && !diff_table_has(d, table, kind)) {
+            /* the data objects' file has its own events: their misses */
+            int m = diff_kind(d, "L1D_MISSES");
+            if (m >= 0)
+                kind = (unsigned)m;
+        }
+        n = diff_changes(d, table, kind, &rows);
+        shown = n < (size_t)v->top ? n : (size_t)v->top;
+        w->table_begin(f, d, table, kind, ctx);
+        for (r = 0; r < shown; r++)
+            w->row(f, d, table, kind, rows[r], ctx);
+        w->table_end(f, d, table, n, shown, ctx);
+        free(rows);
+    }
+    return w->end(f, d, ctx);
+}
+
+static const char *state_of(const struct diff_row *r)
+{
+    return !r->present[0] ? "new" : !r->present[1] ? "gone" : "";
+}
+
+static void fmt_pct(char *buf, size_t len, uint64_t a, uint64_t b)
+{
+    double p = diff_percent(a, b);
+    if (isinf(p))
+        snprintf(buf, len, "from 0");
+    else
+        snprintf(buf, len, "%+.2f%%", p);
+}
+
+static void fmt_delta(char *buf, size_t len, uint64_t a, uint64_t b)
+{
+    if (b >= a)
+        snprintf(buf, len, "+%" PRIu64, b - a);
+    else
+        snprintf(buf, len, "-%" PRIu64, a - b);
+}
+
+/* ------------------------------------------------------------ text */
+
+struct text_ctx {
+    size_t unchanged;
+    int metrics_said;
+};
+
+static void text_begin(FILE *f, const struct diff *d, const struct diff_view *v, void *ctx)
+{
+    (void)ctx;
+    fprintf(f, "hpm diff: %s -> %s (%s; sorted by %s)\n\n", d->old_name, d->new_name,
+            d->profiles ? "profiles" : "count reports", d->kinds[v->sort]);
+    fprintf(f, " %-28s %16s %16s %16s %10s\n", "event", "old", "new", "delta", "change");
+}
+
+static void text_total(FILE *f, const struct diff *d, unsigned k, uint64_t a, uint64_t b,
+                       int in_a, int in_b, void *ctx)
+{
+    struct text_ctx *c = ctx;
+    char delta[32], pct[32], old[24], new_[24];
+    if (a == b && in_a && in_b) {
+        c->unchanged++;
+        return;
+    }
+    fmt_delta(delta, sizeof delta, a, b);
+    fmt_pct(pct, sizeof pct, a, b);
+    snprintf(old, sizeof old, "%" PRIu64, a);
+    snprintf(new_, sizeof new_, "%" PRIu64, b);
+    fprintf(f, " %-28s %16s %16s %16s %10s%s\n", d->kinds[k], in_a ? old : "-", in_b ? new_ : "-",
+            delta, !in_b ? "gone" : pct, d->measured[k] ? "  (measured on the host)" : "");
+}
+
+static void text_metric(FILE *f, const char *label, const char *formula, double a, double b,
+                        void *ctx)
+{
+    struct text_ctx *c = ctx;
+    if (!c->metrics_said++)
+        fprintf(f, "\n derived metrics\n");
+    if (a == b)
+        fprintf(f, " %-28s %16.6g %16s %16s %10s  %s\n", label, a, "=", "", "", formula);
+    else
+        fprintf(f, " %-28s %16.6g %16.6g %16s %+9.2f%%  %s\n", label, a, b, "",
+                a ? 100.0 * (b - a) / fabs(a) : 0.0, formula);
+}
+
+static void text_table_begin(FILE *f, const struct diff *d, unsigned table, unsigned kind,
+                             void *ctx)
+{
+    (void)ctx;
+    fprintf(f, "\n -- %s: largest changes of %s\n", d->tables[table].title, d->kinds[kind]);
+    fprintf(f, " %16s %16s %16s %10s  %s\n", "old", "new", "delta", "change", "where");
+}
+
+static void text_row(FILE *f, const struct diff *d, unsigned table, unsigned kind,
+                     const struct diff_row *r, void *ctx)
+{
+    char delta[32], pct[32];
+    const char *st = state_of(r);
+    (void)d;
+    (void)table;
+    (void)ctx;
+    fmt_delta(delta, sizeof delta, r->v[0][kind], r->v[1][kind]);
+    fmt_pct(pct, sizeof pct, r->v[0][kind], r->v[1][kind]);
+    fprintf(f, " %16" PRIu64 " %16" PRIu64 " %16s %10s  %s%s%s%s\n", r->v[0][kind], r->v[1][kind],
+            delta, *st == 'g' ? "gone" : pct, r->key, *st ? " (" : "", st, *st ? ")" : "");
+}
+
+static void text_table_end(FILE *f, const struct diff *d, unsigned table, size_t changed,
+                           size_t shown, void *ctx)
+{
+    (void)ctx;
+    if (changed == 0)
+        fprintf(f, " (no %s changed)\n", d->tables[table].title);
+    else if (changed > shown)
+        fprintf(f, " (%zu more changed)\n", changed - shown);
+}
+
+static int text_end(FILE *f, const struct diff *d, void *ctx)
+{
+    struct text_ctx *c = ctx;
+    (void)d;
+    if (c->unchanged)
+        fprintf(f, "\n %zu event%s unchanged\n", c->unchanged, c->unchanged == 1 ? "" : "s");
+    return ferror(f) ? -1 : 0;
+}
+
+const struct diff_writer diff_text_writer = {text_begin,       text_total, text_metric,
+                                             text_table_begin, text_row,   text_table_end,
+                                             text_end};
+
+/* ------------------------------------------------------------ JSON */
+
+struct json_ctx {
+    json_t *root, *events, *metrics, *tables, *table;
+};
+
+static json_t *num_pct(uint64_t a, uint64_t b)
+{
+    double p = diff_percent(a, b);
+    return isinf(p) ? json_null() : json_real(p);
+}
+
+static void json_begin(FILE *f, const struct diff *d, const struct diff_view *v, void *ctx)
+{
+    struct json_ctx *c = ctx;
+    (void)f;
+    c->root = json_object();
+    json_object_set_new(c->root, "old", json_string(d->old_name));
+    json_object_set_new(c->root, "new", json_string(d->new_name));
+    json_object_set_new(c->root, "inputs", json_string(d->profiles ? "profiles" : "count reports"));
+    json_object_set_new(c->root, "sort", json_string(d->kinds[v->sort]));
+    json_object_set_new(c->root, "events", c->events = json_array());
+    json_object_set_new(c->root, "derived", c->metrics = json_array());
+    json_object_set_new(c->root, "changes", c->tables = json_object());
+}
+
+static void json_total(FILE *f, const struct diff *d, unsigned k, uint64_t a, uint64_t b,
+                       int in_a, int in_b, void *ctx)
+{
+    struct json_ctx *c = ctx;
+    json_t *e = json_object();
+    (void)f;
+    json_object_set_new(e, "name", json_string(d->kinds[k]));
+    json_object_set_new(e, "old", in_a ? json_integer((json_int_t)a) : json_null());
+    json_object_set_new(e, "new", in_b ? json_integer((json_int_t)b) : json_null());
+    json_object_set_new(e, "delta", json_integer((json_int_t)b - (json_int_t)a));
+    json_object_set_new(e, "percent", num_pct(a, b));
+    json_object_set_new(e, "source", json_string(d->measured[k] ? "measured" : "modeled"));
+    json_array_append_new(c->events, e);
+}
+
+static void json_metric(FILE *f, const char *label, const char *formula, double a, double b,
+                        void *ctx)
+{
+    struct json_ctx *c = ctx;
+    json_t *m = json_object();
+    (void)f;
+    json_object_set_new(m, "label", json_string(label));
+    json_object_set_new(m, "formula", json_string(formula));
+    json_object_set_new(m, "old", json_real(a));
+    json_object_set_new(m, "new", json_real(b));
+    json_array_append_new(c->metrics, m);
+}
+
+static const char *const table_keys[DIFF_N_TABLES] = {"totals", "regions", "functions",
+                                                      "lines", "call_paths", "data_objects"};
+
+static void json_table_begin(FILE *f, const struct diff *d, unsigned table, unsigned kind,
+                             void *ctx)
+{
+    struct json_ctx *c = ctx;
+    json_t *t = json_object();
+    (void)f;
+    json_object_set_new(t, "event", json_string(d->kinds[kind]));
+    json_object_set_new(t, "rows", c->table = json_array());
+    json_object_set_new(c->tables, table_keys[table], t);
+}
+
+static void json_row(FILE *f, const struct diff *d, unsigned table, unsigned kind,
+                     const struct diff_row *r, void *ctx)
+{
+    struct json_ctx *c = ctx;
+    json_t *o = json_object();
+    uint64_t a = r->v[0][kind], b = r->v[1][kind];
+    (void)f;
+    (void)d;
+    (void)table;
+    json_object_set_new(o, "name", json_string(r->key));
+    json_object_set_new(o, "state",
+                        json_string(!r->present[0] ? "new" : !r->present[1] ? "gone" : "changed"));
+    json_object_set_new(o, "old", json_integer((json_int_t)a));
+    json_object_set_new(o, "new", json_integer((json_int_t)b));
+    json_object_set_new(o, "delta", json_integer((json_int_t)b - (json_int_t)a));
+    json_object_set_new(o, "percent", num_pct(a, b));
+    json_array_append_new(c->table, o);
+}
+
+static void json_table_end(FILE *f, const struct diff *d, unsigned table, size_t changed,
+                           size_t shown, void *ctx)
+{
+    struct json_ctx *c = ctx;
+    json_t *t = json_object_get(c->tables, table_keys[table]);
+    (void)f;
+    (void)d;
+    (void)shown;
+    json_object_set_new(t, "changed", json_integer((json_int_t)changed));
+}
+
+static int json_end(FILE *f, const struct diff *d, void *ctx)
+{
+    struct json_ctx *c = ctx;
+    int rc;
+    (void)d;
+    rc = json_dumpf(c->root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) == 0 &&
+                 fputc('\n', f) != EOF
+             ? 0
+             : -1;
+    json_decref(c->root);
+    return rc;
+}
+
+const struct diff_writer diff_json_writer = {json_begin,       json_total, json_metric,
+                                             json_table_begin, json_row,   json_table_end,
+                                             json_end};
+
+/* ------------------------------------------------------------ Markdown */
+
+/* Text in a table cell: the characters Markdown gives a meaning escaped
+ * (a function name like operator| or a path with _ stays literal). */
+static void md_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (strchr("\\`*_{}[]()<>#+-.!|~", *s))
+            fputc('\\', f);
+        if (*s == '\n' || *s == '\r')
+            fputc(' ', f);
+        else
+            fputc(*s, f);
+    }
+}
+
+struct md_ctx {
+    size_t unchanged, changed;
+    int metrics_said;
+};
+
+static void md_begin(FILE *f, const struct diff *d, const struct diff_view *v, void *ctx)
+{
+    (void)ctx;
+    fputs("### hpm diff: ", f);
+    md_text(f, d->old_name);
+    fputs(" → ", f);
+    md_text(f, d->new_name);
+    fprintf(f, "\n\n%s; largest changes sorted by **%s**.\n\n",
+            d->profiles ? "Two profiles" : "Two count reports", d->kinds[v->sort]);
+    fputs("| event | old | new | delta | change |\n|---|---:|---:|---:|---:|\n", f);
+}
+
+static void md_total(FILE *f, const struct diff *d, unsigned k, uint64_t a, uint64_t b, int in_a,
+                     int in_b, void *ctx)
+{
+    struct md_ctx *c = ctx;
+    char delta[32], pct[32];
+    if (a == b && in_a && in_b) {
+        c->unchanged++;
+        return;
+    }
+    c->changed++;
+    fmt_delta(delta, sizeof delta, a, b);
+    fmt_pct(pct, sizeof pct, a, b);
+    fputs("| ", f);
+    md_text(f, d->kinds[k]);
+    fprintf(f, " | %s%" PRIu64 " | %s%" PRIu64 " | %s | %s |\n", in_a ? "" : "(none) ", a,
+            in_b ? "" : "(none) ", b, delta, !in_b ? "gone" : pct);
+}
+
+static void md_metric(FILE *f, const char *label, const char *formula, double a, double b,
+                      void *ctx)
+{
+    struct md_ctx *c = ctx;
+    if (!c->metrics_said++) {
+        if (c->changed == 0)
+            fputs("| (no event changed) | | | | |\n", f);
+        fputs("\n| derived metric | old | new | change |\n|---|---:|---:|---:|\n", f);
+    }
+    fputs("| ", f);
+    md_text(f, label);
+    fputs(" (", f);
+    md_text(f, formula);
+    fprintf(f, ") | %.6g | %.6g | %+.2f%% |\n", a, b, a ? 100.0 * (b - a) / fabs(a) : 0.0);
+}
+
+static void md_table_begin(FILE *f, const struct diff *d, unsigned table, unsigned kind, void *ctx)
+{
+    (void)ctx;
+    fprintf(f, "\n#### %s: %s\n\n", d->tables[table].title, d->kinds[kind]);
+    fputs("| where | old | new | delta | change |\n|---|---:|---:|---:|---:|\n", f);
+}
+
+static void md_row(FILE *f, const struct diff *d, unsigned table, unsigned kind,
+                   const struct diff_row *r, void *ctx)
+{
+    char delta[32], pct[32];
+    const char *st = state_of(r);
+    (void)d;
+    (void)table;
+    (void)ctx;
+    fmt_delta(delta, sizeof delta, r->v[0][kind], r->v[1][kind]);
+    fmt_pct(pct, sizeof pct, r->v[0][kind], r->v[1][kind]);
+    fputs("| `", f);
+    /* a code span: only backticks need care (none in symbol names) */
+    for (const char *s = r->key; *s; s++)
+        fputc(*s == '`' ? '\'' : *s == '|' ? '/' : *s, f);
+    fprintf(f, "`%s%s | %" PRIu64 " | %" PRIu64 " | %s | %s |\n", *st ? " " : "",
+            *st == 'n' ? "*(new)*" : *st == 'g' ? "*(gone)*" : "", r->v[0][kind], r->v[1][kind],
+            delta, *st == 'g' ? "gone" : pct);
+}
+
+static void md_table_end(FILE *f, const struct diff *d, unsigned table, size_t changed,
+                         size_t shown, void *ctx)
+{
+    (void)ctx;
+    if (changed == 0)
+        fprintf(f, "| (no %s changed) | | | | |\n", d->tables[table].title);
+    else if (changed > shown)
+        fprintf(f, "\n%zu more changed.\n", changed - shown);
+}
+
+static int md_end(FILE *f, const struct diff *d, void *ctx)
+{
+    struct md_ctx *c = ctx;
+    (void)d;
+    if (!c->metrics_said && c->changed == 0)
+        fputs("| (no event changed) | | | | |\n", f);
+    if (c->unchanged)
+        fprintf(f, "\n%zu event%s unchanged.\n", c->unchanged, c->unchanged == 1 ? "" : "s");
+    return ferror(f) ? -1 : 0;
+}
+
+const struct diff_writer diff_markdown_writer = {md_begin,       md_total, md_metric,
+                                                 md_table_begin, md_row,   md_table_end,
+                                                 md_end};
+
+/* ------------------------------------------------------------ hpm diff */
+
+static const char diff_synopsis[] =
+    "usage: hpm diff [--sort EVENT] [--top N] [--json | --markdown] [-o FILE] OLD NEW\n"
+    "\n"
+    "What changed between two runs: two count reports (hpm count --json) or two\n"
+    "profiles (hpm profile; with PROFILE.data beside both, their data objects too).\n"
+    "Every event's total old -> new, the derived metrics, and the largest changes\n"
+    "per region, or per function (matched by name), source line, call path and data\n"
+    "object, sorted by one event (default: the one whose total changed most);\n"
+    "what appeared or disappeared is marked new or gone.\n"
+    "\n";
+
+int cmd_diff(int argc, char **argv)
+{
+    const char *sort = NULL, *output = NULL;
+    long top = 10;
+    int json = 0, md = 0, first, rc, k;
+    struct diff d;
+    struct diff_view v;
+    char err[1024];
+    FILE *f = stdout;
+    const struct hpm_opt t[] = {
+        {"--sort", NULL, "EVENT", "rank the changes by this event (default: the event whose "
+                                  "total changed most)",
+         HPM_OPT_STRING, &sort, NULL, NULL, 0, 0},
+        {"--top", NULL, "N", "rows per table of changes [10]", HPM_OPT_LONG, &top, NULL, NULL, 1,
+         1000000},
+        {"--json", NULL, NULL, "write JSON", HPM_OPT_FLAG, &json, NULL, NULL, 0, 0},
+        {"--markdown", "--md", NULL, "write Markdown (GitHub tables), fit for a pull-request "
+                                     "comment",
+         HPM_OPT_FLAG, &md, NULL, NULL, 0, 0},
+        {"--output", "-o", "FILE", "write to FILE instead of standard output", HPM_OPT_STRING,
+         &output, NULL, NULL, 0, 0},
+        HPM_OPT_TABLE_END,
+    };
+    rc = hpm_opt_parse("hpm diff", t, diff_synopsis, "", argc, argv, &first);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    if (argc - first != 2)
+        return hpm_opt_error("hpm diff", t, diff_synopsis, "", "give two files, OLD and NEW%s",
+                             "");
+    if (json && md)
+        return hpm_opt_error("hpm diff", t, diff_synopsis, "", "--json or --markdown, not both%s",
+                             "");
+    if (diff_load(&d, argv[first], argv[first + 1], err, sizeof err) != 0) {
+        fprintf(stderr, "hpm diff: %s\n", err);
+        return 2;
+    }
+    memset(&v, 0, sizeof v);
+    v.top = top;
+    v.sort = (unsigned)diff_default_sort(&d);
+    if (sort) {
+        if ((k = diff_kind(&d, sort)) < 0) {
+            fprintf(stderr, "hpm diff: no event '%s' in %s or %s\n", sort, argv[first],
+                    argv[first + 1]);
+            diff_free(&d);
+            return 2;
+        }
+        v.sort = (unsigned)k;
+    }
+    if (d.n_kinds == 0) {
+        fprintf(stderr, "hpm diff: %s and %s have no events\n", argv[first], argv[first + 1]);
+        diff_free(&d);
+        return 2;
+    }
+    if (output && !(f = fopen(output, "w"))) {
+        fprintf(stderr, "hpm diff: cannot write %s: %s\n", output, strerror(errno));
+        diff_free(&d);
+        return 1;
+    }
+    {
+        struct text_ctx tc = {0, 0};
+        struct json_ctx jc = {0};
+        struct md_ctx mc = {0, 0, 0};
+        rc = json ? diff_write(f, &d, &v, &diff_json_writer, &jc)
+             : md ? diff_write(f, &d, &v, &diff_markdown_writer, &mc)
+                  : diff_write(f, &d, &v, &diff_text_writer, &tc);
+    }
+    if (f != stdout && fclose(f) != 0)
+        rc = -1;
+    if (rc)
+        fprintf(stderr, "hpm diff: cannot write %s\n", output ? output : "standard output");
+    diff_free(&d);
+    return rc ? 1 : 0;
+}
