@@ -83,6 +83,23 @@ assert d["changes"]["regions"]["rows"][0]["name"] == "solve"
     expect_err "no event 'NOSUCH'"
     run diff old.json
     expect_rc 2
+    # the gate on count reports: soft, hard, per region
+    run diff --limit INSTRUCTIONS:+10% old.json new.json
+    expect_rc 3
+    expect_err "INSTRUCTIONS went from 1000 to 1500 (+50.00%), more than +10%"
+    run diff --limit INSTRUCTIONS:+50% old.json new.json
+    expect_rc 0
+    run diff --limit INSTRUCTIONS:1499 old.json new.json
+    expect_rc 3
+    expect_err "INSTRUCTIONS is 1500, over the limit 1499"
+    run diff --limit INSTRUCTIONS@solve:+60% --limit L1D_MISSES:+0% old.json new.json
+    expect_rc 3
+    expect_err "INSTRUCTIONS in solve went from 700 to 1200"
+    run diff --limit INSTRUCTIONS@nosuch:+1% old.json new.json
+    expect_rc 2
+    expect_err "no region 'nosuch'"
+    run diff --limit INSTRUCTIONS:+x% old.json new.json
+    expect_rc 2
     ;;
 profiles)
     # the same path for both builds: the loader's work is the same
@@ -96,9 +113,20 @@ profiles)
     expect_rc 0
     expect_out "sorted by INSTRUCTIONS"
     first=$(awk '/-- functions \(self\)/ { getline; getline; print; exit }' out)
-    echo "$first" | grep -q "+1001 .* hot$" || fail "hot is not first with +1001: $first"
+    echo "$first" | grep -q "+100001 .* hot$" || fail "hot is not first with +100001: $first"
     grep -q "diff_prog.c:[0-9]* (new)$" out || fail "the new loop's line is not listed as new"
-    grep -q "+1001 .*main > hot$" out || fail "the call path main > hot lacks +1001"
+    grep -q "+100001 .*main > hot$" out || fail "the call path main > hot lacks +100001"
+    # the gate: the extra loop is about 19% of the run
+    run diff --limit INSTRUCTIONS:+1% a.prof b.prof
+    expect_rc 3
+    expect_err "regression: INSTRUCTIONS:+1%: INSTRUCTIONS went from"
+    expect_err "hpm:   hot +100001"
+    run diff --limit INSTRUCTIONS:+50% a.prof b.prof
+    expect_rc 0
+    run diff --limit INSTRUCTIONS@cold:+0% a.prof b.prof
+    expect_rc 0
+    run diff --limit INSTRUCTIONS@hot:+0% a.prof b.prof
+    expect_rc 3
     # a profile against itself: nothing changed
     run diff a.prof a.prof
     expect_rc 0

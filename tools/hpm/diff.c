@@ -606,3 +606,110 @@ int diff_metric(const struct diff *d, unsigned i, double out[2])
     }
     return 0;
 }
+
+/* ------------------------------------------------------------ the gate */
+
+int diff_limit_parse(const char *s, struct diff_limit *l, char *err, size_t errlen)
+{
+    const char *colon = strrchr(s, ':'), *at = strchr(s, '@');
+    char *end;
+    size_t kl;
+    memset(l, 0, sizeof *l);
+    l->text = s;
+    if (!colon || colon == s) {
+        snprintf(err, errlen, "limit '%s': give KIND[@SCOPE]:+P%% or KIND[@SCOPE]:N", s);
+        return -1;
+    }
+    if (at && at > colon)
+        at = NULL;
+    kl = (size_t)((at ? at : colon) - s);
+    if (kl == 0 || kl >= sizeof l->kind || (at && (size_t)(colon - at - 1) >= sizeof l->scope) ||
+        (at && colon == at + 1)) {
+        snprintf(err, errlen, "limit '%s': an event name, then @SCOPE (optional), then ':'", s);
+        return -1;
+    }
+    memcpy(l->kind, s, kl);
+    if (at)
+        memcpy(l->scope, at + 1, (size_t)(colon - at - 1));
+    colon++;
+    if (*colon == '+' && colon[strlen(colon) - 1] == '%') {
+        errno = 0;
+        l->percent = strtod(colon + 1, &end);
+        if (errno || end != colon + strlen(colon) - 1 || l->percent < 0 || isnan(l->percent)) {
+            snprintf(err, errlen, "limit '%s': '%s' is not a percentage such as +1%%", s, colon);
+            return -1;
+        }
+        return 0;
+    }
+    errno = 0;
+    l->max = strtoull(colon, &end, 10);
+    if (errno || *end || !*colon || *colon == '-') {
+        snprintf(err, errlen, "limit '%s': '%s' is neither +P%% nor a number", s, colon);
+        return -1;
+    }
+    l->hard = 1;
+    return 0;
+}
+
+static const struct diff_row *find_row(const struct diff *d, unsigned table, const char *key)
+{
+    const struct diff_table *t = &d->tables[table];
+    size_t r;
+    for (r = 0; r < t->n; r++)
+        if (strcmp(t->rows[r].key, key) == 0)
+            return &t->rows[r];
+    return NULL;
+}
+
+int diff_gate(FILE *f, const struct diff *d, const struct diff_limit *l, unsigned n, char *err,
+              size_t errlen)
+{
+    unsigned i;
+    int exceeded = 0;
+    for (i = 0; i < n; i++) {
+        int k = diff_kind(d, l[i].kind);
+        unsigned table = !l[i].scope[0] ? DIFF_TOTALS : d->profiles ? DIFF_FUNCTIONS : DIFF_REGIONS;
+        const struct diff_row *r;
+        uint64_t a, b;
+        int over;
+        if (k < 0) {
+            snprintf(err, errlen, "limit '%s': neither run counted %s", l[i].text, l[i].kind);
+            return -1;
+        }
+        r = find_row(d, table, l[i].scope[0] ? l[i].scope : d->kinds[k]);
+        if (!r) {
+            snprintf(err, errlen, "limit '%s': no %s '%s' in either run", l[i].text,
+                     d->profiles ? "function" : "region", l[i].scope);
+            return -1;
+        }
+        a = r->v[0][k];
+        b = r->v[1][k];
+        over = l[i].hard ? b > l[i].max : (double)b > (double)a * (1 + l[i].percent / 100);
+        if (!over)
+            continue;
+        exceeded++;
+        if (l[i].hard)
+            fprintf(f, "hpm: regression: %s: %s%s%s is %" PRIu64 ", over the limit %" PRIu64 "\n",
+                    l[i].text, d->kinds[k], l[i].scope[0] ? " in " : "", l[i].scope, b, l[i].max);
+        else
+            fprintf(f,
+                    "hpm: regression: %s: %s%s%s went from %" PRIu64 " to %" PRIu64
+                    " (%+.2f%%), more than +%g%%\n",
+                    l[i].text, d->kinds[k], l[i].scope[0] ? " in " : "", l[i].scope, a, b,
+                    diff_percent(a, b), l[i].percent);
+        if (d->profiles && !l[i].scope[0]) {
+            /* the functions behind it: the largest increases of that event */
+            const struct diff_row **rows;
+            size_t m = diff_changes(d, DIFF_FUNCTIONS, (unsigned)k, &rows), j, said = 0;
+            for (j = 0; j < m && said < 5; j++)
+                if (rows[j]->v[1][k] > rows[j]->v[0][k]) {
+                    fprintf(f, "hpm:   %s +%" PRIu64 "%s\n", rows[j]->key,
+                            rows[j]->v[1][k] - rows[j]->v[0][k],
+                            !rows[j]->present[0] ? " (new)" : "");
+                    said++;
+                }
+            free(rows);
+        }
+    }
+    return exceeded;
+}

@@ -103,3 +103,27 @@ int diff_write(FILE *f, const struct diff *d, const struct diff_view *v,
                const struct diff_writer *w, void *ctx);
 
 #endif
+
+/* ------------------------------------------------------------ the gate */
+
+/* A limit on one event, over the whole run or one region (count reports)
+ * or function (profiles): soft, an increase of at most `percent` over the
+ * old value; hard, a new value of at most `max`. */
+struct diff_limit {
+    char kind[64];
+    char scope[256]; /* "" = the totals */
+    int hard;
+    double percent;
+    uint64_t max;
+    const char *text; /* as given */
+};
+
+/* Parses KIND[@SCOPE]:+P% or KIND[@SCOPE]:N: 0, or -1 with a message. */
+int diff_limit_parse(const char *s, struct diff_limit *l, char *err, size_t errlen);
+
+/* Checks every limit; prints each one exceeded to f (with, for a totals
+ * limit on profiles, the functions whose change makes it up) and returns
+ * how many were exceeded, or -1 when a limit names an event or scope the
+ * runs do not have (message in err). */
+int diff_gate(FILE *f, const struct diff *d, const struct diff_limit *l, unsigned n, char *err,
+              size_t errlen);

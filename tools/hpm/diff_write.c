@@ -424,6 +424,9 @@ static const char diff_synopsis[] =
 int cmd_diff(int argc, char **argv)
 {
     const char *sort = NULL, *output = NULL;
+    static struct hpm_opt_list limits;
+    static struct diff_limit lim[HPM_OPT_LIST_MAX];
+    unsigned i;
     long top = 10;
     int json = 0, md = 0, first, rc, k;
     struct diff d;
@@ -442,6 +445,10 @@ int cmd_diff(int argc, char **argv)
          HPM_OPT_FLAG, &md, NULL, NULL, 0, 0},
         {"--output", "-o", "FILE", "write to FILE instead of standard output", HPM_OPT_STRING,
          &output, NULL, NULL, 0, 0},
+        {"--limit", NULL, "KIND[@SCOPE]:LIMIT",
+         "fail (exit 3) when NEW exceeds a limit: +P% over OLD (soft) or N (hard); SCOPE a\n"
+         "region (count reports) or function (profiles); repeatable",
+         HPM_OPT_LIST, &limits, NULL, NULL, 0, 0},
         HPM_OPT_TABLE_END,
     };
     rc = hpm_opt_parse("hpm diff", t, diff_synopsis, "", argc, argv, &first);
@@ -453,6 +460,11 @@ int cmd_diff(int argc, char **argv)
     if (json && md)
         return hpm_opt_error("hpm diff", t, diff_synopsis, "", "--json or --markdown, not both%s",
                              "");
+    for (i = 0; i < limits.n; i++)
+        if (diff_limit_parse(limits.v[i], &lim[i], err, sizeof err) != 0) {
+            fprintf(stderr, "hpm diff: %s\n", err);
+            return 2;
+        }
     if (diff_load(&d, argv[first], argv[first + 1], err, sizeof err) != 0) {
         fprintf(stderr, "hpm diff: %s\n", err);
         return 2;
@@ -489,8 +501,18 @@ int cmd_diff(int argc, char **argv)
     }
     if (f != stdout && fclose(f) != 0)
         rc = -1;
-    if (rc)
+    if (rc) {
         fprintf(stderr, "hpm diff: cannot write %s\n", output ? output : "standard output");
+        diff_free(&d);
+        return 1;
+    }
+    if (limits.n) {
+        int over = diff_gate(stderr, &d, lim, limits.n, err, sizeof err);
+        if (over < 0)
+            fprintf(stderr, "hpm diff: %s\n", err);
+        diff_free(&d);
+        return over < 0 ? 2 : over ? 3 : 0;
+    }
     diff_free(&d);
-    return rc ? 1 : 0;
+    return 0;
 }
