@@ -203,6 +203,7 @@ struct side {
     json_t *root;            /* a count report */
     struct hpm_profile p, dp; /* a profile, and its data objects */
     int have_data;
+    int data_file; /* look for PROFILE.data beside a profile */
 };
 
 static int parse_count(struct side *x, const char *text, size_t len, char *err, size_t errlen)
@@ -231,6 +232,8 @@ static int parse_profile(struct side *x, const char *text, size_t len, char *err
         return -1;
     }
     hpm_profile_finish(&x->p);
+    if (!x->data_file)
+        return 0;
     /* its data objects, when hpm profile wrote them beside it */
     if (asprintf(&name, "%s.data", x->path) < 0)
         return -1;
@@ -380,8 +383,8 @@ static int fill_data(struct diff *d, int s, struct side *x)
     return 0;
 }
 
-int diff_load(struct diff *d, const char *old_path, const char *new_path, char *err,
-              size_t errlen)
+int diff_load_texts(struct diff *d, const char *const names[2], const char *const texts[2],
+                    const size_t lens[2], int data_files, char *err, size_t errlen)
 {
     static const char *const titles[DIFF_N_TABLES] = {
         "totals", "regions", "functions (self)", "source lines", "call paths (inclusive)",
@@ -393,22 +396,16 @@ int diff_load(struct diff *d, const char *old_path, const char *new_path, char *
     memset(x, 0, sizeof x);
     for (i = 0; i < DIFF_N_TABLES; i++)
         d->tables[i].title = titles[i];
-    d->old_name = old_path;
-    d->new_name = new_path;
-    x[0].path = old_path;
-    x[1].path = new_path;
+    d->old_name = names[0];
+    d->new_name = names[1];
     for (s = 0; s < 2; s++) {
+        x[s].path = names[s];
+        x[s].data_file = data_files;
         hpm_profile_init(&x[s].p);
         hpm_profile_init(&x[s].dp);
     }
     for (s = 0; s < 2 && rc == 0; s++) {
-        size_t len = 0;
-        char *text = read_input(x[s].path, &len, err, errlen);
-        if (!text) {
-            rc = -1;
-            break;
-        }
-        x[s].kind = input_kind(text, len);
+        x[s].kind = input_kind(texts[s], lens[s]);
         if (x[s].kind == IN_UNKNOWN) {
             snprintf(err, errlen,
                      "%s: neither a count report (hpm count --json) nor a profile (hpm profile)",
@@ -420,10 +417,9 @@ int diff_load(struct diff *d, const char *old_path, const char *new_path, char *
                      x[1].kind == IN_COUNT ? "count report" : "profile");
             rc = -1;
         } else {
-            rc = x[s].kind == IN_COUNT ? parse_count(&x[s], text, len, err, errlen)
-                                       : parse_profile(&x[s], text, len, err, errlen);
+            rc = x[s].kind == IN_COUNT ? parse_count(&x[s], texts[s], lens[s], err, errlen)
+                                       : parse_profile(&x[s], texts[s], lens[s], err, errlen);
         }
-        free(text);
     }
     /* the kinds of both sides, old's first, before any row is made */
     for (s = 0; s < 2 && rc == 0; s++) {
@@ -464,6 +460,25 @@ int diff_load(struct diff *d, const char *old_path, const char *new_path, char *
     }
     if (rc)
         diff_free(d);
+    return rc;
+}
+
+int diff_load(struct diff *d, const char *old_path, const char *new_path, char *err,
+              size_t errlen)
+{
+    const char *names[2] = {old_path, new_path};
+    char *texts[2] = {NULL, NULL};
+    size_t lens[2] = {0, 0};
+    int s, rc;
+    memset(d, 0, sizeof *d);
+    for (s = 0; s < 2; s++)
+        if (!(texts[s] = read_input(names[s], &lens[s], err, errlen))) {
+            free(texts[0]);
+            return -1;
+        }
+    rc = diff_load_texts(d, names, (const char *const *)texts, lens, 1, err, errlen);
+    free(texts[0]);
+    free(texts[1]);
     return rc;
 }
 

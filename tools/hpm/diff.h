@@ -53,6 +53,10 @@ struct diff {
 /* Loads two inputs of one kind: 0, or -1 with a message naming the file. */
 int diff_load(struct diff *d, const char *old_path, const char *new_path, char *err,
               size_t errlen);
+/* The same from two texts in memory (NUL-terminated at lens[s]), named
+ * names[s] in messages; data_files: also read NAME.data beside a profile. */
+int diff_load_texts(struct diff *d, const char *const names[2], const char *const texts[2],
+                    const size_t lens[2], int data_files, char *err, size_t errlen);
 void diff_free(struct diff *d);
 
 /* The index of an event (case-insensitive), or -1. */

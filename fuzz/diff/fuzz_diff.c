@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* libFuzzer target for hpm diff's inputs (tools/hpm/diff.c): the input is
+ * split at its first 0xff byte into OLD and NEW (count reports in JSON, or
+ * profiles in callgrind's format), loaded, written through every writer
+ * and gated by a few limits. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diff.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const uint8_t *cut = memchr(data, 0xff, size);
+    size_t la = cut ? (size_t)(cut - data) : size, lb = cut ? size - la - 1 : 0;
+    char *a = malloc(la + 1), *b = malloc(lb + 1), err[512];
+    const char *names[2] = {"old", "new"}, *texts[2] = {a, b};
+    size_t lens[2] = {la, lb};
+    struct diff d;
+    if (!a || !b) {
+        free(a);
+        free(b);
+        return 0;
+    }
+    memcpy(a, data, la);
+    a[la] = 0;
+    if (lb)
+        memcpy(b, cut + 1, lb);
+    b[lb] = 0;
+    if (diff_load_texts(&d, names, texts, lens, 0, err, sizeof err) == 0) {
+        struct diff_view v = {(unsigned)diff_default_sort(&d), 5};
+        struct diff_limit l[2];
+        FILE *f = fopen("/dev/null", "w");
+        if (f) {
+            char tc[64] = {0}, jc[64] = {0}, mc[64] = {0};
+            diff_write(f, &d, &v, &diff_text_writer, tc);
+            diff_write(f, &d, &v, &diff_json_writer, jc);
+            diff_write(f, &d, &v, &diff_markdown_writer, mc);
+            if (diff_limit_parse("INSTRUCTIONS:+1%", &l[0], err, sizeof err) == 0 &&
+                diff_limit_parse("INSTRUCTIONS:1000", &l[1], err, sizeof err) == 0)
+                diff_gate(f, &d, l, 2, err, sizeof err);
+            fclose(f);
+        }
+        diff_free(&d);
+    }
+    free(a);
+    free(b);
+    return 0;
+}
