@@ -133,6 +133,68 @@ profiles)
     expect_out "no functions (self) changed"
     expect_out "no source lines changed"
     ;;
+baseline)
+    # named baselines and the gate in hpm count and hpm profile
+    HPM_BASELINE_DIR=$dir/store
+    export HPM_BASELINE_DIR
+    cp "$prog_a" prog
+    run count -e INSTRUCTIONS,CYCLES --save-baseline main -- ./prog
+    expect_rc 0
+    expect_err "baseline main saved in $dir/store/main"
+    [ -f store/main/report.json ] && [ -f store/main/meta.json ] || fail "baseline files missing"
+    cp "$prog_b" prog
+    # the defaults gate INSTRUCTIONS and CYCLES at +1%: the extra loop is 19%
+    run count -e INSTRUCTIONS,CYCLES --baseline main -- ./prog
+    expect_rc 3
+    expect_err "no --limit given; gating on INSTRUCTIONS:+1% CYCLES:+1%"
+    expect_err "regression: INSTRUCTIONS:+1%: INSTRUCTIONS went from"
+    expect_err "the program is another build"
+    run count -e INSTRUCTIONS,CYCLES --baseline main --limit INSTRUCTIONS:+50% -- ./prog
+    expect_rc 0
+    expect_err "within 1 limit"
+    # another machine model: refused
+    run count --machine bgl -e INSTRUCTIONS,CYCLES --baseline main -- ./prog
+    expect_rc 2
+    expect_err "another machine model"
+    # no such baseline, a corrupt one, a truncated report
+    run count -e INSTRUCTIONS --baseline nosuch -- ./prog
+    expect_rc 2
+    expect_err "no baseline nosuch"
+    cp -r store/main store/bad
+    echo '{"hpm_baseline": 1, "machine_ha' >store/bad/meta.json
+    run count -e INSTRUCTIONS --baseline bad -- ./prog
+    expect_rc 2
+    expect_err "baseline bad: .*meta.json is corrupt"
+    cp store/main/meta.json store/bad/meta.json
+    head -c 100 store/main/report.json >store/bad/report.json
+    run count -e INSTRUCTIONS --baseline bad -- ./prog
+    expect_rc 2
+    expect_err "baseline bad: .*report.json"
+    run count -e INSTRUCTIONS --limit INSTRUCTIONS:+1% -- ./prog
+    expect_rc 2
+    expect_err "give --baseline NAME"
+    # the program's own failure keeps its own status
+    cp "$prog_a" prog
+    run count -e INSTRUCTIONS --save-baseline fails -- sh -c './prog; exit 7'
+    expect_rc 7
+    cp "$prog_b" prog
+    run count -e INSTRUCTIONS --baseline fails -- sh -c './prog; exit 7'
+    expect_rc 7
+    expect_err "regression: INSTRUCTIONS:+1%"
+    # profiles: a per-function limit names the function
+    cp "$prog_a" prog
+    run profile -e INSTRUCTIONS -o a.prof --save-baseline prof -- ./prog
+    expect_rc 0
+    [ -f store/prof/profile ] || fail "the profile is not in the baseline"
+    cp "$prog_b" prog
+    run profile -e INSTRUCTIONS -o b.prof --baseline prof --limit INSTRUCTIONS@hot:+1% -- ./prog
+    expect_rc 3
+    expect_err "INSTRUCTIONS in hot went from"
+    run profile -e INSTRUCTIONS -o b.prof --baseline prof --limit INSTRUCTIONS@cold:+1% -- ./prog
+    expect_rc 0
+    run count -e INSTRUCTIONS --baseline prof -- ./prog
+    expect_rc 3
+    ;;
 *)
     echo "unknown scenario $scenario" >&2
     exit 2

@@ -42,6 +42,7 @@
 #include "commands.h"
 #include "count_perf.h"
 #include "count_procs.h"
+#include "baseline.h"
 #include "count_report.h"
 #include "machine_arg.h"
 #include "machine_wire.h"
@@ -80,6 +81,8 @@ struct count_opts {
     int mpi;            /* --mpi: must be a rank of an MPI job, PROGRAM an MPI program */
     const char *mpi_dir; /* where the ranks' results go (mpi_job.h) */
     int per_rank;       /* the aggregate shows each rank's counts */
+    const char *save_baseline, *baseline; /* baseline.h */
+    struct hpm_opt_list limits;
     char **prog; /* PROGRAM ARGS..., NULL-terminated */
     int prog_argc;
 };
@@ -115,7 +118,7 @@ static const char count_footer[] =
     "if signal N killed it.\n";
 
 /* The one table of hpm count's and hpm run's options: parsing and usage. */
-#define COUNT_OPTIONS 21 /* rows, with the end */
+#define COUNT_OPTIONS 24 /* rows, with the end */
 static void count_table(struct count_opts *o, struct hpm_opt *t)
 {
     const struct hpm_opt rows[] = {
@@ -182,6 +185,19 @@ static void count_table(struct count_opts *o, struct hpm_opt *t)
          "(modeled), auto = perf_event when it provides every -e event,\n"
          "else the virtual PMU (the default)",
          HPM_OPT_CHOICE, &o->pmu, pmu_choices, &o->pmu_given, 0, 0},
+        {"--save-baseline", NULL, "NAME",
+         "keep this run's counts (and profile) as baseline NAME\n"
+         "(under .hpm/baselines, $HPM_BASELINE_DIR, or a path with '/')",
+         HPM_OPT_STRING, &o->save_baseline, NULL, NULL, 0, 0},
+        {"--baseline", NULL, "NAME",
+         "compare with baseline NAME: exit 3 when a --limit is exceeded\n"
+         "(default limits INSTRUCTIONS:+1%, CYCLES:+1%); another machine\n"
+         "model is refused (exit 2)",
+         HPM_OPT_STRING, &o->baseline, NULL, NULL, 0, 0},
+        {"--limit", NULL, "KIND[@SCOPE]:LIMIT",
+         "with --baseline: +P% over the baseline (soft) or N (hard); SCOPE a\n"
+         "region (hpm count) or function (hpm profile); repeatable",
+         HPM_OPT_LIST, &o->limits, NULL, NULL, 0, 0},
         HPM_OPT_TABLE_END,
     };
     _Static_assert(sizeof rows / sizeof rows[0] == COUNT_OPTIONS, "COUNT_OPTIONS");
@@ -227,7 +243,9 @@ static int parse_opts(int argc, char **argv, struct count_opts *o)
         return usage_error("--from-output runs nothing; drop the program '%s'", o->prog[0]);
     if (!o->from_output && o->prog_argc == 0)
         return usage_error("no program to run (hpm count [options] -- PROGRAM [ARGS])%s", "");
-    return 0;
+    if (o->limits.n && !o->baseline)
+        return usage_error("--limit gates against a baseline: give --baseline NAME%s", "");
+    return baseline_limits_ok(cmd_name, o->limits.v, o->limits.n);
 }
 
 /* ------------------------------------------------------------ events */
@@ -980,6 +998,27 @@ enum count_mode { MODE_COUNT, MODE_RUN, MODE_PROFILE, MODE_RECORD };
 /* hpm record's additions to a profile run (count_hook.h) */
 static const struct count_hook *record_hook;
 
+/* --save-baseline and --baseline after a run: the JSON report into the
+ * run's folder, then baseline.h. 0, 3 or 2. */
+static int baseline_step(const struct count_opts *o, const struct count_report *r,
+                         const char *dir, const char *profile_path, const char *machine,
+                         const char *wire)
+{
+    char path[4200], found[4096];
+    struct count_opts ro = *o;
+    static struct baseline_meta meta;
+    snprintf(path, sizeof path, "%s/report.json", dir);
+    ro.fmt = FMT_JSON;
+    ro.output = path;
+    if (write_report(&ro, r) != 0)
+        return 2;
+    if (search_program(o->prog[0], found, sizeof found) != 0)
+        snprintf(found, sizeof found, "%s", o->prog[0]);
+    baseline_meta_collect(&meta, machine, wire, found, o->prog, o->prog_argc);
+    return baseline_after_run(cmd_name, o->save_baseline, o->baseline, o->limits.v, o->limits.n,
+                              path, profile_path, &meta);
+}
+
 static int count_or_run(int argc, char **argv, enum count_mode mode)
 {
     int run_only = mode == MODE_RUN, profile = mode == MODE_PROFILE || mode == MODE_RECORD;
@@ -1427,6 +1466,12 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
         if (profile_write(cmd_name, dir, (uint64_t)res.pid, !o.no_children, o.prog,
                           o.prog_argc, m.name, profile_out) != 0)
             rc = 1;
+    }
+    if (!in_job && (o.save_baseline || o.baseline)) {
+        int g = baseline_step(&o, &r, dir, profile ? profile_out : NULL, m.name, wire);
+        /* the program's own failure keeps its status */
+        if (g && rc == 0)
+            rc = g;
     }
     count_tree_free(&tree);
     vpmu_output_free(&out);
