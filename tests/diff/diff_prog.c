@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Two builds of one program for hpm diff's tests: with HPM_DIFF_EXTRA=N,
  * hot() runs an extra loop whose instruction count is exact (a mov, then
- * N times dec and jnz: 1 + 2N instructions); nothing else differs. */
+ * N times dec and jnz: 1 + 2N instructions); nothing else differs.
+ * `diff_prog clock` spins as long as the clock's nanoseconds say. */
+#define _POSIX_C_SOURCE 200809L
+#include <string.h>
+#include <time.h>
+
 #ifndef HPM_DIFF_EXTRA
 #define HPM_DIFF_EXTRA 0
 #endif
@@ -33,8 +38,15 @@ __attribute__((noinline)) void cold(void)
     spin(1000);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "clock") == 0) {
+        /* a program that depends on the time: its counts differ run to run */
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        spin(1000 + (unsigned long)ts.tv_nsec % 100000);
+        return 0;
+    }
     hot();
     cold();
     return 0;

@@ -194,6 +194,17 @@ baseline)
     expect_rc 0
     run count -e INSTRUCTIONS --baseline prof -- ./prog
     expect_rc 3
+    # --repeat: a deterministic program repeats exactly; one that reads the
+    # clock is named, and the gate leaves its unstable events alone
+    run count -e INSTRUCTIONS,CYCLES --repeat 2 -- ./prog
+    expect_rc 0
+    expect_err "every modeled count is the same in each run"
+    run count -e INSTRUCTIONS,CYCLES --save-baseline clock -- ./prog clock
+    expect_rc 0
+    run count -e INSTRUCTIONS,CYCLES --repeat 2 --baseline clock --limit INSTRUCTIONS:+0% -- ./prog clock
+    expect_rc 0
+    expect_err "differ between identical runs (the program is not deterministic; not gated):.*INSTRUCTIONS"
+    expect_err "INSTRUCTIONS:+0% not gated"
     ;;
 *)
     echo "unknown scenario $scenario" >&2

@@ -10,12 +10,31 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 extern char **environ;
 
 const char *const baseline_default_limits[] = {"INSTRUCTIONS:+1%", "CYCLES:+1%", NULL};
+
+static const char *const *unstable;
+static unsigned n_unstable;
+
+void baseline_set_unstable(const char *const *kinds, unsigned n)
+{
+    unstable = kinds;
+    n_unstable = n;
+}
+
+static int is_unstable(const char *kind)
+{
+    unsigned i;
+    for (i = 0; i < n_unstable; i++)
+        if (strcasecmp(unstable[i], kind) == 0)
+            return 1;
+    return 0;
+}
 
 static uint64_t fnv1a(const char *s)
 {
@@ -371,6 +390,19 @@ int baseline_check(FILE *f, const char *name, const char *report_json, const cha
         for (i = 0; i < n; i++)
             fprintf(f, " %s", dflt[i].text);
         fprintf(f, "\n");
+    }
+    {
+        /* no gate on what differs between identical runs (--repeat) */
+        static struct diff_limit kept[256];
+        unsigned m = 0;
+        for (i = 0; i < n && m < sizeof kept / sizeof kept[0]; i++)
+            if (is_unstable(limits[i].kind))
+                fprintf(f, "hpm: baseline %s: %s not gated: %s differs between identical runs\n",
+                        name, limits[i].text, limits[i].kind);
+            else
+                kept[m++] = limits[i];
+        limits = kept;
+        n = m;
     }
     over = diff_gate(f, &d, limits, n, err, errlen);
     diff_free(&d);

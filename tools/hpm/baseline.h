@@ -76,5 +76,9 @@ extern const char *const baseline_default_limits[];
 int baseline_after_run(const char *cmd, const char *save, const char *check,
                        const char *const *limits, unsigned n_limits, const char *report_json,
                        const char *profile, const struct baseline_meta *m);
+/* Events that differ between identical runs (hpm count --repeat): limits
+ * on them are dropped from the gate, with a note. The names must live as
+ * long as the process. */
+void baseline_set_unstable(const char *const *kinds, unsigned n);
 /* Checks the limits' syntax before a run: 0, or 2 with a message. */
 int baseline_limits_ok(const char *cmd, const char *const *limits, unsigned n_limits);

@@ -83,6 +83,7 @@ struct count_opts {
     int per_rank;       /* the aggregate shows each rank's counts */
     const char *save_baseline, *baseline; /* baseline.h */
     struct hpm_opt_list limits;
+    long repeat; /* --repeat N: N identical runs first, to find unstable events */
     char **prog; /* PROGRAM ARGS..., NULL-terminated */
     int prog_argc;
 };
@@ -118,7 +119,7 @@ static const char count_footer[] =
     "if signal N killed it.\n";
 
 /* The one table of hpm count's and hpm run's options: parsing and usage. */
-#define COUNT_OPTIONS 24 /* rows, with the end */
+#define COUNT_OPTIONS 25 /* rows, with the end */
 static void count_table(struct count_opts *o, struct hpm_opt *t)
 {
     const struct hpm_opt rows[] = {
@@ -198,6 +199,10 @@ static void count_table(struct count_opts *o, struct hpm_opt *t)
          "with --baseline: +P% over the baseline (soft) or N (hard); SCOPE a\n"
          "region (hpm count) or function (hpm profile); repeatable",
          HPM_OPT_LIST, &o->limits, NULL, NULL, 0, 0},
+        {"--repeat", NULL, "N",
+         "first run PROGRAM N times as given and name every event that\n"
+         "differs between these identical runs; --baseline never gates them",
+         HPM_OPT_LONG, &o->repeat, NULL, NULL, 2, 100},
         HPM_OPT_TABLE_END,
     };
     _Static_assert(sizeof rows / sizeof rows[0] == COUNT_OPTIONS, "COUNT_OPTIONS");
@@ -998,6 +1003,109 @@ enum count_mode { MODE_COUNT, MODE_RUN, MODE_PROFILE, MODE_RECORD };
 /* hpm record's additions to a profile run (count_hook.h) */
 static const struct count_hook *record_hook;
 
+/* --repeat N: N runs of PROGRAM as given (this hpm, re-run with the
+ * options that decide the counts, a JSON report each), then the events
+ * whose totals differ between them: printed, and kept from the gate. 0,
+ * or 1 (a run could not be made). */
+static int repeat_runs(const struct count_opts *o, const char *dir)
+{
+    static char *av[HPM_OPT_LIST_MAX + 64];
+    static const char *unstable[DIFF_MAX_KINDS];
+    char paths[2][4200], first[4200], err[1024], self[4096];
+    static char buf[DIFF_MAX_KINDS][160];
+    unsigned n_unstable = 0, k;
+    long run;
+    ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (sl <= 0)
+        return 1;
+    self[sl] = 0;
+    snprintf(first, sizeof first, "%s/repeat.0.json", dir);
+    for (run = 0; run < o->repeat; run++) {
+        int na = 0, st;
+        unsigned i;
+        pid_t pid;
+        char *out = run ? paths[1] : first;
+        if (run)
+            snprintf(paths[1], sizeof paths[1], "%s/repeat.%ld.json", dir, run);
+        av[na++] = self;
+        av[na++] = "count";
+        av[na++] = "--pmu=virtual";
+        av[na++] = "--json";
+        av[na++] = "-o";
+        av[na++] = out;
+        if (o->machine) {
+            av[na++] = "--machine";
+            av[na++] = (char *)o->machine;
+        }
+        for (i = 0; i < o->events.n; i++) {
+            av[na++] = "-e";
+            av[na++] = (char *)o->events.v[i];
+        }
+        if (!o->start)
+            av[na++] = "--start=no";
+        if (o->no_children)
+            av[na++] = "--no-children";
+        av[na++] = "--";
+        for (i = 0; i < (unsigned)o->prog_argc; i++)
+            av[na++] = o->prog[i];
+        av[na] = NULL;
+        fflush(NULL);
+        if ((pid = fork()) == 0) {
+            int null = open("/dev/null", O_WRONLY);
+            if (null >= 0) {
+                dup2(null, 1);
+                dup2(null, 2);
+            }
+            execv(self, av);
+            _exit(127);
+        }
+        if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || access(out, R_OK) != 0) {
+            fprintf(stderr, "%s: --repeat: run %ld of %ld gave no report\n", cmd_name, run + 1,
+                    o->repeat);
+            return 1;
+        }
+        if (run) {
+            struct diff d;
+            const struct diff_table *t;
+            size_t r;
+            if (diff_load(&d, first, paths[1], err, sizeof err) != 0) {
+                fprintf(stderr, "%s: --repeat: %s\n", cmd_name, err);
+                return 1;
+            }
+            t = &d.tables[DIFF_TOTALS];
+            for (r = 0; r < t->n; r++) {
+                int kk = diff_kind(&d, t->rows[r].key);
+                unsigned j;
+                if (kk < 0 || t->rows[r].v[0][kk] == t->rows[r].v[1][kk] || d.measured[kk])
+                    continue;
+                for (j = 0; j < n_unstable && strcmp(unstable[j], t->rows[r].key) != 0; j++)
+                    ;
+                if (j == n_unstable && n_unstable < DIFF_MAX_KINDS) {
+                    snprintf(buf[n_unstable], sizeof buf[0], "%s", t->rows[r].key);
+                    unstable[n_unstable] = buf[n_unstable];
+                    n_unstable++;
+                }
+            }
+            diff_free(&d);
+            unlink(paths[1]);
+        }
+    }
+    unlink(first);
+    if (n_unstable == 0) {
+        fprintf(stderr, "%s: --repeat %ld: every modeled count is the same in each run\n",
+                cmd_name, o->repeat);
+    } else {
+        fprintf(stderr, "%s: --repeat %ld: %u event%s differ between identical runs (the "
+                        "program is not deterministic; not gated):",
+                cmd_name, o->repeat, n_unstable, n_unstable == 1 ? "" : "s");
+        for (k = 0; k < n_unstable; k++)
+            fprintf(stderr, " %s", unstable[k]);
+        fputc('\n', stderr);
+    }
+    baseline_set_unstable(unstable, n_unstable);
+    return 0;
+}
+
 /* --save-baseline and --baseline after a run: the JSON report into the
  * run's folder, then baseline.h. 0, 3 or 2. */
 static int baseline_step(const struct count_opts *o, const struct count_report *r,
@@ -1203,6 +1311,10 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
                 strerror(errno));
         rc = 1;
         goto done;
+    }
+    if (o.repeat > 1 && !run_only && mode != MODE_RECORD && repeat_runs(&o, dir) != 0) {
+        rc = 1;
+        goto done_dir;
     }
     {
         char *pat = escape_percent(dir, "/vpmu.%p.out");
