@@ -8,6 +8,11 @@
 #   golden.sh check BUILD [NAME...]       compare (the CTest test golden.counts)
 #   golden.sh regen BUILD [NAME...]       rewrite expected/ (two runs each,
 #                                         refused when they differ)
+#   golden.sh gate BUILD                  hpm's own gate (hpm count --baseline
+#                                         --limit '*:~0%') on the demo workloads
+#                                         and bzip2 on bgp against the baselines
+#                                         committed in baselines/ (golden.gate)
+#   golden.sh save-baselines BUILD        rewrite baselines/ (--save-baseline)
 #
 # Each case runs `hpm count --csv` with every event the machine provides
 # (hpm count's default) on one program and one machine, keeps the rows that
@@ -111,6 +116,37 @@ run_case() {
   fi
   keep_rows <"$WORK/out.csv" >"$out"
 }
+
+# gate_case PROG ARGS...: hpm count of PROG on bgp against (or saving) its
+# baseline, every modeled event exact (docs/ci.md is the recipe users follow)
+gate_case() {
+  local prog=$1
+  shift
+  # shellcheck disable=SC2086 # CMD values are word lists
+  (cd "$WORK" && env -i PATH=/usr/bin:/bin HPM_VALGRIND_LIB="$WORK/lib" \
+    LD_LIBRARY_PATH="$LIBDIR" \
+    "$HPM" count --machine bgp -o "$WORK/out.txt" "$@" -- ${CMD[$prog]} >/dev/null 2>"$WORK/err")
+}
+if [ "$mode" = gate ] || [ "$mode" = save-baselines ]; then
+  fails=0 n=0
+  for prog in matmul cg stream bzip2; do
+    [ -n "${CMD[$prog]:-}" ] || { echo "golden: note: $prog not installed, left out" >&2; continue; }
+    n=$((n + 1))
+    if [ "$mode" = save-baselines ]; then
+      rm -rf "$HERE/baselines/$prog"
+      gate_case "$prog" --save-baseline "$HERE/baselines/$prog" || { cat "$WORK/err" >&2; exit 2; }
+      echo "golden: saved baseline $prog"
+    elif gate_case "$prog" --baseline "$HERE/baselines/$prog" --limit '*:~0%'; then
+      echo "golden: gate ok $prog ($(grep -c 'within' "$WORK/err") gate)"
+    else
+      echo "golden: gate FAIL $prog: a count changed (update baselines/ in the same commit, saying why):"
+      grep -v "^hpm: no hardware PMU\|^hpm: note" "$WORK/err" | head -20
+      fails=$((fails + 1))
+    fi
+  done
+  [ "$fails" = 0 ] || { echo "golden: the gate failed on $fails of $n programs"; exit 1; }
+  exit 0
+fi
 
 names=("$@")
 if [ ${#names[@]} -eq 0 ]; then

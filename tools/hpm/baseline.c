@@ -257,36 +257,27 @@ int baseline_save(const char *name, const char *report_json, const char *profile
     return rc;
 }
 
-/* Reads meta.json of a baseline folder into m: 0, or -1 with a message. */
-static int meta_read(const char *name, const char *dir, struct baseline_meta *m, char *err,
-                     size_t errlen)
+int baseline_meta_parse(const char *text, size_t len, struct baseline_meta *m, char *err,
+                        size_t errlen)
 {
-    char path[4200];
     json_error_t je;
-    json_t *o, *libs, *l;
+    json_t *o = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je), *libs, *l;
     const char *hash;
+    char *end;
     size_t i;
-    struct stat st;
-    snprintf(path, sizeof path, "%s/meta.json", dir);
-    if (stat(dir, &st) != 0) {
-        snprintf(err, errlen, "no baseline %s (%s: %s); save one with --save-baseline %s", name,
-                 dir, strerror(errno), name);
-        return -1;
-    }
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (1 << 20)) {
-        snprintf(err, errlen, "baseline %s: %s is missing or not a meta file", name, path);
-        return -1;
-    }
-    o = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
     if (!o || !json_is_object(o) || json_integer_value(json_object_get(o, "hpm_baseline")) != 1 ||
         !(hash = json_string_value(json_object_get(o, "machine_hash")))) {
-        snprintf(err, errlen, "baseline %s: %s is corrupt (%s)", name, path,
-                 o ? "not an hpm baseline's meta" : je.text);
+        snprintf(err, errlen, "%s", o ? "not an hpm baseline's meta" : je.text);
         json_decref(o);
         return -1;
     }
     memset(m, 0, sizeof *m);
-    m->machine_hash = strtoull(hash, NULL, 16);
+    m->machine_hash = strtoull(hash, &end, 16);
+    if (!*hash || *end) {
+        snprintf(err, errlen, "machine_hash '%.32s' is not a hash", hash);
+        json_decref(o);
+        return -1;
+    }
 #define STR(field, key)                                                                           \
     snprintf(m->field, sizeof m->field, "%s",                                                     \
              json_string_value(json_object_get(o, key)) ? json_string_value(json_object_get(o, key)) \
@@ -311,6 +302,41 @@ static int meta_read(const char *name, const char *dir, struct baseline_meta *m,
     }
     json_decref(o);
     return 0;
+}
+
+/* Reads meta.json of a baseline folder into m: 0, or -1 with a message. */
+static int meta_read(const char *name, const char *dir, struct baseline_meta *m, char *err,
+                     size_t errlen)
+{
+    char path[4200], why[512], *text;
+    struct stat st;
+    FILE *f;
+    size_t len;
+    int rc;
+    snprintf(path, sizeof path, "%s/meta.json", dir);
+    if (stat(dir, &st) != 0) {
+        snprintf(err, errlen, "no baseline %s (%s: %s); save one with --save-baseline %s", name,
+                 dir, strerror(errno), name);
+        return -1;
+    }
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (1 << 20)) {
+        snprintf(err, errlen, "baseline %s: %s is missing or not a meta file", name, path);
+        return -1;
+    }
+    if (!(f = fopen(path, "re")) || !(text = malloc((size_t)st.st_size + 1))) {
+        snprintf(err, errlen, "baseline %s: %s: %s", name, path, strerror(errno));
+        if (f)
+            fclose(f);
+        return -1;
+    }
+    len = fread(text, 1, (size_t)st.st_size, f);
+    fclose(f);
+    text[len] = 0;
+    rc = baseline_meta_parse(text, len, m, why, sizeof why);
+    free(text);
+    if (rc)
+        snprintf(err, errlen, "baseline %s: %s is corrupt (%s)", name, path, why);
+    return rc;
 }
 
 /* Warnings for what differs but does not forbid the comparison. */

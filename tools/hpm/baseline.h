@@ -44,6 +44,10 @@ void baseline_meta_collect(struct baseline_meta *m, const char *machine_name,
                            const char *machine_text, const char *program, char *const *argv,
                            int argc);
 
+/* Parses a baseline's meta.json text: 0, or -1 with a message. */
+int baseline_meta_parse(const char *text, size_t len, struct baseline_meta *m, char *err,
+                        size_t errlen);
+
 /* The folder of baseline NAME. 0, or -1 (too long). */
 int baseline_path(const char *name, char *buf, size_t len);
 

@@ -484,6 +484,17 @@ int diff_load(struct diff *d, const char *old_path, const char *new_path, char *
 
 /* ------------------------------------------------------------ views */
 
+void diff_percent_text(char *buf, size_t len, uint64_t old, uint64_t new_)
+{
+    double p = diff_percent(old, new_);
+    if (isinf(p))
+        snprintf(buf, len, "from 0");
+    else if (old != new_ && fabs(p) < 0.01)
+        snprintf(buf, len, "%+.2g%%", p); /* a change too small for two decimals */
+    else
+        snprintf(buf, len, "%+.2f%%", p);
+}
+
 double diff_percent(uint64_t old, uint64_t new_)
 {
     if (old == 0)
@@ -632,7 +643,7 @@ int diff_limit_parse(const char *s, struct diff_limit *l, char *err, size_t errl
     memset(l, 0, sizeof *l);
     l->text = s;
     if (!colon || colon == s) {
-        snprintf(err, errlen, "limit '%s': give KIND[@SCOPE]:+P%% or KIND[@SCOPE]:N", s);
+        snprintf(err, errlen, "limit '%s': give KIND[@SCOPE]:+P%%, :~P%% or :N", s);
         return -1;
     }
     if (at && at > colon)
@@ -647,7 +658,8 @@ int diff_limit_parse(const char *s, struct diff_limit *l, char *err, size_t errl
     if (at)
         memcpy(l->scope, at + 1, (size_t)(colon - at - 1));
     colon++;
-    if (*colon == '+' && colon[strlen(colon) - 1] == '%') {
+    if ((*colon == '+' || *colon == '~') && colon[strlen(colon) - 1] == '%') {
+        l->both_ways = *colon == '~';
         errno = 0;
         l->percent = strtod(colon + 1, &end);
         if (errno || end != colon + strlen(colon) - 1 || l->percent < 0 || isnan(l->percent)) {
@@ -682,6 +694,26 @@ int diff_gate(FILE *f, const struct diff *d, const struct diff_limit *l, unsigne
     unsigned i;
     int exceeded = 0;
     for (i = 0; i < n; i++) {
+        if (strcmp(l[i].kind, "*") == 0) {
+            /* every modeled event, one limit each */
+            struct diff_limit one = l[i];
+            unsigned k;
+            int o;
+            for (k = 0; k < d->n_kinds; k++) {
+                if (d->measured[k])
+                    continue;
+                snprintf(one.kind, sizeof one.kind, "%s", d->kinds[k]);
+                if (!find_row(d, !one.scope[0] ? DIFF_TOTALS
+                                 : d->profiles ? DIFF_FUNCTIONS
+                                               : DIFF_REGIONS,
+                              one.scope[0] ? one.scope : d->kinds[k]))
+                    continue;
+                if ((o = diff_gate(f, d, &one, 1, err, errlen)) < 0)
+                    return -1;
+                exceeded += o;
+            }
+            continue;
+        }
         int k = diff_kind(d, l[i].kind);
         unsigned table = !l[i].scope[0] ? DIFF_TOTALS : d->profiles ? DIFF_FUNCTIONS : DIFF_REGIONS;
         const struct diff_row *r;
@@ -699,7 +731,9 @@ int diff_gate(FILE *f, const struct diff *d, const struct diff_limit *l, unsigne
         }
         a = r->v[0][k];
         b = r->v[1][k];
-        over = l[i].hard ? b > l[i].max : (double)b > (double)a * (1 + l[i].percent / 100);
+        over = l[i].hard ? b > l[i].max
+                         : (double)b > (double)a * (1 + l[i].percent / 100) ||
+                               (l[i].both_ways && (double)b < (double)a * (1 - l[i].percent / 100));
         if (!over)
             continue;
         exceeded++;
@@ -707,11 +741,16 @@ int diff_gate(FILE *f, const struct diff *d, const struct diff_limit *l, unsigne
             fprintf(f, "hpm: regression: %s: %s%s%s is %" PRIu64 ", over the limit %" PRIu64 "\n",
                     l[i].text, d->kinds[k], l[i].scope[0] ? " in " : "", l[i].scope, b, l[i].max);
         else
+        {
+            char pct[32];
+            diff_percent_text(pct, sizeof pct, a, b);
             fprintf(f,
-                    "hpm: regression: %s: %s%s%s went from %" PRIu64 " to %" PRIu64
-                    " (%+.2f%%), more than +%g%%\n",
-                    l[i].text, d->kinds[k], l[i].scope[0] ? " in " : "", l[i].scope, a, b,
-                    diff_percent(a, b), l[i].percent);
+                    "hpm: %s: %s: %s%s%s went from %" PRIu64 " to %" PRIu64
+                    " (%s), more than %s%g%%\n",
+                    b < a ? "changed" : "regression", l[i].text, d->kinds[k],
+                    l[i].scope[0] ? " in " : "", l[i].scope, a, b, pct,
+                    l[i].both_ways ? "±" : "+", l[i].percent);
+        }
         if (d->profiles && !l[i].scope[0]) {
             /* the functions behind it: the largest increases of that event */
             const struct diff_row **rows;

@@ -65,6 +65,9 @@ int diff_kind(const struct diff *d, const char *name);
 int diff_default_sort(const struct diff *d);
 /* Percent change; +inf from 0 to something. */
 double diff_percent(uint64_t old, uint64_t new_);
+/* The same as text: "+1.25%", "-2.1e-05%" (too small for two decimals),
+ * "from 0". */
+void diff_percent_text(char *buf, size_t len, uint64_t old, uint64_t new_);
 /* The rows of a table that changed in kind (or appeared, or vanished),
  * largest absolute change first; *out is malloc'd. */
 size_t diff_changes(const struct diff *d, unsigned table, unsigned kind,
@@ -114,15 +117,18 @@ int diff_write(FILE *f, const struct diff *d, const struct diff_view *v,
  * or function (profiles): soft, an increase of at most `percent` over the
  * old value; hard, a new value of at most `max`. */
 struct diff_limit {
-    char kind[64];
+    char kind[64];   /* "*": every modeled event */
     char scope[256]; /* "" = the totals */
     int hard;
+    int both_ways;   /* ~P%: a decrease beyond P% fails too (~0%: exact) */
     double percent;
     uint64_t max;
     const char *text; /* as given */
 };
 
-/* Parses KIND[@SCOPE]:+P% or KIND[@SCOPE]:N: 0, or -1 with a message. */
+/* Parses KIND[@SCOPE]:+P%, KIND[@SCOPE]:~P% (either way) or
+ * KIND[@SCOPE]:N; KIND "*" is every modeled event. 0, or -1 with a
+ * message. */
 int diff_limit_parse(const char *s, struct diff_limit *l, char *err, size_t errlen);
 
 /* Checks every limit; prints each one exceeded to f (with, for a totals

@@ -70,11 +70,7 @@ static const char *state_of(const struct diff_row *r)
 
 static void fmt_pct(char *buf, size_t len, uint64_t a, uint64_t b)
 {
-    double p = diff_percent(a, b);
-    if (isinf(p))
-        snprintf(buf, len, "from 0");
-    else
-        snprintf(buf, len, "%+.2f%%", p);
+    diff_percent_text(buf, len, a, b);
 }
 
 static void fmt_delta(char *buf, size_t len, uint64_t a, uint64_t b)
