@@ -64,7 +64,10 @@ static void elf_facts(const char *path, char *out, size_t len, char **needed, un
     while (elf && elf_kind(elf) == ELF_K_ELF && (scn = elf_nextscn(elf, scn))) {
         GElf_Shdr sh;
         Elf_Data *d;
-        if (!gelf_getshdr(scn, &sh) || !(d = elf_getdata(scn, NULL)))
+        /* only the two kinds of section it reads: a large program's others
+         * (its code, its debug information) are never loaded */
+        if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_NOTE && sh.sh_type != SHT_DYNAMIC) ||
+            !(d = elf_getdata(scn, NULL)))
             continue;
         if (sh.sh_type == SHT_NOTE) {
             size_t off = 0, name_off, desc_off;

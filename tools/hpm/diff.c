@@ -305,6 +305,30 @@ static const char *fn_key(const struct hpm_profile *p, const struct hpm_prof_fn 
     return buf;
 }
 
+/* The row keyed key on side s (made when new). */
+static struct diff_row *side_row(struct diff *d, unsigned table, const char *key, int s)
+{
+    struct diff_row *r = table_row(&d->tables[table], d->n_kinds, key);
+    if (r)
+        r->present[s] = 1;
+    return r;
+}
+
+/* Adds a cost's or call's values (dense or sparse) to a row's side s. */
+static void add_values(struct diff_row *r, int s, const int *map, unsigned n_kinds,
+                       const uint64_t *v, const struct hpm_prof_kv *kv, unsigned n_kv)
+{
+    unsigned i;
+    if (v) {
+        for (i = 0; i < n_kinds; i++)
+            r->v[s][map[i]] += v[i];
+    } else {
+        for (i = 0; i < n_kv; i++)
+            if (kv[i].kind < n_kinds)
+                r->v[s][map[kv[i].kind]] += kv[i].value;
+    }
+}
+
 static int fill_profile(struct diff *d, int s, struct side *x)
 {
     const struct hpm_profile *p = &x->p;
@@ -324,33 +348,28 @@ static int fill_profile(struct diff *d, int s, struct side *x)
     for (f = 0; f < p->n_fns; f++) {
         const struct hpm_prof_fn *fn = &p->fns[f];
         const char *name = fn_key(p, fn, fb, sizeof fb);
-        /* present even without a cost of any kind: it ran */
-        if (table_add(d, DIFF_FUNCTIONS, name, s, 0, 0) != 0)
+        /* one look-up per function, line and call: the rows of one table
+         * move only when that table grows */
+        struct diff_row *fr = side_row(d, DIFF_FUNCTIONS, name, s), *lr;
+        if (!fr)
             return -1;
         for (c = 0; c < fn->n_costs; c++) {
             const struct hpm_prof_cost *cost = &fn->costs[c];
+            add_values(fr, s, map, p->n_kinds, cost->v, cost->kv, cost->n_kv);
+            if (!cost->line)
+                continue;
             snprintf(key, sizeof key, "%s:%u", p->strs[cost->file], cost->line);
-            if (cost->line && table_add(d, DIFF_LINES, key, s, 0, 0) != 0)
+            if (!(lr = side_row(d, DIFF_LINES, key, s)))
                 return -1;
-            for (i = 0; i < p->n_kinds; i++) {
-                uint64_t v = hpm_prof_value(cost->v, cost->kv, cost->n_kv, i);
-                if (v && (table_add(d, DIFF_FUNCTIONS, name, s, (unsigned)map[i], v) != 0 ||
-                          (cost->line &&
-                           table_add(d, DIFF_LINES, key, s, (unsigned)map[i], v) != 0)))
-                    return -1;
-            }
+            add_values(lr, s, map, p->n_kinds, cost->v, cost->kv, cost->n_kv);
         }
         for (c = 0; c < fn->n_calls; c++) {
             const struct hpm_prof_call *call = &fn->calls[c];
             snprintf(key, sizeof key, "%s > %s", name,
                      fn_key(p, &p->fns[call->callee], cb, sizeof cb));
-            if (table_add(d, DIFF_CALLS, key, s, 0, 0) != 0)
+            if (!(lr = side_row(d, DIFF_CALLS, key, s)))
                 return -1;
-            for (i = 0; i < p->n_kinds; i++) {
-                uint64_t v = hpm_prof_value(call->v, call->kv, call->n_kv, i);
-                if (v && table_add(d, DIFF_CALLS, key, s, (unsigned)map[i], v) != 0)
-                    return -1;
-            }
+            add_values(lr, s, map, p->n_kinds, call->v, call->kv, call->n_kv);
         }
     }
     return 0;
