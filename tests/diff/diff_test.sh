@@ -205,6 +205,17 @@ baseline)
     expect_rc 0
     expect_err "differ between identical runs (the program is not deterministic; not gated):.*INSTRUCTIONS"
     expect_err "INSTRUCTIONS:+0% not gated"
+    # address-space randomization changes no count (setarch -R turns it
+    # off); the environment's size does (docs/ci.md)
+    cp "$prog_a" prog
+    env -i PATH=/usr/bin:/bin "$hpm" count --json -o r1.json -- ./prog >/dev/null 2>&1
+    env -i PATH=/usr/bin:/bin setarch -R "$hpm" count --json -o r2.json -- ./prog >/dev/null 2>&1
+    run diff --limit '*:~0%' r1.json r2.json
+    expect_rc 0
+    env -i PATH=/usr/bin:/bin PADDING=0123456789012345678901234567890123456789 \
+        "$hpm" count --json -o r3.json -- ./prog >/dev/null 2>&1
+    run diff --limit '*:~0%' r1.json r3.json
+    expect_rc 3
     ;;
 *)
     echo "unknown scenario $scenario" >&2
