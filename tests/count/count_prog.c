@@ -114,6 +114,8 @@ __attribute__((noinline)) static void x87_warn_loop(unsigned long n)
 }
 
 static unsigned long worker_adds;
+static pthread_barrier_t all_alive; /* more than 64 threads: all alive at once */
+static int use_barrier;
 
 static void *worker(void *arg)
 {
@@ -121,6 +123,8 @@ static void *worker(void *arg)
     HPM_VPMU_REGION_BEGIN("worker");
     vpmu_test_scalar_adds(worker_adds);
     HPM_VPMU_REGION_END("worker");
+    if (use_barrier)
+        pthread_barrier_wait(&all_alive);
     return NULL;
 }
 
@@ -158,14 +162,21 @@ int main(int argc, char **argv)
         x87_warn_loop(n);
         HPM_VPMU_REGION_END("x87");
     } else if (strcmp(mode, "threads") == 0) {
+        /* all k alive at once: more than Valgrind's default 500 slots */
         unsigned long k = arg_ul(argc, argv, 2), i;
-        pthread_t t[64];
+        static pthread_t t[2048];
         worker_adds = arg_ul(argc, argv, 3);
-        if (k == 0 || k > 64)
+        if (k == 0 || k > 2048)
             return 2;
+        if (k > 64) {
+            use_barrier = 1;
+            pthread_barrier_init(&all_alive, NULL, (unsigned)k + 1);
+        }
         for (i = 0; i < k; i++)
             if (pthread_create(&t[i], NULL, worker, NULL) != 0)
                 return 1;
+        if (use_barrier)
+            pthread_barrier_wait(&all_alive);
         for (i = 0; i < k; i++)
             pthread_join(t[i], NULL);
     } else if (strcmp(mode, "crash") == 0) {

@@ -97,6 +97,13 @@ x87)
     expect_eq "region x87 BR_COND" "$(csv_val region BR_COND x87 1 '' '')" 20000
     expect_range "region x87 INSTRUCTIONS" "$(csv_val region INSTRUCTIONS x87 1 '' '')" 80000 80040
     ;;
+manythreads)
+    # a thousand threads alive at once (Valgrind's default is 500 slots)
+    run count -e FP_DP_SCALAR --csv -- "$prog" threads 1000 100
+    expect_rc 0
+    expect_eq "threads" "$(csv_val info threads '' '' '' '')" 1001
+    expect_eq "FP_DP_SCALAR" "$(csv_val event FP_DP_SCALAR '' '' '' '')" 100000
+    ;;
 threads)
     # main + 4 workers on 4 cores, round robin: thread s on core (s - 1) mod 4
     run count --machine bgp -e FP_DP_SCALAR,INSTRUCTIONS --per-thread --csv -- "$prog" threads 4 20000

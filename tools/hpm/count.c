@@ -118,6 +118,8 @@ static const char count_footer[] =
     "\nhpm exits with PROGRAM's exit status (of the last program it exec'd), or 128+N\n"
     "if signal N killed it.\n";
 
+#define HPM_MAX_THREADS_STR "4096" /* the tool's thread slots */
+
 /* The one table of hpm count's and hpm run's options: parsing and usage. */
 #define COUNT_OPTIONS 25 /* rows, with the end */
 static void count_table(struct count_opts *o, struct hpm_opt *t)
@@ -1341,6 +1343,10 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
      * simulator, and nothing of hpm's attaches a debugger */
     args[na++] = "--vgdb=no";
     args[na++] = "--tool=hpm";
+    /* Valgrind's default of 500 threads panics programs that natively run
+     * a thousand; 4096 slots cost about 30 MB more of the simulator's
+     * memory and no time (docs/vpmu.md) */
+    args[na++] = "--max-threads=" HPM_MAX_THREADS_STR;
     args[na++] = out_arg;
     args[na++] = machine_arg;
     args[na++] = events_arg;
