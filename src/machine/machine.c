@@ -3,6 +3,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "machine.h"
 
+#include "fileio.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -529,55 +531,15 @@ int hpm_machine_parse(struct hpm_machine *m, const char *buf, size_t len, const 
  * end in something that is not a machine file. */
 static int read_file(const char *path, char **out, size_t *len, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    char *b = NULL;
-    size_t n = 0, cap = 0;
-    struct stat st;
-    if (!f) {
-        int e = errno;
-        snprintf(err, errlen, "%s: %s", path, strerror(e));
-        return e == ENOENT ? HPM_MACHINE_ENOTFOUND : HPM_MACHINE_EIO;
+    if (access(path, F_OK) != 0 && errno == ENOENT) {
+        snprintf(err, errlen, "%s: %s", path, strerror(ENOENT));
+        return HPM_MACHINE_ENOTFOUND;
     }
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        snprintf(err, errlen, "%s: not a regular file (a machine file is a text file)", path);
-        fclose(f);
-        return HPM_MACHINE_EIO;
-    }
-    for (;;) {
-        size_t r;
-        if (n == cap) {
-            char *nb;
-            if (cap >= (16u << 20)) { /* no machine file is this big */
-                snprintf(err, errlen, "%s: larger than 16 MiB, not a machine file", path);
-                free(b);
-                fclose(f);
-                return HPM_MACHINE_EIO;
-            }
-            cap = cap ? cap * 2 : 4096;
-            nb = realloc(b, cap);
-            if (!nb) {
-                snprintf(err, errlen, "%s: out of memory", path);
-                free(b);
-                fclose(f);
-                return HPM_MACHINE_EIO;
-            }
-            b = nb;
-        }
-        r = fread(b + n, 1, cap - n, f);
-        n += r;
-        if (r == 0)
-            break;
-    }
-    if (ferror(f)) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        free(b);
-        fclose(f);
-        return HPM_MACHINE_EIO;
-    }
-    fclose(f);
-    *out = b;
-    *len = n;
-    return HPM_MACHINE_OK;
+    /* no machine file is near 16 MiB */
+    return hpm_file_read(path, 16u << 20, NULL, "a machine file (a text file)", out, len, err,
+                         errlen) == 0
+               ? 0
+               : HPM_MACHINE_EIO;
 }
 
 int hpm_machine_load(struct hpm_machine *m, const char *path, char *err, size_t errlen)

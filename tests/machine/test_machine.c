@@ -210,9 +210,9 @@ static void test_errors(void)
         struct hpm_machine m;
         char err[256];
         CHECK_EQ(hpm_machine_load(&m, "/dev/zero", err, sizeof err), HPM_MACHINE_EIO);
-        CHECK_STR(err, "/dev/zero: not a regular file (a machine file is a text file)");
+        CHECK_STR(err, "/dev/zero: not a regular file, not a machine file (a text file)");
         CHECK_EQ(hpm_machine_load(&m, "/", err, sizeof err), HPM_MACHINE_EIO);
-        CHECK_STR(err, "/: not a regular file (a machine file is a text file)");
+        CHECK_STR(err, "/: not a regular file, not a machine file (a text file)");
     }
 }
 

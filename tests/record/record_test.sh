@@ -174,7 +174,7 @@ errors)
     [ ! -e no-such-dir ] || fail "made a directory"
     printf 'not a perf file\n' > bad.data
     if "$HPM" report --folded bad.data > o.txt 2> e.txt; then fail "report of a bad file"; fi
-    grep -q "bad.data: .*perf.data header" e.txt || fail "report's message: $(cat e.txt)"
+    grep -q "cannot read bad.data: not a perf.data file" e.txt || fail "report's message: $(cat e.txt)"
     if "$HPM" report bad.data > o.txt 2> e.txt; then fail "report without a mode"; fi
     grep -q "one of --folded and --flamegraph" e.txt || fail "$(cat e.txt)"
     ;;

@@ -14,8 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "catalog.h"
+#include "fileio.h"
 #include "commands.h"
 #include "formula.h"
 #include "metrics.h"
@@ -57,31 +59,18 @@ static void annotate_table(struct annotate_opts *o, struct hpm_opt *t)
     memcpy(t, rows, sizeof rows);
 }
 
-static char *slurp(const char *path, size_t *len)
+/* A profile in callgrind's format names its format or its events early. */
+static int callgrind_head(const char *head, size_t n)
 {
-    FILE *f = fopen(path, "rb");
-    char *b = NULL;
-    size_t cap = 0, n = 0, got;
-    if (!f)
-        return NULL;
-    do {
-        if (n == cap) {
-            char *nb = realloc(b, cap = cap ? 2 * cap : 1 << 16);
-            if (!nb) {
-                free(b);
-                fclose(f);
-                errno = ENOMEM;
-                return NULL;
-            }
-            b = nb;
-        }
-        got = fread(b + n, 1, cap - n, f);
-        n += got;
-    } while (got > 0);
-    fclose(f);
-    *len = n;
-    return b;
+    (void)n;
+    return strncmp(head, "# callgrind format", 18) == 0 || strncmp(head, "version:", 8) == 0 ||
+           strncmp(head, "events:", 7) == 0 || strstr(head, "\nevents:") != NULL;
 }
+
+/* Profiles are tens of MB for large programs: 4 GiB is none of ours. */
+#define ANNOTATE_MAX_PROFILE ((size_t)4 << 30)
+/* Source files shown beside the costs: larger ones are not source. */
+#define ANNOTATE_MAX_SOURCE ((size_t)64 << 20)
 
 struct fn_row {
     size_t fn;
@@ -181,12 +170,14 @@ static void print_metrics(const struct hpm_profile *p, const int *kind_of, const
 static void print_source(const struct hpm_profile *p, const struct line_row *lines, size_t n,
                          unsigned file, long context, uint64_t total)
 {
-    FILE *f = fopen(p->strs[file], "r");
-    char buf[4096];
+    /* a profile names its source files (fl=): only a regular file of
+     * bounded size is read, never a FIFO, a device or a huge sparse file */
+    char buf[4096], why[512], *text = NULL, *at, *nl;
     unsigned lineno = 0;
-    size_t i, first = n;
-    if (!f) {
-        printf("  (source %s not readable: %s)\n", p->strs[file], strerror(errno));
+    size_t i, first = n, tlen;
+    if (hpm_file_read(p->strs[file], ANNOTATE_MAX_SOURCE, NULL, "a source file", &text, &tlen,
+                      why, sizeof why) != 0) {
+        printf("  (source not shown: %s)\n", why);
         return;
     }
     for (i = 0; i < n; i++)
@@ -196,10 +187,16 @@ static void print_source(const struct hpm_profile *p, const struct line_row *lin
         }
     printf("-- source: %s\n", p->strs[file]);
     i = first;
-    while (fgets(buf, sizeof buf, f)) {
+    for (at = text; *at; at = nl ? nl + 1 : at + strlen(at)) {
         int near = 0;
         size_t j;
-        size_t len = strlen(buf);
+        size_t len;
+        nl = strchr(at, '\n');
+        len = nl ? (size_t)(nl - at) + 1 : strlen(at);
+        if (len >= sizeof buf)
+            len = sizeof buf - 1;
+        memcpy(buf, at, len);
+        buf[len] = 0;
         lineno++;
         for (j = first; j < n && lines[j].file == file; j++) {
             long d = (long)lines[j].line - (long)lineno;
@@ -220,7 +217,7 @@ static void print_source(const struct hpm_profile *p, const struct line_row *lin
         else
             printf("%14s %6s  %5u  %s\n", ".", "", lineno, buf);
     }
-    fclose(f);
+    free(text);
 }
 
 /* hpm profile's data objects (PROFILE.data, when it is there): the top
@@ -235,8 +232,13 @@ static void print_data_objects(const char *path, const char *event, long top)
     unsigned k, by = 0, kb = 0;
     if (asprintf(&name, "%s.data", path) < 0)
         return;
-    text = slurp(name, &len);
-    if (!text) {
+    if (access(name, F_OK) != 0) {
+        free(name);
+        return; /* no data objects beside this profile */
+    }
+    if (hpm_file_read(name, ANNOTATE_MAX_PROFILE, callgrind_head, "a profile in callgrind's format",
+                      &text, &len, err, sizeof err) != 0) {
+        printf("\n(data objects: %s)\n", err);
         free(name);
         return;
     }
@@ -321,9 +323,9 @@ int cmd_annotate(int argc, char **argv)
     if (argc - first != 1)
         return hpm_opt_error("hpm annotate", t, annotate_synopsis, "",
                              "give exactly one profile file%s", "");
-    text = slurp(argv[first], &len);
-    if (!text) {
-        fprintf(stderr, "hpm annotate: cannot read %s: %s\n", argv[first], strerror(errno));
+    if (hpm_file_read(argv[first], ANNOTATE_MAX_PROFILE, callgrind_head,
+                      "a profile in callgrind's format", &text, &len, err, sizeof err) != 0) {
+        fprintf(stderr, "hpm annotate: cannot read %s\n", err);
         return 1;
     }
     hpm_profile_init(&p);

@@ -30,6 +30,7 @@
 #include "catalog.h"
 #include "commands.h"
 #include "diff.h"
+#include "fileio.h"
 #include "formula.h"
 #include "metrics.h"
 #include "profile.h"
@@ -142,43 +143,11 @@ void diff_free(struct diff *d)
  * before anything is read). */
 static char *read_input(const char *path, size_t *len, char *err, size_t errlen)
 {
-    struct stat st;
-    char *buf;
-    size_t got = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return NULL;
-    }
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        snprintf(err, errlen, "%s: not a regular file", path);
-        close(fd);
-        return NULL;
-    }
-    if ((unsigned long long)st.st_size > DIFF_MAX_INPUT) {
-        snprintf(err, errlen, "%s: %lld bytes, more than a report or profile can be", path,
-                 (long long)st.st_size);
-        close(fd);
-        return NULL;
-    }
-    buf = malloc((size_t)st.st_size + 1);
-    if (!buf) {
-        snprintf(err, errlen, "%s: out of memory", path);
-        close(fd);
-        return NULL;
-    }
-    while (got < (size_t)st.st_size) {
-        ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        got += (size_t)n;
-    }
-    close(fd);
-    buf[got] = 0;
-    *len = got;
-    return buf;
+    char *text;
+    return hpm_file_read(path, DIFF_MAX_INPUT, NULL, "a count report or a profile", &text, len,
+                         err, errlen) == 0
+               ? text
+               : NULL;
 }
 
 enum diff_input { IN_UNKNOWN, IN_COUNT, IN_PROFILE };

@@ -6,6 +6,8 @@
 #define _GNU_SOURCE /* strdup, O_CLOEXEC */
 #include "mpi_job.h"
 
+#include "fileio.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -333,51 +335,9 @@ int mpi_rank_path(const char *dir, int rank, char *buf, size_t len)
 
 static int read_file(const char *path, char **buf, size_t *len, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    size_t cap = 65536, n = 0;
-    char *b;
-    struct stat st;
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return -1;
-    }
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        snprintf(err, errlen, "%s: not a regular file", path);
-        fclose(f);
-        return -1;
-    }
-    b = malloc(cap);
-    while (b) {
-        size_t got = fread(b + n, 1, cap - n, f);
-        n += got;
-        if (n < cap)
-            break;
-        if (cap >= (size_t)256 << 20) { /* far more than any report */
-            free(b);
-            b = NULL;
-            snprintf(err, errlen, "%s: larger than 256 MiB", path);
-            fclose(f);
-            return -1;
-        }
-        char *nb = realloc(b, cap * 2);
-        if (!nb) {
-            free(b);
-            b = NULL;
-            break;
-        }
-        b = nb;
-        cap *= 2;
-    }
-    if (!b || ferror(f)) {
-        snprintf(err, errlen, "%s: %s", path, b ? "read error" : "out of memory");
-        free(b);
-        fclose(f);
-        return -1;
-    }
-    fclose(f);
-    *buf = b;
-    *len = n;
-    return 0;
+    /* far more than any rank's report */
+    return hpm_file_read(path, (size_t)256 << 20, NULL, "a rank's JSON report", buf, len, err,
+                         errlen);
 }
 
 /* The rank.*.json files of a folder, appended to *list. */

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "catalog.h"
 #include "commands.h"
@@ -550,6 +551,19 @@ int cmd_record(int argc, char **argv)
     c.output = o.output ? o.output : "perf.data";
     if (!runner_output_ok("hpm record", c.output))
         return 2;
+    {
+        /* a perf.data file's header is written last, at its start: only a
+         * file that can be seeked holds one (a FIFO would block the end of
+         * a whole run, and lose the file) */
+        struct stat st;
+        if (stat(c.output, &st) == 0 && !S_ISREG(st.st_mode)) {
+            fprintf(stderr,
+                    "hpm record: cannot write the recording to %s: not a regular file (a "
+                    "perf.data file is rewritten at its end; name a file)\n",
+                    c.output);
+            return 2;
+        }
+    }
     c.prog = argv + first;
     c.prog_argc = argc - first;
 

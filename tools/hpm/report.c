@@ -18,6 +18,7 @@
 
 #include "commands.h"
 #include "options.h"
+#include "fileio.h"
 #include "perfdata.h"
 #include "profile.h"
 #include "runner.h"
@@ -56,30 +57,10 @@ static void report_table(struct report_opts *o, struct hpm_opt *t)
     memcpy(t, rows, sizeof rows);
 }
 
-static unsigned char *slurp(const char *path, size_t *len)
+/* A perf.data file begins with its magic. */
+static int perfdata_head(const char *head, size_t n)
 {
-    FILE *f = fopen(path, "rb");
-    unsigned char *b = NULL;
-    size_t cap = 0, n = 0, got;
-    if (!f)
-        return NULL;
-    do {
-        if (n == cap) {
-            unsigned char *nb = realloc(b, cap = cap ? 2 * cap : 1 << 16);
-            if (!nb) {
-                free(b);
-                fclose(f);
-                errno = ENOMEM;
-                return NULL;
-            }
-            b = nb;
-        }
-        got = fread(b + n, 1, cap - n, f);
-        n += got;
-    } while (got > 0);
-    fclose(f);
-    *len = n;
-    return b;
+    return n >= 8 && memcmp(head, "PERFILE2", 8) == 0;
 }
 
 /* ------------------------------------------------------------ symbolizing */
@@ -417,7 +398,7 @@ int cmd_report(int argc, char **argv)
     const char *path = "perf.data";
     unsigned char *buf;
     size_t len, i, k;
-    char err[300], title[400];
+    char err[600], title[400];
     int first, rc, ev = 0;
 
     memset(&o, 0, sizeof o);
@@ -437,10 +418,15 @@ int cmd_report(int argc, char **argv)
                              argv[first]);
     if (o.output && !runner_output_ok("hpm report", o.output))
         return 2;
-    buf = slurp(path, &len);
-    if (!buf) {
-        fprintf(stderr, "hpm report: cannot read %s: %s\n", path, strerror(errno));
-        return 1;
+    {
+        char *text;
+        /* 16 GiB: more than any recording hpm writes */
+        if (hpm_file_read(path, (size_t)1 << 34, perfdata_head, "a perf.data file", &text, &len,
+                          err, sizeof err) != 0) {
+            fprintf(stderr, "hpm report: cannot read %s\n", err);
+            return 1;
+        }
+        buf = (unsigned char *)text;
     }
     if (perfdata_read(buf, len, &pf, err, sizeof err) != 0) {
         fprintf(stderr, "hpm report: %s: %s\n", path, err);

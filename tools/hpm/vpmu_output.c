@@ -3,6 +3,8 @@
 #define _POSIX_C_SOURCE 200809L /* strdup */
 #include "vpmu_output.h"
 
+#include "fileio.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -576,54 +578,26 @@ int vpmu_output_parse(struct vpmu_output *o, const char *buf, size_t len, char *
     return check_complete(&p);
 }
 
+/* A tool output file begins with its format line. */
+static int output_head(const char *head, size_t n)
+{
+    return n >= 9 && memcmp(head, "hpm-vpmu ", 9) == 0;
+}
+
 int vpmu_output_load(struct vpmu_output *o, const char *path, char *err, size_t errlen)
 {
-    FILE *f;
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
+    char *buf = NULL, dummy[8];
+    size_t len = 0;
     int rc;
     memset(o, 0, sizeof *o);
-    f = fopen(path, "rb");
-    if (!f) {
-        if (err && errlen)
-            snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    if (!err || !errlen) {
+        err = dummy;
+        errlen = sizeof dummy;
+    }
+    /* 16 GiB: far beyond any output file (a profile's records are tens of MB) */
+    if (hpm_file_read(path, (size_t)1 << 34, output_head, "an output file of the virtual PMU",
+                      &buf, &len, err, errlen) != 0)
         return -1;
-    }
-    for (;;) {
-        size_t got;
-        if (cap - len < 65536) {
-            char *nb;
-            if (cap > ((size_t)1 << 34)) { /* 16 GiB: not an output file */
-                free(buf);
-                fclose(f);
-                if (err && errlen)
-                    snprintf(err, errlen, "%s: file too large", path);
-                return -1;
-            }
-            nb = realloc(buf, cap * 2 + 65536);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                if (err && errlen)
-                    snprintf(err, errlen, "%s: out of memory", path);
-                return -1;
-            }
-            buf = nb;
-            cap = cap * 2 + 65536;
-        }
-        got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(f)) {
-        free(buf);
-        fclose(f);
-        if (err && errlen)
-            snprintf(err, errlen, "%s: read error", path);
-        return -1;
-    }
-    fclose(f);
     rc = vpmu_output_parse(o, buf, len, err, errlen);
     free(buf);
     if (rc && err && errlen) {

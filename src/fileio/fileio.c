@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* fileio.c - reading the files hpm is given (fileio.h). */
+#define _GNU_SOURCE /* O_CLOEXEC under -std=c11 */
+#include "fileio.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int hpm_file_open_regular(const char *path)
+{
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), flags;
+    if (fd < 0)
+        return -1;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        errno = EINVAL;
+        return -1;
+    }
+    /* a regular file never blocks; the flag goes for those who fdopen it */
+    if ((flags = fcntl(fd, F_GETFL)) >= 0)
+        (void)fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    return fd;
+}
+
+/* Reads up to n bytes at buf: how many (fewer at the end), or -1. */
+static ssize_t read_full(int fd, char *buf, size_t n)
+{
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = read(fd, buf + got, n - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            break;
+        got += (size_t)r;
+    }
+    return (ssize_t)got;
+}
+
+int hpm_file_read(const char *path, size_t max, hpm_file_check_fn check, const char *what,
+                  char **out, size_t *len, char *err, size_t errlen)
+{
+    struct stat st;
+    char *buf = NULL;
+    size_t cap, got = 0;
+    int fd = hpm_file_open_regular(path);
+    *out = NULL;
+    *len = 0;
+    if (fd < 0) {
+        if (errno == EINVAL)
+            snprintf(err, errlen, "%s: not a regular file%s%s", path, what ? ", not " : "",
+                     what ? what : "");
+        else
+            snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (fstat(fd, &st) != 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    if ((unsigned long long)st.st_size > max) {
+        snprintf(err, errlen, "%s: %lld bytes, more than %s can be (%zu)", path,
+                 (long long)st.st_size, what ? what : "this input", max);
+        close(fd);
+        return -1;
+    }
+    /* its size as fstat says, plus room for a file that grows meanwhile */
+    cap = (size_t)st.st_size + 1;
+    if (cap < HPM_FILE_HEAD + 1)
+        cap = HPM_FILE_HEAD + 1;
+    for (;;) {
+        ssize_t r;
+        if (!buf || got + 1 >= cap) {
+            char *nb;
+            if (buf)
+                cap = cap * 2 > max + 1 ? max + 1 : cap * 2;
+            if (buf && got + 1 >= cap) {
+                snprintf(err, errlen, "%s: more than %zu bytes, more than %s can be", path, max,
+                         what ? what : "this input");
+                goto fail;
+            }
+            if (!(nb = realloc(buf, cap))) {
+                snprintf(err, errlen, "%s: out of memory", path);
+                goto fail;
+            }
+            buf = nb;
+        }
+        /* the head first, alone, when it is to be checked */
+        r = read_full(fd, buf + got,
+                      check && got < HPM_FILE_HEAD ? HPM_FILE_HEAD - got : cap - 1 - got);
+        if (r < 0) {
+            snprintf(err, errlen, "%s: %s", path, strerror(errno));
+            goto fail;
+        }
+        if (check && got < HPM_FILE_HEAD && (got + (size_t)r >= HPM_FILE_HEAD || r == 0)) {
+            buf[got + (size_t)r] = 0;
+            if (!check(buf, got + (size_t)r)) {
+                snprintf(err, errlen, "%s: not %s", path, what ? what : "the expected input");
+                goto fail;
+            }
+        }
+        got += (size_t)r;
+        if (r == 0)
+            break;
+    }
+    close(fd);
+    buf[got] = 0;
+    *out = buf;
+    *len = got;
+    return 0;
+fail:
+    free(buf);
+    close(fd);
+    return -1;
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fileio.h - the one way hpm reads a file it is given: a regular file only
+ * (opened without blocking, so a FIFO or a device named as input is refused
+ * at once instead of hanging or growing without end), of at most a stated
+ * size, its first bytes checked before the rest is read.
+ */
+#ifndef HPM_FILEIO_H
+#define HPM_FILEIO_H
+
+#include <stddef.h>
+
+/* Opens path for reading (close-on-exec), refusing what is not a regular
+ * file: the descriptor, or -1 with errno (EINVAL: not a regular file). */
+int hpm_file_open_regular(const char *path);
+
+/* Whether a file's first bytes (n of them, fewer when the file is
+ * shorter) are what the reader expects: 1 yes, 0 no. */
+typedef int (*hpm_file_check_fn)(const char *head, size_t n);
+
+#define HPM_FILE_HEAD 4096 /* the bytes a check sees */
+
+/* Reads the whole regular file path, of at most max bytes, into a malloc'd
+ * buffer NUL-terminated at *len. When check is not NULL it sees the first
+ * bytes before the rest is read, and `what` names what was expected in the
+ * message ("a profile"). 0, or -1 with a message naming path in err. */
+int hpm_file_read(const char *path, size_t max, hpm_file_check_fn check, const char *what,
+                  char **out, size_t *len, char *err, size_t errlen);
+
+#endif
