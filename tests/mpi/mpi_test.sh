@@ -78,6 +78,21 @@ merge)
     expect_out "MPI job of 4 ranks: 4 with counts"
     expect_out "INSTRUCTIONS  *1000  *100  *250.00  *400  *3  *1.6000"
     ;;
+merge_saturated)
+    # three ranks of 9e18 instructions: the sum passes 2^64 - 1, and the
+    # report says so (JSON integers stop at 2^63 - 1, so no rank alone can)
+    mkdir sat
+    for r in 0 1 2; do
+        sed -e 's/"count":300/"count":9000000000000000000/' -e "s/\"rank\":1/\"rank\":$r/" \
+            -e 's/"size":4/"size":3/' "$src/results/rank.1.json" >sat/rank.$r.json
+    done
+    run merge sat
+    expect_rc 0
+    expect_out "the sum of PU0_INSTRUCTIONS exceeds 2^64-1: shown at 18446744073709551615"
+    run merge --json sat
+    expect_rc 0
+    grep -q 'exceeds 2^64-1' out || fail "the JSON report lacks the note"
+    ;;
 merge_missing)
     # rank 1 died without counts, rank 2's file is gone: the others are kept
     run merge --json "$src/results/rank.0.json" "$src/results/lost.json" \

@@ -1141,6 +1141,7 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
     unsigned n_rows = 0, features;
     char clamp_note[160], pmu[256], dir[4096], sig_note[160], fork_note[200], core_note[160],
         exit_note[160], exec_note[600], lost_note[160], left_note[160], upc_note[200],
+        sat_note[200],
         msrc[4200], err[512];
     const char *vg, *lib;
     char *codes = NULL, *wire = NULL, *out_arg = NULL, *machine_arg = NULL, *events_arg = NULL,
@@ -1548,6 +1549,8 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
     }
     if (upc_write_note(&out, upc_note, sizeof upc_note))
         r.notes[r.n_notes++] = upc_note;
+    if (vpmu_output_saturated_note(&out, sat_note, sizeof sat_note))
+        r.notes[r.n_notes++] = sat_note;
     if (res.tree_left) {
         snprintf(left_note, sizeof left_note,
                  "hpm stopped waiting for the program's children (a signal); those still "

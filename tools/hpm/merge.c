@@ -74,7 +74,7 @@ int mpi_job_report(const char *cmd, struct mpi_job *job, int fmt, const char *ou
     static struct count_row rows[MERGE_MAX_ROWS];
     struct count_report r;
     struct merge_job mj;
-    char note[200], exit_note[200];
+    char note[200], exit_note[200], sat_note[200];
     unsigned k;
     memset(&r, 0, sizeof r);
     r.out = &job->total;
@@ -86,6 +86,8 @@ int mpi_job_report(const char *cmd, struct mpi_job *job, int fmt, const char *ou
              job->counted == 1 ? "" : "s",
              job->size > job->counted ? "; some ranks are missing (below)" : "");
     r.notes[r.n_notes++] = note;
+    if (vpmu_output_saturated_note(&job->total, sat_note, sizeof sat_note))
+        r.notes[r.n_notes++] = sat_note;
     /* the job's exit: the first rank (in rank order) that did not exit 0 */
     for (k = 0; k < job->size; k++) {
         const struct mpi_rank_result *x = job->by_rank[k];

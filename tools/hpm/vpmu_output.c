@@ -658,6 +658,8 @@ int vpmu_output_add(struct vpmu_output *dst, const struct vpmu_output *src, char
         if (src->have_count[c]) {
             if (!dst->have_count[c])
                 dst->n_counts++;
+            if (dst->count[c] > UINT64_MAX - src->count[c] && !dst->saturated++)
+                dst->saturated_code = c;
             dst->count[c] = sat_add(dst->count[c], src->count[c]);
             dst->have_count[c] = 1;
         }
@@ -698,9 +700,30 @@ int vpmu_output_add(struct vpmu_output *dst, const struct vpmu_output *src, char
     }
     dst->threads += src->threads;
     dst->upc_writes = sat_add(dst->upc_writes, src->upc_writes);
+    if (src->saturated && !dst->saturated) {
+        dst->saturated = src->saturated;
+        dst->saturated_code = src->saturated_code;
+    } else if (src->saturated) {
+        dst->saturated += src->saturated;
+    }
     dst->forks = sat_add(dst->forks, src->forks);
     return 0;
 oom:
     snprintf(err, errlen, "out of memory");
     return -1;
+}
+
+int vpmu_output_saturated_note(const struct vpmu_output *o, char *buf, size_t len)
+{
+    char name[HPM_CAT_NAME_MAX];
+    if (!o->saturated)
+        return 0;
+    if (hpm_catalog_code_name(o->saturated_code, name, sizeof name) < 0)
+        snprintf(name, sizeof name, "code %u", o->saturated_code);
+    snprintf(buf, len,
+             "the sum of %s%s exceeds 2^64-1: shown at 18446744073709551615, the largest "
+             "count a report holds",
+             name,
+             o->saturated > 1 ? " and more events" : "");
+    return 1;
 }

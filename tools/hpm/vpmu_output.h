@@ -79,6 +79,10 @@ struct vpmu_output {
     uint64_t count[HPM_CAT_CODES];
     unsigned char have_count[HPM_CAT_CODES];
     unsigned n_counts;
+    /* sums (vpmu_output_add) that exceeded 2^64 - 1 and stay at it: how
+     * many codes, and the first one */
+    unsigned saturated;
+    unsigned saturated_code;
 
     struct vpmu_thread *thr; /* in order of first appearance */
     size_t n_thr, cap_thr;
@@ -107,5 +111,9 @@ int vpmu_output_add(struct vpmu_output *dst, const struct vpmu_output *src, char
 
 /* The thread with serial `serial`, or NULL. */
 const struct vpmu_thread *vpmu_output_thread(const struct vpmu_output *o, unsigned serial);
+
+/* A note for a report whose sums saturated (vpmu_output_add): 1 and the
+ * note in buf, or 0 when none did. */
+int vpmu_output_saturated_note(const struct vpmu_output *o, char *buf, size_t len);
 
 #endif
