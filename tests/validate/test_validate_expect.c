@@ -161,7 +161,7 @@ static void test_follows(const struct hpm_machine *bgl)
 
 static void test_judging(void)
 {
-    struct vx_cell c = {1000.0, 1000.0, VX_EXPECT, 0};
+    struct vx_cell c = {1000.0, 1000.0, VX_EXPECT, 0, NULL};
     CHECK(vx_cell_ok(&c, 1020)); /* 2% */
     CHECK(vx_cell_ok(&c, 980));
     CHECK(!vx_cell_ok(&c, 1021));

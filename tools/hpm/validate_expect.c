@@ -18,6 +18,7 @@ const char *vx_col_name(int col)
 
 int vx_cell_ok(const struct vx_cell *c, double measured)
 {
+    if (c->kind == VX_NONE) return 1;
     if (c->kind == VX_BOUND) return measured <= c->value + VX_SLACK;
     double allowed = VX_TOLERANCE * c->value;
     if (allowed < VX_SLACK) allowed = VX_SLACK;
@@ -96,6 +97,29 @@ static void set(struct vx_row *r, int col, double v, int kind)
     r->cell[col].seed = v;
     r->cell[col].kind = kind;
     r->cell[col].refined = 0;
+    r->cell[col].why = NULL;
+}
+
+/* The seed's count for this cell rests on an assumption machine m breaks:
+ * no expectation, and why. */
+static void none(struct vx_row *r, int col, const char *why)
+{
+    r->cell[col].kind = VX_NONE;
+    r->cell[col].why = why;
+    r->cell[col].refined = 0;
+}
+
+/* Whether a stream prefetcher can hide the L2 misses the seed counts: the
+ * seed's L2 is either no prefetcher's (BG/L) or BG/P's prefetch buffer,
+ * which holds little more than the lines its streams fetch ahead (16
+ * lines for 7 streams 2 deep), so a prefetched line is used or gone before
+ * a demand for it misses. A larger L2 behind the streams keeps what they
+ * fetch, and sequential and strided misses become prefetch hits. */
+static int prefetch_hides_l2(const struct hpm_machine *m)
+{
+    const struct hpm_prefetch_params *pf = &m->hier.prefetch;
+    const uint64_t lines = m->hier.l2.size / m->hier.l2.line;
+    return pf->streams > 0 && lines > 2ull * pf->streams * pf->depth;
 }
 
 /* The four random-load rows: one access (rnd) or VK_MULT strided accesses
@@ -233,7 +257,22 @@ int vx_expect_all(const struct hpm_machine *m, struct vx_row *rows, int max_rows
                          l2c = spanned(c_off, mbytes, l2unit);
             set(r, VX_L2_MISSES, l2a + l2c + (fit2 ? 1 : VK_MAT) * l2b, VX_EXPECT);
             set(r, VX_TLB_MISSES, spanned(VK_MAT_OFFSET, 3 * mbytes, page), VX_EXPECT);
+            if (!b_reused && l1->size < (uint64_t)mbytes)
+                none(r, VX_L1_LOAD_MISSES,
+                     "B is larger than the L1D: A's and C's rows are evicted as B streams "
+                     "through (the seed's count keeps them)");
         }
+        if (!strcmp(id, "transpose") && (uint64_t)mbytes > l1->size)
+            none(r, VX_L1_LOAD_MISSES,
+                 "the matrix does not fit the L1D (the seed's count has it fit: one miss per "
+                 "line)");
+        /* the random rows (one access per entry) give a stream nothing to
+         * follow; the sequential, strided and matrix rows do */
+        if (prefetch_hides_l2(m) && r->cell[VX_L2_MISSES].value > 0 &&
+            strcmp(id, "rnd_ld_D") != 0 && strcmp(id, "rnd_ld_D2") != 0)
+            none(r, VX_L2_MISSES,
+                 "the L2 is larger than the prefetcher's reach: it keeps prefetched lines, "
+                 "which the seed's counts take for misses");
     }
     return n;
 }

@@ -34,6 +34,7 @@ enum vx_col {
 enum vx_kind {
     VX_EXPECT = 0, /* the count should be within the tolerance of the value */
     VX_BOUND = 1,  /* an upper bound (the seed's random loads): at or below it */
+    VX_NONE = 2,   /* no analytic expectation on this machine: `why` says why */
 };
 
 struct vx_cell {
@@ -41,6 +42,7 @@ struct vx_cell {
     double seed;  /* the seed's own reasoning; == value unless refined */
     int kind;     /* enum vx_kind */
     int refined;  /* value completes the seed's reasoning (see the header) */
+    const char *why; /* VX_NONE: the seed's assumption this machine breaks */
 };
 
 #define VX_MAX_ROWS 16
@@ -69,7 +71,8 @@ const char *vx_col_name(int col);
 int vx_expect_all(const struct hpm_machine *m, struct vx_row *rows, int max_rows, char *err,
                   size_t errlen);
 
-/* Whether measured passes cell c (see above). */
+/* Whether measured passes cell c (see above); a VX_NONE cell always does
+ * (it is reported, not judged). */
 int vx_cell_ok(const struct vx_cell *c, double measured);
 
 /* Extra misses an LRU cache suffers on accesses to lines it holds, when
