@@ -82,6 +82,31 @@ EOT
     expect_out "source not shown: $dir/fifo: not a regular file"
     expect_out "source not shown: $dir/sparse: .*more than"
     ;;
+plot)
+    # names reach gnuplot only when they cannot end its command: a newline
+    # in a series file's name, in -o, or in an event name would make the
+    # rest a gnuplot command, and gnuplot's system() a shell command
+    printf 'time_s,event,delta,rate_per_s,total\n0.1,INSTRUCTIONS,100,1000,100\n0.2,INSTRUCTIONS,100,1000,200\n' >s.csv
+    within plot s.csv -o ok.svg
+    expect_rc 0
+    xmllint --noout ok.svg || fail "ok.svg is not well-formed"
+    bad=$(printf 's\nsystem "touch PWNED"\n.csv')
+    cp s.csv "$bad"
+    within plot "$bad" -o x.svg
+    expect_rc 2
+    expect_err "control characters"
+    within plot s.csv -o "$(printf 'x\nsystem "touch PWNED"\n.svg')"
+    expect_rc 2
+    printf '0.1,INS\rsystem("touch PWNED"),100,1000,100\n' >ev.csv
+    within plot ev.csv -o y.svg
+    expect_rc 2
+    expect_err "an event name with control characters"
+    [ -e PWNED ] && fail "a name made gnuplot run a command"
+    mkfifo fifo
+    within plot fifo -o z.svg
+    expect_rc 1
+    expect_err "fifo: not a regular file"
+    ;;
 *)
     echo "unknown scenario $scenario" >&2
     exit 2

@@ -19,6 +19,7 @@
 
 #include "catalog.h"
 #include "commands.h"
+#include "fileio.h"
 #include "options.h"
 
 #define PLOT_MAX_EVENTS 32
@@ -67,12 +68,17 @@ static struct plot_series *series_of(struct plot_series *s, unsigned *ns, const 
 static int read_series(const char *path, const char *events, int total, struct plot_series *s,
                        unsigned *ns)
 {
-    FILE *f = fopen(path, "r");
+    /* a regular file only: a FIFO named as the series must not block */
+    int fd = hpm_file_open_regular(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
     char line[512];
     unsigned long lineno = 0;
     size_t points = 0;
     if (!f) {
-        fprintf(stderr, "hpm plot: %s: %s\n", path, strerror(errno));
+        fprintf(stderr, "hpm plot: %s: %s\n", path,
+                errno == EINVAL ? "not a regular file" : strerror(errno));
+        if (fd >= 0)
+            close(fd);
         return 1;
     }
     while (fgets(line, sizeof line, f)) {
@@ -133,7 +139,19 @@ static int read_series(const char *path, const char *events, int total, struct p
     return 0;
 }
 
-/* gnuplot's string syntax: single quotes, doubled inside */
+/* Whether s can reach gnuplot inside a single-quoted string: no control
+ * characters. A newline would end the command there and make the rest of
+ * the name a command of its own (and gnuplot's `system` runs a shell);
+ * single quotes keep backquotes and macros from being substituted. */
+static int gp_safe(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            return 0;
+    return 1;
+}
+
+/* gnuplot's string syntax: single quotes, doubled inside (gp_safe first) */
 static void gp_string(FILE *g, const char *s)
 {
     fputc('\'', g);
@@ -194,8 +212,24 @@ int cmd_plot(int argc, char **argv)
     if (!ext || (strcmp(ext, ".svg") != 0 && strcmp(ext, ".png") != 0))
         return hpm_opt_error("hpm plot", t, plot_synopsis, NULL,
                              "the output must end in .svg or .png: '%s'", out);
+    if (!gp_safe(out) || !gp_safe(argv[first])) {
+        fprintf(stderr, "hpm plot: a file name with control characters (a newline, ...) cannot "
+                        "be given to gnuplot; rename it\n");
+        return 2;
+    }
     if (read_series(argv[first], events, total, s, &ns) != 0)
         return 1;
+    for (i = 0; i < ns; i++)
+        if (!gp_safe(s[i].name)) {
+            fprintf(stderr, "hpm plot: %s: an event name with control characters; not a "
+                            "series of hpm's\n",
+                    argv[first]);
+            for (i = 0; i < ns; i++) {
+                free(s[i].t);
+                free(s[i].v);
+            }
+            return 2;
+        }
 
     if (pipe(pfd) != 0) {
         fprintf(stderr, "hpm plot: pipe: %s\n", strerror(errno));
