@@ -107,6 +107,60 @@ plot)
     expect_rc 1
     expect_err "fifo: not a regular file"
     ;;
+serve)
+    # 1100 half-open requests from one client (127.0.0.2) took every slot of
+    # hpm serve (select() stops at 1024) and scrapes were reset while they
+    # were held: now one address holds at most --per-client connections,
+    # an idle one is closed after --timeout seconds, and a scrape from
+    # another address succeeds meanwhile
+    "$hpm" serve --port 0 --timeout 2 >serve.out 2>serve.err &
+    sv=$!
+    i=0
+    while [ $i -lt 50 ] && ! grep -q http serve.out; do sleep 0.1; i=$((i + 1)); done
+    url=$(awk '{ print $3 }' serve.out)
+    [ -n "$url" ] || { kill $sv; fail "hpm serve did not start: $(cat serve.err)"; }
+    port=${url##*:}
+    port=${port%%/*}
+    /usr/bin/python3 - "$port" >held.txt 2>&1 <<'EOT' &
+import resource, socket, sys, time
+resource.setrlimit(resource.RLIMIT_NOFILE, (4096, 4096))
+port = int(sys.argv[1])
+held = []
+for i in range(1100):
+    s = socket.socket()
+    s.bind(("127.0.0.2", 0))
+    try:
+        s.connect(("127.0.0.1", port))
+        s.send(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")  # never finished
+        held.append(s)
+    except OSError:
+        s.close()
+print("opened", len(held), flush=True)
+open("held.ready", "w").close()
+time.sleep(5)
+# the server closed the idle ones (--timeout 2) or refused them
+alive = 0
+for s in held:
+    s.setblocking(False)
+    try:
+        alive += s.recv(1) != b""
+    except BlockingIOError:
+        alive += 1
+    except OSError:
+        pass
+print("alive after the timeout", alive, flush=True)
+EOT
+    hp=$!
+    i=0
+    while [ $i -lt 200 ] && [ ! -e held.ready ]; do sleep 0.1; i=$((i + 1)); done
+    code=$(curl -s --max-time 5 -o scrape.txt -w '%{http_code}' "$url")
+    wait $hp
+    kill $sv
+    wait $sv
+    [ "$code" = 200 ] || fail "a scrape beside 1100 idle connections got '$code' ($(cat held.txt))"
+    grep -q "^hpm_processes " scrape.txt || fail "the scrape is not the exposition"
+    grep -q "alive after the timeout 0" held.txt || fail "idle connections were not closed: $(cat held.txt)"
+    ;;
 *)
     echo "unknown scenario $scenario" >&2
     exit 2

@@ -5,7 +5,15 @@
  * (no hand-written HTTP). Prometheus, Grafana Agent, VictoriaMetrics or a
  * plain curl scrape GET /metrics.
  *
- *   hpm serve [--address A] [--port N]    (default 127.0.0.1:9464; 0 = any free port)
+ *   hpm serve [--address A] [--port N] [--timeout S] [--per-client N]
+ *             (default 127.0.0.1:9464; 0 = any free port)
+ *
+ * Connections: a client's connection that sends nothing for --timeout
+ * seconds (default 10) is closed, and one address holds at most
+ * --per-client connections at once (default 16), so that idle or
+ * half-open connections, many or from one client, never take the slots a
+ * scrape needs. The server polls with epoll where Linux has it (no
+ * select() limit of 1024 descriptors).
  *
  * Metrics (all counts modeled by the virtual PMU, read from the processes'
  * live views; each scrape takes consistent snapshots):
@@ -34,7 +42,7 @@
 #include "options.h"
 
 static const char serve_synopsis[] =
-    "usage: hpm serve [--address A] [--port N]\n"
+    "usage: hpm serve [--address A] [--port N] [--timeout S] [--per-client N]\n"
     "Serve the live counters of every process running under hpm as OpenMetrics\n"
     "text at http://A:N/metrics (default 127.0.0.1:9464; --port 0 picks a free\n"
     "port and prints it). Stops on SIGINT or SIGTERM.\n\n";
@@ -167,13 +175,20 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 int cmd_serve(int argc, char **argv)
 {
     const char *address = "127.0.0.1";
-    long port = 9464;
+    long port = 9464, timeout = 10, per_client = 16;
     int rc, sig;
     const struct hpm_opt t[] = {
         {"--address", NULL, "A", "the IPv4 address to listen on (default 127.0.0.1)",
          HPM_OPT_STRING, &address, NULL, NULL, 0, 0},
         {"--port", NULL, "N", "the TCP port (default 9464; 0 = any free port)", HPM_OPT_LONG,
          &port, NULL, NULL, 0, 65535},
+        {"--timeout", NULL, "S",
+         "close a connection idle for S seconds (default 10): half-open\n"
+         "connections cannot hold the server",
+         HPM_OPT_LONG, &timeout, NULL, NULL, 1, 3600},
+        {"--per-client", NULL, "N",
+         "connections one client address may hold at once (default 16)", HPM_OPT_LONG,
+         &per_client, NULL, NULL, 1, 1000},
         HPM_OPT_TABLE_END,
     };
     struct sockaddr_in sa;
@@ -196,8 +211,10 @@ int cmd_serve(int argc, char **argv)
     sigaddset(&set, SIGTERM);
     sigaddset(&set, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &set, NULL);
-    d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL,
-                         handle, NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
+    d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ERROR_LOG, 0,
+                         NULL, NULL, handle, NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
+                         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)timeout,
+                         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)per_client,
                          MHD_OPTION_END);
     if (!d) {
         fprintf(stderr, "hpm serve: cannot listen on %s:%ld: %s\n", address, port,
