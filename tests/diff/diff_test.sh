@@ -127,6 +127,26 @@ profiles)
     expect_rc 0
     run diff --limit INSTRUCTIONS@hot:+0% a.prof b.prof
     expect_rc 3
+    # a differential flame graph of two recordings: hot's frame is red
+    # (more instructions), its change the extra loop's, within one sampling
+    # period per stack (the samples fall elsewhere once code moves)
+    cp "$prog_a" prog
+    run record -e INSTRUCTIONS:1000 -o a.data -- ./prog
+    expect_rc 0
+    cp "$prog_b" prog
+    run record -e INSTRUCTIONS:1000 -o b.data -- ./prog
+    expect_rc 0
+    run report --diff --flamegraph -o d.svg a.data b.data
+    expect_rc 0
+    xmllint --noout d.svg || fail "d.svg is not well-formed XML"
+    grep -q '<title>hot ([0-9]* events, was [0-9]*, +' d.svg || fail "no hot frame that grew"
+    grep -A0 '<title>hot (' d.svg | grep -q 'fill="rgb(255,' || fail "hot's frame is not red"
+    run report --diff --folded a.data b.data
+    expect_rc 0
+    awk '$1 ~ /;main;hot(;spin)?$/ { d += $3 - $2 } END { exit !(d >= 98000 && d <= 102000) }' out ||
+        fail "hot's stacks did not grow by about 100001: $(grep ';hot' out)"
+    run report --diff --flamegraph a.data
+    expect_rc 2
     # a profile against itself: nothing changed
     run diff a.prof a.prof
     expect_rc 0

@@ -25,20 +25,24 @@
 
 static const char synopsis[] =
     "usage: hpm report (--folded | --flamegraph) [--event NAME] [-o OUT] [FILE]\n"
+    "       hpm report --diff --flamegraph [--event NAME] [-o OUT] OLD NEW\n"
     "\n"
     "Reads FILE (perf.data format; default perf.data, as hpm record writes it) and\n"
     "writes its samples' call stacks, symbolized, as collapsed stacks (--folded:\n"
     "\"main;f;g N\", N samples) or as a self-contained SVG flame graph (--flamegraph),\n"
-    "to OUT (default: standard output).\n"
+    "to OUT (default: standard output). With --diff, a differential flame graph of\n"
+    "two recordings: NEW's stacks, each frame red where it has more events than in\n"
+    "OLD (slower), blue where fewer (faster), the deeper the colour the larger the\n"
+    "change; --folded --diff writes \"stack OLD NEW\" lines.\n"
     "\n"
     "options:\n";
 
 struct report_opts {
-    int folded, flamegraph;
+    int folded, flamegraph, diff;
     const char *event, *output;
 };
 
-#define REPORT_OPTIONS 5
+#define REPORT_OPTIONS 6
 static void report_table(struct report_opts *o, struct hpm_opt *t)
 {
     const struct hpm_opt rows[] = {
@@ -51,6 +55,9 @@ static void report_table(struct report_opts *o, struct hpm_opt *t)
          HPM_OPT_STRING, &o->event, NULL, NULL, 0, 0},
         {"--output", "-o", "OUT", "write to OUT [standard output]", HPM_OPT_STRING, &o->output,
          NULL, NULL, 0, 0},
+        {"--diff", NULL, NULL, "two files, OLD and NEW: a differential flame graph (red\n"
+                               "slower, blue faster)",
+         HPM_OPT_FLAG, &o->diff, NULL, NULL, 0, 0},
         HPM_OPT_TABLE_END,
     };
     _Static_assert(sizeof rows / sizeof rows[0] == REPORT_OPTIONS, "REPORT_OPTIONS");
@@ -176,6 +183,7 @@ static const char *cached_name(struct symctx *s, uint32_t pid, uint64_t addr)
 struct stack {
     char *text; /* "root;...;leaf" */
     uint64_t n;
+    uint64_t old; /* --diff: OLD's events of this stack (n is NEW's) */
 };
 
 static int cmp_stack(const void *a, const void *b)
@@ -224,6 +232,7 @@ struct node {
     const char *name; /* into the stacks' text: not NUL-terminated */
     size_t name_len;
     uint64_t value;
+    uint64_t old; /* --diff: OLD's value of the frame */
     struct node *child, *next;
 };
 
@@ -290,6 +299,29 @@ static unsigned tree_depth(const struct node *n)
     return d;
 }
 
+/* A differential frame's colour: red where NEW has more than OLD (slower),
+ * blue where fewer (faster), white where equal; saturated at a doubling
+ * (or halving) of the frame's events. */
+static void diff_colour(const struct node *n, unsigned *r, unsigned *g, unsigned *b)
+{
+    double d = (double)n->value - (double)n->old,
+           base = n->old > n->value ? (double)n->old : (double)n->value, k;
+    k = base > 0 ? d / base : 0; /* -1 .. 1 */
+    if (k > 1)
+        k = 1;
+    if (k < -1)
+        k = -1;
+    if (k >= 0) {
+        *r = 255;
+        *g = *b = (unsigned)(255 - 200 * k);
+    } else {
+        *b = 255;
+        *r = *g = (unsigned)(255 + 200 * k);
+    }
+}
+
+static int diff_mode; /* write_svg for --diff: colours and titles by change */
+
 static void draw(FILE *f, const struct node *n, double x, unsigned depth, unsigned height,
                  uint64_t total)
 {
@@ -303,13 +335,26 @@ static void draw(FILE *f, const struct node *n, double x, unsigned depth, unsign
                 hash = hash * 31 + (unsigned char)n->name[i];
             fprintf(f, "<g><title>");
             xml_text(f, n->name, n->name_len);
-            fprintf(f, " (%" PRIu64 " samples, %.2f%%)</title>", n->value,
-                    100.0 * (double)n->value / (double)total);
-            fprintf(f,
-                    "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" rx=\"2\" "
-                    "fill=\"rgb(%u,%u,%u)\"/>",
-                    10.0 + x, y, w, FG_FRAME - 1, 205 + hash % 50, 80 + (hash >> 8) % 130,
-                    (hash >> 16) % 60);
+            if (diff_mode) {
+                unsigned r, g, b;
+                diff_colour(n, &r, &g, &b);
+                fprintf(f, " (%" PRIu64 " events, was %" PRIu64 ", %+.2f%%)</title>", n->value,
+                        n->old,
+                        n->old ? 100.0 * ((double)n->value - (double)n->old) / (double)n->old
+                               : 100.0);
+                fprintf(f,
+                        "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" rx=\"2\" "
+                        "fill=\"rgb(%u,%u,%u)\" stroke=\"#ccc\"/>",
+                        10.0 + x, y, w, FG_FRAME - 1, r, g, b);
+            } else {
+                fprintf(f, " (%" PRIu64 " samples, %.2f%%)</title>", n->value,
+                        100.0 * (double)n->value / (double)total);
+                fprintf(f,
+                        "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" rx=\"2\" "
+                        "fill=\"rgb(%u,%u,%u)\"/>",
+                        10.0 + x, y, w, FG_FRAME - 1, 205 + hash % 50, 80 + (hash >> 8) % 130,
+                        (hash >> 16) % 60);
+            }
             if (w > 30) {
                 size_t fit = (size_t)((w - 6) / 7);
                 fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">", 13.0 + x, y + FG_FRAME - 4);
@@ -339,7 +384,11 @@ static int write_folded(FILE *f, const struct out_ctx *o)
 {
     size_t i;
     for (i = 0; i < o->n; i++)
-        fprintf(f, "%s %" PRIu64 "\n", o->stacks[i].text, o->stacks[i].n);
+        if (diff_mode)
+            fprintf(f, "%s %" PRIu64 " %" PRIu64 "\n", o->stacks[i].text, o->stacks[i].old,
+                    o->stacks[i].n);
+        else
+            fprintf(f, "%s %" PRIu64 "\n", o->stacks[i].text, o->stacks[i].n);
     return ferror(f) ? -1 : 0;
 }
 
@@ -354,6 +403,9 @@ static int write_svg(FILE *f, const struct out_ctx *o)
         const char *p = o->stacks[i].text;
         struct node *cur = &root;
         root.value += o->stacks[i].n;
+        root.old += o->stacks[i].old;
+        if (diff_mode && o->stacks[i].n == 0)
+            continue; /* gone in NEW: counted in OLD's total, not drawn */
         while (*p) {
             size_t l = strcspn(p, ";");
             cur = child_of(cur, p, l);
@@ -362,6 +414,7 @@ static int write_svg(FILE *f, const struct out_ctx *o)
                 break;
             }
             cur->value += o->stacks[i].n;
+            cur->old += o->stacks[i].old;
             p += l + (p[l] == ';');
         }
     }
@@ -374,7 +427,11 @@ static int write_svg(FILE *f, const struct out_ctx *o)
             "<text x=\"10\" y=\"20\" font-size=\"14\">",
             FG_WIDTH + 20, FG_PAD + height * FG_FRAME + 10);
     xml_text(f, o->title, strlen(o->title));
-    fprintf(f, " (%" PRIu64 " samples)</text>\n", root.value);
+    if (diff_mode)
+        fprintf(f, " (%" PRIu64 " events, was %" PRIu64 "; red: more than before, blue: fewer)</text>\n",
+                root.value, root.old);
+    else
+        fprintf(f, " (%" PRIu64 " samples)</text>\n", root.value);
     if (root.value)
         draw(f, root.child, 0, 0, height, root.value);
     fputs("</svg>\n", f);
@@ -388,18 +445,134 @@ static int write_out(FILE *f, void *ctx)
     return o->svg ? write_svg(f, o) : write_folded(f, o);
 }
 
+/* One recording's stacks of one event (NULL: the first), collapsed and
+ * sorted by text; each sample weighs 1, or its period (events) when
+ * `events`. 0, or 1 after a message. */
+static int load_stacks(const char *path, const char *event, int events, struct stack **out,
+                       size_t *n_out, char *title, size_t title_len)
+{
+    struct perfdata_file pf;
+    struct symctx sc;
+    struct stack *st = NULL;
+    char err[600], *text;
+    size_t len, i, k, n = 0;
+    int ev = 0, rc = 1;
+    /* 16 GiB: more than any recording hpm writes */
+    if (hpm_file_read(path, (size_t)1 << 34, perfdata_head, "a perf.data file", &text, &len, err,
+                      sizeof err) != 0) {
+        fprintf(stderr, "hpm report: cannot read %s\n", err);
+        return 1;
+    }
+    if (perfdata_read((unsigned char *)text, len, &pf, err, sizeof err) != 0) {
+        fprintf(stderr, "hpm report: %s: %s\n", path, err);
+        free(text);
+        return 1;
+    }
+    free(text);
+    if (event) {
+        for (ev = 0; ev < (int)pf.n_events; ev++) {
+            const char *nm = pf.names[ev], *colon = strchr(nm, ':');
+            if (!strcmp(nm, event) || (colon && !strcmp(colon + 1, event)))
+                break;
+        }
+        if (ev == (int)pf.n_events) {
+            fprintf(stderr, "hpm report: %s has no event %s; it has:", path, event);
+            for (k = 0; k < pf.n_events; k++)
+                fprintf(stderr, " %s", pf.names[k]);
+            fprintf(stderr, "\n");
+            perfdata_free(&pf);
+            return 2;
+        }
+    }
+    memset(&sc, 0, sizeof sc);
+    sc.pf = &pf;
+    sc.syms = hpm_symbols_new();
+    st = calloc(pf.n_samples ? pf.n_samples : 1, sizeof *st);
+    if (!sc.syms || !st)
+        goto oom;
+    for (i = 0; i < pf.n_samples; i++) {
+        if (pf.samples[i].event != (unsigned)ev)
+            continue;
+        st[n].text = stack_text(&sc, &pf.samples[i]);
+        if (!st[n].text)
+            goto oom;
+        st[n++].n = events && pf.samples[i].period ? pf.samples[i].period : 1;
+    }
+    /* the same stacks together, in text order (as stackcollapse-perf.pl) */
+    qsort(st, n, sizeof *st, cmp_stack);
+    for (i = 0, k = 0; i < n; i++) {
+        if (k && !strcmp(st[k - 1].text, st[i].text)) {
+            st[k - 1].n += st[i].n;
+            free(st[i].text);
+        } else {
+            st[k++] = st[i];
+        }
+    }
+    n = k;
+    snprintf(title, title_len, "%s of %s", pf.names[ev], path);
+    *out = st;
+    *n_out = n;
+    st = NULL;
+    n = 0;
+    rc = 0;
+    goto done;
+oom:
+    fprintf(stderr, "hpm report: out of memory\n");
+done:
+    if (st)
+        for (i = 0; i < n; i++)
+            free(st[i].text);
+    free(st);
+    for (i = 0; i < sc.n_owned; i++)
+        free(sc.owned[i]);
+    free(sc.owned);
+    free(sc.cache.key);
+    free(sc.cache.name);
+    if (sc.syms)
+        hpm_symbols_free(sc.syms);
+    perfdata_free(&pf);
+    return rc;
+}
+
+/* --diff: OLD's and NEW's stacks side by side (both sorted by text), n
+ * NEW's events and old OLD's, a stack of one side only with 0 on the
+ * other. 0, or -1 (memory). */
+static int merge_stacks(struct stack *a, size_t na, struct stack *b, size_t nb, struct stack **out,
+                        size_t *n_out)
+{
+    struct stack *m = calloc(na + nb ? na + nb : 1, sizeof *m);
+    size_t i = 0, j = 0, n = 0;
+    if (!m)
+        return -1;
+    while (i < na || j < nb) {
+        int c = i == na ? 1 : j == nb ? -1 : strcmp(a[i].text, b[j].text);
+        if (c < 0) {
+            m[n] = a[i++];
+            m[n].old = m[n].n;
+            m[n++].n = 0;
+        } else if (c > 0) {
+            m[n] = b[j++];
+            m[n++].old = 0;
+        } else {
+            m[n] = b[j++];
+            m[n++].old = a[i].n;
+            free(a[i++].text);
+        }
+    }
+    *out = m;
+    *n_out = n;
+    return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
     struct report_opts o;
     struct hpm_opt table[REPORT_OPTIONS];
-    struct perfdata_file pf;
-    struct symctx sc;
     struct out_ctx oc;
     const char *path = "perf.data";
-    unsigned char *buf;
-    size_t len, i, k;
-    char err[600], title[400];
-    int first, rc, ev = 0;
+    char title[900], t2[400];
+    size_t i;
+    int first, rc;
 
     memset(&o, 0, sizeof o);
     report_table(&o, table);
@@ -411,90 +584,54 @@ int cmd_report(int argc, char **argv)
                              "name one of --folded and --flamegraph%s", "");
     if (first < argc && !strcmp(argv[first], "--"))
         first++;
-    if (first < argc)
+    if (o.diff && argc - first != 2)
+        return hpm_opt_error("hpm report", table, synopsis, "",
+                             "--diff compares two files: OLD NEW%s", "");
+    if (!o.diff && first < argc)
         path = argv[first++];
-    if (first < argc)
+    if (!o.diff && first < argc)
         return hpm_opt_error("hpm report", table, synopsis, "", "one FILE only: '%s'",
                              argv[first]);
     if (o.output && !runner_output_ok("hpm report", o.output))
         return 2;
-    {
-        char *text;
-        /* 16 GiB: more than any recording hpm writes */
-        if (hpm_file_read(path, (size_t)1 << 34, perfdata_head, "a perf.data file", &text, &len,
-                          err, sizeof err) != 0) {
-            fprintf(stderr, "hpm report: cannot read %s\n", err);
+    memset(&oc, 0, sizeof oc);
+    if (o.diff) {
+        struct stack *a = NULL, *b = NULL;
+        size_t na = 0, nb = 0;
+        /* events, not samples: two recordings may sample at other periods */
+        if ((rc = load_stacks(argv[first], o.event, 1, &a, &na, t2, sizeof t2)) != 0)
+            return rc;
+        if ((rc = load_stacks(argv[first + 1], o.event, 1, &b, &nb, title, sizeof title)) != 0) {
+            for (i = 0; i < na; i++)
+                free(a[i].text);
+            free(a);
+            return rc;
+        }
+        if (merge_stacks(a, na, b, nb, &oc.stacks, &oc.n) != 0) {
+            fprintf(stderr, "hpm report: out of memory\n");
+            for (i = 0; i < na; i++)
+                free(a[i].text);
+            for (i = 0; i < nb; i++)
+                free(b[i].text);
+            free(a);
+            free(b);
             return 1;
         }
-        buf = (unsigned char *)text;
-    }
-    if (perfdata_read(buf, len, &pf, err, sizeof err) != 0) {
-        fprintf(stderr, "hpm report: %s: %s\n", path, err);
-        free(buf);
-        return 1;
-    }
-    free(buf);
-    if (o.event) {
-        for (ev = 0; ev < (int)pf.n_events; ev++) {
-            const char *n = pf.names[ev], *colon = strchr(n, ':');
-            if (!strcmp(n, o.event) || (colon && !strcmp(colon + 1, o.event)))
-                break;
+        free(a);
+        free(b);
+        {
+            size_t l = strlen(title);
+            snprintf(title + l, sizeof title - l, " against %s", argv[first]);
         }
-        if (ev == (int)pf.n_events) {
-            fprintf(stderr, "hpm report: %s has no event %s; it has:", path, o.event);
-            for (k = 0; k < pf.n_events; k++)
-                fprintf(stderr, " %s", pf.names[k]);
-            fprintf(stderr, "\n");
-            perfdata_free(&pf);
-            return 2;
-        }
+        diff_mode = 1;
+    } else if ((rc = load_stacks(path, o.event, 0, &oc.stacks, &oc.n, title, sizeof title)) != 0) {
+        return rc;
     }
-    memset(&sc, 0, sizeof sc);
-    memset(&oc, 0, sizeof oc);
-    sc.pf = &pf;
-    sc.syms = hpm_symbols_new();
-    oc.stacks = calloc(pf.n_samples ? pf.n_samples : 1, sizeof *oc.stacks);
-    rc = 1;
-    if (!sc.syms || !oc.stacks)
-        goto oom;
-    for (i = 0; i < pf.n_samples; i++) {
-        if (pf.samples[i].event != (unsigned)ev)
-            continue;
-        oc.stacks[oc.n].text = stack_text(&sc, &pf.samples[i]);
-        if (!oc.stacks[oc.n].text)
-            goto oom;
-        oc.stacks[oc.n++].n = 1;
-    }
-    /* the same stacks together, in text order (as stackcollapse-perf.pl) */
-    qsort(oc.stacks, oc.n, sizeof *oc.stacks, cmp_stack);
-    for (i = 0, k = 0; i < oc.n; i++) {
-        if (k && !strcmp(oc.stacks[k - 1].text, oc.stacks[i].text)) {
-            oc.stacks[k - 1].n += oc.stacks[i].n;
-            free(oc.stacks[i].text);
-        } else {
-            oc.stacks[k++] = oc.stacks[i];
-        }
-    }
-    oc.n = k;
     oc.svg = o.flamegraph;
-    snprintf(title, sizeof title, "%s of %s", pf.names[ev], path);
     oc.title = title;
     rc = runner_write_output("hpm report", o.output, write_out, &oc) == 0 ? 0 : 1;
-    goto done;
-oom:
-    fprintf(stderr, "hpm report: out of memory\n");
-done:
-    if (oc.stacks)
-        for (i = 0; i < oc.n; i++)
-            free(oc.stacks[i].text);
+    for (i = 0; i < oc.n; i++)
+        free(oc.stacks[i].text);
     free(oc.stacks);
-    for (i = 0; i < sc.n_owned; i++)
-        free(sc.owned[i]);
-    free(sc.owned);
-    free(sc.cache.key);
-    free(sc.cache.name);
-    if (sc.syms)
-        hpm_symbols_free(sc.syms);
-    perfdata_free(&pf);
     return rc;
 }
