@@ -225,6 +225,14 @@ baseline)
     expect_rc 0
     expect_err "differ between identical runs (the program is not deterministic; not gated):.*INSTRUCTIONS"
     expect_err "INSTRUCTIONS:+0% not gated"
+    # a metric across a series of baselines, in the order given
+    run plot --baselines -e INSTRUCTIONS,IPC -o series.svg main prof main
+    expect_rc 0
+    xmllint --noout series.svg || fail "series.svg is not well-formed XML"
+    grep -q ">prof<" series.svg || fail "the baselines' names are not on the axis"
+    run plot --baselines -e NOSUCH -o x.svg main
+    expect_rc 1
+    expect_err "baseline main has no event or metric NOSUCH"
     # address-space randomization changes no count (setarch -R turns it
     # off); the environment's size does (docs/ci.md)
     cp "$prog_a" prog

@@ -5,11 +5,18 @@
  * an SVG or PNG file: one line per event, its rate per second over time.
  *
  *   hpm plot SERIES.csv [-o OUT.svg|OUT.png] [-e EVENT[,EVENT...]] [--total]
+ *   hpm plot --baselines -e EVENT|METRIC[,...] -o OUT NAME...
+ *
+ * With --baselines, the points are baselines (docs/ci.md): NAME is a
+ * baseline's name or folder, in the order given (a series of commits), and
+ * each event's total or derived metric (its key or label: ipc, IPC) is
+ * plotted across them.
  *
  * The data goes to gnuplot as inline data blocks on its standard input (no
  * temporary files); gnuplot writes the picture.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* strcasecmp */
+#include <strings.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +24,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
+#include "baseline.h"
 #include "catalog.h"
 #include "commands.h"
 #include "fileio.h"
@@ -35,7 +45,10 @@ static const char plot_synopsis[] =
     "usage: hpm plot SERIES.csv [-o OUT.svg|OUT.png] [-e EVENT[,EVENT...]] [--total]\n"
     "Plot an interval series written by hpm count -I MS --csv or hpm stat -I MS --csv\n"
     "with gnuplot: each event's rate per second (or, with --total, its running total)\n"
-    "over time. The output's extension picks SVG or PNG (default SERIES.svg).\n\n";
+    "over time. The output's extension picks SVG or PNG (default SERIES.svg).\n"
+    "       hpm plot --baselines -e EVENT|METRIC[,...] -o OUT NAME...\n"
+    "plots events' totals or derived metrics (ipc, IPC, ...) across baselines\n"
+    "(hpm count --save-baseline NAME), in the order given.\n\n";
 
 static int wanted(const char *list, const char *name)
 {
@@ -163,27 +176,208 @@ static void gp_string(FILE *g, const char *s)
     fputc('\'', g);
 }
 
+/* Draws the series into out (.svg or .png) with gnuplot: 0, or 1 after a
+ * message. xtics: names of the x positions 0, 1, ... (baselines), or NULL
+ * for a time axis. */
+static int draw_plot(const char *out, const char *title, const char *ylabel,
+                     const struct plot_series *s, unsigned ns, const char *const *xtics,
+                     unsigned n_xtics)
+{
+    const char *ext = strrchr(out, '.');
+    int pfd[2], status;
+    unsigned i;
+    pid_t pid;
+    FILE *g;
+    if (pipe(pfd) != 0) {
+        fprintf(stderr, "hpm plot: pipe: %s\n", strerror(errno));
+        return 1;
+    }
+    fflush(NULL);
+    pid = fork();
+    if (pid == 0) {
+        close(pfd[1]);
+        if (dup2(pfd[0], 0) < 0)
+            _exit(127);
+        execlp("gnuplot", "gnuplot", (char *)NULL);
+        fprintf(stderr, "hpm plot: cannot run gnuplot: %s (Debian: gnuplot-nox)\n",
+                strerror(errno));
+        _exit(127);
+    }
+    close(pfd[0]);
+    if (pid < 0 || !(g = fdopen(pfd[1], "w"))) {
+        fprintf(stderr, "hpm plot: cannot start gnuplot\n");
+        return 1;
+    }
+    fprintf(g, "set terminal %s size 900,500\nset output ",
+            strcmp(ext, ".svg") == 0 ? "svg dynamic" : "pngcairo");
+    gp_string(g, out);
+    fprintf(g, "\nset title ");
+    gp_string(g, title);
+    fprintf(g, " noenhanced\nset xlabel '%s'\nset ylabel '%s'\nset key outside right "
+               "noenhanced\nset grid\n",
+            xtics ? "baseline" : "time (s)", ylabel);
+    if (xtics) {
+        /* the baselines' names under their points (gp_safe'd by the caller) */
+        fprintf(g, "set xtics rotate by -30 (");
+        for (i = 0; i < n_xtics; i++) {
+            fprintf(g, "%s", i ? ", " : "");
+            gp_string(g, xtics[i]);
+            fprintf(g, " %u", i);
+        }
+        fprintf(g, ")\nset offsets 0.3, 0.3, 0, 0\n");
+    }
+    for (i = 0; i < ns; i++) {
+        size_t k;
+        fprintf(g, "$d%u << EOD\n", i);
+        for (k = 0; k < s[i].n; k++)
+            fprintf(g, "%.6f %.9g\n", s[i].t[k], s[i].v[k]);
+        fprintf(g, "EOD\n");
+    }
+    fprintf(g, "plot ");
+    for (i = 0; i < ns; i++) {
+        fprintf(g, "%s$d%u using 1:2 with linespoints title ", i ? ", " : "", i);
+        gp_string(g, s[i].name);
+    }
+    fprintf(g, "\n");
+    fclose(g);
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return 1;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "hpm plot: gnuplot failed (status %d)\n",
+                WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+        return 1;
+    }
+    return 0;
+}
+
+/* A baseline's value of an event (its total) or a derived metric (key or
+ * label) in its report.json: 1 and *v, or 0. */
+static int report_value(json_t *root, const char *name, double *v)
+{
+    json_t *e;
+    size_t i;
+    json_array_foreach(json_object_get(root, "events"), i, e)
+    {
+        const char *n = json_string_value(json_object_get(e, "name"));
+        if (n && strcasecmp(n, name) == 0 && json_is_integer(json_object_get(e, "count"))) {
+            *v = (double)json_integer_value(json_object_get(e, "count"));
+            return 1;
+        }
+    }
+    json_array_foreach(json_object_get(root, "derived"), i, e)
+    {
+        const char *k = json_string_value(json_object_get(e, "name")),
+                   *l = json_string_value(json_object_get(e, "label"));
+        if (((k && strcasecmp(k, name) == 0) || (l && strcasecmp(l, name) == 0)) &&
+            json_is_number(json_object_get(e, "value"))) {
+            *v = json_number_value(json_object_get(e, "value"));
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* hpm plot --baselines: each event or metric across the baselines. */
+static int plot_baselines(const char *out, const char *events, const char *const *names,
+                          unsigned n)
+{
+    struct plot_series s[PLOT_MAX_EVENTS];
+    unsigned ns = 0, i, k;
+    const char *p = events, *ext = strrchr(out, '.');
+    char err[600];
+    int rc = 1;
+    if (!ext || (strcmp(ext, ".svg") != 0 && strcmp(ext, ".png") != 0)) {
+        fprintf(stderr, "hpm plot: the output must end in .svg or .png: '%s'\n", out);
+        return 2;
+    }
+    if (!gp_safe(out) || !gp_safe(events)) {
+        fprintf(stderr, "hpm plot: a name with control characters cannot be given to gnuplot\n");
+        return 2;
+    }
+    for (i = 0; i < n; i++)
+        if (!gp_safe(names[i])) {
+            fprintf(stderr, "hpm plot: a baseline name with control characters cannot be given "
+                            "to gnuplot\n");
+            return 2;
+        }
+    memset(s, 0, sizeof s);
+    while (*p && ns < PLOT_MAX_EVENTS) {
+        size_t len = strcspn(p, ",");
+        snprintf(s[ns].name, sizeof s[ns].name, "%.*s", (int)len, p);
+        s[ns].t = calloc(n, sizeof(double));
+        s[ns].v = calloc(n, sizeof(double));
+        if (!s[ns].t || !s[ns].v)
+            goto out;
+        ns++;
+        p += len + (p[len] == ',');
+    }
+    for (i = 0; i < n; i++) {
+        char dir[4096], path[4200], *text;
+        size_t len;
+        json_error_t je;
+        json_t *root;
+        if (baseline_path(names[i], dir, sizeof dir) != 0)
+            snprintf(dir, sizeof dir, "%s", names[i]);
+        snprintf(path, sizeof path, "%s/report.json", dir);
+        if (hpm_file_read(path, (size_t)1 << 30, NULL, "a baseline's report", &text, &len, err,
+                          sizeof err) != 0) {
+            fprintf(stderr, "hpm plot: baseline %s: %s\n", names[i], err);
+            goto out;
+        }
+        root = json_loadb(text, len, 0, &je);
+        free(text);
+        if (!root) {
+            fprintf(stderr, "hpm plot: baseline %s: %s:%d: %s\n", names[i], path, je.line,
+                    je.text);
+            goto out;
+        }
+        for (k = 0; k < ns; k++) {
+            s[k].t[i] = i;
+            if (!report_value(root, s[k].name, &s[k].v[i])) {
+                fprintf(stderr, "hpm plot: baseline %s has no event or metric %s\n", names[i],
+                        s[k].name);
+                json_decref(root);
+                goto out;
+            }
+            s[k].n = i + 1;
+        }
+        json_decref(root);
+    }
+    rc = draw_plot(out, "across baselines", "total or metric (modeled)", s, ns, names, n);
+    if (rc == 0)
+        printf("hpm plot: wrote %s (%u series over %u baselines)\n", out, ns, n);
+out:
+    for (k = 0; k < ns; k++) {
+        free(s[k].t);
+        free(s[k].v);
+    }
+    return rc;
+}
+
 int cmd_plot(int argc, char **argv)
 {
     const char *out = NULL, *events = NULL;
-    int total = 0, first, rc, pfd[2], status;
+    int total = 0, baselines = 0, first, rc;
     const struct hpm_opt t[] = {
         {"--output", "-o", "FILE", "the picture: FILE.svg or FILE.png", HPM_OPT_STRING, &out, NULL,
          NULL, 0, 0},
         {"--events", "-e", "EVENTS", "only these events", HPM_OPT_STRING, &events, NULL, NULL, 0, 0},
         {"--total", NULL, NULL, "plot running totals instead of rates", HPM_OPT_FLAG, &total,
          NULL, NULL, 0, 0},
+        {"--baselines", NULL, NULL,
+         "the arguments are baselines (names or folders): plot the -e\n"
+         "events' totals or derived metrics across them",
+         HPM_OPT_FLAG, &baselines, NULL, NULL, 0, 0},
         HPM_OPT_TABLE_END,
     };
     struct plot_series s[PLOT_MAX_EVENTS];
     unsigned ns = 0, i;
     char outbuf[4096];
     const char *ext;
-    pid_t pid;
-    FILE *g;
 
     /* the file may come first (hpm plot FILE -o OUT) or after the options */
-    if (argc > 1 && argv[1][0] != '-') {
+    if (argc > 1 && argv[1][0] != '-' && !(argc > 2 && strcmp(argv[1], "--baselines") == 0)) {
         const char *file = argv[1];
         rc = hpm_opt_parse("hpm plot", t, plot_synopsis, NULL, argc - 1, argv + 1, &first);
         if (rc)
@@ -198,6 +392,13 @@ int cmd_plot(int argc, char **argv)
         rc = hpm_opt_parse("hpm plot", t, plot_synopsis, NULL, argc, argv, &first);
         if (rc)
             return rc < 0 ? 0 : rc;
+    }
+    if (baselines) {
+        if (!events || !out || argc - first < 1)
+            return hpm_opt_error("hpm plot", t, plot_synopsis, NULL,
+                                 "--baselines needs -e EVENTS, -o OUT and baselines%s", "");
+        return plot_baselines(out, events, (const char *const *)argv + first,
+                              (unsigned)(argc - first));
     }
     if (argc - first != 1)
         return hpm_opt_error("hpm plot", t, plot_synopsis, NULL, "one series file is needed%s",
@@ -231,60 +432,12 @@ int cmd_plot(int argc, char **argv)
             return 2;
         }
 
-    if (pipe(pfd) != 0) {
-        fprintf(stderr, "hpm plot: pipe: %s\n", strerror(errno));
-        return 1;
-    }
-    fflush(NULL);
-    pid = fork();
-    if (pid == 0) {
-        close(pfd[1]);
-        if (dup2(pfd[0], 0) < 0)
-            _exit(127);
-        execlp("gnuplot", "gnuplot", (char *)NULL);
-        fprintf(stderr, "hpm plot: cannot run gnuplot: %s (Debian: gnuplot-nox)\n",
-                strerror(errno));
-        _exit(127);
-    }
-    close(pfd[0]);
-    if (pid < 0 || !(g = fdopen(pfd[1], "w"))) {
-        fprintf(stderr, "hpm plot: cannot start gnuplot\n");
-        return 1;
-    }
-    fprintf(g, "set terminal %s size 900,500\nset output ",
-            strcmp(ext, ".svg") == 0 ? "svg dynamic" : "pngcairo");
-    gp_string(g, out);
-    fprintf(g, "\nset title ");
-    gp_string(g, argv[first]);
-    fprintf(g, " noenhanced\nset xlabel 'time (s)'\nset ylabel '%s'\nset key outside right "
-               "noenhanced\nset grid\n",
-            total ? "total (modeled)" : "rate per second of host time (modeled counts)");
-    for (i = 0; i < ns; i++) {
-        size_t k;
-        fprintf(g, "$d%u << EOD\n", i);
-        for (k = 0; k < s[i].n; k++)
-            fprintf(g, "%.6f %.9g\n", s[i].t[k], s[i].v[k]);
-        fprintf(g, "EOD\n");
-    }
-    fprintf(g, "plot ");
-    for (i = 0; i < ns; i++) {
-        fprintf(g, "%s$d%u using 1:2 with linespoints title ", i ? ", " : "", i);
-        gp_string(g, s[i].name);
-    }
-    fprintf(g, "\n");
-    fclose(g);
+    rc = draw_plot(out, argv[first], total ? "total (modeled)" : "rate per second of host time (modeled counts)", s, ns, NULL, 0);
     for (i = 0; i < ns; i++) {
         free(s[i].t);
         free(s[i].v);
     }
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return 1;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        fprintf(stderr, "hpm plot: gnuplot failed (status %d)\n",
-                WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
-        return 1;
-    }
-    printf("hpm plot: wrote %s (%u event%s)\n", out, ns, ns == 1 ? "" : "s");
-    return 0;
+    if (rc == 0)
+        printf("hpm plot: wrote %s (%u event%s)\n", out, ns, ns == 1 ? "" : "s");
+    return rc;
 }
