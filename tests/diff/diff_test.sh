@@ -77,7 +77,7 @@ assert d["changes"]["regions"]["rows"][0]["name"] == "solve"
     echo hello >junk
     run diff old.json junk
     expect_rc 2
-    expect_err "junk: neither a count report"
+    expect_err "junk: not a count report"
     run diff --sort NOSUCH old.json new.json
     expect_rc 2
     expect_err "no event 'NOSUCH'"
@@ -147,6 +147,17 @@ profiles)
         fail "hot's stacks did not grow by about 100001: $(grep ';hot' out)"
     run report --diff --flamegraph a.data
     expect_rc 2
+    # hpm diff of two recordings: sampled, hot named first, the gate fires
+    run diff a.data b.data
+    expect_rc 0
+    expect_out "recordings: sampled events"
+    first=$(awk '/-- functions \(self\)/ { getline; getline; print; exit }' out)
+    echo "$first" | grep -q " hot$" || fail "hot is not first: $first"
+    run diff --limit INSTRUCTIONS:+1% a.data b.data
+    expect_rc 3
+    run diff a.data a.prof
+    expect_rc 2
+    expect_err "compare two of a kind"
     # a profile against itself: nothing changed
     run diff a.prof a.prof
     expect_rc 0

@@ -31,6 +31,7 @@
 #include "commands.h"
 #include "diff.h"
 #include "fileio.h"
+#include "report.h"
 #include "formula.h"
 #include "metrics.h"
 #include "profile.h"
@@ -150,7 +151,7 @@ static char *read_input(const char *path, size_t *len, char *err, size_t errlen)
                : NULL;
 }
 
-enum diff_input { IN_UNKNOWN, IN_COUNT, IN_PROFILE };
+enum diff_input { IN_UNKNOWN, IN_COUNT, IN_PROFILE, IN_SAMPLES };
 
 static enum diff_input input_kind(const char *text, size_t len)
 {
@@ -159,6 +160,8 @@ static enum diff_input input_kind(const char *text, size_t len)
         i++;
     if (i < len && text[i] == '{')
         return IN_COUNT;
+    if (len >= 8 && memcmp(text, "PERFILE2", 8) == 0)
+        return IN_SAMPLES;
     if (strncmp(text, "# callgrind format", 18) == 0 || strncmp(text, "version:", 8) == 0 ||
         strncmp(text, "events:", 7) == 0 || strstr(text, "\nevents:"))
         return IN_PROFILE;
@@ -172,6 +175,9 @@ struct side {
     json_t *root;            /* a count report */
     struct hpm_profile p, dp; /* a profile, and its data objects */
     int have_data;
+    struct report_stack *st; /* a recording's stacks (hpm record), events each */
+    size_t n_st;
+    char event[128];         /* the recording's event */
     int data_file; /* look for PROFILE.data beside a profile */
 };
 
@@ -371,6 +377,50 @@ static int fill_data(struct diff *d, int s, struct side *x)
     return 0;
 }
 
+/* A recording (perf.data of hpm record): its stacks weighed by events
+ * (samples times their period). Totals: the event's; functions: the leaf
+ * frame's self events; call paths: each caller > callee pair's inclusive
+ * events (once per stack). */
+static int fill_samples(struct diff *d, int s, struct side *x)
+{
+    int k = diff_kind(d, x->event);
+    size_t i;
+    char key[4096];
+    if (k < 0)
+        return -1;
+    if (!side_row(d, DIFF_TOTALS, x->event, s))
+        return -1;
+    for (i = 0; i < x->n_st; i++) {
+        const char *t = x->st[i].text, *leaf = strrchr(t, ';'), *p = t, *prev = NULL;
+        size_t prev_len = 0;
+        struct diff_row *r;
+        uint64_t v = x->st[i].n;
+        if (!(r = side_row(d, DIFF_TOTALS, x->event, s)))
+            return -1;
+        r->v[s][k] += v;
+        if (!(r = side_row(d, DIFF_FUNCTIONS, leaf ? leaf + 1 : t, s)))
+            return -1;
+        r->v[s][k] += v;
+        while (*p) {
+            size_t l = strcspn(p, ";");
+            /* every frame's function ran in this recording, leaf or not */
+            snprintf(key, sizeof key, "%.*s", (int)l, p);
+            if (!side_row(d, DIFF_FUNCTIONS, key, s))
+                return -1;
+            if (prev) {
+                snprintf(key, sizeof key, "%.*s > %.*s", (int)prev_len, prev, (int)l, p);
+                if (!(r = side_row(d, DIFF_CALLS, key, s)))
+                    return -1;
+                r->v[s][k] += v;
+            }
+            prev = p;
+            prev_len = l;
+            p += l + (p[l] == ';');
+        }
+    }
+    return 0;
+}
+
 int diff_load_texts(struct diff *d, const char *const names[2], const char *const texts[2],
                     const size_t lens[2], int data_files, char *err, size_t errlen)
 {
@@ -396,14 +446,34 @@ int diff_load_texts(struct diff *d, const char *const names[2], const char *cons
         x[s].kind = input_kind(texts[s], lens[s]);
         if (x[s].kind == IN_UNKNOWN) {
             snprintf(err, errlen,
-                     "%s: neither a count report (hpm count --json) nor a profile (hpm profile)",
+                     "%s: not a count report (hpm count --json), a profile (hpm profile) or a "
+                     "recording (hpm record)",
                      x[s].path);
             rc = -1;
         } else if (s == 1 && x[1].kind != x[0].kind) {
+            static const char *const kinds[] = {"?", "count report", "profile", "recording"};
             snprintf(err, errlen, "%s is a %s, %s a %s: compare two of a kind", x[0].path,
-                     x[0].kind == IN_COUNT ? "count report" : "profile", x[1].path,
-                     x[1].kind == IN_COUNT ? "count report" : "profile");
+                     kinds[x[0].kind], x[1].path, kinds[x[1].kind]);
             rc = -1;
+        } else if (x[s].kind == IN_SAMPLES) {
+            /* hpm report's loader reads and symbolizes the recording */
+            char title[600];
+            if (!data_files) {
+                snprintf(err, errlen, "%s: a recording is read from its file", x[s].path);
+                rc = -1;
+            } else if (report_load_stacks(x[s].path, NULL, 1, &x[s].st, &x[s].n_st, title,
+                                          sizeof title) != 0) {
+                snprintf(err, errlen, "%s: cannot read the recording", x[s].path);
+                rc = -1;
+            } else {
+                /* "EVENT of PATH" */
+                const char *of = strstr(title, " of "), *ev = title;
+                /* hpm record names its events hpm:KIND: the catalog's KIND */
+                if (strncmp(ev, "hpm:", 4) == 0)
+                    ev += 4;
+                snprintf(x[s].event, sizeof x[s].event, "%.*s",
+                         of ? (int)(of - ev) : (int)strlen(ev), ev);
+            }
         } else {
             rc = x[s].kind == IN_COUNT ? parse_count(&x[s], texts[s], lens[s], err, errlen)
                                        : parse_profile(&x[s], texts[s], lens[s], err, errlen);
@@ -411,7 +481,10 @@ int diff_load_texts(struct diff *d, const char *const names[2], const char *cons
     }
     /* the kinds of both sides, old's first, before any row is made */
     for (s = 0; s < 2 && rc == 0; s++) {
-        if (x[s].kind == IN_COUNT) {
+        if (x[s].kind == IN_SAMPLES) {
+            if (kind_add(d, x[s].event) < 0)
+                rc = -1;
+        } else if (x[s].kind == IN_COUNT) {
             json_t *e;
             size_t j;
             json_array_foreach(json_object_get(x[s].root, "events"), j, e)
@@ -431,17 +504,24 @@ int diff_load_texts(struct diff *d, const char *const names[2], const char *cons
         if (rc)
             snprintf(err, errlen, "%s: more than %d events", x[s].path, DIFF_MAX_KINDS);
     }
-    d->profiles = rc == 0 && x[0].kind == IN_PROFILE;
+    d->profiles = rc == 0 && (x[0].kind == IN_PROFILE || x[0].kind == IN_SAMPLES);
+    d->samples = rc == 0 && x[0].kind == IN_SAMPLES;
     d->have_data = d->profiles && x[0].have_data && x[1].have_data;
     for (s = 0; s < 2 && rc == 0; s++) {
         if (x[s].kind == IN_COUNT)
             rc = fill_count(d, s, &x[s]);
+        else if (x[s].kind == IN_SAMPLES)
+            rc = fill_samples(d, s, &x[s]);
         else
             rc = fill_profile(d, s, &x[s]) || (d->have_data && fill_data(d, s, &x[s]));
         if (rc)
             snprintf(err, errlen, "out of memory");
     }
     for (s = 0; s < 2; s++) {
+        size_t j;
+        for (j = 0; j < x[s].n_st; j++)
+            free(x[s].st[j].text);
+        free(x[s].st);
         json_decref(x[s].root);
         hpm_profile_free(&x[s].p);
         hpm_profile_free(&x[s].dp);

@@ -42,6 +42,7 @@ struct diff {
     const char *old_name, *new_name;
     int profiles;  /* 1: two profiles, 0: two count reports */
     int have_data; /* both profiles had their data objects */
+    int samples;   /* two recordings (hpm record): sampled, not exact */
     unsigned n_kinds;
     char *kinds[DIFF_MAX_KINDS]; /* the union of both sides' events */
     double frequency_hz[2];      /* count reports: the machines' clocks */

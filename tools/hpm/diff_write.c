@@ -92,7 +92,10 @@ static void text_begin(FILE *f, const struct diff *d, const struct diff_view *v,
 {
     (void)ctx;
     fprintf(f, "hpm diff: %s -> %s (%s; sorted by %s)\n\n", d->old_name, d->new_name,
-            d->profiles ? "profiles" : "count reports", d->kinds[v->sort]);
+            d->samples    ? "recordings: sampled events, each stack within a period"
+            : d->profiles ? "profiles"
+                          : "count reports",
+            d->kinds[v->sort]);
     fprintf(f, " %-28s %16s %16s %16s %10s\n", "event", "old", "new", "delta", "change");
 }
 
@@ -190,7 +193,10 @@ static void json_begin(FILE *f, const struct diff *d, const struct diff_view *v,
     c->root = json_object();
     json_object_set_new(c->root, "old", json_string(d->old_name));
     json_object_set_new(c->root, "new", json_string(d->new_name));
-    json_object_set_new(c->root, "inputs", json_string(d->profiles ? "profiles" : "count reports"));
+    json_object_set_new(c->root, "inputs",
+                        json_string(d->samples    ? "recordings"
+                                    : d->profiles ? "profiles"
+                                                  : "count reports"));
     json_object_set_new(c->root, "sort", json_string(d->kinds[v->sort]));
     json_object_set_new(c->root, "events", c->events = json_array());
     json_object_set_new(c->root, "derived", c->metrics = json_array());
@@ -315,7 +321,10 @@ static void md_begin(FILE *f, const struct diff *d, const struct diff_view *v, v
     fputs(" → ", f);
     md_text(f, d->new_name);
     fprintf(f, "\n\n%s; largest changes sorted by **%s**.\n\n",
-            d->profiles ? "Two profiles" : "Two count reports", d->kinds[v->sort]);
+            d->samples    ? "Two recordings (sampled)"
+            : d->profiles ? "Two profiles"
+                          : "Two count reports",
+            d->kinds[v->sort]);
     fputs("| event | old | new | delta | change |\n|---|---:|---:|---:|---:|\n", f);
 }
 
@@ -409,8 +418,9 @@ const struct diff_writer diff_markdown_writer = {md_begin,       md_total, md_me
 static const char diff_synopsis[] =
     "usage: hpm diff [--sort EVENT] [--top N] [--json | --markdown] [-o FILE] OLD NEW\n"
     "\n"
-    "What changed between two runs: two count reports (hpm count --json) or two\n"
-    "profiles (hpm profile; with PROFILE.data beside both, their data objects too).\n"
+    "What changed between two runs: two count reports (hpm count --json), two\n"
+    "profiles (hpm profile; with PROFILE.data beside both, their data objects too) or\n"
+    "two recordings (hpm record: sampled events per function and call path).\n"
     "Every event's total old -> new, the derived metrics, and the largest changes\n"
     "per region, or per function (matched by name), source line, call path and data\n"
     "object, sorted by one event (default: the one whose total changed most);\n"

@@ -19,6 +19,7 @@
 #include "commands.h"
 #include "options.h"
 #include "fileio.h"
+#include "report.h"
 #include "perfdata.h"
 #include "profile.h"
 #include "runner.h"
@@ -180,15 +181,10 @@ static const char *cached_name(struct symctx *s, uint32_t pid, uint64_t addr)
 
 /* ------------------------------------------------------------ stacks */
 
-struct stack {
-    char *text; /* "root;...;leaf" */
-    uint64_t n;
-    uint64_t old; /* --diff: OLD's events of this stack (n is NEW's) */
-};
 
 static int cmp_stack(const void *a, const void *b)
 {
-    return strcmp(((const struct stack *)a)->text, ((const struct stack *)b)->text);
+    return strcmp(((const struct report_stack *)a)->text, ((const struct report_stack *)b)->text);
 }
 
 /* One sample's stack, root first; frames of names without ';' (replaced). */
@@ -374,7 +370,7 @@ static void draw(FILE *f, const struct node *n, double x, unsigned depth, unsign
 }
 
 struct out_ctx {
-    struct stack *stacks;
+    struct report_stack *stacks;
     size_t n;
     int svg;
     const char *title;
@@ -445,15 +441,13 @@ static int write_out(FILE *f, void *ctx)
     return o->svg ? write_svg(f, o) : write_folded(f, o);
 }
 
-/* One recording's stacks of one event (NULL: the first), collapsed and
- * sorted by text; each sample weighs 1, or its period (events) when
- * `events`. 0, or 1 after a message. */
-static int load_stacks(const char *path, const char *event, int events, struct stack **out,
-                       size_t *n_out, char *title, size_t title_len)
+/* report.h */
+int report_load_stacks(const char *path, const char *event, int events,
+                       struct report_stack **out, size_t *n_out, char *title, size_t title_len)
 {
     struct perfdata_file pf;
     struct symctx sc;
-    struct stack *st = NULL;
+    struct report_stack *st = NULL;
     char err[600], *text;
     size_t len, i, k, n = 0;
     int ev = 0, rc = 1;
@@ -537,10 +531,10 @@ done:
 /* --diff: OLD's and NEW's stacks side by side (both sorted by text), n
  * NEW's events and old OLD's, a stack of one side only with 0 on the
  * other. 0, or -1 (memory). */
-static int merge_stacks(struct stack *a, size_t na, struct stack *b, size_t nb, struct stack **out,
+static int merge_stacks(struct report_stack *a, size_t na, struct report_stack *b, size_t nb, struct report_stack **out,
                         size_t *n_out)
 {
-    struct stack *m = calloc(na + nb ? na + nb : 1, sizeof *m);
+    struct report_stack *m = calloc(na + nb ? na + nb : 1, sizeof *m);
     size_t i = 0, j = 0, n = 0;
     if (!m)
         return -1;
@@ -596,12 +590,12 @@ int cmd_report(int argc, char **argv)
         return 2;
     memset(&oc, 0, sizeof oc);
     if (o.diff) {
-        struct stack *a = NULL, *b = NULL;
+        struct report_stack *a = NULL, *b = NULL;
         size_t na = 0, nb = 0;
         /* events, not samples: two recordings may sample at other periods */
-        if ((rc = load_stacks(argv[first], o.event, 1, &a, &na, t2, sizeof t2)) != 0)
+        if ((rc = report_load_stacks(argv[first], o.event, 1, &a, &na, t2, sizeof t2)) != 0)
             return rc;
-        if ((rc = load_stacks(argv[first + 1], o.event, 1, &b, &nb, title, sizeof title)) != 0) {
+        if ((rc = report_load_stacks(argv[first + 1], o.event, 1, &b, &nb, title, sizeof title)) != 0) {
             for (i = 0; i < na; i++)
                 free(a[i].text);
             free(a);
@@ -624,7 +618,7 @@ int cmd_report(int argc, char **argv)
             snprintf(title + l, sizeof title - l, " against %s", argv[first]);
         }
         diff_mode = 1;
-    } else if ((rc = load_stacks(path, o.event, 0, &oc.stacks, &oc.n, title, sizeof title)) != 0) {
+    } else if ((rc = report_load_stacks(path, o.event, 0, &oc.stacks, &oc.n, title, sizeof title)) != 0) {
         return rc;
     }
     oc.svg = o.flamegraph;
