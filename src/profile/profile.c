@@ -287,16 +287,26 @@ int hpm_prof_records_parse(const char *text, size_t len, struct hpm_prof_records
                 r->insns = ni;
                 r->insns[r->n_insns++] = in;
             }
-        } else if (word_is(f, n, VPMU_REC_PROF_CALL)) {
+        } else if (word_is(f, n, VPMU_REC_PROF_CALL) || word_is(f, n, VPMU_REC_PROF_CALL_IN)) {
             struct hpm_prof_arc a;
+            uint64_t so = 0, to = 0;
+            int in = word_is(f, n, VPMU_REC_PROF_CALL_IN);
             memset(&a, 0, sizeof a);
-            if (!field(&q, eol, &f, &n) || num(f, n, 16, &a.site) != 0 ||
+            /* prof_call_in: the objects first (a dlclose'd library's code
+             * and the next one's share addresses) */
+            if ((in && (!field(&q, eol, &f, &n) || num(f, n, 10, &so) != 0 ||
+                        (so != 0 && (so >= r->n_objects || !r->objects[so].path)) ||
+                        !field(&q, eol, &f, &n) || num(f, n, 10, &to) != 0 ||
+                        (to != 0 && (to >= r->n_objects || !r->objects[to].path)))) ||
+                !field(&q, eol, &f, &n) || num(f, n, 16, &a.site) != 0 ||
                 !field(&q, eol, &f, &n) || num(f, n, 16, &a.target) != 0 ||
                 !field(&q, eol, &f, &n) || num(f, n, 10, &a.calls) != 0) {
                 bad = 1;
             } else {
                 struct hpm_prof_arc *na;
                 long nv;
+                a.site_obj = (unsigned)so;
+                a.target_obj = (unsigned)to;
                 a.kv = r->n_kvs;
                 nv = values(&q, eol, r, &cap_kv, seen, lineno);
                 bad |= nv < 0;
@@ -929,8 +939,11 @@ static int add_records(struct hpm_profile *p, const struct hpm_prof_records *r,
         struct where from, to;
         struct hpm_prof_call c;
         unsigned fi;
-        locate(p, r, syms, object_of(r, r->arcs[i].site), r->arcs[i].site, &from, NULL);
-        locate(p, r, syms, object_of(r, r->arcs[i].target), r->arcs[i].target, &to, NULL);
+        const struct hpm_prof_arc *ra = &r->arcs[i];
+        locate(p, r, syms, ra->site_obj ? ra->site_obj : object_of(r, ra->site), ra->site, &from,
+               NULL);
+        locate(p, r, syms, ra->target_obj ? ra->target_obj : object_of(r, ra->target), ra->target,
+               &to, NULL);
         fi = hpm_profile_fn(p, from.obj, from.file, from.fn);
         memset(&c, 0, sizeof c);
         c.site_addr = r->arcs[i].site;

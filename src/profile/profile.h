@@ -51,6 +51,9 @@ struct hpm_prof_insn {
 
 struct hpm_prof_arc {
     uint64_t site, target, calls;
+    /* the objects of site and target (prof_call_in), 0: the one holding
+     * the address (prof_call) */
+    unsigned site_obj, target_obj;
     unsigned n_kv; /* inclusive costs */
     size_t kv;
 };

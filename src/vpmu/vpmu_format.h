@@ -42,6 +42,12 @@
  *                                        TARGET (hex): number, inclusive costs
  *                                        (of the outermost calls: recursion
  *                                        is counted once)
+ *     prof_call_in SOBJ TOBJ SITE TARGET CALLS K:V...  a call as prof_call,
+ *                                        with the objects of its site and
+ *                                        target (written only where code
+ *                                        was unmapped and an address may
+ *                                        have held two objects: a
+ *                                        dlclose'd library and the next)
  *     prof_data KIND WHERE FROM OBJ BLOCKS BYTES K:V...  a data object: KIND
  *                                        heap (WHERE = the allocating call's
  *                                        address, FROM = the call into the
@@ -110,6 +116,7 @@
 #define VPMU_REC_PROF_OBJECT "prof_object"
 #define VPMU_REC_PROF_INSN "prof_insn"
 #define VPMU_REC_PROF_CALL "prof_call"
+#define VPMU_REC_PROF_CALL_IN "prof_call_in"
 #define VPMU_REC_PROF_DATA "prof_data"
 
 #define VPMU_REC_SAMPLE_LIMIT "sample_limit"

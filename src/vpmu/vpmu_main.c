@@ -1368,31 +1368,40 @@ static void on_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, ULong di_handl
     if (di_handle > 0)
         vpmu_prof_debuginfo_read();
     vpmu_prof_memory_changed();
+    vpmu_prof_unmapped(a, len); /* a mapping over code (MAP_FIXED) ends its object */
 }
 
-static void on_munmap(Addr a, SizeT len)
+static void on_space_changed(Addr a, SizeT len)
 {
     (void)a, (void)len;
     if (vpmu_prof_on)
         vpmu_prof_memory_changed();
 }
 
+/* code unmapped is an object's no more (a dlclose'd library) */
+static void on_munmap(Addr a, SizeT len)
+{
+    on_space_changed(a, len);
+    if (vpmu_prof_on)
+        vpmu_prof_unmapped(a, len);
+}
+
 static void on_brk(Addr a, SizeT len, ThreadId tid)
 {
     (void)tid;
-    on_munmap(a, len);
+    on_space_changed(a, len);
 }
 
 static void on_mremap(Addr from, Addr to, SizeT len)
 {
     (void)from;
-    on_munmap(to, len);
+    on_space_changed(to, len);
 }
 
 static void on_mprotect(Addr a, SizeT len, Bool rr, Bool ww, Bool xx)
 {
     (void)rr, (void)ww, (void)xx;
-    on_munmap(a, len); /* a mapping split in two */
+    on_space_changed(a, len); /* a mapping split in two: still its object's */
 }
 
 static Bool ovf_signo(const struct vpmu_thread *t, Int signo)

@@ -53,7 +53,7 @@ static const Int dyn_events[] = {
  * freed: they come from chunks, in translation order, so that a
  * superblock's are neighbours. */
 struct vpmu_cc {
-    UWord spare;          /* (the header is one line: v starts the next) */
+    void *io_kept;        /* retired: its I/O counts (its io_site, out of io_sites) */
     UWord addr;           /* the instruction (cc_slot finds it) */
     struct vpmu_cc *all;  /* every cost center, newest first */
     UInt obj;             /* index into objs */
@@ -64,6 +64,7 @@ struct vpmu_cc {
     Bool jump_entry;      /* and whether it is a function's entry */
     Bool plt;             /* in a PLT section: a stub's jump */
     Bool io;              /* a system call that counted: in io_sites */
+    Bool retired;         /* its code was unmapped (vpmu_prof_unmapped) */
     ULong v[N_VALS];      /* dyn slots and the raw model statistics (RAW_AT) */
 } __attribute__((aligned(64)));
 _Static_assert(__builtin_offsetof(struct vpmu_cc, v) == 64, "a cost center's header is one line");
@@ -167,6 +168,8 @@ struct arc {
     ULong *io;    /* the I/O and kernel units' counts inside (NULL: none) */
     Addr plt_target;     /* a call of a PLT stub: the stub's last target */
     struct arc *plt_arc; /* and the arc from the call site to it */
+    Bool retired;        /* its target was unmapped: calls there make new arcs */
+    UInt target_obj;     /* retired: the object its target was in */
 };
 
 struct obj {
@@ -176,6 +179,7 @@ struct obj {
     Addr bss_end; /* anonymous memory right after it is its .bss up to here
                    * (0: not computed yet) */
     UInt bss_di_gen; /* di_gen when bss_end was found to be the mapping's end */
+    Bool dead;       /* unmapped: code at its addresses now is another object's */
 };
 
 static VgHashTable *arc_table, *callee_table;
@@ -186,6 +190,7 @@ static UInt n_ccs;
 static Int dyn_slot[VPMU_EV_COUNT];
 static struct obj *objs;
 static UInt n_objs, cap_objs;
+static UInt n_dead_objs; /* objects unmapped while profiled (most runs: none) */
 static Bool prof_stopped;
 struct shadow;
 static struct shadow *shadows; /* VG_N_THREADS of them (a variable) */
@@ -268,7 +273,7 @@ static UInt obj_of(Addr a)
     if (!seg || seg->kind != SkFileC)
         return 0; /* 0: no file (JIT code, the stack, vdso) */
     for (i = 1; i < n_objs; i++)
-        if (objs[i].start == seg->start && objs[i].end == seg->end)
+        if (objs[i].start == seg->start && objs[i].end == seg->end && !objs[i].dead)
             return i;
     path = VG_(am_get_filename)(seg);
     if (n_objs == cap_objs) {
@@ -286,6 +291,7 @@ static UInt obj_of(Addr a)
     objs[n_objs].offset = (ULong)seg->offset;
     objs[n_objs].path = VG_(strdup)("hpm.prof.path", path ? path : "?");
     objs[n_objs].bss_end = 0;
+    objs[n_objs].dead = False;
     return n_objs++;
 }
 
@@ -608,8 +614,8 @@ static struct arc *arc_find(struct vpmu_cc *site, Addr target)
 {
     UWord key = (site->addr * 0x9E3779B97F4A7C15ULL) ^ target;
     struct arc *a = VG_(HT_lookup)(arc_table, key);
-    while (a && (a->site != site || a->target != target))
-        a = a->next; /* a chain of equal keys: rare */
+    while (a && (a->site != site || a->target != target || a->retired))
+        a = a->next; /* a chain of equal keys: rare (or arcs to unmapped code) */
     if (a)
         return a;
     a = VG_(calloc)("hpm.prof.arc", 1, sizeof *a);
@@ -718,7 +724,8 @@ static struct dobj *dobj_get2(UInt kind, Addr key_addr, Addr where, Addr where2,
 {
     UWord key = (((UWord)key_addr ^ ((UWord)where2 * 0x9E3779B97F4A7C15ULL)) << 2) | kind;
     struct dobj *d = VG_(HT_lookup)(dobj_table, key);
-    while (d && (d->key != key || d->kind != kind || (kind == DOBJ_HEAP && (d->where != where || d->where2 != where2))))
+    while (d && (d->key != key || d->kind != kind || (kind == DOBJ_HEAP && (d->where != where || d->where2 != where2)) ||
+                 (kind == DOBJ_GLOBAL && d->obj != obj)))
         d = d->next; /* equal keys: rare */
     if (d)
         return d;
@@ -1356,8 +1363,139 @@ void vpmu_prof_io(ThreadId tid, Addr site, const ULong *counted)
 
 static const ULong *io_of(const struct vpmu_cc *cc)
 {
-    const struct io_site *s = cc->io ? VG_(HT_lookup)(io_sites, cc->addr) : NULL;
+    const struct io_site *s = cc->retired ? cc->io_kept
+                              : cc->io    ? VG_(HT_lookup)(io_sites, cc->addr)
+                                          : NULL;
     return s ? s->c : NULL;
+}
+
+/* ------------------------------------------------------------------------
+ * Unmapped code
+ *
+ * Cost centers, arcs and callees are found by address, and a cost center
+ * names its object once, when it is made. A library that is dlclose'd and
+ * another that the loader then maps at the same addresses would share
+ * them: the second's costs credited to the first's functions. So when an
+ * object's code is unmapped (or mapped over), what is known of it leaves
+ * the look-ups and keeps its counts and its object for the output; the
+ * code that runs there later gets its own. Valgrind drops the range's
+ * translations itself, so the next run of that code is instrumented anew.
+ * ---------------------------------------------------------------------- */
+
+static struct cc_block *ccb_find(Addr base)
+{
+    UInt h;
+    struct cc_block *b;
+    if (!ccb_cap)
+        return NULL;
+    h = ccb_hash(base) & (ccb_cap - 1);
+    while ((b = ccb_table[h]) != NULL && b->base != base)
+        h = (h + 1) & (ccb_cap - 1);
+    return b;
+}
+
+static void cc_retire_block(struct cc_block *b, Addr lo, Addr hi)
+{
+    UInt i;
+    for (i = 0; i < (1u << CCB_BITS); i++) {
+        struct vpmu_cc *cc = b->slot[i];
+        Addr a = (b->base << CCB_BITS) + i;
+        if (!cc || a < lo || a > hi)
+            continue;
+        cc->retired = True;
+        if (cc->io && io_sites)
+            cc->io_kept = VG_(HT_remove)(io_sites, cc->addr);
+        b->slot[i] = NULL;
+    }
+}
+
+/* Object o's code in [lo, hi] leaves the look-ups. */
+static void retire_range(Addr lo, Addr hi, UInt o)
+{
+    struct arc *a;
+    struct vpmu_cc *cc;
+    Addr first = lo >> CCB_BITS, last = hi >> CCB_BITS, base;
+    UInt i;
+    if (last - first + 1 > ccb_cap) {
+        for (i = 0; i < ccb_cap; i++)
+            if (ccb_table[i] && ccb_table[i]->base >= first && ccb_table[i]->base <= last)
+                cc_retire_block(ccb_table[i], lo, hi);
+    } else {
+        for (base = first; base <= last; base++) {
+            struct cc_block *b = ccb_find(base);
+            if (b)
+                cc_retire_block(b, lo, hi);
+        }
+    }
+    /* calls into it: their arcs keep the object they went to */
+    for (a = all_arcs; a; a = a->all) {
+        if (a->retired || a->target < lo || a->target > hi)
+            continue;
+        a->retired = True;
+        a->target_obj = o;
+        if (a->site->arc == a)
+            a->site->arc = NULL;
+        if (VG_(HT_lookup)(callee_table, (UWord)a->target) == a->callee)
+            (void)VG_(HT_remove)(callee_table, (UWord)a->target);
+    }
+    for (a = all_arcs; a; a = a->all)
+        if (a->plt_arc && a->plt_arc->retired) {
+            a->plt_arc = NULL;
+            a->plt_target = 0;
+        }
+    VG_(memset)(arc_cache, 0, sizeof arc_cache);
+    /* whether an address there is a function's entry is asked again */
+    for (cc = all_ccs; cc; cc = cc->all)
+        if (cc->jump_target >= lo && cc->jump_target <= hi) {
+            cc->jump_target = 0;
+            cc->jump_entry = False;
+        }
+    VG_(memset)(entry_cache, 0, sizeof entry_cache);
+    if (entry_table) {
+        struct entry_flag *e;
+        VG_(HT_ResetIter)(entry_table);
+        while ((e = VG_(HT_Next)(entry_table)) != NULL)
+            if (e->key >= lo && e->key <= hi)
+                VG_(HT_remove_at_Iter)(entry_table);
+    }
+}
+
+void vpmu_prof_unmapped(Addr a, SizeT len)
+{
+    Addr end;
+    UInt i;
+    if (!vpmu_prof_on || len == 0)
+        return;
+    end = a + len - 1;
+    /* a few objects: most calls (the brk, anonymous memory) end here */
+    for (i = 1; i < n_objs; i++) {
+        if (objs[i].dead || objs[i].end < a || objs[i].start > end)
+            continue;
+        objs[i].dead = True;
+        n_dead_objs++;
+        retire_range(objs[i].start > a ? objs[i].start : a, objs[i].end < end ? objs[i].end : end,
+                     i);
+    }
+}
+
+/* The object mapped at a now (not unmapped), 0 if none. */
+static UInt live_obj_at(Addr a)
+{
+    UInt i;
+    for (i = 1; i < n_objs; i++)
+        if (!objs[i].dead && a >= objs[i].start && a <= objs[i].end)
+            return i;
+    return 0;
+}
+
+/* The object a reader finds for a by its address alone: the first. */
+static UInt first_obj_at(Addr a)
+{
+    UInt i;
+    for (i = 1; i < n_objs; i++)
+        if (a >= objs[i].start && a <= objs[i].end)
+            return i;
+    return 0;
 }
 
 /* ------------------------------------------------------------------------
@@ -1465,6 +1603,9 @@ void vpmu_prof_reset(void)
         VG_(memset)(cc->v, 0, sizeof cc->v);
         if (cc->saved)
             VG_(memset)(cc->saved, 0, sizeof cc->v);
+        if (cc->io_kept)
+            VG_(memset)(((struct io_site *)cc->io_kept)->c, 0,
+                        sizeof((struct io_site *)cc->io_kept)->c);
     }
     for (s = all_segs; s; s = s->all)
         s->count = s->saved = 0;
@@ -1640,7 +1781,21 @@ void vpmu_prof_write(Out *o)
             ev_order[e] = a->ev[vpmu_live_slot(e)]; /* the sums are in lane order */
         ev_order[VPMU_EV_BR_COND_NOT_TAKEN] =
             ev_order[VPMU_EV_BR_COND] - ev_order[VPMU_EV_BR_COND_TAKEN];
-        out_str(o, VPMU_REC_PROF_CALL " ");
+        if (n_dead_objs) {
+            /* code was unmapped: an address may have held two objects */
+            UInt so = a->site->obj, to = a->retired ? a->target_obj : live_obj_at(a->target);
+            if (so != first_obj_at(a->site->addr) || to != first_obj_at(a->target)) {
+                out_str(o, VPMU_REC_PROF_CALL_IN " ");
+                out_dec(o, so);
+                out_char(o, ' ');
+                out_dec(o, to);
+                out_char(o, ' ');
+            } else {
+                out_str(o, VPMU_REC_PROF_CALL " ");
+            }
+        } else {
+            out_str(o, VPMU_REC_PROF_CALL " ");
+        }
         out_hex(o, a->site->addr);
         out_char(o, ' ');
         out_hex(o, a->target);

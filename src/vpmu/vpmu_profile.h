@@ -98,6 +98,11 @@ void vpmu_prof_debuginfo_read(void);
 /* The client's address space changed (a mapping came, went, moved or
  * changed its protection; the brk moved): which mapping holds a line. */
 void vpmu_prof_memory_changed(void);
+/* [a, a + len) was unmapped, or mapped anew over what was there: the code
+ * that ran there (a dlclose'd library) keeps its cost centers, call arcs
+ * and object, and code that runs there later (the library the loader maps
+ * at the same address) gets new ones, of the object mapped then. */
+void vpmu_prof_unmapped(Addr a, SizeT len);
 
 /* The global start/stop and reset of the counters: what runs while the
  * counters are stopped is not in the profile, as it is not in the totals. */

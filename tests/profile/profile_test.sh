@@ -230,6 +230,29 @@ processes)
     $CHECK sums th.out th.json
     $CHECK self th.out stride_sum LOADS 196610
     ;;
+unmapped)
+    # PROG is dl_prog: liba's fa (2 * 1000 + 3 instructions) is dlclose'd and
+    # libb's fb (2 * 3000 + 3) runs at the same address, from the same call
+    # site; each must be its own library's, with its own count and call
+    "$HPM" profile -e INSTRUCTIONS -o p.out -- "$PROG" "$DL_LIBA" fa "$DL_LIBB" fb > out.txt 2> err.txt ||
+        fail "$(cat err.txt)"
+    fa_at=$(sed -n 's/^fa at //p' out.txt) fb_at=$(sed -n 's/^fb at //p' out.txt)
+    [ -n "$fa_at" ] && [ "$fa_at" = "$fb_at" ] ||
+        fail "the loader did not map libb where liba was (fa $fa_at, fb $fb_at): nothing tested"
+    $CHECK sums p.out
+    $CHECK self p.out fa INSTRUCTIONS 2003
+    $CHECK self p.out fb INSTRUCTIONS 6003
+    $CHECK calls p.out main fa 1
+    $CHECK calls p.out main fb 1
+    "$HPM" annotate p.out > ann.txt
+    grep -Eq "^ +2003 .* fa \($DL_LIBA\)\$" ann.txt || fail "fa not liba's: $(cat ann.txt)"
+    grep -Eq "^ +6003 .* fb \($DL_LIBB\)\$" ann.txt || fail "fb not libb's: $(cat ann.txt)"
+    if command -v callgrind_annotate >/dev/null; then
+        callgrind_annotate p.out > cga.txt 2>&1 || fail "callgrind_annotate: $(cat cga.txt)"
+        grep -Eq "^ *2,003 .*:fa \[$DL_LIBA\]" cga.txt || fail "callgrind_annotate fa: $(cat cga.txt)"
+        grep -Eq "^ *6,003 .*:fb \[$DL_LIBB\]" cga.txt || fail "callgrind_annotate fb: $(cat cga.txt)"
+    fi
+    ;;
 stripped)
     # a program without symbols (as Debian ships its binaries): code no
     # symbol covers is named by its function's first address, found in the
