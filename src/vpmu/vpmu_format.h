@@ -30,6 +30,12 @@
  *     upc_writes N                       UPC register writes by the program
  *     forks N                            processes it started
  *     upc U counters N lost_carries N parity_errors N
+ *     reaped PID signal N                a child it waited for was killed by
+ *                                        signal N (one that SIGKILL killed
+ *                                        wrote no output of its own)
+ *     exec_native PATH                   in a segment: the execve runs PATH
+ *                                        natively (--trace-children-skip),
+ *                                        so no output follows it
  *   with --hpm-profile=yes (hpm profile), at the end:
  *     prof_kind KIND TOTAL               a profiled kind (column order), its
  *                                        total over cores as the UPC read it
@@ -108,6 +114,8 @@
 #define VPMU_REC_UPC_WRITES "upc_writes"
 #define VPMU_REC_FORKS "forks"
 #define VPMU_REC_UPC "upc"
+#define VPMU_REC_REAPED "reaped"
+#define VPMU_REC_EXEC_NATIVE "exec_native"
 #define VPMU_UPC_WORD_COUNTERS "counters"
 #define VPMU_UPC_WORD_LOST "lost_carries"
 #define VPMU_UPC_WORD_PARITY "parity_errors"

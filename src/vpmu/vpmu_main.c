@@ -53,6 +53,7 @@
 #include "vpmu_out.h"
 #include "vpmu_profile.h"
 #include "vpmu_sample.h"
+#include "vpmu_procs.h"
 #include "vpmu_state.h"
 
 /* ------------------------------------------------------------------------
@@ -834,6 +835,7 @@ static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nArgs)
     io_counted_before(io_before);
     vpmu_io_pre_syscall(tid, sysno, args, nArgs);
     io_counted_after(tid, thread_get(tid)->syscall_site, io_before);
+    vpmu_procs_pre_syscall(tid, sysno, args, nArgs); /* before an execve's segment */
     if (nArgs < 1)
         return;
     if (sysno == __NR_ptrace && args[0] == 0 /* PTRACE_TRACEME */)
@@ -899,6 +901,7 @@ static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nArgs, SysR
     io_counted_before(io_before);
     vpmu_io_post_syscall(tid, sysno, args, nArgs, res);
     io_counted_after(tid, thread_get(tid)->syscall_site, io_before);
+    vpmu_procs_post_syscall(tid, sysno, args, nArgs, res);
     if (!sr_isError(res) && sr_Res(res) > 0 &&
         (sysno == __NR_fork || sysno == __NR_vfork ||
          (sysno == __NR_clone && nArgs >= 1 && !(args[0] & VKI_CLONE_THREAD)))) {
@@ -952,6 +955,7 @@ static void on_fork_child(ThreadId tid)
     struct vpmu_region_rec *r;
     reset_all();
     vpmu_sample_fork_child();
+    vpmu_procs_fork_child();
     for (i = 1; i < VG_N_THREADS; i++)
         if ((ThreadId)i != tid)
             threads[i].used = False;
@@ -2232,6 +2236,7 @@ static void write_output(const HChar *fname, Bool at_exec)
     }
     vpmu_prof_write(o);
     vpmu_sample_write(o);
+    vpmu_procs_write(o);
     out_flush(o);
     VG_(close)(o->fd);
     if (o->failed)
@@ -2256,6 +2261,7 @@ static Bool process_cmd_line_option(const HChar *arg)
     } else if (vpmu_node_option(arg)) {
     } else if (vpmu_prof_option(arg)) {
     } else if (vpmu_sample_option(arg)) {
+    } else if (vpmu_procs_option(arg)) {
     } else if (vpmu_gate_option(arg)) {
     } else if VG_STR_CLO (arg, "--hpm-level", level) {
         clo_level_given = True;
@@ -2289,6 +2295,7 @@ static void print_usage(void)
     vpmu_node_usage();
     vpmu_prof_usage();
     vpmu_sample_usage();
+    vpmu_procs_usage();
     vpmu_gate_usage();
 }
 

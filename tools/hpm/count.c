@@ -72,6 +72,7 @@ struct count_opts {
     const char *from_output;
     int per_core, per_thread, start;
     int no_children; /* count only the program, not the processes it starts */
+    const char *trace_skip; /* --trace-children-skip: programs that run natively */
     long interval_ms; /* -I MS: an interval series of the program's live counts */
     int run_only; /* hpm run: follow children, print no report */
     int model_always; /* hpm run --model=always: models run from the start */
@@ -96,6 +97,7 @@ static const char *const pmu_choices[] = {"auto", "perf", "virtual", NULL};
 static const char count_synopsis[] =
     "usage: hpm count [--machine NAME|FILE] [-e EVENT[,EVENT...]]... [--json | --csv]\n"
     "                 [-o FILE] [--per-core] [--per-thread] [--start=no] [--no-children]\n"
+    "                 [--trace-children-skip=PATTERNS]\n"
     "                 [--pmu=auto|perf|virtual]\n"
     "                 [--start-at=SYM] [--stop-at=SYM] [--only=FUNCTION] [--trigger=KIND:N]\n"
     "                 -- PROGRAM [ARGS]\n"
@@ -121,7 +123,7 @@ static const char count_footer[] =
 #define HPM_MAX_THREADS_STR "4096" /* the tool's thread slots */
 
 /* The one table of hpm count's and hpm run's options: parsing and usage. */
-#define COUNT_OPTIONS 25 /* rows, with the end */
+#define COUNT_OPTIONS 26 /* rows, with the end */
 static void count_table(struct count_opts *o, struct hpm_opt *t)
 {
     const struct hpm_opt rows[] = {
@@ -159,6 +161,11 @@ static void count_table(struct count_opts *o, struct hpm_opt *t)
          "count only PROGRAM (and what it execs), not the processes it\n"
          "starts; by default the whole tree is counted and hpm waits for it",
          HPM_OPT_FLAG, &o->no_children, NULL, NULL, 0, 0},
+        {"--trace-children-skip", NULL, "PATTERNS",
+         "programs the tree execs whose path matches one of PATTERNS\n"
+         "(comma-separated globs: * and ?; Valgrind's option) run natively,\n"
+         "not counted; the report names them",
+         HPM_OPT_STRING, &o->trace_skip, NULL, NULL, 0, 0},
         {"--from-output", NULL, "F", "report a tool output file already written; runs nothing",
          HPM_OPT_STRING, &o->from_output, NULL, NULL, 0, 0},
         {"--interval", "-I", "MS",
@@ -1047,6 +1054,10 @@ static int repeat_runs(const struct count_opts *o, const char *dir)
             av[na++] = "--start=no";
         if (o->no_children)
             av[na++] = "--no-children";
+        if (o->trace_skip) {
+            av[na++] = "--trace-children-skip";
+            av[na++] = (char *)o->trace_skip;
+        }
         av[na++] = "--";
         for (i = 0; i < (unsigned)o->prog_argc; i++)
             av[na++] = o->prog[i];
@@ -1140,12 +1151,12 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
     static struct count_row rows[MAX_ROWS];
     unsigned n_rows = 0, features;
     char clamp_note[160], pmu[256], dir[4096], sig_note[160], fork_note[200], core_note[160],
-        exit_note[160], exec_note[600], lost_note[160], left_note[160], upc_note[200],
-        sat_note[200],
+        exit_note[160], exec_note[600], lost_note[4200], left_note[160], upc_note[200],
+        sat_note[200], killed_note[400], native_note[1200],
         msrc[4200], err[512];
     const char *vg, *lib;
     char *codes = NULL, *wire = NULL, *out_arg = NULL, *machine_arg = NULL, *events_arg = NULL,
-         **args = NULL, *gate_args[4] = {NULL, NULL, NULL, NULL};
+         **args = NULL, *gate_args[4] = {NULL, NULL, NULL, NULL}, *skip_arg = NULL;
     struct runner_spec spec = {0};
     struct runner_result res;
     /* zeroed: every error path frees them, loaded or not */
@@ -1381,6 +1392,22 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
     /* children and exec'd images run under the tool too: hpm count sums them
      * (count_procs.h) unless --no-children, hpm run lets them count */
     args[na++] = "--trace-children=yes";
+    if (o.trace_skip) {
+        /* Valgrind's own option: a matching exec'd program runs natively;
+         * the tool names it in its segment (count_procs.h) */
+        skip_arg = malloc(strlen(o.trace_skip) + 32);
+        if (!skip_arg) {
+            fprintf(stderr, "%s: out of memory\n", cmd_name);
+            rc = 1;
+            goto done_dir;
+        }
+        sprintf(skip_arg, "--trace-children-skip=%s", o.trace_skip);
+        args[na++] = skip_arg;
+    }
+    /* --no-children: what the program's children exec runs natively (their
+     * counts are left out anyway); the program's own execs are followed */
+    if (o.no_children)
+        args[na++] = "--hpm-children=no";
     if (profile)
         args[na++] = "--hpm-profile=yes";
     if (mode == MODE_RECORD)
@@ -1520,9 +1547,15 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
         r.notes[r.n_notes++] = exec_note;
     }
     if (!tree.procs[0].complete) {
-        snprintf(lost_note, sizeof lost_note,
-                 "the program's last image (after its exec) wrote no counts; counts up to the "
-                 "exec");
+        if (tree.procs[0].native)
+            snprintf(lost_note, sizeof lost_note,
+                     "the program exec'd %s, which ran natively (--trace-children-skip): counts "
+                     "up to the exec",
+                     tree.procs[0].native);
+        else
+            snprintf(lost_note, sizeof lost_note,
+                     "the program's last image (after its exec) wrote no counts; counts up to "
+                     "the exec");
         r.notes[r.n_notes++] = lost_note;
     }
     /* --no-children: the program's own forks, also of children still
@@ -1546,6 +1579,41 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
                      tree.n, tree.n - 1,
                      missing ? "; some ended without writing their final counts" : "");
         r.notes[r.n_notes++] = fork_note;
+    }
+    if (tree.killed) {
+        /* SIGKILL leaves a process's tool no time to write: its parent's
+         * wait saw it (count_procs.h) */
+        size_t at = 0;
+        unsigned k, named = 0;
+        at += (size_t)snprintf(killed_note + at, sizeof killed_note - at,
+                               "%u process%s killed before writing %s counts (",
+                               tree.killed, tree.killed == 1 ? " was" : "es were",
+                               tree.killed == 1 ? "its" : "their");
+        for (k = 0; k < tree.n && at < sizeof killed_note; k++)
+            if (tree.procs[k].killed_signal)
+                at += (size_t)snprintf(killed_note + at, sizeof killed_note - at,
+                                       "%spid %" PRIu64 " by signal %d (%s)", named++ ? ", " : "",
+                                       tree.procs[k].pid, tree.procs[k].killed_signal,
+                                       strsignal(tree.procs[k].killed_signal));
+        if (at < sizeof killed_note)
+            snprintf(killed_note + at, sizeof killed_note - at,
+                     "): %s counts are lost, the totals are without them",
+                     tree.killed == 1 ? "its" : "their");
+        r.notes[r.n_notes++] = killed_note;
+    }
+    if (tree.native_procs) {
+        size_t at = 0;
+        unsigned k;
+        at += (size_t)snprintf(native_note + at, sizeof native_note - at,
+                               "--trace-children-skip: %u program%s ran natively, not counted "
+                               "and not in the process table (",
+                               tree.native_procs, tree.native_procs == 1 ? "" : "s");
+        for (k = 0; k < tree.n_native && at < sizeof native_note; k++)
+            at += (size_t)snprintf(native_note + at, sizeof native_note - at, "%s%s x%u",
+                                   k ? ", " : "", tree.native[k].path, tree.native[k].n);
+        if (at < sizeof native_note)
+            snprintf(native_note + at, sizeof native_note - at, ")");
+        r.notes[r.n_notes++] = native_note;
     }
     if (upc_write_note(&out, upc_note, sizeof upc_note))
         r.notes[r.n_notes++] = upc_note;
@@ -1606,6 +1674,7 @@ done:
     free(machine_arg);
     free(events_arg);
     free(args);
+    free(skip_arg);
     for (i = 0; i < 4; i++)
         free(gate_args[i]);
     return rc;

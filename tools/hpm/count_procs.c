@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* count_procs.c - the process tree of one hpm count run (count_procs.h). */
-#define _POSIX_C_SOURCE 200809L
+#define _POSIX_C_SOURCE 200809L /* getline, strdup */
 #include "count_procs.h"
 
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+
+#include "vpmu_format.h"
 
 /* One file of the folder: a process's final file (seq UINT32_MAX, so that it
  * sorts after the process's segments) or its exec segment seq. */
@@ -94,7 +97,96 @@ static void free_proc(struct count_proc *p)
     for (i = 0; i < p->n_commands; i++)
         free(p->commands[i]);
     free(p->commands);
+    free(p->native);
     vpmu_output_free(&p->out);
+}
+
+/* ------------------------------------------------------------------------
+ * The tool's process-tree records (vpmu_format.h: reaped, exec_native),
+ * which the output parser skips
+ * ---------------------------------------------------------------------- */
+
+struct reaped {
+    uint64_t pid, reaper;
+    int sig;
+};
+
+struct tree_extra {
+    struct reaped *reaped;
+    size_t n_reaped, cap_reaped;
+};
+
+/* Scans one file for the records; *native gets an exec_native's program
+ * (a segment's). 0, or -1 out of memory. */
+static int scan_extra(const char *path, uint64_t pid, struct tree_extra *x, char **native)
+{
+    FILE *f = fopen(path, "r");
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    int rc = 0;
+    const size_t rl = strlen(VPMU_REC_REAPED), nl = strlen(VPMU_REC_EXEC_NATIVE);
+    if (!f)
+        return 0; /* vpmu_output_load says what is wrong with it */
+    while (rc == 0 && (n = getline(&line, &cap, f)) > 0) {
+        if (line[n - 1] == '\n')
+            line[--n] = 0;
+        if ((size_t)n > rl && strncmp(line, VPMU_REC_REAPED " ", rl + 1) == 0) {
+            unsigned long long rp;
+            int sig, used = 0;
+            if (sscanf(line + rl + 1, "%llu " VPMU_EXIT_WORD_SIGNAL " %d%n", &rp, &sig, &used) == 2 &&
+                line[rl + 1 + used] == 0 && rp > 0 && sig > 0 && sig < 128) {
+                if (x->n_reaped == x->cap_reaped) {
+                    size_t nc = x->cap_reaped ? 2 * x->cap_reaped : 8;
+                    struct reaped *nr = realloc(x->reaped, nc * sizeof *nr);
+                    if (!nr) {
+                        rc = -1;
+                        break;
+                    }
+                    x->reaped = nr;
+                    x->cap_reaped = nc;
+                }
+                x->reaped[x->n_reaped].pid = rp;
+                x->reaped[x->n_reaped].reaper = pid;
+                x->reaped[x->n_reaped].sig = sig;
+                x->n_reaped++;
+            }
+        } else if ((size_t)n > nl + 1 && strncmp(line, VPMU_REC_EXEC_NATIVE " ", nl + 1) == 0) {
+            free(*native);
+            if (!(*native = strdup(line + nl + 1)))
+                rc = -1;
+        }
+    }
+    free(line);
+    fclose(f);
+    return rc;
+}
+
+static int cmp_proc_pid(const void *a, const void *b)
+{
+    const struct count_proc *x = a, *y = b;
+    return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+/* A program that ran natively, once more. */
+static int native_add(struct count_tree *t, const char *path)
+{
+    unsigned i;
+    struct count_native *nn;
+    t->native_procs++;
+    for (i = 0; i < t->n_native; i++)
+        if (strcmp(t->native[i].path, path) == 0) {
+            t->native[i].n++;
+            return 0;
+        }
+    nn = realloc(t->native, (t->n_native + 1) * sizeof *nn);
+    if (!nn)
+        return -1;
+    t->native = nn;
+    if (!(nn[t->n_native].path = strdup(path)))
+        return -1;
+    nn[t->n_native++].n = 1;
+    return 0;
 }
 
 /* Loads files[0..n) (one process: its segments in order, then maybe its
@@ -164,7 +256,8 @@ int count_tree_load(struct count_tree *t, const char *dir, uint64_t main_pid, in
     DIR *d = opendir(dir);
     struct dirent *e;
     struct tree_file *files = NULL;
-    size_t n = 0, cap = 0, i, j;
+    struct tree_extra x = {NULL, 0, 0};
+    size_t n = 0, cap = 0, i, j, k;
     int rc = -1, have_main = 0;
     memset(t, 0, sizeof *t);
     if (!d) {
@@ -196,7 +289,15 @@ int count_tree_load(struct count_tree *t, const char *dir, uint64_t main_pid, in
         goto done;
     }
     qsort(files, n, sizeof *files, cmp_file);
-    t->procs = calloc(n, sizeof *t->procs);
+    if (children)
+        for (i = 0; i < n; i++) {
+            char *native = NULL;
+            if (scan_extra(files[i].path, files[i].pid, &x, &native) != 0)
+                goto oom;
+            free(native);
+        }
+    /* room for the killed children that left no file */
+    t->procs = calloc(n + x.n_reaped, sizeof *t->procs);
     if (!t->procs)
         goto oom;
     /* the program first, then the others in pid order */
@@ -212,6 +313,20 @@ int count_tree_load(struct count_tree *t, const char *dir, uint64_t main_pid, in
             free_proc(&p);
             goto done;
         }
+        /* an exec that ran its program natively: the last segment says */
+        if (!p.complete && scan_extra(files[j - 1].path, p.pid, &(struct tree_extra){NULL, 0, 0},
+                                      &p.native) != 0) {
+            free_proc(&p);
+            goto oom;
+        }
+        if (p.native && p.pid != main_pid && children) {
+            /* not counted, as --trace-children-skip asks: left out whole */
+            int r = native_add(t, p.native);
+            free_proc(&p);
+            if (r != 0)
+                goto oom;
+            continue;
+        }
         if (p.pid == main_pid && t->n) {
             memmove(t->procs + 1, t->procs, t->n * sizeof *t->procs);
             t->procs[0] = p;
@@ -220,6 +335,51 @@ int count_tree_load(struct count_tree *t, const char *dir, uint64_t main_pid, in
         }
         t->n++;
     }
+    /* children killed before they wrote counts (their parent reaped them):
+     * in the table with none */
+    for (k = 0; k < x.n_reaped && t->n; k++) {
+        const struct reaped *rp = &x.reaped[k];
+        struct count_proc *p = NULL, *parent = NULL;
+        unsigned m;
+        int native = 0;
+        for (i = 0; i < n; i++)
+            if (files[i].pid == rp->pid && files[i].seq == UINT32_MAX)
+                break;
+        if (i < n || rp->pid == main_pid)
+            continue; /* it wrote its counts (a signal the tool saw) */
+        for (m = 0; m < t->n; m++) {
+            if (t->procs[m].pid == rp->pid)
+                p = &t->procs[m];
+            if (t->procs[m].pid == rp->reaper)
+                parent = &t->procs[m];
+        }
+        /* files but no process: it ran its exec'd program natively */
+        for (i = 0; i < n && !native; i++)
+            native = files[i].pid == rp->pid && !p;
+        if (native)
+            continue;
+        if (!p) {
+            if (!parent)
+                parent = &t->procs[0];
+            p = &t->procs[t->n];
+            memset(p, 0, sizeof *p);
+            if (init_like(&p->out, &parent->out) != 0)
+                goto oom;
+            free(p->out.command);
+            p->out.command = NULL;
+            p->out.pid = rp->pid;
+            p->pid = rp->pid;
+            p->ppid = rp->reaper;
+            t->n++;
+        }
+        if (!p->killed_signal)
+            t->killed++;
+        p->killed_signal = rp->sig;
+        p->out.exit_kind = VPMU_EXIT_SIGNAL;
+        p->out.exit_value = rp->sig;
+    }
+    if (t->n > 2)
+        qsort(t->procs + 1, t->n - 1, sizeof *t->procs, cmp_proc_pid);
     rc = 0;
     goto done;
 oom:
@@ -230,6 +390,7 @@ done:
     for (i = 0; i < n; i++)
         free(files[i].path);
     free(files);
+    free(x.reaped);
     if (rc != 0)
         count_tree_free(t);
     return rc;
@@ -264,5 +425,8 @@ void count_tree_free(struct count_tree *t)
     for (i = 0; i < t->n; i++)
         free_proc(&t->procs[i]);
     free(t->procs);
+    for (i = 0; i < t->n_native; i++)
+        free(t->native[i].path);
+    free(t->native);
     memset(t, 0, sizeof *t);
 }

@@ -25,17 +25,37 @@ struct count_proc {
     char **commands;          /* the image before each exec, then the last one */
     unsigned n_commands;      /* execs + 1 */
     int complete;             /* its final file was there (else: killed, or still running) */
+    int killed_signal;        /* > 0: its parent reaped it killed by this signal before it
+                               * wrote its counts (SIGKILL): they are lost */
+    char *native;             /* its last exec runs this program natively
+                               * (--trace-children-skip), or NULL */
     struct vpmu_output out;   /* this process's counts, its exec segments summed */
+};
+
+/* A program that ran natively (--trace-children-skip), and how often. */
+struct count_native {
+    char *path;
+    unsigned n;
 };
 
 struct count_tree {
     struct count_proc *procs; /* the program first, then the rest by pid */
     unsigned n;
     unsigned skipped;         /* processes left out (--no-children) */
+    /* processes other than the program whose exec'd program ran natively:
+     * left out of procs (what they counted before the exec too) */
+    struct count_native *native;
+    unsigned n_native;        /* distinct programs */
+    unsigned native_procs;    /* processes */
+    unsigned killed;          /* procs killed before they wrote counts */
 };
 
 /* Reads every output file in dir. main_pid is the program's process;
  * children = 0 keeps only it (the others are counted in `skipped`).
+ * With children, a child that its parent reaped killed by a signal and
+ * that left no final file is a process of its own (killed_signal, no
+ * counts), and a child whose exec'd program ran natively is left out
+ * (native, native_procs).
  * Returns 0; 1 when the program itself left no file at all (err says
  * nothing); -1 with a message in err when a file is unusable. */
 int count_tree_load(struct count_tree *t, const char *dir, uint64_t main_pid, int children,

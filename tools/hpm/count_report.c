@@ -182,7 +182,9 @@ static int procs_shown(const struct count_report *r)
 static void proc_exit_text(const struct count_proc *p, char *buf, size_t len)
 {
     const struct vpmu_output *o = &p->out;
-    if (!p->complete)
+    if (p->killed_signal)
+        snprintf(buf, len, "killed, signal %d", p->killed_signal);
+    else if (!p->complete)
         snprintf(buf, len, "no final counts");
     else if (o->exit_kind == VPMU_EXIT_SIGNAL && o->exit_value > 0)
         snprintf(buf, len, "signal %d", o->exit_value);
@@ -813,7 +815,9 @@ static void json_procs(FILE *f, const struct count_report *r)
             hpm_json_string(f, p->commands[j]);
         }
         fprintf(f, "],\"complete\":%s,\"exit\":", p->complete ? "true" : "false");
-        if (!p->complete)
+        if (p->killed_signal)
+            fprintf(f, "{\"signal\":%d,\"counts_lost\":true}", p->killed_signal);
+        else if (!p->complete)
             fputs("null", f);
         else if (p->out.exit_kind == VPMU_EXIT_SIGNAL && p->out.exit_value > 0)
             fprintf(f, "{\"signal\":%d}", p->out.exit_value);

@@ -53,6 +53,7 @@ struct record_opts {
     const char *machine, *output;
     long rate_limit, freq;
     int no_children;
+    const char *trace_skip; /* hpm count's --trace-children-skip */
 };
 
 struct spec {
@@ -76,7 +77,7 @@ struct record_ctx {
     int bad;
 };
 
-#define RECORD_OPTIONS 7
+#define RECORD_OPTIONS 8
 static void record_table(struct record_opts *o, struct hpm_opt *t)
 {
     const struct hpm_opt rows[] = {
@@ -96,6 +97,9 @@ static void record_table(struct record_opts *o, struct hpm_opt *t)
          HPM_OPT_LONG, &o->rate_limit, NULL, NULL, 1, 1000000000},
         {"--no-children", NULL, NULL, "the program alone, not the processes it starts",
          HPM_OPT_FLAG, &o->no_children, NULL, NULL, 0, 0},
+        {"--trace-children-skip", NULL, "PATTERNS",
+         "exec'd programs matching one of PATTERNS (comma-separated globs) run natively",
+         HPM_OPT_STRING, &o->trace_skip, NULL, NULL, 0, 0},
         HPM_OPT_TABLE_END,
     };
     _Static_assert(sizeof rows / sizeof rows[0] == RECORD_OPTIONS, "RECORD_OPTIONS");
@@ -570,7 +574,7 @@ int cmd_record(int argc, char **argv)
     /* the tool's options and hpm count's arguments */
     sample_arg = malloc(32 + c.n_specs * (HPM_CAT_NAME_MAX + 24));
     events_arg = malloc(16 + c.n_specs * (HPM_CAT_NAME_MAX + 1));
-    cargv = calloc((size_t)(argc - first) + 10, sizeof *cargv);
+    cargv = calloc((size_t)(argc - first) + 12, sizeof *cargv);
     if (!sample_arg || !events_arg || !cargv) {
         fprintf(stderr, "hpm record: out of memory\n");
         rc = 1;
@@ -600,6 +604,10 @@ int cmd_record(int argc, char **argv)
     }
     if (o.no_children)
         cargv[na++] = "--no-children";
+    if (o.trace_skip) {
+        cargv[na++] = "--trace-children-skip";
+        cargv[na++] = (char *)o.trace_skip;
+    }
     cargv[na++] = "--";
     for (i = first; i < argc; i++)
         cargv[na++] = argv[i];
