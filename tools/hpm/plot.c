@@ -18,6 +18,7 @@
 #define _GNU_SOURCE /* strcasecmp */
 #include <strings.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,7 @@
 #include "commands.h"
 #include "fileio.h"
 #include "options.h"
+#include "runner.h"
 
 #define PLOT_MAX_EVENTS 32
 #define PLOT_MAX_POINTS 200000
@@ -164,15 +166,37 @@ static int gp_safe(const char *s)
     return 1;
 }
 
-/* gnuplot's string syntax: single quotes, doubled inside (gp_safe first) */
-static void gp_string(FILE *g, const char *s)
+/* s as it can be printed in a message: control characters as \n, \r or
+ * \xNN (the name itself would break the line it is named on) */
+static const char *printable(const char *s, char *buf, size_t len)
 {
-    fputc('\'', g);
-    for (; *s; s++) {
-        if (*s == '\'')
-            fputc('\'', g);
-        fputc(*s, g);
+    size_t n = 0;
+    for (; *s && n + 5 < len; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '\n' || c == '\r')
+            n += (size_t)snprintf(buf + n, len - n, "\\%c", c == '\n' ? 'n' : 'r');
+        else if (c < 0x20 || c == 0x7f)
+            n += (size_t)snprintf(buf + n, len - n, "\\x%02x", c);
+        else
+            buf[n++] = (char)c;
     }
+    buf[n] = 0;
+    return buf;
+}
+
+/* gnuplot's string syntax: single quotes, doubled inside (gp_safe first);
+ * the string is prefix and s one after the other */
+static void gp_string(FILE *g, const char *prefix, const char *s)
+{
+    const char *parts[2] = {prefix, s};
+    unsigned i;
+    fputc('\'', g);
+    for (i = 0; i < 2; i++)
+        for (s = parts[i]; *s; s++) {
+            if (*s == '\'')
+                fputc('\'', g);
+            fputc(*s, g);
+        }
     fputc('\'', g);
 }
 
@@ -198,6 +222,13 @@ static int draw_plot(const char *out, const char *title, const char *ylabel,
         close(pfd[1]);
         if (dup2(pfd[0], 0) < 0)
             _exit(127);
+        /* gnuplot draws onto its standard output when it cannot open the
+         * output file: that drawing is not hpm plot's output */
+        {
+            int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+            if (null >= 0)
+                (void)dup2(null, 1);
+        }
         execlp("gnuplot", "gnuplot", (char *)NULL);
         fprintf(stderr, "hpm plot: cannot run gnuplot: %s (Debian: gnuplot-nox)\n",
                 strerror(errno));
@@ -210,9 +241,12 @@ static int draw_plot(const char *out, const char *title, const char *ylabel,
     }
     fprintf(g, "set terminal %s size 900,500\nset output ",
             strcmp(ext, ".svg") == 0 ? "svg dynamic" : "pngcairo");
-    gp_string(g, out);
+    /* gnuplot opens an output named '|CMD' as a pipe to a shell running
+     * CMD, and expands a leading '~/': a relative name is given as ./NAME,
+     * so that it always names the file (hpm plot s.csv -o '|sh x #.svg') */
+    gp_string(g, out[0] == '/' ? "" : "./", out);
     fprintf(g, "\nset title ");
-    gp_string(g, title);
+    gp_string(g, "", title);
     fprintf(g, " noenhanced\nset xlabel '%s'\nset ylabel '%s'\nset key outside right "
                "noenhanced\nset grid\n",
             xtics ? "baseline" : "time (s)", ylabel);
@@ -221,7 +255,7 @@ static int draw_plot(const char *out, const char *title, const char *ylabel,
         fprintf(g, "set xtics rotate by -30 (");
         for (i = 0; i < n_xtics; i++) {
             fprintf(g, "%s", i ? ", " : "");
-            gp_string(g, xtics[i]);
+            gp_string(g, "", xtics[i]);
             fprintf(g, " %u", i);
         }
         fprintf(g, ")\nset offsets 0.3, 0.3, 0, 0\n");
@@ -236,7 +270,7 @@ static int draw_plot(const char *out, const char *title, const char *ylabel,
     fprintf(g, "plot ");
     for (i = 0; i < ns; i++) {
         fprintf(g, "%s$d%u using 1:2 with linespoints title ", i ? ", " : "", i);
-        gp_string(g, s[i].name);
+        gp_string(g, "", s[i].name);
     }
     fprintf(g, "\n");
     fclose(g);
@@ -292,15 +326,22 @@ static int plot_baselines(const char *out, const char *events, const char *const
         return 2;
     }
     if (!gp_safe(out) || !gp_safe(events)) {
-        fprintf(stderr, "hpm plot: a name with control characters cannot be given to gnuplot\n");
+        char shown[600];
+        fprintf(stderr, "hpm plot: '%s': a name with control characters cannot be given to "
+                        "gnuplot\n",
+                printable(gp_safe(out) ? events : out, shown, sizeof shown));
         return 2;
     }
     for (i = 0; i < n; i++)
         if (!gp_safe(names[i])) {
-            fprintf(stderr, "hpm plot: a baseline name with control characters cannot be given "
-                            "to gnuplot\n");
+            char shown[600];
+            fprintf(stderr, "hpm plot: '%s': a baseline name with control characters cannot be "
+                            "given to gnuplot\n",
+                    printable(names[i], shown, sizeof shown));
             return 2;
         }
+    if (!runner_output_ok("hpm plot", out))
+        return 2;
     memset(s, 0, sizeof s);
     while (*p && ns < PLOT_MAX_EVENTS) {
         size_t len = strcspn(p, ",");
@@ -409,22 +450,27 @@ int cmd_plot(int argc, char **argv)
         snprintf(outbuf, sizeof outbuf, "%.*s.svg", n, in);
         out = outbuf;
     }
+    if (!gp_safe(out) || !gp_safe(argv[first])) {
+        char shown[600];
+        fprintf(stderr, "hpm plot: '%s': a file name with control characters (a newline, ...) "
+                        "cannot be given to gnuplot; rename it\n",
+                printable(gp_safe(out) ? argv[first] : out, shown, sizeof shown));
+        return 2;
+    }
     ext = strrchr(out, '.');
     if (!ext || (strcmp(ext, ".svg") != 0 && strcmp(ext, ".png") != 0))
         return hpm_opt_error("hpm plot", t, plot_synopsis, NULL,
                              "the output must end in .svg or .png: '%s'", out);
-    if (!gp_safe(out) || !gp_safe(argv[first])) {
-        fprintf(stderr, "hpm plot: a file name with control characters (a newline, ...) cannot "
-                        "be given to gnuplot; rename it\n");
+    if (!runner_output_ok("hpm plot", out))
         return 2;
-    }
     if (read_series(argv[first], events, total, s, &ns) != 0)
         return 1;
     for (i = 0; i < ns; i++)
         if (!gp_safe(s[i].name)) {
-            fprintf(stderr, "hpm plot: %s: an event name with control characters; not a "
+            char shown[200];
+            fprintf(stderr, "hpm plot: %s: '%s': an event name with control characters; not a "
                             "series of hpm's\n",
-                    argv[first]);
+                    argv[first], printable(s[i].name, shown, sizeof shown));
             for (i = 0; i < ns; i++) {
                 free(s[i].t);
                 free(s[i].v);

@@ -1,0 +1,62 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Hostile input, second round (tests/hostile_input/CMakeLists.txt).
+#   hostile_test.sh HPM MKPERF WORKDIR SCENARIO
+set -u
+hpm=$1 mkperf=$2 work=$3 scenario=$4
+dir=$work/$scenario
+rm -rf "$dir"
+mkdir -p "$dir"
+cd "$dir" || exit 1
+. "$(dirname "$0")/../common/scenario.sh"
+
+# within HPM ARGS...: run hpm for at most 20 s; a hang or a crash fails
+within() {
+    timeout 20 "$hpm" "$@" >out 2>err
+    rc=$?
+    [ $rc -eq 124 ] && fail "hpm $* hung"
+    [ $rc -ge 128 ] && fail "hpm $* died of signal $((rc - 128))"
+    return 0
+}
+
+case $scenario in
+plot)
+    # gnuplot opens an output named '|CMD' as a pipe to a shell running
+    # CMD: hpm plot -o '|touch PWNED #.svg' ran touch (and so would a
+    # series named '|touch PWNED #.csv', whose picture is named after it)
+    printf 'time_s,event,delta,rate_per_s,total\n0.1,INSTRUCTIONS,100,1000,100\n0.2,INSTRUCTIONS,100,2000,300\n' >s.csv
+    within plot s.csv -o ok.svg
+    expect_rc 0
+    xmllint --noout ok.svg || fail "ok.svg is not well-formed"
+    within plot s.csv -o '|touch PWNED #.svg'
+    expect_rc 0
+    [ -e PWNED ] && fail "-o '|touch PWNED #.svg' ran a shell command"
+    xmllint --noout '|touch PWNED #.svg' || fail "the picture is not the file named by -o"
+    cp s.csv '|touch PWNED2 #.csv'
+    within plot '|touch PWNED2 #.csv'
+    expect_rc 0
+    [ -e PWNED2 ] && fail "a series named '|touch PWNED2 #.csv' ran a shell command"
+    [ -s '|touch PWNED2 #.svg' ] || fail "the picture named after the series is missing"
+    # a name with a newline is refused, and the message names it escaped
+    within plot s.csv -o "$(printf 'x\nsystem "touch PWNED3"\n.svg')"
+    expect_rc 2
+    expect_err "'x\\\\nsystem \"touch PWNED3\"\\\\n.svg': a file name with control characters"
+    [ -e PWNED3 ] && fail "a newline in -o ran a command"
+    # an output hpm cannot write is said before gnuplot runs, and nothing
+    # (not gnuplot's drawing onto its standard output) is printed
+    within plot s.csv -o nodir/x.svg
+    expect_rc 2
+    expect_err "cannot write the output into nodir"
+    [ -s out ] && fail "hpm plot printed a drawing: $(head -c 200 out)"
+    # gnuplot need not wait for the shell it started: looked for once more
+    # at the end
+    for p in PWNED PWNED2 PWNED3; do
+        [ -e $p ] && fail "a name made gnuplot run a shell command ($p)"
+    done
+    ;;
+*)
+    echo "unknown scenario $scenario" >&2
+    exit 2
+    ;;
+esac
+echo "ok $scenario"
