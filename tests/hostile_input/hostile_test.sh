@@ -54,6 +54,34 @@ plot)
         [ -e $p ] && fail "a name made gnuplot run a shell command ($p)"
     done
     ;;
+report)
+    # a recording names the objects its samples lie in (MMAP records);
+    # hpm report opens them for symbols: a FIFO there blocked it forever
+    mkfifo fifo
+    "$mkperf" fifo.data "$dir/fifo" || fail "mkperf"
+    within report --folded fifo.data
+    expect_rc 0
+    expect_out "^\[fifo\];\[fifo\] 1$"
+    expect_err "$dir/fifo: not a regular file; its frames are named by the object"
+    "$mkperf" zero.data /dev/zero || fail "mkperf"
+    within report --folded zero.data
+    expect_rc 0
+    expect_out "^\[zero\];\[zero\] 1$"
+    expect_err "/dev/zero: not a regular file"
+    within report --flamegraph -o f.svg fifo.data
+    expect_rc 0
+    xmllint --noout f.svg || fail "f.svg is not well-formed"
+    # hpm diff of two recordings goes through the same loader
+    within diff fifo.data zero.data
+    expect_rc 0
+    expect_out "\[fifo\] (gone)"
+    # an object that is a regular file still gets its name, with no note
+    cp "$mkperf" obj
+    "$mkperf" obj.data "$dir/obj" || fail "mkperf"
+    within report --folded obj.data
+    expect_rc 0
+    [ -s err ] && fail "a regular object gave a note: $(cat err)"
+    ;;
 *)
     echo "unknown scenario $scenario" >&2
     exit 2

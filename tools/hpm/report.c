@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "options.h"
@@ -85,7 +86,38 @@ struct symctx {
     struct name_cache cache;
     char **owned; /* names made here ("[libc.so.6]") */
     size_t n_owned, cap_owned;
+    signed char *regular; /* per mapping: its object is a regular file 1, not -1, unknown 0 */
 };
+
+/* Whether mapping i's object may be opened for symbols: a recording names
+ * its objects, and opening a FIFO there would block for good (a device
+ * such as /dev/zero is no object either). Said once per object. */
+static int object_regular(struct symctx *s, size_t i)
+{
+    const char *path = s->pf->mmaps[i].path;
+    size_t j;
+    int fd;
+    if (!s->regular)
+        return 1; /* no memory for the verdicts: the symbolizer decides */
+    if (s->regular[i])
+        return s->regular[i] > 0;
+    for (j = 0; j < s->pf->n_mmaps; j++)
+        if (s->regular[j] && strcmp(s->pf->mmaps[j].path, path) == 0) {
+            s->regular[i] = s->regular[j];
+            return s->regular[i] > 0;
+        }
+    /* opened without blocking; a missing file is the symbolizer's to name */
+    fd = hpm_file_open_regular(path);
+    if (fd >= 0)
+        close(fd);
+    s->regular[i] = fd < 0 && errno == EINVAL ? -1 : 1;
+    if (s->regular[i] < 0)
+        fprintf(stderr,
+                "hpm report: %s: not a regular file; its frames are named by the object, "
+                "without symbols\n",
+                path);
+    return s->regular[i] > 0;
+}
 
 static const char *own(struct symctx *s, char *name)
 {
@@ -124,7 +156,8 @@ static const char *symbolize(struct symctx *s, uint32_t pid, uint64_t addr)
     o.end = m->start + m->len - 1;
     o.offset = m->pgoff;
     o.path = m->path;
-    if (hpm_symbols_lookup(s->syms, &o, addr, &sym) == 0 && sym.fn)
+    memset(&sym, 0, sizeof sym);
+    if (object_regular(s, i) && hpm_symbols_lookup(s->syms, &o, addr, &sym) == 0 && sym.fn)
         return sym.fn;
     {
         /* no symbol: the object, and the function's first address where
@@ -481,6 +514,7 @@ int report_load_stacks(const char *path, const char *event, int events,
     memset(&sc, 0, sizeof sc);
     sc.pf = &pf;
     sc.syms = hpm_symbols_new();
+    sc.regular = calloc(pf.n_mmaps ? pf.n_mmaps : 1, 1);
     st = calloc(pf.n_samples ? pf.n_samples : 1, sizeof *st);
     if (!sc.syms || !st)
         goto oom;
@@ -520,6 +554,7 @@ done:
     for (i = 0; i < sc.n_owned; i++)
         free(sc.owned[i]);
     free(sc.owned);
+    free(sc.regular);
     free(sc.cache.key);
     free(sc.cache.name);
     if (sc.syms)
