@@ -82,6 +82,43 @@ report)
     expect_rc 0
     [ -s err ] && fail "a regular object gave a note: $(cat err)"
     ;;
+merge)
+    # one rank of four cores with 5e18 instructions each: every code fits
+    # (JSON integers stop at 2^63-1), their sum over the cores (2e19) does
+    # not; the INSTRUCTIONS row stood at 2^64-1 without a word
+    codes=
+    for c in 0 1 2 3; do
+        codes="$codes${codes:+,}{\"code\":$((c * 56)),\"core\":$c,\"name\":\"PU${c}_INSTRUCTIONS\",\"count\":5000000000000000000}"
+    done
+    cat >rank.0.json <<EOT
+{
+  "source":"modeled",
+  "command":"./prog",
+  "machine":{"name":"bgp","cores":4,"frequency_hz":850000000,"file":null},
+  "level":"core",
+  "models":"hier",
+  "upcs":1,
+  "threads_count":1,
+  "exit":{"status":0,"hpm_exit_code":0},
+  "events":[{"name":"INSTRUCTIONS","codes":[$codes]}],
+  "mpi_rank":{"rank":0,"size":1,"job":"t1","host":"node0"}
+}
+EOT
+    within merge rank.0.json
+    expect_rc 0
+    expect_out "INSTRUCTIONS  *18446744073709551615"
+    expect_out "note .*the sum of INSTRUCTIONS over its cores exceeds 2^64-1"
+    within merge --json rank.0.json
+    expect_rc 0
+    grep -q '"notes":\[[^]]*INSTRUCTIONS over its cores exceeds 2^64-1' out ||
+        fail "the JSON report lacks the note"
+    # sums that fit have no such note
+    sed 's/5000000000000000000/4000000000000000000/g' rank.0.json >r1.json
+    within merge r1.json
+    expect_rc 0
+    expect_out "INSTRUCTIONS  *16000000000000000000"
+    grep -q "exceeds 2^64-1" out && fail "a sum that fits is said to exceed 2^64-1"
+    ;;
 *)
     echo "unknown scenario $scenario" >&2
     exit 2

@@ -11,6 +11,7 @@
  * and the ranks that are missing (no file, or a result without counts).
  */
 #define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -61,6 +62,35 @@ struct merge_job {
     const struct count_report *r;
 };
 
+/* A note for rows whose sum over their cores passes 2^64-1 while each
+ * code fits (vpmu_output_saturated_note names codes whose sum over the
+ * ranks did not): the row the report shows stops at 2^64-1. 1 and the note
+ * naming the first, or 0. */
+static int row_saturated_note(const struct count_report *r, char *buf, size_t len)
+{
+    unsigned i, k, n = 0;
+    const char *first = NULL;
+    for (i = 0; i < r->n_rows; i++) {
+        uint64_t v = 0;
+        int over = 0, saturated_code = 0;
+        for (k = 0; k < r->rows[i].n_codes; k++) {
+            uint64_t x = r->out->count[r->rows[i].codes[k]];
+            saturated_code |= x == UINT64_MAX;
+            over |= v > UINT64_MAX - x;
+            v = over ? UINT64_MAX : v + x;
+        }
+        if (over && !saturated_code && !n++)
+            first = r->rows[i].name;
+    }
+    if (!n)
+        return 0;
+    snprintf(buf, len,
+             "the sum of %s over its cores%s exceeds 2^64-1: shown at 18446744073709551615, the "
+             "largest count a report holds",
+             first, n > 1 ? " (and of more events)" : "");
+    return 1;
+}
+
 static int merge_write(FILE *f, void *ctx)
 {
     const struct merge_job *m = ctx;
@@ -74,7 +104,7 @@ int mpi_job_report(const char *cmd, struct mpi_job *job, int fmt, const char *ou
     static struct count_row rows[MERGE_MAX_ROWS];
     struct count_report r;
     struct merge_job mj;
-    char note[200], exit_note[200], sat_note[200];
+    char note[200], exit_note[200], sat_note[200], row_note[200];
     unsigned k;
     memset(&r, 0, sizeof r);
     r.out = &job->total;
@@ -88,6 +118,8 @@ int mpi_job_report(const char *cmd, struct mpi_job *job, int fmt, const char *ou
     r.notes[r.n_notes++] = note;
     if (vpmu_output_saturated_note(&job->total, sat_note, sizeof sat_note))
         r.notes[r.n_notes++] = sat_note;
+    if (row_saturated_note(&r, row_note, sizeof row_note))
+        r.notes[r.n_notes++] = row_note;
     /* the job's exit: the first rank (in rank order) that did not exit 0 */
     for (k = 0; k < job->size; k++) {
         const struct mpi_rank_result *x = job->by_rank[k];
