@@ -3,6 +3,8 @@
 #define _GNU_SOURCE /* asprintf */
 #include "baseline.h"
 
+#include "fileio.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -311,9 +313,8 @@ int baseline_meta_parse(const char *text, size_t len, struct baseline_meta *m, c
 static int meta_read(const char *name, const char *dir, struct baseline_meta *m, char *err,
                      size_t errlen)
 {
-    char path[4200], why[512], *text;
+    char path[4200], why[600], *text;
     struct stat st;
-    FILE *f;
     size_t len;
     int rc;
     snprintf(path, sizeof path, "%s/meta.json", dir);
@@ -322,19 +323,12 @@ static int meta_read(const char *name, const char *dir, struct baseline_meta *m,
                  dir, strerror(errno), name);
         return -1;
     }
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (1 << 20)) {
-        snprintf(err, errlen, "baseline %s: %s is missing or not a meta file", name, path);
+    /* a regular file, opened without blocking, of at most 1 MiB */
+    if (hpm_file_read(path, (size_t)1 << 20, NULL, "a baseline's meta file", &text, &len, why,
+                      sizeof why) != 0) {
+        snprintf(err, errlen, "baseline %s: %s", name, why);
         return -1;
     }
-    if (!(f = fopen(path, "re")) || !(text = malloc((size_t)st.st_size + 1))) {
-        snprintf(err, errlen, "baseline %s: %s: %s", name, path, strerror(errno));
-        if (f)
-            fclose(f);
-        return -1;
-    }
-    len = fread(text, 1, (size_t)st.st_size, f);
-    fclose(f);
-    text[len] = 0;
     rc = baseline_meta_parse(text, len, m, why, sizeof why);
     free(text);
     if (rc)
