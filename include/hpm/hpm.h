@@ -197,6 +197,23 @@ int hpm_read_direct(int set, hpm_reader_t *fn, void **ctx);
  * the set's component has no such reader (read with hpm_read_direct's). */
 typedef int (*hpm_reader_ll_t)(void *ctx, long long *values);
 int hpm_read_direct_ll(int set, hpm_reader_ll_t *fn, void **ctx);
+/* Start and stop without the set table's look-up and lock, for a caller
+ * that keeps the set alive and makes no two calls on it at once for as long
+ * as it uses the pin (libpapi: each PAPI set owns its hpm set and holds its
+ * own lock over every call; PAPI_start and PAPI_stop on the virtual PMU add
+ * their instructions to the program's count). hpm_set_pin resolves the
+ * handle once; the pin is valid until the set is destroyed.
+ * hpm_start_pinned is hpm_start, and with `alone` also refuses
+ * (HPM_ECONFLICT) while the calling thread runs another set of the
+ * component (PAPI's rule; hpm_thread_running without its own call);
+ * hpm_stop_pinned is hpm_stop. A stopped set is on no thread's lists and
+ * a running one is changed only by its owner, so neither takes the set's
+ * lock where the calling thread is the one that may change it. */
+struct hpm_set;
+typedef struct hpm_set *hpm_pin_t;
+int hpm_set_pin(int set, hpm_pin_t *pin);
+int hpm_start_pinned(hpm_pin_t pin, int alone);
+int hpm_stop_pinned(hpm_pin_t pin, int64_t *values);
 int hpm_accum(int set, int64_t *values); /* values[i] += counts, then reset */
 int hpm_reset(int set);
 

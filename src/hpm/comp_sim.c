@@ -286,6 +286,8 @@ struct sim_set {
     uint64_t base[HPM_SET_MAX_EVENTS];
     int64_t thr[HPM_SET_MAX_EVENTS]; /* native overflow threshold, 0: none */
     uint8_t armed[HPM_SET_MAX_EVENTS];
+    int n_thr, n_armed; /* positions with a threshold, and armed now: start
+                           and stop skip their loops over the set without */
     int64_t scratch[HPM_SET_MAX_EVENTS]; /* sim_read_ll of a set read_kinds cannot read */
     /* attached: the other process's live view */
     pid_t attach;
@@ -518,12 +520,14 @@ static int sim_set_update(void *st, const uint32_t *events, int n, const struct 
             (void)HPM_VPMU_MODEL(); /* hpm run starts the models on demand */
         s->idx[i] = events[i];
         s->thr[i] = 0;
+        s->armed[i] = 0;
         if (events[i] < HPM_K_CORE_COUNT)
             s->need_kinds = 1;
         else
             s->need_node = 1;
     }
     s->n = n;
+    s->n_thr = s->n_armed = 0;
     s->kinds_only = s->need_kinds && !s->need_node && !s->attach && !s->inherit;
     return HPM_OK;
 }
@@ -553,10 +557,12 @@ static int sim_set_overflow(void *st, int pos, int64_t threshold)
     struct sim_set *s = st;
     if (pos < 0 || pos >= s->n)
         return HPM_EINVAL;
+    s->n_thr -= s->thr[pos] > 0;
     s->thr[pos] = 0;
     if (threshold > 0 && s->idx[pos] >= HPM_K_CORE_COUNT)
         return HPM_ENOTSUP; /* the tool interrupts on per-thread kinds only */
     s->thr[pos] = threshold;
+    s->n_thr += threshold > 0;
     return HPM_OK;
 }
 
@@ -564,6 +570,8 @@ static int sim_set_overflow(void *st, int pos, int64_t threshold)
 static void arm(struct sim_set *s, uint64_t *failed)
 {
     int i;
+    if (!s->n_thr && !s->n_armed)
+        return;
     for (i = 0; i < s->n; i++)
         if (s->thr[i] > 0) {
             /* the interrupts come as upcalls (overflow.c), not signals:
@@ -572,15 +580,17 @@ static void arm(struct sim_set *s, uint64_t *failed)
             (void)hpm__ovf_upcall_register();
             break;
         }
+    s->n_armed = 0;
     for (i = 0; i < s->n; i++) {
         s->armed[i] = 0;
         if (s->thr[i] <= 0)
             continue;
         /* the tool's thresholds counted from our base, as ours are */
         if (HPM_VPMU_OVERFLOW_FROM(s->idx[i], (uint64_t)s->thr[i], hpm_overflow_signal(),
-                                   s->base[i] + (uint64_t)s->thr[i]) == 0)
+                                   s->base[i] + (uint64_t)s->thr[i]) == 0) {
             s->armed[i] = 1;
-        else if (failed)
+            s->n_armed++;
+        } else if (failed)
             *failed |= 1ull << i;
     }
 }
@@ -588,11 +598,26 @@ static void arm(struct sim_set *s, uint64_t *failed)
 static void disarm(struct sim_set *s)
 {
     int i;
-    for (i = 0; i < s->n; i++)
+    for (i = 0; s->n_armed && i < s->n; i++)
         if (s->armed[i]) {
             (void)HPM_VPMU_OVERFLOW(s->idx[i], 0, hpm_overflow_signal());
             s->armed[i] = 0;
         }
+    s->n_armed = 0;
+}
+
+/* The base of a set of this thread's kinds only: one request and one loop,
+ * in a frame without raw's buffer for every node code (PAPI_start's
+ * instructions are added to the program's count). */
+static __attribute__((noinline)) int base_kinds(struct sim_set *s)
+{
+    uint64_t kinds[HPM_K_CORE_COUNT];
+    int i;
+    if (HPM_VPMU_READ_KINDS(kinds, HPM_K_CORE_COUNT) != HPM_K_CORE_COUNT)
+        return HPM_ESYS;
+    for (i = 0; i < s->n; i++)
+        s->base[i] = kinds[s->idx[i]];
+    return HPM_OK;
 }
 
 static int sim_start(void *st, uint64_t *native_failed)
@@ -601,9 +626,13 @@ static int sim_start(void *st, uint64_t *native_failed)
     /* the base first: the tool counts its thresholds from it (the count
      * at which the first passes), so its signals and our deadlines agree */
     int rc;
-    if (s->inherit)
-        kids_start(s);
-    rc = raw(s, s->base);
+    if (s->kinds_only) {
+        rc = base_kinds(s);
+    } else {
+        if (s->inherit)
+            kids_start(s);
+        rc = raw(s, s->base);
+    }
     if (rc == HPM_OK)
         arm(s, native_failed);
     return rc;

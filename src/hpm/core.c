@@ -211,7 +211,7 @@ HPM_EXPORT int hpm_init(void)
         g_hpm.region_started = 0;
         g_hpm.region_configured = 0;
         g_hpm.id_fn = NULL;
-        g_hpm.initialized = 1;
+        __atomic_store_n(&g_hpm.initialized, 1, __ATOMIC_RELEASE);
     }
     for (i = 0; i < HPM_NCOMP; i++)
         n += g_hpm.comp[i].info.enabled;
@@ -248,7 +248,7 @@ HPM_EXPORT void hpm_shutdown(void)
         if (g_hpm.comp[i].c)
             g_hpm.comp[i].c->shutdown();
     hpm__regions_reset();
-    g_hpm.initialized = 0;
+    __atomic_store_n(&g_hpm.initialized, 0, __ATOMIC_RELEASE);
     __atomic_add_fetch(&g_hpm.epoch, 1, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&g_hpm.lock);
 }

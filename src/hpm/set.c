@@ -16,6 +16,7 @@
  *     only (HPM_EINVAL elsewhere).
  */
 #define _GNU_SOURCE
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -697,7 +698,8 @@ int hpm__set_start(struct hpm_set *s, struct hpm_thread *self, int take_slot)
     }
     s->owner = t;
     s->holds_slot = take_slot;
-    s->state = HPM_SET_RUNNING;
+    /* atomic: hpm_start_pinned reads it without the set's lock */
+    __atomic_store_n(&s->state, HPM_SET_RUNNING, __ATOMIC_RELEASE);
     if (blocked)
         hpm__ovf_unblock(&old);
     return HPM_OK;
@@ -780,7 +782,9 @@ int hpm__set_stop_owed(struct hpm_set *s, int64_t *values, struct hpm_ovf_owed *
     }
     s->holds_slot = 0;
     s->owner = NULL;
-    s->state = HPM_SET_STOPPED;
+    /* atomic: hpm_start_pinned reads it without the set's lock, and a
+     * thread's exit stops its sets under that lock alone */
+    __atomic_store_n(&s->state, HPM_SET_STOPPED, __ATOMIC_RELEASE);
     if (s->n_ovf)
         hpm__ovf_unblock(&old);
     /* values the component could not read are not kept as zeros: reading the
@@ -817,6 +821,150 @@ HPM_EXPORT int hpm_stop(int set, int64_t *values)
     /* after the set's lock: the handler may call the API on its set */
     hpm__ovf_owed_deliver(&owed);
     return rc;
+}
+
+/* ------------------------------------------------------------ pinned sets */
+
+HPM_EXPORT int hpm_set_pin(int set, hpm_pin_t *pin)
+{
+    int err;
+    struct hpm_set *s;
+    if (!pin)
+        return HPM_EINVAL;
+    s = set_get(set, &err);
+    if (!s)
+        return err;
+    *pin = s;
+    set_put(s);
+    return HPM_OK;
+}
+
+/* The common case of a pinned set, started and stopped by the calling
+ * thread over and over (PAPI_start/PAPI_stop around a loop): a component
+ * whose thread-bound sets share its counters (sim), no overflow, not
+ * attached. hpm__set_start and hpm__set_stop_owed for that case only, with
+ * nothing they would skip anyway: on the virtual PMU each instruction here
+ * is added to the program's count, and costs host time in the models. */
+_Static_assert(offsetof(struct hpm_comp_slot, vec) == 0, "pinned_simple: vec comes first");
+static inline int pinned_simple(const struct hpm_set *s)
+{
+    /* s->c is its slot's vec, the slot's first member: the slot without
+     * indexing the table by s->comp (shares_counters) */
+    const struct hpm_comp_slot *cs = (const struct hpm_comp_slot *)(const void *)s->c;
+    return !s->n_ovf && !s->opts.attach && cs && (cs->vec.ci_flags & HPM_CI_SHARED_COUNTERS) &&
+           cs->info.num_counters > 0;
+}
+
+HPM_EXPORT int hpm_start_pinned(hpm_pin_t s, int alone)
+{
+    struct hpm_thread *t;
+    struct hpm_comp_slot *cs;
+    uint64_t failed = 0;
+    int rc, comp;
+    if (!s)
+        return HPM_EINVAL;
+    if (!__atomic_load_n(&g_hpm.initialized, __ATOMIC_ACQUIRE))
+        return HPM_ENOINIT;
+    t = hpm__self();
+    /* A stopped set is on no thread's lists, so only the caller (under its
+     * own lock) reaches it: no lock of ours. A running one may be another
+     * thread's, whose exit stops it under the set's lock: refused without
+     * looking further, as hpm__set_start would. */
+    if (__atomic_load_n(&s->state, __ATOMIC_ACQUIRE) == HPM_SET_RUNNING)
+        return HPM_ERUNNING;
+    comp = s->comp;
+    if (alone && t && comp >= 0 && !s->opts.attach &&
+        (atomic_load_explicit(&t->running[comp], memory_order_relaxed) ||
+         atomic_load_explicit(&t->shared[comp], memory_order_relaxed)))
+        return HPM_ECONFLICT; /* PAPI: one running set per component and thread */
+    if (!t || s->n == 0 || !pinned_simple(s))
+        return hpm__set_start(s, t, 1);
+    cs = (struct hpm_comp_slot *)(void *)s->c;
+    if (!cs->info.enabled)
+        return HPM_ENOCOMP;
+    if (t->counters_used[comp] + s->n > cs->info.num_counters)
+        return HPM_ECOUNTERS;
+    /* on the thread's list before the counting starts (hpm__set_start) */
+    s->owner = t;
+    t->counters_used[comp] += s->n;
+    s->next_shared = atomic_load_explicit(&t->shared[comp], memory_order_relaxed);
+    atomic_store_explicit(&t->shared[comp], s, memory_order_release);
+    rc = s->c->start(s->cst, &failed);
+    if (rc != HPM_OK) {
+        shared_unlink(s);
+        s->owner = NULL;
+        return rc;
+    }
+    s->n_sw = s->n_by_count = 0;
+    s->holds_slot = 1;
+    __atomic_store_n(&s->state, HPM_SET_RUNNING, __ATOMIC_RELEASE);
+    return HPM_OK;
+}
+
+/* s runs on t's lists: started by t, which alone changes it while it runs.
+ * Reads nothing of s that a thread's exit writes (s->comp is the caller's). */
+static int on_lists(const struct hpm_thread *t, const struct hpm_set *s)
+{
+    const struct hpm_set *o;
+    int comp = s->comp;
+    if (comp < 0)
+        return 0;
+    for (o = atomic_load_explicit(&t->shared[comp], memory_order_relaxed); o;
+         o = __atomic_load_n(&o->next_shared, __ATOMIC_RELAXED))
+        if (o == s)
+            return 1;
+    return atomic_load_explicit(&t->running[comp], memory_order_relaxed) == s;
+}
+
+/* hpm_stop_pinned of any set but the simple own one: hpm_stop's body */
+static __attribute__((noinline)) int stop_pinned_general(struct hpm_set *s, int64_t *values,
+                                                         int locked)
+{
+    struct hpm_ovf_owed owed;
+    int rc;
+    owed.n = 0;
+    if (locked)
+        pthread_mutex_lock(&s->mu);
+    if (s->state == HPM_SET_RUNNING && !owner_ok(s))
+        rc = HPM_EINVAL;
+    else
+        rc = hpm__set_stop_owed(s, values, &owed);
+    if (locked)
+        pthread_mutex_unlock(&s->mu);
+    /* after the set's lock: the handler may call the API on its set */
+    hpm__ovf_owed_deliver(&owed);
+    return rc;
+}
+
+HPM_EXPORT int hpm_stop_pinned(hpm_pin_t s, int64_t *values)
+{
+    struct hpm_thread *t;
+    int rc, locked, i, n;
+    if (!s)
+        return HPM_EINVAL;
+    /* The calling thread's own running set: nobody else changes it (its
+     * exit runs on this thread), so no lock. Any other: the set's lock, as
+     * hpm_stop takes it (another thread's exit may be stopping it). */
+    t = hpm__self_if_any();
+    locked = !hpm__in_handler && !(t && on_lists(t, s));
+    if (locked || !pinned_simple(s))
+        return stop_pinned_general(s, values, locked);
+    /* hpm__set_stop_owed without overflow: nothing owed, no timer */
+    rc = s->c->stop(s->cst, s->frozen);
+    shared_unlink(s);
+    s->holds_slot = 0;
+    s->owner = NULL;
+    __atomic_store_n(&s->state, HPM_SET_STOPPED, __ATOMIC_RELEASE);
+    s->frozen_rc = rc;
+    n = s->n;
+    if (rc != HPM_OK) {
+        memset(s->frozen, 0, sizeof(int64_t) * (size_t)n);
+        return rc;
+    }
+    if (values)
+        for (i = 0; i < n; i++)
+            values[i] = s->frozen[i];
+    return HPM_OK;
 }
 
 int hpm__set_read(struct hpm_set *s, int64_t *values)

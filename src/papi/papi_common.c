@@ -3,19 +3,38 @@
  * papi_common.c - what every file of libpapi uses: the library's state
  * (papi_lib, papi_mutex), PAPI's error codes (PAPI_strerror, PAPI_perror,
  * PAPI_set_debug, papi_ret, the hpm -> PAPI table), papi_copy and
- * papi_component_usable.
+ * papi_component_usable, the slow paths of a set's lock.
  *
  * A leaf: it calls nothing else of libpapi, so every file may call it
  * without a call cycle (tests/common/no_cycles.sh checks the folder).
  */
+#define _GNU_SOURCE
+#include <linux/futex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "papi_internal.h"
 
 struct papi_library papi_lib = { .debug = PAPI_QUIET, .default_mpx_ns = 10000000 };
 pthread_mutex_t papi_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+/* papi_lock found the lock held: mark it contended (2) and sleep until a
+ * release finds it free. */
+void papi_lock_wait(papi_lock_t *l)
+{
+    while (__atomic_exchange_n(&l->w, 2, __ATOMIC_ACQUIRE) != 0)
+        syscall(SYS_futex, &l->w, FUTEX_WAIT_PRIVATE, 2, NULL, NULL, 0);
+}
+
+/* papi_unlock released a contended lock: wake one waiter (it marks the
+ * lock contended again, so the next release wakes the others in turn). */
+void papi_lock_wake(papi_lock_t *l)
+{
+    syscall(SYS_futex, &l->w, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
 
 void papi_copy(char *dst, size_t size, const char *src)
 {

@@ -12,6 +12,7 @@
  * multiplexing, attach, inherit) are remembered and pushed to the hpm set
  * when its first event arrives.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -54,27 +55,35 @@ static struct papi_eventset *slot_load(int handle)
     return c ? __atomic_load_n(&c[handle % CHUNK], __ATOMIC_ACQUIRE) : NULL;
 }
 
-/* Look a handle up and lock its set (papi_internal.h has the lock order):
- * the set's mutex is taken while papi_mutex is held, so a set cannot be
- * destroyed between the lookup and the lock. NULL when invalid. */
+/* Sets destroyed, kept for reuse (papi_internal.h: never freed); papi_mutex. */
+_Static_assert(offsetof(struct papi_eventset, mu) == 0, "the lock comes first");
+static struct papi_eventset *free_sets;
+
+/* Look a handle up and lock its set, without papi_mutex: set structures
+ * are never freed, so the lock of whatever the slot held is safe to take,
+ * and once it is held the set is the handle's exactly when the slot still
+ * holds it (destroy takes it out of the table under the set's lock). NULL
+ * when invalid. */
 struct papi_eventset *papi_eventset_get(int handle)
 {
+    struct papi_eventset *es;
     if (handle < 0 || handle >= CHUNK * MAX_CHUNKS)
         return NULL;
     if (tls.in_overflow_handler)
         return slot_load(handle);
-    pthread_mutex_lock(&papi_mutex);
-    struct papi_eventset *es = slot_load(handle);
-    if (es)
-        pthread_mutex_lock(&es->mu);
-    pthread_mutex_unlock(&papi_mutex);
-    return es;
+    while ((es = slot_load(handle)) != NULL) {
+        papi_lock(&es->mu);
+        if (slot_load(handle) == es)
+            return es;
+        papi_unlock(&es->mu); /* destroyed meanwhile, maybe reused: again */
+    }
+    return NULL;
 }
 
 void papi_eventset_put(struct papi_eventset *es)
 {
     if (es && !tls.in_overflow_handler)
-        pthread_mutex_unlock(&es->mu);
+        papi_unlock(&es->mu);
 }
 
 /* For __attribute__((cleanup)): every return of a public call unlocks. */
@@ -95,6 +104,7 @@ static int handle_alloc(struct papi_eventset *es)
             __atomic_store_n(c, fresh, __ATOMIC_RELEASE);
         }
         if (!(*c)[h % CHUNK]) {
+            es->handle = h;
             __atomic_store_n(&(*c)[h % CHUNK], es, __ATOMIC_RELEASE);
             if (h >= n_handles)
                 n_handles = h + 1;
@@ -343,36 +353,43 @@ int PAPI_create_eventset(int *EventSet)
         return papi_ret(PAPI_EINVAL);
     if (!papi_thread_self())
         return papi_ret(PAPI_ENOMEM);
-    struct papi_eventset *es = calloc(1, sizeof *es);
-    if (!es)
-        return papi_ret(PAPI_ENOMEM);
-    int rc = hpm_set_create(&es->hpm_set);
-    if (rc < 0) {
-        free(es);
+    int hpm_set, rc = hpm_set_create(&hpm_set);
+    if (rc < 0)
         return papi_ret(papi_from_hpm(rc, OP_ANY));
+    pthread_mutex_lock(&papi_mutex);
+    struct papi_eventset *es = free_sets;
+    if (es) {
+        free_sets = es->next_free;
+    } else if ((es = calloc(1, sizeof *es)) == NULL) {
+        pthread_mutex_unlock(&papi_mutex);
+        hpm_set_destroy(hpm_set);
+        return papi_ret(PAPI_ENOMEM);
     }
-    /* a plain mutex: no call on a set calls another on it while it holds the
-     * lock (the overflow handler's calls take none), and its lock and unlock
-     * lie inside the counted window of a PAPI_reset/PAPI_read pair (PAPI's
-     * papi_tot_ins allows 600 instructions for what is not the program's) */
-    pthread_mutex_init(&es->mu, NULL);
+    /* Every field but the lock is set before the set is in the table (the
+     * release store of handle_alloc): a caller that took a kept set's lock
+     * in papi_eventset_get reads nothing of it until the slot names it.
+     * The lock is a plain one: no call on a set calls another on it while
+     * it holds the lock (the overflow handler's calls take none). */
+    memset((char *)es + sizeof es->mu, 0, sizeof *es - sizeof es->mu); /* not the lock */
+    es->hpm_set = hpm_set;
     es->cidx = -1;
     es->domain = papi_lib.ncomp ? papi_lib.comp[0].default_domain : PAPI_DOM_USER;
     es->granularity = PAPI_GRN_THR;
-    pthread_mutex_lock(&papi_mutex);
+    es->handle = -1;
     int h = handle_alloc(es);
-    pthread_mutex_unlock(&papi_mutex);
     if (h < 0) {
-        hpm_set_destroy(es->hpm_set);
-        pthread_mutex_destroy(&es->mu);
-        free(es);
+        es->next_free = free_sets;
+        free_sets = es;
+        pthread_mutex_unlock(&papi_mutex);
+        hpm_set_destroy(hpm_set);
         return papi_ret(PAPI_ENOMEM);
     }
-    es->handle = h;
+    pthread_mutex_unlock(&papi_mutex);
     *EventSet = h;
     return PAPI_OK;
 }
 
+/* A set no handle names any more: its arrays freed, the structure kept. */
 static void es_free(struct papi_eventset *es)
 {
     overflow_unregister(es);
@@ -381,8 +398,10 @@ static void es_free(struct papi_eventset *es)
     free(es->nat_ref);
     free(es->stopped);
     free(es->scratch);
-    pthread_mutex_destroy(&es->mu);
-    free(es);
+    pthread_mutex_lock(&papi_mutex);
+    es->next_free = free_sets;
+    free_sets = es;
+    pthread_mutex_unlock(&papi_mutex);
 }
 
 int PAPI_destroy_eventset(int *EventSet)
@@ -402,13 +421,13 @@ int PAPI_destroy_eventset(int *EventSet)
         pthread_mutex_unlock(&papi_mutex);
         return papi_ret(PAPI_ENOEVST);
     }
-    pthread_mutex_lock(&es->mu);
+    papi_lock(&es->mu);
     sync_stopped_by_exit(es);
     int rc = es->running ? PAPI_EISRUN : es->nev > 0 ? PAPI_EINVAL /* PAPI: clean it up first */
                                                      : PAPI_OK;
     if (rc == PAPI_OK)
         handle_free(handle);
-    pthread_mutex_unlock(&es->mu);
+    papi_unlock(&es->mu);
     pthread_mutex_unlock(&papi_mutex);
     if (rc != PAPI_OK)
         return papi_ret(rc);
@@ -431,6 +450,8 @@ int PAPI_cleanup_eventset(int EventSet)
     overflow_unregister(es);
     hpm_set_destroy(es->hpm_set);
     es->hpm_set = fresh;
+    es->pin = NULL;
+    es->shape_known = 0;
     es->nev = 0;
     es->nnat = 0;
     es->multiplex = 0;
@@ -449,9 +470,9 @@ void papi_eventsets_destroy_all(void)
         struct papi_eventset *es = slot_load(h);
         if (es) {
             /* wait for a caller still in the set, then take it away */
-            pthread_mutex_lock(&es->mu);
+            papi_lock(&es->mu);
             handle_free(h);
-            pthread_mutex_unlock(&es->mu);
+            papi_unlock(&es->mu);
         }
         pthread_mutex_unlock(&papi_mutex);
         if (!es)
@@ -476,6 +497,7 @@ int PAPI_assign_eventset_component(int EventSet, int cidx)
     if (es->nev > 0)
         return papi_ret(PAPI_EINVAL);
     es->cidx = cidx;
+    es->shape_known = 0;
     if (!es->domain_set)
         es->domain = papi_lib.comp[cidx].default_domain;
     es->granularity = papi_lib.comp[cidx].default_granularity;
@@ -558,6 +580,7 @@ static int add_event(struct papi_eventset *es, int code)
 {
     if (es->running)
         return PAPI_EISRUN;
+    es->shape_known = 0;
     struct resolved r;
     int rc = resolve_code(code, &r);
     if (rc != PAPI_OK)
@@ -660,6 +683,7 @@ static int remove_event(struct papi_eventset *es, int code)
 {
     if (es->running)
         return PAPI_EISRUN;
+    es->shape_known = 0;
     int i = find_event(es, code);
     if (i < 0)
         return PAPI_EINVAL;
@@ -759,11 +783,16 @@ static int direct_of(const struct papi_eventset *es)
  * running set takes no lock: a read on the virtual PMU adds its
  * instructions to the program's own count. Set and cleared by the owning
  * thread only. */
+static int own_ok_of(const struct papi_eventset *es)
+{
+    return !es->attached && es->cidx >= 0 && es->cidx < papi_lib.ncomp &&
+           (papi_lib.comp[es->cidx].hpm.flags & HPM_COMP_THREAD_BOUND);
+}
+
 static void own_running_add(struct papi_eventset *es)
 {
     unsigned g = __atomic_load_n(&papi_lib.generation, __ATOMIC_ACQUIRE);
-    if (es->attached || es->cidx < 0 || es->cidx >= papi_lib.ncomp ||
-        !(papi_lib.comp[es->cidx].hpm.flags & HPM_COMP_THREAD_BOUND))
+    if (!es->own_ok)
         return;
     if (tls.own_running.generation != g) {
         tls.own_running.n = 0;
@@ -799,35 +828,42 @@ int PAPI_start(int EventSet)
         return papi_ret(PAPI_EISRUN);
     if (es->nev == 0)
         return papi_ret(PAPI_EINVAL);
-    /* PAPI's rule, kept here: one running set per component per thread
-     * (libhpm lets the virtual PMU's sets share its counters). An attached
-     * set counts another thread and takes nothing of this one's. */
-    if (!es->attached && hpm_thread_running(es->cidx) > 0)
-        return papi_ret(PAPI_EISRUN);
+    int rc;
+    if (!es->pin && (rc = hpm_set_pin(es->hpm_set, &es->pin)) < 0)
+        return papi_ret(papi_from_hpm(rc, OP_START));
     /* before the start: once the counters run, every instruction of the
      * library until the stop's read is in the program's count */
-    es->direct = direct_of(es);
+    if (!es->shape_known) {
+        es->direct = direct_of(es);
+        es->own_ok = own_ok_of(es);
+        es->shape_known = 1;
+    }
     es->reader = NULL; /* resolved at the first read: not counted between start and stop */
     es->reader_ll = NULL;
     es->reader_tried = 0;
     own_running_add(es);
-    int rc = hpm_start(es->hpm_set);
+    /* PAPI's rule, kept by libhpm here (alone): one running set per
+     * component per thread (libhpm lets the virtual PMU's sets share its
+     * counters). An attached set counts another thread and takes nothing
+     * of this one's. */
+    rc = hpm_start_pinned(es->pin, !es->attached);
     if (rc < 0) {
         own_running_remove(es);
         return papi_ret(papi_from_hpm(rc, OP_START));
     }
-
-    clear_stopped(es);
+    /* es->stopped is not cleared: every way a running set stops writes it
+     * (stop_locked, sync_stopped_by_exit), and a running set reads the
+     * counters, not it */
     es->running = 1;
     return PAPI_OK;
 }
 
-int PAPI_stop(int EventSet, long long *values)
+/* PAPI_stop of a set whose lock the caller holds. */
+static int stop_locked(struct papi_eventset *es, long long *values)
 {
-    GET_SET_NOSYNC(es, EventSet);
     if (!es->running)
         return papi_ret(PAPI_ENOTRUN);
-    int rc = hpm_stop(es->hpm_set, es->scratch);
+    int rc = hpm_stop_pinned(es->pin, es->scratch);
     if (rc == HPM_ENOTRUNNING) {
         /* its thread exited and libhpm stopped it: stopped, as PAPI says */
         sync_stopped_by_exit(es);
@@ -839,11 +875,32 @@ int PAPI_stop(int EventSet, long long *values)
     es->reader = NULL;
     es->reader_ll = NULL;
     es->running = 0;
+    if (es->direct && values) {
+        /* events are the natives in order: one pass for both copies */
+        for (int i = 0; i < es->nnat; i++)
+            values[i] = es->stopped[i] = es->scratch[i];
+        return PAPI_OK;
+    }
     for (int i = 0; i < es->nnat; i++)
         es->stopped[i] = es->scratch[i];
     if (values)
         compute(es, es->scratch, values);
     return PAPI_OK;
+}
+
+int PAPI_stop(int EventSet, long long *values)
+{
+    struct papi_eventset *own;
+    /* This thread's own running set (own_running): it cannot be destroyed
+     * while it runs, so its lock is taken without papi_mutex's look-up. */
+    if (!tls.in_overflow_handler && (own = own_running_find(EventSet)) != NULL) {
+        papi_lock(&own->mu);
+        int rc = stop_locked(own, values);
+        papi_unlock(&own->mu);
+        return rc;
+    }
+    GET_SET_NOSYNC(es, EventSet);
+    return stop_locked(es, values);
 }
 
 /* PAPI_read of this thread's own running set (no lock: see own_running):
@@ -1061,6 +1118,7 @@ int papi_es_attach(int EventSet, unsigned long tid, int on)
     int cidx = es->cidx >= 0 ? es->cidx : 0;
     if (cidx >= papi_lib.ncomp || !(papi_lib.comp[cidx].hpm.flags & HPM_COMP_ATTACH))
         return PAPI_ECMP;
+    es->shape_known = 0;
     if (!on) {
         if (es->nnat) {
             int rc = hpm_set_attach(es->hpm_set, 0);

@@ -156,8 +156,34 @@ struct papi_event {
     int threshold;                     /* overflow threshold, 0 = none */
 };
 
+/* A set's lock: one word, 0 free, 1 held, 2 held with a waiter (the
+ * futex mutex of Drepper's "Futexes Are Tricky"). Taking and releasing a
+ * free one is an atomic exchange each: on the virtual PMU PAPI_start and
+ * PAPI_stop take it inside the counted window, where a pthread mutex's
+ * 50-odd instructions a pair were added to the program's count. */
+typedef struct {
+    int w;
+} papi_lock_t;
+void papi_lock_wait(papi_lock_t *l);
+void papi_lock_wake(papi_lock_t *l);
+static inline void papi_lock(papi_lock_t *l)
+{
+    int c = 0;
+    if (!__atomic_compare_exchange_n(&l->w, &c, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+        papi_lock_wait(l);
+}
+static inline void papi_unlock(papi_lock_t *l)
+{
+    if (__atomic_exchange_n(&l->w, 0, __ATOMIC_RELEASE) == 2)
+        papi_lock_wake(l);
+}
+
+/* Set structures are never freed: a destroyed set is kept for the next
+ * PAPI_create_eventset (its lock stays valid), so a handle can be looked
+ * up without papi_mutex: take the set's lock, then check that the handle
+ * still names it (papi_eventset_get). */
 struct papi_eventset {
-    pthread_mutex_t mu; /* held by every call on the set (never nested) */
+    papi_lock_t mu; /* held by every call on the set (never nested) */
     int handle;
     int hpm_set;       /* libhpm's set; -1 when none */
     int cidx;          /* component, -1 until assigned */
@@ -190,6 +216,16 @@ struct papi_eventset {
     /* a direct set whose component writes long long itself
      * (hpm_read_direct_ll): read straight into the caller's values */
     hpm_reader_ll_t reader_ll;
+    /* hpm_set, pinned at its first start (NULL until then, and again when
+     * hpm_set is replaced): PAPI_start and PAPI_stop without libhpm's
+     * look-up, under this set's lock */
+    hpm_pin_t pin;
+    /* direct and own_ok below are known (PAPI_start computes them once
+     * after any change of the events, component or attachment: each
+     * change clears this) */
+    int shape_known;
+    int own_ok; /* a started set goes on own_running (thread-bound, not attached) */
+    struct papi_eventset *next_free; /* kept for reuse after its destroy */
 };
 
 /* Look a handle up and lock the set; NULL when invalid. Release it with
