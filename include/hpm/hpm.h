@@ -71,6 +71,14 @@ enum hpm_status {
 /* A sentence for any status code ("unknown error" for codes hpm never returns). */
 const char *hpm_strerror(int status);
 
+/* The host's clock `clock` (CLOCK_REALTIME, CLOCK_MONOTONIC,
+ * CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID) in nanoseconds, 0 if
+ * it cannot be read. Natively clock_gettime; under the virtual PMU the
+ * tool reads it (HPM_VPMU_CLOCK): Valgrind gives a program no vDSO, so
+ * each clock_gettime there is a system call through Valgrind's syscall
+ * path (0.8 us), where a native program makes none. Needs no hpm_init. */
+int64_t hpm_clock_ns(int clock);
+
 /* ------------------------------------------------------------ life cycle */
 
 /* Initialise libhpm and probe every component. Idempotent; returns the

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * util.c - the small helpers every file of libhpm may use: bounded string
- * copy, the name compare, gettid, and the status texts (hpm_strerror).
+ * copy, the name compare, gettid, the status texts (hpm_strerror) and the
+ * host's clocks (hpm_clock_ns).
  *
  * A leaf: it calls nothing else of libhpm, so any file can use it without
  * making a call cycle (tests/common/no_cycles.sh checks the folder).
@@ -9,9 +10,11 @@
 #define _GNU_SOURCE
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "catalog.h"
+#include "hpm_client.h"
 #include "hpm_internal.h"
 
 void hpm__copy(char *dst, size_t len, const char *src)
@@ -65,4 +68,27 @@ HPM_EXPORT const char *hpm_strerror(int status)
     if (status > 0 || status < HPM_E_LAST)
         return "unknown error";
     return status_text[-status];
+}
+
+/* Whether the tool answers HPM_VPMU_CLOCK (interface 8): 0 not asked yet,
+ * 1 yes, 2 no. Asked once: under an older tool the request would take
+ * Valgrind's slow path at every call only to be refused. */
+static int clock_by_tool;
+
+HPM_EXPORT int64_t hpm_clock_ns(int clock)
+{
+    struct timespec ts;
+    int by = __atomic_load_n(&clock_by_tool, __ATOMIC_RELAXED);
+    if (by == 0) {
+        by = HPM_VPMU_IS_RUNNING() >= 8 ? 1 : 2;
+        __atomic_store_n(&clock_by_tool, by, __ATOMIC_RELAXED);
+    }
+    if (by == 1) {
+        long ns = HPM_VPMU_CLOCK(clock);
+        if (ns >= 0)
+            return ns;
+    }
+    if (clock_gettime((clockid_t)clock, &ts) != 0)
+        return 0;
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }

@@ -130,6 +130,16 @@
  *                                words the signal is sent. entry 0: signals
  *                                again. amd64 only (elsewhere
  *                                HPM_VPMU_EINVAL). Interface 7.
+ *   HPM_VPMU_CLOCK(clock)        the host's clock `clock` (CLOCK_REALTIME,
+ *                                CLOCK_MONOTONIC, CLOCK_PROCESS_CPUTIME_ID or
+ *                                CLOCK_THREAD_CPUTIME_ID: 0 to 3) in
+ *                                nanoseconds, as clock_gettime gives it to
+ *                                the tool; HPM_VPMU_EINVAL for another
+ *                                clock. Under Valgrind a clock_gettime of
+ *                                the program is a system call (no vDSO), a
+ *                                dozen times this request's cost; it is
+ *                                the program's, and the kernel unit counts
+ *                                it. Interface 8.
  * START and STOP also write the global start/stop register of every UPC; the
  * modeled caches and predictors keep running while counting is stopped.
  *
@@ -154,7 +164,7 @@
 extern "C" {
 #endif
 
-#define HPM_VPMU_INTERFACE_VERSION 7
+#define HPM_VPMU_INTERFACE_VERSION 8
 #define HPM_VPMU_NAME_MAX 128 /* region names, including the NUL */
 #define HPM_VPMU_OVERFLOW_MAX 8
 #define HPM_VPMU_WHERE_MAX 64 /* addresses one overflow signal keeps */
@@ -179,7 +189,8 @@ enum hpm_vpmu_request {
     HPM_VPMU_REQ_GATE, /* arg1 = enum hpm_vpmu_gate, arg2 = address or kind, arg3 = n */
     HPM_VPMU_REQ_OVERFLOW_WHERE, /* arg1 = uint64_t *, arg2 = count */
     HPM_VPMU_REQ_NET, /* arg1 = const uint64_t *, arg2 = count: network counts to add */
-    HPM_VPMU_REQ_OVERFLOW_UPCALL /* arg1 = entry, arg2 = const int *mask */
+    HPM_VPMU_REQ_OVERFLOW_UPCALL, /* arg1 = entry, arg2 = const int *mask */
+    HPM_VPMU_REQ_CLOCK           /* arg1 = clockid */
 };
 
 enum hpm_vpmu_gate {
@@ -260,6 +271,8 @@ enum hpm_vpmu_error {
 #define HPM_VPMU_OVERFLOW_UPCALL(entry, mask)                                      \
     HPM_VPMU_REQ_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_OVERFLOW_UPCALL, (uintptr_t)(entry), \
                   (const int *)(mask))
+
+#define HPM_VPMU_CLOCK(clock) HPM_VPMU_REQ_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_CLOCK, (size_t)(clock), 0)
 
 #ifdef __cplusplus
 }
