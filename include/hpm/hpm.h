@@ -222,6 +222,9 @@ typedef struct hpm_set *hpm_pin_t;
 int hpm_set_pin(int set, hpm_pin_t *pin);
 int hpm_start_pinned(hpm_pin_t pin, int alone);
 int hpm_stop_pinned(hpm_pin_t pin, int64_t *values);
+/* hpm_read of a pinned set (one any thread may read: perf's): without the
+ * table's lock, and without the set's where the caller started it. */
+int hpm_read_pinned(hpm_pin_t pin, int64_t *values);
 int hpm_accum(int set, int64_t *values); /* values[i] += counts, then reset */
 int hpm_reset(int set);
 

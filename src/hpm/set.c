@@ -967,6 +967,24 @@ HPM_EXPORT int hpm_stop_pinned(hpm_pin_t s, int64_t *values)
     return HPM_OK;
 }
 
+HPM_EXPORT int hpm_read_pinned(hpm_pin_t s, int64_t *values)
+{
+    struct hpm_thread *t;
+    int rc;
+    if (!s || !values)
+        return HPM_EINVAL;
+    /* started by the calling thread: only it changes the set now (its
+     * exit too), the caller's lock keeps every other caller out */
+    if (!hpm__in_handler && (t = hpm__self_if_any()) != NULL && on_lists(t, s))
+        return s->c->read(s->cst, values);
+    if (!hpm__in_handler)
+        pthread_mutex_lock(&s->mu);
+    rc = owner_ok(s) ? hpm__set_read(s, values) : HPM_EINVAL;
+    if (!hpm__in_handler)
+        pthread_mutex_unlock(&s->mu);
+    return rc;
+}
+
 int hpm__set_read(struct hpm_set *s, int64_t *values)
 {
     if (s->state != HPM_SET_RUNNING) {

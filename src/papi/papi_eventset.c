@@ -963,7 +963,9 @@ static __attribute__((noinline)) int read_locked(int EventSet, long long *values
         compute_stopped(es, values);
         return PAPI_OK;
     }
-    int rc = hpm_read(es->hpm_set, es->scratch);
+    /* pinned at its start: libhpm's look-up and lock skipped (perf sets of
+     * the high-level API's regions, read at every begin and end) */
+    int rc = es->pin ? hpm_read_pinned(es->pin, es->scratch) : hpm_read(es->hpm_set, es->scratch);
     if (rc < 0)
         return papi_ret(papi_from_hpm(rc, OP_READ));
     compute(es, es->scratch, values);

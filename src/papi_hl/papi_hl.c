@@ -33,7 +33,10 @@ struct hl_global hpm_hl = {.lock = PTHREAD_MUTEX_INITIALIZER};
 /* Read without the lock on every region call; written under it. */
 static _Atomic int hl_state = HL_UNINIT;
 static pthread_key_t hl_key; /* its destructor stops an ending thread's sets */
-static __thread struct hl_thread *hl_self;
+/* initial-exec: found at a fixed offset from the thread pointer, without
+ * __tls_get_addr's call at every region (libpapi is loaded with the
+ * program, never dlopen'ed late by a program that uses regions) */
+static __thread struct hl_thread *hl_self __attribute__((tls_model("initial-exec")));
 
 /* Recorded when PAPI_EVENTS is unset or names nothing that works here. */
 static const char *const hl_default_events[] = {
@@ -596,7 +599,8 @@ static void hl_pop(struct hl_thread *t, int i)
 {
     long long *v0 = t->stack[i].v0;
 
-    memmove(&t->stack[i], &t->stack[i + 1], (size_t)(t->depth - i - 1) * sizeof *t->stack);
+    if (i < t->depth - 1) /* the innermost, usually: nothing to move */
+        memmove(&t->stack[i], &t->stack[i + 1], (size_t)(t->depth - i - 1) * sizeof *t->stack);
     t->depth--;
     t->stack[t->depth].v0 = v0;
 }
