@@ -427,7 +427,6 @@ static struct hl_thread *hl_thread_new(void)
     }
     for (int g = 0; g < hpm_hl.ngroups; g++)
         t->es[g] = PAPI_NULL;
-    pthread_mutex_init(&t->lock, NULL);
     t->tid = (unsigned long)syscall(SYS_gettid);
 
     pthread_mutex_lock(&hpm_hl.lock);
@@ -533,12 +532,12 @@ static struct hl_region *hl_region_new(struct hl_thread *t, const char *name, in
     r->parent = parent;
     r->counted = 1;
 
-    pthread_mutex_lock(&t->lock);
+    hl_lock(&t->lock);
     if (t->nregions == t->cap_regions) {
         int cap = t->cap_regions ? 2 * t->cap_regions : 16;
         struct hl_region **nr = realloc(t->regions, (size_t)cap * sizeof *nr);
         if (!nr) {
-            pthread_mutex_unlock(&t->lock);
+            hl_unlock(&t->lock);
             goto fail;
         }
         t->regions = nr;
@@ -546,7 +545,7 @@ static struct hl_region *hl_region_new(struct hl_thread *t, const char *name, in
     }
     r->id = t->next_id++;
     t->regions[t->nregions++] = r;
-    pthread_mutex_unlock(&t->lock);
+    hl_unlock(&t->lock);
     return r;
 fail:
     free(r->name);
@@ -696,7 +695,7 @@ HL_EXPORT int PAPI_hl_read(const char *region)
     struct hl_region *r = f->r;
     int k = f->nreads++;
 
-    pthread_mutex_lock(&t->lock);
+    hl_lock(&t->lock);
     if (k >= r->nreads) {
         struct hl_read *nr = realloc(r->reads, (size_t)(k + 1) * sizeof *nr);
         long long *v = calloc((size_t)(hpm_hl.nevents ? hpm_hl.nevents : 1), sizeof *v);
@@ -705,7 +704,7 @@ HL_EXPORT int PAPI_hl_read(const char *region)
                 r->reads = nr;
             free(v);
             f->nreads--;
-            pthread_mutex_unlock(&t->lock);
+            hl_unlock(&t->lock);
             return PAPI_ENOMEM;
         }
         r->reads = nr;
@@ -717,7 +716,7 @@ HL_EXPORT int PAPI_hl_read(const char *region)
     r->reads[k].nsec += ns - f->ns0;
     for (int e = 0; e < hpm_hl.nevents; e++)
         r->reads[k].value[e] += hl_value(&hpm_hl.events[e], f, t->now);
-    pthread_mutex_unlock(&t->lock);
+    hl_unlock(&t->lock);
     return PAPI_OK;
 }
 
@@ -732,20 +731,33 @@ HL_EXPORT int PAPI_hl_region_end(const char *region)
     struct hl_frame *f = &t->stack[i];
     struct hl_region *r = f->r;
 
-    pthread_mutex_lock(&t->lock);
-    r->count++;
+    /* locals: the stores to the region's arrays could alias them for the
+     * compiler, which would load each again per event */
+    const struct hl_event *ev = hpm_hl.events;
+    const long long *now = t->now, *v0 = f->v0;
+    long long *value = r->value, count;
+    int nevents = hpm_hl.nevents;
+
+    hl_lock(&t->lock);
+    count = ++r->count;
     r->cycles += cyc - f->cyc0;
     r->nsec += ns - f->ns0;
     r->counted &= f->counted && t->counting;
-    for (int e = 0; e < hpm_hl.nevents; e++) {
-        long long v = hl_value(&hpm_hl.events[e], f, t->now);
-        r->value[e] += v;
-        if (r->count == 1 || v < r->vmin[e])
+    for (int e = 0; e < nevents; e++) {
+        int k = ev[e].slot;
+        if (!ev[e].instant) {
+            value[e] += now[k] - v0[k];
+            continue;
+        }
+        /* the report gives an instant event's extremes (papi_hl_output.c) */
+        long long v = now[k];
+        value[e] += v;
+        if (count == 1 || v < r->vmin[e])
             r->vmin[e] = v;
-        if (r->count == 1 || v > r->vmax[e])
+        if (count == 1 || v > r->vmax[e])
             r->vmax[e] = v;
     }
-    pthread_mutex_unlock(&t->lock);
+    hl_unlock(&t->lock);
     hl_pop(t, i);
     return PAPI_OK;
 }

@@ -8,9 +8,12 @@
 #ifndef HPM_PAPI_HL_INTERNAL_H
 #define HPM_PAPI_HL_INTERNAL_H
 
+#include <linux/futex.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 /* papi.h pushes default visibility for what it declares; the functions it
  * does not declare (PAPI 6's extra high-level calls, the Fortran bindings)
@@ -25,6 +28,29 @@ HL_EXPORT int PAPI_hl_cleanup_thread(void);
 HL_EXPORT int PAPI_hl_finalize(void);
 HL_EXPORT int PAPI_hl_set_events(const char *events);
 HL_EXPORT void PAPI_hl_print_output(void);
+
+/* A thread's lock over its regions: one word, 0 free, 1 held, 2 held with a
+ * waiter (the futex mutex of Drepper's "Futexes Are Tricky"). Taken at
+ * every region end, inside the counted window of an enclosing region and,
+ * on the virtual PMU, in the program's count: an atomic exchange each way
+ * where a pthread mutex pair is some 50 instructions. Only the report
+ * writer ever waits on it. */
+typedef struct {
+    int w;
+} hl_lock_t;
+static inline void hl_lock(hl_lock_t *l)
+{
+    int c = 0;
+    if (__atomic_compare_exchange_n(&l->w, &c, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+        return;
+    while (__atomic_exchange_n(&l->w, 2, __ATOMIC_ACQUIRE) != 0)
+        syscall(SYS_futex, &l->w, FUTEX_WAIT_PRIVATE, 2, NULL, NULL, 0);
+}
+static inline void hl_unlock(hl_lock_t *l)
+{
+    if (__atomic_exchange_n(&l->w, 0, __ATOMIC_RELEASE) == 2)
+        syscall(SYS_futex, &l->w, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
 
 /* One event the high-level API records, in the order the user listed it. */
 struct hl_event {
@@ -77,7 +103,7 @@ struct hl_frame {
 
 struct hl_thread {
     struct hl_thread *next;
-    pthread_mutex_t lock; /* its regions, against the report writer */
+    hl_lock_t lock;       /* its regions, against the report writer */
     unsigned long tid;    /* kernel thread id: the key in the report */
     int *es;              /* [hpm_hl.ngroups] event sets, PAPI_NULL where none */
     int active;           /* regions may be marked: the sets were started, or

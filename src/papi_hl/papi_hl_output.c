@@ -129,7 +129,7 @@ static void json_thread(FILE *f, struct hl_thread *t, int last)
 {
     int nlast = -1;
 
-    pthread_mutex_lock(&t->lock);
+    hl_lock(&t->lock);
     for (int i = 0; i < t->nregions; i++)
         if (t->regions[i]->count > 0)
             nlast = i;
@@ -138,7 +138,7 @@ static void json_thread(FILE *f, struct hl_thread *t, int last)
         if (t->regions[i]->count > 0)
             json_region(f, t->regions[i], i == nlast);
     fprintf(f, "    }\n  }%s\n", last ? "" : ",");
-    pthread_mutex_unlock(&t->lock);
+    hl_unlock(&t->lock);
 }
 
 void hpm_hl_write_json(FILE *f)
@@ -301,9 +301,9 @@ int hpm_hl_write_output(void)
     FILE *f;
 
     for (struct hl_thread *t = hpm_hl.threads; t && !any; t = t->next) {
-        pthread_mutex_lock(&t->lock);
+        hl_lock(&t->lock);
         any = thread_has_data(t);
-        pthread_mutex_unlock(&t->lock);
+        hl_unlock(&t->lock);
     }
     if (!any) {
         hpm_hl_msg("Info", "No events were recorded.");
