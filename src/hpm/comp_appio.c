@@ -245,7 +245,7 @@ static void appio_cleanup(void *st)
 
 const struct hpm_component hpm_comp_appio = {
     .name = "appio",
-    .ci_flags = 0,
+    .ci_flags = HPM_CI_FORK_LOCAL, /* the tool of a forked child counts its own I/O */
     .set_size = sizeof(struct appio_set),
     .init = appio_init,
     .shutdown = NULL,

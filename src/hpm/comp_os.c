@@ -353,7 +353,7 @@ static void os_cleanup(void *st)
 
 const struct hpm_component hpm_comp_os = {
     .name = "os",
-    .ci_flags = HPM_CI_THREAD_BOUND,
+    .ci_flags = HPM_CI_THREAD_BOUND | HPM_CI_FORK_LOCAL,
     .set_size = sizeof(struct os_set),
     .init = os_init,
     .shutdown = NULL,

@@ -820,6 +820,7 @@ static int sim_gate(int which, const void *code, uint32_t index, uint64_t n)
 const struct hpm_component hpm_comp_sim = {
     .name = "sim",
     .ci_flags = HPM_CI_THREAD_BOUND | HPM_CI_OVF_BY_COUNT | HPM_CI_SHARED_COUNTERS |
+                HPM_CI_FORK_LOCAL |
                 HPM_CI_OVF_FROZEN,
     .set_size = sizeof(struct sim_set),
     .init = sim_init,

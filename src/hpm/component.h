@@ -78,6 +78,17 @@ struct hpm_set_opts {
                                     the thread's counts until the handler returns
                                     (sim, seed 002's fast overflow): every
                                     threshold passed is owed its call */
+#define HPM_CI_FORK_LOCAL 0x20u /* the counts are this process's own and a child
+                                    of fork() starts its own over (sim: the
+                                    tool's counts of the child; os: the
+                                    child's rusage), and reset touches
+                                    nothing the parent shares: in the child
+                                    the forking thread's running sets are
+                                    reset, so that they count the child from
+                                    the fork on (hpm__sets_fork_child). Not
+                                    perf: its descriptors still count the
+                                    parent, and a reset would reset the
+                                    parent's counts */
 #define HPM_CI_NAMED_ONLY 0x4u   /* its events resolve only with its prefix
                                     ("sde::LIB::COUNTER"), never in a search of
                                     every component by a bare name (sde) */

@@ -122,10 +122,23 @@ static void thread_exit(void *unused)
         thread_leave(t);
 }
 
+/* In the child of fork(): the thread that forked is the child's only one,
+ * and the sets it runs count the child from here (set.c). Its kernel
+ * thread id is the child's. */
+static void fork_child(void)
+{
+    struct hpm_thread *t;
+    if (!__atomic_load_n(&g_hpm.initialized, __ATOMIC_ACQUIRE) || !(t = hpm__self_if_any()))
+        return;
+    t->tid = hpm__gettid();
+    hpm__sets_fork_child(t);
+}
+
 static void make_key(void)
 {
     if (pthread_key_create(&hpm__exit_key, thread_exit) != 0)
         hpm__exit_key = (pthread_key_t)-1;
+    (void)pthread_atfork(NULL, NULL, fork_child);
 }
 
 HPM_EXPORT int hpm_thread_init(unsigned long (*id_fn)(void))

@@ -194,6 +194,8 @@ int hpm__set_add(struct hpm_set *s, hpm_event_t e);
  * taken); NULL when it could not be made. */
 int hpm__set_start(struct hpm_set *s, struct hpm_thread *self, int take_slot);
 int hpm__set_stop(struct hpm_set *s, int64_t *values);
+/* In a child of fork(): the calling thread's running sets count from here. */
+void hpm__sets_fork_child(struct hpm_thread *t);
 /* Overflow calls a stopping set is owed: thresholds its final counts passed
  * that no signal reported yet (components with HPM_CI_OVF_FROZEN, where the
  * signal comes at the next superblock boundary, after the stop's own read). */

@@ -1135,6 +1135,25 @@ static void stop_if_owned(struct hpm_thread *t, struct hpm_set *s)
     pthread_mutex_unlock(&s->mu);
 }
 
+/* In the child of fork(), on the thread that forked (the only one there):
+ * its running sets of components whose counts start over in the child
+ * (HPM_CI_FORK_LOCAL) are reset, so that they count the child from the
+ * fork on. Without it the parent's base was subtracted from the child's
+ * own counts: negative values. No lock: the child has one thread, and a
+ * lock another thread held at the fork would never be released. */
+void hpm__sets_fork_child(struct hpm_thread *t)
+{
+    int c;
+    for (c = 0; c < HPM_NCOMP; c++) {
+        struct hpm_set *s = atomic_load(&t->running[c]), *o;
+        if (s && (s->c->ci_flags & HPM_CI_FORK_LOCAL))
+            (void)reset_locked(s);
+        for (o = atomic_load(&t->shared[c]); o; o = o->next_shared)
+            if (o->c->ci_flags & HPM_CI_FORK_LOCAL)
+                (void)reset_locked(o);
+    }
+}
+
 void hpm__thread_stop_sets(struct hpm_thread *t)
 {
     int c;
