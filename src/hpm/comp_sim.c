@@ -626,6 +626,8 @@ static int sim_start(void *st, uint64_t *native_failed)
     /* the base first: the tool counts its thresholds from it (the count
      * at which the first passes), so its signals and our deadlines agree */
     int rc;
+    if (s->kinds_only && !s->n_thr && !s->n_armed)
+        return base_kinds(s); /* nothing to arm: a tail call, no frame */
     if (s->kinds_only) {
         rc = base_kinds(s);
     } else {
@@ -717,6 +719,10 @@ static int sim_read_ll(void *st, long long *values)
 
 static int sim_stop(void *st, int64_t *values)
 {
+    struct sim_set *s = st;
+    /* nothing armed: the read is the stop (a tail call, no frame) */
+    if (s->kinds_only && !s->n_armed)
+        return read_kinds(s, values);
     int rc = sim_read(st, values);
     disarm(st);
     return rc;

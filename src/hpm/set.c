@@ -861,11 +861,12 @@ HPM_EXPORT int hpm_start_pinned(hpm_pin_t s, int alone)
     struct hpm_comp_slot *cs;
     uint64_t failed = 0;
     int rc, comp;
+    /* no check that the library is initialised: a pin is valid only while
+     * its set exists, and hpm_shutdown destroys every set */
     if (!s)
         return HPM_EINVAL;
-    if (!__atomic_load_n(&g_hpm.initialized, __ATOMIC_ACQUIRE))
-        return HPM_ENOINIT;
-    t = hpm__self();
+    if ((t = hpm__self_if_any()) == NULL)
+        t = hpm__self(); /* the thread's first start: its record made */
     /* A stopped set is on no thread's lists, so only the caller (under its
      * own lock) reaches it: no lock of ours. A running one may be another
      * thread's, whose exit stops it under the set's lock: refused without
