@@ -20,8 +20,16 @@
  * of the virtual PMU needs at least (HPM_VPMU_READ_KINDS, every per-core
  * kind of the calling thread), without PAPI.
  *
- * Output: "read_cost EVENTS instructions X host_ns Y cpu_ns Z", or exit 2
- * when an event cannot be added (the library has no such event here).
+ * The other calls a program makes around its work, timed the same way:
+ *   papi_read_vpmu start_stop:EVENTS [CALLS]   PAPI_start + PAPI_stop
+ *   papi_read_vpmu region [CALLS]              PAPI_hl_region_begin + end
+ *                                              (the high-level API's own
+ *                                              events: PAPI_EVENTS, else its
+ *                                              defaults)
+ *
+ * Output: "OP_cost EVENTS instructions X host_ns Y cpu_ns Z" (OP read,
+ * start_stop or region), or exit 2 when an event cannot be added (the
+ * library has no such event here).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -52,10 +60,10 @@ static struct stamp now(void)
     return s;
 }
 
-static void print_cost(const char *events, double insns, struct stamp t0, struct stamp t1,
-                       long calls)
+static void print_cost(const char *op, const char *events, double insns, struct stamp t0,
+                       struct stamp t1, long calls)
 {
-    printf("read_cost %s instructions %.1f host_ns %.0f cpu_ns %.0f\n", events, insns,
+    printf("%s_cost %s instructions %.1f host_ns %.0f cpu_ns %.0f\n", op, events, insns,
            (t1.wall - t0.wall) / (double)calls, (t1.cpu - t0.cpu) / (double)calls);
 }
 
@@ -65,11 +73,66 @@ static uint64_t my_instructions(void)
     return HPM_VPMU_READ(c, 1) == 1 ? c[0] : 0; /* VPMU_EV_INSTRUCTIONS is first */
 }
 
+/* PAPI_start + PAPI_stop of set, after CALLS / 10 untimed pairs (the first
+ * translate the calls' code). */
+static int start_stop_cost(int set, const char *events, long calls)
+{
+    long long v[8];
+    uint64_t i0, i1, i2;
+    struct stamp t0, t1;
+    long i;
+    for (i = 0; i < calls / 10; i++)
+        if (PAPI_start(set) != PAPI_OK || PAPI_stop(set, v) != PAPI_OK)
+            return 1;
+    i0 = my_instructions();
+    for (i = 0; i < calls; i++)
+        __asm__ volatile("" ::: "memory");
+    i1 = my_instructions();
+    t0 = now();
+    for (i = 0; i < calls; i++) {
+        if (PAPI_start(set) != PAPI_OK || PAPI_stop(set, v) != PAPI_OK)
+            return 1;
+        __asm__ volatile("" ::: "memory");
+    }
+    t1 = now();
+    i2 = my_instructions();
+    print_cost("start_stop", events, ((double)(i2 - i1) - (double)(i1 - i0)) / (double)calls, t0,
+               t1, calls);
+    return 0;
+}
+
+/* PAPI_hl_region_begin + PAPI_hl_region_end of one region, after CALLS /
+ * 10 untimed pairs (the first also choose and start the events). */
+static int region_cost(long calls)
+{
+    uint64_t i0, i1, i2;
+    struct stamp t0, t1;
+    long i;
+    for (i = 0; i < calls / 10 + 1; i++)
+        if (PAPI_hl_region_begin("bench") != PAPI_OK || PAPI_hl_region_end("bench") != PAPI_OK)
+            return 1;
+    i0 = my_instructions();
+    for (i = 0; i < calls; i++)
+        __asm__ volatile("" ::: "memory");
+    i1 = my_instructions();
+    t0 = now();
+    for (i = 0; i < calls; i++) {
+        if (PAPI_hl_region_begin("bench") != PAPI_OK || PAPI_hl_region_end("bench") != PAPI_OK)
+            return 1;
+        __asm__ volatile("" ::: "memory");
+    }
+    t1 = now();
+    i2 = my_instructions();
+    print_cost("region", getenv("PAPI_EVENTS") ? getenv("PAPI_EVENTS") : "default",
+               ((double)(i2 - i1) - (double)(i1 - i0)) / (double)calls, t0, t1, calls);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *events = argc > 1 ? argv[1] : "PAPI_TOT_INS";
     long calls = argc > 2 ? atol(argv[2]) : 20000, i;
-    int set = PAPI_NULL, rc;
+    int set = PAPI_NULL, rc, start_stop = 0;
     long long v[8];
     char buf[256], *save = NULL, *name;
     uint64_t i0, i1, i2;
@@ -96,9 +159,15 @@ int main(int argc, char **argv)
         }
         t1 = now();
         i2 = my_instructions();
-        print_cost("request", ((double)(i2 - i1) - (double)(i1 - i0)) / (double)calls, t0, t1,
+        print_cost("read", "request", ((double)(i2 - i1) - (double)(i1 - i0)) / (double)calls, t0, t1,
                    calls);
         return 0;
+    }
+    if (strcmp(events, "region") == 0)
+        return region_cost(calls);
+    if (strncmp(events, "start_stop:", 11) == 0) {
+        start_stop = 1;
+        events += 11;
     }
     if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT || PAPI_create_eventset(&set))
         return 1;
@@ -108,6 +177,8 @@ int main(int argc, char **argv)
             printf("cannot_count %s %s\n", name, PAPI_strerror(rc));
             return 2;
         }
+    if (start_stop)
+        return start_stop_cost(set, events, calls);
     if (PAPI_start(set) != PAPI_OK)
         return 1;
     for (i = 0; i < calls / 10; i++)
@@ -126,6 +197,6 @@ int main(int argc, char **argv)
     }
     t1 = now();
     i2 = my_instructions();
-    print_cost(events, ((double)(i2 - i1) - (double)(i1 - i0)) / (double)calls, t0, t1, calls);
+    print_cost("read", events, ((double)(i2 - i1) - (double)(i1 - i0)) / (double)calls, t0, t1, calls);
     return PAPI_stop(set, v) == PAPI_OK ? 0 : 1;
 }
