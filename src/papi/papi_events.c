@@ -246,6 +246,9 @@ int PAPI_enum_event(int *code, int modifier)
         int cidx = HPM_EVENT_COMPONENT(papi_code_native(*code));
         return enum_natives(code, modifier, cidx);
     }
+    if (IS_USER_DEFINED(*code))
+        return PAPI_ENOEVNT; /* none defined: the end of an empty list, as
+                                papi_avail asks after the presets */
     return papi_ret(PAPI_EINVAL);
 }
 

@@ -24,6 +24,7 @@
 
 PAPI_hw_info_t papi_hw_info;
 static double mhz_cached;
+static unsigned memory_mb; /* the machine's memory (one NUMA node), for the device queries */
 
 double papi_mhz(void)
 {
@@ -161,6 +162,7 @@ void papi_sysinfo_init(void)
     if (!m.modeled)
         host_cpuid(hw);
     mhz_cached = m.mhz > 0 ? m.mhz : 0;
+    memory_mb = (unsigned)(m.memory_bytes >> 20);
     int mhz = (int)(papi_mhz() + 0.5);
     hw->cpu_max_mhz = mhz;
     hw->cpu_min_mhz = mhz;
@@ -324,11 +326,25 @@ int PAPI_get_dmem_info(PAPI_dmem_info_t *d)
 
 /* ------------------------------------------------------------ devices */
 
-/* hpm knows one kind of device, the CPU (modeled or real). Enumeration is
- * a cursor that wraps: after the last type it answers PAPI_EINVAL once and
- * starts over, so programs can loop over the types more than once. */
+/* Device types in PAPI's order (PAPI_DEV_TYPE_ID__*): hpm's CPU (modeled
+ * or real), and the GPUs PAPI's sysdetect also lists, none here, as its
+ * own lists them on a machine without them (a count of 0 and why).
+ * Enumeration is a cursor over the types the modifier asks for that wraps:
+ * after the last one it answers PAPI_EINVAL once (the end, not an error:
+ * nothing is printed) and starts over, so programs can loop more than once. */
+static const struct dev_type {
+    int id;
+    int vendor;
+    const char *name, *status;
+} dev_types[] = {
+    { PAPI_DEV_TYPE_ID__CPU, 0, NULL, "Device Initialized" },
+    { PAPI_DEV_TYPE_ID__CUDA, PAPI_VENDOR_UNKNOWN, "NVIDIA",
+      "CUDA not configured, no CUDA device available" },
+    { PAPI_DEV_TYPE_ID__ROCM, PAPI_VENDOR_AMD, "AMD/ATI",
+      "ROCm not configured, no ROCm device available" },
+};
+#define N_DEV_TYPES (int)(sizeof dev_types / sizeof dev_types[0])
 static int dev_cursor;
-static const int dev_cpu_handle = PAPI_DEV_TYPE_ID__CPU;
 
 int PAPI_enum_dev_type(int enum_modifier, void **handle)
 {
@@ -336,36 +352,48 @@ int PAPI_enum_dev_type(int enum_modifier, void **handle)
         return papi_ret(PAPI_ENOINIT);
     if (!handle)
         return papi_ret(PAPI_EINVAL);
-    if (dev_cursor == 0 && (enum_modifier & PAPI_DEV_TYPE_ENUM__CPU)) {
-        dev_cursor = 1;
-        *handle = (void *)&dev_cpu_handle;
-        return PAPI_OK;
+    while (dev_cursor < N_DEV_TYPES) {
+        const struct dev_type *t = &dev_types[dev_cursor++];
+        if (enum_modifier & (1 << t->id)) {
+            *handle = (void *)t;
+            return PAPI_OK;
+        }
     }
     dev_cursor = 0;
     return PAPI_EINVAL;
 }
 
+static const struct dev_type *dev_type_of(const void *handle)
+{
+    for (int i = 0; i < N_DEV_TYPES; i++)
+        if (handle == &dev_types[i])
+            return &dev_types[i];
+    return NULL;
+}
+
 int PAPI_get_dev_type_attr(void *handle, PAPI_dev_type_attr_e attr, void *value)
 {
+    const struct dev_type *t = dev_type_of(handle);
     if (!papi_inited())
         return papi_ret(PAPI_ENOINIT);
-    if (handle != &dev_cpu_handle || !value)
+    if (!t || !value)
         return papi_ret(PAPI_EINVAL);
+    int cpu = t->id == PAPI_DEV_TYPE_ID__CPU;
     switch (attr) {
     case PAPI_DEV_TYPE_ATTR__INT_PAPI_ID:
-        *(int *)value = PAPI_DEV_TYPE_ID__CPU;
+        *(int *)value = t->id;
         return PAPI_OK;
     case PAPI_DEV_TYPE_ATTR__INT_VENDOR_ID:
-        *(int *)value = papi_hw_info.vendor;
+        *(int *)value = cpu ? papi_hw_info.vendor : t->vendor;
         return PAPI_OK;
     case PAPI_DEV_TYPE_ATTR__CHAR_NAME:
-        *(const char **)value = papi_hw_info.vendor_string;
+        *(const char **)value = cpu ? papi_hw_info.vendor_string : t->name;
         return PAPI_OK;
     case PAPI_DEV_TYPE_ATTR__INT_COUNT:
-        *(int *)value = 1;
+        *(int *)value = cpu ? 1 : 0;
         return PAPI_OK;
     case PAPI_DEV_TYPE_ATTR__CHAR_STATUS:
-        *(const char **)value = "Device Initialized";
+        *(const char **)value = t->status;
         return PAPI_OK;
     }
     return papi_ret(PAPI_EINVAL);
@@ -422,9 +450,26 @@ static const struct {
 
 int PAPI_get_dev_attr(void *handle, int id, PAPI_dev_attr_e attr, void *value)
 {
+    const struct dev_type *t = dev_type_of(handle);
     if (!papi_inited())
         return papi_ret(PAPI_ENOINIT);
-    if (handle != &dev_cpu_handle || id != 0 || !value)
+    if (!t || t->id != PAPI_DEV_TYPE_ID__CPU || id < 0 || !value)
+        return papi_ret(PAPI_EINVAL);
+    /* id is a thread for the affinity, a NUMA node for its memory, else
+     * the CPU device (one) */
+    if (attr == PAPI_DEV_ATTR__CPU_UINT_THR_NUMA_AFFINITY) {
+        if (id >= papi_hw_info.totalcpus)
+            return papi_ret(PAPI_EINVAL);
+        *(unsigned *)value = 0; /* one NUMA node */
+        return PAPI_OK;
+    }
+    if (attr == PAPI_DEV_ATTR__CPU_UINT_NUMA_MEM_SIZE) {
+        if (id >= papi_hw_info.nnodes)
+            return papi_ret(PAPI_EINVAL);
+        *(unsigned *)value = memory_mb; /* MB, as PAPI's sysdetect */
+        return PAPI_OK;
+    }
+    if (id != 0)
         return papi_ret(PAPI_EINVAL);
     if (attr == PAPI_DEV_ATTR__CPU_CHAR_NAME) {
         *(const char **)value = papi_hw_info.model_string;
