@@ -100,6 +100,9 @@ int hpm_is_initialized(void);
                                        only that thread may read, stop or reset it
                                        (sim): reads of one's own running set take
                                        no lock */
+#define HPM_COMP_CPU 0x40u /* can count one CPU (every thread while it runs
+                              there) instead of a thread: hpm_set_cpu (sim:
+                              a modeled core) */
 
 /* Counting domains. */
 #define HPM_DOMAIN_USER 0x1u
@@ -183,6 +186,8 @@ int hpm_set_domain(int set, unsigned domain);   /* HPM_DOMAIN_*; default: compon
 int hpm_get_domain(int set, unsigned *domain);
 int hpm_set_attach(int set, pid_t tid);         /* count tid instead of the caller; 0 detaches */
 int hpm_set_inherit(int set, int on);           /* include children created after start */
+int hpm_set_cpu(int set, int cpu);              /* count CPU cpu (HPM_COMP_CPU) instead of
+                                                   the caller; -1 detaches */
 int hpm_set_multiplex(int set, int on);         /* allow more events than counters,
                                                    time-sliced and scaled */
 

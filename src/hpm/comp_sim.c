@@ -42,6 +42,12 @@
  * under hpm is refused (HPM_ENOTSUP; HPM_EINVAL when there is no such
  * process).
  *
+ * CPU (hpm_set_cpu, PAPI_CPU_ATTACH): a modeled core. A per-core kind is
+ * that core's node-wide UPC count (PU<n>_<KIND>: every thread of the
+ * process while the core runs it), so a set of each core counts the
+ * process's work core by core; node codes stay node-wide. The cores are
+ * those the tool programmed codes for (the machine's).
+ *
  * Inherit (hpm_set_inherit, PAPI_INHERIT): the calling thread's counts plus
  * those of the processes this one forks after the set starts, each under
  * the tool with a live view of its own: read from their views (running) or
@@ -86,6 +92,7 @@ static struct {
     uint32_t codes[HPM_CAT_CODES];    /* programmed codes, counting order */
     int16_t pos_of_code[HPM_CAT_CODES]; /* position in codes[], -1 if not programmed */
     uint8_t kind_on[HPM_K_CORE_COUNT];  /* the kind is programmed on some core */
+    int cores;                          /* modeled cores with a programmed code */
     char description[160];
 } S;
 
@@ -158,6 +165,8 @@ static int sim_init(struct hpm_component_info *info, char *reason, size_t len)
             continue;
         S.pos_of_code[S.codes[i]] = (int16_t)i;
         n_events++;
+        if (core >= S.cores)
+            S.cores = core + 1;
         if (core >= 0 && kind < HPM_K_CORE_COUNT && !S.kind_on[kind]) {
             S.kind_on[kind] = 1;
             n_events++;
@@ -178,7 +187,7 @@ static int sim_init(struct hpm_component_info *info, char *reason, size_t len)
     /* MULTIPLEX: a multiplexed set is accepted and counts every event all
      * the time (reads of the tool's totals, nothing to time-slice) */
     info->flags = HPM_COMP_MODELED | HPM_COMP_OVERFLOW | HPM_COMP_MULTIPLEX | HPM_COMP_ATTACH |
-                  HPM_COMP_INHERIT;
+                  HPM_COMP_INHERIT | HPM_COMP_CPU;
     return HPM_OK;
 }
 
@@ -493,8 +502,11 @@ static int sim_set_update(void *st, const uint32_t *events, int n, const struct 
 {
     struct sim_set *s = st;
     int i, rc;
-    if (o->domain != HPM_DOMAIN_USER || (o->inherit && o->attach))
+    if (o->domain != HPM_DOMAIN_USER || (o->inherit && o->attach) ||
+        (o->cpu && (o->attach || o->inherit)))
         return HPM_ENOTSUP;
+    if (o->cpu > S.cores)
+        return HPM_EINVAL; /* no such modeled core */
     detach(s);
     s->kinds_only = 0;
     s->inherit = o->inherit;
@@ -519,9 +531,17 @@ static int sim_set_update(void *st, const uint32_t *events, int n, const struct 
         if (needs_model(events[i]) && !o->attach)
             (void)HPM_VPMU_MODEL(); /* hpm run starts the models on demand */
         s->idx[i] = events[i];
+        if (o->cpu && events[i] < HPM_K_CORE_COUNT) {
+            /* a CPU's set: the kind on that core, node-wide (every thread
+             * of the process while the core runs it) */
+            int code = hpm_catalog_code(events[i], o->cpu - 1);
+            if (code < 0 || S.pos_of_code[code] < 0)
+                return HPM_ENOEVENT;
+            s->idx[i] = CODE_BASE + (uint32_t)code;
+        }
         s->thr[i] = 0;
         s->armed[i] = 0;
-        if (events[i] < HPM_K_CORE_COUNT)
+        if (s->idx[i] < HPM_K_CORE_COUNT)
             s->need_kinds = 1;
         else
             s->need_node = 1;

@@ -54,6 +54,7 @@
 struct hpm_set_opts {
     unsigned domain; /* HPM_DOMAIN_*, never 0 */
     pid_t attach;    /* 0: the thread that starts the set */
+    int cpu;         /* 0: not a CPU's set; n > 0: CPU n - 1 (hpm_set_cpu) */
     int inherit;
     int multiplex;
 };

@@ -13,9 +13,14 @@
  *     as PAPI_read does), hpm_reset zeroes them;
  *   - a running set whose counts belong to its thread (sim, os, or any set
  *     with overflow) is read, stopped, reset and accumulated on that thread
- *     only (HPM_EINVAL elsewhere).
+ *     only (HPM_EINVAL elsewhere);
+ *   - a set attached to a process (hpm_set_attach) or to a CPU
+ *     (hpm_set_cpu) counts no thread of ours: it takes no slot of the
+ *     thread that starts it, any thread may read it, and it cannot
+ *     overflow (the signal goes to the counting thread).
  */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -265,6 +270,9 @@ static int opts_supported(int comp, const struct hpm_set_opts *o)
         return HPM_ENOTSUP;
     if (o->attach && !(ci->flags & HPM_COMP_ATTACH))
         return HPM_ENOTSUP;
+    /* a CPU's set counts neither another process nor children */
+    if (o->cpu && (!(ci->flags & HPM_COMP_CPU) || o->attach || o->inherit))
+        return HPM_ENOTSUP;
     if (o->inherit && !(ci->flags & HPM_COMP_INHERIT))
         return HPM_ENOTSUP;
     if (o->multiplex && !(ci->flags & HPM_COMP_MULTIPLEX) && ci->num_counters != 0)
@@ -478,7 +486,7 @@ static int set_opts(int set, void (*change)(struct hpm_set_opts *, long), long a
     }
     o = s->opts;
     change(&o, arg);
-    if ((o.attach || o.inherit) && s->n_ovf) {
+    if ((o.attach || o.inherit || o.cpu) && s->n_ovf) {
         set_put(s);
         return HPM_ENOTSUP; /* the overflow signal goes to the counting thread */
     }
@@ -510,6 +518,10 @@ static void ch_domain(struct hpm_set_opts *o, long v)
 static void ch_attach(struct hpm_set_opts *o, long v)
 {
     o->attach = (pid_t)v;
+}
+static void ch_cpu(struct hpm_set_opts *o, long v)
+{
+    o->cpu = (int)v + 1;
 }
 static void ch_inherit(struct hpm_set_opts *o, long v)
 {
@@ -549,6 +561,13 @@ HPM_EXPORT int hpm_set_attach(int set, pid_t tid)
     return set_opts(set, ch_attach, (long)tid, 0);
 }
 
+HPM_EXPORT int hpm_set_cpu(int set, int cpu)
+{
+    if (cpu < -1 || cpu >= INT_MAX - 1)
+        return HPM_EINVAL;
+    return set_opts(set, ch_cpu, cpu, 0);
+}
+
 HPM_EXPORT int hpm_set_inherit(int set, int on)
 {
     return set_opts(set, ch_inherit, on, 0);
@@ -564,7 +583,7 @@ HPM_EXPORT int hpm_set_multiplex(int set, int on)
 /* Only the starting thread may touch a running set whose counts are its own. */
 static int owner_ok(const struct hpm_set *s)
 {
-    if (s->state != HPM_SET_RUNNING || s->opts.attach)
+    if (s->state != HPM_SET_RUNNING || s->opts.attach || s->opts.cpu)
         return 1;
     if (!(s->c->ci_flags & HPM_CI_THREAD_BOUND) && !s->n_ovf)
         return 1;
@@ -641,7 +660,7 @@ int hpm__set_start(struct hpm_set *s, struct hpm_thread *self, int take_slot)
         return HPM_EINVAL;
     if (!hpm__comp_enabled(s->comp))
         return HPM_ENOCOMP;
-    if (!s->opts.attach) {
+    if (!s->opts.attach && !s->opts.cpu) {
         t = self;
         if (!t)
             return HPM_ENOMEM;
@@ -851,7 +870,7 @@ static inline int pinned_simple(const struct hpm_set *s)
     /* s->c is its slot's vec, the slot's first member: the slot without
      * indexing the table by s->comp (shares_counters) */
     const struct hpm_comp_slot *cs = (const struct hpm_comp_slot *)(const void *)s->c;
-    return !s->n_ovf && !s->opts.attach && cs && (cs->vec.ci_flags & HPM_CI_SHARED_COUNTERS) &&
+    return !s->n_ovf && !s->opts.attach && !s->opts.cpu && cs && (cs->vec.ci_flags & HPM_CI_SHARED_COUNTERS) &&
            cs->info.num_counters > 0;
 }
 
@@ -874,7 +893,7 @@ HPM_EXPORT int hpm_start_pinned(hpm_pin_t s, int alone)
     if (__atomic_load_n(&s->state, __ATOMIC_ACQUIRE) == HPM_SET_RUNNING)
         return HPM_ERUNNING;
     comp = s->comp;
-    if (alone && t && comp >= 0 && !s->opts.attach &&
+    if (alone && t && comp >= 0 && !s->opts.attach && !s->opts.cpu &&
         (atomic_load_explicit(&t->running[comp], memory_order_relaxed) ||
          atomic_load_explicit(&t->shared[comp], memory_order_relaxed)))
         return HPM_ECONFLICT; /* PAPI: one running set per component and thread */
@@ -1202,7 +1221,7 @@ HPM_EXPORT int hpm_set_overflow(int set, hpm_event_t event, int64_t threshold, u
             set_put(s);
             return HPM_ENOTSUP; /* a level does not grow by a threshold */
         }
-        if (s->opts.attach || s->opts.inherit) {
+        if (s->opts.attach || s->opts.inherit || s->opts.cpu) {
             set_put(s);
             return HPM_ENOTSUP;
         }

@@ -12,6 +12,7 @@
  * multiplexing, attach, inherit) are remembered and pushed to the hpm set
  * when its first event arrives.
  */
+#include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -272,6 +273,8 @@ static int es_apply(struct papi_eventset *es)
         return papi_from_hpm(rc, OP_OPTION);
     if (es->attached && (rc = hpm_set_attach(es->hpm_set, (pid_t)es->attach_tid)) < 0)
         return papi_from_hpm(rc, OP_OPTION);
+    if (es->cpu_attached && (rc = hpm_set_cpu(es->hpm_set, (int)es->cpu_num)) < 0)
+        return papi_from_hpm(rc, OP_OPTION);
     if (es->inherit && (rc = hpm_set_inherit(es->hpm_set, 1)) < 0)
         return papi_from_hpm(rc, OP_OPTION);
     return PAPI_OK;
@@ -457,6 +460,8 @@ int PAPI_cleanup_eventset(int EventSet)
     es->multiplex = 0;
     es->attached = 0;
     es->attach_tid = 0;
+    es->cpu_attached = 0;
+    es->cpu_num = 0;
     es->inherit = 0;
     es->overflowing = 0;
     es->overflow_handler = NULL;
@@ -760,6 +765,8 @@ int PAPI_state(int EventSet, int *status)
         s |= PAPI_OVERFLOWING;
     if (es->attached)
         s |= PAPI_ATTACHED;
+    if (es->cpu_attached)
+        s |= PAPI_CPU_ATTACHED;
     *status = s;
     return PAPI_OK;
 }
@@ -785,7 +792,7 @@ static int direct_of(const struct papi_eventset *es)
  * thread only. */
 static int own_ok_of(const struct papi_eventset *es)
 {
-    return !es->attached && es->cidx >= 0 && es->cidx < papi_lib.ncomp &&
+    return !es->attached && !es->cpu_attached && es->cidx >= 0 && es->cidx < papi_lib.ncomp &&
            (papi_lib.comp[es->cidx].hpm.flags & HPM_COMP_THREAD_BOUND);
 }
 
@@ -844,9 +851,9 @@ int PAPI_start(int EventSet)
     own_running_add(es);
     /* PAPI's rule, kept by libhpm here (alone): one running set per
      * component per thread (libhpm lets the virtual PMU's sets share its
-     * counters). An attached set counts another thread and takes nothing
-     * of this one's. */
-    rc = hpm_start_pinned(es->pin, !es->attached);
+     * counters). A set attached to a thread or a CPU counts no thread of
+     * ours and takes nothing of this one's. */
+    rc = hpm_start_pinned(es->pin, !es->attached && !es->cpu_attached);
     if (rc < 0) {
         own_running_remove(es);
         return papi_ret(papi_from_hpm(rc, OP_START));
@@ -1113,7 +1120,7 @@ int papi_es_attach(int EventSet, unsigned long tid, int on)
     GET_SET(es, EventSet);
     if (es->running)
         return PAPI_EISRUN;
-    if (on && es->attached)
+    if (on && (es->attached || es->cpu_attached))
         return PAPI_EINVAL;
     if (!on && !es->attached)
         return PAPI_EINVAL;
@@ -1139,6 +1146,41 @@ int papi_es_attach(int EventSet, unsigned long tid, int on)
         es->attach_tid = 0;
     }
     return rc;
+}
+
+/* PAPI_CPU_ATTACH: the set counts one CPU (on the virtual PMU a modeled
+ * core: every thread while the core runs it) instead of the calling
+ * thread. There is no CPU detach in PAPI: PAPI_cleanup_eventset clears it. */
+int papi_es_cpu_attach(int EventSet, unsigned int cpu)
+{
+    GET_SET(es, EventSet);
+    if (es->running)
+        return PAPI_EISRUN;
+    if (es->attached || es->inherit || cpu > (unsigned)INT_MAX - 2)
+        return PAPI_EINVAL;
+    int cidx = es->cidx >= 0 ? es->cidx : 0;
+    if (cidx >= papi_lib.ncomp || !(papi_lib.comp[cidx].hpm.flags & HPM_COMP_CPU))
+        return PAPI_ECMP;
+    int was = es->cpu_attached;
+    unsigned int old = es->cpu_num;
+    es->shape_known = 0;
+    es->cpu_attached = 1;
+    es->cpu_num = cpu;
+    int rc = es_apply(es);
+    if (rc != PAPI_OK) {
+        es->cpu_attached = was;
+        es->cpu_num = old;
+        if (es->nnat)
+            (void)hpm_set_cpu(es->hpm_set, was ? (int)old : -1);
+    }
+    return rc;
+}
+
+int papi_es_get_cpu(int EventSet, unsigned int *cpu)
+{
+    GET_SET(es, EventSet);
+    *cpu = es->cpu_attached ? es->cpu_num : 0;
+    return es->cpu_attached;
 }
 
 int papi_es_get_attach(int EventSet, unsigned long *tid)

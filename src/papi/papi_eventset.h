@@ -15,6 +15,8 @@ int papi_es_set_multiplex(int EventSet);
 int papi_es_get_multiplex(int EventSet);
 int papi_es_attach(int EventSet, unsigned long tid, int on);
 int papi_es_get_attach(int EventSet, unsigned long *tid);
+int papi_es_cpu_attach(int EventSet, unsigned int cpu);
+int papi_es_get_cpu(int EventSet, unsigned int *cpu);
 int papi_es_set_inherit(int EventSet, int on);
 int papi_es_get_inherit(int EventSet);
 

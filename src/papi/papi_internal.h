@@ -194,6 +194,8 @@ struct papi_eventset {
     int granularity;
     int attached;
     unsigned long attach_tid;
+    int cpu_attached;  /* PAPI_CPU_ATTACH: counts CPU cpu_num, not a thread */
+    unsigned int cpu_num;
     int inherit;
     int nev, cap_ev;
     struct papi_event *ev;
@@ -224,7 +226,8 @@ struct papi_eventset {
      * after any change of the events, component or attachment: each
      * change clears this) */
     int shape_known;
-    int own_ok; /* a started set goes on own_running (thread-bound, not attached) */
+    int own_ok; /* a started set goes on own_running (thread-bound, not attached
+                   to a thread or a CPU) */
     struct papi_eventset *next_free; /* kept for reuse after its destroy */
 };
 

@@ -138,6 +138,18 @@ static int get_attach(PAPI_option_t *p, int cidx)
     return a;
 }
 
+static int get_cpu(PAPI_option_t *p, int cidx)
+{
+    (void)cidx;
+    if (!p)
+        return PAPI_EINVAL;
+    unsigned int cpu = 0;
+    int a = papi_es_get_cpu(p->cpu.eventset, &cpu);
+    if (a >= 0)
+        p->cpu.cpu_num = cpu;
+    return a;
+}
+
 static int get_inherit(PAPI_option_t *p, int cidx)
 {
     (void)cidx;
@@ -271,8 +283,12 @@ static int set_inherit(PAPI_option_t *p)
     return papi_es_set_inherit(p->inherit.eventset, p->inherit.inherit != PAPI_INHERIT_NONE);
 }
 
-/* hpm sets count threads or processes; a CPU-wide set and address-range
- * restriction have no counterpart. */
+static int set_cpu(PAPI_option_t *p)
+{
+    return papi_es_cpu_attach(p->cpu.eventset, p->cpu.cpu_num);
+}
+
+/* hpm sets have no address-range restriction. */
 static int set_unsupported(PAPI_option_t *p)
 {
     (void)p;
@@ -307,7 +323,7 @@ static const struct option_row {
     { PAPI_COMPONENTINFO, get_componentinfo, NULL, 0 },
     { PAPI_LIB_VERSION, get_lib_version, NULL, 1 },
     { PAPI_PRELOAD, get_preload, NULL, 1 },
-    { PAPI_CPU_ATTACH, NULL, set_unsupported, 0 },
+    { PAPI_CPU_ATTACH, get_cpu, set_cpu, 0 },
     { PAPI_DATA_ADDRESS, NULL, set_unsupported, 0 },
     { PAPI_INSTR_ADDRESS, NULL, set_unsupported, 0 },
 };
