@@ -6,7 +6,11 @@
  * Written: "positions: instr line", one cost line per instruction, names
  * compressed ("fn=(3) main" once, then "fn=(3)"), call arcs as
  * cob=/cfi=/cfn=, calls=COUNT TARGET, then the call site's line with the
- * callee's inclusive costs, as callgrind writes them.
+ * callee's inclusive costs, as callgrind writes them; the jumps a
+ * function keeps (hpm profile: its loops' back edges) as callgrind
+ * --collect-jumps=yes writes them: "jcnd=TAKEN/EXECUTED TARGET" or
+ * "jump=COUNT TARGET" ("jfi=" before it for a target in another file),
+ * then the jump's own position, a line without costs.
  * Read: what callgrind and hpm write (version 1): name compression in the
  * three name spaces (objects, files, functions), subposition compression
  * ("+N", "-N", "*"), hexadecimal positions, missing trailing costs as 0.
@@ -222,6 +226,25 @@ int hpm_prof_write_callgrind(const struct hpm_profile *p, FILE *f)
                 fprintf(f, "calls=%" PRIu64 " %u\n%u", c->count, c->target_line, c->site_line);
             put_values(f, c->v, c->kv, c->n_kv, p, col);
         }
+        for (j = 0; j < fn->n_jumps && p->has_addr; j++) {
+            const struct hpm_prof_jump *jp = &fn->jumps[j];
+            if (jp->site_file != cur_file) {
+                put_name(f, "fi", &fls, p, jp->site_file);
+                cur_file = jp->site_file;
+            }
+            if (jp->target_file != jp->site_file)
+                put_name(f, "jfi", &fls, p, jp->target_file);
+            if (jp->target_fn != i)
+                put_name(f, "jfn", &fns, p, p->fns[jp->target_fn].name);
+            if (jp->cond)
+                fprintf(f, "jcnd=%" PRIu64 "/%" PRIu64 " ", jp->taken, jp->executed);
+            else
+                fprintf(f, "jump=%" PRIu64 " ", jp->taken);
+            put_position(f, jp->target_addr, jp->target_line);
+            fputc('\n', f);
+            put_position(f, jp->site_addr, jp->site_line);
+            fputc('\n', f);
+        }
     }
     fprintf(f, "\ntotals:");
     put_values(f, tot, NULL, 0, p, col);
@@ -353,7 +376,13 @@ int hpm_prof_read_callgrind(struct hpm_profile *p, const char *text, size_t len,
     uint64_t prev[2] = {0, 0};
     int in_call = 0, have_events = 0, rc = -1;
     struct hpm_prof_call call;
+    /* a jump= or jcnd= line waits for its position; jfi= and jfn= name
+     * its target's file and function (another function's: not kept) */
+    int in_jump = 0, j_fi_set = 0, j_fn_set = 0;
+    unsigned j_fi = 0, j_fn = 0;
+    struct hpm_prof_jump jump;
     memset(&call, 0, sizeof call);
+    memset(&jump, 0, sizeof jump);
 
     while (at < end) {
         const char *eol = memchr(at, '\n', (size_t)(end - at));
@@ -401,6 +430,19 @@ int hpm_prof_read_callgrind(struct hpm_profile *p, const char *text, size_t len,
                     goto done;
                 }
                 prev[i] = pos[i];
+            }
+            if (in_jump) {
+                /* the jump's own position (costs, if any, are not the
+                 * jump's: callgrind writes none) */
+                jump.site_addr = npos == 2 ? pos[0] : 0;
+                jump.site_line = (unsigned)(npos == 2 ? pos[1] : pos[0]);
+                jump.site_file = cur_fi;
+                jump.target_file = j_fi_set ? j_fi : cur_fi;
+                jump.target_fn = j_fn_set ? hpm_profile_fn(p, cur_ob, jump.target_file, j_fn)
+                                          : cur_fn;
+                hpm_profile_add_jump(p, cur_fn, &jump);
+                in_jump = j_fi_set = j_fn_set = 0;
+                continue;
             }
             v = hpm_profile_values(p, p->n_kinds); /* freed with p */
             if (!v || parse_costs(q, v, p->n_kinds) != 0) {
@@ -457,6 +499,10 @@ int hpm_prof_read_callgrind(struct hpm_profile *p, const char *text, size_t len,
         }
         if (in_call) {
             set_err(err, errlen, "line %u: calls= is not followed by its cost line", lineno);
+            goto done;
+        }
+        if (in_jump) {
+            set_err(err, errlen, "line %u: a jump is not followed by its position", lineno);
             goto done;
         }
         if (starts(s, "version:")) {
@@ -584,16 +630,79 @@ int hpm_prof_read_callgrind(struct hpm_profile *p, const char *text, size_t len,
             call.callee = hpm_profile_fn(p, c_ob_set ? c_ob : cur_ob, c_fl_set ? c_fl : cur_fl,
                                          c_fn);
             in_call = 1;
+        } else if (starts(s, "jfi=")) {
+            long id = parse_name(p, &fls, s + 4);
+            if (id < 0)
+                goto bad_name;
+            j_fi = (unsigned)id;
+            j_fi_set = 1;
+        } else if (starts(s, "jfn=")) {
+            long id = parse_name(p, &fns, s + 4);
+            if (id < 0)
+                goto bad_name;
+            j_fn = (unsigned)id;
+            j_fn_set = have_fn && j_fn != p->fns[cur_fn].name;
+        } else if (starts(s, "jump=") || starts(s, "jcnd=")) {
+            /* jump=COUNT TARGET; jcnd=TAKEN/EXECUTED TARGET (what callgrind
+             * writes) or jcnd=EXECUTED TAKEN TARGET (its format's page) */
+            const char *q = s + 5;
+            char *e;
+            uint64_t a, b = 0, pos[2] = {0, 0};
+            unsigned i;
+            int cond = s[1] == 'c';
+            if (!have_fn || !have_events) {
+                set_err(err, errlen, "line %u: a jump outside a function", lineno);
+                goto done;
+            }
+            memset(&jump, 0, sizeof jump);
+            errno = 0;
+            a = strtoull(q, &e, 10);
+            if (errno || e == q)
+                goto bad_jump;
+            q = e;
+            if (cond) {
+                int slash = *q == '/';
+                if (slash)
+                    q++;
+                else
+                    while (*q == ' ' || *q == '\t')
+                        q++;
+                b = strtoull(q, &e, 10);
+                if (errno || e == q)
+                    goto bad_jump;
+                q = e;
+                jump.taken = slash ? a : b;
+                jump.executed = slash ? b : a;
+                if (jump.taken > jump.executed)
+                    goto bad_jump;
+            } else {
+                jump.taken = jump.executed = a;
+            }
+            for (i = 0; i < npos; i++) {
+                /* the target: relative to the last position, which it
+                 * does not change */
+                while (*q == ' ' || *q == '\t')
+                    q++;
+                if (parse_pos(&q, prev[i], &pos[i]) != 0)
+                    goto bad_jump;
+            }
+            jump.target_addr = npos == 2 ? pos[0] : 0;
+            jump.target_line = (unsigned)(npos == 2 ? pos[1] : pos[0]);
+            jump.cond = cond;
+            in_jump = 1;
         }
-        /* other lines (pid:, part:, thread:, desc:, event:, jump=, ...)
-         * carry nothing the model keeps */
+        /* other lines (pid:, part:, thread:, desc:, event:, ...) carry
+         * nothing the model keeps */
         continue;
     bad_name:
         set_err(err, errlen, "line %u: a malformed or undefined compressed name", lineno);
         goto done;
+    bad_jump:
+        set_err(err, errlen, "line %u: a malformed jump", lineno);
+        goto done;
     }
-    if (in_call) {
-        set_err(err, errlen, "line %u: calls= is not followed by its cost line", lineno);
+    if (in_call || in_jump) {
+        set_err(err, errlen, "line %u: a call or jump is not followed by its line", lineno);
         goto done;
     }
     if (!have_events) {

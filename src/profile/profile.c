@@ -182,7 +182,7 @@ int hpm_prof_records_parse(const char *text, size_t len, struct hpm_prof_records
                            size_t errlen)
 {
     const char *p = text, *end = text + len;
-    size_t cap_obj = 0, cap_insn = 0, cap_arc = 0, cap_data = 0, cap_kv = 0;
+    size_t cap_obj = 0, cap_insn = 0, cap_arc = 0, cap_data = 0, cap_kv = 0, cap_back = 0;
     unsigned lineno = 0, seen[HPM_PROF_KINDS_MAX];
     memset(r, 0, sizeof *r);
     memset(seen, 0, sizeof seen);
@@ -349,6 +349,28 @@ int hpm_prof_records_parse(const char *text, size_t len, struct hpm_prof_records
                 r->data = nd;
                 r->data[r->n_data++] = d;
             }
+        } else if (word_is(f, n, VPMU_REC_PROF_JUMP)) {
+            struct hpm_prof_back b;
+            uint64_t obj;
+            memset(&b, 0, sizeof b);
+            if (!field(&q, eol, &f, &n) || num(f, n, 16, &b.site) != 0 ||
+                !field(&q, eol, &f, &n) || num(f, n, 10, &obj) != 0 ||
+                (obj != 0 && (obj >= r->n_objects || !r->objects[obj].path)) ||
+                !field(&q, eol, &f, &n) || num(f, n, 16, &b.target) != 0 ||
+                !field(&q, eol, &f, &n) || num(f, n, 10, &b.executed) != 0 ||
+                !field(&q, eol, &f, &n) || num(f, n, 10, &b.taken) != 0 ||
+                b.taken > b.executed) {
+                bad = 1;
+            } else {
+                struct hpm_prof_back *nb = grow(r->backs, &cap_back, r->n_backs + 1, sizeof *nb);
+                if (!nb) {
+                    set_err(err, errlen, "out of memory");
+                    goto fail;
+                }
+                b.obj = (unsigned)obj;
+                r->backs = nb;
+                r->backs[r->n_backs++] = b;
+            }
         }
         /* other prof_ records: a newer tool's, skipped */
         if (bad) {
@@ -375,6 +397,7 @@ void hpm_prof_records_free(struct hpm_prof_records *r)
     free(r->objects);
     free(r->insns);
     free(r->arcs);
+    free(r->backs);
     memset(r, 0, sizeof *r);
 }
 
@@ -529,6 +552,7 @@ void hpm_profile_free(struct hpm_profile *p)
     for (i = 0; i < p->n_fns; i++) {
         free(p->fns[i].costs);
         free(p->fns[i].calls);
+        free(p->fns[i].jumps);
     }
     while (p->vals) {
         struct hpm_prof_vals *next = p->vals->next;
@@ -957,7 +981,38 @@ static int add_records(struct hpm_profile *p, const struct hpm_prof_records *r,
         c.n_kv = r->arcs[i].n_kv;
         add_call(&p->fns[fi], &c);
     }
+    for (i = 0; i < r->n_backs; i++) {
+        /* a jump to another function (a tail call, foo.cold and foo) is
+         * kept too: what it takes does not fall through */
+        const struct hpm_prof_back *b = &r->backs[i];
+        struct where from, to;
+        struct hpm_prof_jump jp;
+        locate(p, r, syms, b->obj, b->site, &from, NULL);
+        locate(p, r, syms, object_of(r, b->target), b->target, &to, NULL);
+        memset(&jp, 0, sizeof jp);
+        jp.target_fn = hpm_profile_fn(p, to.obj, to.file, to.fn);
+        jp.site_addr = b->site;
+        jp.site_file = from.file;
+        jp.site_line = from.line;
+        jp.target_addr = b->target;
+        jp.target_file = to.file;
+        jp.target_line = to.line;
+        jp.executed = b->executed;
+        jp.taken = b->taken;
+        jp.cond = b->executed != b->taken; /* an always taken one is a jump= */
+        hpm_profile_add_jump(p, hpm_profile_fn(p, from.obj, from.file, from.fn), &jp);
+    }
     return 0;
+}
+
+void hpm_profile_add_jump(struct hpm_profile *p, unsigned f, const struct hpm_prof_jump *j)
+{
+    struct hpm_prof_fn *fn = &p->fns[f];
+    struct hpm_prof_jump *nj = grow(fn->jumps, &fn->cap_jumps, fn->n_jumps + 1, sizeof *nj);
+    if (!nj)
+        abort();
+    fn->jumps = nj;
+    nj[fn->n_jumps++] = *j;
 }
 
 int hpm_prof_add_records(struct hpm_profile *p, const struct hpm_prof_records *r,
@@ -1100,6 +1155,20 @@ static int cmp_call(const void *a, const void *b)
     return x->target_addr < y->target_addr ? -1 : x->target_addr > y->target_addr;
 }
 
+static int cmp_jump(const void *a, const void *b)
+{
+    const struct hpm_prof_jump *x = a, *y = b;
+    if (x->site_addr != y->site_addr)
+        return x->site_addr < y->site_addr ? -1 : 1;
+    if (x->site_line != y->site_line)
+        return x->site_line < y->site_line ? -1 : 1;
+    if (x->target_addr != y->target_addr)
+        return x->target_addr < y->target_addr ? -1 : 1;
+    if (x->target_line != y->target_line)
+        return x->target_line < y->target_line ? -1 : 1;
+    return x->cond - y->cond;
+}
+
 void hpm_profile_finish(struct hpm_profile *p)
 {
     size_t i, j, o;
@@ -1130,6 +1199,17 @@ void hpm_profile_finish(struct hpm_profile *p)
             }
         }
         f->n_calls = o;
+        if (f->n_jumps > 1)
+            qsort(f->jumps, f->n_jumps, sizeof *f->jumps, cmp_jump);
+        for (j = 0, o = 0; j < f->n_jumps; j++) {
+            if (o > 0 && cmp_jump(&f->jumps[o - 1], &f->jumps[j]) == 0) {
+                f->jumps[o - 1].executed += f->jumps[j].executed;
+                f->jumps[o - 1].taken += f->jumps[j].taken;
+            } else {
+                f->jumps[o++] = f->jumps[j];
+            }
+        }
+        f->n_jumps = o;
     }
 }
 

@@ -58,6 +58,13 @@ struct hpm_prof_arc {
     size_t kv;
 };
 
+/* A direct branch (prof_jump) with its exact counts (an unconditional
+ * one: executed == taken). */
+struct hpm_prof_back {
+    uint64_t site, target, executed, taken;
+    unsigned obj; /* the site's object */
+};
+
 /* A data object's record: heap (where = the allocating call), global (a
  * 64-byte line in mapping obj), stack or other. */
 struct hpm_prof_data {
@@ -81,6 +88,8 @@ struct hpm_prof_records {
     size_t n_arcs;
     struct hpm_prof_data *data;
     size_t n_data;
+    struct hpm_prof_back *backs;
+    size_t n_backs;
     struct hpm_prof_kv *kvs; /* every record's values */
     size_t n_kvs;
 };
@@ -156,12 +165,26 @@ static inline uint64_t hpm_prof_value(const uint64_t *v, const struct hpm_prof_k
     return 0;
 }
 
+/* A jump of a function (callgrind's jump= and jcnd= lines): hpm profile
+ * writes its taken direct branches, the control-flow graph's edges besides
+ * the fall-through ones (loops.h); callgrind --collect-jumps=yes writes
+ * them too. */
+struct hpm_prof_jump {
+    uint64_t site_addr, target_addr;
+    unsigned site_file, site_line, target_file, target_line;
+    uint64_t executed, taken;
+    int cond;          /* jcnd= (executed may exceed taken), else jump= */
+    unsigned target_fn; /* the function jumped to (a tail call: another) */
+};
+
 struct hpm_prof_fn {
     unsigned obj, file, name; /* string ids */
     struct hpm_prof_cost *costs;
     size_t n_costs, cap_costs;
     struct hpm_prof_call *calls;
     size_t n_calls, cap_calls;
+    struct hpm_prof_jump *jumps;
+    size_t n_jumps, cap_jumps;
 };
 
 /* hpm_profile.apportioned: the model's per-instruction values scaled to
@@ -222,7 +245,11 @@ int hpm_prof_take_records(struct hpm_profile *p, struct hpm_prof_records *r,
 int hpm_prof_add_data(struct hpm_profile *d, const struct hpm_prof_records *r,
                       struct hpm_symbols *syms, char *err, size_t errlen);
 
-/* Sorts and merges each function's costs and calls (after adding). */
+/* Adds a jump to function f (merged with the same jump by
+ * hpm_profile_finish). */
+void hpm_profile_add_jump(struct hpm_profile *p, unsigned f, const struct hpm_prof_jump *j);
+
+/* Sorts and merges each function's costs, calls and jumps (after adding). */
 void hpm_profile_finish(struct hpm_profile *p);
 
 /* Self cost of every kind, summed over the profile. */

@@ -126,6 +126,9 @@
 #define VPMU_REC_PROF_CALL "prof_call"
 #define VPMU_REC_PROF_CALL_IN "prof_call_in"
 #define VPMU_REC_PROF_DATA "prof_data"
+/* prof_jump SITE OBJ TARGET EXECUTED TAKEN: a direct branch, executed
+ * and taken so often (the control-flow graph's edges: loops) */
+#define VPMU_REC_PROF_JUMP "prof_jump"
 
 #define VPMU_REC_SAMPLE_LIMIT "sample_limit"
 #define VPMU_REC_SAMPLE_KIND "sample_kind"

@@ -286,6 +286,29 @@ static enum insn_kind decode_insn(Addr a, UInt len)
     return INSN_OTHER;
 }
 
+/* The target of a direct branch (INSN_JCC, INSN_JMP_REL) of length len
+ * at a: its displacement is the instruction's last byte (rel8) or four
+ * (rel32). 0 for an operand-size prefix (rel16, not in 64-bit code). */
+static Addr branch_target(Addr a, UInt len)
+{
+    const UChar *p = (const UChar *)a;
+    UInt i;
+    for (i = 0; i < len && (p[i] == 0x66 || p[i] == 0x67 || p[i] == 0x2E || p[i] == 0x3E ||
+                            p[i] == 0xF2 || p[i] == 0xF3);
+         i++)
+        if (p[i] == 0x66)
+            return 0;
+    if (i < len && ((p[i] >= 0x70 && p[i] <= 0x7F) || (p[i] >= 0xE0 && p[i] <= 0xE3) ||
+                    p[i] == 0xEB))
+        return a + len + (Long)(Char)p[len - 1];
+    if (len >= 5) {
+        Int d = (Int)((UInt)p[len - 4] | (UInt)p[len - 3] << 8 | (UInt)p[len - 2] << 16 |
+                      (UInt)p[len - 1] << 24);
+        return a + len + (Long)d;
+    }
+    return 0;
+}
+
 /* ------------------------------------------------------------------------
  * IR emission helpers
  * ---------------------------------------------------------------------- */
@@ -1195,8 +1218,15 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
             if (c.insn_kind != INSN_REP_STR)
                 c.cur[VPMU_EV_INSTRUCTIONS] += 1;
             addStmtToIRSB(c.sb, st);
-            if (c.prof)
+            if (c.prof) {
                 c.cc = vpmu_prof_cc(c.insn_addr);
+                if (c.insn_kind == INSN_JCC || c.insn_kind == INSN_JMP_REL) {
+                    /* the control-flow graph's edges: the profile's loops */
+                    Addr t = branch_target(c.insn_addr, c.insn_len);
+                    if (t != 0)
+                        vpmu_prof_branch(c.cc, t, c.insn_kind == INSN_JCC);
+                }
+            }
             if (c.if_skip_bits >= 0 && c.if_need == IRTemp_INVALID)
                 if_skip_begin(&c);
             if (c.hook_if)

@@ -65,6 +65,7 @@ struct vpmu_cc {
     Bool plt;             /* in a PLT section: a stub's jump */
     Bool io;              /* a system call that counted: in io_sites */
     Bool retired;         /* its code was unmapped (vpmu_prof_unmapped) */
+    Bool branch;          /* a direct branch: in branches */
     ULong v[N_VALS];      /* dyn slots and the raw model statistics (RAW_AT) */
 } __attribute__((aligned(64)));
 _Static_assert(__builtin_offsetof(struct vpmu_cc, v) == 64, "a cost center's header is one line");
@@ -389,6 +390,34 @@ struct vpmu_cc *vpmu_prof_cc(Addr a)
      * a cost center made then starts from its (zero) saved values */
     *slot = cc;
     return cc;
+}
+
+/* Direct branches, noted at translation (once per cost center): the
+ * edges of the control-flow graph whose loops hpm profile finds (with the
+ * fall-through edges the instructions' counts give). Their counts are
+ * their instructions' own exact events (BR_COND, BR_COND_TAKEN,
+ * BR_DIRECT), known at the end: nothing runs for them. */
+struct branch {
+    struct vpmu_cc *cc;
+    Addr target;
+    Bool cond;
+};
+static struct branch *branches;
+static UInt n_branches, cap_branches;
+
+void vpmu_prof_branch(struct vpmu_cc *cc, Addr target, Bool cond)
+{
+    if (cc->branch)
+        return;
+    if (n_branches == cap_branches) {
+        cap_branches = cap_branches ? 2 * cap_branches : 256;
+        branches = VG_(realloc)("hpm.prof.branches", branches, cap_branches * sizeof *branches);
+    }
+    branches[n_branches].cc = cc;
+    branches[n_branches].target = target;
+    branches[n_branches].cond = cond;
+    n_branches++;
+    cc->branch = True;
 }
 
 ULong *vpmu_prof_dyn_slot(struct vpmu_cc *cc, Int ev)
@@ -1770,6 +1799,15 @@ void vpmu_prof_write(Out *o)
         out_char(o, ' ');
         out_dec(o, cc->obj);
         out_values(o, kinds, nk, &cc->v[RAW_AT], e, io_of(cc));
+    }
+    for (i = 0; i < n_branches; i++) {
+        const struct branch *b = &branches[i];
+        const ULong *e = &ev[(ULong)b->cc->idx * VPMU_EV_COUNT];
+        ULong executed = b->cond ? e[VPMU_EV_BR_COND] : e[VPMU_EV_BR_DIRECT];
+        ULong taken = b->cond ? e[VPMU_EV_BR_COND_TAKEN] : executed;
+        if (taken)
+            out_printf(o, VPMU_REC_PROF_JUMP " %lx %u %lx %llu %llu\n", b->cc->addr, b->cc->obj,
+                       b->target, executed, taken);
     }
     VG_(free)(ev);
     for (a = all_arcs; a; a = a->all) {

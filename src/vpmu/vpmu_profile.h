@@ -67,6 +67,10 @@ void vpmu_prof_ret(Addr sp, ULong rax);
  * call); vpmu_prof_is_entry answers at translation for a constant one. */
 void vpmu_prof_jump(struct vpmu_cc *site, Addr target, Addr sp, ULong rdi, ULong rsi);
 Bool vpmu_prof_is_entry(Addr a);
+/* At translation: the instruction of cc is a direct branch (cond: a
+ * conditional one) to target: an edge of the control-flow graph, whose
+ * loops hpm finds (written as prof_jump with its exact counts). */
+void vpmu_prof_branch(struct vpmu_cc *cc, Addr target, Bool cond);
 /* The same with the branch predictor's part of the instruction at site
  * first (vpmu_node_call, vpmu_node_branch), in one helper call: a
  * profile's calls, returns and indirect jumps were two each. ret_ind: the

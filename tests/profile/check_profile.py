@@ -37,7 +37,7 @@ import sys
 def parse(path):
     names = {"ob": {}, "fl": {}, "fn": {}}
     space = {"ob": "ob", "cob": "ob", "fl": "fl", "fi": "fl", "fe": "fl", "cfi": "fl",
-             "cfl": "fl", "fn": "fn", "cfn": "fn"}
+             "cfl": "fl", "fn": "fn", "cfn": "fn", "jfi": "fl", "jfn": "fn"}
     events, summary = [], None
     fn, file_, cfn = None, None, None
     self_cost, line_cost, calls, entry = {}, {}, [], {}

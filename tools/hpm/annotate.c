@@ -7,6 +7,11 @@
  * source of the top functions annotated line by line.
  *
  *   hpm annotate [--sort=EVENT] [--top=N] [--source=yes|no] [--context=N] FILE
+ *   hpm annotate --loops [--sort=EVENT] [--top=N] FILE
+ *
+ * --loops lists the top loops instead (src/profile/loops.h): inclusive
+ * and self cost, entries, iterations (the header's executions) and trip
+ * count, nested loops indented under the loop holding them.
  */
 #define _GNU_SOURCE /* strdup, strndup, O_CLOEXEC */
 #include <errno.h>
@@ -22,14 +27,18 @@
 #include "formula.h"
 #include "metrics.h"
 #include "options.h"
+#include "loops.h"
 #include "profile.h"
 
 static const char annotate_synopsis[] =
     "usage: hpm annotate [--sort=EVENT] [--top=N] [--source=yes|no] [--context=N] FILE\n"
+    "       hpm annotate --loops [--sort=EVENT] [--top=N] FILE\n"
     "\n"
     "Prints the top functions (self and inclusive cost, derived metrics), the top\n"
     "source lines and the annotated source of a profile in callgrind's format\n"
-    "(hpm profile writes one; callgrind's own files are read too).\n"
+    "(hpm profile writes one; callgrind's own files are read too). --loops lists the\n"
+    "top loops: cost, entries, trip counts (callgrind's files need\n"
+    "--collect-jumps=yes --dump-instr=yes).\n"
     "\n";
 
 struct annotate_opts {
@@ -37,11 +46,12 @@ struct annotate_opts {
     long top;
     int source;
     long context;
+    int loops;
 };
 
 static const char *const yes_no[] = {"no", "yes", NULL};
 
-#define ANNOTATE_OPTIONS 5
+#define ANNOTATE_OPTIONS 6
 static void annotate_table(struct annotate_opts *o, struct hpm_opt *t)
 {
     const struct hpm_opt rows[] = {
@@ -53,6 +63,8 @@ static void annotate_table(struct annotate_opts *o, struct hpm_opt *t)
          HPM_OPT_CHOICE, &o->source, yes_no, NULL, 0, 0},
         {"--context", NULL, "N", "source lines shown around each costly line [2]",
          HPM_OPT_LONG, &o->context, NULL, NULL, 0, 1000},
+        {"--loops", NULL, NULL, "list the top loops (entries, trip counts, costs)", HPM_OPT_FLAG,
+         &o->loops, NULL, NULL, 0, 0},
         HPM_OPT_TABLE_END,
     };
     _Static_assert(sizeof rows / sizeof rows[0] == ANNOTATE_OPTIONS, "ANNOTATE_OPTIONS");
@@ -222,6 +234,64 @@ static void print_source(const struct hpm_profile *p, const struct line_row *lin
 
 /* hpm profile's data objects (PROFILE.data, when it is there): the top
  * ones by the sorted event, or by L1D_MISSES when the data file lacks it. */
+static const struct hpm_loops *loops_sorted;
+
+static int cmp_loop_incl(const void *a, const void *b)
+{
+    const struct hpm_loop *x = &loops_sorted->loops[*(const size_t *)a],
+                          *y = &loops_sorted->loops[*(const size_t *)b];
+    if (x->incl[sort_k] != y->incl[sort_k])
+        return x->incl[sort_k] > y->incl[sort_k] ? -1 : 1;
+    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+/* The top loops by inclusive cost of the sort kind, each followed by the
+ * loops nested in it that are among the top too (indented). */
+static int print_loops(const struct hpm_profile *p, const int *kind_of, long top, uint64_t total)
+{
+    struct hpm_loops ls;
+    char err[256], name[512];
+    size_t i, *order, shown = 0;
+    if (hpm_loops_find(p, &ls, err, sizeof err) != 0) {
+        fprintf(stderr, "hpm annotate: %s\n", err);
+        return 1;
+    }
+    order = malloc((ls.n ? ls.n : 1) * sizeof *order);
+    if (!order) {
+        hpm_loops_free(&ls);
+        fprintf(stderr, "hpm annotate: out of memory\n");
+        return 1;
+    }
+    for (i = 0; i < ls.n; i++)
+        order[i] = i;
+    loops_sorted = &ls;
+    if (ls.n > 1)
+        qsort(order, ls.n, sizeof *order, cmp_loop_incl);
+    printf("\n-- top loops by %s (%zu loops; inclusive: the body and its calls; self: less "
+           "its inner loops)\n",
+           p->kinds[sort_k], ls.n);
+    printf("%14s %6s %14s %12s %14s %10s  %s\n", "inclusive", "", "self", "entries",
+           "iterations", "trip", "loop (depth: function file:lines)");
+    for (i = 0; i < ls.n && shown < (size_t)top; i++) {
+        const struct hpm_loop *l = &ls.loops[order[i]];
+        if (l->incl[sort_k] == 0)
+            break;
+        hpm_loop_name(p, l, name, sizeof name);
+        printf("%14" PRIu64 " %5.1f%% %14" PRIu64 " %12" PRIu64 " %14" PRIu64 " %10.2f  %*s%u: %s"
+               " [%s]\n",
+               l->incl[sort_k], pct(l->incl[sort_k], total), l->self[sort_k], l->entries,
+               l->header_execs, hpm_loop_trip(l), 2 * (int)(l->depth - 1), "", l->depth, name,
+               p->strs[p->fns[l->fn].obj]);
+        print_metrics(p, kind_of, l->incl);
+        shown++;
+    }
+    if (ls.n == 0)
+        printf("(none: no jump of the profile goes back to an instruction that dominates it)\n");
+    free(order);
+    hpm_loops_free(&ls);
+    return 0;
+}
+
 static void print_data_objects(const char *path, const char *event, long top)
 {
     char *name = NULL, *text, err[256];
@@ -357,6 +427,16 @@ int cmd_annotate(int argc, char **argv)
     hpm_profile_sum(&p, sum);
     tot = p.have_totals ? p.totals : sum;
     total = tot[sort_k];
+    if (o.loops) {
+        if (p.command)
+            printf("command:   %s\n", p.command);
+        printf("sorted by: %s (total %" PRIu64 ")\n", p.kinds[sort_k], total);
+        rc = print_loops(&p, kind_of, o.top, total);
+        if (rc == 0 && fflush(stdout) != 0)
+            rc = 1;
+        hpm_profile_free(&p);
+        return rc;
+    }
 
     /* per function: self, and inclusive: the cost of its calls (each
      * outermost call's, as callgrind and hpm record them, so recursion is
