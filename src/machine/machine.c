@@ -93,12 +93,24 @@ static const struct key keys[] = {
     {"torus", "mapping", T_STR, F(torus.mapping), 0, 0},
     {"torus", "packet_size", T_SIZE, F(torus.packet_bytes), 1, 65536},
     {"torus", "link_bandwidth", T_FREQ, F(torus.link_bytes_per_s), 1, (uint64_t)1 << 50},
+    {"roofline", "flops_per_cycle_scalar", T_MILLI, F(roofline.flops_milli[0]), 1, 1000000},
+    {"roofline", "flops_per_cycle_128", T_MILLI, F(roofline.flops_milli[1]), 1, 1000000},
+    {"roofline", "flops_per_cycle_256", T_MILLI, F(roofline.flops_milli[2]), 1, 1000000},
+    {"roofline", "sp_per_dp", T_U32, F(roofline.sp_per_dp), 1, 16},
+    {"roofline", "l1_bytes_per_cycle", T_MILLI, F(roofline.l1_milli), 1, 100000000},
+    {"roofline", "l2_bytes_per_cycle", T_MILLI, F(roofline.l2_milli), 1, 100000000},
+    {"roofline", "l3_bytes_per_cycle", T_MILLI, F(roofline.l3_milli), 1, 100000000},
+    {"roofline", "memory_bandwidth", T_FREQ, F(roofline.memory_bytes_per_s), 1,
+     (uint64_t)1 << 50},
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
 static const char *const sections[] = {"",     "l1i",  "l1d",    "l2",     "l3",     "prefetch",
-                                       "itlb", "dtlb", "branch", "timing", "memory", "torus"};
+                                       "itlb", "dtlb", "branch", "timing", "memory", "torus",
+                                       "roofline"};
 #define NSECTIONS (sizeof sections / sizeof sections[0])
+#define SECTION_TORUS 11 /* sections[SECTION_TORUS] */
+_Static_assert(SECTION_TORUS < NSECTIONS, "SECTION_TORUS");
 
 /* ------------------------------------------------------------ the parser */
 
@@ -389,11 +401,11 @@ static int check_all(struct parser *ps, struct hpm_machine *m)
                     "[branch] btb_entries %u / btb_assoc %u must give a power-of-two number "
                     "of sets",
                     m->branch.btb_entries, m->branch.btb_assoc);
-    if (ps->section_line[NSECTIONS - 1]) {
+    if (ps->section_line[SECTION_TORUS]) {
         /* [torus]: all three dimensions, a permutation of X, Y, Z */
         unsigned first = line_of(ps, "torus", "x");
         if (!m->torus.x || !m->torus.y || !m->torus.z)
-            return fail(ps, first ? first : ps->section_line[NSECTIONS - 1],
+            return fail(ps, first ? first : ps->section_line[SECTION_TORUS],
                         HPM_MACHINE_EGEOMETRY, "[torus] needs x, y and z (nodes per dimension)");
         if (hpm_torus_check(&m->torus) != 0)
             return fail(ps, line_of(ps, "torus", "mapping") ? line_of(ps, "torus", "mapping")
@@ -642,6 +654,21 @@ int hpm_machine_from_sysfs(struct hpm_machine *m, const char *cpu_root)
     const char *root = cpu_root ? cpu_root : "/sys/devices/system/cpu";
     hpm_machine_defaults(m);
     strcpy(m->name, "host");
+    /* hpm roofline's ceilings for a current x86-64 core (no file states
+     * them, sysfs does not tell them): two 256-bit FMA ports (Intel since
+     * Haswell, AMD since Zen 2), 4, 8 and 16 double-precision flops a
+     * cycle by width, twice as many in single precision; two 32-byte
+     * loads and a store a cycle from the L1 (64 bytes), 32 from the L2, 16
+     * from the L3; dual-channel DDR4-3200, 51.2 GB/s. ASSUMED, not
+     * measured: hpm roofline says so. */
+    m->roofline.flops_milli[0] = 4000;
+    m->roofline.flops_milli[1] = 8000;
+    m->roofline.flops_milli[2] = 16000;
+    m->roofline.sp_per_dp = 2;
+    m->roofline.l1_milli = 64000;
+    m->roofline.l2_milli = 32000;
+    m->roofline.l3_milli = 16000;
+    m->roofline.memory_bytes_per_s = 51200000000ull;
     if (read_line(root, "online", line, sizeof line) && count_cpu_list(line) > 0)
         m->hier.cores = count_cpu_list(line);
     else {

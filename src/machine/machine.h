@@ -46,6 +46,19 @@ const char *hpm_machine_strerror(int err);
  * (BG/P needs under 1 MiB). A file asking for more is an ERANGE error. */
 #define HPM_MACHINE_MODEL_BYTES_MAX ((uint64_t)512 << 20)
 
+/* [roofline]: the node's ceilings (hpm roofline), per core: double-
+ * precision flops a cycle per vector width (an FMA is 2), single-precision
+ * flops per double-precision one at the same width, bytes a cycle each
+ * cache level delivers; memory: bytes a second of the node. Thousandths
+ * (the file's 0.5 is 500); 0: not given (hpm roofline names the key). */
+struct hpm_roofline_params {
+    uint32_t flops_milli[3]; /* scalar, 128-bit, 256-bit */
+    uint32_t sp_per_dp;
+    uint32_t l1_milli, l2_milli, l3_milli;
+    uint32_t pad;
+    uint64_t memory_bytes_per_s;
+};
+
 struct hpm_machine {
     char name[HPM_MACHINE_NAME_MAX];
     char memory_type[16]; /* [memory] type, e.g. DDR2 */
@@ -56,6 +69,7 @@ struct hpm_machine {
     struct hpm_bpred_params branch;
     struct hpm_timing_params timing;
     struct hpm_torus_params torus; /* [torus]; x = 0: no network (src/net/torus.h) */
+    struct hpm_roofline_params roofline;
 };
 
 /* A generic 64-byte-line node (values in machines/README.md). */
