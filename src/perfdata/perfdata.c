@@ -37,6 +37,9 @@ struct file_header {
 #define SAMPLE_TYPE                                                                          \
     (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | \
      PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
+#define SAMPLE_TYPE_MEM (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC)
+/* sample_id_all's fields of COMM and MMAP records: pid/tid, time, id, cpu */
+#define ID_ALL_SIZE 32
 
 /* ---------------------------------------------------------------- writer */
 
@@ -81,14 +84,19 @@ static void put_padded(struct perfdata_writer *w, const char *s, size_t padded)
     }
 }
 
-static void fill_attr(struct perf_event_attr *a, const struct perfdata_event *e, int first)
+static void fill_attr(struct perf_event_attr *a, const struct perfdata_event *e, int first,
+                      unsigned flags)
 {
     memset(a, 0, sizeof *a);
     a->type = PERF_TYPE_RAW;
     a->size = sizeof *a;
     a->config = e->config;
     a->sample_period = e->period;
-    a->sample_type = SAMPLE_TYPE;
+    a->sample_type = SAMPLE_TYPE | (flags & PERFDATA_MEM ? SAMPLE_TYPE_MEM : 0);
+    /* a library mapped after a dlclose at the same address: perf keeps
+     * records without a time ahead of every sample, so the later MMAP
+     * would name the earlier library's samples */
+    a->sample_id_all = 1;
     a->exclude_kernel = 1;
     a->exclude_hv = 1;
     a->comm = first; /* the events of the run as perf record sets them */
@@ -97,7 +105,8 @@ static void fill_attr(struct perf_event_attr *a, const struct perfdata_event *e,
 }
 
 int perfdata_write_begin(struct perfdata_writer *w, FILE *f, const struct perfdata_event *ev,
-                         unsigned n_events, unsigned cpus, char *const *argv, int argc)
+                         unsigned n_events, unsigned cpus, char *const *argv, int argc,
+                         unsigned flags)
 {
     struct file_header h;
     unsigned i;
@@ -108,6 +117,7 @@ int perfdata_write_begin(struct perfdata_writer *w, FILE *f, const struct perfda
         return -1;
     w->f = f;
     w->n_events = n_events;
+    w->flags = flags;
     memcpy(w->events, ev, n_events * sizeof *ev);
     w->cpus = cpus;
     for (k = 0; k < argc; k++)
@@ -128,7 +138,7 @@ int perfdata_write_begin(struct perfdata_writer *w, FILE *f, const struct perfda
     for (i = 0; i < n_events; i++) {
         struct perf_event_attr a;
         struct file_section ids = {sizeof h + 8 * (uint64_t)i, 8};
-        fill_attr(&a, &ev[i], i == 0);
+        fill_attr(&a, &ev[i], i == 0, flags);
         put(w, &a, sizeof a);
         put(w, &ids, sizeof ids);
     }
@@ -137,22 +147,36 @@ int perfdata_write_begin(struct perfdata_writer *w, FILE *f, const struct perfda
     return w->failed ? -1 : 0;
 }
 
-int perfdata_write_comm(struct perfdata_writer *w, uint32_t pid, uint32_t tid, const char *comm)
+/* sample_id_all's trailer: the fields of SAMPLE_TYPE among TID, TIME, ID,
+ * STREAM_ID, CPU, IDENTIFIER, in that order (the first event's id) */
+static void put_id_all(struct perfdata_writer *w, uint32_t pid, uint32_t tid, uint64_t time)
 {
-    size_t pl = padded8(comm), size = sizeof(struct perf_event_header) + 8 + pl;
+    put32(w, pid);
+    put32(w, tid);
+    put64(w, time);
+    put64(w, 1);
+    put32(w, 0);
+    put32(w, 0);
+}
+
+int perfdata_write_comm(struct perfdata_writer *w, uint32_t pid, uint32_t tid, uint64_t time,
+                        const char *comm)
+{
+    size_t pl = padded8(comm), size = sizeof(struct perf_event_header) + 8 + pl + ID_ALL_SIZE;
     if (size > 65535)
         return -1;
     record_header(w, PERF_RECORD_COMM, 0, size);
     put32(w, pid);
     put32(w, tid);
     put_padded(w, comm, pl);
+    put_id_all(w, pid, tid, time);
     return w->failed ? -1 : 0;
 }
 
-int perfdata_write_mmap(struct perfdata_writer *w, uint32_t pid, uint32_t tid, uint64_t start,
-                        uint64_t len, uint64_t pgoff, const char *path)
+int perfdata_write_mmap(struct perfdata_writer *w, uint32_t pid, uint32_t tid, uint64_t time,
+                        uint64_t start, uint64_t len, uint64_t pgoff, const char *path)
 {
-    size_t pl = padded8(path), size = sizeof(struct perf_event_header) + 32 + pl;
+    size_t pl = padded8(path), size = sizeof(struct perf_event_header) + 32 + pl + ID_ALL_SIZE;
     if (size > 65535)
         return -1;
     record_header(w, PERF_RECORD_MMAP, PERF_RECORD_MISC_USER, size);
@@ -162,14 +186,17 @@ int perfdata_write_mmap(struct perfdata_writer *w, uint32_t pid, uint32_t tid, u
     put64(w, len);
     put64(w, pgoff);
     put_padded(w, path, pl);
+    put_id_all(w, pid, tid, time);
     return w->failed ? -1 : 0;
 }
 
 int perfdata_write_sample(struct perfdata_writer *w, const struct perfdata_sample *s)
 {
     unsigned n = s->n_chain > PERFDATA_MAX_CHAIN ? PERFDATA_MAX_CHAIN : s->n_chain, i;
-    /* ip, pid/tid, time, addr, id, cpu/res, period, nr, USER, ip, chain */
-    size_t size = sizeof(struct perf_event_header) + 8 * 8 + 8 * (2 + (size_t)n);
+    /* ip, pid/tid, time, addr, id, cpu/res, period, nr, USER, ip, chain
+     * [, weight, data_src] */
+    size_t size = sizeof(struct perf_event_header) + 8 * 8 + 8 * (2 + (size_t)n) +
+                  (w->flags & PERFDATA_MEM ? 16 : 0);
     if (s->event >= w->n_events)
         return -1;
     record_header(w, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_EXACT_IP,
@@ -188,7 +215,76 @@ int perfdata_write_sample(struct perfdata_writer *w, const struct perfdata_sampl
     put64(w, s->ip);
     for (i = 0; i < n; i++)
         put64(w, s->chain[i]);
+    if (w->flags & PERFDATA_MEM) {
+        put64(w, s->weight);
+        put64(w, s->data_src);
+    }
     return w->failed ? -1 : 0;
+}
+
+uint64_t perfdata_data_src(int op, int level, int tlb_miss)
+{
+    static const uint64_t lvl[4] = {PERF_MEM_LVL_L1, PERF_MEM_LVL_L2, PERF_MEM_LVL_L3,
+                                    PERF_MEM_LVL_LOC_RAM};
+    static const uint64_t num[4] = {PERF_MEM_LVLNUM_L1, PERF_MEM_LVLNUM_L2, PERF_MEM_LVLNUM_L3,
+                                    PERF_MEM_LVLNUM_RAM};
+    static const uint64_t ops[4] = {PERF_MEM_OP_NA, PERF_MEM_OP_LOAD, PERF_MEM_OP_STORE,
+                                    PERF_MEM_OP_EXEC};
+    uint64_t v = PERF_MEM_S(SNOOP, NA) | PERF_MEM_S(LOCK, NA);
+    v |= (op >= 0 && op < 4 ? ops[op] : PERF_MEM_OP_NA) << PERF_MEM_OP_SHIFT;
+    if (op <= PERFDATA_OP_NA || op > PERFDATA_OP_EXEC || level < 0 || level > 3)
+        return v | PERF_MEM_S(LVL, NA) | PERF_MEM_S(LVLNUM, NA) | PERF_MEM_S(TLB, NA);
+    v |= (lvl[level] | PERF_MEM_LVL_HIT) << PERF_MEM_LVL_SHIFT;
+    v |= num[level] << PERF_MEM_LVLNUM_SHIFT;
+    v |= ((tlb_miss ? PERF_MEM_TLB_MISS : PERF_MEM_TLB_HIT) | PERF_MEM_TLB_L1) << PERF_MEM_TLB_SHIFT;
+    return v;
+}
+
+const char *perfdata_data_src_level(uint64_t d)
+{
+    switch (d >> PERF_MEM_LVLNUM_SHIFT & 0xf) {
+    case PERF_MEM_LVLNUM_L1: return "L1";
+    case PERF_MEM_LVLNUM_L2: return "L2";
+    case PERF_MEM_LVLNUM_L3: return "L3";
+    case PERF_MEM_LVLNUM_LFB: return "LFB";
+    case PERF_MEM_LVLNUM_RAM: return "RAM";
+    default: break;
+    }
+    /* files of older kernels: mem_lvl alone */
+    d >>= PERF_MEM_LVL_SHIFT;
+    if (d & PERF_MEM_LVL_L1)
+        return "L1";
+    if (d & PERF_MEM_LVL_LFB)
+        return "LFB";
+    if (d & PERF_MEM_LVL_L2)
+        return "L2";
+    if (d & PERF_MEM_LVL_L3)
+        return "L3";
+    if (d & (PERF_MEM_LVL_LOC_RAM | PERF_MEM_LVL_REM_RAM1 | PERF_MEM_LVL_REM_RAM2))
+        return "RAM";
+    return "-";
+}
+
+const char *perfdata_data_src_op(uint64_t d)
+{
+    d >>= PERF_MEM_OP_SHIFT;
+    if (d & PERF_MEM_OP_LOAD)
+        return "load";
+    if (d & PERF_MEM_OP_STORE)
+        return "store";
+    if (d & PERF_MEM_OP_EXEC)
+        return "exec";
+    return "-";
+}
+
+int perfdata_data_src_tlb_miss(uint64_t d)
+{
+    d = d >> PERF_MEM_TLB_SHIFT & 0x7f;
+    if (d & PERF_MEM_TLB_MISS)
+        return 1;
+    if (d & PERF_MEM_TLB_HIT)
+        return 0;
+    return -1;
 }
 
 /* perf's header string: u32 length (padded to 64), the string, NULs */
@@ -233,7 +329,7 @@ int perfdata_write_end(struct perfdata_writer *w)
     put32(w, sizeof(struct perf_event_attr));
     for (i = 0; i < w->n_events; i++) {
         struct perf_event_attr a;
-        fill_attr(&a, &w->events[i], i == 0);
+        fill_attr(&a, &w->events[i], i == 0, w->flags);
         put(w, &a, sizeof a);
         put32(w, 1);
         put_hstr(w, w->events[i].name);
@@ -263,7 +359,7 @@ int perfdata_write_end(struct perfdata_writer *w)
 #define READ_TYPES                                                                     \
     (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |    \
      PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |      \
-     PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
+     PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC)
 
 struct cursor {
     const unsigned char *p;
@@ -368,6 +464,10 @@ static int read_sample(struct perfdata_file *pf, struct cursor *c, uint64_t type
         for (k = 0; k < nr; k++)
             (void)get64(c, &pf->chain_store[pf->n_chain_store + k]);
     }
+    if ((type & PERF_SAMPLE_WEIGHT) && get64(c, &s.weight))
+        return -1;
+    if ((type & PERF_SAMPLE_DATA_SRC) && get64(c, &s.data_src))
+        return -1;
     ev = event_of_id(pf, id);
     if (ev < 0)
         return -1;
@@ -421,8 +521,9 @@ int perfdata_read(const unsigned char *buf, size_t len, struct perfdata_file *pf
     struct file_header h;
     struct cursor c = {buf, len, 0};
     size_t cap_s = 0, cap_c = 0, cap_m = 0, cap_cm = 0, i;
-    uint64_t type = 0, at, end;
+    uint64_t type = 0, at, end, flags0 = 0;
     unsigned bit, nfeat = 0;
+    size_t id_all = 0, id_time = 0; /* sample_id_all: trailer size, time's offset in it */
 
     memset(pf, 0, sizeof *pf);
     if (get(&c, &h, sizeof h))
@@ -444,8 +545,11 @@ int perfdata_read(const unsigned char *buf, size_t len, struct perfdata_file *pf
         memcpy(&st, a + offsetof(struct perf_event_attr, sample_type), 8);
         memcpy(&config, a + offsetof(struct perf_event_attr, config), 8);
         memcpy(&ids, a + h.attr_size - sizeof ids, sizeof ids);
-        if (i == 0)
+        if (i == 0) {
             type = st;
+            /* the flag bits follow read_format; sample_id_all is bit 18 */
+            memcpy(&flags0, a + offsetof(struct perf_event_attr, read_format) + 8, 8);
+        }
         if (st != type)
             return fail(err, errlen, "perf.data: events with different sample types");
         if (ids.size >= 8 && ids.offset <= len && len - ids.offset >= 8)
@@ -454,8 +558,16 @@ int perfdata_read(const unsigned char *buf, size_t len, struct perfdata_file *pf
     }
     if (type & ~(uint64_t)READ_TYPES)
         return fail(err, errlen, "perf.data: sample fields this reader does not know "
-                                 "(only IP, TID, TIME, ADDR, ID, CPU, PERIOD, CALLCHAIN)");
+                                 "(only IP, TID, TIME, ADDR, ID, CPU, PERIOD, CALLCHAIN, WEIGHT, DATA_SRC)");
     pf->sample_type = type;
+    if (flags0 >> 18 & 1) {
+        id_time = type & PERF_SAMPLE_TID ? 8 : 0;
+        id_all = 8 * (size_t)(!!(type & PERF_SAMPLE_TID) + !!(type & PERF_SAMPLE_TIME) +
+                              !!(type & PERF_SAMPLE_ID) + !!(type & PERF_SAMPLE_STREAM_ID) +
+                              !!(type & PERF_SAMPLE_CPU) + !!(type & PERF_SAMPLE_IDENTIFIER));
+        if (!(type & PERF_SAMPLE_TIME))
+            id_all = 0; /* no time to read */
+    }
     if (h.data.offset > len || h.data.size > len - h.data.offset)
         return fail(err, errlen, "perf.data data section out of the file");
     at = h.data.offset;
@@ -496,7 +608,10 @@ int perfdata_read(const unsigned char *buf, size_t len, struct perfdata_file *pf
             if (eh.type == PERF_RECORD_MMAP2)
                 r.at += 32;
             m.pid = pt[0];
-            m.path = dup_str(r.p + r.at, r.n - r.at);
+            m.time = 0;
+            if (id_all && r.n - r.at >= id_all)
+                memcpy(&m.time, r.p + r.n - id_all + id_time, 8);
+            m.path = dup_str(r.p + r.at, r.n - r.at - (id_all && r.n - r.at >= id_all ? id_all : 0));
             if (!m.path || grow((void **)&pf->mmaps, &cap_m, pf->n_mmaps + 1, sizeof m)) {
                 free(m.path);
                 goto bad;

@@ -1373,6 +1373,7 @@ static void on_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, ULong di_handl
         vpmu_prof_debuginfo_read();
     vpmu_prof_memory_changed();
     vpmu_prof_unmapped(a, len); /* a mapping over code (MAP_FIXED) ends its object */
+    vpmu_sample_mmap(a, len, xx);
 }
 
 static void on_space_changed(Addr a, SizeT len)

@@ -21,6 +21,7 @@
  * the counters counted) is that thread's, as the UPC credits threads.
  */
 #include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
@@ -31,6 +32,7 @@
 #include "pub_tool_threadstate.h"
 
 #include "catalog.h"
+#include "machine_wire.h"
 #include "model.h"
 #include "vpmu_format.h"
 #include "vpmu_node.h"
@@ -46,6 +48,17 @@ Bool vpmu_sample_insn_on;
 
 static const HChar *clo_sample;
 static ULong clo_limit = 100000; /* samples per modeled second per core */
+/* Latency thresholds (seed 004's, Intel's ldlat): a load (store) counts for
+ * the kinds sampled per access only when its modeled latency is at least
+ * this many cycles; 0: every one. */
+static ULong clo_ldlat, clo_stlat;
+/* Each sample carries where its access was served and its latency (perf's
+ * data source and weight); no: only the bench's peer run. */
+static Bool clo_src = True;
+/* The modeled latency of an access, in cycles, by the machine's [timing]:
+ * the access kind's own issue cost (at least one cycle) plus what the
+ * timing model adds for the level that served it and for a TLB miss. */
+static ULong lat_base[HPM_ACCESS_KINDS], lat_served[4], lat_tlb;
 
 /* The kinds a model call decides for one access (their samples carry the
  * data address); every other per-core kind is sampled per instruction. */
@@ -103,9 +116,23 @@ static Int *lwp;
 static ULong *win_sec, *win_n;
 static Bool timing_runs;
 
-/* Samples as words: spec, ip, data, serial, lwp, core, time_ns, n, sites. */
+/* Samples as words: spec, ip, data, serial, lwp, core, time_ns, access
+ * (ACC_WORD: kind, served, TLB miss), latency, n, sites. */
+#define ACC_NONE 3 /* a sample per instruction: no access */
+#define ACC_WORD(kind, served, tlb) ((ULong)(kind) | (ULong)(served) << 2 | (ULong)(tlb) << 4)
 static ULong *buf;
 static SizeT buf_n, buf_cap;
+
+/* Code mapped while sampling (a dlopen'd library), with its time: hpm
+ * record writes its perf MMAP at that time, so a sample is symbolized by
+ * what was mapped at its address when it was taken, not by a library
+ * mapped there after a dlclose. */
+static struct mapped {
+    Addr start, end;
+    ULong offset, ns;
+    HChar *path;
+} *maps;
+static UInt n_maps, cap_maps;
 
 static Bool parse_specs(const HChar *s)
 {
@@ -155,6 +182,9 @@ Bool vpmu_sample_option(const HChar *arg)
                                  MAX_SPECS);
         vpmu_sample_on = True;
     } else if VG_BINT_CLO (arg, "--hpm-sample-limit", clo_limit, 1, 1000000000) {
+    } else if VG_BINT_CLO (arg, "--hpm-sample-ldlat", clo_ldlat, 0, 1000000000) {
+    } else if VG_BINT_CLO (arg, "--hpm-sample-stlat", clo_stlat, 0, 1000000000) {
+    } else if VG_BOOL_CLO (arg, "--hpm-sample-src", clo_src) {
     } else {
         return False;
     }
@@ -167,7 +197,12 @@ void vpmu_sample_usage(void)
                 "                              of KIND per thread (hpm record; needs\n"
                 "                              --hpm-profile=yes)\n"
                 "    --hpm-sample-limit=N      at most N samples per modeled second per\n"
-                "                              core; more are counted as throttled [100000]\n");
+                "                              core; more are counted as throttled [100000]\n"
+                "    --hpm-sample-ldlat=N      loads count for the kinds sampled per access\n"
+                "                              only at a modeled latency >= N cycles [0]\n"
+                "    --hpm-sample-stlat=N      the same for stores [0]\n"
+                "    --hpm-sample-src=no|yes   samples carry the access's level, TLB and\n"
+                "                              latency [yes]\n");
 }
 
 /* A kind sampled per instruction: which changes it sees; its models must
@@ -242,6 +277,23 @@ void vpmu_sample_init(void)
                                  vpmu_node_kind_name(k), models);
     }
     timing_runs = VG_(strstr)(vpmu_node_models(), "timing") != NULL;
+    {
+        /* the latency the timing model charges: its cycles per access of
+         * the level that served it (hpm_timing_eval's memory stall), per
+         * TLB miss, and the load's or store's own cost */
+        const struct hpm_timing_params *t = &vpmu_node_machine()->timing;
+        lat_base[HPM_IFETCH] = 1; /* a fetch has no instruction class of its own */
+        lat_base[HPM_LOAD] = (t->cpi_milli[HPM_IC_LOAD] + 999u) / 1000u;
+        lat_base[HPM_STORE] = (t->cpi_milli[HPM_IC_STORE] + 999u) / 1000u;
+        for (i = HPM_LOAD; i <= HPM_STORE; i++)
+            if (lat_base[i] == 0)
+                lat_base[i] = 1;
+        lat_served[HPM_SERVED_L1] = 0;
+        lat_served[HPM_SERVED_L2] = t->l2_latency;
+        lat_served[HPM_SERVED_L3] = t->l3_latency;
+        lat_served[HPM_SERVED_MEM] = t->memory_latency;
+        lat_tlb = t->tlb_miss;
+    }
     cores = vpmu_node_cores();
     last = VG_(calloc)("hpm.sample.last", cores, sizeof *last);
     for (i = 0; i < MAX_SPECS; i++)
@@ -288,7 +340,7 @@ static void push(ULong w)
 
 /* A sample of spec s at instruction ip (data address a), modeled time ns of
  * the running core. */
-static void take(UInt s, ThreadId tid, Addr ip, Addr a, ULong ns)
+static void take(UInt s, ThreadId tid, Addr ip, Addr a, ULong ns, ULong acc, ULong lat)
 {
     UInt core = vpmu_node_cur_core(), n, i;
     ULong sec = ns / 1000000000ULL;
@@ -313,6 +365,8 @@ static void take(UInt s, ThreadId tid, Addr ip, Addr a, ULong ns)
     push((ULong)(Long)lwp[tid]);
     push(core);
     push(ns);
+    push(acc);
+    push(lat);
     push(n);
     for (i = 0; i < n; i++)
         push(sites[i]);
@@ -322,10 +376,15 @@ void vpmu_sample_access(Int kind, Addr a, Int served, Bool tlb_miss)
 {
     ThreadId tid;
     UInt s;
+    ULong lat;
     if (!vpmu_running || vpmu_prof_sink == NULL)
         return;
     tid = VG_(get_running_tid)();
     if (tid == 0 || tid >= VG_N_THREADS)
+        return;
+    lat = lat_base[kind] + lat_served[served & 3] + (tlb_miss ? lat_tlb : 0);
+    /* below its threshold, an access is none of the sampled kinds' */
+    if ((kind == HPM_LOAD && lat < clo_ldlat) || (kind == HPM_STORE && lat < clo_stlat))
         return;
     for (s = 0; s < n_specs; s++) {
         Bool data = kind != HPM_IFETCH, l1miss = served != HPM_SERVED_L1, hit;
@@ -350,7 +409,9 @@ void vpmu_sample_access(Int kind, Addr a, Int served, Bool tlb_miss)
         if (++since[tid][s] == specs[s].period) {
             since[tid][s] = 0;
             take(s, tid, vpmu_prof_sink_addr(vpmu_prof_sink), data ? a : 0,
-                 modeled_ns(vpmu_node_cur_core()));
+                 modeled_ns(vpmu_node_cur_core()),
+                 clo_src ? ACC_WORD(kind, served & 3, tlb_miss != 0) : ACC_NONE,
+                 clo_src ? lat : 0);
         }
     }
 }
@@ -396,7 +457,7 @@ void vpmu_sample_fold(ThreadId tid)
             since[tid][s] += d;
             while (since[tid][s] >= sp->period) {
                 since[tid][s] -= sp->period;
-                take(s, tid, last_ip, 0, modeled_ns(core));
+                take(s, tid, last_ip, 0, modeled_ns(core), ACC_NONE, 0);
             }
         }
         last[core][s] = v;
@@ -461,7 +522,7 @@ static VG_REGPARM(1) void vpmu_sample_insn(const struct sample_pt *pt)
                 }
                 ns = ns_end;
             }
-            take(s, tid, pt->addr, 0, ns);
+            take(s, tid, pt->addr, 0, ns, ACC_NONE, 0);
         }
         since[tid][s] += d;
         set_fire(s, tid, pt);
@@ -548,6 +609,9 @@ void vpmu_sample_fork_child(void)
     if (!vpmu_sample_on)
         return;
     buf_n = 0;
+    /* the parent's mappings are the child's too, but its MMAPs are written
+     * from the profile's objects at time 0 */
+    n_maps = 0;
     for (s = 0; s < n_specs; s++) {
         specs[s].seen = specs[s].taken = specs[s].throttled = 0;
         fire[s] = (Long)0x8000000000000000ULL; /* fresh countdowns: ask again */
@@ -557,6 +621,32 @@ void vpmu_sample_fork_child(void)
     VG_(memset)(win_sec, 0, vpmu_node_cores() * sizeof *win_sec);
     VG_(memset)(win_n, 0, vpmu_node_cores() * sizeof *win_n);
 }
+
+
+void vpmu_sample_mmap(Addr a, SizeT len, Bool exec)
+{
+    const NSegment *seg;
+    const HChar *path;
+    struct mapped *m;
+    if (!vpmu_sample_on || !exec || len == 0)
+        return;
+    seg = VG_(am_find_nsegment)(a);
+    if (!seg || seg->kind != SkFileC || !(path = VG_(am_get_filename)(seg)))
+        return;
+    if (n_maps == cap_maps) {
+        cap_maps = cap_maps ? 2 * cap_maps : 16;
+        maps = VG_(realloc)("hpm.sample.maps", maps, cap_maps * sizeof *maps);
+    }
+    m = &maps[n_maps++];
+    m->start = a;
+    m->end = a + len - 1;
+    m->offset = (ULong)seg->offset + (a - seg->start);
+    m->ns = modeled_ns(vpmu_node_cur_core());
+    m->path = VG_(strdup)("hpm.sample.path", path);
+}
+
+static const HChar *const acc_name[4] = {"fetch", "load", "store", "-"};
+static const HChar *const served_name[4] = {"L1", "L2", "L3", "MEM"};
 
 void vpmu_sample_write(Out *o)
 {
@@ -571,14 +661,27 @@ void vpmu_sample_write(Out *o)
                    specs[s].taken, specs[s].throttled);
     while (at < buf_n) {
         const ULong *w = &buf[at];
-        out_printf(o, VPMU_REC_SAMPLE " %s %llx %llx %llu %lld %llu %llu",
-                   vpmu_node_kind_name(specs[w[0]].kind), w[1], w[2], w[3], (Long)w[4], w[5],
-                   w[6]);
-        for (i = 0; i < w[7]; i++)
-            out_printf(o, " %llx", w[8 + i]);
+        /* ACC SERVED TLB LAT after the time; "- - - 0" for no access */
+        if ((w[7] & 3) == ACC_NONE)
+            out_printf(o, VPMU_REC_SAMPLE " %s %llx %llx %llu %lld %llu %llu - - - 0",
+                       vpmu_node_kind_name(specs[w[0]].kind), w[1], w[2], w[3], (Long)w[4],
+                       w[5], w[6]);
+        else
+            out_printf(o, VPMU_REC_SAMPLE " %s %llx %llx %llu %lld %llu %llu %s %s %s %llu",
+                       vpmu_node_kind_name(specs[w[0]].kind), w[1], w[2], w[3], (Long)w[4],
+                       w[5], w[6], acc_name[w[7] & 3], served_name[(w[7] >> 2) & 3],
+                       (w[7] >> 4) & 1 ? "tlbmiss" : "tlbhit", w[8]);
+        for (i = 0; i < w[9]; i++)
+            out_printf(o, " %llx", w[10 + i]);
         out_printf(o, "\n");
-        at += 8 + w[7];
+        at += 10 + w[9];
     }
+    for (i = 0; i < n_maps; i++) {
+        out_printf(o, VPMU_REC_SAMPLE "_mmap %lx %lx %llx %llu %s\n", maps[i].start, maps[i].end,
+                   maps[i].offset, maps[i].ns, maps[i].path);
+        VG_(free)(maps[i].path);
+    }
+    n_maps = 0;
     /* what was written is this segment's: a process that goes on (a
      * failed exec) writes only what follows */
     buf_n = 0;

@@ -59,6 +59,10 @@ void vpmu_sample_mark(IRSB *sb, Addr insn, UInt ev, UInt models, const ULong *pe
  * to tid, and the next marks call the sampler again. */
 void vpmu_sample_fold(ThreadId tid);
 
+/* A client mapping [a, a + len) was made (exec: executable): a file's
+ * code is written with its modeled time (sample_mmap). */
+void vpmu_sample_mmap(Addr a, SizeT len, Bool exec);
+
 void vpmu_sample_thread_end(ThreadId tid);
 /* A forked child starts with no samples and fresh countdowns. */
 void vpmu_sample_fork_child(void);

@@ -36,8 +36,8 @@ int main(int argc, char **argv)
     s.period = 1000;
     s.n_chain = 1;
     s.chain = chain;
-    rc = perfdata_write_begin(&w, f, &ev, 1, 1, cmd, 1) || perfdata_write_comm(&w, 42, 42, "prog") ||
-         perfdata_write_mmap(&w, 42, 42, 0x400000, 0x1000, 0, argv[2]) ||
+    rc = perfdata_write_begin(&w, f, &ev, 1, 1, cmd, 1, 0) || perfdata_write_comm(&w, 42, 42, 0, "prog") ||
+         perfdata_write_mmap(&w, 42, 42, 0, 0x400000, 0x1000, 0, argv[2]) ||
          perfdata_write_sample(&w, &s) || perfdata_write_end(&w);
     if (fclose(f) != 0 || rc) {
         fprintf(stderr, "mkperf: cannot write %s\n", argv[1]);

@@ -29,12 +29,14 @@
 
 static const char synopsis[] =
     "usage: hpm record -e KIND:PERIOD[,KIND:PERIOD...] | -F HZ [--machine M] [-o FILE]\n"
-    "                  [--rate-limit N] -- PROGRAM [ARGS]\n"
+    "                  [--ldlat N] [--stlat N] [--rate-limit N] -- PROGRAM [ARGS]\n"
     "\n"
     "Runs PROGRAM on the virtual PMU, prints its counts as hpm count does and takes a\n"
     "precise sample at every PERIOD-th event of each KIND per thread: the exact\n"
     "instruction that caused it (zero skid), its data address (memory kinds), thread,\n"
-    "core, call chain and modeled time. -F HZ samples CYCLES HZ times per second of\n"
+    "core, call chain and modeled time; an access's sample also where it was served\n"
+    "(L1, L2, L3, DRAM), its TLB lookup and its modeled latency (perf's data source\n"
+    "and weight: perf mem report reads them). -F HZ samples CYCLES HZ times per second of\n"
     "modeled time instead. Writes them to FILE in perf.data format for perf report\n"
     "and perf script (the counts and samples are modeled, not measured).\n"
     "\n"
@@ -46,13 +48,17 @@ static const char footer[] =
     "stores, cache and TLB misses; not the node-wide kinds (NODE_CYCLES, L3_READS,\n"
     "DDR_*, TORUS_*, ...). The timing model runs too (CYCLES is counted) for the\n"
     "samples' time. -F HZ is CYCLES:PERIOD with PERIOD = the machine's clock / HZ\n"
-    "(rounded); it is not combined with -e (each -e period is exact, not adapted).\n";
+    "(rounded); it is not combined with -e (each -e period is exact, not adapted).\n"
+    "--ldlat N: a load is an event of the kinds sampled per access (LOADS, L1D_MISSES,\n"
+    "L2_HITS, MEM_ACCESSES, DTLB_MISSES, ...) only when its modeled latency is at least N\n"
+    "cycles (the machine's [timing]: the load's cost plus its level's latency plus a TLB\n"
+    "miss's); --stlat N the same for stores. hpm report --mem lists the data objects.\n";
 
 struct record_opts {
     struct hpm_opt_list events;
     const char *machine, *output;
-    long rate_limit, freq;
-    int no_children;
+    long rate_limit, freq, ldlat, stlat;
+    int no_children, no_data_src;
     const char *trace_skip; /* hpm count's --trace-children-skip */
 };
 
@@ -70,6 +76,7 @@ struct record_ctx {
     char *const *prog;
     int prog_argc;
     unsigned cores;
+    int mem; /* samples carry data source and weight */
     /* filled while reading */
     char **files;
     size_t n_files;
@@ -77,7 +84,7 @@ struct record_ctx {
     int bad;
 };
 
-#define RECORD_OPTIONS 8
+#define RECORD_OPTIONS 11
 static void record_table(struct record_opts *o, struct hpm_opt *t)
 {
     const struct hpm_opt rows[] = {
@@ -91,6 +98,15 @@ static void record_table(struct record_opts *o, struct hpm_opt *t)
          &o->machine, NULL, NULL, 0, 0},
         {"--output", "-o", "FILE", "write the samples to FILE [perf.data]", HPM_OPT_STRING,
          &o->output, NULL, NULL, 0, 0},
+        {"--ldlat", NULL, "N",
+         "loads count for the kinds sampled per access only at a modeled latency >= N cycles",
+         HPM_OPT_LONG, &o->ldlat, NULL, NULL, 0, 1000000000},
+        {"--stlat", NULL, "N",
+         "stores count for the kinds sampled per access only at a modeled latency >= N cycles",
+         HPM_OPT_LONG, &o->stlat, NULL, NULL, 0, 1000000000},
+        {"--no-data-src", NULL, NULL,
+         "samples without data source and weight (perf mem cannot read the file)",
+         HPM_OPT_FLAG, &o->no_data_src, NULL, NULL, 0, 0},
         {"--rate-limit", NULL, "N",
          "at most N samples per modeled second per core; more are counted as throttled "
          "[100000]",
@@ -247,6 +263,35 @@ static const char *word(const char **p, size_t *len)
     return *len ? s : NULL;
 }
 
+/* A sample's access word: PERFDATA_OP_*, -1 if unknown. */
+static int access_op(const char *w, size_t l)
+{
+    static const char *const names[] = {"-", "load", "store", "fetch"};
+    int i;
+    for (i = 0; i < 4; i++)
+        if (strlen(names[i]) == l && !memcmp(names[i], w, l))
+            return i;
+    return -1;
+}
+
+/* The level that served it (0 L1 .. 3 memory), -1 for none. */
+static int served_level(const char *w, size_t l)
+{
+    static const char *const names[] = {"L1", "L2", "L3", "MEM"};
+    int i;
+    for (i = 0; i < 4; i++)
+        if (strlen(names[i]) == l && !memcmp(names[i], w, l))
+            return i;
+    return -1;
+}
+
+/* Code the tool saw mapped while sampling (sample_mmap START END OFFSET NS
+ * PATH): written at its time. */
+struct timed_map {
+    uint64_t start, end, off, ns;
+    char path[4096];
+};
+
 /* One output file: its process's comm, mappings and samples. */
 static int write_file(struct record_ctx *c, struct perfdata_writer *w, const char *path,
                       const char *text)
@@ -256,8 +301,12 @@ static int write_file(struct record_ctx *c, struct perfdata_writer *w, const cha
     uint32_t pid = 0, comm_tids[64];
     unsigned n_comm_tids = 0, pass;
     uint64_t chain[64];
-    /* pass 0: pid, command, objects; pass 1: samples (after their mappings) */
-    for (pass = 0; pass < 2; pass++) {
+    struct timed_map *tm = NULL;
+    size_t n_tm = 0, cap_tm = 0, t;
+    /* pass 0: pid, command, code mapped while sampling; pass 1: the
+     * profile's objects (at time 0, those not mapped while sampling);
+     * pass 2: samples */
+    for (pass = 0; pass < 3; pass++) {
         for (line = text; *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : "") {
             /* one line at a time: sscanf measures its whole input string */
             char lb[8192];
@@ -290,7 +339,29 @@ static int write_file(struct record_ctx *c, struct perfdata_writer *w, const cha
                     snprintf(comm_buf, sizeof comm_buf, "%.*s", (int)wl, prog);
                     comm = comm_buf;
                 }
-            } else if (pass == 0 && wl == strlen(VPMU_REC_PROF_OBJECT) &&
+            } else if (pass == 0 && wl == strlen(VPMU_REC_SAMPLE "_mmap") &&
+                       !memcmp(wd, VPMU_REC_SAMPLE "_mmap", wl)) {
+                unsigned long long start, endp, off, ns;
+                int n = 0;
+                if (sscanf(p, " %llx %llx %llx %llu %n", &start, &endp, &off, &ns, &n) < 4 || !n ||
+                    endp < start)
+                    goto bad;
+                if (n_tm == cap_tm) {
+                    struct timed_map *nt = realloc(tm, (cap_tm = cap_tm ? 2 * cap_tm : 8) * sizeof *tm);
+                    if (!nt) {
+                        free(tm);
+                        return -1;
+                    }
+                    tm = nt;
+                }
+                tm[n_tm].start = start;
+                tm[n_tm].end = endp;
+                tm[n_tm].off = off;
+                tm[n_tm].ns = ns;
+                snprintf(tm[n_tm].path, sizeof tm[n_tm].path, "%.*s", (int)strcspn(p + n, "\n"),
+                         p + n);
+                n_tm++;
+            } else if (pass == 1 && wl == strlen(VPMU_REC_PROF_OBJECT) &&
                        !memcmp(wd, VPMU_REC_PROF_OBJECT, wl)) {
                 unsigned long long start, endp, off;
                 int n = 0;
@@ -301,9 +372,13 @@ static int write_file(struct record_ctx *c, struct perfdata_writer *w, const cha
                     char pathbuf[4096];
                     size_t pl = strcspn(p + n, "\n");
                     snprintf(pathbuf, sizeof pathbuf, "%.*s", (int)pl, p + n);
-                    if (perfdata_write_mmap(w, pid, pid, start, endp - start + 1, off,
-                                            pathbuf) != 0)
-                        return -1;
+                    /* mapped while sampling: written at its time below */
+                    for (t = 0; t < n_tm; t++)
+                        if (tm[t].start == start && !strcmp(tm[t].path, pathbuf))
+                            break;
+                    if (t == n_tm && perfdata_write_mmap(w, pid, pid, 0, start, endp - start + 1,
+                                                         off, pathbuf) != 0)
+                        goto fail;
                 }
             } else if (pass == 0 && wl == strlen(VPMU_REC_SAMPLE_KIND) &&
                        !memcmp(wd, VPMU_REC_SAMPLE_KIND, wl)) {
@@ -315,20 +390,35 @@ static int write_file(struct record_ctx *c, struct perfdata_writer *w, const cha
                 c->specs[s].seen += seen;
                 c->specs[s].taken += taken;
                 c->specs[s].throttled += thr;
-            } else if (pass == 1 && wl == strlen(VPMU_REC_SAMPLE) &&
+            } else if (pass == 2 && wl == strlen(VPMU_REC_SAMPLE) &&
                        !memcmp(wd, VPMU_REC_SAMPLE, wl)) {
                 struct perfdata_sample smp;
-                unsigned long long ip, addr, serial, core, ns;
+                unsigned long long ip, addr, serial, core, ns, lat;
                 long long lwp;
-                int s, n = 0;
-                const char *k = word(&p, &wl);
+                int s, n = 0, op, level, tlb;
+                const char *k = word(&p, &wl), *acc, *srv, *tl;
+                size_t al, sl, tll;
                 unsigned i;
                 s = k ? spec_of(c, k, wl) : -1;
                 if (s < 0 || sscanf(p, "%llx %llx %llu %lld %llu %llu%n", &ip, &addr, &serial,
                                     &lwp, &core, &ns, &n) != 6)
                     goto bad;
                 p += n;
+                /* the access: ACC SERVED TLB LATENCY ("- - - 0": none) */
+                acc = word(&p, &al);
+                srv = word(&p, &sl);
+                tl = word(&p, &tll);
+                if (!acc || !srv || !tl || sscanf(p, "%llu%n", &lat, &n) != 1)
+                    goto bad;
+                p += n;
+                op = access_op(acc, al);
+                level = served_level(srv, sl);
+                tlb = tll == 7 && !memcmp(tl, "tlbmiss", 7);
+                if (op < 0 || (op != PERFDATA_OP_NA && level < 0))
+                    goto bad;
                 memset(&smp, 0, sizeof smp);
+                smp.data_src = perfdata_data_src(op, level, tlb);
+                smp.weight = lat;
                 smp.n_chain = 0;
                 while (smp.n_chain < sizeof chain / sizeof chain[0]) {
                     char *e;
@@ -357,22 +447,29 @@ static int write_file(struct record_ctx *c, struct perfdata_writer *w, const cha
                 if (i == n_comm_tids && n_comm_tids < sizeof comm_tids / sizeof comm_tids[0]) {
                     /* a thread's name, before its first sample */
                     comm_tids[n_comm_tids++] = smp.tid;
-                    if (smp.tid != pid && perfdata_write_comm(w, pid, smp.tid, comm) != 0)
-                        return -1;
+                    if (smp.tid != pid && perfdata_write_comm(w, pid, smp.tid, 0, comm) != 0)
+                        goto fail;
                 }
                 if (perfdata_write_sample(w, &smp) != 0)
-                    return -1;
+                    goto fail;
                 c->written++;
             }
         }
-        if (pass == 0 && perfdata_write_comm(w, pid, pid, comm) != 0)
-            return -1;
+        if (pass == 0 && perfdata_write_comm(w, pid, pid, 0, comm) != 0)
+            goto fail;
+        for (t = 0; pass == 1 && t < n_tm; t++)
+            if (perfdata_write_mmap(w, pid, pid, tm[t].ns, tm[t].start, tm[t].end - tm[t].start + 1,
+                                    tm[t].off, tm[t].path) != 0)
+                goto fail;
     }
+    free(tm);
     return 0;
 bad:
     fprintf(stderr, "hpm record: %s: a malformed sample record: %.*s\n", path,
             (int)strcspn(line, "\n"), line);
     c->bad = 1;
+fail:
+    free(tm);
     return -1;
 }
 
@@ -389,7 +486,8 @@ static int write_perf(FILE *f, void *ctx)
         ev[i].config = c->specs[i].code;
         ev[i].period = c->specs[i].period;
     }
-    if (perfdata_write_begin(&w, f, ev, c->n_specs, c->cores, c->prog, c->prog_argc) != 0)
+    if (perfdata_write_begin(&w, f, ev, c->n_specs, c->cores, c->prog, c->prog_argc,
+                             c->mem ? PERFDATA_MEM : 0) != 0)
         return -1;
     for (k = 0; k < c->n_files; k++) {
         size_t len;
@@ -513,7 +611,8 @@ int cmd_record(int argc, char **argv)
     struct record_ctx c;
     struct count_hook hook;
     struct hpm_opt table[RECORD_OPTIONS];
-    char why[1400], *sample_arg = NULL, *events_arg = NULL, limit_arg[64];
+    char why[1400], *sample_arg = NULL, *events_arg = NULL, limit_arg[64], ldlat_arg[64],
+        stlat_arg[64];
     char **cargv = NULL;
     size_t at, ea;
     int first, rc, na = 0, i;
@@ -593,6 +692,12 @@ int cmd_record(int argc, char **argv)
     memset(&hook, 0, sizeof hook);
     hook.tool_args[0] = sample_arg;
     hook.tool_args[1] = limit_arg;
+    c.mem = !o.no_data_src;
+    snprintf(ldlat_arg, sizeof ldlat_arg, "--hpm-sample-ldlat=%ld", o.ldlat);
+    snprintf(stlat_arg, sizeof stlat_arg, "--hpm-sample-stlat=%ld", o.stlat);
+    hook.tool_args[2] = ldlat_arg;
+    hook.tool_args[3] = stlat_arg;
+    hook.tool_args[4] = c.mem ? "--hpm-sample-src=yes" : "--hpm-sample-src=no";
     hook.after = after_run;
     hook.ctx = &c;
     cargv[na++] = "record";
