@@ -49,6 +49,8 @@ struct module {
     int syms_read;
     struct fsym *data; /* its variables, the same way */
     size_t n_data;
+    char **names; /* names made here: its PLT stubs' ("memcpy@plt") */
+    size_t n_names;
     /* Where no symbol covers an address (a stripped program's static
      * functions: nearly all of Debian's python3.11), the unwind table
      * still bounds its function: libdw's CFI says whether an FDE covers
@@ -341,6 +343,9 @@ void hpm_symbols_free(struct hpm_symbols *t)
             dwfl_end(t->m[i].dwfl);
         free(t->m[i].syms);
         free(t->m[i].data);
+        while (t->m[i].n_names)
+            free(t->m[i].names[--t->m[i].n_names]);
+        free(t->m[i].names);
         free(t->m[i].fde_starts);
         free(t->m[i].path);
     }
@@ -468,36 +473,212 @@ static void sort_syms(struct fsym *t, size_t *n)
     *n = o;
 }
 
-/* The PLT's stubs have no symbols: without a name of their own they would
- * be taken for the last symbol before them (_init). */
+/* A name made for module m, alive with it; NULL without memory. */
+static const char *module_name(struct module *m, char *name)
+{
+    char **n;
+    if (!name)
+        return NULL;
+    n = realloc(m->names, (m->n_names + 1) * sizeof *n);
+    if (!n) {
+        free(name);
+        return NULL;
+    }
+    m->names = n;
+    m->names[m->n_names++] = name;
+    return name;
+}
+
+/* The GOT slots the dynamic relocations bind (JUMP_SLOT of .rela.plt,
+ * GLOB_DAT of .rela.dyn: .plt.got's stubs) to their symbols' names, and
+ * .rela.plt's symbols in order (a lazy stub pushes its index). */
+struct got_slot {
+    uint64_t at;
+    const char *name;
+};
+
+static int cmp_slot(const void *a, const void *b)
+{
+    const struct got_slot *x = a, *y = b;
+    return x->at < y->at ? -1 : x->at > y->at;
+}
+
+static size_t got_slots(struct module *m, Elf *e, struct got_slot **out, const char ***jump,
+                        size_t *n_jump)
+{
+    Elf_Scn *scn = NULL;
+    struct got_slot *t = NULL;
+    size_t n = 0, cap = 0;
+    *out = NULL;
+    *jump = NULL;
+    *n_jump = 0;
+    while ((scn = elf_nextscn(e, scn)) != NULL) {
+        GElf_Shdr sh, ssh;
+        Elf_Data *d, *sd;
+        Elf_Scn *sscn;
+        size_t i, nr;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || sh.sh_entsize == 0 ||
+            !(sscn = elf_getscn(e, sh.sh_link)) || !gelf_getshdr(sscn, &ssh) ||
+            !(d = elf_getdata(scn, NULL)) || !(sd = elf_getdata(sscn, NULL)))
+            continue;
+        nr = sh.sh_size / sh.sh_entsize;
+        if (sh.sh_flags & SHF_INFO_LINK) { /* .rela.plt: its order is the stubs' */
+            const char **j = realloc(*jump, (*n_jump + nr) * sizeof *j);
+            if (!j)
+                break;
+            *jump = j;
+        }
+        for (i = 0; i < nr; i++) {
+            GElf_Rela r;
+            GElf_Sym sym;
+            const char *name = NULL;
+            unsigned type;
+            if (!gelf_getrela(d, (int)i, &r))
+                break;
+            type = (unsigned)GELF_R_TYPE(r.r_info);
+            if (GELF_R_SYM(r.r_info) && gelf_getsym(sd, (int)GELF_R_SYM(r.r_info), &sym))
+                name = elf_strptr(e, ssh.sh_link, sym.st_name);
+            if (type == R_X86_64_IRELATIVE) {
+                /* an ifunc of the object's own (libc's memcpy): objdump's
+                 * name, the resolver's address */
+                char *in;
+                name = asprintf(&in, "*ABS*+0x%llx", (unsigned long long)r.r_addend) < 0
+                           ? NULL
+                           : module_name(m, in);
+                type = R_X86_64_JUMP_SLOT;
+            }
+            if (sh.sh_flags & SHF_INFO_LINK)
+                (*jump)[(*n_jump)++] = name && *name ? name : NULL;
+            if ((type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT) || !name || !*name)
+                continue;
+            if (n == cap) {
+                struct got_slot *g = realloc(t, (cap = cap ? 2 * cap : 64) * sizeof *g);
+                if (!g)
+                    break;
+                t = g;
+            }
+            t[n].at = r.r_offset;
+            t[n++].name = name;
+        }
+    }
+    if (n > 1)
+        qsort(t, n, sizeof *t, cmp_slot);
+    *out = t;
+    return n;
+}
+
+/* The stub of [p, p + len) at link-time address at: the GOT slot its
+ * indirect jump reads (jmp *d(%rip), with or without a bnd prefix) or,
+ * for a lazy stub that only pushes, the .rela.plt index it pushes. */
+static const char *stub_target(const unsigned char *p, size_t len, uint64_t at,
+                               const struct got_slot *slots, size_t n_slots,
+                               const char **jump, size_t n_jump)
+{
+    size_t k;
+    for (k = 0; k + 6 <= len; k++) {
+        if (p[k] == 0xff && p[k + 1] == 0x25) {
+            int32_t disp;
+            uint64_t slot;
+            size_t lo = 0, hi = n_slots;
+            memcpy(&disp, p + k + 2, 4);
+            slot = at + k + 6 + (uint64_t)(int64_t)disp;
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (slots[mid].at < slot)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            if (lo < n_slots && slots[lo].at == slot)
+                return slots[lo].name;
+            return NULL;
+        }
+    }
+    for (k = 0; k + 5 <= len; k++)
+        if (p[k] == 0x68) { /* push $index */
+            uint32_t idx;
+            memcpy(&idx, p + k + 1, 4);
+            return idx < n_jump ? jump[idx] : NULL;
+        }
+    return NULL;
+}
+
+/* The PLT's stubs have no symbols: without names of their own they would
+ * be taken for the last symbol before them (_init). Each stub is named as
+ * objdump and perf name it, by the function it jumps to ("memcpy@plt"),
+ * found through the GOT slot it reads and the slot's relocation (x86-64's
+ * .plt, .plt.sec and .plt.got; an IRELATIVE slot, an ifunc of the object's
+ * own, is "*ABS*+0xRESOLVER@plt" as objdump names it); what no stub covers (the lazy binder's
+ * PLT0) is "(PLT stubs of OBJECT)", so no two objects' stubs share a
+ * name (an annotator merges functions by name). */
 static void add_plt(struct module *m, size_t cap)
 {
     GElf_Addr bias = 0;
     Elf *e = dwfl_module_getelf(m->mod, &bias);
     Elf_Scn *scn = NULL;
-    size_t shstrndx;
-    struct fsym *grown;
+    size_t shstrndx, n_slots, n_jump;
+    struct got_slot *slots;
+    const char **jump, *base = strrchr(m->path, '/'), *whole;
+    char *wn;
     if (!e || elf_getshdrstrndx(e, &shstrndx) != 0)
         return;
+    base = base ? base + 1 : m->path;
+    if (asprintf(&wn, "(PLT stubs of %s)", base) < 0)
+        wn = NULL;
+    if (!(whole = module_name(m, wn)))
+        whole = "(PLT stubs)";
+    n_slots = got_slots(m, e, &slots, &jump, &n_jump);
     while ((scn = elf_nextscn(e, scn)) != NULL) {
         GElf_Shdr sh;
         const char *name;
+        Elf_Data *d;
+        uint64_t ent, k;
         if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(e, shstrndx, sh.sh_name)) ||
             strncmp(name, ".plt", 4) != 0 || sh.sh_size == 0)
             continue;
+        d = sh.sh_type == SHT_PROGBITS ? elf_getdata(scn, NULL) : NULL;
+        ent = sh.sh_entsize >= 8 && sh.sh_entsize <= 32 ? sh.sh_entsize : 16;
+        for (k = 0; d && d->d_buf && d->d_size == sh.sh_size && k + ent <= sh.sh_size; k += ent) {
+            const char *target = stub_target((const unsigned char *)d->d_buf + k, ent,
+                                             sh.sh_addr + k, slots, n_slots, jump, n_jump);
+            char *sn;
+            struct fsym *grown;
+            if (!target || asprintf(&sn, "%s@plt", target) < 0)
+                continue;
+            if (m->n_syms == cap) {
+                grown = realloc(m->syms, (cap + 64) * sizeof *grown);
+                if (!grown) {
+                    free(sn);
+                    break;
+                }
+                m->syms = grown;
+                cap += 64;
+            }
+            if (!(m->syms[m->n_syms].name = module_name(m, sn)))
+                break;
+            m->syms[m->n_syms].lo = sh.sh_addr + k + bias;
+            m->syms[m->n_syms].size = ent;
+            m->syms[m->n_syms].rank = 3; /* a real symbol at the same address wins */
+            m->n_syms++;
+        }
         if (m->n_syms == cap) {
-            grown = realloc(m->syms, (cap + 4) * sizeof *grown);
+            struct fsym *grown = realloc(m->syms, (cap + 4) * sizeof *grown);
             if (!grown)
-                return;
+                break;
             m->syms = grown;
             cap += 4;
         }
+        /* the rest of the section (PLT0): a symbol of larger size at the
+         * same address loses to the stubs' (sort_syms keeps one per
+         * address: the stub at the section's start is named) */
         m->syms[m->n_syms].lo = sh.sh_addr + bias;
         m->syms[m->n_syms].size = sh.sh_size;
-        m->syms[m->n_syms].name = "(PLT stubs)";
-        m->syms[m->n_syms].rank = 3; /* a real symbol at the same address wins */
+        m->syms[m->n_syms].name = whole;
+        m->syms[m->n_syms].rank = 4;
         m->n_syms++;
     }
+    free(slots);
+    free(jump);
 }
 
 static void read_syms(struct module *m)
@@ -705,5 +886,10 @@ int hpm_symbols_lookup(struct hpm_symbols *t, const struct hpm_prof_object *o, u
             s->line = (unsigned)lineno;
         }
     }
+    if (!s->file && s->fn && s->fn_addr && find_sym(m, addr)->rank >= 3)
+        /* a PLT stub has no source: its object stands for its file, as
+         * callgrind_annotate keys functions by file and name (two objects'
+         * memcpy@plt stay apart) */
+        s->file = m->path;
     return 0;
 }
