@@ -236,8 +236,11 @@ int hpm_reset(int set);
 /* ------------------------------------------------------------ overflow */
 
 /* Called in signal context on the thread whose counter overflowed. pc is the
- * interrupted instruction address; overflow_mask has bit i set for each set
- * position i that passed its threshold. */
+ * interrupted instruction address; overflow_mask has bit i % 64 set for each
+ * set position i that passed its threshold (any position may overflow; of
+ * the positions that share a bit only one may have a threshold at a time:
+ * hpm_set_overflow, and an hpm_set_remove that would make two share one,
+ * give HPM_ECONFLICT). */
 typedef void (*hpm_overflow_handler)(int set, void *pc, uint64_t overflow_mask, void *ucontext);
 
 #define HPM_OVERFLOW_FORCE_SOFTWARE 0x1u /* check on a profiling timer, not the counter */

@@ -22,9 +22,17 @@
  * thread share them (HPM_CI_SHARED_COUNTERS: several sets run at once while
  * their events fit), and a set may hold as many events.
  *
- * Domain: user only. Valgrind sees no kernel code, so a set cannot honour
- * KERNEL or ALL: hpm_set_domain with them gives HPM_ENOTSUP (rather than a
- * user-only count labelled "all").
+ * Domain: the simulator runs user code only; the kernel's work for the
+ * program is what the kernel unit counts (system calls, signals) and what
+ * the host measures (time in system calls, faults, context switches):
+ * kernel-mode kinds, the ones hpm count reports in its kernel column
+ * (unit kernel or source host, kernel_mode()). A set in the user domain
+ * counts the user-mode kinds and reads 0 for the kernel-mode ones (they
+ * happen in kernel mode only); one in the kernel domain counts the
+ * kernel-mode kinds and refuses the others (HPM_ENOTSUP: the kernel's own
+ * instructions, cycles and accesses are not simulated, there is no count
+ * to give, and a 0 would be a wrong one); user + kernel counts every
+ * kind.
  *
  * Attach (hpm_set_attach): another process under the virtual PMU, read
  * through its live view (src/live, src/vpmu/vpmu_live.h) without
@@ -182,7 +190,7 @@ static int sim_init(struct hpm_component_info *info, char *reason, size_t len)
     info->description = S.description;
     info->num_events = n_events;
     info->num_counters = units_needed() * HPM_UPC_BANK_COUNTERS;
-    info->domains = HPM_DOMAIN_USER;
+    info->domains = HPM_DOMAIN_ALL;
     info->default_domain = HPM_DOMAIN_USER;
     /* MULTIPLEX: a multiplexed set is accepted and counts every event all
      * the time (reads of the tool's totals, nothing to time-slice) */
@@ -283,6 +291,19 @@ static int sim_event_describe(uint32_t index, struct hpm_event_info *info)
     return HPM_OK;
 }
 
+/* Is event index i a kernel-mode kind (the kernel's work for the program:
+ * hpm count's kernel column)? */
+static int kernel_mode(uint32_t i)
+{
+    unsigned kind = i;
+    int core;
+    const struct hpm_cat_kind_info *k;
+    if (i >= CODE_BASE && hpm_catalog_decode(i - CODE_BASE, &kind, &core) != 0)
+        return 0;
+    k = hpm_catalog_kind(kind);
+    return k && (k->unit == HPM_UNIT_KERNEL || k->source == HPM_SRC_HOST);
+}
+
 /* ------------------------------------------------------------ sets */
 
 #define SIM_MAX_CHILDREN 64 /* children an inheriting set follows */
@@ -292,6 +313,8 @@ struct sim_set {
     uint32_t idx[HPM_SET_MAX_EVENTS];
     int need_kinds, need_node;
     int kinds_only; /* this thread's kinds only: read_kinds (set by update) */
+    int n_off;      /* positions outside the set's domain (read as 0) */
+    uint8_t off[HPM_SET_MAX_EVENTS];
     uint64_t base[HPM_SET_MAX_EVENTS];
     int64_t thr[HPM_SET_MAX_EVENTS]; /* native overflow threshold, 0: none */
     uint8_t armed[HPM_SET_MAX_EVENTS];
@@ -502,9 +525,11 @@ static int sim_set_update(void *st, const uint32_t *events, int n, const struct 
 {
     struct sim_set *s = st;
     int i, rc;
-    if (o->domain != HPM_DOMAIN_USER || (o->inherit && o->attach) ||
-        (o->cpu && (o->attach || o->inherit)))
+    if ((o->inherit && o->attach) || (o->cpu && (o->attach || o->inherit)))
         return HPM_ENOTSUP;
+    for (i = 0; i < n; i++)
+        if (!(o->domain & HPM_DOMAIN_USER) && !kernel_mode(events[i]))
+            return HPM_ENOTSUP; /* no kernel-mode count of a user-mode kind */
     if (o->cpu > S.cores)
         return HPM_EINVAL; /* no such modeled core */
     detach(s);
@@ -525,7 +550,11 @@ static int sim_set_update(void *st, const uint32_t *events, int n, const struct 
             return rc;
     }
     s->need_kinds = s->need_node = 0;
+    s->n_off = 0;
     for (i = 0; i < n; i++) {
+        /* a kernel-mode kind in a user-only set: 0 */
+        s->off[i] = !(o->domain & HPM_DOMAIN_KERNEL) && kernel_mode(events[i]);
+        s->n_off += s->off[i];
         if (!offered(events[i]))
             return HPM_ENOEVENT;
         if (needs_model(events[i]) && !o->attach)
@@ -552,9 +581,20 @@ static int sim_set_update(void *st, const uint32_t *events, int n, const struct 
     return HPM_OK;
 }
 
-/* Cumulative counts of every position. Async-signal-safe (client requests
- * and the stack). */
+static int raw_all(const struct sim_set *s, uint64_t *v);
+
+/* Cumulative counts of every position, those outside the set's domain 0.
+ * Async-signal-safe (client requests and the stack). */
 static int raw(const struct sim_set *s, uint64_t *v)
+{
+    int i, rc = raw_all(s, v);
+    for (i = 0; s->n_off && i < s->n; i++)
+        if (s->off[i])
+            v[i] = 0;
+    return rc;
+}
+
+static int raw_all(const struct sim_set *s, uint64_t *v)
 {
     uint64_t kinds[HPM_K_CORE_COUNT], node[HPM_CAT_CODES];
     int i;
@@ -611,7 +651,7 @@ static void arm(struct sim_set *s, uint64_t *failed)
             s->armed[i] = 1;
             s->n_armed++;
         } else if (failed)
-            *failed |= 1ull << i;
+            *failed |= 1ull << HPM_OVF_BIT(i);
     }
 }
 
@@ -676,7 +716,7 @@ static int sim_reset(void *st)
             if (s->armed[i] &&
                 HPM_VPMU_OVERFLOW_FROM(s->idx[i], (uint64_t)s->thr[i], hpm_overflow_signal(),
                                        s->base[i] + (uint64_t)s->thr[i]) != 0)
-                failed |= 1ull << i;
+                failed |= 1ull << HPM_OVF_BIT(i);
     }
     (void)failed; /* it was armed a moment ago: the tool has no reason to refuse */
     return rc;

@@ -53,11 +53,15 @@
 #define HPM_SET_CHUNK 256  /* the set table grows by chunks that never move */
 /* Events of one set: the core's arrays hold up to the UPC's whole event
  * space (sim sets may use every counter of the units, component info
- * num_counters); the other components hold up to HPM_COMP_MAX_EVENTS. Only
- * the first HPM_OVF_MAX_POS positions can overflow (64-bit masks). */
+ * num_counters); the other components hold up to HPM_COMP_MAX_EVENTS. Any
+ * position can overflow; an overflow mask has HPM_OVF_BITS bits, and
+ * position i is bit HPM_OVF_BIT(i): of the positions that share a bit at
+ * most one has a threshold (hpm_set_overflow: HPM_ECONFLICT), as a PMU's
+ * overflow status register has one bit per counter. */
 #define HPM_SET_MAX_EVENTS 1024
 #define HPM_COMP_MAX_EVENTS 64
-#define HPM_OVF_MAX_POS 64
+#define HPM_OVF_BITS 64
+#define HPM_OVF_BIT(i) ((unsigned)(i) % HPM_OVF_BITS)
 #define HPM_REGION_MAX_EVENTS 64 /* region events (one internal set per component) */
 
 struct hpm_thread;
@@ -202,8 +206,8 @@ void hpm__sets_fork_child(struct hpm_thread *t);
 struct hpm_ovf_owed {
     hpm_overflow_handler handler;
     int handle;
-    int n;
-    int64_t calls[HPM_OVF_MAX_POS];
+    int n;                       /* 0: nothing owed */
+    int64_t calls[HPM_OVF_BITS]; /* by mask bit */
 };
 void hpm__ovf_owed_collect(struct hpm_set *s, const int64_t *final, struct hpm_ovf_owed *owed);
 void hpm__ovf_owed_deliver(struct hpm_ovf_owed *owed);

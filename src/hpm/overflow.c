@@ -87,22 +87,23 @@ static void *context_pc(void *uc)
 }
 
 /* How many thresholds each software or count-checked position of s has
- * passed since the last check (k[i]); whether any did. Only the first
- * HPM_OVF_MAX_POS positions can have a threshold. */
+ * passed since the last check, by its mask bit (k[HPM_OVF_BIT(i)]: one
+ * position with a threshold per bit); whether any did. */
 static int by_count(struct hpm_set *s, int64_t *k)
 {
     int64_t v[HPM_SET_MAX_EVENTS];
-    int i, any = 0, n = s->n < HPM_OVF_MAX_POS ? s->n : HPM_OVF_MAX_POS;
+    int i, any = 0;
     int by_native = (s->c->ci_flags & HPM_CI_OVF_BY_COUNT) != 0;
     if (s->c->read(s->cst, v) != HPM_OK)
         return 0;
-    for (i = 0; i < n; i++) {
-        struct hpm_ovf *o = &s->ovf[i];
+    for (i = 0; i < HPM_OVF_BITS; i++)
         k[i] = 0;
+    for (i = 0; i < s->n; i++) {
+        struct hpm_ovf *o = &s->ovf[i];
         if (!o->threshold || (o->native && !by_native) || v[i] < o->deadline)
             continue;
-        k[i] = (v[i] - o->deadline) / o->threshold + 1;
-        o->deadline += o->threshold * k[i];
+        k[HPM_OVF_BIT(i)] = (v[i] - o->deadline) / o->threshold + 1;
+        o->deadline += o->threshold * k[HPM_OVF_BIT(i)];
         any = 1;
     }
     return any;
@@ -111,9 +112,9 @@ static int by_count(struct hpm_set *s, int64_t *k)
 /* Deliver what one running set of the interrupted thread is owed. */
 static void dispatch(struct hpm_set *s, siginfo_t *si, void *pc, void *uc)
 {
-    int64_t k[HPM_OVF_MAX_POS];
+    int64_t k[HPM_OVF_BITS];
     uint64_t mask = 0, where[HPM_OVERFLOW_WHERE_MAX];
-    int i, n, n_where;
+    int i, n = HPM_OVF_BITS, n_where;
     int64_t calls, want, burst = HPM_OVERFLOW_BURST;
     if (s->state != HPM_SET_RUNNING || !s->n_ovf || !s->handler)
         return;
@@ -123,7 +124,6 @@ static void dispatch(struct hpm_set *s, siginfo_t *si, void *pc, void *uc)
         s->handler(s->handle, pc, mask, uc);
     if ((!s->n_sw && !s->n_by_count) || !by_count(s, k))
         return;
-    n = s->n < HPM_OVF_MAX_POS ? s->n : HPM_OVF_MAX_POS;
     for (i = 0, want = 0; i < n; i++)
         want = k[i] > want ? k[i] : want;
     /* the component's own signal says where each threshold passed; one of
@@ -150,19 +150,22 @@ static void dispatch(struct hpm_set *s, siginfo_t *si, void *pc, void *uc)
 
 void hpm__ovf_owed_collect(struct hpm_set *s, const int64_t *final, struct hpm_ovf_owed *owed)
 {
-    int i, n = s->n < HPM_OVF_MAX_POS ? s->n : HPM_OVF_MAX_POS;
+    int i;
     owed->n = 0;
     if (!(s->c->ci_flags & HPM_CI_OVF_FROZEN) || !s->n_by_count || !s->handler)
         return;
-    for (i = 0; i < n; i++) {
-        struct hpm_ovf *o = &s->ovf[i];
+    for (i = 0; i < HPM_OVF_BITS; i++)
         owed->calls[i] = 0;
+    for (i = 0; i < s->n; i++) {
+        struct hpm_ovf *o = &s->ovf[i];
+        int64_t c;
         if (!o->threshold || !o->native || final[i] < o->deadline)
             continue;
-        owed->calls[i] = (final[i] - o->deadline) / o->threshold + 1;
-        o->deadline += o->threshold * owed->calls[i];
+        c = (final[i] - o->deadline) / o->threshold + 1;
+        owed->calls[HPM_OVF_BIT(i)] = c;
+        o->deadline += o->threshold * c;
     }
-    owed->n = n;
+    owed->n = HPM_OVF_BITS;
     owed->handler = s->handler;
     owed->handle = s->handle;
 }

@@ -231,6 +231,22 @@ static int find_pos(const struct hpm_set *s, hpm_event_t e)
     return -1;
 }
 
+/* Does a position other than pos (skip: a position being removed, whose
+ * successors move down one) that has a threshold share pos's overflow mask
+ * bit (HPM_OVF_BIT)? pos and the others are positions after the removal. */
+static int ovf_bit_taken(const struct hpm_set *s, int pos, int skip)
+{
+    int i, j;
+    for (i = 0; i < s->n; i++) {
+        if (i == skip || !s->ovf[i].threshold)
+            continue;
+        j = skip >= 0 && i > skip ? i - 1 : i;
+        if (j != pos && HPM_OVF_BIT(j) == HPM_OVF_BIT(pos))
+            return 1;
+    }
+    return 0;
+}
+
 /* Ask the component again for native overflow of every position that has a
  * threshold (set_update cleared them). */
 static void reapply_overflow(struct hpm_set *s)
@@ -397,6 +413,13 @@ HPM_EXPORT int hpm_set_remove(int set, hpm_event_t event)
         set_put(s);
         return HPM_OK;
     }
+    /* the positions after pos move down one: two thresholds must not come
+     * to share an overflow mask bit */
+    for (i = pos + 1; s->n_ovf > 1 && i < s->n; i++)
+        if (s->ovf[i].threshold && ovf_bit_taken(s, i - 1, pos)) {
+            set_put(s);
+            return HPM_ECONFLICT;
+        }
     for (i = 0; i < s->n; i++)
         list[i] = s->events[i];
     for (i = pos; i < s->n - 1; i++)
@@ -616,7 +639,7 @@ static int shared_native_armed(struct hpm_thread *t, int comp)
     struct hpm_set *o;
     int i;
     for (o = atomic_load(&t->shared[comp]); o; o = o->next_shared)
-        for (i = 0; i < o->n && i < HPM_OVF_MAX_POS; i++)
+        for (i = 0; i < o->n; i++)
             if (o->ovf[i].threshold && o->ovf[i].native)
                 return 1;
     return 0;
@@ -630,7 +653,7 @@ static int shared_native_armed(struct hpm_thread *t, int comp)
 static void demote_overflow(struct hpm_set *s)
 {
     int i;
-    for (i = 0; i < s->n && i < HPM_OVF_MAX_POS; i++)
+    for (i = 0; i < s->n; i++)
         if (s->ovf[i].native_cfg) {
             (void)s->c->set_overflow(s->cst, i, 0);
             s->ovf[i].native_cfg = 0;
@@ -700,7 +723,7 @@ int hpm__set_start(struct hpm_set *s, struct hpm_thread *self, int take_slot)
         if (!o->threshold)
             continue;
         /* e.g. the tool refused to arm it now: check it in software */
-        o->native = o->native_cfg && !(failed & (1ull << i));
+        o->native = o->native_cfg && !(failed & (1ull << HPM_OVF_BIT(i)));
         o->deadline = o->threshold;
         if (!o->native)
             s->n_sw++;
@@ -1212,9 +1235,9 @@ HPM_EXPORT int hpm_set_overflow(int set, hpm_event_t event, int64_t threshold, u
         set_put(s);
         return HPM_ENOEVENT;
     }
-    if (threshold > 0 && pos >= HPM_OVF_MAX_POS) {
+    if (threshold > 0 && ovf_bit_taken(s, pos, -1)) {
         set_put(s);
-        return HPM_ENOTSUP; /* overflow masks have 64 bits */
+        return HPM_ECONFLICT; /* another position has its mask bit */
     }
     if (threshold > 0) {
         if (s->ev_flags[pos] & HPM_EVENT_INSTANT) {

@@ -162,11 +162,12 @@ static void overflow_trampoline(int set, void *pc, uint64_t mask, void *ucontext
         struct papi_eventset *es = __atomic_load_n(&overflow_sets[i].es, __ATOMIC_ACQUIRE);
         if (!es || es->hpm_set != set)
             continue;
+        /* libhpm's bit of native position p is p % 64, PAPI's of event k
+         * is k % 64; each layer lets one threshold have a bit */
         long long vector = 0;
-        for (int k = 0; k < es->nev && k < 64; k++)
-            if (es->ev[k].threshold > 0 && es->ev[k].pos[0] < 64 &&
-                (mask >> es->ev[k].pos[0]) & 1)
-                vector |= 1LL << k;
+        for (int k = 0; k < es->nev; k++)
+            if (es->ev[k].threshold > 0 && (mask >> (es->ev[k].pos[0] % 64)) & 1)
+                vector |= 1LL << (k % 64);
         PAPI_overflow_handler_t h = es->overflow_handler;
         if (h && vector) {
             /* the handler may call PAPI on its set: no locks (see above) */
@@ -1277,10 +1278,13 @@ int PAPI_overflow(int EventSet, int EventCode, int threshold, int flags,
     }
     if (!handler)
         return papi_ret(PAPI_EINVAL);
-    /* The overflow vector has one bit per event of the set: 64. (libhpm
-     * likewise overflows only the first 64 positions of a set.) */
-    if (i >= 64)
-        return papi_ret(PAPI_ENOSUPP);
+    /* The overflow vector has 64 bits, one per counter as a PMU's status
+     * register has: event i is bit i % 64, and of the events that share a
+     * bit one at a time may overflow (libhpm keeps the same rule for its
+     * native positions). */
+    for (int k = i % 64; k < es->nev; k += 64)
+        if (k != i && es->ev[k].threshold > 0)
+            return papi_ret(PAPI_ECNFLCT);
     /* One counter overflows; a sum or difference of several cannot. */
     if (ev->nterms != 1 || ev->derived != NOT_DERIVED)
         return papi_ret(PAPI_EINVAL);
@@ -1310,10 +1314,21 @@ int PAPI_get_overflow_event_index(int EventSet, long long overflow_vector, int *
     GET_SET(es, EventSet);
     if (!array || !number || *number <= 0 || overflow_vector == 0)
         return papi_ret(PAPI_EINVAL);
+    /* bit b: the event whose index is b modulo 64 that has a threshold (at
+     * most one has), else event b */
     int n = 0;
-    for (int k = 0; k < es->nev && k < 64 && n < *number; k++)
-        if ((overflow_vector >> k) & 1)
-            array[n++] = k;
+    for (int b = 0; b < 64 && n < *number; b++) {
+        if (!((overflow_vector >> b) & 1))
+            continue;
+        int e = b < es->nev ? b : -1;
+        for (int k = b; k < es->nev; k += 64)
+            if (es->ev[k].threshold > 0) {
+                e = k;
+                break;
+            }
+        if (e >= 0)
+            array[n++] = e;
+    }
     *number = n;
     return PAPI_OK;
 }

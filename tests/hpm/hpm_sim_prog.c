@@ -76,7 +76,7 @@ static int check_components(void)
     /* the UPC units' counters, 256 per unit: enough for every programmed
      * code (233 of them under hpm run) */
     CHECK(ci.num_counters >= 256 && ci.num_counters % 256 == 0 &&
-          ci.domains == HPM_DOMAIN_USER);
+          ci.domains == HPM_DOMAIN_ALL && ci.default_domain == HPM_DOMAIN_USER);
     for (rc = hpm_event_first(0, &e); rc == HPM_OK; rc = hpm_event_next(&e)) {
         CHECK_RC(hpm_event_info(e, &ei), HPM_OK);
         CHECK(ei.flags & HPM_EVENT_MODELED);
@@ -103,10 +103,11 @@ static int check_components(void)
     CHECK_RC(hpm_event_find("sim::PU9_INSTRUCTIONS", &e), HPM_ENOCOMP); /* bgp has 4 cores */
     CHECK_RC(hpm_event_find("sim::NO_SUCH", &e), HPM_ENOEVENT);
 
-    /* user only: the virtual PMU sees no kernel code */
+    /* the virtual PMU sees no kernel code: a user-mode kind has no kernel
+     * count (its user + kernel count is its user count) */
     s = make_set("sim::INSTRUCTIONS");
     CHECK_RC(hpm_set_domain(s, HPM_DOMAIN_KERNEL), HPM_ENOTSUP);
-    CHECK_RC(hpm_set_domain(s, HPM_DOMAIN_ALL), HPM_ENOTSUP);
+    CHECK_RC(hpm_set_domain(s, HPM_DOMAIN_ALL), HPM_OK);
     CHECK_RC(hpm_set_domain(s, HPM_DOMAIN_USER), HPM_OK);
     CHECK_RC(hpm_set_attach(s, getpid()), HPM_ENOTSUP);
     CHECK_RC(hpm_set_inherit(s, 1), HPM_OK); /* children under hpm: their live views */
@@ -130,8 +131,10 @@ static int check_components(void)
         int s3;
         unsigned d = 0;
         CHECK_RC(hpm_set_create(&s3), HPM_OK);
-        CHECK_RC(hpm_set_domain(s3, HPM_DOMAIN_ALL), HPM_OK);
+        CHECK_RC(hpm_set_domain(s3, HPM_DOMAIN_KERNEL), HPM_OK);
         CHECK_RC(hpm_set_add(s3, ev("sim::INSTRUCTIONS")), HPM_ENOTSUP);
+        CHECK_RC(hpm_set_add(s3, ev("sim::KERNEL_SYSCALLS")), 0); /* kernel work */
+        CHECK_RC(hpm_set_remove(s3, ev("sim::KERNEL_SYSCALLS")), HPM_OK);
         CHECK_RC(hpm_set_domain(s3, HPM_DOMAIN_USER), HPM_OK);
         CHECK_RC(hpm_set_add(s3, ev("sim::INSTRUCTIONS")), 0);
         CHECK_RC(hpm_get_domain(s3, &d), HPM_OK);
@@ -164,9 +167,14 @@ static int make_wide_set(int want, int *pos)
     return s;
 }
 
+static volatile int64_t wide_calls;
+static volatile uint64_t wide_masks;
+
 static void wide_overflow(int set, void *pc, uint64_t mask, void *uc)
 {
-    (void)set, (void)pc, (void)mask, (void)uc;
+    (void)set, (void)pc, (void)uc;
+    wide_calls++;
+    wide_masks |= mask;
 }
 
 /* A set wider than 64 events (200) counts every position: BR_COND, added
@@ -208,8 +216,29 @@ static int check_wide(void)
      * 200 positions: about as many as a start/stop pair */
     CHECK(v[pos] >= (int64_t)n && v[pos] <= (int64_t)n + 2 * c[pos]);
     CHECK_RC(hpm_stop(s, NULL), HPM_OK);
-    /* positions beyond 64 cannot overflow (64-bit masks) */
-    CHECK_RC(hpm_set_overflow(s, ev("sim::BR_COND"), 1000, 0, wide_overflow), HPM_ENOTSUP);
+    /* any position overflows: BR_COND at 199 is mask bit 199 % 64, one
+     * call per threshold passed; position 135 shares that bit and cannot
+     * have a threshold beside it */
+    {
+        hpm_event_t *evs = calloc(HPM_MAX_WIDE, sizeof *evs);
+        CHECK_RC(hpm_set_events(s, evs, HPM_MAX_WIDE), 200);
+        CHECK_RC(hpm_set_overflow(s, ev("sim::BR_COND"), 1000, 0, wide_overflow), HPM_OK);
+        CHECK_RC(hpm_set_overflow(s, evs[135], 1000, 0, wide_overflow), HPM_ECONFLICT);
+        CHECK_RC(hpm_set_overflow(s, evs[136], 1000000000, 0, wide_overflow), HPM_OK);
+        CHECK_RC(hpm_set_overflow(s, evs[136], 0, 0, wide_overflow), HPM_OK);
+        wide_calls = 0;
+        wide_masks = 0;
+        CHECK_RC(hpm_start(s), HPM_OK);
+        hpm_work_branches(n);
+        CHECK_RC(hpm_stop(s, v), HPM_OK);
+        printf("200 events: BR_COND at position 199 overflowed %" PRId64 " times (count %" PRId64
+               "), mask bits %#" PRIx64 "\n",
+               (int64_t)wide_calls, v[pos], (uint64_t)wide_masks);
+        CHECK_I64(wide_calls, v[pos] / 1000);
+        CHECK(wide_masks == 1ull << (199 % 64));
+        CHECK_RC(hpm_set_overflow(s, ev("sim::BR_COND"), 0, 0, wide_overflow), HPM_OK);
+        free(evs);
+    }
     CHECK_RC(hpm_set_destroy(s), HPM_OK);
     if (ci.num_events > ci.num_counters) {
         /* one event more than the units' counters does not fit */

@@ -4,7 +4,9 @@
  *   - num_cntrs of component 0 is what the UPC units provide (256 a unit),
  *     and PAPI_num_cmp_hwctrs says the same;
  *   - a set may hold more than 64 events (100 natives) and counts the last
- *     one added (which cannot overflow: the overflow vector has 64 bits);
+ *     one added, which overflows exactly (count / threshold calls) with
+ *     bit 99 % 64 of the overflow vector, while event 35, which shares
+ *     the bit, cannot overflow beside it (PAPI_ECNFLCT);
  *   - PAPI's rule stays: a second set of the same component does not start
  *     on a thread that runs one (PAPI_EISRUN), it starts once the first
  *     stopped, and a set of another component runs beside it.
@@ -27,9 +29,13 @@ __attribute__((noinline)) static void loop(long n)
         sink += i;
 }
 
+static volatile long long ovf_calls, ovf_vectors;
+
 static void on_overflow(int set, void *pc, long long vector, void *uc)
 {
-    (void)set, (void)pc, (void)vector, (void)uc;
+    (void)set, (void)pc, (void)uc;
+    ovf_calls++;
+    ovf_vectors |= vector;
 }
 
 int main(void)
@@ -70,8 +76,25 @@ int main(void)
     CHECK(v[WIDE - 1] >= 100000 && v[WIDE - 1] < 100000 + 5000);
     for (int i = 0; i < WIDE; i++)
         CHECK(v[i] >= 0);
-    /* the overflow vector has 64 bits: the 100th event cannot overflow */
-    CHECK_EQ(PAPI_overflow(wide, br, 100000, 0, on_overflow), PAPI_ENOSUPP);
+    /* the 100th event overflows with bit 99 % 64 of the vector; the 36th,
+     * which shares it, cannot overflow beside it */
+    int evs[WIDE], nev = WIDE;
+    CHECK_EQ(PAPI_list_events(wide, evs, &nev), PAPI_OK);
+    CHECK_EQ(nev, WIDE);
+    CHECK_EQ(PAPI_overflow(wide, br, 10000, 0, on_overflow), PAPI_OK);
+    CHECK_EQ(PAPI_overflow(wide, evs[WIDE - 1 - 64], 10000, 0, on_overflow), PAPI_ECNFLCT);
+    CHECK_EQ(PAPI_start(wide), PAPI_OK);
+    loop(100000);
+    CHECK_EQ(PAPI_stop(wide, v), PAPI_OK);
+    printf("sim::BR_COND at event %d: %lld, %lld overflow calls, vector bits %#llx\n", WIDE - 1,
+           v[WIDE - 1], ovf_calls, ovf_vectors);
+    CHECK_EQ(ovf_calls, v[WIDE - 1] / 10000);
+    CHECK_EQ(ovf_vectors, 1LL << ((WIDE - 1) % 64));
+    int idx[4], nidx = 4;
+    CHECK_EQ(PAPI_get_overflow_event_index(wide, ovf_vectors, idx, &nidx), PAPI_OK);
+    CHECK_EQ(nidx, 1);
+    CHECK_EQ(idx[0], WIDE - 1);
+    CHECK_EQ(PAPI_overflow(wide, br, 0, 0, on_overflow), PAPI_OK);
 
     /* one running set per component per thread, as in PAPI */
     int a = PAPI_NULL, b = PAPI_NULL, other = PAPI_NULL;
