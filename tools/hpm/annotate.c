@@ -428,6 +428,7 @@ int cmd_annotate(int argc, char **argv)
     tot = p.have_totals ? p.totals : sum;
     total = tot[sort_k];
     if (o.loops) {
+        hpm_profile_finish(&p); /* callgrind's own files: costs by address */
         if (p.command)
             printf("command:   %s\n", p.command);
         printf("sorted by: %s (total %" PRIu64 ")\n", p.kinds[sort_k], total);

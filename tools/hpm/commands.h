@@ -4,6 +4,7 @@
 #define HPM_TOOL_COMMANDS_H
 
 int cmd_annotate(int argc, char **argv);
+int cmd_roofline(int argc, char **argv);
 int cmd_count(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_list(int argc, char **argv);

@@ -27,6 +27,9 @@ static const struct command commands[] = {
      "collapsed stacks (--folded) or an SVG flame graph (--flamegraph) of a perf.data file"},
     {"annotate", cmd_annotate,
      "print the top functions, lines and annotated source of a profile (callgrind format)"},
+    {"roofline", cmd_roofline,
+     "the memory-level roofline of a program's loops and functions (FLOP/s, intensity per "
+     "level, which ceiling bounds each)"},
     {"list", cmd_list, "list the event catalog and what a machine model provides"},
     {"stat", cmd_stat,
      "read the live counters of a process running under hpm, once or at intervals"},

@@ -30,6 +30,7 @@
 #include "baseline.h"
 #include "catalog.h"
 #include "commands.h"
+#include "plot.h"
 #include "fileio.h"
 #include "options.h"
 #include "runner.h"
@@ -158,7 +159,7 @@ static int read_series(const char *path, const char *events, int total, struct p
  * characters. A newline would end the command there and make the rest of
  * the name a command of its own (and gnuplot's `system` runs a shell);
  * single quotes keep backquotes and macros from being substituted. */
-static int gp_safe(const char *s)
+int gp_safe(const char *s)
 {
     for (; *s; s++)
         if ((unsigned char)*s < 0x20 || *s == 0x7f)
@@ -186,7 +187,7 @@ static const char *printable(const char *s, char *buf, size_t len)
 
 /* gnuplot's string syntax: single quotes, doubled inside (gp_safe first);
  * the string is prefix and s one after the other */
-static void gp_string(FILE *g, const char *prefix, const char *s)
+void gp_string(FILE *g, const char *prefix, const char *s)
 {
     const char *parts[2] = {prefix, s};
     unsigned i;

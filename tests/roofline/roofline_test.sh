@@ -1,0 +1,99 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Loops and the roofline (tests/roofline/CMakeLists.txt).
+#   roofline_test.sh HPM LOOP_PROG STREAM SOURCE_DIR WORKDIR SCENARIO
+set -u
+hpm=$1 loop_prog=$2 stream=$3 src=$4 work=$5 scenario=$6
+dir=$work/$scenario
+rm -rf "$dir"
+mkdir -p "$dir"
+cd "$dir" || exit 1
+. "$src/tests/common/scenario.sh"
+py=/usr/bin/python3
+
+# loop_row FUNCTION DEPTH: "entries iterations trip" of that loop in out
+loop_row() {
+    awk -v fn="$1" -v d="$2:" '$0 ~ " " d " " fn " " { print $4, $5, $6 }' out
+}
+
+case $scenario in
+loops)
+    run profile -o p.cg -- "$loop_prog" 13 7
+    expect_rc 0
+    run annotate --loops --top 1000 p.cg
+    expect_rc 0
+    [ "$(loop_row work 1)" = "1 13 13.00" ] || fail "work's outer loop: '$(loop_row work 1)', expected 1 entry, 13 iterations"
+    [ "$(loop_row work 2)" = "13 91 7.00" ] || fail "work's inner loop: '$(loop_row work 2)', expected 13 entries, 91 iterations"
+    [ "$(loop_row deep 1)" = "1 2 2.00" ] || fail "deep's outer loop: '$(loop_row deep 1)'"
+    [ "$(loop_row deep 2)" = "2 6 3.00" ] || fail "deep's middle loop: '$(loop_row deep 2)'"
+    [ "$(loop_row deep 3)" = "6 24 4.00" ] || fail "deep's inner loop: '$(loop_row deep 3)'"
+    # the profile's jump lines are callgrind's: its annotator reads them
+    callgrind_annotate p.cg >ca.out 2>ca.err || fail "callgrind_annotate failed"
+    ! grep -q WARNING ca.err || fail "callgrind_annotate warned: $(head -3 ca.err)"
+    grep -q 'loop_prog.c:work' ca.out || fail "callgrind_annotate lacks work"
+    # an empty loop count: n = 0 enters the outer loop never
+    run profile -o z.cg -- "$loop_prog" 0 7
+    expect_rc 0
+    run annotate --loops --top 1000 z.cg
+    expect_rc 0
+    [ -z "$(loop_row work 1)" ] || fail "work has a loop with n = 0: $(loop_row work 1)"
+    ;;
+stream)
+    # one run: hpm profile's report (hpm count's table) and its profile
+    run profile -o p.cg -- "$stream"
+    expect_rc 0
+    cp out count.txt
+    "$hpm" roofline --json --profile p.cg >r.json 2>rerr || fail "hpm roofline failed: $(cat rerr)"
+    $py - r.json count.txt <<'PY' || fail "the roofline's numbers"
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = {}
+for line in open(sys.argv[2]):
+    w = line.split()
+    if len(w) >= 2 and w[0].isupper() and w[1].isdigit():
+        c.setdefault(w[0], int(w[1]))
+t = d["totals"]
+assert t["flops"] == c["FP_OPS"], (t["flops"], c["FP_OPS"])
+assert t["bytes"]["L1"] == c["LOAD_BYTES"] + c["STORE_BYTES"], t["bytes"]
+assert t["bytes"]["DDR"] == c["DDR_READ_BYTES"] + c["DDR_WRITE_BYTES"], t["bytes"]
+triad = [i for i in d["items"] if i["kind"] == "loop" and "stream.c:46" in i["name"]]
+assert len(triad) == 1, [i["name"] for i in d["items"]]
+tr = triad[0]
+# a[j] = b[j] + s * c[j]: 2 flops per 16 bytes loaded and 8 stored
+assert abs(tr["intensity"]["L1"] - 2 / 24) < 1e-9, tr["intensity"]
+# DDR: b and c read, a read for ownership and written back: 32 bytes
+assert abs(tr["intensity"]["DDR"] - 2 / 32) / (2 / 32) < 0.02, tr["intensity"]
+assert tr["bound"] in ("L2", "L3", "DDR"), tr["bound"]
+assert tr["entries"] == 5 and abs(tr["trip"] - 1e6) < 1e-6, (tr["entries"], tr["trip"])
+PY
+    ;;
+svg)
+    run roofline -o r.svg -- "$stream"
+    expect_rc 0
+    expect_err "drew r.svg"
+    xmllint --noout r.svg || fail "r.svg is not well-formed"
+    for roof in "L1 roof" "L2 roof" "L3 roof" "DDR roof" "peak 128-bit dp"; do
+        grep -q "$roof" r.svg || fail "r.svg does not name '$roof'"
+    done
+    # text and CSV name the same loops
+    run roofline --csv --profile /dev/null
+    [ "$rc" -ne 0 ] || fail "a profile that is not one was read"
+    ;;
+errors)
+    grep -v '^l2_bytes_per_cycle' "$src/machines/bgp.machine" >nol2.machine
+    run roofline --machine ./nol2.machine -- "$loop_prog" 1 1
+    expect_rc 2
+    expect_err "nol2.machine: \[roofline\] l2_bytes_per_cycle is missing"
+    run roofline -- 
+    [ "$rc" -ne 0 ] || fail "no program and no profile was accepted"
+    run roofline -o 'a
+b.svg' -- "$loop_prog" 1 1
+    expect_rc 2
+    ls /tmp/hpm-roofline.* >/dev/null 2>&1 && echo "note: /tmp/hpm-roofline.* of other runs" >&2
+    true
+    ;;
+*)
+    fail "unknown scenario"
+    ;;
+esac
+echo "ok $scenario"
