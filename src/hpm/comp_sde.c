@@ -20,6 +20,16 @@
  * delta counters and returns instant counters as they are). Counters are
  * process-wide, so any thread may read a set.
  *
+ * Overflow: a counter libsde created (papi_sde_create_counter) tells us
+ * every change: libsde calls papi_sde_check_overflow_status(id, value),
+ * which it finds with dlsym in the process and which libhpm (and libpapi)
+ * export, for a counter we armed with sde_ti_set_counter_overflow. As in
+ * PAPI's sde component, the threshold applies to the counter's own value
+ * (resets of a set do not move it): each change that passes the next
+ * multiple of the threshold calls the handler once, and the deadline moves
+ * past the value. Other counters (a registered variable: libsde cannot see
+ * it change) are checked by the core's software timer.
+ *
  * Names are "LIBRARY::COUNTER" and are resolved only when asked for with
  * the component's prefix ("sde::Lib::Counter", PAPI's "sde:::Lib::Counter"):
  * libsde answers an unknown name by creating a placeholder for a library
@@ -41,6 +51,7 @@ static struct {
     char *(*event_name)(int id);
     char *(*event_description)(int id);
     int (*num_events)(void);
+    int (*set_counter_overflow)(uint32_t id, int threshold); /* optional */
 } ti;
 
 /* dlsym into a function pointer of any type: through a union, as POSIX
@@ -68,11 +79,12 @@ static int sde_init(struct hpm_component_info *info, char *reason, size_t len)
     BIND(event_name, "sde_ti_get_event_name");
     BIND(event_description, "sde_ti_get_event_description");
     BIND(num_events, "sde_ti_get_num_reg_events");
+    BIND(set_counter_overflow, "sde_ti_set_counter_overflow");
     info->description = "software-defined events of the libraries in this process (libsde)";
     info->num_counters = 0;
     info->domains = HPM_DOMAIN_ALL;
     info->default_domain = HPM_DOMAIN_ALL;
-    info->flags = 0;
+    info->flags = ti.set_counter_overflow ? HPM_COMP_OVERFLOW : 0;
     if (!ti.read_counter || !ti.reset_counter || !ti.name_to_code || !ti.event_name ||
         !ti.num_events) {
         snprintf(reason, len, "no library in this process exports software-defined events "
@@ -138,6 +150,9 @@ static int sde_event_describe(uint32_t index, struct hpm_event_info *info)
 struct sde_set {
     int n;
     uint32_t id[HPM_COMP_MAX_EVENTS];
+    long long thr[HPM_COMP_MAX_EVENTS];      /* native threshold, 0: none */
+    long long deadline[HPM_COMP_MAX_EVENTS]; /* the counter's value that fires next */
+    int n_thr;
 };
 
 static int sde_set_init(void *st)
@@ -152,10 +167,67 @@ static int sde_set_update(void *st, const uint32_t *events, int n, const struct 
     int i;
     if (o->attach || o->inherit)
         return HPM_ENOTSUP; /* counters of this process's libraries only */
-    for (i = 0; i < n; i++)
+    for (i = 0; i < s->n; i++)
+        if (s->thr[i] > 0 && ti.set_counter_overflow)
+            (void)ti.set_counter_overflow(s->id[i], 0);
+    for (i = 0; i < n; i++) {
         s->id[i] = events[i];
+        s->thr[i] = 0;
+    }
     s->n = n;
+    s->n_thr = 0;
     return HPM_OK;
+}
+
+/* libsde answers SDE_OK (0) for a created counter, which it will report
+ * (papi_sde_check_overflow_status); 0xFF for one it cannot watch, which a
+ * timer must poll: the core's software check. */
+static int sde_set_overflow(void *st, int pos, int64_t threshold)
+{
+    struct sde_set *s = st;
+    if (pos < 0 || pos >= s->n)
+        return HPM_EINVAL;
+    if (s->thr[pos] > 0) {
+        (void)ti.set_counter_overflow(s->id[pos], 0);
+        s->thr[pos] = 0;
+        s->n_thr--;
+    }
+    if (threshold <= 0)
+        return HPM_OK;
+    if (!ti.set_counter_overflow || threshold > 0x7fffffff ||
+        ti.set_counter_overflow(s->id[pos], (int)threshold) != 0)
+        return HPM_ENOTSUP;
+    s->thr[pos] = threshold;
+    s->n_thr++;
+    return HPM_OK;
+}
+
+static uint64_t sde_overflow_changed(void *st, uint32_t id, long long value)
+{
+    struct sde_set *s = st;
+    uint64_t mask = 0;
+    int i;
+    for (i = 0; s->n_thr && i < s->n; i++)
+        if (s->thr[i] > 0 && s->id[i] == id && value > s->deadline[i]) {
+            /* the next multiple of the threshold past the value: one call
+             * however many it passed, as PAPI's sde component does */
+            s->deadline[i] = s->thr[i] * (value / s->thr[i]) + s->thr[i];
+            mask |= 1ull << HPM_OVF_BIT(i);
+        }
+    return mask;
+}
+
+/* libsde's calls into PAPI (found with dlsym): a created counter changed;
+ * a counter was registered while a set runs (its overflow is polled by
+ * the core's timer already). */
+HPM_EXPORT void papi_sde_check_overflow_status(uint32_t id, long long value)
+{
+    hpm__ovf_changed(&hpm_comp_sde, id, value);
+}
+
+HPM_EXPORT int papi_sde_set_timer_for_overflow(void)
+{
+    return 0;
 }
 
 static int sde_reset(void *st)
@@ -170,7 +242,11 @@ static int sde_reset(void *st)
 
 static int sde_start(void *st, uint64_t *native_failed)
 {
-    (void)native_failed; /* overflow is the core's software check */
+    struct sde_set *s = st;
+    int i;
+    (void)native_failed;
+    for (i = 0; s->n_thr && i < s->n; i++)
+        s->deadline[i] = s->thr[i];
     return sde_reset(st);
 }
 
@@ -194,7 +270,11 @@ static int sde_stop(void *st, int64_t *values)
 
 static void sde_cleanup(void *st)
 {
-    (void)st;
+    struct sde_set *s = st;
+    int i;
+    for (i = 0; s->n_thr && i < s->n; i++)
+        if (s->thr[i] > 0)
+            (void)ti.set_counter_overflow(s->id[i], 0);
 }
 
 const struct hpm_component hpm_comp_sde = {
@@ -209,11 +289,12 @@ const struct hpm_component hpm_comp_sde = {
     .event_describe = sde_event_describe,
     .set_init = sde_set_init,
     .set_update = sde_set_update,
-    .set_overflow = NULL,
+    .set_overflow = sde_set_overflow,
     .start = sde_start,
     .stop = sde_stop,
     .read = sde_read,
     .reset = sde_reset,
     .overflow_dispatch = NULL,
+    .overflow_changed = sde_overflow_changed,
     .cleanup = sde_cleanup,
 };

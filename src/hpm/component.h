@@ -135,6 +135,11 @@ struct hpm_component {
      * knows. 0: not its signal, or no address known (the handler gets the
      * interrupted PC). */
     int (*overflow_where)(void *st, const siginfo_t *si, uint64_t *addrs, int want);
+    /* Outside any signal, on the thread that changed counter `index` of this
+     * component to `value` (sde: libsde's call when a created counter
+     * grows, hpm__ovf_changed): the positions of a running set with native
+     * overflow whose threshold that passed (0 if none). Optional. */
+    uint64_t (*overflow_changed)(void *st, uint32_t index, long long value);
     void (*cleanup)(void *st);
 
     /* What the core asks of a component beyond counting. */
@@ -157,7 +162,7 @@ struct hpm_component {
 };
 
 /* Optional slots: shutdown, set_overflow, overflow_dispatch, overflow_where,
- * region, machine_info and gate may be NULL. hpm_init fills them in its copy of the entry
+ * overflow_changed, region, machine_info and gate may be NULL. hpm_init fills them in its copy of the entry
  * (as PAPI fills a component vector) with defaults that do nothing or
  * answer HPM_ENOTSUP, so the core calls every slot without a check. */
 

@@ -210,6 +210,11 @@ struct hpm_ovf_owed {
     int64_t calls[HPM_OVF_BITS]; /* by mask bit */
 };
 void hpm__ovf_owed_collect(struct hpm_set *s, const int64_t *final, struct hpm_ovf_owed *owed);
+/* A counter of component comp changed to value on the calling thread,
+ * outside any signal (comp_sde.c: libsde's call): its running sets' handlers
+ * get the positions whose native threshold that passed
+ * (hpm_component.overflow_changed). */
+void hpm__ovf_changed(const struct hpm_component *comp, uint32_t index, long long value);
 void hpm__ovf_owed_deliver(struct hpm_ovf_owed *owed);
 int hpm__set_read(struct hpm_set *s, int64_t *values);
 void hpm__sets_destroy_all(void);

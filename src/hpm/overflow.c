@@ -188,6 +188,30 @@ void hpm__ovf_owed_deliver(struct hpm_ovf_owed *owed)
     }
 }
 
+void hpm__ovf_changed(const struct hpm_component *comp, uint32_t index, long long value)
+{
+    int saved = errno, c;
+    struct hpm_thread *t = hpm__self_if_any();
+    if (!t || !comp->overflow_changed)
+        return;
+    for (c = 0; c < HPM_NCOMP; c++) {
+        struct hpm_set *s = atomic_load(&t->running[c]);
+        uint64_t mask;
+        if (!s || s->c->overflow_changed != comp->overflow_changed || s->state != HPM_SET_RUNNING ||
+            !s->n_ovf || !s->handler)
+            continue;
+        mask = s->c->overflow_changed(s->cst, index, value);
+        if (!mask)
+            continue;
+        /* as from a signal: the handler may call the library on its set
+         * (no locks); no instruction address is known (pc NULL) */
+        hpm__in_handler++;
+        s->handler(s->handle, NULL, mask, NULL);
+        hpm__in_handler--;
+    }
+    errno = saved;
+}
+
 /* Every running set of the calling thread gets what it is owed. */
 static void deliver(siginfo_t *si, void *pc, void *uc)
 {
