@@ -218,6 +218,17 @@ int perfdata_write_sample(struct perfdata_writer *w, const struct perfdata_sampl
     if (w->flags & PERFDATA_MEM) {
         put64(w, s->weight);
         put64(w, s->data_src);
+        if (w->n_sample_dobj == w->cap_sample_dobj) {
+            size_t cap = w->cap_sample_dobj ? 2 * w->cap_sample_dobj : 4096;
+            uint32_t *n2 = realloc(w->sample_dobj, cap * sizeof *n2);
+            if (!n2) {
+                w->failed = 1;
+                return -1;
+            }
+            w->sample_dobj = n2;
+            w->cap_sample_dobj = cap;
+        }
+        w->sample_dobj[w->n_sample_dobj++] = s->dobj;
     }
     return w->failed ? -1 : 0;
 }
@@ -300,11 +311,58 @@ static void put_hstr(struct perfdata_writer *w, const char *s)
     put_padded(w, s, l);
 }
 
+void perfdata_write_dobjs(struct perfdata_writer *w, const struct perfdata_dobj *o, size_t n)
+{
+    w->dobjs = o;
+    w->n_dobjs = n;
+}
+
+/* The hpm data section: "HPMD", u32 n, per object u32 kind, u32 0, u64
+ * where, from, start, end, pgoff, u32 path size (padded to 8, with its
+ * NUL), u32 0, the path; then u64 samples and a u32 per sample, padded to
+ * 8 bytes. */
+#define HPMD_MAGIC 0x444d5048u
+
+static size_t dobjs_size(const struct perfdata_writer *w)
+{
+    size_t n = 8 + 8 + ((4 * w->n_sample_dobj + 7) & ~(size_t)7), i;
+    for (i = 0; i < w->n_dobjs; i++)
+        n += 8 + 40 + 8 + padded8(w->dobjs[i].path ? w->dobjs[i].path : "");
+    return n;
+}
+
+static void put_dobjs(struct perfdata_writer *w)
+{
+    size_t i;
+    put32(w, HPMD_MAGIC);
+    put32(w, (uint32_t)w->n_dobjs);
+    for (i = 0; i < w->n_dobjs; i++) {
+        const struct perfdata_dobj *d = &w->dobjs[i];
+        const char *path = d->path ? d->path : "";
+        size_t pl = padded8(path);
+        put32(w, d->kind);
+        put32(w, 0);
+        put64(w, d->where);
+        put64(w, d->from);
+        put64(w, d->start);
+        put64(w, d->end);
+        put64(w, d->pgoff);
+        put32(w, (uint32_t)pl);
+        put32(w, 0);
+        put_padded(w, path, pl);
+    }
+    put64(w, w->n_sample_dobj);
+    put(w, w->sample_dobj, 4 * w->n_sample_dobj);
+    if (w->n_sample_dobj % 2)
+        put32(w, 0);
+}
+
 int perfdata_write_end(struct perfdata_writer *w)
 {
     struct file_header h;
-    struct file_section sec[3];
-    uint64_t at = w->data_start + w->data_size + sizeof sec;
+    struct file_section sec[4];
+    int mem = (w->flags & PERFDATA_MEM) != 0;
+    uint64_t at = w->data_start + w->data_size + (3 + (uint64_t)mem) * sizeof sec[0];
     size_t desc = 8, cmd = 4;
     unsigned i;
     const char *p;
@@ -319,7 +377,9 @@ int perfdata_write_end(struct perfdata_writer *w)
     sec[1].size = cmd;
     sec[2].offset = sec[1].offset + sec[1].size;
     sec[2].size = desc;
-    put(w, sec, sizeof sec);
+    sec[3].offset = sec[2].offset + sec[2].size;
+    sec[3].size = mem ? dobjs_size(w) : 0;
+    put(w, sec, (3 + (size_t)mem) * sizeof sec[0]);
     put32(w, w->cpus); /* online */
     put32(w, w->cpus); /* available */
     put32(w, w->cmdline_n);
@@ -335,6 +395,8 @@ int perfdata_write_end(struct perfdata_writer *w)
         put_hstr(w, w->events[i].name);
         put64(w, i + 1);
     }
+    if (mem)
+        put_dobjs(w);
     memset(&h, 0, sizeof h);
     h.magic = PERF_MAGIC2;
     h.size = sizeof h;
@@ -344,6 +406,8 @@ int perfdata_write_end(struct perfdata_writer *w)
     h.data.offset = w->data_start;
     h.data.size = w->data_size;
     h.features[0] = (1ULL << FEAT_NRCPUS) | (1ULL << FEAT_CMDLINE) | (1ULL << FEAT_EVENT_DESC);
+    if (mem)
+        h.features[PERFDATA_FEAT_HPM_DATA / 64] |= 1ULL << (PERFDATA_FEAT_HPM_DATA % 64);
     if (!w->failed && (fflush(w->f) != 0 || fseek(w->f, 0, SEEK_SET) != 0))
         w->failed = 1;
     put(w, &h, sizeof h);
@@ -351,6 +415,8 @@ int perfdata_write_end(struct perfdata_writer *w)
         w->failed = 1;
     free(w->cmdline);
     w->cmdline = NULL;
+    free(w->sample_dobj);
+    w->sample_dobj = NULL;
     return w->failed ? -1 : 0;
 }
 
@@ -515,6 +581,52 @@ static void read_event_desc(struct perfdata_file *pf, struct cursor c)
     }
 }
 
+/* The hpm data section (put_dobjs); a malformed one is ignored (the
+ * samples stay without objects). */
+static void read_dobjs(struct perfdata_file *pf, struct cursor c)
+{
+    uint32_t magic, n, i, pl, pad;
+    uint64_t ns, k;
+    struct perfdata_dobj *t;
+    if (get(&c, &magic, 4) || magic != HPMD_MAGIC || get(&c, &n, 4) || n > (c.n - c.at) / 56)
+        return;
+    t = calloc(n ? n : 1, sizeof *t);
+    if (!t)
+        return;
+    for (i = 0; i < n; i++) {
+        if (get(&c, &t[i].kind, 4) || get(&c, &pad, 4) || get64(&c, &t[i].where) ||
+            get64(&c, &t[i].from) || get64(&c, &t[i].start) || get64(&c, &t[i].end) ||
+            get64(&c, &t[i].pgoff) || get(&c, &pl, 4) || get(&c, &pad, 4) || pl > c.n - c.at)
+            goto bad;
+        if (pl) {
+            t[i].path = dup_str(c.p + c.at, pl);
+            if (!t[i].path)
+                goto bad;
+            if (!t[i].path[0]) {
+                free(t[i].path);
+                t[i].path = NULL;
+            }
+        }
+        c.at += pl;
+    }
+    if (get64(&c, &ns) || ns != pf->n_samples || ns > (c.n - c.at) / 4)
+        goto bad;
+    for (k = 0; k < ns; k++) {
+        uint32_t d = 0;
+        (void)get(&c, &d, 4);
+        pf->samples[k].dobj = d <= n ? d : 0;
+    }
+    pf->dobjs = t;
+    pf->n_dobjs = n;
+    return;
+bad:
+    for (i = 0; i < n; i++)
+        free(t[i].path);
+    free(t);
+    for (k = 0; k < pf->n_samples; k++)
+        pf->samples[k].dobj = 0;
+}
+
 int perfdata_read(const unsigned char *buf, size_t len, struct perfdata_file *pf, char *err,
                   size_t errlen)
 {
@@ -636,6 +748,10 @@ int perfdata_read(const unsigned char *buf, size_t len, struct perfdata_file *pf
             struct cursor d = {buf + s.offset, s.size, 0};
             read_event_desc(pf, d);
         }
+        if (bit == PERFDATA_FEAT_HPM_DATA && s.offset <= len && s.size <= len - s.offset) {
+            struct cursor d = {buf + s.offset, s.size, 0};
+            read_dobjs(pf, d);
+        }
     }
     return 0;
 bad:
@@ -659,5 +775,8 @@ void perfdata_free(struct perfdata_file *pf)
     free(pf->comms);
     free(pf->samples);
     free(pf->chain_store);
+    for (i = 0; i < pf->n_dobjs; i++)
+        free(pf->dobjs[i].path);
+    free(pf->dobjs);
     memset(pf, 0, sizeof *pf);
 }

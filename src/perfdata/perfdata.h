@@ -41,9 +41,26 @@ struct perfdata_sample {
     uint64_t ip, addr, time, period;
     uint64_t weight;   /* PERF_SAMPLE_WEIGHT: the access's latency in cycles */
     uint64_t data_src; /* PERF_SAMPLE_DATA_SRC: union perf_mem_data_src's value */
+    uint32_t dobj;     /* its data object: 1 + an index of the file's data objects; 0 none */
     uint32_t pid, tid, cpu;
     unsigned n_chain;             /* callchain entries (context markers included) */
     const uint64_t *chain;        /* innermost first, as perf writes them */
+};
+
+/* A data object of hpm's (hpm report --mem): heap (where = the allocating
+ * call, from = the call into the function that made it, 0 if none),
+ * global (in the mapping [start, end] of path at pgoff), stack, other.
+ * Written as a feature section perf does not know (bit
+ * PERFDATA_FEAT_HPM_DATA, after perf's own: perf skips it), with each
+ * sample's object in sample order. */
+enum { PERFDATA_DOBJ_HEAP = 0, PERFDATA_DOBJ_GLOBAL = 1, PERFDATA_DOBJ_STACK = 2,
+       PERFDATA_DOBJ_OTHER = 3 };
+#define PERFDATA_FEAT_HPM_DATA 250
+struct perfdata_dobj {
+    uint32_t kind;
+    uint64_t where, from;
+    uint64_t start, end, pgoff; /* global: its mapping */
+    char *path;                 /* global: its mapping's file; else NULL */
 };
 
 /* ---------------------------------------------------------------- writer */
@@ -58,6 +75,12 @@ struct perfdata_writer {
     char *cmdline; /* NUL-separated words */
     size_t cmdline_len;
     unsigned cmdline_n;
+    /* PERFDATA_MEM: each written sample's dobj, and the objects (the
+     * caller's, alive until perfdata_write_end) */
+    uint32_t *sample_dobj;
+    size_t n_sample_dobj, cap_sample_dobj;
+    const struct perfdata_dobj *dobjs;
+    size_t n_dobjs;
     int failed;
 };
 
@@ -75,6 +98,8 @@ int perfdata_write_mmap(struct perfdata_writer *w, uint32_t pid, uint32_t tid, u
                         uint64_t start, uint64_t len, uint64_t pgoff, const char *path);
 /* The sample's callchain is written as PERF_CONTEXT_USER, ip, chain... */
 int perfdata_write_sample(struct perfdata_writer *w, const struct perfdata_sample *s);
+/* The data objects that samples' dobj fields index (PERFDATA_MEM). */
+void perfdata_write_dobjs(struct perfdata_writer *w, const struct perfdata_dobj *o, size_t n);
 /* Features and the final header. 0, or -1 (a write failed). Does not close f. */
 int perfdata_write_end(struct perfdata_writer *w);
 
@@ -119,6 +144,9 @@ struct perfdata_file {
     size_t n_samples;
     uint64_t *chain_store;
     size_t n_chain_store;
+    /* hpm's data objects (samples' dobj index them), if the file has them */
+    struct perfdata_dobj *dobjs;
+    size_t n_dobjs;
 };
 
 /* Parses a whole file held in memory. 0, or -1 with the reason in err. */

@@ -59,6 +59,10 @@ static Bool clo_src = True;
  * the access kind's own issue cost (at least one cycle) plus what the
  * timing model adds for the level that served it and for a TLB miss. */
 static ULong lat_base[HPM_ACCESS_KINDS], lat_served[4], lat_tlb;
+/* Every load and store while counting, by level that served it and TLB
+ * hit or miss (the eight latencies an access can have): the run's exact
+ * latency histogram (sample_latency records). */
+static ULong lat_hist[2][8];
 
 /* The kinds a model call decides for one access (their samples carry the
  * data address); every other per-core kind is sampled per instruction. */
@@ -117,7 +121,10 @@ static ULong *win_sec, *win_n;
 static Bool timing_runs;
 
 /* Samples as words: spec, ip, data, serial, lwp, core, time_ns, access
- * (ACC_WORD: kind, served, TLB miss), latency, n, sites. */
+ * (ACC_WORD: kind, served, TLB miss), latency, the data object (kind |
+ * mapping << 2, DOBJ_NONE without one; where, where2), n, sites. */
+#define SAMPLE_WORDS 13
+#define DOBJ_NONE 0xffffffffULL
 #define ACC_NONE 3 /* a sample per instruction: no access */
 #define ACC_WORD(kind, served, tlb) ((ULong)(kind) | (ULong)(served) << 2 | (ULong)(tlb) << 4)
 static ULong *buf;
@@ -367,6 +374,19 @@ static void take(UInt s, ThreadId tid, Addr ip, Addr a, ULong ns, ULong acc, ULo
     push(ns);
     push(acc);
     push(lat);
+    if ((acc & 3) == HPM_LOAD || (acc & 3) == HPM_STORE) {
+        /* the data object as hpm profile names it: hpm report --mem */
+        UInt dk, dobj;
+        Addr w1, w2;
+        vpmu_prof_data_object(a, &dk, &w1, &w2, &dobj);
+        push((ULong)dk | (ULong)dobj << 2);
+        push(w1);
+        push(w2);
+    } else {
+        push(DOBJ_NONE);
+        push(0);
+        push(0);
+    }
     push(n);
     for (i = 0; i < n; i++)
         push(sites[i]);
@@ -383,6 +403,8 @@ void vpmu_sample_access(Int kind, Addr a, Int served, Bool tlb_miss)
     if (tid == 0 || tid >= VG_N_THREADS)
         return;
     lat = lat_base[kind] + lat_served[served & 3] + (tlb_miss ? lat_tlb : 0);
+    if (kind != HPM_IFETCH)
+        lat_hist[kind - HPM_LOAD][(served & 3) * 2 + (tlb_miss != 0)]++;
     /* below its threshold, an access is none of the sampled kinds' */
     if ((kind == HPM_LOAD && lat < clo_ldlat) || (kind == HPM_STORE && lat < clo_stlat))
         return;
@@ -612,6 +634,7 @@ void vpmu_sample_fork_child(void)
     /* the parent's mappings are the child's too, but its MMAPs are written
      * from the profile's objects at time 0 */
     n_maps = 0;
+    VG_(memset)(lat_hist, 0, sizeof lat_hist);
     for (s = 0; s < n_specs; s++) {
         specs[s].seen = specs[s].taken = specs[s].throttled = 0;
         fire[s] = (Long)0x8000000000000000ULL; /* fresh countdowns: ask again */
@@ -647,6 +670,7 @@ void vpmu_sample_mmap(Addr a, SizeT len, Bool exec)
 
 static const HChar *const acc_name[4] = {"fetch", "load", "store", "-"};
 static const HChar *const served_name[4] = {"L1", "L2", "L3", "MEM"};
+static const HChar *const dobj_name[4] = {"heap", "global", "stack", "other"};
 
 void vpmu_sample_write(Out *o)
 {
@@ -661,7 +685,8 @@ void vpmu_sample_write(Out *o)
                    specs[s].taken, specs[s].throttled);
     while (at < buf_n) {
         const ULong *w = &buf[at];
-        /* ACC SERVED TLB LAT after the time; "- - - 0" for no access */
+        /* ACC SERVED TLB LAT after the time ("- - - 0" for no access),
+         * then the data object: KIND WHERE WHERE2 OBJ ("- 0 0 0": none) */
         if ((w[7] & 3) == ACC_NONE)
             out_printf(o, VPMU_REC_SAMPLE " %s %llx %llx %llu %lld %llu %llu - - - 0",
                        vpmu_node_kind_name(specs[w[0]].kind), w[1], w[2], w[3], (Long)w[4],
@@ -671,11 +696,24 @@ void vpmu_sample_write(Out *o)
                        vpmu_node_kind_name(specs[w[0]].kind), w[1], w[2], w[3], (Long)w[4],
                        w[5], w[6], acc_name[w[7] & 3], served_name[(w[7] >> 2) & 3],
                        (w[7] >> 4) & 1 ? "tlbmiss" : "tlbhit", w[8]);
-        for (i = 0; i < w[9]; i++)
-            out_printf(o, " %llx", w[10 + i]);
+        if (w[9] == DOBJ_NONE)
+            out_printf(o, " - 0 0 0");
+        else
+            out_printf(o, " %s %lx %lx %llu", dobj_name[w[9] & 3], (Addr)w[10], (Addr)w[11],
+                       w[9] >> 2);
+        for (i = 0; i < w[12]; i++)
+            out_printf(o, " %llx", w[SAMPLE_WORDS + i]);
         out_printf(o, "\n");
-        at += 10 + w[9];
+        at += SAMPLE_WORDS + w[12];
     }
+    for (s = 0; s < 2; s++)
+        for (i = 0; i < 8; i++)
+            if (lat_hist[s][i])
+                out_printf(o, VPMU_REC_SAMPLE "_latency %s %llu %s %s %llu\n",
+                           s ? "store" : "load",
+                           lat_base[HPM_LOAD + s] + lat_served[i / 2] + (i & 1 ? lat_tlb : 0),
+                           served_name[i / 2], i & 1 ? "tlbmiss" : "tlbhit", lat_hist[s][i]);
+    VG_(memset)(lat_hist, 0, sizeof lat_hist);
     for (i = 0; i < n_maps; i++) {
         out_printf(o, VPMU_REC_SAMPLE "_mmap %lx %lx %llx %llu %s\n", maps[i].start, maps[i].end,
                    maps[i].offset, maps[i].ns, maps[i].path);

@@ -77,6 +77,19 @@ struct record_ctx {
     int prog_argc;
     unsigned cores;
     int mem; /* samples carry data source and weight */
+    /* the samples' data objects (hpm report --mem), one per distinct
+     * object of the recording */
+    struct perfdata_dobj *dobjs;
+    size_t n_dobjs, cap_dobjs;
+    /* the exact latency histogram of loads (0) and stores (1): every
+     * access while counting, by latency, level and TLB */
+    struct lat_bin {
+        uint64_t lat, count;
+        char level[8];
+        int tlb_miss;
+    } hist[2][8];
+    unsigned n_hist[2];
+    long ldlat, stlat;
     /* filled while reading */
     char **files;
     size_t n_files;
@@ -292,6 +305,54 @@ struct timed_map {
     char path[4096];
 };
 
+/* A profile object of the file being read (prof_object ID START END OFF PATH). */
+struct file_obj {
+    uint64_t start, end, off;
+    char *path;
+};
+
+/* The index + 1 of a data object in c's table, added if new; 0 without
+ * memory. Globals are one object per mapping (hpm report names the
+ * variable by the sample's data address), heap blocks per allocation
+ * site and caller. */
+static uint32_t dobj_index(struct record_ctx *c, uint32_t kind, uint64_t where, uint64_t from,
+                           const struct file_obj *fo)
+{
+    size_t i;
+    struct perfdata_dobj d;
+    memset(&d, 0, sizeof d);
+    d.kind = kind;
+    if (kind == PERFDATA_DOBJ_HEAP) {
+        d.where = where;
+        d.from = from;
+    } else if (kind == PERFDATA_DOBJ_GLOBAL && fo) {
+        d.start = fo->start;
+        d.end = fo->end;
+        d.pgoff = fo->off;
+        d.path = fo->path;
+    }
+    /* newest first: a run's samples come back to few objects */
+    for (i = c->n_dobjs; i-- > 0;) {
+        const struct perfdata_dobj *e = &c->dobjs[i];
+        if (e->kind == d.kind && e->where == d.where && e->from == d.from &&
+            e->start == d.start && e->pgoff == d.pgoff &&
+            (e->path == d.path || (e->path && d.path && !strcmp(e->path, d.path))))
+            return (uint32_t)i + 1;
+    }
+    if (c->n_dobjs == c->cap_dobjs) {
+        size_t cap = c->cap_dobjs ? 2 * c->cap_dobjs : 64;
+        struct perfdata_dobj *n = realloc(c->dobjs, cap * sizeof *n);
+        if (!n)
+            return 0;
+        c->dobjs = n;
+        c->cap_dobjs = cap;
+    }
+    if (d.path && !(d.path = strdup(d.path)))
+        return 0;
+    c->dobjs[c->n_dobjs++] = d;
+    return (uint32_t)c->n_dobjs;
+}
+
 /* One output file: its process's comm, mappings and samples. */
 static int write_file(struct record_ctx *c, struct perfdata_writer *w, const char *path,
                       const char *text)
@@ -303,6 +364,8 @@ static int write_file(struct record_ctx *c, struct perfdata_writer *w, const cha
     uint64_t chain[64];
     struct timed_map *tm = NULL;
     size_t n_tm = 0, cap_tm = 0, t;
+    struct file_obj *fobj = NULL;
+    size_t n_fobj = 0;
     /* pass 0: pid, command, code mapped while sampling; pass 1: the
      * profile's objects (at time 0, those not mapped while sampling);
      * pass 2: samples */
@@ -339,6 +402,31 @@ static int write_file(struct record_ctx *c, struct perfdata_writer *w, const cha
                     snprintf(comm_buf, sizeof comm_buf, "%.*s", (int)wl, prog);
                     comm = comm_buf;
                 }
+            } else if (pass == 0 && wl == strlen(VPMU_REC_SAMPLE "_latency") &&
+                       !memcmp(wd, VPMU_REC_SAMPLE "_latency", wl)) {
+                unsigned long long lat, cnt;
+                char op[8], lvl[8], tlb[8];
+                int st, lv;
+                unsigned b;
+                if (sscanf(p, " %7s %llu %7s %7s %llu", op, &lat, lvl, tlb, &cnt) != 5 ||
+                    (strcmp(op, "load") && strcmp(op, "store")) ||
+                    (lv = served_level(lvl, strlen(lvl))) < 0)
+                    goto bad;
+                st = op[0] == 's';
+                for (b = 0; b < c->n_hist[st]; b++)
+                    if (c->hist[st][b].lat == lat && !strcmp(c->hist[st][b].level, lvl) &&
+                        c->hist[st][b].tlb_miss == !strcmp(tlb, "tlbmiss"))
+                        break;
+                if (b == c->n_hist[st]) {
+                    if (b == 8)
+                        goto bad; /* eight latencies an access can have */
+                    c->n_hist[st]++;
+                    c->hist[st][b].lat = lat;
+                    c->hist[st][b].count = 0;
+                    snprintf(c->hist[st][b].level, sizeof c->hist[st][b].level, "%s", lvl);
+                    c->hist[st][b].tlb_miss = !strcmp(tlb, "tlbmiss");
+                }
+                c->hist[st][b].count += cnt;
             } else if (pass == 0 && wl == strlen(VPMU_REC_SAMPLE "_mmap") &&
                        !memcmp(wd, VPMU_REC_SAMPLE "_mmap", wl)) {
                 unsigned long long start, endp, off, ns;
@@ -364,14 +452,31 @@ static int write_file(struct record_ctx *c, struct perfdata_writer *w, const cha
             } else if (pass == 1 && wl == strlen(VPMU_REC_PROF_OBJECT) &&
                        !memcmp(wd, VPMU_REC_PROF_OBJECT, wl)) {
                 unsigned long long start, endp, off;
+                unsigned id;
                 int n = 0;
-                if (sscanf(p, " %*u %llx %llx %llx %n", &start, &endp, &off, &n) < 3 || !n ||
+                if (sscanf(p, " %u %llx %llx %llx %n", &id, &start, &endp, &off, &n) < 4 || !n ||
                     endp < start)
                     goto bad;
                 {
                     char pathbuf[4096];
                     size_t pl = strcspn(p + n, "\n");
                     snprintf(pathbuf, sizeof pathbuf, "%.*s", (int)pl, p + n);
+                    if (id < 1u << 20 && id >= n_fobj) {
+                        /* by id: a global's data object names its mapping */
+                        struct file_obj *nf = realloc(fobj, ((size_t)id + 1) * sizeof *nf);
+                        if (!nf)
+                            goto fail;
+                        memset(nf + n_fobj, 0, ((size_t)id + 1 - n_fobj) * sizeof *nf);
+                        fobj = nf;
+                        n_fobj = (size_t)id + 1;
+                    }
+                    if (id < n_fobj && !fobj[id].path) {
+                        fobj[id].start = start;
+                        fobj[id].end = endp;
+                        fobj[id].off = off;
+                        if (!(fobj[id].path = strdup(pathbuf)))
+                            goto fail;
+                    }
                     /* mapped while sampling: written at its time below */
                     for (t = 0; t < n_tm; t++)
                         if (tm[t].start == start && !strcmp(tm[t].path, pathbuf))
@@ -396,6 +501,7 @@ static int write_file(struct record_ctx *c, struct perfdata_writer *w, const cha
                 unsigned long long ip, addr, serial, core, ns, lat;
                 long long lwp;
                 int s, n = 0, op, level, tlb;
+                uint32_t dobj;
                 const char *k = word(&p, &wl), *acc, *srv, *tl;
                 size_t al, sl, tll;
                 unsigned i;
@@ -411,6 +517,29 @@ static int write_file(struct record_ctx *c, struct perfdata_writer *w, const cha
                 if (!acc || !srv || !tl || sscanf(p, "%llu%n", &lat, &n) != 1)
                     goto bad;
                 p += n;
+                {
+                    /* the data object: KIND WHERE WHERE2 OBJ ("- 0 0 0") */
+                    static const char *const dk[] = {"heap", "global", "stack", "other"};
+                    unsigned long long w1, w2, ob;
+                    size_t kl;
+                    const char *kw = word(&p, &kl);
+                    int kind = -1, j;
+                    if (!kw || sscanf(p, "%llx %llx %llu%n", &w1, &w2, &ob, &n) != 3)
+                        goto bad;
+                    p += n;
+                    for (j = 0; j < 4; j++)
+                        if (strlen(dk[j]) == kl && !memcmp(dk[j], kw, kl))
+                            kind = j;
+                    dobj = 0;
+                    if (kind >= 0 && c->mem) {
+                        dobj = dobj_index(c, (uint32_t)kind, w1, w2,
+                                          ob < n_fobj && fobj[ob].path ? &fobj[ob] : NULL);
+                        if (!dobj)
+                            goto fail;
+                    } else if (kind < 0 && (kl != 1 || *kw != '-')) {
+                        goto bad;
+                    }
+                }
                 op = access_op(acc, al);
                 level = served_level(srv, sl);
                 tlb = tll == 7 && !memcmp(tl, "tlbmiss", 7);
@@ -419,6 +548,7 @@ static int write_file(struct record_ctx *c, struct perfdata_writer *w, const cha
                 memset(&smp, 0, sizeof smp);
                 smp.data_src = perfdata_data_src(op, level, tlb);
                 smp.weight = lat;
+                smp.dobj = dobj;
                 smp.n_chain = 0;
                 while (smp.n_chain < sizeof chain / sizeof chain[0]) {
                     char *e;
@@ -463,6 +593,9 @@ static int write_file(struct record_ctx *c, struct perfdata_writer *w, const cha
                 goto fail;
     }
     free(tm);
+    for (t = 0; t < n_fobj; t++)
+        free(fobj[t].path);
+    free(fobj);
     return 0;
 bad:
     fprintf(stderr, "hpm record: %s: a malformed sample record: %.*s\n", path,
@@ -470,6 +603,9 @@ bad:
     c->bad = 1;
 fail:
     free(tm);
+    for (t = 0; t < n_fobj; t++)
+        free(fobj[t].path);
+    free(fobj);
     return -1;
 }
 
@@ -496,17 +632,57 @@ static int write_perf(FILE *f, void *ctx)
         if (!text) {
             fprintf(stderr, "hpm record: cannot read %s: %s\n", c->files[k], strerror(errno));
             free(w.cmdline);
+            free(w.sample_dobj);
             return -1;
         }
         rc = write_file(c, &w, c->files[k], text);
         free(text);
         if (rc != 0) {
             free(w.cmdline);
+            free(w.sample_dobj);
             return -1;
         }
     }
     w.cpus = c->cores ? c->cores : 1;
+    perfdata_write_dobjs(&w, c->dobjs, c->n_dobjs);
     return perfdata_write_end(&w);
+}
+
+static int cmp_bin(const void *a, const void *b)
+{
+    const struct lat_bin *x = a, *y = b;
+    if (x->lat != y->lat)
+        return x->lat < y->lat ? -1 : 1;
+    return strcmp(x->level, y->level);
+}
+
+/* The exact latency histogram (every load and store while counting, not
+ * only the sampled), and the accesses at or above --ldlat / --stlat. */
+static void print_histogram(struct record_ctx *c)
+{
+    static const char *const what[2] = {"load", "store"};
+    static const char *const level[4] = {"L1", "L2", "L3", "DRAM"};
+    unsigned st, b;
+    for (st = 0; st < 2; st++) {
+        long thr = st ? c->stlat : c->ldlat;
+        uint64_t above = 0;
+        if (!c->n_hist[st])
+            continue;
+        qsort(c->hist[st], c->n_hist[st], sizeof c->hist[st][0], cmp_bin);
+        fprintf(stderr, "hpm: %s latency (modeled cycles; every %s while counting):\n", what[st],
+                what[st]);
+        for (b = 0; b < c->n_hist[st]; b++) {
+            const struct lat_bin *x = &c->hist[st][b];
+            int lv = served_level(x->level, strlen(x->level));
+            fprintf(stderr, "hpm:   %6" PRIu64 " cycles %14" PRIu64 "  %s, TLB %s\n", x->lat,
+                    x->count, lv >= 0 ? level[lv] : x->level, x->tlb_miss ? "miss" : "hit");
+            if (x->lat >= (uint64_t)thr)
+                above += x->count;
+        }
+        if (thr > 0)
+            fprintf(stderr, "hpm:   %ss at or above %ld cycles: %" PRIu64 "\n", what[st], thr,
+                    above);
+    }
 }
 
 static int after_run(const char *dir, uint64_t main_pid, int children, void *ctx)
@@ -549,12 +725,18 @@ static int after_run(const char *dir, uint64_t main_pid, int children, void *ctx
                 " throttled %" PRIu64 "\n",
                 c->specs[s].kind, c->specs[s].period, c->specs[s].seen, c->specs[s].taken,
                 c->specs[s].throttled);
+    print_histogram(c);
     rc = 0;
     goto done;
 oom:
     fprintf(stderr, "hpm record: out of memory\n");
 done:
     closedir(d);
+    for (i = 0; i < c->n_dobjs; i++)
+        free(c->dobjs[i].path);
+    free(c->dobjs);
+    c->dobjs = NULL;
+    c->n_dobjs = c->cap_dobjs = 0;
     for (i = 0; i < c->n_files; i++)
         free(c->files[i]);
     free(c->files);
@@ -693,6 +875,8 @@ int cmd_record(int argc, char **argv)
     hook.tool_args[0] = sample_arg;
     hook.tool_args[1] = limit_arg;
     c.mem = !o.no_data_src;
+    c.ldlat = o.ldlat;
+    c.stlat = o.stlat;
     snprintf(ldlat_arg, sizeof ldlat_arg, "--hpm-sample-ldlat=%ld", o.ldlat);
     snprintf(stlat_arg, sizeof stlat_arg, "--hpm-sample-stlat=%ld", o.stlat);
     hook.tool_args[2] = ldlat_arg;

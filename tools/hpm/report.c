@@ -28,6 +28,7 @@
 static const char synopsis[] =
     "usage: hpm report (--folded | --flamegraph) [--event NAME] [-o OUT] [FILE]\n"
     "       hpm report --diff --flamegraph [--event NAME] [-o OUT] OLD NEW\n"
+    "       hpm report --mem [--event NAME] [--top N] [-o OUT] [FILE]\n"
     "\n"
     "Reads FILE (perf.data format; default perf.data, as hpm record writes it) and\n"
     "writes its samples' call stacks, symbolized, as collapsed stacks (--folded:\n"
@@ -35,16 +36,20 @@ static const char synopsis[] =
     "to OUT (default: standard output). With --diff, a differential flame graph of\n"
     "two recordings: NEW's stacks, each frame red where it has more events than in\n"
     "OLD (slower), blue where fewer (faster), the deeper the colour the larger the\n"
-    "change; --folded --diff writes \"stack OLD NEW\" lines.\n"
+    "change; --folded --diff writes \"stack OLD NEW\" lines. --mem lists the data\n"
+    "objects of the memory samples (globals by variable, heap blocks by allocation\n"
+    "site, the stack, other memory) by total latency, with their samples, average\n"
+    "latency, the levels that served them and their TLB misses.\n"
     "\n"
     "options:\n";
 
 struct report_opts {
-    int folded, flamegraph, diff;
+    int folded, flamegraph, diff, mem;
+    long top;
     const char *event, *output;
 };
 
-#define REPORT_OPTIONS 6
+#define REPORT_OPTIONS 8
 static void report_table(struct report_opts *o, struct hpm_opt *t)
 {
     const struct hpm_opt rows[] = {
@@ -57,6 +62,12 @@ static void report_table(struct report_opts *o, struct hpm_opt *t)
          HPM_OPT_STRING, &o->event, NULL, NULL, 0, 0},
         {"--output", "-o", "OUT", "write to OUT [standard output]", HPM_OPT_STRING, &o->output,
          NULL, NULL, 0, 0},
+        {"--mem", NULL, NULL,
+         "data objects by total latency, the levels that served them (hpm record's\n"
+         "memory samples)",
+         HPM_OPT_FLAG, &o->mem, NULL, NULL, 0, 0},
+        {"--top", NULL, "N", "--mem: the N objects of most latency [20]", HPM_OPT_LONG, &o->top,
+         NULL, NULL, 1, 1000000},
         {"--diff", NULL, NULL, "two files, OLD and NEW: a differential flame graph (red\n"
                                "slower, blue faster)",
          HPM_OPT_FLAG, &o->diff, NULL, NULL, 0, 0},
@@ -75,7 +86,7 @@ static int perfdata_head(const char *head, size_t n)
 /* ------------------------------------------------------------ symbolizing */
 
 struct name_cache {
-    uint64_t *key; /* pid << 48 ^ addr, 0 = empty */
+    uint64_t *key; /* (mapping + 1) << 48 ^ addr, 0 = empty */
     const char **name;
     size_t cap, n;
 };
@@ -136,22 +147,46 @@ static const char *own(struct symctx *s, char *name)
     return name;
 }
 
-static const char *symbolize(struct symctx *s, uint32_t pid, uint64_t addr)
+/* The mapping of pid that held addr at time: the latest one mapped at or
+ * before it (a library mapped after a dlclose where the closed one was
+ * names only the later samples; files without times: the last one).
+ * Its index, or -1. */
+static long mapping_at(const struct symctx *s, uint32_t pid, uint64_t addr, uint64_t time)
 {
-    const struct perfdata_mmap *m = NULL;
+    long best = -1;
+    size_t i;
+    for (i = 0; i < s->pf->n_mmaps; i++) {
+        const struct perfdata_mmap *c = &s->pf->mmaps[i];
+        const struct perfdata_mmap *b;
+        int c_ok, b_ok;
+        if (c->pid != pid || addr < c->start || addr - c->start >= c->len)
+            continue;
+        if (best < 0) {
+            best = (long)i;
+            continue;
+        }
+        b = &s->pf->mmaps[best];
+        c_ok = c->time <= time;
+        b_ok = b->time <= time;
+        /* mapped by then beats mapped later; among those mapped by then the
+         * latest (in file order at equal times), else the earliest */
+        if ((c_ok && !b_ok) || (c_ok && b_ok && c->time >= b->time) ||
+            (!c_ok && !b_ok && c->time < b->time))
+            best = (long)i;
+    }
+    return best;
+}
+
+static const char *symbolize(struct symctx *s, long mi, uint64_t addr)
+{
+    const struct perfdata_mmap *m;
     struct hpm_prof_object o;
     struct hpm_sym sym;
-    size_t i;
+    size_t i = (size_t)mi;
     char *name = NULL;
-    for (i = s->pf->n_mmaps; i-- > 0;) {
-        const struct perfdata_mmap *c = &s->pf->mmaps[i];
-        if (c->pid == pid && addr >= c->start && addr - c->start < c->len) {
-            m = c;
-            break;
-        }
-    }
-    if (!m)
+    if (mi < 0)
         return "[unknown]";
+    m = &s->pf->mmaps[i];
     o.start = m->start;
     o.end = m->start + m->len - 1;
     o.offset = m->pgoff;
@@ -172,10 +207,12 @@ static const char *symbolize(struct symctx *s, uint32_t pid, uint64_t addr)
     return own(s, name);
 }
 
-static const char *cached_name(struct symctx *s, uint32_t pid, uint64_t addr)
+static const char *cached_name(struct symctx *s, uint32_t pid, uint64_t addr, uint64_t time)
 {
     struct name_cache *c = &s->cache;
-    uint64_t key = ((uint64_t)pid << 48 ^ addr) | 1ULL << 63;
+    long mi = mapping_at(s, pid, addr, time);
+    /* by mapping, not process: one address may have held two objects */
+    uint64_t key = ((uint64_t)(mi + 1) << 48 ^ addr) | 1ULL << 63;
     size_t h, i;
     if (c->n * 2 >= c->cap) {
         struct name_cache nc;
@@ -186,7 +223,7 @@ static const char *cached_name(struct symctx *s, uint32_t pid, uint64_t addr)
         if (!nc.key || !nc.name) {
             free(nc.key);
             free(nc.name);
-            return symbolize(s, pid, addr);
+            return symbolize(s, mi, addr);
         }
         for (i = 0; i < c->cap; i++)
             if (c->key[i]) {
@@ -206,7 +243,7 @@ static const char *cached_name(struct symctx *s, uint32_t pid, uint64_t addr)
         h = (h + 1) & (c->cap - 1);
     if (!c->key[h]) {
         c->key[h] = key;
-        c->name[h] = symbolize(s, pid, addr);
+        c->name[h] = symbolize(s, mi, addr);
         c->n++;
     }
     return c->name[h];
@@ -214,6 +251,11 @@ static const char *cached_name(struct symctx *s, uint32_t pid, uint64_t addr)
 
 /* ------------------------------------------------------------ stacks */
 
+
+static int cmp_stack_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
 static int cmp_stack(const void *a, const void *b)
 {
@@ -228,12 +270,12 @@ static char *stack_text(struct symctx *s, const struct perfdata_sample *smp)
     size_t len = 1, at = 0;
     char *t;
     if (smp->n_chain == 0) {
-        names[n++] = cached_name(s, smp->pid, smp->ip);
+        names[n++] = cached_name(s, smp->pid, smp->ip, smp->time);
     } else {
         for (i = 0; i < smp->n_chain && n < PERFDATA_MAX_CHAIN; i++) {
             if (smp->chain[i] >= (uint64_t)PERF_CONTEXT_MAX)
                 continue; /* a context marker */
-            names[n++] = cached_name(s, smp->pid, smp->chain[i]);
+            names[n++] = cached_name(s, smp->pid, smp->chain[i], smp->time);
         }
     }
     if (n == 0)
@@ -563,6 +605,236 @@ done:
     return rc;
 }
 
+/* ------------------------------------------------------------ --mem */
+
+struct mem_row {
+    char *name;
+    uint64_t samples, latency, tlb_miss;
+    uint64_t level[5]; /* L1, L2 (or LFB), L3, RAM, other */
+};
+
+struct mem_ctx {
+    struct mem_row *rows;
+    size_t n;
+    long top;
+    char title[600];
+    uint64_t samples, latency;
+};
+
+static int cmp_mem_row(const void *a, const void *b)
+{
+    const struct mem_row *x = a, *y = b;
+    if (x->latency != y->latency)
+        return x->latency > y->latency ? -1 : 1;
+    if (x->samples != y->samples)
+        return x->samples > y->samples ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+/* A code address's function and line, at the sample's time ("fn:line",
+ * "fn" without line information). */
+static char *code_where(struct symctx *s, uint32_t pid, uint64_t addr, uint64_t time)
+{
+    long mi = mapping_at(s, pid, addr, time);
+    const char *fn = cached_name(s, pid, addr, time);
+    struct hpm_sym sym;
+    char *out;
+    memset(&sym, 0, sizeof sym);
+    if (mi >= 0 && object_regular(s, (size_t)mi)) {
+        struct hpm_prof_object o;
+        const struct perfdata_mmap *m = &s->pf->mmaps[mi];
+        o.start = m->start;
+        o.end = m->start + m->len - 1;
+        o.offset = m->pgoff;
+        o.path = m->path;
+        (void)hpm_symbols_lookup(s->syms, &o, addr, &sym);
+    }
+    if ((sym.line ? asprintf(&out, "%s:%u", fn, sym.line) : asprintf(&out, "%s", fn)) < 0)
+        return NULL;
+    return out;
+}
+
+/* A sample's data object, named as hpm profile names it: "heap from
+ * FN:LINE <- CALLER:LINE" (the allocating call, the call into its function), a global's variable "NAME (OBJECT)", "[stack]", "[other]". */
+static char *dobj_name(struct symctx *s, const struct perfdata_sample *smp)
+{
+    const struct perfdata_dobj *d = &s->pf->dobjs[smp->dobj - 1];
+    char *out = NULL;
+    if (d->kind == PERFDATA_DOBJ_HEAP) {
+        /* the allocating call's function and line: two allocation sites
+         * of one function stay apart */
+        char *at = code_where(s, smp->pid, d->where, smp->time), *by = NULL;
+        if (!at)
+            return NULL;
+        if (d->from && !(by = code_where(s, smp->pid, d->from, smp->time))) {
+            free(at);
+            return NULL;
+        }
+        if ((by ? asprintf(&out, "heap from %s <- %s", at, by)
+                : asprintf(&out, "heap from %s", at)) < 0)
+            out = NULL;
+        free(at);
+        free(by);
+    } else if (d->kind == PERFDATA_DOBJ_GLOBAL && d->path) {
+        struct hpm_prof_object o;
+        const char *sym = NULL, *base = strrchr(d->path, '/');
+        uint64_t start = 0;
+        o.start = d->start;
+        o.end = d->end;
+        o.offset = d->pgoff;
+        o.path = d->path;
+        base = base ? base + 1 : d->path;
+        {
+            /* a recording names the file: read only a regular one (a FIFO
+             * there would block) */
+            int fd = hpm_file_open_regular(d->path);
+            if (fd >= 0) {
+                close(fd);
+                (void)hpm_symbols_data(s->syms, &o, smp->addr, &sym, &start);
+            }
+        }
+        if (asprintf(&out, "%s (%s)", sym ? sym : "(data without a symbol)", base) < 0)
+            out = NULL;
+    } else {
+        static const char *const k[] = {"[heap]", "[global]", "[stack]", "[other]"};
+        out = strdup(k[d->kind & 3]);
+    }
+    return out;
+}
+
+static int mem_level(uint64_t data_src)
+{
+    const char *l = perfdata_data_src_level(data_src);
+    return !strcmp(l, "L1") ? 0 : !strcmp(l, "L2") || !strcmp(l, "LFB") ? 1
+         : !strcmp(l, "L3") ? 2 : !strcmp(l, "RAM") ? 3 : 4;
+}
+
+static int write_mem(FILE *f, void *ctx)
+{
+    const struct mem_ctx *m = ctx;
+    size_t i;
+    fprintf(f, "%s\n", m->title);
+    fprintf(f, "%" PRIu64 " samples with a data object, %" PRIu64
+               " cycles of modeled latency; by latency:\n",
+            m->samples, m->latency);
+    fprintf(f, "%10s %12s %6s %7s %8s %8s %8s %8s %8s  %s\n", "samples", "latency", "%lat",
+            "avg", "L1", "L2", "L3", "RAM", "TLBmiss", "data object");
+    for (i = 0; i < m->n && (long)i < m->top; i++) {
+        const struct mem_row *r = &m->rows[i];
+        fprintf(f, "%10" PRIu64 " %12" PRIu64 " %5.1f%% %7.1f %8" PRIu64 " %8" PRIu64 " %8" PRIu64
+                   " %8" PRIu64 " %8" PRIu64 "  %s\n",
+                r->samples, r->latency,
+                m->latency ? 100.0 * (double)r->latency / (double)m->latency : 0.0,
+                r->samples ? (double)r->latency / (double)r->samples : 0.0, r->level[0],
+                r->level[1], r->level[2], r->level[3], r->tlb_miss, r->name);
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+static int report_mem(const char *path, const char *event, long top, const char *output)
+{
+    struct perfdata_file pf;
+    struct symctx sc;
+    struct mem_ctx mc;
+    char err[600], *text;
+    size_t len, i, k;
+    int ev = 0, rc = 1;
+    if (hpm_file_read(path, (size_t)1 << 34, perfdata_head, "a perf.data file", &text, &len, err,
+                      sizeof err) != 0) {
+        fprintf(stderr, "hpm report: cannot read %s\n", err);
+        return 1;
+    }
+    if (perfdata_read((unsigned char *)text, len, &pf, err, sizeof err) != 0) {
+        fprintf(stderr, "hpm report: %s: %s\n", path, err);
+        free(text);
+        return 1;
+    }
+    free(text);
+    if (!(pf.sample_type & PERF_SAMPLE_DATA_SRC) || !pf.dobjs) {
+        fprintf(stderr,
+                "hpm report: %s has no data objects (hpm record writes them with the samples' "
+                "data sources; not with --no-data-src)\n",
+                path);
+        perfdata_free(&pf);
+        return 2;
+    }
+    if (event) {
+        for (ev = 0; ev < (int)pf.n_events; ev++) {
+            const char *nm = pf.names[ev], *colon = strchr(nm, ':');
+            if (!strcmp(nm, event) || (colon && !strcmp(colon + 1, event)))
+                break;
+        }
+        if (ev == (int)pf.n_events) {
+            fprintf(stderr, "hpm report: %s has no event %s\n", path, event);
+            perfdata_free(&pf);
+            return 2;
+        }
+    }
+    memset(&sc, 0, sizeof sc);
+    memset(&mc, 0, sizeof mc);
+    sc.pf = &pf;
+    sc.syms = hpm_symbols_new();
+    sc.regular = calloc(pf.n_mmaps ? pf.n_mmaps : 1, 1);
+    mc.rows = calloc(pf.n_samples ? pf.n_samples : 1, sizeof *mc.rows);
+    if (!sc.syms || !mc.rows)
+        goto oom;
+    for (i = 0; i < pf.n_samples; i++) {
+        const struct perfdata_sample *smp = &pf.samples[i];
+        struct mem_row *r = &mc.rows[mc.n];
+        if (smp->event != (unsigned)ev || !smp->dobj)
+            continue;
+        r->name = dobj_name(&sc, smp);
+        if (!r->name)
+            goto oom;
+        r->samples = 1;
+        r->latency = smp->weight;
+        r->level[mem_level(smp->data_src)] = 1;
+        r->tlb_miss = perfdata_data_src_tlb_miss(smp->data_src) == 1;
+        mc.samples++;
+        mc.latency += smp->weight;
+        mc.n++;
+    }
+    /* one row per object name: sorted by name, added up */
+    qsort(mc.rows, mc.n, sizeof *mc.rows, cmp_stack_name);
+    for (i = 0, k = 0; i < mc.n; i++) {
+        if (k && !strcmp(mc.rows[k - 1].name, mc.rows[i].name)) {
+            struct mem_row *t = &mc.rows[k - 1];
+            unsigned l;
+            t->samples += mc.rows[i].samples;
+            t->latency += mc.rows[i].latency;
+            t->tlb_miss += mc.rows[i].tlb_miss;
+            for (l = 0; l < 5; l++)
+                t->level[l] += mc.rows[i].level[l];
+            free(mc.rows[i].name);
+        } else {
+            mc.rows[k++] = mc.rows[i];
+        }
+    }
+    mc.n = k;
+    qsort(mc.rows, mc.n, sizeof *mc.rows, cmp_mem_row);
+    mc.top = top;
+    snprintf(mc.title, sizeof mc.title, "%s of %s: data objects (modeled latency in cycles)",
+             pf.names[ev], path);
+    rc = runner_write_output("hpm report", output, write_mem, &mc) == 0 ? 0 : 1;
+    goto done;
+oom:
+    fprintf(stderr, "hpm report: out of memory\n");
+done:
+    for (i = 0; i < mc.n; i++)
+        free(mc.rows[i].name);
+    free(mc.rows);
+    for (i = 0; i < sc.n_owned; i++)
+        free(sc.owned[i]);
+    free(sc.owned);
+    free(sc.regular);
+    free(sc.cache.key);
+    free(sc.cache.name);
+    if (sc.syms)
+        hpm_symbols_free(sc.syms);
+    perfdata_free(&pf);
+    return rc;
+}
+
 /* --diff: OLD's and NEW's stacks side by side (both sorted by text), n
  * NEW's events and old OLD's, a stack of one side only with 0 on the
  * other. 0, or -1 (memory). */
@@ -604,10 +876,28 @@ int cmd_report(int argc, char **argv)
     int first, rc;
 
     memset(&o, 0, sizeof o);
+    o.top = 20;
     report_table(&o, table);
     rc = hpm_opt_parse("hpm report", table, synopsis, "", argc, argv, &first);
     if (rc)
         return rc < 0 ? 0 : rc;
+    if (o.mem) {
+        if (o.folded || o.flamegraph || o.diff)
+            return hpm_opt_error("hpm report", table, synopsis, "",
+                                 "--mem is a report of its own: not with --folded, "
+                                 "--flamegraph or --diff%s",
+                                 "");
+        if (first < argc && !strcmp(argv[first], "--"))
+            first++;
+        if (first < argc)
+            path = argv[first++];
+        if (first < argc)
+            return hpm_opt_error("hpm report", table, synopsis, "", "one FILE only: '%s'",
+                                 argv[first]);
+        if (o.output && !runner_output_ok("hpm report", o.output))
+            return 2;
+        return report_mem(path, o.event, o.top, o.output);
+    }
     if (o.folded == o.flamegraph)
         return hpm_opt_error("hpm report", table, synopsis, "",
                              "name one of --folded and --flamegraph%s", "");
