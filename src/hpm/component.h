@@ -173,7 +173,7 @@ struct hpm_component {
  * PMU's event when the program runs under it. */
 #define HPM_COMPONENTS(X) \
     X(hpm_comp_sim) X(hpm_comp_perf) X(hpm_comp_os) X(hpm_comp_sde) X(hpm_comp_appio) \
-    X(hpm_comp_sysdetect)
+    X(hpm_comp_sysdetect) X(hpm_comp_uncore)
 
 #define HPM_COMP_DECLARE(c) extern const struct hpm_component c;
 HPM_COMPONENTS(HPM_COMP_DECLARE)

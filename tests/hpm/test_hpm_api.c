@@ -153,19 +153,20 @@ static void test_components(void)
     CHECK(n >= 2); /* perf (software) and os at least */
     CHECK_RC(hpm_init(), n); /* idempotent */
     CHECK(hpm_is_initialized());
-    CHECK_RC(hpm_num_components(), 6); /* sim, perf, os, sde, appio, sysdetect */
+    CHECK_RC(hpm_num_components(), 7); /* sim, perf, os, sde, appio, sysdetect, uncore */
     CHECK_RC(hpm_component_find("sim"), 0);
     CHECK_RC(hpm_component_find("PERF"), 1);
     CHECK_RC(hpm_component_find("os"), 2);
     CHECK_RC(hpm_component_find("sde"), 3);
     CHECK_RC(hpm_component_find("appio"), 4);
     CHECK_RC(hpm_component_find("sysdetect"), 5);
+    CHECK_RC(hpm_component_find("perf_event_uncore"), 6);
     CHECK_RC(hpm_component_find("papi"), HPM_ENOCOMP);
     CHECK_RC(hpm_component_find(NULL), HPM_EINVAL);
     CHECK_RC(hpm_component_info(-1, &ci), HPM_ENOCOMP);
-    CHECK_RC(hpm_component_info(6, &ci), HPM_ENOCOMP);
+    CHECK_RC(hpm_component_info(7, &ci), HPM_ENOCOMP);
     CHECK_RC(hpm_component_info(0, NULL), HPM_EINVAL);
-    for (i = 0; i < 6; i++) {
+    for (i = 0; i < 7; i++) {
         CHECK_RC(hpm_component_info(i, &ci), HPM_OK);
         CHECK(ci.id == i && ci.name && ci.description && ci.description[0]);
         CHECK(ci.enabled ? ci.disabled_reason == NULL : ci.disabled_reason != NULL);
