@@ -202,7 +202,8 @@ int hpm__set_stop(struct hpm_set *s, int64_t *values);
 void hpm__sets_fork_child(struct hpm_thread *t);
 /* Overflow calls a stopping set is owed: thresholds its final counts passed
  * that no signal reported yet (components with HPM_CI_OVF_FROZEN, where the
- * signal comes at the next superblock boundary, after the stop's own read). */
+ * signal comes at the next superblock boundary, after the stop's own read;
+ * software positions, whose timer checks them only now and then). */
 struct hpm_ovf_owed {
     hpm_overflow_handler handler;
     int handle;

@@ -151,15 +151,21 @@ static void dispatch(struct hpm_set *s, siginfo_t *si, void *pc, void *uc)
 void hpm__ovf_owed_collect(struct hpm_set *s, const int64_t *final, struct hpm_ovf_owed *owed)
 {
     int i;
+    /* the component's frozen signal comes after the stop's read; a
+     * software position's timer tick may not have come since its last
+     * threshold: both are owed what the final counts passed. Not a native
+     * position that a signal of its own reports (perf): a late signal
+     * would count it twice. */
+    int frozen = (s->c->ci_flags & HPM_CI_OVF_FROZEN) && s->n_by_count;
     owed->n = 0;
-    if (!(s->c->ci_flags & HPM_CI_OVF_FROZEN) || !s->n_by_count || !s->handler)
+    if ((!frozen && !s->n_sw) || !s->handler)
         return;
     for (i = 0; i < HPM_OVF_BITS; i++)
         owed->calls[i] = 0;
     for (i = 0; i < s->n; i++) {
         struct hpm_ovf *o = &s->ovf[i];
         int64_t c;
-        if (!o->threshold || !o->native || final[i] < o->deadline)
+        if (!o->threshold || (o->native && !frozen) || final[i] < o->deadline)
             continue;
         c = (final[i] - o->deadline) / o->threshold + 1;
         owed->calls[HPM_OVF_BIT(i)] = c;
