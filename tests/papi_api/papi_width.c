@@ -6,7 +6,9 @@
  *   - a set may hold more than 64 events (100 natives) and counts the last
  *     one added, which overflows exactly (count / threshold calls) with
  *     bit 99 % 64 of the overflow vector, while event 35, which shares
- *     the bit, cannot overflow beside it (PAPI_ECNFLCT);
+ *     the bit, cannot overflow beside it (PAPI_ECNFLCT); checked in
+ *     software (PAPI_OVERFLOW_FORCE_SW) its calls are exact as well (the
+ *     stop gives those the timer has not);
  *   - PAPI's rule stays: a second set of the same component does not start
  *     on a thread that runs one (PAPI_EISRUN), it starts once the first
  *     stopped, and a set of another component runs beside it.
@@ -94,6 +96,17 @@ int main(void)
     CHECK_EQ(PAPI_get_overflow_event_index(wide, ovf_vectors, idx, &nidx), PAPI_OK);
     CHECK_EQ(nidx, 1);
     CHECK_EQ(idx[0], WIDE - 1);
+    CHECK_EQ(PAPI_overflow(wide, br, 0, 0, on_overflow), PAPI_OK);
+    /* checked in software (PAPI_OVERFLOW_FORCE_SW): a timer samples the
+     * counts now and then, and the stop gives the calls owed since its
+     * last look, so the calls are exact too */
+    ovf_calls = 0;
+    CHECK_EQ(PAPI_overflow(wide, br, 10000, PAPI_OVERFLOW_FORCE_SW, on_overflow), PAPI_OK);
+    CHECK_EQ(PAPI_start(wide), PAPI_OK);
+    loop(100000);
+    CHECK_EQ(PAPI_stop(wide, v), PAPI_OK);
+    printf("software overflow: sim::BR_COND %lld, %lld calls\n", v[WIDE - 1], ovf_calls);
+    CHECK_EQ(ovf_calls, v[WIDE - 1] / 10000);
     CHECK_EQ(PAPI_overflow(wide, br, 0, 0, on_overflow), PAPI_OK);
 
     /* one running set per component per thread, as in PAPI */
