@@ -3,13 +3,15 @@
 # Loops and the roofline (tests/roofline/CMakeLists.txt).
 #   roofline_test.sh HPM LOOP_PROG STREAM SOURCE_DIR WORKDIR SCENARIO
 set -u
-hpm=$1 loop_prog=$2 stream=$3 src=$4 work=$5 scenario=$6
+hpm=$1 loop_prog=$2 stream=$3 kernels=$4 src=$5 work=$6 scenario=$7
 dir=$work/$scenario
 rm -rf "$dir"
 mkdir -p "$dir"
 cd "$dir" || exit 1
 . "$src/tests/common/scenario.sh"
 py=/usr/bin/python3
+# the model's measured ceilings: measured here, not taken from a cache
+export HPM_ROOFLINE_CACHE="$dir/cache"
 
 # loop_row FUNCTION DEPTH: "entries iterations trip" of that loop in out
 loop_row() {
@@ -44,6 +46,7 @@ stream)
     expect_rc 0
     cp out count.txt
     "$hpm" roofline --json --profile p.cg >r.json 2>rerr || fail "hpm roofline failed: $(cat rerr)"
+    ls "$dir/cache/"* >/dev/null 2>&1 || fail "the measured ceilings were not kept"
     $py - r.json count.txt <<'PY' || fail "the roofline's numbers"
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -65,6 +68,34 @@ assert abs(tr["intensity"]["L1"] - 2 / 24) < 1e-9, tr["intensity"]
 assert abs(tr["intensity"]["DDR"] - 2 / 32) / (2 / 32) < 0.02, tr["intensity"]
 assert tr["bound"] in ("L2", "L3", "DDR"), tr["bound"]
 assert tr["entries"] == 5 and abs(tr["trip"] - 1e6) < 1e-6, (tr["entries"], tr["trip"])
+# on the DDR roof the model's own kernels measured (within 10%)
+roof = tr["intensity"]["DDR"] * d["measured"]["bytes_per_s"]["DDR"] / 1e9
+assert abs(tr["gflops"] - roof) / roof < 0.10, (tr["gflops"], roof)
+PY
+    ;;
+matmul)
+    # n = 128, 16 x 16 tiles: 2 n^3 flops each. L1: the inner loop loads
+    # a and b (16 bytes per 2 flops), and c is loaded and stored once per
+    # inner loop: 2 / (16 + 16 / n) naive, 2 / (16 + 16 / B) blocked. L2:
+    # naive b walks a column, 1 KB apart, all in one set of the 64-way L1:
+    # a 32-byte line per multiply-add, 2 / 32; blocked tiles stay in L1.
+    run profile -o mm.cg -- "$kernels" matmul 128 16
+    expect_rc 0
+    "$hpm" roofline --no-measure --json --top 50 --profile mm.cg >r.json 2>rerr ||
+        fail "hpm roofline failed: $(cat rerr)"
+    $py - r.json <<'PY' || fail "matmul's intensities"
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = {i["name"]: i for i in d["items"] if i["kind"] == "function"}
+nv, bl = f["matmul_naive"], f["matmul_blocked"]
+assert nv["flops"] == bl["flops"] == 2 * 128 ** 3, (nv["flops"], bl["flops"])
+def near(got, want, tol):
+    assert abs(got - want) / want < tol, (got, want)
+near(nv["intensity"]["L1"], 2 / (16 + 16 / 128), 0.01)
+near(bl["intensity"]["L1"], 2 / (16 + 16 / 16), 0.02)
+near(nv["intensity"]["L2"], 2 / 32, 0.05)
+assert bl["intensity"]["L2"] > 10 * nv["intensity"]["L2"], (bl["intensity"], nv["intensity"])
+assert "model_bound" not in nv  # --no-measure: the file's ceilings only
 PY
     ;;
 svg)
@@ -72,7 +103,8 @@ svg)
     expect_rc 0
     expect_err "drew r.svg"
     xmllint --noout r.svg || fail "r.svg is not well-formed"
-    for roof in "L1 roof" "L2 roof" "L3 roof" "DDR roof" "peak 128-bit dp"; do
+    for roof in "L1 roof" "L2 roof" "L3 roof" "DDR roof" "peak 128-bit dp" \
+        "DDR measured on the model"; do
         grep -q "$roof" r.svg || fail "r.svg does not name '$roof'"
     done
     # text and CSV name the same loops
@@ -89,8 +121,6 @@ errors)
     run roofline -o 'a
 b.svg' -- "$loop_prog" 1 1
     expect_rc 2
-    ls /tmp/hpm-roofline.* >/dev/null 2>&1 && echo "note: /tmp/hpm-roofline.* of other runs" >&2
-    true
     ;;
 *)
     fail "unknown scenario"

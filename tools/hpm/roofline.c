@@ -18,6 +18,17 @@
  * bandwidth). Each item's peak is that of the width most of its flops
  * use; the level that bounds it is the one whose roof, min(peak, AI x
  * bandwidth), is lowest; headroom is that roof over the achieved rate.
+ *
+ * The model's own ceilings are measured too, as the Empirical Roofline
+ * Toolkit measures a machine's: hpm profile runs hpm-roofline-kernels
+ * (workloads/roofline) on the machine, whose functions peak_scalar,
+ * peak_128 and peak_256 (independent multiply-adds) and bw_L1 ... bw_DDR
+ * (a sum over an array sized for that level, read again and again) give
+ * the achieved peak per width and bytes a second per level; each item is
+ * classified against them too ("model"). The result is kept in
+ * $XDG_CACHE_HOME/hpm/roofline (or ~/.cache/hpm/roofline; HPM_ROOFLINE_CACHE
+ * names another folder, "off" none), keyed by the machine model, hpm's
+ * version and the kernels' file.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -59,6 +70,14 @@ struct ceilings {
     double bw[LV_N];   /* bytes/s; 0: no such level */
 };
 
+/* Measured on the model: double precision only (the kernels'); 0: not
+ * measured (no AVX on this CPU: no 256-bit kernel). */
+struct measured {
+    int have;
+    double peak[3];
+    double bw[LV_N];
+};
+
 struct item {
     int is_loop;
     char name[512];
@@ -66,17 +85,19 @@ struct item {
     double flops, flops_dp, flops_sp, width[3], cycles, bytes[LV_N];
     double gflops, ai[LV_N], roof, peak;
     int bound; /* LV_*, or LV_N: the peak */
+    int model_bound;   /* the same against the measured ceilings, -1: none */
+    double model_roof;
     uint64_t entries;
     double trip;
 };
 
 struct roofline_opts {
     const char *machine, *out, *profile;
-    int json, csv;
+    int json, csv, no_measure;
     long top;
 };
 
-#define ROOFLINE_OPTIONS 7
+#define ROOFLINE_OPTIONS 8
 static void roofline_table(struct roofline_opts *o, struct hpm_opt *t)
 {
     const struct hpm_opt rows[] = {
@@ -90,6 +111,8 @@ static void roofline_table(struct roofline_opts *o, struct hpm_opt *t)
          &o->top, NULL, NULL, 1, 10000},
         {"--profile", NULL, "PROFILE", "a profile hpm profile wrote (no program runs)",
          HPM_OPT_STRING, &o->profile, NULL, NULL, 0, 0},
+        {"--no-measure", NULL, NULL, "do not measure the model's own ceilings (kernels)",
+         HPM_OPT_FLAG, &o->no_measure, NULL, NULL, 0, 0},
         HPM_OPT_TABLE_END,
     };
     _Static_assert(sizeof rows / sizeof rows[0] == ROOFLINE_OPTIONS, "ROOFLINE_OPTIONS");
@@ -149,7 +172,8 @@ static const char *const k_names[K_N] = {
     "DDR_WRITE_BYTES"};
 
 static void item_fill(struct item *it, const uint64_t *v, const int *kx,
-                      const struct hpm_machine *m, const struct ceilings *c)
+                      const struct hpm_machine *m, const struct ceilings *c,
+                      const struct measured *me)
 {
 #define V(k) (kx[k] >= 0 ? (double)v[kx[k]] : 0.0)
     unsigned w, l;
@@ -187,6 +211,18 @@ static void item_fill(struct item *it, const uint64_t *v, const int *kx,
         }
     }
     it->roof = best;
+    it->model_bound = -1;
+    it->model_roof = 0;
+    if (me && me->have && me->peak[w] > 0) {
+        best = me->peak[w];
+        it->model_bound = LV_N;
+        for (l = 0; l < LV_N; l++)
+            if (me->bw[l] > 0 && it->bytes[l] > 0 && it->ai[l] * me->bw[l] < best) {
+                best = it->ai[l] * me->bw[l];
+                it->model_bound = (int)l;
+            }
+        it->model_roof = best;
+    }
 }
 
 static int cmp_item(const void *a, const void *b)
@@ -197,7 +233,8 @@ static int cmp_item(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
-/* Runs hpm profile -o out -- argv... under machine: its exit status. */
+/* Runs hpm profile -o out -- argv... under machine (its report to
+ * /dev/null): its exit status. */
 static int run_profile(const char *machine, const char *out, char **argv, int argc)
 {
     char **args = calloc((size_t)argc + 8, sizeof *args);
@@ -243,8 +280,13 @@ static int callgrind_head(const char *head, size_t n)
            strstr(head, "\nevents:") != NULL;
 }
 
+static const char *bound_name(int b)
+{
+    return b < 0 ? "-" : b == LV_N ? "peak" : lv_name[b];
+}
+
 static void print_text(const struct item *it, size_t n, const struct ceilings *c,
-                       const struct hpm_machine *m, const char *where)
+                       const struct hpm_machine *m, const char *where, const struct measured *me)
 {
     size_t i;
     unsigned l;
@@ -257,8 +299,20 @@ static void print_text(const struct item *it, size_t n, const struct ceilings *c
     for (l = 0; l < LV_N; l++)
         if (c->bw[l] > 0)
             printf(" %s %.3g", lv_name[l], c->bw[l] / 1e9);
-    printf("\n\n%-5s %10s %7s %9s %9s %9s %9s %-5s %8s  %s\n", "kind", "GFLOP/s", "%peak",
-           "AI L1", "AI L2", "AI L3", "AI DDR", "bound", "headroom", "name");
+    printf("\n");
+    if (me->have) {
+        printf("  measured on the model (hpm-roofline-kernels): peak GFLOP/s double precision: "
+               "scalar %.3g, 128-bit %.3g, 256-bit %.3g\n  measured bandwidth GB/s:",
+               me->peak[0] / 1e9, me->peak[1] / 1e9, me->peak[2] / 1e9);
+        for (l = 0; l < LV_N; l++)
+            if (me->bw[l] > 0)
+                printf(" %s %.3g", lv_name[l], me->bw[l] / 1e9);
+        printf("\n");
+    }
+    printf("  bound: the roof that holds each (machine file); model: the same with the "
+           "measured ceilings\n");
+    printf("\n%-5s %10s %7s %9s %9s %9s %9s %-5s %8s %-5s  %s\n", "kind", "GFLOP/s", "%peak",
+           "AI L1", "AI L2", "AI L3", "AI DDR", "bound", "headroom", "model", "name");
     for (i = 0; i < n; i++) {
         printf("%-5s %10.4g %6.1f%%", it[i].is_loop ? "loop" : "func", it[i].gflops,
                it[i].peak > 0 ? 100.0 * it[i].gflops * 1e9 / it[i].peak : 0.0);
@@ -268,8 +322,9 @@ static void print_text(const struct item *it, size_t n, const struct ceilings *c
             else
                 printf(" %9s", "-");
         }
-        printf(" %-5s %7.1fx  %s", it[i].bound == LV_N ? "peak" : lv_name[it[i].bound],
-               it[i].gflops > 0 ? it[i].roof / (it[i].gflops * 1e9) : 0.0, it[i].name);
+        printf(" %-5s %7.1fx %-5s  %s", bound_name(it[i].bound),
+               it[i].gflops > 0 ? it[i].roof / (it[i].gflops * 1e9) : 0.0,
+               bound_name(it[i].model_bound), it[i].name);
         if (it[i].is_loop)
             printf(" (%" PRIu64 " entries, trip %.4g)", it[i].entries, it[i].trip);
         printf("\n");
@@ -281,7 +336,8 @@ static void print_csv(const struct item *it, size_t n)
     size_t i;
     unsigned l;
     printf("kind,name,object,flops,flops_dp,flops_sp,cycles,gflops,peak_gflops,bytes_l1,bytes_l2,"
-           "bytes_l3,bytes_ddr,ai_l1,ai_l2,ai_l3,ai_ddr,bound,roof_gflops,entries,trip\n");
+           "bytes_l3,bytes_ddr,ai_l1,ai_l2,ai_l3,ai_ddr,bound,roof_gflops,model_bound,"
+           "model_roof_gflops,entries,trip\n");
     for (i = 0; i < n; i++) {
         const char *s;
         printf("%s,\"", it[i].is_loop ? "loop" : "function");
@@ -296,13 +352,14 @@ static void print_csv(const struct item *it, size_t n)
             printf(",%.0f", it[i].bytes[l]);
         for (l = 0; l < LV_N; l++)
             printf(",%.6g", it[i].ai[l]);
-        printf(",%s,%.6g,%" PRIu64 ",%.6g\n", it[i].bound == LV_N ? "peak" : lv_name[it[i].bound],
-               it[i].roof / 1e9, it[i].entries, it[i].trip);
+        printf(",%s,%.6g,%s,%.6g,%" PRIu64 ",%.6g\n", bound_name(it[i].bound), it[i].roof / 1e9,
+               bound_name(it[i].model_bound), it[i].model_roof / 1e9, it[i].entries, it[i].trip);
     }
 }
 
 static int print_json(const struct item *it, size_t n, const struct ceilings *c,
-                      const struct hpm_machine *m, const struct item *all)
+                      const struct hpm_machine *m, const struct item *all,
+                      const struct measured *me)
 {
     json_t *root = json_object(), *items = json_array(), *ceil = json_object(), *bw = json_object();
     size_t i;
@@ -321,6 +378,20 @@ static int print_json(const struct item *it, size_t n, const struct ceilings *c,
             json_object_set_new(bw, lv_name[l], json_real(c->bw[l]));
     json_object_set_new(ceil, "peak_flops_per_s", peak);
     json_object_set_new(ceil, "bytes_per_s", bw);
+    if (me->have) {
+        json_t *mo = json_object(), *mp = json_object(), *mb = json_object();
+        for (l = 0; l < 3; l++)
+            if (me->peak[l] > 0)
+                json_object_set_new(mp, wn[l], json_real(me->peak[l]));
+        for (l = 0; l < LV_N; l++)
+            if (me->bw[l] > 0)
+                json_object_set_new(mb, lv_name[l], json_real(me->bw[l]));
+        json_object_set_new(mo, "peak_dp_flops_per_s", mp);
+        json_object_set_new(mo, "bytes_per_s", mb);
+        json_object_set_new(mo, "source", json_string("measured on the model: "
+                                                      "hpm-roofline-kernels under hpm profile"));
+        json_object_set_new(root, "measured", mo);
+    }
     json_object_set_new(root, "machine", json_string(m->name));
     json_object_set_new(root, "frequency_hz", json_integer((json_int_t)m->frequency_hz));
     json_object_set_new(root, "ceilings", ceil);
@@ -340,8 +411,11 @@ static int print_json(const struct item *it, size_t n, const struct ceilings *c,
         }
         json_object_set_new(o, "bytes", b);
         json_object_set_new(o, "intensity", ai);
-        json_object_set_new(o, "bound",
-                            json_string(it[i].bound == LV_N ? "peak" : lv_name[it[i].bound]));
+        json_object_set_new(o, "bound", json_string(bound_name(it[i].bound)));
+        if (it[i].model_bound >= 0) {
+            json_object_set_new(o, "model_bound", json_string(bound_name(it[i].model_bound)));
+            json_object_set_new(o, "model_roof_gflops", json_real(it[i].model_roof / 1e9));
+        }
         json_object_set_new(o, "roof_gflops", json_real(it[i].roof / 1e9));
         json_object_set_new(o, "peak_gflops", json_real(it[i].peak / 1e9));
         if (it[i].is_loop) {
@@ -373,7 +447,7 @@ static int print_json(const struct item *it, size_t n, const struct ceilings *c,
  * a point at its DDR (or, without DDR traffic, L1) intensity, numbered as
  * in the table. */
 static int draw(const char *out, const struct item *it, size_t n, const struct ceilings *c,
-                const struct hpm_machine *m)
+                const struct hpm_machine *m, const struct measured *me)
 {
     int pfd[2], status;
     size_t i;
@@ -424,6 +498,12 @@ static int draw(const char *out, const struct item *it, size_t n, const struct c
         fprintf(g, "%.9g with lines dashtype 2 title 'peak %s dp (%.3g GFLOP/s)', ",
                 c->peak[0][l] / 1e9, l == 0 ? "scalar" : l == 1 ? "128-bit" : "256-bit",
                 c->peak[0][l] / 1e9);
+    for (l = 0; me->have && l < LV_N; l++)
+        if (me->bw[l] > 0)
+            fprintf(g, "(x*%.9g < %.9g ? x*%.9g : %.9g) with lines dashtype 3 title '%s measured "
+                       "on the model (%.3g GB/s)', ",
+                    me->bw[l] / 1e9, me->peak[1] / 1e9, me->bw[l] / 1e9, me->peak[1] / 1e9,
+                    lv_name[l], me->bw[l] / 1e9);
     fprintf(g, "$pts using 1:2 with points pointtype 7 title 'loops and functions (DDR "
                "intensity)', $pts using 1:2:3 with labels offset 1,0.5 notitle\n");
     fclose(g);
@@ -438,12 +518,263 @@ static int draw(const char *out, const struct item *it, size_t n, const struct c
     return 0;
 }
 
+/* The kind indexes of p's kinds the roofline reads (-1: absent); 0, or -1
+ * after naming the first one missing. */
+static int kinds_of(const struct hpm_profile *p, const char *what, int *kx)
+{
+    unsigned k, j;
+    for (k = 0; k < K_N; k++) {
+        kx[k] = -1;
+        for (j = 0; j < p->n_kinds; j++)
+            if (strcmp(p->kinds[j], k_names[k]) == 0)
+                kx[k] = (int)j;
+        if (kx[k] < 0 && k != K_L3_READS && k != K_L3_WB_IN) {
+            fprintf(stderr,
+                    "hpm roofline: %s has no %s (a roofline needs it: profile every event, "
+                    "hpm profile's default)\n",
+                    what, k_names[k]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* A function's self costs (n_kinds values, calloc'd), or NULL. */
+static uint64_t *fn_self(const struct hpm_profile *p, size_t f)
+{
+    uint64_t *v = calloc(p->n_kinds ? p->n_kinds : 1, sizeof *v);
+    size_t j;
+    unsigned k;
+    if (!v)
+        return NULL;
+    for (j = 0; j < p->fns[f].n_costs; j++) {
+        const struct hpm_prof_cost *cc = &p->fns[f].costs[j];
+        for (k = 0; k < p->n_kinds; k++)
+            v[k] += hpm_prof_value(cc->v, cc->kv, cc->n_kv, k);
+    }
+    return v;
+}
+
+static uint64_t fnv1a(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *b = data;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+/* The cache file of the measured ceilings, or 0 when there is none. */
+static int cache_path(const struct hpm_machine *m, const char *kernels, char *buf, size_t len)
+{
+    const char *env = getenv("HPM_ROOFLINE_CACHE"), *base;
+    char dir[2048];
+    struct stat st;
+    uint64_t h = 0xcbf29ce484222325ull;
+    if (env && strcmp(env, "off") == 0)
+        return 0;
+    if (stat(kernels, &st) != 0)
+        return 0;
+    h = fnv1a(h, m, sizeof *m);
+    h = fnv1a(h, HPM_VERSION_STRING, strlen(HPM_VERSION_STRING));
+    h = fnv1a(h, &st.st_size, sizeof st.st_size);
+    h = fnv1a(h, &st.st_mtime, sizeof st.st_mtime);
+    if (env && *env == '/')
+        snprintf(dir, sizeof dir, "%s", env);
+    else if ((base = getenv("XDG_CACHE_HOME")) && *base == '/')
+        snprintf(dir, sizeof dir, "%s/hpm/roofline", base);
+    else if ((base = getenv("HOME")) && *base == '/')
+        snprintf(dir, sizeof dir, "%s/.cache/hpm/roofline", base);
+    else
+        return 0;
+    snprintf(buf, len, "%s/%016" PRIx64, dir, h);
+    return 1;
+}
+
+static void mkdirs(const char *path)
+{
+    char d[2300], *s;
+    snprintf(d, sizeof d, "%s", path);
+    for (s = d + 1; (s = strchr(s, '/')) != NULL; s++) {
+        *s = 0;
+        (void)mkdir(d, 0700);
+        *s = '/';
+    }
+}
+
+static const char *const me_keys[3 + LV_N] = {"peak_scalar", "peak_128", "peak_256",
+                                               "bw_L1",       "bw_L2",    "bw_L3", "bw_DDR"};
+
+static int cache_read(const char *path, struct measured *me)
+{
+    char line[128];
+    unsigned got = 0, k;
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    FILE *f;
+    struct stat st;
+    if (fd < 0)
+        return -1;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > 4096 ||
+        !(f = fdopen(fd, "r"))) {
+        close(fd);
+        return -1;
+    }
+    memset(me, 0, sizeof *me);
+    while (fgets(line, sizeof line, f)) {
+        char name[32];
+        double v;
+        if (sscanf(line, "%31s %lf", name, &v) != 2 || !(v >= 0) || v > 1e18)
+            continue;
+        for (k = 0; k < 3 + LV_N; k++)
+            if (strcmp(name, me_keys[k]) == 0) {
+                if (k < 3)
+                    me->peak[k] = v;
+                else
+                    me->bw[k - 3] = v;
+                got |= 1u << k;
+            }
+    }
+    fclose(f);
+    me->have = got == (1u << (3 + LV_N)) - 1;
+    return me->have ? 0 : -1;
+}
+
+static void cache_write(const char *path, const struct measured *me)
+{
+    char tmp[2300];
+    unsigned k;
+    FILE *f;
+    int fd;
+    mkdirs(path);
+    snprintf(tmp, sizeof tmp, "%s.%ld", path, (long)getpid());
+    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0 || !(f = fdopen(fd, "w"))) {
+        if (fd >= 0)
+            close(fd);
+        return;
+    }
+    for (k = 0; k < 3 + LV_N; k++)
+        fprintf(f, "%s %.9g\n", me_keys[k], k < 3 ? me->peak[k] : me->bw[k - 3]);
+    if (fclose(f) != 0 || rename(tmp, path) != 0)
+        unlink(tmp);
+}
+
+/* The model's ceilings: hpm-roofline-kernels (beside hpm) under hpm
+ * profile on the machine, or the cache. 0, or 1 after a message (the
+ * roofline goes on with the file's ceilings). */
+static int measure(const char *machine, const struct hpm_machine *m, struct measured *me)
+{
+    char self[2048], kernels[2100], cache[2200], dir[] = "/tmp/hpm-roofline-kernels.XXXXXX";
+    char path[64], err[256], sizes[LV_N][32], reps[LV_N][32], *args[4 + 3 * LV_N];
+    char *text = NULL;
+    size_t len = 0, f;
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    uint64_t largest = m->hier.l1d.size, sz[LV_N] = {0};
+    struct hpm_profile p;
+    int na = 0, rc, kx[K_N];
+    unsigned l;
+    memset(me, 0, sizeof *me);
+    if (n <= 0)
+        return 1;
+    self[n] = 0;
+    snprintf(kernels, sizeof kernels, "%.*s/hpm-roofline-kernels",
+             strrchr(self, '/') ? (int)(strrchr(self, '/') - self) : 1,
+             strrchr(self, '/') ? self : ".");
+    if (access(kernels, X_OK) != 0) {
+        fprintf(stderr, "hpm roofline: note: no %s (built with hpm: workloads/roofline): the "
+                        "model's ceilings are not measured\n", kernels);
+        return 1;
+    }
+    if (cache_path(m, kernels, cache, sizeof cache) && cache_read(cache, me) == 0)
+        return 0;
+    /* working sets: half the L1; twice the L1 (the L2 streams it: a
+     * prefetch buffer smaller than the L1 too); half the L3; four times
+     * the largest cache. About 4 MiB read at each level. */
+    sz[LV_L1] = m->hier.l1d.size / 2;
+    if (m->hier.l2.size)
+        sz[LV_L2] = m->hier.l2.size > 2 * m->hier.l1d.size ? m->hier.l2.size / 2
+                                                           : 2 * m->hier.l1d.size;
+    if (m->hier.l3.size)
+        sz[LV_L3] = m->hier.l3.size / 2;
+    if (m->hier.l2.size > largest)
+        largest = m->hier.l2.size;
+    if (m->hier.l3.size > largest)
+        largest = m->hier.l3.size;
+    sz[LV_DDR] = 4 * largest;
+    args[na++] = kernels;
+    args[na++] = "measure";
+    args[na++] = "100000";
+    for (l = 0; l < LV_N; l++) {
+        uint64_t r = sz[l] ? ((uint64_t)4 << 20) / sz[l] : 0;
+        if (!sz[l])
+            continue;
+        snprintf(sizes[l], sizeof sizes[l], "%" PRIu64, sz[l]);
+        snprintf(reps[l], sizeof reps[l], "%" PRIu64, r ? r : 1);
+        args[na++] = (char *)lv_name[l];
+        args[na++] = sizes[l];
+        args[na++] = reps[l];
+    }
+    if (!mkdtemp(dir))
+        return 1;
+    snprintf(path, sizeof path, "%s/kernels", dir);
+    rc = run_profile(machine, path, args, na);
+    if (rc == 0 && hpm_file_read(path, (size_t)1 << 30, callgrind_head, "a profile", &text, &len,
+                                 err, sizeof err) == 0) {
+        hpm_profile_init(&p);
+        if (hpm_prof_read_callgrind(&p, text, len, err, sizeof err) == 0 &&
+            kinds_of(&p, "the kernels' profile", kx) == 0) {
+            hpm_profile_finish(&p);
+            for (f = 0; f < p.n_fns; f++) {
+                const char *name = p.strs[p.fns[f].name];
+                struct item it;
+                uint64_t *v;
+                unsigned k;
+                double t;
+                for (k = 0; k < 3 + LV_N && strcmp(name, me_keys[k]) != 0; k++)
+                    ;
+                if (k == 3 + LV_N || !(v = fn_self(&p, f)))
+                    continue;
+                memset(&it, 0, sizeof it);
+                item_fill(&it, v, kx, m, &(struct ceilings){0}, NULL);
+                free(v);
+                t = it.cycles / (double)m->frequency_hz;
+                if (t <= 0)
+                    continue;
+                if (k < 3)
+                    me->peak[k] = it.flops / t;
+                else
+                    me->bw[k - 3] = it.bytes[k - 3] / t;
+            }
+            me->have = me->peak[0] > 0 && me->peak[1] > 0 && me->bw[LV_L1] > 0;
+        }
+        hpm_profile_free(&p);
+    }
+    free(text);
+    unlink(path);
+    {
+        char data[80];
+        snprintf(data, sizeof data, "%s.data", path);
+        unlink(data);
+    }
+    rmdir(dir);
+    if (!me->have) {
+        fprintf(stderr, "hpm roofline: note: the model's ceilings could not be measured\n");
+        return 1;
+    }
+    if (cache[0])
+        cache_write(cache, me);
+    return 0;
+}
+
 int cmd_roofline(int argc, char **argv)
 {
     struct roofline_opts o;
     struct hpm_opt t[ROOFLINE_OPTIONS];
     struct hpm_machine m;
     struct ceilings c;
+    struct measured me;
     struct hpm_profile p;
     struct hpm_loops ls;
     struct item *items = NULL, all;
@@ -478,6 +809,9 @@ int cmd_roofline(int argc, char **argv)
                      &c);
     if (rc)
         return rc;
+    memset(&me, 0, sizeof me);
+    if (!o.no_measure)
+        (void)measure(o.machine, &m, &me);
     prof = o.profile;
     if (!prof) {
         if (!mkdtemp(dir)) {
@@ -509,21 +843,11 @@ int cmd_roofline(int argc, char **argv)
     }
     free(text);
     hpm_profile_finish(&p);
-    for (k = 0; k < K_N; k++) {
-        unsigned j;
-        kx[k] = -1;
-        for (j = 0; j < p.n_kinds; j++)
-            if (strcmp(p.kinds[j], k_names[k]) == 0)
-                kx[k] = (int)j;
+    if (kinds_of(&p, prof, kx) != 0) {
+        hpm_profile_free(&p);
+        rc = 1;
+        goto out;
     }
-    for (k = 0; k < K_N; k++)
-        if (kx[k] < 0 && !(k == K_L3_READS || k == K_L3_WB_IN) ) {
-            fprintf(stderr, "hpm roofline: %s has no %s (a roofline needs it: profile every event, "
-                            "hpm profile's default)\n", prof, k_names[k]);
-            hpm_profile_free(&p);
-            rc = 1;
-            goto out;
-        }
     if (hpm_loops_find(&p, &ls, err, sizeof err) != 0) {
         fprintf(stderr, "hpm roofline: %s: %s\n", prof, err);
         hpm_profile_free(&p);
@@ -542,7 +866,7 @@ int cmd_roofline(int argc, char **argv)
         it->is_loop = 1;
         hpm_loop_name(&p, &ls.loops[i], it->name, sizeof it->name);
         snprintf(it->object, sizeof it->object, "%s", p.strs[p.fns[ls.loops[i].fn].obj]);
-        item_fill(it, ls.loops[i].incl, kx, &m, &c);
+        item_fill(it, ls.loops[i].incl, kx, &m, &c, &me);
         it->entries = ls.loops[i].entries;
         it->trip = hpm_loop_trip(&ls.loops[i]);
         if (it->flops > 0)
@@ -555,46 +879,41 @@ int cmd_roofline(int argc, char **argv)
     n = nl;
     for (i = 0; i < p.n_fns; i++) {
         struct item *it = &items[n + nf];
-        uint64_t *v = calloc(p.n_kinds ? p.n_kinds : 1, sizeof *v);
-        size_t j;
+        uint64_t *v = fn_self(&p, i);
         if (!v) {
             rc = 1;
             goto done;
-        }
-        for (j = 0; j < p.fns[i].n_costs; j++) {
-            const struct hpm_prof_cost *cc = &p.fns[i].costs[j];
-            for (k = 0; k < p.n_kinds; k++)
-                v[k] += hpm_prof_value(cc->v, cc->kv, cc->n_kv, k);
         }
         for (k = 0; k < p.n_kinds; k++)
             sum[k] += v[k];
         memset(it, 0, sizeof *it);
         snprintf(it->name, sizeof it->name, "%s", p.strs[p.fns[i].name]);
         snprintf(it->object, sizeof it->object, "%s", p.strs[p.fns[i].obj]);
-        item_fill(it, v, kx, &m, &c);
+        item_fill(it, v, kx, &m, &c, &me);
         free(v);
         if (it->flops > 0)
             nf++;
     }
     memset(&all, 0, sizeof all);
-    item_fill(&all, sum, kx, &m, &c);
+    item_fill(&all, sum, kx, &m, &c, &me);
     qsort(items + n, nf, sizeof *items, cmp_item);
     if (nf > (size_t)o.top)
         nf = (size_t)o.top;
     n += nf;
     if (o.json)
-        rc = print_json(items, n, &c, &m, &all);
+        rc = print_json(items, n, &c, &m, &all, &me);
     else if (o.csv)
         print_csv(items, n);
     else
         print_text(items, n, &c, &m,
                    o.machine && strcmp(o.machine, "host") == 0
                        ? "ceilings assumed for a current x86-64 core"
-                       : "ceilings from its machine file");
+                       : "ceilings from its machine file",
+                   &me);
     if (n == 0 && !o.json && !o.csv)
         printf("(no loop or function with floating-point operations)\n");
     if (o.out && rc == 0) {
-        rc = draw(o.out, items, n, &c, &m);
+        rc = draw(o.out, items, n, &c, &m, &me);
         if (rc == 0)
             fprintf(stderr, "hpm roofline: drew %s\n", o.out);
     }
