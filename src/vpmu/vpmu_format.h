@@ -70,15 +70,32 @@
  *                                        events seen while counting (every
  *                                        thread), samples written, samples
  *                                        the rate limit dropped
- *     sample KIND IP DATA T LWP CORE NS SITE...  one sample: the instruction
+ *     sample KIND IP DATA T LWP CORE NS ACC SERVED TLB LAT DKIND DWHERE DFROM DOBJ SITE...
+ *                                        one sample: the instruction
  *                                        at IP (hex) caused the PERIOD-th
  *                                        event of KIND on thread serial T
  *                                        (kernel thread id LWP) on CORE,
  *                                        data address DATA (hex, 0 for a
  *                                        fetch), at modeled time NS
- *                                        (nanoseconds of the core); the
+ *                                        (nanoseconds of the core); its
+ *                                        access ACC (load, store, fetch),
+ *                                        the level that SERVED it (L1, L2,
+ *                                        L3, MEM), TLB (tlbhit, tlbmiss),
+ *                                        its modeled latency LAT in cycles
+ *                                        ("- - - 0": no access); its data
+ *                                        object as prof_data names it
+ *                                        (DKIND heap, global, stack, other,
+ *                                        DWHERE and DFROM hex, DOBJ the
+ *                                        mapping; "- 0 0 0": none); the
  *                                        open calls' call instructions,
  *                                        innermost first (hex, at most 32)
+ *     sample_latency load|store LAT LEVEL TLB COUNT  the accesses while
+ *                                        counting at that latency, level
+ *                                        and TLB lookup (every one, sampled
+ *                                        or not: the exact histogram)
+ *     sample_mmap START END OFFSET NS PATH  code mapped while sampling
+ *                                        (hex range and offset) at modeled
+ *                                        time NS
  *   (each file holds the samples since the previous segment: the samples of
  *   a process are those of its segments together)
  * Thread numbers are serials, not Valgrind ThreadIds (which are reused).
