@@ -487,6 +487,12 @@ void vpmu_node_init(void)
     run_hier = run_timing || (needs & HPM_NEED_HIER);
     run_bpred = run_timing || (needs & HPM_NEED_BPRED);
     run_tlb = run_timing || (needs & HPM_NEED_TLB);
+    if (vpmu_lat_on) {
+        /* the latency histogram: the level that served each access and
+         * its TLB lookup */
+        run_hier = True;
+        run_tlb = True;
+    }
     if (run_hier || run_bpred || run_tlb)
         level = level > VPMU_LEVEL_CORE ? level : VPMU_LEVEL_CORE;
 
@@ -566,7 +572,7 @@ void vpmu_node_init(void)
     if (run_hier && filter_i && !if_skip_on && n_cores > 0 && cores[0].l1i_probe &&
         !cores[0].l1i_probe->index && machine.hier.l1i.policy == HPM_REPL_LRU)
         if_mru_on = True; /* an MRU hit changes nothing (vpmu_node.h) */
-    if (run_hier && filter_d && !vpmu_sample_on && n_cores > 0 && cores[0].l1d_probe &&
+    if (run_hier && filter_d && !vpmu_sample_acc && n_cores > 0 && cores[0].l1d_probe &&
         !cores[0].l1d_probe->index && machine.hier.l1d.policy == HPM_REPL_LRU)
         d_mru_on = d_mru_when_run = True;
     if (clo_model_on_demand && (run_hier || run_bpred || run_tlb || run_timing)) {
@@ -1009,7 +1015,7 @@ static __attribute__((noinline)) void data_prof(struct core_state *s, Addr a, Si
         served = hier_access_inline(hier, cur_core, kind, a, (uint32_t)size);
         prof_access(kind, served, data);
     }
-    if (UNLIKELY(vpmu_sample_on))
+    if (UNLIKELY(vpmu_sample_acc))
         vpmu_sample_access(kind, a, served, tlb_miss);
 }
 
@@ -1024,6 +1030,14 @@ static __attribute__((noinline)) void data_model(struct core_state *s, Addr a, S
 {
     if (UNLIKELY(vpmu_prof_sink != NULL)) {
         data_prof(s, a, size, write);
+    } else if (UNLIKELY(vpmu_lat_on)) {
+        /* hpm count's latency histogram: where it was served, its TLB */
+        Bool tlb_miss = run_tlb && tlb_access(s->dtlb, s->dmemo, &s->dpage, &s->dpage_valid,
+                                              dpage_bits, a, size);
+        int served = run_hier ? hier_access_inline(hier, cur_core, write ? HPM_STORE : HPM_LOAD,
+                                                   a, (uint32_t)size)
+                              : HPM_SERVED_L1;
+        vpmu_sample_access(write ? HPM_STORE : HPM_LOAD, a, served, tlb_miss);
     } else {
         if (run_tlb)
             tlb_access(s->dtlb, s->dmemo, &s->dpage, &s->dpage_valid, dpage_bits, a, size);
@@ -1051,7 +1065,7 @@ static __attribute__((noinline)) void data_probe(struct core_state *s, Addr a, S
             s->dline = last;
             s->dline_valid = True;
             s->dline_dirty = hit == 2;
-            if (UNLIKELY(vpmu_sample_on))
+            if (UNLIKELY(vpmu_sample_acc))
                 sample_sure_hit(a, write);
             return;
         }
@@ -1070,7 +1084,7 @@ static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size
     if (first == last && s->dline_valid && first == s->dline && (!write || s->dline_dirty)) {
         /* a sure L1 hit (the line of the previous access): still a load or
          * a store for the sampler */
-        if (UNLIKELY(vpmu_sample_on))
+        if (UNLIKELY(vpmu_sample_acc))
             sample_sure_hit(a, write);
         return;
     }

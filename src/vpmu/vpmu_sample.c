@@ -45,6 +45,8 @@
 
 Bool vpmu_sample_on;
 Bool vpmu_sample_insn_on;
+Bool vpmu_lat_on;
+Bool vpmu_sample_acc;
 
 static const HChar *clo_sample;
 static ULong clo_limit = 100000; /* samples per modeled second per core */
@@ -188,6 +190,9 @@ Bool vpmu_sample_option(const HChar *arg)
                                       "PERIOD >= 1\n",
                                  MAX_SPECS);
         vpmu_sample_on = True;
+        vpmu_sample_acc = True;
+    } else if VG_BOOL_CLO (arg, "--hpm-lat-hist", vpmu_lat_on) {
+        vpmu_sample_acc = vpmu_sample_on || vpmu_lat_on;
     } else if VG_BINT_CLO (arg, "--hpm-sample-limit", clo_limit, 1, 1000000000) {
     } else if VG_BINT_CLO (arg, "--hpm-sample-ldlat", clo_ldlat, 0, 1000000000) {
     } else if VG_BINT_CLO (arg, "--hpm-sample-stlat", clo_stlat, 0, 1000000000) {
@@ -209,7 +214,9 @@ void vpmu_sample_usage(void)
                 "                              only at a modeled latency >= N cycles [0]\n"
                 "    --hpm-sample-stlat=N      the same for stores [0]\n"
                 "    --hpm-sample-src=no|yes   samples carry the access's level, TLB and\n"
-                "                              latency [yes]\n");
+                "                              latency [yes]\n"
+                "    --hpm-lat-hist=no|yes     the exact latency histogram of loads and stores\n"
+                "                              (sample_latency records) [no]\n");
 }
 
 /* A kind sampled per instruction: which changes it sees; its models must
@@ -259,9 +266,31 @@ static void insn_spec_init(struct spec *sp)
         insn_kinds = True;
 }
 
+/* The latency the timing model charges an access: its cycles per access
+ * of the level that served it (hpm_timing_eval's memory stall), per TLB
+ * miss, and the load's or store's own cost. */
+static void lat_init(void)
+{
+    const struct hpm_timing_params *t = &vpmu_node_machine()->timing;
+    UInt i;
+    lat_base[HPM_IFETCH] = 1; /* a fetch has no instruction class of its own */
+    lat_base[HPM_LOAD] = (t->cpi_milli[HPM_IC_LOAD] + 999u) / 1000u;
+    lat_base[HPM_STORE] = (t->cpi_milli[HPM_IC_STORE] + 999u) / 1000u;
+    for (i = HPM_LOAD; i <= HPM_STORE; i++)
+        if (lat_base[i] == 0)
+            lat_base[i] = 1;
+    lat_served[HPM_SERVED_L1] = 0;
+    lat_served[HPM_SERVED_L2] = t->l2_latency;
+    lat_served[HPM_SERVED_L3] = t->l3_latency;
+    lat_served[HPM_SERVED_MEM] = t->memory_latency;
+    lat_tlb = t->tlb_miss;
+}
+
 void vpmu_sample_init(void)
 {
     UInt i, cores;
+    if (vpmu_sample_acc)
+        lat_init();
     if (!vpmu_sample_on)
         return;
     if (!vpmu_prof_on)
@@ -284,23 +313,6 @@ void vpmu_sample_init(void)
                                  vpmu_node_kind_name(k), models);
     }
     timing_runs = VG_(strstr)(vpmu_node_models(), "timing") != NULL;
-    {
-        /* the latency the timing model charges: its cycles per access of
-         * the level that served it (hpm_timing_eval's memory stall), per
-         * TLB miss, and the load's or store's own cost */
-        const struct hpm_timing_params *t = &vpmu_node_machine()->timing;
-        lat_base[HPM_IFETCH] = 1; /* a fetch has no instruction class of its own */
-        lat_base[HPM_LOAD] = (t->cpi_milli[HPM_IC_LOAD] + 999u) / 1000u;
-        lat_base[HPM_STORE] = (t->cpi_milli[HPM_IC_STORE] + 999u) / 1000u;
-        for (i = HPM_LOAD; i <= HPM_STORE; i++)
-            if (lat_base[i] == 0)
-                lat_base[i] = 1;
-        lat_served[HPM_SERVED_L1] = 0;
-        lat_served[HPM_SERVED_L2] = t->l2_latency;
-        lat_served[HPM_SERVED_L3] = t->l3_latency;
-        lat_served[HPM_SERVED_MEM] = t->memory_latency;
-        lat_tlb = t->tlb_miss;
-    }
     cores = vpmu_node_cores();
     last = VG_(calloc)("hpm.sample.last", cores, sizeof *last);
     for (i = 0; i < MAX_SPECS; i++)
@@ -397,14 +409,16 @@ void vpmu_sample_access(Int kind, Addr a, Int served, Bool tlb_miss)
     ThreadId tid;
     UInt s;
     ULong lat;
-    if (!vpmu_running || vpmu_prof_sink == NULL)
+    if (!vpmu_running)
+        return;
+    if (kind != HPM_IFETCH)
+        lat_hist[kind - HPM_LOAD][(served & 3) * 2 + (tlb_miss != 0)]++;
+    if (vpmu_prof_sink == NULL || !vpmu_sample_on)
         return;
     tid = VG_(get_running_tid)();
     if (tid == 0 || tid >= VG_N_THREADS)
         return;
     lat = lat_base[kind] + lat_served[served & 3] + (tlb_miss ? lat_tlb : 0);
-    if (kind != HPM_IFETCH)
-        lat_hist[kind - HPM_LOAD][(served & 3) * 2 + (tlb_miss != 0)]++;
     /* below its threshold, an access is none of the sampled kinds' */
     if ((kind == HPM_LOAD && lat < clo_ldlat) || (kind == HPM_STORE && lat < clo_stlat))
         return;
@@ -628,13 +642,13 @@ void vpmu_sample_thread_end(ThreadId tid)
 void vpmu_sample_fork_child(void)
 {
     UInt s;
+    VG_(memset)(lat_hist, 0, sizeof lat_hist);
     if (!vpmu_sample_on)
         return;
     buf_n = 0;
     /* the parent's mappings are the child's too, but its MMAPs are written
      * from the profile's objects at time 0 */
     n_maps = 0;
-    VG_(memset)(lat_hist, 0, sizeof lat_hist);
     for (s = 0; s < n_specs; s++) {
         specs[s].seen = specs[s].taken = specs[s].throttled = 0;
         fire[s] = (Long)0x8000000000000000ULL; /* fresh countdowns: ask again */
@@ -676,9 +690,10 @@ void vpmu_sample_write(Out *o)
 {
     SizeT at = 0;
     UInt s, i;
-    if (!vpmu_sample_on)
+    if (!vpmu_sample_acc)
         return;
-    out_printf(o, VPMU_REC_SAMPLE_LIMIT " %llu\n", clo_limit);
+    if (vpmu_sample_on)
+        out_printf(o, VPMU_REC_SAMPLE_LIMIT " %llu\n", clo_limit);
     for (s = 0; s < n_specs; s++)
         out_printf(o, VPMU_REC_SAMPLE_KIND " %s %llu %llu %llu %llu\n",
                    vpmu_node_kind_name(specs[s].kind), specs[s].period, specs[s].seen,

@@ -29,6 +29,12 @@
 #include "vpmu_out.h"
 
 extern Bool vpmu_sample_on; /* a --hpm-sample was given and parsed */
+/* --hpm-lat-hist=yes (hpm count's LOADS:ldlat=N): the exact latency
+ * histogram of loads and stores, without samples; the models run. */
+extern Bool vpmu_lat_on;
+/* Sampling or the histogram: the node hands every data access to
+ * vpmu_sample_access (its filtered hits too). */
+extern Bool vpmu_sample_acc;
 /* A kind sampled per instruction is requested: the instrumentation calls
  * vpmu_sample_mark at each instruction's end. */
 extern Bool vpmu_sample_insn_on;
@@ -41,7 +47,8 @@ void vpmu_sample_init(void);
 
 /* One access of kind HPM_IFETCH/HPM_LOAD/HPM_STORE at data address a (0 for
  * a fetch), served at level served (HPM_SERVED_*), tlb_miss when its TLB
- * missed. Called while vpmu_prof_sink names the running instruction. */
+ * missed. Sampled while vpmu_prof_sink names the running instruction;
+ * counted in the latency histogram in any case. */
 void vpmu_sample_access(Int kind, Addr a, Int served, Bool tlb_miss);
 
 /* The model calls an instruction made (vpmu_sample_mark's models). */

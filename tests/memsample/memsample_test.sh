@@ -102,6 +102,26 @@ record.mem.ldlat)
     events=$(sed -n 's/^hpm: *LOADS .* events \([0-9]*\) .*/\1/p' err)
     [ "$events" = "$total" ] || fail "LOADS events $events, the histogram's loads $total"
     ;;
+record.mem.count)
+    # hpm count's thresholds: at 0 every load (store) is one, so the count
+    # is the LOADS (STORES) row exactly; at the memory latency the DRAM
+    # loads, fewer than at the L3's
+    n=$(timing memory_latency) l3=$(timing l3_latency)
+    run count --machine bgp -e "LOADS:ldlat=0,LOADS:ldlat=$l3,LOADS:ldlat=$n,STORES:stlat=0" -- \
+        "$PROG" chase 32 20000
+    expect_rc 0
+    loads=$(awk '$1 == "LOADS" {print $2}' out) stores=$(awk '$1 == "STORES" {print $2}' out)
+    note=$(grep ' note .*at or above a modeled latency' out) || fail "no latency note"
+    at() { echo "$note" | sed -n "s/.*$1 \([0-9]*\).*/\1/p"; }
+    [ -n "$loads" ] && [ "$(at LOADS:ldlat=0)" = "$loads" ] || fail "ldlat=0 $(at LOADS:ldlat=0), LOADS $loads"
+    [ -n "$stores" ] && [ "$(at STORES:stlat=0)" = "$stores" ] || fail "stlat=0: $note, STORES $stores"
+    a=$(at LOADS:ldlat=$l3) b=$(at LOADS:ldlat=$n)
+    [ "$b" -ge 10000 ] && [ "$a" -gt "$b" ] && [ "$loads" -gt "$a" ] || fail "thresholds: $note"
+    # a malformed threshold is refused before anything runs
+    run count -e LOADS:ldlat=x -- "$PROG" stream 1
+    expect_rc 2
+    expect_err "ldlat=N needs a whole number"
+    ;;
 record.mem.dlclose)
     [ -n "${DL_PROG:-}" ] || { echo "SKIP: no dl_prog (tests/profile)"; exit 0; }
     # liba's fa (2003 instructions) is dlclose'd and libb's fb (6003) runs at

@@ -52,6 +52,7 @@
 #include "options.h"
 #include "profile_cmd.h"
 #include "count_hook.h"
+#include "latency.h"
 #include "runner.h"
 #include "vpmu_output.h"
 
@@ -330,6 +331,7 @@ static int build_rows(const struct count_opts *o, const char *machine, unsigned 
 {
     unsigned i, k;
     *n = 0;
+    count_lat_reset();
     if (o->events.n == 0) {
         for (k = 0; k < HPM_K_COUNT; k++) {
             struct count_row r;
@@ -360,6 +362,16 @@ static int build_rows(const struct count_opts *o, const char *machine, unsigned 
                 return 2;
             }
             snprintf(name, sizeof name, "%.*s", (int)(e - b), b);
+            {
+                /* LOADS:ldlat=N, STORES:stlat=N: the latency histogram's
+                 * count at or above N (a note), beside the kind's row */
+                char kind[16];
+                int lr = count_lat_parse(cmd_name, name, kind, sizeof kind);
+                if (lr < 0)
+                    return 2;
+                if (lr > 0)
+                    snprintf(name, sizeof name, "%s", kind);
+            }
             if (resolve_event(name, machine, cores, features, &r))
                 return 2;
             if (add_row(rows, n, &r)) {
@@ -1410,6 +1422,8 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
         args[na++] = "--hpm-children=no";
     if (profile)
         args[na++] = "--hpm-profile=yes";
+    if (count_lat_n())
+        args[na++] = "--hpm-lat-hist=yes"; /* LOADS:ldlat=N */
     if (mode == MODE_RECORD)
         for (i = 0; record_hook->tool_args[i] && i < COUNT_HOOK_ARGS_MAX; i++)
             args[na++] = (char *)record_hook->tool_args[i];
@@ -1624,6 +1638,11 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
                  "hpm stopped waiting for the program's children (a signal); those still "
                  "running are not counted");
         r.notes[r.n_notes++] = left_note;
+    }
+    if (count_lat_n() && r.n_notes < COUNT_MAX_NOTES) {
+        const char *ln = count_lat_note(dir, (uint64_t)res.pid, !o.no_children);
+        if (ln)
+            r.notes[r.n_notes++] = ln;
     }
     if (in_job) {
         /* a rank: its result (the JSON report) into the job's folder; the

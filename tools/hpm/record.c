@@ -14,11 +14,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "catalog.h"
 #include "commands.h"
 #include "count_hook.h"
+#include "latency.h"
 #include "machine_arg.h"
 #include "options.h"
 #include "perfdata.h"
@@ -908,4 +910,110 @@ done:
     free(events_arg);
     free(cargv);
     return rc;
+}
+
+/* ------------------------------------------------- hpm count's thresholds */
+
+#define MAX_LAT_EVENTS 8
+
+static struct lat_event {
+    char name[48]; /* as written: LOADS:ldlat=51 */
+    int store;
+    uint64_t thr, count;
+} lat_events[MAX_LAT_EVENTS];
+static unsigned n_lat_events;
+static char lat_note[MAX_LAT_EVENTS * 80 + 128];
+
+void count_lat_reset(void)
+{
+    n_lat_events = 0;
+}
+
+unsigned count_lat_n(void)
+{
+    return n_lat_events;
+}
+
+int count_lat_parse(const char *cmd, const char *name, char *kind, size_t kind_len)
+{
+    static const char *const forms[2] = {"LOADS:ldlat=", "STORES:stlat="};
+    int st;
+    for (st = 0; st < 2; st++) {
+        size_t l = strlen(forms[st]);
+        const char *num = name + l;
+        char *end;
+        unsigned long long thr;
+        unsigned i;
+        if (strncasecmp(name, forms[st], l) != 0)
+            continue;
+        errno = 0;
+        thr = strtoull(num, &end, 10);
+        if (*num < '0' || *num > '9' || *end || errno || thr > 1000000000) {
+            fprintf(stderr, "%s: event '%s': %.*sN needs a whole number of cycles N\n", cmd,
+                    name, (int)l, forms[st]);
+            return -1;
+        }
+        for (i = 0; i < n_lat_events; i++)
+            if (lat_events[i].store == st && lat_events[i].thr == thr)
+                break;
+        if (i == n_lat_events) {
+            if (n_lat_events == MAX_LAT_EVENTS) {
+                fprintf(stderr, "%s: at most %d latency thresholds\n", cmd, MAX_LAT_EVENTS);
+                return -1;
+            }
+            snprintf(lat_events[i].name, sizeof lat_events[i].name, "%s%llu", forms[st], thr);
+            lat_events[i].store = st;
+            lat_events[i].thr = thr;
+            n_lat_events++;
+        }
+        snprintf(kind, kind_len, "%s", st ? "STORES" : "LOADS");
+        return 1;
+    }
+    return 0;
+}
+
+const char *count_lat_note(const char *dir, uint64_t main_pid, int children)
+{
+    DIR *d;
+    struct dirent *de;
+    unsigned i, seen = 0;
+    size_t at;
+    if (!n_lat_events || !(d = opendir(dir)))
+        return NULL;
+    for (i = 0; i < n_lat_events; i++)
+        lat_events[i].count = 0;
+    while ((de = readdir(d)) != NULL) {
+        uint64_t pid = file_pid(de->d_name);
+        char path[4200], *text;
+        const char *line;
+        size_t len;
+        if (!pid || (!children && pid != main_pid))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        if (!(text = read_all(path, &len)))
+            continue;
+        for (line = text; *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : "") {
+            /* sample_latency load|store LAT LEVEL TLB COUNT */
+            char op[8];
+            unsigned long long lat, cnt;
+            if (strncmp(line, VPMU_REC_SAMPLE "_latency ", strlen(VPMU_REC_SAMPLE "_latency ")) ||
+                sscanf(line + strlen(VPMU_REC_SAMPLE "_latency "), "%7s %llu %*s %*s %llu", op,
+                       &lat, &cnt) != 3)
+                continue;
+            seen = 1;
+            for (i = 0; i < n_lat_events; i++)
+                if (lat_events[i].store == (op[0] == 's') && lat >= lat_events[i].thr)
+                    lat_events[i].count += cnt;
+        }
+        free(text);
+    }
+    closedir(d);
+    if (!seen)
+        return NULL;
+    at = (size_t)snprintf(lat_note, sizeof lat_note,
+                          "accesses at or above a modeled latency (cycles; exact):");
+    for (i = 0; i < n_lat_events && at < sizeof lat_note; i++)
+        at += (size_t)snprintf(lat_note + at, sizeof lat_note - at, "%s %s %" PRIu64,
+                               i ? "," : "", lat_events[i].name, lat_events[i].count);
+    return lat_note;
 }
