@@ -98,6 +98,7 @@ struct symctx {
     char **owned; /* names made here ("[libc.so.6]") */
     size_t n_owned, cap_owned;
     signed char *regular; /* per mapping: its object is a regular file 1, not -1, unknown 0 */
+    size_t *by_pid;       /* the mappings' indices by pid, then file order (NULL: scan all) */
 };
 
 /* Whether mapping i's object may be opened for symbols: a recording names
@@ -154,11 +155,25 @@ static const char *own(struct symctx *s, char *name)
 static long mapping_at(const struct symctx *s, uint32_t pid, uint64_t addr, uint64_t time)
 {
     long best = -1;
-    size_t i;
-    for (i = 0; i < s->pf->n_mmaps; i++) {
-        const struct perfdata_mmap *c = &s->pf->mmaps[i];
-        const struct perfdata_mmap *b;
+    size_t i, lo = 0, hi = s->pf->n_mmaps, k;
+    if (s->by_pid) {
+        /* the pid's mappings only: a tree of many processes has many */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (s->pf->mmaps[s->by_pid[mid]].pid < pid)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        hi = s->pf->n_mmaps;
+    }
+    for (k = lo; k < hi; k++) {
+        const struct perfdata_mmap *c, *b;
         int c_ok, b_ok;
+        i = s->by_pid ? s->by_pid[k] : k;
+        c = &s->pf->mmaps[i];
+        if (s->by_pid && c->pid != pid)
+            break;
         if (c->pid != pid || addr < c->start || addr - c->start >= c->len)
             continue;
         if (best < 0) {
@@ -175,6 +190,30 @@ static long mapping_at(const struct symctx *s, uint32_t pid, uint64_t addr, uint
             best = (long)i;
     }
     return best;
+}
+
+static const struct perfdata_file *sort_pf; /* qsort's context: one sort at a time */
+
+static int cmp_by_pid(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    uint32_t px = sort_pf->mmaps[x].pid, py = sort_pf->mmaps[y].pid;
+    if (px != py)
+        return px < py ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+/* The index by pid (without memory: none, and mapping_at scans all). */
+static void index_mappings(struct symctx *s)
+{
+    size_t i;
+    s->by_pid = malloc((s->pf->n_mmaps ? s->pf->n_mmaps : 1) * sizeof *s->by_pid);
+    if (!s->by_pid)
+        return;
+    for (i = 0; i < s->pf->n_mmaps; i++)
+        s->by_pid[i] = i;
+    sort_pf = s->pf;
+    qsort(s->by_pid, s->pf->n_mmaps, sizeof *s->by_pid, cmp_by_pid);
 }
 
 static const char *symbolize(struct symctx *s, long mi, uint64_t addr)
@@ -557,6 +596,7 @@ int report_load_stacks(const char *path, const char *event, int events,
     sc.pf = &pf;
     sc.syms = hpm_symbols_new();
     sc.regular = calloc(pf.n_mmaps ? pf.n_mmaps : 1, 1);
+    index_mappings(&sc);
     st = calloc(pf.n_samples ? pf.n_samples : 1, sizeof *st);
     if (!sc.syms || !st)
         goto oom;
@@ -597,6 +637,7 @@ done:
         free(sc.owned[i]);
     free(sc.owned);
     free(sc.regular);
+    free(sc.by_pid);
     free(sc.cache.key);
     free(sc.cache.name);
     if (sc.syms)
@@ -775,6 +816,7 @@ static int report_mem(const char *path, const char *event, long top, const char 
     sc.pf = &pf;
     sc.syms = hpm_symbols_new();
     sc.regular = calloc(pf.n_mmaps ? pf.n_mmaps : 1, 1);
+    index_mappings(&sc);
     mc.rows = calloc(pf.n_samples ? pf.n_samples : 1, sizeof *mc.rows);
     if (!sc.syms || !mc.rows)
         goto oom;
@@ -827,6 +869,7 @@ done:
         free(sc.owned[i]);
     free(sc.owned);
     free(sc.regular);
+    free(sc.by_pid);
     free(sc.cache.key);
     free(sc.cache.name);
     if (sc.syms)
