@@ -102,12 +102,15 @@ static const struct key keys[] = {
     {"roofline", "l3_bytes_per_cycle", T_MILLI, F(roofline.l3_milli), 1, 100000000},
     {"roofline", "memory_bandwidth", T_FREQ, F(roofline.memory_bytes_per_s), 1,
      (uint64_t)1 << 50},
+    {"counters", "units", T_U32, F(counter_unit.units), 0, 64},
+    {"counters", "counters", T_POW2, F(counter_unit.counters), 1, 256},
+    {"counters", "group", T_POW2, F(counter_unit.group), 1, 256},
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
 static const char *const sections[] = {"",     "l1i",  "l1d",    "l2",     "l3",     "prefetch",
                                        "itlb", "dtlb", "branch", "timing", "memory", "torus",
-                                       "roofline"};
+                                       "roofline", "counters"};
 #define NSECTIONS (sizeof sections / sizeof sections[0])
 #define SECTION_TORUS 11 /* sections[SECTION_TORUS] */
 _Static_assert(SECTION_TORUS < NSECTIONS, "SECTION_TORUS");
@@ -373,6 +376,10 @@ static int check_all(struct parser *ps, struct hpm_machine *m)
     const struct hpm_cache_params *c[4] = {&m->hier.l1i, &m->hier.l1d, &m->hier.l2, &m->hier.l3};
     const struct hpm_tlb_params *t[2] = {&m->itlb, &m->dtlb};
     unsigned i;
+    if (m->counter_unit.group > m->counter_unit.counters)
+        return fail(ps, line_of(ps, "counters", "group"), HPM_MACHINE_EGEOMETRY,
+                    "[counters] group %u is larger than counters %u", m->counter_unit.group,
+                    m->counter_unit.counters);
     for (i = 0; i < 4; i++) {
         uint64_t lines, ways;
         if (c[i]->size == 0)

@@ -59,6 +59,15 @@ struct hpm_roofline_params {
     uint64_t memory_bytes_per_s;
 };
 
+/* [counters]: the node's counter unit as hpm's encoder sees it (src/encode,
+ * hpm list --encode, hpm count --passes): `units` UPCs (0: as many as the
+ * events need, the virtual PMU's way), `counters` each (a power of two;
+ * counter c takes the codes c + k x counters, one block k at a time),
+ * `group` counters sharing the block selected (a power of two). */
+struct hpm_counter_unit_params {
+    uint32_t units, counters, group, pad;
+};
+
 struct hpm_machine {
     char name[HPM_MACHINE_NAME_MAX];
     char memory_type[16]; /* [memory] type, e.g. DDR2 */
@@ -70,6 +79,7 @@ struct hpm_machine {
     struct hpm_timing_params timing;
     struct hpm_torus_params torus; /* [torus]; x = 0: no network (src/net/torus.h) */
     struct hpm_roofline_params roofline;
+    struct hpm_counter_unit_params counter_unit;
 };
 
 /* A generic 64-byte-line node (values in machines/README.md). */

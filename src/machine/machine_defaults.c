@@ -41,5 +41,10 @@ void hpm_machine_defaults(struct hpm_machine *m)
     m->timing.tlb_miss = 30;
     m->timing.mispredict = 15;
     m->timing.prefetch_latency = 40;
+    /* BG/P's UPC: 256 counters, each selecting its own input; as many units
+     * as the events need */
+    m->counter_unit.units = 0;
+    m->counter_unit.counters = 256;
+    m->counter_unit.group = 1;
 }
 

@@ -17,16 +17,20 @@
 #include <string.h>
 
 #include "catalog.h"
+#include "encode.h"
 #include "commands.h"
 #include "machine_arg.h"
 #include "options.h"
 
 static const char list_synopsis[] =
     "usage: hpm list [--machine NAME|FILE] [--markdown] [PATTERN]\n"
+    "       hpm list [--machine NAME|FILE] --encode EVENT[,EVENT...]\n"
     "List the event catalog: name, code(s), unit, whether machine NAME (default "
     HPM_DEFAULT_MACHINE ")\n"
     "provides the event, description. PATTERN: a case-insensitive substring or glob;\n"
-    "PU<n>_PATTERN shows core n's codes.\n\n";
+    "PU<n>_PATTERN shows core n's codes. --encode places EVENTS on the machine's\n"
+    "counter unit ([counters]): unit, counter and block of each, the events that\n"
+    "cannot be placed together and why, the passes, the configuration decoded.\n\n";
 
 static int ci_contains(const char *hay, const char *needle)
 {
@@ -52,9 +56,121 @@ static int matches(const char *name, const char *pat)
     return ci_contains(name, pat);
 }
 
+/* hpm list --encode EVENTS: the encoder's assignment of EVENTS (-e's
+ * syntax; a bare per-core kind is every core's) to the machine's counter
+ * unit ([counters]), the events it cannot place together and why, the
+ * passes, and the configuration decoded back into events. 0 when every
+ * event is placed, 1 when some are not (the passes say how many runs), 2
+ * for a name that is not an event. */
+static int list_encode(const struct hpm_machine *m, unsigned features, const char *list)
+{
+    unsigned codes[HPM_ENCODE_MAX_EVENTS], n = 0, i;
+    const char *names[HPM_ENCODE_MAX_EVENTS];
+    char buf[4096], *save = NULL, *tok;
+    struct hpm_cu_codes mc;
+    struct hpm_cu u;
+    struct hpm_encoding e;
+    int pass_of[HPM_ENCODE_MAX_EVENTS], passes;
+    static char namebuf[HPM_ENCODE_MAX_EVENTS][HPM_CAT_NAME_MAX + 8];
+    snprintf(buf, sizeof buf, "%s", list);
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int c[HPM_CAT_MAX_CORES];
+        unsigned kind, j;
+        int nc = hpm_catalog_lookup(tok, m->hier.cores, features, c, HPM_CAT_MAX_CORES, &kind);
+        if (nc < 0) {
+            fprintf(stderr, "hpm list: --encode: '%s' is not an event of machine %s (hpm list)\n",
+                    tok, m->name);
+            return 2;
+        }
+        for (j = 0; j < (unsigned)nc; j++) {
+            unsigned d;
+            for (d = 0; d < n && codes[d] != (unsigned)c[j]; d++)
+                ;
+            if (d < n)
+                continue; /* asked twice: once */
+            if (n == HPM_ENCODE_MAX_EVENTS - 1) {
+                fprintf(stderr, "hpm list: --encode: at most %d events\n",
+                        HPM_ENCODE_MAX_EVENTS - 1);
+                return 2;
+            }
+            codes[n] = (unsigned)c[j];
+            if (hpm_catalog_kind(kind)->node)
+                snprintf(namebuf[n], sizeof namebuf[n], "%s", hpm_catalog_kind(kind)->name);
+            else
+                snprintf(namebuf[n], sizeof namebuf[n], "PU%d_%s",
+                         c[j] / HPM_CAT_CORE_STRIDE, hpm_catalog_kind(kind)->name);
+            names[n] = namebuf[n];
+            n++;
+        }
+    }
+    mc.units = m->counter_unit.units ? m->counter_unit.units : 1;
+    mc.counters = m->counter_unit.counters;
+    mc.group = m->counter_unit.group;
+    mc.codes = codes;
+    mc.n_codes = n;
+    if (!m->counter_unit.units) {
+        /* as many units as the events need: the most codes on one counter */
+        unsigned most = 1, j;
+        for (i = 0; i < n; i++) {
+            unsigned same = 0;
+            for (j = 0; j < n; j++)
+                same += codes[j] % mc.counters == codes[i] % mc.counters;
+            if (same > most)
+                most = same;
+        }
+        mc.units = most;
+    }
+    hpm_cu_from_codes(&u, &mc);
+    if (hpm_encode(&u, n, &e) != 0) {
+        fprintf(stderr, "hpm list: --encode: the counter unit is out of the encoder's bounds\n");
+        return 2;
+    }
+    printf("counter unit of machine %s: %u unit%s (%s) x %u counters, %u counter%s per "
+           "configuration group; counter c takes codes c + k x %u\n",
+           m->name, mc.units, mc.units == 1 ? "" : "s",
+           m->counter_unit.units ? "[counters] units" : "as many as these events need",
+           mc.counters, mc.group, mc.group == 1 ? "" : "s", mc.counters);
+    printf("%-28s %6s %5s %8s %6s  %s\n", "event", "code", "unit", "counter", "block",
+           "decoded");
+    for (i = 0; i < n; i++) {
+        int c = e.counter[i];
+        if (c < 0) {
+            uint64_t b = hpm_encode_blockers(&u, &e, i);
+            unsigned j;
+            printf("%-28s %6u %5s %8s %6s  not placed: it needs counter %u in block %u; held, "
+                   "or its group set to another block, by",
+                   names[i], codes[i], "-", "-", "-", codes[i] % mc.counters,
+                   codes[i] / mc.counters);
+            for (j = 0; j < n; j++)
+                if (b >> j & 1)
+                    printf(" %s", names[j]);
+            printf("\n");
+            continue;
+        }
+        printf("%-28s %6u %5u %8u %6d  %s\n", names[i], codes[i], (unsigned)c / mc.counters,
+               (unsigned)c % mc.counters, e.mode[(unsigned)c / mc.group],
+               hpm_cu_decode(&mc, (unsigned)c, (unsigned)e.mode[(unsigned)c / mc.group]) ==
+                       codes[i]
+                   ? names[i]
+                   : "MISMATCH");
+    }
+    if (e.complete) {
+        printf("all %u events in one configuration\n", n);
+        return 0;
+    }
+    passes = hpm_encode_passes(&mc, -1, pass_of);
+    printf("%u of %u events in one configuration; ", e.placed, n);
+    if (passes > 0)
+        printf("all of them in %d passes (hpm count --passes=auto runs the program once per "
+               "pass)\n", passes);
+    else
+        printf("some fit no configuration\n");
+    return 1;
+}
+
 int cmd_list(int argc, char **argv)
 {
-    const char *machine = NULL, *pat = NULL;
+    const char *machine = NULL, *pat = NULL, *encode = NULL;
     struct hpm_machine m;
     char note[160], code[32], name[HPM_CAT_NAME_MAX + 8];
     unsigned k, features, shown = 0;
@@ -67,6 +183,8 @@ int cmd_list(int argc, char **argv)
              HPM_OPT_STRING, &machine, NULL, NULL, 0, 0},
             {"--markdown", NULL, NULL, "print the table as Markdown (docs/events.md)",
              HPM_OPT_FLAG, &md_flag, NULL, NULL, 0, 0},
+            {"--encode", NULL, "EVENTS", "place EVENTS on the machine's counter unit ([counters])",
+             HPM_OPT_STRING, &encode, NULL, NULL, 0, 0},
             HPM_OPT_TABLE_END,
         };
         rc = hpm_opt_parse("hpm list", t, list_synopsis, NULL, argc, argv, &first);
@@ -81,6 +199,8 @@ int cmd_list(int argc, char **argv)
     if ((rc = machine_arg_load("list", machine, &m, note, sizeof note)) != 0)
         return rc;
     features = hpm_catalog_features(&m.hier) | (m.torus.x ? HPM_NEED_NET : 0);
+    if (encode)
+        return list_encode(&m, features, encode);
     /* PU<n>_PATTERN: the pattern applies to the kind, codes are core n's */
     if (pat && hpm_catalog_split_core(pat, &core, &pat) && core >= (int)m.hier.cores) {
         fprintf(stderr, "hpm list: machine %s has %u core%s (PU0..PU%u)\n", m.name,
