@@ -807,7 +807,7 @@ static __attribute__((noinline)) void ifetch_prof(struct core_state *s, Addr a, 
         prof_access(HPM_IFETCH, served, NULL);
     }
     if (UNLIKELY(vpmu_sample_on))
-        vpmu_sample_access(HPM_IFETCH, 0, served, tlb_miss);
+        vpmu_sample_access(HPM_IFETCH, 0, served, tlb_miss, NULL);
 }
 
 /* A fetch that the filter did not answer: the models. */
@@ -1016,12 +1016,12 @@ static __attribute__((noinline)) void data_prof(struct core_state *s, Addr a, Si
         prof_access(kind, served, data);
     }
     if (UNLIKELY(vpmu_sample_acc))
-        vpmu_sample_access(kind, a, served, tlb_miss);
+        vpmu_sample_access(kind, a, served, tlb_miss, data);
 }
 
 static __attribute__((noinline)) void sample_sure_hit(Addr a, Bool write)
 {
-    vpmu_sample_access(write ? HPM_STORE : HPM_LOAD, a, HPM_SERVED_L1, False);
+    vpmu_sample_access(write ? HPM_STORE : HPM_LOAD, a, HPM_SERVED_L1, False, NULL);
 }
 
 /* A data access that the filter did not answer: the models. */
@@ -1037,7 +1037,7 @@ static __attribute__((noinline)) void data_model(struct core_state *s, Addr a, S
         int served = run_hier ? hier_access_inline(hier, cur_core, write ? HPM_STORE : HPM_LOAD,
                                                    a, (uint32_t)size)
                               : HPM_SERVED_L1;
-        vpmu_sample_access(write ? HPM_STORE : HPM_LOAD, a, served, tlb_miss);
+        vpmu_sample_access(write ? HPM_STORE : HPM_LOAD, a, served, tlb_miss, NULL);
     } else {
         if (run_tlb)
             tlb_access(s->dtlb, s->dmemo, &s->dpage, &s->dpage_valid, dpage_bits, a, size);

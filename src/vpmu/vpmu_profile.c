@@ -1507,11 +1507,13 @@ void vpmu_prof_unmapped(Addr a, SizeT len)
     }
 }
 
-void vpmu_prof_data_object(Addr a, UInt *kind, Addr *where, Addr *where2, UInt *obj)
+void vpmu_prof_data_object(Addr a, const ULong *raw, UInt *kind, Addr *where, Addr *where2,
+                           UInt *obj)
 {
     /* every answer of vpmu_prof_data_raw is a data object's raw vector */
     const struct dobj *d =
-        (const struct dobj *)((const HChar *)vpmu_prof_data_raw(a) - offsetof(struct dobj, raw));
+        (const struct dobj *)((const HChar *)(raw ? raw : vpmu_prof_data_raw(a)) -
+                              offsetof(struct dobj, raw));
     *kind = d->kind;
     *where = d->where;
     *where2 = d->where2;

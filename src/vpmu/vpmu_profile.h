@@ -94,10 +94,12 @@ void vpmu_prof_fold(void);
  * allocator calls (malloc, free, ...) are followed through the call graph:
  * observed, never replaced, so the program runs as under hpm count. */
 ULong *vpmu_prof_data_raw(Addr a);
-/* The data object holding a (vpmu_prof_data_raw's): its kind (0 heap, 1
- * global, 2 stack, 3 other), where and where2 as prof_data writes them,
- * its mapping (globals). For a sample's data address (vpmu_sample.c). */
-void vpmu_prof_data_object(Addr a, UInt *kind, Addr *where, Addr *where2, UInt *obj);
+/* The data object holding a (vpmu_prof_data_raw's; raw: its answer for a
+ * when the caller has it, else NULL): its kind (0 heap, 1 global, 2 stack,
+ * 3 other), where and where2 as prof_data writes them, its mapping
+ * (globals). For a sample's data address (vpmu_sample.c). */
+void vpmu_prof_data_object(Addr a, const ULong *raw, UInt *kind, Addr *where, Addr *where2,
+                           UInt *obj);
 /* A data access to a goes to the models: vpmu_prof_data_raw's first
  * memory (its line's remembered answer) asked for before they run. */
 void vpmu_prof_data_prefetch(Addr a);

@@ -359,7 +359,8 @@ static void push(ULong w)
 
 /* A sample of spec s at instruction ip (data address a), modeled time ns of
  * the running core. */
-static void take(UInt s, ThreadId tid, Addr ip, Addr a, ULong ns, ULong acc, ULong lat)
+static void take(UInt s, ThreadId tid, Addr ip, Addr a, ULong ns, ULong acc, ULong lat,
+                 const ULong *data)
 {
     UInt core = vpmu_node_cur_core(), n, i;
     ULong sec = ns / 1000000000ULL;
@@ -390,7 +391,7 @@ static void take(UInt s, ThreadId tid, Addr ip, Addr a, ULong ns, ULong acc, ULo
         /* the data object as hpm profile names it: hpm report --mem */
         UInt dk, dobj;
         Addr w1, w2;
-        vpmu_prof_data_object(a, &dk, &w1, &w2, &dobj);
+        vpmu_prof_data_object(a, data, &dk, &w1, &w2, &dobj);
         push((ULong)dk | (ULong)dobj << 2);
         push(w1);
         push(w2);
@@ -404,7 +405,7 @@ static void take(UInt s, ThreadId tid, Addr ip, Addr a, ULong ns, ULong acc, ULo
         push(sites[i]);
 }
 
-void vpmu_sample_access(Int kind, Addr a, Int served, Bool tlb_miss)
+void vpmu_sample_access(Int kind, Addr a, Int served, Bool tlb_miss, const ULong *raw)
 {
     ThreadId tid;
     UInt s;
@@ -447,7 +448,7 @@ void vpmu_sample_access(Int kind, Addr a, Int served, Bool tlb_miss)
             take(s, tid, vpmu_prof_sink_addr(vpmu_prof_sink), data ? a : 0,
                  modeled_ns(vpmu_node_cur_core()),
                  clo_src ? ACC_WORD(kind, served & 3, tlb_miss != 0) : ACC_NONE,
-                 clo_src ? lat : 0);
+                 clo_src ? lat : 0, raw);
         }
     }
 }
@@ -493,7 +494,7 @@ void vpmu_sample_fold(ThreadId tid)
             since[tid][s] += d;
             while (since[tid][s] >= sp->period) {
                 since[tid][s] -= sp->period;
-                take(s, tid, last_ip, 0, modeled_ns(core), ACC_NONE, 0);
+                take(s, tid, last_ip, 0, modeled_ns(core), ACC_NONE, 0, NULL);
             }
         }
         last[core][s] = v;
@@ -558,7 +559,7 @@ static VG_REGPARM(1) void vpmu_sample_insn(const struct sample_pt *pt)
                 }
                 ns = ns_end;
             }
-            take(s, tid, pt->addr, 0, ns, ACC_NONE, 0);
+            take(s, tid, pt->addr, 0, ns, ACC_NONE, 0, NULL);
         }
         since[tid][s] += d;
         set_fire(s, tid, pt);

@@ -47,9 +47,10 @@ void vpmu_sample_init(void);
 
 /* One access of kind HPM_IFETCH/HPM_LOAD/HPM_STORE at data address a (0 for
  * a fetch), served at level served (HPM_SERVED_*), tlb_miss when its TLB
- * missed. Sampled while vpmu_prof_sink names the running instruction;
- * counted in the latency histogram in any case. */
-void vpmu_sample_access(Int kind, Addr a, Int served, Bool tlb_miss);
+ * missed; raw: its data object's raw vector where the profile looked it
+ * up (vpmu_prof_data_raw), else NULL. Sampled while vpmu_prof_sink names
+ * the running instruction; counted in the latency histogram in any case. */
+void vpmu_sample_access(Int kind, Addr a, Int served, Bool tlb_miss, const ULong *raw);
 
 /* The model calls an instruction made (vpmu_sample_mark's models). */
 enum { VPMU_SAMPLE_MEM = 1, VPMU_SAMPLE_IFETCH = 2, VPMU_SAMPLE_BRANCH = 4 };

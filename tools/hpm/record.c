@@ -54,7 +54,9 @@ static const char footer[] =
     "--ldlat N: a load is an event of the kinds sampled per access (LOADS, L1D_MISSES,\n"
     "L2_HITS, MEM_ACCESSES, DTLB_MISSES, ...) only when its modeled latency is at least N\n"
     "cycles (the machine's [timing]: the load's cost plus its level's latency plus a TLB\n"
-    "miss's); --stlat N the same for stores. hpm report --mem lists the data objects.\n";
+    "miss's); --stlat N the same for stores. hpm record prints the exact latency\n"
+    "histogram of every load and store; hpm count -e LOADS:ldlat=N counts those at or\n"
+    "above N without samples; hpm report --mem lists the samples' data objects.\n";
 
 struct record_opts {
     struct hpm_opt_list events;
@@ -276,6 +278,23 @@ static const char *word(const char **p, size_t *len)
     *len = (size_t)(e - s);
     *p = e;
     return *len ? s : NULL;
+}
+
+/* The next number of *p in base (spaces skipped): 0, or -1 for none
+ * (strtoull: sscanf measures its whole input, a sample's line each time). */
+static int next_num(const char **p, int base, unsigned long long *v)
+{
+    char *e;
+    while (**p == ' ')
+        (*p)++;
+    if (!(**p >= '0' && **p <= '9') && !(base == 16 && ((**p | 32) >= 'a' && (**p | 32) <= 'f')))
+        return -1;
+    errno = 0;
+    *v = strtoull(*p, &e, base);
+    if (errno || e == *p)
+        return -1;
+    *p = e;
+    return 0;
 }
 
 /* A sample's access word: PERFDATA_OP_*, -1 if unknown. */
@@ -516,9 +535,8 @@ static int write_file(struct record_ctx *c, struct perfdata_writer *w, const cha
                 acc = word(&p, &al);
                 srv = word(&p, &sl);
                 tl = word(&p, &tll);
-                if (!acc || !srv || !tl || sscanf(p, "%llu%n", &lat, &n) != 1)
+                if (!acc || !srv || !tl || next_num(&p, 10, &lat) != 0)
                     goto bad;
-                p += n;
                 {
                     /* the data object: KIND WHERE WHERE2 OBJ ("- 0 0 0") */
                     static const char *const dk[] = {"heap", "global", "stack", "other"};
@@ -526,9 +544,9 @@ static int write_file(struct record_ctx *c, struct perfdata_writer *w, const cha
                     size_t kl;
                     const char *kw = word(&p, &kl);
                     int kind = -1, j;
-                    if (!kw || sscanf(p, "%llx %llx %llu%n", &w1, &w2, &ob, &n) != 3)
+                    if (!kw || next_num(&p, 16, &w1) || next_num(&p, 16, &w2) ||
+                        next_num(&p, 10, &ob))
                         goto bad;
-                    p += n;
                     for (j = 0; j < 4; j++)
                         if (strlen(dk[j]) == kl && !memcmp(dk[j], kw, kl))
                             kind = j;
