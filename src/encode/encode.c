@@ -255,26 +255,28 @@ void hpm_cu_from_codes(struct hpm_cu *u, const struct hpm_cu_codes *m)
     u->ctx = m;
 }
 
-int hpm_encode_passes(const struct hpm_cu_codes *m, int correlate, int *pass_of)
+int hpm_encode_passes(const struct hpm_cu_codes *m, const unsigned *corr, unsigned n_corr,
+                      int *pass_of)
 {
-    unsigned i, pass = 0, left = 0;
+    unsigned i, j, pass = 0, left = 0;
     unsigned idx[HPM_ENCODE_MAX_EVENTS], sub[HPM_ENCODE_MAX_EVENTS];
-    if (m->n_codes > HPM_ENCODE_MAX_EVENTS - 1)
+    if (m->n_codes + n_corr > HPM_ENCODE_MAX_EVENTS)
         return -1;
     for (i = 0; i < m->n_codes; i++) {
-        /* the correlate is counted on every pass: it is in the first */
-        pass_of[i] = correlate >= 0 && m->codes[i] == (unsigned)correlate ? 0 : -1;
+        /* a correlate is counted on every pass: it is in the first */
+        pass_of[i] = -1;
+        for (j = 0; j < n_corr; j++)
+            if (m->codes[i] == corr[j])
+                pass_of[i] = 0;
         left += pass_of[i] < 0;
     }
     while (left) {
         struct hpm_cu_codes pm = *m;
         struct hpm_cu u;
         struct hpm_encoding e;
-        unsigned n = 0, first = 0;
-        if (correlate >= 0) {
-            sub[n++] = (unsigned)correlate;
-            first = 1;
-        }
+        unsigned n = 0;
+        for (j = 0; j < n_corr; j++)
+            sub[n++] = corr[j];
         for (i = 0; i < m->n_codes; i++)
             if (pass_of[i] < 0) {
                 idx[n] = i;
@@ -283,14 +285,17 @@ int hpm_encode_passes(const struct hpm_cu_codes *m, int correlate, int *pass_of)
         pm.codes = sub;
         pm.n_codes = n;
         hpm_cu_from_codes(&u, &pm);
-        if (hpm_encode(&u, n, &e) != 0 || (correlate >= 0 && e.counter[0] < 0))
+        if (hpm_encode(&u, n, &e) != 0)
             return -1;
-        for (i = first; i < n; i++)
+        for (j = 0; j < n_corr; j++)
+            if (e.counter[j] < 0)
+                return -1; /* the correlates alone do not fit beside the rest */
+        for (i = n_corr; i < n; i++)
             if (e.counter[i] >= 0) {
                 pass_of[idx[i]] = (int)pass;
                 left--;
             }
-        if (e.placed == first)
+        if (e.placed == n_corr)
             return -1; /* what is left fits no configuration */
         pass++;
     }

@@ -76,10 +76,11 @@ static inline unsigned hpm_cu_decode(const struct hpm_cu_codes *m, unsigned c, u
 }
 
 /* Splits codes into passes, each placeable on the unit: every pass places
- * as many of the remaining codes as one configuration can (correlate, a
- * code or -1, counted on every pass). pass_of[i] is code i's pass; returns
- * the number of passes, or -1 when a code cannot be placed even alone, or
- * the correlate with it. */
-int hpm_encode_passes(const struct hpm_cu_codes *m, int correlate, int *pass_of);
+ * as many of the remaining codes as one configuration can, beside the
+ * n_corr correlate codes, counted on every pass (a code among them is in
+ * pass 0). pass_of[i] is code i's pass; returns the number of passes, or
+ * -1 when a code cannot be placed even alone with the correlates. */
+int hpm_encode_passes(const struct hpm_cu_codes *m, const unsigned *corr, unsigned n_corr,
+                      int *pass_of);
 
 #endif

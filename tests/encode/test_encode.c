@@ -154,9 +154,9 @@ static void machine_wiring(void)
         CHECK(hpm_encode(&u, 3, &e) == 0 && e.placed == 2, "counters on their own: 2 placed");
         sm.units = 3;
         sm.group = 8;
-        CHECK(hpm_encode_passes(&sm, -1, pass_of) == 1, "three units: one pass");
+        CHECK(hpm_encode_passes(&sm, NULL, 0, pass_of) == 1, "three units: one pass");
         sm.units = 1;
-        CHECK(hpm_encode_passes(&sm, -1, pass_of) == 3, "one unit of one group: three passes");
+        CHECK(hpm_encode_passes(&sm, NULL, 0, pass_of) == 3, "one unit of one group: three passes");
         CHECK(pass_of[0] != pass_of[1] && pass_of[1] != pass_of[2] && pass_of[0] != pass_of[2],
               "each in its own pass");
     }
@@ -165,8 +165,9 @@ static void machine_wiring(void)
         unsigned four[4] = {0, 256, 512, 768};
         struct hpm_cu_codes fm = {1, 256, 1, four, 4};
         int p4[4];
-        CHECK(hpm_encode_passes(&fm, 1, p4) == 4, "four events on one counter: four passes");
-        CHECK(hpm_encode_passes(&fm, 0, p4) == -1,
+        unsigned c1 = 1, c0 = 0;
+        CHECK(hpm_encode_passes(&fm, &c1, 1, p4) == 4, "four events on one counter: four passes");
+        CHECK(hpm_encode_passes(&fm, &c0, 1, p4) == -1,
               "a correlate on the same counter as the others: no pass can hold both");
     }
     printf("ok machine wiring, decoding, passes\n");

@@ -50,6 +50,7 @@
 #include "mpi_job.h"
 #include "live.h"
 #include "options.h"
+#include "passes.h"
 #include "profile_cmd.h"
 #include "count_hook.h"
 #include "latency.h"
@@ -86,6 +87,10 @@ struct count_opts {
     const char *save_baseline, *baseline; /* baseline.h */
     struct hpm_opt_list limits;
     long repeat; /* --repeat N: N identical runs first, to find unstable events */
+    const char *passes;    /* --passes=auto|N: once per event set (passes.h) */
+    const char *correlate; /* --correlate=EVENT: counted on every pass */
+    const char *keep_output; /* --keep-output=FILE: the counts as the tool's output file */
+    struct hpm_opt_list notes; /* --note=TEXT: added to the report (passes.h) */
     char **prog; /* PROGRAM ARGS..., NULL-terminated */
     int prog_argc;
 };
@@ -124,7 +129,7 @@ static const char count_footer[] =
 #define HPM_MAX_THREADS_STR "4096" /* the tool's thread slots */
 
 /* The one table of hpm count's and hpm run's options: parsing and usage. */
-#define COUNT_OPTIONS 26 /* rows, with the end */
+#define COUNT_OPTIONS 30 /* rows, with the end */
 static void count_table(struct count_opts *o, struct hpm_opt *t)
 {
     const struct hpm_opt rows[] = {
@@ -213,6 +218,19 @@ static void count_table(struct count_opts *o, struct hpm_opt *t)
          "first run PROGRAM N times as given and name every event that\n"
          "differs between these identical runs; --baseline never gates them",
          HPM_OPT_LONG, &o->repeat, NULL, NULL, 2, 100},
+        {"--passes", NULL, "auto|N",
+         "more events than the machine's counter unit holds ([counters]):\n"
+         "run PROGRAM once per set of events the encoder makes (auto), or\n"
+         "in N passes at most; the report merges their exact counts",
+         HPM_OPT_STRING, &o->passes, NULL, NULL, 0, 0},
+        {"--correlate", NULL, "EVENT",
+         "with --passes: counted on every pass and compared [INSTRUCTIONS]",
+         HPM_OPT_STRING, &o->correlate, NULL, NULL, 0, 0},
+        {"--keep-output", NULL, "FILE",
+         "also write the counts as the tool's output file (--from-output)",
+         HPM_OPT_STRING, &o->keep_output, NULL, NULL, 0, 0},
+        {"--note", NULL, "TEXT", "add TEXT to the report's notes; repeatable", HPM_OPT_LIST,
+         &o->notes, NULL, NULL, 0, 0},
         HPM_OPT_TABLE_END,
     };
     _Static_assert(sizeof rows / sizeof rows[0] == COUNT_OPTIONS, "COUNT_OPTIONS");
@@ -574,6 +592,11 @@ static int write_report(const struct count_opts *o, const struct count_report *r
     return runner_write_output(cmd_name, o->output, report_to, &j);
 }
 
+static int keep_output_to(FILE *f, void *ctx)
+{
+    return vpmu_output_write(ctx, f);
+}
+
 static int output_dir_ok(const char *path)
 {
     return runner_output_ok(cmd_name, path);
@@ -623,6 +646,8 @@ static int count_from_output(const struct count_opts *o, struct count_row *rows)
     r.n_rows = n;
     if (upc_write_note(&out, upc_note, sizeof upc_note))
         r.notes[r.n_notes++] = upc_note;
+    for (unsigned i = 0; i < o->notes.n && r.n_notes < COUNT_MAX_NOTES; i++)
+        r.notes[r.n_notes++] = o->notes.v[i];
     r.per_core = o->per_core;
     r.per_thread = o->per_thread;
     r.machine_source = NULL;
@@ -1286,6 +1311,15 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
     }
     if ((rc = build_rows(&o, m.name, m.hier.cores, features, rows, &n_rows)) != 0)
         return rc;
+    if (mode == MODE_COUNT && !in_job && !o.keep_output) {
+        /* more events than the machine's counter unit holds: passes */
+        struct passes_req pq = {&m, features, rows, n_rows, o.passes, o.correlate, argc, argv};
+        rc = passes_maybe_run(&pq);
+        if (rc != PASSES_NOT_NEEDED)
+            return rc;
+    } else if (o.passes) {
+        return usage_error("--passes is an hpm count option (not with --mpi%s)", "");
+    }
     {
         int said = 0;
         char found[4096];
@@ -1508,6 +1542,12 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
         goto done_dir;
     }
     if (check_counts(&out, rows, n_rows, "the virtual PMU's output") != 0) {
+        count_tree_free(&tree);
+        vpmu_output_free(&out);
+        rc = 1;
+        goto done_dir;
+    }
+    if (o.keep_output && runner_write_output(cmd_name, o.keep_output, keep_output_to, &out)) {
         count_tree_free(&tree);
         vpmu_output_free(&out);
         rc = 1;

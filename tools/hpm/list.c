@@ -158,7 +158,7 @@ static int list_encode(const struct hpm_machine *m, unsigned features, const cha
         printf("all %u events in one configuration\n", n);
         return 0;
     }
-    passes = hpm_encode_passes(&mc, -1, pass_of);
+    passes = hpm_encode_passes(&mc, NULL, 0, pass_of);
     printf("%u of %u events in one configuration; ", e.placed, n);
     if (passes > 0)
         printf("all of them in %d passes (hpm count --passes=auto runs the program once per "

@@ -6,6 +6,7 @@
 #include "fileio.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -726,4 +727,104 @@ int vpmu_output_saturated_note(const struct vpmu_output *o, char *buf, size_t le
              name,
              o->saturated > 1 ? " and more events" : "");
     return 1;
+}
+
+/* Writes o in the tool's format (what vpmu_output_parse reads back): the
+ * counts of several runs merged into one (hpm count --passes) are read by
+ * hpm count --from-output as any run's. 0, or -1 on a write error. */
+int vpmu_output_write(const struct vpmu_output *o, FILE *f)
+{
+    char name[HPM_CAT_NAME_MAX];
+    unsigned c, k;
+    size_t i;
+    fprintf(f, "%s %u\n", VPMU_FORMAT_MAGIC, VPMU_FORMAT_VERSION);
+    if (o->command)
+        fprintf(f, VPMU_REC_COMMAND " %s\n", o->command);
+    if (o->have_pid)
+        fprintf(f, VPMU_REC_PID " %" PRIu64 "\n", o->pid);
+    if (o->have_ppid)
+        fprintf(f, VPMU_REC_PPID " %" PRIu64 "\n", o->ppid);
+    if (o->machine[0])
+        fprintf(f, VPMU_REC_MACHINE " %s\n", o->machine);
+    fprintf(f, VPMU_REC_CORES " %u\n" VPMU_REC_FREQUENCY " %" PRIu64 "\n", o->cores,
+            o->frequency_hz);
+    if (o->level[0])
+        fprintf(f, VPMU_REC_LEVEL " %s\n", o->level);
+    if (o->models[0])
+        fprintf(f, VPMU_REC_MODELS " %s\n", o->models);
+    fprintf(f, VPMU_REC_UPCS " %u\n", o->upcs);
+    if (o->have_threads)
+        fprintf(f, VPMU_REC_THREADS " %u\n", o->threads);
+    for (i = 0; i < o->n_thr; i++)
+        if (o->thr[i].core >= 0)
+            fprintf(f, VPMU_REC_THREAD " %u " VPMU_THREAD_WORD_CORE " %d\n", o->thr[i].serial,
+                    o->thr[i].core);
+    for (c = 0; c < HPM_CAT_CODES; c++)
+        if (o->have_count[c] && hpm_catalog_code_name(c, name, sizeof name) >= 0)
+            fprintf(f, VPMU_REC_COUNT " %u %s %" PRIu64 "\n", c, name, o->count[c]);
+    for (i = 0; i < o->n_thr; i++)
+        for (k = 0; k < HPM_K_COUNT; k++)
+            if (o->thr[i].k.have[k])
+                fprintf(f, VPMU_REC_THREAD " %u %s %" PRIu64 "\n", o->thr[i].serial,
+                        hpm_catalog_kind(k)->name, o->thr[i].k.v[k]);
+    for (i = 0; i < o->n_reg; i++) {
+        const struct vpmu_region *r = &o->reg[i];
+        if (r->have_entries)
+            fprintf(f, VPMU_REC_REGION " %s " VPMU_REC_THREAD " %u " VPMU_REGION_WORD_ENTRIES
+                       " %" PRIu64 "\n",
+                    r->name, r->thread, r->entries);
+        for (k = 0; k < HPM_K_COUNT; k++)
+            if (r->k.have[k])
+                fprintf(f, VPMU_REC_REGION " %s " VPMU_REC_THREAD " %u %s %" PRIu64 "\n", r->name,
+                        r->thread, hpm_catalog_kind(k)->name, r->k.v[k]);
+    }
+    if (o->upc_writes)
+        fprintf(f, VPMU_REC_UPC_WRITES " %" PRIu64 "\n", o->upc_writes);
+    if (o->forks)
+        fprintf(f, VPMU_REC_FORKS " %" PRIu64 "\n", o->forks);
+    for (i = 0; i < o->n_upc; i++)
+        fprintf(f, VPMU_REC_UPC " %u " VPMU_UPC_WORD_COUNTERS " %" PRIu64 " " VPMU_UPC_WORD_LOST
+                   " %" PRIu64 " " VPMU_UPC_WORD_PARITY " %" PRIu64 "\n",
+                o->upc[i].upc, o->upc[i].counters, o->upc[i].lost_carries,
+                o->upc[i].parity_errors);
+    if (o->exit_kind == VPMU_EXIT_STATUS)
+        fprintf(f, VPMU_REC_EXIT " " VPMU_EXIT_WORD_STATUS " %d\n", o->exit_value);
+    else if (o->exit_kind == VPMU_EXIT_SIGNAL && o->exit_value > 0)
+        fprintf(f, VPMU_REC_EXIT " " VPMU_EXIT_WORD_SIGNAL " %d\n", o->exit_value);
+    else if (o->exit_kind == VPMU_EXIT_SIGNAL)
+        fprintf(f, VPMU_REC_EXIT " " VPMU_EXIT_WORD_SIGNAL "\n");
+    else if (o->exit_kind == VPMU_EXIT_EXEC)
+        fprintf(f, VPMU_REC_EXIT " " VPMU_EXIT_WORD_EXEC "\n");
+    return ferror(f) ? -1 : 0;
+}
+
+/* Adds what src counted and dst did not (the same machine): the counts of
+ * another pass of the same program. */
+void vpmu_output_union(struct vpmu_output *dst, const struct vpmu_output *src)
+{
+    unsigned c, k;
+    size_t i, j;
+    for (c = 0; c < HPM_CAT_CODES; c++)
+        if (src->have_count[c] && !dst->have_count[c]) {
+            dst->count[c] = src->count[c];
+            dst->have_count[c] = 1;
+            dst->n_counts++;
+        }
+    for (i = 0; i < src->n_thr; i++)
+        for (j = 0; j < dst->n_thr; j++)
+            if (dst->thr[j].serial == src->thr[i].serial)
+                for (k = 0; k < HPM_K_COUNT; k++)
+                    if (src->thr[i].k.have[k] && !dst->thr[j].k.have[k]) {
+                        dst->thr[j].k.v[k] = src->thr[i].k.v[k];
+                        dst->thr[j].k.have[k] = 1;
+                    }
+    for (i = 0; i < src->n_reg; i++)
+        for (j = 0; j < dst->n_reg; j++)
+            if (dst->reg[j].thread == src->reg[i].thread &&
+                strcmp(dst->reg[j].name, src->reg[i].name) == 0)
+                for (k = 0; k < HPM_K_COUNT; k++)
+                    if (src->reg[i].k.have[k] && !dst->reg[j].k.have[k]) {
+                        dst->reg[j].k.v[k] = src->reg[i].k.v[k];
+                        dst->reg[j].k.have[k] = 1;
+                    }
 }

@@ -18,6 +18,7 @@
 #define HPM_TOOL_VPMU_OUTPUT_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "catalog.h"
@@ -108,6 +109,12 @@ void vpmu_output_free(struct vpmu_output *o);
  * with a message in err. */
 int vpmu_output_add(struct vpmu_output *dst, const struct vpmu_output *src, char *err,
                     size_t errlen);
+
+/* Writes o in the tool's format (vpmu_output_parse reads it back): 0, or
+ * -1 on a write error. */
+int vpmu_output_write(const struct vpmu_output *o, FILE *f);
+/* Adds to dst the counts src has and dst has not (another pass's). */
+void vpmu_output_union(struct vpmu_output *dst, const struct vpmu_output *src);
 
 /* The thread with serial `serial`, or NULL. */
 const struct vpmu_thread *vpmu_output_thread(const struct vpmu_output *o, unsigned serial);

@@ -1,0 +1,49 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# hpm count --passes (tests/encode/CMakeLists.txt).
+#   passes_test.sh HPM PROGRAM SOURCE_DIR WORKDIR
+set -u
+hpm=$1 prog=$2 src=$3 dir=$4/passes
+scenario=passes
+rm -rf "$dir"
+mkdir -p "$dir"
+cd "$dir" || exit 1
+. "$src/tests/common/scenario.sh"
+# bgp with one core, its counter unit as it is (as many units as needed)
+# and cut to one unit of 16 counters: LOADS (2), BR_RETURNS (18) and
+# FP_SQRT (34) share counter 2, CYCLES (1) and BR_CALLS_INDIRECT (17)
+# counter 1, INSTRUCTIONS (0, the correlate) holds counter 0: three passes
+sed 's/^cores = 4/cores = 1/' "$src/machines/bgp.machine" >one.machine
+{ cat one.machine; printf '\n[counters]\nunits = 1\ncounters = 16\n'; } >small.machine
+ev=LOADS,STORES,BR_RETURNS,CYCLES,BR_CALLS_INDIRECT,FP_SQRT,INSTRUCTIONS
+run count --machine ./small.machine -e $ev -- "$prog" 20000
+expect_rc 2
+expect_err "they take 3 passes: --passes=auto"
+run count --machine ./small.machine --passes=2 -e $ev -- "$prog" 20000
+expect_rc 2
+expect_err "these events take 3 passes"
+# the same totals as one run on a unit large enough for all of them
+"$hpm" count --machine ./small.machine --passes=auto --csv -o passes.csv -e $ev -- "$prog" 20000 \
+    >prog3.out 2>err || fail "three passes failed: $(tail -3 err)"
+grep -q "hpm count: pass 3 of 3" err || fail "no third pass"
+[ "$(grep -c 'hpm-stream n=20000' prog3.out)" = 3 ] || fail "the program did not run three times"
+"$hpm" count --machine ./one.machine --csv -o one.csv -e $ev -- "$prog" 20000 >prog1.out 2>err ||
+    fail "one run failed"
+grep '^event,' passes.csv | grep -v ',host' | cut -d, -f2-7 | sort >p.rows
+grep '^event,' one.csv | grep -v ',host' | cut -d, -f2-7 | sort >o.rows
+[ -s p.rows ] || fail "no event rows in the passes' report"
+cmp -s p.rows o.rows || fail "the passes' counts differ from one run's: $(diff p.rows o.rows | head -5)"
+grep -q 'counted in 3 passes' passes.csv || fail "the report does not say it took 3 passes"
+grep -q 'correlate INSTRUCTIONS counted on every pass is the same' passes.csv ||
+    fail "no correlate verdict"
+# a program that is not repeatable (its loop runs as often as /dev/urandom
+# says): the correlate tells, the report says so, exit 3
+cat >rand.sh <<'EOT'
+n=$(od -An -N2 -tu2 /dev/urandom)
+i=0
+while [ $i -lt $((n % 4000 + 100)) ]; do i=$((i + 1)); done
+EOT
+run count --machine ./small.machine --passes=auto -e $ev -- /bin/sh ./rand.sh
+expect_rc 3
+expect_out "NOT REPEATABLE: the correlate differs between passes"
+echo "ok passes"
