@@ -55,6 +55,35 @@ static int streq(const char *a, const char *b)
     return *a == *b;
 }
 
+/* Catalog kinds with a perf_event event that counts the same thing on the
+ * host's core: the kernel's generic hardware events, and libpfm4's
+ * spelling of its generic cache events (PERF_COUNT_HW_CACHE_<CACHE>:<OP>:
+ * <RESULT>). A kind whose meaning differs (DTLB_MISSES counts stores too,
+ * perf's generic dTLB event loads only; L2/L3 events have no generic form
+ * across CPUs) has none: it counts on the virtual PMU only. */
+static const struct {
+    unsigned kind;
+    const char *perf;
+} perf_events[] = {
+    {HPM_K_INSTRUCTIONS, "INSTRUCTIONS"},
+    {HPM_K_CYCLES, "CPU-CYCLES"},
+    {HPM_K_BRANCHES, "BRANCH-INSTRUCTIONS"},
+    {HPM_K_BR_MISPREDICTS, "BRANCH-MISSES"},
+    {HPM_K_LOADS, "PERF_COUNT_HW_CACHE_L1D:READ:ACCESS"},
+    {HPM_K_L1D_READ_MISSES, "PERF_COUNT_HW_CACHE_L1D:READ:MISS"},
+    {HPM_K_L1I_MISSES, "PERF_COUNT_HW_CACHE_L1I:READ:MISS"},
+    {HPM_K_ITLB_MISSES, "PERF_COUNT_HW_CACHE_ITLB:READ:MISS"},
+};
+
+const char *hpm_catalog_perf_event(unsigned kind)
+{
+    unsigned i;
+    for (i = 0; i < sizeof perf_events / sizeof perf_events[0]; i++)
+        if (perf_events[i].kind == kind)
+            return perf_events[i].perf;
+    return NULL;
+}
+
 int hpm_catalog_check(char *why, size_t len)
 {
     unsigned k, j;
@@ -132,6 +161,27 @@ int hpm_catalog_check(char *why, size_t len)
         for (j = 0; j < k; j++)
             if (streq(kinds[j].name, x->name)) {
                 say(why, len, "name twice: ", x->name);
+                return -1;
+            }
+    }
+    /* a perf event stands for a per-core kind of the core's own counting,
+     * once; its name is the perf component's (upper case, - : _) */
+    for (k = 0; k < sizeof perf_events / sizeof perf_events[0]; k++) {
+        const char *p;
+        if (perf_events[k].kind >= HPM_K_CORE_COUNT ||
+            (kinds[perf_events[k].kind].source == HPM_SRC_HOST)) {
+            say(why, len, "a perf event for a node or host kind: ", perf_events[k].perf);
+            return -1;
+        }
+        for (p = perf_events[k].perf; *p; p++)
+            if (!((*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' ||
+                  *p == '-' || *p == ':')) {
+                say(why, len, "perf event name not upper case: ", perf_events[k].perf);
+                return -1;
+            }
+        for (j = 0; j < k; j++)
+            if (perf_events[j].kind == perf_events[k].kind) {
+                say(why, len, "a kind with two perf events: ", perf_events[k].perf);
                 return -1;
             }
     }

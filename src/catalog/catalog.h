@@ -337,6 +337,10 @@ const char *hpm_catalog_missing_reason(unsigned kind, unsigned features);
 int hpm_catalog_codes(const struct hpm_cat_name *n, unsigned cores, unsigned features,
                       int *codes, unsigned max);
 
+/* The perf_event event (the perf component's name) that counts kind on a
+ * host's core, or NULL: the virtual PMU only (hpm count --pmu=perf). */
+const char *hpm_catalog_perf_event(unsigned kind);
+
 /* hpm_catalog_parse + hpm_catalog_codes. *kind_out (may be NULL) receives
  * the kind whenever the name parses. */
 int hpm_catalog_lookup(const char *name, unsigned cores, unsigned features, int *codes,

@@ -9,26 +9,6 @@
 
 #include "hpm/hpm.h"
 
-/* Catalog kinds with a perf_event event that counts the same thing on the
- * host's core: the kernel's generic hardware events, and libpfm4's spelling
- * of its generic cache events (PERF_COUNT_HW_CACHE_<CACHE>:<OP>:<RESULT>).
- * A kind whose meaning differs (DTLB_MISSES counts stores too, perf's
- * generic dTLB event loads only; L2/L3 events have no generic form across
- * CPUs) is left out: it counts on the virtual PMU only. */
-static const struct {
-    unsigned kind;
-    const char *perf;
-} kind_map[] = {
-    {HPM_K_INSTRUCTIONS, "INSTRUCTIONS"},
-    {HPM_K_CYCLES, "CPU-CYCLES"},
-    {HPM_K_BRANCHES, "BRANCH-INSTRUCTIONS"},
-    {HPM_K_BR_MISPREDICTS, "BRANCH-MISSES"},
-    {HPM_K_LOADS, "PERF_COUNT_HW_CACHE_L1D:READ:ACCESS"},
-    {HPM_K_L1D_READ_MISSES, "PERF_COUNT_HW_CACHE_L1D:READ:MISS"},
-    {HPM_K_L1I_MISSES, "PERF_COUNT_HW_CACHE_L1I:READ:MISS"},
-    {HPM_K_ITLB_MISSES, "PERF_COUNT_HW_CACHE_ITLB:READ:MISS"},
-};
-
 /* perf stat's default events, in its order (the kinds stand for cycles,
  * instructions, branches and branch-misses) */
 static const char *const default_names[] = {
@@ -69,11 +49,7 @@ const char *count_perf_description(void)
 
 const char *count_perf_name_of_kind(unsigned kind)
 {
-    unsigned i;
-    for (i = 0; i < sizeof kind_map / sizeof kind_map[0]; i++)
-        if (kind_map[i].kind == kind)
-            return kind_map[i].perf;
-    return NULL;
+    return hpm_catalog_perf_event(kind); /* the catalog's column */
 }
 
 /* "perf::NAME" or "NAME" -> NAME */
