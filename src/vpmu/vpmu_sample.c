@@ -649,7 +649,8 @@ void vpmu_sample_fork_child(void)
     buf_n = 0;
     /* the parent's mappings are the child's too, but its MMAPs are written
      * from the profile's objects at time 0 */
-    n_maps = 0;
+    while (n_maps)
+        VG_(free)(maps[--n_maps].path);
     for (s = 0; s < n_specs; s++) {
         specs[s].seen = specs[s].taken = specs[s].throttled = 0;
         fire[s] = (Long)0x8000000000000000ULL; /* fresh countdowns: ask again */
