@@ -218,7 +218,8 @@ int hpm_read_direct_ll(int set, hpm_reader_ll_t *fn, void **ctx);
  * handle once; the pin is valid until the set is destroyed.
  * hpm_start_pinned is hpm_start, and with `alone` also refuses
  * (HPM_ECONFLICT) while the calling thread runs another set of the
- * component (PAPI's rule; hpm_thread_running without its own call);
+ * component (PAPI's rule; hpm_thread_running without its own call), except
+ * for a set attached to a process or a CPU, which counts no thread of ours;
  * hpm_stop_pinned is hpm_stop. A stopped set is on no thread's lists and
  * a running one is changed only by its owner, so neither takes the set's
  * lock where the calling thread is the one that may change it. */

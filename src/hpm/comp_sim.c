@@ -313,8 +313,6 @@ struct sim_set {
     uint32_t idx[HPM_SET_MAX_EVENTS];
     int need_kinds, need_node;
     int kinds_only; /* this thread's kinds only: read_kinds (set by update) */
-    int n_off;      /* positions outside the set's domain (read as 0) */
-    uint8_t off[HPM_SET_MAX_EVENTS];
     uint64_t base[HPM_SET_MAX_EVENTS];
     int64_t thr[HPM_SET_MAX_EVENTS]; /* native overflow threshold, 0: none */
     uint8_t armed[HPM_SET_MAX_EVENTS];
@@ -331,6 +329,10 @@ struct sim_set {
     unsigned n_old, n_kids;
     pid_t old[SIM_MAX_CHILDREN];                        /* children before the start */
     struct { pid_t pid; struct hpm_live_reader lr; } kid[SIM_MAX_CHILDREN];
+    /* positions outside the set's domain (read as 0); last: the fields
+     * start and stop use keep their short offsets */
+    int n_off;
+    uint8_t off[HPM_SET_MAX_EVENTS];
 };
 
 /* The event's kind needs a cache, TLB, predictor or timing model. Under

@@ -87,6 +87,9 @@ struct hpm_set {
     int frozen_rc;                         /* the last stop could not read them */
     int state;                             /* enum hpm_set_state */
     struct hpm_set_opts opts;
+    int foreign;                           /* opts.attach or opts.cpu: counts no
+                                              thread of ours (one test where
+                                              PAPI_start and PAPI_stop pass) */
     int domain_explicit;                   /* hpm_set_domain was called */
     struct hpm_thread *owner;              /* running: the thread that started it */
     int holds_slot;                        /* occupies owner->running[comp], or

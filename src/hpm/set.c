@@ -355,6 +355,7 @@ int hpm__set_add(struct hpm_set *s, hpm_event_t e)
             return rc;
         }
         s->opts = o;
+        s->foreign = o.attach || o.cpu;
         fixed_now = 1;
     }
     memcpy(list, s->events, sizeof(hpm_event_t) * (size_t)s->n);
@@ -524,9 +525,11 @@ static int set_opts(int set, void (*change)(struct hpm_set_opts *, long), long a
             return rc;
         }
         s->opts = o;
+        s->foreign = o.attach || o.cpu;
         reapply_overflow(s);
     } else {
         s->opts = o;
+        s->foreign = o.attach || o.cpu;
     }
     if (is_domain)
         s->domain_explicit = 1;
@@ -893,7 +896,7 @@ static inline int pinned_simple(const struct hpm_set *s)
     /* s->c is its slot's vec, the slot's first member: the slot without
      * indexing the table by s->comp (shares_counters) */
     const struct hpm_comp_slot *cs = (const struct hpm_comp_slot *)(const void *)s->c;
-    return !s->n_ovf && !s->opts.attach && !s->opts.cpu && cs && (cs->vec.ci_flags & HPM_CI_SHARED_COUNTERS) &&
+    return !s->n_ovf && !s->foreign && cs && (cs->vec.ci_flags & HPM_CI_SHARED_COUNTERS) &&
            cs->info.num_counters > 0;
 }
 
@@ -916,7 +919,7 @@ HPM_EXPORT int hpm_start_pinned(hpm_pin_t s, int alone)
     if (__atomic_load_n(&s->state, __ATOMIC_ACQUIRE) == HPM_SET_RUNNING)
         return HPM_ERUNNING;
     comp = s->comp;
-    if (alone && t && comp >= 0 && !s->opts.attach && !s->opts.cpu &&
+    if (alone && t && comp >= 0 && !s->foreign &&
         (atomic_load_explicit(&t->running[comp], memory_order_relaxed) ||
          atomic_load_explicit(&t->shared[comp], memory_order_relaxed)))
         return HPM_ECONFLICT; /* PAPI: one running set per component and thread */

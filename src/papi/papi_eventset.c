@@ -852,9 +852,9 @@ int PAPI_start(int EventSet)
     own_running_add(es);
     /* PAPI's rule, kept by libhpm here (alone): one running set per
      * component per thread (libhpm lets the virtual PMU's sets share its
-     * counters). A set attached to a thread or a CPU counts no thread of
-     * ours and takes nothing of this one's. */
-    rc = hpm_start_pinned(es->pin, !es->attached && !es->cpu_attached);
+     * counters). libhpm leaves a set attached to a thread or a CPU out of
+     * it: such a set counts no thread of ours. */
+    rc = hpm_start_pinned(es->pin, 1);
     if (rc < 0) {
         own_running_remove(es);
         return papi_ret(papi_from_hpm(rc, OP_START));
