@@ -512,7 +512,8 @@ int hpm_loops_find(const struct hpm_profile *p, struct hpm_loops *out, char *err
             found[j].n_body = n_bodies - found[j].body_at;
         }
         /* outer loops first: nesting and ownership */
-        qsort(found, n_found, sizeof *found, cmp_found_size);
+        if (n_found > 1)
+            qsort(found, n_found, sizeof *found, cmp_found_size);
         for (j = 0; j < n_found; j++) {
             struct hpm_loop *l;
             const size_t *body = bodies + found[j].body_at;
@@ -567,15 +568,15 @@ int hpm_loops_find(const struct hpm_profile *p, struct hpm_loops *out, char *err
         }
         out->n = n;
         /* values: self to the owner, inclusive to it and its parents */
-        {
+        if (n_found) {
+            /* (a function without loops leaves the values as they are: a
+             * realloc to the same or no size may move or free them) */
             size_t first = n - n_found;
             uint64_t *nv = realloc(out->vals, 2 * n * kinds * sizeof *nv);
-            if (n_found && !nv)
+            if (!nv)
                 goto oom;
-            if (n_found) {
-                out->vals = nv;
-                memset(out->vals + 2 * first * kinds, 0, 2 * n_found * kinds * sizeof *nv);
-            }
+            out->vals = nv;
+            memset(out->vals + 2 * first * kinds, 0, 2 * n_found * kinds * sizeof *nv);
             for (i = 0; i < g.n; i++) {
                 long o = g.owner[i];
                 size_t c;
