@@ -330,6 +330,30 @@ enum hpm_gate {
 };
 int hpm_gate(int which, const void *code, hpm_event_t event, uint64_t n);
 
+/* ------------------------------------------------ encoding (seed 004) */
+
+/* The PM API's encoder on a machine's counter unit (src/encode; the machine
+ * file's [counters], machines/README.md; NULL: the virtual PMU's, 256
+ * counters a unit, counter c taking the catalog codes c + 256 k, as many
+ * units as the events need). hpm_encode_events places the catalog events
+ * names[0..n) (PU<n>_KIND or node kinds: one code each) in one
+ * configuration where it can: unit, counter and block (k) per event, -1
+ * for one it cannot place; pass: the event's pass when they take several
+ * (*n_passes, 0 when some fit no configuration). HPM_OK when all fit one
+ * configuration, HPM_ECOUNTERS when they take passes, HPM_ENOEVENT for a
+ * name that is not one event (out[i].code -1), HPM_EINVAL for a machine
+ * file that cannot be read. hpm_decode_counter is the decoder: the event
+ * counter (of the unit) counts with block selected. */
+struct hpm_encoded_event {
+    int code;
+    int unit, counter, block;
+    int pass;
+};
+int hpm_encode_events(const char *machine_file, const char *const *names, int n,
+                      struct hpm_encoded_event *out, int *n_passes);
+int hpm_decode_counter(const char *machine_file, int counter, int block, char *name,
+                       size_t len);
+
 #ifdef __cplusplus
 }
 #endif
