@@ -55,6 +55,7 @@
 #include "vpmu_sample.h"
 #include "vpmu_procs.h"
 #include "vpmu_state.h"
+#include "vpmu_upctrace.h"
 
 /* ------------------------------------------------------------------------
  * State
@@ -2159,6 +2160,7 @@ static void write_output(const HChar *fname, Bool at_exec)
     HChar prefix[HPM_VPMU_NAME_MAX + 64];
     static const HChar *const level_names[] = {"insn", "core", "full"};
 
+    vpmu_upctrace_close(); /* every batch of this image is fed by now */
     sr = VG_(open)(fname, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
                    VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP | VKI_S_IROTH);
     if (sr_isError(sr)) {
@@ -2281,6 +2283,7 @@ static Bool process_cmd_line_option(const HChar *arg)
     } else if (vpmu_sample_option(arg)) {
     } else if (vpmu_procs_option(arg)) {
     } else if (vpmu_gate_option(arg)) {
+    } else if (vpmu_upctrace_option(arg)) {
     } else if VG_STR_CLO (arg, "--hpm-level", level) {
         clo_level_given = True;
         if (VG_(strcmp)(level, "insn") == 0)
@@ -2315,6 +2318,7 @@ static void print_usage(void)
     vpmu_sample_usage();
     vpmu_procs_usage();
     vpmu_gate_usage();
+    vpmu_upctrace_usage();
 }
 
 static void print_debug_usage(void)

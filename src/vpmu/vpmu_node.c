@@ -29,6 +29,7 @@
 #include "vpmu_profile.h"
 #include "vpmu_sample.h"
 #include "vpmu_state.h"
+#include "vpmu_upctrace.h"
 
 #define MAX_UPCS (HPM_CAT_CODES / 256) /* enough for every code at once */
 #define NO_EV 0xFF
@@ -1713,6 +1714,8 @@ void vpmu_node_flush(void)
     node_cycles_fed = nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT];
     if (ncyc > batch)
         batch = ncyc;
+    if (vpmu_upctrace_on) /* hpm upc-explore's stream: this batch, as fed below */
+        vpmu_upctrace_batch(n_upcs ? upcs[0] : NULL, batch, n_in, batch_ev, ev_code, ev_delta);
     if (batch > 0 && batch < CHUNK) {
         for (u = 0; u < n_upcs; u++)
             tl_assert(hpm_upc_advance_sparse(upcs[u], (uint32_t)batch, batch_counts, batch_inputs,
