@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * count_internal.h - what the parts of hpm count share: its options, the
+ * rows of its report, and each part's entry points (count.c runs the
+ * program; count_opts.c, count_events.c, progfind.c, count_pmu.c,
+ * count_output.c, count_mpi.c and count_repeat.c do the rest).
+ */
+#ifndef HPM_TOOL_COUNT_INTERNAL_H
+#define HPM_TOOL_COUNT_INTERNAL_H
+
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "count_perf.h"
+#include "count_report.h"
+#include "machine.h"
+#include "mpi_job.h"
+#include "options.h"
+#include "vpmu_output.h"
+
+/* "hpm count", "hpm run", "hpm profile" or "hpm record": the prefix of every
+ * message (count.c sets it) */
+extern const char *count_cmd_name;
+#define cmd_name count_cmd_name
+
+#define MAX_ROWS 512
+
+
+enum out_format { FMT_TEXT, FMT_JSON, FMT_CSV };
+
+struct count_opts {
+    const char *machine;
+    struct hpm_opt_list events;
+    enum out_format fmt;
+    int json, csv;
+    const char *output;
+    const char *from_output;
+    int per_core, per_thread, start;
+    int no_children; /* count only the program, not the processes it starts */
+    const char *trace_skip; /* --trace-children-skip: programs that run natively */
+    long interval_ms; /* -I MS: an interval series of the program's live counts */
+    int run_only; /* hpm run: follow children, print no report */
+    int model_always; /* hpm run --model=always: models run from the start */
+    int model_given;
+    int pmu, pmu_given; /* enum pmu_choice */
+    const char *start_at, *stop_at, *only, *trigger; /* gates (docs/vpmu.md, Gating) */
+    int mpi;            /* --mpi: must be a rank of an MPI job, PROGRAM an MPI program */
+    const char *mpi_dir; /* where the ranks' results go (mpi_job.h) */
+    int per_rank;       /* the aggregate shows each rank's counts */
+    const char *save_baseline, *baseline; /* baseline.h */
+    struct hpm_opt_list limits;
+    long repeat; /* --repeat N: N identical runs first, to find unstable events */
+    const char *passes;    /* --passes=auto|N: once per event set (passes.h) */
+    const char *correlate; /* --correlate=EVENT: counted on every pass */
+    const char *keep_output; /* --keep-output=FILE: the counts as the tool's output file */
+    struct hpm_opt_list notes; /* --note=TEXT: added to the report (passes.h) */
+    char **prog; /* PROGRAM ARGS..., NULL-terminated */
+    int prog_argc;
+};
+
+enum pmu_choice { PMU_AUTO = 0, PMU_PERF, PMU_VIRTUAL };
+
+#define HPM_MAX_THREADS_STR "4096" /* the tool's thread slots */
+
+void count_table(struct count_opts *o, struct hpm_opt *t);
+int count_usage_error(const char *fmt, const char *arg);
+int count_parse_opts(int argc, char **argv, struct count_opts *o);
+int count_add_row(struct count_row *rows, unsigned *n, const struct count_row *r);
+int count_resolve_event(const char *name, const char *machine, unsigned cores,
+                         unsigned features, struct count_row *row);
+int count_build_rows(const struct count_opts *o, const char *machine, unsigned cores,
+                      unsigned features, struct count_row *rows, unsigned *n);
+char *count_codes_arg(const struct count_opts *o, const struct count_row *rows, unsigned n);
+int count_check_counts(const struct vpmu_output *out, const struct count_row *rows, unsigned n,
+                        const char *what);
+int count_check_interpreter(const char *script);
+int count_search_program(const char *name, char *found, size_t flen);
+int count_find_program(const char *name, int *said, char *found, size_t flen);
+int count_probe_pmu(char *why, size_t len);
+int count_event_names(const struct count_opts *o, char ***out, char **store);
+const char *count_virtual_only_option(const struct count_opts *o);
+int count_choose_source(const struct count_opts *o, struct count_perf_plan *plan);
+int count_perf_before_exec(void *ctx, pid_t child);
+int count_report_exit(struct count_report *r, int status, char *note, size_t len);
+int count_on_perf(const struct count_opts *o, struct count_perf_plan *plan,
+                         const char *path, const char *pmu, int hw);
+int count_report_to(FILE *f, void *ctx);
+int count_write_report(const struct count_opts *o, const struct count_report *r);
+int count_keep_output_to(FILE *f, void *ctx);
+int count_output_dir_ok(const char *path);
+const char *count_upc_write_note(const struct vpmu_output *out, char *buf, size_t len);
+int count_from_output(const struct count_opts *o, struct count_row *rows);
+int count_mpi_rank_setup(const struct count_opts *o, struct mpi_rank_env *e, char *dir,
+                          size_t len);
+int count_mpi_net_setup(const struct count_opts *o, const struct hpm_machine *m);
+int count_repeat_runs(const struct count_opts *o, const char *dir);
+int count_baseline_step(const struct count_opts *o, const struct count_report *r,
+                         const char *dir, const char *profile_path, const char *machine,
+                         const char *wire);
+
+#endif

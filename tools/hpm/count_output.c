@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * count_output.c - the report written (-o atomically, --keep-output) and --from-output
+ * (count_internal.h: what the parts of hpm count share).
+ */
+#define _GNU_SOURCE /* wait4, syscall, mkdtemp */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <linux/perf_event.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "catalog.h"
+#include "commands.h"
+#include "count_perf.h"
+#include "count_procs.h"
+#include "baseline.h"
+#include "count_report.h"
+#include "machine_arg.h"
+#include "machine_wire.h"
+#include "interval.h"
+#include "mpi_job.h"
+#include "live.h"
+#include "options.h"
+#include "passes.h"
+#include "profile_cmd.h"
+#include "count_hook.h"
+#include "latency.h"
+#include "runner.h"
+#include "vpmu_output.h"
+
+#include "count_internal.h"
+
+
+/* ------------------------------------------------------------ report output */
+
+struct report_job {
+    const struct count_opts *o;
+    const struct count_report *r;
+};
+
+int count_report_to(FILE *f, void *ctx)
+{
+    const struct report_job *j = ctx;
+    return j->o->fmt == FMT_JSON  ? count_report_json(f, j->r)
+           : j->o->fmt == FMT_CSV ? count_report_csv(f, j->r)
+                                  : count_report_text(f, j->r);
+}
+
+int count_write_report(const struct count_opts *o, const struct count_report *r)
+{
+    struct report_job j = {o, r};
+    return runner_write_output(cmd_name, o->output, count_report_to, &j);
+}
+
+int count_keep_output_to(FILE *f, void *ctx)
+{
+    return vpmu_output_write(ctx, f);
+}
+
+int count_output_dir_ok(const char *path)
+{
+    return runner_output_ok(cmd_name, path);
+}
+
+/* The note for a program that wrote UPC registers itself, or NULL. */
+const char *count_upc_write_note(const struct vpmu_output *out, char *buf, size_t len)
+{
+    if (!out->upc_writes)
+        return NULL;
+    snprintf(buf, len,
+             "the program wrote UPC registers itself (%" PRIu64 " HPM_VPMU_UPC_WRITE request%s): "
+             "the counts are what the units held, not necessarily the events named here",
+             out->upc_writes, out->upc_writes == 1 ? "" : "s");
+    return buf;
+}
+
+/* Report an existing tool output file (--from-output). */
+int count_from_output(const struct count_opts *o, struct count_row *rows)
+{
+    struct vpmu_output out;
+    struct count_report r;
+    char err[512], upc_note[200];
+    unsigned n = 0;
+    int rc;
+    if (vpmu_output_load(&out, o->from_output, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: %s\n", cmd_name, err);
+        vpmu_output_free(&out);
+        return 1;
+    }
+    if (o->events.n) {
+        /* the file's cores; every feature, since the file holds what was counted */
+        unsigned cores = out.cores > HPM_CAT_MAX_CORES ? HPM_CAT_MAX_CORES : out.cores;
+        rc = count_build_rows(o, out.machine, cores, ~0u, rows, &n);
+        if (rc == 0 && count_check_counts(&out, rows, n, o->from_output) != 0)
+            rc = 2;
+        if (rc) {
+            vpmu_output_free(&out);
+            return rc;
+        }
+    } else {
+        n = count_rows_from_output(&out, rows, MAX_ROWS);
+    }
+    memset(&r, 0, sizeof r);
+    r.out = &out;
+    r.rows = rows;
+    r.n_rows = n;
+    if (count_upc_write_note(&out, upc_note, sizeof upc_note))
+        r.notes[r.n_notes++] = upc_note;
+    for (unsigned i = 0; i < o->notes.n && r.n_notes < COUNT_MAX_NOTES; i++)
+        r.notes[r.n_notes++] = o->notes.v[i];
+    r.per_core = o->per_core;
+    r.per_thread = o->per_thread;
+    r.machine_source = NULL;
+    if (out.exit_kind == VPMU_EXIT_SIGNAL) {
+        r.exit_signal = out.exit_value;
+        r.exit_code = out.exit_value > 0 ? 128 + out.exit_value : 128;
+        r.notes[r.n_notes++] = "program killed by a signal; counts up to that point";
+    } else {
+        r.exit_status = out.exit_value;
+        r.exit_code = out.exit_value & 0xff;
+    }
+    rc = count_write_report(o, &r) == 0 ? r.exit_code : 1;
+    vpmu_output_free(&out);
+    return rc;
+}
