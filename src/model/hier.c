@@ -9,6 +9,8 @@
 #define HPM__MAX_CORES 1024u
 #define HPM__MAX_STREAMS 64u
 #define HPM__MAX_DEPTH 64u
+#define COH_SOLE_NONE 0xffffffffu
+#define COH_SOLE_MANY 0xfffffffeu
 
 struct hpm_stream {
     uint64_t last;   /* last demanded line */
@@ -30,10 +32,22 @@ struct hpm_hier {
     struct hpm_pf **pf; /* per core: prefetcher of its L2, or NULL */
     struct hpm_hier_core_stats *cs;
     struct hpm_hier_mem_stats mem;
+    /* coherence (README.md, "Coherence"): on when the protocol is not
+     * NONE and there is more than one core; per core its counts and the
+     * generation of its L1D (hpm_hier_coh_gen) */
+    uint32_t coh_on;
+    /* The one core that has made data accesses so far (COH_SOLE_NONE:
+     * none yet, COH_SOLE_MANY: more than one). While one core alone has,
+     * no other L1D holds a line and its own holds no marker, so its
+     * accesses need no coherence work: a single-threaded program costs
+     * and counts what it does on a private node. */
+    uint32_t coh_sole;
+    struct hpm_coh_stats *coh;
+    uint64_t *coh_gen;
 };
 
 struct layout {
-    size_t cache, pf, cs, pfs, caches, total;
+    size_t cache, pf, cs, coh, gen, pfs, caches, total;
     size_t l1i, l1d, l2, l3; /* bytes per instance */
     uint32_t n_l2, n_l3;
 };
@@ -53,6 +67,8 @@ int hpm_hier_params_check(const struct hpm_hier_params *p)
     if (present(&p->l3) && hpm_cache_params_check(&p->l3))
         return HPM_MODEL_EPARAM;
     if (p->prefetch.streams > HPM__MAX_STREAMS)
+        return HPM_MODEL_EPARAM;
+    if (p->coherence >= HPM_COH_COUNT)
         return HPM_MODEL_EPARAM;
     if (p->prefetch.streams &&
         (!present(&p->l2) || p->prefetch.depth == 0 || p->prefetch.depth > HPM__MAX_DEPTH))
@@ -74,7 +90,9 @@ static int layout_of(const struct hpm_hier_params *p, struct layout *l)
     l->cache = HPM__ALIGN8(sizeof(struct hpm_hier));
     l->pf = l->cache + HPM__ALIGN8(n * sizeof(struct hpm_cache *[4]));
     l->cs = l->pf + HPM__ALIGN8(n * sizeof(struct hpm_pf *));
-    l->pfs = l->cs + HPM__ALIGN8(n * sizeof(struct hpm_hier_core_stats));
+    l->coh = l->cs + HPM__ALIGN8(n * sizeof(struct hpm_hier_core_stats));
+    l->gen = l->coh + HPM__ALIGN8(n * sizeof(struct hpm_coh_stats));
+    l->pfs = l->gen + HPM__ALIGN8(n * sizeof(uint64_t));
     l->caches = l->pfs + (p->prefetch.streams ? l->n_l2 * HPM__ALIGN8(sizeof(struct hpm_pf)) : 0);
     l->total = l->caches + n * (l->l1i + l->l1d) + l->n_l2 * l->l2 + l->n_l3 * l->l3;
     return HPM_MODEL_OK;
@@ -110,6 +128,12 @@ int hpm_hier_init(struct hpm_hier **out, const struct hpm_hier_params *p, void *
     h->cs = (struct hpm_hier_core_stats *)(base + l.cs);
     hpm__zero(h->cs, p->cores * sizeof(struct hpm_hier_core_stats));
     hpm__zero(&h->mem, sizeof h->mem);
+    h->coh = (struct hpm_coh_stats *)(base + l.coh);
+    h->coh_gen = (uint64_t *)(base + l.gen);
+    hpm__zero(h->coh, p->cores * sizeof(struct hpm_coh_stats));
+    hpm__zero(h->coh_gen, p->cores * sizeof(uint64_t));
+    h->coh_on = p->coherence != HPM_COH_NONE && p->cores > 1;
+    h->coh_sole = COH_SOLE_NONE;
     at = base + l.caches;
     for (i = 0; i < p->cores; i++) {
         hpm_cache_init(&h->cache[i][0], &p->l1i, at, l.l1i);
@@ -315,7 +339,7 @@ static __attribute__((noinline)) int hier_general(struct hpm_hier *h, uint32_t c
  * here; anything else goes to hier_general. The counts are those of
  * ref_level + fetch_below, in the same order of model state changes. */
 static inline __attribute__((always_inline)) int
-hier_access_inline(struct hpm_hier *h, uint32_t core, int kind, uint64_t addr, uint32_t size)
+hier_access_body(struct hpm_hier *h, uint32_t core, int kind, uint64_t addr, uint32_t size)
 {
     struct hpm_cache *l1 = h->cache[core][kind == HPM_IFETCH ? 0 : 1];
     struct hpm_hier_core_stats *cs = &h->cs[core];
@@ -345,6 +369,178 @@ hier_access_inline(struct hpm_hier *h, uint32_t core, int kind, uint64_t addr, u
         return HPM_SERVED_L1;
     }
     return hier_miss(h, core, kind, addr, size, 1, l1);
+}
+
+/* ------------------------------------------------------------- coherence */
+
+/* An invalidated line keeps its way as a marker: its key with this bit set
+ * (never dirty, never equal to HPM__EMPTY, whose bit 0 is set; line
+ * numbers are below 2^62, so no key has it). No lookup of a line matches a
+ * marker; a fill that picks its way replaces it like any line, so a marker
+ * lives exactly as long as the line would have stayed. A miss that finds
+ * its line's marker is a coherence miss. An indexed cache indexes the
+ * marker under its own key, as its rebuild does. */
+#define HPM__INV ((uint64_t)1 << 63)
+
+/* The tag word of c equal to key (dirty bit aside), or NULL. */
+static uint64_t *coh_find(struct hpm_cache *c, uint64_t key)
+{
+    uint64_t *set;
+    uint32_t i;
+    if (c->index) {
+        int64_t s = hpm__ix_lookup(c, key);
+        return s < 0 ? 0 : &c->tags[s];
+    }
+    set = c->tags + (size_t)((key >> 1) & c->set_mask) * c->ways;
+    for (i = 0; i < c->ways; i++)
+        if ((set[i] ^ key) < 2)
+            return &set[i];
+    return 0;
+}
+
+/* Core d's modified line leaves its L1D's ownership: the data goes to the
+ * levels below, as an L1 write-back would, without a write-back counted
+ * (nothing was evicted). */
+static void coh_push_down(struct hpm_hier *h, uint32_t d, uint64_t line)
+{
+    struct hpm_cache *ch[3];
+    ch[0] = h->cache[d][1];
+    ch[1] = h->cache[d][2];
+    ch[2] = h->cache[d][3];
+    writeback(h, ch, 1, line << ch[0]->line_bits, (uint64_t)1 << ch[0]->line_bits);
+}
+
+/* Core `core` asks for `line` of its L1D, to write it (it does not hold it
+ * modified) or, under MESI, to read it (a read miss). Every other core's
+ * snoop filter sees the request and passes it to its L1D only where the
+ * L1D holds the line (the filter is exact here). */
+static void coh_request(struct hpm_hier *h, uint32_t core, uint64_t line, unsigned write)
+{
+    uint32_t d, n = h->p.cores;
+    uint64_t key = line << 1;
+    h->coh[core].requests++;
+    for (d = 0; d < n; d++) {
+        struct hpm_cache *c;
+        uint64_t *w, old;
+        if (d == core)
+            continue;
+        c = h->cache[d][1];
+        w = coh_find(c, key);
+        if (!w)
+            continue;
+        old = *w;
+        h->coh[d].snoops++;
+        if (!write && !(old & 1))
+            continue; /* a clean copy stays, shared */
+        h->coh_gen[d]++;
+        if (write) {
+            /* a modified copy: under MESI the writer takes the data (an
+             * intervention, the line stays modified, now in the writer's
+             * L1D); under WTI the L1s write through, so the data is below
+             * already (the model's dirty bit is pushed down) */
+            if (old & 1) {
+                if (h->p.coherence == HPM_COH_MESI)
+                    h->coh[d].interventions++;
+                else
+                    coh_push_down(h, d, line);
+            }
+            *w = HPM__INV | key;
+            h->coh[d].invalidations++;
+            if (hpm__hinted(c))
+                hpm__hint_drop(c, old);
+            if (c->index) {
+                hpm__ix_insert(c, (HPM__INV | key) >> 1, (uint64_t)(w - c->tags));
+                if (++c->ix_used > c->ix_limit)
+                    hpm__ix_rebuild(c);
+            }
+        } else {
+            /* a read of a line modified elsewhere: the owner supplies it
+             * (MESI counts an intervention) and keeps a clean copy; the
+             * data is written below */
+            if (h->p.coherence == HPM_COH_MESI)
+                h->coh[d].interventions++;
+            *w = old & ~(uint64_t)1;
+            if (hpm__hinted(c))
+                hpm__hint_set(c, *w); /* a hint's dirty bit never leads */
+            coh_push_down(h, d, line);
+        }
+    }
+}
+
+/* Under WTI a read miss is served below (the L1s write through, no snoop):
+ * only the model's dirty bit of another core's copy is pushed down, so that
+ * dirty still means exclusive. Nothing is counted. */
+static void coh_clean_quiet(struct hpm_hier *h, uint32_t core, uint64_t line)
+{
+    uint32_t d;
+    for (d = 0; d < h->p.cores; d++) {
+        struct hpm_cache *c;
+        uint64_t *w;
+        if (d == core)
+            continue;
+        c = h->cache[d][1];
+        w = coh_find(c, line << 1);
+        if (!w || !(*w & 1))
+            continue;
+        *w &= ~(uint64_t)1;
+        if (hpm__hinted(c))
+            hpm__hint_set(c, *w);
+        h->coh_gen[d]++;
+        coh_push_down(h, d, line);
+    }
+}
+
+/* A data access of a coherent node: per line of the L1D, first what the
+ * other cores must do (a store to a line not held modified invalidates
+ * their copies; a read miss under MESI takes a modified copy back), and
+ * whether a missing line was invalidated here (its marker, removed now:
+ * the fill brings the line back), then the access as without coherence.
+ * Dirty means exclusive: every request that lets another core hold a
+ * line makes this core's copy clean or invalid, so a store to a line held
+ * dirty needs no request (the vpmu tool's sure-hit paths rely on it). */
+static __attribute__((noinline)) int hier_coherent(struct hpm_hier *h, uint32_t core, int kind,
+                                                   uint64_t addr, uint32_t size)
+{
+    struct hpm_cache *l1 = h->cache[core][1];
+    unsigned write = kind == HPM_STORE, coh_miss = 0;
+    uint64_t first, last, line;
+    if (h->coh_sole == COH_SOLE_NONE) {
+        h->coh_sole = core; /* the first data access of the node */
+        return hier_access_body(h, core, kind, addr, size);
+    }
+    h->coh_sole = COH_SOLE_MANY; /* a second core: coherence from now on */
+    hpm__line_span(l1->line_bits, addr, size, &first, &last);
+    for (line = first;; line++) {
+        uint64_t *w = coh_find(l1, line << 1);
+        if (!w) {
+            uint64_t *m = coh_find(l1, HPM__INV | line << 1);
+            if (m) {
+                *m = HPM__EMPTY;
+                coh_miss = 1;
+            }
+        }
+        if (write) {
+            if (!w || !(*w & 1))
+                coh_request(h, core, line, 1);
+        } else if (!w) {
+            if (h->p.coherence == HPM_COH_MESI)
+                coh_request(h, core, line, 0);
+            else
+                coh_clean_quiet(h, core, line);
+        }
+        if (line == last)
+            break;
+    }
+    h->coh[core].coh_misses += coh_miss;
+    return hier_access_body(h, core, kind, addr, size);
+}
+
+static inline __attribute__((always_inline)) int
+hier_access_inline(struct hpm_hier *h, uint32_t core, int kind, uint64_t addr, uint32_t size)
+{
+    if (__builtin_expect(h->coh_on != 0, 0) && kind != HPM_IFETCH && h->coh_sole != core)
+        return hier_coherent(h, core, kind, addr, size);
+    return hier_access_body(h, core, kind, addr, size);
 }
 
 int hpm_hier_access(struct hpm_hier *h, uint32_t core, int kind, uint64_t addr, uint32_t size)
@@ -392,3 +588,16 @@ int hpm_hier_prefetch_stats(const struct hpm_hier *h, uint32_t core,
 }
 
 void hpm_hier_mem_stats(const struct hpm_hier *h, struct hpm_hier_mem_stats *s) { HPM__STATS_COPY(s, &h->mem); }
+
+int hpm_hier_coh_stats(const struct hpm_hier *h, uint32_t core, struct hpm_coh_stats *s)
+{
+    if (core >= h->p.cores)
+        return HPM_MODEL_ERANGE;
+    HPM__STATS_COPY(s, &h->coh[core]);
+    return HPM_MODEL_OK;
+}
+
+uint64_t hpm_hier_coh_gen(const struct hpm_hier *h, uint32_t core)
+{
+    return core < h->p.cores ? h->coh_gen[core] : 0;
+}

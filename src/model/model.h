@@ -158,12 +158,22 @@ struct hpm_prefetch_stats {
     uint64_t valid_prefetches;      /* ... that were fetched from below */
 };
 
+/* How the cores' L1 data caches are kept coherent (README.md, "Coherence").
+ * NONE: each core's L1D is private and never sees another core's stores
+ * (the model before coherence; BG/L's non-coherent L1s). WTI: BG/P's
+ * write-through L1s with invalidation through snoop filters: a store
+ * invalidates every other core's copy of its line. MESI: write-back L1s; a
+ * store invalidates the other copies, a read miss takes a modified copy
+ * from its owner (an intervention), which keeps a clean shared copy. */
+enum hpm_coherence { HPM_COH_NONE = 0, HPM_COH_WTI = 1, HPM_COH_MESI = 2, HPM_COH_COUNT = 3 };
+
 /* L1I and L1D per core; L2 per core or shared; L3 shared or per core; any
  * level with size 0 is absent (cachegrind: l2.size = 0, l3 = its LL). */
 struct hpm_hier_params {
     uint32_t cores; /* 1 .. 1024 */
     struct hpm_cache_params l1i, l1d, l2, l3;
     struct hpm_prefetch_params prefetch; /* needs an L2 */
+    uint32_t coherence;                  /* enum hpm_coherence, of the L1Ds */
 };
 
 enum hpm_access_kind { HPM_IFETCH = 0, HPM_LOAD = 1, HPM_STORE = 2, HPM_ACCESS_KINDS = 3 };
@@ -177,6 +187,20 @@ enum hpm_level { HPM_SERVED_L1 = 0, HPM_SERVED_L2 = 1, HPM_SERVED_L3 = 2, HPM_SE
 struct hpm_hier_core_stats {
     uint64_t accesses[HPM_ACCESS_KINDS];
     uint64_t served[HPM_ACCESS_KINDS][4];
+};
+/* Per core, what coherence did (all 0 under HPM_COH_NONE or with one core). */
+struct hpm_coh_stats {
+    uint64_t requests;      /* this core's coherence requests: stores to a line its L1D
+                             * did not hold dirty (the only ones another core may
+                             * hold), and under MESI its L1D read misses */
+    uint64_t snoops;        /* other cores' requests that this core's snoop filter
+                             * passed to its L1D: the L1D held the line */
+    uint64_t invalidations; /* lines of this core's L1D invalidated by other cores' stores */
+    uint64_t interventions; /* MESI: modified lines of this core's L1D that another
+                             * core's miss or store took */
+    uint64_t coh_misses;    /* L1D misses (accesses, as the misses count) of this core
+                             * to a line that another core's store invalidated here and
+                             * that nothing evicted since */
 };
 struct hpm_hier_mem_stats {
     uint64_t ddr_bytes_read;    /* line fills from memory (demand + prefetch) */
@@ -202,6 +226,12 @@ int hpm_hier_core_stats(const struct hpm_hier *h, uint32_t core, struct hpm_hier
 int hpm_hier_prefetch_stats(const struct hpm_hier *h, uint32_t core,
                             struct hpm_prefetch_stats *s);
 void hpm_hier_mem_stats(const struct hpm_hier *h, struct hpm_hier_mem_stats *s);
+int hpm_hier_coh_stats(const struct hpm_hier *h, uint32_t core, struct hpm_coh_stats *s);
+/* A number that changes whenever another core's access changed this core's
+ * L1D (an invalidation, a modified line made clean): a caller that keeps
+ * facts about the L1D's lines (the vpmu tool's sure-hit filter) drops them
+ * when it differs from the value it saw last. */
+uint64_t hpm_hier_coh_gen(const struct hpm_hier *h, uint32_t core);
 
 /* ------------------------------------------------------------------ timing */
 

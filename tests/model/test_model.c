@@ -669,6 +669,201 @@ static void test_indexed_equivalence(void)
     }
 }
 
+/* ------------------------------------------------------------- coherence */
+
+static struct hpm_hier *coh_hier(uint32_t cores, uint32_t proto, struct hpm_cache_params l1d)
+{
+    struct hpm_hier_params p;
+    memset(&p, 0, sizeof p);
+    p.cores = cores;
+    p.l1i = (struct hpm_cache_params){4096, 4, 32, HPM_REPL_LRU, 0, 0};
+    p.l1d = l1d;
+    p.l3 = (struct hpm_cache_params){1u << 20, 8, 128, HPM_REPL_LRU, 0, 1};
+    p.coherence = proto;
+    return new_hier(&p);
+}
+
+static struct hpm_coh_stats coh_of(struct hpm_hier *h, uint32_t core)
+{
+    struct hpm_coh_stats s;
+    CHECK_EQ(hpm_hier_coh_stats(h, core, &s), HPM_MODEL_OK);
+    return s;
+}
+
+/* Two cores store in turn to bytes 0 and 8 of one line (false sharing),
+ * then to two lines (padded): every store after the first of each core
+ * misses on a line the other invalidated. */
+static void test_coherence_false_sharing(uint32_t proto, struct hpm_cache_params l1d)
+{
+    const uint64_t N = 1000, A = 0x10000;
+    struct hpm_hier *h = coh_hier(2, proto, l1d);
+    struct hpm_coh_stats s0, s1;
+    struct hpm_cache_stats c0, c1;
+    uint64_t i;
+    for (i = 0; i < N; i++) {
+        hpm_hier_access(h, 0, HPM_STORE, A, 8);
+        hpm_hier_access(h, 1, HPM_STORE, A + 8, 8);
+    }
+    s0 = coh_of(h, 0);
+    s1 = coh_of(h, 1);
+    hpm_cache_stats(hpm_hier_l1d(h, 0), &c0);
+    hpm_cache_stats(hpm_hier_l1d(h, 1), &c1);
+    CHECK_EQ(c0.write_misses, N);
+    CHECK_EQ(c1.write_misses, N);
+    CHECK_EQ(s0.coh_misses, N - 1);
+    CHECK_EQ(s1.coh_misses, N - 1);
+    CHECK_EQ(s0.invalidations, N);     /* by each of core 1's stores */
+    CHECK_EQ(s1.invalidations, N - 1); /* by core 0's stores after its first */
+    CHECK_EQ(s0.requests, N - 1); /* the node's first access: no other core had any */
+    CHECK_EQ(s1.requests, N);
+    CHECK_EQ(s0.snoops, N);
+    CHECK_EQ(s0.interventions, proto == HPM_COH_MESI ? N : 0);
+    CHECK_EQ(s1.interventions, proto == HPM_COH_MESI ? N - 1 : 0);
+
+    /* padded: one line each, nothing shared */
+    h = coh_hier(2, proto, l1d);
+    for (i = 0; i < N; i++) {
+        hpm_hier_access(h, 0, HPM_STORE, A, 8);
+        hpm_hier_access(h, 1, HPM_STORE, A + 64, 8);
+    }
+    s0 = coh_of(h, 0);
+    s1 = coh_of(h, 1);
+    hpm_cache_stats(hpm_hier_l1d(h, 0), &c0);
+    CHECK_EQ(c0.write_misses, 1);
+    CHECK_EQ(s0.coh_misses + s1.coh_misses, 0);
+    CHECK_EQ(s0.invalidations + s1.invalidations, 0);
+    CHECK_EQ(s0.snoops + s1.snoops, 0);
+    CHECK_EQ(s0.requests, 0); /* the node's first access, then the line is held dirty */
+    CHECK_EQ(s1.requests, 1); /* its first store */
+    CHECK_EQ(hpm_hier_coh_gen(h, 0) + hpm_hier_coh_gen(h, 1), 0);
+}
+
+/* Reads share; a read of a modified line (MESI) is an intervention and
+ * leaves the owner's copy clean, so its next store invalidates the
+ * reader. */
+static void test_coherence_reads(uint32_t proto, struct hpm_cache_params l1d)
+{
+    const uint64_t A = 0x20000;
+    struct hpm_hier *h = coh_hier(4, proto, l1d);
+    struct hpm_coh_stats s0, s1;
+    struct hpm_hier_core_stats cs;
+    struct hpm_cache_stats c1;
+    uint32_t k, i;
+    for (i = 0; i < 100; i++)
+        for (k = 0; k < 4; k++)
+            hpm_hier_access(h, k, HPM_LOAD, A + 8 * k, 8);
+    for (k = 0; k < 4; k++) {
+        struct hpm_coh_stats s = coh_of(h, k);
+        CHECK_EQ(s.invalidations, 0);
+        CHECK_EQ(s.coh_misses, 0);
+        CHECK_EQ(s.interventions, 0);
+        hpm_hier_core_stats(h, k, &cs);
+        CHECK_EQ(cs.accesses[HPM_LOAD] - cs.served[HPM_LOAD][HPM_SERVED_L1], 1);
+    }
+    h = coh_hier(2, proto, l1d);
+    hpm_hier_access(h, 0, HPM_STORE, A, 8);
+    uint64_t gen = hpm_hier_coh_gen(h, 0);
+    hpm_hier_access(h, 1, HPM_LOAD, A + 16, 8);
+    s0 = coh_of(h, 0);
+    CHECK_EQ(s0.interventions, proto == HPM_COH_MESI ? 1 : 0);
+    CHECK_EQ(hpm_hier_coh_gen(h, 0), gen + 1); /* core 0's line is clean now */
+    CHECK(hpm__line_present(hpm_hier_l1d(h, 0), A >> 5));
+    hpm_hier_access(h, 0, HPM_STORE, A, 8); /* a hit, but a request */
+    s0 = coh_of(h, 0);
+    s1 = coh_of(h, 1);
+    CHECK_EQ(s0.requests, 1);
+    CHECK_EQ(s1.invalidations, 1);
+    hpm_hier_access(h, 1, HPM_LOAD, A + 16, 8);
+    s1 = coh_of(h, 1);
+    CHECK_EQ(s1.coh_misses, 1); /* true sharing misses as well */
+    hpm_cache_stats(hpm_hier_l1d(h, 1), &c1);
+    CHECK_EQ(c1.read_misses, 2);
+}
+
+/* An invalidated line whose way a fill takes is gone: a later miss on it
+ * is a capacity miss, not a coherence miss. */
+static void test_coherence_marker_evicted(void)
+{
+    struct hpm_cache_params l1d = {128, 2, 32, HPM_REPL_LRU, 0, 0}; /* 2 sets of 2 ways */
+    struct hpm_hier *h = coh_hier(2, HPM_COH_WTI, l1d);
+    hpm_hier_access(h, 0, HPM_LOAD, 0, 8);
+    hpm_hier_access(h, 1, HPM_STORE, 0, 8); /* invalidates core 0's line 0 */
+    CHECK_EQ(coh_of(h, 0).invalidations, 1);
+    hpm_hier_access(h, 0, HPM_LOAD, 64, 8);  /* set 0 */
+    hpm_hier_access(h, 0, HPM_LOAD, 128, 8); /* set 0: evicts the marker */
+    hpm_hier_access(h, 0, HPM_LOAD, 0, 8);
+    CHECK_EQ(coh_of(h, 0).coh_misses, 0);
+    hpm_hier_access(h, 1, HPM_STORE, 0, 8); /* core 1's line is clean: a request */
+    hpm_hier_access(h, 0, HPM_LOAD, 0, 8);
+    CHECK_EQ(coh_of(h, 0).coh_misses, 1);
+}
+
+/* Cores on disjoint data: a coherent node counts exactly what the
+ * private one does (random mixed trace over four cores). */
+static void test_coherence_disjoint_same(struct hpm_cache_params l1d)
+{
+    struct hpm_hier *h[3];
+    uint32_t proto, k, x = 12345;
+    int i;
+    for (proto = 0; proto < 3; proto++)
+        h[proto] = coh_hier(4, proto, l1d);
+    for (i = 0; i < 200000; i++) {
+        uint64_t a;
+        int kind;
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        k = x & 3;
+        a = ((uint64_t)k << 24) + ((x >> 4) & 0x3ffff);
+        kind = (x >> 30) & 1 ? HPM_STORE : HPM_LOAD;
+        for (proto = 0; proto < 3; proto++)
+            hpm_hier_access(h[proto], k, kind, a, 1u << ((x >> 2) & 3));
+    }
+    for (proto = 1; proto < 3; proto++) {
+        struct hpm_hier_mem_stats m0, m1;
+        for (k = 0; k < 4; k++) {
+            struct hpm_hier_core_stats a0, a1;
+            struct hpm_cache_stats l0, l1;
+            hpm_hier_core_stats(h[0], k, &a0);
+            hpm_hier_core_stats(h[proto], k, &a1);
+            CHECK(memcmp(&a0, &a1, sizeof a0) == 0);
+            hpm_cache_stats(hpm_hier_l1d(h[0], k), &l0);
+            hpm_cache_stats(hpm_hier_l1d(h[proto], k), &l1);
+            CHECK(memcmp(&l0, &l1, sizeof l0) == 0);
+            CHECK_EQ(coh_of(h[proto], k).snoops, 0);
+            CHECK_EQ(coh_of(h[proto], k).coh_misses, 0);
+            CHECK(coh_of(h[proto], k).requests > 0);
+            CHECK_EQ(coh_of(h[0], k).requests, 0);
+        }
+        hpm_hier_mem_stats(h[0], &m0);
+        hpm_hier_mem_stats(h[proto], &m1);
+        CHECK(memcmp(&m0, &m1, sizeof m0) == 0);
+    }
+}
+
+static void test_coherence(void)
+{
+    /* BG/P's L1D (indexed, FIFO, hinted) and a scanned LRU one */
+    struct hpm_cache_params bgp = {32768, 64, 32, HPM_REPL_FIFO, 0, 0};
+    struct hpm_cache_params lru = {32768, 8, 32, HPM_REPL_LRU, 0, 0};
+    struct hpm_hier_params p;
+    uint32_t proto;
+    for (proto = HPM_COH_WTI; proto <= HPM_COH_MESI; proto++) {
+        test_coherence_false_sharing(proto, bgp);
+        test_coherence_false_sharing(proto, lru);
+        test_coherence_reads(proto, bgp);
+        test_coherence_reads(proto, lru);
+    }
+    test_coherence_marker_evicted();
+    test_coherence_disjoint_same(bgp);
+    test_coherence_disjoint_same(lru);
+    memset(&p, 0, sizeof p);
+    p.cores = 2;
+    p.l1i = p.l1d = lru;
+    p.coherence = HPM_COH_COUNT;
+    CHECK_EQ(hpm_hier_params_check(&p), HPM_MODEL_EPARAM);
+}
+
 int main(void)
 {
     test_params();
@@ -690,6 +885,7 @@ int main(void)
     test_prefetch();
     test_hier_writeback();
     test_indexed_equivalence();
+    test_coherence();
     free_all();
     if (failures) {
         fprintf(stderr, "test_model: %d failure(s)\n", failures);
