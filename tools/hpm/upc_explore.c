@@ -900,11 +900,18 @@ int cmd_upc_explore(int argc, char **argv)
     rc = hpm_opt_parse(CMD, t, synopsis, footer, argc, argv, &first);
     if (rc)
         return rc < 0 ? 0 : rc;
-    if (parse_list(low_s, lows, &nl, 1, 31) || parse_list(slot_s, slots, &nsl, 1, 1u << 20) ||
-        parse_list(counters_s, ctrs, &nc, 1, 65536) || parse_list(ports_s, ports, &np, 1, 65536))
-        return hpm_opt_error(CMD, t, synopsis, footer,
-                             "a design list is not LIST (8,10,12 or 8-16, in range): %s",
-                             low_s);
+    {
+        /* the library's ranges (docs/upc.md, Parameters) */
+        const char *bad = parse_list(low_s, lows, &nl, 1, 31) ? low_s
+                          : parse_list(slot_s, slots, &nsl, 1, 1u << 20) ? slot_s
+                          : parse_list(counters_s, ctrs, &nc, 1, 65536) ? counters_s
+                          : parse_list(ports_s, ports, &np, 1, 65536) ? ports_s
+                                                                      : NULL;
+        if (bad)
+            return hpm_opt_error(CMD, t, synopsis, footer,
+                                 "not a LIST (8,10,12 or 8-16, at most 32 values, in range): %s",
+                                 bad);
+    }
     if ((first < argc) + (trace != NULL) + stress != 1)
         return hpm_opt_error(CMD, t, synopsis, footer,
                              "give one stream: -- PROGRAM, --trace FILE or --stress%s", "");
