@@ -128,7 +128,11 @@ static void thread_exit(void *unused)
 static void fork_child(void)
 {
     struct hpm_thread *t;
-    if (!__atomic_load_n(&g_hpm.initialized, __ATOMIC_ACQUIRE) || !(t = hpm__self_if_any()))
+    if (!__atomic_load_n(&g_hpm.initialized, __ATOMIC_ACQUIRE))
+        return;
+    /* a CPU's set counts the core, the child's own in the child */
+    hpm__cpu_sets_fork_child();
+    if (!(t = hpm__self_if_any()))
         return;
     t->tid = hpm__gettid();
     hpm__sets_fork_child(t);

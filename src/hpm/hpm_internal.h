@@ -203,6 +203,9 @@ int hpm__set_start(struct hpm_set *s, struct hpm_thread *self, int take_slot);
 int hpm__set_stop(struct hpm_set *s, int64_t *values);
 /* In a child of fork(): the calling thread's running sets count from here. */
 void hpm__sets_fork_child(struct hpm_thread *t);
+/* ... and so do the running sets attached to a CPU (hpm_set_cpu: on no
+ * thread's list), of components whose counts start over in a child. */
+void hpm__cpu_sets_fork_child(void);
 /* Overflow calls a stopping set is owed: thresholds its final counts passed
  * that no signal reported yet (components with HPM_CI_OVF_FROZEN, where the
  * signal comes at the next superblock boundary, after the stop's own read;

@@ -1200,6 +1200,20 @@ void hpm__sets_fork_child(struct hpm_thread *t)
     }
 }
 
+void hpm__cpu_sets_fork_child(void)
+{
+    int h, n = g_hpm.n_chunks * HPM_SET_CHUNK;
+    /* the child's only thread walks the table without g_hpm.lock: a thread
+     * of the parent may have held it at the fork, and none is left to
+     * change the table */
+    for (h = 0; h < n && h < HPM_MAX_SETS; h++) {
+        struct hpm_set **p = slot_of(h), *s = p ? *p : NULL;
+        if (s && s->opts.cpu && s->state == HPM_SET_RUNNING &&
+            (s->c->ci_flags & HPM_CI_FORK_LOCAL))
+            (void)reset_locked(s);
+    }
+}
+
 void hpm__thread_stop_sets(struct hpm_thread *t)
 {
     int c;

@@ -9,6 +9,9 @@
  *     core adds nothing;
  *   - a thread that runs the loop while the caller waits is counted by the
  *     CPU sets (by whichever core ran it) and not by the caller's set;
+ *   - CPU sets running across fork() count the child from the fork in the
+ *     child: a read there is small and not negative, and a loop adds at
+ *     least its instructions;
  *   - PAPI_state says PAPI_CPU_ATTACHED, PAPI_get_opt gives the CPU back,
  *     a core the machine does not have is refused, and a set attached to
  *     a CPU cannot be attached to a thread too.
@@ -17,6 +20,8 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "hpm_check.h"
 #include "papi.h"
@@ -140,6 +145,35 @@ int main(void)
     CHECK(mt < 2 * N2);
     CHECK(sum >= mt + 2 * N2);
     CHECK(sum < mt + 2 * N2 + 2000000); /* thread creation and exit besides */
+
+    /* across fork: the child's CPU sets count the child from the fork */
+    for (int c = 0; c < ncpu; c++)
+        CHECK_EQ(PAPI_start(cpu_set[c]), PAPI_OK);
+    loop(N2);
+    fflush(stdout);
+    pid_t pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+        long long a[MAX_CPUS], b[MAX_CPUS], da = 0, db = 0;
+        for (int c = 0; c < ncpu; c++)
+            CHECK_EQ(PAPI_read(cpu_set[c], &a[c]), PAPI_OK);
+        loop(N2);
+        for (int c = 0; c < ncpu; c++) {
+            CHECK_EQ(PAPI_read(cpu_set[c], &b[c]), PAPI_OK);
+            CHECK(a[c] >= 0 && a[c] < 100000);
+            da += a[c];
+            db += b[c];
+        }
+        printf("papi_cpu: in the child after fork: cores %lld, after its loop %lld\n", da, db);
+        CHECK(db - da >= 2 * N2 && db - da < 2 * N2 + 100000);
+        fflush(stdout);
+        _exit(failures ? 1 : 0);
+    }
+    int status = 0;
+    CHECK_EQ(waitpid(pid, &status, 0), pid);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    for (int c = 0; c < ncpu; c++)
+        CHECK_EQ(PAPI_stop(cpu_set[c], &ct[c]), PAPI_OK);
 
     PAPI_shutdown();
     if (failures) {
