@@ -110,7 +110,7 @@ int hpm_catalog_check(char *why, size_t len)
             say(why, len, "units not events, cycles, bytes or ns: ", x->name);
             return -1;
         }
-        if (x->unit >= HPM_UNIT_COUNT || (x->needs & ~0x1ffu) || x->source > HPM_SRC_HOST) {
+        if (x->unit >= HPM_UNIT_COUNT || (x->needs & ~0x3ffu) || x->source > HPM_SRC_HOST) {
             say(why, len, "bad unit or needs: ", x->name);
             return -1;
         }
@@ -251,6 +251,8 @@ unsigned hpm_catalog_features(const struct hpm_hier_params *h)
      * belong to no core) */
     if (h->l2.size && h->prefetch.streams && !h->l2.shared)
         f |= HPM_NEED_PREFETCH;
+    if (h->coherence != HPM_COH_NONE && h->cores > 1)
+        f |= HPM_NEED_COHERENT;
     return f;
 }
 
@@ -413,6 +415,8 @@ const char *hpm_catalog_missing_reason(unsigned kind, unsigned features)
         return "it has no L2";
     if (miss & HPM_NEED_NET)
         return "it has no network (a [torus] section of its machine file)";
+    if (miss & HPM_NEED_COHERENT)
+        return "its L1 data caches are not coherent ([l1d] coherence, more than one core)";
     return "the machine model cannot provide it";
 }
 

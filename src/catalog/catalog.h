@@ -59,6 +59,8 @@ enum hpm_cat_need {
     HPM_NEED_FULL = 1u << 7,     /* FP and integer op classification */
     HPM_NEED_NET = 1u << 8,      /* the machine has a network ([torus]) and the
                                     program reports its traffic (libhpm-mpi) */
+    HPM_NEED_COHERENT = 1u << 9, /* the machine keeps its cores' L1Ds coherent
+                                    ([l1d] coherence, more than one core) */
 };
 /* The need bits that name a model (the others name machine features). */
 #define HPM_NEED_MODELS (HPM_NEED_HIER | HPM_NEED_BPRED | HPM_NEED_TLB | HPM_NEED_TIMING)
@@ -234,7 +236,12 @@ enum hpm_cat_unit {
     X(KERNEL_HOST_MINOR_FAULTS, KERNEL, NONE, HOST, "events", "", "minor page faults (measured: getrusage; includes Valgrind)") \
     X(KERNEL_HOST_MAJOR_FAULTS, KERNEL, NONE, HOST, "events", "", "major page faults (measured: getrusage; includes Valgrind)") \
     X(KERNEL_HOST_VOL_CSWITCHES, KERNEL, NONE, HOST, "events", "", "voluntary context switches (measured: getrusage; includes Valgrind)") \
-    X(KERNEL_HOST_INVOL_CSWITCHES, KERNEL, NONE, HOST, "events", "", "involuntary context switches (measured: getrusage; includes Valgrind)")
+    X(KERNEL_HOST_INVOL_CSWITCHES, KERNEL, NONE, HOST, "events", "", "involuntary context switches (measured: getrusage; includes Valgrind)") \
+    X(COH_L1D_MISSES, L1D, HIER | HPM_NEED_COHERENT, MODELED, "events", "", "L1 data cache misses to lines another core's store had invalidated (coherence misses), all cores") \
+    X(COH_INVALIDATIONS, L1D, HIER | HPM_NEED_COHERENT, MODELED, "events", "", "L1 data cache lines invalidated by another core's store, all cores") \
+    X(COH_SNOOPS, L1D, HIER | HPM_NEED_COHERENT, MODELED, "events", "", "coherence requests a snoop filter passed to its core's L1 data cache (it held the line), all cores") \
+    X(COH_INTERVENTIONS, L1D, HIER | HPM_NEED_COHERENT, MODELED, "events", "", "modified L1 data cache lines another core's miss or store took (MESI), all cores") \
+    X(COH_REQUESTS, L1D, HIER | HPM_NEED_COHERENT, MODELED, "events", "", "coherence requests: stores to lines not held modified, and MESI's read misses, all cores")
 
 #define HPM_CAT_ENUM_(e, u, n, s, v, t, d) HPM_K_##e,
 enum hpm_cat_kind {

@@ -28,7 +28,7 @@ const char *hpm_machine_strerror(int err)
 
 /* ------------------------------------------------------------ the key table */
 
-enum vtype { T_U32, T_POW2, T_SIZE, T_FREQ, T_MILLI, T_POLICY, T_BOOL, T_STR };
+enum vtype { T_U32, T_POW2, T_SIZE, T_FREQ, T_MILLI, T_POLICY, T_BOOL, T_STR, T_COHERENCE };
 
 struct key {
     const char *section; /* "" = top level */
@@ -60,6 +60,7 @@ static const struct key keys[] = {
     {"", "frequency_hz", T_FREQ, F(frequency_hz), 1000, (uint64_t)1 << 40},
     CACHE("l1i", l1i, 1),
     CACHE("l1d", l1d, 1),
+    {"l1d", "coherence", T_COHERENCE, F(hier.coherence), 0, 2},
     CACHE("l2", l2, 0),
     CACHE("l3", l3, 0),
     {"prefetch", "streams", T_U32, F(hier.prefetch.streams), 0, 64},
@@ -270,6 +271,18 @@ static int set_value(struct parser *ps, struct hpm_machine *m, const struct key 
         else
             return fail(ps, ps->line, HPM_MACHINE_EVALUE,
                         "bad value '%s' for '%s' in %s%s%s: expected lru, fifo or random",
+                        show(shown, sizeof shown, v, n), k->name, lb, sec, rb);
+        break;
+    case T_COHERENCE:
+        if (span_eq_nocase(v, n, "none"))
+            x = HPM_COH_NONE;
+        else if (span_eq_nocase(v, n, "wti"))
+            x = HPM_COH_WTI;
+        else if (span_eq_nocase(v, n, "mesi"))
+            x = HPM_COH_MESI;
+        else
+            return fail(ps, ps->line, HPM_MACHINE_EVALUE,
+                        "bad value '%s' for '%s' in %s%s%s: expected none, wti or mesi",
                         show(shown, sizeof shown, v, n), k->name, lb, sec, rb);
         break;
     case T_BOOL:
@@ -661,6 +674,9 @@ int hpm_machine_from_sysfs(struct hpm_machine *m, const char *cpu_root)
     const char *root = cpu_root ? cpu_root : "/sys/devices/system/cpu";
     hpm_machine_defaults(m);
     strcpy(m->name, "host");
+    /* the x86-64 hosts hpm runs on keep their L1Ds coherent with MESI (or
+     * a variant of it: MESIF, MOESI) */
+    m->hier.coherence = HPM_COH_MESI;
     /* hpm roofline's ceilings for a current x86-64 core (no file states
      * them, sysfs does not tell them): two 256-bit FMA ports (Intel since
      * Haswell, AMD since Zen 2), 4, 8 and 16 double-precision flops a

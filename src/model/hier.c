@@ -44,10 +44,23 @@ struct hpm_hier {
     uint32_t coh_sole;
     struct hpm_coh_stats *coh;
     uint64_t *coh_gen;
+    /* The sharers summary (nodes of up to 64 cores; NULL otherwise): per
+     * hash of a line, the cores whose L1D may hold a line of that hash, a
+     * superset (a bit is set at each access, cleared only by a rebuild from
+     * the L1Ds' tags once coh_sum_new bits were set since the last). A
+     * request looks up only the cores it names: most find none. */
+    uint64_t *coh_sum;
+    /* per core, an upper bound of the markers in its L1D (exact after a
+     * rebuild; a fill that replaces one does not lower it): at 0 a miss
+     * needs no marker lookup */
+    uint64_t *coh_markers;
+    uint32_t coh_sum_shift; /* 64 - log2(entries): Fibonacci hashing */
+    uint64_t coh_sum_mask, coh_sum_new, coh_sum_limit;
 };
 
 struct layout {
-    size_t cache, pf, cs, coh, gen, pfs, caches, total;
+    size_t cache, pf, cs, coh, gen, sum, pfs, caches, total;
+    uint64_t sum_entries; /* 0: no sharers summary */
     size_t l1i, l1d, l2, l3; /* bytes per instance */
     uint32_t n_l2, n_l3;
 };
@@ -92,7 +105,16 @@ static int layout_of(const struct hpm_hier_params *p, struct layout *l)
     l->cs = l->pf + HPM__ALIGN8(n * sizeof(struct hpm_pf *));
     l->coh = l->cs + HPM__ALIGN8(n * sizeof(struct hpm_hier_core_stats));
     l->gen = l->coh + HPM__ALIGN8(n * sizeof(struct hpm_coh_stats));
-    l->pfs = l->gen + HPM__ALIGN8(n * sizeof(uint64_t));
+    l->sum = l->gen + 2 * HPM__ALIGN8(n * sizeof(uint64_t)); /* gen, markers */
+    l->sum_entries = 0;
+    if (p->coherence != HPM_COH_NONE && n > 1 && n <= 64) {
+        /* four entries per L1D line of the node, 1024 .. 2^18 */
+        uint64_t want = 4 * n * (p->l1d.size / p->l1d.line);
+        l->sum_entries = 1024;
+        while (l->sum_entries < want && l->sum_entries < ((uint64_t)1 << 18))
+            l->sum_entries <<= 1;
+    }
+    l->pfs = l->sum + l->sum_entries * sizeof(uint64_t);
     l->caches = l->pfs + (p->prefetch.streams ? l->n_l2 * HPM__ALIGN8(sizeof(struct hpm_pf)) : 0);
     l->total = l->caches + n * (l->l1i + l->l1d) + l->n_l2 * l->l2 + l->n_l3 * l->l3;
     return HPM_MODEL_OK;
@@ -132,8 +154,19 @@ int hpm_hier_init(struct hpm_hier **out, const struct hpm_hier_params *p, void *
     h->coh_gen = (uint64_t *)(base + l.gen);
     hpm__zero(h->coh, p->cores * sizeof(struct hpm_coh_stats));
     hpm__zero(h->coh_gen, p->cores * sizeof(uint64_t));
+    h->coh_markers = (uint64_t *)(base + l.gen + HPM__ALIGN8(p->cores * sizeof(uint64_t)));
+    hpm__zero(h->coh_markers, p->cores * sizeof(uint64_t));
     h->coh_on = p->coherence != HPM_COH_NONE && p->cores > 1;
     h->coh_sole = COH_SOLE_NONE;
+    h->coh_sum = 0;
+    if (l.sum_entries) {
+        h->coh_sum = (uint64_t *)(base + l.sum);
+        hpm__zero(h->coh_sum, l.sum_entries * sizeof(uint64_t));
+        h->coh_sum_mask = l.sum_entries - 1;
+        h->coh_sum_shift = 64 - hpm__log2_64(l.sum_entries);
+        h->coh_sum_new = 0;
+        h->coh_sum_limit = l.sum_entries / 4;
+    }
     at = base + l.caches;
     for (i = 0; i < p->cores; i++) {
         hpm_cache_init(&h->cache[i][0], &p->l1i, at, l.l1i);
@@ -410,6 +443,50 @@ static void coh_push_down(struct hpm_hier *h, uint32_t d, uint64_t line)
     writeback(h, ch, 1, line << ch[0]->line_bits, (uint64_t)1 << ch[0]->line_bits);
 }
 
+static inline uint64_t *coh_sum_of(struct hpm_hier *h, uint64_t line)
+{
+    return &h->coh_sum[hpm__fib_hash(line, h->coh_sum_shift)];
+}
+
+/* The summary from the L1Ds' lines (markers and empty ways aside). */
+static void coh_sum_rebuild(struct hpm_hier *h)
+{
+    uint32_t c;
+    uint64_t i;
+    for (i = 0; i <= h->coh_sum_mask; i++)
+        h->coh_sum[i] = 0;
+    for (c = 0; c < h->p.cores; c++) {
+        const struct hpm_cache *l1 = h->cache[c][1];
+        uint64_t n = (l1->set_mask + 1) * l1->ways, markers = 0;
+        for (i = 0; i < n; i++)
+            if (!(l1->tags[i] & HPM__INV)) /* HPM__EMPTY has the bit too */
+                *coh_sum_of(h, l1->tags[i] >> 1) |= (uint64_t)1 << c;
+            else
+                markers += l1->tags[i] != HPM__EMPTY;
+        h->coh_markers[c] = markers;
+    }
+    h->coh_sum_new = 0;
+}
+
+/* core's L1D holds line after this access. */
+static inline void coh_sum_note(struct hpm_hier *h, uint32_t core, uint64_t line)
+{
+    uint64_t *e = coh_sum_of(h, line), bit = (uint64_t)1 << core;
+    if (!(*e & bit)) {
+        if (++h->coh_sum_new > h->coh_sum_limit)
+            coh_sum_rebuild(h); /* from the tags: without this line, still to come */
+        *e |= bit;
+    }
+}
+
+/* The cores other than core that may hold line. */
+static inline uint64_t coh_others(struct hpm_hier *h, uint32_t core, uint64_t line)
+{
+    if (!h->coh_sum)
+        return ~(uint64_t)0; /* every core is looked up */
+    return *coh_sum_of(h, line) & ~((uint64_t)1 << core);
+}
+
 /* Core `core` asks for `line` of its L1D, to write it (it does not hold it
  * modified) or, under MESI, to read it (a read miss). Every other core's
  * snoop filter sees the request and passes it to its L1D only where the
@@ -417,12 +494,12 @@ static void coh_push_down(struct hpm_hier *h, uint32_t d, uint64_t line)
 static void coh_request(struct hpm_hier *h, uint32_t core, uint64_t line, unsigned write)
 {
     uint32_t d, n = h->p.cores;
-    uint64_t key = line << 1;
+    uint64_t key = line << 1, others = coh_others(h, core, line);
     h->coh[core].requests++;
-    for (d = 0; d < n; d++) {
+    for (d = 0; d < n && others; d++) {
         struct hpm_cache *c;
         uint64_t *w, old;
-        if (d == core)
+        if (d == core || (h->coh_sum && !(others >> d & 1)))
             continue;
         c = h->cache[d][1];
         w = coh_find(c, key);
@@ -446,6 +523,7 @@ static void coh_request(struct hpm_hier *h, uint32_t core, uint64_t line, unsign
             }
             *w = HPM__INV | key;
             h->coh[d].invalidations++;
+            h->coh_markers[d]++;
             if (hpm__hinted(c))
                 hpm__hint_drop(c, old);
             if (c->index) {
@@ -473,10 +551,11 @@ static void coh_request(struct hpm_hier *h, uint32_t core, uint64_t line, unsign
 static void coh_clean_quiet(struct hpm_hier *h, uint32_t core, uint64_t line)
 {
     uint32_t d;
-    for (d = 0; d < h->p.cores; d++) {
+    uint64_t others = coh_others(h, core, line);
+    for (d = 0; d < h->p.cores && others; d++) {
         struct hpm_cache *c;
         uint64_t *w;
-        if (d == core)
+        if (d == core || (h->coh_sum && !(others >> d & 1)))
             continue;
         c = h->cache[d][1];
         w = coh_find(c, line << 1);
@@ -504,18 +583,26 @@ static __attribute__((noinline)) int hier_coherent(struct hpm_hier *h, uint32_t 
     struct hpm_cache *l1 = h->cache[core][1];
     unsigned write = kind == HPM_STORE, coh_miss = 0;
     uint64_t first, last, line;
+    int served;
     if (h->coh_sole == COH_SOLE_NONE) {
         h->coh_sole = core; /* the first data access of the node */
         return hier_access_body(h, core, kind, addr, size);
     }
-    h->coh_sole = COH_SOLE_MANY; /* a second core: coherence from now on */
+    if (h->coh_sole != COH_SOLE_MANY) {
+        /* a second core: coherence from now on, the summary from the
+         * first core's lines, which its private path did not note */
+        h->coh_sole = COH_SOLE_MANY;
+        if (h->coh_sum)
+            coh_sum_rebuild(h);
+    }
     hpm__line_span(l1->line_bits, addr, size, &first, &last);
     for (line = first;; line++) {
         uint64_t *w = coh_find(l1, line << 1);
-        if (!w) {
+        if (!w && h->coh_markers[core]) {
             uint64_t *m = coh_find(l1, HPM__INV | line << 1);
             if (m) {
                 *m = HPM__EMPTY;
+                h->coh_markers[core]--;
                 coh_miss = 1;
             }
         }
@@ -532,7 +619,12 @@ static __attribute__((noinline)) int hier_coherent(struct hpm_hier *h, uint32_t 
             break;
     }
     h->coh[core].coh_misses += coh_miss;
-    return hier_access_body(h, core, kind, addr, size);
+    served = hier_access_body(h, core, kind, addr, size);
+    /* noted once the lines are in the tags, which a rebuild reads */
+    if (h->coh_sum)
+        for (line = first; line <= last; line++)
+            coh_sum_note(h, core, line);
+    return served;
 }
 
 static inline __attribute__((always_inline)) int

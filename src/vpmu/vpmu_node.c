@@ -80,6 +80,10 @@ struct core_state {
     Addr dpage, ipage;
     Bool dpage_valid, ipage_valid;
     Bool ran; /* ran since the last flush: its kind values may have changed */
+    /* hpm_hier_coh_gen of the core when it last ran: another core's access
+     * that changed this core's L1D (coherence) changes it, and the sure-hit
+     * filter's line is then not known resident (or dirty) any more */
+    ULong coh_gen;
     /* The L1 probe (l1_probe below): the core's L1s, NULL when the probe
      * does not apply (granule other than the line, filter off). */
     struct hpm_cache *l1d_probe, *l1i_probe;
@@ -113,6 +117,16 @@ static Bool if_mru_on;          /* vpmu_node_ifetch_mru() */
  * set themselves (data_access), before the probe. Off while the models
  * wait, as a store's dirty bit would change the cache. */
 static Bool d_mru_on, d_mru_when_run;
+/* The L1Ds are coherent (hpm_hier_params.coherence, more than one core): a
+ * store to a line not held dirty is a coherence request, so the probes
+ * answer a store only on a dirty line (dirty means exclusive) and leave the
+ * others to the models. */
+static Bool coh_on;
+/* The node's L1Ds are coherent; coh_on is set once a second core runs
+ * (before that no other core holds a line: a single-threaded program
+ * keeps every probe). The first core that ran. */
+static Bool coh_node;
+static Int coh_first_core = -1;
 
 static struct hpm_hier *hier;
 static struct core_state *cores;
@@ -502,6 +516,7 @@ void vpmu_node_init(void)
         need_ok(hpm_hier_params_check(&machine.hier), "cache");
         sz = hpm_hier_storage_size(&machine.hier);
         need_ok(hpm_hier_init(&hier, &machine.hier, zalloc("hpm.hier", sz), sz), "cache");
+        coh_node = hier->coh_on != 0;
     }
     ll_line = machine.hier.l3.size   ? machine.hier.l3.line
               : machine.hier.l2.size ? machine.hier.l2.line
@@ -694,6 +709,19 @@ static inline void if_page_sync(const struct core_state *s)
 void vpmu_node_set_core(UInt core)
 {
     tl_assert(core < n_cores);
+    if (coh_node && !coh_on) {
+        if (coh_first_core < 0)
+            coh_first_core = (Int)core;
+        else if ((Int)core != coh_first_core)
+            coh_on = True;
+    }
+    if (coh_on) {
+        ULong g = hpm_hier_coh_gen(hier, core);
+        if (g != cores[core].coh_gen) {
+            cores[core].coh_gen = g;
+            cores[core].dline_valid = False;
+        }
+    }
     if (cur != &cores[core])
         if_gen_bump();
     cur_core = core;
@@ -861,7 +889,7 @@ static inline __attribute__((always_inline)) UInt l1_probe(struct hpm_cache *c, 
              * data accesses reached the models, most of them such hits) */
             for (i = 1; i < n && (set[i] ^ key) >= 2; i++)
                 ;
-            if (i == n)
+            if (i == n || (write & coh_on & !(set[i] & 1)))
                 return 0;
             v = set[i] | write;
             if (c->policy == HPM_REPL_LRU) {
@@ -878,12 +906,14 @@ static inline __attribute__((always_inline)) UInt l1_probe(struct hpm_cache *c, 
         if (hpm__hinted(c) && hpm__hint_hit(c, key, write))
             return 1 + (UInt)(*hpm__hint_of(c, line) & 1);
         slot = hpm__ix_lookup(c, key);
-        if (slot < 0)
+        if (slot < 0 || (write & coh_on & !(c->tags[slot] & 1)))
             return 0;
         w = &c->tags[slot];
         if (c->policy == HPM_REPL_LRU)
             c->stamp[slot] = ++c->clock;
     }
+    if (write & coh_on & !(*w & 1)) /* way 0 of a scanned L1, clean */
+        return 0;
     v = *w | write;
     *w = v;
     if (hpm__hinted(c))
@@ -1094,7 +1124,7 @@ static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size
          * place, the dirty bit of a store all it changes; in cachegrind's
          * geometry four in five accesses that passed the filter */
         uint64_t *w = way0_of(s->l1d_probe, first), v = *w;
-        if ((v ^ ((uint64_t)first << 1)) < 2 &&
+        if ((v ^ ((uint64_t)first << 1)) < 2 && !(write & coh_on & !(v & 1)) &&
             (!run_tlb || (s->dpage_valid && a >> dpage_bits == s->dpage))) {
             v |= write;
             if (write)
@@ -1380,7 +1410,7 @@ static void node_kinds_from_raw(const ULong *raw, ULong *nv)
     nv[HPM_K_DDR_WRITES - HPM_K_CORE_COUNT] = hier_on ? raw[VPMU_PR_DDR + 1] / ll_line : 0;
 }
 _Static_assert(HPM_K_NODE_COUNT == 9 + VPMU_NODE_NET_COUNTERS +
-                                       (HPM_K_KERNEL_HOST_INVOL_CSWITCHES - HPM_K_IO_READS + 1),
+                                       (HPM_K_KERNEL_HOST_INVOL_CSWITCHES - HPM_K_IO_READS + 1) + 5,
                "node_values writes every node kind");
 
 /* Cumulative value of every per-core kind of core c. */
@@ -1415,6 +1445,27 @@ static ULong node_cycles(void)
     return cyc;
 }
 
+/* The coherence kinds: the node's sums of the cores' (the per-core code
+ * blocks are full; hpm_hier_coh_stats has each core's). */
+static void coh_node_values(ULong *nv)
+{
+    ULong sum[5] = {0, 0, 0, 0, 0};
+    UInt c;
+    if (run_hier && (features & HPM_NEED_COHERENT))
+        for (c = 0; c < n_cores; c++) {
+            struct hpm_coh_stats cs;
+            hpm_hier_coh_stats(hier, c, &cs);
+            sum[0] += cs.coh_misses;
+            sum[1] += cs.invalidations;
+            sum[2] += cs.snoops;
+            sum[3] += cs.interventions;
+            sum[4] += cs.requests;
+        }
+    for (c = 0; c < 5; c++)
+        nv[HPM_K_COH_L1D_MISSES - HPM_K_CORE_COUNT + c] = sum[c];
+}
+_Static_assert(HPM_K_COH_REQUESTS - HPM_K_COH_L1D_MISSES == 4, "the coherence kinds in order");
+
 /* Every node kind, from raw's node part (raw_node) and the units'. */
 static void node_values_from(const ULong *raw, ULong *nv)
 {
@@ -1423,6 +1474,7 @@ static void node_values_from(const ULong *raw, ULong *nv)
     for (c = 0; c < VPMU_NODE_NET_COUNTERS; c++)
         nv[HPM_K_TORUS_XP_PACKETS_SENT - HPM_K_CORE_COUNT + c] = net_counts[c];
     vpmu_io_node_values(nv, want_rusage); /* the I/O and kernel units (vpmu_io.c) */
+    coh_node_values(nv);
     nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT] = node_cycles();
 }
 

@@ -841,6 +841,45 @@ static void test_coherence_disjoint_same(struct hpm_cache_params l1d)
     }
 }
 
+/* The sharers summary (nodes of up to 64 cores) only spares lookups: four
+ * cores sharing a small region count exactly what they count on a node of
+ * 65 cores, which looks up every core at every request (the summary's
+ * rebuilds are passed many times: 400,000 accesses). */
+static void test_coherence_summary(uint32_t proto, struct hpm_cache_params l1d)
+{
+    struct hpm_hier *a = coh_hier(4, proto, l1d), *b = coh_hier(65, proto, l1d);
+    uint32_t k, x = 777;
+    int i;
+    for (i = 0; i < 400000; i++) {
+        uint64_t addr;
+        int kind;
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        k = x & 3;
+        addr = (x >> 4) & ((x >> 29) ? 0x7fff : 0x3ffff); /* hot shared lines, and more */
+        kind = (x >> 2) & 1 ? HPM_STORE : HPM_LOAD;
+        hpm_hier_access(a, k, kind, addr, 8);
+        hpm_hier_access(b, k, kind, addr, 8);
+    }
+    for (k = 0; k < 4; k++) {
+        struct hpm_coh_stats sa = coh_of(a, k), sb = coh_of(b, k);
+        struct hpm_hier_core_stats ca, cb;
+        if (memcmp(&sa, &sb, sizeof sa))
+            fprintf(stderr, "proto %u ways %u core %u: %llu/%llu %llu/%llu %llu/%llu %llu/%llu %llu/%llu\n",
+                    proto, l1d.assoc, k, (unsigned long long)sa.requests, (unsigned long long)sb.requests,
+                    (unsigned long long)sa.snoops, (unsigned long long)sb.snoops,
+                    (unsigned long long)sa.invalidations, (unsigned long long)sb.invalidations,
+                    (unsigned long long)sa.interventions, (unsigned long long)sb.interventions,
+                    (unsigned long long)sa.coh_misses, (unsigned long long)sb.coh_misses);
+        CHECK(memcmp(&sa, &sb, sizeof sa) == 0);
+        CHECK(sa.coh_misses > 1000 && sa.invalidations > 1000);
+        hpm_hier_core_stats(a, k, &ca);
+        hpm_hier_core_stats(b, k, &cb);
+        CHECK(memcmp(&ca, &cb, sizeof ca) == 0);
+    }
+}
+
 static void test_coherence(void)
 {
     /* BG/P's L1D (indexed, FIFO, hinted) and a scanned LRU one */
@@ -853,6 +892,8 @@ static void test_coherence(void)
         test_coherence_false_sharing(proto, lru);
         test_coherence_reads(proto, bgp);
         test_coherence_reads(proto, lru);
+        test_coherence_summary(proto, bgp);
+        test_coherence_summary(proto, lru);
     }
     test_coherence_marker_evicted();
     test_coherence_disjoint_same(bgp);
