@@ -82,46 +82,6 @@ static char *escape_percent(const char *s, const char *suffix)
     return r;
 }
 
-/* hpm count -I: the program's live view, read at every tick (the view
- * appears once the tool has started; after an exec the new image's view
- * starts a new series from zero). */
-struct interval_watch {
-    const struct count_opts *o;
-    struct hpm_live_reader lr;
-    struct hpm_interval iv;
-    int ready, failed;
-};
-
-static void interval_tick(void *ctx, pid_t child)
-{
-    struct interval_watch *w = ctx;
-    struct hpm_live s;
-    char err[256];
-    if (w->failed)
-        return;
-    if (!w->lr.open && hpm_live_open(&w->lr, child, err, sizeof err) != 0)
-        return; /* not published yet */
-    if (hpm_live_snapshot(&w->lr, &s) != 0)
-        return;
-    if (!w->ready) {
-        enum hpm_iv_format f = w->o->fmt == FMT_JSON  ? HPM_IV_JSON
-                               : w->o->fmt == FMT_CSV ? HPM_IV_CSV
-                                                      : HPM_IV_TEXT;
-        if (hpm_interval_init(&w->iv, &s, w->o->events.v, w->o->events.n, f, stderr,
-                              cmd_name) != 0) {
-            w->failed = 1;
-            return;
-        }
-        hpm_interval_start(&w->iv, NULL);
-        w->ready = 1;
-    }
-    hpm_interval_step(&w->iv, &s);
-    if (s.state == HPM_LIVE_EXEC) {
-        /* the image was replaced: the next view counts from zero */
-        hpm_live_close(&w->lr);
-        hpm_interval_start(&w->iv, NULL);
-    }
-}
 
 
 
@@ -154,8 +114,7 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
     struct vpmu_output out = {0};
     struct count_report r;
     struct count_tree tree = {0};
-    int rc, hw, i, na = 0, use_perf;
-    static struct count_perf_plan plan;
+    int rc, hw, i, na = 0;
     long interval_ms = 0;
     char live_arg[48];
     unsigned execs;
@@ -167,130 +126,15 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
                : mode == MODE_RECORD ? "hpm record"
                : profile             ? "hpm profile"
                                      : "hpm count";
-    rc = count_parse_opts(argc, argv, &o);
-    if (rc)
-        return rc < 0 ? 0 : rc;
-    o.run_only = run_only;
-    if (profile) {
-        /* -o names the profile; the counts' report goes to stdout */
-        if (o.from_output) {
-            fprintf(stderr, "hpm profile: --from-output is an hpm count option\n");
-            return 2;
-        }
-        profile_out = o.output;
-        o.output = NULL;
-        if (profile_out && !count_output_dir_ok(profile_out))
-            return 2;
-    }
-    if (run_only && (o.fmt != FMT_TEXT || o.output || o.from_output || o.per_core ||
-                     o.per_thread)) {
-        fprintf(stderr, "hpm run: prints no report; use hpm count for --json, --csv, -o, "
-                        "--per-core, --per-thread, --from-output\n");
-        return 2;
-    }
+    rc = count_front(argc, argv, run_only, profile, &o, &profile_out, rows);
+    if (rc != COUNT_GO)
+        return rc;
     interval_ms = o.interval_ms;
-    if (interval_ms && run_only)
-        return count_usage_error("-I is an hpm count option%s", "");
-    if (!run_only && o.model_given) {
-        fprintf(stderr, "hpm count: --model is an hpm run option (hpm count runs every model "
-                        "its events need from the start)\n");
-        return 2;
-    }
-    if (o.output && !count_output_dir_ok(o.output))
-        return 2;
-    if ((run_only || profile) && o.pmu_given && o.pmu != PMU_VIRTUAL) {
-        fprintf(stderr, "%s: counts on the virtual PMU only (--pmu is an hpm count option)\n",
-                cmd_name);
-        return 2;
-    }
-    use_perf = run_only || profile ? 0 : count_choose_source(&o, &plan);
-    if (use_perf == 2)
-        return 2;
-    if (o.from_output)
-        return count_from_output(&o, rows);
-    if (use_perf) {
-        int said = 0;
-        char found[4096];
-        rc = count_find_program(o.prog[0], &said, found, sizeof found);
-        if (said)
-            return rc;
-        if (rc == 127 || rc == 126) {
-            fprintf(stderr, "%s: %s: %s\n", cmd_name, o.prog[0],
-                    rc == 127 ? "command not found" : "not an executable file");
-            return rc;
-        }
-        hw = count_probe_pmu(pmu, sizeof pmu);
-        return count_on_perf(&o, &plan, found, pmu, hw);
-    }
-    /* The simulator runs a program's threads one at a time, so an OpenMP
-     * thread that spins at a barrier (libgomp's default, active waiting)
-     * spins for its whole time slice while the thread it waits for cannot
-     * run: ten times the run time, and spin-loop counts that no native run
-     * would have. A program linked with libgomp waits passively (sleeps on
-     * a futex at once) unless the user chose a policy; the environment of
-     * any other program stays as it is, since its size alone changes the
-     * counts of the program's start-up (docs/vpmu.md). */
-    {
-        static const char *const gomp[] = {"libgomp.", NULL};
-        char found[4096];
-        if (count_search_program(o.prog[0], found, sizeof found) == 0 &&
-            program_needs_library(found, gomp, err, sizeof err) == 1)
-            setenv("OMP_WAIT_POLICY", "passive", 0);
-    }
-    {
-        /* a rank of an MPI job: hwloc (Open MPI's topology) cannot use
-         * CPUID under Valgrind and says so on every rank; its Linux backend
-         * reads the same topology from sysfs */
-        struct mpi_rank_env e;
-        if (mpi_rank_env_get(&e, err, sizeof err) == 1)
-            setenv("HWLOC_COMPONENTS", "-x86", 0);
-    }
-    if (mode == MODE_COUNT) {
-        rc = count_mpi_rank_setup(&o, &rank_env, job_dir, sizeof job_dir);
-        if (rc < 0)
-            return 2;
-        in_job = rc;
-    } else if (o.mpi || o.mpi_dir || o.per_rank) {
-        fprintf(stderr, "%s: --mpi, --mpi-dir and --per-rank are hpm count options\n", cmd_name);
-        return 2;
-    }
-
-    if ((rc = machine_arg_load(run_only ? "run" : profile ? "profile" : "count", o.machine, &m, clamp_note, sizeof clamp_note)) != 0)
+    rc = count_prepare(mode == MODE_COUNT, run_only, profile, argc, argv, &o, &m, &features,
+                       &rank_env, &in_job, job_dir, sizeof job_dir, clamp_note,
+                       sizeof clamp_note, rows, &n_rows, &vg, &lib);
+    if (rc != COUNT_GO)
         return rc;
-    features = hpm_catalog_features(&m.hier) | (m.torus.x ? HPM_NEED_NET : 0);
-    if (m.torus.x && (rc = count_mpi_net_setup(&o, &m)) != 0) {
-        if (in_job)
-            rmdir(job_dir); /* made for this run; another rank's results keep it */
-        return rc;
-    }
-    if ((rc = count_build_rows(&o, m.name, m.hier.cores, features, rows, &n_rows)) != 0)
-        return rc;
-    if (mode == MODE_COUNT && !in_job && !o.keep_output) {
-        /* more events than the machine's counter unit holds: passes */
-        struct passes_req pq = {&m, features, rows, n_rows, o.passes, o.correlate, argc, argv};
-        rc = passes_maybe_run(&pq);
-        if (rc != PASSES_NOT_NEEDED)
-            return rc;
-    } else if (o.passes) {
-        return count_usage_error("--passes is an hpm count option (not with --mpi%s)", "");
-    }
-    {
-        int said = 0;
-        char found[4096];
-        rc = count_find_program(o.prog[0], &said, found, sizeof found);
-        if (said)
-            return rc;
-    }
-    if (rc == 127) {
-        fprintf(stderr, "%s: %s: command not found\n", cmd_name, o.prog[0]);
-        return 127;
-    }
-    if (rc == 126) {
-        fprintf(stderr, "%s: %s: not an executable file\n", cmd_name, o.prog[0]);
-        return 126;
-    }
-    if (runner_find_tool(cmd_name, &vg, &lib) != 0)
-        return 1;
     /* live views whose tool was killed (SIGKILL leaves it no time to remove
      * its view) go now, as the folders of a killed hpm do */
     (void)hpm_live_list(NULL, 0, 1);
@@ -430,7 +274,7 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
     watch.o = &o;
     if (interval_ms > 0) {
         spec.interval_ms = interval_ms;
-        spec.on_interval = interval_tick;
+        spec.on_interval = count_interval_tick;
         spec.ctx = &watch;
     }
     rc = runner_run(cmd_name, &spec, &res);
@@ -441,7 +285,7 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
         /* the view's last publication holds the final counts: the series'
          * deltas sum to the report's totals */
         if (rc == 0)
-            interval_tick(&watch, res.pid);
+            count_interval_tick(&watch, res.pid);
         hpm_live_close(&watch.lr);
     }
     if (rc != 0) {

@@ -13,6 +13,8 @@
 
 #include "count_perf.h"
 #include "count_report.h"
+#include "interval.h"
+#include "live.h"
 #include "machine.h"
 #include "mpi_job.h"
 #include "options.h"
@@ -97,5 +99,28 @@ int count_repeat_runs(const struct count_opts *o, const char *dir);
 int count_baseline_step(const struct count_opts *o, const struct count_report *r,
                          const char *dir, const char *profile_path, const char *machine,
                          const char *wire);
+
+/* hpm count -I: the program's live view, read at every tick (the view
+ * appears once the tool has started; after an exec the new image's view
+ * starts a new series from zero). */
+struct interval_watch {
+    const struct count_opts *o;
+    struct hpm_live_reader lr;
+    struct hpm_interval iv;
+    int ready, failed;
+};
+/* count_output.c: one tick of hpm count -I (runner_spec.on_interval) */
+void count_interval_tick(void *ctx, pid_t child);
+
+/* count_plan.c: COUNT_GO when the virtual PMU runs the program, else the
+ * exit status (perf_event's run and --from-output end in count_front). */
+#define COUNT_GO (-1000)
+int count_front(int argc, char **argv, int run_only, int profile, struct count_opts *o,
+                const char **profile_out, struct count_row *rows);
+int count_prepare(int count_mode, int run_only, int profile, int argc, char **argv,
+                  struct count_opts *o, struct hpm_machine *m, unsigned *features,
+                  struct mpi_rank_env *rank_env, int *in_job, char *job_dir, size_t job_len,
+                  char *clamp_note, size_t clamp_len, struct count_row *rows, unsigned *n_rows,
+                  const char **vg, const char **lib);
 
 #endif

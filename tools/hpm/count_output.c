@@ -135,3 +135,34 @@ int count_from_output(const struct count_opts *o, struct count_row *rows)
     vpmu_output_free(&out);
     return rc;
 }
+
+void count_interval_tick(void *ctx, pid_t child)
+{
+    struct interval_watch *w = ctx;
+    struct hpm_live s;
+    char err[256];
+    if (w->failed)
+        return;
+    if (!w->lr.open && hpm_live_open(&w->lr, child, err, sizeof err) != 0)
+        return; /* not published yet */
+    if (hpm_live_snapshot(&w->lr, &s) != 0)
+        return;
+    if (!w->ready) {
+        enum hpm_iv_format f = w->o->fmt == FMT_JSON  ? HPM_IV_JSON
+                               : w->o->fmt == FMT_CSV ? HPM_IV_CSV
+                                                      : HPM_IV_TEXT;
+        if (hpm_interval_init(&w->iv, &s, w->o->events.v, w->o->events.n, f, stderr,
+                              cmd_name) != 0) {
+            w->failed = 1;
+            return;
+        }
+        hpm_interval_start(&w->iv, NULL);
+        w->ready = 1;
+    }
+    hpm_interval_step(&w->iv, &s);
+    if (s.state == HPM_LIVE_EXEC) {
+        /* the image was replaced: the next view counts from zero */
+        hpm_live_close(&w->lr);
+        hpm_interval_start(&w->iv, NULL);
+    }
+}
