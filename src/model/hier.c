@@ -487,6 +487,19 @@ static inline uint64_t coh_others(struct hpm_hier *h, uint32_t core, uint64_t li
     return *coh_sum_of(h, line) & ~((uint64_t)1 << core);
 }
 
+/* A store of core to a clean line its L1D holds, when the summary names
+ * no other core for the line: the request finds nothing to do, so only
+ * its count is kept, and the caller sets the dirty bit as a hit does (the
+ * vpmu tool's probes; the model's own path comes to the same). 0: the
+ * caller takes the model's path. */
+static inline int coh_store_private(struct hpm_hier *h, uint32_t core, uint64_t line)
+{
+    if (!h->coh_sum || coh_others(h, core, line))
+        return 0;
+    h->coh[core].requests++;
+    return 1;
+}
+
 /* Core `core` asks for `line` of its L1D, to write it (it does not hold it
  * modified) or, under MESI, to read it (a read miss). Every other core's
  * snoop filter sees the request and passes it to its L1D only where the

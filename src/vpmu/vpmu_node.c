@@ -119,8 +119,10 @@ static Bool if_mru_on;          /* vpmu_node_ifetch_mru() */
 static Bool d_mru_on, d_mru_when_run;
 /* The L1Ds are coherent (hpm_hier_params.coherence, more than one core): a
  * store to a line not held dirty is a coherence request, so the probes
- * answer a store only on a dirty line (dirty means exclusive) and leave the
- * others to the models. */
+ * answer a store only on a dirty line (dirty means exclusive), or on a
+ * clean one that the model's sharers summary says no other core holds
+ * (coh_store_private counts the request), and leave the others to the
+ * models. */
 static Bool coh_on;
 /* The node's L1Ds are coherent; coh_on is set once a second core runs
  * (before that no other core holds a line: a single-threaded program
@@ -889,7 +891,8 @@ static inline __attribute__((always_inline)) UInt l1_probe(struct hpm_cache *c, 
              * data accesses reached the models, most of them such hits) */
             for (i = 1; i < n && (set[i] ^ key) >= 2; i++)
                 ;
-            if (i == n || (write & coh_on & !(set[i] & 1)))
+            if (i == n || (write & coh_on & !(set[i] & 1) &&
+                           !coh_store_private(hier, cur_core, line)))
                 return 0;
             v = set[i] | write;
             if (c->policy == HPM_REPL_LRU) {
@@ -906,13 +909,15 @@ static inline __attribute__((always_inline)) UInt l1_probe(struct hpm_cache *c, 
         if (hpm__hinted(c) && hpm__hint_hit(c, key, write))
             return 1 + (UInt)(*hpm__hint_of(c, line) & 1);
         slot = hpm__ix_lookup(c, key);
-        if (slot < 0 || (write & coh_on & !(c->tags[slot] & 1)))
+        if (slot < 0 || (write & coh_on & !(c->tags[slot] & 1) &&
+                         !coh_store_private(hier, cur_core, line)))
             return 0;
         w = &c->tags[slot];
         if (c->policy == HPM_REPL_LRU)
             c->stamp[slot] = ++c->clock;
     }
-    if (write & coh_on & !(*w & 1)) /* way 0 of a scanned L1, clean */
+    if (write & coh_on & !(*w & 1) && /* way 0 of a scanned L1, clean */
+        !coh_store_private(hier, cur_core, line))
         return 0;
     v = *w | write;
     *w = v;
@@ -1124,7 +1129,8 @@ static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size
          * place, the dirty bit of a store all it changes; in cachegrind's
          * geometry four in five accesses that passed the filter */
         uint64_t *w = way0_of(s->l1d_probe, first), v = *w;
-        if ((v ^ ((uint64_t)first << 1)) < 2 && !(write & coh_on & !(v & 1)) &&
+        if ((v ^ ((uint64_t)first << 1)) < 2 &&
+            !(write & coh_on & !(v & 1) && !coh_store_private(hier, cur_core, first)) &&
             (!run_tlb || (s->dpage_valid && a >> dpage_bits == s->dpage))) {
             v |= write;
             if (write)
