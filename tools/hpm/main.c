@@ -39,6 +39,9 @@ static const struct command commands[] = {
      "serve the live counters of processes under hpm as OpenMetrics text (/metrics)"},
     {"upc-demo", cmd_upc_demo,
      "drive a synthetic event stream through the UPC model; print counters and interrupts"},
+    {"upc-explore", cmd_upc_explore,
+     "replay a program's (or a synthetic) event stream through counter-unit designs: lost "
+     "carries, interrupt and read latency, storage bits"},
     {"diff", cmd_diff,
      "what changed between two runs: two count reports (--json) or two profiles, per event, "
      "function, line, call path and data object"},
