@@ -9,6 +9,7 @@
 #define HPM__MAX_CORES 1024u
 #define HPM__MAX_STREAMS 64u
 #define HPM__MAX_DEPTH 64u
+#define HPM__COH_LINES_CAP 1024u /* table slots, a power of two */
 #define COH_SOLE_NONE 0xffffffffu
 #define COH_SOLE_MANY 0xfffffffeu
 
@@ -55,11 +56,20 @@ struct hpm_hier {
      * needs no marker lookup */
     uint64_t *coh_markers;
     uint32_t coh_sum_shift; /* 64 - log2(entries): Fibonacci hashing */
+    /* The contended lines (hpm_hier_coh_line; with the summary only): a
+     * line enters at its first invalidation or coherence miss, while fewer
+     * than HPM__COH_LINES_MAX are in; from then on each access of it that
+     * reaches the coherent path adds its bytes to its core's read or
+     * write mask (coh_mask: per line, per core, read then write). */
+    struct hpm_coh_line *coh_lines;
+    uint64_t *coh_mask;
+    uint32_t coh_nlines;
+    uint64_t coh_lines_dropped;
     uint64_t coh_sum_mask, coh_sum_new, coh_sum_limit;
 };
 
 struct layout {
-    size_t cache, pf, cs, coh, gen, sum, pfs, caches, total;
+    size_t cache, pf, cs, coh, gen, sum, lines, masks, pfs, caches, total;
     uint64_t sum_entries; /* 0: no sharers summary */
     size_t l1i, l1d, l2, l3; /* bytes per instance */
     uint32_t n_l2, n_l3;
@@ -114,7 +124,9 @@ static int layout_of(const struct hpm_hier_params *p, struct layout *l)
         while (l->sum_entries < want && l->sum_entries < ((uint64_t)1 << 18))
             l->sum_entries <<= 1;
     }
-    l->pfs = l->sum + l->sum_entries * sizeof(uint64_t);
+    l->lines = l->sum + l->sum_entries * sizeof(uint64_t);
+    l->masks = l->lines + (l->sum_entries ? HPM__COH_LINES_CAP * sizeof(struct hpm_coh_line) : 0);
+    l->pfs = l->masks + (l->sum_entries ? (size_t)HPM__COH_LINES_CAP * n * 2 * sizeof(uint64_t) : 0);
     l->caches = l->pfs + (p->prefetch.streams ? l->n_l2 * HPM__ALIGN8(sizeof(struct hpm_pf)) : 0);
     l->total = l->caches + n * (l->l1i + l->l1d) + l->n_l2 * l->l2 + l->n_l3 * l->l3;
     return HPM_MODEL_OK;
@@ -159,6 +171,8 @@ int hpm_hier_init(struct hpm_hier **out, const struct hpm_hier_params *p, void *
     h->coh_on = p->coherence != HPM_COH_NONE && p->cores > 1;
     h->coh_sole = COH_SOLE_NONE;
     h->coh_sum = 0;
+    h->coh_lines = 0;
+    h->coh_mask = 0;
     if (l.sum_entries) {
         h->coh_sum = (uint64_t *)(base + l.sum);
         hpm__zero(h->coh_sum, l.sum_entries * sizeof(uint64_t));
@@ -166,7 +180,13 @@ int hpm_hier_init(struct hpm_hier **out, const struct hpm_hier_params *p, void *
         h->coh_sum_shift = 64 - hpm__log2_64(l.sum_entries);
         h->coh_sum_new = 0;
         h->coh_sum_limit = l.sum_entries / 4;
+        h->coh_lines = (struct hpm_coh_line *)(base + l.lines);
+        h->coh_mask = (uint64_t *)(base + l.masks);
+        hpm__zero(h->coh_lines, HPM__COH_LINES_CAP * sizeof(struct hpm_coh_line));
+        hpm__zero(h->coh_mask, (size_t)HPM__COH_LINES_CAP * p->cores * 2 * sizeof(uint64_t));
     }
+    h->coh_nlines = 0;
+    h->coh_lines_dropped = 0;
     at = base + l.caches;
     for (i = 0; i < p->cores; i++) {
         hpm_cache_init(&h->cache[i][0], &p->l1i, at, l.l1i);
@@ -504,9 +524,10 @@ static inline int coh_store_private(struct hpm_hier *h, uint32_t core, uint64_t 
  * modified) or, under MESI, to read it (a read miss). Every other core's
  * snoop filter sees the request and passes it to its L1D only where the
  * L1D holds the line (the filter is exact here). */
-static void coh_request(struct hpm_hier *h, uint32_t core, uint64_t line, unsigned write)
+static unsigned coh_request(struct hpm_hier *h, uint32_t core, uint64_t line, unsigned write)
 {
     uint32_t d, n = h->p.cores;
+    unsigned inv = 0;
     uint64_t key = line << 1, others = coh_others(h, core, line);
     h->coh[core].requests++;
     for (d = 0; d < n && others; d++) {
@@ -535,6 +556,7 @@ static void coh_request(struct hpm_hier *h, uint32_t core, uint64_t line, unsign
                     coh_push_down(h, d, line);
             }
             *w = HPM__INV | key;
+            inv++;
             h->coh[d].invalidations++;
             h->coh_markers[d]++;
             if (hpm__hinted(c))
@@ -556,6 +578,7 @@ static void coh_request(struct hpm_hier *h, uint32_t core, uint64_t line, unsign
             coh_push_down(h, d, line);
         }
     }
+    return inv;
 }
 
 /* Under WTI a read miss is served below (the L1s write through, no snoop):
@@ -580,6 +603,54 @@ static void coh_clean_quiet(struct hpm_hier *h, uint32_t core, uint64_t line)
         h->coh_gen[d]++;
         coh_push_down(h, d, line);
     }
+}
+
+/* Slot of line in the contended lines' table (open addressing; addr is
+ * the line's address, never 0 for a line that can be shared: line 0 is
+ * not tracked), or the empty slot where it would go. */
+static struct hpm_coh_line *coh_line_slot(struct hpm_hier *h, uint64_t a)
+{
+    uint64_t i = hpm__fib_hash(a, 64 - 10) & (HPM__COH_LINES_CAP - 1);
+    _Static_assert(HPM__COH_LINES_CAP == 1024u, "the hash's 10 bits");
+    while (h->coh_lines[i].addr && h->coh_lines[i].addr != a)
+        i = (i + 1) & (HPM__COH_LINES_CAP - 1);
+    return &h->coh_lines[i];
+}
+
+/* An access of core to bytes [addr, addr+size) reached line on the coherent
+ * path; inv lines were invalidated by it, miss: it was a coherence miss on
+ * it. */
+static void coh_line_note(struct hpm_hier *h, uint32_t core, uint64_t line, uint64_t addr,
+                          uint32_t size, unsigned write, unsigned inv, unsigned miss)
+{
+    uint32_t bits = h->cache[core][1]->line_bits, g = bits > 6 ? bits - 6 : 0;
+    uint64_t base = line << bits, a = base, lo, hi, end, m;
+    uint64_t b0, b1;
+    struct hpm_coh_line *e;
+    if (!a)
+        return;
+    e = coh_line_slot(h, a);
+    if (!e->addr) {
+        if (!inv && !miss)
+            return;
+        if (h->coh_nlines >= HPM__COH_LINES_CAP / 4 * 3) {
+            h->coh_lines_dropped++;
+            return;
+        }
+        e->addr = a;
+        e->line_bytes = (uint32_t)1 << bits;
+        e->granule = (uint32_t)1 << g;
+        h->coh_nlines++;
+    }
+    e->coh_misses += miss;
+    e->invalidations += inv;
+    end = addr + (size ? size - 1u : 0u);
+    lo = addr > base ? addr : base;
+    hi = end < base + ((uint64_t)1 << bits) - 1 ? end : base + ((uint64_t)1 << bits) - 1;
+    b0 = (lo - base) >> g;
+    b1 = (hi - base) >> g;
+    m = (b1 == 63 ? ~(uint64_t)0 : ((uint64_t)1 << (b1 + 1)) - 1) & ~(((uint64_t)1 << b0) - 1);
+    h->coh_mask[((size_t)(e - h->coh_lines) * h->p.cores + core) * 2 + (write ? 1 : 0)] |= m;
 }
 
 /* A data access of a coherent node: per line of the L1D, first what the
@@ -611,23 +682,26 @@ static __attribute__((noinline)) int hier_coherent(struct hpm_hier *h, uint32_t 
     hpm__line_span(l1->line_bits, addr, size, &first, &last);
     for (line = first;; line++) {
         uint64_t *w = coh_find(l1, line << 1);
+        unsigned inv = 0, miss = 0;
         if (!w && h->coh_markers[core]) {
             uint64_t *m = coh_find(l1, HPM__INV | line << 1);
             if (m) {
                 *m = HPM__EMPTY;
                 h->coh_markers[core]--;
-                coh_miss = 1;
+                coh_miss = miss = 1;
             }
         }
         if (write) {
             if (!w || !(*w & 1))
-                coh_request(h, core, line, 1);
+                inv = coh_request(h, core, line, 1);
         } else if (!w) {
             if (h->p.coherence == HPM_COH_MESI)
                 coh_request(h, core, line, 0);
             else
                 coh_clean_quiet(h, core, line);
         }
+        if (h->coh_lines && (h->coh_nlines || inv || miss))
+            coh_line_note(h, core, line, addr, size, write, inv, miss);
         if (line == last)
             break;
     }
@@ -700,6 +774,41 @@ int hpm_hier_coh_stats(const struct hpm_hier *h, uint32_t core, struct hpm_coh_s
         return HPM_MODEL_ERANGE;
     HPM__STATS_COPY(s, &h->coh[core]);
     return HPM_MODEL_OK;
+}
+
+uint32_t hpm_hier_coh_line_count(const struct hpm_hier *h, uint64_t *dropped)
+{
+    if (dropped)
+        *dropped = h->coh_lines_dropped;
+    return h->coh_nlines;
+}
+
+int hpm_hier_coh_line(const struct hpm_hier *h, uint32_t i, struct hpm_coh_line *out,
+                      uint64_t *rd, uint64_t *wr)
+{
+    uint32_t k, n = 0, c, d;
+    if (!h->coh_lines)
+        return HPM_MODEL_ERANGE;
+    for (k = 0; k < HPM__COH_LINES_CAP; k++) {
+        const struct hpm_coh_line *e = &h->coh_lines[k];
+        const uint64_t *m = h->coh_mask + (size_t)k * h->p.cores * 2;
+        if (!e->addr || n++ != i)
+            continue;
+        HPM__COPY(out, e);
+        /* true sharing: some core's bytes overlap bytes another wrote */
+        out->true_sharing = 0;
+        for (c = 0; c < h->p.cores; c++) {
+            if (rd)
+                rd[c] = m[2 * c];
+            if (wr)
+                wr[c] = m[2 * c + 1];
+            for (d = 0; d < h->p.cores; d++)
+                if (d != c && (m[2 * d + 1] & (m[2 * c] | m[2 * c + 1])))
+                    out->true_sharing = 1;
+        }
+        return HPM_MODEL_OK;
+    }
+    return HPM_MODEL_ERANGE;
 }
 
 uint64_t hpm_hier_coh_gen(const struct hpm_hier *h, uint32_t core)

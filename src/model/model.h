@@ -227,6 +227,28 @@ int hpm_hier_prefetch_stats(const struct hpm_hier *h, uint32_t core,
                             struct hpm_prefetch_stats *s);
 void hpm_hier_mem_stats(const struct hpm_hier *h, struct hpm_hier_mem_stats *s);
 int hpm_hier_coh_stats(const struct hpm_hier *h, uint32_t core, struct hpm_coh_stats *s);
+/* A contended line: one that a store of one core invalidated in another's
+ * L1D (nodes of up to 64 cores; at most 768 lines, the later ones are
+ * counted as dropped). From its first invalidation on, every access of it
+ * that is a miss or a coherence request adds its bytes to its core's read
+ * or write mask (bit i = bytes [i*granule, (i+1)*granule) of the line). The
+ * sharing is true when some core's bytes overlap bytes another core wrote,
+ * false when the cores' bytes are disjoint. */
+struct hpm_coh_line {
+    uint64_t addr;          /* the line's first byte */
+    uint64_t coh_misses;    /* coherence misses on it, all cores */
+    uint64_t invalidations; /* copies of it that stores invalidated */
+    uint32_t line_bytes;
+    uint32_t granule;       /* bytes per mask bit: 1 for lines up to 64 bytes */
+    uint32_t true_sharing;  /* set by hpm_hier_coh_line */
+    uint32_t pad_;
+};
+/* How many contended lines are kept (and, in *dropped, how many were not). */
+uint32_t hpm_hier_coh_line_count(const struct hpm_hier *h, uint64_t *dropped);
+/* The i-th contended line (0 <= i < count, in table order); rd and wr (NULL
+ * or one word per core) get each core's read and write byte masks. */
+int hpm_hier_coh_line(const struct hpm_hier *h, uint32_t i, struct hpm_coh_line *out,
+                      uint64_t *rd, uint64_t *wr);
 /* A number that changes whenever another core's access changed this core's
  * L1D (an invalidation, a modified line made clean): a caller that keeps
  * facts about the L1D's lines (the vpmu tool's sure-hit filter) drops them

@@ -880,6 +880,59 @@ static void test_coherence_summary(uint32_t proto, struct hpm_cache_params l1d)
     }
 }
 
+/* The contended lines: false sharing (disjoint bytes) and true sharing
+ * (one counter) told apart, with each core's bytes. */
+static void test_coherence_lines(uint32_t proto, struct hpm_cache_params l1d)
+{
+    const uint64_t N = 100, A = 0x30000;
+    struct hpm_hier *h = coh_hier(2, proto, l1d);
+    struct hpm_coh_line e;
+    uint64_t rd[2], wr[2], dropped = 1, i, g;
+    for (i = 0; i < N; i++) {
+        hpm_hier_access(h, 0, HPM_LOAD, A, 8); /* counter a, bytes 0..7 */
+        hpm_hier_access(h, 0, HPM_STORE, A, 8);
+        hpm_hier_access(h, 1, HPM_LOAD, A + 8, 8); /* counter b, bytes 8..15 */
+        hpm_hier_access(h, 1, HPM_STORE, A + 8, 8);
+    }
+    hpm_hier_access(h, 0, HPM_STORE, A + 4096, 8); /* a private line: not listed */
+    CHECK_EQ(hpm_hier_coh_line_count(h, &dropped), 1);
+    CHECK_EQ(dropped, 0);
+    CHECK_EQ(hpm_hier_coh_line(h, 0, &e, rd, wr), HPM_MODEL_OK);
+    g = e.granule;
+    CHECK_EQ(e.addr, A);
+    CHECK_EQ(e.line_bytes, l1d.line);
+    CHECK_EQ(g, l1d.line <= 64 ? 1 : l1d.line / 64);
+    CHECK_EQ(e.coh_misses, 2 * N - 2); /* N - 1 each: the first of each is cold */
+    CHECK_EQ(e.true_sharing, 0);
+    CHECK_EQ(wr[0], (1ull << (8 / g)) - 1);
+    CHECK_EQ(wr[1], ((1ull << (8 / g)) - 1) << (8 / g));
+    CHECK_EQ(rd[0] & wr[1], 0);
+    CHECK_EQ(hpm_hier_coh_line(h, 1, &e, rd, wr), HPM_MODEL_ERANGE);
+
+    /* one counter for both: true sharing */
+    h = coh_hier(2, proto, l1d);
+    for (i = 0; i < N; i++) {
+        hpm_hier_access(h, 0, HPM_STORE, A + 16, 8);
+        hpm_hier_access(h, 1, HPM_STORE, A + 16, 8);
+    }
+    CHECK_EQ(hpm_hier_coh_line_count(h, NULL), 1);
+    CHECK_EQ(hpm_hier_coh_line(h, 0, &e, rd, wr), HPM_MODEL_OK);
+    CHECK_EQ(e.true_sharing, 1);
+    CHECK_EQ(e.coh_misses, 2 * N - 2); /* N - 1 each: the first of each is cold */
+    CHECK_EQ(wr[0], wr[1]);
+
+    /* one core writes, the other reads other bytes of the line: false */
+    h = coh_hier(2, proto, l1d);
+    for (i = 0; i < N; i++) {
+        hpm_hier_access(h, 0, HPM_STORE, A, 4);
+        hpm_hier_access(h, 1, HPM_LOAD, A + 16, 4);
+    }
+    CHECK_EQ(hpm_hier_coh_line(h, 0, &e, rd, wr), HPM_MODEL_OK);
+    CHECK_EQ(e.true_sharing, 0);
+    CHECK(e.coh_misses >= N - 1);
+    CHECK_EQ(wr[1], 0);
+}
+
 static void test_coherence(void)
 {
     /* BG/P's L1D (indexed, FIFO, hinted) and a scanned LRU one */
@@ -894,6 +947,9 @@ static void test_coherence(void)
         test_coherence_reads(proto, lru);
         test_coherence_summary(proto, bgp);
         test_coherence_summary(proto, lru);
+        test_coherence_lines(proto, bgp);
+        test_coherence_lines(proto, lru);
+        test_coherence_lines(proto, (struct hpm_cache_params){32768, 8, 128, HPM_REPL_LRU, 0, 0});
     }
     test_coherence_marker_evicted();
     test_coherence_disjoint_same(bgp);
