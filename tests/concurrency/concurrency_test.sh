@@ -173,7 +173,7 @@ pidns)
     [ -n "$(ls tmp)" ] || fail "the run in the other namespace made no folder"
     k=0
     while kill -0 $upid 2>/dev/null && [ $k -lt 20 ]; do
-        run count -e FP_DP_SCALAR --csv -o here.csv -- "$prog" adds 1000
+        run count -e FP_DP_SCALAR --csv -o here.csv -- "$prog" adds 1006
         expect_rc 0
         "$hpm" top -n 1 -I 10 >/dev/null 2>&1
         k=$((k + 1))
