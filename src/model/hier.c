@@ -65,6 +65,10 @@ struct hpm_hier {
     uint64_t *coh_mask;
     uint32_t coh_nlines;
     uint64_t coh_lines_dropped;
+    /* a bit per hash (12 bits) of the lines in the table: most accesses of
+     * the coherent path are of other lines, and a word of 512 bytes that
+     * stay in the host's L1 answers them instead of the table's slot */
+    uint64_t coh_line_bits[64];
     uint64_t coh_sum_mask, coh_sum_new, coh_sum_limit;
 };
 
@@ -187,6 +191,7 @@ int hpm_hier_init(struct hpm_hier **out, const struct hpm_hier_params *p, void *
     }
     h->coh_nlines = 0;
     h->coh_lines_dropped = 0;
+    hpm__zero(h->coh_line_bits, sizeof h->coh_line_bits);
     at = base + l.caches;
     for (i = 0; i < p->cores; i++) {
         hpm_cache_init(&h->cache[i][0], &p->l1i, at, l.l1i);
@@ -627,7 +632,8 @@ static void coh_line_note(struct hpm_hier *h, uint32_t core, uint64_t line, uint
     uint64_t base = line << bits, a = base, lo, hi, end, m;
     uint64_t b0, b1;
     struct hpm_coh_line *e;
-    if (!a)
+    uint64_t hb = hpm__fib_hash(line, 64 - 12);
+    if (!a || (!inv && !miss && !(h->coh_line_bits[hb >> 6] >> (hb & 63) & 1)))
         return;
     e = coh_line_slot(h, a);
     if (!e->addr) {
@@ -638,6 +644,7 @@ static void coh_line_note(struct hpm_hier *h, uint32_t core, uint64_t line, uint
             return;
         }
         e->addr = a;
+        h->coh_line_bits[hb >> 6] |= (uint64_t)1 << (hb & 63);
         e->line_bytes = (uint32_t)1 << bits;
         e->granule = (uint32_t)1 << g;
         h->coh_nlines++;
