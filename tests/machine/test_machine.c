@@ -69,6 +69,7 @@ static void test_good(void)
     CHECK_EQ(m.hier.l1d.line, 64);
     CHECK_EQ(m.hier.l1d.policy, HPM_REPL_RANDOM);
     CHECK_EQ(m.hier.l1d.seed, 7);
+    CHECK_EQ(m.hier.coherence, HPM_COH_NONE); /* the default */
     CHECK_EQ(m.hier.l2.size, 1 << 20);
     CHECK_EQ(m.hier.l2.shared, 1);
     CHECK_EQ(m.hier.l3.size, 0);
@@ -142,6 +143,9 @@ static void test_errors(void)
          "random"},
         {"[l3]\nshared = maybe\n", HPM_MACHINE_EVALUE,
          "machines/x.machine:2: bad value 'maybe' for 'shared' in [l3]: expected yes or no"},
+        {"[l1d]\ncoherence = moesi\n", HPM_MACHINE_EVALUE,
+         "machines/x.machine:2: bad value 'moesi' for 'coherence' in [l1d]: expected none, wti or "
+         "mesi"},
         /* within each key's range, too big for the models together */
         {"cores = 4\n[l3]\nsize = 1024G\n", HPM_MACHINE_ERANGE,
          "machines/x.machine:3: the node model would need 131072 MiB of state (per cache line, "
@@ -229,6 +233,7 @@ static void check_bgp(const struct hpm_machine *m)
     CHECK_EQ(m->hier.l3.size, 8u << 20);
     CHECK_EQ(m->hier.l3.line, 128);
     CHECK_EQ(m->hier.l3.shared, 1);
+    CHECK_EQ(m->hier.coherence, HPM_COH_WTI);
     CHECK(m->hier.prefetch.streams > 0);
     CHECK_STR(m->memory_type, "DDR2");
 }
@@ -338,6 +343,7 @@ static void test_sysfs(void)
     CHECK_EQ(m.hier.l2.assoc, 10);
     CHECK_EQ(m.hier.l3.size, 16384ull * 20 * 64); /* rounded to power-of-two sets */
     CHECK_EQ(m.hier.l3.shared, 1);
+    CHECK_EQ(m.hier.coherence, HPM_COH_MESI); /* x86-64 L1Ds */
     CHECK_EQ(hpm_hier_params_check(&m.hier), HPM_MODEL_OK);
     /* an empty root: defaults, and the core count from sysconf */
     rc = hpm_machine_from_sysfs(&m, "/nonexistent-hpm-root");
