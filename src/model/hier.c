@@ -517,7 +517,9 @@ static inline uint64_t coh_others(struct hpm_hier *h, uint32_t core, uint64_t li
  * its count is kept, and the caller sets the dirty bit as a hit does (the
  * vpmu tool's probes; the model's own path comes to the same). 0: the
  * caller takes the model's path. */
-static inline int coh_store_private(struct hpm_hier *h, uint32_t core, uint64_t line)
+/* (unused here: the tool compiles this file into vpmu_node.c, which calls it) */
+static inline __attribute__((unused)) int coh_store_private(struct hpm_hier *h, uint32_t core,
+                                                             uint64_t line)
 {
     if (!h->coh_sum || coh_others(h, core, line))
         return 0;
