@@ -9,6 +9,9 @@ rm -rf "$dir"
 mkdir -p "$dir"
 cd "$dir" || exit 1
 . "$src/tests/common/scenario.sh"
+# hpm's folders go here: nothing may be left in it
+mkdir -p tmp
+export TMPDIR="$dir/tmp"
 # bgp with one core, its counter unit as it is (as many units as needed)
 # and cut to one unit of 16 counters: LOADS (2), BR_RETURNS (18) and
 # FP_SQRT (34) share counter 2, CYCLES (1) and BR_CALLS_INDIRECT (17)
@@ -46,4 +49,5 @@ EOT
 run count --machine ./small.machine --passes=auto -e $ev -- /bin/sh ./rand.sh
 expect_rc 3
 expect_out "NOT REPEATABLE: the correlate differs between passes"
+[ -z "$(ls -A tmp)" ] || fail "left in TMPDIR: $(ls -A tmp)"
 echo "ok passes"

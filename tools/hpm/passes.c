@@ -340,6 +340,6 @@ int passes_maybe_run(const struct passes_req *q)
     }
 out:
     vpmu_output_free(&merged);
-    rmdir(dir);
+    runner_rmdir(dir); /* its owner file too */
     return rc;
 }
