@@ -33,19 +33,6 @@ double hpm_loop_trip(const struct hpm_loop *l)
     return l->entries ? (double)l->header_execs / (double)l->entries : 0.0;
 }
 
-static void add_to(uint64_t *to, const uint64_t *v, const struct hpm_prof_kv *kv, unsigned n_kv,
-                   unsigned n_kinds)
-{
-    unsigned k;
-    if (v)
-        for (k = 0; k < n_kinds; k++)
-            to[k] += v[k];
-    else
-        for (k = 0; k < n_kv; k++)
-            if (kv[k].kind < n_kinds)
-                to[kv[k].kind] += kv[k].value;
-}
-
 static int kind_index(const struct hpm_profile *p, const char *name)
 {
     unsigned k;
@@ -585,10 +572,10 @@ int hpm_loops_find(const struct hpm_profile *p, struct hpm_loops *out, char *err
                 for (c = g.cost_lo[i]; c < g.cost_hi[i]; c++) {
                     const struct hpm_prof_cost *cc = &fn->costs[c];
                     long a;
-                    add_to(out->vals + 2 * (size_t)o * kinds, cc->v, cc->kv, cc->n_kv,
+                    hpm_prof_add_values(out->vals + 2 * (size_t)o * kinds, cc->v, cc->kv, cc->n_kv,
                            p->n_kinds);
                     for (a = o; a >= 0; a = out->loops[a].parent)
-                        add_to(out->vals + (2 * (size_t)a + 1) * kinds, cc->v, cc->kv, cc->n_kv,
+                        hpm_prof_add_values(out->vals + (2 * (size_t)a + 1) * kinds, cc->v, cc->kv, cc->n_kv,
                                p->n_kinds);
                 }
             }
@@ -598,7 +585,7 @@ int hpm_loops_find(const struct hpm_profile *p, struct hpm_loops *out, char *err
                 if (u < 0)
                     continue;
                 for (a = g.owner[u]; a >= 0; a = out->loops[a].parent)
-                    add_to(out->vals + (2 * (size_t)a + 1) * kinds, c->v, c->kv, c->n_kv,
+                    hpm_prof_add_values(out->vals + (2 * (size_t)a + 1) * kinds, c->v, c->kv, c->n_kv,
                            p->n_kinds);
             }
         }

@@ -630,9 +630,8 @@ static void densify(struct hpm_profile *p, uint64_t **v, struct hpm_prof_kv **kv
     *n_kv = 0;
 }
 
-/* to += from (from dense or sparse; to dense) */
-static void add_values(uint64_t *to, const uint64_t *v, const struct hpm_prof_kv *kv, unsigned n_kv,
-                       unsigned n_kinds)
+void hpm_prof_add_values(uint64_t *to, const uint64_t *v, const struct hpm_prof_kv *kv,
+                         unsigned n_kv, unsigned n_kinds)
 {
     unsigned k;
     if (v)
@@ -1180,7 +1179,7 @@ void hpm_profile_finish(struct hpm_profile *p)
             if (o > 0 && cmp_cost(&f->costs[o - 1], &f->costs[j]) == 0) {
                 struct hpm_prof_cost *to = &f->costs[o - 1];
                 densify(p, &to->v, &to->kv, &to->n_kv);
-                add_values(to->v, f->costs[j].v, f->costs[j].kv, f->costs[j].n_kv, p->n_kinds);
+                hpm_prof_add_values(to->v, f->costs[j].v, f->costs[j].kv, f->costs[j].n_kv, p->n_kinds);
             } else {
                 f->costs[o++] = f->costs[j];
             }
@@ -1192,7 +1191,7 @@ void hpm_profile_finish(struct hpm_profile *p)
             if (o > 0 && cmp_call(&f->calls[o - 1], &f->calls[j]) == 0) {
                 struct hpm_prof_call *to = &f->calls[o - 1];
                 densify(p, &to->v, &to->kv, &to->n_kv);
-                add_values(to->v, f->calls[j].v, f->calls[j].kv, f->calls[j].n_kv, p->n_kinds);
+                hpm_prof_add_values(to->v, f->calls[j].v, f->calls[j].kv, f->calls[j].n_kv, p->n_kinds);
                 to->count += f->calls[j].count;
             } else {
                 f->calls[o++] = f->calls[j];
@@ -1220,6 +1219,6 @@ void hpm_profile_sum(const struct hpm_profile *p, uint64_t *sum)
     for (i = 0; i < p->n_fns; i++)
         for (j = 0; j < p->fns[i].n_costs; j++) {
             const struct hpm_prof_cost *c = &p->fns[i].costs[j];
-            add_values(sum, c->v, c->kv, c->n_kv, p->n_kinds);
+            hpm_prof_add_values(sum, c->v, c->kv, c->n_kv, p->n_kinds);
         }
 }

@@ -252,6 +252,11 @@ void hpm_profile_add_jump(struct hpm_profile *p, unsigned f, const struct hpm_pr
 /* Sorts and merges each function's costs, calls and jumps (after adding). */
 void hpm_profile_finish(struct hpm_profile *p);
 
+/* to += a cost's or call's values (dense v, or sparse kv pairs); to is
+ * n_kinds dense values. */
+void hpm_prof_add_values(uint64_t *to, const uint64_t *v, const struct hpm_prof_kv *kv,
+                         unsigned n_kv, unsigned n_kinds);
+
 /* Self cost of every kind, summed over the profile. */
 void hpm_profile_sum(const struct hpm_profile *p, uint64_t *sum);
 

@@ -14,6 +14,16 @@ static int failures;
             failures++;                                                              \
         }                                                                            \
     } while (0)
+/* CHECK with a message (printf format and arguments) saying what was seen */
+#define CHECKF(cond, ...)                                                            \
+    do {                                                                             \
+        if (!(cond)) {                                                               \
+            fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__, __LINE__, #cond); \
+            fprintf(stderr, __VA_ARGS__);                                            \
+            fprintf(stderr, "\n");                                                   \
+            failures++;                                                              \
+        }                                                                            \
+    } while (0)
 #define CHECK_EQ(a, b)                                                                 \
     do {                                                                               \
         unsigned long long a_ = (unsigned long long)(a), b_ = (unsigned long long)(b); \

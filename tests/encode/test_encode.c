@@ -8,18 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hpm_check.h"
+
 #include "encode.h"
 
-static int failures;
-#define CHECK(cond, ...)                                                     \
-    do {                                                                     \
-        if (!(cond)) {                                                       \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);             \
-            fprintf(stderr, __VA_ARGS__);                                    \
-            fprintf(stderr, "\n");                                           \
-            failures++;                                                      \
-        }                                                                    \
-    } while (0)
 
 struct table {
     unsigned n_counters, group, n_modes, n_events;
@@ -97,23 +89,23 @@ static void property(void)
         u.n_modes = t.n_modes;
         u.can = can_table;
         u.ctx = &t;
-        CHECK(hpm_encode(&u, t.n_events, &e) == 0, "trial %u: encode failed", trial);
+        CHECKF(hpm_encode(&u, t.n_events, &e) == 0, "trial %u: encode failed", trial);
         want = brute(&t);
-        CHECK(e.placed == want, "trial %u: solver placed %u, brute force %u", trial, e.placed,
+        CHECKF(e.placed == want, "trial %u: solver placed %u, brute force %u", trial, e.placed,
               want);
         agree += e.placed == want;
-        CHECK(e.complete == (want == t.n_events), "trial %u: complete", trial);
+        CHECKF(e.complete == (want == t.n_events), "trial %u: complete", trial);
         /* the assignment is one: distinct counters, in their group's mode */
         for (i = 0; i < t.n_events; i++) {
             int k = e.counter[i];
             if (k < 0) {
-                CHECK(hpm_encode_blockers(&u, &e, i) != 0 || !e.complete,
+                CHECKF(hpm_encode_blockers(&u, &e, i) != 0 || !e.complete,
                       "trial %u: event %u left out with no reason", trial, i);
                 continue;
             }
-            CHECK(!(used >> k & 1), "trial %u: counter %d twice", trial, k);
+            CHECKF(!(used >> k & 1), "trial %u: counter %d twice", trial, k);
             used |= 1u << k;
-            CHECK(e.mode[(unsigned)k / t.group] >= 0 &&
+            CHECKF(e.mode[(unsigned)k / t.group] >= 0 &&
                       (t.can[k][e.mode[(unsigned)k / t.group]] >> i & 1),
                   "trial %u: event %u on counter %d it cannot count", trial, i, k);
         }
@@ -130,17 +122,17 @@ static void machine_wiring(void)
     struct hpm_cu_codes mc = {1, 256, 1, codes, 3};
     int pass_of[3];
     hpm_cu_from_codes(&u, &mc);
-    CHECK(hpm_encode(&u, 3, &e) == 0 && e.placed == 2 && !e.complete, "one UPC: 2 of 3 placed");
-    CHECK(e.counter[2] == 224, "NODE_CYCLES on counter 224 (got %d)", e.counter[2]);
-    CHECK((e.counter[0] < 0) != (e.counter[1] < 0), "0 and 256 share counter 0");
-    CHECK(hpm_encode_blockers(&u, &e, e.counter[0] < 0 ? 0 : 1) ==
+    CHECKF(hpm_encode(&u, 3, &e) == 0 && e.placed == 2 && !e.complete, "one UPC: 2 of 3 placed");
+    CHECKF(e.counter[2] == 224, "NODE_CYCLES on counter 224 (got %d)", e.counter[2]);
+    CHECKF((e.counter[0] < 0) != (e.counter[1] < 0), "0 and 256 share counter 0");
+    CHECKF(hpm_encode_blockers(&u, &e, e.counter[0] < 0 ? 0 : 1) ==
               (e.counter[0] < 0 ? 2u : 1u),
           "the event left out names the one on its counter");
-    CHECK(hpm_cu_decode(&mc, 224, 3) == 992, "decode counter 224 mode 3");
+    CHECKF(hpm_cu_decode(&mc, 224, 3) == 992, "decode counter 224 mode 3");
     mc.units = 2;
     hpm_cu_from_codes(&u, &mc);
-    CHECK(hpm_encode(&u, 3, &e) == 0 && e.complete, "two UPCs: all placed");
-    CHECK(e.counter[0] >= 0 && e.counter[1] >= 0 && e.counter[0] % 256 == 0 &&
+    CHECKF(hpm_encode(&u, 3, &e) == 0 && e.complete, "two UPCs: all placed");
+    CHECKF(e.counter[0] >= 0 && e.counter[1] >= 0 && e.counter[0] % 256 == 0 &&
               e.counter[1] % 256 == 0 && e.counter[0] != e.counter[1],
           "0 and 256 on counter 0 of each unit");
     /* a small unit: 8 counters in one group (one mode for all) */
@@ -148,16 +140,16 @@ static void machine_wiring(void)
         unsigned small[3] = {0, 9, 16}; /* counter 0 block 0, counter 1 block 1, counter 0 block 2 */
         struct hpm_cu_codes sm = {1, 8, 8, small, 3};
         hpm_cu_from_codes(&u, &sm);
-        CHECK(hpm_encode(&u, 3, &e) == 0 && e.placed == 1, "one group, three blocks: 1 placed");
+        CHECKF(hpm_encode(&u, 3, &e) == 0 && e.placed == 1, "one group, three blocks: 1 placed");
         sm.group = 1;
         hpm_cu_from_codes(&u, &sm);
-        CHECK(hpm_encode(&u, 3, &e) == 0 && e.placed == 2, "counters on their own: 2 placed");
+        CHECKF(hpm_encode(&u, 3, &e) == 0 && e.placed == 2, "counters on their own: 2 placed");
         sm.units = 3;
         sm.group = 8;
-        CHECK(hpm_encode_passes(&sm, NULL, 0, pass_of) == 1, "three units: one pass");
+        CHECKF(hpm_encode_passes(&sm, NULL, 0, pass_of) == 1, "three units: one pass");
         sm.units = 1;
-        CHECK(hpm_encode_passes(&sm, NULL, 0, pass_of) == 3, "one unit of one group: three passes");
-        CHECK(pass_of[0] != pass_of[1] && pass_of[1] != pass_of[2] && pass_of[0] != pass_of[2],
+        CHECKF(hpm_encode_passes(&sm, NULL, 0, pass_of) == 3, "one unit of one group: three passes");
+        CHECKF(pass_of[0] != pass_of[1] && pass_of[1] != pass_of[2] && pass_of[0] != pass_of[2],
               "each in its own pass");
     }
     /* passes with a correlate: BG/P's unit, 0 256 512 768 all on counter 0 */
@@ -166,8 +158,8 @@ static void machine_wiring(void)
         struct hpm_cu_codes fm = {1, 256, 1, four, 4};
         int p4[4];
         unsigned c1 = 1, c0 = 0;
-        CHECK(hpm_encode_passes(&fm, &c1, 1, p4) == 4, "four events on one counter: four passes");
-        CHECK(hpm_encode_passes(&fm, &c0, 1, p4) == -1,
+        CHECKF(hpm_encode_passes(&fm, &c1, 1, p4) == 4, "four events on one counter: four passes");
+        CHECKF(hpm_encode_passes(&fm, &c0, 1, p4) == -1,
               "a correlate on the same counter as the others: no pass can hold both");
     }
     printf("ok machine wiring, decoding, passes\n");
