@@ -656,6 +656,8 @@ int hpm_prof_read_callgrind(struct hpm_profile *p, const char *text, size_t len,
             }
             memset(&jump, 0, sizeof jump);
             errno = 0;
+            if (!isdigit((unsigned char)*q))
+                goto bad_jump; /* strtoull would take "-1" as 2^64 - 1 */
             a = strtoull(q, &e, 10);
             if (errno || e == q)
                 goto bad_jump;
@@ -667,6 +669,8 @@ int hpm_prof_read_callgrind(struct hpm_profile *p, const char *text, size_t len,
                 else
                     while (*q == ' ' || *q == '\t')
                         q++;
+                if (!isdigit((unsigned char)*q))
+                    goto bad_jump;
                 b = strtoull(q, &e, 10);
                 if (errno || e == q)
                     goto bad_jump;
