@@ -3,8 +3,8 @@
  * Fuzz target for the UPC model: random parameters, register writes,
  * configuration, thresholds, parity faults and event streams, applied to two
  * units, one fed cycle by cycle (hpm_upc_step) and one in batches
- * (hpm_upc_advance, or hpm_upc_advance_sparse given the inputs that have
- * events). Invariants checked after every operation: the two units
+ * (hpm_upc_advance, hpm_upc_advance_sparse given the inputs that have
+ * events, or hpm_upc_advance_signals given them as pulses). Invariants checked after every operation: the two units
  * agree on every register and notification; every counter without a parity
  * fault equals an ideal 64-bit counter (plus its reported lost carries).
  */
@@ -69,6 +69,16 @@ static void check(struct world *w)
     }
 }
 
+/* Unit b's batch: dense, sparse, or sparse with pulses (front-packed in
+ * the first two: pulses[e] is then 1 for every input with events). */
+static int batch(struct world *w, uint32_t how, uint32_t len, const uint32_t *counts,
+                 const uint32_t *pulses, const uint32_t *list, uint32_t n_list)
+{
+    if (how == 0) return hpm_upc_advance(w->b, len, counts);
+    if (how == 1) return hpm_upc_advance_sparse(w->b, len, counts, list, n_list);
+    return hpm_upc_advance_signals(w->b, len, counts, pulses, list, n_list);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct fuzz_in in = {data, size};
@@ -93,6 +103,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     hpm_upc_set_notify(w.b, tl_log_fn, &w.lb);
     uint32_t *counts = calloc(w.inputs, sizeof *counts);
     uint32_t *list = calloc(w.inputs, sizeof *list);
+    uint32_t *pulses = calloc(w.inputs, sizeof *pulses);
     uint64_t *sig = calloc((w.inputs + 63) / 64, 8);
     uint32_t *ev0 = calloc(w.n, sizeof *ev0);
     int *mode0 = calloc(w.n, sizeof *mode0);
@@ -137,9 +148,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             uint32_t len = 1 + take(&in, 70);
             /* sparse: most inputs quiet, the others listed (in input order,
              * with some quiet ones among them) */
-            uint32_t sparse = take(&in, 2), n_list = 0;
+            /* 0: dense, 1: sparse, 2: sparse with pulses (signals) */
+            uint32_t sparse = take(&in, 3), n_list = 0;
             for (uint32_t e = 0; e < w.inputs; e++) {
                 counts[e] = sparse && take(&in, 4) ? 0 : take(&in, len + 1);
+                uint32_t most = tl_pulses_fit(counts[e], len);
+                pulses[e] = sparse < 2 || most <= 1 ? most != 0 : 1 + take(&in, most);
                 if (counts[e] || (sparse && take(&in, 8) == 0)) list[n_list++] = e;
             }
             if (take(&in, 16) == 0) { /* an invalid batch changes nothing */
@@ -150,18 +164,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 while (j < n_list && list[j] != e) j++;
                 if (j == n_list) list[n_list++] = e;
                 counts[e] = len + 1;
-                if ((sparse ? hpm_upc_advance_sparse(w.b, len, counts, list, n_list)
-                            : hpm_upc_advance(w.b, len, counts)) != HPM_UPC_ERANGE)
+                if (sparse == 2 && take(&in, 2)) { /* or too many pulses */
+                    counts[e] = len;
+                    pulses[e] = 2;
+                }
+                if (batch(&w, sparse, len, counts, pulses, list, n_list) != HPM_UPC_ERANGE)
                     die("bad batch taken");
                 break;
             }
             for (uint32_t j = 0; j < len; j++) {
-                tl_expand(sig, w.inputs, counts, j);
+                tl_expand_pulses(sig, w.inputs, counts, pulses, j);
                 tl_ideal_cycle(&w.id, w.a, sig);
                 hpm_upc_step(w.a, sig);
             }
-            if ((sparse ? hpm_upc_advance_sparse(w.b, len, counts, list, n_list)
-                        : hpm_upc_advance(w.b, len, counts)) != HPM_UPC_OK)
+            if (batch(&w, sparse, len, counts, pulses, list, n_list) != HPM_UPC_OK)
                 die("advance failed");
             break;
         }
@@ -207,6 +223,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(w.lb.v);
     free(counts);
     free(list);
+    free(pulses);
     free(sig);
     free(ev0);
     free(mode0);

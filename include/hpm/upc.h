@@ -214,6 +214,17 @@ int hpm_upc_advance(struct hpm_upc *u, uint32_t cycles, const uint32_t *counts);
 int hpm_upc_advance_sparse(struct hpm_upc *u, uint32_t cycles, const uint32_t *counts,
                            const uint32_t *inputs, uint32_t n_inputs);
 
+/* The same batch with each listed input's signal given as k = counts[e]
+ * high cycles in pulses[e] pulses (docs/upc.md, "Signals"): pulse i starts
+ * at cycle i*(q+1) + min(i, m) and lasts q + (i < m) cycles (q = k / p,
+ * m = k % p), a low cycle after each, the rest of the batch low. So edge
+ * modes count pulses, where a front-packed batch has one (pulses[e] == 1 is
+ * hpm_upc_advance_sparse's batch). HPM_UPC_ERANGE, and nothing changes,
+ * unless for every listed input that some counter selects: k == 0 and
+ * pulses[e] == 0, or 1 <= pulses[e] <= k and k + pulses[e] - 1 <= cycles. */
+int hpm_upc_advance_signals(struct hpm_upc *u, uint32_t cycles, const uint32_t *counts,
+                            const uint32_t *pulses, const uint32_t *inputs, uint32_t n_inputs);
+
 #ifdef __cplusplus
 }
 #endif

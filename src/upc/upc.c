@@ -130,7 +130,7 @@ static size_t layout_storage(const struct hpm_upc_params *p, struct hpm_upc *u, 
     size_t o_acc = carve(&off, 8 * n), o_sram = carve(&off, 8 * n);
     size_t o_fault = carve(&off, 8 * n), o_pfault = carve(&off, n);
     size_t o_prev = carve(&off, n), o_ctl = carve(&off, 8 * n), o_edge = carve(&off, 4 * n);
-    size_t o_efirst = carve(&off, 4 * n), o_einc = carve(&off, n), o_exact = carve(&off, 4 * n);
+    size_t o_ewas = carve(&off, n), o_exact = carve(&off, 4 * n);
     size_t o_armed = carve(&off, n), o_irq = carve(&off, n);
     size_t o_perr = carve(&off, n), o_slow = carve(&off, n);
     size_t o_lost = carve(&off, 8 * n), o_thr = carve(&off, 8 * n);
@@ -147,8 +147,7 @@ static size_t layout_storage(const struct hpm_upc_params *p, struct hpm_upc *u, 
         u->prev = (uint8_t *)(base + o_prev);
         u->ctl = (uint64_t *)(base + o_ctl);
         u->edge_list = (uint32_t *)(base + o_edge);
-        u->edge_first = (uint32_t *)(base + o_efirst);
-        u->edge_inc = (uint8_t *)(base + o_einc);
+        u->edge_was = (uint8_t *)(base + o_ewas);
         u->exact_list = (uint32_t *)(base + o_exact);
         u->armed = (uint8_t *)(base + o_armed);
         u->irq = (uint8_t *)(base + o_irq);
@@ -682,30 +681,135 @@ int hpm_upc_step(struct hpm_upc *u, const uint64_t *signals)
 
 /* ---- time: a batch ----------------------------------------------------------- */
 
-/* Increments of counter c in a batch of n cycles where its input had k events
- * (front-packed): how many, and the batch-relative cycle of the first. */
-static uint32_t batch_increments(uint32_t mode, uint32_t k, uint32_t n, uint8_t was,
-                                 uint32_t *first)
+/* The signal of one input in a batch of n cycles (docs/upc.md, "Signals"):
+ * k high cycles in p pulses (1 <= p <= k and k + p - 1 <= n when k > 0;
+ * p = 0 when k = 0). Pulse i starts at s_i = i*(q+1) + min(i, m) and lasts
+ * q + (i < m) cycles (q = k / p, m = k % p), one low cycle after each, the
+ * rest of the batch low from t_end = k + p - 1: the pulses front-packed and
+ * as even as they can be. p = 1 is the front-packed batch (high in the first
+ * k cycles). */
+struct wave {
+    uint64_t k, p, n, q, m;
+    uint64_t mq2;   /* m * (q + 2): where the pulses of length q begin */
+    uint64_t t_end; /* first cycle of the low tail */
+};
+
+static inline void wave_of(struct wave *w, uint32_t k, uint32_t p, uint32_t n)
 {
-    switch (mode) {
-    case HPM_UPC_LEVEL_HIGH: *first = 0; return k;
-    case HPM_UPC_LEVEL_LOW: *first = k; return n - k;
-    case HPM_UPC_EDGE_RISE: *first = 0; return (k > 0 && !was) ? 1u : 0u;
+    w->k = k;
+    w->n = n;
+    w->p = k ? p : 0;
+    w->q = k ? k / p : 0;
+    w->m = k ? k % p : 0;
+    w->mq2 = w->m * (w->q + 2);
+    w->t_end = k ? (uint64_t)k + p - 1 : 0;
+}
+
+static inline uint64_t wave_start(const struct wave *w, uint64_t i)
+{
+    return i * (w->q + 1) + (i < w->m ? i : w->m);
+}
+
+/* Pulses that start in cycles [0, t]. */
+static inline uint64_t wave_starts_upto(const struct wave *w, uint64_t t)
+{
+    if (!w->p) return 0;
+    if (t < w->mq2) return t / (w->q + 2) + 1;
+    uint64_t i = w->m + (t - w->mq2) / (w->q + 1) + 1;
+    return i < w->p ? i : w->p;
+}
+
+/* High cycles in [0, t]. */
+static inline uint64_t wave_high_upto(const struct wave *w, uint64_t t)
+{
+    const uint64_t q = w->q, m = w->m;
+    if (!w->p) return 0;
+    if (w->p == 1) return t < w->k ? t + 1 : w->k;
+    if (t < w->mq2) {
+        uint64_t off = t % (q + 2);
+        return t / (q + 2) * (q + 1) + (off < q + 1 ? off + 1 : q + 1);
+    }
+    uint64_t t2 = t - w->mq2, i = m + t2 / (q + 1), off = t2 % (q + 1);
+    if (i >= w->p) return w->k;
+    return m * (q + 1) + (i - m) * q + (off < q ? off + 1 : q);
+}
+
+/* The cycle of high cycle j (0-based, j < k). */
+static inline uint64_t wave_high_cycle(const struct wave *w, uint64_t j)
+{
+    const uint64_t q = w->q, m = w->m;
+    if (j < m * (q + 1)) return j / (q + 1) * (q + 2) + j % (q + 1);
+    uint64_t j2 = j - m * (q + 1);
+    return wave_start(w, m + j2 / q) + j2 % q;
+}
+
+/* One counter's increments in a batch: its mode on its input's wave, `was`
+ * the input's level before the batch (edge modes). */
+struct incs {
+    struct wave w;
+    uint32_t mode;
+    uint8_t was;
+};
+
+/* Skipped first pulse: a rising edge at cycle 0 is no edge when the input
+ * was already high. */
+static inline uint64_t rise_skip(const struct incs *s)
+{
+    return s->was && s->w.k;
+}
+
+static inline uint64_t incs_total(const struct incs *s)
+{
+    const struct wave *w = &s->w;
+    switch (s->mode) {
+    case HPM_UPC_LEVEL_HIGH: return w->k;
+    case HPM_UPC_LEVEL_LOW: return w->n - w->k;
+    case HPM_UPC_EDGE_RISE: return w->p - rise_skip(s);
     default:
-        /* Falling edge: at cycle 0 if the input was high and stays low, else at
-         * cycle k where a high run of k < n cycles ends. */
-        if (was && k == 0) { *first = 0; return 1; }
-        if (k > 0 && k < n) { *first = k; return 1; }
-        *first = 0;
-        return 0;
+        if (!w->k) return s->was;
+        return w->p - (w->t_end == w->n);
+    }
+}
+
+/* Increments in batch cycles [0, t] (t < n). */
+static inline uint64_t incs_upto(const struct incs *s, uint64_t t)
+{
+    const struct wave *w = &s->w;
+    switch (s->mode) {
+    case HPM_UPC_LEVEL_HIGH: return wave_high_upto(w, t);
+    case HPM_UPC_LEVEL_LOW: return t + 1 - wave_high_upto(w, t);
+    case HPM_UPC_EDGE_RISE: return w->p ? wave_starts_upto(w, t) - rise_skip(s) : 0;
+    default: {
+        if (!w->k) return s->was;
+        /* pulse i < p - 1 falls at s_{i+1} - 1, the last one at t_end */
+        uint64_t f = wave_starts_upto(w, t + 1) - 1;
+        if (f > w->p - 1) f = w->p - 1;
+        return f + (w->t_end <= t);
+    }
+    }
+}
+
+/* The batch cycle of increment j (0-based, j < incs_total). */
+static inline uint64_t incs_cycle(const struct incs *s, uint64_t j)
+{
+    const struct wave *w = &s->w;
+    switch (s->mode) {
+    case HPM_UPC_LEVEL_HIGH: return wave_high_cycle(w, j);
+    case HPM_UPC_LEVEL_LOW:
+        if (!w->k) return j;
+        return j + 1 < w->p ? wave_start(w, j + 1) - 1 : w->t_end + (j - (w->p - 1));
+    case HPM_UPC_EDGE_RISE: return wave_start(w, j + rise_skip(s));
+    default:
+        if (!w->k) return 0;
+        return j + 1 < w->p ? wave_start(w, j + 1) - 1 : w->t_end;
     }
 }
 
 /* Exact interleaving of rollovers and visits for a counter that rolls over
- * within [t0, t0+n). Increments are contiguous from batch cycle `first`;
- * a0 is the folded value before the batch. Returns the value after it. */
+ * within [t0, t0+n); a0 is the folded value before the batch, inc its
+ * increments in it. Returns the value after it. */
 static uint64_t slow_counter(struct hpm_upc *u, uint32_t c, uint64_t t0, uint32_t n,
-                             uint64_t a0, uint32_t inc, uint32_t first)
+                             uint64_t a0, uint64_t inc, const struct incs *s)
 {
     const uint64_t S = u->p.cycles_per_slot, N = u->p.n_counters, P = S * N;
     const uint64_t span = (uint64_t)u->low_mask + 1;
@@ -716,7 +820,7 @@ static uint64_t slow_counter(struct hpm_upc *u, uint32_t c, uint64_t t0, uint32_
     uint64_t q0 = (t0 + S - 1) / S;
     uint64_t tv = (q0 + (c + N - q0 % N) % N) * S;
     for (;;) {
-        uint64_t tr = r <= inc ? t0 + first + r - 1 : end;
+        uint64_t tr = r <= inc ? t0 + incs_cycle(s, r - 1) : end;
         if (tr >= end && tv >= end) break;
         if (tr <= tv) { /* counting precedes maintenance in a cycle */
             a = carry_out(u, c, tr, a + (r - 1 - done));
@@ -724,7 +828,7 @@ static uint64_t slow_counter(struct hpm_upc *u, uint32_t c, uint64_t t0, uint32_
             r += span;
         } else {
             /* increments done by the end of cycle tv */
-            uint64_t upto = tv >= t0 + first ? tv - (t0 + first) + 1 : 0;
+            uint64_t upto = inc ? incs_upto(s, tv - t0) : 0;
             if (upto > inc) upto = inc;
             service(u, c, tv, a + (upto - done));
             tv += P;
@@ -754,16 +858,34 @@ static void rebuild_lists(struct hpm_upc *u)
     u->edge_list_dirty = 0;
 }
 
+/* Pulses of input e in this batch: given, or the front-packed one. */
+static inline uint32_t pulses_of(const uint32_t *pulses, const uint32_t *counts, uint32_t e)
+{
+    return pulses ? pulses[e] : counts[e] != 0;
+}
+
+/* Counter c's increments in this batch (its edge detector's level before the
+ * batch is edge_was, set by the edge pass). */
+static inline void incs_of(const struct hpm_upc *u, uint32_t c, const uint32_t *counts,
+                           const uint32_t *pulses, uint32_t n, struct incs *s)
+{
+    uint32_t e = u->event[c];
+    wave_of(&s->w, counts[e], pulses_of(pulses, counts, e), n);
+    s->mode = u->mode[c];
+    s->was = u->mode[c] >= HPM_UPC_EDGE_RISE ? u->edge_was[c] : 0;
+}
+
 /* Increments of counter c in this batch after batch-relative cycle r. */
-static inline uint64_t increments_after(const struct hpm_upc *u, uint32_t c, uint32_t k, uint32_t n,
-                                 uint64_t r)
+static inline uint64_t increments_after(const struct hpm_upc *u, uint32_t c, const uint32_t *counts,
+                                        const uint32_t *pulses, uint32_t n, uint64_t r)
 {
     if (!u->running) return 0;
-    switch (u->mode[c]) {
-    case HPM_UPC_LEVEL_HIGH: return k > r + 1 ? k - (r + 1) : 0;
-    case HPM_UPC_LEVEL_LOW: return n - (k > r + 1 ? k : r + 1);
-    default: return (u->edge_inc[c] && u->edge_first[c] > r) ? 1 : 0;
-    }
+    uint32_t k = counts[u->event[c]];
+    if (u->mode[c] == HPM_UPC_LEVEL_HIGH && pulses_of(pulses, counts, u->event[c]) <= 1)
+        return k > r + 1 ? k - (r + 1) : 0; /* the front-packed batch: no division */
+    struct incs s;
+    incs_of(u, c, counts, pulses, n, &s);
+    return incs_total(&s) - incs_upto(&s, r);
 }
 
 static uint32_t level_increment(uint64_t ctl, uint32_t k, uint32_t full, uint32_t run)
@@ -772,7 +894,8 @@ static uint32_t level_increment(uint64_t ctl, uint32_t k, uint32_t full, uint32_
     return ((k ^ inv) + (inv & full)) & lvl & run;
 }
 
-static void advance_rest(struct hpm_upc *u, uint32_t cycles, const uint32_t *counts);
+static void advance_rest(struct hpm_upc *u, uint32_t cycles, const uint32_t *counts,
+                         const uint32_t *pulses);
 
 int hpm_upc_advance(struct hpm_upc *u, uint32_t cycles, const uint32_t *counts)
 {
@@ -817,22 +940,52 @@ int hpm_upc_advance(struct hpm_upc *u, uint32_t cycles, const uint32_t *counts)
             acc[c] -= level_increment(ctl[c], counts[ev[c]], full, run);
         return HPM_UPC_ERANGE;
     }
-    advance_rest(u, cycles, counts);
+    advance_rest(u, cycles, counts, NULL);
     return HPM_UPC_OK;
 }
 
-int hpm_upc_advance_sparse(struct hpm_upc *u, uint32_t cycles, const uint32_t *counts,
-                           const uint32_t *inputs, uint32_t n_inputs)
+/* A listed input's signal fits the batch (docs/upc.md, "Signals"). */
+static int pulses_fit(uint32_t cycles, uint32_t k, uint32_t p)
+{
+    if (k == 0) return p == 0;
+    return p >= 1 && p <= k && (uint64_t)k + p - 1 <= cycles;
+}
+
+static int advance_listed(struct hpm_upc *u, uint32_t cycles, const uint32_t *counts,
+                          const uint32_t *pulses, const uint32_t *inputs, uint32_t n_inputs)
 {
     if (!counts || (!inputs && n_inputs)) return HPM_UPC_ENULL;
     if (cycles == 0) return HPM_UPC_OK;
     if (u->edge_list_dirty) rebuild_lists(u);
-    /* Level-low counters count the inputs that are quiet: every counter
-     * moves, the dense loop is the one to take. */
-    if (!u->all_level_high && u->running) return hpm_upc_advance(u, cycles, counts);
     for (uint32_t j = 0; j < n_inputs; j++)
         if (inputs[j] >= u->p.n_inputs) return HPM_UPC_EEVENT;
     const uint32_t *head = u->by_input, *next = u->by_input_next;
+    if (pulses)
+        for (uint32_t j = 0; j < n_inputs; j++) {
+            uint32_t e = inputs[j];
+            if (head[e] != HPM_UPC_NO_COUNTER && !pulses_fit(cycles, counts[e], pulses[e]))
+                return HPM_UPC_ERANGE;
+        }
+    /* Level-low counters count the inputs that are quiet: every counter
+     * moves, the dense loop is the one to take. */
+    if (!u->all_level_high && u->running) {
+        if (!pulses) return hpm_upc_advance(u, cycles, counts);
+        /* the pulses were checked above; the dense pass checks the counts */
+        const uint32_t n = u->p.n_counters, *ev = u->event, full = cycles + 1u;
+        uint64_t *acc = u->acc, bad = 0;
+        for (uint32_t c = 0; c < n; c++) {
+            uint32_t k = counts[ev[c]];
+            bad |= (uint64_t)cycles - k;
+            acc[c] += level_increment(u->ctl[c], k, full, 0xffffffffu);
+        }
+        if (bad >> 63) {
+            for (uint32_t c = 0; c < n; c++)
+                acc[c] -= level_increment(u->ctl[c], counts[ev[c]], full, 0xffffffffu);
+            return HPM_UPC_ERANGE;
+        }
+        advance_rest(u, cycles, counts, pulses);
+        return HPM_UPC_OK;
+    }
     uint64_t *acc = u->acc, bad = 0;
     /* Pass 1 over the counters of the listed inputs only: the others add 0.
      * As in hpm_upc_advance, only inputs some counter selects are checked.
@@ -851,45 +1004,57 @@ int hpm_upc_advance_sparse(struct hpm_upc *u, uint32_t cycles, const uint32_t *c
                 acc[c] -= counts[inputs[j]] & run;
         return HPM_UPC_ERANGE;
     }
-    advance_rest(u, cycles, counts);
+    advance_rest(u, cycles, counts, pulses);
     return HPM_UPC_OK;
+}
+
+int hpm_upc_advance_sparse(struct hpm_upc *u, uint32_t cycles, const uint32_t *counts,
+                           const uint32_t *inputs, uint32_t n_inputs)
+{
+    return advance_listed(u, cycles, counts, NULL, inputs, n_inputs);
+}
+
+int hpm_upc_advance_signals(struct hpm_upc *u, uint32_t cycles, const uint32_t *counts,
+                            const uint32_t *pulses, const uint32_t *inputs, uint32_t n_inputs)
+{
+    if (!pulses) return HPM_UPC_ENULL;
+    return advance_listed(u, cycles, counts, pulses, inputs, n_inputs);
 }
 
 /* What follows pass 1 of a batch, for both: edge counters, exact counters
  * that rolled over, the maintenance visits, the notifications. */
-static void advance_rest(struct hpm_upc *u, uint32_t cycles, const uint32_t *counts)
+static void advance_rest(struct hpm_upc *u, uint32_t cycles, const uint32_t *counts,
+                         const uint32_t *pulses)
 {
     const uint32_t n = u->p.n_counters;
     const uint32_t *ev = u->event;
     const uint32_t run = u->running ? 0xffffffffu : 0u;
     uint64_t *acc = u->acc;
 
-    /* Edge-mode counters: at most one increment per batch. */
+    /* Edge-mode counters: one increment per rising (falling) edge of the
+     * input's wave; the detector keeps the level of the batch's last cycle. */
     for (uint32_t i = 0; i < u->n_edge; i++) {
-        uint32_t c = u->edge_list[i], k = counts[ev[c]], first;
-        uint32_t inc = batch_increments(u->mode[c], k, cycles, u->prev[c], &first) & run;
-        u->edge_first[c] = first;
-        u->edge_inc[c] = (uint8_t)inc;
-        u->prev[c] = (uint8_t)(k == cycles);
-        acc[c] += inc;
+        uint32_t c = u->edge_list[i], k = counts[ev[c]];
+        struct incs s;
+        u->edge_was[c] = u->prev[c];
+        incs_of(u, c, counts, pulses, cycles, &s);
+        u->prev[c] = (uint8_t)(k && s.w.t_end == cycles);
+        if (run) acc[c] += incs_total(&s);
     }
 
     /* Exact counters that rolled over: place each rollover at its cycle. */
     uint64_t t0 = u->cycle;
     uint32_t nslow = 0;
     for (uint32_t i = 0; i < u->n_exact; i++) {
-        uint32_t c = u->exact_list[i], first, inc;
-        if (u->mode[c] >= HPM_UPC_EDGE_RISE) {
-            inc = u->edge_inc[c];
-            first = u->edge_first[c];
-        } else {
-            inc = batch_increments(u->mode[c], counts[ev[c]], cycles, 0, &first) & run;
-        }
+        uint32_t c = u->exact_list[i];
+        struct incs s;
+        incs_of(u, c, counts, pulses, cycles, &s);
+        uint64_t inc = run ? incs_total(&s) : 0;
         uint64_t a0 = acc[c] - inc;
         if ((a0 >> u->p.low_bits) == (acc[c] >> u->p.low_bits)) continue;
         u->slow[c] = 1;
         u->slow_list[nslow++] = c;
-        acc[c] = slow_counter(u, c, t0, cycles, a0, inc, first);
+        acc[c] = slow_counter(u, c, t0, cycles, a0, inc, &s);
     }
 
     /* Visits to the other counters, each taken with the value the counter had
@@ -911,7 +1076,7 @@ static void advance_rest(struct hpm_upc *u, uint32_t cycles, const uint32_t *cou
         for (; tv < end; tv += S, c = c + 1 == n ? 0 : c + 1) {
             if (slow[c]) continue;
             uint64_t a = acc[c];
-            if (run) a -= increments_after(u, c, counts[ev[c]], cycles, tv - t0);
+            if (run) a -= increments_after(u, c, counts, pulses, cycles, tv - t0);
             /* Most visits find nothing to do: no threshold, no carry. */
             if (!irq_en[c] && carry_of(a, low_bits, sram[c], high_mask) == 0) continue;
             service(u, c, tv, a);
@@ -932,16 +1097,15 @@ static void advance_rest(struct hpm_upc *u, uint32_t cycles, const uint32_t *cou
         for (uint32_t c = 0; c < n; c++) {
             if (u->slow[c]) continue;
             uint64_t tv = u->visit_cycle + (uint64_t)((c + n - u->visit_entry) % n) * S;
-            uint32_t k = counts[ev[c]];
             if (tv >= end) continue;
             if (!u->irq_en[c] && !(word_parity_bad(u, c) && !u->perr[c])) {
                 uint64_t last = tv + (end - 1 - tv) / P * P;
-                uint64_t a = acc[c] - increments_after(u, c, k, cycles, last - t0);
+                uint64_t a = acc[c] - increments_after(u, c, counts, pulses, cycles, last - t0);
                 u->sram[c] = (a >> u->p.low_bits) & u->high_mask;
                 continue;
             }
             for (; tv < end; tv += P) {
-                uint64_t a = acc[c] - increments_after(u, c, k, cycles, tv - t0);
+                uint64_t a = acc[c] - increments_after(u, c, counts, pulses, cycles, tv - t0);
                 if (!u->irq_en[c] && pending_carry(u, c, a) == 0) continue;
                 service(u, c, tv, a);
             }

@@ -50,8 +50,8 @@ struct hpm_upc {
     uint8_t *mode, *irq_en;
 
     uint32_t *slow_list;
-    uint32_t *edge_list, *edge_first; /* edge-mode counters; first increment in a batch */
-    uint8_t *edge_inc;                /* their increment (0/1) in the current batch */
+    uint32_t *edge_list; /* edge-mode counters */
+    uint8_t *edge_was;   /* their detector's level before the current batch */
     uint32_t *exact_list;
     /* The counters that select each input, for hpm_upc_advance_sparse: a
      * list per input, first counter in by_input[e], the next in

@@ -539,6 +539,130 @@ static void t_modes(void)
     hpm_upc_destroy(u);
 }
 
+/* Batches given as pulses (hpm_upc_advance_signals) against the same
+ * signals stepped cycle by cycle: identical state and notifications, every
+ * mode, thresholds firing, in a safe and an unsafe unit. */
+static void test_signals_equivalence(uint32_t low, int iters)
+{
+    const uint32_t n = 32, inputs = 128;
+    struct hpm_upc *a = make_unit(n, inputs, low, 20, 4, 4);
+    struct hpm_upc *b = make_unit(n, inputs, low, 20, 4, 4);
+    struct tl_log la = {0}, lb = {0};
+    hpm_upc_set_notify(a, tl_log_fn, &la);
+    hpm_upc_set_notify(b, tl_log_fn, &lb);
+    uint64_t seed = tl_rng_state;
+    random_config(a, 1);
+    tl_rng_state = seed;
+    random_config(b, 1);
+    hpm_upc_set_threshold(a, 2);
+    hpm_upc_set_threshold(b, 2);
+    hpm_upc_start(a);
+    hpm_upc_start(b);
+    uint32_t counts[128], pulses[128], list[128];
+    uint64_t sig[2];
+    uint64_t edges = 0;
+    for (int it = 0; it < iters; it++) {
+        uint32_t len = 1 + tl_below(tl_below(4) == 0 ? 3000 : 90), nl = 0;
+        for (uint32_t e = 0; e < inputs; e++) {
+            uint32_t r = tl_below(5);
+            counts[e] = r == 0 ? 0 : r == 1 ? len : tl_below(len + 1);
+            uint32_t most = tl_pulses_fit(counts[e], len);
+            pulses[e] = most <= 1 ? most : tl_below(3) == 0 ? most : 1 + tl_below(most);
+            edges += pulses[e];
+            if (counts[e] || tl_below(3) == 0) list[nl++] = e;
+        }
+        if (tl_below(80) == 0) {
+            if (hpm_upc_running(a)) { hpm_upc_stop(a); hpm_upc_stop(b); }
+            else { hpm_upc_start(a); hpm_upc_start(b); }
+        }
+        if (tl_below(200) == 0) { /* reconfiguring restarts edge detectors */
+            uint32_t c = tl_below(n), in = tl_below(4);
+            int m = (int)tl_below(4);
+            CHECK(hpm_upc_configure(a, c, in, m, 1) == HPM_UPC_OK);
+            CHECK(hpm_upc_configure(b, c, in, m, 1) == HPM_UPC_OK);
+        }
+        for (uint32_t j = 0; j < len; j++) {
+            tl_expand_pulses(sig, inputs, counts, pulses, j);
+            hpm_upc_step(a, sig);
+        }
+        CHECK(hpm_upc_advance_signals(b, len, counts, pulses, list, nl) == HPM_UPC_OK);
+        if (!tl_units_equal(a, b)) {
+            CHECK(!"units differ");
+            break;
+        }
+    }
+    CHECK(la.n == lb.n);
+    qsort(la.v, la.n, sizeof *la.v, notify_cmp);
+    qsort(lb.v, lb.n, sizeof *lb.v, notify_cmp);
+    size_t irqs = 0;
+    for (size_t i = 0; i < la.n && i < lb.n; i++) {
+        CHECK(la.v[i].kind == lb.v[i].kind && la.v[i].counter == lb.v[i].counter);
+        CHECK_EQ_U64(la.v[i].cycle, lb.v[i].cycle);
+        irqs += la.v[i].kind == HPM_UPC_NOTIFY_IRQ;
+    }
+    CHECK(irqs > 0);
+    printf("signals low=%u: %llu pulses, %zu notifications (%zu interrupts)\n", low,
+           (unsigned long long)edges, la.n, irqs);
+    free(la.v);
+    free(lb.v);
+    hpm_upc_destroy(a);
+    hpm_upc_destroy(b);
+}
+
+static void t_signals_safe(void) { test_signals_equivalence(7, 3000); }
+static void t_signals_unsafe(void) { test_signals_equivalence(5, 3000); }
+
+/* One signal in all four modes: level-high + level-low is every cycle, a
+ * rising edge per pulse (one pulse that goes on across batches is one),
+ * a falling edge per pulse that ended. */
+static void t_signals_modes(void)
+{
+    struct hpm_upc *u = default_unit();
+    /* an input reaches one counter of a BG/P unit: the same signal is fed
+     * on inputs 5 to 8, counted by counters 5 to 8 in the four modes */
+    for (uint32_t m = 0; m < 4; m++) CHECK(hpm_upc_select_event(u, 5 + m, 5 + m, (int)m, 0) == 0);
+    hpm_upc_start(u);
+    static uint32_t counts[1024], pulses[1024];
+    uint32_t list[4] = {5, 6, 7, 8};
+    /* batch (cycles, high, pulses): 3 episodes; a batch wholly high that
+     * continues the previous one's last pulse (no new edge); quiet; 5 */
+    const uint32_t b[][3] = {{100, 30, 3}, {50, 50, 1}, {20, 0, 0}, {40, 10, 5}, {7, 4, 4}};
+    uint64_t cycles = 0, high = 0;
+    for (size_t i = 0; i < sizeof b / sizeof b[0]; i++) {
+        for (uint32_t e = 5; e < 9; e++) {
+            counts[e] = b[i][1];
+            pulses[e] = b[i][2];
+        }
+        CHECK(hpm_upc_advance_signals(u, b[i][0], counts, pulses, list, 4) == HPM_UPC_OK);
+        cycles += b[i][0];
+        high += b[i][1];
+    }
+    uint64_t v[4];
+    for (uint32_t m = 0; m < 4; m++) CHECK(hpm_upc_read(u, 5 + m, &v[m]) == HPM_UPC_OK);
+    CHECK_EQ_U64(v[HPM_UPC_LEVEL_HIGH], high);
+    CHECK_EQ_U64(v[HPM_UPC_LEVEL_HIGH] + v[HPM_UPC_LEVEL_LOW], cycles);
+    /* batch 1 ends low (30 + 3 - 1 < 100); batch 2 starts a pulse and ends
+     * high; batch 3 falls at its cycle 0; batch 5 ends high (4+4-1 = 7) */
+    CHECK_EQ_U64(v[HPM_UPC_EDGE_RISE], 3 + 1 + 5 + 4);
+    CHECK_EQ_U64(v[HPM_UPC_EDGE_FALL], 3 + 1 + 5 + 3);
+    /* a signal that does not fit changes nothing */
+    uint64_t before = hpm_upc_cycle(u);
+    counts[5] = 10;
+    pulses[5] = 11; /* more pulses than high cycles */
+    CHECK(hpm_upc_advance_signals(u, 30, counts, pulses, list, 1) == HPM_UPC_ERANGE);
+    pulses[5] = 6; /* 10 + 6 - 1 > 12 cycles */
+    CHECK(hpm_upc_advance_signals(u, 12, counts, pulses, list, 1) == HPM_UPC_ERANGE);
+    counts[5] = 0;
+    pulses[5] = 1; /* a pulse without a high cycle */
+    CHECK(hpm_upc_advance_signals(u, 12, counts, pulses, list, 1) == HPM_UPC_ERANGE);
+    CHECK(hpm_upc_advance_signals(u, 12, counts, NULL, list, 1) == HPM_UPC_ENULL);
+    CHECK_EQ_U64(hpm_upc_cycle(u), before);
+    uint64_t again;
+    CHECK(hpm_upc_read(u, 7, &again) == HPM_UPC_OK);
+    CHECK_EQ_U64(again, v[HPM_UPC_EDGE_RISE]);
+    hpm_upc_destroy(u);
+}
+
 struct named_test {
     const char *name;
     void (*fn)(void);
@@ -551,6 +675,8 @@ static const struct named_test tests[] = {
     {"mmio", t_mmio},               {"parity", t_parity},
     {"lost_carry", t_lost_carry},   {"bad_input", t_bad_input},
     {"modes", t_modes},             {"sparse", t_sparse_batches},
+    {"signals_safe", t_signals_safe}, {"signals_unsafe", t_signals_unsafe},
+    {"signals_modes", t_signals_modes},
 };
 
 int main(int argc, char **argv)

@@ -100,6 +100,35 @@ static inline void tl_expand(uint64_t *sig, uint32_t n_inputs, const uint32_t *c
         if (j < counts[e]) sig[e / 64] |= 1ull << (e % 64);
 }
 
+/* Cycle j of a batch given as pulses (hpm_upc_advance_signals), written
+ * the plain way, pulse after pulse: input e is high in j when j falls in
+ * one of its pulses[e] pulses, the counts[e] high cycles shared out as
+ * evenly as they go (the longer ones first), one low cycle after each. */
+static inline void tl_expand_pulses(uint64_t *sig, uint32_t n_inputs, const uint32_t *counts,
+                                    const uint32_t *pulses, uint32_t j)
+{
+    memset(sig, 0, ((n_inputs + 63) / 64) * 8);
+    for (uint32_t e = 0; e < n_inputs; e++) {
+        uint32_t k = counts[e], p = pulses[e], pos = 0;
+        for (uint32_t i = 0; k && i < p && pos <= j; i++) {
+            uint32_t len = k / p + (i < k % p);
+            if (j < pos + len) {
+                sig[e / 64] |= 1ull << (e % 64);
+                break;
+            }
+            pos += len + 1;
+        }
+    }
+}
+
+/* Random pulses for counts[e] high cycles in a batch of len cycles: as many
+ * as fit, one, or anything between. */
+static inline uint32_t tl_pulses_fit(uint32_t k, uint32_t len)
+{
+    uint32_t most = len - k + 1;
+    return k == 0 ? 0 : k < most ? k : most;
+}
+
 /* Notification recorder. */
 struct tl_log {
     struct hpm_upc_notify *v;
