@@ -96,8 +96,8 @@ int hpm_catalog_check(char *why, size_t len)
                 say(why, len, "name not upper case [A-Z0-9_]: ", x->name);
                 return -1;
             }
-        /* "PU15_" + name + NUL must fit */
-        if (n == 0 || n + 6 > HPM_CAT_NAME_MAX) {
+        /* "PU15_" + name + ":level-high" + NUL must fit */
+        if (n == 0 || n + 6 + 11 > HPM_CAT_NAME_MAX) {
             say(why, len, "name empty or too long for PU<n>_: ", x->name);
             return -1;
         }
@@ -334,7 +334,7 @@ int hpm_catalog_code_name(unsigned code, char *buf, size_t len)
     unsigned kind;
     int core;
     size_t n = 0;
-    if (hpm_catalog_decode(code, &kind, &core) != 0)
+    if (code >= HPM_CAT_SPECS || hpm_catalog_decode(hpm_catalog_spec_code(code), &kind, &core) != 0)
         return -1;
     if (core >= 0) {
         char num[4];
@@ -348,9 +348,51 @@ int hpm_catalog_code_name(unsigned code, char *buf, size_t len)
         n = put(buf, len, n, "_");
     }
     n = put(buf, len, n, kinds[kind].name);
+    if (hpm_catalog_spec_mode(code) != HPM_CAT_LEVEL_HIGH) {
+        n = put(buf, len, n, ":");
+        n = put(buf, len, n, hpm_catalog_mode_name(hpm_catalog_spec_mode(code)));
+    }
     if (len)
         buf[n < len ? n : len - 1] = 0;
     return (int)n;
+}
+
+static const char *const mode_names[HPM_CAT_MODES] = {"level-high", "level-low", "edge-rise",
+                                                      "edge-fall"};
+
+const char *hpm_catalog_mode_name(unsigned mode)
+{
+    return mode < HPM_CAT_MODES ? mode_names[mode] : 0;
+}
+
+int hpm_catalog_mode_by_name(const char *s, size_t len)
+{
+    unsigned m;
+    for (m = 0; m < HPM_CAT_MODES; m++)
+        if (hpm_catalog_name_eq(s, len, mode_names[m]))
+            return (int)m;
+    return -1;
+}
+
+int hpm_catalog_spec_decode(unsigned spec, unsigned *kind, int *core, unsigned *mode)
+{
+    if (spec >= HPM_CAT_SPECS || hpm_catalog_decode(hpm_catalog_spec_code(spec), kind, core) != 0)
+        return -1;
+    if (mode)
+        *mode = hpm_catalog_spec_mode(spec);
+    return 0;
+}
+
+const char *hpm_catalog_spec_units(unsigned spec)
+{
+    unsigned kind;
+    if (spec >= HPM_CAT_SPECS || hpm_catalog_decode(hpm_catalog_spec_code(spec), &kind, 0) != 0)
+        return 0;
+    switch (hpm_catalog_spec_mode(spec)) {
+    case HPM_CAT_LEVEL_HIGH: return kinds[kind].units;
+    case HPM_CAT_LEVEL_LOW: return "cycles";
+    default: return "events";
+    }
 }
 
 const char *hpm_catalog_strerror(int err)
@@ -369,33 +411,55 @@ const char *hpm_catalog_strerror(int err)
     }
 }
 
+/* The length of name before a ":MODE" suffix, and the mode (-1: unknown). */
+static size_t split_mode(const char *name, int *mode)
+{
+    size_t n = 0;
+    while (name[n] && name[n] != ':')
+        n++;
+    *mode = name[n] ? hpm_catalog_mode_by_name(name + n + 1, cstrlen(name + n + 1))
+                    : HPM_CAT_LEVEL_HIGH;
+    return n;
+}
+
 int hpm_catalog_parse(const char *name, struct hpm_cat_name *out)
 {
     const char *rest;
-    int core = -1, kind;
+    int core = -1, kind, mode;
+    size_t n;
     if (!name || !out)
         return HPM_CAT_EUNKNOWN;
+    out->mode = HPM_CAT_LEVEL_HIGH;
     if (hpm_catalog_split_core(name, &core, &rest)) {
-        kind = hpm_catalog_kind_by_name(rest, cstrlen(rest));
-        if (kind < 0 || kinds[kind].node)
+        n = split_mode(rest, &mode);
+        kind = hpm_catalog_kind_by_name(rest, n);
+        if (kind < 0 || mode < 0 || kinds[kind].node)
             return HPM_CAT_EUNKNOWN;
         if (core >= HPM_CAT_MAX_CORES)
             return HPM_CAT_ECORE;
         out->scope = HPM_CAT_SCOPE_CORE;
         out->core = core;
         out->kind = (unsigned)kind;
-        hpm_catalog_code_name((unsigned)hpm_catalog_code((unsigned)kind, core), out->canonical,
-                              sizeof out->canonical);
+        out->mode = (unsigned)mode;
+        hpm_catalog_code_name(hpm_catalog_spec((unsigned)hpm_catalog_code((unsigned)kind, core),
+                                               (unsigned)mode),
+                              out->canonical, sizeof out->canonical);
         return 0;
     }
-    kind = hpm_catalog_kind_by_name(name, cstrlen(name));
-    if (kind < 0)
+    n = split_mode(name, &mode);
+    kind = hpm_catalog_kind_by_name(name, n);
+    if (kind < 0 || mode < 0)
         return HPM_CAT_EUNKNOWN;
     out->scope = kinds[kind].node ? HPM_CAT_SCOPE_NODE : HPM_CAT_SCOPE_KIND;
     out->core = -1;
     out->kind = (unsigned)kind;
-    put(out->canonical, sizeof out->canonical, 0, kinds[kind].name);
-    out->canonical[cstrlen(kinds[kind].name)] = 0;
+    out->mode = (unsigned)mode;
+    n = put(out->canonical, sizeof out->canonical, 0, kinds[kind].name);
+    if (mode != HPM_CAT_LEVEL_HIGH) {
+        n = put(out->canonical, sizeof out->canonical, n, ":");
+        n = put(out->canonical, sizeof out->canonical, n, mode_names[mode]);
+    }
+    out->canonical[n < sizeof out->canonical ? n : sizeof out->canonical - 1] = 0;
     return 0;
 }
 
@@ -431,7 +495,7 @@ int hpm_catalog_codes(const struct hpm_cat_name *nm, unsigned cores, unsigned fe
             return HPM_CAT_ENOTPROVIDED;
         if (max < 1)
             return HPM_CAT_ESPACE;
-        codes[0] = hpm_catalog_code(nm->kind, nm->core);
+        codes[0] = (int)hpm_catalog_spec((unsigned)hpm_catalog_code(nm->kind, nm->core), nm->mode);
         return 1;
     }
     if (cores > HPM_CAT_MAX_CORES)
@@ -441,7 +505,7 @@ int hpm_catalog_codes(const struct hpm_cat_name *nm, unsigned cores, unsigned fe
             return HPM_CAT_ENOTPROVIDED;
         if (n >= max)
             return HPM_CAT_ESPACE;
-        codes[n++] = hpm_catalog_code(nm->kind, (int)c);
+        codes[n++] = (int)hpm_catalog_spec((unsigned)hpm_catalog_code(nm->kind, (int)c), nm->mode);
     }
     return (int)n;
 }

@@ -281,9 +281,43 @@ const char *hpm_catalog_source_name(unsigned source);
 
 /* Codes. hpm_catalog_code returns -1 for a bad kind or core (core is ignored
  * for node kinds). hpm_catalog_decode returns 0 and fills kind and core
- * (core = -1 for node events) or -1 for a code no event uses. */
+ * (core = -1 for node events) or -1 for a code no event uses, and for a
+ * spec with a mode (below): a reader that knows no modes skips those. */
 int hpm_catalog_code(unsigned kind, int core);
 int hpm_catalog_decode(unsigned code, unsigned *kind, int *core);
+
+/* ---------------------------------------------------------------- modes
+ * The UPC's four counting modes (seed 000, section 6; docs/events.md,
+ * "Counting modes"), on each event's per-cycle signal: an event kind pulses
+ * one cycle per event, a "cycles" kind is high for its cycles (a stall is
+ * one episode per miss, refill or mispredict). An event spec is a code with
+ * the mode its counter counts in: spec = code + mode * HPM_CAT_CODES, so a
+ * level-high spec is its code. Names carry the mode as a suffix
+ * ("STALL_MEM_CYCLES:edge-rise"); level high is the default and has none. */
+enum hpm_cat_mode {
+    HPM_CAT_LEVEL_HIGH = 0, /* cycles the signal is high: the event's count */
+    HPM_CAT_LEVEL_LOW = 1,  /* cycles it is low */
+    HPM_CAT_EDGE_RISE = 2,  /* 0 -> 1 transitions: events, or episodes of a cycles kind */
+    HPM_CAT_EDGE_FALL = 3,  /* 1 -> 0 transitions */
+};
+#define HPM_CAT_MODES 4
+#define HPM_CAT_SPECS (HPM_CAT_CODES * HPM_CAT_MODES)
+
+static inline unsigned hpm_catalog_spec(unsigned code, unsigned mode)
+{
+    return code + mode * HPM_CAT_CODES;
+}
+static inline unsigned hpm_catalog_spec_code(unsigned spec) { return spec % HPM_CAT_CODES; }
+static inline unsigned hpm_catalog_spec_mode(unsigned spec) { return spec / HPM_CAT_CODES; }
+/* hpm_catalog_decode of a spec's code, and its mode: 0, or -1 (unused). */
+int hpm_catalog_spec_decode(unsigned spec, unsigned *kind, int *core, unsigned *mode);
+/* "level-high", "level-low", "edge-rise", "edge-fall"; NULL past them. */
+const char *hpm_catalog_mode_name(unsigned mode);
+/* The mode named by s[0..len) (case-insensitive), or -1. */
+int hpm_catalog_mode_by_name(const char *s, size_t len);
+/* What a spec's count is in: its kind's units in level high, "cycles" in
+ * level low, "events" in the edge modes; NULL for an unused spec. */
+const char *hpm_catalog_spec_units(unsigned spec);
 
 /* Features a machine provides (enum hpm_cat_need bits, all of them when the
  * hierarchy has the level), and whether an event can be counted there. */
@@ -291,8 +325,9 @@ struct hpm_hier_params;
 unsigned hpm_catalog_features(const struct hpm_hier_params *hier);
 int hpm_catalog_provided(unsigned kind, int core, unsigned cores, unsigned features);
 
-/* Write "PU<n>_<KIND>" or "<NODE_KIND>" into buf (HPM_CAT_NAME_MAX bytes
- * suffice). Returns the length, or -1 for an unused code. */
+/* Write "PU<n>_<KIND>" or "<NODE_KIND>", and a spec's ":mode" suffix, into
+ * buf (HPM_CAT_NAME_MAX bytes suffice). Returns the length, or -1 for an
+ * unused code. */
 int hpm_catalog_code_name(unsigned code, char *buf, size_t len);
 
 enum hpm_cat_error {
@@ -320,7 +355,8 @@ struct hpm_cat_name {
     unsigned kind;                  /* enum hpm_cat_kind */
     int core;                       /* n of PU<n>_, else -1 */
     enum hpm_cat_scope scope;
-    char canonical[HPM_CAT_NAME_MAX]; /* upper case: "PU0_L1D_MISSES", "L1D_MISSES" */
+    unsigned mode;                  /* enum hpm_cat_mode: a ":edge-rise" suffix */
+    char canonical[HPM_CAT_NAME_MAX]; /* "PU0_L1D_MISSES", "STALL_MEM_CYCLES:edge-rise" */
 };
 
 /* 1 when a[0..alen) equals the NUL-terminated b, ignoring ASCII case. */
@@ -330,9 +366,10 @@ int hpm_catalog_kind_by_name(const char *s, size_t len);
 /* Splits a "PU<n>_" prefix off s: returns 1 with *core = n and *rest after
  * the '_', or 0 (no prefix: *rest = s). n is not checked against anything. */
 int hpm_catalog_split_core(const char *s, int *core, const char **rest);
-/* Parses a name's syntax: 0 and *out, or HPM_CAT_EUNKNOWN (no such kind, a
- * node kind with a PU prefix, a core number >= HPM_CAT_MAX_CORES is
- * HPM_CAT_ECORE). Nothing about a machine is checked. */
+/* Parses a name's syntax, "[PU<n>_]KIND[:MODE]": 0 and *out, or
+ * HPM_CAT_EUNKNOWN (no such kind or mode, a node kind with a PU prefix; a
+ * core number >= HPM_CAT_MAX_CORES is HPM_CAT_ECORE). Nothing about a
+ * machine is checked. */
 int hpm_catalog_parse(const char *name, struct hpm_cat_name *out);
 /* Why a machine with these features cannot count kind ("it has no L3"),
  * or NULL when it can. */
@@ -340,7 +377,7 @@ const char *hpm_catalog_missing_reason(unsigned kind, unsigned features);
 /* The codes of a parsed name on a machine of `cores` cores and `features`:
  * PU<n>_ one code, a bare per-core kind cores 0..cores-1, a node kind one.
  * Writes them to codes[max] in core order and returns how many, or a
- * negative enum hpm_cat_error. */
+ * negative enum hpm_cat_error. With a mode, they are specs. */
 int hpm_catalog_codes(const struct hpm_cat_name *n, unsigned cores, unsigned features,
                       int *codes, unsigned max);
 

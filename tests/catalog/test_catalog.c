@@ -244,6 +244,61 @@ static void test_two_cores_fit_one_upc(void)
     hpm_upc_destroy(u);
 }
 
+/* Counting modes: the ":mode" suffix, specs, their names and units. */
+static void test_modes(void)
+{
+    struct hpm_cat_name nm;
+    char name[HPM_CAT_NAME_MAX];
+    int codes[HPM_CAT_MAX_CORES];
+    unsigned kind, mode;
+    int core;
+    CHECK_EQ(hpm_catalog_parse("pu1_stall_mem_cycles:EDGE-RISE", &nm), 0);
+    CHECK_EQ(nm.kind, HPM_K_STALL_MEM_CYCLES);
+    CHECK_EQ(nm.core, 1);
+    CHECK_EQ(nm.mode, HPM_CAT_EDGE_RISE);
+    CHECK(strcmp(nm.canonical, "PU1_STALL_MEM_CYCLES:edge-rise") == 0);
+    CHECK_EQ(hpm_catalog_parse("L1D_MISSES:level-high", &nm), 0);
+    CHECK_EQ(nm.mode, HPM_CAT_LEVEL_HIGH);
+    CHECK(strcmp(nm.canonical, "L1D_MISSES") == 0);
+    CHECK_EQ(hpm_catalog_parse("DDR_READS:level-low", &nm), 0);
+    CHECK(strcmp(nm.canonical, "DDR_READS:level-low") == 0);
+    CHECK_EQ(hpm_catalog_parse("L1D_MISSES:edge", &nm), HPM_CAT_EUNKNOWN);
+    CHECK_EQ(hpm_catalog_parse("L1D_MISSES:", &nm), HPM_CAT_EUNKNOWN);
+    CHECK_EQ(hpm_catalog_parse("L1D_MISSES:edge-rise:edge-fall", &nm), HPM_CAT_EUNKNOWN);
+    CHECK_EQ(hpm_catalog_parse(":edge-rise", &nm), HPM_CAT_EUNKNOWN);
+    /* a bare kind in a mode: every core's code, as specs */
+    CHECK_EQ(hpm_catalog_lookup("LOADS:edge-fall", 4, ~0u, codes, HPM_CAT_MAX_CORES, NULL), 4);
+    for (int c = 0; c < 4; c++) {
+        CHECK_EQ(codes[c], (int)hpm_catalog_spec((unsigned)hpm_catalog_code(HPM_K_LOADS, c),
+                                                 HPM_CAT_EDGE_FALL));
+        CHECK_EQ(hpm_catalog_spec_decode((unsigned)codes[c], &kind, &core, &mode), 0);
+        CHECK(kind == HPM_K_LOADS && core == c && mode == HPM_CAT_EDGE_FALL);
+        /* readers that know no modes do not take a spec for its kind */
+        CHECK_EQ(hpm_catalog_decode((unsigned)codes[c], &kind, &core), -1);
+    }
+    CHECK(hpm_catalog_code_name((unsigned)codes[3], name, sizeof name) > 0);
+    CHECK(strcmp(name, "PU3_LOADS:edge-fall") == 0);
+    CHECK_EQ(hpm_catalog_code_name(HPM_CAT_SPECS, name, sizeof name), -1);
+    CHECK_EQ(hpm_catalog_spec_decode(HPM_CAT_SPECS, &kind, &core, &mode), -1);
+    /* every name round-trips in every mode, within HPM_CAT_NAME_MAX */
+    for (unsigned k = 0; k < HPM_K_COUNT; k++)
+        for (unsigned m = 0; m < HPM_CAT_MODES; m++) {
+            unsigned spec = hpm_catalog_spec((unsigned)hpm_catalog_code(k, 15), m);
+            int len = hpm_catalog_code_name(spec, name, sizeof name);
+            CHECK(len > 0 && len < HPM_CAT_NAME_MAX);
+            CHECK_EQ(hpm_catalog_lookup(name, HPM_CAT_MAX_CORES, ~0u, codes, 1, NULL), 1);
+            CHECK_EQ(codes[0], (int)spec);
+        }
+    CHECK(strcmp(hpm_catalog_spec_units(hpm_catalog_spec(
+                     (unsigned)hpm_catalog_code(HPM_K_DDR_READ_BYTES, -1), 0)), "bytes") == 0);
+    CHECK(strcmp(hpm_catalog_spec_units(hpm_catalog_spec(
+                     (unsigned)hpm_catalog_code(HPM_K_L1D_MISSES, 0), 1)), "cycles") == 0);
+    CHECK(strcmp(hpm_catalog_spec_units(hpm_catalog_spec(
+                     (unsigned)hpm_catalog_code(HPM_K_CYCLES, 0), 2)), "events") == 0);
+    CHECK(hpm_catalog_mode_name(HPM_CAT_MODES) == NULL);
+    CHECK_EQ(hpm_catalog_mode_by_name("Level-Low", 9), HPM_CAT_LEVEL_LOW);
+}
+
 int main(int argc, char **argv)
 {
     test_codes_round_trip();
@@ -251,6 +306,7 @@ int main(int argc, char **argv)
     test_two_cores_fit_one_upc();
     test_lookup_errors();
     test_table_and_parser();
+    test_modes();
     test_machine_wire(argc > 1 ? argv[1] : "machines");
     if (failures)
         fprintf(stderr, "%d failures\n", failures);
