@@ -1773,8 +1773,12 @@ static Long req_read_events(ThreadId tid, Addr buf, UWord n, UWord scope)
             reply_u64[i] = vpmu_node_event_value(i);
             continue;
         }
-        (void)hpm_catalog_decode((UInt)vpmu_node_event_code(i), &kind, &core);
-        reply_u64[i] = core == (Int)t->core ? t->u[kind] : 0;
+        /* an event counted in another mode than level high has no
+         * per-thread share (the threads' shares are of kinds) */
+        if (hpm_catalog_decode((UInt)vpmu_node_event_code(i), &kind, &core) != 0)
+            reply_u64[i] = 0;
+        else
+            reply_u64[i] = core == (Int)t->core ? t->u[kind] : 0;
     }
     rc = client_put(buf, reply_u64, (UWord)m * sizeof(ULong));
     return rc == HPM_VPMU_OK ? (Long)m : rc;

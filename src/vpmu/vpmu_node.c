@@ -31,7 +31,7 @@
 #include "vpmu_state.h"
 #include "vpmu_upctrace.h"
 
-#define MAX_UPCS (HPM_CAT_CODES / 256) /* enough for every code at once */
+#define MAX_UPCS (HPM_CAT_SPECS / 256) /* enough for every code in every mode at once */
 #define NO_EV 0xFF
 
 /* ------------------------------------------------------------------ state */
@@ -140,21 +140,39 @@ static struct hpm_bpred *cur_bp;
 
 /* programmed events, in request order */
 static UInt n_ev;
-/* Per core and kind, its programmed event, or NOT_PROGRAMMED: what a flush
- * feeds and an accounting reads back, made when programmed. */
+/* Per core and kind, its programmed level-high event (what an accounting
+ * reads back), and the event a flush feeds the kind's input through (the
+ * first programmed with its code, in whatever mode: every event of one
+ * code shares the input), or NOT_PROGRAMMED; made when programmed. */
 _Static_assert(HPM_CAT_CODES < 0xffff, "event indexes below NOT_PROGRAMMED");
 #define NOT_PROGRAMMED 0xffff
 static UShort core_kind_ev[HPM_CAT_MAX_CORES][HPM_K_CORE_COUNT];
+static UShort core_kind_feed[HPM_CAT_MAX_CORES][HPM_K_CORE_COUNT];
 /* a programmed event counts one of getrusage's kinds (vpmu_io.h) */
 static Bool want_rusage;
 static UShort ev_code[HPM_CAT_CODES];
+static UChar ev_mode[HPM_CAT_CODES]; /* enum hpm_cat_mode = enum hpm_upc_mode */
 static UChar ev_kind[HPM_CAT_CODES];
 static Char ev_core[HPM_CAT_CODES]; /* -1 = node */
 static UChar ev_upc[HPM_CAT_CODES];
 static UShort ev_counter[HPM_CAT_CODES];
 static ULong ev_fed[HPM_CAT_CODES]; /* cumulative value fed so far */
 static ULong ev_delta[HPM_CAT_CODES];
+/* Episodes of a cycles kind fed so far (a stall's misses, refills,
+ * mispredicts: signal_episodes), and this batch's pulse count per input. */
+static ULong ev_ep_fed[HPM_CAT_CODES];
+static ULong ev_ep_delta[HPM_CAT_CODES];
+static uint32_t batch_pulses[HPM_CAT_CODES];
+/* Per code, the event that feeds its input (the first programmed), and its
+ * level-high event (-1: none). */
 static Short code_index[HPM_CAT_CODES];
+static Short lh_index[HPM_CAT_CODES];
+/* Per code, some event of it counts in an edge mode: its input is fed as
+ * pulses (one per event, or per episode of a cycles kind), where the
+ * others keep the front-packed batch (one pulse: the same counts and
+ * interrupt cycles as ever). any_edges: some code has. */
+static UChar code_edges[HPM_CAT_CODES];
+static Bool any_edges;
 static ULong node_cycles_fed;
 
 static struct hpm_upc *upcs[MAX_UPCS];
@@ -353,7 +371,7 @@ static void place_event(UInt i)
         nctr = hpm_upc_event_counters(upcs[u], code, ctr);
         for (k = 0; k < nctr; k++) {
             if (counter_free(u, ctr[k])) {
-                tl_assert(hpm_upc_select_event(upcs[u], ctr[k], code, HPM_UPC_LEVEL_HIGH, 0) ==
+                tl_assert(hpm_upc_select_event(upcs[u], ctr[k], code, ev_mode[i], 0) ==
                           HPM_UPC_OK);
                 counter_used[u][ctr[k] / 32] |= 1u << (ctr[k] % 32);
                 ev_upc[i] = (UChar)u;
@@ -365,13 +383,19 @@ static void place_event(UInt i)
     tl_assert(0); /* MAX_UPCS units hold every code */
 }
 
-static Bool code_ok(UInt code, UInt *kind, Int *core)
+_Static_assert((Int)HPM_CAT_EDGE_FALL == (Int)HPM_UPC_EDGE_FALL &&
+                   (Int)HPM_CAT_LEVEL_LOW == (Int)HPM_UPC_LEVEL_LOW,
+               "the catalog's modes are the UPC's");
+
+/* A spec (a code and its counting mode) the machine provides. */
+static Bool code_ok(UInt spec, UInt *kind, Int *core)
 {
-    return hpm_catalog_decode(code, kind, core) == 0 &&
+    return hpm_catalog_spec_decode(spec, kind, core, NULL) == 0 &&
            hpm_catalog_provided(*kind, *core, n_cores, features);
 }
 
-/* Program codes[0..n): every code valid, no duplicates (checked by caller). */
+/* Program specs codes[0..n): every one valid, no duplicates (checked by
+ * caller). */
 static void program(const UInt *codes, UInt n)
 {
     UInt i, u, c;
@@ -382,9 +406,11 @@ static void program(const UInt *codes, UInt n)
         VG_(memset)(counter_used[u], 0, sizeof counter_used[u]);
     }
     for (i = 0; i < HPM_CAT_CODES; i++) {
-        code_index[i] = -1;
+        code_index[i] = lh_index[i] = -1;
+        code_edges[i] = 0;
         batch_counts[i] = 0;
     }
+    any_edges = False;
     n_ev = n;
     want_rusage = False;
     for (i = 0; i < n; i++) {
@@ -392,17 +418,23 @@ static void program(const UInt *codes, UInt n)
         Int core;
         tl_assert(code_ok(codes[i], &kind, &core));
         want_rusage |= kind >= HPM_K_KERNEL_HOST_SYSTEM_NS && kind <= HPM_K_KERNEL_HOST_INVOL_CSWITCHES;
-        ev_code[i] = (UShort)codes[i];
+        ev_code[i] = (UShort)hpm_catalog_spec_code(codes[i]);
+        ev_mode[i] = (UChar)hpm_catalog_spec_mode(codes[i]);
         ev_kind[i] = (UChar)kind;
         ev_core[i] = (Char)core;
-        code_index[codes[i]] = (Short)i;
+        if (code_index[ev_code[i]] < 0)
+            code_index[ev_code[i]] = (Short)i;
+        if (ev_mode[i] == HPM_CAT_LEVEL_HIGH)
+            lh_index[ev_code[i]] = (Short)i;
+        if (ev_mode[i] >= HPM_CAT_EDGE_RISE)
+            code_edges[ev_code[i]] = any_edges = True;
         place_event(i);
     }
     upc_touched();
     node_ev_n = node_cyc_n = 0;
     for (i = 0; i < n; i++) {
-        if (ev_core[i] >= 0)
-            continue;
+        if (ev_core[i] >= 0 || code_index[ev_code[i]] != (Short)i)
+            continue; /* a node event's input is fed once, through its first event */
         node_ev[node_ev_n++] = (UShort)i;
         if (ev_kind[i] == HPM_K_NODE_CYCLES)
             node_cyc[node_cyc_n++] = (UShort)i;
@@ -413,6 +445,8 @@ static void program(const UInt *codes, UInt n)
         for (k = 0; k < HPM_K_CORE_COUNT; k++) {
             Int code = hpm_catalog_code(k, (Int)c);
             core_kind_ev[c][k] =
+                code < 0 || lh_index[code] < 0 ? NOT_PROGRAMMED : (UShort)lh_index[code];
+            core_kind_feed[c][k] =
                 code < 0 || code_index[code] < 0 ? NOT_PROGRAMMED : (UShort)code_index[code];
         }
     }
@@ -445,9 +479,10 @@ static UInt parse_codes(const HChar *s, UInt *codes)
             v = v * 10 + (ULong)(*s++ - '0');
             digits++;
         }
-        if (digits == 0 || (*s && *s != ',') || v >= HPM_CAT_CODES || n == HPM_CAT_CODES) {
-            VG_(fmsg_bad_option)("--hpm-events", "expected 'all' or codes 0..1023 separated "
-                                                 "by commas\n");
+        if (digits == 0 || (*s && *s != ',') || v >= HPM_CAT_SPECS || n == HPM_CAT_CODES) {
+            VG_(fmsg_bad_option)("--hpm-events", "expected 'all' or at most 1024 event specs "
+                                                 "0..4095 (code + 1024 * mode) separated by "
+                                                 "commas\n");
             VG_(exit)(1); /* after start-up, a bad option does not end the run */
         }
         if (!code_ok((UInt)v, &kind, &core)) {
@@ -1680,28 +1715,93 @@ ULong vpmu_node_event_total(Int ev)
 
 Bool vpmu_node_event_kind(UInt i, UInt *kind, Int *core)
 {
-    return i < n_ev && hpm_catalog_decode(ev_code[i], kind, core) == 0;
+    return i < n_ev && ev_mode[i] == HPM_CAT_LEVEL_HIGH &&
+           hpm_catalog_decode(ev_code[i], kind, core) == 0;
 }
 
 /* ------------------------------------------------------------------ flush */
 
 #define CHUNK ((ULong)1 << 31)
 
+/* The shape of a kind's per-cycle signal (docs/events.md, "Counting
+ * modes"): an event kind pulses one cycle per event; the cycles kinds are
+ * high for their cycles, CYCLES and NODE_CYCLES in one run (the core is
+ * busy), a stall in one episode per cause: an access served beyond the L1
+ * by a level with a latency, a TLB refill, a mispredict, a prefetch (the
+ * additive timing model's terms, src/model/README.md). */
+enum { SIG_EVENTS, SIG_BUSY, SIG_EPISODES };
+
+static UInt signal_shape(UInt kind)
+{
+    switch (kind) {
+    case HPM_K_CYCLES:
+    case HPM_K_NODE_CYCLES: return SIG_BUSY;
+    case HPM_K_STALL_MEM_CYCLES:
+    case HPM_K_STALL_TLB_CYCLES:
+    case HPM_K_STALL_BRANCH_CYCLES:
+    case HPM_K_L2_CYCLES_PREFETCH_PENDING: return SIG_EPISODES;
+    default: return SIG_EVENTS;
+    }
+}
+
+/* A stall kind's episodes so far in core values kv (cumulative). */
+static ULong signal_episodes(UInt kind, const ULong *kv)
+{
+    const struct hpm_timing_params *t = &machine.timing;
+    switch (kind) {
+    case HPM_K_STALL_MEM_CYCLES:
+        return (t->l2_latency ? kv[HPM_K_L2_HITS] : 0) + (t->l3_latency ? kv[HPM_K_L3_HITS] : 0) +
+               (t->memory_latency ? kv[HPM_K_MEM_ACCESSES] : 0);
+    case HPM_K_STALL_TLB_CYCLES:
+        return t->tlb_miss ? kv[HPM_K_ITLB_MISSES] + kv[HPM_K_DTLB_MISSES] : 0;
+    case HPM_K_STALL_BRANCH_CYCLES: return t->mispredict ? kv[HPM_K_BR_MISPREDICTS] : 0;
+    case HPM_K_L2_CYCLES_PREFETCH_PENDING:
+        return t->prefetch_latency ? kv[HPM_K_L2_VALID_PREFETCHES] : 0;
+    default: return 0;
+    }
+}
+
+/* Pulses of an input with k events (high cycles) in a batch of n cycles:
+ * one (front-packed) unless an edge mode counts it; then one per event,
+ * one for a busy run, one per episode, merged where they cannot all fit
+ * (a signal high in two cycles in a row is one pulse, on hardware too). */
+static uint32_t batch_pulse_count(UInt i, ULong k, ULong n)
+{
+    ULong p;
+    if (k == 0)
+        return 0;
+    if (!code_edges[ev_code[i]])
+        return 1;
+    switch (signal_shape(ev_kind[i])) {
+    case SIG_BUSY: p = 1; break;
+    case SIG_EPISODES: p = ev_ep_delta[i]; break;
+    default: p = k; break;
+    }
+    if (p > k)
+        p = k;
+    if (p > n - k + 1)
+        p = n - k + 1;
+    return p ? (uint32_t)p : 1;
+}
+
 /* Event i's value now: an event that moved puts its delta since the last
  * flush into batch_counts and joins the batch (batch_ev, batch_inputs: *n_in
  * of them; *batch the largest delta). batch_counts is all zeros between
  * flushes (each batch's inputs are cleared after it), so an event that did
  * not move writes nothing. */
-static inline void feed_event(UInt i, ULong v, UInt *n_in, ULong *batch)
+static inline void feed_event(UInt i, ULong v, ULong ep, UInt *n_in, ULong *batch)
 {
-    ULong d;
+    ULong d, dep;
     if (v == ev_fed[i])
         return;
     d = sub_sat(v, ev_fed[i]);
     ev_fed[i] = v; /* also a value that went back: later deltas start there */
+    dep = sub_sat(ep, ev_ep_fed[i]);
+    ev_ep_fed[i] = ep;
     if (d == 0)
         return;
     ev_delta[i] = d;
+    ev_ep_delta[i] = dep;
     /* the batch as it is when it is one chunk (nearly always: flushes come
      * every timeslice); a larger one is cut below */
     batch_counts[ev_code[i]] = (uint32_t)d;
@@ -1737,10 +1837,10 @@ void vpmu_node_flush(void)
             if (kv[j] == last[j])
                 continue;
             last[j] = kv[j];
-            i = core_kind_ev[c][j];
+            i = core_kind_feed[c][j];
             if (i == NOT_PROGRAMMED)
                 continue;
-            feed_event(i, kv[j], &n_in, &batch);
+            feed_event(i, kv[j], any_edges ? signal_episodes(j, kv) : 0, &n_in, &batch);
             credit_due[c] |= 1ULL << j;
         }
     }
@@ -1756,7 +1856,7 @@ void vpmu_node_flush(void)
             node_values_from(raw, nv);
             for (j = 0; j < node_ev_n; j++) {
                 i = node_ev[j];
-                feed_event(i, nv[ev_kind[i] - HPM_K_CORE_COUNT], &n_in, &batch);
+                feed_event(i, nv[ev_kind[i] - HPM_K_CORE_COUNT], 0, &n_in, &batch);
             }
             for (j = VPMU_PR_CORE_N; j < VPMU_PR_N; j++)
                 node_raw_walked[j - VPMU_PR_CORE_N] = raw[j];
@@ -1765,7 +1865,8 @@ void vpmu_node_flush(void)
         } else {
             nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT] = node_cycles();
             for (j = 0; j < node_cyc_n; j++)
-                feed_event(node_cyc[j], nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT], &n_in, &batch);
+                feed_event(node_cyc[j], nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT], 0, &n_in,
+                           &batch);
         }
     }
     ncyc = sub_sat(nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT], node_cycles_fed);
@@ -1775,26 +1876,58 @@ void vpmu_node_flush(void)
     if (vpmu_upctrace_on) /* hpm upc-explore's stream: this batch, as fed below */
         vpmu_upctrace_batch(n_upcs ? upcs[0] : NULL, batch, n_in, batch_ev, ev_code, ev_delta);
     if (batch > 0 && batch < CHUNK) {
-        for (u = 0; u < n_upcs; u++)
-            tl_assert(hpm_upc_advance_sparse(upcs[u], (uint32_t)batch, batch_counts, batch_inputs,
-                                             n_in) == HPM_UPC_OK);
+        if (any_edges) {
+            for (j = 0; j < n_in; j++)
+                batch_pulses[batch_inputs[j]] =
+                    batch_pulse_count(batch_ev[j], batch_counts[batch_inputs[j]], batch);
+            for (u = 0; u < n_upcs; u++)
+                tl_assert(hpm_upc_advance_signals(upcs[u], (uint32_t)batch, batch_counts,
+                                                  batch_pulses, batch_inputs,
+                                                  n_in) == HPM_UPC_OK);
+        } else {
+            for (u = 0; u < n_upcs; u++)
+                tl_assert(hpm_upc_advance_sparse(upcs[u], (uint32_t)batch, batch_counts,
+                                                 batch_inputs, n_in) == HPM_UPC_OK);
+        }
         for (j = 0; j < n_in; j++)
             batch_counts[batch_inputs[j]] = 0;
         return;
     }
     /* Front-packed batches compose: cutting one into chunks, each input
-     * taking min(left, chunk) events per chunk, is the same signal. */
+     * taking min(left, chunk) events per chunk, is the same signal. An
+     * input fed as pulses takes its share of the events and pulses left
+     * instead, in proportion to the chunk's part of the cycles left (the
+     * pulses then stay apart unless the signal fills the chunk). */
     while (batch > 0) {
         ULong chunk = batch < CHUNK ? batch : CHUNK;
         for (j = 0; j < n_in; j++) {
             i = batch_ev[j];
+            if (any_edges && code_edges[ev_code[i]]) {
+                UInt shape = signal_shape(ev_kind[i]);
+                ULong p = shape == SIG_EVENTS ? ev_delta[i] : ev_ep_delta[i];
+                d = (ULong)((unsigned __int128)ev_delta[i] * chunk / batch);
+                p = (ULong)((unsigned __int128)p * chunk / batch);
+                if (shape == SIG_EPISODES)
+                    ev_ep_delta[i] -= p;
+                if (d && (p == 0 || shape == SIG_BUSY))
+                    p = 1;
+                if (p > d)
+                    p = d;
+                if (p > chunk - d + 1)
+                    p = chunk - d + 1;
+                batch_counts[ev_code[i]] = (uint32_t)d;
+                batch_pulses[ev_code[i]] = (uint32_t)p;
+                ev_delta[i] -= d;
+                continue;
+            }
             d = ev_delta[i] < chunk ? ev_delta[i] : chunk;
             batch_counts[ev_code[i]] = (uint32_t)d;
+            batch_pulses[ev_code[i]] = d != 0;
             ev_delta[i] -= d;
         }
         for (u = 0; u < n_upcs; u++)
-            tl_assert(hpm_upc_advance_sparse(upcs[u], (uint32_t)chunk, batch_counts, batch_inputs,
-                                             n_in) == HPM_UPC_OK);
+            tl_assert(hpm_upc_advance_signals(upcs[u], (uint32_t)chunk, batch_counts, batch_pulses,
+                                              batch_inputs, n_in) == HPM_UPC_OK);
         batch -= chunk;
     }
     for (j = 0; j < n_in; j++)
@@ -1810,7 +1943,7 @@ UInt vpmu_node_n_events(void)
 
 Int vpmu_node_event_code(UInt i)
 {
-    return i < n_ev ? (Int)ev_code[i] : -1;
+    return i < n_ev ? (Int)hpm_catalog_spec(ev_code[i], ev_mode[i]) : -1;
 }
 
 ULong vpmu_node_event_value(UInt i)
@@ -1920,7 +2053,7 @@ Int vpmu_node_select(const UInt *codes, UInt n)
     if (n == 0 || n > HPM_CAT_CODES)
         return -1;
     for (i = 0; i < n; i++) {
-        if (codes[i] >= HPM_CAT_CODES || !code_ok(codes[i], &kind, &core))
+        if (codes[i] >= HPM_CAT_SPECS || !code_ok(codes[i], &kind, &core))
             return -1;
         /* only events whose models already run: the instrumentation is fixed */
         if ((Int)kind_level(kind) > level)
@@ -1937,9 +2070,12 @@ Int vpmu_node_select(const UInt *codes, UInt n)
     {
         ULong nv[HPM_K_NODE_COUNT];
         node_values(nv);
-        for (i = 0; i < n; i++)
+        for (i = 0; i < n; i++) {
             ev_fed[i] = ev_core[i] >= 0 ? cores[(UInt)ev_core[i]].kv[ev_kind[i]]
                                         : nv[ev_kind[i] - HPM_K_CORE_COUNT];
+            ev_ep_fed[i] =
+                ev_core[i] >= 0 ? signal_episodes(ev_kind[i], cores[(UInt)ev_core[i]].kv) : 0;
+        }
     }
     return 0;
 }
@@ -1956,7 +2092,7 @@ Int vpmu_node_kind_event(UInt kind)
 }
 Bool vpmu_node_programmed(UInt code)
 {
-    return code < HPM_CAT_CODES && code_index[code] >= 0;
+    return code < HPM_CAT_CODES && lh_index[code] >= 0;
 }
 const HChar *vpmu_node_machine_name(void)
 {
@@ -2019,4 +2155,9 @@ const HChar *vpmu_node_kind_name(UInt kind)
 {
     const struct hpm_cat_kind_info *k = hpm_catalog_kind(kind);
     return k ? k->name : "?";
+}
+
+const struct hpm_hier *vpmu_node_hier(void)
+{
+    return hier;
 }

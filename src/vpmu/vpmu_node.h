@@ -97,7 +97,8 @@ void vpmu_node_add_core_events(UInt core, const ULong *ev);
 /* Feed everything since the last flush to the UPC units. */
 void vpmu_node_flush(void);
 
-/* Programmed events: n codes, UPC-read values (flush first). */
+/* Programmed events: n specs (a code, + 1024 * its counting mode: the
+ * catalog's hpm_catalog_spec), UPC-read values (flush first). */
 UInt vpmu_node_n_events(void);
 Int vpmu_node_event_code(UInt i);
 ULong vpmu_node_event_value(UInt i);
@@ -133,7 +134,7 @@ const struct hpm_machine *vpmu_node_machine(void);
 /* The exact core event (VPMU_EV_*) that per-core kind `kind` counts, or -1
  * when a model produces it (caches, TLBs, predictor, timing). */
 Int vpmu_node_kind_event(UInt kind);
-Bool vpmu_node_programmed(UInt code); /* the code is on a UPC counter */
+Bool vpmu_node_programmed(UInt code); /* the code is on a UPC counter, level high */
 UInt vpmu_node_cores(void);
 ULong vpmu_node_frequency(void);
 UInt vpmu_node_n_upcs(void);
@@ -142,6 +143,10 @@ void vpmu_node_upc_health(UInt upc, UInt *counters, ULong *lost_carries, UInt *p
 /* Name of a code ("PU0_CYCLES"), static buffer per call site is the caller's. */
 void vpmu_node_code_name(UInt code, HChar *buf, UInt len);
 const HChar *vpmu_node_kind_name(UInt kind);
+/* The node's cache hierarchy (NULL when it has none): its contended lines
+ * for the profile's c2c records (vpmu_c2c.c). */
+struct hpm_hier;
+const struct hpm_hier *vpmu_node_hier(void);
 
 /* Dirty helpers called from instrumented code. */
 void vpmu_node_ifetch(Addr a, SizeT len);
@@ -231,7 +236,8 @@ UInt vpmu_node_cur_core(void);
 /* Exact core event ev (VPMU_EV_*) so far, over every core, counted or not
  * (the live block included). */
 ULong vpmu_node_event_total(Int ev);
-/* Kind and core (-1: node) of programmed event i. */
+/* Kind and core (-1: node) of programmed event i; False for one counted in
+ * another mode than level high (its count is not the kind's). */
 Bool vpmu_node_event_kind(UInt i, UInt *kind, Int *core);
 
 /* The network counters (src/net/torus.h, the catalog's network kinds in

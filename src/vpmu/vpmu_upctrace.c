@@ -21,6 +21,7 @@
 #include "pub_tool_options.h"
 #include "pub_tool_vki.h"
 
+#include "catalog.h"
 #include "hpm/upc.h"
 #include "vpmu_node.h"
 #include "vpmu_upctrace.h"
@@ -104,7 +105,14 @@ static Bool ensure_open(void)
     put("hpm-upc-trace 1\ne", 17);
     n = vpmu_node_n_events();
     for (i = 0; i < n; i++) {
-        Int k = VG_(snprintf)(line, sizeof line, " %d", vpmu_node_event_code(i));
+        /* the inputs: a code counted in several modes is one input */
+        UInt j, code = (UInt)vpmu_node_event_code(i) % HPM_CAT_CODES;
+        Int k;
+        for (j = 0; j < i && (UInt)vpmu_node_event_code(j) % HPM_CAT_CODES != code; j++)
+            ;
+        if (j < i)
+            continue;
+        k = VG_(snprintf)(line, sizeof line, " %u", code);
         put(line, (UInt)k);
     }
     put("\n", 1);

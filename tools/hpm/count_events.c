@@ -73,6 +73,16 @@ int count_resolve_event(const char *name, const char *machine, unsigned cores,
         rc = hpm_catalog_codes(&nm, cores, features, row->codes, HPM_CAT_MAX_CORES);
     if (rc == HPM_CAT_EUNKNOWN) {
         int avail;
+        const char *colon = strchr(name, ':');
+        char event[HPM_CAT_NAME_MAX];
+        snprintf(event, sizeof event, "%.*s", colon ? (int)(colon - name) : 0, name);
+        if (colon && colon[1] != ':' && hpm_catalog_parse(event, &nm) == 0) {
+            fprintf(stderr,
+                    "%s: unknown counting mode '%s' in '%s' (level-high, level-low, edge-rise, "
+                    "edge-fall)\n",
+                    cmd_name, colon + 1, name);
+            return 2;
+        }
         if (count_perf_is_perf_name(name, &avail))
             fprintf(stderr,
                     "%s: event '%s' is a perf_event event: the virtual PMU does not count it "
@@ -166,10 +176,10 @@ int count_build_rows(const struct count_opts *o, const char *machine, unsigned c
     return 0;
 }
 
-/* "--hpm-events=" value: the codes of every row, ascending, or "all". */
+/* "--hpm-events=" value: the specs of every row, ascending, or "all". */
 char *count_codes_arg(const struct count_opts *o, const struct count_row *rows, unsigned n)
 {
-    unsigned char want[HPM_CAT_CODES] = {0};
+    unsigned char want[HPM_CAT_SPECS] = {0};
     char *s;
     size_t at = 0;
     unsigned i, j;
@@ -178,11 +188,11 @@ char *count_codes_arg(const struct count_opts *o, const struct count_row *rows, 
     for (i = 0; i < n; i++)
         for (j = 0; j < rows[i].n_codes; j++)
             want[rows[i].codes[j]] = 1;
-    s = malloc(HPM_CAT_CODES * 5 + 1);
+    s = malloc(HPM_CAT_SPECS * 5 + 1);
     if (!s)
         return NULL;
     s[0] = 0;
-    for (i = 0; i < HPM_CAT_CODES; i++)
+    for (i = 0; i < HPM_CAT_SPECS; i++)
         if (want[i])
             at += (size_t)sprintf(s + at, "%s%u", at ? "," : "", i);
     return s;

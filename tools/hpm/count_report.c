@@ -46,8 +46,10 @@ static int row_core_value(const struct count_report *r, const struct count_row *
 {
     unsigned i;
     int code = hpm_catalog_code(row->kind, (int)c);
-    if (hpm_catalog_kind(row->kind)->node)
+    if (hpm_catalog_kind(row->kind)->node || code < 0)
         return -1; /* a node event belongs to no core */
+    /* a row's codes all count in its mode */
+    code = (int)hpm_catalog_spec((unsigned)code, hpm_catalog_spec_mode((unsigned)row->codes[0]));
     for (i = 0; i < row->n_codes; i++)
         if (row->codes[i] == code) {
             *v = r->out->count[code];
@@ -1026,7 +1028,7 @@ static void write_json(FILE *f, const struct count_report_model *m)
         for (j = 0; j < row->n_codes; j++) {
             unsigned kk;
             int core;
-            hpm_catalog_decode((unsigned)row->codes[j], &kk, &core);
+            hpm_catalog_spec_decode((unsigned)row->codes[j], &kk, &core, NULL);
             hpm_catalog_code_name((unsigned)row->codes[j], buf, sizeof buf);
             fprintf(f, "%s{\"code\":%d,\"core\":", j ? "," : "", row->codes[j]);
             if (core >= 0)
@@ -1360,7 +1362,7 @@ static void write_csv(FILE *f, const struct count_report_model *m)
         for (j = 0; j < row->n_codes; j++) {
             unsigned kk;
             int core;
-            hpm_catalog_decode((unsigned)row->codes[j], &kk, &core);
+            hpm_catalog_spec_decode((unsigned)row->codes[j], &kk, &core, NULL);
             x.core = core;
             x.code = row->codes[j];
             snprintf(num, sizeof num, "%" PRIu64, o->count[row->codes[j]]);

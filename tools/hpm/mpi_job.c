@@ -252,13 +252,13 @@ static int get_counts(json_t *root, struct vpmu_output *o, char *err, size_t err
             int core;
             char e2[96];
             if (!json_is_object(c) ||
-                get_int(c, "code", 0, HPM_CAT_CODES - 1, &code, e2, sizeof e2) ||
+                get_int(c, "code", 0, HPM_CAT_SPECS - 1, &code, e2, sizeof e2) ||
                 get_int(c, "count", 0, LLONG_MAX, &count, e2, sizeof e2)) {
                 snprintf(err, errlen, "event %zu, code %zu: %s", i + 1, j + 1,
                          json_is_object(c) ? e2 : "not an object");
                 return -1;
             }
-            if (hpm_catalog_decode((unsigned)code, &kind, &core) != 0 ||
+            if (hpm_catalog_spec_decode((unsigned)code, &kind, &core, NULL) != 0 ||
                 (core >= 0 && (unsigned)core >= o->cores)) {
                 snprintf(err, errlen, "event %zu: code %lld is no event of a %u-core machine",
                          i + 1, code, o->cores);
@@ -483,7 +483,7 @@ int mpi_job_load(struct mpi_job *j, char *const *paths, unsigned n, char *err, s
             }
         } else {
             unsigned c;
-            for (c = 0; c < HPM_CAT_CODES; c++)
+            for (c = 0; c < HPM_CAT_SPECS; c++)
                 if (r->out.have_count[c] != j->total.have_count[c]) {
                     char name[HPM_CAT_NAME_MAX];
                     hpm_catalog_code_name(c, name, sizeof name);

@@ -232,7 +232,7 @@ static int rec_count(struct parser *p, const struct line *l)
     char name[HPM_CAT_NAME_MAX];
     if (l->n != 4)
         return fail(p, "'count' needs CODE NAME VALUE");
-    if (get_u64(p, l, 1, HPM_CAT_CODES - 1, "event code", &code))
+    if (get_u64(p, l, 1, HPM_CAT_SPECS - 1, "event code", &code))
         return -1;
     if (hpm_catalog_code_name((unsigned)code, name, sizeof name) < 0)
         return fail(p, "event code %u is not in this hpm's catalog", (unsigned)code);
@@ -655,7 +655,7 @@ int vpmu_output_add(struct vpmu_output *dst, const struct vpmu_output *src, char
                  src->machine, src->cores, dst->machine, dst->cores);
         return -1;
     }
-    for (c = 0; c < HPM_CAT_CODES; c++)
+    for (c = 0; c < HPM_CAT_SPECS; c++)
         if (src->have_count[c]) {
             if (!dst->have_count[c])
                 dst->n_counts++;
@@ -759,7 +759,7 @@ int vpmu_output_write(const struct vpmu_output *o, FILE *f)
         if (o->thr[i].core >= 0)
             fprintf(f, VPMU_REC_THREAD " %u " VPMU_THREAD_WORD_CORE " %d\n", o->thr[i].serial,
                     o->thr[i].core);
-    for (c = 0; c < HPM_CAT_CODES; c++)
+    for (c = 0; c < HPM_CAT_SPECS; c++)
         if (o->have_count[c] && hpm_catalog_code_name(c, name, sizeof name) >= 0)
             fprintf(f, VPMU_REC_COUNT " %u %s %" PRIu64 "\n", c, name, o->count[c]);
     for (i = 0; i < o->n_thr; i++)
@@ -804,7 +804,7 @@ void vpmu_output_union(struct vpmu_output *dst, const struct vpmu_output *src)
 {
     unsigned c, k;
     size_t i, j;
-    for (c = 0; c < HPM_CAT_CODES; c++)
+    for (c = 0; c < HPM_CAT_SPECS; c++)
         if (src->have_count[c] && !dst->have_count[c]) {
             dst->count[c] = src->count[c];
             dst->have_count[c] = 1;

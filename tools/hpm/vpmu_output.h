@@ -77,8 +77,8 @@ struct vpmu_output {
     int have_threads;
     unsigned threads;
 
-    uint64_t count[HPM_CAT_CODES];
-    unsigned char have_count[HPM_CAT_CODES];
+    uint64_t count[HPM_CAT_SPECS]; /* by spec: a code + 1024 * its counting mode */
+    unsigned char have_count[HPM_CAT_SPECS];
     unsigned n_counts;
     /* sums (vpmu_output_add) that exceeded 2^64 - 1 and stay at it: how
      * many codes, and the first one */

@@ -1,0 +1,83 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Counting modes on the virtual PMU (docs/events.md, "Counting modes"):
+# modes_test.sh HPM MODES_PROG WORKDIR
+#   a memory-stall signal's rising edges are its episodes (one per access the
+#   L1 missed), level high plus level low is every cycle of the core, an event
+#   pulses once per event, the busy cycles are one run; the counts repeat;
+#   bad modes are refused.
+hpm=$1 prog=$2 work=$3
+scenario=modes
+set -u
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+. "$(dirname "$0")/../common/scenario.sh"
+py=/usr/bin/python3
+
+events=PU0_STALL_MEM_CYCLES,PU0_STALL_MEM_CYCLES:level-low,PU0_STALL_MEM_CYCLES:edge-rise
+events=$events,PU0_STALL_MEM_CYCLES:edge-fall,PU0_CYCLES,PU0_CYCLES:edge-rise
+events=$events,PU0_L1D_MISSES,PU0_L1I_MISSES,PU0_LOADS,PU0_LOADS:edge-rise
+events=$events,PU0_STALL_BRANCH_CYCLES:edge-rise,PU0_BR_MISPREDICTS
+lines=20000
+
+# count FILE NAME: the count of row NAME in a --json report
+count() {
+    $py -c 'import json,sys
+r=json.load(open(sys.argv[1]))
+print([e["count"] for e in r["events"] if e["name"]==sys.argv[2]][0])' "$1" "$2" ||
+        fail "no row $2 in $1"
+}
+
+for m in bgp host; do
+    run count --machine $m --json -o r1.json -e "$events" -- "$prog" $lines
+    expect_rc 0
+    lh=$(count r1.json PU0_STALL_MEM_CYCLES)
+    ll=$(count r1.json PU0_STALL_MEM_CYCLES:level-low)
+    rise=$(count r1.json PU0_STALL_MEM_CYCLES:edge-rise)
+    fall=$(count r1.json PU0_STALL_MEM_CYCLES:edge-fall)
+    cyc=$(count r1.json PU0_CYCLES)
+    busy=$(count r1.json PU0_CYCLES:edge-rise)
+    l1d=$(count r1.json PU0_L1D_MISSES)
+    l1i=$(count r1.json PU0_L1I_MISSES)
+    loads=$(count r1.json PU0_LOADS)
+    load_edges=$(count r1.json PU0_LOADS:edge-rise)
+    br=$(count r1.json PU0_STALL_BRANCH_CYCLES:edge-rise)
+    mispred=$(count r1.json PU0_BR_MISPREDICTS)
+    echo "$m: stall $lh + low $ll = $((lh + ll)), cycles $cyc; episodes $rise (falls $fall)," \
+         "L1 misses $l1d + $l1i; loads $loads, pulses $load_edges; mispredict episodes $br of $mispred"
+    [ $((lh + ll)) -eq "$cyc" ] || fail "$m: level high $lh + level low $ll != CYCLES $cyc"
+    # every L1 miss is served by a level with a latency: one episode each
+    [ "$rise" -eq $((l1d + l1i)) ] || fail "$m: $rise rising edges, $((l1d + l1i)) L1 misses"
+    [ "$rise" -ge $lines ] || fail "$m: $rise episodes, the program misses $lines lines"
+    [ "$fall" -eq "$rise" ] || fail "$m: $fall falling edges, $rise rising"
+    [ "$busy" -eq 1 ] || fail "$m: CYCLES rose $busy times (one busy run)"
+    [ "$load_edges" -eq "$loads" ] || fail "$m: loads $loads pulsed $load_edges times"
+    [ "$br" -eq "$mispred" ] || fail "$m: $br branch-stall episodes, $mispred mispredicts"
+    [ "$lh" -gt 0 ] && [ "$ll" -gt 0 ] || fail "$m: a level count is 0"
+    # bit for bit again
+    run count --machine $m --json -o r2.json -e "$events" -- "$prog" $lines
+    expect_rc 0
+    for e in $(echo "$events" | tr , ' '); do
+        [ "$(count r1.json $e)" = "$(count r2.json $e)" ] || fail "$m: $e differs between runs"
+    done
+done
+
+# the level-high spelling is the plain event; text reports name the mode
+run count -e 'l1d_misses:LEVEL-HIGH,PU0_L1D_MISSES:Edge-Rise' -- "$prog" 100
+expect_rc 0
+expect_out '^ L1D_MISSES '
+expect_out '^ PU0_L1D_MISSES:edge-rise '
+
+# bad modes
+run count -e L1D_MISSES:edge -- "$prog" 1
+expect_rc 2
+expect_err "unknown counting mode 'edge' in 'L1D_MISSES:edge' (level-high, level-low, edge-rise, edge-fall)"
+run count -e L1D_MISSES: -- "$prog" 1
+expect_rc 2
+expect_err "unknown counting mode '' in"
+run count -e NO_SUCH:edge-rise -- "$prog" 1
+expect_rc 2
+expect_err "unknown event 'NO_SUCH:edge-rise'"
+run count --pmu=perf -e L1D_MISSES:edge-rise -- "$prog" 1
+expect_rc 2
+expect_err "no perf_event equivalent"
+echo "PASS modes"
