@@ -91,14 +91,16 @@
 #define HPM_UPC_BANK_COUNTERS 256
 
 /* Index space: per-thread kinds 0..HPM_K_CORE_COUNT-1, node-wide UPC codes
- * CODE_BASE + code. */
+ * CODE_BASE + spec (a code, + 1024 * its counting mode: docs/events.md,
+ * Counting modes; a mode event counts node-wide only, as the tool
+ * programmed it: hpm run -e PU0_STALL_MEM_CYCLES:edge-rise). */
 #define CODE_BASE 0x1000u
 
 static struct {
     long version;
     int n_codes;
     uint32_t codes[HPM_CAT_CODES];    /* programmed codes, counting order */
-    int16_t pos_of_code[HPM_CAT_CODES]; /* position in codes[], -1 if not programmed */
+    int16_t pos_of_code[HPM_CAT_SPECS]; /* position in codes[] by spec, -1 if not programmed */
     uint8_t kind_on[HPM_K_CORE_COUNT];  /* the kind is programmed on some core */
     int cores;                          /* modeled cores with a programmed code */
     char description[160];
@@ -169,13 +171,15 @@ static int sim_init(struct hpm_component_info *info, char *reason, size_t len)
     for (i = 0; i < S.n_codes; i++) {
         unsigned kind;
         int core;
-        if (S.codes[i] >= HPM_CAT_CODES || hpm_catalog_decode(S.codes[i], &kind, &core) != 0)
+        unsigned mode;
+        if (hpm_catalog_spec_decode(S.codes[i], &kind, &core, &mode) != 0)
             continue;
         S.pos_of_code[S.codes[i]] = (int16_t)i;
         n_events++;
         if (core >= S.cores)
             S.cores = core + 1;
-        if (core >= 0 && kind < HPM_K_CORE_COUNT && !S.kind_on[kind]) {
+        if (core >= 0 && kind < HPM_K_CORE_COUNT && mode == HPM_CAT_LEVEL_HIGH &&
+            !S.kind_on[kind]) {
             S.kind_on[kind] = 1;
             n_events++;
         }
@@ -205,7 +209,7 @@ static int offered(uint32_t i)
 {
     if (i < HPM_K_CORE_COUNT)
         return S.kind_on[i];
-    return i >= CODE_BASE && i < CODE_BASE + HPM_CAT_CODES && S.pos_of_code[i - CODE_BASE] >= 0;
+    return i >= CODE_BASE && i < CODE_BASE + HPM_CAT_SPECS && S.pos_of_code[i - CODE_BASE] >= 0;
 }
 
 static int sim_event_next(uint32_t *index)
@@ -218,7 +222,7 @@ static int sim_event_next(uint32_t *index)
         }
     if (i < CODE_BASE)
         i = CODE_BASE;
-    for (; i < CODE_BASE + HPM_CAT_CODES; i++)
+    for (; i < CODE_BASE + HPM_CAT_SPECS; i++)
         if (offered(i)) {
             *index = i;
             return HPM_OK;
@@ -246,6 +250,8 @@ static int sim_event_lookup(const char *name, uint32_t *index)
     if (hpm_catalog_parse(name, &nm) != 0)
         return HPM_ENOEVENT;
     if (nm.scope == HPM_CAT_SCOPE_KIND) {
+        if (nm.mode != HPM_CAT_LEVEL_HIGH)
+            return HPM_ENOEVENT; /* a thread's counts are of kinds: no modes */
         if (!enabled || !S.kind_on[nm.kind])
             return HPM_ENOCOMP; /* a sim event, not counted here */
         *index = nm.kind;
@@ -254,6 +260,7 @@ static int sim_event_lookup(const char *name, uint32_t *index)
     code = hpm_catalog_code(nm.kind, nm.core);
     if (code < 0)
         return HPM_ENOEVENT;
+    code = (int)hpm_catalog_spec((unsigned)code, nm.mode);
     if (!enabled || S.pos_of_code[code] < 0)
         return HPM_ENOCOMP;
     *index = CODE_BASE + (uint32_t)code;
@@ -277,7 +284,7 @@ static int sim_event_describe(uint32_t index, struct hpm_event_info *info)
         return HPM_OK;
     }
     if (hpm_catalog_code_name(index - CODE_BASE, info->name, sizeof info->name) < 0 ||
-        hpm_catalog_decode(index - CODE_BASE, &kind, &core) != 0)
+        hpm_catalog_spec_decode(index - CODE_BASE, &kind, &core, NULL) != 0)
         return HPM_ENOEVENT;
     ki = hpm_catalog_kind(kind);
     if (core >= 0)
@@ -286,7 +293,7 @@ static int sim_event_describe(uint32_t index, struct hpm_event_info *info)
     else
         snprintf(info->description, sizeof info->description, "%s (node-wide)",
                  ki->description);
-    hpm__copy(info->units, sizeof info->units, ki->units);
+    hpm__copy(info->units, sizeof info->units, hpm_catalog_spec_units(index - CODE_BASE));
     info->flags = HPM_EVENT_MODELED | HPM_EVENT_NODE_WIDE;
     return HPM_OK;
 }
@@ -298,7 +305,7 @@ static int kernel_mode(uint32_t i)
     unsigned kind = i;
     int core;
     const struct hpm_cat_kind_info *k;
-    if (i >= CODE_BASE && hpm_catalog_decode(i - CODE_BASE, &kind, &core) != 0)
+    if (i >= CODE_BASE && hpm_catalog_spec_decode(i - CODE_BASE, &kind, &core, NULL) != 0)
         return 0;
     k = hpm_catalog_kind(kind);
     return k && (k->unit == HPM_UNIT_KERNEL || k->source == HPM_SRC_HOST);
@@ -344,7 +351,7 @@ static int needs_model(uint32_t i)
     unsigned kind = i;
     int core;
     const struct hpm_cat_kind_info *k;
-    if (i >= CODE_BASE && hpm_catalog_decode(i - CODE_BASE, &kind, &core) != 0)
+    if (i >= CODE_BASE && hpm_catalog_spec_decode(i - CODE_BASE, &kind, &core, NULL) != 0)
         return 0;
     k = hpm_catalog_kind(kind);
     return k && (k->needs & HPM_NEED_MODELS);

@@ -173,7 +173,10 @@ static void test_malformed(void)
     bad("count 0 PU0_INSTRUCTIONS 5", "line 12: truncated");
     bad("count 0 PU0_INSTRUCTIONS 5\ncount 0 PU0_INSTRUCTIONS 6\n", "line 13: second count");
     bad("count 0 PU0_CYCLES 5\n", "is PU0_INSTRUCTIONS here");
-    bad("count 1024 PU0_CYCLES 5\n", "event code 1024 is out of range");
+    bad("count 4096 PU0_CYCLES 5\n", "event code 4096 is out of range");
+    /* a spec (code + 1024 * mode) is named with its mode */
+    bad("count 1024 PU0_INSTRUCTIONS 5\n",
+        "event code 1024 is PU0_INSTRUCTIONS:level-low here, the tool calls it");
     bad("count 980 PU0_X 5\n", "not in this hpm's catalog");
     bad("count 0 PU0_INSTRUCTIONS -5\n", "count is not an unsigned decimal");
     bad("count 0 PU0_INSTRUCTIONS 18446744073709551616\n", "not an unsigned decimal");
