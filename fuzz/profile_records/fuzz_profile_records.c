@@ -4,7 +4,8 @@
  * built from it (apportioning included), written in callgrind's format and
  * read back: the costs read back add up to what was written; and the
  * profile made by taking the records' values over (the front end's way)
- * is written the same, byte for byte. */
+ * is written the same, byte for byte; the contended cache lines (prof_c2c
+ * records) make hpm profile's c2c view, in text and JSON. */
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
@@ -69,6 +70,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(buf2);
         hpm_profile_free(&t);
         hpm_prof_records_free(&r2);
+    }
+    {
+        /* the contended lines' view (c2c.c), text and JSON: every line
+         * with coherence misses listed, once */
+        struct hpm_c2c_report *c = hpm_c2c_report_new();
+        size_t i, want = 0, nf = 0, n;
+        char *t = NULL;
+        size_t tlen = 0;
+        if (!c || hpm_c2c_report_add(c, &r, NULL, 1) != 0)
+            abort();
+        for (i = 0; i < r.c2c.n_lines; i++)
+            want += r.c2c.lines[i].coh_misses != 0;
+        n = hpm_c2c_report_lines(c, NULL, NULL, &nf);
+        if (n != want || nf > n)
+            abort();
+        f = open_memstream(&t, &tlen);
+        if (!f || hpm_c2c_report_write_text(c, f) != 0 || hpm_c2c_report_write_json(c, f) != 0)
+            abort();
+        fclose(f);
+        free(t);
+        hpm_c2c_report_free(c);
     }
     free(buf);
     hpm_profile_free(&q);

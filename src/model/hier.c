@@ -10,6 +10,10 @@
 #define HPM__MAX_STREAMS 64u
 #define HPM__MAX_DEPTH 64u
 #define HPM__COH_LINES_CAP 1024u /* table slots, a power of two */
+/* words per contended line and core (coh_mask): read mask, write mask,
+ * coherence misses, copies its stores invalidated, the bytes other cores
+ * stored since its last miss, its misses whose bytes were among them */
+#define HPM__COH_CORE_WORDS 6u
 #define COH_SOLE_NONE 0xffffffffu
 #define COH_SOLE_MANY 0xfffffffeu
 
@@ -60,7 +64,8 @@ struct hpm_hier {
      * line enters at its first invalidation or coherence miss, while fewer
      * than HPM__COH_LINES_MAX are in; from then on each access of it that
      * reaches the coherent path adds its bytes to its core's read or
-     * write mask (coh_mask: per line, per core, read then write). */
+     * write mask (coh_mask: per line, per core, HPM__COH_CORE_WORDS words:
+     * read mask, write mask, its coherence misses, its invalidations). */
     struct hpm_coh_line *coh_lines;
     uint64_t *coh_mask;
     uint32_t coh_nlines;
@@ -130,7 +135,7 @@ static int layout_of(const struct hpm_hier_params *p, struct layout *l)
     }
     l->lines = l->sum + l->sum_entries * sizeof(uint64_t);
     l->masks = l->lines + (l->sum_entries ? HPM__COH_LINES_CAP * sizeof(struct hpm_coh_line) : 0);
-    l->pfs = l->masks + (l->sum_entries ? (size_t)HPM__COH_LINES_CAP * n * 2 * sizeof(uint64_t) : 0);
+    l->pfs = l->masks + (l->sum_entries ? (size_t)HPM__COH_LINES_CAP * n * HPM__COH_CORE_WORDS * sizeof(uint64_t) : 0);
     l->caches = l->pfs + (p->prefetch.streams ? l->n_l2 * HPM__ALIGN8(sizeof(struct hpm_pf)) : 0);
     l->total = l->caches + n * (l->l1i + l->l1d) + l->n_l2 * l->l2 + l->n_l3 * l->l3;
     return HPM_MODEL_OK;
@@ -187,7 +192,8 @@ int hpm_hier_init(struct hpm_hier **out, const struct hpm_hier_params *p, void *
         h->coh_lines = (struct hpm_coh_line *)(base + l.lines);
         h->coh_mask = (uint64_t *)(base + l.masks);
         hpm__zero(h->coh_lines, HPM__COH_LINES_CAP * sizeof(struct hpm_coh_line));
-        hpm__zero(h->coh_mask, (size_t)HPM__COH_LINES_CAP * p->cores * 2 * sizeof(uint64_t));
+        hpm__zero(h->coh_mask, (size_t)HPM__COH_LINES_CAP * p->cores * HPM__COH_CORE_WORDS *
+                                   sizeof(uint64_t));
     }
     h->coh_nlines = 0;
     h->coh_lines_dropped = 0;
@@ -632,7 +638,7 @@ static void coh_line_note(struct hpm_hier *h, uint32_t core, uint64_t line, uint
 {
     uint32_t bits = h->cache[core][1]->line_bits, g = bits > 6 ? bits - 6 : 0;
     uint64_t base = line << bits, a = base, lo, hi, end, m;
-    uint64_t b0, b1;
+    uint64_t b0, b1, *w;
     struct hpm_coh_line *e;
     uint64_t hb = hpm__fib_hash(line, 64 - 12);
     if (!a || (!inv && !miss && !(h->coh_line_bits[hb >> 6] >> (hb & 63) & 1)))
@@ -659,7 +665,23 @@ static void coh_line_note(struct hpm_hier *h, uint32_t core, uint64_t line, uint
     b0 = (lo - base) >> g;
     b1 = (hi - base) >> g;
     m = (b1 == 63 ? ~(uint64_t)0 : ((uint64_t)1 << (b1 + 1)) - 1) & ~(((uint64_t)1 << b0) - 1);
-    h->coh_mask[((size_t)(e - h->coh_lines) * h->p.cores + core) * 2 + (write ? 1 : 0)] |= m;
+    w = h->coh_mask + ((size_t)(e - h->coh_lines) * h->p.cores + core) * HPM__COH_CORE_WORDS;
+    w[write ? 1 : 0] |= m;
+    w[2] += miss;
+    w[3] += inv;
+    if (miss) {
+        /* true sharing when the bytes it wants are bytes another core
+         * stored since this core last had the line */
+        w[5] += (w[4] & m) != 0;
+        w[4] = 0;
+    }
+    if (write) {
+        uint64_t *o = h->coh_mask + (size_t)(e - h->coh_lines) * h->p.cores * HPM__COH_CORE_WORDS;
+        uint32_t c;
+        for (c = 0; c < h->p.cores; c++, o += HPM__COH_CORE_WORDS)
+            if (c != core)
+                o[4] |= m;
+    }
 }
 
 /* A data access of a coherent node: per line of the L1D, first what the
@@ -800,20 +822,62 @@ int hpm_hier_coh_line(const struct hpm_hier *h, uint32_t i, struct hpm_coh_line 
         return HPM_MODEL_ERANGE;
     for (k = 0; k < HPM__COH_LINES_CAP; k++) {
         const struct hpm_coh_line *e = &h->coh_lines[k];
-        const uint64_t *m = h->coh_mask + (size_t)k * h->p.cores * 2;
+        const uint64_t *m = h->coh_mask + (size_t)k * h->p.cores * HPM__COH_CORE_WORDS;
         if (!e->addr || n++ != i)
             continue;
         HPM__COPY(out, e);
         /* true sharing: some core's bytes overlap bytes another wrote */
         out->true_sharing = 0;
         for (c = 0; c < h->p.cores; c++) {
+            const uint64_t *mc = m + (size_t)c * HPM__COH_CORE_WORDS;
             if (rd)
-                rd[c] = m[2 * c];
+                rd[c] = mc[0];
             if (wr)
-                wr[c] = m[2 * c + 1];
+                wr[c] = mc[1];
             for (d = 0; d < h->p.cores; d++)
-                if (d != c && (m[2 * d + 1] & (m[2 * c] | m[2 * c + 1])))
+                if (d != c && (m[(size_t)d * HPM__COH_CORE_WORDS + 1] & (mc[0] | mc[1])))
                     out->true_sharing = 1;
+        }
+        return HPM_MODEL_OK;
+    }
+    return HPM_MODEL_ERANGE;
+}
+
+uint32_t hpm_hier_coh_line_addrs(const struct hpm_hier *h, uint64_t *addrs)
+{
+    uint32_t k, n = 0;
+    for (k = 0; h->coh_lines && k < HPM__COH_LINES_CAP; k++)
+        if (h->coh_lines[k].addr)
+            addrs[n++] = h->coh_lines[k].addr;
+    return n;
+}
+
+int hpm_hier_coh_line_find(const struct hpm_hier *h, uint64_t addr)
+{
+    const struct hpm_cache *l1 = h->cache[0][1];
+    uint64_t line = addr >> l1->line_bits, hb = hpm__fib_hash(line, 64 - 12);
+    if (!h->coh_lines)
+        return HPM_MODEL_ERANGE;
+    if (!(h->coh_line_bits[hb >> 6] >> (hb & 63) & 1))
+        return 0;
+    return coh_line_slot((struct hpm_hier *)h, line << l1->line_bits)->addr != 0;
+}
+
+int hpm_hier_coh_line_cores(const struct hpm_hier *h, uint32_t i, struct hpm_coh_line_core *out)
+{
+    uint32_t k, n = 0, c;
+    if (!h->coh_lines)
+        return HPM_MODEL_ERANGE;
+    for (k = 0; k < HPM__COH_LINES_CAP; k++) {
+        const uint64_t *m = h->coh_mask + (size_t)k * h->p.cores * HPM__COH_CORE_WORDS;
+        if (!h->coh_lines[k].addr || n++ != i)
+            continue;
+        for (c = 0; c < h->p.cores; c++, m += HPM__COH_CORE_WORDS) {
+            out[c].read = m[0];
+            out[c].written = m[1];
+            out[c].coh_misses = m[2];
+            out[c].invalidations = m[3];
+            out[c].true_misses = m[5];
         }
         return HPM_MODEL_OK;
     }

@@ -249,6 +249,28 @@ uint32_t hpm_hier_coh_line_count(const struct hpm_hier *h, uint64_t *dropped);
  * or one word per core) get each core's read and write byte masks. */
 int hpm_hier_coh_line(const struct hpm_hier *h, uint32_t i, struct hpm_coh_line *out,
                       uint64_t *rd, uint64_t *wr);
+/* The contended lines' addresses, in table order (addrs: room for
+ * hpm_hier_coh_line_count's); returns how many. */
+uint32_t hpm_hier_coh_line_addrs(const struct hpm_hier *h, uint64_t *addrs);
+/* Whether addr's line is a contended line (1) or not (0), at the cost of a
+ * hash look-up; HPM_MODEL_ERANGE when the node keeps none (no coherence,
+ * one core, more than 64). */
+int hpm_hier_coh_line_find(const struct hpm_hier *h, uint64_t addr);
+/* A contended line's share of one core: the bytes of its accesses that
+ * reached the coherent path (masks as hpm_hier_coh_line's), its coherence
+ * misses on the line and the other cores' copies its stores invalidated.
+ * Each coherence miss is classified when it happens: true sharing when the
+ * bytes it accesses overlap bytes other cores stored (stores seen on the
+ * coherent path) since this core's previous miss on the line, else false
+ * sharing (true_misses <= coh_misses). */
+struct hpm_coh_line_core {
+    uint64_t read, written;
+    uint64_t coh_misses, invalidations;
+    uint64_t true_misses;
+};
+/* The i-th contended line's per-core shares (out: one per core of the
+ * node); they add up to the line's coh_misses and invalidations. */
+int hpm_hier_coh_line_cores(const struct hpm_hier *h, uint32_t i, struct hpm_coh_line_core *out);
 /* A number that changes whenever another core's access changed this core's
  * L1D (an invalidation, a modified line made clean): a caller that keeps
  * facts about the L1D's lines (the vpmu tool's sure-hit filter) drops them

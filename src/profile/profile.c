@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE /* strdup, strndup, O_CLOEXEC */
 #include "profile.h"
+#include "c2c_internal.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -197,7 +198,20 @@ int hpm_prof_records_parse(const char *text, size_t len, struct hpm_prof_records
             set_err(err, errlen, "line %u: a NUL byte", lineno);
             goto fail;
         }
-        if (!field(&q, eol, &f, &n) || n < 5 || memcmp(f, "prof_", 5) != 0) {
+        if (!field(&q, eol, &f, &n)) {
+            p = eol + 1;
+            continue;
+        }
+        if (word_is(f, n, VPMU_REC_THREAD)) {
+            /* the threads' cores, for the c2c view (c2c.c) */
+            if (hpm__c2c_thread(&r->c2c, q, eol) != 0) {
+                set_err(err, errlen, "out of memory");
+                goto fail;
+            }
+            p = eol + 1;
+            continue;
+        }
+        if (n < 5 || memcmp(f, "prof_", 5) != 0) {
             p = eol + 1;
             continue;
         }
@@ -371,6 +385,14 @@ int hpm_prof_records_parse(const char *text, size_t len, struct hpm_prof_records
                 r->backs = nb;
                 r->backs[r->n_backs++] = b;
             }
+        } else {
+            /* the contended lines (c2c.c) */
+            int c = hpm__c2c_record(r, rec, recn, q, eol);
+            if (c == -2) {
+                set_err(err, errlen, "out of memory");
+                goto fail;
+            }
+            bad = c < 0;
         }
         /* other prof_ records: a newer tool's, skipped */
         if (bad) {
@@ -398,6 +420,7 @@ void hpm_prof_records_free(struct hpm_prof_records *r)
     free(r->insns);
     free(r->arcs);
     free(r->backs);
+    hpm__c2c_free(&r->c2c);
     memset(r, 0, sizeof *r);
 }
 

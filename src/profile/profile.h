@@ -75,6 +75,40 @@ struct hpm_prof_data {
     size_t kv;
 };
 
+/* The contended cache lines of a coherent node (prof_c2c_lines, prof_c2c,
+ * prof_c2c_core records; the threads' cores from the thread records): which
+ * cores touched which bytes of each line, its coherence misses and
+ * invalidations, its data object (c2c.c; hpm profile's c2c view). */
+struct hpm_prof_c2c_core {
+    unsigned core;
+    uint64_t read, written; /* byte masks: bit i = the line's granule i */
+    uint64_t coh_misses, true_misses, invalidations;
+};
+struct hpm_prof_c2c_line {
+    uint64_t addr;
+    unsigned bytes, granule;
+    uint64_t coh_misses, invalidations;
+    char kind[8];               /* its data object: heap, global, stack, other */
+    uint64_t where, from, start; /* heap: the allocation's calls, the block's
+                                  * first byte; global: the byte named */
+    unsigned obj;               /* global: its mapping */
+    size_t core;                /* its cores: cores[core .. core + n_cores) */
+    unsigned n_cores;
+};
+struct hpm_prof_c2c_thread {
+    unsigned serial, core;
+};
+struct hpm_prof_c2c {
+    int present; /* the node keeps contended lines (prof_c2c_lines seen) */
+    uint64_t kept, dropped;
+    struct hpm_prof_c2c_line *lines;
+    size_t n_lines, cap_lines;
+    struct hpm_prof_c2c_core *cores;
+    size_t n_cores, cap_cores;
+    struct hpm_prof_c2c_thread *threads;
+    size_t n_threads, cap_threads;
+};
+
 /* The profile records of one tool output file. */
 struct hpm_prof_records {
     unsigned n_kinds;
@@ -92,6 +126,7 @@ struct hpm_prof_records {
     size_t n_backs;
     struct hpm_prof_kv *kvs; /* every record's values */
     size_t n_kvs;
+    struct hpm_prof_c2c c2c;
 };
 
 /* Parses the prof_* records of a tool output file (other records are
@@ -259,6 +294,24 @@ void hpm_prof_add_values(uint64_t *to, const uint64_t *v, const struct hpm_prof_
 
 /* Self cost of every kind, summed over the profile. */
 void hpm_profile_sum(const struct hpm_profile *p, uint64_t *sum);
+
+/* ----------------------------------------------------------------- c2c */
+
+/* The contended lines of several files (processes), symbolized: hpm
+ * profile's c2c view, written as text or JSON (c2c.c). */
+struct hpm_c2c_report;
+struct hpm_c2c_report *hpm_c2c_report_new(void);
+/* Adds one process's lines (r->c2c), naming their data objects with syms
+ * (NULL: by address). 0, or -1 when out of memory. */
+int hpm_c2c_report_add(struct hpm_c2c_report *c, const struct hpm_prof_records *r,
+                       struct hpm_symbols *syms, uint64_t pid);
+/* Lines listed; *present: some process's node kept contended lines;
+ * *dropped: lines the tables could not keep. */
+size_t hpm_c2c_report_lines(const struct hpm_c2c_report *c, int *present, uint64_t *dropped,
+                            size_t *false_sharing);
+int hpm_c2c_report_write_text(const struct hpm_c2c_report *c, FILE *f);
+int hpm_c2c_report_write_json(const struct hpm_c2c_report *c, FILE *f);
+void hpm_c2c_report_free(struct hpm_c2c_report *c);
 
 /* ----------------------------------------------------------- callgrind */
 

@@ -64,6 +64,33 @@
  *                                        address that missed), stack, other;
  *                                        the kinds of its data accesses that
  *                                        missed the L1
+ *     prof_c2c_lines KEPT DROPPED        on a node that keeps contended cache
+ *                                        lines (coherent L1Ds, 2 to 64 cores;
+ *                                        src/model/README.md): lines kept,
+ *                                        lines that came once the table was
+ *                                        full (not kept, not listed)
+ *     prof_c2c ADDR BYTES GRANULE MISSES INVALIDATIONS DKIND DWHERE DFROM DOBJ DSTART
+ *                                        a contended line at ADDR (hex) of
+ *                                        BYTES bytes, GRANULE bytes per mask
+ *                                        bit, its coherence misses and the
+ *                                        copies of it stores invalidated;
+ *                                        the data object of its lowest byte
+ *                                        that a core touched, as sample
+ *                                        names one (DKIND heap, global,
+ *                                        stack, other; heap: DWHERE, DFROM
+ *                                        the allocation's calls, DSTART the
+ *                                        block's first byte; global: DWHERE
+ *                                        that byte, DOBJ its mapping)
+ *     prof_c2c_core ADDR CORE READ WRITTEN MISSES TRUE INVALIDATIONS  one
+ *                                        core's share of the line at ADDR:
+ *                                        masks (hex, bit i = the GRANULE
+ *                                        bytes at i * GRANULE) of the bytes
+ *                                        its loads and stores that moved the
+ *                                        line touched, its coherence misses
+ *                                        on it, TRUE of them true sharing
+ *                                        (bytes another core stored since
+ *                                        its previous miss), the copies its
+ *                                        stores invalidated
  *   with --hpm-sample=KIND:PERIOD,... (hpm record, with --hpm-profile=yes):
  *     sample_limit N                     samples kept per modeled second per core
  *     sample_kind KIND PERIOD SEEN TAKEN THROTTLED  a sampled kind: its period,
@@ -146,6 +173,9 @@
 /* prof_jump SITE OBJ TARGET EXECUTED TAKEN: a direct branch, executed
  * and taken so often (the control-flow graph's edges: loops) */
 #define VPMU_REC_PROF_JUMP "prof_jump"
+#define VPMU_REC_PROF_C2C_LINES "prof_c2c_lines"
+#define VPMU_REC_PROF_C2C "prof_c2c"
+#define VPMU_REC_PROF_C2C_CORE "prof_c2c_core"
 
 #define VPMU_REC_SAMPLE_LIMIT "sample_limit"
 #define VPMU_REC_SAMPLE_KIND "sample_kind"

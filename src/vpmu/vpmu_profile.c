@@ -23,6 +23,7 @@
 #include "vpmu_io.h"
 #include "vpmu_node.h"
 #include "vpmu_profile.h"
+#include "vpmu_c2c.h"
 #include "vpmu_state.h"
 
 Bool vpmu_prof_on = False;
@@ -882,6 +883,7 @@ static void heap_remove(Addr p)
     b = VG_(OSetGen_Remove)(heap_blocks, &p);
     if (b) {
         UInt i;
+        vpmu_c2c_heap_freed(b->start, b->size, b->d->where, b->d->where2);
         for (i = 0; i < N_RECENT_BLOCKS; i++)
             if (recent_blocks[i] == b)
                 recent_blocks[i] = NULL;
@@ -1520,6 +1522,42 @@ void vpmu_prof_data_object(Addr a, const ULong *raw, UInt *kind, Addr *where, Ad
     *obj = d->obj;
 }
 
+Bool vpmu_prof_heap_block(Addr a, Addr *start, Addr *where, Addr *where2)
+{
+    const struct hblock *b = VG_(OSetGen_LookupWithCmp)(heap_blocks, &a, cmp_in_block);
+    if (!b)
+        return False;
+    *start = b->start;
+    *where = b->d->where;
+    *where2 = b->d->where2;
+    return True;
+}
+
+void vpmu_prof_data_object_any(Addr a, UInt *kind, Addr *where, Addr *where2, UInt *obj)
+{
+    const struct dobj *d;
+    Addr lo, hi;
+    ThreadId tid;
+    const struct hblock *b = VG_(OSetGen_LookupWithCmp)(heap_blocks, &a, cmp_in_block);
+    if (b) {
+        d = b->d;
+    } else {
+        /* any live thread's stack (no thread may be running: the end) */
+        for (tid = 1; tid < VG_N_THREADS; tid++)
+            if (VG_(is_valid_tid)(tid) && a < VG_(thread_get_stack_max)(tid) &&
+                a >= VG_(thread_get_stack_max)(tid) - VG_(thread_get_stack_size)(tid))
+                break;
+        d = (const struct dobj *)((const HChar *)(tid < VG_N_THREADS
+                                                      ? dobj_one(DOBJ_STACK, &stack_dobj)->raw
+                                                      : data_raw_mapped(a, &lo, &hi)) -
+                                  offsetof(struct dobj, raw));
+    }
+    *kind = d->kind;
+    *where = d->where;
+    *where2 = d->where2;
+    *obj = d->obj;
+}
+
 /* The object mapped at a now (not unmapped), 0 if none. */
 static UInt live_obj_at(Addr a)
 {
@@ -1870,6 +1908,7 @@ void vpmu_prof_write(Out *o)
             out_values(o, kinds, nk, d->raw, zero, NULL);
         }
     }
+    vpmu_c2c_write(o);
     if (was_stopped)
         vpmu_prof_stop(); /* the process goes on (a failed exec): as it was */
 }

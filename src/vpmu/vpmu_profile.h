@@ -100,6 +100,12 @@ ULong *vpmu_prof_data_raw(Addr a);
  * (globals). For a sample's data address (vpmu_sample.c). */
 void vpmu_prof_data_object(Addr a, const ULong *raw, UInt *kind, Addr *where, Addr *where2,
                            UInt *obj);
+/* The heap block holding a, if any: its first byte and its object's
+ * where and where2 (the contended lines' objects, vpmu_c2c.c). */
+Bool vpmu_prof_heap_block(Addr a, Addr *start, Addr *where, Addr *where2);
+/* The data object holding a, as vpmu_prof_data_object answers, when no
+ * thread may be running (the end): a stack is any live thread's. */
+void vpmu_prof_data_object_any(Addr a, UInt *kind, Addr *where, Addr *where2, UInt *obj);
 /* A data access to a goes to the models: vpmu_prof_data_raw's first
  * memory (its line's remembered answer) asked for before they run. */
 void vpmu_prof_data_prefetch(Addr a);

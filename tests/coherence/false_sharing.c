@@ -4,6 +4,9 @@
  *   false   adjacent counters in one cache line (false sharing)
  *   padded  counters 256 bytes apart (no sharing)
  *   true    one counter for both, under a lock-free atomic add (true sharing)
+ *   heap    adjacent counters in one line of a heap block, freed before
+ *           the program ends (hpm profile's c2c view names it by its
+ *           allocation site)
  * The threads take turns through two pipes (a byte each way per
  * increment): the virtual PMU, which runs one thread at a time (docs/vpmu.md,
  * "Coherence"), then alternates between them at every increment, whatever
@@ -48,7 +51,7 @@ static void *worker(void *arg)
 int main(int argc, char **argv)
 {
     pthread_t t[2];
-    long k;
+    long k, *block = NULL;
     if (argc != 3) {
         fprintf(stderr, "usage: %s false|padded|true N\n", argv[0]);
         return 2;
@@ -59,12 +62,21 @@ int main(int argc, char **argv)
               : !strcmp(argv[1], "padded") ? &shared.c
               : !strcmp(argv[1], "true")   ? &shared.a
                                            : NULL;
+    if (!strcmp(argv[1], "heap")) {
+        block = aligned_alloc(256, 256);
+        if (!block)
+            return 2;
+        memset(block, 0, 256);
+        slot[0] = &block[0];
+        slot[1] = &block[1];
+    }
     if (!slot[1] || pipe(turn[0]) || pipe(turn[1]))
         return 2;
     for (k = 0; k < 2; k++)
         pthread_create(&t[k], NULL, worker, (void *)k);
     for (k = 0; k < 2; k++)
         pthread_join(t[k], NULL);
-    printf("%ld %ld %ld\n", shared.a, shared.b, shared.c);
+    printf("%ld %ld %ld\n", *slot[0], *slot[1], shared.c);
+    free(block);
     return 0;
 }

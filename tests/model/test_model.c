@@ -908,6 +908,20 @@ static void test_coherence_lines(uint32_t proto, struct hpm_cache_params l1d)
     CHECK_EQ(wr[1], ((1ull << (8 / g)) - 1) << (8 / g));
     CHECK_EQ(rd[0] & wr[1], 0);
     CHECK_EQ(hpm_hier_coh_line(h, 1, &e, rd, wr), HPM_MODEL_ERANGE);
+    {
+        /* per core: the same masks, and shares that add up to the line's */
+        struct hpm_coh_line_core pc[2];
+        CHECK_EQ(hpm_hier_coh_line_cores(h, 0, pc), HPM_MODEL_OK);
+        CHECK_EQ(pc[0].written, wr[0]);
+        CHECK_EQ(pc[1].written, wr[1]);
+        CHECK_EQ(pc[0].coh_misses, N - 1);
+        CHECK_EQ(pc[1].coh_misses, N - 1);
+        CHECK_EQ(pc[0].true_misses, 0); /* every miss false sharing */
+        CHECK_EQ(pc[1].true_misses, 0);
+        CHECK_EQ(pc[0].invalidations + pc[1].invalidations, e.invalidations);
+        CHECK(pc[0].invalidations >= N - 1 && pc[1].invalidations >= N - 1);
+        CHECK_EQ(hpm_hier_coh_line_cores(h, 1, pc), HPM_MODEL_ERANGE);
+    }
 
     /* one counter for both: true sharing */
     h = coh_hier(2, proto, l1d);
@@ -920,6 +934,12 @@ static void test_coherence_lines(uint32_t proto, struct hpm_cache_params l1d)
     CHECK_EQ(e.true_sharing, 1);
     CHECK_EQ(e.coh_misses, 2 * N - 2); /* N - 1 each: the first of each is cold */
     CHECK_EQ(wr[0], wr[1]);
+    {
+        struct hpm_coh_line_core pc[2];
+        CHECK_EQ(hpm_hier_coh_line_cores(h, 0, pc), HPM_MODEL_OK);
+        CHECK_EQ(pc[0].true_misses, N - 1); /* every miss true sharing */
+        CHECK_EQ(pc[1].true_misses, N - 1);
+    }
 
     /* one core writes, the other reads other bytes of the line: false */
     h = coh_hier(2, proto, l1d);

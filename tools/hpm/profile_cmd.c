@@ -111,12 +111,54 @@ static int write_cg(FILE *f, void *ctx)
     return hpm_prof_write_callgrind(ctx, f);
 }
 
+static int write_c2c_text(FILE *f, void *ctx)
+{
+    return hpm_c2c_report_write_text(ctx, f);
+}
+
+static int write_c2c_json(FILE *f, void *ctx)
+{
+    return hpm_c2c_report_write_json(ctx, f);
+}
+
+/* The contended cache lines (coherent nodes): PATH.c2c (text) and
+ * PATH.c2c.json beside the profile, named on the summary line. */
+static int c2c_write(const char *cmd, struct hpm_c2c_report *c, const char *path, char **c2c_path)
+{
+    int present = 0;
+    uint64_t dropped = 0;
+    size_t nf = 0, n = hpm_c2c_report_lines(c, &present, &dropped, &nf);
+    char *json_path = NULL;
+    int rc;
+    if (!present)
+        return 0;
+    if (n == 0 && dropped == 0) {
+        fprintf(stderr, "; no cache line had coherence misses");
+        return 0;
+    }
+    if (asprintf(c2c_path, "%s.c2c", path) < 0 || asprintf(&json_path, "%s.c2c.json", path) < 0) {
+        *c2c_path = NULL;
+        fprintf(stderr, "\n%s: out of memory\n", cmd);
+        return -1;
+    }
+    rc = runner_write_output(cmd, *c2c_path, write_c2c_text, c) != 0 ||
+                 runner_write_output(cmd, json_path, write_c2c_json, c) != 0
+             ? -1
+             : 0;
+    if (rc == 0)
+        fprintf(stderr, "; shared cache lines in %s (and .json): %zu, %zu of them false sharing",
+                *c2c_path, n, nf);
+    free(json_path);
+    return rc;
+}
+
 int profile_write(const char *cmd, const char *dir, uint64_t main_pid, int children,
                   char *const *argv, int argc, const char *machine, const char *path)
 {
     struct hpm_profile p, dp;
     struct hpm_symbols *syms;
-    char *data_path = NULL;
+    struct hpm_c2c_report *c2c;
+    char *data_path = NULL, *c2c_path = NULL;
     DIR *d;
     struct dirent *de;
     char **names = NULL, err[512], creator[256];
@@ -127,8 +169,9 @@ int profile_write(const char *cmd, const char *dir, uint64_t main_pid, int child
     hpm_profile_init(&p);
     hpm_profile_init(&dp);
     syms = hpm_symbols_new();
+    c2c = hpm_c2c_report_new();
     d = opendir(dir);
-    if (!syms || !d) {
+    if (!syms || !c2c || !d) {
         fprintf(stderr, "%s: cannot read the tool's output in %s: %s\n", cmd, dir,
                 strerror(errno));
         goto done;
@@ -178,6 +221,10 @@ int profile_write(const char *cmd, const char *dir, uint64_t main_pid, int child
         }
         ninsn += r.n_insns;
         procs += r.n_kinds > 0;
+        if (hpm_c2c_report_add(c2c, &r, syms, file_pid(strrchr(names[i], '/') + 1)) != 0) {
+            hpm_prof_records_free(&r);
+            goto oom;
+        }
         hpm_prof_records_free(&r);
     }
     if (p.n_kinds == 0) {
@@ -246,6 +293,8 @@ int profile_write(const char *cmd, const char *dir, uint64_t main_pid, int child
     }
     if (data_path)
         fprintf(stderr, "; data objects in %s.data", path);
+    if (c2c_write(cmd, c2c, path, &c2c_path) != 0)
+        goto done;
     fprintf(stderr, "\nhpm: read it with: hpm annotate %s (or callgrind_annotate, kcachegrind)\n",
             path);
     rc = 0;
@@ -259,6 +308,8 @@ done:
         free(names[i]);
     free(names);
     hpm_symbols_free(syms);
+    hpm_c2c_report_free(c2c);
+    free(c2c_path);
     hpm_profile_free(&p);
     hpm_profile_free(&dp);
     free(data_path);
