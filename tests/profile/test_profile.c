@@ -2,7 +2,8 @@
 /*
  * test_profile - the profile model (src/profile): the tool's records,
  * apportioning of kinds that do not add up, the callgrind writer and reader
- * (a profile written and read back is the same profile), and bad input.
+ * (a profile written and read back is the same profile), the contended
+ * cache lines' records and view (c2c.c), and bad input.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -357,9 +358,117 @@ static void test_unattributed(void)
     hpm_profile_free(&p);
 }
 
+/* The contended cache lines (c2c.c): records parsed with the threads'
+ * cores, the view's verdicts, byte ranges and order, and bad records. */
+static void test_c2c(void)
+{
+    static const char text[] =
+        "thread 1 core 0\n"
+        "thread 1 INSTRUCTIONS 5\n"
+        "thread 2 core 1\n"
+        "thread 3 core 2\n"
+        "thread 4 core 2\n"
+        "prof_kind INSTRUCTIONS 10\n"
+        "prof_object 1 400000 400fff 0 /nonexistent/prog\n"
+        "prof_c2c_lines 3 7\n"
+        "prof_c2c 10c300 32 1 3998 3999 global 10c308 0 1 0\n"
+        "prof_c2c_core 10c300 0 ff00 0 0 0 0\n"
+        "prof_c2c_core 10c300 1 ff ff 1999 0 1999\n"
+        "prof_c2c_core 10c300 2 ff00 ff00 1999 1 2000\n"
+        "prof_c2c 20000 32 1 10 10 heap 400010 0 0 1fff8\n"
+        "prof_c2c_core 20000 1 f f 5 5 5\n"
+        "prof_c2c_core 20000 2 f f 5 5 5\n"
+        "prof_c2c 30000 32 1 0 1 other 0 0 0 0\n"
+        "prof_c2c_core 30000 1 0 1 0 0 1\n";
+    struct hpm_prof_records r;
+    struct hpm_c2c_report *c;
+    char err[256] = "", *out = NULL;
+    size_t len = 0, nf = 0;
+    uint64_t dropped = 0;
+    int present = 0;
+    FILE *f;
+    CHECK_EQ(hpm_prof_records_parse(text, strlen(text), &r, err, sizeof err), 0);
+    CHECK_EQ(r.c2c.present, 1);
+    CHECK_EQ(r.c2c.kept, 3);
+    CHECK_EQ(r.c2c.dropped, 7);
+    CHECK_EQ(r.c2c.n_lines, 3);
+    CHECK_EQ(r.c2c.n_cores, 6);
+    CHECK_EQ(r.c2c.n_threads, 4); /* "thread 1 INSTRUCTIONS 5" is not one */
+    CHECK_EQ(r.c2c.lines[0].n_cores, 3);
+    CHECK_EQ(r.c2c.cores[2].true_misses, 1);
+    c = hpm_c2c_report_new();
+    CHECK(c != NULL);
+    CHECK_EQ(hpm_c2c_report_add(c, &r, NULL, 42), 0);
+    /* the line without coherence misses is counted, not listed */
+    CHECK_EQ(hpm_c2c_report_lines(c, &present, &dropped, &nf), 2);
+    CHECK_EQ(present, 1);
+    CHECK_EQ(dropped, 7);
+    CHECK_EQ(nf, 1);
+    f = open_memstream(&out, &len);
+    CHECK(f != NULL);
+    CHECK_EQ(hpm_c2c_report_write_json(c, f), 0);
+    fclose(f);
+    /* most misses first; core 2 ran threads 3 and 4; bytes as ranges */
+    CHECK(strstr(out, "\"address\":\"0x10c300\",\"bytes\":32,\"coherence_misses\":3998,"
+                      "\"true_sharing_misses\":1,\"invalidations\":3999,\"sharing\":\"false\"") != NULL);
+    CHECK(strstr(out, "\"lines_only_invalidated\":1") != NULL);
+    CHECK(strstr(out, "{\"core\":2,\"threads\":[3,4],\"read\":[[8,15]],\"written\":[[8,15]]") != NULL);
+    CHECK(strstr(out, "\"sharing\":\"true\",\"object\":{\"kind\":\"heap\",\"name\":\"heap block from 0x400010\",\"offset\":8}") != NULL);
+    CHECK(strstr(out, "0x30000") == NULL);
+    CHECK(strstr(out, "0x10c300") < strstr(out, "0x20000"));
+    free(out);
+    out = NULL;
+    f = open_memstream(&out, &len);
+    CHECK(f != NULL);
+    CHECK_EQ(hpm_c2c_report_write_text(c, f), 0);
+    fclose(f);
+    CHECK(strstr(out, "line 0x10c300 (32 bytes, pid 42)  FALSE sharing  coherence misses 3998 "
+                      "(true sharing 1)  invalidations 3999") != NULL);
+    CHECK(strstr(out, "  core 1 (thread 2)  read 0-7  wrote 0-7") != NULL);
+    CHECK(strstr(out, "  core 2 (threads 3,4)  read 8-15  wrote 8-15") != NULL);
+    CHECK(strstr(out, "TRUE sharing  coherence misses 10 (true sharing 10)") != NULL);
+    free(out);
+    hpm_c2c_report_free(c);
+    hpm_prof_records_free(&r);
+    {
+        static const char *const bad[] = {
+            "prof_c2c 40 32 1 1 1 other 0 0 0 0\n",                          /* before _lines */
+            "prof_c2c_lines 1 0\nprof_c2c_lines 1 0\n",                       /* twice */
+            "prof_c2c_lines 1\n",                                             /* field missing */
+            "prof_c2c_lines 1 0\nprof_c2c 40 32 1 1 1 other 0 0 0 0\n"
+            "prof_c2c 80 32 1 1 1 other 0 0 0 0\n",                          /* more than kept */
+            "prof_c2c_lines 2 0\nprof_c2c 40 32 1 1 1 other 0 0 0 0\n"
+            "prof_c2c 40 32 1 1 1 other 0 0 0 0\n",                          /* a line twice */
+            "prof_c2c_lines 1 0\nprof_c2c 44 32 1 1 1 other 0 0 0 0\n",       /* not aligned */
+            "prof_c2c_lines 1 0\nprof_c2c 40 48 1 1 1 other 0 0 0 0\n",       /* not a power of 2 */
+            "prof_c2c_lines 1 0\nprof_c2c 0 256 1 1 1 other 0 0 0 0\n",       /* 256 granules */
+            "prof_c2c_lines 1 0\nprof_c2c 40 32 1 1 1 elsewhere 0 0 0 0\n",   /* no such kind */
+            "prof_c2c_lines 1 0\nprof_c2c 40 32 1 1 1 global 40 0 3 0\n",     /* no object 3 */
+            "prof_c2c_lines 1 0\nprof_c2c 40 32 1 1 1 other 0 0 0 0 9\n",     /* a field more */
+            "prof_c2c_core 40 0 1 1 1 0 1\n",                                 /* no line */
+            "prof_c2c_lines 1 0\nprof_c2c 40 32 1 1 1 other 0 0 0 0\n"
+            "prof_c2c_core 80 0 1 1 1 0 1\n",                                 /* another line */
+            "prof_c2c_lines 1 0\nprof_c2c 40 32 1 1 1 other 0 0 0 0\n"
+            "prof_c2c_core 40 0 1 1 1 2 1\n",                                 /* true > misses */
+            "prof_c2c_lines 1 0\nprof_c2c 40 32 1 1 1 other 0 0 0 0\n"
+            "prof_c2c_core 40 0 100000000 1 1 0 1\n",                         /* past the line */
+            "prof_c2c_lines 1 0\nprof_c2c 40 32 1 1 1 other 0 0 0 0\n"
+            "prof_c2c_core 40 1 1 1 1 0 1\nprof_c2c_core 40 1 1 1 1 0 1\n",  /* a core twice */
+        };
+        unsigned i;
+        for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+            int rc = hpm_prof_records_parse(bad[i], strlen(bad[i]), &r, err, sizeof err);
+            if (rc != -1 || strncmp(err, "line ", 5) != 0)
+                fprintf(stderr, "bad c2c record %u: rc %d, '%s'\n", i, rc, err);
+            CHECK_EQ(rc, -1);
+        }
+    }
+}
+
 int main(void)
 {
     test_records();
+    test_c2c();
     test_bad_records();
     test_apportion();
     test_take();
