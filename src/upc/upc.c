@@ -875,17 +875,27 @@ static inline void incs_of(const struct hpm_upc *u, uint32_t c, const uint32_t *
     s->was = u->mode[c] >= HPM_UPC_EDGE_RISE ? u->edge_was[c] : 0;
 }
 
-/* Increments of counter c in this batch after batch-relative cycle r. */
+/* Increments of counter c in this batch after batch-relative cycle r: the
+ * general case (a mode other than level high, or pulses), out of line so
+ * that the front-packed level-high case below stays small enough to inline
+ * into the visits' loops. */
+static __attribute__((noinline)) uint64_t
+increments_after_wave(const struct hpm_upc *u, uint32_t c, const uint32_t *counts,
+                      const uint32_t *pulses, uint32_t n, uint64_t r)
+{
+    struct incs s;
+    incs_of(u, c, counts, pulses, n, &s);
+    return incs_total(&s) - incs_upto(&s, r);
+}
+
 static inline uint64_t increments_after(const struct hpm_upc *u, uint32_t c, const uint32_t *counts,
                                         const uint32_t *pulses, uint32_t n, uint64_t r)
 {
     if (!u->running) return 0;
     uint32_t k = counts[u->event[c]];
-    if (u->mode[c] == HPM_UPC_LEVEL_HIGH && pulses_of(pulses, counts, u->event[c]) <= 1)
+    if (u->mode[c] == HPM_UPC_LEVEL_HIGH && (!pulses || pulses[u->event[c]] <= 1))
         return k > r + 1 ? k - (r + 1) : 0; /* the front-packed batch: no division */
-    struct incs s;
-    incs_of(u, c, counts, pulses, n, &s);
-    return incs_total(&s) - incs_upto(&s, r);
+    return increments_after_wave(u, c, counts, pulses, n, r);
 }
 
 static uint32_t level_increment(uint64_t ctl, uint32_t k, uint32_t full, uint32_t run)
