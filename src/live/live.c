@@ -243,6 +243,45 @@ int hpm_live_snapshot(const struct hpm_live_reader *r, struct hpm_live *out)
     return -1;
 }
 
+int hpm_live_take_stale(pid_t pid, long long since, struct hpm_live *out)
+{
+    char path[HPM_LIVE_NAME_MAX];
+    struct flock fl;
+    struct stat st, now;
+    int fd, ok = 0;
+    name_of(path, sizeof path, own_ns(), (long)pid, "");
+    fd = open_view(path, O_RDWR);
+    if (fd < 0)
+        return -1;
+    /* the owner's lock, taken here: nobody holds it, and no reader removes
+     * the file while it is read */
+    memset(&fl, 0, sizeof fl);
+    fl.l_type = F_WRLCK;
+    fl.l_whence = SEEK_SET;
+    if (fcntl(fd, F_OFD_SETLK, &fl) == 0 && fstat(fd, &st) == 0 && lstat(path, &now) == 0 &&
+        now.st_ino == st.st_ino && now.st_dev == st.st_dev &&
+        (long long)st.st_ctime >= since && (size_t)st.st_size >= sizeof *out &&
+        pread(fd, out, sizeof *out, 0) == (ssize_t)sizeof *out) {
+        /* even seq: the writer was not killed in the middle of an update */
+        ok = out->magic == HPM_LIVE_MAGIC && out->version == HPM_LIVE_VERSION &&
+             out->size == sizeof *out && !(out->seq & 1) && out->pid == (uint32_t)pid &&
+             out->state == HPM_LIVE_RUNNING && out->updates > 0;
+        if (ok) {
+            if (out->n_events > HPM_LIVE_MAX_EVENTS)
+                out->n_events = HPM_LIVE_MAX_EVENTS;
+            if (out->n_raw > HPM_LIVE_RAW)
+                out->n_raw = HPM_LIVE_RAW;
+            out->machine[sizeof out->machine - 1] = 0;
+            out->command[sizeof out->command - 1] = 0;
+            printable(out->machine);
+            printable(out->command);
+            ok = unlink(path) == 0;
+        }
+    }
+    close(fd); /* drops the lock */
+    return ok ? 0 : -1;
+}
+
 static int cmp_pid(const void *a, const void *b)
 {
     pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
@@ -263,6 +302,19 @@ static int parse_name(const char *name, unsigned long long *ns, long *pid, int *
     *pid = strtol(end + 1, &end, 10);
     *exited = strcmp(end, HPM_LIVE_EXITED_SUFFIX) == 0;
     return *pid > 0 && (!*end || *exited);
+}
+
+static int parent_view_owned(const char *path);
+static pid_t view_ppid(const char *path);
+
+/* Whether the parent that a view of this namespace names (its ppid
+ * field) still exists, ended but not yet reaped included: its reaper (a
+ * parent under the tool, or hpm for the program and for orphans) has not
+ * read the view yet. */
+static int parent_exists(const char *path)
+{
+    pid_t ppid = view_ppid(path);
+    return ppid > 1 && (kill(ppid, 0) == 0 || errno == EPERM);
 }
 
 unsigned hpm_live_list(pid_t *pids, unsigned max, int reap)
@@ -287,8 +339,11 @@ unsigned hpm_live_list(pid_t *pids, unsigned max, int reap)
         owned = view_owned(fd);
         close(fd);
         if (owned == 0) {
-            /* its tool was killed before it could remove the view */
-            if (reap)
+            /* its tool was killed before it could remove the view; while
+             * its parent runs under the tool, the parent's hpm count may
+             * still take it (hpm_live_take_stale: what the killed process
+             * counted last) */
+            if (reap && !parent_view_owned(path) && !(ns == mine && parent_exists(path)))
                 remove_if_stale(path);
             continue;
         }
@@ -441,19 +496,14 @@ unsigned hpm_live_children(pid_t parent, pid_t *pids, int *exited, unsigned max)
     return c.n;
 }
 
-/* A kept exited view goes once its parent's view (same namespace) is gone
- * or stale: the parent has ended and can no longer read it. */
-static void reap_exited(const char *path, pid_t pid, int exited, void *ctx)
+/* Whether the view at path has a parent (its ppid field) whose view, of
+ * the same namespace, is held by a running tool: 1, else 0. */
+static int parent_view_owned(const char *path)
 {
     char parent[sizeof HPM_LIVE_SHM_DIR + 256 + 24];
     const char *dot;
-    pid_t ppid;
+    pid_t ppid = view_ppid(path);
     int fd, owned = 0;
-    (void)pid;
-    (void)ctx;
-    if (!exited)
-        return;
-    ppid = view_ppid(path);
     /* the parent's name: this view's "hpm-live.NS." and the parent's pid */
     dot = strrchr(path, '/');
     dot = dot ? strchr(dot + 1 + strlen(HPM_LIVE_PREFIX), '.') : NULL;
@@ -464,7 +514,16 @@ static void reap_exited(const char *path, pid_t pid, int exited, void *ctx)
             close(fd);
         }
     }
-    if (!owned)
+    return owned;
+}
+
+/* A kept exited view goes once its parent's view (same namespace) is gone
+ * or stale: the parent has ended and can no longer read it. */
+static void reap_exited(const char *path, pid_t pid, int exited, void *ctx)
+{
+    (void)pid;
+    (void)ctx;
+    if (exited && !parent_view_owned(path))
         unlink(path);
 }
 

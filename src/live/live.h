@@ -41,7 +41,11 @@ int hpm_live_snapshot(const struct hpm_live_reader *r, struct hpm_live *out);
 /* The pids of this pid namespace that publish a live view now, ascending;
  * returns how many (at most max). Stale views (nobody holds their
  * ownership lock: a tool killed with SIGKILL), of any namespace, are
- * removed on the way when `reap` is set. */
+ * removed on the way when `reap` is set, unless the parent's view (its
+ * ppid's, same namespace) is held or, for a view of this namespace, that
+ * parent still exists (also ended and not yet reaped): the hpm count of
+ * the tree reads a killed child's view for its report
+ * (hpm_live_take_stale), at the latest when it reaps the program. */
 unsigned hpm_live_list(pid_t *pids, unsigned max, int reap);
 
 /* Whether pid runs the hpm tool (its /proc/PID/exe is the Valgrind tool
@@ -53,6 +57,16 @@ int hpm_live_is_tool_process(pid_t pid);
  * the tool but has not published yet (a child just forked or exec'd). */
 int hpm_live_open_wait(struct hpm_live_reader *r, pid_t pid, unsigned wait_ms, char *err,
                        size_t errlen);
+
+/* The last publication of the view of a process of this pid namespace
+ * that died without removing it (SIGKILL leaves the tool no time to): the
+ * view must be stale (nobody holds its ownership lock), a running one
+ * (state RUNNING, a whole publication), of this pid (its pid field), and
+ * created or changed at or after `since` (seconds of CLOCK_REALTIME; an
+ * older file at the name was another process's). Copies it to *out (names
+ * made printable as by hpm_live_snapshot) and removes the file, under the
+ * lock: 0. -1 when there is no such view (then nothing is removed). */
+int hpm_live_take_stale(pid_t pid, long long since, struct hpm_live *out);
 
 /* The children of parent that publish a view, running or exited
  * (hpm-live.PID.exited, kept for the parent: vpmu_live.h), ascending by

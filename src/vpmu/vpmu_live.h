@@ -24,8 +24,12 @@
  * dies, whatever kills it. A view nobody holds is stale: a reader may
  * remove it, while holding the same lock itself (so that a writer that has
  * just created the file, and not locked it yet, finds its file unlinked
- * once it gets the lock and makes another). Pids are never trusted for
- * this: a pid means nothing in another pid namespace.
+ * once it gets the lock and makes another), once its parent's view is gone
+ * or stale too and its parent no longer exists; until then the hpm count
+ * of its tree may read what the killed process published last (src/live:
+ * hpm_live_take_stale). A pid never makes a view removable (only the
+ * lock does): a pid means nothing in another pid namespace; a parent's pid
+ * of the reader's own namespace only keeps a stale view longer.
  *
  * Readers copy the view with pread(2), never a mapping: a view truncated
  * under a reader reads short (an error), it cannot fault the reader; the

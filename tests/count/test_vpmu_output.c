@@ -379,7 +379,7 @@ static void test_tree_load(void)
     write_file(dir, "vpmu.12.out.exec1", proc_file(b, sizeof b, 12, 10, "sh w.sh", "exec", 7, 0));
     write_file(dir, "vpmu.9x.out", "not the tool's");
 
-    CHECK_EQ(count_tree_load(&t, dir, 10, 1, err, sizeof err), 0);
+    CHECK_EQ(count_tree_load(&t, dir, 10, 1, NULL, 0, err, sizeof err), 0);
     CHECK_EQ(t.n, 2);
     if (t.n == 2) {
         CHECK_EQ(t.procs[0].pid, 10);
@@ -406,20 +406,54 @@ static void test_tree_load(void)
         vpmu_output_free(&total);
     }
     count_tree_free(&t);
+    /* orphans hpm reaped killed by a signal: 12 (segments, no final file)
+     * and 15 (no file at all) are killed; 10 wrote its final counts */
+    {
+        static struct hpm_live v15;
+        const struct runner_killed k[] = {{12, 9, NULL}, {15, 9, &v15}, {10, 15, NULL}};
+        CHECK_EQ(count_tree_load(&t, dir, 10, 1, k, 3, err, sizeof err), 0);
+        CHECK_EQ(t.n, 3);
+        CHECK_EQ(t.killed, 2);
+        if (t.n == 3) {
+            CHECK_EQ(t.procs[0].killed_signal, 0);
+            CHECK(t.procs[1].pid == 12 && t.procs[1].killed_signal == 9 &&
+                  t.procs[1].n_commands == 1);
+            CHECK(t.procs[2].pid == 15 && t.procs[2].killed_signal == 9);
+            /* no parent known, no counts, no command */
+            CHECK(t.procs[2].ppid == 0 && t.procs[2].n_commands == 0 &&
+                  t.procs[2].out.count[0] == 0 && t.procs[2].view == NULL);
+            CHECK_EQ(count_proc_execs(&t.procs[2]), 0);
+            /* the view hpm took when it reaped 15 gives its command and
+             * parent, and stays out of its counts */
+            v15.pid = 15;
+            v15.ppid = 12;
+            v15.n_events = 1;
+            v15.codes[0] = 0;
+            v15.values[0] = 777;
+            snprintf(v15.command, sizeof v15.command, "w --x");
+            CHECK(count_tree_take_views(&t, 0, k, 3) >= 1);
+            CHECK(t.procs[2].view && t.procs[2].view->values[0] == 777);
+            CHECK(t.procs[2].ppid == 12 && t.procs[2].n_commands == 1 &&
+                  strcmp(t.procs[2].commands[0], "w --x") == 0);
+            CHECK(t.procs[2].command_from_view && count_proc_execs(&t.procs[2]) == 0);
+            CHECK_EQ(t.procs[2].out.count[0], 0);
+        }
+        count_tree_free(&t);
+    }
     /* the program alone */
-    CHECK_EQ(count_tree_load(&t, dir, 10, 0, err, sizeof err), 0);
+    CHECK_EQ(count_tree_load(&t, dir, 10, 0, NULL, 0, err, sizeof err), 0);
     CHECK(t.n == 1 && t.skipped == 1);
     count_tree_free(&t);
     /* no file of the program: 1, no message needed */
-    CHECK_EQ(count_tree_load(&t, dir, 11, 1, err, sizeof err), 1);
+    CHECK_EQ(count_tree_load(&t, dir, 11, 1, NULL, 0, err, sizeof err), 1);
     /* a segment that says it is a final file is refused */
     write_file(dir, "vpmu.12.out.exec2", proc_file(b, sizeof b, 12, 10, "y", "status 0", 1, 0));
-    CHECK_EQ(count_tree_load(&t, dir, 10, 1, err, sizeof err), -1);
+    CHECK_EQ(count_tree_load(&t, dir, 10, 1, NULL, 0, err, sizeof err), -1);
     CHECK(strstr(err, "exec segment") != NULL);
     /* a different machine cannot be summed */
     write_file(dir, "vpmu.12.out.exec2",
                "hpm-vpmu 2\nmachine bgl\ncores 2\nexit exec\nthreads 1\n");
-    CHECK_EQ(count_tree_load(&t, dir, 10, 1, err, sizeof err), -1);
+    CHECK_EQ(count_tree_load(&t, dir, 10, 1, NULL, 0, err, sizeof err), -1);
     CHECK(strstr(err, "cannot be added") != NULL);
     {
         static const char *const names[] = {"vpmu.10.out.exec1", "vpmu.10.out.exec2",

@@ -4,6 +4,15 @@
  *   tree_prog kill9   forks a child that waits for ever, kills it with
  *                     SIGKILL and waits for it; prints "child PID"; exits 0
  *                     when the child died of signal 9
+ *   tree_prog kill9work  forks a child that runs a loop of 2,000,000
+ *                     iterations, tells the parent over a pipe, then spins;
+ *                     the parent waits 500 ms (the child's live view is
+ *                     published at least every 100 ms), kills it with
+ *                     SIGKILL and waits for it; prints "child PID"
+ *   tree_prog orphan9 forks child A (the same loop, then spins) and child
+ *                     B, which waits 500 ms and kills A with SIGKILL; the
+ *                     program exits at once, so A and B are orphans that
+ *                     hpm reaps (their subreaper); prints "child A-PID"
  *   tree_prog probe   prints "probe native" or "probe simulated": whether it
  *                     runs on Valgrind (the virtual PMU)
  *   tree_prog spawn   forks a child that execs "tree_prog probe", waits for
@@ -16,7 +25,52 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <time.h>
 #include <valgrind/valgrind.h>
+
+#define WORK_ITERATIONS 2000000
+
+/* The child of kill9work and orphan9: a loop of WORK_ITERATIONS, a byte to
+ * the parent on fd, then a spin until a signal kills it. */
+static void work_then_spin(int fd)
+{
+    volatile unsigned long sink = 0;
+    unsigned long i;
+    for (i = 0; i < WORK_ITERATIONS; i++)
+        sink += i;
+    if (write(fd, "w", 1) != 1)
+        _exit(1);
+    for (;;)
+        sink++;
+}
+
+/* Forks the working child and waits until its loop is done: its pid, or
+ * -1. */
+static pid_t fork_worker(void)
+{
+    int p[2];
+    char c;
+    pid_t pid;
+    if (pipe(p) != 0)
+        return -1;
+    pid = fork();
+    if (pid == 0) {
+        close(p[0]);
+        work_then_spin(p[1]);
+    }
+    close(p[1]);
+    if (pid < 0 || read(p[0], &c, 1) != 1)
+        pid = -1;
+    close(p[0]);
+    return pid;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0)
+        ;
+}
 
 int main(int argc, char **argv)
 {
@@ -35,6 +89,31 @@ int main(int argc, char **argv)
         if (kill(pid, SIGKILL) != 0 || waitpid(pid, &st, 0) != pid)
             return 1;
         return WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL ? 0 : 1;
+    }
+    if (argc == 2 && strcmp(argv[1], "kill9work") == 0) {
+        if ((pid = fork_worker()) < 0)
+            return 1;
+        printf("child %d\n", (int)pid);
+        fflush(stdout);
+        sleep_ms(500);
+        if (kill(pid, SIGKILL) != 0 || waitpid(pid, &st, 0) != pid)
+            return 1;
+        return WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL ? 0 : 1;
+    }
+    if (argc == 2 && strcmp(argv[1], "orphan9") == 0) {
+        pid_t killer;
+        if ((pid = fork_worker()) < 0)
+            return 1;
+        printf("child %d\n", (int)pid);
+        fflush(stdout);
+        killer = fork();
+        if (killer < 0)
+            return 1;
+        if (killer == 0) {
+            sleep_ms(500);
+            _exit(kill(pid, SIGKILL) == 0 ? 0 : 1);
+        }
+        return 0; /* without waiting: both children become orphans */
     }
     if (argc == 2 && strcmp(argv[1], "probe") == 0) {
         printf("probe %s\n", RUNNING_ON_VALGRIND ? "simulated" : "native");
@@ -55,6 +134,6 @@ int main(int argc, char **argv)
         execv(argv[0], probe);
         return 127;
     }
-    fprintf(stderr, "usage: tree_prog kill9|probe|spawn\n");
+    fprintf(stderr, "usage: tree_prog kill9|kill9work|orphan9|probe|spawn\n");
     return 2;
 }

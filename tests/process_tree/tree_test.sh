@@ -19,6 +19,29 @@ trun() {
 row() {
     awk -v p="$1" '/^ processes / { t = 1; next } t && $1 == p { print; exit }' out
 }
+# the killed process $1 left no live view behind in /dev/shm
+no_view() {
+    for v in /dev/shm/hpm-live.*."$1"; do
+        [ -e "$v" ] && fail "$v left behind"
+    done
+}
+# the value of INSTRUCTIONS that the note gives for killed pid $1's live view
+view_count() {
+    sed -n "s/.*live view.*pid $1 INSTRUCTIONS \([0-9]*\).*/\1/p" out
+}
+# checks that killed pid $1 is in the table with its command $2, no counts,
+# and in the notes, with what its live view showed last (the 2,000,000
+# iterations of tree_prog's loop before it spun)
+killed_with_view() {
+    r=$(row "$1")
+    [ -n "$r" ] || fail "killed child $1 is not in the process table"
+    echo "$r" | grep -q "killed, signal 9 .* $2\$" || fail "killed child's row: $r"
+    [ "$(echo "$r" | awk '{ print $6 }')" = 0 ] || fail "killed child's row has counts: $r"
+    grep -q "note .*pid $1 by signal 9 (Killed)" out || fail "no note names the killed child"
+    v=$(view_count "$1")
+    [ -n "$v" ] && [ "$v" -ge 2000000 ] || fail "its live view's count: '$v'"
+    no_view "$1"
+}
 
 case $scenario in
 killed)
@@ -30,7 +53,7 @@ killed)
     [ -n "$child" ] || fail "the program printed no child pid"
     r=$(row "$child")
     [ -n "$r" ] || fail "child $child is not in the process table"
-    echo "$r" | grep -q "killed, signal 9 " || fail "child's row: $r"
+    echo "$r" | grep -q "killed, signal 9 .* $prog kill9\$" || fail "child's row: $r"
     # no counts for it: 0 in its row
     [ "$(echo "$r" | awk '{ print $6 }')" = 0 ] || fail "child's row has counts: $r"
     grep -q "note .*pid $child by signal 9 (Killed)): its counts are lost" out ||
@@ -39,12 +62,52 @@ killed)
     trun count --json -e INSTRUCTIONS -- "$prog" kill9
     expect_rc 0
     child=$(sed -n 's/^child //p' out)
-    grep -q "{\"pid\":$child,\"ppid\":[0-9]*,\"commands\":\[\],\"complete\":false,\"exit\":{\"signal\":9,\"counts_lost\":true}" out ||
+    grep -q "{\"pid\":$child,\"ppid\":[0-9]*,\"commands\":\[\"[^\"]*tree_prog kill9\"\],\"complete\":false,\"exit\":{\"signal\":9,\"counts_lost\":true}" out ||
         fail "JSON: child $child not killed by signal 9"
+    no_view "$child"
     # --no-children: the program alone, no process table, no such note
     trun count --no-children -e INSTRUCTIONS -- "$prog" kill9
     expect_rc 0
     grep -q "killed before writing" out && fail "--no-children names the child"
+    ;;
+killed_work)
+    # a child killed in the middle of its work: its live view's last
+    # publication is what the report can give, labelled as such
+    trun count -e INSTRUCTIONS -- "$prog" kill9work
+    expect_rc 0
+    child=$(sed -n 's/^child //p' out)
+    [ -n "$child" ] || fail "the program printed no child pid"
+    killed_with_view "$child" "$prog kill9work"
+    grep -q "sum over 2 processes" out || fail "not 2 processes"
+    # the totals are the program's alone: the note says the view's counts
+    # are not in them
+    grep -q "not in the totals" out || fail "the view's counts are not labelled"
+    # a shell's background child, killed with SIGKILL
+    trun count -e INSTRUCTIONS -- sh -c 'sleep 5 & echo child $!; kill -9 $!; wait'
+    expect_rc 0
+    child=$(sed -n 's/^child //p' out)
+    r=$(row "$child")
+    echo "$r" | grep -Eq "killed, signal 9 +0 +(sh -c |[^ ]*sleep 5)" ||
+        fail "the shell's killed child: $r"
+    no_view "$child"
+    ;;
+orphan)
+    # the killed child is an orphan: its parent exited first, hpm (the
+    # tree's subreaper) reaped it; the process that killed it is an orphan too
+    trun count -e INSTRUCTIONS -- "$prog" orphan9
+    expect_rc 0
+    child=$(sed -n 's/^child //p' out)
+    [ -n "$child" ] || fail "the program printed no child pid"
+    killed_with_view "$child" "$prog orphan9"
+    grep -q "sum over 3 processes" out || fail "the table claims fewer than 3 processes"
+    [ "$(awk '/^ processes / { t = 1; getline; next } t && NF { n++ } END { print n }' out)" = 3 ] ||
+        fail "not 3 rows in the process table"
+    trun count --json -e INSTRUCTIONS -- "$prog" orphan9
+    expect_rc 0
+    child=$(sed -n 's/^child //p' out)
+    grep -q "{\"pid\":$child,\"ppid\":[0-9]*,\"commands\":\[\"[^\"]*tree_prog orphan9\"\],\"complete\":false,\"exit\":{\"signal\":9,\"counts_lost\":true}" out ||
+        fail "JSON: orphan $child not killed by signal 9"
+    no_view "$child"
     ;;
 skip)
     # a shell script: /bin/true (skipped: native) and a counted child

@@ -36,6 +36,7 @@
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "catalog.h"
@@ -91,6 +92,99 @@ enum count_mode { MODE_COUNT, MODE_RUN, MODE_PROFILE, MODE_RECORD };
 static const struct count_hook *record_hook;
 
 
+/* The note on what the live views of the killed processes showed last
+ * (count_tree_take_views): each row's value at the view's last
+ * publication. Not added to any total: the process counted on after it,
+ * up to the signal. 1 when written, 0 when no killed process left a view. */
+static int count_killed_views_note(const struct count_tree *t, const struct count_row *rows,
+                                   unsigned n_rows, char *buf, size_t len)
+{
+    size_t at = 0;
+    unsigned k, i, j, n = 0;
+    uint64_t every = 0;
+    for (k = 0; k < t->n; k++)
+        if (t->procs[k].view) {
+            every = t->procs[k].view->interval_ms; /* the run's --hpm-live-ms */
+            n++;
+        }
+    if (!n)
+        return 0;
+    at += (size_t)snprintf(buf, len,
+                           "what the live view%s of the killed process%s showed last (counts "
+                           "up to %s last publication, made every %" PRIu64 " ms of host "
+                           "time; not in the totals):",
+                           n == 1 ? "" : "s", n == 1 ? "" : "es", n == 1 ? "its" : "their",
+                           every);
+    for (k = 0; k < t->n && at < len; k++) {
+        const struct hpm_live *v = t->procs[k].view;
+        if (!v)
+            continue;
+        at += (size_t)snprintf(buf + at, len - at, " pid %" PRIu64, t->procs[k].pid);
+        for (i = 0; i < n_rows && at < len; i++) {
+            uint64_t sum = 0;
+            int have = 1, h;
+            for (j = 0; j < rows[i].n_codes; j++) {
+                sum += hpm_live_value(v, (unsigned)rows[i].codes[j], &h);
+                have &= h;
+            }
+            if (have)
+                at += (size_t)snprintf(buf + at, len - at, " %s %" PRIu64, rows[i].name, sum);
+            else
+                at += (size_t)snprintf(buf + at, len - at, " %s -", rows[i].name);
+        }
+        if (at < len && --n)
+            at += (size_t)snprintf(buf + at, len - at, ";");
+    }
+    if (at >= len && len > 4)
+        memcpy(buf + len - 4, "...", 4);
+    return 1;
+}
+
+/* runner_spec.take_view: the view an orphan killed by a signal left */
+static struct hpm_live *take_killed_view(pid_t pid, long long since)
+{
+    struct hpm_live *v = malloc(sizeof *v);
+    if (v && hpm_live_take_stale(pid, since, v) != 0) {
+        free(v);
+        v = NULL;
+    }
+    return v;
+}
+
+/* runner_spec.before_reap: the program has ended, not yet reaped. The
+ * views its children killed by a signal left (they name it as their
+ * parent) are taken now: once the program is reaped, other hpm commands
+ * may remove them. */
+struct reap_views {
+    long long since;
+    struct runner_killed *v; /* sig 0: known by pid only */
+    unsigned n;
+};
+
+static void take_children_views(void *ctx, pid_t program)
+{
+    struct reap_views *rv = ctx;
+    pid_t pids[256];
+    int exited[256];
+    unsigned n = hpm_live_children(program, pids, exited, 256), i, k;
+    for (i = 0; i < n; i++) {
+        struct runner_killed *nv;
+        struct hpm_live *v;
+        for (k = 0; k < rv->n && rv->v[k].pid != pids[i]; k++)
+            ;
+        if (exited[i] || k < rv->n || !(v = take_killed_view(pids[i], rv->since)))
+            continue;
+        if (!(nv = realloc(rv->v, (rv->n + 1) * sizeof *nv))) {
+            free(v);
+            return;
+        }
+        rv->v = nv;
+        nv[rv->n].pid = pids[i];
+        nv[rv->n].sig = 0;
+        nv[rv->n++].view = v;
+    }
+}
+
 static int count_or_run(int argc, char **argv, enum count_mode mode)
 {
     int run_only = mode == MODE_RUN, profile = mode == MODE_PROFILE || mode == MODE_RECORD;
@@ -103,13 +197,15 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
     unsigned n_rows = 0, features;
     char clamp_note[160], pmu[256], dir[4096], sig_note[160], fork_note[200], core_note[160],
         exit_note[160], exec_note[600], lost_note[4200], left_note[160], upc_note[200],
-        sat_note[200], killed_note[400], native_note[1200],
+        sat_note[200], killed_note[400], view_note[1000], native_note[1200],
         msrc[4200], err[512];
     const char *vg, *lib;
     char *codes = NULL, *wire = NULL, *out_arg = NULL, *machine_arg = NULL, *events_arg = NULL,
          **args = NULL, *gate_args[4] = {NULL, NULL, NULL, NULL}, *skip_arg = NULL;
     struct runner_spec spec = {0};
-    struct runner_result res;
+    struct runner_result res = {0};
+    struct reap_views early = {0, NULL, 0};
+    struct runner_killed *taken = NULL;
     /* zeroed: every error path frees them, loaded or not */
     struct vpmu_output out = {0};
     struct count_report r;
@@ -270,6 +366,11 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
     spec.env_value = lib;
     spec.forward_signals = 1;
     spec.wait_tree = !run_only && !o.no_children;
+    spec.take_view = take_killed_view;
+    if (spec.wait_tree) {
+        spec.before_reap = take_children_views;
+        spec.reap_ctx = &early;
+    }
     memset(&watch, 0, sizeof watch);
     watch.o = &o;
     if (interval_ms > 0) {
@@ -277,6 +378,9 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
         spec.on_interval = count_interval_tick;
         spec.ctx = &watch;
     }
+    /* a killed process's live view is one of this run when made since (a
+     * second early: tmpfs stamps files with a coarse clock) */
+    early.since = (long long)time(NULL) - 1;
     rc = runner_run(cmd_name, &spec, &res);
     /* the final views the tree's children kept for their parents (for
      * PAPI_INHERIT) go once those parents have ended */
@@ -297,7 +401,23 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
         rc = WIFSIGNALED(res.status) ? 128 + WTERMSIG(res.status) : WEXITSTATUS(res.status);
         goto done_dir;
     }
-    rc = count_tree_load(&tree, dir, (uint64_t)res.pid, !o.no_children, err, sizeof err);
+    rc = count_tree_load(&tree, dir, (uint64_t)res.pid, !o.no_children, res.killed,
+                         res.n_killed, err, sizeof err);
+    /* what the killed processes' live views showed last (and the views
+     * they left in /dev/shm go) */
+    if (rc == 0) {
+        /* the views hpm took as it reaped: the program's children's and
+         * the orphans' */
+        unsigned n_taken = res.n_killed + early.n;
+        if (n_taken && (taken = malloc(n_taken * sizeof *taken))) {
+            if (res.n_killed)
+                memcpy(taken, res.killed, res.n_killed * sizeof *taken);
+            if (early.n)
+                memcpy(taken + res.n_killed, early.v, early.n * sizeof *taken);
+        } else
+            n_taken = 0;
+        count_tree_take_views(&tree, early.since, taken, n_taken);
+    }
     if (rc == 1) {
         if (WIFSIGNALED(res.status))
             fprintf(stderr,
@@ -432,9 +552,9 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
                      missing ? "; some ended without writing their final counts" : "");
         r.notes[r.n_notes++] = fork_note;
     }
-    if (tree.killed) {
+    if (tree.killed || res.killed_unlisted) {
         /* SIGKILL leaves a process's tool no time to write: its parent's
-         * wait saw it (count_procs.h) */
+         * wait, or hpm's for an orphan, saw it (count_procs.h) */
         size_t at = 0;
         unsigned k, named = 0;
         at += (size_t)snprintf(killed_note + at, sizeof killed_note - at,
@@ -447,11 +567,18 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
                                        "%spid %" PRIu64 " by signal %d (%s)", named++ ? ", " : "",
                                        tree.procs[k].pid, tree.procs[k].killed_signal,
                                        strsignal(tree.procs[k].killed_signal));
+        if (res.killed_unlisted && at < sizeof killed_note)
+            at += (size_t)snprintf(killed_note + at, sizeof killed_note - at,
+                                   "%s%u more not in the table (out of memory)",
+                                   named ? ", " : "", res.killed_unlisted);
         if (at < sizeof killed_note)
             snprintf(killed_note + at, sizeof killed_note - at,
                      "): %s counts are lost, the totals are without them",
                      tree.killed == 1 ? "its" : "their");
         r.notes[r.n_notes++] = killed_note;
+        if (count_killed_views_note(&tree, rows, n_rows, view_note, sizeof view_note) &&
+            r.n_notes < COUNT_MAX_NOTES)
+            r.notes[r.n_notes++] = view_note;
     }
     if (tree.native_procs) {
         size_t at = 0;
@@ -525,6 +652,11 @@ done_dir:
     if (dir[0])
         runner_rmdir(dir);
 done:
+    runner_result_free(&res);
+    free(taken);
+    while (early.n)
+        free(early.v[--early.n].view);
+    free(early.v);
     free(wire);
     free(codes);
     free(out_arg);

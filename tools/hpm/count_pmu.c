@@ -274,6 +274,10 @@ int count_on_perf(const struct count_opts *o, struct count_perf_plan *plan,
     spec.before_exec = count_perf_before_exec;
     spec.ctx = &job;
     rc = runner_run(cmd_name, &spec, &res);
+    /* the orphans a signal killed need no note here: perf_event's
+     * inherited counters add an ended child's counts to its parent's,
+     * whatever ended it */
+    runner_result_free(&res);
     if (rc != 0) {
         if (job.started && plan->set >= 0)
             (void)count_perf_stop(plan, err, sizeof err);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "live.h"
 #include "vpmu_format.h"
 
 /* One file of the folder: a process's final file (seq UINT32_MAX, so that it
@@ -98,6 +99,7 @@ static void free_proc(struct count_proc *p)
         free(p->commands[i]);
     free(p->commands);
     free(p->native);
+    free(p->view);
     vpmu_output_free(&p->out);
 }
 
@@ -107,7 +109,7 @@ static void free_proc(struct count_proc *p)
  * ---------------------------------------------------------------------- */
 
 struct reaped {
-    uint64_t pid, reaper;
+    uint64_t pid, reaper; /* reaper 0: hpm (an orphan of the tree) */
     int sig;
 };
 
@@ -251,7 +253,8 @@ out:
 }
 
 int count_tree_load(struct count_tree *t, const char *dir, uint64_t main_pid, int children,
-                    char *err, size_t errlen)
+                    const struct runner_killed *reaped, unsigned n_reaped, char *err,
+                    size_t errlen)
 {
     DIR *d = opendir(dir);
     struct dirent *e;
@@ -289,13 +292,27 @@ int count_tree_load(struct count_tree *t, const char *dir, uint64_t main_pid, in
         goto done;
     }
     qsort(files, n, sizeof *files, cmp_file);
-    if (children)
+    if (children) {
         for (i = 0; i < n; i++) {
             char *native = NULL;
             if (scan_extra(files[i].path, files[i].pid, &x, &native) != 0)
                 goto oom;
             free(native);
         }
+        /* the orphans hpm reaped: their parents' tools did not see them */
+        if (n_reaped) {
+            struct reaped *nr = realloc(x.reaped, (x.n_reaped + n_reaped) * sizeof *nr);
+            if (!nr)
+                goto oom;
+            x.reaped = nr;
+            for (k = 0; k < n_reaped; k++) {
+                nr[x.n_reaped].pid = (uint64_t)reaped[k].pid;
+                nr[x.n_reaped].reaper = 0;
+                nr[x.n_reaped].sig = reaped[k].sig;
+                x.n_reaped++;
+            }
+        }
+    }
     /* room for the killed children that left no file */
     t->procs = calloc(n + x.n_reaped, sizeof *t->procs);
     if (!t->procs)
@@ -350,7 +367,7 @@ int count_tree_load(struct count_tree *t, const char *dir, uint64_t main_pid, in
         for (m = 0; m < t->n; m++) {
             if (t->procs[m].pid == rp->pid)
                 p = &t->procs[m];
-            if (t->procs[m].pid == rp->reaper)
+            if (rp->reaper && t->procs[m].pid == rp->reaper)
                 parent = &t->procs[m];
         }
         /* files but no process: it ran its exec'd program natively */
@@ -369,7 +386,7 @@ int count_tree_load(struct count_tree *t, const char *dir, uint64_t main_pid, in
             p->out.command = NULL;
             p->out.pid = rp->pid;
             p->pid = rp->pid;
-            p->ppid = rp->reaper;
+            p->ppid = rp->reaper; /* an orphan's parent: its view may say (0: unknown) */
             t->n++;
         }
         if (!p->killed_signal)
@@ -409,6 +426,47 @@ int count_tree_total(const struct count_tree *t, struct vpmu_output *total, char
         if (vpmu_output_add(total, &t->procs[i].out, err, errlen) != 0)
             return -1;
     return 0;
+}
+
+unsigned count_tree_take_views(struct count_tree *t, long long since,
+                               const struct runner_killed *reaped, unsigned n_reaped)
+{
+    unsigned i, k, taken = 0;
+    for (i = 0; i < t->n; i++) {
+        struct count_proc *p = &t->procs[i];
+        const struct hpm_live *had = NULL;
+        struct hpm_live *v;
+        if (!p->killed_signal || p->view || p->pid == 0 || p->pid > INT32_MAX)
+            continue;
+        for (k = 0; k < n_reaped; k++)
+            if ((uint64_t)reaped[k].pid == p->pid)
+                had = reaped[k].view;
+        if (!(v = malloc(sizeof *v)))
+            break;
+        if (had)
+            memcpy(v, had, sizeof *v);
+        else if (hpm_live_take_stale((pid_t)p->pid, since, v) != 0) {
+            free(v);
+            continue;
+        }
+        p->view = v;
+        taken++;
+        if (!p->ppid)
+            p->ppid = v->ppid;
+        if (v->command[0]) {
+            /* the image it was killed in: after the images of its exec
+             * segments, or the only one it had */
+            char **nc = realloc(p->commands, (p->n_commands + 1) * sizeof *nc);
+            if (!nc)
+                continue;
+            p->commands = nc;
+            if (!(nc[p->n_commands] = strdup(v->command)))
+                continue;
+            p->n_commands++;
+            p->command_from_view = 1;
+        }
+    }
+    return taken;
 }
 
 unsigned count_tree_execs(const struct count_tree *t)

@@ -17,16 +17,26 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "runner.h"
+#include "vpmu_live.h"
 #include "vpmu_output.h"
 
 struct count_proc {
     uint64_t pid;
     uint64_t ppid;            /* 0 when the file did not say */
-    char **commands;          /* the image before each exec, then the last one */
+    char **commands;          /* the image before each exec, then the last one (when
+                               * known: complete, or command_from_view) */
     unsigned n_commands;      /* execs + 1 */
     int complete;             /* its final file was there (else: killed, or still running) */
-    int killed_signal;        /* > 0: its parent reaped it killed by this signal before it
-                               * wrote its counts (SIGKILL): they are lost */
+    int killed_signal;        /* > 0: its parent (or hpm, the subreaper of orphans) reaped
+                               * it killed by this signal before it wrote its counts
+                               * (SIGKILL): they are lost */
+    /* killed_signal: the last publication of its live view, when the view
+     * was left behind and could be read (count_tree_take_views), else NULL:
+     * counts up to that moment, never added to out or the totals */
+    struct hpm_live *view;
+    int command_from_view;    /* the last of commands is the view's: the image it was
+                               * killed in */
     char *native;             /* its last exec runs this program natively
                                * (--trace-children-skip), or NULL */
     struct vpmu_output out;   /* this process's counts, its exec segments summed */
@@ -52,14 +62,27 @@ struct count_tree {
 
 /* Reads every output file in dir. main_pid is the program's process;
  * children = 0 keeps only it (the others are counted in `skipped`).
- * With children, a child that its parent reaped killed by a signal and
- * that left no final file is a process of its own (killed_signal, no
- * counts), and a child whose exec'd program ran natively is left out
- * (native, native_procs).
+ * With children, a child that its parent reaped killed by a signal, or
+ * that hpm reaped so (reaped[0..n_reaped): orphans, whose parents'
+ * tools did not see them end; runner.h), and that left no final file
+ * is a process of its own (killed_signal, no counts), and a child whose
+ * exec'd program ran natively is left out (native, native_procs).
  * Returns 0; 1 when the program itself left no file at all (err says
  * nothing); -1 with a message in err when a file is unusable. */
 int count_tree_load(struct count_tree *t, const char *dir, uint64_t main_pid, int children,
-                    char *err, size_t errlen);
+                    const struct runner_killed *reaped, unsigned n_reaped, char *err,
+                    size_t errlen);
+
+/* For every killed process of the tree: the live view its tool left
+ * behind in /dev/shm, which hpm took when it reaped the process
+ * (reaped[i].view, copied) or takes now (hpm_live_take_stale: one of this
+ * run, created at or after `since`, seconds of CLOCK_REALTIME, then
+ * removed); keeps its last publication (view) and gives the process its
+ * command (the image it was killed in) and ppid when its files did not.
+ * Returns how many views there were; a view that is gone or unreadable
+ * leaves view NULL. */
+unsigned count_tree_take_views(struct count_tree *t, long long since,
+                               const struct runner_killed *reaped, unsigned n_reaped);
 
 /* total = the sum over the tree, with the program's command, pid and exit.
  * For a tree of one process without exec, total equals that process's own
@@ -71,7 +94,7 @@ int count_tree_total(const struct count_tree *t, struct vpmu_output *total, char
  * ended in only when its final file was there). */
 static inline unsigned count_proc_execs(const struct count_proc *p)
 {
-    return p->n_commands - (p->complete ? 1u : 0u);
+    return p->n_commands - (p->complete || p->command_from_view ? 1u : 0u);
 }
 
 /* Execs summed over the tree. */

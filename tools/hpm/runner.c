@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -293,6 +294,23 @@ static void on_child(int sig)
     (void)sig; /* only to end a nanosleep when the child exits */
 }
 
+/* With spec->before_reap: whether pid has ended, left unreaped (block:
+ * waits for it); then calls the hook. 1 ended, 0 not yet (or no hook),
+ * -1 with errno. */
+static int ended_before_reap(const struct runner_spec *spec, pid_t pid, int block)
+{
+    siginfo_t si;
+    if (!spec->before_reap)
+        return 0;
+    memset(&si, 0, sizeof si);
+    if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT | (block ? 0 : WNOHANG)) != 0)
+        return -1;
+    if (si.si_pid != pid)
+        return 0;
+    spec->before_reap(spec->reap_ctx, pid);
+    return 1;
+}
+
 /* Waits for pid, calling spec->on_interval every interval_ms meanwhile. */
 static pid_t wait_interval(const struct runner_spec *spec, pid_t pid, int *status,
                            struct rusage *ru)
@@ -306,6 +324,10 @@ static pid_t wait_interval(const struct runner_spec *spec, pid_t pid, int *statu
     sigaction(SIGCHLD, &sa, &old);
     clock_gettime(CLOCK_MONOTONIC, &next);
     for (;;) {
+        if (ended_before_reap(spec, pid, 0) == 1) {
+            w = wait4(pid, status, 0, ru);
+            break;
+        }
         w = wait4(pid, status, WNOHANG, ru);
         if (w != 0)
             break;
@@ -346,6 +368,37 @@ static void rusage_add(struct rusage *a, const struct rusage *b)
     a->ru_nivcsw += b->ru_nivcsw;
 }
 
+/* An orphan of the tree that a signal killed: hpm count names it (a
+ * process killed by SIGKILL wrote no counts of its own). */
+static void killed_add(const struct runner_spec *spec, struct runner_result *res, pid_t pid,
+                       int sig, long long since)
+{
+    struct runner_killed *k;
+    if (res->n_killed == UINT_MAX ||
+        !(k = realloc(res->killed, (res->n_killed + 1) * sizeof *k))) {
+        res->killed_unlisted++;
+        return;
+    }
+    res->killed = k;
+    k[res->n_killed].pid = pid;
+    k[res->n_killed].sig = sig;
+    /* at once: its view is stale now, and other hpm commands remove stale
+     * views whose parent is gone (hpm is no tool: an orphan's parent has
+     * no view) */
+    k[res->n_killed].view = spec->take_view ? spec->take_view(pid, since) : NULL;
+    res->n_killed++;
+}
+
+void runner_result_free(struct runner_result *res)
+{
+    unsigned i;
+    for (i = 0; i < res->n_killed; i++)
+        free(res->killed[i].view);
+    free(res->killed);
+    res->killed = NULL;
+    res->n_killed = 0;
+}
+
 static int redirect(const char *path, int fd)
 {
     int f;
@@ -365,6 +418,10 @@ int runner_run(const char *cmd, const struct runner_spec *spec, struct runner_re
     int pfd[2], go[2] = {-1, -1}, err = 0, wait_tree = spec->wait_tree;
     pid_t pid, parent = getpid();
     ssize_t got;
+
+    /* a live view made since is one of this run's processes (a second
+     * early: tmpfs stamps files with a coarse clock) */
+    long long since = (long long)time(NULL) - 1;
 
     memset(res, 0, sizeof *res);
     if (pipe2(pfd, O_CLOEXEC) != 0) {
@@ -471,6 +528,9 @@ int runner_run(const char *cmd, const struct runner_spec *spec, struct runner_re
     close(pfd[0]);
 
     res->pid = pid;
+    if (got != (ssize_t)sizeof err && spec->interval_ms <= 0)
+        while (ended_before_reap(spec, pid, 1) < 0 && errno == EINTR)
+            ;
     while ((spec->interval_ms > 0 && got != (ssize_t)sizeof err
                 ? wait_interval(spec, pid, &res->status, &res->ru)
                 : wait4(pid, &res->status, 0, &res->ru)) < 0) {
@@ -494,6 +554,8 @@ int runner_run(const char *cmd, const struct runner_spec *spec, struct runner_re
             }
             rusage_add(&res->ru, &ru);
             res->waited++;
+            if (WIFSIGNALED(st))
+                killed_add(spec, res, w, WTERMSIG(st), since);
         }
         res->tree_left = stop_waiting;
     }

@@ -51,6 +51,29 @@ struct runner_spec {
      * unexecuted and runner_run fails (the callback printed why). hpm count
      * --pmu=perf attaches its perf_event counters here. */
     int (*before_exec)(void *ctx, pid_t child);
+    /* When set (with wait_tree): called for each process of the tree that
+     * hpm reaps killed by a signal, at once, with the time the run started
+     * (seconds, CLOCK_REALTIME); returns the live view its tool left
+     * behind, malloc'd (runner_killed.view), or NULL. hpm count takes the
+     * views with hpm_live_take_stale. */
+    struct hpm_live *(*take_view)(pid_t pid, long long since);
+    /* When set: called once the child has ended and before hpm reaps it,
+     * with reap_ctx and the child's pid: until it is reaped its pid still
+     * names it, and other hpm commands keep the views of the children it
+     * reaped killed (src/live: hpm_live_list), which hpm count takes here. */
+    void (*before_reap)(void *reap_ctx, pid_t child);
+    void *reap_ctx;
+};
+
+struct hpm_live;
+
+/* A process of the tree that hpm reaped (as its subreaper: an orphan) and
+ * that a signal had killed; view: the live view its tool left behind,
+ * taken (runner_spec.take_view) as soon as hpm reaped it, or NULL. */
+struct runner_killed {
+    pid_t pid;
+    int sig;
+    struct hpm_live *view;
 };
 
 struct runner_result {
@@ -59,12 +82,18 @@ struct runner_result {
     struct rusage ru;  /* the child's, plus the tree's when it was waited for */
     unsigned waited;   /* other processes of the tree waited for */
     int tree_left;     /* a signal ended the wait with processes left */
+    /* wait_tree: the waited processes that a signal killed, in the order
+     * reaped (runner_result_free frees them); killed_unlisted counts those
+     * that found no memory to be listed in */
+    struct runner_killed *killed;
+    unsigned n_killed, killed_unlisted;
 };
 
 /* Runs spec; the child gets PR_SET_PDEATHSIG = SIGKILL, so it never outlives
  * a killed hpm. Returns 0 with the result, or -1 (the reason printed after
  * `cmd: `, exec's failure included). */
 int runner_run(const char *cmd, const struct runner_spec *spec, struct runner_result *res);
+void runner_result_free(struct runner_result *res);
 
 /* Whether -o PATH can be written, checked before a possibly long run: not
  * a folder, and in a folder hpm can create files in. 1 yes, 0 no (the
