@@ -20,7 +20,9 @@
  *                                        (FILE.execK, docs/vpmu.md)
  *     threads N                          threads that ever ran
  *     thread T core C                    thread serial T ran on core C
- *     count CODE NAME VALUE              node-wide count, read from the UPC
+ *     count CODE NAME VALUE              node-wide count, read from the UPC;
+ *                                        CODE is a spec (code + 1024 * the
+ *                                        counting mode) and NAME says the mode
  *     thread T KIND VALUE                per-thread count of a per-core kind,
  *                                        from UPC reads at thread switches
  *     raw thread T event VALUE           exact tool counters (lower case),
@@ -36,6 +38,14 @@
  *     exec_native PATH                   in a segment: the execve runs PATH
  *                                        natively (--trace-children-skip),
  *                                        so no output follows it
+ *   with --hpm-mpx (hpm count --multiplex), the counts are each event's
+ *   over the intervals its set was programmed, and:
+ *     mpx SETS PERIOD KIND SWITCHES      SETS sets cycled every PERIOD events
+ *                                        of KIND (the correlate), SWITCHES
+ *                                        times
+ *     mpx_set S INTERVALS CORRELATE SPEC,...  set S: how many intervals it
+ *                                        was programmed, the correlate's
+ *                                        count in them, its specs
  *   with --hpm-profile=yes (hpm profile), at the end:
  *     prof_kind KIND TOTAL               a profiled kind (column order), its
  *                                        total over cores as the UPC read it
@@ -160,6 +170,8 @@
 #define VPMU_REC_UPC "upc"
 #define VPMU_REC_REAPED "reaped"
 #define VPMU_REC_EXEC_NATIVE "exec_native"
+#define VPMU_REC_MPX "mpx"
+#define VPMU_REC_MPX_SET "mpx_set"
 #define VPMU_UPC_WORD_COUNTERS "counters"
 #define VPMU_UPC_WORD_LOST "lost_carries"
 #define VPMU_UPC_WORD_PARITY "parity_errors"

@@ -85,6 +85,7 @@
 
 #include "vpmu_events.h"
 #include "vpmu_gate.h"
+#include "vpmu_mpx.h"
 #include "vpmu_node.h"
 #include "vpmu_profile.h"
 #include "vpmu_sample.h"
@@ -1133,6 +1134,14 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
          * after its N-th event */
         IRDirty *d = unsafeIRDirty_0_N(0, "vpmu_gate_check",
                                        VG_(fnptr_to_fnentry)((void *)&vpmu_gate_check),
+                                       mkIRExprVec_0());
+        addStmtToIRSB(c.sb, IRStmt_Dirty(d));
+    }
+    if (vpmu_mpx_armed && vge->n_used > 0) {
+        /* multiplexing: the next set at the first superblock boundary
+         * after each period of the correlate */
+        IRDirty *d = unsafeIRDirty_0_N(0, "vpmu_mpx_check",
+                                       VG_(fnptr_to_fnentry)((void *)&vpmu_mpx_check),
                                        mkIRExprVec_0());
         addStmtToIRSB(c.sb, IRStmt_Dirty(d));
     }

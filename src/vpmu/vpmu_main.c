@@ -45,6 +45,7 @@
 #include "vpmu_live.h"
 #include "vpmu_events.h"
 #include "vpmu_gate.h"
+#include "vpmu_mpx.h"
 #include "vpmu_io.h"
 #include "catalog.h"
 #include "hpm/upc.h"
@@ -1830,17 +1831,17 @@ static Long req_events(Addr buf, UWord n)
     return rc == HPM_VPMU_OK ? (Long)m : rc;
 }
 
-static Long req_select(Addr buf, UWord n)
+void vpmu_account(void)
 {
-    static UInt codes[HPM_CAT_CODES];
-    UInt i, d;
-    if (n == 0 || n > HPM_CAT_CODES)
-        return HPM_VPMU_EINVAL;
-    if (client_get(codes, buf, n * sizeof(UInt)) != HPM_VPMU_OK)
-        return HPM_VPMU_EFAULT;
     account();
-    if (vpmu_node_select(codes, (UInt)n) != 0)
-        return HPM_VPMU_EINVAL;
+}
+
+Int vpmu_reprogram(const UInt *specs, UInt n)
+{
+    UInt i, d;
+    account();
+    if (vpmu_node_select(specs, n) != 0)
+        return -1;
     vpmu_ev_counted_widen(vpmu_node_events_needed());
     /* new programming: every per-thread and region count restarts */
     VG_(memset)(core_seen, 0, vpmu_node_cores() * sizeof *core_seen);
@@ -1851,7 +1852,17 @@ static Long req_select(Addr buf, UWord n)
         for (d = 0; d < threads[i].depth; d++)
             VG_(memset)(threads[i].stack[d].snap, 0, sizeof threads[i].stack[d].snap);
     }
-    return HPM_VPMU_OK;
+    return 0;
+}
+
+static Long req_select(Addr buf, UWord n)
+{
+    static UInt codes[HPM_CAT_CODES];
+    if (n == 0 || n > HPM_CAT_CODES)
+        return HPM_VPMU_EINVAL;
+    if (client_get(codes, buf, n * sizeof(UInt)) != HPM_VPMU_OK)
+        return HPM_VPMU_EFAULT;
+    return vpmu_reprogram(codes, (UInt)n) == 0 ? HPM_VPMU_OK : HPM_VPMU_EINVAL;
 }
 
 /* Units are numbered by 32 bits, as UPC_WRITE takes them: a wider number is
@@ -2205,13 +2216,18 @@ static void write_output(const HChar *fname, Bool at_exec)
         nthreads++;
     out_printf(o, VPMU_REC_THREADS " %u\n", nthreads);
 
-    /* node-wide counts, read from the UPC */
-    for (i = 0; i < vpmu_node_n_events(); i++) {
-        HChar name[HPM_CAT_NAME_MAX];
-        UInt code = (UInt)vpmu_node_event_code(i);
-        vpmu_node_code_name(code, name, sizeof name);
-        out_printf(o, VPMU_REC_COUNT " %u %s %llu\n", code, name, vpmu_node_event_value(i));
-    }
+    /* node-wide counts, read from the UPC (multiplexed: over each set's
+     * intervals) */
+    vpmu_mpx_finish();
+    if (vpmu_mpx_on())
+        vpmu_mpx_write(o);
+    else
+        for (i = 0; i < vpmu_node_n_events(); i++) {
+            HChar name[HPM_CAT_NAME_MAX];
+            UInt code = (UInt)vpmu_node_event_code(i);
+            vpmu_node_code_name(code, name, sizeof name);
+            out_printf(o, VPMU_REC_COUNT " %u %s %llu\n", code, name, vpmu_node_event_value(i));
+        }
 
     VG_(memset)(total, 0, sizeof total);
     /* threads in serial order: live ones and exited ones */
@@ -2288,6 +2304,7 @@ static Bool process_cmd_line_option(const HChar *arg)
     } else if (vpmu_procs_option(arg)) {
     } else if (vpmu_gate_option(arg)) {
     } else if (vpmu_upctrace_option(arg)) {
+    } else if (vpmu_mpx_option(arg)) {
     } else if VG_STR_CLO (arg, "--hpm-level", level) {
         clo_level_given = True;
         if (VG_(strcmp)(level, "insn") == 0)
@@ -2323,6 +2340,7 @@ static void print_usage(void)
     vpmu_procs_usage();
     vpmu_gate_usage();
     vpmu_upctrace_usage();
+    vpmu_mpx_usage();
 }
 
 static void print_debug_usage(void)
@@ -2340,6 +2358,7 @@ static void post_clo_init(void)
     vpmu_ev_counted = clo_level_given ? ~0u : vpmu_node_events_needed();
     if (vpmu_gate_init())
         clo_start = False; /* a gate starts the counting */
+    vpmu_mpx_init();
     vpmu_running = clo_start;
     counting_wanted = clo_start;
     if (clo_start)

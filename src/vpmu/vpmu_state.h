@@ -88,6 +88,13 @@ UInt vpmu_thread_serial(ThreadId tid);
 
 /* The global start and stop (HPM_VPMU_START/STOP, the gates): what ran so
  * far is accounted first. */
+/* What ran so far folded, fed to the UPCs and credited to the running
+ * thread (vpmu_main.c), before a read of the node's counts. */
+void vpmu_account(void);
+/* New programming (a client's HPM_VPMU_SELECT, a multiplexing switch):
+ * what ran goes to the old one, every per-thread and region count restarts.
+ * 0, or -1 (a spec the node cannot count now: nothing changed). */
+Int vpmu_reprogram(const UInt *specs, UInt n);
 void vpmu_counting_start(void);
 void vpmu_counting_stop(void);
 

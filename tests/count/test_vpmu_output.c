@@ -178,6 +178,19 @@ static void test_malformed(void)
     bad("count 1024 PU0_INSTRUCTIONS 5\n",
         "event code 1024 is PU0_INSTRUCTIONS:level-low here, the tool calls it");
     bad("count 980 PU0_X 5\n", "not in this hpm's catalog");
+    /* multiplexed runs (hpm count --multiplex) */
+    good("mpx 2 1000 INSTRUCTIONS 9\nmpx_set 0 5 5000 0,2\nmpx_set 1 5 4990 0,1\n");
+    bad("mpx 2 1000 INSTRUCTIONS\n", "'mpx' needs SETS PERIOD KIND SWITCHES");
+    bad("mpx 0 1000 INSTRUCTIONS 0\n", "at least one set");
+    bad("mpx 65 1000 INSTRUCTIONS 0\n", "sets");
+    bad("mpx 2 1000 NO_SUCH 0\n", "unknown event kind 'NO_SUCH'");
+    bad("mpx 2 1 INSTRUCTIONS 0\nmpx 2 1 INSTRUCTIONS 0\n", "second 'mpx' record");
+    bad("mpx_set 0 1 1 0\n", "'mpx_set' before 'mpx'");
+    bad("mpx 2 1 INSTRUCTIONS 0\nmpx_set 2 1 1 0\n", "set");
+    bad("mpx 2 1 INSTRUCTIONS 0\nmpx_set 0 1 1 0\nmpx_set 0 1 1 0\n", "second 'mpx_set 0'");
+    bad("mpx 2 1 INSTRUCTIONS 0\nmpx_set 0 1 1 0,x\n", "a spec is not an event code");
+    bad("mpx 2 1 INSTRUCTIONS 0\nmpx_set 0 1 1 4096\n", "a spec is not an event code");
+    bad("mpx 2 1 INSTRUCTIONS 0\nmpx_set 0 1 1\n", "'mpx_set' needs");
     bad("count 0 PU0_INSTRUCTIONS -5\n", "count is not an unsigned decimal");
     bad("count 0 PU0_INSTRUCTIONS 18446744073709551616\n", "not an unsigned decimal");
     bad("count 0 PU0_INSTRUCTIONS 5 6\n", "'count' needs");
@@ -278,6 +291,29 @@ static void expect_capture(void (*fn)(FILE *, const char *), const char *in, con
         failures++;
     }
     free(got);
+}
+
+/* A multiplexed run's records are written back as they were read. */
+static void test_mpx_round_trip(void)
+{
+    char buf[4096], err[256], *text = NULL;
+    size_t len = 0;
+    struct vpmu_output a, b;
+    FILE *f = open_memstream(&text, &len);
+    snprintf(buf, sizeof buf, "%s%s", header,
+             "count 0 PU0_INSTRUCTIONS 9990\ncount 2 PU0_LOADS 70\ncount 3 PU0_STORES 30\n"
+             "mpx 2 1000 INSTRUCTIONS 9\nmpx_set 0 5 5000 0,2\nmpx_set 1 5 4990 0,3\n");
+    CHECK(vpmu_output_parse(&a, buf, strlen(buf), err, sizeof err) == 0);
+    CHECK(a.mpx_sets == 2 && a.mpx_period == 1000 && a.mpx_kind == HPM_K_INSTRUCTIONS);
+    CHECK(a.mpx_switches == 9 && a.mpx_correlate[1] == 4990 && a.mpx_intervals[0] == 5);
+    CHECK(a.mpx_set_of[0] == VPMU_MPX_EVERY && a.mpx_set_of[2] == 1 && a.mpx_set_of[3] == 2);
+    CHECK(f && vpmu_output_write(&a, f) == 0 && fclose(f) == 0);
+    CHECK(vpmu_output_parse(&b, text, len, err, sizeof err) == 0);
+    CHECK(b.mpx_sets == 2 && b.mpx_correlate[0] == 5000 && b.mpx_set_of[3] == 2 &&
+          b.mpx_set_of[0] == VPMU_MPX_EVERY && b.mpx_switches == 9);
+    vpmu_output_free(&a);
+    vpmu_output_free(&b);
+    free(text);
 }
 
 static void test_escaping(void)
@@ -498,6 +534,7 @@ int main(int argc, char **argv)
     test_truncations(argv[1]);
     test_malformed();
     test_escaping();
+    test_mpx_round_trip();
     test_reports(argv[1]);
     test_tree_records();
     test_tree_load();

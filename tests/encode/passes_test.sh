@@ -49,5 +49,35 @@ EOT
 run count --machine ./small.machine --passes=auto -e $ev -- /bin/sh ./rand.sh
 expect_rc 3
 expect_out "NOT REPEATABLE: the correlate differs between passes"
+# --multiplex: one run cycling the three sets every 20000 instructions; the
+# correlate is exact (the one run's), the others estimates near the one
+# run's, the report says so
+"$hpm" count --machine ./small.machine --multiplex=20000 --csv -o mpx.csv -e $ev -- "$prog" 20000 \
+    >progm.out 2>err || fail "the multiplexed run failed: $(tail -3 err)"
+[ "$(grep -c 'hpm-stream n=20000' progm.out)" = 1 ] || fail "the program did not run once"
+grep -q '3 sets of events cycled in one run every 20000 INSTRUCTIONS' err ||
+    fail "no multiplexing said: $(head -3 err)"
+grep -q 'multiplexed (estimated): 3 sets' mpx.csv || fail "the report does not say multiplexed"
+grep -q 'estimated (6 event codes: ' mpx.csv || fail "the estimated events are not named"
+grep -q 'INSTRUCTIONS per set: set 1 ' mpx.csv || fail "no per-set correlate"
+# value EVENT FILE: the count of row EVENT in a CSV report
+value() { grep "^event,$1,,,,," "$2" | cut -d, -f7; }
+[ "$(value INSTRUCTIONS mpx.csv)" = "$(value INSTRUCTIONS one.csv)" ] ||
+    fail "the correlate is not exact: $(value INSTRUCTIONS mpx.csv) vs $(value INSTRUCTIONS one.csv)"
+for e in LOADS STORES CYCLES; do
+    m=$(value $e mpx.csv) o=$(value $e one.csv)
+    [ -n "$m" ] && [ -n "$o" ] || fail "no $e row"
+    echo "$e: multiplexed $m, one run $o"
+    # within 5% (the sets take turns on a loop of the same work)
+    [ $((m * 100)) -ge $((o * 95)) ] && [ $((m * 100)) -le $((o * 105)) ] ||
+        fail "$e estimated $m, the one run's $o"
+done
+run count --machine ./small.machine --passes=auto --multiplex=100 -e $ev -- "$prog" 100
+expect_rc 2
+expect_err "one of them"
+# events that fit one configuration: nothing to cycle, an ordinary report
+run count --machine ./small.machine --multiplex=100 -e LOADS,INSTRUCTIONS -- "$prog" 100
+expect_rc 0
+grep -q multiplexed out && fail "multiplexed one set"
 [ -z "$(ls -A tmp)" ] || fail "left in TMPDIR: $(ls -A tmp)"
 echo "ok passes"

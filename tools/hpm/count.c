@@ -201,7 +201,7 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
         msrc[4200], err[512];
     const char *vg, *lib;
     char *codes = NULL, *wire = NULL, *out_arg = NULL, *machine_arg = NULL, *events_arg = NULL,
-         **args = NULL, *gate_args[4] = {NULL, NULL, NULL, NULL}, *skip_arg = NULL;
+         **args = NULL, *gate_args[5] = {NULL, NULL, NULL, NULL, NULL}, *skip_arg = NULL;
     struct runner_spec spec = {0};
     struct runner_result res = {0};
     struct reap_views early = {0, NULL, 0};
@@ -305,12 +305,12 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
     if (!o.start)
         args[na++] = "--hpm-start=no";
     {
-        /* the gates, as the tool's options */
+        /* the gates and --multiplex's sets, as the tool's options */
         static const char *const gate_opt[] = {"--hpm-start-at=", "--hpm-stop-at=",
-                                               "--hpm-only=", "--hpm-trigger="};
-        const char *gate_val[] = {o.start_at, o.stop_at, o.only, o.trigger};
+                                               "--hpm-only=", "--hpm-trigger=", "--hpm-mpx="};
+        const char *gate_val[] = {o.start_at, o.stop_at, o.only, o.trigger, o.mpx_plan};
         unsigned g;
-        for (g = 0; g < 4; g++) {
+        for (g = 0; g < 5; g++) {
             if (!gate_val[g])
                 continue;
             gate_args[g] = malloc(strlen(gate_opt[g]) + strlen(gate_val[g]) + 1);
@@ -664,7 +664,7 @@ done:
     free(events_arg);
     free(args);
     free(skip_arg);
-    for (i = 0; i < 4; i++)
+    for (i = 0; i < 5; i++)
         free(gate_args[i]);
     return rc;
 }

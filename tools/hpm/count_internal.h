@@ -54,6 +54,8 @@ struct count_opts {
     long repeat; /* --repeat N: N identical runs first, to find unstable events */
     const char *passes;    /* --passes=auto|N: once per event set (passes.h) */
     const char *correlate; /* --correlate=EVENT: counted on every pass */
+    long multiplex;        /* --multiplex=N: the sets cycled in one run every N correlate events */
+    const char *mpx_plan;  /* --mpx-plan: that run's sets, for the tool's --hpm-mpx (passes.c) */
     const char *keep_output; /* --keep-output=FILE: the counts as the tool's output file */
     struct hpm_opt_list notes; /* --note=TEXT: added to the report (passes.h) */
     char **prog; /* PROGRAM ARGS..., NULL-terminated */

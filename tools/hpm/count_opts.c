@@ -74,7 +74,7 @@ static const char count_footer[] =
 
 
 /* The one table of hpm count's and hpm run's options: parsing and usage. */
-#define COUNT_OPTIONS 30 /* rows, with the end */
+#define COUNT_OPTIONS 32 /* rows, with the end */
 void count_table(struct count_opts *o, struct hpm_opt *t)
 {
     const struct hpm_opt rows[] = {
@@ -169,8 +169,17 @@ void count_table(struct count_opts *o, struct hpm_opt *t)
          "in N passes at most; the report merges their exact counts",
          HPM_OPT_STRING, &o->passes, NULL, NULL, 0, 0},
         {"--correlate", NULL, "EVENT",
-         "with --passes: counted on every pass and compared [INSTRUCTIONS]",
+         "with --passes: counted on every pass and compared [INSTRUCTIONS];\n"
+         "with --multiplex: counted throughout, the estimates' scale",
          HPM_OPT_STRING, &o->correlate, NULL, NULL, 0, 0},
+        {"--multiplex", NULL, "N",
+         "more events than the machine's counter unit holds: one run,\n"
+         "the encoder's sets cycled every N events of the correlate;\n"
+         "the counts are scaled by the correlate and labelled estimated",
+         HPM_OPT_LONG, &o->multiplex, NULL, NULL, 1, 1000000000000L},
+        {"--mpx-plan", NULL, "PLAN",
+         "(--multiplex's run: the sets, as the tool's --hpm-mpx)",
+         HPM_OPT_STRING, &o->mpx_plan, NULL, NULL, 0, 0},
         {"--keep-output", NULL, "FILE",
          "also write the counts as the tool's output file (--from-output)",
          HPM_OPT_STRING, &o->keep_output, NULL, NULL, 0, 0},

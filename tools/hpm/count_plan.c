@@ -134,12 +134,14 @@ int count_prepare(int count_mode, int run_only, int profile, int argc, char **ar
         return rc;
     if (count_mode && !*in_job && !o->keep_output) {
         /* more events than the machine's counter unit holds: passes */
-        struct passes_req pq = {m, *features, rows, *n_rows, o->passes, o->correlate, argc, argv};
+        struct passes_req pq = {m,           *features,    rows, *n_rows, o->passes,
+                                o->correlate, o->multiplex, argc, argv};
         rc = passes_maybe_run(&pq);
         if (rc != PASSES_NOT_NEEDED)
             return rc;
-    } else if (o->passes) {
-        return count_usage_error("--passes is an hpm count option (not with --mpi%s)", "");
+    } else if (o->passes || o->multiplex) {
+        return count_usage_error("--passes and --multiplex are hpm count options (not with "
+                                 "--mpi%s)", "");
     }
     {
         int said = 0;

@@ -20,6 +20,8 @@ struct passes_req {
     unsigned n_rows;
     const char *passes;    /* --passes: "auto", "N", or NULL */
     const char *correlate; /* --correlate, or NULL: INSTRUCTIONS */
+    long multiplex;        /* --multiplex=N: one run, the sets cycled every N correlate
+                              events; 0: passes */
     int argc;              /* hpm count's arguments (argv[0] "count") */
     char **argv;
 };
@@ -28,8 +30,11 @@ struct passes_req {
  * this hpm count again with its set of events and the correlate
  * (--keep-output), the passes' counts merged into one output file, and the
  * report written from it (--from-output, the passes and the correlate's
- * verdict as notes). Returns PASSES_NOT_NEEDED when the events fit one
- * configuration and --passes was not given, else the exit status. */
+ * verdict as notes). With --multiplex, one run cycles the sets instead
+ * (--mpx-plan: the tool's --hpm-mpx) and the report scales each event by
+ * the correlate, labelled estimated. Returns PASSES_NOT_NEEDED when the
+ * events fit one configuration and neither was given, else the exit
+ * status. */
 int passes_maybe_run(const struct passes_req *q);
 
 #endif

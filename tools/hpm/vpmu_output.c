@@ -30,7 +30,7 @@ struct parser {
     size_t errlen;
     /* singleton records seen, to reject a second one */
     int seen_command, seen_machine, seen_cores, seen_freq, seen_level, seen_models, seen_upcs,
-        seen_exit, seen_upc_writes, seen_forks;
+        seen_exit, seen_upc_writes, seen_forks, seen_mpx;
     size_t last_thr, last_reg; /* lookup caches: records come grouped */
 };
 
@@ -354,6 +354,65 @@ static int rec_upc(struct parser *p, const struct line *l)
     return 0;
 }
 
+/* mpx SETS PERIOD KIND SWITCHES */
+static int rec_mpx(struct parser *p, const struct line *l)
+{
+    struct vpmu_output *o = p->o;
+    uint64_t sets;
+    int kind;
+    if (l->n != 5)
+        return fail(p, "'mpx' needs SETS PERIOD KIND SWITCHES");
+    if (once(p, &p->seen_mpx, "mpx") ||
+        get_u64(p, l, 1, VPMU_MPX_MAX_SETS, "sets", &sets) ||
+        get_u64(p, l, 2, UINT64_MAX, "period", &o->mpx_period) ||
+        get_u64(p, l, 4, UINT64_MAX, "switches", &o->mpx_switches))
+        return -1;
+    kind = hpm_catalog_kind_by_name(l->f[3], l->flen[3]);
+    if (sets == 0 || o->mpx_period == 0)
+        return fail(p, "'mpx' needs at least one set and a period");
+    if (kind < 0)
+        return fail(p, "unknown event kind '%.*s'", (int)(l->flen[3] > 48 ? 48 : l->flen[3]),
+                    l->f[3]);
+    o->mpx_sets = (unsigned)sets;
+    o->mpx_kind = (unsigned)kind;
+    return 0;
+}
+
+/* mpx_set S INTERVALS CORRELATE SPEC,SPEC,... */
+static int rec_mpx_set(struct parser *p, const struct line *l)
+{
+    struct vpmu_output *o = p->o;
+    uint64_t set;
+    size_t i = 0;
+    if (l->n != 5)
+        return fail(p, "'mpx_set' needs S INTERVALS CORRELATE SPECS");
+    if (!p->seen_mpx)
+        return fail(p, "'mpx_set' before 'mpx'");
+    if (get_u64(p, l, 1, o->mpx_sets - 1, "set", &set))
+        return -1;
+    if (o->mpx_seen[set])
+        return fail(p, "second 'mpx_set %u' record", (unsigned)set);
+    if (get_u64(p, l, 2, UINT64_MAX, "intervals", &o->mpx_intervals[set]) ||
+        get_u64(p, l, 3, UINT64_MAX, "correlate", &o->mpx_correlate[set]))
+        return -1;
+    o->mpx_seen[set] = 1;
+    while (i < l->flen[4]) {
+        size_t j = i;
+        uint64_t spec;
+        while (j < l->flen[4] && l->f[4][j] != ',')
+            j++;
+        if (parse_u64(l->f[4] + i, j - i, &spec) != 0 || spec >= HPM_CAT_SPECS ||
+            hpm_catalog_spec_decode((unsigned)spec, NULL, NULL, NULL) != 0)
+            return fail(p, "'mpx_set %u': a spec is not an event code", (unsigned)set);
+        if (o->mpx_set_of[spec] == 0)
+            o->mpx_set_of[spec] = (unsigned char)(set + 1);
+        else if (o->mpx_set_of[spec] != set + 1)
+            o->mpx_set_of[spec] = VPMU_MPX_EVERY; /* in two sets: the correlate's */
+        i = j + 1;
+    }
+    return 0;
+}
+
 static int rec_exit(struct parser *p, const struct line *l)
 {
     struct vpmu_output *o = p->o;
@@ -430,6 +489,10 @@ static int record(struct parser *p, struct line *l)
         return 0; /* exact tool counters for its own tests; hpm reports UPC reads */
     if (field_is(l, 0, VPMU_REC_UPC))
         return rec_upc(p, l);
+    if (field_is(l, 0, VPMU_REC_MPX))
+        return rec_mpx(p, l);
+    if (field_is(l, 0, VPMU_REC_MPX_SET))
+        return rec_mpx_set(p, l);
     if (field_is(l, 0, VPMU_REC_EXIT))
         return rec_exit(p, l);
     /* the remaining known records have exactly one value */
@@ -795,6 +858,24 @@ int vpmu_output_write(const struct vpmu_output *o, FILE *f)
         fprintf(f, VPMU_REC_EXIT " " VPMU_EXIT_WORD_SIGNAL "\n");
     else if (o->exit_kind == VPMU_EXIT_EXEC)
         fprintf(f, VPMU_REC_EXIT " " VPMU_EXIT_WORD_EXEC "\n");
+    if (o->mpx_sets) {
+        unsigned set, c;
+        fprintf(f, VPMU_REC_MPX " %u %" PRIu64 " %s %" PRIu64 "\n", o->mpx_sets, o->mpx_period,
+                hpm_catalog_kind(o->mpx_kind)->name, o->mpx_switches);
+        for (set = 0; set < o->mpx_sets; set++) {
+            const char *sep = " ";
+            if (!o->mpx_seen[set])
+                continue;
+            fprintf(f, VPMU_REC_MPX_SET " %u %" PRIu64 " %" PRIu64, set, o->mpx_intervals[set],
+                    o->mpx_correlate[set]);
+            for (c = 0; c < HPM_CAT_SPECS; c++)
+                if (o->mpx_set_of[c] == set + 1 || o->mpx_set_of[c] == VPMU_MPX_EVERY) {
+                    fprintf(f, "%s%u", sep, c);
+                    sep = ",";
+                }
+            fputc('\n', f);
+        }
+    }
     return ferror(f) ? -1 : 0;
 }
 

@@ -59,6 +59,9 @@ struct vpmu_upc {
     uint64_t counters, lost_carries, parity_errors;
 };
 
+#define VPMU_MPX_MAX_SETS 64 /* the tool's --hpm-mpx holds at most as many */
+#define VPMU_MPX_EVERY 255   /* mpx_set_of: a spec of every set (the correlate) */
+
 struct vpmu_output {
     unsigned version;
     char *command; /* the rest of the `command` line, verbatim; NULL if absent */
@@ -91,6 +94,17 @@ struct vpmu_output {
     size_t n_reg, cap_reg;
     struct vpmu_upc *upc;
     size_t n_upc, cap_upc;
+
+    /* Multiplexed (hpm count --multiplex, the tool's mpx records): mpx_sets
+     * sets cycled every mpx_period events of mpx_kind, mpx_switches times;
+     * per set, the intervals it was programmed and the correlate's count in
+     * them; per spec, its set + 1 (0: in none, VPMU_MPX_EVERY: in all). */
+    unsigned mpx_sets;
+    uint64_t mpx_period, mpx_switches;
+    unsigned mpx_kind;
+    uint64_t mpx_intervals[VPMU_MPX_MAX_SETS], mpx_correlate[VPMU_MPX_MAX_SETS];
+    unsigned char mpx_seen[VPMU_MPX_MAX_SETS];
+    unsigned char mpx_set_of[HPM_CAT_SPECS];
 };
 
 /* Parse len bytes (need not be NUL-terminated). Returns 0, or -1 with err
