@@ -244,46 +244,22 @@ static UChar kind_event[HPM_K_CORE_COUNT];
 
 static void init_kind_event(void)
 {
-    static const struct {
-        UChar kind, ev;
-    } map[] = {
-        {HPM_K_INSTRUCTIONS, VPMU_EV_INSTRUCTIONS},
-        {HPM_K_LOADS, VPMU_EV_LOADS},
-        {HPM_K_STORES, VPMU_EV_STORES},
-        {HPM_K_LOAD_BYTES, VPMU_EV_LOAD_BYTES},
-        {HPM_K_STORE_BYTES, VPMU_EV_STORE_BYTES},
-        {HPM_K_INT_ADDSUB, VPMU_EV_INT_ADDSUB},
-        {HPM_K_INT_MUL, VPMU_EV_INT_MUL},
-        {HPM_K_INT_DIV, VPMU_EV_INT_DIV},
-        {HPM_K_INT_LOGIC, VPMU_EV_INT_LOGIC},
-        {HPM_K_BRANCHES, VPMU_EV_BRANCHES},
-        {HPM_K_BR_COND, VPMU_EV_BR_COND},
-        {HPM_K_BR_COND_TAKEN, VPMU_EV_BR_COND_TAKEN},
-        {HPM_K_BR_COND_NOT_TAKEN, VPMU_EV_BR_COND_NOT_TAKEN},
-        {HPM_K_BR_DIRECT, VPMU_EV_BR_DIRECT},
-        {HPM_K_BR_INDIRECT, VPMU_EV_BR_INDIRECT},
-        {HPM_K_BR_CALLS, VPMU_EV_BR_CALL},
-        {HPM_K_BR_CALLS_INDIRECT, VPMU_EV_BR_CALL_INDIRECT},
-        {HPM_K_BR_RETURNS, VPMU_EV_BR_RET},
-        {HPM_K_SYSCALLS, VPMU_EV_SYSCALLS},
-        {HPM_K_FP_INSTRUCTIONS, VPMU_EV_FP_INSTRUCTIONS},
-        {HPM_K_FP_OPS, VPMU_EV_FP_OPS},
-        {HPM_K_FP_SP_SCALAR, VPMU_EV_FP_SP_SCALAR},
-        {HPM_K_FP_SP_128, VPMU_EV_FP_SP_128},
-        {HPM_K_FP_SP_256, VPMU_EV_FP_SP_256},
-        {HPM_K_FP_DP_SCALAR, VPMU_EV_FP_DP_SCALAR},
-        {HPM_K_FP_DP_128, VPMU_EV_FP_DP_128},
-        {HPM_K_FP_DP_256, VPMU_EV_FP_DP_256},
-        {HPM_K_FP_FMA, VPMU_EV_FP_FMA},
-        {HPM_K_FP_DIV, VPMU_EV_FP_DIV},
-        {HPM_K_FP_SQRT, VPMU_EV_FP_SQRT},
-        {HPM_K_L1I_ACCESSES, VPMU_EV_INSTRUCTIONS}, /* one fetch per instruction */
-    };
-    UInt i;
-    for (i = 0; i < HPM_K_CORE_COUNT; i++)
-        kind_event[i] = NO_EV;
-    for (i = 0; i < sizeof map / sizeof map[0]; i++)
-        kind_event[map[i].kind] = map[i].ev;
+    /* the catalog's tool-event column names the exact counter each exact
+     * kind is (the catalog is the one per-event table; tests/catalog
+     * checks that every name it gives is one of vpmu_events.h's) */
+    static const HChar *const names[VPMU_EV_COUNT] = VPMU_EVENT_NAME_INIT;
+    UInt k, e;
+    for (k = 0; k < HPM_K_CORE_COUNT; k++) {
+        const HChar *tool = hpm_catalog_kind(k)->tool_event;
+        kind_event[k] = NO_EV;
+        if (!tool[0])
+            continue;
+        for (e = 0; e < VPMU_EV_COUNT && VG_(strcmp)(names[e], tool) != 0; e++)
+            ;
+        tl_assert2(e < VPMU_EV_COUNT, "catalog kind %s: no tool event '%s'",
+                   hpm_catalog_kind(k)->name, tool);
+        kind_event[k] = (UChar)e;
+    }
 }
 
 /* ---------------------------------------------------------------- options */

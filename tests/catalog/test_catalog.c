@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "catalog.h"
+#include "vpmu_events.h"
 #include "hpm/upc.h"
 #include "hpm_check.h"
 #include "machine_wire.h"
@@ -203,6 +204,24 @@ static void test_table_and_parser(void)
     CHECK_STR(hpm_catalog_kind(HPM_K_STALL_MEM_CYCLES)->units, "cycles");
     CHECK_STR(hpm_catalog_kind(HPM_K_BR_CALLS)->tool_event, "br_call");
     CHECK_STR(hpm_catalog_kind(HPM_K_L1D_MISSES)->tool_event, "");
+    {
+        /* the tool takes its kind-to-counter map from this column
+         * (vpmu_node.c): every name must be one of its counters */
+        static const char *const names[VPMU_EV_COUNT] = VPMU_EVENT_NAME_INIT;
+        unsigned k, e, exact = 0;
+        for (k = 0; k < HPM_K_COUNT; k++) {
+            const char *t = hpm_catalog_kind(k)->tool_event;
+            if (!t[0])
+                continue;
+            for (e = 0; e < VPMU_EV_COUNT && strcmp(names[e], t) != 0; e++)
+                ;
+            CHECKF(e < VPMU_EV_COUNT, "%s: tool event '%s'", hpm_catalog_kind(k)->name, t);
+            CHECKF(k < HPM_K_CORE_COUNT, "%s: a node kind with a tool event",
+                   hpm_catalog_kind(k)->name);
+            exact++;
+        }
+        CHECK_EQ(exact, 31); /* the core's exact kinds, L1I_ACCESSES (instructions) among them */
+    }
     /* where each count comes from */
     CHECK_EQ(hpm_catalog_kind(HPM_K_BR_CALLS)->source, HPM_SRC_EXACT);
     CHECK_EQ(hpm_catalog_kind(HPM_K_L1D_MISSES)->source, HPM_SRC_MODELED);
