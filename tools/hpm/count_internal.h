@@ -114,6 +114,37 @@ struct interval_watch {
 /* count_output.c: one tick of hpm count -I (runner_spec.on_interval) */
 void count_interval_tick(void *ctx, pid_t child);
 
+enum count_mode { MODE_COUNT, MODE_RUN, MODE_PROFILE, MODE_RECORD };
+
+/* count_toolcmd.c: the tool's command line (valgrind --tool=hpm ..., then
+ * PROGRAM). build: 0, or -1 when out of memory (free it either way). */
+struct count_toolcmd {
+    const char *vg;      /* valgrind, set by the caller */
+    char **args;         /* NULL-terminated */
+    char *wire;          /* the machine as the tool reads it (--hpm-machine) */
+    char *codes;         /* the events (--hpm-events) */
+    char *out_arg, *machine_arg, *events_arg, *skip_arg, *gate_args[5];
+    char live_arg[48];
+};
+int count_toolcmd_build(struct count_toolcmd *t, const struct count_opts *o,
+                        const struct hpm_machine *m, const struct count_row *rows,
+                        unsigned n_rows, const char *dir, enum count_mode mode,
+                        const char *const *hook_args);
+void count_toolcmd_free(struct count_toolcmd *t);
+
+/* count_notes.c: the report's notes on a virtual-PMU run, in the order
+ * reports give them; nb holds their text (it must outlive the report). */
+struct count_tree;
+struct runner_result;
+struct count_notes {
+    char sig[160], exit[160], core[160], exec[600], lost[4200], fork[200], killed[400],
+        view[1000], native[1200], upc[200], sat[200], left[160];
+};
+void count_add_notes(struct count_report *r, struct count_notes *nb, const struct count_opts *o,
+                     unsigned cores, struct count_tree *tree, const struct vpmu_output *out,
+                     const struct runner_result *res, const struct count_row *rows,
+                     unsigned n_rows, const char *dir);
+
 /* count_plan.c: COUNT_GO when the virtual PMU runs the program, else the
  * exit status (perf_event's run and --from-output end in count_front). */
 #define COUNT_GO (-1000)
