@@ -792,6 +792,7 @@ list)
     expect_rc 0
     n=$(grep -c ' yes ' out)
     expect_range "events bgp provides" "$n" 64 1000
+    expect_out "NAME:edge-rise"
     ;;
 from_output)
     # reports of a hand-written tool output file (format 2): text, JSON, CSV

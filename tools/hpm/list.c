@@ -254,5 +254,8 @@ int cmd_list(int argc, char **argv)
         fprintf(stderr, "hpm list: no event matches '%s'\n", pat ? pat : "");
         return 1;
     }
+    if (!md)
+        printf("each event counts in a mode too: NAME:level-low, NAME:edge-rise, NAME:edge-fall "
+               "(docs/events.md, Counting modes)\n");
     return 0;
 }
