@@ -83,8 +83,9 @@ struct count_report {
 
 /* The report model: everything the three writers show, computed once from
  * a struct count_report (totals of the rows, derived metrics through the
- * formula engine, host figures, sorted threads, the program and exit texts);
- * the text, JSON and CSV writers only format it. */
+ * formula engine, host figures, sorted threads, the program and exit texts),
+ * for modeled and measured counts alike; one walk over it calls the text,
+ * JSON or CSV writer (count_report_writer.h), which only formats it. */
 struct count_report_event {
     const struct count_row *row;
     const struct hpm_cat_kind_info *kind;
@@ -110,6 +111,8 @@ struct count_report_mpi_stat {
 
 struct count_report_model {
     const struct count_report *r;
+    const char *source;  /* "modeled" (the virtual PMU) or "measured" (perf_event) */
+    unsigned n_events;   /* the report's events: r->n_rows, or r->n_measured */
     char *program;       /* the command line as a shell would need it */
     char exit[128];      /* "status 0", "killed by signal 11 (...)" */
     char frequency[64];  /* "850 MHz" */

@@ -88,7 +88,7 @@ int mpi_job_load(struct mpi_job *j, char *const *paths, unsigned n, char *err, s
 void mpi_job_free(struct mpi_job *j);
 
 /* Why rank r has no counts (NULL when it has them). Inline, so that the
- * report (count_report.c) needs no JSON reader to show a job. */
+ * report (count_report_*.c) needs no JSON reader to show a job. */
 static inline const char *mpi_job_missing_reason(const struct mpi_job *j, unsigned r)
 {
     if (r >= j->size)
