@@ -293,7 +293,7 @@ static void compute(const struct papi_eventset *es, const int64_t *nat, long lon
         }
         for (int k = 0; k < ev->nterms; k++)
             t[k] = nat[ev->pos[k]];
-        out[i] = papi_derive(ev->derived, ev->postfix, t, ev->nterms);
+        out[i] = papi_derive(ev->derived, ev->formula, t, ev->nterms);
     }
 }
 
@@ -393,10 +393,20 @@ int PAPI_create_eventset(int *EventSet)
     return PAPI_OK;
 }
 
+/* The events' compiled postfix programs, freed. */
+static void free_formulas(struct papi_eventset *es)
+{
+    for (int i = 0; i < es->nev; i++) {
+        free(es->ev[i].formula);
+        es->ev[i].formula = NULL;
+    }
+}
+
 /* A set no handle names any more: its arrays freed, the structure kept. */
 static void es_free(struct papi_eventset *es)
 {
     overflow_unregister(es);
+    free_formulas(es);
     free(es->ev);
     free(es->nat);
     free(es->nat_ref);
@@ -456,6 +466,7 @@ int PAPI_cleanup_eventset(int EventSet)
     es->hpm_set = fresh;
     es->pin = NULL;
     es->shape_known = 0;
+    free_formulas(es);
     es->nev = 0;
     es->nnat = 0;
     es->multiplex = 0;
@@ -604,7 +615,9 @@ static int add_event(struct papi_eventset *es, int code)
     memset(ev, 0, sizeof *ev);
     ev->code = code;
     ev->derived = r.derived;
-    ev->postfix = r.postfix;
+    /* compiled here, once, rather than on every PAPI_read */
+    if (r.derived == DERIVED_POSTFIX && !(ev->formula = papi_postfix_compile(r.postfix)))
+        return PAPI_ENOMEM;
     for (int k = 0; k < r.nterms; k++) {
         int p = find_native(es, r.term[k]);
         if (p < 0) {
@@ -614,6 +627,8 @@ static int add_event(struct papi_eventset *es, int code)
                  * were appended, so removing them shifts nothing else. */
                 for (int j = k - 1; j >= 0; j--)
                     native_unref(es, ev->pos[j]);
+                free(ev->formula);
+                ev->formula = NULL;
                 return papi_from_hpm(pos, OP_ADD);
             }
             p = es->nnat++;
@@ -633,6 +648,8 @@ static int add_event(struct papi_eventset *es, int code)
         es->nev--;
         for (int j = ev->nterms - 1; j >= 0; j--)
             native_unref(es, ev->pos[j]);
+        free(ev->formula);
+        ev->formula = NULL;
         return rc;
     }
     return PAPI_OK;
@@ -713,6 +730,7 @@ static int remove_event(struct papi_eventset *es, int code)
             }
     for (int k = 0; k < gone.nterms; k++)
         native_unref(es, gone.pos[k]);
+    free(gone.formula);
     return PAPI_OK;
 }
 

@@ -142,8 +142,16 @@ extern struct papi_preset papi_presets[PAPI_END_idx];
 void papi_presets_resolve(void);
 int papi_preset_count(int cidx); /* available presets whose natives are in cidx */
 
-/* Evaluate a derived value from its terms' counts. */
-long long papi_derive(enum papi_derived kind, const char *postfix, const long long *terms, int n);
+/* A DERIVED_POSTFIX program compiled by src/formula, once, when its event
+ * is added to a set; one that does not compile evaluates to 0. NULL: out of
+ * memory. Free with free(). */
+struct hpm_formula;
+struct hpm_formula *papi_postfix_compile(const char *postfix);
+
+/* Evaluate a derived value from its terms' counts; formula is the event's
+ * compiled postfix program (DERIVED_POSTFIX only). */
+long long papi_derive(enum papi_derived kind, const struct hpm_formula *formula,
+                      const long long *terms, int n);
 
 /* ------------------------------------------------------------ event sets */
 
@@ -152,7 +160,7 @@ struct papi_event {
     int nterms;
     int pos[PAPI_MAX_INFO_TERMS];      /* positions in the set's native list */
     enum papi_derived derived;
-    const char *postfix;
+    struct hpm_formula *formula;       /* DERIVED_POSTFIX: compiled at add (owned) */
     int threshold;                     /* overflow threshold, 0 = none */
 };
 

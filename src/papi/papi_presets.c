@@ -322,27 +322,36 @@ const char *const papi_derived_names[] = {
     [DERIVED_POSTFIX] = "DERIVED_POSTFIX",
 };
 
-/* DERIVED_POSTFIX programs ("N0|N1|-|") are compiled and evaluated by
- * hpm's one formula engine (src/formula) with PAPI's integer semantics:
- * integer division, and x / 0 = 0 rather than a trap (a count of zero
- * cycles is a possible read). A program that does not compile gives 0. */
-static long long eval_postfix(const char *prog, const long long *terms, int n)
+/* DERIVED_POSTFIX programs ("N0|N1|-|") are compiled by hpm's one formula
+ * engine (src/formula) when their event is added to a set, and evaluated on
+ * every read with PAPI's integer semantics: integer division, and x / 0 = 0
+ * rather than a trap (a count of zero cycles is a possible read). A program
+ * that does not compile gives 0. NULL: out of memory. */
+struct hpm_formula *papi_postfix_compile(const char *postfix)
 {
-    struct hpm_formula f;
+    struct hpm_formula *f = malloc(sizeof *f);
+    if (f && hpm_formula_postfix(f, postfix ? postfix : "", NULL, 0) != 0)
+        f->n = 0; /* the empty program: every read gives 0 */
+    return f;
+}
+
+static long long eval_postfix(const struct hpm_formula *f, const long long *terms, int n)
+{
     int64_t t[PAPI_MAX_INFO_TERMS];
     int i;
+    if (!f || f->n == 0)
+        return 0;
     if (n < 0)
         n = 0;
     if (n > PAPI_MAX_INFO_TERMS)
         n = PAPI_MAX_INFO_TERMS;
     for (i = 0; i < n; i++)
         t[i] = terms[i];
-    if (hpm_formula_postfix(&f, prog, NULL, 0) != 0)
-        return 0;
-    return hpm_formula_eval_int(&f, t, (unsigned)n);
+    return hpm_formula_eval_int(f, t, (unsigned)n);
 }
 
-long long papi_derive(enum papi_derived kind, const char *postfix, const long long *terms, int n)
+long long papi_derive(enum papi_derived kind, const struct hpm_formula *formula,
+                      const long long *terms, int n)
 {
     long long v = n ? terms[0] : 0;
     switch (kind) {
@@ -357,7 +366,7 @@ long long papi_derive(enum papi_derived kind, const char *postfix, const long lo
             v -= terms[i];
         break;
     case DERIVED_POSTFIX:
-        v = eval_postfix(postfix ? postfix : "", terms, n);
+        v = eval_postfix(formula, terms, n);
         break;
     }
     return v;
