@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * vpmu_out.h - the tool's buffered writer of its output file (vpmu_main.c),
+ * vpmu_out.h - the tool's buffered writer of its output file (vpmu_out.c),
  * shared with the profile's records (vpmu_profile.c).
  */
 #ifndef HPM_VPMU_OUT_H
