@@ -220,6 +220,29 @@ static void upc_touched(void)
 
 static void prof_delta(int kind, int served, ULong *data);
 ULong *vpmu_prof_sink;
+
+/* The sinks (vpmu_node.h): the only way the node reaches the profile, the
+ * sampler and the UPC trace, which call the node; registered at start. */
+static vpmu_node_access_sink access_sink;
+static vpmu_node_data_raw_sink data_raw_sink;
+static vpmu_node_data_prefetch_sink data_prefetch_sink;
+static vpmu_node_batch_sink batch_sink;
+
+void vpmu_node_sink_access(vpmu_node_access_sink fn)
+{
+    access_sink = fn;
+}
+
+void vpmu_node_sink_data(vpmu_node_data_raw_sink raw, vpmu_node_data_prefetch_sink prefetch)
+{
+    data_raw_sink = raw;
+    data_prefetch_sink = prefetch;
+}
+
+void vpmu_node_sink_batch(vpmu_node_batch_sink fn)
+{
+    batch_sink = fn;
+}
 static ULong (*prof_last_core)[VPMU_PR_CORE_N];
 static ULong prof_last_node[VPMU_PR_N];
 /* Each core's folded exact events in lane order (cores[].ev's mirror,
@@ -849,7 +872,7 @@ static __attribute__((noinline)) void ifetch_prof(struct core_state *s, Addr a, 
         prof_access(HPM_IFETCH, served, NULL);
     }
     if (UNLIKELY(vpmu_sample_on))
-        vpmu_sample_access(HPM_IFETCH, 0, served, tlb_miss, NULL);
+        access_sink(HPM_IFETCH, 0, served, tlb_miss, NULL);
 }
 
 /* A fetch that the filter did not answer: the models. */
@@ -1041,11 +1064,11 @@ static __attribute__((noinline)) void data_prof(struct core_state *s, Addr a, Si
     ULong *data = NULL;
     if (run_hier) {
         prof_prefetch_sink();
-        vpmu_prof_data_prefetch(a);
+        data_prefetch_sink(a);
     }
     if (run_tlb && tlb_access(s->dtlb, s->dmemo, &s->dpage, &s->dpage_valid, dpage_bits, a, size)) {
         prof_add(VPMU_PR_DTLB, 1);
-        data = vpmu_prof_data_raw(a);
+        data = data_raw_sink(a);
         data[VPMU_PR_DTLB]++;
         tlb_miss = True;
     }
@@ -1055,7 +1078,7 @@ static __attribute__((noinline)) void data_prof(struct core_state *s, Addr a, Si
          * and its lines that a miss adds to asked for: it was the add
          * that waited after them, as the cost center's had. */
         if (!data)
-            data = vpmu_prof_data_raw(a);
+            data = data_raw_sink(a);
         __builtin_prefetch(data + VPMU_PR_SRV_AT(0, HPM_SERVED_L2), 1);
         __builtin_prefetch(data + VPMU_PR_L1D_WB, 1);
         __builtin_prefetch(data + VPMU_PR_L3, 1);
@@ -1063,12 +1086,12 @@ static __attribute__((noinline)) void data_prof(struct core_state *s, Addr a, Si
         prof_access(kind, served, data);
     }
     if (UNLIKELY(vpmu_sample_acc))
-        vpmu_sample_access(kind, a, served, tlb_miss, data);
+        access_sink(kind, a, served, tlb_miss, data);
 }
 
 static __attribute__((noinline)) void sample_sure_hit(Addr a, Bool write)
 {
-    vpmu_sample_access(write ? HPM_STORE : HPM_LOAD, a, HPM_SERVED_L1, False, NULL);
+    access_sink(write ? HPM_STORE : HPM_LOAD, a, HPM_SERVED_L1, False, NULL);
 }
 
 /* A data access that the filter did not answer: the models. */
@@ -1084,7 +1107,7 @@ static __attribute__((noinline)) void data_model(struct core_state *s, Addr a, S
         int served = run_hier ? hier_access_inline(hier, cur_core, write ? HPM_STORE : HPM_LOAD,
                                                    a, (uint32_t)size)
                               : HPM_SERVED_L1;
-        vpmu_sample_access(write ? HPM_STORE : HPM_LOAD, a, served, tlb_miss, NULL);
+        access_sink(write ? HPM_STORE : HPM_LOAD, a, served, tlb_miss, NULL);
     } else {
         if (run_tlb)
             tlb_access(s->dtlb, s->dmemo, &s->dpage, &s->dpage_valid, dpage_bits, a, size);
@@ -1850,7 +1873,7 @@ void vpmu_node_flush(void)
     if (ncyc > batch)
         batch = ncyc;
     if (vpmu_upctrace_on) /* hpm upc-explore's stream: this batch, as fed below */
-        vpmu_upctrace_batch(n_upcs ? upcs[0] : NULL, batch, n_in, batch_ev, ev_code, ev_delta);
+        batch_sink(n_upcs ? upcs[0] : NULL, batch, n_in, batch_ev, ev_code, ev_delta);
     if (batch > 0 && batch < CHUNK) {
         if (any_edges) {
             for (j = 0; j < n_in; j++)

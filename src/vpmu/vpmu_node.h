@@ -240,6 +240,31 @@ ULong vpmu_node_event_total(Int ev);
  * another mode than level high (its count is not the kind's). */
 Bool vpmu_node_event_kind(UInt i, UInt *kind, Int *core);
 
+/* ------------------------------------------------ sinks
+ * The node hands what its models decided to the parts that call it, through
+ * functions they register at start, so that it calls none of them back (the
+ * files of this folder call each other in no loop: tests/vpmu no_cycles):
+ * - access: every data access and instruction fetch the models served, to
+ *   the sampler (vpmu_sample_access; called while vpmu_sample_on or
+ *   vpmu_sample_acc or vpmu_lat_on, from vpmu_sample_init);
+ * - data: the data object of an access that reaches the models, and its
+ *   prefetch, to the profile (vpmu_prof_data_raw, vpmu_prof_data_prefetch;
+ *   called while vpmu_prof_sink is set, from vpmu_prof_init);
+ * - batch: every batch fed to the UPC, to the UPC trace
+ *   (vpmu_upctrace_batch; called while vpmu_upctrace_on, from its option).
+ * The calls are out of the helpers' common path (their noinline parts), so
+ * an indirect call costs what the direct one did. */
+typedef void (*vpmu_node_access_sink)(Int kind, Addr a, Int served, Bool tlb_miss,
+                                      const ULong *raw);
+typedef ULong *(*vpmu_node_data_raw_sink)(Addr a);
+typedef void (*vpmu_node_data_prefetch_sink)(Addr a);
+struct hpm_upc;
+typedef void (*vpmu_node_batch_sink)(const struct hpm_upc *u, ULong cycles, UInt n,
+                                     const UShort *evs, const UShort *codes, const ULong *deltas);
+void vpmu_node_sink_access(vpmu_node_access_sink fn);
+void vpmu_node_sink_data(vpmu_node_data_raw_sink raw, vpmu_node_data_prefetch_sink prefetch);
+void vpmu_node_sink_batch(vpmu_node_batch_sink fn);
+
 /* The network counters (src/net/torus.h, the catalog's network kinds in
  * order): n values added to the node's, fed to the UPC at the next flush. */
 #define VPMU_NODE_NET_COUNTERS 22

@@ -261,6 +261,7 @@ void vpmu_prof_init(void)
     arc_table = VG_(HT_construct)("hpm.prof.arc");
     callee_table = VG_(HT_construct)("hpm.prof.callee");
     dobjs_init();
+    vpmu_node_sink_data(vpmu_prof_data_raw, vpmu_prof_data_prefetch); /* the node's misses */
     vpmu_node_prof_init();
     prof_stopped = !vpmu_running;
 }

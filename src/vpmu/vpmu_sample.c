@@ -289,6 +289,7 @@ static void lat_init(void)
 void vpmu_sample_init(void)
 {
     UInt i, cores;
+    vpmu_node_sink_access(vpmu_sample_access); /* the node's accesses */
     if (vpmu_sample_acc)
         lat_init();
     if (!vpmu_sample_on)

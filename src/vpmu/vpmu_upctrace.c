@@ -39,6 +39,7 @@ Bool vpmu_upctrace_option(const HChar *arg)
 {
     if VG_STR_CLO (arg, "--hpm-upc-trace", clo_trace) {
         vpmu_upctrace_on = clo_trace[0] != 0;
+        vpmu_node_sink_batch(vpmu_upctrace_batch); /* the node's batches */
         return True;
     }
     return False;
