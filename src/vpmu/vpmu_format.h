@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * vpmu_format.h - the output file of the virtual PMU, defined once: the tool
- * writes it (vpmu_main.c) and hpm reads it (tools/hpm/vpmu_output.c), both
+ * writes it (vpmu_dump.c) and hpm reads it (tools/hpm/vpmu_output.c), both
  * with these names. (BSD-3-Clause like hpm_client.h: the reader is not GPL.)
  *
  * One record per line, fields separated by one space:

@@ -33,7 +33,7 @@
 
 struct hpm_machine;
 
-/* Options (vpmu_main.c parses them). */
+/* Options (vpmu_clo.c parses them). */
 Bool vpmu_node_option(const HChar *arg);
 void vpmu_node_usage(void);
 

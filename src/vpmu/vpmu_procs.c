@@ -43,7 +43,7 @@ void vpmu_procs_usage(void)
 }
 
 /* ------------------------------------------------------------------------
- * Guest memory, read through a fault catcher (as vpmu_main.c's
+ * Guest memory, read through a fault catcher (as vpmu_client.c's
  * client_copy: a page the address space manager calls mapped may still
  * fault, and a fault inside the tool is fatal to the run)
  * ---------------------------------------------------------------------- */

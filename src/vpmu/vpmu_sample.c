@@ -39,6 +39,7 @@
 #include "vpmu_profile.h"
 #include "vpmu_sample.h"
 #include "vpmu_state.h"
+#include "vpmu_tool.h"
 
 #define MAX_SPECS 8
 #define MAX_FRAMES 32 /* call sites kept per sample */

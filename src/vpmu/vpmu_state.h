@@ -83,13 +83,11 @@ extern UInt vpmu_ev_counted;
 void vpmu_ev_counted_widen(UInt events);
 
 void vpmu_fold(void);
-/* The serial (1, 2, ... in order of creation) of thread tid (> 0). */
-UInt vpmu_thread_serial(ThreadId tid);
 
 /* The global start and stop (HPM_VPMU_START/STOP, the gates): what ran so
  * far is accounted first. */
 /* What ran so far folded, fed to the UPCs and credited to the running
- * thread (vpmu_main.c), before a read of the node's counts. */
+ * thread (vpmu_threads.c), before a read of the node's counts. */
 void vpmu_account(void);
 /* New programming (a client's HPM_VPMU_SELECT, a multiplexing switch):
  * what ran goes to the old one, every per-thread and region count restarts.
@@ -98,7 +96,7 @@ Int vpmu_reprogram(const UInt *specs, UInt n);
 void vpmu_counting_start(void);
 void vpmu_counting_stop(void);
 
-/* Overflow interrupts (vpmu_main.c): once armed, every new translation
+/* Overflow interrupts (vpmu_overflow.c): once armed, every new translation
  * starts with a call of vpmu_ovf_check, which returns VPMU_OVF_SIGNAL
  * after queueing a signal (the superblock leaves for the scheduler, which
  * delivers it) and VPMU_OVF_UPCALL after pushing an upcall's frame and
@@ -118,7 +116,7 @@ struct vpmu_sb_desc {
 /* sp: the guest's stack pointer at the superblock's start */
 UWord vpmu_ovf_check(const struct vpmu_sb_desc *sb, Addr sp);
 
-/* Client requests without the scheduler (vpmu_main.c). A client request
+/* Client requests without the scheduler (vpmu_requests.c). A client request
  * leaves translated code for the scheduler and comes back (~1 us); the
  * reads a program makes in its loops (HPM_VPMU_READ*, UPC_READ,
  * IS_RUNNING) are answered instead by this helper, called from the request

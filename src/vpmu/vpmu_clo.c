@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * vpmu_clo.c - the tool's options and its global state: the command line
+ * (--hpm-out, --hpm-start, --hpm-live*, --hpm-level, and each part's own
+ * options, passed on to it), and the counting state every part reads
+ * (vpmu_state.h: the live block, the running flag, the level).
+ * As callgrind's clo.c: options in one place, so that the usage text and
+ * the parsing cannot drift apart.
+ *
+ * Copyright notice: this tool links Valgrind's coregrind and VEX (GPL-2.0).
+ */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_options.h"
+
+#include "vpmu_gate.h"
+#include "vpmu_mpx.h"
+#include "vpmu_profile.h"
+#include "vpmu_sample.h"
+#include "vpmu_procs.h"
+#include "vpmu_upctrace.h"
+#include "vpmu_tool.h"
+
+ULong vpmu_live[VPMU_LIVE_WORDS];
+Bool vpmu_running = True;
+Int vpmu_clo_level = VPMU_LEVEL_INSN; /* raised to what the events need */
+Bool clo_level_given;
+UInt vpmu_ev_counted = ~0u;
+Bool clo_live = True;
+Long clo_live_ms = 100;
+
+const HChar *clo_out = "hpm-vpmu.%p.out";
+Bool clo_start = True;
+
+/* ------------------------------------------------------------------------
+ * Tool interface
+ * ---------------------------------------------------------------------- */
+
+Bool vpmu_clo_option(const HChar *arg)
+{
+    const HChar *level = NULL;
+    if VG_STR_CLO (arg, "--hpm-out", clo_out) {
+    } else if VG_BOOL_CLO (arg, "--hpm-start", clo_start) {
+    } else if VG_BOOL_CLO (arg, "--hpm-live", clo_live) {
+    } else if VG_BINT_CLO (arg, "--hpm-live-ms", clo_live_ms, 1, 3600000) {
+    } else if (vpmu_node_option(arg)) {
+    } else if (vpmu_prof_option(arg)) {
+    } else if (vpmu_sample_option(arg)) {
+    } else if (vpmu_procs_option(arg)) {
+    } else if (vpmu_gate_option(arg)) {
+    } else if (vpmu_upctrace_option(arg)) {
+    } else if (vpmu_mpx_option(arg)) {
+    } else if VG_STR_CLO (arg, "--hpm-level", level) {
+        clo_level_given = True;
+        if (VG_(strcmp)(level, "insn") == 0)
+            vpmu_clo_level = VPMU_LEVEL_INSN;
+        else if (VG_(strcmp)(level, "core") == 0)
+            vpmu_clo_level = VPMU_LEVEL_CORE;
+        else if (VG_(strcmp)(level, "full") == 0)
+            vpmu_clo_level = VPMU_LEVEL_FULL;
+        else
+            VG_(fmsg_bad_option)(arg, "expected insn, core or full\n");
+    } else {
+        return False;
+    }
+    return True;
+}
+
+void vpmu_clo_usage(void)
+{
+    VG_(printf)(
+        "    --hpm-out=FILE            write counts to FILE [hpm-vpmu.%%p.out]\n"
+        "                              (%%p is the pid, %%q{VAR} an env variable)\n"
+        "    --hpm-level=insn|core|full  instrument at least this much [insn]\n"
+        "                              (the events asked for raise it as needed):\n"
+        "                              insn = instructions; core = + loads/stores,\n"
+        "                              branches, syscalls; full = + FP, integer ops\n"
+        "    --hpm-start=yes|no        count from the start [yes]; else wait\n"
+        "                              for HPM_VPMU_START()\n"
+        "    --hpm-live=yes|no         publish the counts in /dev/shm/hpm-live.NS.PID [yes]\n"
+        "    --hpm-live-ms=N           at least every N ms of host time [100]\n");
+    vpmu_node_usage();
+    vpmu_prof_usage();
+    vpmu_sample_usage();
+    vpmu_procs_usage();
+    vpmu_gate_usage();
+    vpmu_upctrace_usage();
+    vpmu_mpx_usage();
+}
+
+void vpmu_clo_debug_usage(void)
+{
+    VG_(printf)("    (none)\n");
+}

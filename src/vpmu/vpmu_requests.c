@@ -1,0 +1,403 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * vpmu_requests.c - the client requests of hpm_client.h: reads of the
+ * counts, regions, selection, UPC access, gates, network counts, the clock,
+ * and the fast path that answers a program's reads from its own
+ * translation (vpmu_fast_request) without the scheduler.
+ *
+ * Copyright notice: this tool links Valgrind's coregrind and VEX (GPL-2.0).
+ */
+#include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_mallocfree.h"
+
+#include "vpmu_gate.h"
+#include "machine.h"
+#include "vpmu_tool.h"
+
+struct vpmu_region_rec *region_recs;
+HChar *region_names[REGION_NAMES_MAX];
+UInt n_region_names;
+
+static Long region_id(const HChar *name)
+{
+    UInt i;
+    for (i = 0; i < n_region_names; i++)
+        if (VG_(strcmp)(region_names[i], name) == 0)
+            return i;
+    if (n_region_names == REGION_NAMES_MAX)
+        return HPM_VPMU_ENOMEM;
+    region_names[n_region_names] = VG_(strdup)("hpm.region", name);
+    return n_region_names++;
+}
+
+static struct vpmu_region_rec *region_rec(UInt region, UInt serial, UInt core)
+{
+    struct vpmu_region_rec *r, **pp = &region_recs;
+    for (r = region_recs; r; r = r->next) {
+        if (r->region == region && r->serial == serial)
+            return r;
+        pp = &r->next;
+    }
+    r = VG_(calloc)("hpm.regionrec", 1, sizeof *r);
+    r->region = region;
+    r->serial = serial;
+    r->core = core;
+    *pp = r; /* append: output in order of first closing */
+    return r;
+}
+
+static Long req_read(ThreadId tid, Addr buf, UWord n)
+{
+    struct vpmu_thread *t;
+    UWord m, bytes;
+    Long rc;
+    if (n == 0)
+        return VPMU_EV_COUNT;
+    if (n > ((UWord)1 << 40))
+        return HPM_VPMU_EINVAL;
+    m = n < VPMU_EV_COUNT ? n : VPMU_EV_COUNT;
+    bytes = m * sizeof(ULong);
+    if (!client_range_ok(buf, bytes, VKI_PROT_READ | VKI_PROT_WRITE))
+        return HPM_VPMU_EFAULT;
+    if (vpmu_running)
+        vpmu_account(); /* stopped: as in req_read_kinds */
+    t = thread_get(tid);
+    rc = client_put(buf, t->c, bytes);
+    return rc == HPM_VPMU_OK ? (Long)m : rc;
+}
+
+static Long req_region(ThreadId tid, Addr name_addr, Bool begin)
+{
+    HChar name[HPM_VPMU_NAME_MAX];
+    struct vpmu_thread *t = thread_get(tid);
+    Long rc = read_client_name(name_addr, name);
+    Long id;
+    Int e;
+    if (rc != HPM_VPMU_OK)
+        return rc;
+    if (begin) {
+        if (t->depth == REGION_DEPTH)
+            return HPM_VPMU_ENESTING;
+        id = region_id(name);
+        if (id < 0)
+            return id;
+        if (!t->stack)
+            t->stack = VG_(malloc)("hpm.regions", REGION_DEPTH * sizeof *t->stack);
+        vpmu_account();
+        t->stack[t->depth].region = (UInt)id;
+        VG_(memcpy)(t->stack[t->depth].snap, t->u, sizeof t->u);
+        t->depth++;
+    } else {
+        struct region_frame *f;
+        struct vpmu_region_rec *r;
+        if (t->depth == 0)
+            return HPM_VPMU_ENESTING;
+        f = &t->stack[t->depth - 1];
+        if (VG_(strcmp)(region_names[f->region], name) != 0)
+            return HPM_VPMU_ENESTING;
+        vpmu_account();
+        r = region_rec(f->region, t->serial, t->core);
+        r->entries++;
+        for (e = 0; e < HPM_K_CORE_COUNT; e++)
+            r->u[e] += t->u[e] - f->snap[e];
+        t->depth--;
+    }
+    return HPM_VPMU_OK;
+}
+
+/* Values handed to the client are built here first and copied out in one
+ * client_put: the output can be as large as every programmed event. */
+static ULong reply_u64[HPM_CAT_CODES > HPM_K_CORE_COUNT ? HPM_CAT_CODES : HPM_K_CORE_COUNT];
+static UInt reply_u32[HPM_CAT_CODES];
+
+/* buf[i] = value of programmed event i: node-wide (scope 0) or the calling
+ * thread's share (scope 1; 0 for events of other cores and node events). */
+static Long req_read_events(ThreadId tid, Addr buf, UWord n, UWord scope)
+{
+    UInt total = vpmu_node_n_events(), m, i;
+    struct vpmu_thread *t;
+    Long rc;
+    if (n == 0)
+        return total;
+    if (n > ((UWord)1 << 40) || scope > HPM_VPMU_SCOPE_THREAD)
+        return HPM_VPMU_EINVAL;
+    m = n < total ? (UInt)n : total;
+    if (!client_range_ok(buf, (UWord)m * sizeof(ULong), VKI_PROT_READ | VKI_PROT_WRITE))
+        return HPM_VPMU_EFAULT;
+    vpmu_account();
+    t = thread_get(tid);
+    for (i = 0; i < m; i++) {
+        UInt kind;
+        Int core;
+        if (scope == HPM_VPMU_SCOPE_NODE) {
+            reply_u64[i] = vpmu_node_event_value(i);
+            continue;
+        }
+        /* an event counted in another mode than level high has no
+         * per-thread share (the threads' shares are of kinds) */
+        if (hpm_catalog_decode((UInt)vpmu_node_event_code(i), &kind, &core) != 0)
+            reply_u64[i] = 0;
+        else
+            reply_u64[i] = core == (Int)t->core ? t->u[kind] : 0;
+    }
+    rc = client_put(buf, reply_u64, (UWord)m * sizeof(ULong));
+    return rc == HPM_VPMU_OK ? (Long)m : rc;
+}
+
+static Long req_read_kinds(ThreadId tid, Addr buf, UWord n)
+{
+    UWord m;
+    Long rc;
+    if (n == 0)
+        return HPM_K_CORE_COUNT;
+    if (n > ((UWord)1 << 40))
+        return HPM_VPMU_EINVAL;
+    m = n < HPM_K_CORE_COUNT ? n : HPM_K_CORE_COUNT;
+    if (!client_range_ok(buf, m * sizeof(ULong), VKI_PROT_READ | VKI_PROT_WRITE))
+        return HPM_VPMU_EFAULT;
+    /* while the unit is stopped (an overflow handler's frozen thread, a
+     * program's STOP) nothing can move its counts: they were accounted
+     * when it stopped, and the flush is the read's whole cost */
+    if (vpmu_running)
+        vpmu_account();
+    rc = client_put(buf, thread_get(tid)->u, m * sizeof(ULong));
+    return rc == HPM_VPMU_OK ? (Long)m : rc;
+}
+
+static Long req_machine(Addr buf, UWord size)
+{
+    Long rc;
+    if (size == 0)
+        return (Long)sizeof(struct hpm_machine);
+    if (size != sizeof(struct hpm_machine))
+        return HPM_VPMU_EINVAL;
+    rc = client_put(buf, vpmu_node_machine(), size);
+    return rc == HPM_VPMU_OK ? (Long)size : rc;
+}
+
+static Long req_events(Addr buf, UWord n)
+{
+    UInt total = vpmu_node_n_events(), m, i;
+    Long rc;
+    if (n == 0)
+        return total;
+    if (n > ((UWord)1 << 40))
+        return HPM_VPMU_EINVAL;
+    m = n < total ? (UInt)n : total;
+    for (i = 0; i < m; i++)
+        reply_u32[i] = (UInt)vpmu_node_event_code(i);
+    rc = client_put(buf, reply_u32, (UWord)m * sizeof(UInt));
+    return rc == HPM_VPMU_OK ? (Long)m : rc;
+}
+
+static Long req_select(Addr buf, UWord n)
+{
+    static UInt codes[HPM_CAT_CODES];
+    if (n == 0 || n > HPM_CAT_CODES)
+        return HPM_VPMU_EINVAL;
+    if (client_get(codes, buf, n * sizeof(UInt)) != HPM_VPMU_OK)
+        return HPM_VPMU_EFAULT;
+    return vpmu_reprogram(codes, (UInt)n) == 0 ? HPM_VPMU_OK : HPM_VPMU_EINVAL;
+}
+
+/* Units are numbered by 32 bits, as UPC_WRITE takes them: a wider number is
+ * invalid, never unit 0 of its low bits. */
+static Long req_upc_read(UWord upc, UWord offset, Addr out)
+{
+    ULong v;
+    if (upc > 0xffffffffUL)
+        return HPM_VPMU_EINVAL;
+    if (!client_range_ok(out, sizeof(ULong), VKI_PROT_READ | VKI_PROT_WRITE))
+        return HPM_VPMU_EFAULT;
+    vpmu_account();
+    if (vpmu_node_mmio_read((UInt)upc, offset, &v) != 0)
+        return HPM_VPMU_EREGISTER;
+    return client_put(out, &v, sizeof v);
+}
+
+/* A write the unit accepted reprograms it behind the tool's back: from then
+ * on its counts are whatever the program made of them, and the report says
+ * so (the `upc_writes` record). */
+ULong upc_writes;
+
+static Long req_upc_write(UWord upc, UWord offset, ULong value)
+{
+    if (upc > 0xffffffffUL)
+        return HPM_VPMU_EINVAL;
+    vpmu_account();
+    if (vpmu_node_mmio_write((UInt)upc, offset, value) != 0)
+        return HPM_VPMU_EREGISTER;
+    upc_writes++;
+    return HPM_VPMU_OK;
+}
+
+static Long req_overflow_where(ThreadId tid, UWord buf, UWord n)
+{
+    struct vpmu_thread *t = thread_get(tid);
+    ULong out[HPM_VPMU_WHERE_MAX];
+    UInt i, k = t->n_where < n ? t->n_where : (UInt)n;
+    if (k == 0)
+        return 0;
+    for (i = 0; i < k; i++)
+        out[i] = t->where[i];
+    return client_put(buf, out, k * sizeof(ULong)) == HPM_VPMU_OK ? (Long)k : HPM_VPMU_EFAULT;
+}
+
+/* HPM_VPMU_NET: network counts from libhpm-mpi, added to the node's */
+static Long req_net(Addr buf, UWord n)
+{
+    ULong v[VPMU_NODE_NET_COUNTERS];
+    if (n > VPMU_NODE_NET_COUNTERS)
+        return HPM_VPMU_EINVAL;
+    if (n == 0)
+        return HPM_VPMU_OK;
+    if (client_get(v, buf, n * sizeof v[0]) != HPM_VPMU_OK)
+        return HPM_VPMU_EFAULT;
+    vpmu_node_net_add(v, (UInt)n);
+    return HPM_VPMU_OK;
+}
+
+/* HPM_VPMU_CLOCK: the host's clock in ns. The tool's clock_gettime is one
+ * host system call; the program's goes through Valgrind's syscall path
+ * (the kernel unit's wrappers, the signal mask around it). The four
+ * clocks Linux always has (VG_(clock_gettime) asserts on an error). */
+static Long req_clock(UWord clock)
+{
+    struct vki_timespec ts;
+    if (clock > VKI_CLOCK_THREAD_CPUTIME_ID)
+        return HPM_VPMU_EINVAL;
+    VG_(clock_gettime)(&ts, (vki_clockid_t)clock);
+    return (Long)ts.tv_sec * 1000000000LL + (Long)ts.tv_nsec;
+}
+
+Bool vpmu_handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
+{
+    Long rc;
+    if (!VG_IS_TOOL_USERREQ('H', 'P', arg[0]))
+        return False;
+    switch (arg[0]) {
+    case HPM_VPMU_REQ_IS_RUNNING:
+        rc = HPM_VPMU_INTERFACE_VERSION;
+        break;
+    case HPM_VPMU_REQ_RESET:
+        vpmu_reset_all();
+        rc = HPM_VPMU_OK;
+        break;
+    case HPM_VPMU_REQ_START:
+        vpmu_counting_start();
+        rc = HPM_VPMU_OK;
+        break;
+    case HPM_VPMU_REQ_STOP:
+        vpmu_counting_stop();
+        rc = HPM_VPMU_OK;
+        break;
+    case HPM_VPMU_REQ_READ_EVENTS:
+        rc = req_read_events(tid, (Addr)arg[1], arg[2], arg[3]);
+        break;
+    case HPM_VPMU_REQ_EVENTS:
+        rc = req_events((Addr)arg[1], arg[2]);
+        break;
+    case HPM_VPMU_REQ_SELECT:
+        rc = req_select((Addr)arg[1], arg[2]);
+        break;
+    case HPM_VPMU_REQ_UPC_READ:
+        rc = req_upc_read(arg[1], arg[2], (Addr)arg[3]);
+        break;
+    case HPM_VPMU_REQ_UPC_WRITE:
+        rc = req_upc_write(arg[1], arg[2], (ULong)arg[3]);
+        break;
+    case HPM_VPMU_REQ_READ:
+        rc = req_read(tid, (Addr)arg[1], arg[2]);
+        break;
+    case HPM_VPMU_REQ_REGION_BEGIN:
+        rc = req_region(tid, (Addr)arg[1], True);
+        break;
+    case HPM_VPMU_REQ_REGION_END:
+        rc = req_region(tid, (Addr)arg[1], False);
+        break;
+    case HPM_VPMU_REQ_READ_KINDS:
+        rc = req_read_kinds(tid, (Addr)arg[1], arg[2]);
+        break;
+    case HPM_VPMU_REQ_MACHINE:
+        rc = req_machine((Addr)arg[1], arg[2]);
+        break;
+    case HPM_VPMU_REQ_OVERFLOW_WHERE:
+        rc = req_overflow_where(tid, arg[1], arg[2]);
+        break;
+    case HPM_VPMU_REQ_OVERFLOW:
+        rc = vpmu_req_overflow(tid, arg[1], (ULong)arg[2], arg[3], (ULong)arg[4]);
+        break;
+    case HPM_VPMU_REQ_GATE:
+        rc = vpmu_gate_request(arg[1], arg[2], (ULong)arg[3]);
+        break;
+    case HPM_VPMU_REQ_NET:
+        rc = req_net((Addr)arg[1], arg[2]);
+        break;
+    case HPM_VPMU_REQ_OVERFLOW_UPCALL:
+        rc = vpmu_req_overflow_upcall(tid, (Addr)arg[1], (Addr)arg[2]);
+        break;
+    case HPM_VPMU_REQ_MODEL:
+        rc = vpmu_models_start();
+        break;
+    case HPM_VPMU_REQ_CLOCK:
+        rc = req_clock(arg[1]);
+        break;
+    default:
+        rc = HPM_VPMU_EINVAL;
+        break;
+    }
+    *ret = (UWord)rc;
+    return True;
+}
+
+ULong vpmu_fast_reply;
+
+/* [a, a+n) lies in one anonymous client mapping, readable and writable.
+ * The helper runs inside generated code, where the fault catcher of
+ * client_copy cannot be used (a fault there is the tool's crash): only
+ * memory that cannot fault is touched from here (a file mapping past its
+ * end raises SIGBUS), everything else goes the scheduler's way. */
+static Bool fast_range_ok(Addr a, UWord n)
+{
+    const NSegment *seg = VG_(am_find_nsegment)(a);
+    return a != 0 && a + n > a && seg && seg->kind == SkAnonC && seg->hasR && seg->hasW &&
+           a + n - 1 <= seg->end;
+}
+
+UWord vpmu_fast_request(UWord args)
+{
+    /* valgrind.h's request block: the request and five arguments */
+    UWord arg[6], done;
+    Addr out = 0;
+    UWord bytes = 0;
+    if (!fast_range_ok((Addr)args, sizeof arg))
+        return 0; /* the scheduler's path reports it */
+    VG_(memcpy)(arg, (const void *)args, sizeof arg);
+    switch (arg[0]) {
+    case HPM_VPMU_REQ_IS_RUNNING:
+    case HPM_VPMU_REQ_CLOCK:
+        break;
+    case HPM_VPMU_REQ_READ:
+    case HPM_VPMU_REQ_READ_EVENTS:
+    case HPM_VPMU_REQ_READ_KINDS:
+        /* the most any of them writes: arg2 words, at most one per code */
+        out = (Addr)arg[1];
+        bytes = (arg[2] < HPM_CAT_CODES ? arg[2] : HPM_CAT_CODES) * 8;
+        break;
+    case HPM_VPMU_REQ_UPC_READ:
+        out = (Addr)arg[3];
+        bytes = sizeof(ULong);
+        break;
+    default:
+        return 0;
+    }
+    if (bytes && !fast_range_ok(out, bytes))
+        return 0;
+    fast_ok_lo = out;
+    fast_ok_hi = out + bytes;
+    done = vpmu_handle_client_request(VG_(get_running_tid)(), arg, (UWord *)&vpmu_fast_reply);
+    fast_ok_lo = fast_ok_hi = 0;
+    return done;
+}

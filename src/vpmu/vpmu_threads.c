@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * vpmu_threads.c - threads and folding: the per-thread counts, the live
+ * block folded into them (vpmu_fold), the UPC brought up to date and
+ * credited to the running thread (vpmu_account), the run bit that the
+ * program, the gates and frozen overflow handlers decide, and the resets
+ * and reprogramming that restart every count.
+ *
+ * Per-thread counts. The UPC counts per core (as the hardware does); a
+ * thread's count is what its core's counters advanced while it ran. The tool
+ * feeds the UPC and reads it back whenever the running thread changes (and
+ * at every client request), and credits the difference to the thread that
+ * ran, as an OS virtualises counters at context switches. (As callgrind's
+ * threads.c: the thread switch and its accounting in one file.)
+ *
+ * Copyright notice: this tool links Valgrind's coregrind and VEX (GPL-2.0).
+ */
+#include "pub_tool_basics.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_transtab.h"
+
+#include "vpmu_profile.h"
+#include "vpmu_sample.h"
+#include "vpmu_tool.h"
+
+struct vpmu_thread *vpmu_threads; /* indexed by ThreadId, VG_N_THREADS */
+ThreadId live_owner = VG_INVALID_THREADID;
+UInt next_serial = 1;
+struct vpmu_exited *exited_threads;
+Bool exit_seen;
+Long exit_code;
+Int ovf_pid, ovf_euid;
+ULong (*core_seen)[HPM_K_CORE_COUNT];
+
+/* ------------------------------------------------------------------------
+ * Threads and folding
+ * ---------------------------------------------------------------------- */
+
+/* The live block goes to the running thread's core always (the UPC decides
+ * whether it counts) and to the thread's raw counters while counting. */
+void vpmu_fold(void)
+{
+    Int e;
+    if (live_owner != VG_INVALID_THREADID) {
+        struct vpmu_thread *t = thread_get(live_owner);
+        ULong ev[VPMU_EV_COUNT];
+        for (e = 0; e < VPMU_EV_COUNT; e++)
+            ev[e] = (vpmu_live[VPMU_LIVE_WORD(e)] >> VPMU_LIVE_SHIFT(e)) & 0xffffffffULL;
+        ev[VPMU_EV_BR_COND_NOT_TAKEN] = ev[VPMU_EV_BR_COND] - ev[VPMU_EV_BR_COND_TAKEN];
+        if (vpmu_prof_on)
+            vpmu_prof_fold(); /* before the live block empties */
+        vpmu_node_add_core_events(t->core, ev);
+        if (vpmu_running)
+            for (e = 0; e < VPMU_EV_COUNT; e++)
+                t->c[e] += ev[e];
+    }
+    VG_(memset)(vpmu_live, 0, sizeof vpmu_live);
+    if (vpmu_sample_insn_on && live_owner != VG_INVALID_THREADID)
+        vpmu_sample_fold(live_owner);
+}
+
+/* Bring the UPC up to date and credit what the running thread's core
+ * counted since the last accounting to that thread. */
+void vpmu_account(void)
+{
+    struct vpmu_thread *t;
+    vpmu_fold();
+    vpmu_node_flush();
+    if (live_owner == VG_INVALID_THREADID)
+        return;
+    t = thread_get(live_owner);
+    vpmu_node_core_credit(t->core, core_seen[t->core], t->u);
+}
+
+/* libcoregrind, not in pub_tool: discarding is allowed while a client
+ * request runs; between timeslices no translation is in use either */
+extern Bool VG_(ok_to_discard_translations);
+
+/* Every translation goes, from a client request: what is instrumented
+ * changed. */
+void vpmu_retranslate_all(const HChar *why)
+{
+    Bool ok = VG_(ok_to_discard_translations);
+    VG_(ok_to_discard_translations) = True;
+    VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, why);
+    VG_(ok_to_discard_translations) = ok;
+}
+
+/* Start the models that wait for a request (--hpm-model=on-demand): 1 when
+ * they were waiting. What ran so far is counted without them. */
+Int vpmu_models_start(void)
+{
+    vpmu_account();
+    if (!vpmu_node_models_on())
+        return 0;
+    vpmu_retranslate_all("hpm models"); /* hooks are chosen at translation */
+    return 1;
+}
+
+void vpmu_ev_counted_widen(UInt events)
+{
+    if ((events & ~vpmu_ev_counted) == 0)
+        return;
+    vpmu_ev_counted |= events;
+    /* the live block's lanes of the new events hold nothing yet: translations
+     * made from now on add to them */
+    vpmu_retranslate_all("hpm events");
+}
+
+Int vpmu_reprogram(const UInt *specs, UInt n)
+{
+    UInt i, d;
+    vpmu_account();
+    if (vpmu_node_select(specs, n) != 0)
+        return -1;
+    vpmu_ev_counted_widen(vpmu_node_events_needed());
+    /* new programming: every per-thread and region count restarts */
+    VG_(memset)(core_seen, 0, vpmu_node_cores() * sizeof *core_seen);
+    for (i = 1; i < VG_N_THREADS; i++) {
+        if (!vpmu_threads[i].used)
+            continue;
+        VG_(memset)(vpmu_threads[i].u, 0, sizeof vpmu_threads[i].u);
+        for (d = 0; d < vpmu_threads[i].depth; d++)
+            VG_(memset)(vpmu_threads[i].stack[d].snap, 0, sizeof vpmu_threads[i].stack[d].snap);
+    }
+    return 0;
+}
+
+/* The UPC's run bit is what the program and the gates asked for
+ * (counting_wanted), except while the running thread is frozen in an
+ * overflow handler. Valgrind runs one thread at a time and the tool
+ * accounts at every switch, so stopping the unit while a frozen thread runs
+ * freezes exactly that thread's counts, node-wide ones included. */
+Bool counting_wanted = True;
+
+static Bool owner_frozen(void)
+{
+    return live_owner != VG_INVALID_THREADID && vpmu_threads[live_owner].used &&
+           (vpmu_threads[live_owner].frozen > 0 || vpmu_threads[live_owner].upcall_frozen);
+}
+
+static void run_bit(Bool on)
+{
+    vpmu_account(); /* what ran while stopped reaches a stopped UPC: not counted */
+    vpmu_running = on;
+    if (on) {
+        vpmu_node_start();
+        vpmu_prof_start();
+    } else {
+        vpmu_node_stop();
+        vpmu_prof_stop();
+    }
+}
+
+/* After the running thread or its frozen state changed. */
+void vpmu_run_state_apply(void)
+{
+    Bool on = counting_wanted && !owner_frozen();
+    if (on != vpmu_running)
+        run_bit(on);
+}
+
+void vpmu_counting_start(void)
+{
+    counting_wanted = True;
+    run_bit(!owner_frozen());
+}
+
+void vpmu_counting_stop(void)
+{
+    counting_wanted = False;
+    run_bit(False);
+}
+
+void vpmu_reset_all(void)
+{
+    UInt i, d;
+    struct vpmu_region_rec *r;
+    vpmu_account();
+    vpmu_node_reset();
+    vpmu_prof_reset();
+    VG_(memset)(core_seen, 0, vpmu_node_cores() * sizeof *core_seen);
+    for (i = 1; i < VG_N_THREADS; i++) {
+        if (!vpmu_threads[i].used)
+            continue;
+        VG_(memset)(vpmu_threads[i].c, 0, sizeof vpmu_threads[i].c);
+        VG_(memset)(vpmu_threads[i].u, 0, sizeof vpmu_threads[i].u);
+        for (d = 0; d < vpmu_threads[i].depth; d++)
+            VG_(memset)(vpmu_threads[i].stack[d].snap, 0, sizeof vpmu_threads[i].stack[d].snap);
+    }
+    while (exited_threads) {
+        struct vpmu_exited *x = exited_threads;
+        exited_threads = x->next;
+        VG_(free)(x);
+    }
+    for (r = region_recs; r; r = r->next) {
+        r->entries = 0;
+        VG_(memset)(r->u, 0, sizeof r->u);
+    }
+}
