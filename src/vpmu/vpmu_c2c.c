@@ -46,6 +46,11 @@ static void note_freed(Addr line, Addr start, Addr where, Addr where2)
     f->start = start;
 }
 
+void vpmu_c2c_init(void)
+{
+    vpmu_prof_sink_c2c(vpmu_c2c_heap_freed, vpmu_c2c_write);
+}
+
 void vpmu_c2c_heap_freed(Addr start, SizeT size, Addr where, Addr where2)
 {
     static ULong line_bytes; /* the L1D's, from the first contended line */

@@ -11,6 +11,9 @@
 #include "pub_tool_basics.h"
 #include "vpmu_out.h"
 
+/* Register the two below with the profile (vpmu_prof_sink_c2c), after
+ * vpmu_prof_init. */
+void vpmu_c2c_init(void);
 /* A heap block [start, start + size) of the object (where, where2) is
  * freed: the contended lines it holds keep its name. */
 void vpmu_c2c_heap_freed(Addr start, SizeT size, Addr where, Addr where2);

@@ -36,6 +36,7 @@
 #include "vpmu_gate.h"
 #include "vpmu_mpx.h"
 #include "vpmu_io.h"
+#include "vpmu_c2c.h"
 #include "vpmu_profile.h"
 #include "vpmu_sample.h"
 #include "vpmu_procs.h"
@@ -821,6 +822,7 @@ static void post_clo_init(void)
         vpmu_clo_level = vpmu_node_level();
     core_seen = VG_(calloc)("hpm.seen", vpmu_node_cores(), sizeof *core_seen);
     vpmu_prof_init();
+    vpmu_c2c_init();
     vpmu_sample_init();
     if (vpmu_prof_on || vpmu_sample_on)
         vpmu_ev_counted = ~0u; /* per-instruction costs of every kind */

@@ -23,7 +23,6 @@
 #include "vpmu_io.h"
 #include "vpmu_node.h"
 #include "vpmu_profile.h"
-#include "vpmu_c2c.h"
 #include "vpmu_state.h"
 
 Bool vpmu_prof_on = False;
@@ -741,6 +740,16 @@ struct line_slot {
 };
 static struct line_slot line_cache[1u << LINE_CACHE_BITS];
 
+/* The contended lines' part (vpmu_prof_sink_c2c). */
+static vpmu_prof_heap_freed_sink c2c_heap_freed;
+static vpmu_prof_records_sink c2c_write;
+
+void vpmu_prof_sink_c2c(vpmu_prof_heap_freed_sink freed, vpmu_prof_records_sink write)
+{
+    c2c_heap_freed = freed;
+    c2c_write = write;
+}
+
 static void dobjs_init(void)
 {
     dobj_table = VG_(HT_construct)("hpm.prof.dobj");
@@ -884,7 +893,8 @@ static void heap_remove(Addr p)
     b = VG_(OSetGen_Remove)(heap_blocks, &p);
     if (b) {
         UInt i;
-        vpmu_c2c_heap_freed(b->start, b->size, b->d->where, b->d->where2);
+        if (c2c_heap_freed)
+            c2c_heap_freed(b->start, b->size, b->d->where, b->d->where2);
         for (i = 0; i < N_RECENT_BLOCKS; i++)
             if (recent_blocks[i] == b)
                 recent_blocks[i] = NULL;
@@ -1909,7 +1919,8 @@ void vpmu_prof_write(Out *o)
             out_values(o, kinds, nk, d->raw, zero, NULL);
         }
     }
-    vpmu_c2c_write(o);
+    if (c2c_write)
+        c2c_write(o);
     if (was_stopped)
         vpmu_prof_stop(); /* the process goes on (a failed exec): as it was */
 }

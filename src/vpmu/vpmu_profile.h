@@ -128,5 +128,13 @@ void vpmu_prof_reset(void);
 
 /* The profile records (vpmu_format.h) of everything so far. */
 void vpmu_prof_write(Out *o);
+/* The contended lines (vpmu_c2c.c) take part through functions they
+ * register at start (vpmu_c2c_init), as the node's sinks do: told of every
+ * heap block freed, and writing their records at the end of the profile's.
+ * They ask the profile for data objects; through these the profile does not
+ * call them back (tests/vpmu: vpmu.no_cycles). */
+typedef void (*vpmu_prof_heap_freed_sink)(Addr start, SizeT size, Addr where, Addr where2);
+typedef void (*vpmu_prof_records_sink)(Out *o);
+void vpmu_prof_sink_c2c(vpmu_prof_heap_freed_sink freed, vpmu_prof_records_sink write);
 
 #endif
