@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -121,4 +122,46 @@ fail:
     free(buf);
     close(fd);
     return -1;
+}
+
+int hpm_file_map(const char *path, size_t max, hpm_file_check_fn check, const char *what,
+                 struct hpm_file_map *m, char *err, size_t errlen)
+{
+    struct stat st;
+    int fd = hpm_file_open_regular(path);
+    memset(m, 0, sizeof *m);
+    if (fd >= 0 && fstat(fd, &st) == 0 && (unsigned long long)st.st_size >= HPM_FILE_MAP_MIN &&
+        (unsigned long long)st.st_size <= max) {
+        void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (p != MAP_FAILED) {
+            char head[HPM_FILE_HEAD + 1]; /* a check sees its head NUL-terminated */
+            close(fd);
+            memcpy(head, p, HPM_FILE_HEAD);
+            head[HPM_FILE_HEAD] = 0;
+            if (check && !check(head, HPM_FILE_HEAD)) {
+                munmap(p, (size_t)st.st_size);
+                snprintf(err, errlen, "%s: not %s", path, what ? what : "the expected input");
+                return -1;
+            }
+            m->map = p;
+            m->maplen = m->len = (size_t)st.st_size;
+            m->data = p;
+            return 0;
+        }
+    }
+    /* small, or not to be mapped: read, with hpm_file_read's messages */
+    if (fd >= 0)
+        close(fd);
+    if (hpm_file_read(path, max, check, what, &m->buf, &m->len, err, errlen) != 0)
+        return -1;
+    m->data = m->buf;
+    return 0;
+}
+
+void hpm_file_unmap(struct hpm_file_map *m)
+{
+    if (m->map)
+        munmap(m->map, m->maplen);
+    free(m->buf);
+    memset(m, 0, sizeof *m);
 }

@@ -27,4 +27,25 @@ typedef int (*hpm_file_check_fn)(const char *head, size_t n);
 int hpm_file_read(const char *path, size_t max, hpm_file_check_fn check, const char *what,
                   char **out, size_t *len, char *err, size_t errlen);
 
+/* A whole file to read through: mapped read-only when it is large (a
+ * profile's tool output is tens of MB, which read() copies into as many
+ * fresh pages), else read as hpm_file_read does. data[0, len) is the
+ * file's text, not NUL-terminated when mapped. */
+struct hpm_file_map {
+    const char *data;
+    size_t len;
+    void *map; /* the mapping, or NULL: buf holds the text */
+    size_t maplen;
+    char *buf;
+};
+
+#define HPM_FILE_MAP_MIN (1u << 20) /* smaller files are read */
+
+/* hpm_file_read's checks and messages, into *m (release it with
+ * hpm_file_unmap). 0, or -1 with a message naming path in err. */
+int hpm_file_map(const char *path, size_t max, hpm_file_check_fn check, const char *what,
+                 struct hpm_file_map *m, char *err, size_t errlen);
+
+void hpm_file_unmap(struct hpm_file_map *m);
+
 #endif

@@ -18,47 +18,17 @@
 #include "json.h"
 #include "profile.h"
 #include "vpmu_format.h"
+#include "vpmufile.h"
 
 /* ------------------------------------------------------------- records */
 
-/* The next space-separated field of [*q, eol). */
-static int next_field(const char **q, const char *eol, const char **f, size_t *n)
-{
-    const char *s = *q;
-    while (s < eol && *s == ' ')
-        s++;
-    if (s >= eol)
-        return 0;
-    *f = s;
-    while (s < eol && *s != ' ')
-        s++;
-    *n = (size_t)(s - *f);
-    *q = s;
-    return 1;
-}
-
-/* An unsigned number of base 10 or 16 (no prefix, no sign), all of the
- * field: -1 on anything else or overflow. */
-static int number(const char **q, const char *eol, unsigned base, uint64_t *v)
+/* The next field of [*q, eol) as a number of base 10 or 16 (vpmufile.h):
+ * -1 when there is none or it is not one. */
+static int number(const char **q, const char *eol, int base, uint64_t *v)
 {
     const char *f;
-    size_t n, i;
-    uint64_t x = 0;
-    if (!next_field(q, eol, &f, &n) || n > 20)
-        return -1;
-    for (i = 0; i < n; i++) {
-        unsigned c = (unsigned char)f[i], d;
-        if (c >= '0' && c <= '9')
-            d = c - '0';
-        else if (base == 16 && c >= 'a' && c <= 'f')
-            d = c - 'a' + 10;
-        else
-            return -1;
-        if (__builtin_mul_overflow(x, base, &x) || __builtin_add_overflow(x, d, &x))
-            return -1;
-    }
-    *v = x;
-    return 0;
+    size_t n;
+    return vpmu_field(q, eol, &f, &n) && vpmu_number(f, n, base, v) == 0 ? 0 : -1;
 }
 
 static int at_end(const char *q, const char *eol)
@@ -81,23 +51,18 @@ static void *grow(void *arr, size_t *cap, size_t n, size_t sz)
     return q;
 }
 
-static int word(const char *f, size_t n, const char *w)
-{
-    return strlen(w) == n && memcmp(f, w, n) == 0;
-}
-
 int hpm__c2c_record(struct hpm_prof_records *r, const char *rec, size_t recn, const char *q,
                     const char *eol)
 {
     struct hpm_prof_c2c *c = &r->c2c;
-    if (word(rec, recn, VPMU_REC_PROF_C2C_LINES)) {
+    if (vpmu_word_is(rec, recn, VPMU_REC_PROF_C2C_LINES)) {
         if (c->present || number(&q, eol, 10, &c->kept) || number(&q, eol, 10, &c->dropped) ||
             !at_end(q, eol))
             return -1;
         c->present = 1;
         return 1;
     }
-    if (word(rec, recn, VPMU_REC_PROF_C2C)) {
+    if (vpmu_word_is(rec, recn, VPMU_REC_PROF_C2C)) {
         struct hpm_prof_c2c_line l, *nl;
         uint64_t bytes, granule, obj;
         const char *k;
@@ -107,9 +72,9 @@ int hpm__c2c_record(struct hpm_prof_records *r, const char *rec, size_t recn, co
         if (!c->present || c->n_lines >= c->kept || number(&q, eol, 16, &l.addr) ||
             number(&q, eol, 10, &bytes) || number(&q, eol, 10, &granule) ||
             number(&q, eol, 10, &l.coh_misses) || number(&q, eol, 10, &l.invalidations) ||
-            !next_field(&q, eol, &k, &kn) ||
-            !(word(k, kn, "heap") || word(k, kn, "global") || word(k, kn, "stack") ||
-              word(k, kn, "other")) ||
+            !vpmu_field(&q, eol, &k, &kn) ||
+            !(vpmu_word_is(k, kn, "heap") || vpmu_word_is(k, kn, "global") ||
+              vpmu_word_is(k, kn, "stack") || vpmu_word_is(k, kn, "other")) ||
             number(&q, eol, 16, &l.where) || number(&q, eol, 16, &l.from) ||
             number(&q, eol, 10, &obj) || number(&q, eol, 16, &l.start) || !at_end(q, eol))
             return -1;
@@ -134,7 +99,7 @@ int hpm__c2c_record(struct hpm_prof_records *r, const char *rec, size_t recn, co
         c->lines[c->n_lines++] = l;
         return 1;
     }
-    if (word(rec, recn, VPMU_REC_PROF_C2C_CORE)) {
+    if (vpmu_word_is(rec, recn, VPMU_REC_PROF_C2C_CORE)) {
         struct hpm_prof_c2c_core x, *nc;
         struct hpm_prof_c2c_line *l;
         uint64_t addr, core, all;
@@ -169,9 +134,9 @@ int hpm__c2c_thread(struct hpm_prof_c2c *c, const char *q, const char *eol)
     const char *f;
     size_t n;
     struct hpm_prof_c2c_thread *nt;
-    if (number(&q, eol, 10, &t) || !next_field(&q, eol, &f, &n) ||
-        !word(f, n, VPMU_THREAD_WORD_CORE) || number(&q, eol, 10, &core) || !at_end(q, eol) ||
-        t > UINT32_MAX || core > UINT32_MAX)
+    if (number(&q, eol, 10, &t) || !vpmu_field(&q, eol, &f, &n) ||
+        !vpmu_word_is(f, n, VPMU_THREAD_WORD_CORE) || number(&q, eol, 10, &core) ||
+        !at_end(q, eol) || t > UINT32_MAX || core > UINT32_MAX)
         return 0; /* not this kind of thread record: the output parser's */
     nt = grow(c->threads, &c->cap_threads, c->n_threads + 1, sizeof *nt);
     if (!nt)

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "vpmu_format.h"
+#include "vpmufile.h"
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -45,80 +46,6 @@ static void *grow(void *p, size_t *cap, size_t need, size_t size)
 
 /* --------------------------------------------------------------- records */
 
-/* Next space-separated field of [*p, end), NUL-free: its start and length. */
-static int field(const char **p, const char *end, const char **f, size_t *n)
-{
-    const char *s = *p;
-    while (s < end && *s == ' ')
-        s++;
-    if (s >= end)
-        return 0;
-    *f = s;
-    while (s < end && *s != ' ')
-        s++;
-    *n = (size_t)(s - *f);
-    *p = s;
-    return 1;
-}
-
-/* The digits of a decimal number at *s (before end): 1 to 31 digits, no
- * overflow; *s moves past them. -1 on none, too many or overflow. (num's
- * base 10, and the K:V pairs' numbers, read in place.) */
-static int decimal(const char **s, const char *end, uint64_t *v)
-{
-    const char *f = *s, *q = f;
-    uint64_t x = 0;
-    while (q < end && *q >= '0' && *q <= '9') {
-        if (__builtin_mul_overflow(x, 10, &x) || __builtin_add_overflow(x, (unsigned)(*q - '0'), &x))
-            return -1;
-        q++;
-    }
-    if (q == f || q - f >= 32)
-        return -1;
-    *s = q;
-    *v = x;
-    return 0;
-}
-
-/* An unsigned number of base 10 or 16 (with or without 0x), all of the
- * field, as strtoull reads it but for signs and blanks, which it refuses;
- * -1 on anything else or overflow. (strtoull, through a copy, was a
- * fifth of the front end's time: a profile's records are millions of
- * numbers.) */
-static int num(const char *f, size_t n, int base, uint64_t *v)
-{
-    uint64_t x = 0;
-    size_t i = 0;
-    if (base == 10) {
-        const char *s = f;
-        return decimal(&s, f + n, v) == 0 && s == f + n ? 0 : -1;
-    }
-    if (n == 0 || n >= 32)
-        return -1;
-    if (n > 2 && f[0] == '0' && (f[1] == 'x' || f[1] == 'X'))
-        i = 2;
-    for (; i < n; i++) {
-        unsigned c = (unsigned char)f[i], d;
-        if (c >= '0' && c <= '9')
-            d = c - '0';
-        else if (c >= 'a' && c <= 'f')
-            d = c - 'a' + 10;
-        else if (c >= 'A' && c <= 'F')
-            d = c - 'A' + 10;
-        else
-            return -1;
-        if (__builtin_mul_overflow(x, 16, &x) || __builtin_add_overflow(x, d, &x))
-            return -1;
-    }
-    *v = x;
-    return 0;
-}
-
-static int word_is(const char *f, size_t n, const char *w)
-{
-    return strlen(w) == n && memcmp(f, w, n) == 0;
-}
-
 /* A kind's name is a catalog name: one word of letters, digits and _ :
  * (it becomes a word of callgrind's events: line) */
 static int kind_name_ok(const char *s, size_t n)
@@ -149,8 +76,8 @@ static long values(const char **p, const char *end, struct hpm_prof_records *r, 
             s++;
         if (s >= end)
             break;
-        if (decimal(&s, end, &k) != 0 || s >= end || *s++ != ':' ||
-            decimal(&s, end, &x) != 0 || (s < end && *s != ' ') || k >= r->n_kinds || x == 0 ||
+        if (vpmu_decimal(&s, end, &k) != 0 || s >= end || *s++ != ':' ||
+            vpmu_decimal(&s, end, &x) != 0 || (s < end && *s != ' ') || k >= r->n_kinds || x == 0 ||
             seen[k] == lineno)
             return -1;
         seen[k] = lineno;
@@ -182,42 +109,38 @@ uint64_t hpm_prof_records_value(const struct hpm_prof_records *r, size_t kv, uns
 int hpm_prof_records_parse(const char *text, size_t len, struct hpm_prof_records *r, char *err,
                            size_t errlen)
 {
-    const char *p = text, *end = text + len;
+    struct vpmu_recs it;
+    struct vpmu_rec l;
+    int more;
     size_t cap_obj = 0, cap_insn = 0, cap_arc = 0, cap_data = 0, cap_kv = 0, cap_back = 0;
     unsigned lineno = 0, seen[HPM_PROF_KINDS_MAX];
     memset(r, 0, sizeof *r);
     memset(seen, 0, sizeof seen);
-    while (p < end) {
-        const char *eol = memchr(p, '\n', (size_t)(end - p)), *q = p, *f, *rec;
-        size_t n, recn;
+    vpmu_recs_begin(&it, text, len);
+    while ((more = vpmu_recs_next(&it, &l)) != 0) {
+        const char *eol = l.end, *q = l.rest, *f = l.name, *rec;
+        size_t n = l.name_len, recn;
         int bad = 0;
-        if (!eol)
-            eol = end;
-        lineno++;
-        if (memchr(p, 0, (size_t)(eol - p))) {
+        lineno = (unsigned)l.lineno;
+        if (more < 0) {
             set_err(err, errlen, "line %u: a NUL byte", lineno);
             goto fail;
         }
-        if (!field(&q, eol, &f, &n)) {
-            p = eol + 1;
+        if (n == 0)
             continue;
-        }
-        if (word_is(f, n, VPMU_REC_THREAD)) {
+        if (vpmu_word_is(f, n, VPMU_REC_THREAD)) {
             /* the threads' cores, for the c2c view (c2c.c) */
             if (hpm__c2c_thread(&r->c2c, q, eol) != 0) {
                 set_err(err, errlen, "out of memory");
                 goto fail;
             }
-            p = eol + 1;
             continue;
         }
-        if (n < 5 || memcmp(f, "prof_", 5) != 0) {
-            p = eol + 1;
+        if (n < 5 || memcmp(f, "prof_", 5) != 0)
             continue;
-        }
         rec = f;
         recn = n;
-        if (word_is(f, n, VPMU_REC_PROF_KIND)) {
+        if (vpmu_word_is(f, n, VPMU_REC_PROF_KIND)) {
             const char *name;
             size_t nn;
             if (r->n_insns || r->n_arcs) {
@@ -228,8 +151,9 @@ int hpm_prof_records_parse(const char *text, size_t len, struct hpm_prof_records
                 set_err(err, errlen, "line %u: more than %d kinds", lineno, HPM_PROF_KINDS_MAX);
                 goto fail;
             }
-            if (!field(&q, eol, &name, &nn) || !kind_name_ok(name, nn) ||
-                !field(&q, eol, &f, &n) || num(f, n, 10, &r->totals[r->n_kinds]) != 0) {
+            if (!vpmu_field(&q, eol, &name, &nn) || !kind_name_ok(name, nn) ||
+                !vpmu_field(&q, eol, &f, &n) ||
+                vpmu_number(f, n, 10, &r->totals[r->n_kinds]) != 0) {
                 bad = 1;
             } else {
                 r->kinds[r->n_kinds] = strndup(name, nn);
@@ -238,14 +162,15 @@ int hpm_prof_records_parse(const char *text, size_t len, struct hpm_prof_records
                 else
                     r->n_kinds++;
             }
-        } else if (word_is(f, n, VPMU_REC_PROF_OBJECT)) {
+        } else if (vpmu_word_is(f, n, VPMU_REC_PROF_OBJECT)) {
             uint64_t id;
             struct hpm_prof_object o;
             memset(&o, 0, sizeof o);
-            if (!field(&q, eol, &f, &n) || num(f, n, 10, &id) != 0 || id == 0 || id > 1u << 20 ||
-                !field(&q, eol, &f, &n) || num(f, n, 16, &o.start) != 0 ||
-                !field(&q, eol, &f, &n) || num(f, n, 16, &o.end) != 0 ||
-                !field(&q, eol, &f, &n) || num(f, n, 16, &o.offset) != 0 || o.end < o.start) {
+            if (!vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 10, &id) != 0 || id == 0 ||
+                id > 1u << 20 || !vpmu_field(&q, eol, &f, &n) ||
+                vpmu_number(f, n, 16, &o.start) != 0 || !vpmu_field(&q, eol, &f, &n) ||
+                vpmu_number(f, n, 16, &o.end) != 0 || !vpmu_field(&q, eol, &f, &n) ||
+                vpmu_number(f, n, 16, &o.offset) != 0 || o.end < o.start) {
                 bad = 1;
             } else {
                 /* the path is the rest of the line (it may hold spaces) */
@@ -277,12 +202,12 @@ int hpm_prof_records_parse(const char *text, size_t len, struct hpm_prof_records
                     r->objects[id] = o;
                 }
             }
-        } else if (word_is(f, n, VPMU_REC_PROF_INSN)) {
+        } else if (vpmu_word_is(f, n, VPMU_REC_PROF_INSN)) {
             struct hpm_prof_insn in;
             uint64_t obj;
             memset(&in, 0, sizeof in);
-            if (!field(&q, eol, &f, &n) || num(f, n, 16, &in.addr) != 0 ||
-                !field(&q, eol, &f, &n) || num(f, n, 10, &obj) != 0 ||
+            if (!vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 16, &in.addr) != 0 ||
+                !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 10, &obj) != 0 ||
                 (obj != 0 && (obj >= r->n_objects || !r->objects[obj].path))) {
                 bad = 1;
             } else {
@@ -301,20 +226,21 @@ int hpm_prof_records_parse(const char *text, size_t len, struct hpm_prof_records
                 r->insns = ni;
                 r->insns[r->n_insns++] = in;
             }
-        } else if (word_is(f, n, VPMU_REC_PROF_CALL) || word_is(f, n, VPMU_REC_PROF_CALL_IN)) {
+        } else if (vpmu_word_is(f, n, VPMU_REC_PROF_CALL) ||
+                   vpmu_word_is(f, n, VPMU_REC_PROF_CALL_IN)) {
             struct hpm_prof_arc a;
             uint64_t so = 0, to = 0;
-            int in = word_is(f, n, VPMU_REC_PROF_CALL_IN);
+            int in = vpmu_word_is(f, n, VPMU_REC_PROF_CALL_IN);
             memset(&a, 0, sizeof a);
             /* prof_call_in: the objects first (a dlclose'd library's code
              * and the next one's share addresses) */
-            if ((in && (!field(&q, eol, &f, &n) || num(f, n, 10, &so) != 0 ||
+            if ((in && (!vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 10, &so) != 0 ||
                         (so != 0 && (so >= r->n_objects || !r->objects[so].path)) ||
-                        !field(&q, eol, &f, &n) || num(f, n, 10, &to) != 0 ||
+                        !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 10, &to) != 0 ||
                         (to != 0 && (to >= r->n_objects || !r->objects[to].path)))) ||
-                !field(&q, eol, &f, &n) || num(f, n, 16, &a.site) != 0 ||
-                !field(&q, eol, &f, &n) || num(f, n, 16, &a.target) != 0 ||
-                !field(&q, eol, &f, &n) || num(f, n, 10, &a.calls) != 0) {
+                !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 16, &a.site) != 0 ||
+                !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 16, &a.target) != 0 ||
+                !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 10, &a.calls) != 0) {
                 bad = 1;
             } else {
                 struct hpm_prof_arc *na;
@@ -333,18 +259,19 @@ int hpm_prof_records_parse(const char *text, size_t len, struct hpm_prof_records
                 r->arcs = na;
                 r->arcs[r->n_arcs++] = a;
             }
-        } else if (word_is(f, n, VPMU_REC_PROF_DATA)) {
+        } else if (vpmu_word_is(f, n, VPMU_REC_PROF_DATA)) {
             struct hpm_prof_data d;
             uint64_t obj;
             const char *k;
             size_t kn;
             memset(&d, 0, sizeof d);
-            if (!field(&q, eol, &k, &kn) || kn >= sizeof d.kind || !field(&q, eol, &f, &n) ||
-                num(f, n, 16, &d.where) != 0 || !field(&q, eol, &f, &n) ||
-                num(f, n, 16, &d.from) != 0 || !field(&q, eol, &f, &n) ||
-                num(f, n, 10, &obj) != 0 || (obj != 0 && (obj >= r->n_objects || !r->objects[obj].path)) ||
-                !field(&q, eol, &f, &n) || num(f, n, 10, &d.blocks) != 0 ||
-                !field(&q, eol, &f, &n) || num(f, n, 10, &d.bytes) != 0) {
+            if (!vpmu_field(&q, eol, &k, &kn) || kn >= sizeof d.kind ||
+                !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 16, &d.where) != 0 ||
+                !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 16, &d.from) != 0 ||
+                !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 10, &obj) != 0 ||
+                (obj != 0 && (obj >= r->n_objects || !r->objects[obj].path)) ||
+                !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 10, &d.blocks) != 0 ||
+                !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 10, &d.bytes) != 0) {
                 bad = 1;
             } else {
                 struct hpm_prof_data *nd;
@@ -363,16 +290,16 @@ int hpm_prof_records_parse(const char *text, size_t len, struct hpm_prof_records
                 r->data = nd;
                 r->data[r->n_data++] = d;
             }
-        } else if (word_is(f, n, VPMU_REC_PROF_JUMP)) {
+        } else if (vpmu_word_is(f, n, VPMU_REC_PROF_JUMP)) {
             struct hpm_prof_back b;
             uint64_t obj;
             memset(&b, 0, sizeof b);
-            if (!field(&q, eol, &f, &n) || num(f, n, 16, &b.site) != 0 ||
-                !field(&q, eol, &f, &n) || num(f, n, 10, &obj) != 0 ||
+            if (!vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 16, &b.site) != 0 ||
+                !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 10, &obj) != 0 ||
                 (obj != 0 && (obj >= r->n_objects || !r->objects[obj].path)) ||
-                !field(&q, eol, &f, &n) || num(f, n, 16, &b.target) != 0 ||
-                !field(&q, eol, &f, &n) || num(f, n, 10, &b.executed) != 0 ||
-                !field(&q, eol, &f, &n) || num(f, n, 10, &b.taken) != 0 ||
+                !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 16, &b.target) != 0 ||
+                !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 10, &b.executed) != 0 ||
+                !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 10, &b.taken) != 0 ||
                 b.taken > b.executed) {
                 bad = 1;
             } else {
@@ -399,7 +326,6 @@ int hpm_prof_records_parse(const char *text, size_t len, struct hpm_prof_records
             set_err(err, errlen, "line %u: a malformed %.*s record", lineno, (int)recn, rec);
             goto fail;
         }
-        p = eol + 1;
     }
     return 0;
 fail:

@@ -1,74 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* count_procs.c - the process tree of one hpm count run (count_procs.h). */
-#define _POSIX_C_SOURCE 200809L /* getline, strdup */
+#define _POSIX_C_SOURCE 200809L /* strdup, strndup */
 #include "count_procs.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 
 #include "live.h"
+#include "fileio.h"
 #include "vpmu_format.h"
-
-/* One file of the folder: a process's final file (seq UINT32_MAX, so that it
- * sorts after the process's segments) or its exec segment seq. */
-struct tree_file {
-    uint64_t pid;
-    uint32_t seq;
-    char *path;
-};
-
-/* Reads a decimal number of at most 19 digits at *s; advances *s. */
-static int read_number(const char **s, uint64_t *v)
-{
-    const char *p = *s;
-    uint64_t x = 0;
-    int n = 0;
-    while (*p >= '0' && *p <= '9' && n < 19) {
-        x = x * 10 + (uint64_t)(*p - '0');
-        p++;
-        n++;
-    }
-    if (n == 0 || (*p >= '0' && *p <= '9'))
-        return -1;
-    *s = p;
-    *v = x;
-    return 0;
-}
-
-/* "vpmu.PID.out" or "vpmu.PID.out.execK": 0 and the parts, else -1. */
-static int parse_name(const char *name, uint64_t *pid, uint32_t *seq)
-{
-    const char *s = name;
-    uint64_t k;
-    if (strncmp(s, "vpmu.", 5) != 0)
-        return -1;
-    s += 5;
-    if (read_number(&s, pid) != 0 || strncmp(s, ".out", 4) != 0)
-        return -1;
-    s += 4;
-    if (*s == 0) {
-        *seq = UINT32_MAX;
-        return 0;
-    }
-    if (strncmp(s, ".exec", 5) != 0)
-        return -1;
-    s += 5;
-    if (read_number(&s, &k) != 0 || *s != 0 || k == 0 || k >= UINT32_MAX)
-        return -1;
-    *seq = (uint32_t)k;
-    return 0;
-}
-
-static int cmp_file(const void *a, const void *b)
-{
-    const struct tree_file *x = a, *y = b;
-    if (x->pid != y->pid)
-        return x->pid < y->pid ? -1 : 1;
-    return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
+#include "vpmufile.h"
 
 /* dst = an empty output with src's description (machine, command, pid,
  * exit), ready for vpmu_output_add. */
@@ -122,45 +65,48 @@ struct tree_extra {
  * (a segment's). 0, or -1 out of memory. */
 static int scan_extra(const char *path, uint64_t pid, struct tree_extra *x, char **native)
 {
-    FILE *f = fopen(path, "r");
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
+    struct hpm_file_map m;
+    struct vpmu_recs it;
+    struct vpmu_rec r;
+    char err[8];
     int rc = 0;
-    const size_t rl = strlen(VPMU_REC_REAPED), nl = strlen(VPMU_REC_EXEC_NATIVE);
-    if (!f)
+    if (hpm_file_map(path, (size_t)1 << 34, NULL, NULL, &m, err, sizeof err) != 0)
         return 0; /* vpmu_output_load says what is wrong with it */
-    while (rc == 0 && (n = getline(&line, &cap, f)) > 0) {
-        if (line[n - 1] == '\n')
-            line[--n] = 0;
-        if ((size_t)n > rl && strncmp(line, VPMU_REC_REAPED " ", rl + 1) == 0) {
-            unsigned long long rp;
-            int sig, used = 0;
-            if (sscanf(line + rl + 1, "%llu " VPMU_EXIT_WORD_SIGNAL " %d%n", &rp, &sig, &used) == 2 &&
-                line[rl + 1 + used] == 0 && rp > 0 && sig > 0 && sig < 128) {
-                if (x->n_reaped == x->cap_reaped) {
-                    size_t nc = x->cap_reaped ? 2 * x->cap_reaped : 8;
-                    struct reaped *nr = realloc(x->reaped, nc * sizeof *nr);
-                    if (!nr) {
-                        rc = -1;
-                        break;
-                    }
-                    x->reaped = nr;
-                    x->cap_reaped = nc;
+    vpmu_recs_begin(&it, m.data, m.len);
+    while (rc == 0 && vpmu_recs_next(&it, &r) > 0) {
+        if (vpmu_rec_is(&r, VPMU_REC_REAPED)) {
+            /* reaped PID signal N */
+            const char *q = r.rest, *f;
+            size_t n;
+            uint64_t rp, sig;
+            if (!vpmu_field(&q, r.end, &f, &n) || vpmu_number(f, n, 10, &rp) != 0 ||
+                !vpmu_field(&q, r.end, &f, &n) || !vpmu_word_is(f, n, VPMU_EXIT_WORD_SIGNAL) ||
+                !vpmu_field(&q, r.end, &f, &n) || vpmu_number(f, n, 10, &sig) != 0 ||
+                vpmu_field(&q, r.end, &f, &n) || rp == 0 || sig == 0 || sig >= 128)
+                continue;
+            if (x->n_reaped == x->cap_reaped) {
+                size_t nc = x->cap_reaped ? 2 * x->cap_reaped : 8;
+                struct reaped *nr = realloc(x->reaped, nc * sizeof *nr);
+                if (!nr) {
+                    rc = -1;
+                    break;
                 }
-                x->reaped[x->n_reaped].pid = rp;
-                x->reaped[x->n_reaped].reaper = pid;
-                x->reaped[x->n_reaped].sig = sig;
-                x->n_reaped++;
+                x->reaped = nr;
+                x->cap_reaped = nc;
             }
-        } else if ((size_t)n > nl + 1 && strncmp(line, VPMU_REC_EXEC_NATIVE " ", nl + 1) == 0) {
+            x->reaped[x->n_reaped].pid = rp;
+            x->reaped[x->n_reaped].reaper = pid;
+            x->reaped[x->n_reaped].sig = (int)sig;
+            x->n_reaped++;
+        } else if (vpmu_rec_is(&r, VPMU_REC_EXEC_NATIVE) && r.rest + 1 < r.end &&
+                   r.rest[0] == ' ') {
+            /* the program's path: the rest of the line after one space */
             free(*native);
-            if (!(*native = strdup(line + nl + 1)))
+            if (!(*native = strndup(r.rest + 1, (size_t)(r.end - r.rest - 1))))
                 rc = -1;
         }
     }
-    free(line);
-    fclose(f);
+    hpm_file_unmap(&m);
     return rc;
 }
 
@@ -193,7 +139,7 @@ static int native_add(struct count_tree *t, const char *path)
 
 /* Loads files[0..n) (one process: its segments in order, then maybe its
  * final file) into p. */
-static int load_proc(struct count_proc *p, const struct tree_file *files, unsigned n, char *err,
+static int load_proc(struct count_proc *p, const struct vpmu_file *files, unsigned n, char *err,
                      size_t errlen)
 {
     struct vpmu_output *parts = calloc(n, sizeof *parts);
@@ -203,7 +149,7 @@ static int load_proc(struct count_proc *p, const struct tree_file *files, unsign
     int rc = -1;
     memset(p, 0, sizeof *p);
     p->pid = files[0].pid;
-    p->complete = files[n - 1].seq == UINT32_MAX;
+    p->complete = files[n - 1].seq == VPMU_FILE_FINAL;
     p->commands = calloc(n, sizeof *p->commands);
     if (!parts || !p->commands) {
         snprintf(err, errlen, "out of memory");
@@ -214,9 +160,9 @@ static int load_proc(struct count_proc *p, const struct tree_file *files, unsign
             snprintf(err, errlen, "%s: %s", files[i].path, perr);
             goto out;
         }
-        if ((parts[i].exit_kind == VPMU_EXIT_EXEC) != (files[i].seq != UINT32_MAX)) {
+        if ((parts[i].exit_kind == VPMU_EXIT_EXEC) != (files[i].seq != VPMU_FILE_FINAL)) {
             snprintf(err, errlen, "%s: %s", files[i].path,
-                     files[i].seq != UINT32_MAX ? "an exec segment without 'exit exec'"
+                     files[i].seq != VPMU_FILE_FINAL ? "an exec segment without 'exit exec'"
                                                 : "'exit exec' in a final file");
             goto out;
         }
@@ -256,42 +202,21 @@ int count_tree_load(struct count_tree *t, const char *dir, uint64_t main_pid, in
                     const struct runner_killed *reaped, unsigned n_reaped, char *err,
                     size_t errlen)
 {
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    struct tree_file *files = NULL;
+    struct vpmu_file *files = NULL;
     struct tree_extra x = {NULL, 0, 0};
-    size_t n = 0, cap = 0, i, j, k;
+    size_t n = 0, i, j, k;
     int rc = -1, have_main = 0;
     memset(t, 0, sizeof *t);
-    if (!d) {
+    if (vpmu_files_list(dir, &files, &n) != 0) {
         snprintf(err, errlen, "%s: cannot read the folder", dir);
         return -1;
     }
-    while ((e = readdir(d)) != NULL) {
-        struct tree_file f;
-        size_t len;
-        if (parse_name(e->d_name, &f.pid, &f.seq) != 0)
-            continue;
-        if (n == cap) {
-            struct tree_file *nf = realloc(files, (cap = cap ? cap * 2 : 16) * sizeof *nf);
-            if (!nf)
-                goto oom;
-            files = nf;
-        }
-        len = strlen(dir) + strlen(e->d_name) + 2;
-        if (!(f.path = malloc(len)))
-            goto oom;
-        snprintf(f.path, len, "%s/%s", dir, e->d_name);
-        files[n++] = f;
-        have_main |= f.pid == main_pid;
-    }
-    closedir(d);
-    d = NULL;
+    for (i = 0; i < n; i++)
+        have_main |= files[i].pid == main_pid;
     if (!have_main) {
         rc = 1;
         goto done;
     }
-    qsort(files, n, sizeof *files, cmp_file);
     if (children) {
         for (i = 0; i < n; i++) {
             char *native = NULL;
@@ -360,7 +285,7 @@ int count_tree_load(struct count_tree *t, const char *dir, uint64_t main_pid, in
         unsigned m;
         int native = 0;
         for (i = 0; i < n; i++)
-            if (files[i].pid == rp->pid && files[i].seq == UINT32_MAX)
+            if (files[i].pid == rp->pid && files[i].seq == VPMU_FILE_FINAL)
                 break;
         if (i < n || rp->pid == main_pid)
             continue; /* it wrote its counts (a signal the tool saw) */
@@ -402,11 +327,7 @@ int count_tree_load(struct count_tree *t, const char *dir, uint64_t main_pid, in
 oom:
     snprintf(err, errlen, "out of memory");
 done:
-    if (d)
-        closedir(d);
-    for (i = 0; i < n; i++)
-        free(files[i].path);
-    free(files);
+    vpmu_files_free(files, n);
     free(x.reaped);
     if (rc != 0)
         count_tree_free(t);

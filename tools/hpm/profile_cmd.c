@@ -9,102 +9,17 @@
 #define _GNU_SOURCE
 #include "profile_cmd.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "fileio.h"
 #include "profile.h"
 #include "runner.h"
-
-static char *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t cap = 0, n = 0;
-    struct stat st;
-    if (!f)
-        return NULL;
-    /* the file's size first (a python3 profile's records are 17 MB):
-     * growing the buffer by doubling copied it twice over */
-    if (fstat(fileno(f), &st) == 0 && st.st_size > 0 && (uint64_t)st.st_size < SIZE_MAX / 2) {
-        cap = (size_t)st.st_size + 1;
-        buf = malloc(cap);
-        if (!buf) {
-            fclose(f);
-            return NULL;
-        }
-    }
-    for (;;) {
-        size_t got;
-        if (n == cap) {
-            char *nb;
-            cap = cap ? 2 * cap : 1 << 16;
-            nb = realloc(buf, cap);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = nb;
-        }
-        got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    fclose(f);
-    *len = n;
-    return buf;
-}
-
-/* "vpmu.PID.out" or "vpmu.PID.out.execK": the pid, else 0 */
-/* The tool's output file, mapped read-only (*map, *maplen to unmap), or
- * read (*map NULL: free the text): a Python profile's records are 17 MB,
- * which read() copied into as many fresh pages. */
-static char *load_file(const char *path, size_t *len, void **map, size_t *maplen)
-{
-    struct stat st;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    *map = NULL;
-    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-        (uint64_t)st.st_size < SIZE_MAX / 2) {
-        void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (m != MAP_FAILED) {
-            close(fd);
-            *map = m;
-            *maplen = *len = (size_t)st.st_size;
-            return m;
-        }
-    }
-    if (fd >= 0)
-        close(fd);
-    return read_all(path, len);
-}
-
-static uint64_t file_pid(const char *name)
-{
-    char *e;
-    uint64_t pid;
-    if (strncmp(name, "vpmu.", 5) != 0)
-        return 0;
-    pid = strtoull(name + 5, &e, 10);
-    if (e == name + 5 || strncmp(e, ".out", 4) != 0 || (e[4] && strncmp(e + 4, ".exec", 5) != 0))
-        return 0;
-    return pid;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
+#include "vpmufile.h"
 
 static int write_cg(FILE *f, void *ctx)
 {
@@ -159,10 +74,9 @@ int profile_write(const char *cmd, const char *dir, uint64_t main_pid, int child
     struct hpm_symbols *syms;
     struct hpm_c2c_report *c2c;
     char *data_path = NULL, *c2c_path = NULL;
-    DIR *d;
-    struct dirent *de;
-    char **names = NULL, err[512], creator[256];
-    size_t n = 0, cap = 0, i, len = 0, ninsn = 0, cmdlen = 1;
+    struct vpmu_file *files = NULL;
+    char err[512], creator[256];
+    size_t n = 0, i, ninsn = 0, cmdlen = 1;
     unsigned procs = 0, k;
     int rc = -1, a;
 
@@ -170,58 +84,40 @@ int profile_write(const char *cmd, const char *dir, uint64_t main_pid, int child
     hpm_profile_init(&dp);
     syms = hpm_symbols_new();
     c2c = hpm_c2c_report_new();
-    d = opendir(dir);
-    if (!syms || !c2c || !d) {
+    if (!syms || !c2c || vpmu_files_list(dir, &files, &n) != 0) {
         fprintf(stderr, "%s: cannot read the tool's output in %s: %s\n", cmd, dir,
                 strerror(errno));
         goto done;
     }
-    /* in name order, so the profile does not depend on the directory's */
-    while ((de = readdir(d)) != NULL) {
-        uint64_t pid = file_pid(de->d_name);
-        if (!pid || (!children && pid != main_pid))
-            continue;
-        if (n == cap) {
-            char **nn = realloc(names, (cap = cap ? 2 * cap : 16) * sizeof *nn);
-            if (!nn)
-                goto oom;
-            names = nn;
-        }
-        if (asprintf(&names[n], "%s/%s", dir, de->d_name) < 0)
-            goto oom;
-        n++;
-    }
-    if (n > 1)
-        qsort(names, n, sizeof *names, cmp_str);
+    /* in the folder scan's order, so the profile does not depend on the
+     * directory's */
     for (i = 0; i < n; i++) {
         struct hpm_prof_records r;
-        void *map;
-        size_t maplen = 0;
-        char *text = load_file(names[i], &len, &map, &maplen);
+        struct hpm_file_map m;
         int parsed;
-        if (!text) {
-            fprintf(stderr, "%s: cannot read %s: %s\n", cmd, names[i], strerror(errno));
+        if (!children && files[i].pid != main_pid)
+            continue;
+        /* far beyond any output file (a Python profile's records are 17 MB) */
+        if (hpm_file_map(files[i].path, (size_t)1 << 34, NULL, NULL, &m, err, sizeof err) != 0) {
+            fprintf(stderr, "%s: cannot read %s\n", cmd, err);
             goto done;
         }
-        parsed = hpm_prof_records_parse(text, len, &r, err, sizeof err);
-        if (map)
-            munmap(map, maplen);
-        else
-            free(text);
+        parsed = hpm_prof_records_parse(m.data, m.len, &r, err, sizeof err);
+        hpm_file_unmap(&m);
         if (parsed != 0) {
-            fprintf(stderr, "%s: %s: %s\n", cmd, names[i], err);
+            fprintf(stderr, "%s: %s: %s\n", cmd, files[i].path, err);
             goto done;
         }
         /* the data objects first: the instructions' take the values over */
         if (hpm_prof_add_data(&dp, &r, syms, err, sizeof err) != 0 ||
             hpm_prof_take_records(&p, &r, syms, err, sizeof err) != 0) {
-            fprintf(stderr, "%s: %s: %s\n", cmd, names[i], err);
+            fprintf(stderr, "%s: %s: %s\n", cmd, files[i].path, err);
             hpm_prof_records_free(&r);
             goto done;
         }
         ninsn += r.n_insns;
         procs += r.n_kinds > 0;
-        if (hpm_c2c_report_add(c2c, &r, syms, file_pid(strrchr(names[i], '/') + 1)) != 0) {
+        if (hpm_c2c_report_add(c2c, &r, syms, files[i].pid) != 0) {
             hpm_prof_records_free(&r);
             goto oom;
         }
@@ -302,11 +198,7 @@ int profile_write(const char *cmd, const char *dir, uint64_t main_pid, int child
 oom:
     fprintf(stderr, "%s: out of memory\n", cmd);
 done:
-    if (d)
-        closedir(d);
-    for (i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
+    vpmu_files_free(files, n);
     hpm_symbols_free(syms);
     hpm_c2c_report_free(c2c);
     free(c2c_path);

@@ -8,7 +8,6 @@
  * perf.data file (src/perfdata) that perf report and perf script read.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -20,12 +19,14 @@
 #include "catalog.h"
 #include "commands.h"
 #include "count_hook.h"
+#include "fileio.h"
 #include "latency.h"
 #include "machine_arg.h"
 #include "options.h"
 #include "perfdata.h"
 #include "runner.h"
 #include "vpmu_format.h"
+#include "vpmufile.h"
 
 #define MAX_KINDS 8 /* the tool's limit (vpmu_sample.c) */
 
@@ -95,8 +96,10 @@ struct record_ctx {
     unsigned n_hist[2];
     long ldlat, stlat;
     /* filled while reading */
-    char **files;
+    struct vpmu_file *files;
     size_t n_files;
+    uint64_t main_pid;
+    int children;
     uint64_t written;
     int bad;
 };
@@ -210,51 +213,6 @@ static int parse_spec(struct record_ctx *c, const char *s, size_t len, char *why
     c->specs[c->n_specs].period = period;
     c->n_specs++;
     return 0;
-}
-
-static char *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t cap = 0, n = 0, got;
-    if (!f)
-        return NULL;
-    do {
-        if (n == cap) {
-            char *nb = realloc(buf, (cap = cap ? 2 * cap : 1 << 16) + 1);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                errno = ENOMEM;
-                return NULL;
-            }
-            buf = nb;
-        }
-        got = fread(buf + n, 1, cap - n, f);
-        n += got;
-    } while (got > 0);
-    fclose(f);
-    buf[n] = 0;
-    *len = n;
-    return buf;
-}
-
-/* "vpmu.PID.out" or "vpmu.PID.out.execK": the pid, else 0 */
-static uint64_t file_pid(const char *name)
-{
-    char *e;
-    uint64_t pid;
-    if (strncmp(name, "vpmu.", 5) != 0)
-        return 0;
-    pid = strtoull(name + 5, &e, 10);
-    if (e == name + 5 || strncmp(e, ".out", 4) != 0 || (e[4] && strncmp(e + 4, ".exec", 5) != 0))
-        return 0;
-    return pid;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 static int spec_of(const struct record_ctx *c, const char *kind, size_t len)
@@ -376,9 +334,13 @@ static uint32_t dobj_index(struct record_ctx *c, uint32_t kind, uint64_t where, 
 
 /* One output file: its process's comm, mappings and samples. */
 static int write_file(struct record_ctx *c, struct perfdata_writer *w, const char *path,
-                      const char *text)
+                      const char *text, size_t len)
 {
     const char *line = text, *comm = "?";
+    size_t line_len = 0;
+    struct vpmu_recs it;
+    struct vpmu_rec r;
+    int more;
     char comm_buf[16];
     uint32_t pid = 0, comm_tids[64];
     unsigned n_comm_tids = 0, pass;
@@ -391,12 +353,15 @@ static int write_file(struct record_ctx *c, struct perfdata_writer *w, const cha
      * profile's objects (at time 0, those not mapped while sampling);
      * pass 2: samples */
     for (pass = 0; pass < 3; pass++) {
-        for (line = text; *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : "") {
+        vpmu_recs_begin(&it, text, len);
+        while ((more = vpmu_recs_next(&it, &r)) != 0) {
             /* one line at a time: sscanf measures its whole input string */
             char lb[8192];
             const char *p = lb, *wd;
-            size_t wl = strcspn(line, "\n");
-            if (wl >= sizeof lb)
+            size_t wl = (size_t)(r.end - r.line);
+            line = r.line;
+            line_len = wl;
+            if (more < 0 || wl >= sizeof lb)
                 goto bad;
             memcpy(lb, line, wl);
             lb[wl] = 0;
@@ -618,8 +583,8 @@ static int write_file(struct record_ctx *c, struct perfdata_writer *w, const cha
     free(fobj);
     return 0;
 bad:
-    fprintf(stderr, "hpm record: %s: a malformed sample record: %.*s\n", path,
-            (int)strcspn(line, "\n"), line);
+    fprintf(stderr, "hpm record: %s: a malformed sample record: %.*s\n", path, (int)line_len,
+            line);
     c->bad = 1;
 fail:
     free(tm);
@@ -646,17 +611,20 @@ static int write_perf(FILE *f, void *ctx)
                              c->mem ? PERFDATA_MEM : 0) != 0)
         return -1;
     for (k = 0; k < c->n_files; k++) {
-        size_t len;
-        char *text = read_all(c->files[k], &len);
+        struct hpm_file_map m;
+        char err[512];
         int rc;
-        if (!text) {
-            fprintf(stderr, "hpm record: cannot read %s: %s\n", c->files[k], strerror(errno));
+        if (!c->children && c->files[k].pid != c->main_pid)
+            continue;
+        if (hpm_file_map(c->files[k].path, (size_t)1 << 34, NULL, NULL, &m, err, sizeof err) !=
+            0) {
+            fprintf(stderr, "hpm record: cannot read %s\n", err);
             free(w.cmdline);
             free(w.sample_dobj);
             return -1;
         }
-        rc = write_file(c, &w, c->files[k], text);
-        free(text);
+        rc = write_file(c, &w, c->files[k].path, m.data, m.len);
+        hpm_file_unmap(&m);
         if (rc != 0) {
             free(w.cmdline);
             free(w.sample_dobj);
@@ -708,33 +676,18 @@ static void print_histogram(struct record_ctx *c)
 static int after_run(const char *dir, uint64_t main_pid, int children, void *ctx)
 {
     struct record_ctx *c = ctx;
-    DIR *d = opendir(dir);
-    struct dirent *de;
-    size_t cap = 0, i;
+    size_t i;
     unsigned s;
     int rc = -1;
-    if (!d) {
+    /* in the folder scan's order: the file does not depend on the
+     * directory's */
+    if (vpmu_files_list(dir, &c->files, &c->n_files) != 0) {
         fprintf(stderr, "hpm record: cannot read the tool's output in %s: %s\n", dir,
                 strerror(errno));
         return -1;
     }
-    while ((de = readdir(d)) != NULL) {
-        uint64_t pid = file_pid(de->d_name);
-        if (!pid || (!children && pid != main_pid))
-            continue;
-        if (c->n_files == cap) {
-            char **nn = realloc(c->files, (cap = cap ? 2 * cap : 16) * sizeof *nn);
-            if (!nn)
-                goto oom;
-            c->files = nn;
-        }
-        if (asprintf(&c->files[c->n_files], "%s/%s", dir, de->d_name) < 0)
-            goto oom;
-        c->n_files++;
-    }
-    /* in name order: the file does not depend on the directory's order */
-    if (c->n_files > 1)
-        qsort(c->files, c->n_files, sizeof *c->files, cmp_str);
+    c->main_pid = main_pid;
+    c->children = children;
     if (runner_write_output("hpm record", c->output, write_perf, c) != 0)
         goto done;
     fprintf(stderr, "hpm: %" PRIu64 " precise sample%s written to %s (modeled; perf report -i %s)\n",
@@ -747,19 +700,13 @@ static int after_run(const char *dir, uint64_t main_pid, int children, void *ctx
                 c->specs[s].throttled);
     print_histogram(c);
     rc = 0;
-    goto done;
-oom:
-    fprintf(stderr, "hpm record: out of memory\n");
 done:
-    closedir(d);
     for (i = 0; i < c->n_dobjs; i++)
         free(c->dobjs[i].path);
     free(c->dobjs);
     c->dobjs = NULL;
     c->n_dobjs = c->cap_dobjs = 0;
-    for (i = 0; i < c->n_files; i++)
-        free(c->files[i]);
-    free(c->files);
+    vpmu_files_free(c->files, c->n_files);
     c->files = NULL;
     c->n_files = 0;
     return rc;
@@ -992,40 +939,42 @@ int count_lat_parse(const char *cmd, const char *name, char *kind, size_t kind_l
 
 const char *count_lat_note(const char *dir, uint64_t main_pid, int children)
 {
-    DIR *d;
-    struct dirent *de;
+    struct vpmu_file *files;
+    size_t n, f;
     unsigned i, seen = 0;
     size_t at;
-    if (!n_lat_events || !(d = opendir(dir)))
+    if (!n_lat_events || vpmu_files_list(dir, &files, &n) != 0)
         return NULL;
     for (i = 0; i < n_lat_events; i++)
         lat_events[i].count = 0;
-    while ((de = readdir(d)) != NULL) {
-        uint64_t pid = file_pid(de->d_name);
-        char path[4200], *text;
-        const char *line;
-        size_t len;
-        if (!pid || (!children && pid != main_pid))
+    for (f = 0; f < n; f++) {
+        struct hpm_file_map m;
+        struct vpmu_recs it;
+        struct vpmu_rec r;
+        char err[8];
+        if (!children && files[f].pid != main_pid)
             continue;
-        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-        if (!(text = read_all(path, &len)))
+        if (hpm_file_map(files[f].path, (size_t)1 << 34, NULL, NULL, &m, err, sizeof err) != 0)
             continue;
-        for (line = text; *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : "") {
+        vpmu_recs_begin(&it, m.data, m.len);
+        while (vpmu_recs_next(&it, &r) > 0) {
             /* sample_latency load|store LAT LEVEL TLB COUNT */
-            char op[8];
-            unsigned long long lat, cnt;
-            if (strncmp(line, VPMU_REC_SAMPLE "_latency ", strlen(VPMU_REC_SAMPLE "_latency ")) ||
-                sscanf(line + strlen(VPMU_REC_SAMPLE "_latency "), "%7s %llu %*s %*s %llu", op,
-                       &lat, &cnt) != 3)
+            const char *q = r.rest, *op, *w;
+            size_t opn, wn;
+            uint64_t lat, cnt;
+            if (!vpmu_rec_is(&r, VPMU_REC_SAMPLE "_latency") || !vpmu_field(&q, r.end, &op, &opn) ||
+                !vpmu_field(&q, r.end, &w, &wn) || vpmu_number(w, wn, 10, &lat) != 0 ||
+                !vpmu_field(&q, r.end, &w, &wn) || !vpmu_field(&q, r.end, &w, &wn) ||
+                !vpmu_field(&q, r.end, &w, &wn) || vpmu_number(w, wn, 10, &cnt) != 0)
                 continue;
             seen = 1;
             for (i = 0; i < n_lat_events; i++)
                 if (lat_events[i].store == (op[0] == 's') && lat >= lat_events[i].thr)
                     lat_events[i].count += cnt;
         }
-        free(text);
+        hpm_file_unmap(&m);
     }
-    closedir(d);
+    vpmu_files_free(files, n);
     if (!seen)
         return NULL;
     at = (size_t)snprintf(lat_note, sizeof lat_note,

@@ -4,6 +4,7 @@
 #include "vpmu_output.h"
 
 #include "fileio.h"
+#include "vpmufile.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -52,50 +53,28 @@ static int fail(struct parser *p, const char *fmt, ...)
 
 static void split(struct line *l)
 {
-    size_t i = 0;
+    const char *p = l->s, *end = l->s + l->len, *f;
+    size_t n;
     l->n = 0;
-    while (i < l->len) {
-        size_t start;
-        while (i < l->len && l->s[i] == ' ')
-            i++;
-        if (i >= l->len)
-            break;
-        start = i;
-        while (i < l->len && l->s[i] != ' ')
-            i++;
+    while (vpmu_field(&p, end, &f, &n)) {
         if (l->n == MAX_FIELDS) {
             l->n = MAX_FIELDS + 1;
             return;
         }
-        l->f[l->n] = l->s + start;
-        l->flen[l->n] = i - start;
+        l->f[l->n] = f;
+        l->flen[l->n] = n;
         l->n++;
     }
 }
 
 static int field_is(const struct line *l, unsigned i, const char *word)
 {
-    size_t n = strlen(word);
-    return i < l->n && l->flen[i] == n && memcmp(l->f[i], word, n) == 0;
+    return i < l->n && vpmu_word_is(l->f[i], l->flen[i], word);
 }
 
 static int parse_u64(const char *s, size_t len, uint64_t *out)
 {
-    uint64_t v = 0;
-    size_t i;
-    if (len == 0 || len > 20)
-        return -1;
-    for (i = 0; i < len; i++) {
-        unsigned d;
-        if (s[i] < '0' || s[i] > '9')
-            return -1;
-        d = (unsigned)(s[i] - '0');
-        if (v > (UINT64_MAX - d) / 10)
-            return -1;
-        v = v * 10 + d;
-    }
-    *out = v;
-    return 0;
+    return vpmu_number(s, len, 10, out);
 }
 
 /* A u64 field, at most max; names the field in the error. */
@@ -600,7 +579,8 @@ int vpmu_output_parse(struct vpmu_output *o, const char *buf, size_t len, char *
                       size_t errlen)
 {
     struct parser p;
-    size_t at = 0;
+    struct vpmu_recs it;
+    struct vpmu_rec rec;
     memset(o, 0, sizeof *o);
     memset(&p, 0, sizeof p);
     p.o = o;
@@ -612,15 +592,14 @@ int vpmu_output_parse(struct vpmu_output *o, const char *buf, size_t len, char *
         return fail(&p, "empty file (the tool wrote nothing)");
     if (memchr(buf, 0, len))
         return fail(&p, "NUL byte in the file (not a virtual PMU output file)");
-    while (at < len) {
+    vpmu_recs_begin(&it, buf, len);
+    while (vpmu_recs_next(&it, &rec) > 0) {
         struct line l;
-        const char *nl = memchr(buf + at, '\n', len - at);
-        p.lineno++;
-        if (!nl)
+        p.lineno = rec.lineno;
+        if (!rec.terminated)
             return fail(&p, "truncated: the last line has no newline");
-        l.s = buf + at;
-        l.len = (size_t)(nl - l.s);
-        at += l.len + 1;
+        l.s = rec.line;
+        l.len = (size_t)(rec.end - rec.line);
         if (l.len && l.s[l.len - 1] == '\r')
             l.len--;
         if (p.lineno == 1) {
@@ -650,8 +629,8 @@ static int output_head(const char *head, size_t n)
 
 int vpmu_output_load(struct vpmu_output *o, const char *path, char *err, size_t errlen)
 {
-    char *buf = NULL, dummy[8];
-    size_t len = 0;
+    struct hpm_file_map m;
+    char dummy[8];
     int rc;
     memset(o, 0, sizeof *o);
     if (!err || !errlen) {
@@ -659,11 +638,11 @@ int vpmu_output_load(struct vpmu_output *o, const char *path, char *err, size_t 
         errlen = sizeof dummy;
     }
     /* 16 GiB: far beyond any output file (a profile's records are tens of MB) */
-    if (hpm_file_read(path, (size_t)1 << 34, output_head, "an output file of the virtual PMU",
-                      &buf, &len, err, errlen) != 0)
+    if (hpm_file_map(path, (size_t)1 << 34, output_head, "an output file of the virtual PMU", &m,
+                     err, errlen) != 0)
         return -1;
-    rc = vpmu_output_parse(o, buf, len, err, errlen);
-    free(buf);
+    rc = vpmu_output_parse(o, m.data, m.len, err, errlen);
+    hpm_file_unmap(&m);
     if (rc && err && errlen) {
         /* prefix the file name: "FILE: line N: message" */
         size_t pl = strlen(path) + 2, ml = strlen(err);
