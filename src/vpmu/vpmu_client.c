@@ -17,7 +17,7 @@
 #include "vpmu_tool.h"
 
 /* ------------------------------------------------------------------------
- * Client requests
+ * Guest memory
  * ---------------------------------------------------------------------- */
 
 /* Guest memory is touched only through client_copy. The address-space

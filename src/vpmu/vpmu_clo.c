@@ -33,7 +33,7 @@ const HChar *clo_out = "hpm-vpmu.%p.out";
 Bool clo_start = True;
 
 /* ------------------------------------------------------------------------
- * Tool interface
+ * Options
  * ---------------------------------------------------------------------- */
 
 Bool vpmu_clo_option(const HChar *arg)

@@ -89,8 +89,9 @@ void vpmu_prof_io(ThreadId tid, Addr site, const ULong *counted);
  * whole first. */
 void vpmu_prof_fold(void);
 
-/* Data objects: where the statistic changes of a data access to a go (the
- * heap block's allocation site, a global's line, the stack, other). The
+/* Data objects (vpmu_dataobj.c): where the statistic changes of a data
+ * access to a go (the heap block's allocation site, a global's line, the
+ * stack, other). The
  * allocator calls (malloc, free, ...) are followed through the call graph:
  * observed, never replaced, so the program runs as under hpm count. */
 ULong *vpmu_prof_data_raw(Addr a);

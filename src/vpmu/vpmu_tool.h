@@ -9,8 +9,8 @@
  * tool's interface to Valgrind, wires to the core's callbacks.
  *
  * The files call each other in no loop (tests/vpmu: vpmu.no_cycles), from
- * the leaves up: vpmu_out.c, vpmu_client.c; the node; the profile and the
- * sampler; threads; overflow, gates, multiplexing; requests and the output
+ * the leaves up: vpmu_out.c, vpmu_client.c; the node; data objects, the
+ * profile and the sampler; threads; overflow, gates, multiplexing; requests and the output
  * writer; the options; vpmu_main.c.
  */
 #ifndef HPM_VPMU_TOOL_H
