@@ -201,6 +201,20 @@ static void printable(char *s)
             *s = '?';
 }
 
+/* A snapshot as a reader may use it: counts within their arrays, names
+ * terminated and printable (the view's writer is not trusted). */
+static void bound_snapshot(struct hpm_live *out)
+{
+    if (out->n_events > HPM_LIVE_MAX_EVENTS)
+        out->n_events = HPM_LIVE_MAX_EVENTS;
+    if (out->n_raw > HPM_LIVE_RAW)
+        out->n_raw = HPM_LIVE_RAW;
+    out->machine[sizeof out->machine - 1] = 0;
+    out->command[sizeof out->command - 1] = 0;
+    printable(out->machine);
+    printable(out->command);
+}
+
 static int read_seq(int fd, uint64_t *seq)
 {
     return pread(fd, seq, sizeof *seq, (off_t)offsetof(struct hpm_live, seq)) ==
@@ -229,14 +243,7 @@ int hpm_live_snapshot(const struct hpm_live_reader *r, struct hpm_live *out)
         if (read_seq(r->fd, &s2) != 0)
             return -1;
         if (s1 == s2 && out->seq == s1 && out->magic == HPM_LIVE_MAGIC) {
-            if (out->n_events > HPM_LIVE_MAX_EVENTS)
-                out->n_events = HPM_LIVE_MAX_EVENTS;
-            if (out->n_raw > HPM_LIVE_RAW)
-                out->n_raw = HPM_LIVE_RAW;
-            out->machine[sizeof out->machine - 1] = 0;
-            out->command[sizeof out->command - 1] = 0;
-            printable(out->machine);
-            printable(out->command);
+            bound_snapshot(out);
             return 0;
         }
     }
@@ -267,14 +274,7 @@ int hpm_live_take_stale(pid_t pid, long long since, struct hpm_live *out)
              out->size == sizeof *out && !(out->seq & 1) && out->pid == (uint32_t)pid &&
              out->state == HPM_LIVE_RUNNING && out->updates > 0;
         if (ok) {
-            if (out->n_events > HPM_LIVE_MAX_EVENTS)
-                out->n_events = HPM_LIVE_MAX_EVENTS;
-            if (out->n_raw > HPM_LIVE_RAW)
-                out->n_raw = HPM_LIVE_RAW;
-            out->machine[sizeof out->machine - 1] = 0;
-            out->command[sizeof out->command - 1] = 0;
-            printable(out->machine);
-            printable(out->command);
+            bound_snapshot(out);
             ok = unlink(path) == 0;
         }
     }

@@ -113,6 +113,25 @@ static int notify_cmp(const void *x, const void *y)
     return (int)a->kind - (int)b->kind;
 }
 
+/* The stepped and the batched unit's notifications are the same; returns
+ * the interrupts among them. Delivery is in cycle order within a call while
+ * at most 4 notifications per counter are queued; an unsafe unit losing
+ * carries queues more, so the logs are compared as ordered sets. */
+static size_t logs_agree(struct tl_log *la, struct tl_log *lb)
+{
+    size_t irqs = 0;
+    CHECK(la->n == lb->n);
+    qsort(la->v, la->n, sizeof *la->v, notify_cmp);
+    qsort(lb->v, lb->n, sizeof *lb->v, notify_cmp);
+    for (size_t i = 0; i < la->n && i < lb->n; i++) {
+        CHECK(la->v[i].kind == lb->v[i].kind);
+        CHECK(la->v[i].counter == lb->v[i].counter);
+        CHECK_EQ_U64(la->v[i].cycle, lb->v[i].cycle);
+        irqs += la->v[i].kind == HPM_UPC_NOTIFY_IRQ;
+    }
+    return irqs;
+}
+
 /* Step and batch interfaces: identical state and notifications on random
  * batches, with thresholds armed and firing, in a safe and an unsafe unit. */
 static void test_equivalence(uint32_t n, uint32_t inputs, uint32_t low, uint32_t slot, int iters)
@@ -160,19 +179,7 @@ static void test_equivalence(uint32_t n, uint32_t inputs, uint32_t low, uint32_t
             break;
         }
     }
-    CHECK(la.n == lb.n);
-    /* Delivery is in cycle order within a call while at most 4 notifications
-     * per counter are queued; an unsafe unit losing carries queues more, so
-     * compare the logs as ordered sets. */
-    qsort(la.v, la.n, sizeof *la.v, notify_cmp);
-    qsort(lb.v, lb.n, sizeof *lb.v, notify_cmp);
-    size_t irqs = 0;
-    for (size_t i = 0; i < la.n && i < lb.n; i++) {
-        CHECK(la.v[i].kind == lb.v[i].kind);
-        CHECK(la.v[i].counter == lb.v[i].counter);
-        CHECK_EQ_U64(la.v[i].cycle, lb.v[i].cycle);
-        irqs += la.v[i].kind == HPM_UPC_NOTIFY_IRQ;
-    }
+    size_t irqs = logs_agree(&la, &lb);
     CHECK(irqs > 0); /* the test must exercise interrupts to mean anything */
     printf("equivalence n=%u low=%u slot=%u: %zu notifications (%zu interrupts)\n", n, low,
            slot, la.n, irqs);
@@ -591,15 +598,7 @@ static void test_signals_equivalence(uint32_t low, int iters)
             break;
         }
     }
-    CHECK(la.n == lb.n);
-    qsort(la.v, la.n, sizeof *la.v, notify_cmp);
-    qsort(lb.v, lb.n, sizeof *lb.v, notify_cmp);
-    size_t irqs = 0;
-    for (size_t i = 0; i < la.n && i < lb.n; i++) {
-        CHECK(la.v[i].kind == lb.v[i].kind && la.v[i].counter == lb.v[i].counter);
-        CHECK_EQ_U64(la.v[i].cycle, lb.v[i].cycle);
-        irqs += la.v[i].kind == HPM_UPC_NOTIFY_IRQ;
-    }
+    size_t irqs = logs_agree(&la, &lb);
     CHECK(irqs > 0);
     printf("signals low=%u: %llu pulses, %zu notifications (%zu interrupts)\n", low,
            (unsigned long long)edges, la.n, irqs);

@@ -238,12 +238,12 @@ static int multiplex_run(const struct passes_req *q, const char *dir, const unsi
     size_t at;
     if (!list || !plan)
         goto done;
-    corr_kind = hpm_catalog_kind_by_name(cname, strlen(cname));
     {
-        unsigned k;
+        /* the correlate's kind, as the tool counts it (the name may be PU<n>_) */
+        unsigned k = 0;
         int core;
-        if (hpm_catalog_decode(corr[0], &k, &core) == 0)
-            corr_kind = (int)k;
+        (void)hpm_catalog_decode(corr[0], &k, &core);
+        corr_kind = (int)k;
     }
     at = (size_t)sprintf(plan, "--mpx-plan=%ld:%s:", q->multiplex,
                          hpm_catalog_kind((unsigned)corr_kind)->name);
