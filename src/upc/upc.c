@@ -907,6 +907,44 @@ static uint32_t level_increment(uint64_t ctl, uint32_t k, uint32_t full, uint32_
 static void advance_rest(struct hpm_upc *u, uint32_t cycles, const uint32_t *counts,
                          const uint32_t *pulses);
 
+/* Pass 1 of a batch in the common configuration (every counter level high,
+ * counting): acc[c] += counts[ev[c]], and the range check (a count above
+ * `cycles` makes cycles - k wrap in 64 bits: the top bit of the result is
+ * set). Two counters per 16-byte vector (GCC's and clang's vector
+ * extensions, SSE2 on x86-64): -O2 leaves a loop with a run-time trip count
+ * scalar, and the check's sub and or then cost as much as the add. The same
+ * additions as the scalar loop, so the same values. */
+typedef uint64_t upc_u64x2 __attribute__((vector_size(16)));
+/* acc is 8-byte aligned only: its vectors are loaded and stored unaligned
+ * (no memcpy: this file is freestanding). */
+typedef uint64_t upc_u64x2_in_acc __attribute__((vector_size(16), aligned(8), may_alias));
+
+static uint64_t add_level_high(uint64_t *restrict acc, const uint32_t *restrict ev,
+                               const uint32_t *restrict counts, uint32_t n, uint32_t cycles)
+{
+    const upc_u64x2 cyc = {cycles, cycles};
+    upc_u64x2 bad0 = {0, 0}, bad1 = {0, 0};
+    const size_t end4 = n & ~(size_t)3;
+    size_t c = 0;
+    for (; c < end4; c += 4) {
+        upc_u64x2 k0 = {counts[ev[c]], counts[ev[c + 1]]};
+        upc_u64x2 k1 = {counts[ev[c + 2]], counts[ev[c + 3]]};
+        *(upc_u64x2_in_acc *)(acc + c) += k0;
+        *(upc_u64x2_in_acc *)(acc + c + 2) += k1;
+        bad0 |= cyc - k0;
+        bad1 |= cyc - k1;
+    }
+    bad0 |= bad1;
+    uint64_t bad = bad0[0] | bad0[1];
+    for (; c < n; c++) {
+        uint32_t k = counts[ev[c]];
+        bad |= (uint64_t)cycles - k;
+        acc[c] += k;
+    }
+    return bad;
+}
+
+
 int hpm_upc_advance(struct hpm_upc *u, uint32_t cycles, const uint32_t *counts)
 {
     if (!counts) return HPM_UPC_ENULL;
@@ -932,12 +970,7 @@ int hpm_upc_advance(struct hpm_upc *u, uint32_t cycles, const uint32_t *counts)
             bad |= (uint64_t)cycles - counts[ev[c]];
         if (bad >> 63) return HPM_UPC_ERANGE;
     } else if (u->all_level_high) {
-#pragma GCC unroll 4
-        for (uint32_t c = 0; c < n; c++) {
-            uint32_t k = counts[ev[c]];
-            bad |= (uint64_t)cycles - k;
-            acc[c] += k;
-        }
+        bad = add_level_high(acc, ev, counts, n, cycles);
     } else {
         for (uint32_t c = 0; c < n; c++) {
             uint32_t k = counts[ev[c]];
@@ -1072,8 +1105,10 @@ static void advance_rest(struct hpm_upc *u, uint32_t cycles, const uint32_t *cou
      * is pending at any visit). */
     const uint64_t end = t0 + cycles;
     const uint64_t S = u->p.cycles_per_slot, N = n;
-    uint64_t nvis = u->visit_cycle < end ? (end - u->visit_cycle + S - 1) / S : 0;
-    if (nvis <= 2 * N) {
+    /* ceil(span / S) visits; at most 2N of them exactly when span <= 2N*S,
+     * which the short batches (most of them) learn without a division. */
+    const uint64_t span = u->visit_cycle < end ? end - u->visit_cycle : 0;
+    if (span <= 2 * N * S) {
         /* The position in locals, the arrays through local pointers: the
          * unit's byte arrays may alias any of its fields, which otherwise
          * are loaded again at every visit (service() changes neither). */
@@ -1103,7 +1138,7 @@ static void advance_rest(struct hpm_upc *u, uint32_t cycles, const uint32_t *cou
          * pending at any visit), so each visit leaves the SRAM word equal to
          * the high bits of the value at that visit, and after the last one
          * it holds those of the value then. The others walk their visits. */
-        const uint64_t P = S * N;
+        const uint64_t P = S * N, nvis = (span + S - 1) / S;
         for (uint32_t c = 0; c < n; c++) {
             if (u->slow[c]) continue;
             uint64_t tv = u->visit_cycle + (uint64_t)((c + n - u->visit_entry) % n) * S;
