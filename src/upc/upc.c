@@ -944,7 +944,6 @@ static uint64_t add_level_high(uint64_t *restrict acc, const uint32_t *restrict 
     return bad;
 }
 
-
 int hpm_upc_advance(struct hpm_upc *u, uint32_t cycles, const uint32_t *counts)
 {
     if (!counts) return HPM_UPC_ENULL;
