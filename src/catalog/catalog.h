@@ -90,7 +90,7 @@ enum hpm_cat_unit {
  * (a model produces it) or HOST (measured on the host: clocks and getrusage
  * around the simulated program; reports say "measured"). Value units:
  * "events", "cycles", "bytes" or "ns". Tool event: the exact counter of the
- * Valgrind tool (src/vpmu/vpmu_events.h, lower case) whose count the kind
+ * Valgrind tool (src/vpmu_iface/vpmu_events.h, lower case) whose count the kind
  * is, or "" for the others (the I/O and kernel units' exact kinds come from
  * the tool's system call wrappers, src/vpmu/vpmu_io.c). Per-core kinds
  * first, in code order (at most HPM_CAT_CORE_STRIDE), then node kinds (at

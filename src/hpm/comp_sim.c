@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * comp_sim.c - the sim component: the virtual PMU, reached by client
- * requests (src/vpmu/hpm_client.h) when the program runs under `hpm run` or
- * `hpm count`. Natively each request is a few no-op instructions that
- * return 0, so this component disables itself and costs nothing.
+ * requests (src/vpmu_iface/hpm_client.h) when the program runs under
+ * `hpm run` or `hpm count`. Natively each request is a few no-op
+ * instructions that return 0, so this component disables itself and costs
+ * nothing.
  *
  * Events (only those the tool has programmed, HPM_VPMU_EVENTS):
  *   - one per per-core catalog kind, named by the kind ("INSTRUCTIONS",
@@ -35,7 +36,7 @@
  * kind.
  *
  * Attach (hpm_set_attach): another process under the virtual PMU, read
- * through its live view (src/live, src/vpmu/vpmu_live.h) without
+ * through its live view (src/live, src/vpmu_iface/vpmu_live.h) without
  * disturbing it: a per-core kind is the process's count (every thread, the
  * sum over its cores), PU<n>_/node codes its UPC count. The view is mapped
  * when the set is programmed and kept, so a process that exits still gives

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * live.h - reading the live view of processes that run under the virtual
- * PMU (src/vpmu/vpmu_live.h): find them, open one read-only, take
+ * PMU (src/vpmu_iface/vpmu_live.h): find them, open one read-only, take
  * consistent snapshots with the sequence-lock protocol (copied with
  * pread: a view truncated or removed under a reader is an error, never a
  * fault). Readers never write the view, so any number of them can watch

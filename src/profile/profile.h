@@ -5,7 +5,7 @@
  *
  * One model, several ends:
  *   - built from the virtual PMU's profile records (the prof_* records of
- *     src/vpmu/vpmu_format.h) and symbols (elfutils libdw):
+ *     src/vpmu_iface/vpmu_format.h) and symbols (elfutils libdw):
  *     hpm_prof_add_records;
  *   - written in callgrind's format (callgrind_annotate and KCachegrind
  *     read it): hpm_prof_write_callgrind;

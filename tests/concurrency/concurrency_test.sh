@@ -15,7 +15,7 @@ ulimit -c 0
 # every hpm of a scenario shares this TMPDIR, as runs share /tmp
 TMPDIR=$dir/tmp
 export TMPDIR
-# live views are named by pid namespace and pid (src/vpmu/vpmu_live.h)
+# live views are named by pid namespace and pid (src/vpmu_iface/vpmu_live.h)
 pidns=$(readlink /proc/self/ns/pid | tr -dc 0-9)
 planted=
 

@@ -19,7 +19,7 @@ cd "$dir" || exit 1
 ulimit -c 0 2>/dev/null
 
 . "$src/../common/scenario.sh"
-# live views are named by pid namespace and pid (src/vpmu/vpmu_live.h)
+# live views are named by pid namespace and pid (src/vpmu_iface/vpmu_live.h)
 pidns=$(readlink /proc/self/ns/pid | tr -dc 0-9)
 
 # csv_val SECTION NAME REGION THREAD CORE CODE: the value column of that row

@@ -10,7 +10,7 @@
  * record is reported as truncated, and unknown record types are skipped (so a
  * newer tool can add records). Errors are "line N: message".
  *
- * The records are defined in src/vpmu/vpmu_format.h, which the tool
+ * The records are defined in src/vpmu_iface/vpmu_format.h, which the tool
  * writes with.
  * Region names may contain spaces: a region record is read from its end.
  */
