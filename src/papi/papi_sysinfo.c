@@ -83,9 +83,13 @@ static void host_cpuid(PAPI_hw_info_t *hw)
         char *colon = strchr(line, ':');
         if (!colon)
             continue;
+        /* the key is all before the colon but the blanks: "model" is not
+         * "model name" */
+        size_t n = (size_t)(colon - line);
+        while (n > 0 && (line[n - 1] == '\t' || line[n - 1] == ' '))
+            n--;
         for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
-            size_t n = strlen(keys[k].key);
-            if (strncmp(line, keys[k].key, n) == 0 && (line[n] == '\t' || line[n] == ' ')) {
+            if (strlen(keys[k].key) == n && strncmp(line, keys[k].key, n) == 0) {
                 *(int *)((char *)hw + keys[k].off) = atoi(colon + 1);
                 seen++;
             }

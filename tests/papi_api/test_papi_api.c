@@ -6,6 +6,7 @@
  * events; every PAPI_strerror text; and a software event (perf or os)
  * that must grow while the program works.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -225,6 +226,40 @@ static void test_states(void)
     CHECK_EQ(set, PAPI_NULL);
 }
 
+/* Natively the cpuid numbers are /proc/cpuinfo's "cpu family", "model" and
+ * "stepping" of the first processor (as PAPI's own), found here by sscanf
+ * and not through the reader's key match: "model name" is not "model". */
+static void check_cpuid(const PAPI_hw_info_t *hw)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[512];
+    int family = -1, model = -1, stepping = -1, v;
+    if (!f || hw->virtualized) {
+        if (f)
+            fclose(f);
+        return;
+    }
+    while (fgets(line, sizeof line, f) && (family < 0 || model < 0 || stepping < 0)) {
+        if (family < 0 && sscanf(line, "cpu family : %d", &v) == 1)
+            family = v;
+        else if (model < 0 && sscanf(line, "model : %d", &v) == 1)
+            model = v;
+        else if (stepping < 0 && sscanf(line, "stepping : %d", &v) == 1)
+            stepping = v;
+    }
+    fclose(f);
+    if (family >= 0)
+        CHECK_EQ(hw->cpuid_family, family);
+    if (model >= 0) {
+        CHECK_EQ(hw->cpuid_model, model);
+        CHECK_EQ(hw->model, model);
+    }
+    if (stepping >= 0) {
+        CHECK_EQ(hw->cpuid_stepping, stepping);
+        CHECK(hw->revision == (float)stepping);
+    }
+}
+
 static void test_components_and_info(void)
 {
     int n = PAPI_num_components();
@@ -244,6 +279,7 @@ static void test_components_and_info(void)
     if (hw) {
         CHECK(hw->totalcpus >= 1 && hw->cpu_max_mhz > 0);
         CHECK(hw->model_string[0] != '\0');
+        check_cpuid(hw);
     }
     const PAPI_exe_info_t *exe = PAPI_get_executable_info();
     CHECK(exe != NULL);
