@@ -5,7 +5,7 @@
 #   a memory-stall signal's rising edges are its episodes (one per access the
 #   L1 missed), level high plus level low is every cycle of the core, an event
 #   pulses once per event, the busy cycles are one run; the counts repeat;
-#   bad modes are refused.
+#   a report of the output file shows every mode's rows; bad modes are refused.
 hpm=$1 prog=$2 work=$3
 scenario=modes
 set -u
@@ -54,10 +54,17 @@ for m in bgp host; do
     [ "$br" -eq "$mispred" ] || fail "$m: $br branch-stall episodes, $mispred mispredicts"
     [ "$lh" -gt 0 ] && [ "$ll" -gt 0 ] || fail "$m: a level count is 0"
     # bit for bit again
-    run count --machine $m --json -o r2.json -e "$events" -- "$prog" $lines
+    run count --machine $m --json -o r2.json --keep-output=r2.out -e "$events" -- "$prog" $lines
     expect_rc 0
     for e in $(echo "$events" | tr , ' '); do
         [ "$(count r1.json $e)" = "$(count r2.json $e)" ] || fail "$m: $e differs between runs"
+    done
+    # the output file holds every mode's counts: reported without -e, each
+    # row as counted
+    run count --json -o r3.json --from-output r2.out
+    expect_rc 0
+    for e in $(echo "$events" | tr , ' '); do
+        [ "$(count r2.json $e)" = "$(count r3.json $e)" ] || fail "$m: --from-output: $e differs"
     done
 done
 

@@ -94,11 +94,12 @@ static int measured_total(const struct count_report *r, unsigned kind, uint64_t 
 }
 
 /* Rows for a report of an existing file without -e: what the file counted. */
-unsigned count_rows_from_output(const struct vpmu_output *out, struct count_row *rows,
-                                unsigned max)
+/* The rows of one counting mode: a kind counted on every core is one row,
+ * on some cores a row per core, a node kind one row. */
+static unsigned rows_of_mode(const struct vpmu_output *out, unsigned mode, unsigned cores,
+                             struct count_row *rows, unsigned n, unsigned max)
 {
-    unsigned k, c, cores = out->cores > HPM_CAT_MAX_CORES ? HPM_CAT_MAX_CORES : out->cores;
-    unsigned n = 0;
+    unsigned k, c;
     for (k = 0; k < HPM_K_COUNT; k++) {
         const struct hpm_cat_kind_info *ki = hpm_catalog_kind(k);
         struct count_row r;
@@ -106,35 +107,51 @@ unsigned count_rows_from_output(const struct vpmu_output *out, struct count_row 
         memset(&r, 0, sizeof r);
         r.kind = k;
         r.core = -1;
-        snprintf(r.name, sizeof r.name, "%s", ki->name);
+        if (mode == HPM_CAT_LEVEL_HIGH)
+            snprintf(r.name, sizeof r.name, "%s", ki->name);
+        else
+            snprintf(r.name, sizeof r.name, "%s:%s", ki->name, hpm_catalog_mode_name(mode));
         if (ki->node) {
-            r.codes[0] = hpm_catalog_code(k, -1);
+            r.codes[0] = (int)hpm_catalog_spec((unsigned)hpm_catalog_code(k, -1), mode);
             r.n_codes = 1;
             if (out->have_count[r.codes[0]] && n < max)
                 rows[n++] = r;
             continue;
         }
         for (c = 0; c < cores; c++)
-            have += out->have_count[hpm_catalog_code(k, (int)c)];
+            have += out->have_count[hpm_catalog_spec((unsigned)hpm_catalog_code(k, (int)c), mode)];
         if (have == cores) {
             for (c = 0; c < cores; c++)
-                r.codes[r.n_codes++] = hpm_catalog_code(k, (int)c);
+                r.codes[r.n_codes++] =
+                    (int)hpm_catalog_spec((unsigned)hpm_catalog_code(k, (int)c), mode);
             if (n < max)
                 rows[n++] = r;
             continue;
         }
         for (c = 0; c < cores; c++) {
-            int code = hpm_catalog_code(k, (int)c);
-            if (!out->have_count[code])
+            unsigned spec = hpm_catalog_spec((unsigned)hpm_catalog_code(k, (int)c), mode);
+            if (!out->have_count[spec])
                 continue;
-            r.codes[0] = code;
+            r.codes[0] = (int)spec;
             r.n_codes = 1;
             r.core = (int)c;
-            hpm_catalog_code_name((unsigned)code, r.name, sizeof r.name);
+            hpm_catalog_code_name(spec, r.name, sizeof r.name);
             if (n < max)
                 rows[n++] = r;
         }
     }
+    return n;
+}
+
+/* Every count the output holds: the level-high rows first (the report of a
+ * run without counting modes), then those of each mode. */
+unsigned count_rows_from_output(const struct vpmu_output *out, struct count_row *rows,
+                                unsigned max)
+{
+    unsigned mode, cores = out->cores > HPM_CAT_MAX_CORES ? HPM_CAT_MAX_CORES : out->cores;
+    unsigned n = 0;
+    for (mode = 0; mode < HPM_CAT_MODES; mode++)
+        n = rows_of_mode(out, mode, cores, rows, n, max);
     return n;
 }
 
