@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* libFuzzer target: every parser of src/hpm/parse.c on the same input (an
- * exact-size heap copy, so that any read past the end is caught), with the
- * invariants callers rely on. */
+/* libFuzzer target: every parser of src/hpm/parse.c and src/machine/host.c
+ * on the same input (an exact-size heap copy, so that any read past the end
+ * is caught), with the invariants callers rely on. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "host.h"
 #include "parse.h"
 
 static int blank(char c)
@@ -31,18 +32,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (hpm_parse_stat_field(buf, size, i, &v) == 0 && i < 3)
             abort(); /* pid and comm are not fields it reads */
 
-    hpm_parse_cpuinfo(buf, size, &ci);
+    hpm_host_parse_cpuinfo(buf, size, &ci);
     if (!memchr(ci.model, 0, sizeof ci.model) || !memchr(ci.vendor, 0, sizeof ci.vendor))
         abort();
     if (ci.processors < 0 || ci.sockets < 0 || ci.sockets > 256 || ci.mhz < 0)
         abort();
 
-    n = hpm_parse_cpulist(buf, size);
+    n = hpm_host_parse_cpulist(buf, size);
     if (n < -1 || n > (1 << 20))
         abort();
-    if (hpm_parse_size(buf, size, &v) == 0 && size == 0)
+    if (hpm_host_parse_size(buf, size, &v) == 0 && size == 0)
         abort();
-    (void)hpm_parse_u64(buf, size, &v);
+    (void)hpm_host_parse_u64(buf, size, &v);
 
     memset(names, 'x', sizeof names);
     n = hpm_parse_name_list(buf, size, &names[0][0], 8, sizeof names[0]);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * parse.h - the text parsers of libhpm: /proc and /sys files, event lists.
+ * parse.h - the text parsers of libhpm: /proc/self files, event lists (the
+ * host's /proc and /sys files are src/machine's, host.h).
  *
  * Each takes a buffer and its length (no NUL needed), never allocates, uses
  * no locale and no stdio, so the os component can call them from the
@@ -23,27 +24,6 @@ int hpm_parse_kv(const char *buf, size_t len, const char *key, uint64_t *out);
  * /proc/PID/stat line, field >= 3 (after the comm, which may hold spaces and
  * parentheses: the last ')' ends it). Returns 0 or -1. */
 int hpm_parse_stat_field(const char *buf, size_t len, int field, uint64_t *out);
-
-/* What /proc/cpuinfo says about the host (first processor's lines). */
-struct hpm_cpuinfo {
-    char model[64];  /* "model name" (x86), else "Model"/"cpu model" */
-    char vendor[64]; /* "vendor_id", else "CPU implementer" */
-    double mhz;      /* "cpu MHz", 0 if absent */
-    int processors;  /* "processor" lines */
-    int siblings;    /* "siblings" of the first processor, 0 if absent */
-    int cores;       /* "cpu cores" of the first processor, 0 if absent */
-    int sockets;     /* distinct "physical id" values, 0 if absent */
-};
-void hpm_parse_cpuinfo(const char *buf, size_t len, struct hpm_cpuinfo *ci);
-
-/* A sysfs CPU list ("0-3,8,10-11\n"): the number of CPUs, or -1. */
-int hpm_parse_cpulist(const char *buf, size_t len);
-
-/* A sysfs size ("32K", "8192K", "1M", "512"): bytes, or -1 on garbage. */
-int hpm_parse_size(const char *buf, size_t len, uint64_t *out);
-
-/* A decimal unsigned number, surrounding blanks allowed: 0 or -1. */
-int hpm_parse_u64(const char *buf, size_t len, uint64_t *out);
 
 /* Split a comma-separated list of event names (blanks around names are
  * dropped, empty items skipped) into names[max][name_max]. Returns the number

@@ -4,6 +4,7 @@
 #include "machine.h"
 
 #include "fileio.h"
+#include "host.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -609,69 +610,13 @@ int hpm_machine_load(struct hpm_machine *m, const char *path, char *err, size_t 
 
 /* ------------------------------------------------------------ the host */
 
-/* First line of root/rel, trimmed; 0 if missing. */
-static int read_line(const char *root, const char *rel, char *out, size_t outlen)
-{
-    char path[512];
-    FILE *f;
-    size_t n;
-    snprintf(path, sizeof path, "%s/%s", root, rel);
-    f = fopen(path, "r");
-    if (!f)
-        return 0;
-    if (!fgets(out, (int)outlen, f)) {
-        fclose(f);
-        return 0;
-    }
-    fclose(f);
-    n = strlen(out);
-    while (n && (out[n - 1] == '\n' || is_space(out[n - 1])))
-        out[--n] = 0;
-    return n > 0;
-}
-
-static int read_u64(const char *root, const char *rel, uint64_t base, uint64_t *v)
-{
-    char line[64];
-    uint64_t x;
-    if (!read_line(root, rel, line, sizeof line))
-        return 0;
-    if (parse_scaled(line, strlen(line), base, "B", &x))
-        return 0;
-    *v = x;
-    return 1;
-}
-
-/* "0-3,5,7-8" -> 7 */
-static uint32_t count_cpu_list(const char *s)
-{
-    uint32_t total = 0;
-    while (*s) {
-        char *e;
-        unsigned long a = strtoul(s, &e, 10), b = a;
-        if (e == s)
-            return 0;
-        s = e;
-        if (*s == '-') {
-            b = strtoul(s + 1, &e, 10);
-            if (e == s + 1 || b < a)
-                return 0;
-            s = e;
-        }
-        total += (uint32_t)(b - a + 1);
-        if (*s == ',')
-            s++;
-        else if (*s)
-            return 0;
-    }
-    return total;
-}
-
 int hpm_machine_from_sysfs(struct hpm_machine *m, const char *cpu_root)
 {
-    char rel[128], line[256];
+    struct hpm_host read;
+    const struct hpm_host *host = cpu_root ? &read : hpm_host();
     unsigned i;
-    const char *root = cpu_root ? cpu_root : "/sys/devices/system/cpu";
+    if (cpu_root)
+        hpm_host_read(&read, cpu_root);
     hpm_machine_defaults(m);
     strcpy(m->name, "host");
     /* the x86-64 hosts hpm runs on keep their L1Ds coherent with MESI (or
@@ -692,45 +637,31 @@ int hpm_machine_from_sysfs(struct hpm_machine *m, const char *cpu_root)
     m->roofline.l2_milli = 32000;
     m->roofline.l3_milli = 16000;
     m->roofline.memory_bytes_per_s = 51200000000ull;
-    if (read_line(root, "online", line, sizeof line) && count_cpu_list(line) > 0)
-        m->hier.cores = count_cpu_list(line);
-    else {
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        m->hier.cores = n > 0 ? (uint32_t)n : 1;
-    }
+    m->hier.cores = host->cpus > 0 ? host->cpus : 1;
     if (m->hier.cores > 1024)
         m->hier.cores = 1024;
-    for (i = 0; i < 32; i++) {
+    for (i = 0; i < host->n_caches; i++) {
+        const struct hpm_host_cache *hc = &host->caches[i];
         struct hpm_cache_params *c = NULL, t;
-        uint64_t level, size, ways, lsize, lines, sets;
-        char type[32];
-        snprintf(rel, sizeof rel, "cpu0/cache/index%u/level", i);
-        if (!read_u64(root, rel, 1, &level))
-            continue;
-        snprintf(rel, sizeof rel, "cpu0/cache/index%u/type", i);
-        if (!read_line(root, rel, type, sizeof type))
-            strcpy(type, "Unified");
-        if (level == 1 && strcmp(type, "Data") == 0)
+        uint64_t lines, sets;
+        if (hc->level == 1 && hc->type == 'D')
             c = &m->hier.l1d;
-        else if (level == 1 && strcmp(type, "Instruction") == 0)
+        else if (hc->level == 1 && hc->type == 'I')
             c = &m->hier.l1i;
-        else if (level == 2 && strcmp(type, "Instruction") != 0)
+        else if (hc->level == 2 && hc->type != 'I')
             c = &m->hier.l2;
-        else if (level == 3 && strcmp(type, "Instruction") != 0)
+        else if (hc->level == 3 && hc->type != 'I')
             c = &m->hier.l3;
         if (!c)
             continue;
         t = *c;
-        snprintf(rel, sizeof rel, "cpu0/cache/index%u/size", i);
-        if (read_u64(root, rel, 1024, &size) && size)
-            t.size = size;
-        snprintf(rel, sizeof rel, "cpu0/cache/index%u/ways_of_associativity", i);
-        if (read_u64(root, rel, 1, &ways))
-            t.assoc = (uint32_t)ways; /* 0 = fully associative, as here */
-        snprintf(rel, sizeof rel, "cpu0/cache/index%u/coherency_line_size", i);
-        if (read_u64(root, rel, 1, &lsize) && lsize >= 4 && lsize <= (1u << 20) &&
-            !(lsize & (lsize - 1)))
-            t.line = (uint32_t)lsize;
+        if ((hc->has & HPM_HOST_CACHE_SIZE) && hc->size)
+            t.size = hc->size;
+        if (hc->has & HPM_HOST_CACHE_WAYS)
+            t.assoc = (uint32_t)hc->ways; /* 0 = fully associative, as here */
+        if ((hc->has & HPM_HOST_CACHE_LINE) && hc->line >= 4 && hc->line <= (1u << 20) &&
+            !(hc->line & (hc->line - 1)))
+            t.line = (uint32_t)hc->line;
         /* Models need power-of-two sets: round the set count down. */
         lines = t.size / t.line;
         if (lines == 0)

@@ -7,7 +7,8 @@
  * the machine model the counts come from (so clock rate, caches and TLBs
  * agree with the counts), natively this host. Executable and library
  * address ranges come from the dynamic linker's program headers
- * (dl_iterate_phdr), which also holds under Valgrind; memory use from
+ * (dl_iterate_phdr), which also holds under Valgrind; the host's cpuid
+ * numbers from src/machine's host reader (host.h); memory use from
  * /proc/self/status.
  */
 #define _GNU_SOURCE
@@ -20,6 +21,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "host.h"
 #include "papi_internal.h"
 
 PAPI_hw_info_t papi_hw_info;
@@ -64,38 +66,11 @@ static int vendor_index(const char *s)
 }
 
 /* cpuid family/model/stepping of this host, for the native case. */
-static void host_cpuid(PAPI_hw_info_t *hw)
+static void host_cpuid(PAPI_hw_info_t *hw, const struct hpm_host *h)
 {
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (!f)
-        return;
-    static const struct {
-        const char *key;
-        size_t off;
-    } keys[] = {
-        { "cpu family", offsetof(PAPI_hw_info_t, cpuid_family) },
-        { "model", offsetof(PAPI_hw_info_t, cpuid_model) },
-        { "stepping", offsetof(PAPI_hw_info_t, cpuid_stepping) },
-    };
-    char line[512];
-    int seen = 0;
-    while (fgets(line, sizeof line, f) && seen < 3) {
-        char *colon = strchr(line, ':');
-        if (!colon)
-            continue;
-        /* the key is all before the colon but the blanks: "model" is not
-         * "model name" */
-        size_t n = (size_t)(colon - line);
-        while (n > 0 && (line[n - 1] == '\t' || line[n - 1] == ' '))
-            n--;
-        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
-            if (strlen(keys[k].key) == n && strncmp(line, keys[k].key, n) == 0) {
-                *(int *)((char *)hw + keys[k].off) = atoi(colon + 1);
-                seen++;
-            }
-        }
-    }
-    fclose(f);
+    hw->cpuid_family = h->cpu.family;
+    hw->cpuid_model = h->cpu.model_number;
+    hw->cpuid_stepping = h->cpu.stepping;
     hw->model = hw->cpuid_model;
     hw->revision = (float)hw->cpuid_stepping;
 }
@@ -141,8 +116,7 @@ void papi_sysinfo_init(void)
     struct hpm_machine_info m;
     memset(&m, 0, sizeof m);
     if (hpm_machine_info(&m) != HPM_OK) {
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        m.cores = n > 0 ? (int)n : 1;
+        m.cores = hpm_host()->cpus > 0 ? (int)hpm_host()->cpus : 1;
         m.threads_per_core = 1;
         m.sockets = 1;
         papi_copy(m.name, sizeof m.name, "unknown");
@@ -164,7 +138,7 @@ void papi_sysinfo_init(void)
         papi_copy(hw->vendor_string, sizeof hw->vendor_string, vendors[v].name);
     hw->vendor = v >= 0 ? vendors[v].vendor : PAPI_VENDOR_UNKNOWN;
     if (!m.modeled)
-        host_cpuid(hw);
+        host_cpuid(hw, hpm_host());
     mhz_cached = m.mhz > 0 ? m.mhz : 0;
     memory_mb = (unsigned)(m.memory_bytes >> 20);
     int mhz = (int)(papi_mhz() + 0.5);
