@@ -365,6 +365,15 @@ const char *hpm_catalog_mode_name(unsigned mode)
     return mode < HPM_CAT_MODES ? mode_names[mode] : 0;
 }
 
+static const char *const mode_meanings[HPM_CAT_MODES] = {
+    0, "cycles the signal is low", "rising edges: one per event or episode",
+    "falling edges: one per event or episode end"};
+
+const char *hpm_catalog_mode_meaning(unsigned mode)
+{
+    return mode < HPM_CAT_MODES ? mode_meanings[mode] : 0;
+}
+
 int hpm_catalog_mode_by_name(const char *s, size_t len)
 {
     unsigned m;

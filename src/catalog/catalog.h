@@ -313,6 +313,9 @@ static inline unsigned hpm_catalog_spec_mode(unsigned spec) { return spec / HPM_
 int hpm_catalog_spec_decode(unsigned spec, unsigned *kind, int *core, unsigned *mode);
 /* "level-high", "level-low", "edge-rise", "edge-fall"; NULL past them. */
 const char *hpm_catalog_mode_name(unsigned mode);
+/* What a count in the mode is, for reports ("rising edges: one per event
+ * or episode"); NULL for level high (the event's count) and past them. */
+const char *hpm_catalog_mode_meaning(unsigned mode);
 /* The mode named by s[0..len) (case-insensitive), or -1. */
 int hpm_catalog_mode_by_name(const char *s, size_t len);
 /* What a spec's count is in: its kind's units in level high, "cycles" in

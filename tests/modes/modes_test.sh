@@ -72,7 +72,15 @@ done
 run count -e 'l1d_misses:LEVEL-HIGH,PU0_L1D_MISSES:Edge-Rise' -- "$prog" 100
 expect_rc 0
 expect_out '^ L1D_MISSES '
-expect_out '^ PU0_L1D_MISSES:edge-rise '
+expect_out '^ PU0_L1D_MISSES:edge-rise .*(rising edges: one per event or episode)$'
+# JSON names a mode row's mode and what its count is in; a level-high row has neither
+run count --json -o r4.json -e 'STALL_MEM_CYCLES,STALL_MEM_CYCLES:level-low' -- "$prog" 100
+expect_rc 0
+$py -c 'import json,sys
+e={x["name"]:x for x in json.load(open(sys.argv[1]))["events"]}
+lo=e["STALL_MEM_CYCLES:level-low"]; hi=e["STALL_MEM_CYCLES"]
+assert lo["mode"]=="level-low" and lo["units"]=="cycles", lo
+assert "mode" not in hi and "units" not in hi, hi' r4.json || fail "a mode row in JSON"
 
 # bad modes
 run count -e L1D_MISSES:edge -- "$prog" 1

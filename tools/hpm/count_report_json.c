@@ -339,6 +339,17 @@ static void json_event_modeled(FILE *f, const struct count_report_model *m, unsi
     hpm_json_string(f, k->name);
     fputs(",\"unit\":", f);
     hpm_json_string(f, hpm_catalog_unit_name(k->unit));
+    {
+        /* a counting mode's row: its mode and what its count is in (a
+         * level-high row, the event's own count, has neither) */
+        unsigned spec = (unsigned)row->codes[0], mode = hpm_catalog_spec_mode(spec);
+        if (mode != HPM_CAT_LEVEL_HIGH) {
+            fputs(",\"mode\":", f);
+            hpm_json_string(f, hpm_catalog_mode_name(mode));
+            fputs(",\"units\":", f);
+            hpm_json_string(f, hpm_catalog_spec_units(spec));
+        }
+    }
     fprintf(f, ",\"node\":%s,\"source\":\"%s\",\"count\":%" PRIu64, k->node ? "true" : "false",
             report_row_source(k), v);
     if (report_row_is_kernel(k))

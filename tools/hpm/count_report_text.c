@@ -390,7 +390,15 @@ static void text_event(FILE *f, const struct count_report_model *m, unsigned i)
             else
                 fprintf(f, " %16s", "-");
         }
-    fprintf(f, "  %s\n", m->events[i].kind->description);
+    {
+        /* a counting mode's row says what its count is */
+        const char *meaning =
+            hpm_catalog_mode_meaning(hpm_catalog_spec_mode((unsigned)row->codes[0]));
+        if (meaning)
+            fprintf(f, "  %s (%s)\n", m->events[i].kind->description, meaning);
+        else
+            fprintf(f, "  %s\n", m->events[i].kind->description);
+    }
 }
 
 static void text_metric(FILE *f, const struct count_report_model *m, unsigned i)
