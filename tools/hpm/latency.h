@@ -3,8 +3,9 @@
  * latency.h - hpm count's latency thresholds (docs/vpmu.md, Sampling):
  * LOADS:ldlat=N and STORES:stlat=N count the loads (stores) whose modeled
  * latency is at least N cycles, exactly, from the tool's latency histogram
- * (--hpm-lat-hist=yes, sample_latency records). Implemented in record.c,
- * beside hpm record's --ldlat and the histogram it prints.
+ * (--hpm-lat-hist=yes, sample_latency records). Implemented in latency.c,
+ * a leaf file (hpm record's --ldlat and the histogram it prints are
+ * record.c's).
  */
 #ifndef HPM_TOOL_LATENCY_H
 #define HPM_TOOL_LATENCY_H
