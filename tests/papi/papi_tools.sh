@@ -46,7 +46,10 @@ run() {
 }
 
 # the binaries find ours: libpapi.so.7.0 resolves into LIBDIR
-if ! LD_LIBRARY_PATH="$LIBDIR" ldd "$BIN/papi_avail" | grep -q "libpapi.so.7.0 => $LIBDIR/"; then
+# (ldd's output is taken whole first: under pipefail, grep -q stopping early
+# can fail the pipeline through ldd's SIGPIPE)
+ldd_out=$(LD_LIBRARY_PATH="$LIBDIR" ldd "$BIN/papi_avail")
+if ! grep -q "libpapi.so.7.0 => $LIBDIR/" <<<"$ldd_out"; then
   echo "FAIL papi_avail does not load $LIBDIR/libpapi.so.7.0"
   failures=$((failures + 1))
 fi
