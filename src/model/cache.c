@@ -224,12 +224,6 @@ const struct hpm_cache_params *hpm_cache_params_of(const struct hpm_cache *c) { 
 
 /* ---------------------------------------------------------------- TLB */
 
-struct hpm_tlb {
-    struct hpm_tlb_params p;
-    struct hpm_tlb_stats st;
-    struct hpm_cache c;
-};
-
 int hpm_tlb_params_check(const struct hpm_tlb_params *p)
 {
     uint32_t ways;

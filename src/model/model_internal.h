@@ -51,6 +51,13 @@ struct hpm_cache {
                           * two apart (three streams) would share slots */
 };
 
+/* A TLB is a cache of pages (line_bits = log2 of the page size), LRU. */
+struct hpm_tlb {
+    struct hpm_tlb_params p;
+    struct hpm_tlb_stats st;
+    struct hpm_cache c;
+};
+
 /* From this many ways on, a cache is indexed (see struct hpm_cache). Below
  * it, a scan of the set's ways is as fast. */
 #define HPM__INDEX_MIN_WAYS 32u
@@ -206,7 +213,9 @@ static inline void hpm__hint_drop(struct hpm_cache *c, uint64_t w)
         *h = HPM__EMPTY;
 }
 
-/* hpm__line_ref of an indexed cache. */
+/* hpm__line_ref of an indexed cache. Its hit path is mirrored by
+ * hpm_cache_probe_hit (cache_probe.h): a change here is a change there
+ * (model.cache_probe compares them). */
 static inline unsigned hpm__line_ref_ix(struct hpm_cache *c, uint64_t line, unsigned write,
                                         uint64_t *wb)
 {
@@ -266,7 +275,8 @@ static inline unsigned hpm__line_ref_ix(struct hpm_cache *c, uint64_t line, unsi
     return 1;
 }
 
-/* hpm__line_ref of a scanned cache (c->index == NULL). Always inlined: the
+/* hpm__line_ref of a scanned cache (c->index == NULL); its hit path is
+ * mirrored by hpm_cache_probe_hit (cache_probe.h). Always inlined: the
  * vpmu tool's L1 path (hier_access_inline) has it without a call, as
  * cachegrind's cachesim_*_doref are inlined into its helpers. */
 static inline __attribute__((always_inline)) unsigned

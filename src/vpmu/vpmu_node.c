@@ -17,6 +17,7 @@
  * calls, instead of costing a chain of calls per access. CMakeLists.txt
  * leaves src/model's files out of the tool's sources for this. */
 #include "cache.c"
+#include "cache_probe.h"
 #include "hier.c"
 #include "bpred.c"
 #include "timing.c"
@@ -35,30 +36,6 @@
 #define NO_EV 0xFF
 
 /* ------------------------------------------------------------------ state */
-
-/* A TLB memo: direct-mapped by a hash of the page number, the slot where
- * the probe last found a page (tlb_probe). Slots move only at a fill, which
- * happens only in a TLB miss (tlb_access), and a miss empties the memo. */
-#define TLB_MEMO_N 32u
-#define TLB_MEMO_SHIFT (64u - 5u)
-#define TLB_MEMO_EMPTY (~(Addr)0) /* no page number: pages are >= 4 bytes */
-struct tlb_memo {
-    Addr page;
-    ULong slot;
-};
-_Static_assert(TLB_MEMO_N == 1u << (64u - TLB_MEMO_SHIFT), "memo hash");
-
-static inline struct tlb_memo *tlb_memo_of(struct tlb_memo *m, Addr page)
-{
-    return &m[hpm__fib_hash(page, TLB_MEMO_SHIFT)];
-}
-
-static void tlb_memo_clear(struct tlb_memo *m)
-{
-    UInt i;
-    for (i = 0; i < TLB_MEMO_N; i++)
-        m[i].page = TLB_MEMO_EMPTY;
-}
 
 struct core_state {
     ULong ev[VPMU_EV_COUNT]; /* exact core events, cumulative */
@@ -87,9 +64,9 @@ struct core_state {
     /* The L1 probe (l1_probe below): the core's L1s, NULL when the probe
      * does not apply (granule other than the line, filter off). */
     struct hpm_cache *l1d_probe, *l1i_probe;
-    /* The TLB memos (tlb_probe): pages the probe found in an indexed
-     * (LRU) TLB, and their slots. */
-    struct tlb_memo dmemo[TLB_MEMO_N], imemo[TLB_MEMO_N];
+    /* The TLB memos (tlb_probe, src/model/cache_probe.h): pages the probe
+     * found in an indexed (LRU) TLB, and their slots. */
+    struct hpm_tlb_memo dmemo[HPM_TLB_MEMO_N], imemo[HPM_TLB_MEMO_N];
 };
 
 static struct hpm_machine machine;
@@ -567,8 +544,8 @@ void vpmu_node_init(void)
             sz = hpm_tlb_storage_size(&machine.dtlb);
             need_ok(hpm_tlb_init(&cores[i].dtlb, &machine.dtlb, zalloc("hpm.tlb", sz), sz),
                     "dtlb");
-            tlb_memo_clear(cores[i].dmemo);
-            tlb_memo_clear(cores[i].imemo);
+            hpm_tlb_memo_clear(cores[i].dmemo);
+            hpm_tlb_memo_clear(cores[i].imemo);
         }
         if (run_bpred) {
             need_ok(hpm_bpred_params_check(&machine.branch), "branch");
@@ -799,7 +776,7 @@ void vpmu_node_add_core_events(UInt core, const ULong *ev)
 /* A TLB access unless it is within the page of the previous one; 1 = a
  * miss. */
 static inline __attribute__((always_inline)) int tlb_access(struct hpm_tlb *t,
-                                                            struct tlb_memo *memo, Addr *page,
+                                                            struct hpm_tlb_memo *memo, Addr *page,
                                                             Bool *valid, UInt bits, Addr a,
                                                             SizeT size)
 {
@@ -809,7 +786,7 @@ static inline __attribute__((always_inline)) int tlb_access(struct hpm_tlb *t,
         return 0;
     miss = hpm_tlb_access(t, a, (uint32_t)size);
     if (UNLIKELY(miss))
-        tlb_memo_clear(memo); /* a fill moved a slot's page */
+        hpm_tlb_memo_clear(memo); /* a fill moved a slot's page */
     *page = last; /* touched last: the MRU entry */
     *valid = clo_filter;
     return miss;
@@ -899,96 +876,40 @@ static __attribute__((noinline)) void ifetch_model(struct core_state *s, Addr a,
 }
 
 /* The L1 probe: an L1 hit needs no model call, like the sure-hit filter's
- * repeats of the last line: the probe does what the model's hit does
- * (hpm__line_ref_scan, hpm__line_ref_ix) and nothing else happens on a
- * hit. In a scanned L1 that is the dirty bit of a store, and under LRU the
- * move of the line to way 0; in an indexed one (vpmu's 64-way L1s) under
- * LRU the next use stamp. It widens the filter from the last line to the
- * whole L1. The TLB must be a
- * sure hit too: the access's page is its MRU page. Hits go uncounted as
- * the filter's do (a hit adds to accesses and to served-by-L1 alike, and
- * every reported count is a difference of the two), in a profile too: an
- * instruction's L1 hits add 1 to both of its statistics, nothing to any
- * kind (kinds_from_raw), nor to a data object (misses only). Returns the line's
- * dirty bit + 1 on a hit, 0 to take the models' path. */
+ * repeats of the last line: the probe (hpm_cache_probe_hit,
+ * src/model/cache_probe.h) does what the model's hit does and nothing
+ * else happens on a hit. It widens the filter from the last line to the
+ * whole L1. The TLB must be a sure hit too: the access's page is its MRU
+ * page. Hits go uncounted as the filter's do (a hit adds to accesses and
+ * to served-by-L1 alike, and every reported count is a difference of the
+ * two), in a profile too: an instruction's L1 hits add 1 to both of its
+ * statistics, nothing to any kind (kinds_from_raw), nor to a data object
+ * (misses only). On coherent L1Ds a store to a clean line is answered only
+ * when the model's sharers summary says no other core holds it
+ * (coh_store_private counts the request). Returns the line's dirty bit + 1
+ * on a hit, 0 to take the models' path. */
 static inline __attribute__((always_inline)) UInt l1_probe(struct hpm_cache *c, Addr line,
                                                           Bool write)
 {
-    uint64_t key = (uint64_t)line << 1, v, *w;
-    if (!c->index) {
-        uint64_t *set = c->tags + (size_t)(line & c->set_mask) * c->ways;
-        uint32_t i, n = c->ways;
-        w = set;
-        if ((*w ^ key) >= 2) {
-            /* a hit off way 0: LRU moves it to the front, as the model's
-             * hit does (in cachegrind's geometry a fifth of the fetches and
-             * data accesses reached the models, most of them such hits) */
-            for (i = 1; i < n && (set[i] ^ key) >= 2; i++)
-                ;
-            if (i == n || (write & coh_on & !(set[i] & 1) &&
-                           !coh_store_private(hier, cur_core, line)))
-                return 0;
-            v = set[i] | write;
-            if (c->policy == HPM_REPL_LRU) {
-                for (; i > 0; i--)
-                    set[i] = set[i - 1];
-                set[0] = v;
-            } else {
-                set[i] = v;
-            }
-            return 1 + (UInt)(v & 1);
-        }
-    } else {
-        int64_t slot;
-        if (hpm__hinted(c) && hpm__hint_hit(c, key, write))
-            return 1 + (UInt)(*hpm__hint_of(c, line) & 1);
-        slot = hpm__ix_lookup(c, key);
-        if (slot < 0 || (write & coh_on & !(c->tags[slot] & 1) &&
-                         !coh_store_private(hier, cur_core, line)))
-            return 0;
-        w = &c->tags[slot];
-        if (c->policy == HPM_REPL_LRU)
-            c->stamp[slot] = ++c->clock;
-    }
-    if (write & coh_on & !(*w & 1) && /* way 0 of a scanned L1, clean */
-        !coh_store_private(hier, cur_core, line))
-        return 0;
-    v = *w | write;
-    *w = v;
-    if (hpm__hinted(c))
-        hpm__hint_set(c, v); /* hinted from now on */
-    return 1 + (UInt)(v & 1);
+    unsigned r = hpm_cache_probe_hit(c, line, write, coh_on);
+    if (UNLIKELY(r == HPM_PROBE_CLEAN_STORE))
+        r = coh_store_private(hier, cur_core, line) ? hpm_cache_probe_hit(c, line, write, 0)
+                                                    : HPM_PROBE_MISS;
+    return r;
 }
 
 /* The TLB's part of the probe: a hit on the MRU page (the filter's), or
- * any hit of its LRU entries with the next use stamp, all that
- * hpm_tlb_access does on a hit (its access count aside, which no kind
- * reports); the page is then the MRU page. False: a miss, nothing changed.
- * An indexed TLB (BG/P's 64 entries) finds the page's slot in the memo
- * first: on cg and stream nearly every data access probes the DTLB (the
- * arrays take turns, so the MRU page rarely matches), and the index's
- * hash, probe and tag loads were a sixth of the run. */
+ * any hit of its entries (hpm_tlb_probe_hit, with the memo of an indexed
+ * TLB); the page is then the MRU page. False: a miss, nothing changed. */
 static inline __attribute__((always_inline)) Bool tlb_probe(struct hpm_tlb *t,
-                                                           struct tlb_memo *memo, Addr *page,
+                                                           struct hpm_tlb_memo *memo, Addr *page,
                                                            Bool *valid, UInt bits, Addr a)
 {
     Addr pg = a >> bits;
-    struct hpm_cache *c = &t->c;
     if (*valid && pg == *page)
         return True;
-    if (c->index) { /* LRU, as every TLB */
-        struct tlb_memo *m = tlb_memo_of(memo, pg);
-        if (m->page != pg) {
-            int64_t slot = hpm__ix_lookup(c, (uint64_t)pg << 1);
-            if (slot < 0)
-                return False;
-            m->page = pg;
-            m->slot = (ULong)slot;
-        }
-        c->stamp[m->slot] = ++c->clock;
-    } else if (!l1_probe(c, pg, False)) {
+    if (!hpm_tlb_probe_hit(t, memo, pg))
         return False;
-    }
     *page = pg;
     *valid = True;
     return True;
