@@ -20,6 +20,7 @@
 #include "vpmu_procs.h"
 #include "vpmu_upctrace.h"
 #include "vpmu_tool.h"
+#include "vpmu_turns.h"
 
 ULong vpmu_live[VPMU_LIVE_WORDS];
 Bool vpmu_running = True;
@@ -50,6 +51,7 @@ Bool vpmu_clo_option(const HChar *arg)
     } else if (vpmu_gate_option(arg)) {
     } else if (vpmu_upctrace_option(arg)) {
     } else if (vpmu_mpx_option(arg)) {
+    } else if (vpmu_turns_option(arg)) {
     } else if VG_STR_CLO (arg, "--hpm-level", level) {
         clo_level_given = True;
         if (VG_(strcmp)(level, "insn") == 0)
@@ -86,6 +88,7 @@ void vpmu_clo_usage(void)
     vpmu_gate_usage();
     vpmu_upctrace_usage();
     vpmu_mpx_usage();
+    vpmu_turns_usage();
 }
 
 void vpmu_clo_debug_usage(void)

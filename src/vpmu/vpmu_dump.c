@@ -22,6 +22,7 @@
 #include "vpmu_procs.h"
 #include "vpmu_upctrace.h"
 #include "vpmu_tool.h"
+#include "vpmu_turns.h"
 
 /* ------------------------------------------------------------------------
  * Output
@@ -153,6 +154,9 @@ void vpmu_write_output(const HChar *fname, Bool at_exec)
         out_printf(o, VPMU_REC_UPC_WRITES " %llu\n", upc_writes);
     if (vpmu_forks)
         out_printf(o, VPMU_REC_FORKS " %llu\n", vpmu_forks);
+    if (vpmu_turns_quantum())
+        out_printf(o, VPMU_REC_INTERLEAVE " %llu %llu\n", vpmu_turns_quantum(),
+                   vpmu_turns_switches());
     for (i = 0; i < vpmu_node_n_upcs(); i++) {
         UInt n, par;
         ULong lost;

@@ -90,6 +90,7 @@
 #include "vpmu_profile.h"
 #include "vpmu_sample.h"
 #include "vpmu_state.h"
+#include "vpmu_turns.h"
 
 /* ------------------------------------------------------------------------
  * Op classification tables
@@ -1129,6 +1130,41 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
      * extra branch counts reach no programmed counter) */
     c.do_br = c.do_br || c.prof;
 
+    if (vpmu_turns_on && vge->n_used > 0) {
+        /* turns (vpmu_turns.c): first of all, the superblock takes its
+         * instructions from the turn; when they are short it asks for the
+         * next turn, and leaves (Ijk_Yield) before anything counts when the
+         * turn is another thread's */
+        UInt n_insn = 0, k;
+        IRType word = Ity_I64;
+        IRTemp left = newIRTemp(c.sb->tyenv, word), rest = newIRTemp(c.sb->tyenv, word);
+        IRTemp shortg = newIRTemp(c.sb->tyenv, Ity_I1), asked = newIRTemp(c.sb->tyenv, word);
+        IRTemp yield = newIRTemp(c.sb->tyenv, word), go = newIRTemp(c.sb->tyenv, Ity_I1);
+        IRDirty *d;
+        for (k = 0; k < (UInt)sbIn->stmts_used; k++)
+            if (sbIn->stmts[k] && sbIn->stmts[k]->tag == Ist_IMark)
+                n_insn++;
+        addStmtToIRSB(c.sb, IRStmt_WrTmp(left, IRExpr_Load(Iend_LE, word,
+                                                            mkIRExpr_HWord((HWord)&vpmu_turn_left))));
+        addStmtToIRSB(c.sb, IRStmt_WrTmp(rest, IRExpr_Binop(Iop_Sub64, IRExpr_RdTmp(left),
+                                                            IRExpr_Const(IRConst_U64(n_insn)))));
+        addStmtToIRSB(c.sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&vpmu_turn_left),
+                                         IRExpr_RdTmp(rest)));
+        addStmtToIRSB(c.sb, IRStmt_WrTmp(shortg, IRExpr_Binop(Iop_CmpLT64S, IRExpr_RdTmp(rest),
+                                                              IRExpr_Const(IRConst_U64(0)))));
+        d = unsafeIRDirty_1_N(asked, 1, "vpmu_turns_check",
+                              VG_(fnptr_to_fnentry)((void *)&vpmu_turns_check),
+                              mkIRExprVec_1(mkIRExpr_HWord((HWord)n_insn)));
+        d->guard = IRExpr_RdTmp(shortg);
+        addStmtToIRSB(c.sb, IRStmt_Dirty(d));
+        /* a call not made leaves its result undefined: 0 then */
+        addStmtToIRSB(c.sb, IRStmt_WrTmp(yield, IRExpr_ITE(IRExpr_RdTmp(shortg), IRExpr_RdTmp(asked),
+                                                           IRExpr_Const(IRConst_U64(0)))));
+        addStmtToIRSB(c.sb, IRStmt_WrTmp(go, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(yield),
+                                                          IRExpr_Const(IRConst_U64(0)))));
+        addStmtToIRSB(c.sb, IRStmt_Exit(IRExpr_RdTmp(go), Ijk_Yield,
+                                        IRConst_U64((ULong)closure->nraddr), layout->offset_IP));
+    }
     if (vpmu_gate_trigger_armed && vge->n_used > 0) {
         /* the trigger: counting starts at the first superblock boundary
          * after its N-th event */

@@ -41,6 +41,7 @@
 #include "vpmu_sample.h"
 #include "vpmu_procs.h"
 #include "vpmu_tool.h"
+#include "vpmu_turns.h"
 
 /* ------------------------------------------------------------------------
  * The live view (vpmu_live.h)
@@ -416,6 +417,10 @@ static void on_start_client_code(ThreadId tid, ULong blocks_done)
         VG_(set_shadow_regs_area)(tid, 1, VPMU_LIVE_BASE_GUEST_OFFSET, sizeof base,
                                   (const UChar *)&base);
     }
+    /* not its turn (--hpm-interleave): it leaves at its first superblock
+     * before counting anything, so it does not become the live owner */
+    if (!vpmu_turns_start(tid))
+        return;
     /* the host clock is a system call under Valgrind: asked only when some
      * work ran since it was last asked (a program making client requests
      * in a loop comes here after each one) */
@@ -451,11 +456,17 @@ static void on_start_client_code(ThreadId tid, ULong blocks_done)
 
 static void on_thread_create(ThreadId parent, ThreadId child)
 {
-    (void)parent;
     if (child > 0 && child < VG_N_THREADS) {
         vpmu_threads[child].used = False;
         (void)thread_get(child);
     }
+    vpmu_turns_thread_new(parent, child);
+}
+
+static void on_stop_client_code(ThreadId tid, ULong blocks_done)
+{
+    vpmu_ovf_stop_client_code(tid, blocks_done);
+    vpmu_turns_stop(tid); /* may give up Valgrind's lock: last */
 }
 
 static void on_thread_exit(ThreadId tid)
@@ -466,6 +477,7 @@ static void on_thread_exit(ThreadId tid)
         vpmu_account();
         live_owner = VG_INVALID_THREADID;
     }
+    vpmu_turns_thread_end(tid);
     if (vpmu_prof_on)
         vpmu_prof_thread_end(tid);
     vpmu_sample_thread_end(tid);
@@ -609,6 +621,7 @@ static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nArgs)
     vpmu_io_pre_syscall(tid, sysno, args, nArgs);
     io_counted_after(tid, thread_get(tid)->syscall_site, io_before);
     vpmu_procs_pre_syscall(tid, sysno, args, nArgs); /* before an execve's segment */
+    vpmu_turns_syscall(tid, sysno, args, nArgs); /* it may block: the turn passes on */
     if (nArgs < 1)
         return;
     if (sysno == __NR_ptrace && args[0] == 0 /* PTRACE_TRACEME */)
@@ -675,6 +688,7 @@ static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nArgs, SysR
     vpmu_io_post_syscall(tid, sysno, args, nArgs, res);
     io_counted_after(tid, thread_get(tid)->syscall_site, io_before);
     vpmu_procs_post_syscall(tid, sysno, args, nArgs, res);
+    vpmu_turns_syscall_done(tid, sysno, args, nArgs, res);
     if (!sr_isError(res) && sr_Res(res) > 0 &&
         (sysno == __NR_fork || sysno == __NR_vfork ||
          (sysno == __NR_clone && nArgs >= 1 && !(args[0] & VKI_CLONE_THREAD)))) {
@@ -702,6 +716,7 @@ static void on_fork_child(ThreadId tid)
     vpmu_reset_all();
     vpmu_sample_fork_child();
     vpmu_procs_fork_child();
+    vpmu_turns_fork_child(tid);
     for (i = 1; i < VG_N_THREADS; i++)
         if ((ThreadId)i != tid)
             vpmu_threads[i].used = False;
@@ -860,7 +875,7 @@ static void pre_clo_init(void)
     VG_(track_start_client_code)(on_start_client_code);
     VG_(track_pre_thread_ll_create)(on_thread_create);
     VG_(track_pre_thread_ll_exit)(on_thread_exit);
-    VG_(track_stop_client_code)(vpmu_ovf_stop_client_code);
+    VG_(track_stop_client_code)(on_stop_client_code);
     VG_(track_pre_deliver_signal)(on_pre_deliver_signal);
     VG_(track_post_deliver_signal)(vpmu_ovf_post_deliver_signal);
     VG_(track_new_mem_mmap)(on_mmap);

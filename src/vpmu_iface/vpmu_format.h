@@ -31,6 +31,9 @@
  *     region NAME thread T KIND VALUE    per-thread counts inside the region
  *     upc_writes N                       UPC register writes by the program
  *     forks N                            processes it started
+ *     interleave N SWITCHES              threads took turns of N instructions
+ *                                        (--hpm-interleave); SWITCHES turns
+ *                                        passed to another thread
  *     upc U counters N lost_carries N parity_errors N
  *     reaped PID signal N                a child it waited for was killed by
  *                                        signal N (one that SIGKILL killed
@@ -137,7 +140,8 @@
  *   a process are those of its segments together)
  * Thread numbers are serials, not Valgrind ThreadIds (which are reused).
  * Records a reader does not know are skipped, so a newer tool may add some;
- * upc_writes and forks are written only when not 0.
+ * upc_writes and forks are written only when not 0, interleave only with
+ * --hpm-interleave.
  */
 #ifndef HPM_VPMU_FORMAT_H
 #define HPM_VPMU_FORMAT_H
@@ -167,6 +171,7 @@
 #define VPMU_REGION_WORD_ENTRIES "entries"
 #define VPMU_REC_UPC_WRITES "upc_writes"
 #define VPMU_REC_FORKS "forks"
+#define VPMU_REC_INTERLEAVE "interleave"
 #define VPMU_REC_UPC "upc"
 #define VPMU_REC_REAPED "reaped"
 #define VPMU_REC_EXEC_NATIVE "exec_native"

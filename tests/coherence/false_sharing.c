@@ -11,7 +11,9 @@
  * increment): the virtual PMU, which runs one thread at a time (docs/vpmu.md,
  * "Coherence"), then alternates between them at every increment, whatever
  * the host's scheduler does, and the hand-off itself touches no shared
- * memory of the program (the kernel moves the bytes).
+ * memory of the program (the kernel moves the bytes). With a third argument
+ * `free` they run without taking turns, as threads on a node's cores do
+ * (what hpm's --interleave is for).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -27,6 +29,7 @@ static struct {
 } shared;
 
 static long n_iter;
+static int free_running;
 static volatile long *slot[2];
 static int turn[2][2]; /* turn[k]: the pipe on which thread k waits */
 
@@ -35,6 +38,15 @@ static void *worker(void *arg)
     long k = (long)arg, i;
     volatile long *p = slot[k];
     char b = 0;
+    if (free_running) {
+        for (i = 0; i < n_iter; i++) {
+            if (slot[0] == slot[1])
+                __atomic_fetch_add(p, 1, __ATOMIC_RELAXED);
+            else
+                *p += 1;
+        }
+        return NULL;
+    }
     for (i = 0; i < n_iter; i++) {
         if ((k || i) && read(turn[k][0], &b, 1) != 1)
             abort();
@@ -52,10 +64,11 @@ int main(int argc, char **argv)
 {
     pthread_t t[2];
     long k, *block = NULL;
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s false|padded|true N\n", argv[0]);
+    if (argc != 3 && !(argc == 4 && !strcmp(argv[3], "free"))) {
+        fprintf(stderr, "usage: %s false|padded|true|heap N [free]\n", argv[0]);
         return 2;
     }
+    free_running = argc == 4;
     n_iter = atol(argv[2]);
     slot[0] = &shared.a;
     slot[1] = !strcmp(argv[1], "false")    ? &shared.b

@@ -56,6 +56,7 @@ struct count_opts {
     const char *correlate; /* --correlate=EVENT: counted on every pass */
     long multiplex;        /* --multiplex=N: the sets cycled in one run every N correlate events */
     const char *mpx_plan;  /* --mpx-plan: that run's sets, for the tool's --hpm-mpx (passes.c) */
+    long interleave;       /* --interleave=N: threads take turns of N instructions */
     const char *keep_output; /* --keep-output=FILE: the counts as the tool's output file */
     struct hpm_opt_list notes; /* --note=TEXT: added to the report (passes.h) */
     char **prog; /* PROGRAM ARGS..., NULL-terminated */
@@ -125,6 +126,7 @@ struct count_toolcmd {
     char *codes;         /* the events (--hpm-events) */
     char *out_arg, *machine_arg, *events_arg, *skip_arg, *gate_args[5];
     char live_arg[48];
+    char interleave_arg[48];
 };
 int count_toolcmd_build(struct count_toolcmd *t, const struct count_opts *o,
                         const struct hpm_machine *m, const struct count_row *rows,

@@ -74,7 +74,7 @@ static const char count_footer[] =
 
 
 /* The one table of hpm count's and hpm run's options: parsing and usage. */
-#define COUNT_OPTIONS 32 /* rows, with the end */
+#define COUNT_OPTIONS 33 /* rows, with the end */
 void count_table(struct count_opts *o, struct hpm_opt *t)
 {
     const struct hpm_opt rows[] = {
@@ -180,6 +180,12 @@ void count_table(struct count_opts *o, struct hpm_opt *t)
         {"--mpx-plan", NULL, "PLAN",
          "(--multiplex's run: the sets, as the tool's --hpm-mpx)",
          HPM_OPT_STRING, &o->mpx_plan, NULL, NULL, 0, 0},
+        {"--interleave", NULL, "N",
+         "threads take turns of N instructions, the one behind in modeled\n"
+         "time first, so that cores sharing cache lines meet as they would\n"
+         "running side by side (docs/vpmu.md, Interleaving); default:\n"
+         "Valgrind's slices of 100,000 superblocks",
+         HPM_OPT_LONG, &o->interleave, NULL, NULL, 1, 1000000000L},
         {"--keep-output", NULL, "FILE",
          "also write the counts as the tool's output file (--from-output)",
          HPM_OPT_STRING, &o->keep_output, NULL, NULL, 0, 0},

@@ -1,0 +1,414 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * vpmu_turns.c - threads interleaved in modeled time (vpmu_turns.h,
+ * docs/vpmu.md "Interleaving").
+ *
+ * Valgrind runs one thread at a time, each for a slice of 100,000
+ * superblocks or until it blocks, and which thread gets its lock next is
+ * the host's choice. Left so, two threads that share a cache line without
+ * blocking meet once per slice. With --hpm-interleave=N the tool decides:
+ *
+ * - a turn is N instructions. The turn goes to the thread with the fewest
+ *   instructions run in turns so far (its clock) among the threads able to
+ *   run, ties to the lowest thread id: the thread that is behind in modeled
+ *   time runs next, as the cores of a node run side by side;
+ * - every superblock takes its instructions from the turn's budget at entry
+ *   (inline IR, vpmu_instrument.c); when it is short the superblock calls
+ *   vpmu_turns_check before it runs, which ends the turn and picks the next
+ *   holder. A thread that does not hold the turn leaves the superblock
+ *   before it counts anything (Ijk_Yield) and, once out of the generated
+ *   code (stop_client_code), gives up Valgrind's lock and sleeps on a word
+ *   of its own until the turn is its (the pick that gives it the turn wakes
+ *   it), so that each turn costs one hand-over, not one per waiting
+ *   thread;
+ * - a thread in a system call cannot run: its turn passes on at the call.
+ *   A call that returns at once (most: mmap, madvise, sigprocmask, ...)
+ *   keeps it in the running, and when its turn comes before it is back the
+ *   others wait for it. A call that may wait for long (a futex wait, I/O on
+ *   pipes and sockets, poll, sleep, wait4, ...: long_call) takes it out of
+ *   the running until it is back; if others ran meanwhile its clock moves up
+ *   to the least clock of the others (its core was idle, not behind);
+ * - a new thread starts with its parent's clock;
+ * - wakes the tool sees are kept in modeled time: a thread waiting in a
+ *   futex is able to run again from the futex wake that wakes it (when the
+ *   wake's count covers every thread the tool knows to wait on the word),
+ *   or from the exit of the thread whose exit wakes it (the word a clone
+ *   with CLONE_CHILD_CLEARTID or set_tid_address gave: pthread_join), with
+ *   the waker's clock. When its turn comes before it is back from the
+ *   call, the others wait for it. Waits for a thread not back are bounded
+ *   by a second of host time: a call that did block, or a wake the kernel
+ *   did not deliver, then costs only the order, never the progress.
+ *
+ * Whether a thread is able to run changes only while it, or the thread that
+ * wakes it, holds Valgrind's lock, and the turns are decided from
+ * instruction counts alone, so threads that do not block, or that block in
+ * futexes (mutexes, condition variables, joins), interleave the same way
+ * on every run. A thread that returns from another blocking call (a pipe,
+ * a socket, a sleep) comes back at a time the host decides, as without
+ * turns.
+ */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_threadstate.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
+
+#include "vpmu_turns.h"
+
+/* libcoregrind, not in pub_tool (pub_core_scheduler.h): Valgrind's lock
+ * given up and taken back, as the scheduler does at a time slice's end.
+ * The state a yielding thread is in is ThreadStatus's VgTs_Yielding
+ * (pub_core_threadstate.h: Empty, Init, Runnable, WaitSys, Yielding, Zombie,
+ * in that order since Valgrind 3.0; release_BigLock asserts it). */
+extern void VG_(release_BigLock)(ThreadId tid, UInt sleepstate, const HChar *who);
+extern void VG_(acquire_BigLock)(ThreadId tid, const HChar *who);
+extern SysRes VG_(do_syscall)(UWord sysno, RegWord a1, RegWord a2, RegWord a3, RegWord a4,
+                              RegWord a5, RegWord a6, RegWord a7, RegWord a8);
+#define VGTS_YIELDING 4u
+/* a waiting thread looks again at least this often (a safety net: the pick
+ * that gives it the turn wakes it) */
+#define TURN_WAIT_NS 20000000L
+
+Bool vpmu_turns_on;
+Long vpmu_turn_left = -1;
+
+static ULong quantum;       /* N */
+static Bool *able;          /* per ThreadId: able to run (not in a system call) */
+static ULong *clock_of;     /* per ThreadId: instructions run in its turns */
+static ULong *ran_at_call;  /* per ThreadId: all turns' instructions when its call began */
+static ThreadId holder = VG_INVALID_THREADID;
+static Long holder_left;    /* the holder's budget while it does not run */
+static ThreadId yielding = VG_INVALID_THREADID;
+static Addr *waits_on;      /* per ThreadId: the futex word it waits on, 0 none */
+static Addr *clear_tid;     /* per ThreadId: the word its exit wakes, 0 none */
+static Bool *woken;         /* per ThreadId: a wake made it able; not back yet */
+static Bool *prompt;        /* per ThreadId: in a call that returns at once */
+static Int *go;             /* per ThreadId: 1 once the turn is its (a futex word) */
+static Addr clone_ctid;     /* the running clone's CLONE_CHILD_CLEARTID word */
+static UInt wait_since_ms;  /* when the others began to wait for a woken holder */
+static Bool waiting_woken;
+static UInt top_tid;        /* no thread id above this one is used */
+static ULong ran_total;     /* instructions of all turns ended */
+static ULong switches;      /* turns that passed to another thread */
+
+Bool vpmu_turns_option(const HChar *arg)
+{
+    /* not named n: VG_BINT_CLO declares an n of its own */
+    Long turn = 0;
+    if VG_BINT_CLO (arg, "--hpm-interleave", turn, 0, 1000000000) {
+        quantum = (ULong)turn;
+        vpmu_turns_on = turn > 0;
+        return True;
+    }
+    return False;
+}
+
+void vpmu_turns_usage(void)
+{
+    VG_(printf)("    --hpm-interleave=N        threads take turns of N instructions, the one\n"
+                "                              behind in modeled time first [0: Valgrind's\n"
+                "                              own slices]; use with --fair-sched=yes\n");
+}
+
+static void tables(void)
+{
+    if (able)
+        return;
+    able = VG_(calloc)("hpm.turns", VG_N_THREADS, sizeof *able);
+    clock_of = VG_(calloc)("hpm.turns", VG_N_THREADS, sizeof *clock_of);
+    ran_at_call = VG_(calloc)("hpm.turns", VG_N_THREADS, sizeof *ran_at_call);
+    waits_on = VG_(calloc)("hpm.turns", VG_N_THREADS, sizeof *waits_on);
+    clear_tid = VG_(calloc)("hpm.turns", VG_N_THREADS, sizeof *clear_tid);
+    woken = VG_(calloc)("hpm.turns", VG_N_THREADS, sizeof *woken);
+    prompt = VG_(calloc)("hpm.turns", VG_N_THREADS, sizeof *prompt);
+    go = VG_(calloc)("hpm.turns", VG_N_THREADS, sizeof *go);
+}
+
+/* Able to run, or woken and on its way back. */
+static Bool may_hold(ThreadId t)
+{
+    return able[t] || woken[t] || prompt[t];
+}
+
+/* A wake of up to n threads waiting on word at modeled time `clock`: the
+ * waiters the tool knows are able from now, at that clock, when n covers
+ * them all (else the kernel chose some: they come back when they do). */
+static void wake(Addr word, ULong n, ULong clock)
+{
+    ThreadId t;
+    ULong waiting = 0;
+    if (!word || n == 0)
+        return;
+    for (t = 1; t <= top_tid; t++)
+        if (!able[t] && !woken[t] && waits_on[t] == word)
+            waiting++;
+    if (waiting == 0 || waiting > n)
+        return;
+    for (t = 1; t <= top_tid; t++)
+        if (!able[t] && !woken[t] && waits_on[t] == word) {
+            woken[t] = True;
+            if (clock_of[t] < clock)
+                clock_of[t] = clock;
+        }
+}
+
+static void note_tid(ThreadId tid)
+{
+    if (tid > top_tid)
+        top_tid = tid;
+}
+
+/* The holder's turn ends after `used` instructions. */
+static void turn_end(Long used)
+{
+    if (holder == VG_INVALID_THREADID || used <= 0)
+        return;
+    clock_of[holder] += (ULong)used;
+    ran_total += (ULong)used;
+}
+
+/* The next holder: the able thread with the least clock, ties to the
+ * lowest id; none when no thread is able to run. */
+static void pick(void)
+{
+    ThreadId t, best = VG_INVALID_THREADID, before = holder;
+    for (t = 1; t <= top_tid; t++)
+        if (may_hold(t) && (best == VG_INVALID_THREADID || clock_of[t] < clock_of[best]))
+            best = t;
+    holder = best;
+    holder_left = (Long)quantum;
+    if (best != VG_INVALID_THREADID && best != before) {
+        switches++;
+        /* wake it if it sleeps waiting for its turn */
+        __atomic_store_n(&go[best], 1, __ATOMIC_RELEASE);
+        (void)VG_(do_syscall)(__NR_futex, (RegWord)&go[best],
+                              VKI_FUTEX_WAKE | VKI_FUTEX_PRIVATE_FLAG, 1, 0, 0, 0, 0, 0);
+    }
+}
+
+UWord vpmu_turns_check(UWord n)
+{
+    ThreadId tid = VG_(get_running_tid)();
+    if (tid == holder) {
+        /* what ran of the turn before this superblock */
+        turn_end((Long)quantum - (vpmu_turn_left + (Long)n));
+        pick();
+    } else if (holder == VG_INVALID_THREADID || !may_hold(holder)) {
+        pick();
+    } else if (!able[holder]) {
+        /* woken, or in a prompt call, not back yet: wait, but not for ever */
+        UInt now = VG_(read_millisecond_timer)();
+        if (!waiting_woken) {
+            waiting_woken = True;
+            wait_since_ms = now;
+        } else if (now - wait_since_ms > 1000) {
+            woken[holder] = prompt[holder] = False;
+            waiting_woken = False;
+            pick();
+        }
+    }
+    if (tid == holder) {
+        vpmu_turn_left = holder_left - (Long)n;
+        return 0;
+    }
+    vpmu_turn_left = -1;
+    yielding = tid;
+    return 1;
+}
+
+Bool vpmu_turns_start(ThreadId tid)
+{
+    if (!vpmu_turns_on)
+        return True;
+    tables();
+    note_tid(tid);
+    able[tid] = True; /* it runs client code */
+    woken[tid] = prompt[tid] = False;
+    if (holder == VG_INVALID_THREADID || !may_hold(holder))
+        pick();
+    if (tid == holder) {
+        vpmu_turn_left = holder_left;
+        return True;
+    }
+    vpmu_turn_left = -1;
+    return False;
+}
+
+void vpmu_turns_stop(ThreadId tid)
+{
+    if (!vpmu_turns_on)
+        return;
+    if (tid == holder)
+        holder_left = vpmu_turn_left;
+    if (yielding == tid) {
+        yielding = VG_INVALID_THREADID;
+        go[tid] = 0; /* under the lock: a pick from now on sets it */
+        VG_(release_BigLock)(tid, VGTS_YIELDING, "hpm turn");
+        if (__atomic_load_n(&go[tid], __ATOMIC_ACQUIRE) == 0) {
+            struct vki_timespec ts = {0, TURN_WAIT_NS};
+            (void)VG_(do_syscall)(__NR_futex, (RegWord)&go[tid],
+                                  VKI_FUTEX_WAIT | VKI_FUTEX_PRIVATE_FLAG, 0, (RegWord)&ts, 0,
+                                  0, 0, 0);
+        }
+        VG_(acquire_BigLock)(tid, "hpm turn");
+    }
+}
+
+/* a futex operation without its PRIVATE and CLOCK_REALTIME flags */
+static UWord futex_op(UWord op)
+{
+    return op & ~(UWord)(VKI_FUTEX_PRIVATE_FLAG | VKI_FUTEX_CLOCK_REALTIME);
+}
+
+/* A call that may wait for long, or never return: the rest return at once
+ * (a call that is not listed and blocks costs a second of the others'
+ * host time, not their progress). */
+static Bool long_call(UInt sysno, const UWord *args, UInt nargs)
+{
+    switch (sysno) {
+    case __NR_futex: {
+        UWord op = nargs >= 2 ? futex_op(args[1]) : VKI_FUTEX_WAIT;
+        return op != VKI_FUTEX_WAKE && op != VKI_FUTEX_WAKE_BITSET && op != VKI_FUTEX_WAKE_OP &&
+               op != VKI_FUTEX_REQUEUE && op != VKI_FUTEX_CMP_REQUEUE &&
+               op != VKI_FUTEX_UNLOCK_PI;
+    }
+    case __NR_fcntl:
+        return nargs >= 2 && (args[1] == VKI_F_SETLKW || args[1] == 38 /* F_OFD_SETLKW */);
+    case __NR_read: case __NR_write: case __NR_readv: case __NR_writev:
+    case __NR_pread64: case __NR_pwrite64: case __NR_preadv: case __NR_pwritev:
+    case __NR_recvfrom: case __NR_recvmsg: case __NR_recvmmsg:
+    case __NR_sendto: case __NR_sendmsg: case __NR_sendmmsg:
+    case __NR_accept: case __NR_accept4: case __NR_connect:
+    case __NR_poll: case __NR_ppoll: case __NR_select: case __NR_pselect6:
+    case __NR_epoll_wait: case __NR_epoll_pwait:
+    case __NR_nanosleep: case __NR_clock_nanosleep: case __NR_pause:
+    case __NR_wait4: case __NR_waitid:
+    case __NR_rt_sigsuspend: case __NR_rt_sigtimedwait:
+    case __NR_msgrcv: case __NR_msgsnd: case __NR_semop: case __NR_semtimedop:
+    case __NR_mq_timedreceive: case __NR_mq_timedsend: case __NR_io_getevents:
+    case __NR_flock: case __NR_open: case __NR_openat: case __NR_ioctl:
+    case __NR_exit: case __NR_exit_group: case __NR_execve: case __NR_execveat:
+    case __NR_vfork:
+        return True;
+    default:
+        return False;
+    }
+}
+
+void vpmu_turns_syscall(ThreadId tid, UInt sysno, const UWord *args, UInt nargs)
+{
+    if (!vpmu_turns_on)
+        return;
+    tables();
+    note_tid(tid);
+    waits_on[tid] = 0;
+    if (sysno == __NR_futex && nargs >= 2 &&
+        (futex_op(args[1]) == VKI_FUTEX_WAIT || futex_op(args[1]) == VKI_FUTEX_WAIT_BITSET))
+        waits_on[tid] = args[0];
+    if (sysno == __NR_clone && nargs >= 4)
+        clone_ctid = (args[0] & VKI_CLONE_CHILD_CLEARTID) ? args[3] : 0;
+    if (sysno == __NR_set_tid_address && nargs >= 1)
+        clear_tid[tid] = args[0];
+    able[tid] = False;
+    prompt[tid] = !long_call(sysno, args, nargs);
+    ran_at_call[tid] = ran_total;
+    if (tid == holder) {
+        turn_end((Long)quantum - holder_left);
+        pick(); /* none able: the next thread to run picks */
+    }
+}
+
+void vpmu_turns_syscall_done(ThreadId tid, UInt sysno, const UWord *args, UInt nargs,
+                             SysRes res)
+{
+    ThreadId t;
+    Bool any = False;
+    ULong least = 0;
+    if (!vpmu_turns_on)
+        return;
+    tables();
+    note_tid(tid);
+    waits_on[tid] = 0;
+    if (sysno == __NR_futex && nargs >= 2 && !sr_isError(res) && sr_Res(res) > 0 &&
+        (futex_op(args[1]) == VKI_FUTEX_WAKE || futex_op(args[1]) == VKI_FUTEX_WAKE_BITSET))
+        wake(args[0], sr_Res(res), clock_of[tid]);
+    if (woken[tid] || prompt[tid]) {
+        /* back from a wake the tool saw (its clock is the waker's), or
+         * from a prompt call (the others waited for it) */
+        woken[tid] = prompt[tid] = False;
+        waiting_woken = False;
+    } else if (ran_total != ran_at_call[tid]) {
+        /* others ran while it was in the call: its core was idle, up to
+         * where the least of them is now */
+        for (t = 1; t <= top_tid; t++)
+            if (t != tid && able[t] && (!any || clock_of[t] < least)) {
+                least = clock_of[t];
+                any = True;
+            }
+        if (any && clock_of[tid] < least)
+            clock_of[tid] = least;
+    }
+    able[tid] = True;
+}
+
+void vpmu_turns_thread_new(ThreadId parent, ThreadId child)
+{
+    if (!vpmu_turns_on || child == 0 || child >= VG_N_THREADS)
+        return;
+    tables();
+    note_tid(child);
+    clock_of[child] = parent > 0 && parent < VG_N_THREADS ? clock_of[parent] : 0;
+    clear_tid[child] = clone_ctid;
+    waits_on[child] = 0;
+    woken[child] = prompt[child] = False;
+    if (parent == holder)
+        clock_of[child] += quantum - (ULong)(holder_left > 0 ? holder_left : 0);
+    able[child] = True;
+}
+
+void vpmu_turns_thread_end(ThreadId tid)
+{
+    if (!vpmu_turns_on || tid == 0 || tid >= VG_N_THREADS)
+        return;
+    tables();
+    able[tid] = False;
+    woken[tid] = prompt[tid] = False;
+    if (tid == holder)
+        turn_end((Long)quantum - holder_left);
+    /* the kernel wakes one waiter of the word when the thread is gone */
+    wake(clear_tid[tid], 1, clock_of[tid]);
+    clear_tid[tid] = 0;
+    if (tid == holder)
+        pick();
+}
+
+void vpmu_turns_fork_child(ThreadId tid)
+{
+    ThreadId t;
+    if (!vpmu_turns_on)
+        return;
+    tables();
+    for (t = 1; t <= top_tid; t++)
+        able[t] = woken[t] = prompt[t] = False;
+    note_tid(tid);
+    waiting_woken = False;
+    able[tid] = True;
+    holder = tid;
+    holder_left = (Long)quantum;
+    vpmu_turn_left = holder_left;
+    yielding = VG_INVALID_THREADID;
+}
+
+ULong vpmu_turns_quantum(void)
+{
+    return vpmu_turns_on ? quantum : 0;
+}
+
+ULong vpmu_turns_switches(void)
+{
+    return switches;
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * vpmu_turns.h - threads interleaved in modeled time (--hpm-interleave=N;
+ * vpmu_turns.c, docs/vpmu.md "Interleaving").
+ *
+ * The tool, not the host, decides which thread runs: turns of N
+ * instructions, each given to the thread that has run the fewest
+ * instructions among those able to run (not in a system call), ties to the
+ * lowest thread id. A thread whose turn it is not leaves every superblock
+ * before it runs (an Ijk_Yield exit) and gives up Valgrind's lock, so the
+ * cores' accesses reach the shared caches in turns of N instructions,
+ * decided only by counts: the same on every run.
+ */
+#ifndef HPM_VPMU_TURNS_H
+#define HPM_VPMU_TURNS_H
+
+#include "pub_tool_basics.h"
+
+extern Bool vpmu_turns_on;   /* --hpm-interleave=N, N > 0 */
+extern Long vpmu_turn_left;  /* the running thread's instructions left in its
+                              * turn: each superblock takes its own from it at
+                              * entry and calls vpmu_turns_check below 0 */
+
+Bool vpmu_turns_option(const HChar *arg);
+void vpmu_turns_usage(void);
+
+/* Dirty helper: a superblock of n instructions found the turn spent (or
+ * the running thread without one). 1 = leave before running anything
+ * (Ijk_Yield); 0 = run it. */
+UWord vpmu_turns_check(UWord n);
+
+/* The thread starts running client code: False when it is not its turn
+ * (it will leave at its first superblock, before counting anything). */
+Bool vpmu_turns_start(ThreadId tid);
+/* It stopped: after a turn's yield exit it gives up Valgrind's lock. */
+void vpmu_turns_stop(ThreadId tid);
+/* Before and after each of its system calls (one may block). */
+void vpmu_turns_syscall(ThreadId tid, UInt sysno, const UWord *args, UInt nargs);
+void vpmu_turns_syscall_done(ThreadId tid, UInt sysno, const UWord *args, UInt nargs,
+                             SysRes res);
+void vpmu_turns_thread_new(ThreadId parent, ThreadId child);
+void vpmu_turns_thread_end(ThreadId tid);
+/* In a forked child, tid is the only thread. */
+void vpmu_turns_fork_child(ThreadId tid);
+
+/* What the output file says: the turn's length (0: off) and how many
+ * turns passed from one thread to another. */
+ULong vpmu_turns_quantum(void);
+ULong vpmu_turns_switches(void);
+
+#endif
