@@ -688,7 +688,7 @@ static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nArgs, SysR
     vpmu_io_post_syscall(tid, sysno, args, nArgs, res);
     io_counted_after(tid, thread_get(tid)->syscall_site, io_before);
     vpmu_procs_post_syscall(tid, sysno, args, nArgs, res);
-    vpmu_turns_syscall_done(tid, sysno, args, nArgs, res);
+    vpmu_turns_syscall_done(tid);
     if (!sr_isError(res) && sr_Res(res) > 0 &&
         (sysno == __NR_fork || sysno == __NR_vfork ||
          (sysno == __NR_clone && nArgs >= 1 && !(args[0] & VKI_CLONE_THREAD)))) {

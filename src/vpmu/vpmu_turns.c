@@ -71,7 +71,7 @@ extern SysRes VG_(do_syscall)(UWord sysno, RegWord a1, RegWord a2, RegWord a3, R
 #define VGTS_YIELDING 4u
 /* a waiting thread looks again at least this often (a safety net: the pick
  * that gives it the turn wakes it) */
-#define TURN_WAIT_NS 20000000L
+#define TURN_WAIT_NS 100000000L
 
 Bool vpmu_turns_on;
 Long vpmu_turn_left = -1;
@@ -136,8 +136,11 @@ static Bool may_hold(ThreadId t)
 
 /* A wake of up to n threads waiting on word at modeled time `clock`: the
  * waiters the tool knows are able from now, at that clock, when n covers
- * them all (else the kernel chose some: they come back when they do). */
-static void wake(Addr word, ULong n, ULong clock)
+ * them all or the wake is for every waiter (a broadcast); else the kernel
+ * chooses some, who come back when they do. Made before the waker's call
+ * gives up Valgrind's lock (the woken take it at once). A waiter the kernel
+ * does not find waiting yet sees the word changed and returns at once. */
+static void wake(Addr word, ULong n, Bool broadcast, ULong clock)
 {
     ThreadId t;
     ULong waiting = 0;
@@ -146,7 +149,7 @@ static void wake(Addr word, ULong n, ULong clock)
     for (t = 1; t <= top_tid; t++)
         if (!able[t] && !woken[t] && waits_on[t] == word)
             waiting++;
-    if (waiting == 0 || waiting > n)
+    if (waiting == 0 || (waiting > n && !broadcast))
         return;
     for (t = 1; t <= top_tid; t++)
         if (!able[t] && !woken[t] && waits_on[t] == word) {
@@ -181,6 +184,7 @@ static void pick(void)
             best = t;
     holder = best;
     holder_left = (Long)quantum;
+    waiting_woken = False; /* a wait is for one holder */
     if (best != VG_INVALID_THREADID && best != before) {
         switches++;
         /* wake it if it sleeps waiting for its turn */
@@ -313,6 +317,12 @@ void vpmu_turns_syscall(ThreadId tid, UInt sysno, const UWord *args, UInt nargs)
         clone_ctid = (args[0] & VKI_CLONE_CHILD_CLEARTID) ? args[3] : 0;
     if (sysno == __NR_set_tid_address && nargs >= 1)
         clear_tid[tid] = args[0];
+    if (sysno == __NR_futex && nargs >= 3 &&
+        (futex_op(args[1]) == VKI_FUTEX_WAKE || futex_op(args[1]) == VKI_FUTEX_WAKE_BITSET)) {
+        /* its turn ends below: the clock is its own so far */
+        ULong now = clock_of[tid] + (tid == holder ? quantum - (ULong)holder_left : 0);
+        wake(args[0], args[2], args[2] >= 0x7fffffff, now);
+    }
     able[tid] = False;
     prompt[tid] = !long_call(sysno, args, nargs);
     ran_at_call[tid] = ran_total;
@@ -322,8 +332,7 @@ void vpmu_turns_syscall(ThreadId tid, UInt sysno, const UWord *args, UInt nargs)
     }
 }
 
-void vpmu_turns_syscall_done(ThreadId tid, UInt sysno, const UWord *args, UInt nargs,
-                             SysRes res)
+void vpmu_turns_syscall_done(ThreadId tid)
 {
     ThreadId t;
     Bool any = False;
@@ -333,9 +342,6 @@ void vpmu_turns_syscall_done(ThreadId tid, UInt sysno, const UWord *args, UInt n
     tables();
     note_tid(tid);
     waits_on[tid] = 0;
-    if (sysno == __NR_futex && nargs >= 2 && !sr_isError(res) && sr_Res(res) > 0 &&
-        (futex_op(args[1]) == VKI_FUTEX_WAKE || futex_op(args[1]) == VKI_FUTEX_WAKE_BITSET))
-        wake(args[0], sr_Res(res), clock_of[tid]);
     if (woken[tid] || prompt[tid]) {
         /* back from a wake the tool saw (its clock is the waker's), or
          * from a prompt call (the others waited for it) */
@@ -380,7 +386,7 @@ void vpmu_turns_thread_end(ThreadId tid)
     if (tid == holder)
         turn_end((Long)quantum - holder_left);
     /* the kernel wakes one waiter of the word when the thread is gone */
-    wake(clear_tid[tid], 1, clock_of[tid]);
+    wake(clear_tid[tid], 1, False, clock_of[tid]);
     clear_tid[tid] = 0;
     if (tid == holder)
         pick();

@@ -36,8 +36,7 @@ Bool vpmu_turns_start(ThreadId tid);
 void vpmu_turns_stop(ThreadId tid);
 /* Before and after each of its system calls (one may block). */
 void vpmu_turns_syscall(ThreadId tid, UInt sysno, const UWord *args, UInt nargs);
-void vpmu_turns_syscall_done(ThreadId tid, UInt sysno, const UWord *args, UInt nargs,
-                             SysRes res);
+void vpmu_turns_syscall_done(ThreadId tid);
 void vpmu_turns_thread_new(ThreadId parent, ThreadId child);
 void vpmu_turns_thread_end(ThreadId tid);
 /* In a forked child, tid is the only thread. */

@@ -140,7 +140,7 @@ struct count_tree;
 struct runner_result;
 struct count_notes {
     char sig[160], exit[160], core[160], exec[600], lost[4200], fork[200], killed[400],
-        view[1000], native[1200], upc[200], sat[200], left[160];
+        view[1000], native[1200], upc[200], sat[200], left[160], turns[240];
 };
 void count_add_notes(struct count_report *r, struct count_notes *nb, const struct count_opts *o,
                      unsigned cores, struct count_tree *tree, const struct vpmu_output *out,

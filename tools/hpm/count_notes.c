@@ -203,6 +203,14 @@ void count_add_notes(struct count_report *r, struct count_notes *nb, const struc
     tree_notes(r, nb, o, tree, res, rows, n_rows);
     if (count_upc_write_note(out, nb->upc, sizeof nb->upc))
         r->notes[r->n_notes++] = nb->upc;
+    if (out->interleave) {
+        /* the granularity of the cores' meeting in shared caches */
+        snprintf(nb->turns, sizeof nb->turns,
+                 "threads took turns of %" PRIu64 " instructions, the one behind in modeled "
+                 "time first (--interleave); %" PRIu64 " turns passed between threads",
+                 out->interleave, out->interleave_switches);
+        r->notes[r->n_notes++] = nb->turns;
+    }
     if (vpmu_output_saturated_note(out, nb->sat, sizeof nb->sat))
         r->notes[r->n_notes++] = nb->sat;
     if (res->tree_left) {

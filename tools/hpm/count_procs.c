@@ -29,6 +29,7 @@ static int init_like(struct vpmu_output *dst, const struct vpmu_output *src)
     dst->threads = 0;
     dst->upc_writes = 0;
     dst->forks = 0;
+    dst->interleave_switches = 0;
     dst->command = NULL;
     if (src->command && !(dst->command = strdup(src->command)))
         return -1;

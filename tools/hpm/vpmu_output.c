@@ -31,7 +31,7 @@ struct parser {
     size_t errlen;
     /* singleton records seen, to reject a second one */
     int seen_command, seen_machine, seen_cores, seen_freq, seen_level, seen_models, seen_upcs,
-        seen_exit, seen_upc_writes, seen_forks, seen_mpx;
+        seen_exit, seen_upc_writes, seen_forks, seen_mpx, seen_interleave;
     size_t last_thr, last_reg; /* lookup caches: records come grouped */
 };
 
@@ -474,6 +474,19 @@ static int record(struct parser *p, struct line *l)
         return rec_mpx_set(p, l);
     if (field_is(l, 0, VPMU_REC_EXIT))
         return rec_exit(p, l);
+    if (field_is(l, 0, VPMU_REC_INTERLEAVE)) {
+        /* interleave N SWITCHES (--hpm-interleave) */
+        if (once(p, &p->seen_interleave, "interleave"))
+            return -1;
+        if (l->n != 3)
+            return fail(p, "'interleave' needs two values");
+        if (get_u64(p, l, 1, UINT64_MAX, "interleave", &o->interleave) ||
+            get_u64(p, l, 2, UINT64_MAX, "interleave switches", &o->interleave_switches))
+            return -1;
+        if (o->interleave == 0)
+            return fail(p, "interleave 0");
+        return 0;
+    }
     /* the remaining known records have exactly one value */
     if (field_is(l, 0, VPMU_REC_PID) || field_is(l, 0, VPMU_REC_MACHINE) || field_is(l, 0, VPMU_REC_CORES) ||
         field_is(l, 0, VPMU_REC_FREQUENCY) || field_is(l, 0, VPMU_REC_LEVEL) || field_is(l, 0, VPMU_REC_UPCS) ||
@@ -750,6 +763,9 @@ int vpmu_output_add(struct vpmu_output *dst, const struct vpmu_output *src, char
         dst->saturated += src->saturated;
     }
     dst->forks = sat_add(dst->forks, src->forks);
+    if (src->interleave > dst->interleave)
+        dst->interleave = src->interleave; /* one option for the whole tree */
+    dst->interleave_switches = sat_add(dst->interleave_switches, src->interleave_switches);
     return 0;
 oom:
     snprintf(err, errlen, "out of memory");
@@ -824,6 +840,9 @@ int vpmu_output_write(const struct vpmu_output *o, FILE *f)
         fprintf(f, VPMU_REC_UPC_WRITES " %" PRIu64 "\n", o->upc_writes);
     if (o->forks)
         fprintf(f, VPMU_REC_FORKS " %" PRIu64 "\n", o->forks);
+    if (o->interleave)
+        fprintf(f, VPMU_REC_INTERLEAVE " %" PRIu64 " %" PRIu64 "\n", o->interleave,
+                o->interleave_switches);
     for (i = 0; i < o->n_upc; i++)
         fprintf(f, VPMU_REC_UPC " %u " VPMU_UPC_WORD_COUNTERS " %" PRIu64 " " VPMU_UPC_WORD_LOST
                    " %" PRIu64 " " VPMU_UPC_WORD_PARITY " %" PRIu64 "\n",

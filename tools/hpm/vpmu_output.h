@@ -69,6 +69,8 @@ struct vpmu_output {
     uint64_t pid, ppid;
     uint64_t upc_writes; /* UPC register writes by the program (0: none) */
     uint64_t forks;      /* processes it started (fork, vfork, clone) */
+    uint64_t interleave; /* threads took turns of this many instructions (0: Valgrind's slices) */
+    uint64_t interleave_switches; /* turns that passed to another thread */
     char machine[64];
     unsigned cores;
     uint64_t frequency_hz;
