@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# interleave_test.sh BUILD PROG COUNT_PROG: hpm count --interleave N (threads
+# take turns of N instructions, docs/vpmu.md "Interleaving") on bgp:
+# - two free-running threads incrementing adjacent counters of one line get
+#   a coherence miss per turn that passes between them (Valgrind's own
+#   slices give a handful), padded counters almost none, one shared counter
+#   as many as false sharing; hpm profile's c2c view names the line FALSE
+#   sharing with those misses;
+# - the counts repeat bit for bit: free-running threads, and 100 threads
+#   meeting at a barrier and joined (futex waits and wakes);
+# - a single-threaded program counts exactly what it counts without turns;
+# - a bad N is refused.
+set -euo pipefail
+BUILD=$1 PROG=$2 COUNT_PROG=$3
+HPM=$BUILD/bin/hpm
+N=20000 Q=200
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+fail() { echo "interleave: FAIL: $*" >&2; exit 1; }
+
+# value KIND CSV: the node total of KIND
+value() { awk -F, -v k="$1" '$1 == "event" && $2 == k && $3 == "" && $4 == "" && $5 == "" && $6 != "" { print $7 }' "$2"; }
+# count NAME ARGS...: hpm count --csv into $WORK/NAME.csv
+count() {
+  local name=$1
+  shift
+  "$HPM" count --machine bgp --csv -o "$WORK/$name.csv" "$@" >"$WORK/$name.out" 2>"$WORK/$name.err" ||
+    { cat "$WORK/$name.err" >&2; fail "hpm count $*"; }
+}
+EV=COH_L1D_MISSES,COH_INVALIDATIONS,L1D_MISSES,L2_MISSES,CYCLES,INSTRUCTIONS
+
+count slices -e $EV -- "$PROG" false $N free
+for mode in false padded true; do
+  count $mode --interleave $Q -e $EV -- "$PROG" $mode $N free
+done
+s=$(value COH_L1D_MISSES "$WORK/slices.csv")
+f=$(value COH_L1D_MISSES "$WORK/false.csv")
+p=$(value COH_L1D_MISSES "$WORK/padded.csv")
+t=$(value COH_L1D_MISSES "$WORK/true.csv")
+# the turns that passed between threads, from the report's note
+turns=$(grep -o '[0-9]* turns passed between threads' "$WORK/false.csv" | cut -d' ' -f1)
+echo "interleave: coherence misses: slices $s; turns of $Q: false $f, padded $p, true $t; $turns turns passed"
+[ -n "$turns" ] || fail "no note on the turns: $(grep -i note "$WORK/false.csv" | head -3)"
+grep -q "threads took turns of $Q instructions" "$WORK/false.csv" || fail "the note does not give the turn's length"
+# each thread runs about 9 instructions per increment: 2N increments make
+# about 18N/Q turns, and each turn that passes from one worker to the other
+# costs it one miss
+[ "$f" -ge $((18 * N / Q / 2)) ] || fail "false sharing: $f coherence misses, not of the order of the $((18 * N / Q)) turns"
+[ "$f" -ge $((turns / 2)) ] && [ "$f" -le "$turns" ] || fail "false sharing: $f misses for $turns turns"
+[ "$f" -ge $((20 * s)) ] || fail "turns ($f) hardly differ from Valgrind's slices ($s)"
+[ "$p" -le 50 ] || fail "padded: $p coherence misses, not almost none"
+[ "$t" -ge $((18 * N / Q / 2)) ] || fail "true sharing: $t"
+
+# the c2c view: the counters' line, false sharing, with the misses
+"$HPM" profile --machine bgp --interleave $Q -o "$WORK/prof" -- "$PROG" false $N free \
+  >/dev/null 2>"$WORK/prof.err" || { cat "$WORK/prof.err" >&2; fail "hpm profile"; }
+head -8 "$WORK/prof.c2c"
+line=$(grep -m1 '^line ' "$WORK/prof.c2c")
+case $line in *"FALSE sharing"*) ;; *) fail "the first line is not false sharing: $line" ;; esac
+misses=$(sed -n 's/.*coherence misses \([0-9]*\).*/\1/p' <<<"$line")
+[ "$misses" -ge $((18 * N / Q / 2)) ] || fail "c2c: $misses coherence misses on the line"
+grep -A1 -m1 '^line ' "$WORK/prof.c2c" | grep -q 'global: shared' || fail "c2c: the line is not named 'shared'"
+
+# bit for bit: every modeled row of two runs
+modeled() { grep ',modeled' "$1" | grep -v '^info'; }
+count false2 --interleave $Q -e $EV -- "$PROG" false $N free
+modeled "$WORK/false.csv" >"$WORK/a"
+modeled "$WORK/false2.csv" >"$WORK/b"
+[ -s "$WORK/a" ] || fail "no modeled rows"
+cmp -s "$WORK/a" "$WORK/b" || { diff "$WORK/a" "$WORK/b" | head >&2; fail "two runs of free-running threads differ"; }
+for i in 1 2; do
+  count barrier$i --interleave 1000 -e $EV -- "$COUNT_PROG" threads 100 1000
+  modeled "$WORK/barrier$i.csv" >"$WORK/barrier$i"
+done
+cmp -s "$WORK/barrier1" "$WORK/barrier2" ||
+  { diff "$WORK/barrier1" "$WORK/barrier2" | head >&2; fail "two runs of 100 threads at a barrier differ"; }
+
+# one thread: the same counts with and without turns
+count one -- "$BUILD/bin/hpm-matmul" 40
+count one_turns --interleave 1000 -- "$BUILD/bin/hpm-matmul" 40
+modeled "$WORK/one.csv" >"$WORK/a"
+modeled "$WORK/one_turns.csv" >"$WORK/b"
+cmp -s "$WORK/a" "$WORK/b" || { diff "$WORK/a" "$WORK/b" | head >&2; fail "turns changed a single-threaded program's counts"; }
+
+# bad N
+for bad in 0 -5 abc; do
+  if "$HPM" count --machine bgp --interleave "$bad" -- "$PROG" false 1 free >/dev/null 2>"$WORK/err"; then
+    fail "--interleave $bad accepted"
+  fi
+  grep -q -- "--interleave" "$WORK/err" || { cat "$WORK/err" >&2; fail "--interleave $bad: no message naming it"; }
+done
+echo "interleave: ok"
