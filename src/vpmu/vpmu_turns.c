@@ -186,7 +186,8 @@ static void pick(void)
     holder_left = (Long)quantum;
     waiting_woken = False; /* a wait is for one holder */
     if (best != VG_INVALID_THREADID && best != before) {
-        switches++;
+        if (before != VG_INVALID_THREADID)
+            switches++; /* from one thread to another (not: after none could run) */
         /* wake it if it sleeps waiting for its turn */
         __atomic_store_n(&go[best], 1, __ATOMIC_RELEASE);
         (void)VG_(do_syscall)(__NR_futex, (RegWord)&go[best],
@@ -197,7 +198,8 @@ static void pick(void)
 UWord vpmu_turns_check(UWord n)
 {
     ThreadId tid = VG_(get_running_tid)();
-    if (tid == holder) {
+    Bool held = tid == holder; /* since it started: it is the live block's owner */
+    if (held) {
         /* what ran of the turn before this superblock */
         turn_end((Long)quantum - (vpmu_turn_left + (Long)n));
         pick();
@@ -215,12 +217,16 @@ UWord vpmu_turns_check(UWord n)
             pick();
         }
     }
-    if (tid == holder) {
+    if (tid == holder && held) {
         vpmu_turn_left = holder_left - (Long)n;
         return 0;
     }
     vpmu_turn_left = -1;
-    yielding = tid;
+    if (tid != holder)
+        yielding = tid;
+    /* else the turn just became its own: it leaves once more, without
+     * waiting, so that it starts again as the holder (vpmu_turns_start
+     * makes it the live block's owner; until then it counts for another) */
     return 1;
 }
 
