@@ -48,6 +48,7 @@
  * turns.
  */
 #include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
@@ -90,6 +91,15 @@ static Bool *prompt;        /* per ThreadId: in a call that returns at once */
 static Int *go;             /* per ThreadId: 1 once the turn is its (a futex word) */
 static Addr clone_ctid;     /* the running clone's CLONE_CHILD_CLEARTID word */
 static UInt wait_since_ms;  /* when the others began to wait for a woken holder */
+/* The exit words of threads gone before anyone waited on them, with their
+ * clocks: a join that waits on one later returns at once (the kernel
+ * cleared it, or is about to). A new thread given the word takes it off. */
+#define GONE_N 64u
+static struct gone {
+    Addr word;
+    ULong clock;
+} gone[GONE_N];
+static UInt gone_next;
 static Bool waiting_woken;
 static UInt top_tid;        /* no thread id above this one is used */
 static ULong ran_total;     /* instructions of all turns ended */
@@ -140,23 +150,34 @@ static Bool may_hold(ThreadId t)
  * chooses some, who come back when they do. Made before the waker's call
  * gives up Valgrind's lock (the woken take it at once). A waiter the kernel
  * does not find waiting yet sees the word changed and returns at once. */
-static void wake(Addr word, ULong n, Bool broadcast, ULong clock)
+static ULong wake(Addr word, ULong n, Bool broadcast, ULong clock)
 {
     ThreadId t;
     ULong waiting = 0;
     if (!word || n == 0)
-        return;
+        return 0;
     for (t = 1; t <= top_tid; t++)
         if (!able[t] && !woken[t] && waits_on[t] == word)
             waiting++;
     if (waiting == 0 || (waiting > n && !broadcast))
-        return;
+        return 0;
     for (t = 1; t <= top_tid; t++)
         if (!able[t] && !woken[t] && waits_on[t] == word) {
             woken[t] = True;
             if (clock_of[t] < clock)
                 clock_of[t] = clock;
         }
+    return waiting;
+}
+
+/* The gone entry of word, or NULL. */
+static struct gone *gone_of(Addr word)
+{
+    UInt i;
+    for (i = 0; i < GONE_N; i++)
+        if (word && gone[i].word == word)
+            return &gone[i];
+    return NULL;
 }
 
 static void note_tid(ThreadId tid)
@@ -321,8 +342,12 @@ void vpmu_turns_syscall(ThreadId tid, UInt sysno, const UWord *args, UInt nargs)
         waits_on[tid] = args[0];
     if (sysno == __NR_clone && nargs >= 4)
         clone_ctid = (args[0] & VKI_CLONE_CHILD_CLEARTID) ? args[3] : 0;
-    if (sysno == __NR_set_tid_address && nargs >= 1)
+    if (sysno == __NR_set_tid_address && nargs >= 1) {
+        struct gone *g = gone_of(args[0]);
         clear_tid[tid] = args[0];
+        if (g)
+            g->word = 0;
+    }
     if (sysno == __NR_futex && nargs >= 3 &&
         (futex_op(args[1]) == VKI_FUTEX_WAKE || futex_op(args[1]) == VKI_FUTEX_WAKE_BITSET)) {
         /* its turn ends below: the clock is its own so far */
@@ -331,6 +356,20 @@ void vpmu_turns_syscall(ThreadId tid, UInt sysno, const UWord *args, UInt nargs)
     }
     able[tid] = False;
     prompt[tid] = !long_call(sysno, args, nargs);
+    if (waits_on[tid]) {
+        struct gone *g = gone_of(waits_on[tid]);
+        if (g) {
+            /* a join of a thread gone: it returns when the kernel has
+             * cleared the word, at the later of the two clocks */
+            woken[tid] = True;
+            if (clock_of[tid] < g->clock)
+                clock_of[tid] = g->clock;
+            g->word = 0;
+        } else if (nargs >= 3 && VG_(am_is_valid_for_client)(waits_on[tid], 4, VKI_PROT_READ) &&
+                   *(const volatile UInt *)waits_on[tid] != (UInt)args[2]) {
+            prompt[tid] = True; /* the word changed: EAGAIN at once */
+        }
+    }
     ran_at_call[tid] = ran_total;
     if (tid == holder) {
         turn_end((Long)quantum - holder_left);
@@ -375,6 +414,11 @@ void vpmu_turns_thread_new(ThreadId parent, ThreadId child)
     note_tid(child);
     clock_of[child] = parent > 0 && parent < VG_N_THREADS ? clock_of[parent] : 0;
     clear_tid[child] = clone_ctid;
+    {
+        struct gone *g = gone_of(clone_ctid);
+        if (g)
+            g->word = 0; /* the word is the new thread's now */
+    }
     waits_on[child] = 0;
     woken[child] = prompt[child] = False;
     if (parent == holder)
@@ -392,7 +436,11 @@ void vpmu_turns_thread_end(ThreadId tid)
     if (tid == holder)
         turn_end((Long)quantum - holder_left);
     /* the kernel wakes one waiter of the word when the thread is gone */
-    wake(clear_tid[tid], 1, False, clock_of[tid]);
+    if (clear_tid[tid] && wake(clear_tid[tid], 1, False, clock_of[tid]) == 0) {
+        gone[gone_next].word = clear_tid[tid];
+        gone[gone_next].clock = clock_of[tid];
+        gone_next = (gone_next + 1) % GONE_N;
+    }
     clear_tid[tid] = 0;
     if (tid == holder)
         pick();

@@ -7,8 +7,12 @@
 #   slices give a handful), padded counters almost none, one shared counter
 #   as many as false sharing; hpm profile's c2c view names the line FALSE
 #   sharing with those misses;
-# - the counts repeat bit for bit: free-running threads, and 100 threads
-#   meeting at a barrier and joined (futex waits and wakes);
+# - the counts repeat bit for bit for free-running threads (4 workers
+#   created and joined, two incrementing counters); 100 threads meeting at
+#   a barrier (futex waits and wakes) finish, take turns, and repeat up to
+#   the few instructions by which a futex wait that found its word already
+#   changed (EAGAIN, a race of the host) takes another path in the program
+#   than one that slept and was woken;
 # - a single-threaded program counts exactly what it counts without turns;
 # - a bad N is refused.
 set -euo pipefail
@@ -19,8 +23,9 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 fail() { echo "interleave: FAIL: $*" >&2; exit 1; }
 
-# value KIND CSV: the node total of KIND
-value() { awk -F, -v k="$1" '$1 == "event" && $2 == k && $3 == "" && $4 == "" && $5 == "" && $6 != "" { print $7 }' "$2"; }
+# value KIND CSV: the node total of KIND (the row of no core; a node kind's
+# carries its code)
+value() { awk -F, -v k="$1" '$1 == "event" && $2 == k && $3 == "" && $4 == "" && $5 == "" { print $7; exit }' "$2"; }
 # count NAME ARGS...: hpm count --csv into $WORK/NAME.csv
 count() {
   local name=$1
@@ -70,11 +75,21 @@ modeled "$WORK/false2.csv" >"$WORK/b"
 [ -s "$WORK/a" ] || fail "no modeled rows"
 cmp -s "$WORK/a" "$WORK/b" || { diff "$WORK/a" "$WORK/b" | head >&2; fail "two runs of free-running threads differ"; }
 for i in 1 2; do
-  count barrier$i --interleave 1000 -e $EV -- "$COUNT_PROG" threads 100 1000
-  modeled "$WORK/barrier$i.csv" >"$WORK/barrier$i"
+  count workers$i --interleave 1000 -e $EV -- "$COUNT_PROG" threads 4 100000
+  modeled "$WORK/workers$i.csv" >"$WORK/workers$i"
 done
-cmp -s "$WORK/barrier1" "$WORK/barrier2" ||
-  { diff "$WORK/barrier1" "$WORK/barrier2" | head >&2; fail "two runs of 100 threads at a barrier differ"; }
+cmp -s "$WORK/workers1" "$WORK/workers2" ||
+  { diff "$WORK/workers1" "$WORK/workers2" | head >&2; fail "two runs of 4 workers differ"; }
+for i in 1 2; do
+  count barrier$i --interleave 1000 -e $EV -- "$COUNT_PROG" threads 100 1000
+done
+i1=$(value INSTRUCTIONS "$WORK/barrier1.csv")
+i2=$(value INSTRUCTIONS "$WORK/barrier2.csv")
+b=$(grep -o '[0-9]* turns passed between threads' "$WORK/barrier1.csv" | cut -d' ' -f1)
+echo "interleave: 100 threads at a barrier: instructions $i1 and $i2, $b turns passed"
+[ "${b:-0}" -ge 100 ] || fail "100 threads at a barrier: $b turns passed"
+d=$((i1 > i2 ? i1 - i2 : i2 - i1))
+[ "$d" -le 64 ] || fail "100 threads at a barrier: instructions $i1 and $i2 differ by more than a few futex paths"
 
 # one thread: the same counts with and without turns
 count one -- "$BUILD/bin/hpm-matmul" 40
