@@ -5,6 +5,14 @@
 # bgp (coherence = wti) against the same machine with coherence = none,
 #   ratio coherence_4threads_vs_none   threads4.c, four pthreads (goal <= 1.3)
 #   ratio coherence_1thread_vs_none    hpm-cg 600, single-threaded (<= 1.02)
+# and what interleaving in turns costs (hpm count --interleave N against
+# Valgrind's own slices, bgp; wall time: the turns' hand-overs wait):
+#   ratio interleave_N_4threads_vs_slices   threads4.c, N = 10000 and 1000
+#   ratio interleave_10000_xz_vs_slices      Debian's xz -T4 (if installed)
+#   ratio interleave_1000_1thread_vs_slices  hpm-cg 600 (one thread: the
+#                                            superblocks' turn check only)
+# with, informative, the coherence misses of threads4 and of false sharing
+# by free-running threads (tests/coherence/false_sharing.c) per setting.
 # Runs are paired (both configurations in turn each rep); a time is the
 # least user time of $HPM_BENCH_REPS (5) reps: the machine is shared, and
 # the least is the run the others disturbed least.
@@ -44,3 +52,48 @@ echo "ratio coherence_4threads_vs_none $(awk -v a="$c" -v b="$n" 'BEGIN { printf
 read -r c n < <(least "$ROOT/machines/bgp.machine" "$WORK/none.machine" -- "$BUILD/bin/hpm-cg" 600)
 echo "hpm-cg 600: wti ${c}s, none ${n}s (least user time of $REPS)"
 echo "ratio coherence_1thread_vs_none $(awk -v a="$c" -v b="$n" 'BEGIN { printf "%.3f", a / b }')"
+
+# least wall seconds of $REPS paired runs of hpm count on bgp, with the
+# options OPTS_A, then OPTS_B (words): least_wall OPTS_A OPTS_B PROG ARGS
+least_wall() {
+  local a=$1 b=$2 i t ma=999999 mb=999999
+  shift 2
+  for ((i = 0; i < REPS; i++)); do
+    # shellcheck disable=SC2086 # the options are words
+    /usr/bin/time -f %e -o "$WORK/t" "$HPM" count --machine bgp $a -o /dev/null -- "$@" >/dev/null 2>&1
+    ma=$(awk -v x="$(cat "$WORK/t")" -v y="$ma" 'BEGIN { print (x < y) ? x : y }')
+    # shellcheck disable=SC2086
+    /usr/bin/time -f %e -o "$WORK/t" "$HPM" count --machine bgp $b -o /dev/null -- "$@" >/dev/null 2>&1
+    mb=$(awk -v x="$(cat "$WORK/t")" -v y="$mb" 'BEGIN { print (x < y) ? x : y }')
+  done
+  echo "$ma $mb"
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
+for q in 10000 1000; do
+  read -r t s < <(least_wall "--interleave $q" "" "$WORK/threads4" 100)
+  echo "threads4: turns of $q ${t}s, slices ${s}s (least wall time of $REPS)"
+  echo "ratio interleave_${q}_4threads_vs_slices $(ratio "$t" "$s")"
+done
+if [ -x /usr/bin/xz ]; then
+  awk 'BEGIN { srand(7); for (i = 0; i < 4000; i++) printf "line %d of text for xz in four threads %d %d\n", i, rand() * 1e6, rand() * 1e6 }' >"$WORK/xz.in"
+  read -r t s < <(least_wall "--interleave 10000" "" /usr/bin/xz -T4 --block-size=64KiB -c "$WORK/xz.in")
+  echo "xz -T4: turns of 10000 ${t}s, slices ${s}s (least wall time of $REPS)"
+  echo "ratio interleave_10000_xz_vs_slices $(ratio "$t" "$s")"
+fi
+read -r t s < <(least_wall "--interleave 1000" "" "$BUILD/bin/hpm-cg" 600)
+echo "hpm-cg 600: turns of 1000 ${t}s, slices ${s}s (least wall time of $REPS)"
+echo "ratio interleave_1000_1thread_vs_slices $(ratio "$t" "$s")"
+
+# coherence misses (node total) per setting
+coh() {
+  "$HPM" count --machine bgp --csv -e COH_L1D_MISSES "$@" 2>/dev/null |
+    awk -F, '$1 == "event" && $2 == "COH_L1D_MISSES" && $3 == "" && $4 == "" && $5 == "" && $6 != "" { print $7 }'
+}
+cc -O2 -pthread -o "$WORK/false_sharing" "$ROOT/tests/coherence/false_sharing.c"
+for prog in "threads4 100" "false_sharing false 100000 free"; do
+  line="coherence misses of ${prog%% *}: slices $(coh -- "$WORK"/$prog)"
+  for q in 10000 1000 100; do
+    line="$line, turns of $q $(coh --interleave $q -- "$WORK"/$prog)"
+  done
+  echo "$line"
+done
