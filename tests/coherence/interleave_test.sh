@@ -67,6 +67,18 @@ misses=$(sed -n 's/.*coherence misses \([0-9]*\).*/\1/p' <<<"$line")
 [ "$misses" -ge $((18 * N / Q / 2)) ] || fail "c2c: $misses coherence misses on the line"
 grep -A1 -m1 '^line ' "$WORK/prof.c2c" | grep -q 'global: shared' || fail "c2c: the line is not named 'shared'"
 
+# hpm record: the misses of the turns are sampled too
+for a in "" "--interleave $Q"; do
+  # shellcheck disable=SC2086 # the option is words
+  "$HPM" record $a -e L1D_MISSES:10 -o "$WORK/perf.data" -- "$PROG" false $N free \
+    >/dev/null 2>"$WORK/rec.err" || { cat "$WORK/rec.err" >&2; fail "hpm record $a"; }
+  sed -n 's/.*L1D_MISSES .* events \([0-9]*\) .*/\1/p' "$WORK/rec.err" >>"$WORK/rec.events"
+done
+r0=$(sed -n 1p "$WORK/rec.events")
+r1=$(sed -n 2p "$WORK/rec.events")
+echo "interleave: hpm record: L1D_MISSES events $r0 with slices, $r1 with turns of $Q"
+[ -n "$r1" ] && [ "$r1" -ge $((r0 + 18 * N / Q / 2)) ] || fail "hpm record --interleave: $r1 L1D misses against $r0"
+
 # bit for bit: every modeled row of two runs
 modeled() { grep ',modeled' "$1" | grep -v '^info'; }
 count false2 --interleave $Q -e $EV -- "$PROG" false $N free

@@ -62,6 +62,7 @@ struct record_opts {
     struct hpm_opt_list events;
     const char *machine, *output;
     long rate_limit, freq, ldlat, stlat;
+    long interleave; /* hpm count's --interleave */
     int no_children, no_data_src;
     const char *trace_skip; /* hpm count's --trace-children-skip */
 };
@@ -103,7 +104,7 @@ struct record_ctx {
     int bad;
 };
 
-#define RECORD_OPTIONS 11
+#define RECORD_OPTIONS 12
 static void record_table(struct record_opts *o, struct hpm_opt *t)
 {
     const struct hpm_opt rows[] = {
@@ -135,6 +136,9 @@ static void record_table(struct record_opts *o, struct hpm_opt *t)
         {"--trace-children-skip", NULL, "PATTERNS",
          "exec'd programs matching one of PATTERNS (comma-separated globs) run natively",
          HPM_OPT_STRING, &o->trace_skip, NULL, NULL, 0, 0},
+        {"--interleave", NULL, "N",
+         "threads take turns of N instructions in modeled time (hpm count --interleave)",
+         HPM_OPT_LONG, &o->interleave, NULL, NULL, 1, 1000000000L},
         HPM_OPT_TABLE_END,
     };
     _Static_assert(sizeof rows / sizeof rows[0] == RECORD_OPTIONS, "RECORD_OPTIONS");
@@ -762,6 +766,7 @@ int cmd_record(int argc, char **argv)
     char why[1400], *sample_arg = NULL, *events_arg = NULL, limit_arg[64], ldlat_arg[64],
         stlat_arg[64];
     char **cargv = NULL;
+    char interleave_arg[48];
     size_t at, ea;
     int first, rc, na = 0, i;
     unsigned s, k;
@@ -821,7 +826,7 @@ int cmd_record(int argc, char **argv)
     /* the tool's options and hpm count's arguments */
     sample_arg = malloc(32 + c.n_specs * (HPM_CAT_NAME_MAX + 24));
     events_arg = malloc(16 + c.n_specs * (HPM_CAT_NAME_MAX + 1));
-    cargv = calloc((size_t)(argc - first) + 12, sizeof *cargv);
+    cargv = calloc((size_t)(argc - first) + 14, sizeof *cargv);
     if (!sample_arg || !events_arg || !cargv) {
         fprintf(stderr, "hpm record: out of memory\n");
         rc = 1;
@@ -862,6 +867,10 @@ int cmd_record(int argc, char **argv)
     if (o.trace_skip) {
         cargv[na++] = "--trace-children-skip";
         cargv[na++] = (char *)o.trace_skip;
+    }
+    if (o.interleave > 0) {
+        snprintf(interleave_arg, sizeof interleave_arg, "--interleave=%ld", o.interleave);
+        cargv[na++] = interleave_arg;
     }
     cargv[na++] = "--";
     for (i = first; i < argc; i++)
