@@ -369,6 +369,12 @@ static void test_tree_records(void)
     good("ppid 1\nforks 3\nupc_writes 2\n");
     bad("ppid 1\nppid 2\n", "ppid");
     bad("forks x\n", "forks");
+    /* --hpm-interleave's turns */
+    good("interleave 1000 1813\n");
+    bad("interleave 1000\n", "interleave");
+    bad("interleave 0 5\n", "interleave 0");
+    bad("interleave 1000 x\n", "interleave switches");
+    bad("interleave 1000 2\ninterleave 1000 2\n", "interleave");
     bad_file("hpm-vpmu 2\nmachine bgp\ncores 4\nexit exec now\nthreads 1\n", "'exec'");
 }
 
