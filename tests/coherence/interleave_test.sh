@@ -14,7 +14,7 @@
 #   changed (EAGAIN, a race of the host) takes another path in the program
 #   than one that slept and was woken;
 # - a single-threaded program counts exactly what it counts without turns;
-# - a bad N is refused.
+# - a bad N is refused, and so is --interleave with --pmu=perf.
 set -euo pipefail
 BUILD=$1 PROG=$2 COUNT_PROG=$3
 HPM=$BUILD/bin/hpm
@@ -117,4 +117,9 @@ for bad in 0 -5 abc; do
   fi
   grep -q -- "--interleave" "$WORK/err" || { cat "$WORK/err" >&2; fail "--interleave $bad: no message naming it"; }
 done
+# the real PMU has no turns
+if "$HPM" count --pmu=perf --interleave 100 -e TASK-CLOCK -- "$PROG" false 1 free >/dev/null 2>"$WORK/err"; then
+  fail "--pmu=perf --interleave accepted"
+fi
+grep -q -- "--interleave is an option of the virtual PMU" "$WORK/err" || { cat "$WORK/err" >&2; fail "--pmu=perf --interleave: no reason"; }
 echo "interleave: ok"

@@ -140,6 +140,8 @@ const char *count_virtual_only_option(const struct count_opts *o)
         return "--trigger";
     if (o->interval_ms)
         return "-I";
+    if (o->interleave)
+        return "--interleave";
     if (o->from_output)
         return "--from-output";
     if (o->mpi || o->mpi_dir || o->per_rank)
