@@ -58,6 +58,7 @@
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
 
+#include "vpmu_tool.h"
 #include "vpmu_turns.h"
 
 /* libcoregrind, not in pub_tool (pub_core_scheduler.h): Valgrind's lock
@@ -67,8 +68,7 @@
  * in that order since Valgrind 3.0; release_BigLock asserts it). */
 extern void VG_(release_BigLock)(ThreadId tid, UInt sleepstate, const HChar *who);
 extern void VG_(acquire_BigLock)(ThreadId tid, const HChar *who);
-extern SysRes VG_(do_syscall)(UWord sysno, RegWord a1, RegWord a2, RegWord a3, RegWord a4,
-                              RegWord a5, RegWord a6, RegWord a7, RegWord a8);
+/* VG_(do_syscall): vpmu_tool.h */
 #define VGTS_YIELDING 4u
 /* a waiting thread looks again at least this often (a safety net: the pick
  * that gives it the turn wakes it) */
@@ -78,17 +78,20 @@ Bool vpmu_turns_on;
 Long vpmu_turn_left = -1;
 
 static ULong quantum;       /* N */
-static Bool *able;          /* per ThreadId: able to run (not in a system call) */
-static ULong *clock_of;     /* per ThreadId: instructions run in its turns */
-static ULong *ran_at_call;  /* per ThreadId: all turns' instructions when its call began */
+/* Per ThreadId (VG_N_THREADS of them) */
+static struct turn_thread {
+    Bool able;         /* able to run (not in a system call) */
+    Bool woken;        /* a wake made it able; not back yet */
+    Bool prompt;       /* in a call that returns at once */
+    Int go;            /* 1 once the turn is its (a futex word) */
+    ULong clock;       /* instructions run in its turns */
+    ULong ran_at_call; /* all turns' instructions when its call began */
+    Addr waits_on;     /* the futex word it waits on, 0 none */
+    Addr clear_tid;    /* the word its exit wakes, 0 none */
+} *tt;
 static ThreadId holder = VG_INVALID_THREADID;
 static Long holder_left;    /* the holder's budget while it does not run */
 static ThreadId yielding = VG_INVALID_THREADID;
-static Addr *waits_on;      /* per ThreadId: the futex word it waits on, 0 none */
-static Addr *clear_tid;     /* per ThreadId: the word its exit wakes, 0 none */
-static Bool *woken;         /* per ThreadId: a wake made it able; not back yet */
-static Bool *prompt;        /* per ThreadId: in a call that returns at once */
-static Int *go;             /* per ThreadId: 1 once the turn is its (a futex word) */
 static Addr clone_ctid;     /* the running clone's CLONE_CHILD_CLEARTID word */
 static UInt wait_since_ms;  /* when the others began to wait for a woken holder */
 /* The exit words of threads gone before anyone waited on them, with their
@@ -126,22 +129,14 @@ void vpmu_turns_usage(void)
 
 static void tables(void)
 {
-    if (able)
-        return;
-    able = VG_(calloc)("hpm.turns", VG_N_THREADS, sizeof *able);
-    clock_of = VG_(calloc)("hpm.turns", VG_N_THREADS, sizeof *clock_of);
-    ran_at_call = VG_(calloc)("hpm.turns", VG_N_THREADS, sizeof *ran_at_call);
-    waits_on = VG_(calloc)("hpm.turns", VG_N_THREADS, sizeof *waits_on);
-    clear_tid = VG_(calloc)("hpm.turns", VG_N_THREADS, sizeof *clear_tid);
-    woken = VG_(calloc)("hpm.turns", VG_N_THREADS, sizeof *woken);
-    prompt = VG_(calloc)("hpm.turns", VG_N_THREADS, sizeof *prompt);
-    go = VG_(calloc)("hpm.turns", VG_N_THREADS, sizeof *go);
+    if (!tt)
+        tt = VG_(calloc)("hpm.turns", VG_N_THREADS, sizeof *tt);
 }
 
 /* Able to run, or woken and on its way back. */
 static Bool may_hold(ThreadId t)
 {
-    return able[t] || woken[t] || prompt[t];
+    return tt[t].able || tt[t].woken || tt[t].prompt;
 }
 
 /* A wake of up to n threads waiting on word at modeled time `clock`: the
@@ -157,15 +152,15 @@ static ULong wake(Addr word, ULong n, Bool broadcast, ULong clock)
     if (!word || n == 0)
         return 0;
     for (t = 1; t <= top_tid; t++)
-        if (!able[t] && !woken[t] && waits_on[t] == word)
+        if (!tt[t].able && !tt[t].woken && tt[t].waits_on == word)
             waiting++;
     if (waiting == 0 || (waiting > n && !broadcast))
         return 0;
     for (t = 1; t <= top_tid; t++)
-        if (!able[t] && !woken[t] && waits_on[t] == word) {
-            woken[t] = True;
-            if (clock_of[t] < clock)
-                clock_of[t] = clock;
+        if (!tt[t].able && !tt[t].woken && tt[t].waits_on == word) {
+            tt[t].woken = True;
+            if (tt[t].clock < clock)
+                tt[t].clock = clock;
         }
     return waiting;
 }
@@ -191,7 +186,7 @@ static void turn_end(Long used)
 {
     if (holder == VG_INVALID_THREADID || used <= 0)
         return;
-    clock_of[holder] += (ULong)used;
+    tt[holder].clock += (ULong)used;
     ran_total += (ULong)used;
 }
 
@@ -201,7 +196,7 @@ static void pick(void)
 {
     ThreadId t, best = VG_INVALID_THREADID, before = holder;
     for (t = 1; t <= top_tid; t++)
-        if (may_hold(t) && (best == VG_INVALID_THREADID || clock_of[t] < clock_of[best]))
+        if (may_hold(t) && (best == VG_INVALID_THREADID || tt[t].clock < tt[best].clock))
             best = t;
     holder = best;
     holder_left = (Long)quantum;
@@ -210,8 +205,8 @@ static void pick(void)
         if (before != VG_INVALID_THREADID)
             switches++; /* from one thread to another (not: after none could run) */
         /* wake it if it sleeps waiting for its turn */
-        __atomic_store_n(&go[best], 1, __ATOMIC_RELEASE);
-        (void)VG_(do_syscall)(__NR_futex, (RegWord)&go[best],
+        __atomic_store_n(&tt[best].go, 1, __ATOMIC_RELEASE);
+        (void)VG_(do_syscall)(__NR_futex, (RegWord)&tt[best].go,
                               VKI_FUTEX_WAKE | VKI_FUTEX_PRIVATE_FLAG, 1, 0, 0, 0, 0, 0);
     }
 }
@@ -226,14 +221,14 @@ UWord vpmu_turns_check(UWord n)
         pick();
     } else if (holder == VG_INVALID_THREADID || !may_hold(holder)) {
         pick();
-    } else if (!able[holder]) {
+    } else if (!tt[holder].able) {
         /* woken, or in a prompt call, not back yet: wait, but not for ever */
         UInt now = VG_(read_millisecond_timer)();
         if (!waiting_woken) {
             waiting_woken = True;
             wait_since_ms = now;
         } else if (now - wait_since_ms > 1000) {
-            woken[holder] = prompt[holder] = False;
+            tt[holder].woken = tt[holder].prompt = False;
             waiting_woken = False;
             pick();
         }
@@ -257,8 +252,8 @@ Bool vpmu_turns_start(ThreadId tid)
         return True;
     tables();
     note_tid(tid);
-    able[tid] = True; /* it runs client code */
-    woken[tid] = prompt[tid] = False;
+    tt[tid].able = True; /* it runs client code */
+    tt[tid].woken = tt[tid].prompt = False;
     if (holder == VG_INVALID_THREADID || !may_hold(holder))
         pick();
     if (tid == holder) {
@@ -277,11 +272,11 @@ void vpmu_turns_stop(ThreadId tid)
         holder_left = vpmu_turn_left;
     if (yielding == tid) {
         yielding = VG_INVALID_THREADID;
-        go[tid] = 0; /* under the lock: a pick from now on sets it */
+        tt[tid].go = 0; /* under the lock: a pick from now on sets it */
         VG_(release_BigLock)(tid, VGTS_YIELDING, "hpm turn");
-        if (__atomic_load_n(&go[tid], __ATOMIC_ACQUIRE) == 0) {
+        if (__atomic_load_n(&tt[tid].go, __ATOMIC_ACQUIRE) == 0) {
             struct vki_timespec ts = {0, TURN_WAIT_NS};
-            (void)VG_(do_syscall)(__NR_futex, (RegWord)&go[tid],
+            (void)VG_(do_syscall)(__NR_futex, (RegWord)&tt[tid].go,
                                   VKI_FUTEX_WAIT | VKI_FUTEX_PRIVATE_FLAG, 0, (RegWord)&ts, 0,
                                   0, 0, 0);
         }
@@ -336,41 +331,41 @@ void vpmu_turns_syscall(ThreadId tid, UInt sysno, const UWord *args, UInt nargs)
         return;
     tables();
     note_tid(tid);
-    waits_on[tid] = 0;
+    tt[tid].waits_on = 0;
     if (sysno == __NR_futex && nargs >= 2 &&
         (futex_op(args[1]) == VKI_FUTEX_WAIT || futex_op(args[1]) == VKI_FUTEX_WAIT_BITSET))
-        waits_on[tid] = args[0];
+        tt[tid].waits_on = args[0];
     if (sysno == __NR_clone && nargs >= 4)
         clone_ctid = (args[0] & VKI_CLONE_CHILD_CLEARTID) ? args[3] : 0;
     if (sysno == __NR_set_tid_address && nargs >= 1) {
         struct gone *g = gone_of(args[0]);
-        clear_tid[tid] = args[0];
+        tt[tid].clear_tid = args[0];
         if (g)
             g->word = 0;
     }
     if (sysno == __NR_futex && nargs >= 3 &&
         (futex_op(args[1]) == VKI_FUTEX_WAKE || futex_op(args[1]) == VKI_FUTEX_WAKE_BITSET)) {
         /* its turn ends below: the clock is its own so far */
-        ULong now = clock_of[tid] + (tid == holder ? quantum - (ULong)holder_left : 0);
+        ULong now = tt[tid].clock + (tid == holder ? quantum - (ULong)holder_left : 0);
         wake(args[0], args[2], args[2] >= 0x7fffffff, now);
     }
-    able[tid] = False;
-    prompt[tid] = !long_call(sysno, args, nargs);
-    if (waits_on[tid]) {
-        struct gone *g = gone_of(waits_on[tid]);
+    tt[tid].able = False;
+    tt[tid].prompt = !long_call(sysno, args, nargs);
+    if (tt[tid].waits_on) {
+        struct gone *g = gone_of(tt[tid].waits_on);
         if (g) {
             /* a join of a thread gone: it returns when the kernel has
              * cleared the word, at the later of the two clocks */
-            woken[tid] = True;
-            if (clock_of[tid] < g->clock)
-                clock_of[tid] = g->clock;
+            tt[tid].woken = True;
+            if (tt[tid].clock < g->clock)
+                tt[tid].clock = g->clock;
             g->word = 0;
-        } else if (nargs >= 3 && VG_(am_is_valid_for_client)(waits_on[tid], 4, VKI_PROT_READ) &&
-                   *(const volatile UInt *)waits_on[tid] != (UInt)args[2]) {
-            prompt[tid] = True; /* the word changed: EAGAIN at once */
+        } else if (nargs >= 3 && VG_(am_is_valid_for_client)(tt[tid].waits_on, 4, VKI_PROT_READ) &&
+                   *(const volatile UInt *)tt[tid].waits_on != (UInt)args[2]) {
+            tt[tid].prompt = True; /* the word changed: EAGAIN at once */
         }
     }
-    ran_at_call[tid] = ran_total;
+    tt[tid].ran_at_call = ran_total;
     if (tid == holder) {
         turn_end((Long)quantum - holder_left);
         pick(); /* none able: the next thread to run picks */
@@ -386,24 +381,24 @@ void vpmu_turns_syscall_done(ThreadId tid)
         return;
     tables();
     note_tid(tid);
-    waits_on[tid] = 0;
-    if (woken[tid] || prompt[tid]) {
+    tt[tid].waits_on = 0;
+    if (tt[tid].woken || tt[tid].prompt) {
         /* back from a wake the tool saw (its clock is the waker's), or
          * from a prompt call (the others waited for it) */
-        woken[tid] = prompt[tid] = False;
+        tt[tid].woken = tt[tid].prompt = False;
         waiting_woken = False;
-    } else if (ran_total != ran_at_call[tid]) {
+    } else if (ran_total != tt[tid].ran_at_call) {
         /* others ran while it was in the call: its core was idle, up to
          * where the least of them is now */
         for (t = 1; t <= top_tid; t++)
-            if (t != tid && able[t] && (!any || clock_of[t] < least)) {
-                least = clock_of[t];
+            if (t != tid && tt[t].able && (!any || tt[t].clock < least)) {
+                least = tt[t].clock;
                 any = True;
             }
-        if (any && clock_of[tid] < least)
-            clock_of[tid] = least;
+        if (any && tt[tid].clock < least)
+            tt[tid].clock = least;
     }
-    able[tid] = True;
+    tt[tid].able = True;
 }
 
 void vpmu_turns_thread_new(ThreadId parent, ThreadId child)
@@ -412,18 +407,18 @@ void vpmu_turns_thread_new(ThreadId parent, ThreadId child)
         return;
     tables();
     note_tid(child);
-    clock_of[child] = parent > 0 && parent < VG_N_THREADS ? clock_of[parent] : 0;
-    clear_tid[child] = clone_ctid;
+    tt[child].clock = parent > 0 && parent < VG_N_THREADS ? tt[parent].clock : 0;
+    tt[child].clear_tid = clone_ctid;
     {
         struct gone *g = gone_of(clone_ctid);
         if (g)
             g->word = 0; /* the word is the new thread's now */
     }
-    waits_on[child] = 0;
-    woken[child] = prompt[child] = False;
+    tt[child].waits_on = 0;
+    tt[child].woken = tt[child].prompt = False;
     if (parent == holder)
-        clock_of[child] += quantum - (ULong)(holder_left > 0 ? holder_left : 0);
-    able[child] = True;
+        tt[child].clock += quantum - (ULong)(holder_left > 0 ? holder_left : 0);
+    tt[child].able = True;
 }
 
 void vpmu_turns_thread_end(ThreadId tid)
@@ -431,17 +426,17 @@ void vpmu_turns_thread_end(ThreadId tid)
     if (!vpmu_turns_on || tid == 0 || tid >= VG_N_THREADS)
         return;
     tables();
-    able[tid] = False;
-    woken[tid] = prompt[tid] = False;
+    tt[tid].able = False;
+    tt[tid].woken = tt[tid].prompt = False;
     if (tid == holder)
         turn_end((Long)quantum - holder_left);
     /* the kernel wakes one waiter of the word when the thread is gone */
-    if (clear_tid[tid] && wake(clear_tid[tid], 1, False, clock_of[tid]) == 0) {
-        gone[gone_next].word = clear_tid[tid];
-        gone[gone_next].clock = clock_of[tid];
+    if (tt[tid].clear_tid && wake(tt[tid].clear_tid, 1, False, tt[tid].clock) == 0) {
+        gone[gone_next].word = tt[tid].clear_tid;
+        gone[gone_next].clock = tt[tid].clock;
         gone_next = (gone_next + 1) % GONE_N;
     }
-    clear_tid[tid] = 0;
+    tt[tid].clear_tid = 0;
     if (tid == holder)
         pick();
 }
@@ -453,10 +448,10 @@ void vpmu_turns_fork_child(ThreadId tid)
         return;
     tables();
     for (t = 1; t <= top_tid; t++)
-        able[t] = woken[t] = prompt[t] = False;
+        tt[t].able = tt[t].woken = tt[t].prompt = False;
     note_tid(tid);
     waiting_woken = False;
-    able[tid] = True;
+    tt[tid].able = True;
     holder = tid;
     holder_left = (Long)quantum;
     vpmu_turn_left = holder_left;
