@@ -209,7 +209,7 @@ static void text_mpi(FILE *f, const struct count_report_model *m)
     const struct count_report *r = m->r;
     const struct mpi_job *j = r->mpi;
     unsigned i, k, b;
-    char buf[64];
+    char buf[64], avg[32];
     fprintf(f, "\n MPI job of %u rank%s: %u with counts", j->size, j->size == 1 ? "" : "s",
             j->counted);
     if (j->size > j->counted)
@@ -226,8 +226,9 @@ static void text_mpi(FILE *f, const struct count_report_model *m)
             snprintf(buf, sizeof buf, "%.4f", s->imbalance);
         else
             snprintf(buf, sizeof buf, "-");
-        fprintf(f, " %-*s %*" PRIu64 " %16" PRIu64 " %18.2f %16" PRIu64 " %8u %10s\n", NAME_W,
-                r->rows[i].name, NUM_W, s->sum, s->min, s->avg, s->max, s->max_rank, buf);
+        count_report_avg_text(s, 2, avg, sizeof avg);
+        fprintf(f, " %-*s %*" PRIu64 " %16" PRIu64 " %18s %16" PRIu64 " %8u %10s\n", NAME_W,
+                r->rows[i].name, NUM_W, s->sum, s->min, avg, s->max, s->max_rank, buf);
     }
     if (!j->per_rank)
         return;
