@@ -147,6 +147,15 @@ profiles)
         fail "hot's stacks did not grow by about 100001: $(grep ';hot' out)"
     run report --diff --flamegraph a.data
     expect_rc 2
+    # two recordings of two events: never set side by side
+    run record -e LOADS:1000 -o c.data -- ./prog
+    expect_rc 0
+    run report --diff --folded a.data c.data
+    expect_rc 2
+    expect_err "a.data's stacks are of hpm:INSTRUCTIONS, c.data's of hpm:LOADS: two events are not compared"
+    run report --diff --flamegraph -o dc.svg a.data c.data
+    expect_rc 2
+    [ ! -e dc.svg ] || fail "a flame graph of two events was drawn"
     # hpm diff of two recordings: sampled, hot named first, the gate fires
     run diff a.data b.data
     expect_rc 0
