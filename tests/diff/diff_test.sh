@@ -100,6 +100,93 @@ assert d["changes"]["regions"]["rows"][0]["name"] == "solve"
     expect_err "no region 'nosuch'"
     run diff --limit INSTRUCTIONS:+x% old.json new.json
     expect_rc 2
+    # a limit on an event one side did not count is not comparable (exit 2),
+    # never met and never a regression "from 0" (docs/ci.md)
+    grep -v '"L1D_MISSES"' new.json >part.json
+    run diff --limit L1D_MISSES:+1% --limit INSTRUCTIONS:+60% old.json part.json
+    expect_rc 2
+    expect_err "not comparable: L1D_MISSES:+1%: part.json did not count L1D_MISSES (old.json did)"
+    grep -q "^ L1D_MISSES .* gone$" out || fail "the table does not say L1D_MISSES is gone"
+    run diff --limit L1D_MISSES:+1% part.json old.json
+    expect_rc 2
+    expect_err "not comparable: L1D_MISSES:+1%: part.json did not count L1D_MISSES"
+    grep -q "^ L1D_MISSES .* new$" out || fail "an event only NEW counted is not marked new"
+    run diff --limit L1D_MISSES:40 part.json old.json
+    expect_rc 0
+    run diff --limit L1D_MISSES:40 old.json part.json
+    expect_rc 2
+    # a regression elsewhere is still one
+    run diff --limit L1D_MISSES:+1% --limit INSTRUCTIONS:+10% old.json part.json
+    expect_rc 3
+    run diff --limit '*:~0%' old.json part.json
+    expect_rc 3
+    expect_err "not comparable: \*:~0%: 1 event counted by one side only: L1D_MISSES"
+    run diff --limit '*:+60%' old.json part.json
+    expect_rc 2
+    # a scope on one side only, or on neither
+    sed 's/"name": "solve"/"name": "setup"/' new.json >moved.json
+    run diff --limit INSTRUCTIONS@solve:+60% old.json moved.json
+    expect_rc 2
+    expect_err "not comparable: INSTRUCTIONS@solve:+60%: moved.json has no region 'solve'"
+    run diff --limit '*@nosuch:+1%' old.json new.json
+    expect_rc 2
+    expect_err "no region 'nosuch' in either run"
+    # +N without '%' is not the hard limit N
+    run diff --limit INSTRUCTIONS:+1 old.json new.json
+    expect_rc 2
+    expect_err "'+1' has a sign but no '%'"
+    run diff --limit INSTRUCTIONS:~5 old.json new.json
+    expect_rc 2
+    # counts that are not counts: a corrupt report, not data
+    sed 's/"count": 40/"count": -40/' new.json >neg.json
+    run diff --limit L1D_MISSES:+1% old.json neg.json
+    expect_rc 2
+    expect_err "neg.json: event L1D_MISSES: -40 is not a count"
+    sed 's/"count": 40/"count": "40"/' new.json >str.json
+    run diff old.json str.json
+    expect_rc 2
+    expect_err 'str.json: event L1D_MISSES: "40" is not a count'
+    sed 's/"INSTRUCTIONS": 1200/"INSTRUCTIONS": 1.5e3/' new.json >real.json
+    run diff old.json real.json
+    expect_rc 2
+    expect_err "real.json: region solve, event INSTRUCTIONS: 1500.0 is not a count"
+    # two machine models: a warning in the table, no gate
+    sed 's/"name": "bgp", "cores": 4, "frequency_hz": 850000000/"name": "bgl", "cores": 2, "frequency_hz": 700000000/' \
+        new.json >bgl.json
+    run diff old.json bgl.json
+    expect_rc 0
+    expect_out "warning: not comparable: old.json was counted on machine model bgp"
+    expect_err "warning: not comparable"
+    run diff --limit INSTRUCTIONS:+60% old.json bgl.json
+    expect_rc 2
+    expect_err "the limits are not applied to counts of two machine models"
+    run diff --json old.json bgl.json
+    /usr/bin/python3 -c '
+import json
+d = json.load(open("out"))
+assert "bgl" in d["not_comparable"], d["not_comparable"]
+' || fail "the JSON does not say the machines differ"
+    # the same name, cores and clock, another model (an edited machine
+    # file, another host): the models' hashes tell them apart
+    sed 's/"frequency_hz": 850000000/&, "hash": "00000000000000aa"/' old.json >h1.json
+    sed 's/"frequency_hz": 850000000/&, "hash": "00000000000000bb"/' new.json >h2.json
+    run diff --limit INSTRUCTIONS:+60% h1.json h2.json
+    expect_rc 2
+    expect_err "hash 00000000000000aa"
+    sed 's/"frequency_hz": 850000000/&, "hash": "00000000000000aa"/' new.json >h3.json
+    run diff --limit INSTRUCTIONS:+60% h1.json h3.json
+    expect_rc 0
+    # a file of another kind is refused after its first 4 KiB: a sparse
+    # 512 MiB file is not read whole (its resident size stays small)
+    truncate -s 512M big
+    /usr/bin/python3 - "$hpm" <<'PY' || fail "hpm diff read the whole file before checking it"
+import resource, subprocess, sys
+p = subprocess.run([sys.argv[1], "diff", "big", "new.json"], capture_output=True, text=True)
+kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+assert p.returncode == 2 and "big: not a count report" in p.stderr, (p.returncode, p.stderr)
+assert kib < 200 * 1024, "%d KiB resident" % kib
+PY
+    rm -f big
     ;;
 profiles)
     # the same path for both builds: the loader's work is the same
@@ -213,14 +300,28 @@ baseline)
     run count -e INSTRUCTIONS --limit INSTRUCTIONS:+1% -- ./prog
     expect_rc 2
     expect_err "give --baseline NAME"
-    # the program's own failure keeps its own status
+    # saving a failed run keeps the program's status, with a warning; a
+    # gated run's status is the gate's: a failed program is 4, whatever
+    # status it chose (3 would pass for a regression, 2 for not comparable)
     cp "$prog_a" prog
     run count -e INSTRUCTIONS --save-baseline fails -- sh -c './prog; exit 7'
     expect_rc 7
+    expect_err "warning: baseline fails is of a failed run (exit status 7)"
     cp "$prog_b" prog
     run count -e INSTRUCTIONS --baseline fails -- sh -c './prog; exit 7'
-    expect_rc 7
+    expect_rc 4
     expect_err "regression: INSTRUCTIONS:+1%"
+    expect_err "warning: baseline fails is of a failed run"
+    expect_err "the program failed (exit status 7): exit status 4"
+    cp "$prog_a" prog
+    for st in 2 3; do
+        run count -e INSTRUCTIONS,CYCLES --baseline main --limit 'INSTRUCTIONS:+50%' \
+            -- sh -c "./prog; exit $st"
+        expect_rc 4
+    done
+    run count -e INSTRUCTIONS,CYCLES --baseline main --limit 'INSTRUCTIONS:+50%' -- sh -c 'kill -9 $$'
+    expect_rc 4
+    expect_err "killed by signal 9"
     # profiles: a per-function limit names the function
     cp "$prog_a" prog
     run profile -e INSTRUCTIONS -o a.prof --save-baseline prof -- ./prog
@@ -253,6 +354,76 @@ baseline)
     run plot --baselines -e NOSUCH -o x.svg main
     expect_rc 1
     expect_err "baseline main has no event or metric NOSUCH"
+    # what can be refused before the run is: the program never starts
+    cp "$prog_a" prog
+    run count --save-baseline all -- ./prog
+    expect_rc 0
+    for args in "--machine bgl -e INSTRUCTIONS,CYCLES --baseline main" \
+        "-e INSTRUCTIONS --baseline nosuch" "-e INSTRUCTIONS --baseline bad" \
+        "-e INSTRUCTIONS,CYCLES --baseline main --limit NOSUCH:+1%" \
+        "-e INSTRUCTIONS,CYCLES --baseline main --limit INSTRUCTIONS@nosuch:+1%" \
+        "-e INSTRUCTIONS,CYCLES --baseline main --limit CYCLES:+1% --limit L1D_MISSES:+1%" \
+        "-e INSTRUCTIONS --baseline all --limit L1D_MISSES:+1% --limit CYCLES:+1%" \
+        "-e INSTRUCTIONS --baseline all --limit *:~0%" \
+        "-e L1D_MISSES --baseline all" "--save-baseline ." "--save-baseline .." \
+        "--save-baseline store/.." "--baseline main --limit INSTRUCTIONS:+1"; do
+        rm -f ran
+        # shellcheck disable=SC2086
+        run count $args -- sh -c 'touch ran; ./prog'
+        expect_rc 2
+        [ ! -e ran ] || fail "hpm count $args ran the program before refusing"
+    done
+    run count -e INSTRUCTIONS --baseline all --limit L1D_MISSES:+1% --limit CYCLES:+1% -- ./prog
+    expect_err "limit 'L1D_MISSES:+1%': this run does not count L1D_MISSES (add it to -e)"
+    run count -e INSTRUCTIONS,CYCLES,L1D_MISSES --baseline main --limit L1D_MISSES:+1% -- ./prog
+    expect_rc 2
+    expect_err "baseline main did not count L1D_MISSES: not comparable"
+    [ ! -e store/report.json ] && [ ! -e .hpm/meta.json ] || fail "a baseline escaped its folder"
+    # an event this run counted and the baseline did not, after the run
+    run count -e INSTRUCTIONS,CYCLES,L1D_MISSES --baseline main --limit '*:~0%' -- ./prog
+    expect_rc 2
+    expect_err "not comparable: \*:~0%: 1 event counted by one side only: L1D_MISSES"
+    # --repeat's unstable events are not gated by a '*' limit either
+    run count --save-baseline clockall -- ./prog clock
+    expect_rc 0
+    run count --repeat 2 --baseline clockall --limit '*:~0%' -- ./prog clock
+    expect_rc 0
+    expect_err "\*:~0% not gated for [0-9]* events\{0,1\} that differ between identical runs"
+    # a link planted where the save writes is not followed
+    echo precious >victim
+    ln -s "$dir/victim" store/main/meta.json.tmp
+    ln -s "$dir/victim" store/main/report.json.tmp
+    run count -e INSTRUCTIONS,CYCLES --save-baseline main -- ./prog
+    expect_rc 0
+    [ "$(cat victim)" = precious ] || fail "the planted link's target was overwritten"
+    [ -f store/main/meta.json ] && [ ! -L store/main/meta.json ] || fail "meta.json not saved"
+    # a count baseline over a profile one: the folder is replaced whole
+    run count -e INSTRUCTIONS --save-baseline prof -- ./prog
+    expect_rc 0
+    [ ! -e store/prof/profile ] || fail "a stale profile is left in the baseline"
+    # a full disk (a small tmpfs in a mount namespace of our own): nothing
+    # is left, an existing baseline is as it was
+    if unshare -rm true 2>/dev/null; then
+        mkdir small
+        unshare -rm sh -c '
+            mount -t tmpfs -o size=256k tmpfs small || exit 99
+            "$0" count -e INSTRUCTIONS,CYCLES --save-baseline small/b -- ./prog >/dev/null 2>&1 ||
+                exit 98
+            cp small/b/report.json b.before
+            head -c 1M /dev/zero >small/fill 2>/dev/null
+            "$0" count -e INSTRUCTIONS,CYCLES,L1D_MISSES --save-baseline small/new -- ./prog >out 2>err
+            echo $? >rc.new
+            "$0" count -e INSTRUCTIONS,CYCLES,L1D_MISSES --save-baseline small/b -- ./prog >/dev/null 2>err.b
+            echo $? >rc.b
+            ls -A small >ls.after
+            cmp -s small/b/report.json b.before || echo changed >b.changed' "$hpm"
+        [ "$(cat rc.new)" = 1 ] && [ "$(cat rc.b)" = 1 ] || fail "a full disk: exit $(cat rc.new) $(cat rc.b), expected 1"
+        expect_err "baseline small/new: cannot write .*No space left on device"
+        [ "$(tr '\n' ' ' <ls.after)" = "b fill " ] || fail "a full disk left: $(cat ls.after)"
+        [ ! -e b.changed ] || fail "a failed save changed the old baseline"
+    else
+        echo "skipped: no mount namespace for a small tmpfs (unshare -rm)"
+    fi
     # address-space randomization changes no count (setarch -R turns it
     # off); the environment's size does (docs/ci.md)
     cp "$prog_a" prog

@@ -126,7 +126,7 @@ struct count_run {
     struct hpm_machine m;
     struct count_row *rows;
     unsigned n_rows, features;
-    char clamp_note[160], pmu[256], dir[4096], msrc[4200], err[512], job_dir[4096];
+    char clamp_note[160], pmu[256], dir[4096], msrc[4200], mhash[24], err[512], job_dir[4096];
     struct mpi_rank_env rank_env;
     struct count_toolcmd cmd;
     struct runner_result res;
@@ -261,6 +261,8 @@ static void build_report(struct count_run *x)
     r->argv = x->o.prog;
     r->argc = x->o.prog_argc;
     r->machine_source = x->msrc;
+    snprintf(x->mhash, sizeof x->mhash, "%016" PRIx64, baseline_machine_hash(x->cmd.wire));
+    r->machine_hash = x->mhash;
     r->pmu = x->pmu;
     r->hw_pmu = x->hw;
     r->out = &x->out;
@@ -283,7 +285,7 @@ static void build_report(struct count_run *x)
  * status. */
 static int emit(struct count_run *x)
 {
-    int rc;
+    int rc, hpm_failed;
     if (x->in_job) {
         /* a rank: its result (the JSON report) into the job's folder; the
          * rank that completes the job writes the aggregate */
@@ -316,13 +318,12 @@ static int emit(struct count_run *x)
                           x->o.prog_argc, x->m.name, x->profile_out) != 0)
             rc = 1;
     }
-    if (!x->in_job && (x->o.save_baseline || x->o.baseline)) {
-        int g = count_baseline_step(&x->o, &x->r, x->dir, x->profile ? x->profile_out : NULL,
-                                    x->m.name, x->cmd.wire);
-        /* the program's own failure keeps its status */
-        if (g && rc == 0)
-            rc = g;
-    }
+    /* a status other than the program's is hpm's own failure */
+    hpm_failed = rc != x->r.exit_code;
+    if (!x->in_job && (x->o.save_baseline || x->o.baseline))
+        rc = count_baseline_step(&x->o, &x->r, x->dir,
+                                 x->mode == MODE_PROFILE ? x->profile_out : NULL, x->m.name,
+                                 x->cmd.wire, rc, hpm_failed);
     return rc;
 }
 
@@ -331,8 +332,17 @@ static int emit(struct count_run *x)
 static int finish(struct count_run *x)
 {
     int rc = load_tree(x);
-    if (rc == 1)
-        return no_output(x);
+    if (rc == 1) {
+        rc = no_output(x);
+        /* a gated run's statuses are the gate's (docs/ci.md): a program
+         * killed before it wrote any count failed */
+        if (x->o.baseline && !x->in_job && rc > 128) {
+            fprintf(stderr, "%s: no counts to gate: exit status %d\n", cmd_name,
+                    GATE_PROGRAM_FAILED);
+            return GATE_PROGRAM_FAILED;
+        }
+        return rc;
+    }
     if (rc != 0 || count_tree_total(&x->tree, &x->out, x->err, sizeof x->err) != 0) {
         fprintf(stderr, "%s: the virtual PMU's output is unusable: %s\n", cmd_name, x->err);
         return 1;
@@ -392,15 +402,20 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
         x->dir[0] = 0;
         goto done;
     }
-    if (x->o.repeat > 1 && !x->run_only && mode != MODE_RECORD &&
-        count_repeat_runs(&x->o, x->dir) != 0)
-        goto done;
     x->cmd.vg = x->vg;
     if (count_toolcmd_build(&x->cmd, &x->o, &x->m, rows, x->n_rows, x->dir, mode,
                             mode == MODE_RECORD ? record_hook->tool_args : NULL) != 0) {
         fprintf(stderr, "%s: out of memory\n", cmd_name);
         goto done;
     }
+    if (!x->in_job && (x->o.save_baseline || x->o.baseline) &&
+        (rc = count_baseline_before(&x->o, &x->m, x->features, rows, x->n_rows,
+                                    mode == MODE_PROFILE, x->cmd.wire)) != 0)
+        goto done;
+    rc = 1;
+    if (x->o.repeat > 1 && !x->run_only && mode != MODE_RECORD &&
+        count_repeat_runs(&x->o, x->dir) != 0)
+        goto done;
     if (spawn(x) != 0)
         goto done;
     if (x->run_only) /* the program's own status is all hpm run reports */

@@ -99,9 +99,12 @@ int count_mpi_rank_setup(const struct count_opts *o, struct mpi_rank_env *e, cha
                           size_t len);
 int count_mpi_net_setup(const struct count_opts *o, const struct hpm_machine *m);
 int count_repeat_runs(const struct count_opts *o, const char *dir);
+int count_baseline_before(const struct count_opts *o, const struct hpm_machine *m,
+                          unsigned features, const struct count_row *rows, unsigned n_rows,
+                          int profile, const char *wire);
 int count_baseline_step(const struct count_opts *o, const struct count_report *r,
-                         const char *dir, const char *profile_path, const char *machine,
-                         const char *wire);
+                        const char *dir, const char *profile_path, const char *machine,
+                        const char *wire, int rc, int hpm_failed);
 
 /* hpm count -I: the program's live view, read at every tick (the view
  * appears once the tool has started; after an exec the new image's view

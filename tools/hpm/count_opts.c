@@ -70,7 +70,7 @@ static const char count_synopsis[] =
     "\n";
 static const char count_footer[] =
     "\nhpm exits with PROGRAM's exit status (of the last program it exec'd), or 128+N\n"
-    "if signal N killed it.\n";
+    "if signal N killed it; with --baseline, with the gate's status (docs/ci.md).\n";
 
 
 /* The one table of hpm count's and hpm run's options: parsing and usage. */
@@ -152,12 +152,14 @@ void count_table(struct count_opts *o, struct hpm_opt *t)
          HPM_OPT_STRING, &o->save_baseline, NULL, NULL, 0, 0},
         {"--baseline", NULL, "NAME",
          "compare with baseline NAME: exit 3 when a --limit is exceeded\n"
-         "(default limits INSTRUCTIONS:+1%, CYCLES:+1%); another machine\n"
-         "model is refused (exit 2)",
+         "(default limits INSTRUCTIONS:+1%, CYCLES:+1%), 2 when not\n"
+         "comparable (another machine model, a limit on an event one side\n"
+         "lacks), 4 when PROGRAM failed: the gate's status, not PROGRAM's",
          HPM_OPT_STRING, &o->baseline, NULL, NULL, 0, 0},
         {"--limit", NULL, "KIND[@SCOPE]:LIMIT",
-         "with --baseline: +P% over the baseline (soft) or N (hard); SCOPE a\n"
-         "region (hpm count) or function (hpm profile); repeatable",
+         "with --baseline: +P% over the baseline (soft), ~P% either way,\n"
+         "or N (hard); SCOPE a region (hpm count) or function (hpm profile);\n"
+         "repeatable",
          HPM_OPT_LIST, &o->limits, NULL, NULL, 0, 0},
         {"--repeat", NULL, "N",
          "first run PROGRAM N times as given and name every event that\n"

@@ -40,6 +40,7 @@ struct count_report {
     char *const *argv;
     int argc;
     const char *machine_source; /* "machines/bgp.machine", "host (sysfs)", ... or NULL */
+    const char *machine_hash;   /* the model's hash (baseline_machine_hash), hex, or NULL */
     const char *pmu;            /* what the PMU probe found, or NULL */
     int hw_pmu;                 /* 1 = a hardware PMU answered */
     const struct count_row *rows;

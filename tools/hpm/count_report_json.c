@@ -246,6 +246,11 @@ static void json_begin_modeled(FILE *f, const struct count_report *r)
         hpm_json_string(f, r->machine_source);
     else
         fputs("null", f);
+    if (r->machine_hash) {
+        /* what makes two reports' counts comparable (hpm diff) */
+        fputs(",\"hash\":", f);
+        hpm_json_string(f, r->machine_hash);
+    }
     fputs("},\n  \"level\":", f);
     hpm_json_string(f, o->level);
     fputs(",\n  \"models\":", f);

@@ -90,12 +90,15 @@ struct text_ctx {
 
 static void text_begin(FILE *f, const struct diff *d, const struct diff_view *v, void *ctx)
 {
+    char why[1024];
     (void)ctx;
     fprintf(f, "hpm diff: %s -> %s (%s; sorted by %s)\n\n", d->old_name, d->new_name,
             d->samples    ? "recordings: sampled events, each stack within a period"
             : d->profiles ? "profiles"
                           : "count reports",
             d->kinds[v->sort]);
+    if (diff_same_machine(d, why, sizeof why) == 0)
+        fprintf(f, "warning: not comparable: %s\n\n", why);
     fprintf(f, " %-28s %16s %16s %16s %10s\n", "event", "old", "new", "delta", "change");
 }
 
@@ -113,7 +116,8 @@ static void text_total(FILE *f, const struct diff *d, unsigned k, uint64_t a, ui
     snprintf(old, sizeof old, "%" PRIu64, a);
     snprintf(new_, sizeof new_, "%" PRIu64, b);
     fprintf(f, " %-28s %16s %16s %16s %10s%s\n", d->kinds[k], in_a ? old : "-", in_b ? new_ : "-",
-            delta, !in_b ? "gone" : pct, d->measured[k] ? "  (measured on the host)" : "");
+            delta, !in_b ? "gone" : !in_a ? "new" : pct,
+            d->measured[k] ? "  (measured on the host)" : "");
 }
 
 static void text_metric(FILE *f, const char *label, const char *formula, double a, double b,
@@ -189,6 +193,7 @@ static json_t *num_pct(uint64_t a, uint64_t b)
 static void json_begin(FILE *f, const struct diff *d, const struct diff_view *v, void *ctx)
 {
     struct json_ctx *c = ctx;
+    char why[1024];
     (void)f;
     c->root = json_object();
     json_object_set_new(c->root, "old", json_string(d->old_name));
@@ -198,6 +203,9 @@ static void json_begin(FILE *f, const struct diff *d, const struct diff_view *v,
                                     : d->profiles ? "profiles"
                                                   : "count reports"));
     json_object_set_new(c->root, "sort", json_string(d->kinds[v->sort]));
+    json_object_set_new(c->root, "not_comparable",
+                        diff_same_machine(d, why, sizeof why) == 0 ? json_string(why)
+                                                                    : json_null());
     json_object_set_new(c->root, "events", c->events = json_array());
     json_object_set_new(c->root, "derived", c->metrics = json_array());
     json_object_set_new(c->root, "changes", c->tables = json_object());
@@ -315,6 +323,7 @@ struct md_ctx {
 
 static void md_begin(FILE *f, const struct diff *d, const struct diff_view *v, void *ctx)
 {
+    char why[1024];
     (void)ctx;
     fputs("### hpm diff: ", f);
     md_text(f, d->old_name);
@@ -325,6 +334,11 @@ static void md_begin(FILE *f, const struct diff *d, const struct diff_view *v, v
             : d->profiles ? "Two profiles"
                           : "Two count reports",
             d->kinds[v->sort]);
+    if (diff_same_machine(d, why, sizeof why) == 0) {
+        fputs("**Not comparable:** ", f);
+        md_text(f, why);
+        fputs("\n\n", f);
+    }
     fputs("| event | old | new | delta | change |\n|---|---:|---:|---:|---:|\n", f);
 }
 
@@ -343,7 +357,7 @@ static void md_total(FILE *f, const struct diff *d, unsigned k, uint64_t a, uint
     fputs("| ", f);
     md_text(f, d->kinds[k]);
     fprintf(f, " | %s%" PRIu64 " | %s%" PRIu64 " | %s | %s |\n", in_a ? "" : "(none) ", a,
-            in_b ? "" : "(none) ", b, delta, !in_b ? "gone" : pct);
+            in_b ? "" : "(none) ", b, delta, !in_b ? "gone" : !in_a ? "new" : pct);
 }
 
 static void md_metric(FILE *f, const char *label, const char *formula, double a, double b,
@@ -426,6 +440,33 @@ static const char diff_synopsis[] =
     "object, sorted by one event (default: the one whose total changed most);\n"
     "what appeared or disappeared is marked new or gone.\n"
     "\n";
+static const char diff_footer[] =
+    "\nExit status: 0 within the limits, 3 a regression (a limit exceeded), 2 not\n"
+    "comparable (a soft limit on an event or scope that one side lacks, a hard limit\n"
+    "on one NEW lacks, two machine models, a bad input or usage), 1 when the output\n"
+    "cannot be written (docs/ci.md).\n";
+
+/* hpm diff's limits: the counts of two machine models are not compared,
+ * whatever the limits say. The exit status (enum gate_status). */
+static int gate(const struct diff *d, const struct diff_limit *lim, unsigned n)
+{
+    struct diff_verdict verdict;
+    char err[1024];
+    int same = diff_same_machine(d, err, sizeof err);
+    if (same == 0)
+        fprintf(stderr, "hpm diff: %snot comparable: %s\n", n ? "" : "warning: ", err);
+    if (n == 0)
+        return GATE_PASS;
+    if (same == 0) {
+        fprintf(stderr, "hpm diff: the limits are not applied to counts of two machine models\n");
+        return GATE_NOT_COMPARABLE;
+    }
+    if (diff_gate(stderr, d, lim, n, &verdict, err, sizeof err) != 0) {
+        fprintf(stderr, "hpm diff: %s\n", err);
+        return GATE_NOT_COMPARABLE;
+    }
+    return diff_verdict_status(&verdict);
+}
 
 int cmd_diff(int argc, char **argv)
 {
@@ -452,20 +493,20 @@ int cmd_diff(int argc, char **argv)
         {"--output", "-o", "FILE", "write to FILE instead of standard output", HPM_OPT_STRING,
          &output, NULL, NULL, 0, 0},
         {"--limit", NULL, "KIND[@SCOPE]:LIMIT",
-         "fail (exit 3) when NEW exceeds a limit: +P% over OLD (soft) or N (hard); SCOPE a\n"
-         "region (count reports) or function (profiles); repeatable",
+         "fail (exit 3) when NEW exceeds a limit: +P% over OLD (soft), ~P% either way,\n"
+         "or N (hard); SCOPE a region (count reports) or function (profiles); repeatable",
          HPM_OPT_LIST, &limits, NULL, NULL, 0, 0},
         HPM_OPT_TABLE_END,
     };
-    rc = hpm_opt_parse("hpm diff", t, diff_synopsis, "", argc, argv, &first);
+    rc = hpm_opt_parse("hpm diff", t, diff_synopsis, diff_footer, argc, argv, &first);
     if (rc)
         return rc < 0 ? 0 : rc;
     if (argc - first != 2)
-        return hpm_opt_error("hpm diff", t, diff_synopsis, "", "give two files, OLD and NEW%s",
-                             "");
+        return hpm_opt_error("hpm diff", t, diff_synopsis, diff_footer,
+                             "give two files, OLD and NEW%s", "");
     if (json && md)
-        return hpm_opt_error("hpm diff", t, diff_synopsis, "", "--json or --markdown, not both%s",
-                             "");
+        return hpm_opt_error("hpm diff", t, diff_synopsis, diff_footer,
+                             "--json or --markdown, not both%s", "");
     for (i = 0; i < limits.n; i++)
         if (diff_limit_parse(limits.v[i], &lim[i], err, sizeof err) != 0) {
             fprintf(stderr, "hpm diff: %s\n", err);
@@ -512,13 +553,7 @@ int cmd_diff(int argc, char **argv)
         diff_free(&d);
         return 1;
     }
-    if (limits.n) {
-        int over = diff_gate(stderr, &d, lim, limits.n, err, sizeof err);
-        if (over < 0)
-            fprintf(stderr, "hpm diff: %s\n", err);
-        diff_free(&d);
-        return over < 0 ? 2 : over ? 3 : 0;
-    }
+    rc = gate(&d, lim, limits.n);
     diff_free(&d);
-    return 0;
+    return rc;
 }

@@ -286,8 +286,16 @@ static int draw_plot(const char *out, const char *title, const char *ylabel,
     return 0;
 }
 
+/* A JSON report starts with '{' (after white space). */
+static int json_head(const char *head, size_t n)
+{
+    size_t i = strspn(head, " \t\r\n");
+    return i < n && head[i] == '{';
+}
+
 /* A baseline's value of an event (its total) or a derived metric (key or
- * label) in its report.json: 1 and *v, or 0. */
+ * label) in its report.json: 1 and *v, 0 (none), or -1 (a count that is
+ * not one: a corrupt report). */
 static int report_value(json_t *root, const char *name, double *v)
 {
     json_t *e;
@@ -295,9 +303,10 @@ static int report_value(json_t *root, const char *name, double *v)
     json_array_foreach(json_object_get(root, "events"), i, e)
     {
         const char *n = json_string_value(json_object_get(e, "name"));
-        if (n && strcasecmp(n, name) == 0 && json_is_integer(json_object_get(e, "count"))) {
-            *v = (double)json_integer_value(json_object_get(e, "count"));
-            return 1;
+        json_t *c = json_object_get(e, "count");
+        if (n && strcasecmp(n, name) == 0) {
+            *v = (double)json_integer_value(c);
+            return json_is_integer(c) && json_integer_value(c) >= 0 ? 1 : -1;
         }
     }
     json_array_foreach(json_object_get(root, "derived"), i, e)
@@ -359,11 +368,13 @@ static int plot_baselines(const char *out, const char *events, const char *const
         size_t len;
         json_error_t je;
         json_t *root;
-        if (baseline_path(names[i], dir, sizeof dir) != 0)
-            snprintf(dir, sizeof dir, "%s", names[i]);
+        if (baseline_path(names[i], dir, sizeof dir, err, sizeof err) != 0) {
+            fprintf(stderr, "hpm plot: %s\n", err);
+            goto out;
+        }
         snprintf(path, sizeof path, "%s/report.json", dir);
-        if (hpm_file_read(path, (size_t)1 << 30, NULL, "a baseline's report", &text, &len, err,
-                          sizeof err) != 0) {
+        if (hpm_file_read(path, (size_t)1 << 30, json_head, "a baseline's report (JSON)", &text,
+                          &len, err, sizeof err) != 0) {
             fprintf(stderr, "hpm plot: baseline %s: %s\n", names[i], err);
             goto out;
         }
@@ -375,10 +386,11 @@ static int plot_baselines(const char *out, const char *events, const char *const
             goto out;
         }
         for (k = 0; k < ns; k++) {
+            int got = report_value(root, s[k].name, &s[k].v[i]);
             s[k].t[i] = i;
-            if (!report_value(root, s[k].name, &s[k].v[i])) {
-                fprintf(stderr, "hpm plot: baseline %s has no event or metric %s\n", names[i],
-                        s[k].name);
+            if (got != 1) {
+                fprintf(stderr, "hpm plot: baseline %s %s %s\n", names[i],
+                        got ? "has a corrupt count of" : "has no event or metric", s[k].name);
                 json_decref(root);
                 goto out;
             }
