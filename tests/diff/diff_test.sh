@@ -424,6 +424,13 @@ baseline)
     else
         echo "skipped: no mount namespace for a small tmpfs (unshare -rm)"
     fi
+    # a series of baselines of two machine models is not plotted
+    run count --machine bgl -e INSTRUCTIONS --save-baseline onbgl -- ./prog
+    expect_rc 0
+    run plot --baselines -e INSTRUCTIONS -o mixed.svg main onbgl
+    expect_rc 2
+    expect_err "baseline onbgl was counted on machine model bgl"
+    [ ! -e mixed.svg ] || fail "a plot of two machine models was drawn"
     # address-space randomization changes no count (setarch -R turns it
     # off); the environment's size does (docs/ci.md)
     cp "$prog_a" prog

@@ -327,6 +327,7 @@ static int plot_baselines(const char *out, const char *events, const char *const
                           unsigned n)
 {
     struct plot_series s[PLOT_MAX_EVENTS];
+    struct diff_machine machine[2]; /* the first baseline's, this one's */
     unsigned ns = 0, i, k;
     const char *p = events, *ext = strrchr(out, '.');
     char err[600];
@@ -383,6 +384,19 @@ static int plot_baselines(const char *out, const char *events, const char *const
         if (!root) {
             fprintf(stderr, "hpm plot: baseline %s: %s:%d: %s\n", names[i], path, je.line,
                     je.text);
+            goto out;
+        }
+        diff_machine_read(&machine[i ? 1 : 0], json_object_get(root, "machine"));
+        if (i && diff_machine_same(&machine[0], &machine[1]) == 0) {
+            char a[160], b[160];
+            diff_machine_text(&machine[0], a, sizeof a);
+            diff_machine_text(&machine[1], b, sizeof b);
+            fprintf(stderr,
+                    "hpm plot: baseline %s was counted on machine model %s, baseline %s on %s: "
+                    "not comparable (hpm diff compares two models)\n",
+                    names[i], b, names[0], a);
+            json_decref(root);
+            rc = 2;
             goto out;
         }
         for (k = 0; k < ns; k++) {
