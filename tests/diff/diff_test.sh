@@ -424,6 +424,24 @@ baseline)
     else
         echo "skipped: no mount namespace for a small tmpfs (unshare -rm)"
     fi
+    # a gate is the virtual PMU's: measured counts are never gated (auto
+    # with -e and --baseline counts on the virtual PMU)
+    run count --pmu=perf -e TASK-CLOCK --baseline main --limit TASK-CLOCK:+1% -- ./prog
+    expect_rc 2
+    expect_err "--baseline is an option of the virtual PMU"
+    run count --pmu=perf -e TASK-CLOCK --save-baseline perf -- ./prog
+    expect_rc 2
+    [ ! -e store/perf ] || fail "a baseline of measured counts was saved"
+    # nor are counts of several runs (--passes) or scaled ones (--multiplex)
+    { cat "$(dirname "$0")/../../machines/bgp.machine"; printf '\n[counters]\nunits = 1\ncounters = 16\n'; } \
+        >small.machine
+    for opt in --passes=auto --multiplex=1000; do
+        run count --machine ./small.machine $opt -e LOADS,STORES,BR_RETURNS,CYCLES,FP_SQRT \
+            --save-baseline passes -- ./prog
+        expect_rc 2
+        expect_err "not with --passes or --multiplex"
+        [ ! -e store/passes ] || fail "a baseline of $opt was saved"
+    done
     # a series of baselines of two machine models is not plotted
     run count --machine bgl -e INSTRUCTIONS --save-baseline onbgl -- ./prog
     expect_rc 0

@@ -132,6 +132,11 @@ int count_prepare(int count_mode, int run_only, int profile, int argc, char **ar
     }
     if ((rc = count_build_rows(o, m->name, m->hier.cores, *features, rows, n_rows)) != 0)
         return rc;
+    if ((o->passes || o->multiplex) && (o->baseline || o->save_baseline || o->repeat))
+        /* a gate compares one run's exact counts (docs/ci.md) */
+        return count_usage_error("--baseline, --save-baseline and --repeat take one run's "
+                                 "exact counts: not with --passes or --multiplex%s",
+                                 "");
     if (count_mode && !*in_job && !o->keep_output) {
         /* more events than the machine's counter unit holds: passes */
         struct passes_req pq = {m,           *features,    rows, *n_rows, o->passes,

@@ -146,6 +146,14 @@ const char *count_virtual_only_option(const struct count_opts *o)
         return "--from-output";
     if (o->mpi || o->mpi_dir || o->per_rank)
         return "--mpi";
+    /* a gate compares exact counts: measured ones would pass or fail by
+     * the host's noise (docs/ci.md) */
+    if (o->baseline)
+        return "--baseline";
+    if (o->save_baseline)
+        return "--save-baseline";
+    if (o->repeat)
+        return "--repeat";
     return NULL;
 }
 
