@@ -226,6 +226,13 @@ EOF
     run merge --json --per-rank job
     expect_rc 0
     cmp -s out agg.json || fail "hpm merge differs from the job's own aggregate"
+    # a rank is not a run to gate: each refuses (exit 2; mpirun, told not
+    # to abort, exits 0) before the program runs, never skipping the gate
+    mpirun_ -np 2 "$hpm" count --mpi-dir gated -e INSTRUCTIONS --baseline nosuch \
+        --limit INSTRUCTIONS:+1% -- "$ring" 16 >out 2>err
+    [ "$(grep -c 'not a rank of an MPI job' err)" = 2 ] ||
+        fail "the ranks did not refuse a gate: $(grep -c 'not a rank' err)"
+    [ -z "$(ls gated/rank.* 2>/dev/null)" ] || fail "a gated rank ran: $(ls gated)"
     ;;
 killed)
     # rank 1 is killed (SIGKILL) before it writes anything: its hpm writes a
