@@ -254,6 +254,12 @@ profiles)
     run diff a.data a.prof
     expect_rc 2
     expect_err "compare two of a kind"
+    # profiles of two machine models (named in their creator lines)
+    run profile --machine bgl -e INSTRUCTIONS,L1D_MISSES -o bgl.prof -- ./prog
+    expect_rc 0
+    run diff --limit INSTRUCTIONS:+50% a.prof bgl.prof
+    expect_rc 2
+    expect_err "a.prof was counted on machine model bgp, bgl.prof on bgl$"
     # a profile against itself: nothing changed
     run diff a.prof a.prof
     expect_rc 0

@@ -375,6 +375,15 @@ static void add_values(struct diff_row *r, int s, const int *map, unsigned n_kin
     }
 }
 
+/* hpm profile names the machine model in its creator line ("..., machine
+ * NAME (...)"): profiles of two models are told apart by name. */
+static void machine_of_profile(struct diff_machine *dm, const char *creator)
+{
+    const char *m = creator ? strstr(creator, ", machine ") : NULL;
+    if (m)
+        snprintf(dm->name, sizeof dm->name, "%.*s", (int)strcspn(m + 10, " "), m + 10);
+}
+
 static int fill_profile(struct diff *d, int s, struct side *x)
 {
     const struct hpm_profile *p = &x->p;
@@ -386,6 +395,7 @@ static int fill_profile(struct diff *d, int s, struct side *x)
     char key[4096], fb[512], cb[512];
     for (i = 0; i < p->n_kinds; i++)
         map[i] = diff_kind(d, p->kinds[i]);
+    machine_of_profile(&d->machine[s], p->creator);
     hpm_profile_sum(p, sum);
     tot = p->have_totals ? p->totals : sum;
     for (i = 0; i < p->n_kinds; i++)
@@ -664,8 +674,11 @@ int diff_machine_same(const struct diff_machine *a, const struct diff_machine *b
 
 void diff_machine_text(const struct diff_machine *m, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s (%" PRIu64 " cores, %" PRIu64 " Hz%s%s)", m->name, m->cores,
-             m->frequency_hz, m->hash[0] ? ", hash " : "", m->hash);
+    if (!m->cores) /* a profile names its model only */
+        snprintf(buf, len, "%s", m->name);
+    else
+        snprintf(buf, len, "%s (%" PRIu64 " cores, %" PRIu64 " Hz%s%s)", m->name, m->cores,
+                 m->frequency_hz, m->hash[0] ? ", hash " : "", m->hash);
 }
 
 int diff_same_machine(const struct diff *d, char *why, size_t len)
