@@ -570,6 +570,14 @@ fake_*)
         expect_rc 0
         [ -L link.txt ] || fail "link.txt replaced: -o renamed over a non-regular file"
         grep -q "status 0" real.txt || fail "real.txt lacks the report"
+        # --note: the user's texts are in a run's report, text and JSON
+        run count --note "build 1234" --note=second -e INSTRUCTIONS -- true
+        expect_rc 0
+        expect_out "^ note      build 1234$"
+        expect_out "^ note      second$"
+        run count --json --note "build 1234" -e INSTRUCTIONS -- true
+        expect_rc 0
+        expect_out '"notes":\["build 1234"\]'
         ;;
     fake_signal)
         run count -e PU2_INSTRUCTIONS --csv -- sh -c 'kill -SEGV $$'

@@ -26,8 +26,9 @@ run count --machine ./small.machine --passes=2 -e $ev -- "$prog" 20000
 expect_rc 2
 expect_err "these events take 3 passes"
 # the same totals as one run on a unit large enough for all of them
-"$hpm" count --machine ./small.machine --passes=auto --csv -o passes.csv -e $ev -- "$prog" 20000 \
-    >prog3.out 2>err || fail "three passes failed: $(tail -3 err)"
+"$hpm" count --machine ./small.machine --passes=auto --note "kept through the passes" --csv \
+    -o passes.csv -e $ev -- "$prog" 20000 >prog3.out 2>err || fail "three passes failed: $(tail -3 err)"
+grep -q '^note,.*kept through the passes' passes.csv || fail "--note is not in the passes' report"
 grep -q "hpm count: pass 3 of 3" err || fail "no third pass"
 [ "$(grep -c 'hpm-stream n=20000' prog3.out)" = 3 ] || fail "the program did not run three times"
 "$hpm" count --machine ./one.machine --csv -o one.csv -e $ev -- "$prog" 20000 >prog1.out 2>err ||

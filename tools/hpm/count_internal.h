@@ -94,6 +94,7 @@ int count_write_report(const struct count_opts *o, const struct count_report *r)
 int count_keep_output_to(FILE *f, void *ctx);
 int count_output_dir_ok(const char *path);
 const char *count_upc_write_note(const struct vpmu_output *out, char *buf, size_t len);
+void count_add_user_notes(struct count_report *r, const struct count_opts *o);
 int count_from_output(const struct count_opts *o, struct count_row *rows);
 int count_mpi_rank_setup(const struct count_opts *o, struct mpi_rank_env *e, char *dir,
                           size_t len);

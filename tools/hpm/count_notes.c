@@ -227,4 +227,5 @@ void count_add_notes(struct count_report *r, struct count_notes *nb, const struc
         if (ln)
             r->notes[r->n_notes++] = ln;
     }
+    count_add_user_notes(r, o);
 }

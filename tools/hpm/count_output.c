@@ -86,6 +86,13 @@ const char *count_upc_write_note(const struct vpmu_output *out, char *buf, size_
     return buf;
 }
 
+/* The user's --note texts, after hpm's own notes. */
+void count_add_user_notes(struct count_report *r, const struct count_opts *o)
+{
+    for (unsigned i = 0; i < o->notes.n && r->n_notes < COUNT_MAX_NOTES; i++)
+        r->notes[r->n_notes++] = o->notes.v[i];
+}
+
 /* Report an existing tool output file (--from-output). */
 int count_from_output(const struct count_opts *o, struct count_row *rows)
 {
@@ -120,8 +127,6 @@ int count_from_output(const struct count_opts *o, struct count_row *rows)
         r.notes[r.n_notes++] = upc_note;
     if (vpmu_output_mpx_idle_note(&out, idle_note, sizeof idle_note))
         r.notes[r.n_notes++] = idle_note;
-    for (unsigned i = 0; i < o->notes.n && r.n_notes < COUNT_MAX_NOTES; i++)
-        r.notes[r.n_notes++] = o->notes.v[i];
     r.per_core = o->per_core;
     r.per_thread = o->per_thread;
     r.machine_source = NULL;
@@ -133,6 +138,7 @@ int count_from_output(const struct count_opts *o, struct count_row *rows)
         r.exit_status = out.exit_value;
         r.exit_code = out.exit_value & 0xff;
     }
+    count_add_user_notes(&r, o);
     rc = count_write_report(o, &r) == 0 ? r.exit_code : 1;
     vpmu_output_free(&out);
     return rc;

@@ -158,13 +158,15 @@ static int report_merged(const struct passes_req *q, const char *dir,
     for (dd = 1; dd < q->argc && strcmp(q->argv[dd], "--") != 0; dd++) {
         const char *a = q->argv[dd];
         int keep_two = strcmp(a, "-e") == 0 || strcmp(a, "--events") == 0 ||
-                       strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0;
+                       strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 ||
+                       strcmp(a, "--note") == 0;
         if (keep_two && dd + 1 < q->argc) {
             args[na++] = q->argv[dd++];
             args[na++] = q->argv[dd];
         } else if (strcmp(a, "--json") == 0 || strcmp(a, "--csv") == 0 ||
                    strcmp(a, "--per-core") == 0 || strcmp(a, "--per-thread") == 0 ||
                    strncmp(a, "--events=", 9) == 0 || strncmp(a, "--output=", 9) == 0 ||
+                   strncmp(a, "--note=", 7) == 0 ||
                    (strncmp(a, "-e", 2) == 0 && a[2]) || (strncmp(a, "-o", 2) == 0 && a[2])) {
             args[na++] = q->argv[dd];
         } else if (dropped(q->argv, dd, q->argc) == 2) {
