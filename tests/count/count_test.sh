@@ -624,6 +624,17 @@ fake_*)
         expect_rc 0
         expect_out "the program started 1 more process; --no-children"
         expect_out "^ INSTRUCTIONS  *4336 "
+        # the program's arguments (the header) and the argv it gives a
+        # child (the process table) reach the terminal without their
+        # control characters: an escape sequence would retitle or clear it
+        esc=$(printf '\033') bel=$(printf '\007')
+        FAKE_FORK=1 FAKE_CHILD_COMMAND="child ${esc}]0;TITLE$bel" \
+            run count -e INSTRUCTIONS -- true "x${esc}[2Jy"
+        expect_rc 0
+        grep -q "$esc" out && fail "an escape character reached the report"
+        grep -q "$bel" out && fail "a bell character reached the report"
+        expect_out "^hpm count: true 'x?\[2Jy'$"
+        expect_out " child ?\]0;TITLE?$"
         ;;
     fake_output)
         # -o is checked before the program runs: a folder is refused

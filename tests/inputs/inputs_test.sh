@@ -81,6 +81,19 @@ EOT
     expect_out "source not shown: /dev/zero: not a regular file"
     expect_out "source not shown: $dir/fifo: not a regular file"
     expect_out "source not shown: $dir/sparse: .*more than"
+    # a profile's command and creator lines (someone else's file) reach
+    # the terminal without their control characters, with --loops too
+    esc=$(printf '\033') bel=$(printf '\007')
+    printf '# callgrind format\nversion: 1\ncreator: x%s[2J\ncmd: ./prog %s]0;TITLE%s\npositions: instr line\nevents: INSTRUCTIONS\nfl=a.c\nfn=f\n0x10 1 5\n' \
+        "$esc" "$esc" "$bel" >esc.prof
+    for opt in --source=no --loops; do
+        within annotate $opt esc.prof
+        expect_rc 0
+        grep -q "$esc" out && fail "annotate $opt: an escape character reached the terminal"
+        grep -q "$bel" out && fail "annotate $opt: a bell character reached the terminal"
+        expect_out "^command:   ./prog ?\]0;TITLE?$"
+        [ $opt = --loops ] || expect_out "^creator:   x?\[2J$"
+    done
     ;;
 plot)
     # names reach gnuplot only when they cannot end its command: a newline
