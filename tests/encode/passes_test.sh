@@ -50,6 +50,19 @@ EOT
 run count --machine ./small.machine --passes=auto -e $ev -- /bin/sh ./rand.sh
 expect_rc 3
 expect_out "NOT REPEATABLE: the correlate differs between passes"
+expect_out "count it in one run with --multiplex=N"
+# a program that reads standard input: from a file every pass reads the
+# same lines (hpm starts each at the same place); from a pipe only the
+# first pass has them, and the report says so and what to do
+seq 1 3000 >lines.txt
+run count --machine ./small.machine --passes=auto -e $ev -- wc -l <lines.txt
+expect_rc 0
+[ "$(grep -c '^3000$' out)" = 3 ] || fail "the passes did not each read the file: $(head -3 out)"
+expect_out "is the same in each: the passes describe one run"
+seq 1 3000 | "$hpm" count --machine ./small.machine --passes=auto -e $ev -- wc -l >out 2>err
+rc=$?
+expect_rc 3
+expect_out "NOT REPEATABLE: .*standard input is a pipe: .*give it a file (< FILE"
 # --multiplex: one run cycling the three sets every 20000 instructions; the
 # correlate is exact (the one run's), the others estimates near the one
 # run's, the report says so
