@@ -192,13 +192,22 @@ void hpm_live_close(struct hpm_live_reader *r)
     r->fd = -1;
 }
 
-/* Control characters of a name the traced program chose (its command
- * line) never reach a terminal raw. */
-static void printable(char *s)
+void hpm_live_printable(char *s)
 {
     for (; *s; s++)
         if ((unsigned char)*s < 0x20 || *s == 0x7f)
             *s = '?';
+}
+
+void hpm_live_fputs_printable(const char *s, FILE *f)
+{
+    char chunk[256];
+    size_t len = strlen(s), at;
+    for (at = 0; at < len; at += sizeof chunk - 1) {
+        snprintf(chunk, sizeof chunk, "%.*s", (int)(sizeof chunk - 1), s + at);
+        hpm_live_printable(chunk);
+        fputs(chunk, f);
+    }
 }
 
 /* A snapshot as a reader may use it: counts within their arrays, names
@@ -211,8 +220,8 @@ static void bound_snapshot(struct hpm_live *out)
         out->n_raw = HPM_LIVE_RAW;
     out->machine[sizeof out->machine - 1] = 0;
     out->command[sizeof out->command - 1] = 0;
-    printable(out->machine);
-    printable(out->command);
+    hpm_live_printable(out->machine);
+    hpm_live_printable(out->command);
 }
 
 static int read_seq(int fd, uint64_t *seq)

@@ -570,6 +570,14 @@ fake_*)
         expect_rc 0
         [ -L link.txt ] || fail "link.txt replaced: -o renamed over a non-regular file"
         grep -q "status 0" real.txt || fail "real.txt lacks the report"
+        # --note: the user's texts are in a run's report, text and JSON
+        run count --note "build 1234" --note=second -e INSTRUCTIONS -- true
+        expect_rc 0
+        expect_out "^ note      build 1234$"
+        expect_out "^ note      second$"
+        run count --json --note "build 1234" -e INSTRUCTIONS -- true
+        expect_rc 0
+        expect_out '"notes":\["build 1234"\]'
         ;;
     fake_signal)
         run count -e PU2_INSTRUCTIONS --csv -- sh -c 'kill -SEGV $$'
@@ -616,6 +624,17 @@ fake_*)
         expect_rc 0
         expect_out "the program started 1 more process; --no-children"
         expect_out "^ INSTRUCTIONS  *4336 "
+        # the program's arguments (the header) and the argv it gives a
+        # child (the process table) reach the terminal without their
+        # control characters: an escape sequence would retitle or clear it
+        esc=$(printf '\033') bel=$(printf '\007')
+        FAKE_FORK=1 FAKE_CHILD_COMMAND="child ${esc}]0;TITLE$bel" \
+            run count -e INSTRUCTIONS -- true "x${esc}[2Jy"
+        expect_rc 0
+        grep -q "$esc" out && fail "an escape character reached the report"
+        grep -q "$bel" out && fail "a bell character reached the report"
+        expect_out "^hpm count: true 'x?\[2Jy'$"
+        expect_out " child ?\]0;TITLE?$"
         ;;
     fake_output)
         # -o is checked before the program runs: a folder is refused

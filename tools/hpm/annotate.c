@@ -25,6 +25,7 @@
 #include "fileio.h"
 #include "commands.h"
 #include "formula.h"
+#include "live.h"
 #include "metrics.h"
 #include "options.h"
 #include "loops.h"
@@ -232,6 +233,22 @@ static void print_source(const struct hpm_profile *p, const struct line_row *lin
     free(text);
 }
 
+/* The profile's command (and creator) lines, as a terminal can show them:
+ * the file may be someone else's. */
+static void print_origin(const struct hpm_profile *p, int with_creator)
+{
+    if (p->command) {
+        fputs("command:   ", stdout);
+        hpm_live_fputs_printable(p->command, stdout);
+        putchar('\n');
+    }
+    if (with_creator && p->creator) {
+        fputs("creator:   ", stdout);
+        hpm_live_fputs_printable(p->creator, stdout);
+        putchar('\n');
+    }
+}
+
 /* hpm profile's data objects (PROFILE.data, when it is there): the top
  * ones by the sorted event, or by L1D_MISSES when the data file lacks it. */
 static const struct hpm_loops *loops_sorted;
@@ -429,8 +446,7 @@ int cmd_annotate(int argc, char **argv)
     total = tot[sort_k];
     if (o.loops) {
         hpm_profile_finish(&p); /* callgrind's own files: costs by address */
-        if (p.command)
-            printf("command:   %s\n", p.command);
+        print_origin(&p, 0);
         printf("sorted by: %s (total %" PRIu64 ")\n", p.kinds[sort_k], total);
         rc = print_loops(&p, kind_of, o.top, total);
         if (rc == 0 && fflush(stdout) != 0)
@@ -503,10 +519,7 @@ int cmd_annotate(int argc, char **argv)
     }
     n_lines = j;
 
-    if (p.command)
-        printf("command:   %s\n", p.command);
-    if (p.creator)
-        printf("creator:   %s\n", p.creator);
+    print_origin(&p, 1);
     printf("events:   ");
     for (k = 0; k < p.n_kinds; k++)
         printf(" %s", p.kinds[k]);

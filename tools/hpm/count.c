@@ -347,7 +347,7 @@ static int finish(struct count_run *x)
         fprintf(stderr, "%s: the virtual PMU's output is unusable: %s\n", cmd_name, x->err);
         return 1;
     }
-    if (count_check_counts(&x->out, x->rows, x->n_rows, "the virtual PMU's output") != 0)
+    if (count_check_counts(&x->out, x->rows, &x->n_rows, "the virtual PMU's output") != 0)
         return 1;
     if (x->o.keep_output &&
         runner_write_output(cmd_name, x->o.keep_output, count_keep_output_to, &x->out))

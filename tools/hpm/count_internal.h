@@ -76,8 +76,8 @@ int count_resolve_event(const char *name, const char *machine, unsigned cores,
 int count_build_rows(const struct count_opts *o, const char *machine, unsigned cores,
                       unsigned features, struct count_row *rows, unsigned *n);
 char *count_codes_arg(const struct count_opts *o, const struct count_row *rows, unsigned n);
-int count_check_counts(const struct vpmu_output *out, const struct count_row *rows, unsigned n,
-                        const char *what);
+int count_check_counts(const struct vpmu_output *out, struct count_row *rows, unsigned *n,
+                       const char *what);
 int count_check_interpreter(const char *script);
 int count_search_program(const char *name, char *found, size_t flen);
 int count_find_program(const char *name, int *said, char *found, size_t flen);
@@ -94,6 +94,7 @@ int count_write_report(const struct count_opts *o, const struct count_report *r)
 int count_keep_output_to(FILE *f, void *ctx);
 int count_output_dir_ok(const char *path);
 const char *count_upc_write_note(const struct vpmu_output *out, char *buf, size_t len);
+void count_add_user_notes(struct count_report *r, const struct count_opts *o);
 int count_from_output(const struct count_opts *o, struct count_row *rows);
 int count_mpi_rank_setup(const struct count_opts *o, struct mpi_rank_env *e, char *dir,
                           size_t len);
@@ -143,7 +144,7 @@ struct count_tree;
 struct runner_result;
 struct count_notes {
     char sig[160], exit[160], core[160], exec[600], lost[4200], fork[200], killed[400],
-        view[1000], native[1200], upc[200], sat[200], left[160], turns[240];
+        view[1000], native[1200], upc[200], sat[200], left[160], turns[240], mpx_idle[1024];
 };
 void count_add_notes(struct count_report *r, struct count_notes *nb, const struct count_opts *o,
                      unsigned cores, struct count_tree *tree, const struct vpmu_output *out,

@@ -318,5 +318,6 @@ int count_on_perf(const struct count_opts *o, struct count_perf_plan *plan,
                  "running are counted up to now");
         r.notes[r.n_notes++] = left_note;
     }
+    count_add_user_notes(&r, o);
     return count_write_report(o, &r) == 0 ? r.exit_code : 1;
 }

@@ -75,8 +75,10 @@ static int list_encode(const struct hpm_machine *m, unsigned features, const cha
     snprintf(buf, sizeof buf, "%s", list);
     for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         int c[HPM_CAT_MAX_CORES];
-        unsigned kind, j;
-        int nc = hpm_catalog_lookup(tok, m->hier.cores, features, c, HPM_CAT_MAX_CORES, &kind);
+        unsigned j;
+        /* specs: a code in a counting mode is the code's input, counted
+         * in the mode (the encoder places it by its code) */
+        int nc = hpm_catalog_lookup(tok, m->hier.cores, features, c, HPM_CAT_MAX_CORES, NULL);
         if (nc < 0) {
             fprintf(stderr, "hpm list: --encode: '%s' is not an event of machine %s (hpm list)\n",
                     tok, m->name);
@@ -94,11 +96,7 @@ static int list_encode(const struct hpm_machine *m, unsigned features, const cha
                 return 2;
             }
             codes[n] = (unsigned)c[j];
-            if (hpm_catalog_kind(kind)->node)
-                snprintf(namebuf[n], sizeof namebuf[n], "%s", hpm_catalog_kind(kind)->name);
-            else
-                snprintf(namebuf[n], sizeof namebuf[n], "PU%d_%s",
-                         c[j] / HPM_CAT_CORE_STRIDE, hpm_catalog_kind(kind)->name);
+            hpm_catalog_code_name(codes[n], namebuf[n], sizeof namebuf[n]);
             names[n] = namebuf[n];
             n++;
         }
@@ -108,18 +106,8 @@ static int list_encode(const struct hpm_machine *m, unsigned features, const cha
     mc.group = m->counter_unit.group;
     mc.codes = codes;
     mc.n_codes = n;
-    if (!m->counter_unit.units) {
-        /* as many units as the events need: the most codes on one counter */
-        unsigned most = 1, j;
-        for (i = 0; i < n; i++) {
-            unsigned same = 0;
-            for (j = 0; j < n; j++)
-                same += codes[j] % mc.counters == codes[i] % mc.counters;
-            if (same > most)
-                most = same;
-        }
-        mc.units = most;
-    }
+    if (!m->counter_unit.units)
+        mc.units = hpm_cu_units_needed(codes, n, mc.counters);
     hpm_cu_from_codes(&u, &mc);
     if (hpm_encode(&u, n, &e) != 0) {
         fprintf(stderr, "hpm list: --encode: the counter unit is out of the encoder's bounds\n");
@@ -130,27 +118,26 @@ static int list_encode(const struct hpm_machine *m, unsigned features, const cha
            m->name, mc.units, mc.units == 1 ? "" : "s",
            m->counter_unit.units ? "[counters] units" : "as many as these events need",
            mc.counters, mc.group, mc.group == 1 ? "" : "s", mc.counters);
-    printf("%-28s %6s %5s %8s %6s  %s\n", "event", "code", "unit", "counter", "block",
+    printf("%-34s %6s %5s %8s %6s  %s\n", "event", "code", "unit", "counter", "block",
            "decoded");
     for (i = 0; i < n; i++) {
         int c = e.counter[i];
+        unsigned code = hpm_catalog_spec_code(codes[i]);
         if (c < 0) {
             uint64_t b = hpm_encode_blockers(&u, &e, i);
             unsigned j;
-            printf("%-28s %6u %5s %8s %6s  not placed: it needs counter %u in block %u; held, "
+            printf("%-34s %6u %5s %8s %6s  not placed: it needs counter %u in block %u; held, "
                    "or its group set to another block, by",
-                   names[i], codes[i], "-", "-", "-", codes[i] % mc.counters,
-                   codes[i] / mc.counters);
+                   names[i], code, "-", "-", "-", code % mc.counters, code / mc.counters);
             for (j = 0; j < n; j++)
                 if (b >> j & 1)
                     printf(" %s", names[j]);
             printf("\n");
             continue;
         }
-        printf("%-28s %6u %5u %8u %6d  %s\n", names[i], codes[i], (unsigned)c / mc.counters,
+        printf("%-34s %6u %5u %8u %6d  %s\n", names[i], code, (unsigned)c / mc.counters,
                (unsigned)c % mc.counters, e.mode[(unsigned)c / mc.group],
-               hpm_cu_decode(&mc, (unsigned)c, (unsigned)e.mode[(unsigned)c / mc.group]) ==
-                       codes[i]
+               hpm_cu_decode(&mc, (unsigned)c, (unsigned)e.mode[(unsigned)c / mc.group]) == code
                    ? names[i]
                    : "MISMATCH");
     }

@@ -5,15 +5,19 @@
  * (no hand-written HTTP). Prometheus, Grafana Agent, VictoriaMetrics or a
  * plain curl scrape GET /metrics.
  *
- *   hpm serve [--address A] [--port N] [--timeout S] [--per-client N]
- *             (default 127.0.0.1:9464; 0 = any free port)
+ *   hpm serve [--address A] [--port N] [--timeout S] [--deadline S]
+ *             [--per-client N]   (default 127.0.0.1:9464; 0 = any free port)
  *
- * Connections: a client's connection that sends nothing for --timeout
- * seconds (default 10) is closed, and one address holds at most
- * --per-client connections at once (default 16), so that idle or
- * half-open connections, many or from one client, never take the slots a
- * scrape needs. The server polls with epoll where Linux has it (no
- * select() limit of 1024 descriptors).
+ * Connections (serve_conns.h): a connection that sends nothing for
+ * --timeout seconds (default 10) is closed, and so is one whose request
+ * has not arrived whole within --deadline seconds (default 10) however it
+ * trickles; one address holds at most --per-client connections (default
+ * 16) and all of them at most a cap under the descriptor limit, and at
+ * either limit a new connection takes the place of the oldest one still
+ * waiting for its request, so that idle, half-open or trickling
+ * connections, many or from one client, never keep a scrape out. The
+ * server polls with epoll where Linux has it (no select() limit of 1024
+ * descriptors).
  *
  * Metrics (all counts modeled by the virtual PMU, read from the processes'
  * live views; each scrape takes consistent snapshots):
@@ -40,9 +44,10 @@
 #include "commands.h"
 #include "live.h"
 #include "options.h"
+#include "serve_conns.h"
 
 static const char serve_synopsis[] =
-    "usage: hpm serve [--address A] [--port N] [--timeout S] [--per-client N]\n"
+    "usage: hpm serve [--address A] [--port N] [--timeout S] [--deadline S] [--per-client N]\n"
     "Serve the live counters of every process running under hpm as OpenMetrics\n"
     "text at http://A:N/metrics (default 127.0.0.1:9464; --port 0 picks a free\n"
     "port and prints it). Stops on SIGINT or SIGTERM.\n\n";
@@ -175,7 +180,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 int cmd_serve(int argc, char **argv)
 {
     const char *address = "127.0.0.1";
-    long port = 9464, timeout = 10, per_client = 16;
+    long port = 9464, timeout = 10, deadline = 10, per_client = 16;
     int rc, sig;
     const struct hpm_opt t[] = {
         {"--address", NULL, "A", "the IPv4 address to listen on (default 127.0.0.1)",
@@ -186,14 +191,22 @@ int cmd_serve(int argc, char **argv)
          "close a connection idle for S seconds (default 10): half-open\n"
          "connections cannot hold the server",
          HPM_OPT_LONG, &timeout, NULL, NULL, 1, 3600},
+        {"--deadline", NULL, "S",
+         "close a connection whose request has not arrived whole S seconds\n"
+         "after it opened or its last answer (default 10): bytes trickled\n"
+         "slowly cannot hold the server",
+         HPM_OPT_LONG, &deadline, NULL, NULL, 1, 3600},
         {"--per-client", NULL, "N",
-         "connections one client address may hold at once (default 16)", HPM_OPT_LONG,
-         &per_client, NULL, NULL, 1, 1000},
+         "connections one client address may hold at once (default 16; a new\n"
+         "one takes the place of the oldest still waiting for its request)",
+         HPM_OPT_LONG, &per_client, NULL, NULL, 1, 1000},
         HPM_OPT_TABLE_END,
     };
     struct sockaddr_in sa;
     struct MHD_Daemon *d;
     const union MHD_DaemonInfo *info;
+    struct serve_conns *sc;
+    struct timespec tick = {1, 0};
     sigset_t set;
 
     rc = hpm_opt_parse_all("hpm serve", t, serve_synopsis, NULL, argc, argv);
@@ -211,21 +224,33 @@ int cmd_serve(int argc, char **argv)
     sigaddset(&set, SIGTERM);
     sigaddset(&set, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &set, NULL);
+    sc = serve_conns_new((unsigned)per_client, (unsigned)deadline, handle, NULL);
+    if (!sc) {
+        fprintf(stderr, "hpm serve: out of memory\n");
+        return 1;
+    }
     d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ERROR_LOG, 0,
-                         NULL, NULL, handle, NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
-                         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)timeout,
-                         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)per_client,
-                         MHD_OPTION_END);
+                         serve_conns_accept, sc, serve_conns_handle, sc,
+                         MHD_OPTION_EXTERNAL_LOGGER, serve_conns_log, sc, MHD_OPTION_SOCK_ADDR,
+                         (struct sockaddr *)&sa, MHD_OPTION_CONNECTION_TIMEOUT,
+                         (unsigned int)timeout, MHD_OPTION_CONNECTION_LIMIT,
+                         serve_conns_hard_limit(sc), MHD_OPTION_NOTIFY_CONNECTION,
+                         serve_conns_notify, sc, MHD_OPTION_NOTIFY_COMPLETED,
+                         serve_conns_completed, sc, MHD_OPTION_END);
     if (!d) {
         fprintf(stderr, "hpm serve: cannot listen on %s:%ld: %s\n", address, port,
                 strerror(errno));
+        serve_conns_free(sc);
         return 1;
     }
     info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
     printf("hpm serve: http://%s:%u/metrics\n", address,
            info ? (unsigned)info->port : (unsigned)port);
     fflush(stdout);
-    sigwait(&set, &sig);
+    /* the deadlines are checked every second until a signal stops it */
+    while ((sig = sigtimedwait(&set, NULL, &tick)) < 0 && (errno == EAGAIN || errno == EINTR))
+        serve_conns_sweep(sc);
     MHD_stop_daemon(d);
+    serve_conns_free(sc);
     return 0;
 }
