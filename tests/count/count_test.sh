@@ -722,7 +722,11 @@ bad_machine)
     [ -e r.txt ] && fail "r.txt written"
     run count --machine nosuch -- true
     expect_rc 2
-    expect_err "no machine 'nosuch'"
+    expect_err "no machine 'nosuch'; the machines are bgl, bgp, host"
+    grep -q "did you mean" err && fail "a suggestion for nosuch"
+    run count --machine bgq -- true
+    expect_rc 2
+    expect_err "no machine 'bgq' (did you mean bgl or bgp?); the machines are bgl, bgp, host"
     run count --machine /dev/zero -- true
     expect_rc 2
     expect_err "/dev/zero: not a regular file"
@@ -740,6 +744,18 @@ bad_events)
     run count -e NOSUCH_EVENT -o r.txt -- true
     expect_rc 2
     expect_err "unknown event 'NOSUCH_EVENT'"
+    # a slip gets the closest names (prefix and mode kept), a stranger none
+    run count -e INSTRUCTONS -o r.txt -- true
+    expect_rc 2
+    expect_err "unknown event 'INSTRUCTONS' (did you mean INSTRUCTIONS?"
+    run count -e pu1_l1d_mises:edge-rsie -o r.txt -- true
+    expect_rc 2
+    expect_err "did you mean pu1_L1D_MISSES:edge-rise?"
+    run count -e NOSUCH_EVENT -o r.txt -- true
+    grep -q "did you mean" err && fail "a suggestion for NOSUCH_EVENT"
+    run list INSTRUCTONS
+    expect_rc 1
+    expect_err "no event matches 'INSTRUCTONS' (did you mean INSTRUCTIONS?)"
     run count -e INSTRUCTIONS,PU9_INSTRUCTIONS -o r.txt -- true
     expect_rc 2
     expect_err "event 'PU9_INSTRUCTIONS': machine bgp has 4 cores"
@@ -768,6 +784,13 @@ usage)
     run count --bogus -- true
     expect_rc 2
     expect_err "unknown option '--bogus'"
+    grep -q "did you mean" err && fail "a suggestion for --bogus"
+    run count --machin=bgp -- true
+    expect_rc 2
+    expect_err "unknown option '--machin=bgp' (did you mean --machine?)"
+    run coutn
+    expect_rc 2
+    expect_err "unknown command 'coutn' (did you mean count?)"
     run count --json --csv -- true
     expect_rc 2
     run count --start=maybe -- true

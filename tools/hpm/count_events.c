@@ -38,6 +38,7 @@
 #include "count_hook.h"
 #include "latency.h"
 #include "runner.h"
+#include "suggest.h"
 #include "vpmu_output.h"
 
 #include "count_internal.h"
@@ -88,9 +89,15 @@ int count_resolve_event(const char *name, const char *machine, unsigned cores,
                     "%s: event '%s' is a perf_event event: the virtual PMU does not count it "
                     "(--pmu=perf or auto)\n",
                     cmd_name, name);
-        else
-            fprintf(stderr, "%s: unknown event '%s' (hpm list shows the catalog)\n", cmd_name,
-                    name);
+        else {
+            char near[HPM_CAT_NAME_MAX + 16];
+            if (suggest_event(name, near, sizeof near) == 0)
+                fprintf(stderr, "%s: unknown event '%s' (did you mean %s? hpm list shows the "
+                        "catalog)\n", cmd_name, name, near);
+            else
+                fprintf(stderr, "%s: unknown event '%s' (hpm list shows the catalog)\n",
+                        cmd_name, name);
+        }
         return 2;
     }
     if (rc == HPM_CAT_ECORE) {

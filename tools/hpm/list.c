@@ -21,6 +21,7 @@
 #include "commands.h"
 #include "machine_arg.h"
 #include "options.h"
+#include "suggest.h"
 
 static const char list_synopsis[] =
     "usage: hpm list [--machine NAME|FILE] [--markdown] [PATTERN]\n"
@@ -238,7 +239,11 @@ int cmd_list(int argc, char **argv)
                    hpm_catalog_source_name(ki->source), prov ? "yes" : "no", ki->description);
     }
     if (!shown) {
-        fprintf(stderr, "hpm list: no event matches '%s'\n", pat ? pat : "");
+        char near[HPM_CAT_NAME_MAX + 16];
+        if (pat && suggest_event(pat, near, sizeof near) == 0)
+            fprintf(stderr, "hpm list: no event matches '%s' (did you mean %s?)\n", pat, near);
+        else
+            fprintf(stderr, "hpm list: no event matches '%s'\n", pat ? pat : "");
         return 1;
     }
     if (!md)
