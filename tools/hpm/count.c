@@ -390,8 +390,9 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
     x->hw = count_probe_pmu(x->pmu, sizeof x->pmu);
     machine_source(x);
     if ((!x->run_only || getenv("HPM_RUN_VERBOSE")) && (!x->in_job || x->rank_env.rank == 0))
-        fprintf(stderr, "hpm: %s; %s the virtual PMU, machine %s (modeled)\n", x->pmu,
-                x->hw ? "hpm count uses" : "counting on", x->m.name);
+        /* why there is no hardware PMU is the report's "host PMU" line: said once */
+        fprintf(stderr, "hpm: counting on the virtual PMU, machine %s (modeled)%s\n", x->m.name,
+                x->hw ? "; the hardware PMU counts with --pmu=perf" : "");
     if (x->clamp_note[0])
         fprintf(stderr, "hpm: note: %s\n", x->clamp_note);
     rc = 1;

@@ -190,7 +190,8 @@ int count_choose_source(const struct count_opts *o, struct count_perf_plan *plan
     free(names);
     free(store);
     if (rc != 0) {
-        if (o->pmu == PMU_AUTO && rc == -2)
+        char probe[256];
+        if (o->pmu == PMU_AUTO && rc == -2 && count_probe_pmu(probe, sizeof probe))
             fprintf(stderr, "hpm: note: --pmu=auto: %s; counting on the virtual PMU\n", err);
         if (o->pmu == PMU_AUTO)
             return 0; /* unknown names: build_rows says */
@@ -213,8 +214,11 @@ int count_choose_source(const struct count_opts *o, struct count_perf_plan *plan
                     cmd_name, plan->ev[j].name, plan->ev[i].why);
             return 2;
         }
-    fprintf(stderr, "hpm: note: --pmu=auto: %s; counting on the virtual PMU instead\n",
-            plan->ev[i].why);
+    /* without a hardware PMU, falling back is no news (here and above): the
+     * banner and the report's "host PMU" line say it once */
+    if (count_probe_pmu(err, sizeof err))
+        fprintf(stderr, "hpm: note: --pmu=auto: %s; counting on the virtual PMU instead\n",
+                plan->ev[i].why);
     return 0;
 }
 
