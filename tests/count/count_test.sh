@@ -351,6 +351,31 @@ assert n >= 1' || fail "interval JSON lines do not parse"
     expect_rc 2
     expect_err "--interval takes a number from 10 to 3600000"
     ;;
+progress)
+    # a run of over 2 s on a terminal (script's pseudo-terminal) shows the
+    # progress line, updated in place and erased before the report; into a
+    # pipe it shows none, unless --progress asks; --quiet silences it
+    command -v script >/dev/null || fail "script (bsdutils) is missing"
+    TERM=dumb script -qec "'$hpm' count -e INSTRUCTIONS -- /bin/sleep 3" /dev/null >tty.txt
+    grep -q "elapsed, .* instructions (.*/s), 1 process, 1 thread" tty.txt ||
+        fail "no progress line on a terminal: $(head -c 600 tty.txt)"
+    # every line is erased (CR, erase to the end): the report starts clean
+    tr '\r' '\n' <tty.txt >lines.txt
+    grep -q "^$(printf '\033')\[Khpm count: /bin/sleep" lines.txt ||
+        fail "the report does not start on an erased line: $(od -c tty.txt | tail -20)"
+    grep -q "elapsed.*hpm count: /bin/sleep" lines.txt && fail "the report follows the line"
+    grep -q "^ INSTRUCTIONS" lines.txt || fail "no report on the terminal"
+    run count -e INSTRUCTIONS -- /bin/sleep 3
+    expect_rc 0
+    grep -q "elapsed" err && fail "a progress line into a pipe"
+    run count --progress -e INSTRUCTIONS -- /bin/sleep 3
+    expect_rc 0
+    expect_err "^hpm: 0:0[2-9] elapsed, .* instructions"
+    grep -q "$(printf '\033')" err && fail "terminal codes into a pipe"
+    TERM=dumb script -qec "'$hpm' count --quiet -e INSTRUCTIONS -- /bin/sleep 3" /dev/null >tty.txt
+    grep -q "elapsed\|counting on the virtual PMU" tty.txt && fail "--quiet printed progress"
+    grep -q "^ INSTRUCTIONS" tty.txt || fail "--quiet lost the report"
+    ;;
 serve)
     # the OpenMetrics endpoint, scraped with curl and parsed
     "$hpm" serve --port 0 >serve.out 2>serve.err &

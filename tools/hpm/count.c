@@ -52,6 +52,7 @@
 #include "live.h"
 #include "options.h"
 #include "passes.h"
+#include "progress.h"
 #include "profile_cmd.h"
 #include "count_hook.h"
 #include "latency.h"
@@ -159,6 +160,7 @@ static int spawn(struct count_run *x)
 {
     struct runner_spec spec = {0};
     struct interval_watch watch;
+    struct progress bar;
     int rc;
     spec.argv = x->cmd.args;
     spec.env_name = "VALGRIND_LIB";
@@ -172,15 +174,24 @@ static int spawn(struct count_run *x)
     }
     memset(&watch, 0, sizeof watch);
     watch.o = &x->o;
+    progress_init(&bar, x->o.quiet || x->run_only || x->in_job ? PROGRESS_OFF
+                        : x->o.progress           ? PROGRESS_ON
+                                                  : PROGRESS_AUTO,
+                  NULL);
     if (x->o.interval_ms > 0) {
         spec.interval_ms = x->o.interval_ms;
         spec.on_interval = count_interval_tick;
         spec.ctx = &watch;
+    } else if (bar.on) { /* -I's series is progress enough */
+        spec.interval_ms = PROGRESS_TICK_MS;
+        spec.on_interval = progress_tick;
+        spec.ctx = &bar;
     }
     /* a killed process's live view is one of this run when made since (a
      * second early: tmpfs stamps files with a coarse clock) */
     x->early.since = (long long)time(NULL) - 1;
     rc = runner_run(cmd_name, &spec, &x->res);
+    progress_clear(&bar);
     /* the final views the tree's children kept for their parents (for
      * PAPI_INHERIT) go once those parents have ended */
     hpm_live_reap_exited();
@@ -389,7 +400,8 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
     (void)hpm_live_list(NULL, 0, 1);
     x->hw = count_probe_pmu(x->pmu, sizeof x->pmu);
     machine_source(x);
-    if ((!x->run_only || getenv("HPM_RUN_VERBOSE")) && (!x->in_job || x->rank_env.rank == 0))
+    if ((!x->run_only || getenv("HPM_RUN_VERBOSE")) && !x->o.quiet &&
+        (!x->in_job || x->rank_env.rank == 0))
         /* why there is no hardware PMU is the report's "host PMU" line: said once */
         fprintf(stderr, "hpm: counting on the virtual PMU, machine %s (modeled)%s\n", x->m.name,
                 x->hw ? "; the hardware PMU counts with --pmu=perf" : "");

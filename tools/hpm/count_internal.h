@@ -59,6 +59,7 @@ struct count_opts {
     long interleave;       /* --interleave=N: threads take turns of N instructions */
     const char *keep_output; /* --keep-output=FILE: the counts as the tool's output file */
     struct hpm_opt_list notes; /* --note=TEXT: added to the report (passes.h) */
+    int progress, quiet;   /* --progress, --quiet: the progress line (progress.h) */
     char **prog; /* PROGRAM ARGS..., NULL-terminated */
     int prog_argc;
 };

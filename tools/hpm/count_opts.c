@@ -74,7 +74,7 @@ static const char count_footer[] =
 
 
 /* The one table of hpm count's and hpm run's options: parsing and usage. */
-#define COUNT_OPTIONS 33 /* rows, with the end */
+#define COUNT_OPTIONS 35 /* rows, with the end */
 void count_table(struct count_opts *o, struct hpm_opt *t)
 {
     const struct hpm_opt rows[] = {
@@ -193,6 +193,12 @@ void count_table(struct count_opts *o, struct hpm_opt *t)
          HPM_OPT_STRING, &o->keep_output, NULL, NULL, 0, 0},
         {"--note", NULL, "TEXT", "add TEXT to the report's notes; repeatable", HPM_OPT_LIST,
          &o->notes, NULL, NULL, 0, 0},
+        {"--progress", NULL, NULL,
+         "show the progress line even when stderr is no terminal (a line\n"
+         "every 2 s); on a terminal it shows by itself after 2 s",
+         HPM_OPT_FLAG, &o->progress, NULL, NULL, 0, 0},
+        {"--quiet", "-q", NULL, "no progress line and no banner on stderr", HPM_OPT_FLAG,
+         &o->quiet, NULL, NULL, 0, 0},
         HPM_OPT_TABLE_END,
     };
     _Static_assert(sizeof rows / sizeof rows[0] == COUNT_OPTIONS, "COUNT_OPTIONS");

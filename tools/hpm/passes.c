@@ -494,14 +494,18 @@ int passes_maybe_run(const struct passes_req *q)
         for (p = 0; p < n_pass; p++) {
             struct vpmu_output po = {0};
             int status, got;
-            char pass_name[32], *list = set_list(codes, n, pass_of, p, corr, n_corr);
+            char pass_name[32], progress[48];
+            char *list = set_list(codes, n, pass_of, p, corr, n_corr);
             if (!list)
                 goto out;
             if (in_at >= 0 && lseek(0, in_at, SEEK_SET) < 0)
                 in_at = -1; /* the passes read on where the last one stopped */
             snprintf(pass_name, sizeof pass_name, "pass.%d", p + 1);
             fprintf(stderr, "hpm count: pass %d of %d: %s\n", p + 1, n_pass, list);
+            snprintf(progress, sizeof progress, "pass %d of %d", p + 1, n_pass);
+            setenv("HPM_PROGRESS", progress, 1); /* the pass's progress line says which */
             got = run_once(q, dir, pass_name, list, NULL, 0, &po, &status);
+            unsetenv("HPM_PROGRESS");
             free(list);
             if (got != 0) {
                 fprintf(stderr, "hpm count: pass %d of %d left no counts (status %d)\n", p + 1,

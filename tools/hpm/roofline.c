@@ -260,6 +260,7 @@ static int run_profile(const char *machine, const char *out, char **argv, int ar
         int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
         if (null >= 0)
             (void)dup2(null, 1);
+        setenv("HPM_PROGRESS", "roofline", 1); /* the profile's progress line says whose */
         execv("/proc/self/exe", args);
         fprintf(stderr, "hpm roofline: cannot run hpm profile: %s\n", strerror(errno));
         _exit(127);

@@ -34,6 +34,7 @@
 #include "commands.h"
 #include "machine_arg.h"
 #include "options.h"
+#include "progress.h"
 #include "runner.h"
 #include "validate_expect.h"
 
@@ -227,7 +228,19 @@ static int run_count(const struct validate_opts *o, const struct vx_row *rows, i
                                .stderr_path = errfile,
                                .forward_signals = 1};
     struct runner_result res;
-    if (runner_run(CMD, &spec, &res) != 0)
+    struct progress bar;
+    int ran;
+    /* hpm count's own line cannot show (its stderr is a file): this one
+     * reads the same live views, through hpm count's child */
+    progress_init(&bar, PROGRESS_AUTO, "validate");
+    if (bar.on) {
+        spec.interval_ms = PROGRESS_TICK_MS;
+        spec.on_interval = progress_tick;
+        spec.ctx = &bar;
+    }
+    ran = runner_run(CMD, &spec, &res);
+    progress_clear(&bar);
+    if (ran != 0)
         return 2;
     int status = res.status;
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
