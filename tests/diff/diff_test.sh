@@ -228,6 +228,16 @@ profiles)
     xmllint --noout d.svg || fail "d.svg is not well-formed XML"
     grep -q '<title>hot ([0-9]* events, was [0-9]*, +' d.svg || fail "no hot frame that grew"
     grep -A0 '<title>hot (' d.svg | grep -q 'fill="rgb(255,' || fail "hot's frame is not red"
+    # the colours are relative to the largest change (main's +25% is the
+    # deepest red), or to --scale: then a change of +10% is the deepest
+    python3 "$(dirname "$0")/check_flame.py" d.svg >check.txt 2>&1 || fail "$(cat check.txt)"
+    run report --diff --flamegraph --scale 10 -o d10.svg a.data b.data
+    expect_rc 0
+    python3 "$(dirname "$0")/check_flame.py" d10.svg 10 >check.txt 2>&1 || fail "$(cat check.txt)"
+    grep -q "+10.0% or more (--scale)" d10.svg || fail "the legend does not name --scale"
+    run report --diff --flamegraph --scale 0 a.data b.data
+    expect_rc 2
+    expect_err "--scale takes a change in percent above 0"
     run report --diff --folded a.data b.data
     expect_rc 0
     awk '$1 ~ /;main;hot(;spin)?$/ { d += $3 - $2 } END { exit !(d >= 98000 && d <= 102000) }' out ||
