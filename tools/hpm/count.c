@@ -326,7 +326,7 @@ static int emit(struct count_run *x)
             x->profile_out = x->profile_default;
         }
         if (profile_write(cmd_name, x->dir, (uint64_t)x->res.pid, !x->o.no_children, x->o.prog,
-                          x->o.prog_argc, x->m.name, x->profile_out) != 0)
+                          x->o.prog_argc, x->m.name, x->profile_out, x->o.quiet) != 0)
             rc = 1;
     }
     /* a status other than the program's is hpm's own failure */
