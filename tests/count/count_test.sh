@@ -867,6 +867,11 @@ list)
     run list nosuch
     expect_rc 1
     expect_err "no event matches 'nosuch'"
+    run list -o l.txt L1D
+    expect_rc 0
+    grep -q L1D_MISSES l.txt && [ ! -s out ] || fail "list -o l.txt"
+    run list -o l2.txt nosuch
+    [ ! -e l2.txt ] || fail "a list that matched nothing wrote l2.txt"
     run list
     expect_rc 0
     n=$(grep -c ' yes ' out)

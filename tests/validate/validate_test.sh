@@ -44,6 +44,15 @@ from_csv)
     expect_out "validate: ok: all 63 counts in 9 rows"
     expect_out "seq stores"
     expect_out "matrix mult"
+    # -o FILE: the table there, in full, as on standard output; a table
+    # that judges counts off is written too, an error writes nothing
+    cp out table.txt
+    run validate --from-csv "$csv" -o t.txt
+    expect_rc 0
+    cmp -s t.txt table.txt || fail "-o t.txt differs from standard output"
+    [ -s out ] && fail "-o t.txt printed the table too"
+    run validate --from-csv /nonexistent.csv -o e.txt
+    [ "$rc" -ne 0 ] && [ ! -e e.txt ] || fail "a failed validate left e.txt"
     set_region_count "$csv" rnd_ld_D DTLB_MISSES 1042 >edge.csv
     run validate --from-csv edge.csv --only rnd_ld_D
     expect_rc 0

@@ -21,6 +21,7 @@
 #include "commands.h"
 #include "machine_arg.h"
 #include "options.h"
+#include "runner.h"
 #include "suggest.h"
 
 static const char list_synopsis[] =
@@ -156,34 +157,46 @@ static int list_encode(const struct hpm_machine *m, unsigned features, const cha
     return 1;
 }
 
+static int list(const char *machine, const char *pat, const char *encode, int md);
+
 int cmd_list(int argc, char **argv)
 {
-    const char *machine = NULL, *pat = NULL, *encode = NULL;
+    const char *machine = NULL, *encode = NULL, *output = NULL;
+    struct runner_redirect out;
+    int md_flag = 0, first, rc;
+    const struct hpm_opt t[] = {
+        {"--machine", NULL, "M", "machine name (machines/M.machine) or machine file",
+         HPM_OPT_STRING, &machine, NULL, NULL, 0, 0},
+        {"--markdown", NULL, NULL, "print the table as Markdown (docs/events.md)", HPM_OPT_FLAG,
+         &md_flag, NULL, NULL, 0, 0},
+        {"--encode", NULL, "EVENTS", "place EVENTS on the machine's counter unit ([counters])",
+         HPM_OPT_STRING, &encode, NULL, NULL, 0, 0},
+        {"--output", "-o", "FILE", "write to FILE [standard output]", HPM_OPT_STRING, &output,
+         NULL, NULL, 0, 0},
+        HPM_OPT_TABLE_END,
+    };
+    rc = hpm_opt_parse("hpm list", t, list_synopsis, NULL, argc, argv, &first);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    if (argc - first > 1)
+        return hpm_opt_error("hpm list", t, list_synopsis, NULL, "bad argument '%s'",
+                             argv[first + 1]);
+    if (runner_stdout_to("hpm list", output, &out) != 0)
+        return 1;
+    rc = list(machine, first < argc ? argv[first] : NULL, encode, md_flag);
+    if (runner_stdout_restore("hpm list", &out, rc == 0) != 0 && rc == 0)
+        rc = 1;
+    return rc;
+}
+
+/* The catalog, or --encode's placement, on standard output. */
+static int list(const char *machine, const char *pat, const char *encode, int md)
+{
     struct hpm_machine m;
     char note[160], code[32], name[HPM_CAT_NAME_MAX + 8];
     unsigned k, features, shown = 0;
-    int core = -1, md = 0, rc;
+    int core = -1, rc;
 
-    {
-        int md_flag = 0, first;
-        const struct hpm_opt t[] = {
-            {"--machine", NULL, "M", "machine name (machines/M.machine) or machine file",
-             HPM_OPT_STRING, &machine, NULL, NULL, 0, 0},
-            {"--markdown", NULL, NULL, "print the table as Markdown (docs/events.md)",
-             HPM_OPT_FLAG, &md_flag, NULL, NULL, 0, 0},
-            {"--encode", NULL, "EVENTS", "place EVENTS on the machine's counter unit ([counters])",
-             HPM_OPT_STRING, &encode, NULL, NULL, 0, 0},
-            HPM_OPT_TABLE_END,
-        };
-        rc = hpm_opt_parse("hpm list", t, list_synopsis, NULL, argc, argv, &first);
-        if (rc)
-            return rc < 0 ? 0 : rc;
-        if (argc - first > 1)
-            return hpm_opt_error("hpm list", t, list_synopsis, NULL, "bad argument '%s'",
-                                 argv[first + 1]);
-        pat = first < argc ? argv[first] : NULL;
-        md = md_flag;
-    }
     if ((rc = machine_arg_load("list", machine, &m, note, sizeof note)) != 0)
         return rc;
     features = hpm_catalog_features(&m.hier) | (m.torus.x ? HPM_NEED_NET : 0);
