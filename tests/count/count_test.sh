@@ -343,6 +343,23 @@ assert n >= 1' || fail "interval JSON lines do not parse"
     run plot series.csv -o s.png -e INSTRUCTIONS --total
     expect_rc 0
     [ "$(head -c 4 s.png | od -An -c | tr -d ' ')" = "211PNG" ] || fail "s.png is not a PNG"
+    # with cycles counted, the series has modeled time: its last point is
+    # the report's cycles at the clock, and the plot's axis and rates are
+    # in it, titled with the program and events
+    run count -I 50 -e FP_DP_SCALAR,CYCLES --csv -o m.csv -- "$prog" adds 3000000
+    expect_rc 0
+    cp err mseries.csv
+    grep -q "^time_s,event,delta,rate_per_s,total,modeled_s,rate_per_modeled_s$" mseries.csv ||
+        fail "no modeled columns: $(head -3 mseries.csv)"
+    last=$(awk -F, '$2 == "CYCLES" && $1 ~ /^[0-9]/ { m = $6 } END { printf "%.0f", m * 850000000 }' mseries.csv)
+    cyc=$(awk -F, '$1 == "event" && $2 == "CYCLES" && $5 == "" { print $7 }' m.csv)
+    [ "$(( last - cyc ))" -le 1 ] && [ "$(( cyc - last ))" -le 1 ] ||
+        fail "modeled time $last cycles, the report $cyc"
+    run plot mseries.csv -o m.svg
+    expect_rc 0
+    grep -q "modeled time (s)" m.svg || fail "m.svg's axis is not modeled time"
+    grep -q "count_prog adds 3000000: FP_DP_SCALAR, CYCLES" m.svg || fail "m.svg's title"
+    grep -q "host time (s): the series has no cycles" s.svg || fail "s.svg does not say host time"
     printf 'no series here\n' >bad.csv
     run plot bad.csv
     expect_rc 1

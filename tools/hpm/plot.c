@@ -41,6 +41,7 @@
 struct plot_series {
     char name[64];
     double *t, *v;
+    double *mt, *mv; /* modeled time and rate per modeled second, when the series has them */
     size_t n, cap;
 };
 
@@ -80,9 +81,17 @@ static struct plot_series *series_of(struct plot_series *s, unsigned *ns, const 
     return &s[(*ns)++];
 }
 
+/* What a series file says of itself: the program its "hpm series:" line
+ * names, and whether every line has modeled time (then it is the x axis
+ * and rates are per modeled second). */
+struct series_info {
+    char program[256];
+    int lines, modeled_lines;
+};
+
 /* Reads the CSV; 0, or 1 after printing file:line: why. */
 static int read_series(const char *path, const char *events, int total, struct plot_series *s,
-                       unsigned *ns)
+                       unsigned *ns, struct series_info *info)
 {
     /* a regular file only: a FIFO named as the series must not block */
     int fd = hpm_file_open_regular(path);
@@ -97,17 +106,30 @@ static int read_series(const char *path, const char *events, int total, struct p
             close(fd);
         return 1;
     }
+    memset(info, 0, sizeof *info);
     while (fgets(line, sizeof line, f)) {
         char ev[64], extra;
-        double t, delta, rate, tot;
+        double t, delta, rate, tot, mt, mrate;
         struct plot_series *x;
+        int fields;
         lineno++;
+        if (strncmp(line, "hpm series: ", 12) == 0 && !info->program[0]) {
+            /* "hpm series: COMMAND (machine M; ...)": the program */
+            size_t l = strcspn(line + 12, "\n");
+            const char *paren = strstr(line + 12, " (machine ");
+            if (paren && (size_t)(paren - (line + 12)) < l)
+                l = (size_t)(paren - (line + 12));
+            snprintf(info->program, sizeof info->program, "%.*s", (int)l, line + 12);
+            continue;
+        }
         /* the header, and hpm's own messages when the series was taken from
          * stderr (hpm count -I ... 2>series.csv), are not data */
         if (strncmp(line, "time_s,event,", 13) == 0 || strncmp(line, "hpm", 3) == 0 ||
             line[0] == '#' || line[0] == '\n')
             continue;
-        if (sscanf(line, "%lf,%63[^,],%lf,%lf,%lf%c", &t, ev, &delta, &rate, &tot, &extra) < 5) {
+        fields = sscanf(line, "%lf,%63[^,],%lf,%lf,%lf,%lf,%lf%c", &t, ev, &delta, &rate, &tot,
+                        &mt, &mrate, &extra);
+        if (fields < 5) {
             fprintf(stderr,
                     "hpm plot: %s:%lu: not an interval series line "
                     "(time_s,event,delta,rate_per_s,total)\n",
@@ -142,12 +164,44 @@ static int read_series(const char *path, const char *events, int total, struct p
                 return 1;
             }
             x->v = nv;
+            nv = realloc(x->mt, nc * sizeof *nv);
+            if (!nv) {
+                fclose(f);
+                return 1;
+            }
+            x->mt = nv;
+            nv = realloc(x->mv, nc * sizeof *nv);
+            if (!nv) {
+                fclose(f);
+                return 1;
+            }
+            x->mv = nv;
             x->cap = nc;
+        }
+        info->lines++;
+        if (fields >= 7) {
+            /* modeled time beside host time: kept apart until every line
+             * is known to have it */
+            info->modeled_lines++;
+            x->mt[x->n] = mt;
+            x->mv[x->n] = mrate;
         }
         x->t[x->n] = t;
         x->v[x->n++] = total ? tot : rate;
     }
     fclose(f);
+    if (info->lines && info->modeled_lines == info->lines) {
+        unsigned i;
+        for (i = 0; i < *ns; i++) {
+            size_t k;
+            for (k = 0; k < s[i].n; k++) {
+                s[i].t[k] = s[i].mt[k];
+                if (!total)
+                    s[i].v[k] = s[i].mv[k];
+            }
+        }
+    } else
+        info->modeled_lines = 0;
     if (*ns == 0) {
         fprintf(stderr, "hpm plot: %s: no data%s\n", path, events ? " for those events" : "");
         return 1;
@@ -204,7 +258,7 @@ void gp_string(FILE *g, const char *prefix, const char *s)
 /* Draws the series into out (.svg or .png) with gnuplot: 0, or 1 after a
  * message. xtics: names of the x positions 0, 1, ... (baselines), or NULL
  * for a time axis. */
-static int draw_plot(const char *out, const char *title, const char *ylabel,
+static int draw_plot(const char *out, const char *title, const char *xlabel, const char *ylabel,
                      const struct plot_series *s, unsigned ns, const char *const *xtics,
                      unsigned n_xtics)
 {
@@ -250,7 +304,7 @@ static int draw_plot(const char *out, const char *title, const char *ylabel,
     gp_string(g, "", title);
     fprintf(g, " noenhanced\nset xlabel '%s'\nset ylabel '%s'\nset key outside right "
                "noenhanced\nset grid\n",
-            xtics ? "baseline" : "time (s)", ylabel);
+            xlabel, ylabel);
     if (xtics) {
         /* the baselines' names under their points (gp_safe'd by the caller) */
         fprintf(g, "set xtics rotate by -30 (");
@@ -412,7 +466,8 @@ static int plot_baselines(const char *out, const char *events, const char *const
         }
         json_decref(root);
     }
-    rc = draw_plot(out, "across baselines", "total or metric (modeled)", s, ns, names, n);
+    rc = draw_plot(out, "across baselines", "baseline", "total or metric (modeled)", s, ns, names,
+                   n);
     if (rc == 0)
         printf("hpm plot: wrote %s (%u series over %u baselines)\n", out, ns, n);
 out:
@@ -421,6 +476,32 @@ out:
         free(s[k].v);
     }
     return rc;
+}
+
+static void free_series(struct plot_series *s, unsigned ns)
+{
+    unsigned i;
+    for (i = 0; i < ns; i++) {
+        free(s[i].t);
+        free(s[i].v);
+        free(s[i].mt);
+        free(s[i].mv);
+    }
+}
+
+/* "PROGRAM: EVENT, EVENT" (the file's name when the series names no
+ * program); control characters left out, as gnuplot must not see them. */
+static void series_title(char *buf, size_t len, const struct series_info *info,
+                         const char *path, const struct plot_series *s, unsigned ns)
+{
+    size_t at, i;
+    unsigned k;
+    at = (size_t)snprintf(buf, len, "%s:", info->program[0] ? info->program : path);
+    for (k = 0; k < ns && at < len; k++)
+        at += (size_t)snprintf(buf + at, len - at, "%s %s", k ? "," : "", s[k].name);
+    for (i = 0; buf[i]; i++)
+        if ((unsigned char)buf[i] < 0x20 || buf[i] == 0x7f)
+            buf[i] = '?';
 }
 
 int cmd_plot(int argc, char **argv)
@@ -440,8 +521,9 @@ int cmd_plot(int argc, char **argv)
         HPM_OPT_TABLE_END,
     };
     struct plot_series s[PLOT_MAX_EVENTS];
+    struct series_info info;
     unsigned ns = 0, i;
-    char outbuf[4096];
+    char outbuf[4096], title[512];
     const char *ext;
 
     /* the file may come first (hpm plot FILE -o OUT) or after the options */
@@ -490,26 +572,27 @@ int cmd_plot(int argc, char **argv)
                              "the output must end in .svg or .png: '%s'", out);
     if (!runner_output_ok("hpm plot", out))
         return 2;
-    if (read_series(argv[first], events, total, s, &ns) != 0)
+    if (read_series(argv[first], events, total, s, &ns, &info) != 0) {
+        free_series(s, ns);
         return 1;
+    }
     for (i = 0; i < ns; i++)
         if (!gp_safe(s[i].name)) {
             char shown[200];
             fprintf(stderr, "hpm plot: %s: '%s': an event name with control characters; not a "
                             "series of hpm's\n",
                     argv[first], printable(s[i].name, shown, sizeof shown));
-            for (i = 0; i < ns; i++) {
-                free(s[i].t);
-                free(s[i].v);
-            }
+            free_series(s, ns);
             return 2;
         }
-
-    rc = draw_plot(out, argv[first], total ? "total (modeled)" : "rate per second of host time (modeled counts)", s, ns, NULL, 0);
-    for (i = 0; i < ns; i++) {
-        free(s[i].t);
-        free(s[i].v);
-    }
+    series_title(title, sizeof title, &info, argv[first], s, ns);
+    rc = draw_plot(out, title,
+                   info.modeled_lines ? "modeled time (s)" : "host time (s): the series has no cycles",
+                   total ? "total (modeled)"
+                   : info.modeled_lines ? "rate per modeled second"
+                                        : "rate per second of host time (modeled counts)",
+                   s, ns, NULL, 0);
+    free_series(s, ns);
     if (rc == 0)
         printf("hpm plot: wrote %s (%u event%s)\n", out, ns, ns == 1 ? "" : "s");
     return rc;
