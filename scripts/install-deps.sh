@@ -26,7 +26,7 @@ PACKAGES=(
   valgrind
   python3 xz-utils sqlite3 bzip2 gzip
   libpfm4-dev libdw-dev
-  gfortran papi-examples libpapi-dev
+  gfortran papi-examples libpapi-dev papi-tools
   gnuplot-nox libmicrohttpd-dev curl libxml2-utils cmark-gfm
   linux-perf libc6-dbg binutils
   openmpi-bin libopenmpi-dev libjansson-dev

@@ -279,8 +279,10 @@ int count_on_perf(const struct count_opts *o, struct count_perf_plan *plan,
     for (i = 0; i < plan->n && at < sizeof names; i++)
         at += (size_t)snprintf(names + at, sizeof names - at, "%s%s", i ? "," : "",
                                plan->ev[i].name);
-    fprintf(stderr, "hpm: counting %s on perf_event (measured), the program natively; %s\n",
-            names, pmu);
+    /* the host's PMU is the report's "host PMU" line: said once */
+    if (!o->quiet)
+        fprintf(stderr, "hpm: counting %s on perf_event (measured), the program natively\n",
+                names);
     spec.argv = o->prog;
     spec.path = path;
     spec.forward_signals = 1;
