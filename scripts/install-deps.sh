@@ -12,8 +12,10 @@ set -euo pipefail
 # programs bench/vpmu times, tests/golden counts and the cross-check runs. The component layer: libpfm4
 # names hardware events for perf_event, libdw reads symbols. PAPI
 # compatibility: gfortran builds the Fortran bindings and tests, papi-examples
-# ships PAPI's own test suite (our bar), libpapi-dev is the peer that the
-# PAPI benchmark and the suite's reference run use. MPI jobs: Open MPI's
+# ships PAPI's own test suite (our bar), papi-tools PAPI's utilities
+# (papi_avail, papi_cost, ...: papi.tools runs them under hpm run),
+# libpapi-dev is the peer that the PAPI benchmark and the suite's reference
+# run use. MPI jobs: Open MPI's
 # mpirun and mpicc (the tests' MPI program), libjansson reads the ranks'
 # JSON results (hpm merge).
 # hpm record's tests read its perf.data with Debian's perf (linux-perf) and
