@@ -18,6 +18,8 @@ set -euo pipefail
 # run use. MPI jobs: Open MPI's
 # mpirun and mpicc (the tests' MPI program), libjansson reads the ranks'
 # JSON results (hpm merge).
+# hpm serve's tests are scraped by Debian's Prometheus and linted by its
+# promtool (prometheus).
 # hpm record's tests read its perf.data with Debian's perf (linux-perf) and
 # check the flame graph with xmllint (libxml2-utils). Profiles name the C
 # library's lines from libc6-dbg (compressed DWARF, which the profile front
@@ -29,7 +31,7 @@ PACKAGES=(
   python3 xz-utils sqlite3 bzip2 gzip
   libpfm4-dev libdw-dev
   gfortran papi-examples libpapi-dev papi-tools
-  gnuplot-nox libmicrohttpd-dev curl libxml2-utils cmark-gfm
+  gnuplot-nox libmicrohttpd-dev curl libxml2-utils cmark-gfm prometheus
   linux-perf libc6-dbg binutils
   openmpi-bin libopenmpi-dev libjansson-dev
 )

@@ -393,6 +393,59 @@ progress)
     grep -q "elapsed\|counting on the virtual PMU" tty.txt && fail "--quiet printed progress"
     grep -q "^ INSTRUCTIONS" tty.txt || fail "--quiet lost the report"
     ;;
+serve_prometheus)
+    # Debian's Prometheus scrapes hpm serve (OpenMetrics, as it asks) while
+    # hpm count runs a program: after the program ended, Prometheus has its
+    # final counts, the report's exactly, and hpm_process_running 0;
+    # promtool checks the Prometheus text format, asked for with Accept
+    command -v prometheus >/dev/null && command -v promtool >/dev/null ||
+        fail "prometheus and promtool are missing (scripts/install-deps.sh)"
+    "$hpm" serve --port 0 --keep 10 >serve.out 2>serve.err &
+    sv=$!
+    i=0
+    while [ $i -lt 50 ] && ! grep -q http serve.out; do sleep 0.1; i=$((i + 1)); done
+    url=$(awk '{ print $3 }' serve.out)
+    [ -n "$url" ] || { kill $sv; fail "hpm serve did not start: $(cat serve.err)"; }
+    target=${url#http://}
+    target=${target%/metrics}
+    printf 'global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: hpm\n    static_configs:\n      - targets: ["%s"]\n' \
+        "$target" >prom.yml
+    port=$((20000 + $$ % 20000))
+    prometheus --config.file=prom.yml --storage.tsdb.path=tsdb \
+        --web.listen-address=127.0.0.1:$port >prom.log 2>&1 &
+    pm=$!
+    q() { # q PROMQL: the values of an instant query, one a line
+        curl -sf --data-urlencode "query=$1" "http://127.0.0.1:$port/api/v1/query" |
+            "$py" -c 'import json, sys
+for r in json.load(sys.stdin)["data"]["result"]:
+    print(r["value"][1])'
+    }
+    i=0
+    while [ $i -lt 100 ] && [ "$(q 'up{job="hpm"}' 2>/dev/null)" != 1 ]; do
+        sleep 0.2
+        i=$((i + 1))
+    done
+    [ "$(q 'up{job="hpm"}')" = 1 ] ||
+        { kill $sv $pm; fail "Prometheus does not scrape hpm serve: $(tail -5 prom.log)"; }
+    run count -e FP_DP_SCALAR --csv -o r.csv -- "$prog" slowadds 41 2000000
+    total=$(awk -F, '$1 == "event" && $2 == "FP_DP_SCALAR" && $5 == "" { print $7 }' r.csv)
+    sel='{kind="FP_DP_SCALAR",core="0"} * on(pid) group_left hpm_process_info{command=~".*count_prog slowadds 41 2000000"}'
+    i=0
+    while [ $i -lt 50 ] && [ "$(q "hpm_events_total$sel")" != "$total" ]; do
+        sleep 0.2
+        i=$((i + 1))
+    done
+    got=$(q "hpm_events_total$sel")
+    ended=$(q "hpm_process_running * on(pid) group_left hpm_process_info{command=~\".*count_prog slowadds 41 2000000\"}")
+    curl -sf -H 'Accept: text/plain; version=0.0.4' -D headers.txt "$url" >text.txt
+    kill $pm $sv
+    wait $pm $sv
+    expect_eq "Prometheus' final FP_DP_SCALAR" "$got" "$total"
+    expect_eq "Prometheus' hpm_process_running at the end" "$ended" 0
+    grep -qi "^Content-Type: text/plain; version=0.0.4" headers.txt || fail "$(cat headers.txt)"
+    grep -q "# EOF" text.txt && fail "the text format ends with # EOF"
+    promtool check metrics <text.txt >lint.txt 2>&1 || fail "promtool: $(cat lint.txt)"
+    ;;
 serve)
     # the OpenMetrics endpoint, scraped with curl and parsed
     "$hpm" serve --port 0 >serve.out 2>serve.err &
