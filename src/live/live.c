@@ -232,15 +232,38 @@ static int read_seq(int fd, uint64_t *seq)
                : -1;
 }
 
+/* A writer descheduled in the middle of an update (a loaded host: other
+ * processes take the cores for tens of milliseconds) keeps its sequence
+ * odd that long: a reader yields first, then sleeps a millisecond a try,
+ * and gives up only when an update has stayed open this long (the writer
+ * died in it). */
+#define SNAPSHOT_PATIENCE_MS 2000
+
+static uint64_t mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
 int hpm_live_snapshot(const struct hpm_live_reader *r, struct hpm_live *out)
 {
-    int tries;
+    unsigned tries;
+    uint64_t t0 = 0;
     if (!r->open)
         return -1;
-    for (tries = 0; tries < 1000; tries++) {
+    for (tries = 0;; tries++) {
         uint64_t s1, s2;
         if (read_seq(r->fd, &s1) != 0)
             return -1; /* truncated under us */
+        if (tries >= 100) {
+            const struct timespec ms = {0, 1000000L};
+            if (!t0)
+                t0 = mono_ms();
+            else if (mono_ms() - t0 > SNAPSHOT_PATIENCE_MS)
+                return -1;
+            nanosleep(&ms, NULL);
+        }
         if (s1 & 1) {
             sched_yield(); /* the writer is in the middle of an update */
             continue;
