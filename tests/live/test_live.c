@@ -17,18 +17,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hpm_check.h"
 #include "live.h"
 #include "vpmu_live.h"
 
 static struct hpm_live *view;
-static int failures;
-#define CHECK(c)                                                                             \
-    do {                                                                                     \
-        if (!(c)) {                                                                          \
-            fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, #c);                          \
-            failures++;                                                                      \
-        }                                                                                    \
-    } while (0)
 
 static void sleep_ms(long ms)
 {

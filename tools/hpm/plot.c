@@ -89,6 +89,22 @@ struct series_info {
     int lines, modeled_lines;
 };
 
+/* Room for twice as many points in each of x's columns; 0, or -1. */
+static int series_grow(struct plot_series *x)
+{
+    double **cols[4] = {&x->t, &x->v, &x->mt, &x->mv};
+    size_t nc = x->cap ? x->cap * 2 : 64;
+    unsigned c;
+    for (c = 0; c < 4; c++) {
+        double *p = realloc(*cols[c], nc * sizeof *p);
+        if (!p)
+            return -1;
+        *cols[c] = p;
+    }
+    x->cap = nc;
+    return 0;
+}
+
 /* Reads the CSV; 0, or 1 after printing file:line: why. */
 static int read_series(const char *path, const char *events, int total, struct plot_series *s,
                        unsigned *ns, struct series_info *info)
@@ -150,33 +166,9 @@ static int read_series(const char *path, const char *events, int total, struct p
             fclose(f);
             return 1;
         }
-        if (x->n == x->cap) {
-            size_t nc = x->cap ? x->cap * 2 : 64;
-            double *nt = realloc(x->t, nc * sizeof *nt), *nv;
-            if (!nt) {
-                fclose(f);
-                return 1;
-            }
-            x->t = nt;
-            nv = realloc(x->v, nc * sizeof *nv);
-            if (!nv) {
-                fclose(f);
-                return 1;
-            }
-            x->v = nv;
-            nv = realloc(x->mt, nc * sizeof *nv);
-            if (!nv) {
-                fclose(f);
-                return 1;
-            }
-            x->mt = nv;
-            nv = realloc(x->mv, nc * sizeof *nv);
-            if (!nv) {
-                fclose(f);
-                return 1;
-            }
-            x->mv = nv;
-            x->cap = nc;
+        if (x->n == x->cap && series_grow(x) != 0) {
+            fclose(f);
+            return 1;
         }
         info->lines++;
         if (fields >= 7) {
@@ -255,6 +247,55 @@ void gp_string(FILE *g, const char *prefix, const char *s)
     fputc('\'', g);
 }
 
+FILE *gp_start(const char *cmd, pid_t *pid)
+{
+    int pfd[2];
+    FILE *g;
+    if (pipe(pfd) != 0) {
+        fprintf(stderr, "%s: pipe: %s\n", cmd, strerror(errno));
+        return NULL;
+    }
+    fflush(NULL);
+    *pid = fork();
+    if (*pid == 0) {
+        /* gnuplot draws onto its standard output when it cannot open the
+         * output file: that drawing is not hpm's output */
+        int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+        close(pfd[1]);
+        if (dup2(pfd[0], 0) < 0)
+            _exit(127);
+        if (null >= 0)
+            (void)dup2(null, 1);
+        execlp("gnuplot", "gnuplot", (char *)NULL);
+        fprintf(stderr, "%s: cannot run gnuplot: %s (Debian: gnuplot-nox)\n", cmd,
+                strerror(errno));
+        _exit(127);
+    }
+    close(pfd[0]);
+    if (*pid < 0 || !(g = fdopen(pfd[1], "w"))) {
+        fprintf(stderr, "%s: cannot start gnuplot\n", cmd);
+        if (*pid < 0)
+            close(pfd[1]);
+        return NULL;
+    }
+    return g;
+}
+
+int gp_finish(const char *cmd, FILE *g, pid_t pid)
+{
+    int status;
+    fclose(g);
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return 1;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "%s: gnuplot failed (status %d)\n", cmd,
+                WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+        return 1;
+    }
+    return 0;
+}
+
 /* Draws the series into out (.svg or .png) with gnuplot: 0, or 1 after a
  * message. xtics: names of the x positions 0, 1, ... (baselines), or NULL
  * for a time axis. */
@@ -263,37 +304,11 @@ static int draw_plot(const char *out, const char *title, const char *xlabel, con
                      unsigned n_xtics)
 {
     const char *ext = strrchr(out, '.');
-    int pfd[2], status;
     unsigned i;
     pid_t pid;
-    FILE *g;
-    if (pipe(pfd) != 0) {
-        fprintf(stderr, "hpm plot: pipe: %s\n", strerror(errno));
+    FILE *g = gp_start("hpm plot", &pid);
+    if (!g)
         return 1;
-    }
-    fflush(NULL);
-    pid = fork();
-    if (pid == 0) {
-        close(pfd[1]);
-        if (dup2(pfd[0], 0) < 0)
-            _exit(127);
-        /* gnuplot draws onto its standard output when it cannot open the
-         * output file: that drawing is not hpm plot's output */
-        {
-            int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-            if (null >= 0)
-                (void)dup2(null, 1);
-        }
-        execlp("gnuplot", "gnuplot", (char *)NULL);
-        fprintf(stderr, "hpm plot: cannot run gnuplot: %s (Debian: gnuplot-nox)\n",
-                strerror(errno));
-        _exit(127);
-    }
-    close(pfd[0]);
-    if (pid < 0 || !(g = fdopen(pfd[1], "w"))) {
-        fprintf(stderr, "hpm plot: cannot start gnuplot\n");
-        return 1;
-    }
     fprintf(g, "set terminal %s size 900,500\nset output ",
             strcmp(ext, ".svg") == 0 ? "svg dynamic" : "pngcairo");
     /* gnuplot opens an output named '|CMD' as a pipe to a shell running
@@ -328,16 +343,7 @@ static int draw_plot(const char *out, const char *title, const char *xlabel, con
         gp_string(g, "", s[i].name);
     }
     fprintf(g, "\n");
-    fclose(g);
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return 1;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        fprintf(stderr, "hpm plot: gnuplot failed (status %d)\n",
-                WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
-        return 1;
-    }
-    return 0;
+    return gp_finish("hpm plot", g, pid);
 }
 
 /* A JSON report starts with '{' (after white space). */

@@ -2,9 +2,10 @@
 /*
  * roofline.h - what the parts of hpm roofline share: the levels, the
  * ceilings (the machine file's and those measured on the model), the items
- * (loops and functions) and the functions across roofline.c (the command
- * and the analysis), roofline_measure.c (the model's own ceilings, cached)
- * and roofline_write.c (text, CSV, JSON and the picture).
+ * (loops and functions) and the functions across roofline.c (the
+ * command), roofline_items.c (costs to rates and bounds, hpm profile run
+ * for a program: a leaf), roofline_measure.c (the model's own ceilings,
+ * cached) and roofline_write.c (text, CSV, JSON and the picture).
  */
 #ifndef HPM_TOOL_ROOFLINE_H
 #define HPM_TOOL_ROOFLINE_H
@@ -52,7 +53,7 @@ enum {
     K_STORE_BYTES, K_L1D_MISSES, K_L1D_WB, K_L3_READS, K_L3_WB_IN, K_DDR_R, K_DDR_W, K_N
 };
 
-/* roofline.c: an item from its costs v (kx: the profile's index of each
+/* roofline_items.c: an item from its costs v (kx: the profile's index of each
  * K_*), classified against c and, when measured, me. */
 void roofline_item_fill(struct item *it, const uint64_t *v, const int *kx,
                         const struct hpm_machine *m, const struct ceilings *c,

@@ -441,20 +441,6 @@ static void plot_roofs(FILE *g, const struct ceilings *c, const struct measured 
     }
 }
 
-static int gnuplot_wait(pid_t pid)
-{
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return 1;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        fprintf(stderr, "hpm roofline: gnuplot failed (status %d)\n",
-                WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
-        return 1;
-    }
-    return 0;
-}
-
 static void plot_script(FILE *g, const char *out, const char *what, struct pic_point *pt,
                         size_t np, const struct item *it, const struct pic_axes *a,
                         const struct ceilings *c, const struct hpm_machine *m,
@@ -509,7 +495,6 @@ int roofline_draw(const char *out, const char *what, const struct item *it, size
     struct pic_point *pt = calloc(n ? n : 1, sizeof *pt);
     struct pic_axes a;
     size_t np = 0, i, skipped = 0;
-    int pfd[2];
     pid_t pid;
     FILE *g;
     if (!pt)
@@ -530,35 +515,14 @@ int roofline_draw(const char *out, const char *what, const struct item *it, size
     for (i = 0; i < np; i++)
         place_point(&pt[i], &a);
     place_labels(pt, np);
-    if (pipe(pfd) != 0) {
-        free(pt);
-        return 1;
-    }
-    fflush(NULL);
-    pid = fork();
-    if (pid == 0) {
-        int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-        close(pfd[1]);
-        if (dup2(pfd[0], 0) < 0)
-            _exit(127);
-        if (null >= 0)
-            (void)dup2(null, 1);
-        execlp("gnuplot", "gnuplot", (char *)NULL);
-        fprintf(stderr, "hpm roofline: cannot run gnuplot: %s (Debian: gnuplot-nox)\n",
-                strerror(errno));
-        _exit(127);
-    }
-    close(pfd[0]);
-    if (pid < 0 || !(g = fdopen(pfd[1], "w"))) {
-        fprintf(stderr, "hpm roofline: cannot start gnuplot\n");
+    if (!(g = gp_start("hpm roofline", &pid))) {
         free(pt);
         return 1;
     }
     plot_script(g, out, what, pt, np, it, &a, c, m, me);
-    fclose(g);
     free(pt);
     if (skipped)
         fprintf(stderr, "hpm roofline: %zu item%s without modeled time (no cycles) not drawn\n",
                 skipped, skipped == 1 ? "" : "s");
-    return gnuplot_wait(pid);
+    return gp_finish("hpm roofline", g, pid);
 }
