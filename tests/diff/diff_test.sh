@@ -214,6 +214,17 @@ profiles)
     expect_rc 0
     run diff --limit INSTRUCTIONS@hot:+0% a.prof b.prof
     expect_rc 3
+    # one build under two names and folders: every global, stub and data
+    # object matches (no gone and new pair for the same thing)
+    cp "$prog_a" progX
+    mkdir -p sub && cp "$prog_a" sub/progY
+    run profile -e INSTRUCTIONS,L1D_MISSES -o x.prof -- ./progX
+    expect_rc 0
+    run profile -e INSTRUCTIONS,L1D_MISSES -o y.prof -- ./sub/progY
+    expect_rc 0
+    run diff --top 1000 x.prof y.prof
+    expect_rc 0
+    grep -q "(gone)\|(new)" out && fail "one build under two names: $(grep '(gone)\|(new)' out)"
     # a differential flame graph of two recordings: hot's frame is red
     # (more instructions), its change the extra loop's, within one sampling
     # period per stack (the samples fall elsewhere once code moves)
@@ -476,6 +487,99 @@ baseline)
         "$hpm" count --json -o r3.json -- ./prog >/dev/null 2>&1
     run diff --limit '*:~0%' r1.json r3.json
     expect_rc 3
+    ;;
+markdown)
+    # the pull-request comment: the gate's verdict first, the N largest
+    # changes of the exact and modeled events with the rest counted, the
+    # host-measured ones apart (or left out), CommonMark that cmark-gfm
+    # reads into tables
+    {
+        printf '{"source": "modeled", "machine": {"name": "bgp", "cores": 4, "frequency_hz": 850000000},\n "events": [\n'
+        for i in $(seq 1 12); do
+            printf '  {"name": "%s", "source": "modeled", "count": %d},\n' \
+                "$(sed -n "${i}p" <<EOT
+INSTRUCTIONS
+CYCLES
+LOADS
+STORES
+L1D_MISSES
+L2_MISSES
+BRANCHES
+BR_MISPREDICTS
+FP_OPS
+DTLB_MISSES
+ITLB_MISSES
+SYSCALLS
+EOT
+)" "$((1000 + i))"
+        done
+        printf '  {"name": "KERNEL_HOST_SYSTEM_NS", "source": "measured", "count": 5000}]}\n'
+    } >old.json
+    # each modeled event of NEW 2% and more up (1% more than the one before), the
+    # measured one down 26%
+    python3 -c '
+import json, sys
+d = json.load(open("old.json"))
+for i, e in enumerate(d["events"]):
+    e["count"] = 3700 if e["source"] == "measured" else e["count"] * (102 + i) // 100
+json.dump(d, open("new.json", "w"))'
+    run diff --markdown --rows 3 --limit INSTRUCTIONS:+1% --limit CYCLES:+50% old.json new.json
+    expect_rc 3
+    cp out c.md
+    [ "$(grep -v '^#\|^$' c.md | head -1 | cut -c1-22)" = "**Gate: regression**: " ] ||
+        fail "the comment does not lead with the verdict: $(head -5 c.md)"
+    grep -q "^\*\*Gate: regression\*\*: 1 of 2 limits exceeded" c.md || fail "$(head -5 c.md)"
+    grep -q "^- \`regression: INSTRUCTIONS:+1%: INSTRUCTIONS went from 1001 to 1021 (+2.00%)" c.md ||
+        fail "the exceeded limit is not named"
+    [ "$(awk '/^\| event \|/ { t++ } t == 1 && /^\| [A-Z]/ { n++ } /^$/ && t { t = t == 1 ? 2 : t } END { print n }' c.md)" = 3 ] ||
+        fail "not 3 rows in the events table: $(cat c.md)"
+    grep -q "^9 more events changed" c.md || fail "the rest is not counted"
+    grep -q "^Measured on the host, not exact" c.md || fail "no table of measured events"
+    awk '/^Measured on the host/ { m = 1 } /KERNEL_HOST_SYSTEM_NS/ && !m { exit 1 }' c.md ||
+        fail "a measured event in the ranking"
+    cmark-gfm --extension table c.md >c.html || fail "cmark-gfm rejects the comment"
+    [ "$(grep -c '<table>' c.html)" -ge 2 ] || fail "cmark-gfm found no tables: $(head c.html)"
+    run diff --markdown --no-measured old.json new.json
+    expect_rc 0
+    grep -q KERNEL_HOST out && fail "--no-measured kept KERNEL_HOST_SYSTEM_NS"
+    # 0 -> 0 is no change: a function only one profile has, with none of
+    # the sorted event, is not listed as gone
+    for side in old new; do
+        {
+            printf '# callgrind format\nversion: 1\ncreator: hpm profile: the virtual PMU, machine bgp (counts modeled, not measured)\n'
+            printf 'cmd: ./prog\nevents: INSTRUCTIONS L1D_MISSES\nob=/tmp/b/prog\nfl=prog.c\nfn=main\n10 100 %s\n' \
+                "$([ $side = old ] && echo 5 || echo 7)"
+            [ $side = old ] && printf 'fn=quiet\n20 50 0\n'
+        } >$side.cg
+    done
+    run diff --sort L1D_MISSES old.cg new.cg
+    expect_rc 0
+    grep -q "quiet" out && fail "a function with 0 -> 0 misses is listed: $(cat out)"
+    run diff --sort INSTRUCTIONS old.cg new.cg
+    grep -q "quiet (gone)" out || fail "quiet's instructions did go: $(cat out)"
+    ;;
+recipe)
+    # docs/ci.md's CI recipe, run as written there: a baseline of one build,
+    # then the pipeline on a build that got slower (the program's name and
+    # input stand for ./myprog input)
+    sed -n '/^## A CI recipe/,/^Run the program/p' "$(dirname "$0")/../../docs/ci.md" |
+        sed -n 's/^    //p' >recipe.sh
+    grep -q "hpm diff --markdown" recipe.sh || fail "no recipe found in docs/ci.md"
+    sed -i -e "s#^hpm #\"\$HPM\" #; s#^\( *\)hpm #\1\"\$HPM\" #" -e 's#\./myprog input#./myprog#' recipe.sh
+    # the recipe's two halves: the save once, then the pipeline
+    head -2 recipe.sh >save.sh
+    tail -n +3 recipe.sh >pipeline.sh
+    cp "$prog_a" myprog
+    HPM=$hpm sh save.sh >save.out 2>&1 || fail "the recipe's save: $(cat save.out)"
+    cp "$prog_b" myprog
+    HPM=$hpm sh pipeline.sh >pipe.out 2>&1
+    rc=$?
+    expect_rc 3
+    [ -s new.json ] || fail "the pipeline wrote no new.json"
+    grep -v '^#\|^$' comment.md | head -1 | grep -q "^\*\*Gate: regression\*\*" ||
+        fail "comment.md does not lead with the verdict: $(head -5 comment.md)"
+    cmark-gfm --extension table comment.md >comment.html || fail "cmark-gfm rejects comment.md"
+    grep -q "<table>" comment.html || fail "no table in comment.md"
     ;;
 *)
     echo "unknown scenario $scenario" >&2

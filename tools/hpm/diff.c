@@ -339,15 +339,41 @@ static int fill_count(struct diff *d, int s, struct side *x)
     return 0;
 }
 
-/* A function's name for matching across builds: its name; the object's
- * file name only where the name says nothing ("???"). */
+/* An object as two builds of one program share it: the program itself
+ * (whatever the build calls it) is "the program", any other object its
+ * file name (libc.so.6), never a path. */
+static const char *obj_key(const struct hpm_profile *p, const char *obj)
+{
+    const char *base = strrchr(obj, '/'), *cmd = p->command ? p->command : "";
+    size_t n = strcspn(cmd, " "), b;
+    const char *prog = cmd;
+    base = base ? base + 1 : obj;
+    /* the command's first word is the program as it was run (./a.out) */
+    for (b = 0; b < n; b++)
+        if (cmd[b] == '/')
+            prog = cmd + b + 1;
+    b = (size_t)(cmd + n - prog);
+    return b && strlen(base) == b && strncmp(base, prog, b) == 0 ? "the program" : base;
+}
+
+/* A function's name for matching across builds: its name, the program's
+ * own PLT stubs as the program's (their name carries its file name); the
+ * object only where the name says nothing ("???"). */
 static const char *fn_key(const struct hpm_profile *p, const struct hpm_prof_fn *f, char *buf,
                           size_t len)
 {
-    const char *obj = p->strs[f->obj], *base = strrchr(obj, '/');
-    if (strcmp(p->strs[f->name], "???") != 0)
-        return p->strs[f->name];
-    snprintf(buf, len, "??? [%s]", base ? base + 1 : obj);
+    static const char stubs[] = "(PLT stubs of ";
+    const char *name = p->strs[f->name];
+    if (strncmp(name, stubs, sizeof stubs - 1) == 0) {
+        char obj[256];
+        snprintf(obj, sizeof obj, "%.*s", (int)strcspn(name + sizeof stubs - 1, ")"),
+                 name + sizeof stubs - 1);
+        snprintf(buf, len, "%s%s)", stubs, obj_key(p, obj));
+        return buf;
+    }
+    if (strcmp(name, "???") != 0)
+        return name;
+    snprintf(buf, len, "??? [%s]", obj_key(p, p->strs[f->obj]));
     return buf;
 }
 
@@ -443,8 +469,8 @@ static int fill_data(struct diff *d, int s, struct side *x)
         unsigned line = fn->n_costs ? fn->costs[0].line : 0;
         if (fn->file)
             snprintf(key, sizeof key, "%s (%s:%u)", p->strs[fn->name], p->strs[fn->file], line);
-        else
-            snprintf(key, sizeof key, "%s (%s)", p->strs[fn->name], p->strs[fn->obj]);
+        else /* globals by their object: the program's under any name */
+            snprintf(key, sizeof key, "%s (%s)", p->strs[fn->name], obj_key(p, p->strs[fn->obj]));
         if (table_add(d, DIFF_DATA, key, s, 0, 0) != 0)
             return -1;
         for (c = 0; c < fn->n_costs; c++)
@@ -761,9 +787,10 @@ size_t diff_changes(const struct diff *d, unsigned table, unsigned kind,
         *out = NULL;
         return 0;
     }
+    /* a row new or gone with none of this kind on either side is no
+     * change of it (0 -> 0 is not "gone") */
     for (i = 0; i < t->n; i++)
-        if (t->rows[i].v[0][kind] != t->rows[i].v[1][kind] ||
-            t->rows[i].present[0] != t->rows[i].present[1])
+        if (t->rows[i].v[0][kind] != t->rows[i].v[1][kind])
             v[n++] = &t->rows[i];
     sort_kind = kind;
     if (n > 1)

@@ -98,7 +98,8 @@ double diff_percent(uint64_t old, uint64_t new_);
 /* The same as text: "+1.25%", "-2.1e-05%" (too small for two decimals),
  * "from 0". */
 void diff_percent_text(char *buf, size_t len, uint64_t old, uint64_t new_);
-/* The rows of a table that changed in kind (or appeared, or vanished),
+/* The rows of a table whose value of kind changed (those that appeared or
+ * vanished included, but not one with none of kind on either side),
  * largest absolute change first; *out is malloc'd. */
 size_t diff_changes(const struct diff *d, unsigned table, unsigned kind,
                     const struct diff_row ***out);
@@ -110,9 +111,26 @@ int diff_metric(const struct diff *d, unsigned i, double out[2]);
 
 /* ------------------------------------------------------------ the walk */
 
+/* What the limits found: each limit (each event of a '*' limit) held, was
+ * exceeded, was not comparable (a soft limit needs the event, and the
+ * scope, on both sides; a hard one on NEW's) or was not gated (unstable). */
+struct diff_verdict {
+    unsigned held, exceeded, not_comparable, not_gated;
+};
+
+/* What a gate found, for a writer that shows it (Markdown leads with it). */
+struct diff_gate_result {
+    unsigned n_limits;
+    struct diff_verdict verdict;
+    int status;          /* enum gate_status */
+    const char *lines;   /* the gate's messages, one per line ("hpm: ..."), or "" */
+};
+
 struct diff_view {
     unsigned sort;  /* the kind tables are sorted by */
     long top;       /* rows per table */
+    int no_measured; /* leave the host-measured events out (they are marked otherwise) */
+    const struct diff_gate_result *gate; /* NULL: no limits were checked */
 };
 
 /* One writer per format: the walk calls these in order. */
@@ -171,12 +189,6 @@ struct diff_limit {
  * (+1) is refused: a hard limit has no sign. 0, or -1 with a message. */
 int diff_limit_parse(const char *s, struct diff_limit *l, char *err, size_t errlen);
 
-/* What the limits found: each limit (each event of a '*' limit) held, was
- * exceeded, was not comparable (a soft limit needs the event, and the
- * scope, on both sides; a hard one on NEW's) or was not gated (unstable). */
-struct diff_verdict {
-    unsigned held, exceeded, not_comparable, not_gated;
-};
 
 /* Checks every limit; prints each one exceeded or not comparable to f
  * (with, for a totals limit on profiles, the functions whose change makes
