@@ -134,7 +134,11 @@ struct count_run {
     struct reap_views early;
     struct runner_killed *taken;
     struct vpmu_output out;
+    struct vpmu_session session; /* the run's output, read once */
+    struct count_tree_reader tree_rd;
     struct count_tree tree;
+    struct profile_reader prof; /* hpm profile's handler (have_prof) */
+    int have_prof;
     struct count_report r;
     struct count_notes nb;
 };
@@ -205,14 +209,53 @@ static int spawn(struct count_run *x)
     return rc;
 }
 
-/* The tree's output files loaded, with the views of its killed processes
- * (those hpm took as it reaped: the program's children's and the
- * orphans'; the views they left in /dev/shm go). 0, 1 (no output at
- * all), or -1 with the reason in x->err. */
+/* The run's output read in one session (vpmufile.h), each file once, by
+ * every handler the run has: the tree's counts, the latency thresholds,
+ * hpm profile's records or hpm record's samples. 0, 1 (the program left
+ * no output), or -1 with the reason in x->err. */
+static int read_output(struct count_run *x)
+{
+    const struct vpmu_tool *tools[4];
+    struct vpmu_tool lat;
+    unsigned n = 0;
+    uint64_t pid = (uint64_t)x->res.pid;
+    int children = !x->o.no_children;
+    if (vpmu_session_open(&x->session, x->dir) != 0) {
+        snprintf(x->err, sizeof x->err, "%.400s: cannot read the folder", x->dir);
+        return -1;
+    }
+    if (!vpmu_session_has_pid(&x->session, pid))
+        return 1;
+    count_tree_reader_init(&x->tree_rd, &x->tree, pid, children);
+    tools[n++] = &x->tree_rd.tool;
+    if (count_lat_n()) {
+        count_lat_tool(&lat);
+        tools[n++] = &lat;
+    }
+    if (x->mode == MODE_RECORD) {
+        if (record_hook->tool)
+            tools[n++] = record_hook->tool;
+    } else if (x->profile) {
+        x->have_prof = 1;
+        if (profile_reader_init(&x->prof, cmd_name) != 0) {
+            snprintf(x->err, sizeof x->err, "out of memory");
+            return -1;
+        }
+        tools[n++] = &x->prof.tool;
+    }
+    if (vpmu_session_process(&x->session, pid, children, tools, n, x->err, sizeof x->err) != 0)
+        return -1;
+    return count_tree_finish(&x->tree_rd, &x->session, x->res.killed, x->res.n_killed, x->err,
+                             sizeof x->err);
+}
+
+/* The tree's output read, with the views of its killed processes (those
+ * hpm took as it reaped: the program's children's and the orphans'; the
+ * views they left in /dev/shm go). 0, 1 (no output at all), or -1 with
+ * the reason in x->err. */
 static int load_tree(struct count_run *x)
 {
-    int rc = count_tree_load(&x->tree, x->dir, (uint64_t)x->res.pid, !x->o.no_children,
-                             x->res.killed, x->res.n_killed, x->err, sizeof x->err);
+    int rc = read_output(x);
     if (rc == 0) {
         unsigned n_taken = x->res.n_killed + x->early.n;
         if (n_taken && (x->taken = malloc(n_taken * sizeof *x->taken))) {
@@ -288,7 +331,7 @@ static void build_report(struct count_run *x)
     if (x->clamp_note[0])
         r->notes[r->n_notes++] = x->clamp_note;
     count_add_notes(r, &x->nb, &x->o, (unsigned)x->m.hier.cores, &x->tree, &x->out, &x->res,
-                    x->rows, x->n_rows, x->dir);
+                    x->rows, x->n_rows);
 }
 
 /* The report written (a rank's result into its job's folder), then the
@@ -316,8 +359,7 @@ static int emit(struct count_run *x)
     } else
         rc = count_write_report(&x->o, &x->r) == 0 ? x->r.exit_code : 1;
     if (x->mode == MODE_RECORD) {
-        if (record_hook->after(x->dir, (uint64_t)x->res.pid, !x->o.no_children,
-                               record_hook->ctx) != 0)
+        if (record_hook->after((uint64_t)x->res.pid, record_hook->ctx) != 0)
             rc = 1;
     } else if (x->profile) {
         if (!x->profile_out) {
@@ -325,8 +367,8 @@ static int emit(struct count_run *x)
                      (long)x->res.pid);
             x->profile_out = x->profile_default;
         }
-        if (profile_write(cmd_name, x->dir, (uint64_t)x->res.pid, !x->o.no_children, x->o.prog,
-                          x->o.prog_argc, x->m.name, x->profile_out, x->o.quiet) != 0)
+        if (profile_write(&x->prof, x->o.prog, x->o.prog_argc, x->m.name, x->profile_out,
+                          x->o.quiet) != 0)
             rc = 1;
     }
     /* a status other than the program's is hpm's own failure */
@@ -438,6 +480,10 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
         rc = finish(x);
 done:
     count_tree_free(&x->tree);
+    count_tree_reader_free(&x->tree_rd);
+    if (x->have_prof)
+        profile_reader_free(&x->prof);
+    vpmu_session_close(&x->session);
     vpmu_output_free(&x->out);
     if (x->dir[0])
         runner_rmdir(x->dir);

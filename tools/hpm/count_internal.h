@@ -150,7 +150,7 @@ struct count_notes {
 void count_add_notes(struct count_report *r, struct count_notes *nb, const struct count_opts *o,
                      unsigned cores, struct count_tree *tree, const struct vpmu_output *out,
                      const struct runner_result *res, const struct count_row *rows,
-                     unsigned n_rows, const char *dir);
+                     unsigned n_rows);
 
 /* count_plan.c: COUNT_GO when the virtual PMU runs the program, else the
  * exit status (perf_event's run and --from-output end in count_front). */

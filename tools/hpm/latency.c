@@ -15,7 +15,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "fileio.h"
 #include "latency.h"
 #include "vpmu_format.h"
 #include "vpmufile.h"
@@ -78,45 +77,45 @@ int count_lat_parse(const char *cmd, const char *name, char *kind, size_t kind_l
     return 0;
 }
 
-const char *count_lat_note(const char *dir, uint64_t main_pid, int children)
+static unsigned lat_seen;
+
+/* sample_latency load|store LAT LEVEL TLB COUNT: counted against every
+ * threshold of its kind. */
+static int lat_record(void *ctx, const struct vpmu_file *f, const struct vpmu_rec *r)
 {
-    struct vpmu_file *files;
-    size_t n, f;
-    unsigned i, seen = 0;
-    size_t at;
-    if (!n_lat_events || vpmu_files_list(dir, &files, &n) != 0)
-        return NULL;
+    const char *q = r->rest, *op, *w;
+    size_t opn, wn;
+    uint64_t lat, cnt;
+    unsigned i;
+    (void)ctx;
+    (void)f;
+    if (!vpmu_rec_is(r, VPMU_REC_SAMPLE "_latency") || !vpmu_field(&q, r->end, &op, &opn) ||
+        !vpmu_field(&q, r->end, &w, &wn) || vpmu_number(w, wn, 10, &lat) != 0 ||
+        !vpmu_field(&q, r->end, &w, &wn) || !vpmu_field(&q, r->end, &w, &wn) ||
+        !vpmu_field(&q, r->end, &w, &wn) || vpmu_number(w, wn, 10, &cnt) != 0)
+        return 0;
+    lat_seen = 1;
+    for (i = 0; i < n_lat_events; i++)
+        if (lat_events[i].store == (op[0] == 's') && lat >= lat_events[i].thr)
+            lat_events[i].count += cnt;
+    return 0;
+}
+
+void count_lat_tool(struct vpmu_tool *t)
+{
+    unsigned i;
     for (i = 0; i < n_lat_events; i++)
         lat_events[i].count = 0;
-    for (f = 0; f < n; f++) {
-        struct hpm_file_map m;
-        struct vpmu_recs it;
-        struct vpmu_rec r;
-        char err[8];
-        if (!children && files[f].pid != main_pid)
-            continue;
-        if (hpm_file_map(files[f].path, (size_t)1 << 34, NULL, NULL, &m, err, sizeof err) != 0)
-            continue;
-        vpmu_recs_begin(&it, m.data, m.len);
-        while (vpmu_recs_next(&it, &r) > 0) {
-            /* sample_latency load|store LAT LEVEL TLB COUNT */
-            const char *q = r.rest, *op, *w;
-            size_t opn, wn;
-            uint64_t lat, cnt;
-            if (!vpmu_rec_is(&r, VPMU_REC_SAMPLE "_latency") || !vpmu_field(&q, r.end, &op, &opn) ||
-                !vpmu_field(&q, r.end, &w, &wn) || vpmu_number(w, wn, 10, &lat) != 0 ||
-                !vpmu_field(&q, r.end, &w, &wn) || !vpmu_field(&q, r.end, &w, &wn) ||
-                !vpmu_field(&q, r.end, &w, &wn) || vpmu_number(w, wn, 10, &cnt) != 0)
-                continue;
-            seen = 1;
-            for (i = 0; i < n_lat_events; i++)
-                if (lat_events[i].store == (op[0] == 's') && lat >= lat_events[i].thr)
-                    lat_events[i].count += cnt;
-        }
-        hpm_file_unmap(&m);
-    }
-    vpmu_files_free(files, n);
-    if (!seen)
+    lat_seen = 0;
+    memset(t, 0, sizeof *t);
+    t->record = lat_record;
+}
+
+const char *count_lat_note(void)
+{
+    unsigned i;
+    size_t at;
+    if (!lat_seen)
         return NULL;
     at = (size_t)snprintf(lat_note, sizeof lat_note,
                           "accesses at or above a modeled latency (cycles; exact):");

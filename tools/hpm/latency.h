@@ -21,9 +21,12 @@ void count_lat_reset(void);
 int count_lat_parse(const char *cmd, const char *name, char *kind, size_t kind_len);
 /* Thresholds kept: the tool runs with --hpm-lat-hist=yes. */
 unsigned count_lat_n(void);
-/* After the run: each threshold's count over the tool's output files in
- * dir (main_pid's, every process's with children), as one note; NULL when
- * there is none or no histogram was written. */
-const char *count_lat_note(const char *dir, uint64_t main_pid, int children);
+/* The thresholds' handler of the session over the run's output
+ * (vpmufile.h): each threshold's count over the files read, from zero. */
+struct vpmu_tool;
+void count_lat_tool(struct vpmu_tool *t);
+/* After the session: the counts as one note; NULL when no histogram was
+ * read. */
+const char *count_lat_note(void);
 
 #endif
