@@ -19,6 +19,11 @@
  * counters), `auto` (the default) perf_event when it provides every event
  * asked for with -e, else the virtual PMU. The one line hpm prints on
  * stderr and the report say which source counted.
+ *
+ * This file is count_execute (count_plan.h): a plan, built once from the
+ * options (count_plan.c), run to its report, with nothing kept between
+ * runs, so that --passes, --repeat, hpm roofline and hpm validate execute
+ * plans made from plans in this process.
  */
 #define _GNU_SOURCE /* wait4, syscall, mkdtemp */
 #include <ctype.h>
@@ -59,6 +64,8 @@
 #include "runner.h"
 #include "vpmu_output.h"
 #include "count_internal.h"
+#include "count_plan.h"
+#include "count_report_writer.h"
 
 const char *count_cmd_name = "hpm count";
 
@@ -67,9 +74,6 @@ const char *count_cmd_name = "hpm count";
 
 
 /* ------------------------------------------------------------ running */
-
-/* hpm record's additions to a profile run (count_hook.h) */
-static const struct count_hook *record_hook;
 
 /* runner_spec.take_view: the view an orphan killed by a signal left */
 static struct hpm_live *take_killed_view(pid_t pid, long long since)
@@ -119,13 +123,14 @@ static void take_children_views(void *ctx, pid_t program)
 /* One virtual-PMU run, start to end: its plan, the tool's command, what
  * hpm took as the tree ended, the counts and the report's inputs. */
 struct count_run {
+    const struct count_plan *p;
     enum count_mode mode;
-    int run_only, profile, hw, in_job;
+    int run_only, profile, hw, in_job, counted;
     const char *profile_out, *vg, *lib;
     char profile_default[64];
     struct count_opts o;
     struct hpm_machine m;
-    struct count_row *rows;
+    struct count_row rows[MAX_ROWS]; /* the plan's; the checks may drop some */
     unsigned n_rows, features;
     char clamp_note[160], pmu[256], dir[4096], msrc[4200], mhash[24], err[512], job_dir[4096];
     struct mpi_rank_env rank_env;
@@ -143,21 +148,6 @@ struct count_run {
     struct count_notes nb;
 };
 
-/* Where the machine model came from, as the report says it. */
-static void machine_source(struct count_run *x)
-{
-    const struct count_opts *o = &x->o;
-    if (o->machine && strchr(o->machine, '/'))
-        snprintf(x->msrc, sizeof x->msrc, "%s", o->machine);
-    else if (strcmp(x->m.name, "host") == 0 || (o->machine && strcmp(o->machine, "host") == 0))
-        snprintf(x->msrc, sizeof x->msrc, "this host, from sysfs");
-    else if (o->machine && strstr(o->machine, ".machine"))
-        snprintf(x->msrc, sizeof x->msrc, "%s", o->machine);
-    else
-        snprintf(x->msrc, sizeof x->msrc, "%s/%s.machine", machine_arg_dir(),
-                 o->machine ? o->machine : HPM_DEFAULT_MACHINE);
-}
-
 /* Runs the tool's command and waits for the program (its tree unless
  * --no-children), printing -I's series meanwhile: the runner's status. */
 static int spawn(struct count_run *x)
@@ -167,6 +157,8 @@ static int spawn(struct count_run *x)
     struct progress bar;
     int rc;
     spec.argv = x->cmd.args;
+    spec.stdout_path = x->p->program_stdout;
+    spec.stderr_path = x->p->program_stderr;
     spec.env_name = "VALGRIND_LIB";
     spec.env_value = x->lib;
     spec.forward_signals = 1;
@@ -178,10 +170,12 @@ static int spawn(struct count_run *x)
     }
     memset(&watch, 0, sizeof watch);
     watch.o = &x->o;
-    progress_init(&bar, x->o.quiet || x->run_only || x->in_job ? PROGRESS_OFF
-                        : x->o.progress           ? PROGRESS_ON
-                                                  : PROGRESS_AUTO,
-                  NULL);
+    progress_init(&bar,
+                  (x->o.quiet && !x->p->progress_quiet_too) || x->run_only || x->in_job
+                      ? PROGRESS_OFF
+                  : x->o.progress ? PROGRESS_ON
+                                  : PROGRESS_AUTO,
+                  x->p->progress_name);
     if (x->o.interval_ms > 0) {
         spec.interval_ms = x->o.interval_ms;
         spec.on_interval = count_interval_tick;
@@ -233,8 +227,10 @@ static int read_output(struct count_run *x)
         tools[n++] = &lat;
     }
     if (x->mode == MODE_RECORD) {
-        if (record_hook->tool)
-            tools[n++] = record_hook->tool;
+        if (x->p->hook->tool)
+            tools[n++] = x->p->hook->tool;
+    } else if (x->p->capture) {
+        /* a pass or a repeat: the counts alone */
     } else if (x->profile) {
         x->have_prof = 1;
         if (profile_reader_init(&x->prof, cmd_name) != 0) {
@@ -340,6 +336,8 @@ static void build_report(struct count_run *x)
 static int emit(struct count_run *x)
 {
     int rc, hpm_failed;
+    if (x->p->capture)
+        return x->r.exit_code; /* the caller reports */
     if (x->in_job) {
         /* a rank: its result (the JSON report) into the job's folder; the
          * rank that completes the job writes the aggregate */
@@ -359,7 +357,7 @@ static int emit(struct count_run *x)
     } else
         rc = count_write_report(&x->o, &x->r) == 0 ? x->r.exit_code : 1;
     if (x->mode == MODE_RECORD) {
-        if (record_hook->after((uint64_t)x->res.pid, record_hook->ctx) != 0)
+        if (x->p->hook->after((uint64_t)x->res.pid, x->p->hook->ctx) != 0)
             rc = 1;
     } else if (x->profile) {
         if (!x->profile_out) {
@@ -402,6 +400,7 @@ static int finish(struct count_run *x)
     }
     if (count_check_counts(&x->out, x->rows, &x->n_rows, "the virtual PMU's output") != 0)
         return 1;
+    x->counted = 1;
     if (x->o.keep_output &&
         runner_write_output(cmd_name, x->o.keep_output, count_keep_output_to, &x->out))
         return 1;
@@ -409,39 +408,128 @@ static int finish(struct count_run *x)
     return emit(x);
 }
 
-/* Plan (count_front, count_prepare), the tool's command, the run, the
- * report. */
-static int count_or_run(int argc, char **argv, enum count_mode mode)
+/* The plan of one repeated run: PROGRAM as given, with the options that
+ * decide the counts (machine, events, --start, --no-children,
+ * --trace-children-skip), in this process, its output and hpm's messages
+ * kept from the user, its counts back to the caller. */
+static void repeat_plan(struct count_plan *q, const struct count_plan *p)
 {
-    static struct count_row rows[MAX_ROWS];
-    /* zeroed: every error path frees what it holds, made or not */
-    struct count_run *x = calloc(1, sizeof *x);
-    int rc;
-    if (!x) {
-        fprintf(stderr, "hpm: out of memory\n");
-        return 1;
+    *q = *p;
+    count_opts_init(&q->o);
+    q->o.machine = p->o.machine;
+    q->o.events = p->o.events;
+    q->o.start = p->o.start;
+    q->o.no_children = p->o.no_children;
+    q->o.trace_skip = p->o.trace_skip;
+    q->o.prog = p->o.prog;
+    q->o.prog_argc = p->o.prog_argc;
+    q->o.quiet = 1;
+    q->mode = MODE_COUNT;
+    q->profile_out = NULL;
+    q->hook = NULL;
+    q->capture = 1;
+    q->program_stdout = q->program_stderr = "/dev/null";
+    q->clamp_note[0] = 0; /* the run's own says it */
+}
+
+/* The events whose totals differ between two runs' counts (modeled ones:
+ * what the host measured differs anyway), each added to unstable once. */
+static void unstable_add(const struct count_plan *q, const struct vpmu_output *a,
+                         const struct vpmu_output *b, const char **unstable, unsigned *n,
+                         char (*buf)[160])
+{
+    unsigned i, j;
+    for (i = 0; i < q->n_rows; i++) {
+        const struct count_row *row = &q->rows[i];
+        if (report_row_value_in(a, row) == report_row_value_in(b, row) ||
+            strcmp(report_row_source(hpm_catalog_kind(row->kind)), "measured") == 0)
+            continue;
+        for (j = 0; j < *n && strcmp(unstable[j], row->name) != 0; j++)
+            ;
+        if (j == *n && *n < DIFF_MAX_KINDS) {
+            snprintf(buf[*n], sizeof buf[0], "%s", row->name);
+            unstable[*n] = buf[*n];
+            (*n)++;
+        }
     }
-    x->mode = mode;
-    x->run_only = mode == MODE_RUN;
-    x->profile = mode == MODE_PROFILE || mode == MODE_RECORD;
-    x->rows = rows;
-    cmd_name = x->run_only             ? "hpm run"
-               : mode == MODE_RECORD ? "hpm record"
-               : x->profile          ? "hpm profile"
-                                     : "hpm count";
-    rc = count_front(argc, argv, x->run_only, x->profile, &x->o, &x->profile_out, rows);
-    if (rc == COUNT_GO)
-        rc = count_prepare(mode == MODE_COUNT, x->run_only, x->profile, argc, argv, &x->o, &x->m,
-                           &x->features, &x->rank_env, &x->in_job, x->job_dir,
-                           sizeof x->job_dir, x->clamp_note, sizeof x->clamp_note, rows,
-                           &x->n_rows, &x->vg, &x->lib);
-    if (rc != COUNT_GO)
-        goto done;
+}
+
+/* --repeat N: N runs of PROGRAM as given (repeat_plan), executed here,
+ * then the events whose totals differ between them: printed, and kept
+ * from the gate. 0, or 1 (a run could not be made). */
+static int repeat_runs(const struct count_plan *p)
+{
+    static const char *unstable[DIFF_MAX_KINDS];
+    static char buf[DIFF_MAX_KINDS][160];
+    struct count_plan *q = malloc(sizeof *q);
+    struct count_outcome first, next;
+    unsigned n_unstable = 0, k;
+    long run;
+    int rc = 1;
+    memset(&first, 0, sizeof first);
+    if (!q)
+        return 1;
+    repeat_plan(q, p);
+    for (run = 0; run < p->o.repeat; run++) {
+        struct count_outcome *o = run ? &next : &first;
+        count_execute(q, o);
+        if (!o->have_counts) {
+            fprintf(stderr, "%s: --repeat: run %ld of %ld gave no report\n", cmd_name, run + 1,
+                    p->o.repeat);
+            goto out;
+        }
+        if (run) {
+            unstable_add(q, &first.out, &next.out, unstable, &n_unstable, buf);
+            vpmu_output_free(&next.out);
+        }
+    }
+    if (n_unstable == 0) {
+        fprintf(stderr, "%s: --repeat %ld: every modeled count is the same in each run\n",
+                cmd_name, p->o.repeat);
+    } else {
+        fprintf(stderr, "%s: --repeat %ld: %u event%s differ between identical runs (the "
+                        "program is not deterministic; not gated):",
+                cmd_name, p->o.repeat, n_unstable, n_unstable == 1 ? "" : "s");
+        for (k = 0; k < n_unstable; k++)
+            fprintf(stderr, " %s", unstable[k]);
+        fputc('\n', stderr);
+    }
+    baseline_set_unstable(unstable, n_unstable);
+    rc = 0;
+out:
+    vpmu_output_free(&first.out);
+    free(q);
+    return rc;
+}
+
+/* The plan's program (found as a shell would) and the tool: COUNT_GO, or
+ * the exit status after a message. */
+static int find_program_and_tool(struct count_run *x)
+{
+    int said = 0, rc;
+    char found[4096];
+    rc = count_find_program(x->o.prog[0], &said, found, sizeof found);
+    if (said)
+        return rc;
+    if (rc == 127) {
+        fprintf(stderr, "%s: %s: command not found\n", cmd_name, x->o.prog[0]);
+        return 127;
+    }
+    if (rc == 126) {
+        fprintf(stderr, "%s: %s: not an executable file\n", cmd_name, x->o.prog[0]);
+        return 126;
+    }
+    return runner_find_tool(cmd_name, &x->vg, &x->lib) != 0 ? 1 : COUNT_GO;
+}
+
+/* The run itself: the tool's command, the program, the report. */
+static int run(struct count_run *x)
+{
+    int rc;
     /* live views whose tool was killed (SIGKILL leaves it no time to remove
      * its view) go now, as the folders of a killed hpm do */
     (void)hpm_live_list(NULL, 0, 1);
     x->hw = count_probe_pmu(x->pmu, sizeof x->pmu);
-    machine_source(x);
     if ((!x->run_only || getenv("HPM_RUN_VERBOSE")) && !x->o.quiet &&
         (!x->in_job || x->rank_env.rank == 0))
         /* why there is no hardware PMU is the report's "host PMU" line: said once */
@@ -449,36 +537,71 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
                 x->hw ? "; the hardware PMU counts with --pmu=perf" : "");
     if (x->clamp_note[0])
         fprintf(stderr, "hpm: note: %s\n", x->clamp_note);
-    rc = 1;
     if (runner_tmpdir("hpm-count", x->dir, sizeof x->dir) != 0) {
         fprintf(stderr, "%s: cannot create a temporary directory in %s: %s\n", cmd_name,
                 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
                 strerror(errno));
         x->dir[0] = 0;
-        goto done;
+        return 1;
     }
     x->cmd.vg = x->vg;
-    if (count_toolcmd_build(&x->cmd, &x->o, &x->m, rows, x->n_rows, x->dir, mode,
-                            mode == MODE_RECORD ? record_hook->tool_args : NULL) != 0) {
+    if (count_toolcmd_build(&x->cmd, &x->o, &x->m, x->rows, x->n_rows, x->dir, x->mode,
+                            x->mode == MODE_RECORD ? x->p->hook->tool_args : NULL) != 0) {
         fprintf(stderr, "%s: out of memory\n", cmd_name);
-        goto done;
+        return 1;
     }
     if (!x->in_job && (x->o.save_baseline || x->o.baseline) &&
-        (rc = count_baseline_before(&x->o, &x->m, x->features, rows, x->n_rows,
-                                    mode == MODE_PROFILE, x->cmd.wire)) != 0)
-        goto done;
-    rc = 1;
-    if (x->o.repeat > 1 && !x->run_only && mode != MODE_RECORD &&
-        count_repeat_runs(&x->o, x->dir) != 0)
-        goto done;
+        (rc = count_baseline_before(&x->o, &x->m, x->features, x->rows, x->n_rows,
+                                    x->mode == MODE_PROFILE, x->cmd.wire)) != 0)
+        return rc;
+    if (x->o.repeat > 1 && !x->run_only && x->mode != MODE_RECORD &&
+        repeat_runs(x->p) != 0)
+        return 1;
     if (spawn(x) != 0)
-        goto done;
+        return 1;
     if (x->run_only) /* the program's own status is all hpm run reports */
-        rc = WIFSIGNALED(x->res.status) ? 128 + WTERMSIG(x->res.status)
-                                        : WEXITSTATUS(x->res.status);
-    else
-        rc = finish(x);
-done:
+        return WIFSIGNALED(x->res.status) ? 128 + WTERMSIG(x->res.status)
+                                          : WEXITSTATUS(x->res.status);
+    return finish(x);
+}
+
+int count_execute(const struct count_plan *p, struct count_outcome *res)
+{
+    /* zeroed: every error path frees what it holds, made or not */
+    struct count_run *x = calloc(1, sizeof *x);
+    int rc;
+    if (res)
+        memset(res, 0, sizeof *res);
+    if (!x) {
+        fprintf(stderr, "hpm: out of memory\n");
+        return 1;
+    }
+    x->p = p;
+    x->mode = p->mode;
+    x->run_only = p->mode == MODE_RUN;
+    x->profile = p->mode == MODE_PROFILE || p->mode == MODE_RECORD;
+    x->o = p->o;
+    x->m = p->m;
+    memcpy(x->rows, p->rows, p->n_rows * sizeof *p->rows);
+    x->n_rows = p->n_rows;
+    x->features = p->features;
+    x->profile_out = p->profile_out;
+    x->in_job = p->in_job;
+    x->rank_env = p->rank_env;
+    snprintf(x->job_dir, sizeof x->job_dir, "%s", p->job_dir);
+    snprintf(x->clamp_note, sizeof x->clamp_note, "%s", p->clamp_note);
+    snprintf(x->msrc, sizeof x->msrc, "%s", p->machine_source);
+    rc = find_program_and_tool(x);
+    if (rc == COUNT_GO)
+        rc = run(x);
+    if (res) {
+        res->status = rc;
+        if (p->capture && x->counted) {
+            res->out = x->out; /* the counts move to the caller */
+            memset(&x->out, 0, sizeof x->out);
+            res->have_counts = 1;
+        }
+    }
     count_tree_free(&x->tree);
     count_tree_reader_free(&x->tree_rd);
     if (x->have_prof)
@@ -497,40 +620,3 @@ done:
     return rc;
 }
 
-int cmd_count(int argc, char **argv)
-{
-    return count_or_run(argc, argv, MODE_COUNT);
-}
-
-/*
- * hpm profile [count's options] [-o FILE] -- PROGRAM [ARGS]
- * Runs PROGRAM as hpm count does, with every counted event attributed to the
- * instruction that caused it (profile_cmd.c): prints the counts' report and
- * writes the profile in callgrind's format to FILE
- * [callgrind.out.hpm.PID].
- */
-int cmd_profile(int argc, char **argv)
-{
-    return count_or_run(argc, argv, MODE_PROFILE);
-}
-
-int count_record(int argc, char **argv, const struct count_hook *hook)
-{
-    int rc;
-    record_hook = hook;
-    rc = count_or_run(argc, argv, MODE_RECORD);
-    record_hook = NULL;
-    return rc;
-}
-
-/*
- * hpm run [--machine M] [-e EVENTS] [--start=no] -- PROGRAM [ARGS]
- * Runs PROGRAM (and every child it forks or execs) on the virtual PMU with
- * the events counting and prints nothing of its own: this is the
- * environment in which programs that read counters themselves (hpm.h,
- * libpapi) find the sim component. Exits with PROGRAM's status.
- */
-int cmd_run(int argc, char **argv)
-{
-    return count_or_run(argc, argv, MODE_RUN);
-}

@@ -2,8 +2,9 @@
 /*
  * count_internal.h - what the parts of hpm count share: its options, the
  * rows of its report, and each part's entry points (count.c runs the
- * program; count_opts.c, count_events.c, progfind.c, count_pmu.c,
- * count_output.c, count_mpi.c and count_repeat.c do the rest).
+ * program; count_plan.c, count_opts.c, count_events.c, progfind.c,
+ * count_pmu.c, count_output.c, count_mpi.c and count_baseline.c do the
+ * rest).
  */
 #ifndef HPM_TOOL_COUNT_INTERNAL_H
 #define HPM_TOOL_COUNT_INTERNAL_H
@@ -69,6 +70,8 @@ enum pmu_choice { PMU_AUTO = 0, PMU_PERF, PMU_VIRTUAL };
 #define HPM_MAX_THREADS_STR "4096" /* the tool's thread slots */
 
 void count_table(struct count_opts *o, struct hpm_opt *t);
+/* The options as the parser leaves them before it reads any. */
+void count_opts_init(struct count_opts *o);
 int count_usage_error(const char *fmt, const char *arg);
 int count_parse_opts(int argc, char **argv, struct count_opts *o);
 int count_add_row(struct count_row *rows, unsigned *n, const struct count_row *r);
@@ -96,11 +99,14 @@ int count_keep_output_to(FILE *f, void *ctx);
 int count_output_dir_ok(const char *path);
 const char *count_upc_write_note(const struct vpmu_output *out, char *buf, size_t len);
 void count_add_user_notes(struct count_report *r, const struct count_opts *o);
-int count_from_output(const struct count_opts *o, struct count_row *rows);
+int count_from_output(const struct count_opts *o);
+/* The report of counts in memory (what names them in messages), as
+ * --from-output reports a file's: 0, or the exit status. */
+int count_report_output(const struct count_opts *o, const struct vpmu_output *out,
+                        const char *what);
 int count_mpi_rank_setup(const struct count_opts *o, struct mpi_rank_env *e, char *dir,
                           size_t len);
 int count_mpi_net_setup(const struct count_opts *o, const struct hpm_machine *m);
-int count_repeat_runs(const struct count_opts *o, const char *dir);
 int count_baseline_before(const struct count_opts *o, const struct hpm_machine *m,
                           unsigned features, const struct count_row *rows, unsigned n_rows,
                           int profile, const char *wire);
@@ -152,15 +158,8 @@ void count_add_notes(struct count_report *r, struct count_notes *nb, const struc
                      const struct runner_result *res, const struct count_row *rows,
                      unsigned n_rows);
 
-/* count_plan.c: COUNT_GO when the virtual PMU runs the program, else the
- * exit status (perf_event's run and --from-output end in count_front). */
+/* count_plan.c (count_plan.h): a plan is ready for count_execute, else an
+ * exit status is returned */
 #define COUNT_GO (-1000)
-int count_front(int argc, char **argv, int run_only, int profile, struct count_opts *o,
-                const char **profile_out, struct count_row *rows);
-int count_prepare(int count_mode, int run_only, int profile, int argc, char **argv,
-                  struct count_opts *o, struct hpm_machine *m, unsigned *features,
-                  struct mpi_rank_env *rank_env, int *in_job, char *job_dir, size_t job_len,
-                  char *clamp_note, size_t clamp_len, struct count_row *rows, unsigned *n_rows,
-                  const char **vg, const char **lib);
 
 #endif

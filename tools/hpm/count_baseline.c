@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * count_repeat.c - --repeat (identical runs first, unstable events) and the baseline step
- * (count_internal.h: what the parts of hpm count share).
+ * count_baseline.c - the baseline steps of a run: before it (what can be
+ * refused without running the program) and after it (the report saved or
+ * gated) (count_internal.h: what the parts of hpm count share).
  */
 #define _GNU_SOURCE /* wait4, syscall, mkdtemp */
 #include <ctype.h>
@@ -41,113 +42,6 @@
 #include "vpmu_output.h"
 
 #include "count_internal.h"
-
-/* --repeat N: N runs of PROGRAM as given (this hpm, re-run with the
- * options that decide the counts, a JSON report each), then the events
- * whose totals differ between them: printed, and kept from the gate. 0,
- * or 1 (a run could not be made). */
-int count_repeat_runs(const struct count_opts *o, const char *dir)
-{
-    static char *av[HPM_OPT_LIST_MAX + 64];
-    static const char *unstable[DIFF_MAX_KINDS];
-    char paths[2][4200], first[4200], err[1024], self[4096];
-    static char buf[DIFF_MAX_KINDS][160];
-    unsigned n_unstable = 0, k;
-    long run;
-    ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (sl <= 0)
-        return 1;
-    self[sl] = 0;
-    snprintf(first, sizeof first, "%s/repeat.0.json", dir);
-    for (run = 0; run < o->repeat; run++) {
-        int na = 0, st;
-        unsigned i;
-        pid_t pid;
-        char *out = run ? paths[1] : first;
-        if (run)
-            snprintf(paths[1], sizeof paths[1], "%s/repeat.%ld.json", dir, run);
-        av[na++] = self;
-        av[na++] = "count";
-        av[na++] = "--pmu=virtual";
-        av[na++] = "--json";
-        av[na++] = "-o";
-        av[na++] = out;
-        if (o->machine) {
-            av[na++] = "--machine";
-            av[na++] = (char *)o->machine;
-        }
-        for (i = 0; i < o->events.n; i++) {
-            av[na++] = "-e";
-            av[na++] = (char *)o->events.v[i];
-        }
-        if (!o->start)
-            av[na++] = "--start=no";
-        if (o->no_children)
-            av[na++] = "--no-children";
-        if (o->trace_skip) {
-            av[na++] = "--trace-children-skip";
-            av[na++] = (char *)o->trace_skip;
-        }
-        av[na++] = "--";
-        for (i = 0; i < (unsigned)o->prog_argc; i++)
-            av[na++] = o->prog[i];
-        av[na] = NULL;
-        fflush(NULL);
-        if ((pid = fork()) == 0) {
-            int null = open("/dev/null", O_WRONLY);
-            if (null >= 0) {
-                dup2(null, 1);
-                dup2(null, 2);
-            }
-            execv(self, av);
-            _exit(127);
-        }
-        if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || access(out, R_OK) != 0) {
-            fprintf(stderr, "%s: --repeat: run %ld of %ld gave no report\n", cmd_name, run + 1,
-                    o->repeat);
-            return 1;
-        }
-        if (run) {
-            struct diff d;
-            const struct diff_table *t;
-            size_t r;
-            if (diff_load(&d, first, paths[1], err, sizeof err) != 0) {
-                fprintf(stderr, "%s: --repeat: %s\n", cmd_name, err);
-                return 1;
-            }
-            t = &d.tables[DIFF_TOTALS];
-            for (r = 0; r < t->n; r++) {
-                int kk = diff_kind(&d, t->rows[r].key);
-                unsigned j;
-                if (kk < 0 || t->rows[r].v[0][kk] == t->rows[r].v[1][kk] || d.measured[kk])
-                    continue;
-                for (j = 0; j < n_unstable && strcmp(unstable[j], t->rows[r].key) != 0; j++)
-                    ;
-                if (j == n_unstable && n_unstable < DIFF_MAX_KINDS) {
-                    snprintf(buf[n_unstable], sizeof buf[0], "%s", t->rows[r].key);
-                    unstable[n_unstable] = buf[n_unstable];
-                    n_unstable++;
-                }
-            }
-            diff_free(&d);
-            unlink(paths[1]);
-        }
-    }
-    unlink(first);
-    if (n_unstable == 0) {
-        fprintf(stderr, "%s: --repeat %ld: every modeled count is the same in each run\n",
-                cmd_name, o->repeat);
-    } else {
-        fprintf(stderr, "%s: --repeat %ld: %u event%s differ between identical runs (the "
-                        "program is not deterministic; not gated):",
-                cmd_name, o->repeat, n_unstable, n_unstable == 1 ? "" : "s");
-        for (k = 0; k < n_unstable; k++)
-            fprintf(stderr, " %s", unstable[k]);
-        fputc('\n', stderr);
-    }
-    baseline_set_unstable(unstable, n_unstable);
-    return 0;
-}
 
 /* --save-baseline's name and --baseline's checks, before the run (and
  * before --repeat): what can be refused without running the program is
