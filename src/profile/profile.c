@@ -6,6 +6,7 @@
 #define _GNU_SOURCE /* strdup, strndup, O_CLOEXEC */
 #include "profile.h"
 #include "c2c_internal.h"
+#include "profile_util.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -15,34 +16,6 @@
 
 #include "vpmu_format.h"
 #include "vpmufile.h"
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    if (!err || errlen == 0)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
-static void *grow(void *p, size_t *cap, size_t need, size_t size)
-{
-    size_t n;
-    void *q;
-    if (need <= *cap)
-        return p;
-    n = *cap ? *cap : 16;
-    while (n < need) {
-        if (n > SIZE_MAX / 2 / size)
-            return NULL;
-        n *= 2;
-    }
-    q = realloc(p, n * size);
-    if (q)
-        *cap = n;
-    return q;
-}
 
 /* --------------------------------------------------------------- records */
 
@@ -82,7 +55,7 @@ static long values(const char **p, const char *end, struct hpm_prof_records *r, 
             return -1;
         seen[k] = lineno;
         if (r->n_kvs == *cap) {
-            struct hpm_prof_kv *nk = grow(r->kvs, cap, r->n_kvs + 1, sizeof *nk);
+            struct hpm_prof_kv *nk = hpm__grow(r->kvs, cap, r->n_kvs + 1, sizeof *nk);
             if (!nk)
                 return -1;
             r->kvs = nk;
@@ -120,12 +93,12 @@ static int rec_kind(struct hpm_prof_reader *rd, const char *q, const char *eol)
     const char *name, *f;
     size_t nn, n;
     if (r->n_insns || r->n_arcs) {
-        set_err(rd->err, rd->errlen, "line %u: a kind after the costs", rd->lineno);
+        hpm__set_err(rd->err, rd->errlen, "line %u: a kind after the costs", rd->lineno);
         return rd->said = -1;
     }
     if (r->n_kinds == HPM_PROF_KINDS_MAX) {
-        set_err(rd->err, rd->errlen, "line %u: more than %d kinds", rd->lineno,
-                HPM_PROF_KINDS_MAX);
+        hpm__set_err(rd->err, rd->errlen, "line %u: more than %d kinds", rd->lineno,
+                     HPM_PROF_KINDS_MAX);
         return rd->said = -1;
     }
     if (!vpmu_field(&q, eol, &name, &nn) || !kind_name_ok(name, nn) ||
@@ -157,7 +130,8 @@ static int rec_object(struct hpm_prof_reader *rd, const char *q, const char *eol
     if (q >= eol)
         return 1;
     if (id >= r->n_objects) {
-        struct hpm_prof_object *no = grow(r->objects, &rd->cap_obj, (size_t)id + 1, sizeof *no);
+        struct hpm_prof_object *no =
+            hpm__grow(r->objects, &rd->cap_obj, (size_t)id + 1, sizeof *no);
         if (!no)
             return -1;
         r->objects = no;
@@ -165,7 +139,7 @@ static int rec_object(struct hpm_prof_reader *rd, const char *q, const char *eol
         r->n_objects = (unsigned)id + 1;
     }
     if (r->objects[id].path) {
-        set_err(rd->err, rd->errlen, "line %u: object %" PRIu64 " twice", rd->lineno, id);
+        hpm__set_err(rd->err, rd->errlen, "line %u: object %" PRIu64 " twice", rd->lineno, id);
         return rd->said = -1;
     }
     if (!(o.path = strndup(q, (size_t)(eol - q))))
@@ -200,7 +174,7 @@ static int rec_insn(struct hpm_prof_reader *rd, const char *q, const char *eol)
         return 1;
     in.obj = (unsigned)obj;
     bad = rec_values(rd, &q, eol, &in.kv, &in.n_kv);
-    if (!(ni = grow(r->insns, &rd->cap_insn, r->n_insns + 1, sizeof *ni)))
+    if (!(ni = hpm__grow(r->insns, &rd->cap_insn, r->n_insns + 1, sizeof *ni)))
         return -1;
     r->insns = ni;
     r->insns[r->n_insns++] = in;
@@ -229,7 +203,7 @@ static int rec_call(struct hpm_prof_reader *rd, const char *q, const char *eol, 
     a.site_obj = (unsigned)so;
     a.target_obj = (unsigned)to;
     bad = rec_values(rd, &q, eol, &a.kv, &a.n_kv);
-    if (!(na = grow(r->arcs, &rd->cap_arc, r->n_arcs + 1, sizeof *na)))
+    if (!(na = hpm__grow(r->arcs, &rd->cap_arc, r->n_arcs + 1, sizeof *na)))
         return -1;
     r->arcs = na;
     r->arcs[r->n_arcs++] = a;
@@ -256,7 +230,7 @@ static int rec_data(struct hpm_prof_reader *rd, const char *q, const char *eol)
     memcpy(d.kind, k, kn);
     d.obj = (unsigned)obj;
     bad = rec_values(rd, &q, eol, &d.kv, &d.n_kv);
-    if (!(nd = grow(r->data, &rd->cap_data, r->n_data + 1, sizeof *nd)))
+    if (!(nd = hpm__grow(r->data, &rd->cap_data, r->n_data + 1, sizeof *nd)))
         return -1;
     r->data = nd;
     r->data[r->n_data++] = d;
@@ -279,7 +253,7 @@ static int rec_jump(struct hpm_prof_reader *rd, const char *q, const char *eol)
         !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 10, &b.taken) != 0 ||
         b.taken > b.executed)
         return 1;
-    if (!(nb = grow(r->backs, &rd->cap_back, r->n_backs + 1, sizeof *nb)))
+    if (!(nb = hpm__grow(r->backs, &rd->cap_back, r->n_backs + 1, sizeof *nb)))
         return -1;
     b.obj = (unsigned)obj;
     r->backs = nb;
@@ -318,14 +292,14 @@ static int prof_record(void *ctx, const struct vpmu_file *file, const struct vpm
     (void)file;
     rd->lineno = (unsigned)l->lineno;
     if (l->has_nul) {
-        set_err(rd->err, rd->errlen, "line %u: a NUL byte", rd->lineno);
+        hpm__set_err(rd->err, rd->errlen, "line %u: a NUL byte", rd->lineno);
         return -1;
     }
     if (vpmu_rec_is(l, VPMU_REC_THREAD)) {
         /* the threads' cores, for the c2c view (c2c.c) */
         if (hpm__c2c_thread(&rd->r->c2c, l->rest, l->end) == 0)
             return 0;
-        set_err(rd->err, rd->errlen, "out of memory");
+        hpm__set_err(rd->err, rd->errlen, "out of memory");
         return -1;
     }
     if (l->name_len < 5 || memcmp(l->name, "prof_", 5) != 0)
@@ -333,10 +307,10 @@ static int prof_record(void *ctx, const struct vpmu_file *file, const struct vpm
     rd->said = 0;
     rc = rec_prof(rd, l);
     if (rc > 0)
-        set_err(rd->err, rd->errlen, "line %u: a malformed %.*s record", rd->lineno,
-                (int)l->name_len, l->name);
+        hpm__set_err(rd->err, rd->errlen, "line %u: a malformed %.*s record", rd->lineno,
+                     (int)l->name_len, l->name);
     else if (rc < 0 && !rd->said)
-        set_err(rd->err, rd->errlen, "out of memory");
+        hpm__set_err(rd->err, rd->errlen, "out of memory");
     return rc ? -1 : 0;
 }
 
@@ -432,7 +406,7 @@ unsigned hpm_profile_str(struct hpm_profile *p, const char *s)
             return p->str_hash[j] - 1;
         j = (j + 1) & (p->str_hash_cap - 1);
     }
-    ns = grow(p->strs, &cap, (size_t)p->n_strs + 1, sizeof *ns);
+    ns = hpm__grow(p->strs, &cap, (size_t)p->n_strs + 1, sizeof *ns);
     if (!ns)
         abort();
     p->strs = ns;
@@ -481,7 +455,7 @@ unsigned hpm_profile_fn(struct hpm_profile *p, unsigned obj, unsigned file, unsi
             return p->fn_hash[j] - 1;
         j = (j + 1) & (p->fn_hash_cap - 1);
     }
-    nf = grow(p->fns, &p->cap_fns, p->n_fns + 1, sizeof *nf);
+    nf = hpm__grow(p->fns, &p->cap_fns, p->n_fns + 1, sizeof *nf);
     if (!nf)
         abort();
     p->fns = nf;
@@ -584,7 +558,7 @@ static struct hpm_prof_kv *sparse_values(struct hpm_profile *p, const struct hpm
 static void add_cost(struct hpm_prof_fn *f, uint64_t addr, unsigned file, unsigned line,
                      uint64_t *v, struct hpm_prof_kv *kv, unsigned n_kv)
 {
-    struct hpm_prof_cost *nc = grow(f->costs, &f->cap_costs, f->n_costs + 1, sizeof *nc);
+    struct hpm_prof_cost *nc = hpm__grow(f->costs, &f->cap_costs, f->n_costs + 1, sizeof *nc);
     if (!nc)
         abort();
     f->costs = nc;
@@ -626,7 +600,7 @@ void hpm_prof_add_values(uint64_t *to, const uint64_t *v, const struct hpm_prof_
 
 static void add_call(struct hpm_prof_fn *f, const struct hpm_prof_call *c)
 {
-    struct hpm_prof_call *nc = grow(f->calls, &f->cap_calls, f->n_calls + 1, sizeof *nc);
+    struct hpm_prof_call *nc = hpm__grow(f->calls, &f->cap_calls, f->n_calls + 1, sizeof *nc);
     if (!nc)
         abort();
     f->calls = nc;
@@ -851,13 +825,13 @@ static int add_records(struct hpm_profile *p, const struct hpm_prof_records *r,
         p->have_totals = 1;
     } else {
         if (p->n_kinds != r->n_kinds) {
-            set_err(err, errlen, "profiles of different events cannot be merged");
+            hpm__set_err(err, errlen, "profiles of different events cannot be merged");
             return -1;
         }
         for (k = 0; k < r->n_kinds; k++)
             if (strcmp(p->kinds[k], r->kinds[k]) != 0) {
-                set_err(err, errlen, "profiles of different events cannot be merged (%s, %s)",
-                        p->kinds[k], r->kinds[k]);
+                hpm__set_err(err, errlen, "profiles of different events cannot be merged (%s, %s)",
+                             p->kinds[k], r->kinds[k]);
                 return -1;
             }
     }
@@ -989,7 +963,7 @@ static int add_records(struct hpm_profile *p, const struct hpm_prof_records *r,
 void hpm_profile_add_jump(struct hpm_profile *p, unsigned f, const struct hpm_prof_jump *j)
 {
     struct hpm_prof_fn *fn = &p->fns[f];
-    struct hpm_prof_jump *nj = grow(fn->jumps, &fn->cap_jumps, fn->n_jumps + 1, sizeof *nj);
+    struct hpm_prof_jump *nj = hpm__grow(fn->jumps, &fn->cap_jumps, fn->n_jumps + 1, sizeof *nj);
     if (!nj)
         abort();
     fn->jumps = nj;
@@ -1008,7 +982,7 @@ int hpm_prof_take_records(struct hpm_profile *p, struct hpm_prof_records *r,
     struct hpm_prof_kv **t;
     if (!r->kvs)
         return add_records(p, r, NULL, syms, err, errlen);
-    t = grow(p->taken, &p->cap_taken, p->n_taken + 1, sizeof *t);
+    t = hpm__grow(p->taken, &p->cap_taken, p->n_taken + 1, sizeof *t);
     if (!t)
         abort();
     p->taken = t;
@@ -1040,7 +1014,7 @@ int hpm_prof_add_data(struct hpm_profile *d, const struct hpm_prof_records *r,
         }
         d->n_kinds = k + 2;
     } else if (d->n_kinds != r->n_kinds + 2) {
-        set_err(err, errlen, "profiles of different events cannot be merged");
+        hpm__set_err(err, errlen, "profiles of different events cannot be merged");
         return -1;
     }
     d->has_addr = 1;

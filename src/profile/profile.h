@@ -334,6 +334,9 @@ void hpm_c2c_report_free(struct hpm_c2c_report *c);
 /* ----------------------------------------------------------- callgrind */
 
 int hpm_prof_write_callgrind(const struct hpm_profile *p, FILE *f);
+/* Whether a file's first bytes are a profile in callgrind's format: it
+ * names its format or its events early (src/fileio's check of a head). */
+int hpm_prof_callgrind_head(const char *head, size_t n);
 /* Reads a callgrind format file (version 1): 0, or -1 with a message. */
 int hpm_prof_read_callgrind(struct hpm_profile *p, const char *text, size_t len, char *err,
                             size_t errlen);

@@ -66,8 +66,6 @@ uint64_t *roofline_fn_self(const struct hpm_profile *p, size_t f);
 /* hpm profile -o out -- argv... under machine, run in this process (its
  * report and notes left out): its exit status. */
 int roofline_run_profile(const char *machine, const char *out, char **argv, int argc);
-/* The head of a callgrind-format file (hpm_file_read's check). */
-int roofline_callgrind_head(const char *head, size_t n);
 
 /* roofline_measure.c: the model's ceilings, from hpm-roofline-kernels
  * (beside hpm) under hpm profile on the machine, or from the cache. 0, or

@@ -113,13 +113,6 @@ done:
     return rc;
 }
 
-int roofline_callgrind_head(const char *head, size_t n)
-{
-    (void)n;
-    return strncmp(head, "# callgrind format", 18) == 0 || strncmp(head, "version:", 8) == 0 ||
-           strstr(head, "\nevents:") != NULL;
-}
-
 
 /* The kind indexes of p's kinds the roofline reads (-1: absent); 0, or -1
  * after naming the first one missing. */
