@@ -132,6 +132,7 @@ struct count_run {
     struct hpm_machine m;
     struct count_row rows[MAX_ROWS]; /* the plan's; the checks may drop some */
     unsigned n_rows, features;
+    struct count_lat lat; /* the plan's thresholds, counted as the output is read */
     char clamp_note[160], pmu[256], dir[4096], msrc[4200], mhash[24], err[512], job_dir[4096];
     struct mpi_rank_env rank_env;
     struct count_toolcmd cmd;
@@ -146,6 +147,10 @@ struct count_run {
     int have_prof;
     struct count_report r;
     struct count_notes nb;
+    /* --repeat's events that differ between identical runs (not gated) */
+    char unstable[DIFF_MAX_KINDS][160];
+    const char *unstable_names[DIFF_MAX_KINDS];
+    struct baseline_unstable unstable_set;
 };
 
 /* Runs the tool's command and waits for the program (its tree unless
@@ -222,8 +227,8 @@ static int read_output(struct count_run *x)
         return 1;
     count_tree_reader_init(&x->tree_rd, &x->tree, pid, children);
     tools[n++] = &x->tree_rd.tool;
-    if (count_lat_n()) {
-        count_lat_tool(&lat);
+    if (x->lat.n) {
+        count_lat_tool(&x->lat, &lat);
         tools[n++] = &lat;
     }
     if (x->mode == MODE_RECORD) {
@@ -327,7 +332,7 @@ static void build_report(struct count_run *x)
     if (x->clamp_note[0])
         r->notes[r->n_notes++] = x->clamp_note;
     count_add_notes(r, &x->nb, &x->o, (unsigned)x->m.hier.cores, &x->tree, &x->out, &x->res,
-                    x->rows, x->n_rows);
+                    x->rows, x->n_rows, x->lat.n ? count_lat_note(&x->lat) : NULL);
 }
 
 /* The report written (a rank's result into its job's folder), then the
@@ -374,7 +379,7 @@ static int emit(struct count_run *x)
     if (!x->in_job && (x->o.save_baseline || x->o.baseline))
         rc = count_baseline_step(&x->o, &x->r, x->dir,
                                  x->mode == MODE_PROFILE ? x->profile_out : NULL, x->m.name,
-                                 x->cmd.wire, rc, hpm_failed);
+                                 x->cmd.wire, &x->unstable_set, rc, hpm_failed);
     return rc;
 }
 
@@ -435,9 +440,11 @@ static void repeat_plan(struct count_plan *q, const struct count_plan *p)
 /* The events whose totals differ between two runs' counts (modeled ones:
  * what the host measured differs anyway), each added to unstable once. */
 static void unstable_add(const struct count_plan *q, const struct vpmu_output *a,
-                         const struct vpmu_output *b, const char **unstable, unsigned *n,
-                         char (*buf)[160])
+                         const struct vpmu_output *b, struct count_run *x)
 {
+    const char **unstable = x->unstable_names;
+    unsigned *n = &x->unstable_set.n;
+    char (*buf)[160] = x->unstable;
     unsigned i, j;
     for (i = 0; i < q->n_rows; i++) {
         const struct count_row *row = &q->rows[i];
@@ -457,13 +464,13 @@ static void unstable_add(const struct count_plan *q, const struct vpmu_output *a
 /* --repeat N: N runs of PROGRAM as given (repeat_plan), executed here,
  * then the events whose totals differ between them: printed, and kept
  * from the gate. 0, or 1 (a run could not be made). */
-static int repeat_runs(const struct count_plan *p)
+static int repeat_runs(struct count_run *x)
 {
-    static const char *unstable[DIFF_MAX_KINDS];
-    static char buf[DIFF_MAX_KINDS][160];
+    const struct count_plan *p = x->p;
     struct count_plan *q = malloc(sizeof *q);
     struct count_outcome first, next;
-    unsigned n_unstable = 0, k;
+    const unsigned *n_unstable = &x->unstable_set.n;
+    unsigned k;
     long run;
     int rc = 1;
     memset(&first, 0, sizeof first);
@@ -479,22 +486,21 @@ static int repeat_runs(const struct count_plan *p)
             goto out;
         }
         if (run) {
-            unstable_add(q, &first.out, &next.out, unstable, &n_unstable, buf);
+            unstable_add(q, &first.out, &next.out, x);
             vpmu_output_free(&next.out);
         }
     }
-    if (n_unstable == 0) {
+    if (*n_unstable == 0) {
         fprintf(stderr, "%s: --repeat %ld: every modeled count is the same in each run\n",
                 cmd_name, p->o.repeat);
     } else {
         fprintf(stderr, "%s: --repeat %ld: %u event%s differ between identical runs (the "
                         "program is not deterministic; not gated):",
-                cmd_name, p->o.repeat, n_unstable, n_unstable == 1 ? "" : "s");
-        for (k = 0; k < n_unstable; k++)
-            fprintf(stderr, " %s", unstable[k]);
+                cmd_name, p->o.repeat, *n_unstable, *n_unstable == 1 ? "" : "s");
+        for (k = 0; k < *n_unstable; k++)
+            fprintf(stderr, " %s", x->unstable_names[k]);
         fputc('\n', stderr);
     }
-    baseline_set_unstable(unstable, n_unstable);
     rc = 0;
 out:
     vpmu_output_free(&first.out);
@@ -546,6 +552,7 @@ static int run(struct count_run *x)
     }
     x->cmd.vg = x->vg;
     if (count_toolcmd_build(&x->cmd, &x->o, &x->m, x->rows, x->n_rows, x->dir, x->mode,
+                            x->lat.n != 0,
                             x->mode == MODE_RECORD ? x->p->hook->tool_args : NULL) != 0) {
         fprintf(stderr, "%s: out of memory\n", cmd_name);
         return 1;
@@ -555,7 +562,7 @@ static int run(struct count_run *x)
                                     x->mode == MODE_PROFILE, x->cmd.wire)) != 0)
         return rc;
     if (x->o.repeat > 1 && !x->run_only && x->mode != MODE_RECORD &&
-        repeat_runs(x->p) != 0)
+        repeat_runs(x) != 0)
         return 1;
     if (spawn(x) != 0)
         return 1;
@@ -577,6 +584,7 @@ int count_execute(const struct count_plan *p, struct count_outcome *res)
         return 1;
     }
     x->p = p;
+    x->unstable_set.kinds = x->unstable_names;
     x->mode = p->mode;
     x->run_only = p->mode == MODE_RUN;
     x->profile = p->mode == MODE_PROFILE || p->mode == MODE_RECORD;
@@ -584,6 +592,7 @@ int count_execute(const struct count_plan *p, struct count_outcome *res)
     x->m = p->m;
     memcpy(x->rows, p->rows, p->n_rows * sizeof *p->rows);
     x->n_rows = p->n_rows;
+    x->lat = p->lat;
     x->features = p->features;
     x->profile_out = p->profile_out;
     x->in_job = p->in_job;

@@ -50,7 +50,7 @@ int count_baseline_before(const struct count_opts *o, const struct hpm_machine *
                           unsigned features, const struct count_row *rows, unsigned n_rows,
                           int profile, const char *wire)
 {
-    static const char *events[MAX_ROWS];
+    const char *events[MAX_ROWS];
     char dir[4096], err[1024];
     unsigned i;
     if (o->save_baseline && baseline_path(o->save_baseline, dir, sizeof dir, err, sizeof err)) {
@@ -88,24 +88,30 @@ int count_baseline_before(const struct count_opts *o, const struct hpm_machine *
  * the program's. */
 int count_baseline_step(const struct count_opts *o, const struct count_report *r,
                         const char *dir, const char *profile_path, const char *machine,
-                        const char *wire, int rc, int hpm_failed)
+                        const char *wire, const struct baseline_unstable *unstable, int rc,
+                        int hpm_failed)
 {
     char path[4200], found[4096];
     struct count_opts ro = *o;
-    static struct baseline_meta meta;
+    struct baseline_meta *meta = malloc(sizeof *meta);
     int g;
+    if (!meta)
+        return GATE_ERROR;
     snprintf(path, sizeof path, "%s/report.json", dir);
     ro.fmt = FMT_JSON;
     ro.output = path;
-    if (count_write_report(&ro, r) != 0)
+    if (count_write_report(&ro, r) != 0) {
+        free(meta);
         return GATE_ERROR;
+    }
     if (count_search_program(o->prog[0], found, sizeof found) != 0)
         snprintf(found, sizeof found, "%s", o->prog[0]);
-    baseline_meta_collect(&meta, machine, wire, found, o->prog, o->prog_argc);
-    meta.exit_status = r->exit_status;
-    meta.exit_signal = r->exit_signal;
+    baseline_meta_collect(meta, machine, wire, found, o->prog, o->prog_argc);
+    meta->exit_status = r->exit_status;
+    meta->exit_signal = r->exit_signal;
     g = baseline_after_run(cmd_name, o->save_baseline, o->baseline, o->limits.v, o->limits.n,
-                           path, profile_path, &meta);
+                           path, profile_path, meta, unstable);
+    free(meta);
     if (!o->baseline)
         return rc == 0 ? g : rc;
     if (hpm_failed || g == GATE_ERROR)

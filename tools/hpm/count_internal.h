@@ -77,8 +77,10 @@ int count_parse_opts(int argc, char **argv, struct count_opts *o);
 int count_add_row(struct count_row *rows, unsigned *n, const struct count_row *r);
 int count_resolve_event(const char *name, const char *machine, unsigned cores,
                          unsigned features, struct count_row *row);
+struct count_lat;
 int count_build_rows(const struct count_opts *o, const char *machine, unsigned cores,
-                      unsigned features, struct count_row *rows, unsigned *n);
+                      unsigned features, struct count_row *rows, unsigned *n,
+                      struct count_lat *lat);
 char *count_codes_arg(const struct count_opts *o, const struct count_row *rows, unsigned n);
 int count_check_counts(const struct vpmu_output *out, struct count_row *rows, unsigned *n,
                        const char *what);
@@ -110,9 +112,11 @@ int count_mpi_net_setup(const struct count_opts *o, const struct hpm_machine *m)
 int count_baseline_before(const struct count_opts *o, const struct hpm_machine *m,
                           unsigned features, const struct count_row *rows, unsigned n_rows,
                           int profile, const char *wire);
+struct baseline_unstable;
 int count_baseline_step(const struct count_opts *o, const struct count_report *r,
                         const char *dir, const char *profile_path, const char *machine,
-                        const char *wire, int rc, int hpm_failed);
+                        const char *wire, const struct baseline_unstable *unstable, int rc,
+                        int hpm_failed);
 
 /* hpm count -I: the program's live view, read at every tick (the view
  * appears once the tool has started; after an exec the new image's view
@@ -141,7 +145,7 @@ struct count_toolcmd {
 };
 int count_toolcmd_build(struct count_toolcmd *t, const struct count_opts *o,
                         const struct hpm_machine *m, const struct count_row *rows,
-                        unsigned n_rows, const char *dir, enum count_mode mode,
+                        unsigned n_rows, const char *dir, enum count_mode mode, int lat_hist,
                         const char *const *hook_args);
 void count_toolcmd_free(struct count_toolcmd *t);
 
@@ -156,7 +160,7 @@ struct count_notes {
 void count_add_notes(struct count_report *r, struct count_notes *nb, const struct count_opts *o,
                      unsigned cores, struct count_tree *tree, const struct vpmu_output *out,
                      const struct runner_result *res, const struct count_row *rows,
-                     unsigned n_rows);
+                     unsigned n_rows, const char *lat_note);
 
 /* count_plan.c (count_plan.h): a plan is ready for count_execute, else an
  * exit status is returned */

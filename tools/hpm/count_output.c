@@ -108,7 +108,7 @@ int count_report_output(const struct count_opts *o, const struct vpmu_output *ou
     if (o->events.n) {
         /* the file's cores; every feature, since the file holds what was counted */
         unsigned cores = out->cores > HPM_CAT_MAX_CORES ? HPM_CAT_MAX_CORES : out->cores;
-        rc = count_build_rows(o, out->machine, cores, ~0u, rows, &n);
+        rc = count_build_rows(o, out->machine, cores, ~0u, rows, &n, NULL);
         if (rc == 0 && count_check_counts(out, rows, &n, what) != 0)
             rc = 2;
         if (rc) {

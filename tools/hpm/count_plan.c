@@ -169,7 +169,8 @@ static int machine_and_rows(struct count_plan *p)
             rmdir(p->job_dir); /* made for this run; another rank's results keep it */
         return rc;
     }
-    if ((rc = count_build_rows(o, m->name, m->hier.cores, p->features, p->rows, &p->n_rows)) != 0)
+    if ((rc = count_build_rows(o, m->name, m->hier.cores, p->features, p->rows, &p->n_rows,
+                               &p->lat)) != 0)
         return rc;
     if ((o->passes || o->multiplex) && (o->baseline || o->save_baseline || o->repeat))
         /* a gate compares one run's exact counts (docs/ci.md) */

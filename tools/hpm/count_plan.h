@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "count_internal.h"
+#include "latency.h"
 
 struct count_hook;
 
@@ -25,6 +26,7 @@ struct count_plan {
     unsigned features;
     struct count_row rows[MAX_ROWS];
     unsigned n_rows;
+    struct count_lat lat;      /* the latency thresholds among the events */
     const char *profile_out;   /* hpm profile's -o, or NULL */
     int in_job;                /* a rank of an MPI job (rank_env, job_dir) */
     struct mpi_rank_env rank_env;

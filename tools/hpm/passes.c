@@ -59,7 +59,8 @@ static int run_once(const struct count_plan *p, const char *list, const char *mp
     q->o.mpx_plan = mpx_plan;
     q->progress_name = progress;
     q->capture = 1;
-    rc = count_build_rows(&q->o, q->m.name, q->m.hier.cores, q->features, q->rows, &q->n_rows);
+    rc = count_build_rows(&q->o, q->m.name, q->m.hier.cores, q->features, q->rows, &q->n_rows,
+                          &q->lat);
     if (rc == 0) {
         count_execute(q, &res);
         rc = res.status;
