@@ -172,6 +172,38 @@ void vpmu_counting_stop(void)
     run_bit(False);
 }
 
+/* A forked child's only thread is the one that forked, whichever it was in
+ * the parent: it becomes thread 1 of the new process, on core 0 as every
+ * process's first thread is (vpmu_node_core_of), and the parent's other
+ * threads are gone. What the live block holds ran in the parent, on the
+ * thread's core there. */
+void vpmu_threads_fork_child(ThreadId tid)
+{
+    UInt i, core;
+    struct vpmu_thread *t;
+    vpmu_account();
+    for (i = 1; i < VG_N_THREADS; i++) {
+        if ((ThreadId)i == tid || !vpmu_threads[i].used)
+            continue;
+        if (vpmu_threads[i].ovf_upc_mem)
+            VG_(free)(vpmu_threads[i].ovf_upc_mem);
+        vpmu_threads[i].ovf_upc = NULL;
+        vpmu_threads[i].ovf_upc_mem = NULL;
+        vpmu_threads[i].used = False;
+    }
+    if (tid == 0 || tid >= VG_N_THREADS)
+        return;
+    t = thread_get(tid);
+    next_serial = 1;
+    t->serial = next_serial++;
+    core = vpmu_node_core_of(t->serial);
+    live_owner = tid;
+    if (core != t->core) {
+        t->core = core;
+        vpmu_node_set_core(core);
+    }
+}
+
 void vpmu_reset_all(void)
 {
     UInt i, d;
