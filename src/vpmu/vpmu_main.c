@@ -449,7 +449,7 @@ static void on_start_client_code(ThreadId tid, ULong blocks_done)
         live_publish(HPM_LIVE_RUNNING, 0);
     }
     if (VG_(read_millisecond_timer)() - live_last_ms >= (UInt)clo_live_ms) {
-        vpmu_account();
+        vpmu_account_view();
         live_publish(HPM_LIVE_RUNNING, 0);
     }
 }

@@ -72,6 +72,15 @@ void vpmu_account(void)
     vpmu_node_core_credit(t->core, core_seen[t->core], t->u);
 }
 
+/* vpmu_account for a live view: host time decides when those come, so
+ * the counts that depend on where a flush falls wait (vpmu_node.h). */
+void vpmu_account_view(void)
+{
+    vpmu_node_modes_hold(True);
+    vpmu_account();
+    vpmu_node_modes_hold(False);
+}
+
 /* libcoregrind, not in pub_tool: discarding is allowed while a client
  * request runs; between timeslices no translation is in use either */
 extern Bool VG_(ok_to_discard_translations);
