@@ -159,6 +159,54 @@ static void test_follows(const struct hpm_machine *bgl)
     CHECK(strstr(err, "no L2") != NULL);
 }
 
+/* The random rows' bounds count I's lines and pages as often as the
+ * entries' accesses between their uses can evict them. */
+static void test_i_evicted(const struct hpm_machine *bgl)
+{
+    struct vx_row r[VX_MAX_ROWS];
+    char err[256];
+    struct hpm_machine m = *bgl;
+    int n;
+
+    /* 16 KB, 8-way FIFO, 64-byte lines: 32 sets; an entry's 32 lines two
+     * apart put 2 in a set; I's 64 lines, 16 uses each, fetched up to
+     * 1 + 15 x 2 / 8 = 4 times (one random load: 1 + 15 / 8 = 2) */
+    m.hier.l1d.size = 16 * 1024;
+    m.hier.l1d.assoc = 8;
+    m.hier.l1d.line = 64;
+    n = vx_expect_all(&m, r, VX_MAX_ROWS, err, sizeof err);
+    EXPECT(r, n, "mrnd_ld_D", VX_L1_LOAD_MISSES, 32 * 1024 + 4 * 64);
+    EXPECT(r, n, "rnd_ld_D", VX_L1_LOAD_MISSES, 1024 + 2 * 64);
+    /* LRU keeps I's line: the 2 lines an entry puts in its set are fewer
+     * than its 8 ways */
+    m.hier.l1d.policy = HPM_REPL_LRU;
+    n = vx_expect_all(&m, r, VX_MAX_ROWS, err, sizeof err);
+    EXPECT(r, n, "mrnd_ld_D", VX_L1_LOAD_MISSES, 32 * 1024 + 64);
+    /* a random victim may be I's line at any insertion: every load of I */
+    m.hier.l1d.policy = HPM_REPL_RANDOM;
+    n = vx_expect_all(&m, r, VX_MAX_ROWS, err, sizeof err);
+    EXPECT(r, n, "mrnd_ld_D", VX_L1_LOAD_MISSES, 32 * 1024 + 1024);
+
+    /* one DTLB entry: every entry's page evicts I's, a miss per load of I;
+     * four entries: the transposed matrix's 9 pages do not stay (n/a), the
+     * multiplication's 25 neither */
+    m = *bgl;
+    m.dtlb.entries = 1;
+    n = vx_expect_all(&m, r, VX_MAX_ROWS, err, sizeof err);
+    EXPECT(r, n, "rnd_ld_D", VX_TLB_MISSES, 1024 + 1024);
+    EXPECT(r, n, "mrnd_ld_D", VX_TLB_MISSES, 2048 + 1024);
+    m.dtlb.entries = 4;
+    n = vx_expect_all(&m, r, VX_MAX_ROWS, err, sizeof err);
+    KIND(r, n, "transpose", VX_TLB_MISSES, VX_NONE);
+    KIND(r, n, "matmult", VX_TLB_MISSES, VX_NONE);
+    EXPECT(r, n, "rnd_ld_D", VX_TLB_MISSES, 1024 + 2);
+    /* 16 entries hold the 9 pages, not the 25 */
+    m.dtlb.entries = 16;
+    n = vx_expect_all(&m, r, VX_MAX_ROWS, err, sizeof err);
+    KIND(r, n, "transpose", VX_TLB_MISSES, VX_EXPECT);
+    KIND(r, n, "matmult", VX_TLB_MISSES, VX_NONE);
+}
+
 static void test_judging(void)
 {
     struct vx_cell c = {1000.0, 1000.0, VX_EXPECT, 0, NULL};
@@ -209,6 +257,7 @@ int main(int argc, char **argv)
     }
     test_bgl(&bgl);
     test_follows(&bgl);
+    test_i_evicted(&bgl);
     test_judging();
     test_lru();
     if (failures) {

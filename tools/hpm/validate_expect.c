@@ -46,6 +46,96 @@ static double per_span(uint64_t unit)
     return n < VK_MULT ? n : VK_MULT;
 }
 
+/* Where one entry's accesses go and what that does to I. A cache or TLB of
+ * `sets` sets of `ways` ways under `policy`, holding units of `unit` bytes
+ * (lines, pages). */
+struct vx_store {
+    uint64_t unit, sets;
+    uint32_t ways, policy;
+};
+
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* The most units of one entry's accesses (VK_MULT of them VK_STRIDE
+ * doubles apart, or one) that fall into one set: n units `step` apart
+ * visit sets / gcd(step, sets) sets in turn. */
+static double entry_units_per_set(const struct vx_store *st, int mult)
+{
+    const uint64_t stride = VK_STRIDE * sizeof(double);
+    const uint64_t n = mult ? (uint64_t)per_span(st->unit) : 1;
+    const uint64_t step = st->unit <= stride ? stride / st->unit : 1;
+    uint64_t visited = st->sets / gcd(step, st->sets);
+    if (visited > n) visited = n;
+    return (double)((n + visited - 1) / visited);
+}
+
+/* How often each unit of I is brought in, at most. A unit holds `uses`
+ * consecutive entries of I, and between two of them come one entry's
+ * accesses, at most q units into the unit's set. LRU keeps the unit while
+ * fewer than `ways` others come between its uses; FIFO evicts it after
+ * `ways` insertions into its set however often it is used; a random victim
+ * can be it at any insertion. Each eviction costs one more fetch at the
+ * next use. */
+static double fetches_of_i_unit(const struct vx_store *st, int mult)
+{
+    const double q = entry_units_per_set(st, mult);
+    double uses = (double)(st->unit / sizeof(int));
+    if (uses > VK_NIDX) uses = VK_NIDX;
+    if (uses < 1) uses = 1;
+    double f;
+    switch (st->policy) {
+    case HPM_REPL_LRU: f = q < st->ways ? 1 : uses; break;
+    case HPM_REPL_FIFO: f = 1 + floor((uses - 1) * q / st->ways); break;
+    default: f = uses; break;
+    }
+    return f < uses ? f : uses;
+}
+
+/* Misses on I during a random row, at most: each of I's units, as often as
+ * fetches_of_i_unit brings it in (the seed: "128 Level 1 misses, and 2 TLB
+ * misses, due to the sequential access to I", which stay where its lines
+ * and pages survive the entries' accesses between their uses). */
+static double i_misses(const struct vx_store *st, int mult)
+{
+    const long ibytes = VK_NIDX * (long)sizeof(int);
+    const double n = spanned(VK_IDX_OFFSET, ibytes, st->unit) * fetches_of_i_unit(st, mult);
+    return n < VK_NIDX ? n : VK_NIDX; /* at most one per load of I */
+}
+
+static struct vx_store l1d_store(const struct hpm_machine *m)
+{
+    const struct hpm_cache_params *c = &m->hier.l1d;
+    const uint32_t ways = c->assoc ? c->assoc : (uint32_t)(c->size / c->line);
+    struct vx_store st = {c->line, c->size / c->line / ways, ways, c->policy};
+    return st;
+}
+
+/* The TLBs are LRU (src/model). */
+static struct vx_store dtlb_store(const struct hpm_machine *m)
+{
+    const struct hpm_tlb_params *t = &m->dtlb;
+    const uint32_t ways = t->assoc ? t->assoc : t->entries;
+    struct vx_store st = {t->page_size, t->entries / ways, ways, HPM_REPL_LRU};
+    return st;
+}
+
+/* Whether the pages of bytes [off, off + size) all fit the DTLB at once:
+ * consecutive pages fill its sets in turn. */
+static int fits_dtlb(const struct hpm_machine *m, long off, long size)
+{
+    const struct vx_store st = dtlb_store(m);
+    const double pages = spanned(off, size, st.unit);
+    return ceil(pages / (double)st.sets) <= st.ways;
+}
+
 /* Poisson and binomial probabilities for small k: direct products (the
  * counts here are a handful per set). */
 static double poisson_pmf(double lambda, unsigned k)
@@ -140,10 +230,11 @@ static void random_row(struct vx_row *r, const struct hpm_machine *m, long len, 
     set(r, VX_FX_LOADS, entries, VX_EXPECT);
     /* "we expect approximately 1K TLB misses and 1K load misses at level 1
      * ... an additional 2 TLB misses, 128 Level 1 misses, and 32 Level 2
-     * misses, due to the sequential access to I" -- upper bounds */
-    set(r, VX_L1_LOAD_MISSES, entries * l1_per + spanned(VK_IDX_OFFSET, ibytes, l1->line),
-        VX_BOUND);
-    set(r, VX_TLB_MISSES, entries * pg_per + spanned(VK_IDX_OFFSET, ibytes, page), VX_BOUND);
+     * misses, due to the sequential access to I" -- upper bounds, I's as
+     * often as the entries' accesses can evict its lines and pages */
+    const struct vx_store l1s = l1d_store(m), tlbs = dtlb_store(m);
+    set(r, VX_L1_LOAD_MISSES, entries * l1_per + i_misses(&l1s, mult), VX_BOUND);
+    set(r, VX_TLB_MISSES, entries * pg_per + i_misses(&tlbs, mult), VX_BOUND);
 
     /* L2: the traversal left the last part of the vector in the L2 (each
      * set holds its `ways` most recent lines); accesses outside it miss. */
@@ -175,6 +266,10 @@ int vx_expect_all(const struct hpm_machine *m, struct vx_row *rows, int max_rows
                   size_t errlen)
 {
     const struct hpm_cache_params *l1 = &m->hier.l1d, *l2 = &m->hier.l2;
+    if (l1->size == 0) {
+        snprintf(err, errlen, "machine %s has no L1D; seed 001's Table 1 has L1 misses", m->name);
+        return -1;
+    }
     if (l2->size == 0) {
         snprintf(err, errlen,
                  "machine %s has no L2; seed 001's Table 1 has L2 misses (bgl's 4 MB cache)",
@@ -266,6 +361,14 @@ int vx_expect_all(const struct hpm_machine *m, struct vx_row *rows, int max_rows
             none(r, VX_L1_LOAD_MISSES,
                  "the matrix does not fit the L1D (the seed's count has it fit: one miss per "
                  "line)");
+        if (!strcmp(id, "transpose") && !fits_dtlb(m, VK_MAT_OFFSET, mbytes))
+            none(r, VX_TLB_MISSES,
+                 "the matrix's pages do not fit the DTLB (the seed's count has them stay: one "
+                 "miss per page)");
+        if (!strcmp(id, "matmult") && !fits_dtlb(m, VK_MAT_OFFSET, 3 * mbytes))
+            none(r, VX_TLB_MISSES,
+                 "the three matrices' pages do not fit the DTLB (the seed's count has them "
+                 "stay: one miss per page)");
         /* the random rows (one access per entry) give a stream nothing to
          * follow; the sequential, strided and matrix rows do */
         if (prefetch_hides_l2(m) && r->cell[VX_L2_MISSES].value > 0 &&
