@@ -207,6 +207,53 @@ static void test_i_evicted(const struct hpm_machine *bgl)
     KIND(r, n, "matmult", VX_TLB_MISSES, VX_NONE);
 }
 
+/* Where a machine does not keep what the seed's matrix counts keep, the
+ * cell has no expectation (n/a, with why). */
+static void test_matrices_unkept(const struct hpm_machine *bgl)
+{
+    struct vx_row r[VX_MAX_ROWS];
+    char err[256];
+    struct hpm_machine m = *bgl;
+    int n;
+
+    /* bgl keeps everything its counts assume */
+    n = vx_expect_all(&m, r, VX_MAX_ROWS, err, sizeof err);
+    for (int i = 0; i < n; i++)
+        for (int c = 0; c < VX_COLS; c++)
+            CHECK(r[i].cell[c].kind != VX_NONE);
+    /* random victims: the matrices' L1 counts */
+    m.hier.l1d.policy = HPM_REPL_RANDOM;
+    n = vx_expect_all(&m, r, VX_MAX_ROWS, err, sizeof err);
+    KIND(r, n, "transpose", VX_L1_LOAD_MISSES, VX_NONE);
+    KIND(r, n, "transpose", VX_L1_STORE_MISSES, VX_NONE);
+    KIND(r, n, "matmult", VX_L1_STORE_MISSES, VX_NONE);
+    KIND(r, n, "seq_loads", VX_L1_LOAD_MISSES, VX_EXPECT);
+    /* 64 KB, 2-way LRU (1024 sets): C's line, a line of A's row and one of
+     * B's row can meet in one set; B's line beside them too */
+    m = *bgl;
+    m.hier.l1d.size = 64 * 1024;
+    m.hier.l1d.assoc = 2;
+    m.hier.l1d.policy = HPM_REPL_LRU;
+    n = vx_expect_all(&m, r, VX_MAX_ROWS, err, sizeof err);
+    KIND(r, n, "matmult", VX_L1_STORE_MISSES, VX_NONE);
+    KIND(r, n, "matmult", VX_L1_LOAD_MISSES, VX_NONE);
+    /* 8 ways (256 sets): B's 4 lines and the rows' 2 per set fit, B stays */
+    m.hier.l1d.assoc = 8;
+    n = vx_expect_all(&m, r, VX_MAX_ROWS, err, sizeof err);
+    KIND(r, n, "matmult", VX_L1_LOAD_MISSES, VX_EXPECT);
+    EXPECT(r, n, "matmult", VX_L1_LOAD_MISSES, 3 * 1024);
+    /* ... but FIFO keeps B only if all three matrices fit (they do not) */
+    m.hier.l1d.policy = HPM_REPL_FIFO;
+    n = vx_expect_all(&m, r, VX_MAX_ROWS, err, sizeof err);
+    KIND(r, n, "matmult", VX_L1_LOAD_MISSES, VX_NONE);
+    /* L1D lines longer than the L2's: no L2 count is the seed's */
+    m = *bgl;
+    m.hier.l1d.line = 256;
+    n = vx_expect_all(&m, r, VX_MAX_ROWS, err, sizeof err);
+    for (int i = 0; i < n; i++)
+        CHECK_EQ(r[i].cell[VX_L2_MISSES].kind, VX_NONE);
+}
+
 static void test_judging(void)
 {
     struct vx_cell c = {1000.0, 1000.0, VX_EXPECT, 0, NULL};
@@ -227,20 +274,19 @@ static void test_judging(void)
 static void test_lru(void)
 {
     /* nothing new coming in: nothing is evicted */
-    CHECK(vx_lru_eviction_misses(4096, 8, 8, 0.0, 0.5) < 1e-9);
-    /* more new lines, more evictions; the youngest line alone (1 resident)
-     * survives up to ways - 1 new lines */
-    const double a = vx_lru_eviction_misses(4096, 8, 8, 1.0, 0.5);
-    const double b = vx_lru_eviction_misses(4096, 8, 8, 4.0, 0.5);
+    CHECK(vx_lru_eviction_misses(4096, 8, 8, 8, 0.0, 0.5) < 1e-9);
+    /* more new lines, more evictions */
+    const double a = vx_lru_eviction_misses(4096, 8, 8, 8, 0.25, 0.5);
+    const double b = vx_lru_eviction_misses(4096, 8, 8, 8, 0.75, 0.5);
     CHECK(a > 0 && b > a);
-    /* one resident line, accessed surely, new lines Poisson(lambda t):
-     * it misses iff more than 7 arrived before it, probability small for
-     * lambda = 1 (P[Poisson(t) >= 8] integrated over t is about 1e-6) */
-    CHECK(vx_lru_eviction_misses(1, 8, 1, 1.0, 1.0) < 1e-4);
-    /* direct-mapped with one new line certain before the end: a resident
-     * line accessed at t misses with P[Poisson(lambda t) >= 1] */
-    const double lam = 2.0, want = 1.0 - (1.0 - exp(-lam)) / lam;
-    CHECK(fabs(vx_lru_eviction_misses(1, 1, 1, lam, 1.0) - want) < 1e-6);
+    /* one resident line, accessed surely, and 7 new lines: never 8, so the
+     * youngest line always stays */
+    CHECK(vx_lru_eviction_misses(1, 8, 1, 7, 1.0, 1.0) < 1e-12);
+    /* direct-mapped, one new line surely, both at uniform times: the
+     * resident line misses iff the new one came first, half the time */
+    CHECK(fabs(vx_lru_eviction_misses(1, 1, 1, 1, 1.0, 1.0) - 0.5) < 1e-6);
+    /* ... and with two new lines, unless it came before both: 2/3 */
+    CHECK(fabs(vx_lru_eviction_misses(1, 1, 1, 2, 1.0, 1.0) - 2.0 / 3.0) < 1e-6);
 }
 
 int main(int argc, char **argv)
@@ -258,6 +304,7 @@ int main(int argc, char **argv)
     test_bgl(&bgl);
     test_follows(&bgl);
     test_i_evicted(&bgl);
+    test_matrices_unkept(&bgl);
     test_judging();
     test_lru();
     if (failures) {
