@@ -254,6 +254,27 @@ static void test_matrices_unkept(const struct hpm_machine *bgl)
         CHECK_EQ(r[i].cell[VX_L2_MISSES].kind, VX_NONE);
 }
 
+/* A stream prefetcher in front of the L2 (bgp's) hides the misses of the
+ * loops it can follow; the single random loads stay judged. */
+static void test_prefetcher(const char *dir)
+{
+    struct vx_row r[VX_MAX_ROWS];
+    struct hpm_machine m;
+    char err[512];
+    if (hpm_machine_find(&m, dir, "bgp", err, sizeof err) != HPM_MACHINE_OK) {
+        fprintf(stderr, "cannot load bgp: %s\n", err);
+        failures++;
+        return;
+    }
+    int n = vx_expect_all(&m, r, VX_MAX_ROWS, err, sizeof err);
+    KIND(r, n, "seq_loads", VX_L2_MISSES, VX_NONE);
+    KIND(r, n, "mrnd_ld_D", VX_L2_MISSES, VX_NONE);
+    KIND(r, n, "matmult", VX_L2_MISSES, VX_NONE);
+    KIND(r, n, "rnd_ld_D", VX_L2_MISSES, VX_EXPECT);
+    /* bgp's 2 KB "L2" cannot hold the transposed matrix either */
+    CHECK(strstr(find(r, n, "transpose")->cell[VX_L2_MISSES].why, "does not fit the L2"));
+}
+
 static void test_judging(void)
 {
     struct vx_cell c = {1000.0, 1000.0, VX_EXPECT, 0, NULL};
@@ -305,6 +326,7 @@ int main(int argc, char **argv)
     test_follows(&bgl);
     test_i_evicted(&bgl);
     test_matrices_unkept(&bgl);
+    test_prefetcher(argv[1]);
     test_judging();
     test_lru();
     if (failures) {

@@ -117,7 +117,7 @@ geometry)
     expect_rc 0
     expect_out "validate: ok: all 53 counts in 9 rows"
     expect_out "transpose L1 ld miss: the matrix does not fit the L1D"
-    expect_out "matrix mult L2 miss: the L2 is larger than the prefetcher's reach"
+    expect_out "matrix mult L2 miss: a stream prefetcher runs in front of the L2"
     # the random rows give a stream nothing to follow: still judged
     grep -q "random ld D L2 miss:" out && fail "random ld D's L2 misses were left unjudged"
     ;;
@@ -136,8 +136,8 @@ small_fifo)
     ;;
 sweep)
     # Expectations and bounds follow any geometry the model accepts: L1Ds,
-    # L2s and DTLBs far from the seed's, each row judged or n/a with why,
-    # never a false FAIL (docs/validation.md, "Machines outside the seed's
+    # L2s and DTLBs far from the seed's, and bgp; each count judged or n/a
+    # with why, never a false FAIL (docs/validation.md, "Machines outside the seed's
     # assumptions", has the whole sweep)
     for v in "l1a l1d.size=8K l1d.line=256 l1d.assoc=8" \
         "l1b l1d.size=64K l1d.assoc=2 l1d.policy=lru" \
@@ -151,6 +151,10 @@ sweep)
         [ "$rc" = 0 ] || fail "$v: exit status $rc"
         grep -q "^validate: ok: all [0-9]* counts in 9 rows" out || fail "$v: not every row judged"
     done
+    # and bgp, whose stream prefetcher serves its loops' lines before they miss
+    run validate --machine bgp --kernels "$kernels"
+    expect_rc 0
+    expect_out "seq loads L2 miss: a stream prefetcher runs in front of the L2"
     ;;
 bound_broken)
     # The bounds follow the machine, and a count past one fails. A one-entry

@@ -260,16 +260,13 @@ static void none(struct vx_row *r, int col, const char *why)
 }
 
 /* Whether a stream prefetcher can hide the L2 misses the seed counts: the
- * seed's L2 is either no prefetcher's (BG/L) or BG/P's prefetch buffer,
- * which holds little more than the lines its streams fetch ahead (16
- * lines for 7 streams 2 deep), so a prefetched line is used or gone before
- * a demand for it misses. A larger L2 behind the streams keeps what they
- * fetch, and sequential and strided misses become prefetch hits. */
+ * seed's L2 is no prefetcher's (BG/L). A stream prefetcher in front of the
+ * L2 fetches the lines of a sequential or strided loop ahead of its
+ * demands, which then hit: even BG/P's 16-line buffer for 7 streams 2 deep
+ * leaves the sequential loads 7 misses of the seed's 65536. */
 static int prefetch_hides_l2(const struct hpm_machine *m)
 {
-    const struct hpm_prefetch_params *pf = &m->hier.prefetch;
-    const uint64_t lines = m->hier.l2.size / m->hier.l2.line;
-    return pf->streams > 0 && lines > 2ull * pf->streams * pf->depth;
+    return m->hier.prefetch.streams > 0;
 }
 
 /* The four random-load rows: one access (rnd) or VK_MULT strided accesses
@@ -418,7 +415,11 @@ static void assumptions(const struct hpm_machine *m, struct vx_row *r)
         none(r, VX_TLB_MISSES,
              "the three matrices' pages do not fit the DTLB (the seed's count has them "
              "stay: one miss per page)");
-    if (m->hier.l1d.line > m->hier.l2.line)
+    if (transpose && (uint64_t)mbytes > m->hier.l2.size)
+        none(r, VX_L2_MISSES,
+             "the matrix does not fit the L2 (the seed's count has it fit: one miss per "
+             "line)");
+    else if (m->hier.l1d.line > m->hier.l2.line)
         none(r, VX_L2_MISSES,
              "the L1D's lines are longer than the L2's: an L1 miss asks the L2 for several "
              "lines (the seed's counts have one L2 line per L1 miss at most)");
@@ -427,8 +428,9 @@ static void assumptions(const struct hpm_machine *m, struct vx_row *r)
     else if (prefetch_hides_l2(m) && r->cell[VX_L2_MISSES].value > 0 &&
              strcmp(r->id, "rnd_ld_D") != 0 && strcmp(r->id, "rnd_ld_D2") != 0)
         none(r, VX_L2_MISSES,
-             "the L2 is larger than the prefetcher's reach: it keeps prefetched lines, "
-             "which the seed's counts take for misses");
+             "a stream prefetcher runs in front of the L2: it fetches the loop's lines "
+             "ahead of their demands, which then hit (the seed's counts take them for "
+             "misses)");
 }
 
 int vx_expect_all(const struct hpm_machine *m, struct vx_row *rows, int max_rows, char *err,
