@@ -3,7 +3,7 @@
 # Tests of MPI jobs: hpm count as the ranks of `mpirun`, the aggregate, hpm
 # merge. One scenario per CTest test.
 #
-#   mpi_test.sh HPM SRCDIR WORKDIR SCENARIO [MPI_RING RANK_PROG]
+#   mpi_test.sh HPM SRCDIR WORKDIR SCENARIO [MPI_RING RANK_PROG [FORTRAN_RINGS...]]
 #
 # merge*: hand-written rank results (tests/mpi/results) with known counts,
 # no MPI needed. The others run Open MPI's mpirun (as root where the tests
@@ -12,6 +12,9 @@
 set -u
 hpm=$1 src=$2 work=$3 scenario=$4
 ring=${5:-} rankprog=${6:-}
+shift 4
+[ $# -ge 2 ] && shift 2
+fortran_rings="$*"
 py=${PYTHON:-python3}
 dir=$work/$scenario
 rm -rf "$dir" && mkdir -p "$dir" || exit 1
@@ -310,6 +313,90 @@ papi_net)
         grep -qx "rank $want" out || fail "no line 'rank $want'"
     done
     ! grep -q "hwloc" err || fail "hwloc's warning under Valgrind was not silenced"
+    ;;
+fortran)
+    # mpi_ring.c and its Fortran twins (mpif.h, use mpi, use mpi_f08): 5
+    # messages of 1000 bytes (4 packets of 256) around 4 ranks on bgp, no
+    # machine file: its torus takes the shape of 4 nodes, 2x2x1 (a node per
+    # rank). Routes (X first, a ring of 2 is a tie: plus):
+    #   0->1 X+ (1 hop)   1->2 X+ to 0, Y+ to 2 (2)   2->3 X+ (1)   3->0 X+ to 2, Y+ to 0 (2)
+    # so nodes 0 and 2 send and receive on X+ and Y+, nodes 1 and 3 on X+ only
+    ev=TORUS_XP_PACKETS_SENT,TORUS_YP_PACKETS_SENT,TORUS_XP_PACKETS_RECV,TORUS_YP_PACKETS_RECV
+    ev=$ev,TORUS_XM_PACKETS_SENT,TORUS_YM_PACKETS_SENT,TORUS_BYTES_RECV,TORUS_HOPS,COLL_OPS
+    ev=$ev,COLL_BYTES
+    [ -n "$fortran_rings" ] || fail "no Fortran rings given"
+    # --mpi finds the program on PATH, as the shell does
+    bindir=$dir/bin
+    mkdir -p "$bindir" && cp "$ring" "$bindir/mpi_ring_c" || exit 1
+    for prog in mpi_ring_c $fortran_rings; do
+        name=$(basename "$prog")
+        PATH=$bindir:$PATH mpirun_ -np 4 "$hpm" count --mpi --mpi-dir "j.$name" --json \
+            -e "$ev" -- "$prog" 1000 5 >"out.$name" 2>"err.$name"
+        rc=$?
+        cp "out.$name" out
+        cp "err.$name" err
+        expect_rc 0
+        "$py" - "j.$name" <<'EOF' || fail "$name: network counts differ from the hand-worked ones"
+import json, sys
+P, B = 5 * 4, 5 * 1000
+want = {0: (1, 1, 1), 1: (1, 0, 2), 2: (1, 1, 1), 3: (1, 0, 2)}  # X+, Y+, hops per packet
+for r in range(4):
+    c = {e["name"]: e["count"] for e in json.load(open("%s/rank.%d.json" % (sys.argv[1], r)))["events"]}
+    x, y, hops = want[r]
+    exp = {"TORUS_XP_PACKETS_SENT": x * P, "TORUS_YP_PACKETS_SENT": y * P,
+           "TORUS_XP_PACKETS_RECV": x * P, "TORUS_YP_PACKETS_RECV": y * P,
+           "TORUS_XM_PACKETS_SENT": 0, "TORUS_YM_PACKETS_SENT": 0,
+           "TORUS_BYTES_RECV": (x + y) * B, "TORUS_HOPS": hops * P,
+           "COLL_OPS": 1, "COLL_BYTES": 8}  # one MPI_Allreduce of two 4-byte integers
+    bad = {k: (c.get(k), v) for k, v in exp.items() if c.get(k) != v}
+    assert not bad, (r, bad)
+EOF
+    done
+    ;;
+ranks_per_node)
+    # the ring of scenario fortran (5 messages of 1000 bytes, 20 packets) on
+    # bgp with 2 ranks per node: nodes 0 (ranks 0, 1) and 1 (ranks 2, 3) of
+    # a 2x1x1 torus. 0->1 and 2->3 go through memory; 1->2 and 3->0 cross
+    # the X+ link (a ring of 2: plus), 1 hop each. Each node's network
+    # counts are its first rank's (ranks 0 and 2): X+ 20 packets sent and
+    # received, 20 hops, 5000 bytes; one collective operation of 8 bytes.
+    # Each rank runs on its own 2 of the node's 4 cores.
+    ev=TORUS_XP_PACKETS_SENT,TORUS_XP_PACKETS_RECV,TORUS_YP_PACKETS_SENT,TORUS_BYTES_RECV
+    ev=$ev,TORUS_HOPS,COLL_OPS,COLL_BYTES,INSTRUCTIONS
+    set -- "$ring" $fortran_rings
+    for prog in "$ring" "$4"; do
+        name=$(basename "$prog")
+        mpirun_ -np 4 "$hpm" count --mpi --ranks-per-node 2 --mpi-dir "j.$name" --json \
+            -e "$ev" -- "$prog" 1000 5 >out 2>err
+        rc=$?
+        expect_rc 0
+        "$py" - "j.$name" <<'EOF' || fail "$name: counts at 2 ranks per node differ from the hand-worked ones"
+import json, sys
+for r in range(4):
+    d = json.load(open("%s/rank.%d.json" % (sys.argv[1], r)))
+    c = {e["name"]: e["count"] for e in d["events"]}
+    first = r % 2 == 0
+    exp = {"TORUS_XP_PACKETS_SENT": 20, "TORUS_XP_PACKETS_RECV": 20, "TORUS_YP_PACKETS_SENT": 0,
+           "TORUS_BYTES_RECV": 5000, "TORUS_HOPS": 20, "COLL_OPS": 1, "COLL_BYTES": 8}
+    bad = {k: (c.get(k), v if first else 0) for k, v in exp.items() if c.get(k) != (v if first else 0)}
+    assert not bad, (r, bad)
+    # its own cores: 0 and 1 for the node's first rank, 2 and 3 for the second
+    ins = next(e for e in d["events"] if e["name"] == "INSTRUCTIONS")
+    cores = {x["code"] // 56 for x in ins["codes"] if x["count"]}
+    assert cores and cores <= ({0, 1} if first else {2, 3}), (r, cores)
+EOF
+    done
+    # more ranks per node than a bgp node has cores, or a torus of the wrong size
+    mpirun_ -np 4 "$hpm" count --ranks-per-node 8 --mpi-dir bad -e INSTRUCTIONS -- "$ring" \
+        >out 2>err
+    expect_err "ranks-per-node 8: a node of machine bgp has 4 cores"
+    mpirun_ -np 4 "$hpm" count --ranks-per-node 2 --torus 2x2x1 --mpi-dir bad \
+        -e TORUS_HOPS -- "$ring" >out 2>err
+    expect_err "torus 2x2x1 has 4 nodes, the MPI job has 4 ranks on 2 nodes (2 ranks per node)"
+    [ ! -e bad ] || fail "a refused job left its folder"
+    run count --ranks-per-node 2 -e INSTRUCTIONS -- "$ring"
+    expect_rc 2
+    expect_err "need hpm count to be a rank of an MPI job"
     ;;
 *)
     echo "unknown scenario $scenario" >&2

@@ -49,6 +49,9 @@ struct count_opts {
     int mpi;            /* --mpi: must be a rank of an MPI job, PROGRAM an MPI program */
     const char *mpi_dir; /* where the ranks' results go (mpi_job.h) */
     int per_rank;       /* the aggregate shows each rank's counts */
+    long ranks_per_node; /* --ranks-per-node N: the ranks of a node share its model */
+    const char *torus;   /* --torus XxYxZ: the job's torus shape */
+    unsigned first_core, core_count; /* a rank's share of its node (count_mpi_node_setup) */
     const char *save_baseline, *baseline; /* baseline.h */
     struct hpm_opt_list limits;
     long repeat; /* --repeat N: N identical runs first, to find unstable events */
@@ -97,7 +100,7 @@ const char *count_upc_write_note(const struct vpmu_output *out, char *buf, size_
 int count_from_output(const struct count_opts *o, struct count_row *rows);
 int count_mpi_rank_setup(const struct count_opts *o, struct mpi_rank_env *e, char *dir,
                           size_t len);
-int count_mpi_net_setup(const struct count_opts *o, const struct hpm_machine *m);
+int count_mpi_node_setup(struct count_opts *o, struct hpm_machine *m);
 int count_repeat_runs(const struct count_opts *o, const char *dir);
 int count_baseline_step(const struct count_opts *o, const struct count_report *r,
                          const char *dir, const char *profile_path, const char *machine,
@@ -127,6 +130,7 @@ struct count_toolcmd {
     char *out_arg, *machine_arg, *events_arg, *skip_arg, *gate_args[5];
     char live_arg[48];
     char interleave_arg[48];
+    char cores_arg[2][48]; /* a rank's share of its node's cores */
 };
 int count_toolcmd_build(struct count_toolcmd *t, const struct count_opts *o,
                         const struct hpm_machine *m, const struct count_row *rows,

@@ -47,7 +47,7 @@
 int count_mpi_rank_setup(const struct count_opts *o, struct mpi_rank_env *e, char *dir,
                           size_t len)
 {
-    char err[512];
+    char err[512], found[4096];
     struct stat st;
     int in = mpi_rank_env_get(e, err, sizeof err);
     if (in < 0) {
@@ -65,8 +65,10 @@ int count_mpi_rank_setup(const struct count_opts *o, struct mpi_rank_env *e, cha
         }
         return 0;
     }
-    if (o->mpi) {
-        int is = mpi_program_links_mpi(o->prog[0], err, sizeof err);
+    if (o->mpi && count_search_program(o->prog[0], found, sizeof found) == 0) {
+        /* as the shell finds it (PATH); one not found is said later, as
+         * for any run */
+        int is = mpi_program_links_mpi(found, err, sizeof err);
         if (is <= 0) {
             fprintf(stderr, "%s: --mpi: %s%s\n", cmd_name,
                     is < 0 ? err : o->prog[0],
@@ -95,42 +97,100 @@ int count_mpi_rank_setup(const struct count_opts *o, struct mpi_rank_env *e, cha
     return 1;
 }
 
-/* A machine with a network ([torus]): the ranks of an MPI job get
- * libhpm-mpi preloaded (LD_PRELOAD, which valgrind passes on to the
- * program) and the torus in HPM_MPI_TORUS; the torus must have one node per
- * rank. 0, or 2 after printing why not. Outside a job nothing changes. */
-int count_mpi_net_setup(const struct count_opts *o, const struct hpm_machine *m)
+/* The machine file hpm count loaded, as its errors name it. */
+static void machine_path(const struct count_opts *o, char *path, size_t len)
 {
-    struct mpi_rank_env e;
-    char err[512], path[4200], torus[128], *pre;
-    const char *lib = getenv("HPM_MPI_LIB"), *old = getenv("LD_PRELOAD");
-    uint32_t nodes = hpm_torus_nodes(&m->torus);
-    if (mpi_rank_env_get(&e, err, sizeof err) != 1)
-        return 0;
-    if (nodes != (uint32_t)e.size) {
-        if (o->machine && strchr(o->machine, '/'))
-            snprintf(path, sizeof path, "%s", o->machine);
-        else
-            snprintf(path, sizeof path, "%s/%s.machine", machine_arg_dir(),
-                     o->machine ? o->machine : HPM_DEFAULT_MACHINE);
-        fprintf(stderr, "%s: %s:%u: [torus] %ux%ux%u has %u node%s, the MPI job has %d rank%s "
-                        "(one rank per node)\n", cmd_name, path, m->torus.line, m->torus.x,
-                m->torus.y, m->torus.z, nodes, nodes == 1 ? "" : "s", e.size,
-                e.size == 1 ? "" : "s");
+    if (o->machine && strchr(o->machine, '/'))
+        snprintf(path, len, "%s", o->machine);
+    else
+        snprintf(path, len, "%s/%s.machine", machine_arg_dir(),
+                 o->machine ? o->machine : HPM_DEFAULT_MACHINE);
+}
+
+/* A rank's share of its node's cores: the node's cores shared out evenly
+ * between its ranks, rank r being local rank r mod N of node r / N. 0, or
+ * 2 after printing why not. */
+static int node_cores(struct count_opts *o, const struct hpm_machine *m,
+                      const struct mpi_rank_env *e, unsigned rpn)
+{
+    unsigned cores = (unsigned)m->hier.cores;
+    if (rpn > cores || cores % rpn) {
+        fprintf(stderr, "%s: --ranks-per-node %u: a node of machine %s has %u core%s, shared "
+                        "out evenly between its ranks (ranks per node: a divisor of %u)\n",
+                cmd_name, rpn, m->name, cores, cores == 1 ? "" : "s", cores);
         return 2;
     }
+    if (rpn > 1) {
+        o->core_count = cores / rpn;
+        o->first_core = (unsigned)e->rank % rpn * o->core_count;
+    }
+    return 0;
+}
+
+/* The job's torus: --torus, or the machine's own, or, when the machine's
+ * [torus] gives no shape, the one hpm_torus_shape picks for the job's
+ * nodes. It must have one node per node of the job. 0, or 2 after printing
+ * why not. */
+static int job_torus(const struct count_opts *o, struct hpm_machine *m, unsigned nodes,
+                     const struct mpi_rank_env *e, unsigned rpn)
+{
+    char path[4200], what[4400], tail;
+    unsigned x, y, z;
+    if (o->torus) {
+        if (sscanf(o->torus, "%ux%ux%u%c", &x, &y, &z, &tail) != 3) {
+            fprintf(stderr, "%s: --torus %s: expected XxYxZ, nodes per dimension (4x4x2)\n",
+                    cmd_name, o->torus);
+            return 2;
+        }
+        m->torus.x = x;
+        m->torus.y = y;
+        m->torus.z = z;
+        m->torus.job_shape = 0;
+        if (hpm_torus_check(&m->torus) != 0) {
+            fprintf(stderr, "%s: --torus %s: every dimension at least 1, at most %u nodes\n",
+                    cmd_name, o->torus, HPM_TORUS_MAX_NODES);
+            return 2;
+        }
+        snprintf(what, sizeof what, "--torus");
+    } else if (m->torus.job_shape) {
+        if (hpm_torus_shape(&m->torus, nodes) != 0)
+            return 2; /* nodes <= MPI_JOB_MAX_RANKS */
+        m->torus.job_shape = 0;
+        return 0;
+    } else {
+        machine_path(o, path, sizeof path);
+        snprintf(what, sizeof what, "%s:%u: [torus]", path, m->torus.line);
+    }
+    if (hpm_torus_nodes(&m->torus) == nodes)
+        return 0;
+    fprintf(stderr, "%s: %s %ux%ux%u has %u node%s, the MPI job has %d rank%s on %u node%s (%u "
+                    "rank%s per node); give --torus, or a [torus] without x, y and z for a "
+                    "shape picked for the job\n",
+            cmd_name, what, m->torus.x, m->torus.y, m->torus.z, hpm_torus_nodes(&m->torus),
+            hpm_torus_nodes(&m->torus) == 1 ? "" : "s", e->size, e->size == 1 ? "" : "s", nodes,
+            nodes == 1 ? "" : "s", rpn, rpn == 1 ? "" : "s");
+    return 2;
+}
+
+/* The ranks of an MPI job get libhpm-mpi preloaded (LD_PRELOAD, which
+ * valgrind passes on to the program) and the torus and ranks per node in
+ * HPM_MPI_TORUS. 0, or 2. */
+static int preload(const struct hpm_machine *m, const struct mpi_rank_env *e, unsigned rpn)
+{
+    char torus[160], *pre;
+    const char *lib = getenv("HPM_MPI_LIB"), *old = getenv("LD_PRELOAD");
 #ifdef HPM_MPI_LIBRARY
     if (!lib || !*lib)
         lib = HPM_MPI_LIBRARY;
 #endif
     if (!lib || !*lib || access(lib, R_OK) != 0) {
-        if (e.rank == 0)
+        if (e->rank == 0)
             fprintf(stderr, "hpm: note: libhpm-mpi was not built (no MPI for C when hpm was "
                             "built): the network events stay 0\n");
         return 0;
     }
-    snprintf(torus, sizeof torus, "%u,%u,%u,%s,%u", m->torus.x, m->torus.y, m->torus.z,
-             m->torus.mapping, m->torus.packet_bytes);
+    snprintf(torus, sizeof torus, "%u,%u,%u,%s,%u,%u", m->torus.x, m->torus.y, m->torus.z,
+             m->torus.mapping, m->torus.packet_bytes, rpn);
     pre = malloc(strlen(lib) + (old ? strlen(old) : 0) + 2);
     if (!pre)
         return 2;
@@ -141,4 +201,33 @@ int count_mpi_net_setup(const struct count_opts *o, const struct hpm_machine *m)
     }
     free(pre);
     return 0;
+}
+
+/* A rank of an MPI job: its share of the node (--ranks-per-node) and, on
+ * a machine with a network ([torus], or --torus), the job's torus and
+ * libhpm-mpi. 0, or 2 after printing why not. Outside a job nothing
+ * changes (--ranks-per-node and --torus are refused). */
+int count_mpi_node_setup(struct count_opts *o, struct hpm_machine *m)
+{
+    struct mpi_rank_env e;
+    char err[512];
+    unsigned rpn = o->ranks_per_node > 0 ? (unsigned)o->ranks_per_node : 1, nodes;
+    int rc;
+    if (mpi_rank_env_get(&e, err, sizeof err) != 1) {
+        if (o->ranks_per_node || o->torus) {
+            fprintf(stderr, "%s: --ranks-per-node and --torus need hpm count to be a rank of an "
+                            "MPI job (mpirun -np N hpm count --ranks-per-node 2 -- PROGRAM)\n",
+                    cmd_name);
+            return 2;
+        }
+        return 0;
+    }
+    if ((rc = node_cores(o, m, &e, rpn)) != 0)
+        return rc;
+    nodes = ((unsigned)e.size + rpn - 1) / rpn;
+    if (!o->torus && !m->torus.x && !m->torus.job_shape)
+        return 0; /* a machine without a network */
+    if ((rc = job_torus(o, m, nodes, &e, rpn)) != 0)
+        return rc;
+    return preload(m, &e, rpn);
 }
