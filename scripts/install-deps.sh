@@ -14,8 +14,9 @@ set -euo pipefail
 # compatibility: gfortran builds the Fortran bindings and tests, papi-examples
 # ships PAPI's own test suite (our bar), libpapi-dev is the peer that the
 # PAPI benchmark and the suite's reference run use. MPI jobs: Open MPI's
-# mpirun and mpicc (the tests' MPI program), libjansson reads the ranks'
-# JSON results (hpm merge).
+# mpirun, mpicc and mpif90 (the tests' MPI programs, C and Fortran),
+# libjansson reads the ranks' JSON results (hpm merge), hpcc (HPC
+# Challenge, a real MPI program the tests run under hpm count).
 # hpm record's tests read its perf.data with Debian's perf (linux-perf) and
 # check the flame graph with xmllint (libxml2-utils). Profiles name the C
 # library's lines from libc6-dbg (compressed DWARF, which the profile front
@@ -29,7 +30,7 @@ PACKAGES=(
   gfortran papi-examples libpapi-dev
   gnuplot-nox libmicrohttpd-dev curl libxml2-utils cmark-gfm
   linux-perf libc6-dbg binutils
-  openmpi-bin libopenmpi-dev libjansson-dev
+  openmpi-bin libopenmpi-dev libjansson-dev hpcc
 )
 
 missing=()

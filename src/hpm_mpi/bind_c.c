@@ -47,10 +47,11 @@ ISEND_WRAP(Irsend, IRSEND)
 int MPI_Init(int *argc, char ***argv)
 {
     struct hpm_mpi_call c;
-    int rc = PMPI_Init(argc, argv);
+    int rc;
+    hpm_mpi_enter(&c);
+    rc = PMPI_Init(argc, argv);
     if (rc == MPI_SUCCESS)
         hpm_mpi_started();
-    hpm_mpi_enter(&c);
     hpm_mpi_done(&c, HPM_MPI_INIT, 0);
     return rc;
 }
@@ -58,10 +59,11 @@ int MPI_Init(int *argc, char ***argv)
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     struct hpm_mpi_call c;
-    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    int rc;
+    hpm_mpi_enter(&c);
+    rc = PMPI_Init_thread(argc, argv, required, provided);
     if (rc == MPI_SUCCESS)
         hpm_mpi_started();
-    hpm_mpi_enter(&c);
     hpm_mpi_done(&c, HPM_MPI_INIT_THREAD, 0);
     return rc;
 }

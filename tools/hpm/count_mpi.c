@@ -30,6 +30,8 @@
 #include "machine_arg.h"
 #include "machine_wire.h"
 #include "interval.h"
+#include "fileio.h"
+#include "mpi_combined.h"
 #include "mpi_job.h"
 #include "live.h"
 #include "options.h"
@@ -173,12 +175,14 @@ static int job_torus(const struct count_opts *o, struct hpm_machine *m, unsigned
 }
 
 /* The ranks of an MPI job get libhpm-mpi preloaded (LD_PRELOAD, which
- * valgrind passes on to the program) and the torus and ranks per node in
- * HPM_MPI_TORUS. 0, or 2. */
+ * valgrind passes on to the program) and, on a machine with a network, the
+ * torus and ranks per node in HPM_MPI_TORUS. 0, or 2. */
 static int preload(const struct hpm_machine *m, const struct mpi_rank_env *e, unsigned rpn)
 {
     char torus[160], *pre;
     const char *lib = getenv("HPM_MPI_LIB"), *old = getenv("LD_PRELOAD");
+    if (lib && strcmp(lib, "none") == 0)
+        return 0; /* HPM_MPI_LIB=none: the job without it (what bench/mpi compares) */
 #ifdef HPM_MPI_LIBRARY
     if (!lib || !*lib)
         lib = HPM_MPI_LIBRARY;
@@ -186,16 +190,20 @@ static int preload(const struct hpm_machine *m, const struct mpi_rank_env *e, un
     if (!lib || !*lib || access(lib, R_OK) != 0) {
         if (e->rank == 0)
             fprintf(stderr, "hpm: note: libhpm-mpi was not built (no MPI for C when hpm was "
-                            "built): the network events stay 0\n");
+                            "built): no MPI profile, and the network events stay 0\n");
         return 0;
     }
     snprintf(torus, sizeof torus, "%u,%u,%u,%s,%u,%u", m->torus.x, m->torus.y, m->torus.z,
              m->torus.mapping, m->torus.packet_bytes, rpn);
+    if (!m->torus.x)
+        unsetenv("HPM_MPI_TORUS");
+    else if (setenv("HPM_MPI_TORUS", torus, 1) != 0)
+        return 2;
     pre = malloc(strlen(lib) + (old ? strlen(old) : 0) + 2);
     if (!pre)
         return 2;
     sprintf(pre, "%s%s%s", lib, old && *old ? ":" : "", old ? old : "");
-    if (setenv("HPM_MPI_TORUS", torus, 1) != 0 || setenv("LD_PRELOAD", pre, 1) != 0) {
+    if (setenv("LD_PRELOAD", pre, 1) != 0) {
         free(pre);
         return 2;
     }
@@ -210,7 +218,7 @@ static int preload(const struct hpm_machine *m, const struct mpi_rank_env *e, un
 int count_mpi_node_setup(struct count_opts *o, struct hpm_machine *m)
 {
     struct mpi_rank_env e;
-    char err[512];
+    char err[512], found[4096];
     unsigned rpn = o->ranks_per_node > 0 ? (unsigned)o->ranks_per_node : 1, nodes;
     int rc;
     if (mpi_rank_env_get(&e, err, sizeof err) != 1) {
@@ -225,9 +233,74 @@ int count_mpi_node_setup(struct count_opts *o, struct hpm_machine *m)
     if ((rc = node_cores(o, m, &e, rpn)) != 0)
         return rc;
     nodes = ((unsigned)e.size + rpn - 1) / rpn;
-    if (!o->torus && !m->torus.x && !m->torus.job_shape)
-        return 0; /* a machine without a network */
-    if ((rc = job_torus(o, m, nodes, &e, rpn)) != 0)
+    if ((o->torus || m->torus.x || m->torus.job_shape) &&
+        (rc = job_torus(o, m, nodes, &e, rpn)) != 0)
         return rc;
+    /* a program that is no MPI program has no MPI calls (and needs no libmpi) */
+    if (count_search_program(o->prog[0], found, sizeof found) != 0 ||
+        mpi_program_links_mpi(found, err, sizeof err) != 1)
+        return 0;
     return preload(m, &e, rpn);
+}
+
+/* What libhpm-mpi combines at MPI_Finalize for the report: the rows' codes
+ * (HPM_MPI_ROWS) and whether to gather per-rank tables (HPM_MPI_PER_RANK);
+ * the tool writes its result to DIR/mpi.json. 0, or -1. */
+int count_mpi_combine_setup(struct count_opts *o, const struct count_row *rows, unsigned n,
+                            const char *dir, char *out, size_t outlen)
+{
+    char *env = malloc((size_t)n * HPM_CAT_MAX_CORES * 12 + 1), *p = env;
+    unsigned i, k;
+    if (!env)
+        return -1;
+    *p = 0;
+    for (i = 0; i < n; i++)
+        for (k = 0; k < rows[i].n_codes; k++)
+            p += sprintf(p, "%s%d", k ? "," : i ? ";" : "", rows[i].codes[k]);
+    if (setenv("HPM_MPI_ROWS", env, 1) != 0 ||
+        (o->per_rank ? setenv("HPM_MPI_PER_RANK", "1", 1) : unsetenv("HPM_MPI_PER_RANK")) != 0 ||
+        snprintf(out, outlen, "%s/mpi.json", dir) >= (int)outlen) {
+        free(env);
+        return -1;
+    }
+    free(env);
+    o->mpi_out = out;
+    return 0;
+}
+
+/* After a rank's run: what libhpm-mpi's combine left (DIR/mpi.json).
+ * Rank 0 writes the job's aggregate from it (rows, its own machine and
+ * exit). 1 when the job was combined over MPI (this rank took part: the
+ * aggregate is rank 0's), 0 when not (the job's folder decides, as for a
+ * program without MPI), -1 after printing why the aggregate failed. */
+int count_mpi_combined(const struct count_opts *o, const struct count_report *r,
+                       const char *dir)
+{
+    char path[4200], err[300], *buf = NULL;
+    size_t len = 0;
+    struct mpi_combined c;
+    int rc;
+    if (snprintf(path, sizeof path, "%s/mpi.json", dir) >= (int)sizeof path ||
+        access(path, R_OK) != 0 ||
+        hpm_file_read(path, (size_t)1 << 30, NULL, "libhpm-mpi's combined results", &buf, &len,
+                      err, sizeof err) != 0)
+        return 0;
+    if (len > 12 && strncmp(buf, "{\"combined\":", 12) == 0) {
+        free(buf);
+        return 1; /* another rank's part: rank 0 writes the aggregate */
+    }
+    rc = mpi_combined_parse(&c, buf, len, err, sizeof err);
+    free(buf);
+    if (rc != 0) {
+        fprintf(stderr, "%s: libhpm-mpi's combined results: %s\n", cmd_name, err);
+        mpi_combined_free(&c);
+        return -1;
+    }
+    rc = mpi_combined_report(cmd_name, &c, r->out, r->exit_signal, r->exit_status,
+                             (struct count_row *)r->rows, r->n_rows, o->fmt, o->output,
+                             o->per_rank) == 0
+             ? 1
+             : -1;
+    mpi_combined_free(&c);
+    return rc;
 }

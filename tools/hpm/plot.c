@@ -51,7 +51,10 @@ static const char plot_synopsis[] =
     "over time. The output's extension picks SVG or PNG (default SERIES.svg).\n"
     "       hpm plot --baselines -e EVENT|METRIC[,...] -o OUT NAME...\n"
     "plots events' totals or derived metrics (ipc, IPC, ...) across baselines\n"
-    "(hpm count --save-baseline NAME), in the order given.\n\n";
+    "(hpm count --save-baseline NAME), in the order given.\n"
+    "       hpm plot AGGREGATE.json --matrix [--bytes] [-o OUT.svg|OUT.png]\n"
+    "draws an MPI job's communication matrix (the aggregate of mpirun ... hpm count\n"
+    "--json) as a heatmap: messages (or bytes) each rank sent each other.\n\n";
 
 static int wanted(const char *list, const char *name)
 {
@@ -201,25 +204,18 @@ void gp_string(FILE *g, const char *prefix, const char *s)
     fputc('\'', g);
 }
 
-/* Draws the series into out (.svg or .png) with gnuplot: 0, or 1 after a
- * message. xtics: names of the x positions 0, 1, ... (baselines), or NULL
- * for a time axis. */
-static int draw_plot(const char *out, const char *title, const char *ylabel,
-                     const struct plot_series *s, unsigned ns, const char *const *xtics,
-                     unsigned n_xtics)
+FILE *gp_open(const char *out, pid_t *pid)
 {
     const char *ext = strrchr(out, '.');
-    int pfd[2], status;
-    unsigned i;
-    pid_t pid;
+    int pfd[2];
     FILE *g;
     if (pipe(pfd) != 0) {
         fprintf(stderr, "hpm plot: pipe: %s\n", strerror(errno));
-        return 1;
+        return NULL;
     }
     fflush(NULL);
-    pid = fork();
-    if (pid == 0) {
+    *pid = fork();
+    if (*pid == 0) {
         close(pfd[1]);
         if (dup2(pfd[0], 0) < 0)
             _exit(127);
@@ -236,17 +232,48 @@ static int draw_plot(const char *out, const char *title, const char *ylabel,
         _exit(127);
     }
     close(pfd[0]);
-    if (pid < 0 || !(g = fdopen(pfd[1], "w"))) {
+    if (*pid < 0 || !(g = fdopen(pfd[1], "w"))) {
         fprintf(stderr, "hpm plot: cannot start gnuplot\n");
-        return 1;
+        return NULL;
     }
     fprintf(g, "set terminal %s size 900,500\nset output ",
-            strcmp(ext, ".svg") == 0 ? "svg dynamic" : "pngcairo");
+            ext && strcmp(ext, ".svg") == 0 ? "svg dynamic" : "pngcairo");
     /* gnuplot opens an output named '|CMD' as a pipe to a shell running
      * CMD, and expands a leading '~/': a relative name is given as ./NAME,
      * so that it always names the file (hpm plot s.csv -o '|sh x #.svg') */
     gp_string(g, out[0] == '/' ? "" : "./", out);
-    fprintf(g, "\nset title ");
+    fputc('\n', g);
+    return g;
+}
+
+int gp_close(FILE *g, pid_t pid)
+{
+    int status;
+    fclose(g);
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return 1;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "hpm plot: gnuplot failed (status %d)\n",
+                WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+        return 1;
+    }
+    return 0;
+}
+
+/* Draws the series into out (.svg or .png) with gnuplot: 0, or 1 after a
+ * message. xtics: names of the x positions 0, 1, ... (baselines), or NULL
+ * for a time axis. */
+static int draw_plot(const char *out, const char *title, const char *ylabel,
+                     const struct plot_series *s, unsigned ns, const char *const *xtics,
+                     unsigned n_xtics)
+{
+    unsigned i;
+    pid_t pid;
+    FILE *g = gp_open(out, &pid);
+    if (!g)
+        return 1;
+    fprintf(g, "set title ");
     gp_string(g, "", title);
     fprintf(g, " noenhanced\nset xlabel '%s'\nset ylabel '%s'\nset key outside right "
                "noenhanced\nset grid\n",
@@ -274,16 +301,7 @@ static int draw_plot(const char *out, const char *title, const char *ylabel,
         gp_string(g, "", s[i].name);
     }
     fprintf(g, "\n");
-    fclose(g);
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return 1;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        fprintf(stderr, "hpm plot: gnuplot failed (status %d)\n",
-                WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
-        return 1;
-    }
-    return 0;
+    return gp_close(g, pid);
 }
 
 /* A baseline's value of an event (its total) or a derived metric (key or
@@ -400,7 +418,7 @@ out:
 int cmd_plot(int argc, char **argv)
 {
     const char *out = NULL, *events = NULL;
-    int total = 0, baselines = 0, first, rc;
+    int total = 0, baselines = 0, matrix = 0, bytes = 0, first, rc;
     const struct hpm_opt t[] = {
         {"--output", "-o", "FILE", "the picture: FILE.svg or FILE.png", HPM_OPT_STRING, &out, NULL,
          NULL, 0, 0},
@@ -411,6 +429,12 @@ int cmd_plot(int argc, char **argv)
          "the arguments are baselines (names or folders): plot the -e\n"
          "events' totals or derived metrics across them",
          HPM_OPT_FLAG, &baselines, NULL, NULL, 0, 0},
+        {"--matrix", NULL, NULL,
+         "the file is an MPI job's aggregate (hpm count --json): draw\n"
+         "its communication matrix as a heatmap (messages; --bytes)",
+         HPM_OPT_FLAG, &matrix, NULL, NULL, 0, 0},
+        {"--bytes", NULL, NULL, "--matrix: the bytes sent instead of the messages", HPM_OPT_FLAG,
+         &bytes, NULL, NULL, 0, 0},
         HPM_OPT_TABLE_END,
     };
     struct plot_series s[PLOT_MAX_EVENTS];
@@ -464,6 +488,8 @@ int cmd_plot(int argc, char **argv)
                              "the output must end in .svg or .png: '%s'", out);
     if (!runner_output_ok("hpm plot", out))
         return 2;
+    if (matrix || bytes)
+        return plot_matrix(argv[first], out, bytes);
     if (read_series(argv[first], events, total, s, &ns) != 0)
         return 1;
     for (i = 0; i < ns; i++)

@@ -6,11 +6,20 @@
 #define HPM_TOOL_PLOT_H
 
 #include <stdio.h>
+#include <sys/types.h>
 
 /* Whether s can reach gnuplot inside a single-quoted string (no control
  * characters: a newline would start a command of its own). */
 int gp_safe(const char *s);
 /* prefix and s as one gnuplot single-quoted string (gp_safe first). */
 void gp_string(FILE *g, const char *prefix, const char *s);
+/* gnuplot started on a pipe with its terminal (out's extension: .svg, else
+ * PNG) and its output set to out; NULL after a message. */
+FILE *gp_open(const char *out, pid_t *pid);
+/* The commands ended and gnuplot waited for: 0, or 1 after a message. */
+int gp_close(FILE *g, pid_t pid);
+/* hpm plot --matrix AGGREGATE.json: an MPI job's communication matrix as
+ * a heatmap (plot_matrix.c); the exit status. */
+int plot_matrix(const char *json, const char *out, int bytes);
 
 #endif

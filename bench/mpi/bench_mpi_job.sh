@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# An MPI job as hpm count runs it, with libhpm-mpi (the network, the MPI
+# profile, the aggregate combined at MPI_Finalize) against without it
+# (HPM_MPI_LIB=none: the same job, each rank's result only):
+#   - the job's run time, tests/mpi's ring (20 messages of 1000 bytes per
+#     rank) on 4 ranks of bgp, median of REPS paired runs (goal <= 1.05);
+#   - the combine at MPI_Finalize, rank 0's own host time (measured by the
+#     library, in the aggregate) over the job's run time (goal <= 0.01);
+#   - how the combine's time and rank 0's memory grow with the ranks: at 2,
+#     4 and 8 ranks, and the formula fitted to them up to 100,000 ranks.
+# Prints "ratio NAME VALUE".
+#   bench_mpi_job.sh BUILD [REPS]
+set -euo pipefail
+BUILD=$(cd "${1:-build}" && pwd)
+REPS=${2:-3}
+HPM=$BUILD/bin/hpm
+RING=$BUILD/bin/mpi_ring
+if [ ! -x "$RING" ] || [ ! -f "$BUILD/lib/libhpm-mpi.so" ] || ! command -v mpirun >/dev/null; then
+    echo "bench_mpi_job: no Open MPI, libhpm-mpi or tests/mpi's ring in $BUILD: skipped"
+    exit 0
+fi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+work=$(mktemp -d "${TMPDIR:-/tmp}/bench-mpi-job.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+
+# job RANKS [VAR=VALUE...]: the job's wall seconds; its aggregate in $work/agg.json
+job() {
+    local n=$1 t0 t1
+    shift
+    rm -rf "$work/job"
+    t0=$(date +%s.%N)
+    env "$@" mpirun --oversubscribe --mca btl self,vader -np "$n" "$HPM" count --mpi \
+        --mpi-dir "$work/job" --json -e INSTRUCTIONS,CYCLES -- "$RING" 1000 20 \
+        >"$work/agg.json" 2>"$work/err"
+    t1=$(date +%s.%N)
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
+}
+combine() { # the aggregate's combine: seconds and bytes at rank 0
+    python3 -c 'import json, sys
+c = json.load(open(sys.argv[1]))["mpi"]["combined"]
+print(c["rank0_host_s"], c["rank0_bytes"])' "$work/agg.json"
+}
+
+for i in $(seq "$REPS"); do
+    job 4 HPM_MPI_LIB=none >>"$work/without"
+    job 4 >>"$work/with"
+    echo "$(tail -1 "$work/with") $(combine)" >>"$work/combine4"
+done
+without=$(median <"$work/without")
+with=$(median <"$work/with")
+awk -v a="$with" -v b="$without" 'BEGIN {
+    printf "job of 4 ranks under hpm count: %.2f s without libhpm-mpi, %.2f s with\n", b, a
+    printf "ratio mpi_job_with_libhpm_mpi %.3f\n", a / b }'
+awk '{ r = $2 / $1; print r }' "$work/combine4" | median | awk '{
+    printf "ratio mpi_combine_over_job %.5f\n", $1 }'
+
+# growth: the combine at 2, 4 and 8 ranks (one run each)
+for n in 2 4 8; do
+    t=$(job "$n")
+    read -r s b < <(combine)
+    echo "$n $s $b $t" >>"$work/growth"
+    printf "%d ranks: combine %.6f s and %d bytes at rank 0, job %.1f s\n" "$n" "$s" "$b" "$t"
+done
+# memory: a + c * P^2 (the matrix, 16 bytes a pair and its JSON, gathered up
+# to 1024 ranks), fitted to 2 and 8 ranks; time: a + b * log2(P) (the
+# reduction's steps), fitted the same way; beyond 1024 ranks no matrix
+awk '{ p[NR] = $1; s[NR] = $2; m[NR] = $3 }
+END {
+    c = (m[3] - m[1]) / (p[3] ^ 2 - p[1] ^ 2); a = m[1] - c * p[1] ^ 2
+    b = (s[3] - s[1]) / (log(p[3]) / log(2) - log(p[1]) / log(2)); t0 = s[1] - b
+    printf "rank 0 memory ~ %.0f + %.1f * P^2 bytes up to 1024 ranks (at 4: %.0f predicted, %d measured; at 1024: %.1f MB); beyond, %.0f bytes\n",
+           a, c, a + c * 16, m[2], (a + c * 1024 ^ 2) / 1e6, a
+    printf "combine time ~ %.6f + %.6f * log2(P) s (at 100,000 ranks: %.4f s, the matrix left out)\n",
+           t0, b, t0 + b * log(100000) / log(2)
+    printf "ratio mpi_combine_time_8_over_2_ranks %.3f\n", s[3] / s[1]
+    printf "ratio mpi_combine_bytes_8_over_2_ranks %.3f\n", m[3] / m[1]
+}' "$work/growth"

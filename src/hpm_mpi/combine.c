@@ -1,0 +1,431 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * combine.c - at MPI_Finalize, every rank's records combined at rank 0 over
+ * MPI itself (no shared folder), written there as JSON through the virtual
+ * PMU (HPM_VPMU_MPI_RESULT: the tool writes the file hpm count named, so the
+ * program's I/O units count nothing of it); every other rank writes
+ * {"combined":RANK} the same way, so that its hpm count knows the job's
+ * aggregate is rank 0's.
+ *
+ * Every collective goes over the library's own copy of MPI_COMM_WORLD
+ * (me.comm), so that it never meets one of the program's. One reduction
+ * (PMPI_Reduce, a user operation over 5-tuples: sum, minimum
+ * and its lowest rank, maximum and its lowest rank) carries, per element:
+ * every programmed code and report row from the start to MPI_Finalize and
+ * from MPI_Init to MPI_Finalize, each routine's calls, bytes, modeled
+ * cycles and host nanoseconds, and each MPI_Pcontrol region's entries and
+ * rows (the virtual PMU's region counts of the row's core kind). The regions are first made one list on every rank (an
+ * allreduce of the names' union). Gathers only for the per-rank tables
+ * (HPM_MPI_PER_RANK: each rank's codes and host) and the communication
+ * matrix (each rank's messages and bytes per destination, up to
+ * HPM_MPI_MATRIX_MAX ranks). Rank 0's memory: the tuples, O(events +
+ * routines + regions x events), plus O(ranks x events) with per-rank
+ * tables and O(ranks^2) with the matrix.
+ */
+#define _GNU_SOURCE
+#include "hpm_mpi.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hpm_client.h"
+
+#define me hpm_mpi_me
+
+struct tuple {
+    uint64_t sum, min, min_rank, max, max_rank;
+};
+
+static void tuple_op(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    const struct tuple *a = in;
+    struct tuple *b = inout;
+    int i;
+    (void)type;
+    for (i = 0; i < *len; i++) {
+        b[i].sum = b[i].sum > UINT64_MAX - a[i].sum ? UINT64_MAX : b[i].sum + a[i].sum;
+        if (a[i].min < b[i].min || (a[i].min == b[i].min && a[i].min_rank < b[i].min_rank)) {
+            b[i].min = a[i].min;
+            b[i].min_rank = a[i].min_rank;
+        }
+        if (a[i].max > b[i].max || (a[i].max == b[i].max && a[i].max_rank < b[i].max_rank)) {
+            b[i].max = a[i].max;
+            b[i].max_rank = a[i].max_rank;
+        }
+    }
+}
+
+/* Whether list l has a name at i (an empty name ends a list). */
+static int has_name(const char (*l)[HPM_MPI_REGION_NAME], int i)
+{
+    return i < HPM_MPI_MAX_REGIONS && l[i][0];
+}
+
+/* The union of two sorted lists of region names, list by list. */
+static void names_op(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    char out[HPM_MPI_MAX_REGIONS][HPM_MPI_REGION_NAME];
+    const char(*a)[HPM_MPI_REGION_NAME] = in;
+    char(*b)[HPM_MPI_REGION_NAME] = inout;
+    int lists = *len / (HPM_MPI_MAX_REGIONS * HPM_MPI_REGION_NAME), l;
+    (void)type;
+    for (l = 0; l < lists; l++, a += HPM_MPI_MAX_REGIONS, b += HPM_MPI_MAX_REGIONS) {
+        int i = 0, j = 0, n = 0;
+        memset(out, 0, sizeof out);
+        while (n < HPM_MPI_MAX_REGIONS && (has_name(a, i) || has_name(b, j))) {
+            int c = !has_name(a, i) ? 1 : !has_name(b, j) ? -1 : strcmp(a[i], b[j]);
+            memcpy(out[n++], c <= 0 ? a[i] : b[j], HPM_MPI_REGION_NAME);
+            i += c <= 0;
+            j += c >= 0;
+        }
+        memcpy(b, out, sizeof out);
+    }
+}
+
+static int cmp_name(const void *x, const void *y)
+{
+    return strcmp(x, y);
+}
+
+/* The job's region names, the same list on every rank: 0, or -1. */
+static int region_union(char (*names)[HPM_MPI_REGION_NAME], unsigned *n)
+{
+    char mine[HPM_MPI_MAX_REGIONS][HPM_MPI_REGION_NAME];
+    MPI_Op op;
+    unsigned i;
+    int rc;
+    memset(mine, 0, sizeof mine);
+    for (i = 0; i < me.nreg; i++)
+        memcpy(mine[i], me.reg[i].name, HPM_MPI_REGION_NAME);
+    qsort(mine, me.nreg, HPM_MPI_REGION_NAME, cmp_name);
+    if (PMPI_Op_create(names_op, 1, &op) != MPI_SUCCESS)
+        return -1;
+    rc = PMPI_Allreduce(mine, names, (int)sizeof mine, MPI_CHAR, op, me.comm);
+    PMPI_Op_free(&op);
+    for (*n = 0; *n < HPM_MPI_MAX_REGIONS && names[*n][0]; (*n)++)
+        ;
+    return rc == MPI_SUCCESS ? 0 : -1;
+}
+
+/* ------------------------------------------------------------ the elements */
+
+static void put(struct tuple *t, uint64_t v)
+{
+    t->sum = t->min = t->max = v;
+    t->min_rank = t->max_rank = (uint64_t)me.rank;
+}
+
+static uint64_t row_value(const uint64_t *codes, unsigned r)
+{
+    uint64_t v = 0;
+    unsigned k;
+    for (k = me.row_start[r]; k < me.row_start[r + 1]; k++)
+        v += codes[me.row_code[k]];
+    return v;
+}
+
+/* codes then rows of one set of counts; the next free element */
+static struct tuple *put_counts(struct tuple *t, const uint64_t *codes)
+{
+    unsigned i;
+    for (i = 0; i < me.ncodes; i++)
+        put(t++, codes[i]);
+    for (i = 0; i < me.nrows; i++)
+        put(t++, row_value(codes, i));
+    return t;
+}
+
+/* This rank's elements: windows, routines, regions (in the job's list). */
+static void fill(struct tuple *t, const uint64_t *end, char (*names)[HPM_MPI_REGION_NAME],
+                 unsigned nreg)
+{
+    uint64_t *since = calloc(me.ncodes + 1, sizeof *since);
+    unsigned i, m, g;
+    for (i = 0; since && i < me.ncodes; i++)
+        since[i] = end[i] - me.at_init[i];
+    t = put_counts(t, end);
+    t = put_counts(t, since ? since : end);
+    for (i = 0; i < HPM_MPI_N_ROUTINES; i++)
+        for (m = 0; m < HPM_MPI_METRICS; m++)
+            put(t++, me.prof[i][m]);
+    for (g = 0; g < nreg; g++) {
+        const struct hpm_mpi_region *r = NULL;
+        for (i = 0; i < me.nreg && !r; i++)
+            if (strcmp(me.reg[i].name, names[g]) == 0)
+                r = &me.reg[i];
+        put(t++, r ? r->entries : 0);
+        /* per row: its core kind's count (node kinds have none in a region) */
+        for (i = 0; i < me.nrows; i++)
+            put(t++, r && me.row_kind[i] >= 0 ? r->kinds[me.row_kind[i]] : 0);
+    }
+    free(since);
+}
+
+/* ------------------------------------------------------------ rank 0's JSON */
+
+static void json_tuple(FILE *f, const struct tuple *t)
+{
+    fprintf(f, "[%llu,%llu,%llu,%llu,%llu]", (unsigned long long)t->sum,
+            (unsigned long long)t->min, (unsigned long long)t->min_rank,
+            (unsigned long long)t->max, (unsigned long long)t->max_rank);
+}
+
+/* n tuples as a JSON array; the next one */
+static const struct tuple *json_tuples(FILE *f, const struct tuple *t, unsigned n)
+{
+    unsigned i;
+    fputc('[', f);
+    for (i = 0; i < n; i++) {
+        if (i)
+            fputc(',', f);
+        json_tuple(f, t++);
+    }
+    fputc(']', f);
+    return t;
+}
+
+/* {"codes":[...],"rows":[...]}; the next tuple */
+static const struct tuple *json_counts(FILE *f, const struct tuple *t)
+{
+    fputs("{\"codes\":", f);
+    t = json_tuples(f, t, me.ncodes);
+    fputs(",\"rows\":", f);
+    t = json_tuples(f, t, me.nrows);
+    fputc('}', f);
+    return t;
+}
+
+static void json_name(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++)
+        if (*s == '"' || *s == '\\')
+            fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
+            fprintf(f, "\\u%04x", (unsigned char)*s);
+        else
+            fputc(*s, f);
+    fputc('"', f);
+}
+
+static void json_head(FILE *f)
+{
+    unsigned i, k;
+    fprintf(f, "{\"hpm_mpi\":1,\"size\":%d,\"ranks_per_node\":%u,\"codes\":[", me.size,
+            me.rpn);
+    for (i = 0; i < me.ncodes; i++)
+        fprintf(f, "%s%u", i ? "," : "", me.codes[i]);
+    fputs("],\"rows\":[", f);
+    for (i = 0; i < me.nrows; i++) {
+        fputs(i ? ",[" : "[", f);
+        for (k = me.row_start[i]; k < me.row_start[i + 1]; k++)
+            fprintf(f, "%s%u", k > me.row_start[i] ? "," : "", me.codes[me.row_code[k]]);
+        fputc(']', f);
+    }
+    fputs("]", f);
+}
+
+static void json_routines(FILE *f, const struct tuple *t)
+{
+    static const char *const names[] = {
+#define HPM_MPI_NAME_(e, s) s,
+        HPM_MPI_ROUTINES(HPM_MPI_NAME_)
+#undef HPM_MPI_NAME_
+    };
+    static const char *const metric[] = {"calls", "bytes", "cycles", "ns"};
+    unsigned i, m, first = 1;
+    fputs(",\"routines\":[", f);
+    for (i = 0; i < HPM_MPI_N_ROUTINES; i++, t += HPM_MPI_METRICS) {
+        if (!t[HPM_MPI_CALLS].sum)
+            continue;
+        fprintf(f, "%s{\"name\":\"%s\"", first ? "" : ",", names[i]);
+        for (m = 0; m < HPM_MPI_METRICS; m++) {
+            fprintf(f, ",\"%s\":", metric[m]);
+            json_tuple(f, &t[m]);
+        }
+        fputc('}', f);
+        first = 0;
+    }
+    fputc(']', f);
+}
+
+/* What the combine cost rank 0: its host time from the combine's start to
+ * the JSON's hand-over (measured), and the bytes it allocated for it. */
+struct cost {
+    uint64_t start_ns, bytes;
+};
+
+static uint64_t now_ns(void)
+{
+    long ns = HPM_VPMU_CLOCK(CLOCK_MONOTONIC);
+    return ns > 0 ? (uint64_t)ns : 0;
+}
+
+/* The reduced tuples (and gathered tables, NULL when not gathered) as rank
+ * 0's JSON; 0, or -1 (out of memory). */
+static int write_json(const struct tuple *t, char (*names)[HPM_MPI_REGION_NAME], unsigned nreg,
+                      const uint64_t *ranks, const char *hosts, const uint64_t *matrix,
+                      const struct cost *cost)
+{
+    char *buf = NULL;
+    size_t len = 0, n = (size_t)me.size;
+    unsigned g, i, j;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return -1;
+    json_head(f);
+    fputs(",\"windows\":{\"process\":", f);
+    t = json_counts(f, t);
+    fputs(",\"mpi\":", f);
+    t = json_counts(f, t);
+    fputc('}', f);
+    json_routines(f, t);
+    t += HPM_MPI_N_ROUTINES * HPM_MPI_METRICS;
+    fputs(",\"regions\":[", f);
+    for (g = 0; g < nreg; g++) {
+        fputs(g ? ",{\"name\":" : "{\"name\":", f);
+        json_name(f, names[g]);
+        fputs(",\"entries\":", f);
+        json_tuple(f, t++);
+        fputs(",\"rows\":", f);
+        t = json_tuples(f, t, me.nrows);
+        fputc('}', f);
+    }
+    fputc(']', f);
+    if (ranks) {
+        fputs(",\"ranks\":[", f);
+        for (i = 0; i < n; i++) {
+            fprintf(f, "%s{\"rank\":%u,\"host\":", i ? "," : "", i);
+            json_name(f, hosts + i * 64);
+            fputs(",\"codes\":[", f);
+            for (j = 0; j < me.ncodes; j++)
+                fprintf(f, "%s%llu", j ? "," : "",
+                        (unsigned long long)ranks[i * me.ncodes + j]);
+            fputs("]}", f);
+        }
+        fputc(']', f);
+    }
+    if (matrix) {
+        /* row i: rank i's messages to each rank, then its bytes */
+        for (g = 0; g < 2; g++) {
+            fprintf(f, ",\"%s\":[", g ? "matrix_bytes" : "matrix_messages");
+            for (i = 0; i < n; i++) {
+                fputs(i ? ",[" : "[", f);
+                for (j = 0; j < n; j++)
+                    fprintf(f, "%s%llu", j ? "," : "",
+                            (unsigned long long)matrix[i * 2 * n + g * n + j]);
+                fputc(']', f);
+            }
+            fputc(']', f);
+        }
+    }
+    fprintf(f, ",\"regions_dropped\":%u", me.reg_dropped);
+    if (fflush(f) != 0)
+        return -1;
+    /* the JSON itself is part of the cost: its buffer, and its time so far */
+    fprintf(f, ",\"combine\":{\"ns\":%llu,\"bytes\":%llu}}\n",
+            (unsigned long long)(now_ns() - cost->start_ns),
+            (unsigned long long)(cost->bytes + len));
+    if (fclose(f) != 0 || !buf)
+        return -1;
+    (void)HPM_VPMU_MPI_RESULT(buf, len);
+    free(buf);
+    return 0;
+}
+
+/* ------------------------------------------------------------ the gathers */
+
+/* Each rank's codes and host at rank 0 (HPM_MPI_PER_RANK): 0, or -1. */
+static int gather_ranks(const uint64_t *end, uint64_t **ranks, char **hosts)
+{
+    char host[64] = "";
+    size_t n = me.rank == 0 ? (size_t)me.size : 1;
+    *ranks = calloc(n * (me.ncodes + 1), sizeof **ranks);
+    *hosts = calloc(n, 64);
+    if (gethostname(host, sizeof host - 1) != 0)
+        snprintf(host, sizeof host, "?");
+    if (!*ranks || !*hosts)
+        return -1;
+    if (PMPI_Gather(end, (int)me.ncodes, MPI_UINT64_T, *ranks, (int)me.ncodes, MPI_UINT64_T, 0,
+                    me.comm) != MPI_SUCCESS ||
+        PMPI_Gather(host, 64, MPI_CHAR, *hosts, 64, MPI_CHAR, 0, me.comm) != MPI_SUCCESS)
+        return -1;
+    return 0;
+}
+
+/* Each rank's messages and bytes per destination at rank 0: 0, or -1. */
+static int gather_matrix(uint64_t **matrix)
+{
+    size_t n = (size_t)me.size;
+    uint64_t *row = malloc(2 * n * sizeof *row);
+    int rc;
+    *matrix = calloc(me.rank == 0 ? 2 * n * n : 1, sizeof **matrix);
+    if (!row || !*matrix) {
+        free(row);
+        return -1;
+    }
+    memcpy(row, me.msgs, n * sizeof *row);
+    memcpy(row + n, me.bytes, n * sizeof *row);
+    rc = PMPI_Gather(row, (int)(2 * n), MPI_UINT64_T, *matrix, (int)(2 * n), MPI_UINT64_T, 0,
+                     me.comm);
+    free(row);
+    return rc == MPI_SUCCESS ? 0 : -1;
+}
+
+/* ------------------------------------------------------------ the combine */
+
+void hpm_mpi_combine(void)
+{
+    char names[HPM_MPI_MAX_REGIONS][HPM_MPI_REGION_NAME], done[64];
+    unsigned nreg = 0;
+    size_t n;
+    struct cost cost = {now_ns(), 0};
+    uint64_t *end = calloc(me.ncodes + 1, sizeof *end), *ranks = NULL, *matrix = NULL;
+    char *hosts = NULL;
+    struct tuple *mine = NULL, *all = NULL;
+    MPI_Datatype tt;
+    MPI_Op op;
+    int ok, per_rank = getenv("HPM_MPI_PER_RANK") != NULL;
+    if (!end || HPM_VPMU_READ_EVENTS(end, me.ncodes, HPM_VPMU_SCOPE_NODE) != (long)me.ncodes ||
+        region_union(names, &nreg) != 0)
+        goto out;
+    n = 2 * (me.ncodes + me.nrows) + HPM_MPI_N_ROUTINES * HPM_MPI_METRICS +
+        nreg * (1 + me.nrows);
+    mine = calloc(n, sizeof *mine);
+    all = calloc(me.rank == 0 ? n : 1, sizeof *all);
+    if (!mine || !all || PMPI_Type_contiguous(5, MPI_UINT64_T, &tt) != MPI_SUCCESS)
+        goto out;
+    fill(mine, end, names, nreg);
+    PMPI_Type_commit(&tt);
+    ok = PMPI_Op_create(tuple_op, 1, &op) == MPI_SUCCESS;
+    ok = ok && PMPI_Reduce(mine, all, (int)n, tt, op, 0, me.comm) == MPI_SUCCESS;
+    if (ok)
+        PMPI_Op_free(&op);
+    PMPI_Type_free(&tt);
+    if (ok && per_rank)
+        ok = gather_ranks(end, &ranks, &hosts) == 0;
+    if (ok && me.size <= HPM_MPI_MATRIX_MAX)
+        ok = gather_matrix(&matrix) == 0;
+    if (!ok)
+        goto out;
+    if (me.rank == 0) {
+        cost.bytes = (me.ncodes + 1) * sizeof *end + 2 * n * sizeof *mine +
+                     (per_rank ? (size_t)me.size * (me.ncodes + 1 + 8) * sizeof *ranks : 0) +
+                     (matrix ? 2 * (size_t)me.size * (size_t)me.size * sizeof *matrix : 0);
+        write_json(all, names, nreg, per_rank ? ranks : NULL, hosts, matrix, &cost);
+    }
+    else {
+        int len = snprintf(done, sizeof done, "{\"combined\":%d}\n", me.rank);
+        (void)HPM_VPMU_MPI_RESULT(done, (size_t)len);
+    }
+out:
+    free(end);
+    free(mine);
+    free(all);
+    free(ranks);
+    free(hosts);
+    free(matrix);
+}
