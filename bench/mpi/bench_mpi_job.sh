@@ -63,16 +63,21 @@ for n in 2 4 8; do
     printf "%d ranks: combine %.6f s and %d bytes at rank 0, job %.1f s\n" "$n" "$s" "$b" "$t"
 done
 # memory: a + c * P^2 (the matrix, 16 bytes a pair and its JSON, gathered up
-# to 1024 ranks), fitted to 2 and 8 ranks; time: a + b * log2(P) (the
-# reduction's steps), fitted the same way; beyond 1024 ranks no matrix
+# to 1024 ranks), fitted to 2 and 8 ranks and checked at 4; beyond 1024
+# ranks no matrix. Time: here P ranks share 2 cores, so every step of a
+# collective waits for P/2 processes' turns and the time grows as P (a + b *
+# P, fitted the same way); on a core per rank the reduction takes log2(P)
+# steps, each costing what the 2-rank job's one step did.
 awk '{ p[NR] = $1; s[NR] = $2; m[NR] = $3 }
 END {
     c = (m[3] - m[1]) / (p[3] ^ 2 - p[1] ^ 2); a = m[1] - c * p[1] ^ 2
-    b = (s[3] - s[1]) / (log(p[3]) / log(2) - log(p[1]) / log(2)); t0 = s[1] - b
     printf "rank 0 memory ~ %.0f + %.1f * P^2 bytes up to 1024 ranks (at 4: %.0f predicted, %d measured; at 1024: %.1f MB); beyond, %.0f bytes\n",
            a, c, a + c * 16, m[2], (a + c * 1024 ^ 2) / 1e6, a
-    printf "combine time ~ %.6f + %.6f * log2(P) s (at 100,000 ranks: %.4f s, the matrix left out)\n",
-           t0, b, t0 + b * log(100000) / log(2)
+    b = (s[3] - s[1]) / (p[3] - p[1]); t0 = s[1] - b * p[1]
+    printf "combine time on 2 cores ~ %.4f + %.4f * P s (at 4: %.4f predicted, %.4f measured)\n",
+           t0, b, t0 + 4 * b, s[2]
+    printf "combine time on a core per rank ~ %.4f * log2(P) s (at 100,000 ranks: %.2f s, the matrix left out)\n",
+           s[1], s[1] * log(100000) / log(2)
     printf "ratio mpi_combine_time_8_over_2_ranks %.3f\n", s[3] / s[1]
     printf "ratio mpi_combine_bytes_8_over_2_ranks %.3f\n", m[3] / m[1]
 }' "$work/growth"

@@ -16,7 +16,7 @@
  * cycles and host nanoseconds, and each MPI_Pcontrol region's entries and
  * rows (the virtual PMU's region counts of the row's core kind). The regions are first made one list on every rank (an
  * allreduce of the names' union). Gathers only for the per-rank tables
- * (HPM_MPI_PER_RANK: each rank's codes and host) and the communication
+ * (HPM_MPI_PER_RANK: each rank's codes, profile and host) and the communication
  * matrix (each rank's messages and bytes per destination, up to
  * HPM_MPI_MATRIX_MAX ranks). Rank 0's memory: the tuples, O(events +
  * routines + regions x events), plus O(ranks x events) with per-rank
@@ -38,6 +38,9 @@
 struct tuple {
     uint64_t sum, min, min_rank, max, max_rank;
 };
+
+/* A rank's row of the per-rank tables: its codes, then its profile. */
+#define RANK_ROW (me.ncodes + HPM_MPI_N_ROUTINES * HPM_MPI_METRICS)
 
 static void tuple_op(void *in, void *inout, int *len, MPI_Datatype *type)
 {
@@ -252,8 +255,9 @@ static void json_routines(FILE *f, const struct tuple *t)
     fputc(']', f);
 }
 
-/* What the combine cost rank 0: its host time from the combine's start to
- * the JSON's hand-over (measured), and the bytes it allocated for it. */
+/* What the combine cost rank 0: its host time from the moment every rank
+ * is in the combine to the JSON's hand-over (measured), and the bytes it
+ * allocated for it. */
 struct cost {
     uint64_t start_ns, bytes;
 };
@@ -264,12 +268,43 @@ static uint64_t now_ns(void)
     return ns > 0 ? (uint64_t)ns : 0;
 }
 
+/* "ranks": each rank's host, codes and profile (its calls, bytes, cycles
+ * and ns of the routines the job called, in "routines"' order). */
+static void json_ranks(FILE *f, const uint64_t *ranks, const char *hosts,
+                       const struct tuple *routines)
+{
+    unsigned i, j, k, first;
+    fputs(",\"ranks\":[", f);
+    for (i = 0; i < (unsigned)me.size; i++) {
+        const uint64_t *row = ranks + (size_t)i * RANK_ROW, *prof = row + me.ncodes;
+        fprintf(f, "%s{\"rank\":%u,\"host\":", i ? "," : "", i);
+        json_name(f, hosts + (size_t)i * 64);
+        fputs(",\"codes\":[", f);
+        for (j = 0; j < me.ncodes; j++)
+            fprintf(f, "%s%llu", j ? "," : "", (unsigned long long)row[j]);
+        fputs("],\"profile\":[", f);
+        for (j = 0, first = 1; j < HPM_MPI_N_ROUTINES; j++) {
+            if (!routines[j * HPM_MPI_METRICS + HPM_MPI_CALLS].sum)
+                continue;
+            fputs(first ? "[" : ",[", f);
+            for (k = 0; k < HPM_MPI_METRICS; k++)
+                fprintf(f, "%s%llu", k ? "," : "",
+                        (unsigned long long)prof[j * HPM_MPI_METRICS + k]);
+            fputc(']', f);
+            first = 0;
+        }
+        fputs("]}", f);
+    }
+    fputc(']', f);
+}
+
 /* The reduced tuples (and gathered tables, NULL when not gathered) as rank
  * 0's JSON; 0, or -1 (out of memory). */
 static int write_json(const struct tuple *t, char (*names)[HPM_MPI_REGION_NAME], unsigned nreg,
                       const uint64_t *ranks, const char *hosts, const uint64_t *matrix,
                       const struct cost *cost)
 {
+    const struct tuple *routines;
     char *buf = NULL;
     size_t len = 0, n = (size_t)me.size;
     unsigned g, i, j;
@@ -282,6 +317,7 @@ static int write_json(const struct tuple *t, char (*names)[HPM_MPI_REGION_NAME],
     fputs(",\"mpi\":", f);
     t = json_counts(f, t);
     fputc('}', f);
+    routines = t;
     json_routines(f, t);
     t += HPM_MPI_N_ROUTINES * HPM_MPI_METRICS;
     fputs(",\"regions\":[", f);
@@ -295,19 +331,8 @@ static int write_json(const struct tuple *t, char (*names)[HPM_MPI_REGION_NAME],
         fputc('}', f);
     }
     fputc(']', f);
-    if (ranks) {
-        fputs(",\"ranks\":[", f);
-        for (i = 0; i < n; i++) {
-            fprintf(f, "%s{\"rank\":%u,\"host\":", i ? "," : "", i);
-            json_name(f, hosts + i * 64);
-            fputs(",\"codes\":[", f);
-            for (j = 0; j < me.ncodes; j++)
-                fprintf(f, "%s%llu", j ? "," : "",
-                        (unsigned long long)ranks[i * me.ncodes + j]);
-            fputs("]}", f);
-        }
-        fputc(']', f);
-    }
+    if (ranks)
+        json_ranks(f, ranks, hosts, routines);
     if (matrix) {
         /* row i: rank i's messages to each rank, then its bytes */
         for (g = 0; g < 2; g++) {
@@ -339,21 +364,30 @@ static int write_json(const struct tuple *t, char (*names)[HPM_MPI_REGION_NAME],
 /* ------------------------------------------------------------ the gathers */
 
 /* Each rank's codes and host at rank 0 (HPM_MPI_PER_RANK): 0, or -1. */
+/* Each rank's row and host at rank 0 (HPM_MPI_PER_RANK): 0, or -1. */
 static int gather_ranks(const uint64_t *end, uint64_t **ranks, char **hosts)
 {
     char host[64] = "";
     size_t n = me.rank == 0 ? (size_t)me.size : 1;
-    *ranks = calloc(n * (me.ncodes + 1), sizeof **ranks);
+    uint64_t *row = malloc(RANK_ROW * sizeof *row);
+    int rc;
+    *ranks = calloc(n * RANK_ROW, sizeof **ranks);
     *hosts = calloc(n, 64);
     if (gethostname(host, sizeof host - 1) != 0)
         snprintf(host, sizeof host, "?");
-    if (!*ranks || !*hosts)
+    if (!row || !*ranks || !*hosts) {
+        free(row);
         return -1;
-    if (PMPI_Gather(end, (int)me.ncodes, MPI_UINT64_T, *ranks, (int)me.ncodes, MPI_UINT64_T, 0,
-                    me.comm) != MPI_SUCCESS ||
-        PMPI_Gather(host, 64, MPI_CHAR, *hosts, 64, MPI_CHAR, 0, me.comm) != MPI_SUCCESS)
-        return -1;
-    return 0;
+    }
+    memcpy(row, end, me.ncodes * sizeof *row);
+    memcpy(row + me.ncodes, me.prof, sizeof me.prof);
+    rc = PMPI_Gather(row, (int)RANK_ROW, MPI_UINT64_T, *ranks, (int)RANK_ROW, MPI_UINT64_T, 0,
+                     me.comm) == MPI_SUCCESS &&
+                 PMPI_Gather(host, 64, MPI_CHAR, *hosts, 64, MPI_CHAR, 0, me.comm) == MPI_SUCCESS
+             ? 0
+             : -1;
+    free(row);
+    return rc;
 }
 
 /* Each rank's messages and bytes per destination at rank 0: 0, or -1. */
@@ -382,13 +416,18 @@ void hpm_mpi_combine(void)
     char names[HPM_MPI_MAX_REGIONS][HPM_MPI_REGION_NAME], done[64];
     unsigned nreg = 0;
     size_t n;
-    struct cost cost = {now_ns(), 0};
+    struct cost cost = {0, 0};
     uint64_t *end = calloc(me.ncodes + 1, sizeof *end), *ranks = NULL, *matrix = NULL;
     char *hosts = NULL;
     struct tuple *mine = NULL, *all = NULL;
     MPI_Datatype tt;
     MPI_Op op;
     int ok, per_rank = getenv("HPM_MPI_PER_RANK") != NULL;
+    /* the combine's own cost starts when every rank is in it: the wait for
+     * the last rank to reach MPI_Finalize is the job's imbalance */
+    if (PMPI_Barrier(me.comm) != MPI_SUCCESS)
+        goto out;
+    cost.start_ns = now_ns();
     if (!end || HPM_VPMU_READ_EVENTS(end, me.ncodes, HPM_VPMU_SCOPE_NODE) != (long)me.ncodes ||
         region_union(names, &nreg) != 0)
         goto out;
@@ -413,7 +452,7 @@ void hpm_mpi_combine(void)
         goto out;
     if (me.rank == 0) {
         cost.bytes = (me.ncodes + 1) * sizeof *end + 2 * n * sizeof *mine +
-                     (per_rank ? (size_t)me.size * (me.ncodes + 1 + 8) * sizeof *ranks : 0) +
+                     (per_rank ? (size_t)me.size * (RANK_ROW + 8) * sizeof *ranks : 0) +
                      (matrix ? 2 * (size_t)me.size * (size_t)me.size * sizeof *matrix : 0);
         write_json(all, names, nreg, per_rank ? ranks : NULL, hosts, matrix, &cost);
     }

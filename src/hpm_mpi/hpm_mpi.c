@@ -201,14 +201,15 @@ int hpm_mpi_comm_size(MPI_Comm comm)
 uint64_t hpm_mpi_payload(int count, MPI_Datatype type)
 {
     int size = 0;
-    if (count <= 0 || PMPI_Type_size(type, &size) != MPI_SUCCESS || size <= 0)
+    /* natively nothing is recorded: the call costs no more than a test */
+    if (!me.tool || count <= 0 || PMPI_Type_size(type, &size) != MPI_SUCCESS || size <= 0)
         return 0;
     return (uint64_t)count * (uint64_t)size;
 }
 
 uint64_t hpm_mpi_payload_v(const int *counts, MPI_Datatype type, MPI_Comm comm)
 {
-    int n = counts ? hpm_mpi_comm_size(comm) : 0, i;
+    int n = counts && me.tool ? hpm_mpi_comm_size(comm) : 0, i;
     uint64_t b = 0;
     for (i = 0; i < n; i++)
         b += hpm_mpi_payload(counts[i], type);
@@ -266,10 +267,13 @@ static int world_rank(int dest, MPI_Comm comm)
 void hpm_mpi_sent(const struct hpm_mpi_call *c, enum hpm_mpi_routine r, int count,
                   MPI_Datatype type, int dest, MPI_Comm comm)
 {
-    uint64_t b = hpm_mpi_payload(count, type);
+    uint64_t b;
     int world;
+    if (!recording())
+        return;
+    b = hpm_mpi_payload(count, type);
     hpm_mpi_done(c, r, b);
-    if (!me.tool || (world = world_rank(dest, comm)) < 0)
+    if ((world = world_rank(dest, comm)) < 0)
         return;
     me.msgs[world]++;
     me.bytes[world] += b;

@@ -217,6 +217,14 @@ for i, name in enumerate(["INSTRUCTIONS", "LOADS"]):
     # the loop alone: rank 2 runs 4,000,000 more iterations than rank 0, of
     # at least 2 instructions each, more than rank 0 polls
     assert name != "INSTRUCTIONS" or per[2] - per[0] >= 4000000, per
+# the MPI profile over the job is its per-rank table's
+for p in m["profile"]:
+    for metric in ("calls", "bytes", "time_modeled_s", "time_host_s"):
+        per = [x["profile"][p["name"]][metric] for x in m["ranks"]]
+        st = p[metric]
+        assert abs(st["sum"] - sum(per)) <= 1e-6 * max(1, sum(per)), (p["name"], metric, per, st)
+        assert st["max"] == max(per) and st["max_rank"] == per.index(max(per)), (p["name"], st)
+        assert st["min"] == min(per) and st["min_rank"] == per.index(min(per)), (p["name"], st)
 EOF
     # each rank's whole process (its result) counts at least what it had
     # counted at MPI_Finalize; hpm merge of the three folders adds those up

@@ -148,6 +148,28 @@ static void json_combined_rows(FILE *f, const struct count_report *r,
     fputc(']', f);
 }
 
+/* Rank k's MPI profile in a combined job's per-rank table:
+ * ,"profile":{"MPI_Send":{"calls":..,"bytes":..,"time_modeled_s":..,
+ * "time_host_s":..},...} */
+static void json_rank_profile(FILE *f, const struct mpi_combined *c, unsigned k, uint64_t hz)
+{
+    unsigned i;
+    fputs(",\"profile\":{", f);
+    for (i = 0; i < c->nroutines; i++) {
+        const uint64_t *v = c->rank_prof + ((size_t)k * c->nroutines + i) * MPI_M_COUNT;
+        if (i)
+            fputc(',', f);
+        json_key(f, c->routines[i].name);
+        fprintf(f, "{\"calls\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"time_modeled_s\":",
+                v[MPI_M_CALLS], v[MPI_M_BYTES]);
+        json_double(f, 1, (double)v[MPI_M_CYCLES] / (double)(hz ? hz : 1));
+        fputs(",\"time_host_s\":", f);
+        json_double(f, 1, (double)v[MPI_M_NS] / 1e9);
+        fputc('}', f);
+    }
+    fputc('}', f);
+}
+
 /* Each node's counts (the sum of its ranks'): "nodes":[...] */
 static void json_nodes(FILE *f, const struct count_report_model *m)
 {
@@ -288,6 +310,8 @@ static void json_mpi(FILE *f, const struct count_report_model *m)
                 }
                 fputc('}', f);
             }
+            if (j->combined && j->combined->rank_prof)
+                json_rank_profile(f, j->combined, k, r->out->frequency_hz);
             fputc('}', f);
             first = 0;
         }

@@ -296,6 +296,39 @@ static void text_combined(FILE *f, const struct count_report_model *m)
     }
 }
 
+/* A job combined at MPI_Finalize with per-rank tables: each rank's MPI
+ * profile, in blocks of ranks. */
+static void text_rank_profile(FILE *f, const struct count_report_model *m)
+{
+    static const char *const what[MPI_M_COUNT] = {"calls", "bytes", "s model", "s host"};
+    const struct mpi_combined *c = m->r->mpi->combined;
+    double hz = m->r->out->frequency_hz ? (double)m->r->out->frequency_hz : 1;
+    unsigned b, k, i, q;
+    for (b = 0; b < c->size; b += COLS_PER_BLOCK) {
+        unsigned e = b + COLS_PER_BLOCK < c->size ? b + COLS_PER_BLOCK : c->size;
+        char buf[96];
+        fprintf(f, "\n %-*s", NAME_W, "MPI profile");
+        for (k = b; k < e; k++) {
+            snprintf(buf, sizeof buf, "rank %u", k);
+            fprintf(f, " %*s", NUM_W, buf);
+        }
+        fputc('\n', f);
+        for (i = 0; i < c->nroutines; i++)
+            for (q = 0; q < MPI_M_COUNT; q++) {
+                snprintf(buf, sizeof buf, "%s %s", c->routines[i].name, what[q]);
+                fprintf(f, " %-*s", NAME_W, buf);
+                for (k = b; k < e; k++) {
+                    uint64_t v = c->rank_prof[((size_t)k * c->nroutines + i) * MPI_M_COUNT + q];
+                    if (q == MPI_M_CYCLES || q == MPI_M_NS)
+                        fprintf(f, " %*.6f", NUM_W, (double)v / (q == MPI_M_NS ? 1e9 : hz));
+                    else
+                        fprintf(f, " %*" PRIu64, NUM_W, v);
+                }
+                fputc('\n', f);
+            }
+    }
+}
+
 /* A job with ranks per node and per-rank tables: each node's counts, the
  * sum of its ranks'. */
 static void text_nodes(FILE *f, const struct count_report_model *m)
@@ -373,6 +406,8 @@ static void text_mpi(FILE *f, const struct count_report_model *m)
             fputc('\n', f);
         }
     }
+    if (j->combined && j->combined->rank_prof)
+        text_rank_profile(f, m);
     if (j->combined && j->combined->ranks_per_node > 1 && j->combined->rank_codes)
         text_nodes(f, m);
 }

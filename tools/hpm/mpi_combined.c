@@ -143,29 +143,51 @@ static int regions_of(json_t *x, struct mpi_combined *c)
     return 0;
 }
 
-/* "ranks" (optional): every rank once, in order, its host and codes. */
+/* n counts from array x into out: 0, or -1. */
+static int counts_into(json_t *x, size_t n, uint64_t *out)
+{
+    size_t i;
+    if (!json_is_array(x) || json_array_size(x) != n)
+        return -1;
+    for (i = 0; i < n; i++)
+        if (uint_of(json_array_get(x, i), INT64_MAX, &out[i]))
+            return -1;
+    return 0;
+}
+
+/* A rank's "profile": the job's routines in order, 4 counts each. */
+static int rank_prof_of(json_t *x, const struct mpi_combined *c, uint64_t *out)
+{
+    size_t k;
+    if (!json_is_array(x) || json_array_size(x) != c->nroutines)
+        return -1;
+    for (k = 0; k < c->nroutines; k++)
+        if (counts_into(json_array_get(x, k), MPI_M_COUNT, out + k * MPI_M_COUNT))
+            return -1;
+    return 0;
+}
+
+/* "ranks" (optional): every rank once, in order, its host, codes and
+ * profile. */
 static int ranks_of(json_t *x, struct mpi_combined *c)
 {
-    size_t i, j;
+    size_t i, np = (size_t)c->nroutines * MPI_M_COUNT;
     uint64_t v;
     if (!x)
         return 0;
     if (!json_is_array(x) || json_array_size(x) != c->size ||
         !(c->rank_codes = calloc((size_t)c->size * c->ncodes + 1, sizeof *c->rank_codes)) ||
+        !(c->rank_prof = calloc((size_t)c->size * np + 1, sizeof *c->rank_prof)) ||
         !(c->hosts = calloc(c->size, sizeof *c->hosts)))
         return -1;
     for (i = 0; i < c->size; i++) {
-        json_t *r = json_array_get(x, i), *host = json_object_get(r, "host"),
-               *codes = json_object_get(r, "codes");
+        json_t *r = json_array_get(x, i), *host = json_object_get(r, "host");
         if (uint_of(json_object_get(r, "rank"), c->size - 1, &v) || v != i ||
-            !json_is_string(host) || json_string_length(host) >= 64 || !json_is_array(codes) ||
-            json_array_size(codes) != c->ncodes)
+            !json_is_string(host) || json_string_length(host) >= 64 ||
+            counts_into(json_object_get(r, "codes"), c->ncodes, c->rank_codes + i * c->ncodes) ||
+            rank_prof_of(json_object_get(r, "profile"), c, c->rank_prof + i * np))
             return -1;
         snprintf(c->hosts[i], 64, "%s", json_string_value(host));
-        for (j = 0; j < c->ncodes; j++)
-            if (uint_of(json_array_get(codes, j), INT64_MAX,
-                        &c->rank_codes[i * c->ncodes + j]))
-                return -1;
     }
     return 0;
 }
@@ -174,7 +196,7 @@ static int ranks_of(json_t *x, struct mpi_combined *c)
 static int matrix_of(json_t *root, struct mpi_combined *c)
 {
     static const char *const key[2] = {"matrix_messages", "matrix_bytes"};
-    size_t g, i, j, n = c->size;
+    size_t g, i, n = c->size;
     if (!json_object_get(root, key[0]) && !json_object_get(root, key[1]))
         return 0;
     for (g = 0; g < 2; g++) {
@@ -182,14 +204,9 @@ static int matrix_of(json_t *root, struct mpi_combined *c)
         if (!json_is_array(m) || json_array_size(m) != n ||
             !(c->matrix[g] = calloc(n * n, sizeof *c->matrix[g])))
             return -1;
-        for (i = 0; i < n; i++) {
-            json_t *row = json_array_get(m, i);
-            if (!json_is_array(row) || json_array_size(row) != n)
+        for (i = 0; i < n; i++)
+            if (counts_into(json_array_get(m, i), n, c->matrix[g] + i * n))
                 return -1;
-            for (j = 0; j < n; j++)
-                if (uint_of(json_array_get(row, j), INT64_MAX, &c->matrix[g][i * n + j]))
-                    return -1;
-        }
     }
     return 0;
 }
@@ -278,6 +295,7 @@ void mpi_combined_free(struct mpi_combined *c)
         free(c->regions[i].rows);
     free(c->regions);
     free(c->rank_codes);
+    free(c->rank_prof);
     free(c->hosts);
     free(c->matrix[0]);
     free(c->matrix[1]);

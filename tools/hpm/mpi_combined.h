@@ -13,8 +13,8 @@
  * count passed in HPM_MPI_ROWS, in its order). The MPI profile: per
  * routine calls, bytes, modeled cycles and host nanoseconds. MPI_Pcontrol
  * regions: entries and, per row, the count of its core kind (node kinds
- * count nothing in a region). With per-rank tables each rank's codes and
- * host; up to 1024 ranks the communication matrix (messages and bytes,
+ * count nothing in a region). With per-rank tables each rank's codes,
+ * profile and host; up to 1024 ranks the communication matrix (messages and bytes,
  * row = sender).
  */
 #ifndef HPM_TOOL_MPI_COMBINED_H
@@ -56,6 +56,7 @@ struct mpi_combined {
     struct mpi_region *regions;
     unsigned nregions, regions_dropped;
     uint64_t *rank_codes;          /* size x ncodes; NULL: no per-rank tables */
+    uint64_t *rank_prof;           /* size x nroutines x MPI_M_COUNT (with rank_codes) */
     char (*hosts)[64];
     uint64_t *matrix[2];           /* messages, bytes: size x size; NULL: none */
     uint64_t combine_ns;           /* the combine at rank 0: host time (measured) */
