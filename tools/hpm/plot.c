@@ -158,17 +158,6 @@ static int read_series(const char *path, const char *events, int total, struct p
     return 0;
 }
 
-/* Whether s can reach gnuplot inside a single-quoted string: no control
- * characters. A newline would end the command there and make the rest of
- * the name a command of its own (and gnuplot's `system` runs a shell);
- * single quotes keep backquotes and macros from being substituted. */
-int gp_safe(const char *s)
-{
-    for (; *s; s++)
-        if ((unsigned char)*s < 0x20 || *s == 0x7f)
-            return 0;
-    return 1;
-}
 
 /* s as it can be printed in a message: control characters as \n, \r or
  * \xNN (the name itself would break the line it is named on) */
@@ -188,78 +177,7 @@ static const char *printable(const char *s, char *buf, size_t len)
     return buf;
 }
 
-/* gnuplot's string syntax: single quotes, doubled inside (gp_safe first);
- * the string is prefix and s one after the other */
-void gp_string(FILE *g, const char *prefix, const char *s)
-{
-    const char *parts[2] = {prefix, s};
-    unsigned i;
-    fputc('\'', g);
-    for (i = 0; i < 2; i++)
-        for (s = parts[i]; *s; s++) {
-            if (*s == '\'')
-                fputc('\'', g);
-            fputc(*s, g);
-        }
-    fputc('\'', g);
-}
 
-FILE *gp_open(const char *out, pid_t *pid)
-{
-    const char *ext = strrchr(out, '.');
-    int pfd[2];
-    FILE *g;
-    if (pipe(pfd) != 0) {
-        fprintf(stderr, "hpm plot: pipe: %s\n", strerror(errno));
-        return NULL;
-    }
-    fflush(NULL);
-    *pid = fork();
-    if (*pid == 0) {
-        close(pfd[1]);
-        if (dup2(pfd[0], 0) < 0)
-            _exit(127);
-        /* gnuplot draws onto its standard output when it cannot open the
-         * output file: that drawing is not hpm plot's output */
-        {
-            int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-            if (null >= 0)
-                (void)dup2(null, 1);
-        }
-        execlp("gnuplot", "gnuplot", (char *)NULL);
-        fprintf(stderr, "hpm plot: cannot run gnuplot: %s (Debian: gnuplot-nox)\n",
-                strerror(errno));
-        _exit(127);
-    }
-    close(pfd[0]);
-    if (*pid < 0 || !(g = fdopen(pfd[1], "w"))) {
-        fprintf(stderr, "hpm plot: cannot start gnuplot\n");
-        return NULL;
-    }
-    fprintf(g, "set terminal %s size 900,500\nset output ",
-            ext && strcmp(ext, ".svg") == 0 ? "svg dynamic" : "pngcairo");
-    /* gnuplot opens an output named '|CMD' as a pipe to a shell running
-     * CMD, and expands a leading '~/': a relative name is given as ./NAME,
-     * so that it always names the file (hpm plot s.csv -o '|sh x #.svg') */
-    gp_string(g, out[0] == '/' ? "" : "./", out);
-    fputc('\n', g);
-    return g;
-}
-
-int gp_close(FILE *g, pid_t pid)
-{
-    int status;
-    fclose(g);
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return 1;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        fprintf(stderr, "hpm plot: gnuplot failed (status %d)\n",
-                WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
-        return 1;
-    }
-    return 0;
-}
 
 /* Draws the series into out (.svg or .png) with gnuplot: 0, or 1 after a
  * message. xtics: names of the x positions 0, 1, ... (baselines), or NULL

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plot.h - what hpm plot and hpm roofline share to talk to gnuplot.
+ * plot.h - what hpm plot and hpm roofline share to talk to gnuplot
+ * (gnuplot.c), and hpm plot's matrix (plot_matrix.c).
  */
 #ifndef HPM_TOOL_PLOT_H
 #define HPM_TOOL_PLOT_H
