@@ -146,6 +146,10 @@ const char *count_virtual_only_option(const struct count_opts *o)
         return "--from-output";
     if (o->mpi || o->mpi_dir || o->per_rank)
         return "--mpi";
+    if (o->ranks_per_node)
+        return "--ranks-per-node";
+    if (o->torus)
+        return "--torus";
     return NULL;
 }
 
