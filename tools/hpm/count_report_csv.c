@@ -178,7 +178,8 @@ static void csv_stat(FILE *f, const char *section, const char *name, const char 
     }
 }
 
-/* A job combined at MPI_Finalize: sections "mpi_window" (MPI_Init to
+/* A job combined at MPI_Finalize: the combine's cost at rank 0 (section
+ * "mpi"), sections "mpi_window" (MPI_Init to
  * MPI_Finalize), "mpi_profile" (the metric and the statistic in the region
  * column), "mpi_region" (region:statistic), "mpi_matrix" (messages or
  * bytes; sender in the thread column, receiver in the core column). */
@@ -192,6 +193,14 @@ static void csv_combined(FILE *f, const struct count_report_model *m)
     struct count_report_mpi_stat st;
     char num[32], prefix[80];
     unsigned i, k, g;
+    {
+        struct csv_row x = {"mpi", "combine_rank0_host_s", NULL, -1, -1, -1, num, "measured"};
+        snprintf(num, sizeof num, "%.9g", (double)c->combine_ns / 1e9);
+        csv_row(f, &x);
+        x.name = "combine_rank0_bytes";
+        snprintf(num, sizeof num, "%" PRIu64, c->combine_bytes);
+        csv_row(f, &x);
+    }
     for (i = 0; i < r->n_rows; i++)
         csv_stat(f, "mpi_window", r->rows[i].name, "", &m->mpi_window[i], 0, "modeled");
     for (i = 0; i < c->nroutines; i++)
@@ -221,6 +230,46 @@ static void csv_combined(FILE *f, const struct count_report_model *m)
                 snprintf(num, sizeof num, "%" PRIu64, c->matrix[g][(size_t)i * c->size + k]);
                 csv_row(f, &x);
             }
+}
+
+/* A combined job's per-rank profile: section "rank_profile", the routine
+ * as the name, the metric in the region column, the rank in the thread
+ * column (times in seconds). */
+static void csv_rank_profile(FILE *f, const struct count_report_model *m)
+{
+    static const char *const metric[MPI_M_COUNT] = {"calls", "bytes", "time_modeled_s",
+                                                    "time_host_s"};
+    const struct mpi_combined *c = m->r->mpi->combined;
+    double hz = m->r->out->frequency_hz ? (double)m->r->out->frequency_hz : 1;
+    char num[32];
+    unsigned k, i, q;
+    for (k = 0; k < c->size; k++)
+        for (i = 0; i < c->nroutines; i++)
+            for (q = 0; q < MPI_M_COUNT; q++) {
+                uint64_t v = c->rank_prof[((size_t)k * c->nroutines + i) * MPI_M_COUNT + q];
+                struct csv_row x = {"rank_profile", c->routines[i].name, metric[q], k, -1, -1,
+                                    num, q == MPI_M_NS ? "measured" : "modeled"};
+                if (q == MPI_M_CYCLES || q == MPI_M_NS)
+                    snprintf(num, sizeof num, "%.9g", (double)v / (q == MPI_M_NS ? 1e9 : hz));
+                else
+                    snprintf(num, sizeof num, "%" PRIu64, v);
+                csv_row(f, &x);
+            }
+}
+
+/* A combined job's nodes: section "node", the node in the thread column. */
+static void csv_nodes(FILE *f, const struct count_report_model *m)
+{
+    const struct count_report *r = m->r;
+    const struct mpi_job *j = r->mpi;
+    unsigned rpn = j->combined->ranks_per_node, n, i;
+    char num[32];
+    for (n = 0; n * rpn < j->size; n++)
+        for (i = 0; i < r->n_rows; i++) {
+            struct csv_row x = {"node", r->rows[i].name, NULL, n, -1, -1, num, "modeled"};
+            snprintf(num, sizeof num, "%" PRIu64, report_node_value(j, n, &r->rows[i]));
+            csv_row(f, &x);
+        }
 }
 
 /* section "mpi": the statistic in the region column; "mpi_missing": the
@@ -274,6 +323,10 @@ static void csv_mpi(FILE *f, const struct count_report_model *m)
             csv_row(f, &x);
         }
     }
+    if (j->combined && j->combined->rank_prof)
+        csv_rank_profile(f, m);
+    if (j->combined && j->combined->ranks_per_node > 1 && j->combined->rank_codes)
+        csv_nodes(f, m);
 }
 
 /* The program's end and the report's notes in CSV, for every source. */
