@@ -8,19 +8,20 @@
  * aggregate is rank 0's.
  *
  * Every collective goes over the library's own copy of MPI_COMM_WORLD
- * (me.comm), so that it never meets one of the program's. One reduction
- * (PMPI_Reduce, a user operation over 5-tuples: sum, minimum
- * and its lowest rank, maximum and its lowest rank) carries, per element:
+ * (me.comm), so that it never meets one of the program's. First the ranks
+ * agree on the job's lists (an allreduce of the MPI_Pcontrol regions'
+ * names and of the routines any rank called). Then one reduction
+ * (PMPI_Reduce, a user operation over tuples: sum, minimum and its lowest
+ * rank, maximum and its lowest rank; 32 bytes each) carries, per element:
  * every programmed code and report row from the start to MPI_Finalize and
- * from MPI_Init to MPI_Finalize, each routine's calls, bytes, modeled
- * cycles and host nanoseconds, and each MPI_Pcontrol region's entries and
- * rows (the virtual PMU's region counts of the row's core kind). The regions are first made one list on every rank (an
- * allreduce of the names' union). Gathers only for the per-rank tables
- * (HPM_MPI_PER_RANK: each rank's codes, profile and host) and the communication
- * matrix (each rank's messages and bytes per destination, up to
- * HPM_MPI_MATRIX_MAX ranks). Rank 0's memory: the tuples, O(events +
- * routines + regions x events), plus O(ranks x events) with per-rank
- * tables and O(ranks^2) with the matrix.
+ * from MPI_Init to MPI_Finalize, each routine called: its calls, bytes,
+ * modeled cycles and host nanoseconds, and each region's entries and rows
+ * (the virtual PMU's region counts of the row's core kind). Gathers only
+ * for the per-rank tables (HPM_MPI_PER_RANK: each rank's codes, profile and
+ * host) and the communication matrix (each rank's messages and bytes per
+ * destination, up to HPM_MPI_MATRIX_MAX ranks). Rank 0's memory: the
+ * tuples, O(events + routines + regions x events), plus O(ranks x events)
+ * with per-rank tables and O(ranks^2) with the matrix.
  */
 #define _GNU_SOURCE
 #include "hpm_mpi.h"
@@ -36,8 +37,19 @@
 #define me hpm_mpi_me
 
 struct tuple {
-    uint64_t sum, min, min_rank, max, max_rank;
+    uint64_t sum, min, max;
+    uint32_t min_rank, max_rank;
 };
+_Static_assert(sizeof(struct tuple) == 4 * sizeof(uint64_t), "a tuple is 4 words");
+
+/* What every rank must agree on before the reduction: the job's region
+ * names (sorted; an empty name ends them) and the routines any rank called
+ * (bit r: routine r), so that only those take elements. */
+struct job_lists {
+    char names[HPM_MPI_MAX_REGIONS][HPM_MPI_REGION_NAME];
+    uint64_t called;
+};
+_Static_assert(HPM_MPI_N_ROUTINES <= 64, "a bit per routine");
 
 /* A rank's row of the per-rank tables: its codes, then its profile. */
 #define RANK_ROW (me.ncodes + HPM_MPI_N_ROUTINES * HPM_MPI_METRICS)
@@ -67,24 +79,27 @@ static int has_name(const char (*l)[HPM_MPI_REGION_NAME], int i)
     return i < HPM_MPI_MAX_REGIONS && l[i][0];
 }
 
-/* The union of two sorted lists of region names, list by list. */
-static void names_op(void *in, void *inout, int *len, MPI_Datatype *type)
+/* The union of two job lists: the region names', the routines'. */
+static void lists_op(void *in, void *inout, int *len, MPI_Datatype *type)
 {
     char out[HPM_MPI_MAX_REGIONS][HPM_MPI_REGION_NAME];
-    const char(*a)[HPM_MPI_REGION_NAME] = in;
-    char(*b)[HPM_MPI_REGION_NAME] = inout;
-    int lists = *len / (HPM_MPI_MAX_REGIONS * HPM_MPI_REGION_NAME), l;
+    const struct job_lists *a = in;
+    struct job_lists *b = inout;
+    int l;
     (void)type;
-    for (l = 0; l < lists; l++, a += HPM_MPI_MAX_REGIONS, b += HPM_MPI_MAX_REGIONS) {
+    for (l = 0; l < *len / (int)sizeof *a; l++, a++, b++) {
         int i = 0, j = 0, n = 0;
         memset(out, 0, sizeof out);
-        while (n < HPM_MPI_MAX_REGIONS && (has_name(a, i) || has_name(b, j))) {
-            int c = !has_name(a, i) ? 1 : !has_name(b, j) ? -1 : strcmp(a[i], b[j]);
-            memcpy(out[n++], c <= 0 ? a[i] : b[j], HPM_MPI_REGION_NAME);
+        while (n < HPM_MPI_MAX_REGIONS && (has_name(a->names, i) || has_name(b->names, j))) {
+            int c = !has_name(a->names, i)   ? 1
+                    : !has_name(b->names, j) ? -1
+                                             : strcmp(a->names[i], b->names[j]);
+            memcpy(out[n++], c <= 0 ? a->names[i] : b->names[j], HPM_MPI_REGION_NAME);
             i += c <= 0;
             j += c >= 0;
         }
-        memcpy(b, out, sizeof out);
+        memcpy(b->names, out, sizeof out);
+        b->called |= a->called;
     }
 }
 
@@ -93,24 +108,32 @@ static int cmp_name(const void *x, const void *y)
     return strcmp(x, y);
 }
 
-/* The job's region names, the same list on every rank: 0, or -1. */
-static int region_union(char (*names)[HPM_MPI_REGION_NAME], unsigned *n)
+/* The job's lists, the same on every rank; *nreg its regions. 0, or -1. */
+static int job_lists(struct job_lists *all, unsigned *nreg)
 {
-    char mine[HPM_MPI_MAX_REGIONS][HPM_MPI_REGION_NAME];
+    struct job_lists mine;
     MPI_Op op;
     unsigned i;
     int rc;
-    memset(mine, 0, sizeof mine);
+    memset(&mine, 0, sizeof mine);
     for (i = 0; i < me.nreg; i++)
-        memcpy(mine[i], me.reg[i].name, HPM_MPI_REGION_NAME);
-    qsort(mine, me.nreg, HPM_MPI_REGION_NAME, cmp_name);
-    if (PMPI_Op_create(names_op, 1, &op) != MPI_SUCCESS)
+        memcpy(mine.names[i], me.reg[i].name, HPM_MPI_REGION_NAME);
+    qsort(mine.names, me.nreg, HPM_MPI_REGION_NAME, cmp_name);
+    for (i = 0; i < HPM_MPI_N_ROUTINES; i++)
+        mine.called |= (uint64_t)(me.prof[i][HPM_MPI_CALLS] != 0) << i;
+    if (PMPI_Op_create(lists_op, 1, &op) != MPI_SUCCESS)
         return -1;
-    rc = PMPI_Allreduce(mine, names, (int)sizeof mine, MPI_CHAR, op, me.comm);
+    rc = PMPI_Allreduce(&mine, all, (int)sizeof mine, MPI_BYTE, op, me.comm);
     PMPI_Op_free(&op);
-    for (*n = 0; *n < HPM_MPI_MAX_REGIONS && names[*n][0]; (*n)++)
+    for (*nreg = 0; *nreg < HPM_MPI_MAX_REGIONS && all->names[*nreg][0]; (*nreg)++)
         ;
     return rc == MPI_SUCCESS ? 0 : -1;
+}
+
+/* Whether any rank called routine r. */
+static int called(const struct job_lists *l, unsigned r)
+{
+    return (l->called >> r) & 1;
 }
 
 /* ------------------------------------------------------------ the elements */
@@ -118,7 +141,7 @@ static int region_union(char (*names)[HPM_MPI_REGION_NAME], unsigned *n)
 static void put(struct tuple *t, uint64_t v)
 {
     t->sum = t->min = t->max = v;
-    t->min_rank = t->max_rank = (uint64_t)me.rank;
+    t->min_rank = t->max_rank = (uint32_t)me.rank;
 }
 
 static uint64_t row_value(const uint64_t *codes, unsigned r)
@@ -141,9 +164,9 @@ static struct tuple *put_counts(struct tuple *t, const uint64_t *codes)
     return t;
 }
 
-/* This rank's elements: windows, routines, regions (in the job's list). */
-static void fill(struct tuple *t, const uint64_t *end, char (*names)[HPM_MPI_REGION_NAME],
-                 unsigned nreg)
+/* This rank's elements: windows, the routines called, regions (in the
+ * job's lists). */
+static void fill(struct tuple *t, const uint64_t *end, const struct job_lists *l, unsigned nreg)
 {
     uint64_t *since = calloc(me.ncodes + 1, sizeof *since);
     unsigned i, m, g;
@@ -152,12 +175,12 @@ static void fill(struct tuple *t, const uint64_t *end, char (*names)[HPM_MPI_REG
     t = put_counts(t, end);
     t = put_counts(t, since ? since : end);
     for (i = 0; i < HPM_MPI_N_ROUTINES; i++)
-        for (m = 0; m < HPM_MPI_METRICS; m++)
+        for (m = 0; m < HPM_MPI_METRICS && called(l, i); m++)
             put(t++, me.prof[i][m]);
     for (g = 0; g < nreg; g++) {
         const struct hpm_mpi_region *r = NULL;
         for (i = 0; i < me.nreg && !r; i++)
-            if (strcmp(me.reg[i].name, names[g]) == 0)
+            if (strcmp(me.reg[i].name, l->names[g]) == 0)
                 r = &me.reg[i];
         put(t++, r ? r->entries : 0);
         /* per row: its core kind's count (node kinds have none in a region) */
@@ -171,9 +194,9 @@ static void fill(struct tuple *t, const uint64_t *end, char (*names)[HPM_MPI_REG
 
 static void json_tuple(FILE *f, const struct tuple *t)
 {
-    fprintf(f, "[%llu,%llu,%llu,%llu,%llu]", (unsigned long long)t->sum,
-            (unsigned long long)t->min, (unsigned long long)t->min_rank,
-            (unsigned long long)t->max, (unsigned long long)t->max_rank);
+    fprintf(f, "[%llu,%llu,%u,%llu,%u]", (unsigned long long)t->sum,
+            (unsigned long long)t->min, (unsigned)t->min_rank, (unsigned long long)t->max,
+            (unsigned)t->max_rank);
 }
 
 /* n tuples as a JSON array; the next one */
@@ -231,7 +254,9 @@ static void json_head(FILE *f)
     fputs("]", f);
 }
 
-static void json_routines(FILE *f, const struct tuple *t)
+/* "routines": those called, their tuples in order; the next tuple */
+static const struct tuple *json_routines(FILE *f, const struct tuple *t,
+                                         const struct job_lists *l)
 {
     static const char *const names[] = {
 #define HPM_MPI_NAME_(e, s) s,
@@ -241,18 +266,19 @@ static void json_routines(FILE *f, const struct tuple *t)
     static const char *const metric[] = {"calls", "bytes", "cycles", "ns"};
     unsigned i, m, first = 1;
     fputs(",\"routines\":[", f);
-    for (i = 0; i < HPM_MPI_N_ROUTINES; i++, t += HPM_MPI_METRICS) {
-        if (!t[HPM_MPI_CALLS].sum)
+    for (i = 0; i < HPM_MPI_N_ROUTINES; i++) {
+        if (!called(l, i))
             continue;
         fprintf(f, "%s{\"name\":\"%s\"", first ? "" : ",", names[i]);
         for (m = 0; m < HPM_MPI_METRICS; m++) {
             fprintf(f, ",\"%s\":", metric[m]);
-            json_tuple(f, &t[m]);
+            json_tuple(f, t++);
         }
         fputc('}', f);
         first = 0;
     }
     fputc(']', f);
+    return t;
 }
 
 /* What the combine cost rank 0: its host time from the moment every rank
@@ -271,7 +297,7 @@ static uint64_t now_ns(void)
 /* "ranks": each rank's host, codes and profile (its calls, bytes, cycles
  * and ns of the routines the job called, in "routines"' order). */
 static void json_ranks(FILE *f, const uint64_t *ranks, const char *hosts,
-                       const struct tuple *routines)
+                       const struct job_lists *l)
 {
     unsigned i, j, k, first;
     fputs(",\"ranks\":[", f);
@@ -284,7 +310,7 @@ static void json_ranks(FILE *f, const uint64_t *ranks, const char *hosts,
             fprintf(f, "%s%llu", j ? "," : "", (unsigned long long)row[j]);
         fputs("],\"profile\":[", f);
         for (j = 0, first = 1; j < HPM_MPI_N_ROUTINES; j++) {
-            if (!routines[j * HPM_MPI_METRICS + HPM_MPI_CALLS].sum)
+            if (!called(l, j))
                 continue;
             fputs(first ? "[" : ",[", f);
             for (k = 0; k < HPM_MPI_METRICS; k++)
@@ -300,11 +326,10 @@ static void json_ranks(FILE *f, const uint64_t *ranks, const char *hosts,
 
 /* The reduced tuples (and gathered tables, NULL when not gathered) as rank
  * 0's JSON; 0, or -1 (out of memory). */
-static int write_json(const struct tuple *t, char (*names)[HPM_MPI_REGION_NAME], unsigned nreg,
+static int write_json(const struct tuple *t, const struct job_lists *l, unsigned nreg,
                       const uint64_t *ranks, const char *hosts, const uint64_t *matrix,
                       const struct cost *cost)
 {
-    const struct tuple *routines;
     char *buf = NULL;
     size_t len = 0, n = (size_t)me.size;
     unsigned g, i, j;
@@ -317,13 +342,11 @@ static int write_json(const struct tuple *t, char (*names)[HPM_MPI_REGION_NAME],
     fputs(",\"mpi\":", f);
     t = json_counts(f, t);
     fputc('}', f);
-    routines = t;
-    json_routines(f, t);
-    t += HPM_MPI_N_ROUTINES * HPM_MPI_METRICS;
+    t = json_routines(f, t, l);
     fputs(",\"regions\":[", f);
     for (g = 0; g < nreg; g++) {
         fputs(g ? ",{\"name\":" : "{\"name\":", f);
-        json_name(f, names[g]);
+        json_name(f, l->names[g]);
         fputs(",\"entries\":", f);
         json_tuple(f, t++);
         fputs(",\"rows\":", f);
@@ -332,7 +355,7 @@ static int write_json(const struct tuple *t, char (*names)[HPM_MPI_REGION_NAME],
     }
     fputc(']', f);
     if (ranks)
-        json_ranks(f, ranks, hosts, routines);
+        json_ranks(f, ranks, hosts, l);
     if (matrix) {
         /* row i: rank i's messages to each rank, then its bytes */
         for (g = 0; g < 2; g++) {
@@ -413,8 +436,9 @@ static int gather_matrix(uint64_t **matrix)
 
 void hpm_mpi_combine(void)
 {
-    char names[HPM_MPI_MAX_REGIONS][HPM_MPI_REGION_NAME], done[64];
-    unsigned nreg = 0;
+    struct job_lists lists;
+    char done[64];
+    unsigned nreg = 0, r;
     size_t n;
     struct cost cost = {0, 0};
     uint64_t *end = calloc(me.ncodes + 1, sizeof *end), *ranks = NULL, *matrix = NULL;
@@ -429,15 +453,16 @@ void hpm_mpi_combine(void)
         goto out;
     cost.start_ns = now_ns();
     if (!end || HPM_VPMU_READ_EVENTS(end, me.ncodes, HPM_VPMU_SCOPE_NODE) != (long)me.ncodes ||
-        region_union(names, &nreg) != 0)
+        job_lists(&lists, &nreg) != 0)
         goto out;
-    n = 2 * (me.ncodes + me.nrows) + HPM_MPI_N_ROUTINES * HPM_MPI_METRICS +
-        nreg * (1 + me.nrows);
+    n = 2 * (me.ncodes + me.nrows) + nreg * (1 + me.nrows);
+    for (r = 0; r < HPM_MPI_N_ROUTINES; r++)
+        n += called(&lists, r) ? HPM_MPI_METRICS : 0;
     mine = calloc(n, sizeof *mine);
     all = calloc(me.rank == 0 ? n : 1, sizeof *all);
-    if (!mine || !all || PMPI_Type_contiguous(5, MPI_UINT64_T, &tt) != MPI_SUCCESS)
+    if (!mine || !all || PMPI_Type_contiguous(4, MPI_UINT64_T, &tt) != MPI_SUCCESS)
         goto out;
-    fill(mine, end, names, nreg);
+    fill(mine, end, &lists, nreg);
     PMPI_Type_commit(&tt);
     ok = PMPI_Op_create(tuple_op, 1, &op) == MPI_SUCCESS;
     ok = ok && PMPI_Reduce(mine, all, (int)n, tt, op, 0, me.comm) == MPI_SUCCESS;
@@ -454,7 +479,7 @@ void hpm_mpi_combine(void)
         cost.bytes = (me.ncodes + 1) * sizeof *end + 2 * n * sizeof *mine +
                      (per_rank ? (size_t)me.size * (RANK_ROW + 8) * sizeof *ranks : 0) +
                      (matrix ? 2 * (size_t)me.size * (size_t)me.size * sizeof *matrix : 0);
-        write_json(all, names, nreg, per_rank ? ranks : NULL, hosts, matrix, &cost);
+        write_json(all, &lists, nreg, per_rank ? ranks : NULL, hosts, matrix, &cost);
     }
     else {
         int len = snprintf(done, sizeof done, "{\"combined\":%d}\n", me.rank);
