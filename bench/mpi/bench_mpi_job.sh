@@ -3,7 +3,9 @@
 # profile, the aggregate combined at MPI_Finalize) against without it
 # (HPM_MPI_LIB=none: the same job, each rank's result only):
 #   - the job's run time, tests/mpi's ring (20 messages of 1000 bytes per
-#     rank) on 4 ranks of bgp, median of REPS paired runs (goal <= 1.05);
+#     rank) on 4 ranks of bgp, the median of REPS pairs' ratios (goal <=
+#     1.05), and its guest instructions summed over the ranks (exact, but
+#     for how long waiting ranks poll);
 #   - the combine at MPI_Finalize, rank 0's own host time (measured by the
 #     library, in the aggregate) over the job's run time (goal <= 0.01);
 #   - how the combine's time and rank 0's memory grow with the ranks: at 2,
@@ -12,7 +14,7 @@
 #   bench_mpi_job.sh BUILD [REPS]
 set -euo pipefail
 BUILD=$(cd "${1:-build}" && pwd)
-REPS=${2:-3}
+REPS=${2:-5}
 HPM=$BUILD/bin/hpm
 RING=$BUILD/bin/mpi_ring
 if [ ! -x "$RING" ] || [ ! -f "$BUILD/lib/libhpm-mpi.so" ] || ! command -v mpirun >/dev/null; then
@@ -42,16 +44,26 @@ c = json.load(open(sys.argv[1]))["mpi"]["combined"]
 print(c["rank0_host_s"], c["rank0_bytes"])' "$work/agg.json"
 }
 
+instructions() { # the job's instructions, its ranks' whole processes (their results)
+    python3 -c 'import glob, json, sys
+print(sum(json.load(open(f))["events"][0]["count"] for f in glob.glob(sys.argv[1] + "/rank.*.json")))' \
+        "$work/job"
+}
+# paired runs, each pair's ratio: the machine's load drifts between pairs
 for i in $(seq "$REPS"); do
-    job 4 HPM_MPI_LIB=none >>"$work/without"
-    job 4 >>"$work/with"
-    echo "$(tail -1 "$work/with") $(combine)" >>"$work/combine4"
+    t0=$(job 4 HPM_MPI_LIB=none)
+    i0=$(instructions)
+    t1=$(job 4)
+    i1=$(instructions)
+    echo "$t0 $t1 $i0 $i1" >>"$work/pairs"
+    echo "$t1 $(combine)" >>"$work/combine4"
 done
-without=$(median <"$work/without")
-with=$(median <"$work/with")
-awk -v a="$with" -v b="$without" 'BEGIN {
-    printf "job of 4 ranks under hpm count: %.2f s without libhpm-mpi, %.2f s with\n", b, a
-    printf "ratio mpi_job_with_libhpm_mpi %.3f\n", a / b }'
+awk '{ printf "pair: %.2f s without libhpm-mpi, %.2f s with; instructions %d and %d\n",
+              $1, $2, $3, $4 }' "$work/pairs"
+awk '{ print $2 / $1 }' "$work/pairs" | median | awk '{
+    printf "ratio mpi_job_with_libhpm_mpi %.3f\n", $1 }'
+awk '{ print $4 / $3 }' "$work/pairs" | median | awk '{
+    printf "ratio mpi_job_instructions_with_libhpm_mpi %.4f\n", $1 }'
 awk '{ r = $2 / $1; print r }' "$work/combine4" | median | awk '{
     printf "ratio mpi_combine_over_job %.5f\n", $1 }'
 
