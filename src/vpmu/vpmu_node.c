@@ -82,6 +82,10 @@ static Bool clo_model_on_demand = False;
 static Bool models_waiting; /* on demand and not yet asked for */
 static Bool wait_hier, wait_bpred, wait_tlb, wait_timing;
 static UInt n_cores;
+/* the cores this process's threads run on (--hpm-first-core,
+ * --hpm-core-count): a rank of an MPI job sharing its node takes its share,
+ * otherwise every core */
+static Long clo_first_core, clo_core_count;
 static UInt features;
 static Bool run_hier, run_bpred, run_tlb, run_timing;
 static Int level;
@@ -278,6 +282,8 @@ Bool vpmu_node_option(const HChar *arg)
                                       "(pass machines with hpm count --machine)\n");
         machine_given = True;
     } else if VG_STR_CLO (arg, "--hpm-events", clo_events) {
+    } else if VG_BINT_CLO (arg, "--hpm-first-core", clo_first_core, 0, HPM_CAT_MAX_CORES - 1) {
+    } else if VG_BINT_CLO (arg, "--hpm-core-count", clo_core_count, 1, HPM_CAT_MAX_CORES) {
     } else if VG_BOOL_CLO (arg, "--hpm-sure-hit-filter", clo_filter) {
     } else if (VG_(strcmp)(arg, "--hpm-model=always") == 0) {
         clo_model_on_demand = False;
@@ -297,6 +303,8 @@ void vpmu_node_usage(void)
         "    --hpm-machine=WIRE        the machine model, as encoded by hpm count\n"
         "                              [a generic one-core node]\n"
         "    --hpm-events=all|CODE,... catalog codes to count in the UPC [all]\n"
+        "    --hpm-first-core=N --hpm-core-count=N  the cores the threads run on\n"
+        "                              (a rank's share of a shared node) [all]\n"
         "    --hpm-sure-hit-filter=yes|no  skip model calls for repeated accesses\n"
         "                              to the last L1 line (exact; for checking) [yes]\n"
         "    --hpm-model=always|on-demand  run the cache, TLB, predictor and timing\n"
@@ -509,6 +517,13 @@ void vpmu_node_init(void)
                              HPM_CAT_MAX_CORES);
         VG_(exit)(1); /* after start-up, a bad option does not end the run */
     }
+    if (!clo_core_count)
+        clo_core_count = n_cores - clo_first_core;
+    if (clo_first_core + clo_core_count > n_cores) {
+        VG_(fmsg_bad_option)("--hpm-first-core", "cores %lld to %lld of a %u-core machine\n",
+                             clo_first_core, clo_first_core + clo_core_count - 1, n_cores);
+        VG_(exit)(1);
+    }
     features = hpm_catalog_features(&machine.hier) | (machine.torus.x ? HPM_NEED_NET : 0);
     n = parse_codes(clo_events, codes);
 
@@ -621,7 +636,7 @@ void vpmu_node_init(void)
         run_hier = run_bpred = run_tlb = run_timing = False;
         d_mru_on = False;
     }
-    vpmu_node_set_core(0);
+    vpmu_node_set_core((UInt)clo_first_core);
     program(codes, n);
 }
 
@@ -689,7 +704,7 @@ UInt vpmu_node_ifetch_line(void)
 
 UInt vpmu_node_core_of(UInt serial)
 {
-    return serial == 0 ? 0 : (serial - 1) % n_cores;
+    return (UInt)clo_first_core + (serial == 0 ? 0 : (serial - 1) % (UInt)clo_core_count);
 }
 
 /* ------------------------------------------------ skipping sure-hit fetches */

@@ -36,6 +36,7 @@ extern Bool VG_(extend_stack)(ThreadId tid, Addr addr);
 
 /* ------------------------------------------------ state (vpmu_clo.c) */
 extern const HChar *clo_out;    /* --hpm-out */
+extern const HChar *clo_mpi_out; /* --hpm-mpi-out */
 extern Bool clo_start;          /* --hpm-start (a gate turns it off) */
 extern Bool clo_level_given;    /* --hpm-level was given */
 extern Bool clo_live;           /* --hpm-live */

@@ -49,6 +49,10 @@ struct count_opts {
     int mpi;            /* --mpi: must be a rank of an MPI job, PROGRAM an MPI program */
     const char *mpi_dir; /* where the ranks' results go (mpi_job.h) */
     int per_rank;       /* the aggregate shows each rank's counts */
+    long ranks_per_node; /* --ranks-per-node N: the ranks of a node share its model */
+    const char *torus;   /* --torus XxYxZ: the job's torus shape */
+    unsigned first_core, core_count; /* a rank's share of its node (count_mpi_node_setup) */
+    const char *mpi_out; /* the tool's --hpm-mpi-out (count_mpi_combine_setup) */
     const char *save_baseline, *baseline; /* baseline.h */
     struct hpm_opt_list limits;
     long repeat; /* --repeat N: N identical runs first, to find unstable events */
@@ -99,7 +103,11 @@ void count_add_user_notes(struct count_report *r, const struct count_opts *o);
 int count_from_output(const struct count_opts *o, struct count_row *rows);
 int count_mpi_rank_setup(const struct count_opts *o, struct mpi_rank_env *e, char *dir,
                           size_t len);
-int count_mpi_net_setup(const struct count_opts *o, const struct hpm_machine *m);
+int count_mpi_node_setup(struct count_opts *o, struct hpm_machine *m);
+int count_mpi_combine_setup(struct count_opts *o, const struct count_row *rows, unsigned n,
+                            const char *dir, char *out, size_t outlen);
+int count_mpi_combined(const struct count_opts *o, const struct count_report *r,
+                       const char *dir);
 int count_repeat_runs(const struct count_opts *o, const char *dir);
 int count_baseline_before(const struct count_opts *o, const struct hpm_machine *m,
                           unsigned features, const struct count_row *rows, unsigned n_rows,
@@ -129,9 +137,10 @@ struct count_toolcmd {
     char **args;         /* NULL-terminated */
     char *wire;          /* the machine as the tool reads it (--hpm-machine) */
     char *codes;         /* the events (--hpm-events) */
-    char *out_arg, *machine_arg, *events_arg, *skip_arg, *gate_args[5];
+    char *out_arg, *machine_arg, *events_arg, *skip_arg, *gate_args[5], *mpi_out_arg;
     char live_arg[48];
     char interleave_arg[48];
+    char cores_arg[2][48]; /* a rank's share of its node's cores */
 };
 int count_toolcmd_build(struct count_toolcmd *t, const struct count_opts *o,
                         const struct hpm_machine *m, const struct count_row *rows,

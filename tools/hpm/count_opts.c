@@ -74,7 +74,7 @@ static const char count_footer[] =
 
 
 /* The one table of hpm count's and hpm run's options: parsing and usage. */
-#define COUNT_OPTIONS 35 /* rows, with the end */
+#define COUNT_OPTIONS 37 /* rows, with the end */
 void count_table(struct count_opts *o, struct hpm_opt *t)
 {
     const struct hpm_opt rows[] = {
@@ -140,6 +140,15 @@ void count_table(struct count_opts *o, struct hpm_opt *t)
          HPM_OPT_STRING, &o->mpi_dir, NULL, NULL, 0, 0},
         {"--per-rank", NULL, NULL, "the MPI aggregate adds each rank's counts", HPM_OPT_FLAG,
          &o->per_rank, NULL, NULL, 0, 0},
+        {"--ranks-per-node", NULL, "N",
+         "an MPI job's ranks share their nodes N to a node (BG/P's\n"
+         "SMP, DUAL and VN modes are 1, 2 and 4): each rank takes its\n"
+         "share of the node's cores, the node-wide units count per node",
+         HPM_OPT_LONG, &o->ranks_per_node, NULL, NULL, 1, 1024},
+        {"--torus", NULL, "XxYxZ",
+         "an MPI job's torus (x*y*z nodes) instead of the machine's own\n"
+         "or the one picked for the job's node count",
+         HPM_OPT_STRING, &o->torus, NULL, NULL, 0, 0},
         {"--pmu", NULL, "auto|perf|virtual",
          "hpm count's counter source: perf = the kernel's perf_event\n"
          "(measured; PROGRAM runs natively), virtual = the virtual PMU\n"

@@ -133,12 +133,12 @@ int count_prepare(int count_mode, int run_only, int profile, int argc, char **ar
 
     if ((rc = machine_arg_load(run_only ? "run" : profile ? "profile" : "count", o->machine, m, clamp_note, clamp_len)) != 0)
         return rc;
-    *features = hpm_catalog_features(&m->hier) | (m->torus.x ? HPM_NEED_NET : 0);
-    if (m->torus.x && (rc = count_mpi_net_setup(o, m)) != 0) {
+    if ((rc = count_mpi_node_setup(o, m)) != 0) {
         if (*in_job)
             rmdir(job_dir); /* made for this run; another rank's results keep it */
         return rc;
     }
+    *features = hpm_catalog_features(&m->hier) | (m->torus.x ? HPM_NEED_NET : 0);
     if ((rc = count_build_rows(o, m->name, m->hier.cores, *features, rows, n_rows)) != 0)
         return rc;
     if ((o->passes || o->multiplex) && (o->baseline || o->save_baseline || o->repeat))

@@ -154,6 +154,10 @@ const char *count_virtual_only_option(const struct count_opts *o)
         return "--save-baseline";
     if (o->repeat)
         return "--repeat";
+    if (o->ranks_per_node)
+        return "--ranks-per-node";
+    if (o->torus)
+        return "--torus";
     return NULL;
 }
 

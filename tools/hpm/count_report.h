@@ -129,6 +129,9 @@ struct count_report_model {
     const struct vpmu_thread **threads; /* by serial */
     int procs_shown;     /* a process table is part of the report */
     struct count_report_mpi_stat *mpi; /* one per row when r->mpi, else NULL */
+    /* a job combined at MPI_Finalize: each row from MPI_Init to MPI_Finalize
+     * (mpi: from the processes' start to MPI_Finalize) */
+    struct count_report_mpi_stat *mpi_window;
 };
 
 /* An MPI row's average as text with `decimals` decimals (2: the text
