@@ -350,8 +350,9 @@ static void live_close(UInt state, Int exit_status)
  * killed hpm leaves nothing running, whether or not another hpm has
  * removed its folder since. Processes that outlive an hpm that ended
  * normally (a daemon, a child under --no-children or hpm run) run on, as
- * they would natively. A folder that was not locked when the tool
- * started (a hand-made one, an older hpm) gives no lease.
+ * they would natively. A folder without an owner file (a hand-made one)
+ * gives no lease; an owner file nobody holds and that does not say
+ * "ended" when a program starts or execs means its hpm is already dead.
  * ---------------------------------------------------------------------- */
 
 #define LEASE_CHECK_MS 100
@@ -370,6 +371,8 @@ static Int lease_held(void)
     return sr_isError(sr) ? -1 : fl.l_type != 2 /* F_UNLCK */;
 }
 
+static void lease_ended_or_end(void);
+
 static void lease_init(void)
 {
     HChar *out = VG_(expand_file_name)("--hpm-out", clo_out);
@@ -384,20 +387,39 @@ static void lease_init(void)
     if (sr_isError(sr))
         return;
     lease_fd = VG_(safe_fd)((Int)sr_Res(sr));
-    if (lease_fd >= 0 && lease_held() != 1) {
+    lease_last_ms = VG_(read_millisecond_timer)();
+    if (lease_fd < 0)
+        return;
+    switch (lease_held()) {
+    case 1:
+        return;
+    case 0:
+        /* an image exec'd after its hpm was killed (the fork came before
+         * the kill, the exec after): it ends as its siblings do, before
+         * it counts or writes anything */
+        lease_ended_or_end();
+        return;
+    default:
         VG_(close)(lease_fd);
         lease_fd = -1;
     }
-    lease_last_ms = VG_(read_millisecond_timer)();
 }
 
 static void lease_check(void)
 {
-    HChar said[5];
-    SysRes sr;
     lease_last_ms = VG_(read_millisecond_timer)();
     if (lease_held() != 0)
         return;
+    lease_ended_or_end();
+}
+
+/* Nobody holds the lease: runs on without one when hpm wrote "ended"
+ * (it ended normally), or ends as hpm's direct child did when it was
+ * killed. */
+static void lease_ended_or_end(void)
+{
+    HChar said[5];
+    SysRes sr;
     sr = VG_(do_syscall)(__NR_pread64, (RegWord)lease_fd, (RegWord)said, sizeof said, 0, 0, 0, 0,
                          0);
     VG_(close)(lease_fd);

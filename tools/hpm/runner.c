@@ -104,21 +104,29 @@ static int lock_owner(int fd, int wait)
 }
 
 /* Removes the entries of an open folder (never following a link), then
- * the folder. */
+ * the folder. A process of a killed hpm's tree may still write its file
+ * between the two (it ends itself within its lease check): the removal
+ * is tried again while the folder is found not empty. */
 static void remove_folder(int dfd, const char *dir)
 {
-    int fd = dup(dfd);
-    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-    struct dirent *e;
-    if (d) {
-        while ((e = readdir(d)) != NULL)
-            if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-                unlinkat(dfd, e->d_name, 0);
-        closedir(d);
-    } else if (fd >= 0) {
-        close(fd);
+    unsigned tries;
+    for (tries = 0; tries < 20; tries++) {
+        int fd = dup(dfd);
+        DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+        struct dirent *e;
+        if (d) {
+            rewinddir(d);
+            while ((e = readdir(d)) != NULL)
+                if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+                    unlinkat(dfd, e->d_name, 0);
+            closedir(d);
+        } else if (fd >= 0) {
+            close(fd);
+        }
+        if (rmdir(dir) == 0 || errno != ENOTEMPTY)
+            return;
+        usleep(10000);
     }
-    rmdir(dir);
 }
 
 int runner_reap_if_dead(const char *dir)
@@ -137,6 +145,12 @@ int runner_reap_if_dead(const char *dir)
         return 0;
     }
     ofd = openat(dfd, OWNER_FILE, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (ofd < 0 && errno == ENOENT && st.st_mtime < time(NULL) - 60 && rmdir(dir) == 0) {
+        /* an hpm killed between making its folder and its owner file left
+         * it empty (rmdir removes only an empty one: nothing is lost) */
+        close(dfd);
+        return 1;
+    }
     if (ofd < 0 || fstat(ofd, &st) != 0 || !S_ISREG(st.st_mode) || lock_owner(ofd, 0) != 0) {
         /* not one of ours, or its owner lives (holds the lock) */
         if (ofd >= 0)
