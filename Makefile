@@ -7,6 +7,8 @@
 BUILD      ?= build
 JOBS       ?= $(shell nproc)
 FUZZ_SECONDS ?= 20
+# Warnings are errors in every build this Makefile (and so CI) makes.
+WERROR     = -DHPM_WERROR=ON
 
 .PHONY: all deps build demo check test asan fuzz bench clean
 
@@ -16,7 +18,7 @@ deps:
 	@bash scripts/install-deps.sh
 
 build: deps
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake -S . -B $(BUILD) $(WERROR) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
 demo: build
@@ -26,13 +28,13 @@ demo: build
 # (label threads, natively) under ThreadSanitizer, then bounded fuzzing.
 check: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE reference
-	@cmake -S . -B $(BUILD)/asan -DHPM_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
+	@cmake -S . -B $(BUILD)/asan $(WERROR) -DHPM_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
 	@cmake --build $(BUILD)/asan -j $(JOBS)
 	cd $(BUILD)/asan && ctest --output-on-failure -j $(JOBS) -LE nosan
-	@cmake -S . -B $(BUILD)/tsan -DHPM_TSAN=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake -S . -B $(BUILD)/tsan $(WERROR) -DHPM_TSAN=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 	@cmake --build $(BUILD)/tsan -j $(JOBS) --target threads_tests
 	cd $(BUILD)/tsan && ctest --output-on-failure -j $(JOBS) -L threads
-	@CC=clang cmake -S . -B $(BUILD)/fuzz -DHPM_FUZZ=ON -DHPM_FUZZ_SECONDS=$(FUZZ_SECONDS) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@CC=clang cmake -S . -B $(BUILD)/fuzz $(WERROR) -DHPM_FUZZ=ON -DHPM_FUZZ_SECONDS=$(FUZZ_SECONDS) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 	@cmake --build $(BUILD)/fuzz -j $(JOBS)
 	cd $(BUILD)/fuzz && ctest --output-on-failure
 
