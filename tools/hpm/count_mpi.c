@@ -27,6 +27,7 @@
 #include "count_procs.h"
 #include "baseline.h"
 #include "count_report.h"
+#include "install_dirs.h"
 #include "machine_arg.h"
 #include "machine_wire.h"
 #include "interval.h"
@@ -119,9 +120,13 @@ int count_mpi_net_setup(const struct count_opts *o, const struct hpm_machine *m)
                 e.size == 1 ? "" : "s");
         return 2;
     }
-#ifdef HPM_MPI_LIBRARY
-    if (!lib || !*lib)
-        lib = HPM_MPI_LIBRARY;
+#ifdef HPM_MPI_LIBRARY_FILE
+    char libdir[PATH_MAX];
+    if ((!lib || !*lib) &&
+        hpm_part_dir(HPM_PART_MPI, HPM_MPI_LIBRARY_FILE, libdir, sizeof libdir) == 0) {
+        snprintf(path, sizeof path, "%s/%s", libdir, HPM_MPI_LIBRARY_FILE);
+        lib = path;
+    }
 #endif
     if (!lib || !*lib || access(lib, R_OK) != 0) {
         if (e.rank == 0)
