@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# tests/install/install_test.sh SCENARIO BUILD SRC
+#
+# Installs the build tree BUILD as a user would (cmake --install, DESTDIR
+# staging), moves the staged tree to a prefix it was not installed for, and
+# checks the moved tree from another folder with a bare environment, so
+# that nothing of the build tree or the source tree can be reached:
+#   relocated   the installed hpm count counts exactly what the build tree's
+#               counts; PAPI and libhpm programs built against the install with
+#               pkg-config and find_package(hpm) count under the installed
+#               hpm run; nothing installed names the build tree or a prefix
+#   plain       cmake --install --prefix P (no DESTDIR) installs the same files
+# Every temporary folder is removed on exit.
+set -euo pipefail
+
+scenario=$1
+build=$(cd "$2" && pwd -P)
+src=$(cd "$3" && pwd -P)
+work=$(mktemp -d "${TMPDIR:-/tmp}/hpm-install-test.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+work=$(cd "$work" && pwd -P)
+cd "$work"
+
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+
+# The staged tree, moved from the prefix it was installed for to $work/moved.
+staged_prefix=/opt/hpm-install-test
+DESTDIR=$work/stage cmake --install "$build" --prefix "$staged_prefix" > install.log
+mv "$work/stage$staged_prefix" "$work/moved"
+rm -rf "$work/stage"
+P=$work/moved
+
+# Runs a command with a bare environment: no HPM_* variable, no path into
+# the build tree.
+bare() {
+    env -i PATH=/usr/bin:/bin HOME="$work" TMPDIR="$work" "$@"
+}
+
+# The modeled counts of papi_loop's loop() (hpm count --only=loop: no path
+# or environment size of the run changes them) as "event,NAME,...,value".
+modeled_counts() {
+    bare LD_LIBRARY_PATH="$P/lib" "$1" count --only=loop -e INSTRUCTIONS,LOADS,STORES,L1D_MISSES \
+        --csv -- ./papi_loop 2> "$2.err" | grep '^event,' > "$2" ||
+        fail "$1 count failed: $(cat "$2.err")"
+}
+
+check_counts() {
+    modeled_counts "$build/bin/hpm" build.csv
+    modeled_counts "$P/bin/hpm" installed.csv
+    grep -q '^event,INSTRUCTIONS,,,,,[1-9][0-9]*,modeled$' installed.csv ||
+        fail "the installed hpm count counted no instructions: $(cat installed.csv)"
+    cmp -s build.csv installed.csv ||
+        fail "the installed hpm counts differently: $(diff build.csv installed.csv)"
+    # the machine file came from the installed tree
+    bare "$P/bin/hpm" count -e INSTRUCTIONS -- /bin/true 2>&1 |
+        grep -q "machine   bgp: .*($P/share/hpm/machines/bgp.machine)" ||
+        fail "the installed hpm did not read its own machine file"
+    echo "installed hpm count: $(grep '^event,INSTRUCTIONS,,,,,' installed.csv), as the build tree's"
+}
+
+# "loop N NAME COUNT" from PROGRAM run under the installed hpm run: at least
+# one instruction per iteration, counted by the library the program linked.
+check_loop() {
+    local out
+    out=$(bare LD_LIBRARY_PATH="$P/lib" "$P/bin/hpm" run -- "$@") ||
+        fail "$* failed under the installed hpm run"
+    [[ $out =~ ^loop\ ([0-9]+)\ [^\ ]+\ ([0-9]+)$ ]] || fail "$*: unexpected output: $out"
+    ((BASH_REMATCH[2] >= BASH_REMATCH[1])) || fail "$*: too few instructions: $out"
+    echo "$(basename "$1") under hpm run: $out"
+}
+
+check_pkg_config() {
+    local flags
+    flags=$(PKG_CONFIG_PATH="$P/lib/pkgconfig" pkg-config --cflags --libs papi)
+    [[ $flags == *"-I$P/"* && $flags == *"-L$P/"* ]] || fail "papi.pc does not point at the tree: $flags"
+    # shellcheck disable=SC2086
+    cc -o papi_loop "$src/tests/install/papi_loop.c" $flags
+    # linked against hpm's libpapi (soname libpapi.so.7), not Debian's (libpapi.so.7.0)
+    readelf -d papi_loop | grep -q 'NEEDED.*\[libpapi\.so\.7\]' || fail "papi_loop is not linked to hpm's libpapi"
+    check_loop ./papi_loop
+    check_counts
+    PKG_CONFIG_PATH="$P/lib/pkgconfig" pkg-config --exists 'hpm >= 0.1' || fail "hpm.pc not found"
+}
+
+check_find_package() {
+    cmake -S "$src/tests/install/consumer" -B consumer -DCMAKE_PREFIX_PATH="$P" > consumer.log ||
+        fail "find_package(hpm): $(cat consumer.log)"
+    cmake --build consumer >> consumer.log || fail "the consumer did not build: $(cat consumer.log)"
+    check_loop consumer/hpm_loop
+    check_loop consumer/papi_loop
+}
+
+# No installed text file names the build or source tree or the prefix it was
+# staged for; no installed ELF has them in its read-only data or an RPATH
+# that is not relative to itself.
+check_no_absolute_paths() {
+    local f found
+    found=$(grep -rIl -e "$build" -e "$src" -e "$staged_prefix" "$P" || true)
+    [[ -z $found ]] || fail "installed files name the build tree or prefix: $found"
+    find "$P" -type f -exec sh -c 'head -c4 "$1" | grep -q ELF' _ {} \; -print > elf.list
+    while IFS= read -r f; do
+        objcopy -O binary --only-section=.rodata "$f" rodata.bin 2> /dev/null || continue
+        ! grep -qa -e "$build" -e "$src" rodata.bin || fail "$f has the build tree compiled in"
+        ! readelf -d "$f" | grep -E 'R(UN)?PATH' | grep -v '\[\$ORIGIN' ||
+            fail "$f has an RPATH not relative to itself"
+    done < elf.list
+    rm -f rodata.bin
+    echo "no installed file names the build tree or the prefix ($(wc -l < elf.list) ELF files)"
+}
+
+case $scenario in
+relocated)
+    check_pkg_config
+    check_find_package
+    check_no_absolute_paths
+    ;;
+plain)
+    cmake --install "$build" --prefix "$work/plain" > plain.log
+    diff <(cd "$P" && find . | sort) <(cd "$work/plain" && find . | sort) ||
+        fail "cmake --install --prefix and DESTDIR staging installed different files"
+    echo "--prefix and DESTDIR install the same $(cd "$P" && find . -type f | wc -l) files"
+    ;;
+*)
+    fail "unknown scenario $scenario"
+    ;;
+esac
