@@ -88,3 +88,24 @@ write_basic_package_version_file(${CMAKE_BINARY_DIR}/cmake/hpmConfigVersion.cmak
 install(FILES ${CMAKE_BINARY_DIR}/cmake/hpmConfig.cmake
               ${CMAKE_BINARY_DIR}/cmake/hpmConfigVersion.cmake
         DESTINATION ${HPM_INSTALL_CMAKEDIR})
+
+# Man pages: hpm(1) and hpm-COMMAND(1) written by help2man from the
+# commands' own --help, libhpm(3) by scdoc (docs/man/hpm_man.sh), again
+# whenever hpm is relinked.
+find_program(HPM_HELP2MAN help2man)
+find_program(HPM_SCDOC scdoc)
+if(HPM_HELP2MAN AND HPM_SCDOC)
+  set(_man_src ${CMAKE_SOURCE_DIR}/docs/man)
+  add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/man/stamp
+    COMMAND sh ${_man_src}/hpm_man.sh $<TARGET_FILE:hpm> ${PROJECT_VERSION} ${_man_src}
+            ${CMAKE_BINARY_DIR}/man
+    COMMAND ${CMAKE_COMMAND} -E touch ${CMAKE_BINARY_DIR}/man/stamp
+    DEPENDS hpm ${_man_src}/hpm_man.sh ${_man_src}/hpm.h2m ${_man_src}/libhpm.3.scd
+    COMMENT "Writing the man pages (help2man from hpm --help, scdoc)"
+    VERBATIM)
+  add_custom_target(hpm_man ALL DEPENDS ${CMAKE_BINARY_DIR}/man/stamp)
+  install(DIRECTORY ${CMAKE_BINARY_DIR}/man/ DESTINATION ${CMAKE_INSTALL_MANDIR}
+          PATTERN stamp EXCLUDE)
+else()
+  message(STATUS "man pages not written: no help2man or scdoc (scripts/install-deps.sh)")
+endif()

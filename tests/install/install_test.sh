@@ -11,6 +11,9 @@
 #               pkg-config and find_package(hpm) count under the installed
 #               hpm run; nothing installed names the build tree or a prefix
 #   plain       cmake --install --prefix P (no DESTDIR) installs the same files
+#   man         a page for hpm and for every command hpm --help lists, and
+#               libhpm(3) naming every function of the installed hpm/hpm.h;
+#               each renders with man -l without a warning and man finds it
 # Every temporary folder is removed on exit.
 set -euo pipefail
 
@@ -112,6 +115,28 @@ check_no_absolute_paths() {
     echo "no installed file names the build tree or the prefix ($(wc -l < elf.list) ELF files)"
 }
 
+check_man_pages() {
+    local man=$P/share/man want=hpm.1 page err fn
+    want+=" $(bare "$P/bin/hpm" --help | sed -n '/^commands:/,$p' | tail -n +2 |
+        awk '{printf "hpm-%s.1 ", $1}')"
+    [[ $(cd "$man/man1" && echo *) == "$(tr ' ' '\n' <<< "$want" | sort | xargs)" ]] ||
+        fail "man1 holds $(cd "$man/man1" && echo *), not $want"
+    for page in "$man"/man1/*.1 "$man"/man3/libhpm.3; do
+        err=$(MANWIDTH=80 man --warnings -l "$page" 2>&1 > "$work/page.txt") ||
+            fail "man -l $page failed: $err"
+        [[ -z $err ]] || fail "man -l $page: $err"
+        grep -q '^NAME' "$work/page.txt" || fail "$page has no NAME section"
+        # man finds the page by name in the installed tree
+        page=$(basename "$page")
+        [[ $(MANPATH=$man man -w "${page%.*}") == "$man/"* ]] || fail "man does not find ${page%.*}"
+    done
+    MANWIDTH=200 man -l "$man/man3/libhpm.3" > "$work/libhpm.txt" 2> /dev/null
+    for fn in $(grep -oE '\bhpm_[a-z0-9_]+\(' "$P/include/hpm/hpm.h" | tr -d '(' | sort -u); do
+        grep -q "\b$fn()" "$work/libhpm.txt" || fail "libhpm(3) does not name $fn"
+    done
+    echo "$(wc -w <<< "$want") command pages and libhpm(3) render; libhpm(3) names every function of hpm.h"
+}
+
 case $scenario in
 relocated)
     check_pkg_config
@@ -123,6 +148,9 @@ plain)
     diff <(cd "$P" && find . | sort) <(cd "$work/plain" && find . | sort) ||
         fail "cmake --install --prefix and DESTDIR staging installed different files"
     echo "--prefix and DESTDIR install the same $(cd "$P" && find . -type f | wc -l) files"
+    ;;
+man)
+    check_man_pages
     ;;
 *)
     fail "unknown scenario $scenario"
