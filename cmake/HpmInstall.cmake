@@ -58,6 +58,10 @@ install(FILES ${_hpm_headers} ${CMAKE_SOURCE_DIR}/src/vpmu_iface/hpm_client.h
 file(GLOB _papi_headers ${CMAKE_SOURCE_DIR}/include/papi/*.h)
 install(FILES ${_papi_headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
+# bash completion, where bash-completion loads it from on first use
+install(FILES ${CMAKE_SOURCE_DIR}/tools/hpm/completion.bash
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME hpm)
+
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/machines/ DESTINATION ${CMAKE_INSTALL_DATADIR}/hpm/machines
         FILES_MATCHING PATTERN "*.machine" PATTERN "README.md")
 install(FILES ${CMAKE_SOURCE_DIR}/README.md ${CMAKE_SOURCE_DIR}/ARCHITECTURE.md

@@ -14,6 +14,9 @@
 #   man         a page for hpm and for every command hpm --help lists, and
 #               libhpm(3) naming every function of the installed hpm/hpm.h;
 #               each renders with man -l without a warning and man finds it
+#   completion  the installed completion loads in bash (bash-completion) and
+#               completes commands, options, their choices, event names and
+#               machine names from the installed hpm
 # Every temporary folder is removed on exit.
 set -euo pipefail
 
@@ -137,6 +140,56 @@ check_man_pages() {
     echo "$(wc -w <<< "$want") command pages and libhpm(3) render; libhpm(3) names every function of hpm.h"
 }
 
+# "WORDS -> REPLY" for each line of words, completed by the installed
+# completion in a bash that has only bash-completion loaded (the reply's
+# words sorted, as readline shows them).
+complete_lines() {
+    env -i PATH="$P/bin:/usr/bin:/bin" HOME="$work" TMPDIR="$work" bash --norc --noprofile -c '
+        source /usr/share/bash-completion/bash_completion
+        source "$1"
+        complete -p hpm
+        while read -r line; do
+            read -r -a COMP_WORDS <<< "$line"
+            COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+            COMP_LINE="${COMP_WORDS[*]}"
+            COMP_POINT=${#COMP_LINE}
+            COMPREPLY=()
+            _hpm 2> /dev/null
+            echo "$line -> $(printf "%s\n" "${COMPREPLY[@]}" | sort | xargs)"
+        done' _ "$P/share/bash-completion/completions/hpm"
+}
+
+check_completion() {
+    local got want
+    got=$(complete_lines <<'EOF'
+hpm co
+hpm upc-e
+hpm count --mach
+hpm count --pmu=v
+hpm count --machine bg
+hpm count -e INSTRUC
+hpm count -e INSTRUCTIONS,L1D_MI
+hpm record -e L1D_MIS
+hpm count -- /bin/tru
+EOF
+)
+    want='complete -F _hpm hpm
+hpm co -> count
+hpm upc-e -> upc-explore
+hpm count --mach -> --machine=
+hpm count --pmu=v -> virtual
+hpm count --machine bg -> bgl bgp
+hpm count -e INSTRUC -> INSTRUCTIONS
+hpm count -e INSTRUCTIONS,L1D_MI -> INSTRUCTIONS,L1D_MISSES
+hpm record -e L1D_MIS -> L1D_MISSES
+hpm count -- /bin/tru -> /bin/true /bin/truncate'
+    [[ $got == "$want" ]] || fail "completion: got
+$got
+want
+$want"
+    echo "the completion loads and completes: $(tail -n +2 <<< "$got" | tr '\n' ';')"
+}
+
 case $scenario in
 relocated)
     check_pkg_config
@@ -151,6 +204,9 @@ plain)
     ;;
 man)
     check_man_pages
+    ;;
+completion)
+    check_completion
     ;;
 *)
     fail "unknown scenario $scenario"
