@@ -4,13 +4,14 @@
 #   make check  ... then every test: unit, integration, ASan+UBSan build, the threaded
 #               tests under ThreadSanitizer, bounded fuzzing
 #   make bench  ... then every benchmark (lines "ratio NAME VALUE")
+#   make deb    ... then the Debian package build/hpm_VERSION_amd64.deb (CPack)
 BUILD      ?= build
 JOBS       ?= $(shell nproc)
 FUZZ_SECONDS ?= 20
 # Warnings are errors in every build this Makefile (and so CI) makes.
 WERROR     = -DHPM_WERROR=ON
 
-.PHONY: all deps build demo check test asan fuzz bench clean
+.PHONY: all deps build demo check test asan fuzz bench deb clean
 
 all: build
 
@@ -42,6 +43,9 @@ test: check
 
 bench: build
 	@bash scripts/bench.sh $(BUILD)
+
+deb: build
+	cd $(BUILD) && cpack -G DEB
 
 clean:
 	rm -rf $(BUILD)

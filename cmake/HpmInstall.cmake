@@ -113,3 +113,5 @@ if(HPM_HELP2MAN AND HPM_SCDOC)
 else()
   message(STATUS "man pages not written: no help2man or scdoc (scripts/install-deps.sh)")
 endif()
+
+include(${CMAKE_CURRENT_LIST_DIR}/HpmPackage.cmake)

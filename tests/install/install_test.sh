@@ -17,6 +17,9 @@
 #   completion  the installed completion loads in bash (bash-completion) and
 #               completes commands, options, their choices, event names and
 #               machine names from the installed hpm
+#   deb         the Debian package (CPack) holds under /opt/hpm exactly the
+#               files an install has, declares its dependencies and maintainer
+#               scripts, and its hpm, unpacked elsewhere, counts
 # Every temporary folder is removed on exit.
 set -euo pipefail
 
@@ -190,6 +193,37 @@ $want"
     echo "the completion loads and completes: $(tail -n +2 <<< "$got" | tr '\n' ';')"
 }
 
+check_deb() {
+    local deb field
+    cpack -G DEB --config "$build/CPackConfig.cmake" -B "$work/deb" > deb.log ||
+        fail "cpack failed: $(tail deb.log)"
+    deb=$(echo "$work"/deb/hpm_*_amd64.deb)
+    [[ -f $deb ]] || fail "no hpm_VERSION_amd64.deb in $(ls "$work/deb")"
+    [[ $(dpkg-deb -f "$deb" Package) == hpm ]] || fail "the package is not named hpm"
+    field=$(dpkg-deb -f "$deb" Depends)
+    [[ $field == *"valgrind (>= "* && $field == *libc6* && $field == *libdw1* ]] ||
+        fail "Depends lacks valgrind or the libraries: $field"
+    dpkg-deb --ctrl-tarfile "$deb" | tar -t | grep -qx './postinst' || fail "no postinst"
+    dpkg-deb --ctrl-tarfile "$deb" | tar -t | grep -qx './prerm' || fail "no prerm"
+    # the package's files are exactly an install's, under /opt/hpm
+    dpkg-deb -c "$deb" | awk '{ print $6 }' | sed -n 's|^\./opt/hpm/\(.\)|\1|p' | sed 's|/$||' |
+        sort > deb.files
+    (cd "$P" && find . -mindepth 1 | sed 's|^\./||' | sort) > install.files
+    diff install.files deb.files > deb.diff || fail "the package differs from an install: $(cat deb.diff)"
+    for field in bin/hpm libexec/hpm/hpm-amd64-linux libexec/hpm/vgpreload_core-amd64-linux.so \
+        lib/libpapi.so.7 lib/libpapi.so.7.0 lib/libhpm.so.0 include/papi.h include/hpm/hpm.h \
+        lib/pkgconfig/papi.pc share/man/man1/hpm-count.1 share/bash-completion/completions/hpm \
+        share/hpm/machines/bgp.machine lib/cmake/hpm/hpmConfig.cmake; do
+        grep -qx "$field" deb.files || fail "the package lacks $field"
+    done
+    # unpacked somewhere else, its hpm counts
+    dpkg-deb -x "$deb" "$work/root"
+    bare "$work/root/opt/hpm/bin/hpm" count -e INSTRUCTIONS --csv -- /bin/true 2> deb.err |
+        grep -q '^event,INSTRUCTIONS,,,,,[1-9][0-9]*,modeled$' ||
+        fail "the unpacked package's hpm did not count: $(cat deb.err)"
+    echo "$(basename "$deb"): $(wc -l < deb.files) files as an install's; Depends: $(dpkg-deb -f "$deb" Depends)"
+}
+
 case $scenario in
 relocated)
     check_pkg_config
@@ -207,6 +241,9 @@ man)
     ;;
 completion)
     check_completion
+    ;;
+deb)
+    check_deb
     ;;
 *)
     fail "unknown scenario $scenario"
