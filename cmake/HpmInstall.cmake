@@ -17,7 +17,9 @@ set(HPM_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/hpm)
 
 install(TARGETS hpm RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 foreach(_prog hpm-validate-kernels hpm-roofline-kernels)
-  install(TARGETS ${_prog} RUNTIME DESTINATION ${HPM_INSTALL_PKGLIBEXECDIR})
+  if(TARGET ${_prog}) # (not in sanitizer builds: workloads/CMakeLists.txt)
+    install(TARGETS ${_prog} RUNTIME DESTINATION ${HPM_INSTALL_PKGLIBEXECDIR})
+  endif()
 endforeach()
 
 # The virtual PMU: the tool, with links to the two files of the system's
@@ -95,10 +97,10 @@ install(FILES ${CMAKE_BINARY_DIR}/cmake/hpmConfig.cmake
 
 # Man pages: hpm(1) and hpm-COMMAND(1) written by help2man from the
 # commands' own --help, libhpm(3) by scdoc (docs/man/hpm_man.sh), again
-# whenever hpm is relinked.
+# whenever hpm is relinked. (Not in sanitizer builds, whose hpm is for tests.)
 find_program(HPM_HELP2MAN help2man)
 find_program(HPM_SCDOC scdoc)
-if(HPM_HELP2MAN AND HPM_SCDOC)
+if(HPM_HELP2MAN AND HPM_SCDOC AND NOT HPM_SANITIZE)
   set(_man_src ${CMAKE_SOURCE_DIR}/docs/man)
   add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/man/stamp
     COMMAND sh ${_man_src}/hpm_man.sh $<TARGET_FILE:hpm> ${PROJECT_VERSION} ${_man_src}
