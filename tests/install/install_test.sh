@@ -9,7 +9,8 @@
 #   relocated   the installed hpm count counts exactly what the build tree's
 #               counts; PAPI and libhpm programs built against the install with
 #               pkg-config and find_package(hpm) count under the installed
-#               hpm run; nothing installed names the build tree or a prefix
+#               hpm run; nothing installed names the build tree or a prefix;
+#               without its tool's folder the installed hpm says where it looked
 #   plain       cmake --install --prefix P (no DESTDIR) installs the same files
 #   man         a page for hpm and for every command hpm --help lists, and
 #               libhpm(3) naming every function of the installed hpm/hpm.h;
@@ -224,11 +225,25 @@ check_deb() {
     echo "$(basename "$deb"): $(wc -l < deb.files) files as an install's; Depends: $(dpkg-deb -f "$deb" Depends)"
 }
 
+# A tree whose tool's folder is gone: hpm count says where it looked, and
+# counts nothing.
+check_missing_tool() {
+    local out
+    rm -rf "$P/libexec/hpm"
+    if out=$(bare "$P/bin/hpm" count -- /bin/true 2>&1); then
+        fail "hpm count ran without its tool: $out"
+    fi
+    [[ $out == *"the virtual PMU tool $P/libexec/hpm/hpm-amd64-linux is missing"* ]] ||
+        fail "no clear error without the tool: $out"
+    echo "without libexec/hpm: $out"
+}
+
 case $scenario in
 relocated)
     check_pkg_config
     check_find_package
     check_no_absolute_paths
+    check_missing_tool
     ;;
 plain)
     cmake --install "$build" --prefix "$work/plain" > plain.log

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* install_dirs.c - where hpm finds its own parts (install_dirs.h). */
-#define _GNU_SOURCE /* realpath's allocating form is POSIX 2008; readlink */
+#define _POSIX_C_SOURCE 200809L /* readlink, PATH_MAX */
 #include "install_dirs.h"
 
 #include <limits.h>
@@ -70,15 +70,26 @@ static int holds(const char *dir, const char *file)
     return access(path, R_OK) == 0;
 }
 
-/* dir = self/rel, with "." and ".." resolved when it exists. */
+/* dir = self/rel, rel's leading "." and ".." taken off self, so that a
+ * message names a plain path whether it exists or not (self has no links
+ * to climb out of: /proc/self/exe is resolved; a relative folder of
+ * file(RELATIVE_PATH) has its ".." only in front). */
 static void join(char *dir, size_t len, const char *self, const char *rel)
 {
-    char *real;
-    snprintf(dir, len, "%s/%s", self, rel);
-    if ((real = realpath(dir, NULL)) != NULL) {
-        snprintf(dir, len, "%s", real);
-        free(real);
+    char base[PATH_MAX], *slash;
+    snprintf(base, sizeof base, "%s", self);
+    for (;;) {
+        if (strcmp(rel, ".") == 0 || strncmp(rel, "./", 2) == 0) {
+            rel += rel[1] ? 2 : 1;
+        } else if ((strcmp(rel, "..") == 0 || strncmp(rel, "../", 3) == 0) &&
+                   (slash = strrchr(base, '/')) != NULL) {
+            slash[slash == base] = 0; /* "/" stays */
+            rel += rel[2] ? 3 : 2;
+        } else {
+            break;
+        }
     }
+    snprintf(dir, len, *rel ? "%s/%s" : "%s", base, rel);
 }
 
 int hpm_part_dir(enum hpm_part part, const char *file, char *dir, size_t len)

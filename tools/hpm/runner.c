@@ -52,8 +52,10 @@ int runner_find_tool(const char *cmd, const char **vg, const char **lib)
     }
     snprintf(tool, sizeof tool, "%s/%s", *lib, VPMU_TOOL_FILE);
     if (access(tool, R_OK | X_OK) != 0) {
-        fprintf(stderr, "%s: the virtual PMU tool %s is missing (%s); run make\n", cmd, tool,
-                strerror(errno));
+        fprintf(stderr,
+                "%s: the virtual PMU tool %s is missing (%s): run make in a build tree, "
+                "reinstall an installed one, or set HPM_VALGRIND_LIB to its folder\n",
+                cmd, tool, strerror(errno));
         return 1;
     }
     if (access(*vg, X_OK) != 0) {
