@@ -37,6 +37,13 @@ fail() {
     exit 1
 }
 
+# grep's status for a pipeline's output, read to its end: grep -q stops at
+# the first match, and a writer still writing then fails the pipeline
+# (pipefail).
+has() {
+    grep -c "$@" > /dev/null
+}
+
 # The staged tree, moved from the prefix it was installed for to $work/moved.
 staged_prefix=/opt/hpm-install-test
 DESTDIR=$work/stage cmake --install "$build" --prefix "$staged_prefix" > install.log
@@ -67,7 +74,7 @@ check_counts() {
         fail "the installed hpm counts differently: $(diff build.csv installed.csv)"
     # the machine file came from the installed tree
     bare "$P/bin/hpm" count -e INSTRUCTIONS -- /bin/true 2>&1 |
-        grep -q "machine   bgp: .*($P/share/hpm/machines/bgp.machine)" ||
+        has "machine   bgp: .*($P/share/hpm/machines/bgp.machine)" ||
         fail "the installed hpm did not read its own machine file"
     echo "installed hpm count: $(grep '^event,INSTRUCTIONS,,,,,' installed.csv), as the build tree's"
 }
@@ -90,7 +97,7 @@ check_pkg_config() {
     # shellcheck disable=SC2086
     cc -o papi_loop "$src/tests/install/papi_loop.c" $flags
     # linked against hpm's libpapi (soname libpapi.so.7), not Debian's (libpapi.so.7.0)
-    readelf -d papi_loop | grep -q 'NEEDED.*\[libpapi\.so\.7\]' || fail "papi_loop is not linked to hpm's libpapi"
+    readelf -d papi_loop | has 'NEEDED.*\[libpapi\.so\.7\]' || fail "papi_loop is not linked to hpm's libpapi"
     check_loop ./papi_loop
     check_counts
     PKG_CONFIG_PATH="$P/lib/pkgconfig" pkg-config --exists 'hpm >= 0.1' || fail "hpm.pc not found"
@@ -204,8 +211,9 @@ check_deb() {
     field=$(dpkg-deb -f "$deb" Depends)
     [[ $field == *"valgrind (>= "* && $field == *libc6* && $field == *libdw1* ]] ||
         fail "Depends lacks valgrind or the libraries: $field"
-    dpkg-deb --ctrl-tarfile "$deb" | tar -t | grep -qx './postinst' || fail "no postinst"
-    dpkg-deb --ctrl-tarfile "$deb" | tar -t | grep -qx './prerm' || fail "no prerm"
+    dpkg-deb --ctrl-tarfile "$deb" | tar -t > control.files
+    grep -qx './postinst' control.files || fail "no postinst"
+    grep -qx './prerm' control.files || fail "no prerm"
     # the package's files are exactly an install's, under /opt/hpm
     dpkg-deb -c "$deb" | awk '{ print $6 }' | sed -n 's|^\./opt/hpm/\(.\)|\1|p' | sed 's|/$||' |
         sort > deb.files
@@ -220,7 +228,7 @@ check_deb() {
     # unpacked somewhere else, its hpm counts
     dpkg-deb -x "$deb" "$work/root"
     bare "$work/root/opt/hpm/bin/hpm" count -e INSTRUCTIONS --csv -- /bin/true 2> deb.err |
-        grep -q '^event,INSTRUCTIONS,,,,,[1-9][0-9]*,modeled$' ||
+        has '^event,INSTRUCTIONS,,,,,[1-9][0-9]*,modeled$' ||
         fail "the unpacked package's hpm did not count: $(cat deb.err)"
     echo "$(basename "$deb"): $(wc -l < deb.files) files as an install's; Depends: $(dpkg-deb -f "$deb" Depends)"
 }
