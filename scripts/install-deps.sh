@@ -25,6 +25,11 @@ set -euo pipefail
 # check the flame graph with xmllint (libxml2-utils). Profiles name the C
 # library's lines from libc6-dbg (compressed DWARF, which the profile front
 # end decompresses once with binutils' objcopy: src/profile/symbols.c).
+# Installing: help2man writes the commands' man pages from their --help,
+# scdoc libhpm(3); tests/install renders them with man-db's man (groff),
+# loads the completion with bash-completion's helpers. make deb: CPack's
+# DEB generator finds the libraries' packages with dpkg-dev's
+# dpkg-shlibdeps, and the ELF files with file.
 PACKAGES=(
   gcc make cmake pkg-config
   clang libclang-rt-14-dev
@@ -35,6 +40,7 @@ PACKAGES=(
   gnuplot-nox libmicrohttpd-dev curl libxml2-utils cmark-gfm prometheus
   linux-perf libc6-dbg binutils
   openmpi-bin libopenmpi-dev libjansson-dev hpcc
+  help2man scdoc man-db groff-base bash-completion dpkg-dev file
 )
 
 missing=()

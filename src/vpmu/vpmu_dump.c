@@ -11,6 +11,7 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_clientstate.h"
 #include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"

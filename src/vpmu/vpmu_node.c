@@ -1437,7 +1437,8 @@ static void coh_node_values(ULong *nv)
     if (run_hier && (features & HPM_NEED_COHERENT))
         for (c = 0; c < n_cores; c++) {
             struct hpm_coh_stats cs;
-            hpm_hier_coh_stats(hier, c, &cs);
+            if (hpm_hier_coh_stats(hier, c, &cs) != HPM_MODEL_OK)
+                continue; /* never: c < n_cores, the hierarchy's cores */
             sum[0] += cs.coh_misses;
             sum[1] += cs.invalidations;
             sum[2] += cs.snoops;

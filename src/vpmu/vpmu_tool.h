@@ -33,6 +33,11 @@ extern SysRes VG_(do_syscall)(UWord sysno, RegWord a1, RegWord a2, RegWord a3, R
 /* libcoregrind, not in pub_tool: grow a thread's client stack down to addr
  * (pub_core_signals.h; False past the stack's limit) */
 extern Bool VG_(extend_stack)(ThreadId tid, Addr addr);
+/* libcoregrind, not in pub_tool: a signal to a process (pub_core_libcsignal.h) */
+extern Int VG_(kill)(Int pid, Int signo);
+/* libcoregrind, not in pub_tool: whether tid names a live thread
+ * (pub_core_threadstate.h) */
+extern Bool VG_(is_valid_tid)(ThreadId tid);
 
 /* ------------------------------------------------ state (vpmu_clo.c) */
 extern const HChar *clo_out;    /* --hpm-out */

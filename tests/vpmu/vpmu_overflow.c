@@ -44,16 +44,23 @@ static void on_overflow(int sig, siginfo_t *si, void *uc)
         at_hi = at;
 }
 
-/* noipa: a pure function could be moved across the client requests */
+/* noipa: a pure function could be moved across the client requests
+ * (clang has no noipa: optnone keeps it from learning that the function is
+ * pure, noinline from taking it apart) */
+#ifdef __clang__
+#define NOIPA __attribute__((noinline, optnone))
+#else
+#define NOIPA __attribute__((noipa))
+#endif
 static volatile double sink;
-__attribute__((noipa)) static void work(long n)
+NOIPA static void work(long n)
 {
     double x = 0;
     for (long i = 0; i < n; i++)
         x += (double)i * 0.5;
     sink = x;
 }
-__attribute__((noipa)) static void work_end(void) {}
+NOIPA static void work_end(void) {}
 
 static uint64_t kind(int k)
 {

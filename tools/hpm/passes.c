@@ -98,6 +98,7 @@ static int run_once(const struct passes_req *q, const char *dir, const char *nam
     char keep[4300], report[4300], path[4200], err[512];
     char **args = calloc((size_t)q->argc + 16 + (size_t)n_extra, sizeof *args);
     int na = 0, dd, k;
+    *status = 0; /* no run, no status */
     if (!args)
         return -1;
     snprintf(keep, sizeof keep, "--keep-output=%s/%s", dir, name);

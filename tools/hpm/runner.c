@@ -19,11 +19,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "install_dirs.h"
+
 #ifndef HPM_VALGRIND_EXECUTABLE
 #define HPM_VALGRIND_EXECUTABLE ""
-#endif
-#ifndef HPM_VPMU_LIBDIR
-#define HPM_VPMU_LIBDIR ""
 #endif
 #define VPMU_TOOL_FILE "hpm-amd64-linux"
 #define OWNER_FILE "owner"
@@ -38,10 +37,12 @@ static const char *env_or(const char *env, const char *dflt)
 
 int runner_find_tool(const char *cmd, const char **vg, const char **lib)
 {
-    char tool[4096];
+    static char dir[PATH_MAX];
+    char tool[PATH_MAX + sizeof VPMU_TOOL_FILE + 1];
     *vg = env_or("HPM_VALGRIND", HPM_VALGRIND_EXECUTABLE);
-    *lib = env_or("HPM_VALGRIND_LIB", HPM_VPMU_LIBDIR);
-    if (!**vg || !**lib) {
+    hpm_part_dir(HPM_PART_VPMU, VPMU_TOOL_FILE, dir, sizeof dir);
+    *lib = dir;
+    if (!**vg) {
         fprintf(stderr,
                 "%s: the virtual PMU is not part of this build (Valgrind or its "
                 "development files were missing when it was configured, or it is a sanitizer "
@@ -51,8 +52,10 @@ int runner_find_tool(const char *cmd, const char **vg, const char **lib)
     }
     snprintf(tool, sizeof tool, "%s/%s", *lib, VPMU_TOOL_FILE);
     if (access(tool, R_OK | X_OK) != 0) {
-        fprintf(stderr, "%s: the virtual PMU tool %s is missing (%s); run make\n", cmd, tool,
-                strerror(errno));
+        fprintf(stderr,
+                "%s: the virtual PMU tool %s is missing (%s): run make in a build tree, "
+                "reinstall an installed one, or set HPM_VALGRIND_LIB to its folder\n",
+                cmd, tool, strerror(errno));
         return 1;
     }
     if (access(*vg, X_OK) != 0) {
