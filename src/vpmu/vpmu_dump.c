@@ -15,6 +15,7 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 
+#include "vpmu_c2c.h"
 #include "vpmu_format.h"
 #include "vpmu_mpx.h"
 #include "vpmu_profile.h"
@@ -163,6 +164,7 @@ void vpmu_write_output(const HChar *fname, Bool at_exec)
         vpmu_node_upc_health(i, &n, &lost, &par);
         out_printf(o, VPMU_REC_UPC " %u " VPMU_UPC_WORD_COUNTERS " %u " VPMU_UPC_WORD_LOST " %llu " VPMU_UPC_WORD_PARITY " %u\n", i, n, lost, par);
     }
+    vpmu_c2c_write_shared(o);
     vpmu_prof_write(o);
     vpmu_sample_write(o);
     vpmu_procs_write(o);

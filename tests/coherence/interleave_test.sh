@@ -5,8 +5,8 @@
 # - two free-running threads incrementing adjacent counters of one line get
 #   a coherence miss per turn that passes between them (Valgrind's own
 #   slices give a handful), padded counters almost none, one shared counter
-#   as many as false sharing; hpm profile's c2c view names the line FALSE
-#   sharing with those misses;
+#   as many as false sharing; hpm count's report and hpm profile's c2c view
+#   name the line FALSE sharing with those misses;
 # - the counts repeat bit for bit for free-running threads (4 workers
 #   created and joined, two incrementing counters); 100 threads meeting at
 #   a barrier (futex waits and wakes) finish, take turns, and repeat up to
@@ -55,6 +55,14 @@ grep -q "threads took turns of $Q instructions" "$WORK/false.csv" || fail "the n
 [ "$f" -ge $((turns / 2)) ] && [ "$f" -le "$turns" ] || fail "false sharing: $f misses for $turns turns"
 [ "$f" -ge $((20 * s)) ] || fail "turns ($f) hardly differ from Valgrind's slices ($s)"
 [ "$p" -le 50 ] || fail "padded: $p coherence misses, not almost none"
+# the report names the counters' line with turns as with slices (where
+# the note says how little the slices show)
+grep -q "shared line 0x[0-9a-f]* (.*): FALSE sharing, written by 2 cores.*global shared + 0" "$WORK/false.csv" ||
+  fail "turns: the report does not name the counters' line FALSE sharing"
+grep -q "threads wrote [0-9]* cache lines together.*--interleave they met once per turn" "$WORK/false.csv" ||
+  fail "turns: no sharing summary"
+grep -q "threads wrote [0-9]* cache lines together.*Valgrind's slices" "$WORK/slices.csv" ||
+  fail "slices: no sharing summary"
 [ "$t" -ge $((18 * N / Q / 2)) ] || fail "true sharing: $t"
 
 # the c2c view: the counters' line, false sharing, with the misses

@@ -138,9 +138,11 @@ void count_toolcmd_free(struct count_toolcmd *t);
  * reports give them; nb holds their text (it must outlive the report). */
 struct count_tree;
 struct runner_result;
+#define COUNT_SHARED_NOTES 3 /* shared cache lines named in the notes */
 struct count_notes {
     char sig[160], exit[160], core[160], exec[600], lost[4200], fork[200], killed[400],
-        view[1000], native[1200], upc[200], sat[200], left[160], turns[240];
+        view[1000], native[1200], upc[200], sat[200], left[160], turns[240], shared[600],
+        shared_line[COUNT_SHARED_NOTES][400];
 };
 void count_add_notes(struct count_report *r, struct count_notes *nb, const struct count_opts *o,
                      unsigned cores, struct count_tree *tree, const struct vpmu_output *out,

@@ -2,7 +2,8 @@
 /*
  * count_notes.c - the notes of a virtual-PMU run's report: how the program
  * ended, its images, its process tree (started, killed, run natively), the
- * UPC's health, what hpm could not wait for (count_internal.h).
+ * UPC's health, the cache lines threads shared, what hpm could not wait
+ * for (count_internal.h).
  */
 #define _GNU_SOURCE /* strsignal */
 #include <inttypes.h>
@@ -194,6 +195,44 @@ static void tree_notes(struct count_report *r, struct count_notes *nb,
     }
 }
 
+/* The cache lines the cores shared (the tool's shared_lines): how many,
+ * how the threads' order was decided (which sets how many of their
+ * coherence misses the counts hold), and the top lines with their verdict
+ * and data object. Whatever the mode: a report never hides sharing. */
+static void shared_notes(struct count_report *r, struct count_notes *nb,
+                         const struct vpmu_output *out)
+{
+    unsigned k;
+    if (!out->shared_lines && !out->shared_dropped)
+        return;
+    snprintf(nb->shared, sizeof nb->shared,
+             "threads wrote %" PRIu64 " cache line%s together (%" PRIu64 " line%s in all "
+             "moved from core to core: a store took %s another core held%s); %s",
+             out->shared_written, out->shared_written == 1 ? "" : "s",
+             out->shared_lines + out->shared_dropped,
+             out->shared_lines + out->shared_dropped == 1 ? "" : "s",
+             out->shared_lines + out->shared_dropped == 1 ? "it" : "each",
+             out->shared_dropped ? "; the model keeps 768 per process, the others are not "
+                                   "counted in the first number"
+                                 : "",
+             out->interleave
+                 ? "with --interleave they met once per turn: coherence misses are about the "
+                   "hardware's divided by the accesses to a line per turn"
+                 : "they ran in Valgrind's slices, where threads that do not block meet about "
+                   "once per slice: far fewer coherence misses than cores side by side would "
+                   "have (--interleave N: turns of N instructions)");
+    r->notes[r->n_notes++] = nb->shared;
+    for (k = 0; k < out->n_shared && k < COUNT_SHARED_NOTES && r->n_notes < COUNT_MAX_NOTES; k++) {
+        const struct vpmu_shared_line *l = &out->shared[k];
+        snprintf(nb->shared_line[k], sizeof nb->shared_line[k],
+                 "shared line 0x%" PRIx64 " (%u bytes, pid %" PRIu64 "): %s sharing, written by "
+                 "%u core%s, %" PRIu64 " coherence misses, %" PRIu64 " invalidations; %s",
+                 l->addr, l->bytes, l->pid, l->true_sharing ? "TRUE" : "FALSE", l->writers,
+                 l->writers == 1 ? "" : "s", l->coh_misses, l->invalidations, l->object);
+        r->notes[r->n_notes++] = nb->shared_line[k];
+    }
+}
+
 void count_add_notes(struct count_report *r, struct count_notes *nb, const struct count_opts *o,
                      unsigned cores, struct count_tree *tree, const struct vpmu_output *out,
                      const struct runner_result *res, const struct count_row *rows,
@@ -211,6 +250,7 @@ void count_add_notes(struct count_report *r, struct count_notes *nb, const struc
                  out->interleave, out->interleave_switches);
         r->notes[r->n_notes++] = nb->turns;
     }
+    shared_notes(r, nb, out);
     if (vpmu_output_saturated_note(out, nb->sat, sizeof nb->sat))
         r->notes[r->n_notes++] = nb->sat;
     if (res->tree_left) {
