@@ -365,11 +365,11 @@ void vpmu_turns_syscall(ThreadId tid, UInt sysno, const UWord *args, UInt nargs)
             tt[tid].prompt = True; /* the word changed: EAGAIN at once */
         }
     }
-    tt[tid].ran_at_call = ran_total;
     if (tid == holder) {
         turn_end((Long)quantum - holder_left);
         pick(); /* none able: the next thread to run picks */
     }
+    tt[tid].ran_at_call = ran_total; /* its own turn counted: what others run from now */
 }
 
 void vpmu_turns_syscall_done(ThreadId tid)
