@@ -665,12 +665,14 @@ static void coh_line_holders(struct hpm_hier *h, uint32_t i, uint32_t core, uint
 /* An access of core to bytes [addr, addr+size) reached line on the coherent
  * path; inv lines were invalidated by it, miss: it was a coherence miss on
  * it. */
+static void coh_line_add(struct hpm_hier *h, struct hpm_coh_line *e, uint32_t core,
+                         uint64_t addr, uint32_t size, unsigned write, unsigned inv, unsigned miss);
+
 static void coh_line_note(struct hpm_hier *h, uint32_t core, uint64_t line, uint64_t addr,
                           uint32_t size, unsigned write, unsigned inv, unsigned miss)
 {
     uint32_t bits = h->cache[core][1]->line_bits, g = bits > 6 ? bits - 6 : 0;
-    uint64_t base = line << bits, a = base, lo, hi, end, m;
-    uint64_t b0, b1, *w;
+    uint64_t a = line << bits;
     struct hpm_coh_line *e;
     uint64_t hb = hpm__fib_hash(line, 64 - 12);
     if (!a || (!inv && !miss && !(h->coh_line_bits[hb >> 6] >> (hb & 63) & 1)))
@@ -690,6 +692,16 @@ static void coh_line_note(struct hpm_hier *h, uint32_t core, uint64_t line, uint
         h->coh_nlines++;
         coh_line_holders(h, (uint32_t)(e - h->coh_lines), core, line, write);
     }
+    coh_line_add(h, e, core, addr, size, write, inv, miss);
+}
+
+/* What an access of core to bytes [addr, addr+size) adds to the kept line
+ * e: its misses and invalidations, its bytes, the sharing of its miss. */
+static void coh_line_add(struct hpm_hier *h, struct hpm_coh_line *e, uint32_t core,
+                         uint64_t addr, uint32_t size, unsigned write, unsigned inv, unsigned miss)
+{
+    uint32_t bits = h->cache[core][1]->line_bits, g = bits > 6 ? bits - 6 : 0;
+    uint64_t base = e->addr, lo, hi, end, m, b0, b1, *w;
     e->coh_misses += miss;
     e->invalidations += inv;
     end = addr + (size ? size - 1u : 0u);
@@ -717,13 +729,20 @@ static void coh_line_note(struct hpm_hier *h, uint32_t core, uint64_t line, uint
     }
 }
 
+/* Whether line (a line number of the L1Ds) may be in the contended lines'
+ * table: the bit of its hash (none set: no line is there). */
+static inline int coh_line_maybe(const struct hpm_hier *h, uint64_t line)
+{
+    uint64_t hb = hpm__fib_hash(line, 64 - 12);
+    return (int)(h->coh_line_bits[hb >> 6] >> (hb & 63) & 1);
+}
+
 /* The table slot of line (a line number of the L1Ds), or -1 when the line
  * is not kept: the bit of its hash answers most look-ups. */
 static inline int32_t coh_line_index(struct hpm_hier *h, uint64_t line)
 {
-    uint64_t hb = hpm__fib_hash(line, 64 - 12);
     const struct hpm_coh_line *e;
-    if (!(h->coh_line_bits[hb >> 6] >> (hb & 63) & 1))
+    if (!coh_line_maybe(h, line))
         return -1;
     e = coh_line_slot(h, line << h->cache[0][1]->line_bits);
     return e->addr ? (int32_t)(e - h->coh_lines) : -1;
@@ -815,9 +834,9 @@ int hpm_hier_coh_replay(struct hpm_hier *h, uint32_t slot, uint32_t core, int ki
                         uint64_t addr, uint32_t size, int hit)
 {
     struct hpm_coh_line *e = &h->coh_lines[slot];
-    uint32_t bits = h->cache[core][1]->line_bits, d;
+    uint32_t d;
     uint64_t bit = (uint64_t)1 << core, *held = &h->coh_held[slot], *owner = &h->coh_owner[slot];
-    uint64_t line = e->addr >> bits, lo = addr > e->addr ? addr : e->addr, others;
+    uint64_t lo = addr > e->addr ? addr : e->addr, others;
     unsigned write = kind == HPM_STORE, inv = 0, miss = 0, moved = 0;
     int served = HPM_SERVED_L1;
     if (!(*held & bit)) {
@@ -857,7 +876,7 @@ int hpm_hier_coh_replay(struct hpm_hier *h, uint32_t slot, uint32_t core, int ki
         *held = *owner = bit;
     }
     if (moved)
-        coh_line_note(h, core, line, addr, size, write, inv, miss);
+        coh_line_add(h, e, core, addr, size, write, inv, miss);
     return served;
 }
 

@@ -158,6 +158,12 @@ void vpmu_write_output(const HChar *fname, Bool at_exec)
     if (vpmu_turns_quantum())
         out_printf(o, VPMU_REC_INTERLEAVE " %llu %llu\n", vpmu_turns_quantum(),
                    vpmu_turns_switches());
+    {
+        ULong logged, misses;
+        if (vpmu_node_coh_time(&logged, &misses))
+            out_printf(o, VPMU_REC_COHERENCE_TIME " %llu %llu %llu\n", logged, misses,
+                       vpmu_turns_host_timed());
+    }
     for (i = 0; i < vpmu_node_n_upcs(); i++) {
         UInt n, par;
         ULong lost;

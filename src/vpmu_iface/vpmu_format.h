@@ -34,6 +34,13 @@
  *     interleave N SWITCHES              threads took turns of N instructions
  *                                        (--hpm-interleave); SWITCHES turns
  *                                        passed to another thread
+ *     coherence_time LOGGED MISSES HOST  the contended lines' accesses were
+ *                                        replayed in the threads' modeled
+ *                                        time (--hpm-coherence=time): LOGGED
+ *                                        accesses, MISSES coherence misses
+ *                                        the replay found where the access
+ *                                        had hit, HOST returns from blocking
+ *                                        calls at points the host chose
  *     shared_lines KEPT DROPPED WRITTEN  on a node that keeps contended cache
  *                                        lines (prof_c2c_lines below), when
  *                                        some line was (a store took it from
@@ -160,7 +167,8 @@
  * Thread numbers are serials, not Valgrind ThreadIds (which are reused).
  * Records a reader does not know are skipped, so a newer tool may add some;
  * upc_writes and forks are written only when not 0, interleave only with
- * --hpm-interleave, shared_lines only when some line was contended.
+ * --hpm-interleave, coherence_time only with --hpm-coherence=time,
+ * shared_lines only when some line was contended.
  */
 #ifndef HPM_VPMU_FORMAT_H
 #define HPM_VPMU_FORMAT_H
@@ -191,6 +199,7 @@
 #define VPMU_REC_UPC_WRITES "upc_writes"
 #define VPMU_REC_FORKS "forks"
 #define VPMU_REC_INTERLEAVE "interleave"
+#define VPMU_REC_COHERENCE_TIME "coherence_time"
 #define VPMU_REC_SHARED_LINES "shared_lines"
 #define VPMU_REC_SHARED_LINE "shared_line"
 #define VPMU_REC_UPC "upc"

@@ -22,17 +22,8 @@ N=20000 Q=200
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 fail() { echo "interleave: FAIL: $*" >&2; exit 1; }
-
-# value KIND CSV: the node total of KIND (the row of no core; a node kind's
-# carries its code)
-value() { awk -F, -v k="$1" '$1 == "event" && $2 == k && $3 == "" && $4 == "" && $5 == "" { print $7; exit }' "$2"; }
-# count NAME ARGS...: hpm count --csv into $WORK/NAME.csv
-count() {
-  local name=$1
-  shift
-  "$HPM" count --machine bgp --csv -o "$WORK/$name.csv" "$@" >"$WORK/$name.out" 2>"$WORK/$name.err" ||
-    { cat "$WORK/$name.err" >&2; fail "hpm count $*"; }
-}
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 EV=COH_L1D_MISSES,COH_INVALIDATIONS,L1D_MISSES,L2_MISSES,CYCLES,INSTRUCTIONS
 
 count slices -e $EV -- "$PROG" false $N free
@@ -88,7 +79,6 @@ echo "interleave: hpm record: L1D_MISSES events $r0 with slices, $r1 with turns 
 [ -n "$r1" ] && [ "$r1" -ge $((r0 + 18 * N / Q / 2)) ] || fail "hpm record --interleave: $r1 L1D misses against $r0"
 
 # bit for bit: every modeled row of two runs
-modeled() { grep ',modeled' "$1" | grep -v '^info'; }
 count false2 --interleave $Q -e $EV -- "$PROG" false $N free
 modeled "$WORK/false.csv" >"$WORK/a"
 modeled "$WORK/false2.csv" >"$WORK/b"

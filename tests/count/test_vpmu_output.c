@@ -324,6 +324,11 @@ static void test_shared_lines(void)
     size_t len = 0;
     struct vpmu_output a, b, c;
     FILE *f = open_memstream(&text, &len);
+    /* --hpm-coherence=time's replay */
+    good("interleave 100000 13\ncoherence_time 57847 17786 0\n");
+    bad("coherence_time 57847 17786\n", "three values");
+    bad("coherence_time 1 2 x\n", "host-timed");
+    bad("coherence_time 1 2 3\ncoherence_time 1 2 3\n", "coherence_time");
     good("shared_lines 3 0 2\nshared_line 10c300 32 3998 3999 2 false global shared + 0 (p)\n");
     bad("shared_lines 3 0\n", "three values");
     bad("shared_lines 3 0 4\n", "shared lines written");

@@ -215,12 +215,15 @@ static void shared_notes(struct count_report *r, struct count_notes *nb,
              out->shared_dropped ? "; the model keeps 768 per process, the others are not "
                                    "counted in the first number"
                                  : "",
-             out->interleave
+             out->coh_time
+                 ? "their accesses to them were replayed in the threads' modeled time "
+                   "(--coherence=time), access by access"
+             : out->interleave
                  ? "with --interleave they met once per turn: coherence misses are about the "
                    "hardware's divided by the accesses to a line per turn"
                  : "they ran in Valgrind's slices, where threads that do not block meet about "
                    "once per slice: far fewer coherence misses than cores side by side would "
-                   "have (--interleave N: turns of N instructions)");
+                   "have (--coherence=time: in the threads' modeled time)");
     r->notes[r->n_notes++] = nb->shared;
     for (k = 0; k < out->n_shared && k < COUNT_SHARED_NOTES && r->n_notes < COUNT_MAX_NOTES; k++) {
         const struct vpmu_shared_line *l = &out->shared[k];
@@ -242,7 +245,26 @@ void count_add_notes(struct count_report *r, struct count_notes *nb, const struc
     tree_notes(r, nb, o, tree, res, rows, n_rows);
     if (count_upc_write_note(out, nb->upc, sizeof nb->upc))
         r->notes[r->n_notes++] = nb->upc;
-    if (out->interleave) {
+    if (out->coh_time) {
+        char host[160];
+        if (out->coh_time_host)
+            snprintf(host, sizeof host,
+                     "%" PRIu64 " returns from blocking calls came when the host decided: "
+                     "counts around them may differ from run to run",
+                     out->coh_time_host);
+        else
+            snprintf(host, sizeof host, "no thread came back from a blocking call at a "
+                                        "point the host chose: the counts repeat");
+        snprintf(nb->turns, sizeof nb->turns,
+                 "coherence in modeled time (--coherence=time): threads took turns of up to %"
+                 PRIu64 " instructions, the one behind first (%" PRIu64 " turns passed between "
+                 "threads), and their %" PRIu64 " accesses to contended lines were replayed in "
+                 "the order of their clocks (instructions run): %" PRIu64 " coherence misses "
+                 "found there; %s",
+                 out->interleave, out->interleave_switches, out->coh_time_logged,
+                 out->coh_time_misses, host);
+        r->notes[r->n_notes++] = nb->turns;
+    } else if (out->interleave) {
         /* the granularity of the cores' meeting in shared caches */
         snprintf(nb->turns, sizeof nb->turns,
                  "threads took turns of %" PRIu64 " instructions, the one behind in modeled "

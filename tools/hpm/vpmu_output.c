@@ -532,6 +532,18 @@ static int record(struct parser *p, struct line *l)
         return rec_mpx_set(p, l);
     if (field_is(l, 0, VPMU_REC_EXIT))
         return rec_exit(p, l);
+    if (field_is(l, 0, VPMU_REC_COHERENCE_TIME)) {
+        /* coherence_time LOGGED MISSES HOST (--hpm-coherence=time) */
+        if (once(p, &o->coh_time, "coherence_time"))
+            return -1;
+        if (l->n != 4)
+            return fail(p, "'coherence_time' needs three values");
+        if (get_u64(p, l, 1, UINT64_MAX, "coherence_time accesses", &o->coh_time_logged) ||
+            get_u64(p, l, 2, UINT64_MAX, "coherence_time misses", &o->coh_time_misses) ||
+            get_u64(p, l, 3, UINT64_MAX, "coherence_time host-timed returns", &o->coh_time_host))
+            return -1;
+        return 0;
+    }
     if (field_is(l, 0, VPMU_REC_SHARED_LINE))
         return rec_shared_line(p, l);
     if (field_is(l, 0, VPMU_REC_SHARED_LINES)) {
@@ -838,6 +850,10 @@ int vpmu_output_add(struct vpmu_output *dst, const struct vpmu_output *src, char
     if (src->interleave > dst->interleave)
         dst->interleave = src->interleave; /* one option for the whole tree */
     dst->interleave_switches = sat_add(dst->interleave_switches, src->interleave_switches);
+    dst->coh_time |= src->coh_time;
+    dst->coh_time_logged = sat_add(dst->coh_time_logged, src->coh_time_logged);
+    dst->coh_time_misses = sat_add(dst->coh_time_misses, src->coh_time_misses);
+    dst->coh_time_host = sat_add(dst->coh_time_host, src->coh_time_host);
     dst->shared_lines = sat_add(dst->shared_lines, src->shared_lines);
     dst->shared_dropped = sat_add(dst->shared_dropped, src->shared_dropped);
     dst->shared_written = sat_add(dst->shared_written, src->shared_written);
@@ -920,6 +936,9 @@ int vpmu_output_write(const struct vpmu_output *o, FILE *f)
     if (o->interleave)
         fprintf(f, VPMU_REC_INTERLEAVE " %" PRIu64 " %" PRIu64 "\n", o->interleave,
                 o->interleave_switches);
+    if (o->coh_time)
+        fprintf(f, VPMU_REC_COHERENCE_TIME " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+                o->coh_time_logged, o->coh_time_misses, o->coh_time_host);
     if (o->shared_lines || o->shared_dropped)
         fprintf(f, VPMU_REC_SHARED_LINES " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
                 o->shared_lines, o->shared_dropped, o->shared_written);

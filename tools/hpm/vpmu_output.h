@@ -82,6 +82,11 @@ struct vpmu_output {
     uint64_t forks;      /* processes it started (fork, vfork, clone) */
     uint64_t interleave; /* threads took turns of this many instructions (0: Valgrind's slices) */
     uint64_t interleave_switches; /* turns that passed to another thread */
+    /* the contended lines' accesses replayed in modeled time (the tool's
+     * coherence_time): accesses logged, coherence misses the replay found,
+     * returns from blocking calls the host timed */
+    int coh_time;
+    uint64_t coh_time_logged, coh_time_misses, coh_time_host;
     /* Cache lines the cores shared (contended lines: a store took a line
      * another core held): kept by the model, not kept (its table was full),
      * kept ones that two or more cores wrote, and the top ones (summed
