@@ -666,7 +666,7 @@ static void coh_line_holders(struct hpm_hier *h, uint32_t i, uint32_t core, uint
  * path; inv lines were invalidated by it, miss: it was a coherence miss on
  * it. */
 static void coh_line_add(struct hpm_hier *h, struct hpm_coh_line *e, uint32_t core,
-                         uint64_t addr, uint32_t size, unsigned write, unsigned inv, unsigned miss);
+                         uint64_t addr, uint32_t size, unsigned rw, unsigned inv, unsigned miss);
 
 static void coh_line_note(struct hpm_hier *h, uint32_t core, uint64_t line, uint64_t addr,
                           uint32_t size, unsigned write, unsigned inv, unsigned miss)
@@ -692,13 +692,14 @@ static void coh_line_note(struct hpm_hier *h, uint32_t core, uint64_t line, uint
         h->coh_nlines++;
         coh_line_holders(h, (uint32_t)(e - h->coh_lines), core, line, write);
     }
-    coh_line_add(h, e, core, addr, size, write, inv, miss);
+    coh_line_add(h, e, core, addr, size, write ? 2u : 1u, inv, miss);
 }
 
 /* What an access of core to bytes [addr, addr+size) adds to the kept line
- * e: its misses and invalidations, its bytes, the sharing of its miss. */
+ * e: its misses and invalidations, its bytes (rw: 1 read, 2 written, 3
+ * both), the sharing of its miss. */
 static void coh_line_add(struct hpm_hier *h, struct hpm_coh_line *e, uint32_t core,
-                         uint64_t addr, uint32_t size, unsigned write, unsigned inv, unsigned miss)
+                         uint64_t addr, uint32_t size, unsigned rw, unsigned inv, unsigned miss)
 {
     uint32_t bits = h->cache[core][1]->line_bits, g = bits > 6 ? bits - 6 : 0;
     uint64_t base = e->addr, lo, hi, end, m, b0, b1, *w;
@@ -711,7 +712,10 @@ static void coh_line_add(struct hpm_hier *h, struct hpm_coh_line *e, uint32_t co
     b1 = (hi - base) >> g;
     m = (b1 == 63 ? ~(uint64_t)0 : ((uint64_t)1 << (b1 + 1)) - 1) & ~(((uint64_t)1 << b0) - 1);
     w = h->coh_mask + ((size_t)(e - h->coh_lines) * h->p.cores + core) * HPM__COH_CORE_WORDS;
-    w[write ? 1 : 0] |= m;
+    if (rw & 1)
+        w[0] |= m;
+    if (rw & 2)
+        w[1] |= m;
     w[2] += miss;
     w[3] += inv;
     if (miss) {
@@ -720,7 +724,7 @@ static void coh_line_add(struct hpm_hier *h, struct hpm_coh_line *e, uint32_t co
         w[5] += (w[4] & m) != 0;
         w[4] = 0;
     }
-    if (write) {
+    if (rw & 2) {
         uint64_t *o = h->coh_mask + (size_t)(e - h->coh_lines) * h->p.cores * HPM__COH_CORE_WORDS;
         uint32_t c;
         for (c = 0; c < h->p.cores; c++, o += HPM__COH_CORE_WORDS)
@@ -837,7 +841,7 @@ int hpm_hier_coh_replay(struct hpm_hier *h, uint32_t slot, uint32_t core, int ki
     uint32_t d;
     uint64_t bit = (uint64_t)1 << core, *held = &h->coh_held[slot], *owner = &h->coh_owner[slot];
     uint64_t lo = addr > e->addr ? addr : e->addr, others;
-    unsigned write = kind == HPM_STORE, inv = 0, miss = 0, moved = 0;
+    unsigned write = kind != HPM_LOAD, inv = 0, miss = 0, moved = 0;
     int served = HPM_SERVED_L1;
     if (!(*held & bit)) {
         /* it fetches the line: a coherence miss when its copy was there
@@ -846,7 +850,7 @@ int hpm_hier_coh_replay(struct hpm_hier *h, uint32_t slot, uint32_t core, int ki
         moved = 1;
         if (hit) {
             miss = 1;
-            served = coh_replay_miss(h, core, kind, lo, 1);
+            served = coh_replay_miss(h, core, kind == HPM_STORE ? HPM_STORE : HPM_LOAD, lo, 1);
         }
         others = *held & ~bit;
         if (!write && h->p.coherence == HPM_COH_MESI) {
@@ -876,7 +880,7 @@ int hpm_hier_coh_replay(struct hpm_hier *h, uint32_t slot, uint32_t core, int ki
         *held = *owner = bit;
     }
     if (moved)
-        coh_line_add(h, e, core, addr, size, write, inv, miss);
+        coh_line_add(h, e, core, addr, size, (kind != HPM_STORE) | (write << 1), inv, miss);
     return served;
 }
 

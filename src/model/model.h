@@ -282,8 +282,10 @@ int hpm_hier_coh_line_cores(const struct hpm_hier *h, uint32_t i, struct hpm_coh
  * charges a coherence miss where an access hit its own copy but another
  * core's store had taken the line since its previous access: the L1 miss
  * and the fill from below (served counts, prefetches, DDR) are counted then.
+ * kind HPM_COH_LOAD_STORE is a load and then a store of the same bytes.
  * Returns the level that served such a miss, else HPM_SERVED_L1.
  * hpm_hier_coh_line_index gives a kept line's slot (-1: not kept). */
+#define HPM_COH_LOAD_STORE HPM_ACCESS_KINDS
 void hpm_hier_coh_defer(struct hpm_hier *h);
 int32_t hpm_hier_coh_line_index(struct hpm_hier *h, uint64_t addr);
 int hpm_hier_coh_replay(struct hpm_hier *h, uint32_t slot, uint32_t core, int kind,

@@ -16,7 +16,7 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_threadstate.h"
 
-#include "model.h" /* enum hpm_access_kind */
+#include "model.h" /* the access kinds */
 #include "vpmu_cohtime.h"
 
 struct cohlog {
@@ -95,8 +95,8 @@ UInt vpmu_cohtime_log(ThreadId tid, const struct cohtime_entry *e,
         if (last->stamp == e->stamp && last->slot == e->slot && last->core == e->core) {
             if (last->kind != HPM_LOAD || e->kind == HPM_LOAD)
                 return l->n - l->head; /* the replay would do nothing with it */
-            if (last->addr == e->addr && last->size == e->size) {
-                last->kind = COHTIME_LOAD_STORE;
+            if (last->off == e->off && last->len == e->len) {
+                last->kind = HPM_COH_LOAD_STORE;
                 return l->n - l->head;
             }
         }

@@ -12,20 +12,19 @@
 
 #include "pub_tool_basics.h"
 
-/* One access to a contended line, as the replay needs it (24 bytes: a
- * falsely shared line logs two per increment). */
+/* One access to a contended line, as the replay needs it (16 bytes: a
+ * falsely shared line logs one or two per increment, and the log is
+ * written to memory the host's caches do not hold). */
 struct cohtime_entry {
-    ULong stamp;  /* the thread's modeled time (vpmu_turns_stamp) */
-    Addr addr;    /* the access */
-    UShort slot;  /* the line's slot in the model's table (1024 at most) */
-    UShort size;
-    UChar core, kind; /* enum hpm_access_kind: HPM_LOAD or HPM_STORE, or
-                       * COHTIME_LOAD_STORE: a load, then a store of the same
-                       * bytes */
-    UChar hit;        /* the access hit its core's L1D when it was made */
+    ULong stamp;      /* the thread's modeled time (vpmu_turns_stamp) */
+    UShort slot;      /* the line's slot in the model's table (1024 at most) */
+    UShort off, len;  /* its bytes in the line */
+    UChar core;
+    UChar kind : 7;   /* HPM_LOAD, HPM_STORE, or HPM_COH_LOAD_STORE: a load,
+                       * then a store of the same bytes (model.h) */
+    UChar hit : 1;    /* the access hit its core's L1D when it was made */
 };
-#define COHTIME_LOAD_STORE 0xff
-
+_Static_assert(sizeof(struct cohtime_entry) == 16, "an entry in 16 bytes");
 /* In a profile, where an access's costs go: its instruction's cost center
  * and its data object's (kept beside the entries only when profiling). */
 struct cohtime_prof {
@@ -37,7 +36,7 @@ struct cohtime_prof {
  * outside a profile. Accesses of one superblock (one stamp) to one line
  * are merged in time order as a block, so an access after a store there,
  * or a load after a load, changes nothing in the replay and is left out,
- * and a store of the bytes a load just read joins it (COHTIME_LOAD_STORE).
+ * and a store of the bytes a load just read joins it (HPM_COH_LOAD_STORE).
  * Returns the accesses its queue holds. */
 UInt vpmu_cohtime_log(ThreadId tid, const struct cohtime_entry *e,
                       const struct cohtime_prof *prof);

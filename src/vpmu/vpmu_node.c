@@ -69,6 +69,10 @@ struct core_state {
     /* The TLB memos (tlb_probe, src/model/cache_probe.h): pages the probe
      * found in an indexed (LRU) TLB, and their slots. */
     struct hpm_tlb_memo dmemo[HPM_TLB_MEMO_N], imemo[HPM_TLB_MEMO_N];
+    /* Coherence in modeled time: the contended line it logged last and its
+     * slot in the model's table (~0: none yet). */
+    Addr coh_line;
+    Int coh_slot;
 };
 
 static struct hpm_machine machine;
@@ -579,6 +583,7 @@ void vpmu_node_init(void)
             hpm_tlb_memo_clear(cores[i].dmemo);
             hpm_tlb_memo_clear(cores[i].imemo);
         }
+        cores[i].coh_line = ~(Addr)0; /* no line logged yet */
         if (run_bpred) {
             need_ok(hpm_bpred_params_check(&machine.branch), "branch");
             sz = hpm_bpred_storage_size(&machine.branch);
@@ -820,6 +825,7 @@ static __attribute__((noinline)) void coh_lines_new(void)
     coh_logging = True;
     for (c = 0; c < n_cores; c++)
         cores[c].dline_valid = False;
+
 }
 
 /* A TLB access unless it is within the page of the previous one; 1 = a
@@ -1105,17 +1111,19 @@ static Bool coh_replay_final(void)
     return final;
 }
 
-/* The log entry of an access to the contended line in slot (its part of
- * the access: the replay notes the line's bytes). */
+/* The log entry of an access to the contended line in slot: its bytes in
+ * that line (the replay notes them). */
 static void coh_log(Int slot, Addr a, SizeT size, Bool write, Bool hit)
 {
     struct cohtime_entry e;
     struct cohtime_prof p;
     ThreadId tid;
+    Addr base = (Addr)hier->coh_lines[slot].addr, end = a + (size ? size - 1 : 0);
+    Addr lo = a > base ? a : base, top = base + ((Addr)1 << coh_line_shift) - 1;
     e.stamp = vpmu_turns_stamp(&tid);
-    e.addr = a;
     e.slot = (UShort)slot;
-    e.size = (UShort)(size < 0xffff ? size : 0xffff);
+    e.off = (UShort)(lo - base);
+    e.len = (UShort)((end < top ? end : top) - lo + 1);
     e.core = (UChar)cur_core;
     e.kind = write ? HPM_STORE : HPM_LOAD;
     e.hit = hit;
@@ -1145,10 +1153,15 @@ static __attribute__((noinline)) Bool data_contended(struct core_state *s, Addr 
                                                       Bool write, Addr first, Addr last)
 {
     Addr l0 = a >> coh_line_shift, l1 = (a + (size ? size - 1 : 0)) >> coh_line_shift;
-    Int s0 = coh_line_index(hier, l0), s1 = l1 != l0 ? coh_line_index(hier, l1) : -1;
+    Int s0 = l0 == s->coh_line ? s->coh_slot : coh_line_index(hier, l0);
+    Int s1 = l1 != l0 ? coh_line_index(hier, l1) : -1;
     Bool hit;
     if (s0 < 0 && s1 < 0)
         return False;
+    if (s0 >= 0) {
+        s->coh_line = l0; /* lines stay in the table: its slot is its own */
+        s->coh_slot = s0;
+    }
     if (s->l1d_probe && first == last && l0 == l1 &&
         (!run_tlb || tlb_probe(s->dtlb, s->dmemo, &s->dpage, &s->dpage_valid, dpage_bits, a)) &&
         hpm_cache_probe_hit(s->l1d_probe, l0, write, 0) != HPM_PROBE_MISS) {
@@ -1183,10 +1196,8 @@ static void coh_replay(void)
     ULong frontier = vpmu_turns_frontier(&final), *sink = vpmu_prof_sink;
     UInt core = cur_core;
     while (vpmu_cohtime_next(frontier, &e, &p)) {
-        int kind = e.kind == COHTIME_LOAD_STORE ? HPM_LOAD : e.kind;
-        int served = hpm_hier_coh_replay(hier, e.slot, e.core, kind, e.addr, e.size, e.hit);
-        if (e.kind == COHTIME_LOAD_STORE) /* its store, a hit after the load */
-            hpm_hier_coh_replay(hier, e.slot, e.core, HPM_STORE, e.addr, e.size, 1);
+        int served = hpm_hier_coh_replay(hier, e.slot, e.core, e.kind,
+                                         hier->coh_lines[e.slot].addr + e.off, e.len, e.hit);
         cores[e.core].ran = True; /* its counts may have moved */
         if (served == HPM_SERVED_L1)
             continue;
@@ -1194,7 +1205,7 @@ static void coh_replay(void)
         if (p.sink) {
             cur_core = e.core;
             vpmu_prof_sink = p.sink;
-            prof_delta(kind, served, p.data);
+            prof_delta(e.kind == HPM_STORE ? HPM_STORE : HPM_LOAD, served, p.data);
         }
     }
     cur_core = core;

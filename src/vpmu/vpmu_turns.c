@@ -77,6 +77,8 @@ extern void VG_(acquire_BigLock)(ThreadId tid, const HChar *who);
 
 Bool vpmu_turns_on;
 Long vpmu_turn_left = -1;
+ThreadId vpmu_turn_holder = VG_INVALID_THREADID;
+ULong vpmu_turn_end;
 
 static ULong quantum;       /* N */
 /* --hpm-interleave-from=M: a thread's turns start at M instructions and
@@ -208,6 +210,13 @@ static void turn_end(Long used)
     ran_total += (ULong)used;
 }
 
+/* What vpmu_turns_stamp reads: the holder and its clock at its turn's end. */
+static void turn_stamp_sync(void)
+{
+    vpmu_turn_holder = holder;
+    vpmu_turn_end = holder == VG_INVALID_THREADID ? floor_clock : tt[holder].clock + turn_len;
+}
+
 /* The next holder: the able thread with the least clock, ties to the
  * lowest id; none when no thread is able to run. */
 static void pick(void)
@@ -223,6 +232,7 @@ static void pick(void)
         tt[best].next_turn = 2 * turn_len < quantum ? 2 * turn_len : quantum;
     }
     holder_left = (Long)turn_len;
+    turn_stamp_sync();
     waiting_woken = False; /* a wait is for one holder */
     if (best != VG_INVALID_THREADID && best != before) {
         if (before != VG_INVALID_THREADID)
@@ -425,6 +435,8 @@ void vpmu_turns_syscall_done(ThreadId tid)
     }
     if (tt[tid].clock < floor_clock)
         tt[tid].clock = floor_clock; /* accesses before it are replayed */
+    if (tid == holder)
+        turn_stamp_sync();
     tt[tid].able = True;
 }
 
@@ -487,16 +499,9 @@ void vpmu_turns_fork_child(ThreadId tid)
     holder = tid;
     turn_len = quantum;
     holder_left = (Long)quantum;
+    turn_stamp_sync();
     vpmu_turn_left = holder_left;
     yielding = VG_INVALID_THREADID;
-}
-
-ULong vpmu_turns_stamp(ThreadId *tid)
-{
-    *tid = holder;
-    if (holder == VG_INVALID_THREADID)
-        return floor_clock;
-    return tt[holder].clock + (ULong)((Long)turn_len - vpmu_turn_left);
 }
 
 ULong vpmu_turns_frontier(Bool *final)

@@ -44,8 +44,15 @@ void vpmu_turns_fork_child(ThreadId tid);
 
 /* Coherence in modeled time (vpmu_cohtime.h). The running thread (the
  * holder) and its modeled time: the instructions it ran in turns, up to the
- * end of the superblock that runs. */
-ULong vpmu_turns_stamp(ThreadId *tid);
+ * end of the superblock that runs (its clock at the end of its turn, less
+ * what is left of the turn): a helper's two loads. */
+extern ThreadId vpmu_turn_holder;
+extern ULong vpmu_turn_end;
+static inline ULong vpmu_turns_stamp(ThreadId *tid)
+{
+    *tid = vpmu_turn_holder;
+    return vpmu_turn_end - (ULong)vpmu_turn_left;
+}
 /* No thread can log an access stamped at or below this any more: the least
  * clock of the threads able to run (a thread that comes back from a call
  * comes back at it at least); when none is, the largest clock, and *final
