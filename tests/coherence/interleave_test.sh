@@ -99,7 +99,7 @@ b=$(grep -o '[0-9]* turns passed between threads' "$WORK/barrier1.csv" | cut -d'
 echo "interleave: 100 threads at a barrier: instructions $i1 and $i2, $b turns passed"
 [ "${b:-0}" -ge 100 ] || fail "100 threads at a barrier: $b turns passed"
 d=$((i1 > i2 ? i1 - i2 : i2 - i1))
-[ "$d" -le 64 ] || fail "100 threads at a barrier: instructions $i1 and $i2 differ by more than a few futex paths"
+[ "$d" -le 200 ] || fail "100 threads at a barrier: instructions $i1 and $i2 differ by more than a few futex paths"
 
 # one thread: the same counts with and without turns
 count one -- "$BUILD/bin/hpm-matmul" 40
