@@ -1735,7 +1735,7 @@ Bool vpmu_node_coh_time(ULong *logged, ULong *misses)
 {
     *logged = vpmu_cohtime_logged();
     *misses = coh_replayed_misses;
-    return coh_time;
+    return clo_coh_time; /* asked for: none logged where no model keeps the lines */
 }
 
 UInt vpmu_node_cur_core(void)

@@ -11,7 +11,8 @@
 #   report names it TRUE sharing, the adjacent counters FALSE sharing;
 # - two runs give the same modeled rows, bit for bit;
 # - a single-threaded program counts what it counts without the option;
-# - hpm profile's c2c view has the line's misses; --pmu=perf refuses it.
+# - hpm profile's c2c view has the line's misses; --pmu=perf and a machine
+#   without coherent L1Ds refuse it.
 set -euo pipefail
 BUILD=$1 PROG=$2 COUNT_PROG=$3
 HPM=$BUILD/bin/hpm
@@ -76,6 +77,11 @@ case $line in *"FALSE sharing"*) ;; *) fail "c2c: the first line is not false sh
 misses=$(sed -n 's/.*coherence misses \([0-9]*\).*/\1/p' <<<"$line")
 [ "$misses" -ge $((2 * N / 10)) ] || fail "c2c: $misses coherence misses on the line"
 
+# a machine whose L1Ds are not coherent shares no lines: refused, saying why
+if "$HPM" count --machine bgl --coherence=time -- "$PROG" false 1 free >/dev/null 2>"$WORK/err"; then
+  fail "--coherence=time accepted on bgl"
+fi
+grep -q "not coherent" "$WORK/err" || { cat "$WORK/err" >&2; fail "bgl: no reason given"; }
 if "$HPM" count --pmu=perf --coherence=time -e TASK-CLOCK -- "$PROG" false 1 free >/dev/null 2>"$WORK/err"; then
   fail "--pmu=perf --coherence=time accepted"
 fi
