@@ -846,7 +846,8 @@ int hpm_hier_coh_replay(struct hpm_hier *h, uint32_t slot, uint32_t core, int ki
     if (!(*held & bit)) {
         /* it fetches the line: a coherence miss when its copy was there
          * when the access was made (another core's store invalidated it
-         * since); under MESI a read takes a modified copy from its owner */
+         * since); a read leaves a modified copy clean (under MESI it takes
+         * it from its owner), a store's request below takes it */
         moved = 1;
         if (hit) {
             miss = 1;
@@ -861,7 +862,8 @@ int hpm_hier_coh_replay(struct hpm_hier *h, uint32_t slot, uint32_t core, int ki
                     h->coh[d].interventions += *owner >> d & 1;
                 }
         }
-        *owner &= bit;
+        if (!write)
+            *owner = 0;
         *held |= bit;
     }
     if (write && !(*owner & bit)) {

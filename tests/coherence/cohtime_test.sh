@@ -7,6 +7,7 @@
 #   increments and at least 100 times the padded program's L1D misses;
 # - padded counters count what they count in Valgrind's slices (their
 #   single-thread misses: nothing is shared);
+# - under MESI each store takes the other core's modified copy;
 # - one shared counter (true sharing) misses as false sharing does, and the
 #   report names it TRUE sharing, the adjacent counters FALSE sharing;
 # - two runs give the same modeled rows, bit for bit;
@@ -48,6 +49,17 @@ grep -q "shared line 0x[0-9a-f]* (.*): TRUE sharing, written by 2 cores.*global 
 grep -q "coherence in modeled time (--coherence=time): threads took turns of up to 1000000 instructions" "$WORK/false.csv" ||
   fail "no note on the mode"
 ! grep -q "global shared + " "$WORK/padded.csv" || fail "padded counters reported shared"
+
+# MESI: each store takes the other core's modified copy (an intervention)
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+sed "s/^name = bgp/name = bgp-mesi/; s/^coherence = wti/coherence = mesi/" \
+  "$HERE/../../machines/bgp.machine" >"$WORK/mesi.machine"
+"$HPM" count --machine "$WORK/mesi.machine" --coherence=time --csv -o "$WORK/mesi.csv" \
+  -e COH_L1D_MISSES,COH_INTERVENTIONS -- "$PROG" false $N free >/dev/null 2>"$WORK/mesi.err" ||
+  { cat "$WORK/mesi.err" >&2; fail "hpm count on mesi"; }
+ci=$(value COH_INTERVENTIONS "$WORK/mesi.csv")
+echo "cohtime: mesi: coherence misses $(value COH_L1D_MISSES "$WORK/mesi.csv"), interventions $ci"
+[ "$ci" -ge $((2 * N / 10)) ] || fail "mesi: $ci interventions for $((2 * N)) increments"
 
 # bit for bit: every modeled row of two runs
 count false2 --coherence=time -e $EV -- "$PROG" false $N free

@@ -1015,6 +1015,38 @@ static void test_coherence_replay(uint32_t proto, struct hpm_cache_params l1d, i
     CHECK_EQ(e.true_sharing, 0);
 }
 
+/* A load and the store of its bytes replayed as one (HPM_COH_LOAD_STORE):
+ * alternating increments miss as the two accesses do, and under MESI each
+ * store takes the other core's modified copy (an intervention). */
+static void test_coherence_replay_rmw(uint32_t proto, struct hpm_cache_params l1d)
+{
+    enum { N = 100 };
+    const uint64_t A = 0x50000;
+    struct hpm_hier *h = coh_hier(2, proto, l1d);
+    struct hpm_coh_stats s0, s1;
+    int32_t slot;
+    int i, c;
+    hpm_hier_access(h, 0, HPM_STORE, A, 8);
+    hpm_hier_access(h, 1, HPM_STORE, A + 8, 8);
+    slot = hpm_hier_coh_line_index(h, A);
+    CHECK(slot >= 0);
+    hpm_hier_coh_defer(h);
+    for (i = 0; i < N; i++)
+        for (c = 0; c < 2; c++)
+            hpm_hier_coh_replay(h, (uint32_t)slot, (uint32_t)c, HPM_COH_LOAD_STORE,
+                                A + 8 * (uint64_t)c, 8, 1);
+    s0 = coh_of(h, 0);
+    s1 = coh_of(h, 1);
+    /* each increment misses the other core's last store; core 0's copy
+     * was taken once more before the replay (the line's onset) */
+    CHECK_EQ(s0.coh_misses, N);
+    CHECK_EQ(s1.coh_misses, N);
+    CHECK_EQ(s1.invalidations, N);
+    CHECK_EQ(s0.invalidations, N + 1);
+    CHECK_EQ(s1.interventions, proto == HPM_COH_MESI ? N : 0);
+    CHECK_EQ(s0.interventions, proto == HPM_COH_MESI ? N + 1 : 0);
+}
+
 static void test_coherence(void)
 {
     /* BG/P's L1D (indexed, FIFO, hinted) and a scanned LRU one */
@@ -1035,6 +1067,7 @@ static void test_coherence(void)
         test_coherence_replay(proto, bgp, 1);
         test_coherence_replay(proto, lru, 1);
         test_coherence_replay(proto, lru, 0);
+        test_coherence_replay_rmw(proto, bgp);
     }
     test_coherence_marker_evicted();
     test_coherence_disjoint_same(bgp);
