@@ -8,10 +8,12 @@
  * the host's choice. Left so, two threads that share a cache line without
  * blocking meet once per slice. With --hpm-interleave=N the tool decides:
  *
- * - a turn is N instructions. The turn goes to the thread with the fewest
- *   instructions run in turns so far (its clock) among the threads able to
- *   run, ties to the lowest thread id: the thread that is behind in modeled
- *   time runs next, as the cores of a node run side by side;
+ * - a turn is N instructions (with --hpm-interleave-from=M a thread's
+ *   turns grow from M to N, doubling, and restart at a thread's creation).
+ *   The turn goes to the thread with the fewest instructions run in turns
+ *   so far (its clock) among the threads able to run, ties to the lowest
+ *   thread id: the thread that is behind in modeled time runs next, as the
+ *   cores of a node run side by side;
  * - every superblock takes its instructions from the turn's budget at entry
  *   (inline IR, vpmu_instrument.c); when it is short the superblock calls
  *   vpmu_turns_check before it runs, which ends the turn and picks the next
@@ -29,6 +31,10 @@
  *   the running until it is back; if others ran meanwhile its clock moves up
  *   to the least clock of the others (its core was idle, not behind);
  * - a new thread starts with its parent's clock;
+ * - the clocks are coherence in modeled time's too (vpmu_cohtime.h): the
+ *   running thread's modeled time stamps its accesses, and the frontier
+ *   (the least clock of the threads able to run, below which none of them
+ *   can log again) says what the replay may take;
  * - wakes the tool sees are kept in modeled time: a thread waiting in a
  *   futex is able to run again from the futex wake that wakes it (when the
  *   wake's count covers every thread the tool knows to wait on the word),
