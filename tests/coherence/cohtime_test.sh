@@ -26,7 +26,7 @@ fail() { echo "cohtime: FAIL: $*" >&2; exit 1; }
 EV=COH_L1D_MISSES,COH_INVALIDATIONS,L1D_MISSES,L2_MISSES,CYCLES,INSTRUCTIONS
 
 for mode in false padded true; do
-  count $mode --coherence=time -e $EV -- "$PROG" $mode $N free
+  count $mode --coherence=time --keep-output="$WORK/$mode.out" -e $EV -- "$PROG" $mode $N free
 done
 count padded_slices -e $EV -- "$PROG" padded $N free
 cf=$(value COH_L1D_MISSES "$WORK/false.csv")
@@ -49,6 +49,11 @@ grep -q "shared line 0x[0-9a-f]* (.*): TRUE sharing, written by 2 cores.*global 
 grep -q "coherence in modeled time (--coherence=time): threads took turns of up to 1000000 instructions" "$WORK/false.csv" ||
   fail "no note on the mode"
 ! grep -q "global shared + " "$WORK/padded.csv" || fail "padded counters reported shared"
+# a report of the kept output file (--from-output) says the same
+"$HPM" count --from-output "$WORK/false.out" >"$WORK/from.txt" 2>&1 || fail "--from-output"
+grep -q "shared line 0x[0-9a-f]* (.*): FALSE sharing.*global shared + 0" "$WORK/from.txt" &&
+  grep -q "coherence in modeled time (--coherence=time)" "$WORK/from.txt" ||
+  { cat "$WORK/from.txt" >&2; fail "--from-output's report lacks the shared line or the mode"; }
 
 # MESI: each store takes the other core's modified copy (an intervention)
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

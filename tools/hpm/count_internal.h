@@ -151,6 +151,10 @@ struct count_notes {
         view[1000], native[1200], upc[200], sat[200], left[160], turns[600], shared[600],
         shared_line[COUNT_SHARED_NOTES][400];
 };
+/* The notes on how the threads' order was decided and on the cache lines
+ * they shared (a part of count_add_notes; --from-output's report too). */
+void count_order_notes(struct count_report *r, struct count_notes *nb,
+                       const struct vpmu_output *out);
 void count_add_notes(struct count_report *r, struct count_notes *nb, const struct count_opts *o,
                      unsigned cores, struct count_tree *tree, const struct vpmu_output *out,
                      const struct runner_result *res, const struct count_row *rows,

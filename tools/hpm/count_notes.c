@@ -203,7 +203,7 @@ static void shared_notes(struct count_report *r, struct count_notes *nb,
                          const struct vpmu_output *out)
 {
     unsigned k;
-    if (!out->shared_lines && !out->shared_dropped)
+    if ((!out->shared_lines && !out->shared_dropped) || r->n_notes >= COUNT_MAX_NOTES)
         return;
     snprintf(nb->shared, sizeof nb->shared,
              "threads wrote %" PRIu64 " cache line%s together (%" PRIu64 " line%s in all "
@@ -236,15 +236,11 @@ static void shared_notes(struct count_report *r, struct count_notes *nb,
     }
 }
 
-void count_add_notes(struct count_report *r, struct count_notes *nb, const struct count_opts *o,
-                     unsigned cores, struct count_tree *tree, const struct vpmu_output *out,
-                     const struct runner_result *res, const struct count_row *rows,
-                     unsigned n_rows, const char *dir)
+/* How the threads' order was decided (turns, coherence in modeled time)
+ * and the lines they shared: in a run's report and in --from-output's. */
+void count_order_notes(struct count_report *r, struct count_notes *nb,
+                       const struct vpmu_output *out)
 {
-    program_notes(r, nb, cores, tree, out, res);
-    tree_notes(r, nb, o, tree, res, rows, n_rows);
-    if (count_upc_write_note(out, nb->upc, sizeof nb->upc))
-        r->notes[r->n_notes++] = nb->upc;
     if (out->coh_time) {
         char host[160];
         if (out->coh_time_host)
@@ -263,16 +259,30 @@ void count_add_notes(struct count_report *r, struct count_notes *nb, const struc
                  "found there; %s",
                  out->interleave, out->interleave_switches, out->coh_time_logged,
                  out->coh_time_misses, host);
-        r->notes[r->n_notes++] = nb->turns;
+        if (r->n_notes < COUNT_MAX_NOTES)
+            r->notes[r->n_notes++] = nb->turns;
     } else if (out->interleave) {
         /* the granularity of the cores' meeting in shared caches */
         snprintf(nb->turns, sizeof nb->turns,
                  "threads took turns of %" PRIu64 " instructions, the one behind in modeled "
                  "time first (--interleave); %" PRIu64 " turns passed between threads",
                  out->interleave, out->interleave_switches);
-        r->notes[r->n_notes++] = nb->turns;
+        if (r->n_notes < COUNT_MAX_NOTES)
+            r->notes[r->n_notes++] = nb->turns;
     }
     shared_notes(r, nb, out);
+}
+
+void count_add_notes(struct count_report *r, struct count_notes *nb, const struct count_opts *o,
+                     unsigned cores, struct count_tree *tree, const struct vpmu_output *out,
+                     const struct runner_result *res, const struct count_row *rows,
+                     unsigned n_rows, const char *dir)
+{
+    program_notes(r, nb, cores, tree, out, res);
+    tree_notes(r, nb, o, tree, res, rows, n_rows);
+    if (count_upc_write_note(out, nb->upc, sizeof nb->upc))
+        r->notes[r->n_notes++] = nb->upc;
+    count_order_notes(r, nb, out);
     if (vpmu_output_saturated_note(out, nb->sat, sizeof nb->sat))
         r->notes[r->n_notes++] = nb->sat;
     if (res->tree_left) {

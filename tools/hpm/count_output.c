@@ -91,6 +91,7 @@ int count_from_output(const struct count_opts *o, struct count_row *rows)
 {
     struct vpmu_output out;
     struct count_report r;
+    static struct count_notes nb; /* outlives the report */
     char err[512], upc_note[200];
     unsigned n = 0;
     int rc;
@@ -118,6 +119,7 @@ int count_from_output(const struct count_opts *o, struct count_row *rows)
     r.n_rows = n;
     if (count_upc_write_note(&out, upc_note, sizeof upc_note))
         r.notes[r.n_notes++] = upc_note;
+    count_order_notes(&r, &nb, &out);
     for (unsigned i = 0; i < o->notes.n && r.n_notes < COUNT_MAX_NOTES; i++)
         r.notes[r.n_notes++] = o->notes.v[i];
     r.per_core = o->per_core;
