@@ -151,8 +151,9 @@ struct count_notes {
         view[1000], native[1200], upc[200], sat[200], left[160], turns[600], shared[600],
         shared_line[COUNT_SHARED_NOTES][400];
 };
-/* The notes on how the threads' order was decided and on the cache lines
- * they shared (a part of count_add_notes; --from-output's report too). */
+/* count_order.c: the notes on how the threads' order was decided and on
+ * the cache lines they shared (in count_add_notes' and --from-output's
+ * reports). */
 void count_order_notes(struct count_report *r, struct count_notes *nb,
                        const struct vpmu_output *out);
 void count_add_notes(struct count_report *r, struct count_notes *nb, const struct count_opts *o,
