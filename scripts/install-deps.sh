@@ -12,10 +12,14 @@ set -euo pipefail
 # programs bench/vpmu times, tests/golden counts and the cross-check runs. The component layer: libpfm4
 # names hardware events for perf_event, libdw reads symbols. PAPI
 # compatibility: gfortran builds the Fortran bindings and tests, papi-examples
-# ships PAPI's own test suite (our bar), libpapi-dev is the peer that the
-# PAPI benchmark and the suite's reference run use. MPI jobs: Open MPI's
+# ships PAPI's own test suite (our bar), papi-tools PAPI's utilities
+# (papi_avail, papi_cost, ...: papi.tools runs them under hpm run),
+# libpapi-dev is the peer that the PAPI benchmark and the suite's reference
+# run use. MPI jobs: Open MPI's
 # mpirun and mpicc (the tests' MPI program), libjansson reads the ranks'
 # JSON results (hpm merge).
+# hpm serve's tests are scraped by Debian's Prometheus and linted by its
+# promtool (prometheus).
 # hpm record's tests read its perf.data with Debian's perf (linux-perf) and
 # check the flame graph with xmllint (libxml2-utils). Profiles name the C
 # library's lines from libc6-dbg (compressed DWARF, which the profile front
@@ -26,8 +30,8 @@ PACKAGES=(
   valgrind
   python3 xz-utils sqlite3 bzip2 gzip
   libpfm4-dev libdw-dev
-  gfortran papi-examples libpapi-dev
-  gnuplot-nox libmicrohttpd-dev curl libxml2-utils cmark-gfm
+  gfortran papi-examples libpapi-dev papi-tools
+  gnuplot-nox libmicrohttpd-dev curl libxml2-utils cmark-gfm prometheus
   linux-perf libc6-dbg binutils
   openmpi-bin libopenmpi-dev libjansson-dev
 )

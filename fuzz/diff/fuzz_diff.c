@@ -41,7 +41,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             diff_write(f, &d, &v, &diff_markdown_writer, mc);
             if (diff_limit_parse("INSTRUCTIONS:+1%", &l[0], err, sizeof err) == 0 &&
                 diff_limit_parse("INSTRUCTIONS:1000", &l[1], err, sizeof err) == 0)
-                diff_gate(f, &d, l, 2, err, sizeof err);
+            {
+                struct diff_verdict v;
+                if (diff_gate(f, &d, l, 2, &v, err, sizeof err) == 0 &&
+                    v.held + v.exceeded + v.not_comparable + v.not_gated != 2)
+                    abort(); /* each named limit is judged once, one way */
+            }
             fclose(f);
         }
         diff_free(&d);

@@ -233,16 +233,33 @@ uint64_t hpm_encode_blockers(const struct hpm_cu *u, const struct hpm_encoding *
 }
 
 /* The machine's wiring: counter c (unit c / counters) takes code k in mode
- * code / counters when code mod counters == c mod counters. */
+ * code / counters when code mod counters == c mod counters (a spec's code:
+ * its counting mode is the counter's). */
 static uint64_t can_codes(const struct hpm_cu *u, unsigned c, unsigned m)
 {
     const struct hpm_cu_codes *mc = u->ctx;
     uint64_t v = 0;
     unsigned i;
-    for (i = 0; i < mc->n_codes && i < HPM_ENCODE_MAX_EVENTS; i++)
-        if (mc->codes[i] % mc->counters == c % mc->counters && mc->codes[i] / mc->counters == m)
+    for (i = 0; i < mc->n_codes && i < HPM_ENCODE_MAX_EVENTS; i++) {
+        unsigned code = mc->codes[i] % HPM_ENCODE_INPUTS;
+        if (code % mc->counters == c % mc->counters && code / mc->counters == m)
             v |= (uint64_t)1 << i;
+    }
     return v;
+}
+
+unsigned hpm_cu_units_needed(const unsigned *codes, unsigned n, unsigned counters)
+{
+    unsigned most = 1, i, j;
+    for (i = 0; i < n; i++) {
+        unsigned same = 0;
+        for (j = 0; j < n; j++)
+            same += codes[j] % HPM_ENCODE_INPUTS % counters ==
+                    codes[i] % HPM_ENCODE_INPUTS % counters;
+        if (same > most)
+            most = same;
+    }
+    return most;
 }
 
 void hpm_cu_from_codes(struct hpm_cu *u, const struct hpm_cu_codes *m)
@@ -250,7 +267,7 @@ void hpm_cu_from_codes(struct hpm_cu *u, const struct hpm_cu_codes *m)
     memset(u, 0, sizeof *u);
     u->n_counters = m->units * m->counters;
     u->group_size = m->group ? m->group : 1;
-    u->n_modes = m->counters ? (1024 + m->counters - 1) / m->counters : 0;
+    u->n_modes = m->counters ? (HPM_ENCODE_INPUTS + m->counters - 1) / m->counters : 0;
     u->can = can_codes;
     u->ctx = m;
 }

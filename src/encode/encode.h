@@ -58,15 +58,25 @@ int hpm_encode(const struct hpm_cu *u, unsigned n_events, struct hpm_encoding *e
  * modes; as event indexes in *blockers (a bit each). 0: it was placed. */
 uint64_t hpm_encode_blockers(const struct hpm_cu *u, const struct hpm_encoding *e, unsigned i);
 
+/* The event inputs of a counter unit: codes 0..1023. */
+#define HPM_ENCODE_INPUTS 1024
+
 /* The machine's unit for a request of catalog codes: units x counters (a
  * code's counter is code mod counters, its mode code / counters), groups
- * of group counters. */
+ * of group counters. A code may be a catalog spec, an input code plus
+ * 1024 x the counting mode its counter counts in (catalog.h): the mode is
+ * the counter's, the input the code's, so one code in two modes takes two
+ * counters. */
 struct hpm_cu_codes {
     unsigned units, counters, group;
     const unsigned *codes;
     unsigned n_codes;
 };
 void hpm_cu_from_codes(struct hpm_cu *u, const struct hpm_cu_codes *m);
+
+/* The units a request of n codes needs on a machine with as many as its
+ * events need ([counters] units = 0): the most codes on one counter. */
+unsigned hpm_cu_units_needed(const unsigned *codes, unsigned n, unsigned counters);
 
 /* Decoding: the code that counter c (of the whole, unit c / counters)
  * counts in mode m. */

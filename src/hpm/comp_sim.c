@@ -343,18 +343,17 @@ struct sim_set {
     uint8_t off[HPM_SET_MAX_EVENTS];
 };
 
-/* The event's kind needs a cache, TLB, predictor or timing model. Under
- * `hpm run` (--hpm-model=on-demand) those run only once a program asks for
- * such an event: adding one to a set asks (HPM_VPMU_MODEL, interface 4; an
- * older tool runs its models from the start and answers EINVAL). */
+/* The event needs a cache, TLB, predictor or timing model (a counting mode
+ * the timing model's cycles). Under `hpm run` (--hpm-model=on-demand) those
+ * run only once a program asks for such an event: adding one to a set asks
+ * (HPM_VPMU_MODEL, interface 4; an older tool runs its models from the
+ * start and answers EINVAL). */
 static int needs_model(uint32_t i)
 {
-    unsigned kind = i;
-    int core;
     const struct hpm_cat_kind_info *k;
-    if (i >= CODE_BASE && hpm_catalog_spec_decode(i - CODE_BASE, &kind, &core, NULL) != 0)
-        return 0;
-    k = hpm_catalog_kind(kind);
+    if (i >= CODE_BASE)
+        return (hpm_catalog_spec_needs(i - CODE_BASE) & HPM_NEED_MODELS) != 0;
+    k = hpm_catalog_kind(i);
     return k && (k->needs & HPM_NEED_MODELS);
 }
 

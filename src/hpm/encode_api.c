@@ -51,18 +51,8 @@ HPM_EXPORT int hpm_encode_events(const char *machine_file, const char *const *na
     mc.codes = codes;
     mc.n_codes = (unsigned)n;
     mc.units = m.counter_unit.units;
-    if (!mc.units) {
-        /* as many units as the events need: the most on one counter */
-        int j;
-        mc.units = 1;
-        for (i = 0; i < n; i++) {
-            unsigned same = 0;
-            for (j = 0; j < n; j++)
-                same += codes[j] % mc.counters == codes[i] % mc.counters;
-            if (same > mc.units)
-                mc.units = same;
-        }
-    }
+    if (!mc.units)
+        mc.units = hpm_cu_units_needed(codes, (unsigned)n, mc.counters);
     hpm_cu_from_codes(&u, &mc);
     if (hpm_encode(&u, (unsigned)n, &e) != 0)
         return HPM_EINVAL;

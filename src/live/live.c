@@ -192,13 +192,22 @@ void hpm_live_close(struct hpm_live_reader *r)
     r->fd = -1;
 }
 
-/* Control characters of a name the traced program chose (its command
- * line) never reach a terminal raw. */
-static void printable(char *s)
+void hpm_live_printable(char *s)
 {
     for (; *s; s++)
         if ((unsigned char)*s < 0x20 || *s == 0x7f)
             *s = '?';
+}
+
+void hpm_live_fputs_printable(const char *s, FILE *f)
+{
+    char chunk[256];
+    size_t len = strlen(s), at;
+    for (at = 0; at < len; at += sizeof chunk - 1) {
+        snprintf(chunk, sizeof chunk, "%.*s", (int)(sizeof chunk - 1), s + at);
+        hpm_live_printable(chunk);
+        fputs(chunk, f);
+    }
 }
 
 /* A snapshot as a reader may use it: counts within their arrays, names
@@ -211,8 +220,8 @@ static void bound_snapshot(struct hpm_live *out)
         out->n_raw = HPM_LIVE_RAW;
     out->machine[sizeof out->machine - 1] = 0;
     out->command[sizeof out->command - 1] = 0;
-    printable(out->machine);
-    printable(out->command);
+    hpm_live_printable(out->machine);
+    hpm_live_printable(out->command);
 }
 
 static int read_seq(int fd, uint64_t *seq)
@@ -223,15 +232,38 @@ static int read_seq(int fd, uint64_t *seq)
                : -1;
 }
 
+/* A writer descheduled in the middle of an update (a loaded host: other
+ * processes take the cores for tens of milliseconds) keeps its sequence
+ * odd that long: a reader yields first, then sleeps a millisecond a try,
+ * and gives up only when an update has stayed open this long (the writer
+ * died in it). */
+#define SNAPSHOT_PATIENCE_MS 2000
+
+static uint64_t mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
 int hpm_live_snapshot(const struct hpm_live_reader *r, struct hpm_live *out)
 {
-    int tries;
+    unsigned tries;
+    uint64_t t0 = 0;
     if (!r->open)
         return -1;
-    for (tries = 0; tries < 1000; tries++) {
+    for (tries = 0;; tries++) {
         uint64_t s1, s2;
         if (read_seq(r->fd, &s1) != 0)
             return -1; /* truncated under us */
+        if (tries >= 100) {
+            const struct timespec ms = {0, 1000000L};
+            if (!t0)
+                t0 = mono_ms();
+            else if (mono_ms() - t0 > SNAPSHOT_PATIENCE_MS)
+                return -1;
+            nanosleep(&ms, NULL);
+        }
         if (s1 & 1) {
             sched_yield(); /* the writer is in the middle of an update */
             continue;

@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "vpmu_live.h"
@@ -37,6 +38,13 @@ void hpm_live_close(struct hpm_live_reader *r);
  * The command and machine names come back with control characters
  * replaced by '?', fit for a terminal. */
 int hpm_live_snapshot(const struct hpm_live_reader *r, struct hpm_live *out);
+
+/* Control characters (below 0x20, and 0x7f) of a name the traced program
+ * chose (its command line, a region's name; also read from a file that may
+ * be someone else's) replaced by '?', so that they never reach a terminal
+ * raw: in place, or as s is written to f. */
+void hpm_live_printable(char *s);
+void hpm_live_fputs_printable(const char *s, FILE *f);
 
 /* The pids of this pid namespace that publish a live view now, ascending;
  * returns how many (at most max). Stale views (nobody holds their

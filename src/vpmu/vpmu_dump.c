@@ -62,6 +62,7 @@ void vpmu_write_output(const HChar *fname, Bool at_exec)
     HChar prefix[HPM_VPMU_NAME_MAX + 64];
     static const HChar *const level_names[] = {"insn", "core", "full"};
 
+    vpmu_node_flush_final(); /* the cores' idle cycles to the mode counters */
     vpmu_upctrace_close(); /* every batch of this image is fed by now */
     sr = VG_(open)(fname, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
                    VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP | VKI_S_IROTH);

@@ -449,7 +449,7 @@ static void on_start_client_code(ThreadId tid, ULong blocks_done)
         live_publish(HPM_LIVE_RUNNING, 0);
     }
     if (VG_(read_millisecond_timer)() - live_last_ms >= (UInt)clo_live_ms) {
-        vpmu_account();
+        vpmu_account_view();
         live_publish(HPM_LIVE_RUNNING, 0);
     }
 }
@@ -708,18 +708,25 @@ static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nArgs, SysR
     }
 }
 
-/* A forked child starts with zero counts and its own output file (%p). */
+/* A forked child starts with zero counts and its own output file (%p).
+ * Its one thread is the one that forked (any of the parent's): the others'
+ * open calls and --hpm-only regions end here, as at their exit. */
 static void on_fork_child(ThreadId tid)
 {
     UInt i;
     struct vpmu_region_rec *r;
+    for (i = 1; i < VG_N_THREADS; i++) {
+        if ((ThreadId)i == tid || !vpmu_threads[i].used)
+            continue;
+        if (vpmu_prof_on)
+            vpmu_prof_thread_end((ThreadId)i);
+        vpmu_gate_thread_end((ThreadId)i);
+    }
+    vpmu_threads_fork_child(tid);
     vpmu_reset_all();
     vpmu_sample_fork_child();
     vpmu_procs_fork_child();
     vpmu_turns_fork_child(tid);
-    for (i = 1; i < VG_N_THREADS; i++)
-        if ((ThreadId)i != tid)
-            vpmu_threads[i].used = False;
     if (tid > 0 && tid < VG_N_THREADS) {
         struct vpmu_thread *t = &vpmu_threads[tid];
         t->n_ovf = 0; /* like perf events, not inherited by fork */

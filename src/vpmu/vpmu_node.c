@@ -27,6 +27,7 @@
 #include "machine_wire.h"
 #include "vpmu_cohtime.h"
 #include "vpmu_io.h"
+#include "vpmu_modes.h"
 #include "vpmu_node.h"
 #include "vpmu_profile.h"
 #include "vpmu_sample.h"
@@ -153,22 +154,26 @@ static UChar ev_upc[HPM_CAT_CODES];
 static UShort ev_counter[HPM_CAT_CODES];
 static ULong ev_fed[HPM_CAT_CODES]; /* cumulative value fed so far */
 static ULong ev_delta[HPM_CAT_CODES];
-/* Episodes of a cycles kind fed so far (a stall's misses, refills,
- * mispredicts: signal_episodes), and this batch's pulse count per input. */
-static ULong ev_ep_fed[HPM_CAT_CODES];
-static ULong ev_ep_delta[HPM_CAT_CODES];
-static uint32_t batch_pulses[HPM_CAT_CODES];
 /* Per code, the event that feeds its input (the first programmed), and its
  * level-high event (-1: none). */
 static Short code_index[HPM_CAT_CODES];
 static Short lh_index[HPM_CAT_CODES];
-/* Per code, some event of it counts in an edge mode: its input is fed as
- * pulses (one per event, or per episode of a cycles kind), where the
- * others keep the front-packed batch (one pulse: the same counts and
- * interrupt cycles as ever). any_edges: some code has. */
-static UChar code_edges[HPM_CAT_CODES];
-static Bool any_edges;
 static ULong node_cycles_fed;
+/* The events in a mode other than level high (vpmu_modes.h): their
+ * definition's value at programming or the last reset (mode_base), what
+ * their counters were fed since (mode_fed), this flush's share (mode_inc)
+ * and what of it the batch's chunks have not fed yet (mode_left); the
+ * units that hold one. Their level-low counts wait while a flush is for a
+ * live view (modes_held: host time decides when those come, and a level-low
+ * count depends on where its increments are taken); at_end: the flush
+ * before the counts are written. */
+static UInt n_mode_ev;
+static UShort mode_ev[HPM_CAT_CODES];
+static Long mode_base[HPM_CAT_CODES];
+static ULong mode_fed[HPM_CAT_CODES], mode_inc[HPM_CAT_CODES], mode_left[HPM_CAT_CODES];
+static Bool unit_modes[MAX_UPCS];
+static Bool modes_held, modes_at_end;
+static uint32_t batch_pulses[HPM_CAT_CODES];
 
 static struct hpm_upc *upcs[MAX_UPCS];
 static UInt n_upcs;
@@ -410,10 +415,11 @@ static void program(const UInt *codes, UInt n)
     }
     for (i = 0; i < HPM_CAT_CODES; i++) {
         code_index[i] = lh_index[i] = -1;
-        code_edges[i] = 0;
         batch_counts[i] = 0;
     }
-    any_edges = False;
+    for (u = 0; u < MAX_UPCS; u++)
+        unit_modes[u] = False;
+    n_mode_ev = 0;
     n_ev = n;
     want_rusage = False;
     for (i = 0; i < n; i++) {
@@ -429,9 +435,11 @@ static void program(const UInt *codes, UInt n)
             code_index[ev_code[i]] = (Short)i;
         if (ev_mode[i] == HPM_CAT_LEVEL_HIGH)
             lh_index[ev_code[i]] = (Short)i;
-        if (ev_mode[i] >= HPM_CAT_EDGE_RISE)
-            code_edges[ev_code[i]] = any_edges = True;
         place_event(i);
+        if (ev_mode[i] != HPM_CAT_LEVEL_HIGH) {
+            mode_ev[n_mode_ev++] = (UShort)i;
+            unit_modes[ev_upc[i]] = True;
+        }
     }
     upc_touched();
     node_ev_n = node_cyc_n = 0;
@@ -455,12 +463,14 @@ static void program(const UInt *codes, UInt n)
     }
 }
 
-static UInt kind_level(UInt kind)
+/* The instrumentation a spec needs (a mode: the timing model's). */
+static UInt spec_level(UInt spec)
 {
-    const struct hpm_cat_kind_info *k = hpm_catalog_kind(kind);
-    if (k->needs & (HPM_NEED_FULL | HPM_NEED_TIMING))
+    UInt kind;
+    Int core;
+    if (hpm_catalog_spec_needs(spec) & (HPM_NEED_FULL | HPM_NEED_TIMING))
         return VPMU_LEVEL_FULL;
-    if (kind == HPM_K_INSTRUCTIONS)
+    if (hpm_catalog_spec_decode(spec, &kind, &core, NULL) == 0 && kind == HPM_K_INSTRUCTIONS)
         return VPMU_LEVEL_INSN;
     return VPMU_LEVEL_CORE;
 }
@@ -531,12 +541,9 @@ void vpmu_node_init(void)
 
     level = VPMU_LEVEL_INSN;
     for (i = 0; i < n; i++) {
-        UInt kind;
-        Int core;
-        (void)hpm_catalog_decode(codes[i], &kind, &core);
-        needs |= hpm_catalog_kind(kind)->needs;
-        if ((Int)kind_level(kind) > level)
-            level = (Int)kind_level(kind);
+        needs |= hpm_catalog_spec_needs(codes[i]);
+        if ((Int)spec_level(codes[i]) > level)
+            level = (Int)spec_level(codes[i]);
     }
     run_timing = (needs & HPM_NEED_TIMING) != 0;
     run_hier = run_timing || (needs & HPM_NEED_HIER);
@@ -1824,85 +1831,21 @@ Bool vpmu_node_event_kind(UInt i, UInt *kind, Int *core)
 
 #define CHUNK ((ULong)1 << 31)
 
-/* The shape of a kind's per-cycle signal (docs/events.md, "Counting
- * modes"): an event kind pulses one cycle per event; the cycles kinds are
- * high for their cycles, CYCLES and NODE_CYCLES in one run (the core is
- * busy), a stall in one episode per cause: an access served beyond the L1
- * by a level with a latency, a TLB refill, a mispredict, a prefetch (the
- * additive timing model's terms, src/model/README.md). */
-enum { SIG_EVENTS, SIG_BUSY, SIG_EPISODES };
-
-static UInt signal_shape(UInt kind)
-{
-    switch (kind) {
-    case HPM_K_CYCLES:
-    case HPM_K_NODE_CYCLES: return SIG_BUSY;
-    case HPM_K_STALL_MEM_CYCLES:
-    case HPM_K_STALL_TLB_CYCLES:
-    case HPM_K_STALL_BRANCH_CYCLES:
-    case HPM_K_L2_CYCLES_PREFETCH_PENDING: return SIG_EPISODES;
-    default: return SIG_EVENTS;
-    }
-}
-
-/* A stall kind's episodes so far in core values kv (cumulative). */
-static ULong signal_episodes(UInt kind, const ULong *kv)
-{
-    const struct hpm_timing_params *t = &machine.timing;
-    switch (kind) {
-    case HPM_K_STALL_MEM_CYCLES:
-        return (t->l2_latency ? kv[HPM_K_L2_HITS] : 0) + (t->l3_latency ? kv[HPM_K_L3_HITS] : 0) +
-               (t->memory_latency ? kv[HPM_K_MEM_ACCESSES] : 0);
-    case HPM_K_STALL_TLB_CYCLES:
-        return t->tlb_miss ? kv[HPM_K_ITLB_MISSES] + kv[HPM_K_DTLB_MISSES] : 0;
-    case HPM_K_STALL_BRANCH_CYCLES: return t->mispredict ? kv[HPM_K_BR_MISPREDICTS] : 0;
-    case HPM_K_L2_CYCLES_PREFETCH_PENDING:
-        return t->prefetch_latency ? kv[HPM_K_L2_VALID_PREFETCHES] : 0;
-    default: return 0;
-    }
-}
-
-/* Pulses of an input with k events (high cycles) in a batch of n cycles:
- * one (front-packed) unless an edge mode counts it; then one per event,
- * one for a busy run, one per episode, merged where they cannot all fit
- * (a signal high in two cycles in a row is one pulse, on hardware too). */
-static uint32_t batch_pulse_count(UInt i, ULong k, ULong n)
-{
-    ULong p;
-    if (k == 0)
-        return 0;
-    if (!code_edges[ev_code[i]])
-        return 1;
-    switch (signal_shape(ev_kind[i])) {
-    case SIG_BUSY: p = 1; break;
-    case SIG_EPISODES: p = ev_ep_delta[i]; break;
-    default: p = k; break;
-    }
-    if (p > k)
-        p = k;
-    if (p > n - k + 1)
-        p = n - k + 1;
-    return p ? (uint32_t)p : 1;
-}
-
 /* Event i's value now: an event that moved puts its delta since the last
  * flush into batch_counts and joins the batch (batch_ev, batch_inputs: *n_in
  * of them; *batch the largest delta). batch_counts is all zeros between
  * flushes (each batch's inputs are cleared after it), so an event that did
  * not move writes nothing. */
-static inline void feed_event(UInt i, ULong v, ULong ep, UInt *n_in, ULong *batch)
+static inline void feed_event(UInt i, ULong v, UInt *n_in, ULong *batch)
 {
-    ULong d, dep;
+    ULong d;
     if (v == ev_fed[i])
         return;
     d = sub_sat(v, ev_fed[i]);
     ev_fed[i] = v; /* also a value that went back: later deltas start there */
-    dep = sub_sat(ep, ev_ep_fed[i]);
-    ev_ep_fed[i] = ep;
     if (d == 0)
         return;
     ev_delta[i] = d;
-    ev_ep_delta[i] = dep;
     /* the batch as it is when it is one chunk (nearly always: flushes come
      * every timeslice); a larger one is cut below */
     batch_counts[ev_code[i]] = (uint32_t)d;
@@ -1913,11 +1856,122 @@ static inline void feed_event(UInt i, ULong v, ULong ep, UInt *n_in, ULong *batc
         *batch = d;
 }
 
+/* Mode event i's definition now, from the values of the last flush. */
+static Long mode_value(UInt i)
+{
+    Int c = ev_core[i];
+    ULong x = c >= 0 ? cores[c].kv[ev_kind[i]] : ev_fed[code_index[ev_code[i]]];
+    return vpmu_mode_value(&machine.timing, ev_kind[i], ev_mode[i], x,
+                           c >= 0 ? cores[c].kv : NULL, node_cycles_fed, modes_at_end);
+}
+
+/* After programming or a reset: every mode counter counts from now. */
+static void modes_rebase(void)
+{
+    UInt j;
+    for (j = 0; j < n_mode_ev; j++) {
+        mode_base[mode_ev[j]] = mode_value(mode_ev[j]);
+        mode_fed[mode_ev[j]] = 0;
+    }
+}
+
+/* Each mode counter's share of this flush, what its definition moved
+ * since the last (never less than 0: the count stays at its highest), and
+ * the batch's cycles: at least n and what every share needs. */
+static ULong modes_step(ULong n)
+{
+    UInt j;
+    for (j = 0; j < n_mode_ev; j++) {
+        UInt i = mode_ev[j];
+        Long v = mode_value(i) - mode_base[i];
+        ULong need;
+        mode_inc[i] = 0;
+        if (v > (Long)mode_fed[i] && !(modes_held && ev_mode[i] == HPM_CAT_LEVEL_LOW)) {
+            mode_inc[i] = (ULong)v - mode_fed[i];
+            mode_fed[i] = (ULong)v;
+        }
+        mode_left[i] = mode_inc[i];
+        need = vpmu_mode_cycles_needed(ev_mode[i], mode_inc[i]);
+        if (need > n)
+            n = need;
+    }
+    return n;
+}
+
+static Bool listed(UInt code, UInt n_in)
+{
+    UInt j;
+    for (j = 0; j < n_in; j++)
+        if (batch_inputs[j] == code)
+            return True;
+    return False;
+}
+
+/* Unit u's chunk of `chunk` cycles when it holds mode counters: the
+ * batch's inputs front-packed, each mode counter's input with the signal
+ * that adds its share of the chunk (vpmu_modes.h), listed every chunk: a
+ * level-low input left out would be low in all of it. */
+static void advance_unit_modes(UInt u, ULong chunk, UInt n_in)
+{
+    uint32_t kept[HPM_CAT_CODES];
+    UInt j, n = n_in, m = 0;
+    for (j = 0; j < n_in; j++)
+        batch_pulses[batch_inputs[j]] = 1;
+    for (j = 0; j < n_mode_ev; j++) {
+        UInt i = mode_ev[j], code = ev_code[i];
+        ULong share, k, p;
+        if (ev_upc[i] != u)
+            continue;
+        share = ev_mode[i] == HPM_CAT_LEVEL_LOW ? chunk : chunk / 2;
+        share = mode_left[i] < share ? mode_left[i] : share;
+        mode_left[i] -= share;
+        vpmu_mode_signal(ev_mode[i], share, chunk, &k, &p);
+        if (!listed(code, n_in))
+            batch_inputs[n++] = code;
+        kept[m++] = batch_counts[code];
+        batch_counts[code] = (uint32_t)k;
+        batch_pulses[code] = (uint32_t)p;
+    }
+    tl_assert(hpm_upc_advance_signals(upcs[u], (uint32_t)chunk, batch_counts, batch_pulses,
+                                      batch_inputs, n) == HPM_UPC_OK);
+    for (j = m = 0; j < n_mode_ev; j++)
+        if (ev_upc[mode_ev[j]] == u)
+            batch_counts[ev_code[mode_ev[j]]] = kept[m++];
+}
+
+/* The batch of n cycles to every unit, in chunks of at most 2^31 cycles.
+ * Front-packed batches compose: cutting one into chunks, each input taking
+ * min(left, chunk) events per chunk, is the same signal. */
+static void feed_units(ULong n, UInt n_in)
+{
+    UInt j, u;
+    Bool cut = n >= CHUNK;
+    while (n > 0) {
+        ULong chunk = n < CHUNK ? n : CHUNK;
+        for (j = 0; cut && j < n_in; j++) {
+            UInt i = batch_ev[j];
+            ULong d = ev_delta[i] < chunk ? ev_delta[i] : chunk;
+            batch_counts[ev_code[i]] = (uint32_t)d;
+            ev_delta[i] -= d;
+        }
+        for (u = 0; u < n_upcs; u++) {
+            if (unit_modes[u])
+                advance_unit_modes(u, chunk, n_in);
+            else
+                tl_assert(hpm_upc_advance_sparse(upcs[u], (uint32_t)chunk, batch_counts,
+                                                 batch_inputs, n_in) == HPM_UPC_OK);
+        }
+        n -= chunk;
+    }
+    for (j = 0; j < n_in; j++)
+        batch_counts[batch_inputs[j]] = 0;
+}
+
 void vpmu_node_flush(void)
 {
     ULong nv[HPM_K_NODE_COUNT];
-    ULong batch = 0, ncyc, d;
-    UInt c, i, j, u, n_in = 0;
+    ULong batch = 0, ncyc;
+    UInt c, i, j, n_in = 0;
     if (coh_time && coh_replay_final())
         coh_replay(); /* no thread can run: what they logged is final */
 
@@ -1943,7 +1997,7 @@ void vpmu_node_flush(void)
             i = core_kind_feed[c][j];
             if (i == NOT_PROGRAMMED)
                 continue;
-            feed_event(i, kv[j], any_edges ? signal_episodes(j, kv) : 0, &n_in, &batch);
+            feed_event(i, kv[j], &n_in, &batch);
             credit_due[c] |= 1ULL << j;
         }
     }
@@ -1959,7 +2013,7 @@ void vpmu_node_flush(void)
             node_values_from(raw, nv);
             for (j = 0; j < node_ev_n; j++) {
                 i = node_ev[j];
-                feed_event(i, nv[ev_kind[i] - HPM_K_CORE_COUNT], 0, &n_in, &batch);
+                feed_event(i, nv[ev_kind[i] - HPM_K_CORE_COUNT], &n_in, &batch);
             }
             for (j = VPMU_PR_CORE_N; j < VPMU_PR_N; j++)
                 node_raw_walked[j - VPMU_PR_CORE_N] = raw[j];
@@ -1968,7 +2022,7 @@ void vpmu_node_flush(void)
         } else {
             nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT] = node_cycles();
             for (j = 0; j < node_cyc_n; j++)
-                feed_event(node_cyc[j], nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT], 0, &n_in,
+                feed_event(node_cyc[j], nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT], &n_in,
                            &batch);
         }
     }
@@ -1976,65 +2030,25 @@ void vpmu_node_flush(void)
     node_cycles_fed = nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT];
     if (ncyc > batch)
         batch = ncyc;
+    if (n_mode_ev)
+        batch = modes_step(batch);
     if (vpmu_upctrace_on) /* hpm upc-explore's stream: this batch, as fed below */
         batch_sink(n_upcs ? upcs[0] : NULL, batch, n_in, batch_ev, ev_code, ev_delta);
-    if (batch > 0 && batch < CHUNK) {
-        if (any_edges) {
-            for (j = 0; j < n_in; j++)
-                batch_pulses[batch_inputs[j]] =
-                    batch_pulse_count(batch_ev[j], batch_counts[batch_inputs[j]], batch);
-            for (u = 0; u < n_upcs; u++)
-                tl_assert(hpm_upc_advance_signals(upcs[u], (uint32_t)batch, batch_counts,
-                                                  batch_pulses, batch_inputs,
-                                                  n_in) == HPM_UPC_OK);
-        } else {
-            for (u = 0; u < n_upcs; u++)
-                tl_assert(hpm_upc_advance_sparse(upcs[u], (uint32_t)batch, batch_counts,
-                                                 batch_inputs, n_in) == HPM_UPC_OK);
-        }
-        for (j = 0; j < n_in; j++)
-            batch_counts[batch_inputs[j]] = 0;
+    feed_units(batch, n_in);
+}
+
+void vpmu_node_modes_hold(Bool held)
+{
+    modes_held = held;
+}
+
+void vpmu_node_flush_final(void)
+{
+    if (n_mode_ev == 0)
         return;
-    }
-    /* Front-packed batches compose: cutting one into chunks, each input
-     * taking min(left, chunk) events per chunk, is the same signal. An
-     * input fed as pulses takes its share of the events and pulses left
-     * instead, in proportion to the chunk's part of the cycles left (the
-     * pulses then stay apart unless the signal fills the chunk). */
-    while (batch > 0) {
-        ULong chunk = batch < CHUNK ? batch : CHUNK;
-        for (j = 0; j < n_in; j++) {
-            i = batch_ev[j];
-            if (any_edges && code_edges[ev_code[i]]) {
-                UInt shape = signal_shape(ev_kind[i]);
-                ULong p = shape == SIG_EVENTS ? ev_delta[i] : ev_ep_delta[i];
-                d = (ULong)((unsigned __int128)ev_delta[i] * chunk / batch);
-                p = (ULong)((unsigned __int128)p * chunk / batch);
-                if (shape == SIG_EPISODES)
-                    ev_ep_delta[i] -= p;
-                if (d && (p == 0 || shape == SIG_BUSY))
-                    p = 1;
-                if (p > d)
-                    p = d;
-                if (p > chunk - d + 1)
-                    p = chunk - d + 1;
-                batch_counts[ev_code[i]] = (uint32_t)d;
-                batch_pulses[ev_code[i]] = (uint32_t)p;
-                ev_delta[i] -= d;
-                continue;
-            }
-            d = ev_delta[i] < chunk ? ev_delta[i] : chunk;
-            batch_counts[ev_code[i]] = (uint32_t)d;
-            batch_pulses[ev_code[i]] = d != 0;
-            ev_delta[i] -= d;
-        }
-        for (u = 0; u < n_upcs; u++)
-            tl_assert(hpm_upc_advance_signals(upcs[u], (uint32_t)chunk, batch_counts, batch_pulses,
-                                              batch_inputs, n_in) == HPM_UPC_OK);
-        batch -= chunk;
-    }
-    for (j = 0; j < n_in; j++)
-        batch_counts[batch_inputs[j]] = 0;
+    modes_at_end = True;
+    vpmu_node_flush();
+    modes_at_end = False;
 }
 
 /* ------------------------------------------------------------------ reads */
@@ -2127,6 +2141,7 @@ void vpmu_node_reset(void)
     for (u = 0; u < n_upcs; u++)
         hpm_upc_reset_counters(upcs[u]);
     upc_touched();
+    modes_rebase();
 }
 
 Int vpmu_node_mmio_read(UInt upc, ULong offset, ULong *value)
@@ -2159,9 +2174,9 @@ Int vpmu_node_select(const UInt *codes, UInt n)
         if (codes[i] >= HPM_CAT_SPECS || !code_ok(codes[i], &kind, &core))
             return -1;
         /* only events whose models already run: the instrumentation is fixed */
-        if ((Int)kind_level(kind) > level)
+        if ((Int)spec_level(codes[i]) > level)
             return -1;
-        if (hpm_catalog_kind(kind)->needs & HPM_NEED_MODELS & ~running_models())
+        if (hpm_catalog_spec_needs(codes[i]) & HPM_NEED_MODELS & ~running_models())
             return -1;
         for (j = 0; j < i; j++)
             if (codes[j] == codes[i])
@@ -2176,10 +2191,9 @@ Int vpmu_node_select(const UInt *codes, UInt n)
         for (i = 0; i < n; i++) {
             ev_fed[i] = ev_core[i] >= 0 ? cores[(UInt)ev_core[i]].kv[ev_kind[i]]
                                         : nv[ev_kind[i] - HPM_K_CORE_COUNT];
-            ev_ep_fed[i] =
-                ev_core[i] >= 0 ? signal_episodes(ev_kind[i], cores[(UInt)ev_core[i]].kv) : 0;
         }
     }
+    modes_rebase();
     return 0;
 }
 

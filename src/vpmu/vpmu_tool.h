@@ -173,6 +173,8 @@ void vpmu_retranslate_all(const HChar *why);
 Int vpmu_models_start(void);
 /* After the running thread or its frozen state changed. */
 void vpmu_run_state_apply(void);
+/* A forked child: the forking thread becomes its thread 1, on core 0. */
+void vpmu_threads_fork_child(ThreadId tid);
 /* Every count to 0 (HPM_VPMU_RESET, a forked child). */
 void vpmu_reset_all(void);
 

@@ -43,7 +43,11 @@
  *   the waker's clock. When its turn comes before it is back from the
  *   call, the others wait for it. Waits for a thread not back are bounded
  *   by a second of host time: a call that did block, or a wake the kernel
- *   did not deliver, then costs only the order, never the progress.
+ *   did not deliver, then costs only the order, never the progress;
+ * - a thread that goes into a futex wait is asleep in the kernel before
+ *   another thread runs client code (settle), so the kernel queues a word's
+ *   waiters in the order they began to wait, and a wake of n makes able
+ *   the n that began first: those the kernel wakes.
  *
  * Whether a thread is able to run changes only while it, or the thread that
  * wakes it, holds Valgrind's lock, and the turns are decided from
@@ -56,6 +60,7 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
@@ -104,7 +109,9 @@ static struct turn_thread {
     ULong ran_at_call; /* all turns' instructions when its call began */
     ULong next_turn;   /* its next turn's length (0: the first) */
     Addr waits_on;     /* the futex word it waits on, 0 none */
+    ULong wait_seq;    /* when it began to wait there (the kernel's queue order) */
     Addr clear_tid;    /* the word its exit wakes, 0 none */
+    Int lwp;           /* its kernel thread id, 0 not asked yet */
 } *tt;
 static ThreadId holder = VG_INVALID_THREADID;
 static Long holder_left;    /* the holder's budget while it does not run */
@@ -120,6 +127,11 @@ static struct gone {
     ULong clock;
 } gone[GONE_N];
 static UInt gone_next;
+/* A thread that went into a futex wait: no other thread runs client code
+ * until the kernel has it asleep (settle), so the kernel queues a word's
+ * waiters in the order they began to wait, the order the tool keeps. */
+static ThreadId settling = VG_INVALID_THREADID;
+static ULong wait_seq_next;
 static Bool waiting_woken;
 static UInt top_tid;        /* no thread id above this one is used */
 static ULong floor_clock;   /* the latest frontier given (vpmu_turns_frontier) */
@@ -165,30 +177,75 @@ static Bool may_hold(ThreadId t)
     return tt[t].able || tt[t].woken || tt[t].prompt;
 }
 
+static Bool waits_there(ThreadId t, Addr word)
+{
+    return !tt[t].able && !tt[t].woken && tt[t].waits_on == word;
+}
+
 /* A wake of up to n threads waiting on word at modeled time `clock`: the
- * waiters the tool knows are able from now, at that clock, when n covers
- * them all or the wake is for every waiter (a broadcast); else the kernel
- * chooses some, who come back when they do. Made before the waker's call
- * gives up Valgrind's lock (the woken take it at once). A waiter the kernel
- * does not find waiting yet sees the word changed and returns at once. */
+ * waiters are able from now, at that clock, all of them for a broadcast,
+ * else the n that began to wait first, as the kernel's queue has them
+ * (settle). Made before the waker's call gives up Valgrind's lock (the
+ * woken take it at once). */
 static ULong wake(Addr word, ULong n, Bool broadcast, ULong clock)
 {
-    ThreadId t;
-    ULong waiting = 0;
-    if (!word || n == 0)
+    ThreadId t, first;
+    ULong woken;
+    if (!word)
         return 0;
-    for (t = 1; t <= top_tid; t++)
-        if (!tt[t].able && !tt[t].woken && tt[t].waits_on == word)
-            waiting++;
-    if (waiting == 0 || (waiting > n && !broadcast))
-        return 0;
-    for (t = 1; t <= top_tid; t++)
-        if (!tt[t].able && !tt[t].woken && tt[t].waits_on == word) {
-            tt[t].woken = True;
-            if (tt[t].clock < clock)
-                tt[t].clock = clock;
-        }
-    return waiting;
+    for (woken = 0; woken < n || broadcast; woken++) {
+        first = VG_INVALID_THREADID;
+        for (t = 1; t <= top_tid; t++)
+            if (waits_there(t, word) &&
+                (first == VG_INVALID_THREADID || tt[t].wait_seq < tt[first].wait_seq))
+                first = t;
+        if (first == VG_INVALID_THREADID)
+            break;
+        tt[first].woken = True;
+        if (tt[first].clock < clock)
+            tt[first].clock = clock;
+    }
+    return woken;
+}
+
+/* Thread t sleeps (or waits for Valgrind's lock, its call over): its
+ * /proc state is S or D. */
+static Bool asleep(ThreadId t)
+{
+    HChar path[64], buf[256];
+    const HChar *p;
+    SysRes sr;
+    Int fd, n;
+    VG_(snprintf)(path, sizeof path, "/proc/self/task/%d/stat", tt[t].lwp);
+    sr = VG_(open)(path, VKI_O_RDONLY, 0);
+    if (sr_isError(sr))
+        return True; /* gone */
+    fd = (Int)sr_Res(sr);
+    n = VG_(read)(fd, buf, sizeof buf - 1);
+    VG_(close)(fd);
+    if (n <= 0)
+        return True;
+    buf[n] = 0;
+    p = VG_(strrchr)(buf, ')'); /* after the command, which may hold anything */
+    return !p || p[1] != ' ' || p[2] == 'S' || p[2] == 'D';
+}
+
+/* Before another thread runs client code: the thread that went into a
+ * futex wait is asleep in the kernel (at most a second of host time: a
+ * wait the kernel returned from at once comes back as any call does). */
+static void settle(ThreadId runner)
+{
+    UInt since;
+    ThreadId t = settling;
+    if (t == VG_INVALID_THREADID || t == runner)
+        return;
+    settling = VG_INVALID_THREADID;
+    since = VG_(read_millisecond_timer)();
+    while (!tt[t].able && tt[t].lwp && !asleep(t) &&
+           VG_(read_millisecond_timer)() - since < 1000) {
+        struct vki_timespec ts = {0, 20000};
+        (void)VG_(do_syscall)(__NR_nanosleep, (RegWord)&ts, 0, 0, 0, 0, 0, 0, 0);
+    }
 }
 
 /* The gone entry of word, or NULL. */
@@ -292,6 +349,7 @@ Bool vpmu_turns_start(ThreadId tid)
         return True;
     tables();
     note_tid(tid);
+    settle(tid);
     tt[tid].able = True; /* it runs client code */
     tt[tid].woken = tt[tid].prompt = False;
     if (holder == VG_INVALID_THREADID || !may_hold(holder))
@@ -371,6 +429,8 @@ void vpmu_turns_syscall(ThreadId tid, UInt sysno, const UWord *args, UInt nargs)
         return;
     tables();
     note_tid(tid);
+    if (!tt[tid].lwp)
+        tt[tid].lwp = VG_(gettid)();
     tt[tid].waits_on = 0;
     if (sysno == __NR_futex && nargs >= 2 &&
         (futex_op(args[1]) == VKI_FUTEX_WAIT || futex_op(args[1]) == VKI_FUTEX_WAIT_BITSET))
@@ -403,6 +463,9 @@ void vpmu_turns_syscall(ThreadId tid, UInt sysno, const UWord *args, UInt nargs)
         } else if (nargs >= 3 && VG_(am_is_valid_for_client)(tt[tid].waits_on, 4, VKI_PROT_READ) &&
                    *(const volatile UInt *)tt[tid].waits_on != (UInt)args[2]) {
             tt[tid].prompt = True; /* the word changed: EAGAIN at once */
+        } else {
+            tt[tid].wait_seq = ++wait_seq_next;
+            settling = tid;
         }
     }
     if (tid == holder) {
@@ -497,9 +560,12 @@ void vpmu_turns_fork_child(ThreadId tid)
         return;
     vpmu_cohtime_fork_child(); /* the logs are the parent's threads' */
     tables();
-    for (t = 1; t <= top_tid; t++)
+    for (t = 1; t <= top_tid; t++) {
         tt[t].able = tt[t].woken = tt[t].prompt = False;
+        tt[t].lwp = 0; /* a new process: new kernel thread ids */
+    }
     note_tid(tid);
+    settling = VG_INVALID_THREADID;
     waiting_woken = False;
     tt[tid].able = True;
     holder = tid;

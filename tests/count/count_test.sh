@@ -343,6 +343,23 @@ assert n >= 1' || fail "interval JSON lines do not parse"
     run plot series.csv -o s.png -e INSTRUCTIONS --total
     expect_rc 0
     [ "$(head -c 4 s.png | od -An -c | tr -d ' ')" = "211PNG" ] || fail "s.png is not a PNG"
+    # with cycles counted, the series has modeled time: its last point is
+    # the report's cycles at the clock, and the plot's axis and rates are
+    # in it, titled with the program and events
+    run count -I 50 -e FP_DP_SCALAR,CYCLES --csv -o m.csv -- "$prog" adds 3000000
+    expect_rc 0
+    cp err mseries.csv
+    grep -q "^time_s,event,delta,rate_per_s,total,modeled_s,rate_per_modeled_s$" mseries.csv ||
+        fail "no modeled columns: $(head -3 mseries.csv)"
+    last=$(awk -F, '$2 == "CYCLES" && $1 ~ /^[0-9]/ { m = $6 } END { printf "%.0f", m * 850000000 }' mseries.csv)
+    cyc=$(awk -F, '$1 == "event" && $2 == "CYCLES" && $5 == "" { print $7 }' m.csv)
+    [ "$(( last - cyc ))" -le 1 ] && [ "$(( cyc - last ))" -le 1 ] ||
+        fail "modeled time $last cycles, the report $cyc"
+    run plot mseries.csv -o m.svg
+    expect_rc 0
+    grep -q "modeled time (s)" m.svg || fail "m.svg's axis is not modeled time"
+    grep -q "count_prog adds 3000000: FP_DP_SCALAR, CYCLES" m.svg || fail "m.svg's title"
+    grep -q "host time (s): the series has no cycles" s.svg || fail "s.svg does not say host time"
     printf 'no series here\n' >bad.csv
     run plot bad.csv
     expect_rc 1
@@ -350,6 +367,84 @@ assert n >= 1' || fail "interval JSON lines do not parse"
     run count -I 5 -- "$prog" adds 10
     expect_rc 2
     expect_err "--interval takes a number from 10 to 3600000"
+    ;;
+progress)
+    # a run of over 2 s on a terminal (script's pseudo-terminal) shows the
+    # progress line, updated in place and erased before the report; into a
+    # pipe it shows none, unless --progress asks; --quiet silences it
+    command -v script >/dev/null || fail "script (bsdutils) is missing"
+    TERM=dumb script -qec "'$hpm' count -e INSTRUCTIONS -- /bin/sleep 3" /dev/null >tty.txt
+    grep -q "elapsed, .* instructions (.*/s), 1 process, 1 thread" tty.txt ||
+        fail "no progress line on a terminal: $(head -c 600 tty.txt)"
+    # every line is erased (CR, erase to the end): the report starts clean
+    tr '\r' '\n' <tty.txt >lines.txt
+    grep -q "^$(printf '\033')\[Khpm count: /bin/sleep" lines.txt ||
+        fail "the report does not start on an erased line: $(od -c tty.txt | tail -20)"
+    grep -q "elapsed.*hpm count: /bin/sleep" lines.txt && fail "the report follows the line"
+    grep -q "^ INSTRUCTIONS" lines.txt || fail "no report on the terminal"
+    run count -e INSTRUCTIONS -- /bin/sleep 3
+    expect_rc 0
+    grep -q "elapsed" err && fail "a progress line into a pipe"
+    run count --progress -e INSTRUCTIONS -- /bin/sleep 3
+    expect_rc 0
+    expect_err "^hpm: 0:0[2-9] elapsed, .* instructions"
+    grep -q "$(printf '\033')" err && fail "terminal codes into a pipe"
+    TERM=dumb script -qec "'$hpm' count --quiet -e INSTRUCTIONS -- /bin/sleep 3" /dev/null >tty.txt
+    grep -q "elapsed\|counting on the virtual PMU" tty.txt && fail "--quiet printed progress"
+    grep -q "^ INSTRUCTIONS" tty.txt || fail "--quiet lost the report"
+    ;;
+serve_prometheus)
+    # Debian's Prometheus scrapes hpm serve (OpenMetrics, as it asks) while
+    # hpm count runs a program: after the program ended, Prometheus has its
+    # final counts, the report's exactly, and hpm_process_running 0;
+    # promtool checks the Prometheus text format, asked for with Accept
+    command -v prometheus >/dev/null && command -v promtool >/dev/null ||
+        fail "prometheus and promtool are missing (scripts/install-deps.sh)"
+    "$hpm" serve --port 0 --keep 10 >serve.out 2>serve.err &
+    sv=$!
+    i=0
+    while [ $i -lt 50 ] && ! grep -q http serve.out; do sleep 0.1; i=$((i + 1)); done
+    url=$(awk '{ print $3 }' serve.out)
+    [ -n "$url" ] || { kill $sv; fail "hpm serve did not start: $(cat serve.err)"; }
+    target=${url#http://}
+    target=${target%/metrics}
+    printf 'global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: hpm\n    static_configs:\n      - targets: ["%s"]\n' \
+        "$target" >prom.yml
+    port=$((20000 + $$ % 20000))
+    prometheus --config.file=prom.yml --storage.tsdb.path=tsdb \
+        --web.listen-address=127.0.0.1:$port >prom.log 2>&1 &
+    pm=$!
+    q() { # q PROMQL: the values of an instant query, one a line
+        curl -sf --data-urlencode "query=$1" "http://127.0.0.1:$port/api/v1/query" |
+            "$py" -c 'import json, sys
+for r in json.load(sys.stdin)["data"]["result"]:
+    print(r["value"][1])'
+    }
+    i=0
+    while [ $i -lt 100 ] && [ "$(q 'up{job="hpm"}' 2>/dev/null)" != 1 ]; do
+        sleep 0.2
+        i=$((i + 1))
+    done
+    [ "$(q 'up{job="hpm"}')" = 1 ] ||
+        { kill $sv $pm; fail "Prometheus does not scrape hpm serve: $(tail -5 prom.log)"; }
+    run count -e FP_DP_SCALAR --csv -o r.csv -- "$prog" slowadds 41 2000000
+    total=$(awk -F, '$1 == "event" && $2 == "FP_DP_SCALAR" && $5 == "" { print $7 }' r.csv)
+    sel='{kind="FP_DP_SCALAR",core="0"} * on(pid) group_left hpm_process_info{command=~".*count_prog slowadds 41 2000000"}'
+    i=0
+    while [ $i -lt 50 ] && [ "$(q "hpm_events_total$sel")" != "$total" ]; do
+        sleep 0.2
+        i=$((i + 1))
+    done
+    got=$(q "hpm_events_total$sel")
+    ended=$(q "hpm_process_running * on(pid) group_left hpm_process_info{command=~\".*count_prog slowadds 41 2000000\"}")
+    curl -sf -H 'Accept: text/plain; version=0.0.4' -D headers.txt "$url" >text.txt
+    kill $pm $sv
+    wait $pm $sv
+    expect_eq "Prometheus' final FP_DP_SCALAR" "$got" "$total"
+    expect_eq "Prometheus' hpm_process_running at the end" "$ended" 0
+    grep -qi "^Content-Type: text/plain; version=0.0.4" headers.txt || fail "$(cat headers.txt)"
+    grep -q "# EOF" text.txt && fail "the text format ends with # EOF"
+    promtool check metrics <text.txt >lint.txt 2>&1 || fail "promtool: $(cat lint.txt)"
     ;;
 serve)
     # the OpenMetrics endpoint, scraped with curl and parsed
@@ -419,16 +514,28 @@ pmu_auto)
         # a hardware PMU counted both (not this project's machine)
         expect_eq "pmu" "$(csv_val info pmu '' '' '' '')" perf
     else
-        expect_err "hpm: note: --pmu=auto: event 'FP_DP_SCALAR' has no perf_event equivalent"
+        # the note says why auto chose the virtual PMU where a hardware PMU
+        # could have counted; without one that is no news
+        if [ "$(csv_val info host_pmu '' '' '' '')" = absent ]; then
+            grep -q -- "--pmu=auto" err && fail "auto's note without a hardware PMU"
+        else
+            expect_err "hpm: note: --pmu=auto: event 'FP_DP_SCALAR' has no perf_event equivalent"
+        fi
         expect_err "counting on the virtual PMU"
         expect_eq "source" "$(csv_val info source '' '' '' '')" modeled
         expect_eq "FP_DP_SCALAR" "$(csv_val event FP_DP_SCALAR '' '' '' '')" \
             "$(awk -F, '$1 == "event" && $2 == "FP_DP_SCALAR" && $6 == "" { print $7 }' virtual.csv)"
         expect_range "FP_DP_SCALAR" "$(csv_val event FP_DP_SCALAR '' '' '' '')" 100000 100000
     fi
-    run count -e INSTRUCTIONS --csv -- "$prog" adds 1000
+    run count -e INSTRUCTIONS -- "$prog" adds 1000
     expect_rc 0
-    if [ "$(csv_val info source '' '' '' '')" = modeled ]; then
+    if grep -q "^ host PMU  no hardware PMU here" out; then
+        # no PMU at all: the report's line says so, once in the run
+        [ "$(cat out err | grep -c "perf_event_open")" -eq 1 ] ||
+            fail "the missing PMU is said more than once"
+        grep -q -- "--pmu=auto" err && fail "auto's note without a hardware PMU"
+        expect_err "^hpm: counting on the virtual PMU, machine bgp (modeled)$"
+    elif grep -q "^ source    virtual PMU (modeled)" out; then
         expect_err "hpm: note: --pmu=auto: INSTRUCTIONS (perf::INSTRUCTIONS) is not available here"
         expect_err "counting on the virtual PMU instead"
     fi
@@ -570,6 +677,14 @@ fake_*)
         expect_rc 0
         [ -L link.txt ] || fail "link.txt replaced: -o renamed over a non-regular file"
         grep -q "status 0" real.txt || fail "real.txt lacks the report"
+        # --note: the user's texts are in a run's report, text and JSON
+        run count --note "build 1234" --note=second -e INSTRUCTIONS -- true
+        expect_rc 0
+        expect_out "^ note      build 1234$"
+        expect_out "^ note      second$"
+        run count --json --note "build 1234" -e INSTRUCTIONS -- true
+        expect_rc 0
+        expect_out '"notes":\["build 1234"\]'
         ;;
     fake_signal)
         run count -e PU2_INSTRUCTIONS --csv -- sh -c 'kill -SEGV $$'
@@ -616,6 +731,17 @@ fake_*)
         expect_rc 0
         expect_out "the program started 1 more process; --no-children"
         expect_out "^ INSTRUCTIONS  *4336 "
+        # the program's arguments (the header) and the argv it gives a
+        # child (the process table) reach the terminal without their
+        # control characters: an escape sequence would retitle or clear it
+        esc=$(printf '\033') bel=$(printf '\007')
+        FAKE_FORK=1 FAKE_CHILD_COMMAND="child ${esc}]0;TITLE$bel" \
+            run count -e INSTRUCTIONS -- true "x${esc}[2Jy"
+        expect_rc 0
+        grep -q "$esc" out && fail "an escape character reached the report"
+        grep -q "$bel" out && fail "a bell character reached the report"
+        expect_out "^hpm count: true 'x?\[2Jy'$"
+        expect_out " child ?\]0;TITLE?$"
         ;;
     fake_output)
         # -o is checked before the program runs: a folder is refused
@@ -703,7 +829,11 @@ bad_machine)
     [ -e r.txt ] && fail "r.txt written"
     run count --machine nosuch -- true
     expect_rc 2
-    expect_err "no machine 'nosuch'"
+    expect_err "no machine 'nosuch'; the machines are bgl, bgp, host"
+    grep -q "did you mean" err && fail "a suggestion for nosuch"
+    run count --machine bgq -- true
+    expect_rc 2
+    expect_err "no machine 'bgq' (did you mean bgl or bgp?); the machines are bgl, bgp, host"
     run count --machine /dev/zero -- true
     expect_rc 2
     expect_err "/dev/zero: not a regular file"
@@ -721,6 +851,18 @@ bad_events)
     run count -e NOSUCH_EVENT -o r.txt -- true
     expect_rc 2
     expect_err "unknown event 'NOSUCH_EVENT'"
+    # a slip gets the closest names (prefix and mode kept), a stranger none
+    run count -e INSTRUCTONS -o r.txt -- true
+    expect_rc 2
+    expect_err "unknown event 'INSTRUCTONS' (did you mean INSTRUCTIONS?"
+    run count -e pu1_l1d_mises:edge-rsie -o r.txt -- true
+    expect_rc 2
+    expect_err "did you mean pu1_L1D_MISSES:edge-rise?"
+    run count -e NOSUCH_EVENT -o r.txt -- true
+    grep -q "did you mean" err && fail "a suggestion for NOSUCH_EVENT"
+    run list INSTRUCTONS
+    expect_rc 1
+    expect_err "no event matches 'INSTRUCTONS' (did you mean INSTRUCTIONS?)"
     run count -e INSTRUCTIONS,PU9_INSTRUCTIONS -o r.txt -- true
     expect_rc 2
     expect_err "event 'PU9_INSTRUCTIONS': machine bgp has 4 cores"
@@ -749,6 +891,13 @@ usage)
     run count --bogus -- true
     expect_rc 2
     expect_err "unknown option '--bogus'"
+    grep -q "did you mean" err && fail "a suggestion for --bogus"
+    run count --machin=bgp -- true
+    expect_rc 2
+    expect_err "unknown option '--machin=bgp' (did you mean --machine?)"
+    run coutn
+    expect_rc 2
+    expect_err "unknown command 'coutn' (did you mean count?)"
     run count --json --csv -- true
     expect_rc 2
     run count --start=maybe -- true
@@ -788,6 +937,11 @@ list)
     run list nosuch
     expect_rc 1
     expect_err "no event matches 'nosuch'"
+    run list -o l.txt L1D
+    expect_rc 0
+    grep -q L1D_MISSES l.txt && [ ! -s out ] || fail "list -o l.txt"
+    run list -o l2.txt nosuch
+    [ ! -e l2.txt ] || fail "a list that matched nothing wrote l2.txt"
     run list
     expect_rc 0
     n=$(grep -c ' yes ' out)

@@ -8,6 +8,7 @@
 # -e INSTRUCTIONS). Like valgrind it runs in the process hpm started, so $$ is
 # the pid that %p names, and it dies of the signal that killed the program.
 #   FAKE_FORK=1       also write a second process's file (a forked child)
+#   FAKE_CHILD_COMMAND=TEXT  that child's command line (default: its pid)
 #   FAKE_NO_OUTPUT=1  write nothing (valgrind could not start the program)
 #   FAKE_READY=FILE   create FILE once the program runs (for signal tests)
 #   FAKE_RM_DIR=1     remove the output folder instead of writing (a folder
@@ -40,9 +41,9 @@ st=$?
 
 [ "${FAKE_NO_OUTPUT:-0}" = 1 ] && exit $st
 [ "${FAKE_RM_DIR:-0}" = 1 ] && { rm -rf "$(dirname "$file")"; exit $st; }
-write() {
+write() { # PID COMMAND
     echo "hpm-vpmu 2"
-    echo "command $*"
+    echo "command $2"
     echo "pid $1"
     echo "machine bgp"
     echo "cores 4"
@@ -60,9 +61,9 @@ write() {
     done
     IFS=$old
 }
-write $$ >"$file"
+write $$ $$ >"$file"
 if [ "${FAKE_FORK:-0}" = 1 ]; then
-    write 1 >"$(printf '%s' "$out" | sed -e "s/%p/1/g" -e 's/%%/%/g')"
+    write 1 "${FAKE_CHILD_COMMAND:-1}" >"$(printf '%s' "$out" | sed -e "s/%p/1/g" -e 's/%%/%/g')"
 fi
 if [ $st -gt 128 ]; then
     trap - TERM INT HUP

@@ -26,8 +26,9 @@ run count --machine ./small.machine --passes=2 -e $ev -- "$prog" 20000
 expect_rc 2
 expect_err "these events take 3 passes"
 # the same totals as one run on a unit large enough for all of them
-"$hpm" count --machine ./small.machine --passes=auto --csv -o passes.csv -e $ev -- "$prog" 20000 \
-    >prog3.out 2>err || fail "three passes failed: $(tail -3 err)"
+"$hpm" count --machine ./small.machine --passes=auto --note "kept through the passes" --csv \
+    -o passes.csv -e $ev -- "$prog" 20000 >prog3.out 2>err || fail "three passes failed: $(tail -3 err)"
+grep -q '^note,.*kept through the passes' passes.csv || fail "--note is not in the passes' report"
 grep -q "hpm count: pass 3 of 3" err || fail "no third pass"
 [ "$(grep -c 'hpm-stream n=20000' prog3.out)" = 3 ] || fail "the program did not run three times"
 "$hpm" count --machine ./one.machine --csv -o one.csv -e $ev -- "$prog" 20000 >prog1.out 2>err ||
@@ -49,6 +50,19 @@ EOT
 run count --machine ./small.machine --passes=auto -e $ev -- /bin/sh ./rand.sh
 expect_rc 3
 expect_out "NOT REPEATABLE: the correlate differs between passes"
+expect_out "count it in one run with --multiplex=N"
+# a program that reads standard input: from a file every pass reads the
+# same lines (hpm starts each at the same place); from a pipe only the
+# first pass has them, and the report says so and what to do
+seq 1 3000 >lines.txt
+run count --machine ./small.machine --passes=auto -e $ev -- wc -l <lines.txt
+expect_rc 0
+[ "$(grep -c '^3000$' out)" = 3 ] || fail "the passes did not each read the file: $(head -3 out)"
+expect_out "is the same in each: the passes describe one run"
+seq 1 3000 | "$hpm" count --machine ./small.machine --passes=auto -e $ev -- wc -l >out 2>err
+rc=$?
+expect_rc 3
+expect_out "NOT REPEATABLE: .*standard input is a pipe: .*give it a file (< FILE"
 # --multiplex: one run cycling the three sets every 20000 instructions; the
 # correlate is exact (the one run's), the others estimates near the one
 # run's, the report says so
@@ -72,6 +86,17 @@ for e in LOADS STORES CYCLES; do
     [ $((m * 100)) -ge $((o * 95)) ] && [ $((m * 100)) -le $((o * 105)) ] ||
         fail "$e estimated $m, the one run's $o"
 done
+# a run too short for every set's turn: the sets that ran are reported,
+# those that never got an interval named, their events left out (no count)
+run count --machine ./small.machine --multiplex=1000000 --csv -o short.csv -e $ev -- "$prog" 100
+expect_rc 0
+grep -q '2 of the 3 multiplexed sets never got an interval' short.csv ||
+    fail "the sets without an interval are not named: $(grep note short.csv)"
+grep 'never got an interval' short.csv | grep -q 'set 3 (PU0_FP_SQRT)' ||
+    fail "FP_SQRT's set is not named: $(grep 'never got' short.csv)"
+[ "$(value INSTRUCTIONS short.csv)" -gt 0 ] || fail "no correlate in the short run"
+[ "$(value LOADS short.csv)" -gt 0 ] || fail "no estimate of LOADS (set 1 ran)"
+[ -z "$(value FP_SQRT short.csv)" ] || fail "FP_SQRT has a count though its set never ran"
 run count --machine ./small.machine --passes=auto --multiplex=100 -e $ev -- "$prog" 100
 expect_rc 2
 expect_err "one of them"

@@ -20,6 +20,36 @@ within() {
     return 0
 }
 
+# start_serve OPTIONS...: hpm serve on a free port in the background
+# ($sv; with $serve_nofile descriptors when set), its URL in $url and port
+# in $port; stop_serve ends it
+start_serve() {
+    (ulimit -n "${serve_nofile:-$(ulimit -n)}" && exec "$hpm" serve --port 0 "$@" \
+        >serve.out 2>serve.err) &
+    sv=$!
+    i=0
+    while [ $i -lt 50 ] && ! grep -q http serve.out; do sleep 0.1; i=$((i + 1)); done
+    url=$(awk '{ print $3 }' serve.out)
+    [ -n "$url" ] || { kill $sv; fail "hpm serve did not start: $(cat serve.err)"; }
+    port=${url##*:}
+    port=${port%%/*}
+}
+stop_serve() {
+    kill $sv
+    wait $sv
+}
+# scrape_beside WHAT: once the script holding connections ($hp) says
+# held.ready, a scrape gets the exposition; then both end
+scrape_beside() {
+    i=0
+    while [ $i -lt 200 ] && [ ! -e held.ready ]; do sleep 0.1; i=$((i + 1)); done
+    code=$(curl -s --max-time 5 -o scrape.txt -w '%{http_code}' "$url")
+    wait $hp
+    stop_serve
+    [ "$code" = 200 ] || fail "a scrape beside $1 got '$code' ($(cat held.txt))"
+    grep -q "^hpm_processes " scrape.txt || fail "the scrape is not the exposition"
+}
+
 case $scenario in
 files)
     mkfifo fifo
@@ -81,6 +111,19 @@ EOT
     expect_out "source not shown: /dev/zero: not a regular file"
     expect_out "source not shown: $dir/fifo: not a regular file"
     expect_out "source not shown: $dir/sparse: .*more than"
+    # a profile's command and creator lines (someone else's file) reach
+    # the terminal without their control characters, with --loops too
+    esc=$(printf '\033') bel=$(printf '\007')
+    printf '# callgrind format\nversion: 1\ncreator: x%s[2J\ncmd: ./prog %s]0;TITLE%s\npositions: instr line\nevents: INSTRUCTIONS\nfl=a.c\nfn=f\n0x10 1 5\n' \
+        "$esc" "$esc" "$bel" >esc.prof
+    for opt in --source=no --loops; do
+        within annotate $opt esc.prof
+        expect_rc 0
+        grep -q "$esc" out && fail "annotate $opt: an escape character reached the terminal"
+        grep -q "$bel" out && fail "annotate $opt: a bell character reached the terminal"
+        expect_out "^command:   ./prog ?\]0;TITLE?$"
+        [ $opt = --loops ] || expect_out "^creator:   x?\[2J$"
+    done
     ;;
 plot)
     # names reach gnuplot only when they cannot end its command: a newline
@@ -113,14 +156,7 @@ serve)
     # were held: now one address holds at most --per-client connections,
     # an idle one is closed after --timeout seconds, and a scrape from
     # another address succeeds meanwhile
-    "$hpm" serve --port 0 --timeout 2 >serve.out 2>serve.err &
-    sv=$!
-    i=0
-    while [ $i -lt 50 ] && ! grep -q http serve.out; do sleep 0.1; i=$((i + 1)); done
-    url=$(awk '{ print $3 }' serve.out)
-    [ -n "$url" ] || { kill $sv; fail "hpm serve did not start: $(cat serve.err)"; }
-    port=${url##*:}
-    port=${port%%/*}
+    start_serve --timeout 2
     /usr/bin/python3 - "$port" >held.txt 2>&1 <<'EOT' &
 import resource, socket, sys, time
 resource.setrlimit(resource.RLIMIT_NOFILE, (4096, 4096))
@@ -151,15 +187,75 @@ for s in held:
 print("alive after the timeout", alive, flush=True)
 EOT
     hp=$!
-    i=0
-    while [ $i -lt 200 ] && [ ! -e held.ready ]; do sleep 0.1; i=$((i + 1)); done
-    code=$(curl -s --max-time 5 -o scrape.txt -w '%{http_code}' "$url")
-    wait $hp
-    kill $sv
-    wait $sv
-    [ "$code" = 200 ] || fail "a scrape beside 1100 idle connections got '$code' ($(cat held.txt))"
-    grep -q "^hpm_processes " scrape.txt || fail "the scrape is not the exposition"
+    scrape_beside "1100 idle connections"
     grep -q "alive after the timeout 0" held.txt || fail "idle connections were not closed: $(cat held.txt)"
+    ;;
+serve_trickle)
+    # 16 connections from 127.0.0.1 (where a local Prometheus scrapes
+    # from) sending a header byte every second, under the idle --timeout:
+    # they filled --per-client and the scrape was refused. Now the scrape
+    # takes the oldest one's place, and each of them is closed once its
+    # request has not arrived whole within --deadline (2 s), however it
+    # trickles
+    start_serve --timeout 10 --deadline 2
+    /usr/bin/python3 - "$port" >held.txt 2>&1 <<'EOT' &
+import socket, sys, time
+port = int(sys.argv[1])
+held = []
+for i in range(16):
+    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+    s.send(b"G")
+    held.append(s)
+open("held.ready", "w").close()
+closed, begun = set(), time.time()
+while len(closed) < len(held) and time.time() - begun < 60:
+    time.sleep(1)
+    for k, s in enumerate(held):
+        if k in closed:
+            continue
+        try:
+            s.send(b"E")  # one more byte of the request line, every second
+        except OSError:
+            closed.add(k)
+print("closed %d of %d" % (len(closed), len(held)), flush=True)
+EOT
+    hp=$!
+    scrape_beside "16 trickling connections from its address"
+    grep -q "closed 16 of 16" held.txt || fail "trickling connections were not closed: $(cat held.txt)"
+    ;;
+serve_many)
+    # 1600 trickling connections from 100 loopback addresses (16 each,
+    # within --per-client) filled the server's 1024 descriptors: now they
+    # are held to a cap under the descriptor limit, the newest taking the
+    # oldest's place, and a scrape gets in
+    serve_nofile=1024
+    start_serve --deadline 30
+    /usr/bin/python3 - "$port" >held.txt 2>&1 <<'EOT' &
+import resource, socket, sys, time
+resource.setrlimit(resource.RLIMIT_NOFILE, (4096, 4096))
+port = int(sys.argv[1])
+held, refused = [], 0
+for a in range(2, 102):
+    for i in range(16):
+        s = socket.socket()
+        s.settimeout(5)
+        s.bind(("127.0.0.%d" % a, 0))
+        try:
+            s.connect(("127.0.0.1", port))
+            s.send(b"GET /metrics HTTP/1.1\r\n")  # never finished
+            held.append(s)
+        except OSError:
+            refused += 1
+            s.close()
+print("opened", len(held), "refused", refused, flush=True)
+open("held.ready", "w").close()
+time.sleep(12)  # held past the scrape's 5 s
+EOT
+    hp=$!
+    scrape_beside "1600 connections from 100 addresses"
+    # past the server's descriptors: the attack was made
+    opened=$(awk '$1 == "opened" { print $2 }' held.txt)
+    [ "${opened:-0}" -gt 1024 ] || fail "only '${opened:-}' connections were opened: $(cat held.txt)"
     ;;
 *)
     echo "unknown scenario $scenario" >&2

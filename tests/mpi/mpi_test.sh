@@ -51,6 +51,16 @@ expect_eq() {
     [ "$2" = "$3" ] || fail "$1 = $2, expected $3"
 }
 
+# three_ranks DIR COUNT: a job of three ranks in DIR, each rank.1.json's
+# with COUNT instructions
+three_ranks() {
+    mkdir "$1"
+    for r in 0 1 2; do
+        sed -e "s/\"count\":300/\"count\":$2/" -e "s/\"rank\":1/\"rank\":$r/" \
+            -e 's/"size":4/"size":3/' "$src/results/rank.1.json" >"$1/rank.$r.json"
+    done
+}
+
 case $scenario in
 merge)
     # four ranks, INSTRUCTIONS 100 300 200 400, DDR_READ_BYTES 64 128 0 64
@@ -81,17 +91,25 @@ merge)
 merge_saturated)
     # three ranks of 9e18 instructions: the sum passes 2^64 - 1, and the
     # report says so (JSON integers stop at 2^63 - 1, so no rank alone can)
-    mkdir sat
-    for r in 0 1 2; do
-        sed -e 's/"count":300/"count":9000000000000000000/' -e "s/\"rank\":1/\"rank\":$r/" \
-            -e 's/"size":4/"size":3/' "$src/results/rank.1.json" >sat/rank.$r.json
-    done
+    three_ranks sat 9000000000000000000
     run merge sat
     expect_rc 0
     expect_out "the sum of PU0_INSTRUCTIONS exceeds 2^64-1: shown at 18446744073709551615"
     run merge --json sat
     expect_rc 0
     grep -q 'exceeds 2^64-1' out || fail "the JSON report lacks the note"
+    # three ranks of 2^63-1: the average is 2^63-1 exactly, never above the
+    # max (a double rounds it up to 2^63)
+    three_ranks max 9223372036854775807
+    run merge max
+    expect_rc 0
+    expect_out "INSTRUCTIONS .* 9223372036854775807.00  *9223372036854775807 "
+    run merge --json max
+    expect_rc 0
+    grep -q '"avg":9223372036854775807,' out || fail "the JSON average is not 2^63-1: $(grep -o '"avg":[^,]*' out)"
+    run merge --csv max
+    expect_rc 0
+    expect_eq "csv avg" "$(csv_val mpi INSTRUCTIONS avg)" 9223372036854775807
     ;;
 merge_missing)
     # rank 1 died without counts, rank 2's file is gone: the others are kept
@@ -208,6 +226,13 @@ EOF
     run merge --json --per-rank job
     expect_rc 0
     cmp -s out agg.json || fail "hpm merge differs from the job's own aggregate"
+    # a rank is not a run to gate: each refuses (exit 2; mpirun, told not
+    # to abort, exits 0) before the program runs, never skipping the gate
+    mpirun_ -np 2 "$hpm" count --mpi-dir gated -e INSTRUCTIONS --baseline nosuch \
+        --limit INSTRUCTIONS:+1% -- "$ring" 16 >out 2>err
+    [ "$(grep -c 'not a rank of an MPI job' err)" = 2 ] ||
+        fail "the ranks did not refuse a gate: $(grep -c 'not a rank' err)"
+    [ -z "$(ls gated/rank.* 2>/dev/null)" ] || fail "a gated rank ran: $(ls gated)"
     ;;
 killed)
     # rank 1 is killed (SIGKILL) before it writes anything: its hpm writes a

@@ -24,6 +24,13 @@ totals)
     "$HPM" profile --json -e "$EVENTS" -o p.out -- "$PROG" 3 > same.json 2> err.txt
     grep -q "hpm annotate p.out" err.txt || fail "no summary line: $(cat err.txt)"
     $CHECK sums p.out same.json
+    # hpm annotate -o FILE writes what it prints; --quiet drops the summary
+    "$HPM" annotate p.out > ann.txt || fail "hpm annotate"
+    "$HPM" annotate -o ann2.txt p.out > ann.out || fail "hpm annotate -o"
+    cmp -s ann.txt ann2.txt && [ ! -s ann.out ] || fail "annotate -o ann2.txt differs"
+    "$HPM" profile --quiet -e "$EVENTS" -o q.out -- "$PROG" 3 > /dev/null 2> qerr.txt
+    [ -s q.out ] || fail "profile --quiet wrote no profile"
+    grep -q "hpm annotate\|written to\|counting on" qerr.txt && fail "--quiet: $(cat qerr.txt)"
     # ... and equal hpm count's totals for a separate run (deterministic)
     "$HPM" count --json -e "$EVENTS" -- "$PROG" 3 > count.json 2>/dev/null
     $CHECK sums p.out count.json

@@ -134,6 +134,14 @@ freq)
     perf report -i rec.data --stdio --no-children --sort sym > rep.txt 2> perr.txt ||
         fail "perf report: $(cat perr.txt)"
     grep -q "of event 'hpm:CYCLES'" rep.txt || fail "perf report's event: $(head -20 rep.txt)"
+    # without -e or -F, as perf record: CYCLES at 4000 Hz (850 MHz / 4000 = 212500)
+    "$HPM" record -o def.data -- "$PROG" > out.txt 2> err.txt || fail "hpm record: $(cat err.txt)"
+    grep -q "no -e or -F: sampling CYCLES 4000 times per modeled second" err.txt ||
+        fail "$(cat err.txt)"
+    grep -q "a CYCLES sample every 212500 modeled cycles" err.txt || fail "$(cat err.txt)"
+    perf report -i def.data --stdio --no-children --sort sym > rep.txt 2> perr.txt ||
+        fail "perf report: $(cat perr.txt)"
+    grep -q "of event 'hpm:CYCLES'" rep.txt || fail "default perf report's event: $(head rep.txt)"
     ;;
 throttle)
     "$HPM" record -e L1D_MISSES:10 --rate-limit 5 -o rec.data -- "$PROG" > out.txt 2> err.txt ||
@@ -169,7 +177,6 @@ errors)
     expect_err "-F needs a timing model: machine notiming has none" \
         "$HPM" record -F 1000 --machine ./notiming.machine -- "$PROG"
     expect_err "LOADS is named twice" "$HPM" record -e LOADS:5,LOADS:6 -- "$PROG"
-    expect_err "-e KIND:PERIOD or -F HZ is required" "$HPM" record -- "$PROG"
     expect_err "no-such-dir" "$HPM" record -e LOADS:10 -o no-such-dir/x.data -- "$PROG"
     [ ! -e no-such-dir ] || fail "made a directory"
     printf 'not a perf file\n' > bad.data

@@ -103,10 +103,23 @@ svg)
     expect_rc 0
     expect_err "drew r.svg"
     xmllint --noout r.svg || fail "r.svg is not well-formed"
-    for roof in "L1 roof" "L2 roof" "L3 roof" "DDR roof" "peak 128-bit dp" \
-        "DDR measured on the model"; do
-        grep -q "$roof" r.svg || fail "r.svg does not name '$roof'"
-    done
+    grep -q "DDR measured on the model" r.svg || fail "r.svg does not draw the measured roofs"
+    cp out table.txt
+    # -o names the table's file in every format; --svg draws beside it
+    run roofline --json -o r.json --svg r2.svg -- "$stream"
+    expect_rc 0
+    [ -s r.json ] && [ ! -s out ] || fail "--json -o r.json did not write r.json alone"
+    # the picture against the table: every item a numbered point and key
+    # line, labels apart, each ceiling once, roofs in order, notes
+    $py "$src/tests/roofline/check_svg.py" r2.svg r.json table.txt >check.txt 2>&1 ||
+        fail "$(cat check.txt)"
+    cmp -s r.svg r2.svg || fail "-o r.svg and --svg r2.svg drew different pictures"
+    head -20 table.txt | grep -q "^  # kind " || fail "the table has no number column"
+    # the scratch profile stays under TMPDIR and is gone after
+    mkdir tmp
+    TMPDIR=$dir/tmp "$hpm" roofline --no-measure -- "$stream" >out 2>err || fail "TMPDIR run"
+    grep -q "hpm-roofline\|read it with" err && fail "a note names the scratch profile: $(cat err)"
+    [ -z "$(ls -A tmp)" ] || fail "left in TMPDIR: $(ls -A tmp)"
     # text and CSV name the same loops
     run roofline --csv --profile /dev/null
     [ "$rc" -ne 0 ] || fail "a profile that is not one was read"

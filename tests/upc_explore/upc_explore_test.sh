@@ -106,6 +106,23 @@ usage)
     run upc-explore --trace bad.trace
     expect_rc 1
     expect_err "not an hpm UPC trace"
+    # --trace goes through the reader of every named file: a regular file
+    # of at most 16 GiB (/dev/zero grew to 5 GB, a FIFO hung)
+    mkfifo fifo
+    truncate -s 20G sparse
+    for t in /dev/zero fifo sparse; do
+        timeout 20 "$hpm" upc-explore --trace $t >out 2>err
+        rc=$?
+        [ $rc -eq 124 ] && fail "--trace $t hung"
+        expect_rc 1
+    done
+    expect_err "sparse: .*more than"
+    timeout 20 "$hpm" upc-explore --trace fifo >out 2>err
+    expect_err "fifo: not a regular file"
+    printf 'hpm-upc-trace 1\ne 0 1\nb 10 1 0:10 1:20\n' >over.trace
+    run upc-explore --trace over.trace
+    expect_rc 1
+    expect_err "over.trace: line 3: malformed trace line"
     ;;
 program)
     ev=INSTRUCTIONS,CYCLES,LOADS,L1D_MISSES,FP_OPS,NODE_CYCLES,DDR_READ_BYTES

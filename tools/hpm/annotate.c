@@ -25,8 +25,10 @@
 #include "fileio.h"
 #include "commands.h"
 #include "formula.h"
+#include "live.h"
 #include "metrics.h"
 #include "options.h"
+#include "runner.h"
 #include "loops.h"
 #include "profile.h"
 
@@ -42,7 +44,7 @@ static const char annotate_synopsis[] =
     "\n";
 
 struct annotate_opts {
-    const char *sort;
+    const char *sort, *output;
     long top;
     int source;
     long context;
@@ -51,7 +53,7 @@ struct annotate_opts {
 
 static const char *const yes_no[] = {"no", "yes", NULL};
 
-#define ANNOTATE_OPTIONS 6
+#define ANNOTATE_OPTIONS 7
 static void annotate_table(struct annotate_opts *o, struct hpm_opt *t)
 {
     const struct hpm_opt rows[] = {
@@ -65,6 +67,8 @@ static void annotate_table(struct annotate_opts *o, struct hpm_opt *t)
          HPM_OPT_LONG, &o->context, NULL, NULL, 0, 1000},
         {"--loops", NULL, NULL, "list the top loops (entries, trip counts, costs)", HPM_OPT_FLAG,
          &o->loops, NULL, NULL, 0, 0},
+        {"--output", "-o", "FILE", "write to FILE [standard output]", HPM_OPT_STRING, &o->output,
+         NULL, NULL, 0, 0},
         HPM_OPT_TABLE_END,
     };
     _Static_assert(sizeof rows / sizeof rows[0] == ANNOTATE_OPTIONS, "ANNOTATE_OPTIONS");
@@ -232,6 +236,22 @@ static void print_source(const struct hpm_profile *p, const struct line_row *lin
     free(text);
 }
 
+/* The profile's command (and creator) lines, as a terminal can show them:
+ * the file may be someone else's. */
+static void print_origin(const struct hpm_profile *p, int with_creator)
+{
+    if (p->command) {
+        fputs("command:   ", stdout);
+        hpm_live_fputs_printable(p->command, stdout);
+        putchar('\n');
+    }
+    if (with_creator && p->creator) {
+        fputs("creator:   ", stdout);
+        hpm_live_fputs_printable(p->creator, stdout);
+        putchar('\n');
+    }
+}
+
 /* hpm profile's data objects (PROFILE.data, when it is there): the top
  * ones by the sorted event, or by L1D_MISSES when the data file lacks it. */
 static const struct hpm_loops *loops_sorted;
@@ -367,21 +387,14 @@ out:
     free(name);
 }
 
+static int annotate(const struct annotate_opts o, const char *path);
+
 int cmd_annotate(int argc, char **argv)
 {
     struct annotate_opts o;
     struct hpm_opt t[ANNOTATE_OPTIONS];
-    struct hpm_profile p;
-    struct fn_row *rows = NULL;
-    struct line_row *lines = NULL;
-    unsigned char *called = NULL;
-    size_t len = 0, i, j, n_lines = 0, cap_lines = 0, shown;
-    char *text, err[512];
-    int first, rc, kind_of[HPM_PROF_KINDS_MAX];
-    unsigned k;
-    uint64_t sum[HPM_PROF_KINDS_MAX], total;
-    const uint64_t *tot;
-
+    struct runner_redirect out;
+    int first, rc;
     memset(&o, 0, sizeof o);
     o.top = 20;
     o.source = 1;
@@ -393,14 +406,36 @@ int cmd_annotate(int argc, char **argv)
     if (argc - first != 1)
         return hpm_opt_error("hpm annotate", t, annotate_synopsis, "",
                              "give exactly one profile file%s", "");
-    if (hpm_file_read(argv[first], ANNOTATE_MAX_PROFILE, callgrind_head,
+    if (runner_stdout_to("hpm annotate", o.output, &out) != 0)
+        return 1;
+    rc = annotate(o, argv[first]);
+    if (runner_stdout_restore("hpm annotate", &out, rc == 0) != 0 && rc == 0)
+        rc = 1;
+    return rc;
+}
+
+/* The annotation of the profile at path, on standard output. */
+static int annotate(const struct annotate_opts o, const char *path)
+{
+    struct hpm_profile p;
+    struct fn_row *rows = NULL;
+    struct line_row *lines = NULL;
+    unsigned char *called = NULL;
+    size_t len = 0, i, j, n_lines = 0, cap_lines = 0, shown;
+    char *text, err[512];
+    int rc, kind_of[HPM_PROF_KINDS_MAX];
+    unsigned k;
+    uint64_t sum[HPM_PROF_KINDS_MAX], total;
+    const uint64_t *tot;
+
+    if (hpm_file_read(path, ANNOTATE_MAX_PROFILE, callgrind_head,
                       "a profile in callgrind's format", &text, &len, err, sizeof err) != 0) {
         fprintf(stderr, "hpm annotate: cannot read %s\n", err);
         return 1;
     }
     hpm_profile_init(&p);
     if (hpm_prof_read_callgrind(&p, text, len, err, sizeof err) != 0) {
-        fprintf(stderr, "hpm annotate: %s: %s\n", argv[first], err);
+        fprintf(stderr, "hpm annotate: %s: %s\n", path, err);
         free(text);
         hpm_profile_free(&p);
         return 1;
@@ -412,7 +447,7 @@ int cmd_annotate(int argc, char **argv)
             if (hpm_catalog_name_eq(o.sort, strlen(o.sort), p.kinds[k]))
                 break;
         if (k == p.n_kinds) {
-            fprintf(stderr, "hpm annotate: %s: no event '%s' in this profile (it has:", argv[first],
+            fprintf(stderr, "hpm annotate: %s: no event '%s' in this profile (it has:", path,
                     o.sort);
             for (k = 0; k < p.n_kinds; k++)
                 fprintf(stderr, " %s", p.kinds[k]);
@@ -429,8 +464,7 @@ int cmd_annotate(int argc, char **argv)
     total = tot[sort_k];
     if (o.loops) {
         hpm_profile_finish(&p); /* callgrind's own files: costs by address */
-        if (p.command)
-            printf("command:   %s\n", p.command);
+        print_origin(&p, 0);
         printf("sorted by: %s (total %" PRIu64 ")\n", p.kinds[sort_k], total);
         rc = print_loops(&p, kind_of, o.top, total);
         if (rc == 0 && fflush(stdout) != 0)
@@ -503,10 +537,7 @@ int cmd_annotate(int argc, char **argv)
     }
     n_lines = j;
 
-    if (p.command)
-        printf("command:   %s\n", p.command);
-    if (p.creator)
-        printf("creator:   %s\n", p.creator);
+    print_origin(&p, 1);
     printf("events:   ");
     for (k = 0; k < p.n_kinds; k++)
         printf(" %s", p.kinds[k]);
@@ -563,7 +594,7 @@ int cmd_annotate(int argc, char **argv)
         }
         free(by_cost);
     }
-    print_data_objects(argv[first], p.kinds[sort_k], o.top);
+    print_data_objects(path, p.kinds[sort_k], o.top);
     rc = fflush(stdout) == 0 ? 0 : 1;
     goto done;
 oom:

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE /* asprintf */
 #include "baseline.h"
 
+#include "catalog.h"
 #include "fileio.h"
 
 #include <errno.h>
@@ -27,23 +28,6 @@ void baseline_set_unstable(const char *const *kinds, unsigned n)
 {
     unstable = kinds;
     n_unstable = n;
-}
-
-static int is_unstable(const char *kind)
-{
-    unsigned i;
-    for (i = 0; i < n_unstable; i++)
-        if (strcasecmp(unstable[i], kind) == 0)
-            return 1;
-    return 0;
-}
-
-static uint64_t fnv1a(const char *s)
-{
-    uint64_t h = 14695981039346656037ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
 }
 
 /* The ELF file's GNU build-id as hex into out ("" without one), and, when
@@ -111,7 +95,7 @@ void baseline_meta_collect(struct baseline_meta *m, const char *machine_name,
     char **e;
     memset(m, 0, sizeof *m);
     snprintf(m->machine, sizeof m->machine, "%s", machine_name);
-    m->machine_hash = fnv1a(machine_text);
+    m->machine_hash = baseline_machine_hash(machine_text);
     snprintf(m->hpm_version, sizeof m->hpm_version, "%s", HPM_VERSION_STRING);
     snprintf(m->program, sizeof m->program, "%s", program);
     elf_facts(program, m->build_id, sizeof m->build_id, needed, &n, BASELINE_MAX_LIBS);
@@ -138,135 +122,12 @@ void baseline_meta_collect(struct baseline_meta *m, const char *machine_name,
         m->env_bytes += strlen(*e) + 1;
 }
 
-int baseline_path(const char *name, char *buf, size_t len)
-{
-    const char *store = getenv("HPM_BASELINE_DIR");
-    if (!store || !*store)
-        store = BASELINE_STORE_DEFAULT;
-    if ((size_t)snprintf(buf, len, "%s%s%s", strchr(name, '/') ? "" : store,
-                         strchr(name, '/') ? "" : "/", name) >= len)
-        return -1;
-    return 0;
-}
-
-static json_t *meta_json(const struct baseline_meta *m)
-{
-    json_t *o = json_object(), *libs = json_array();
-    char hash[24];
-    unsigned i;
-    snprintf(hash, sizeof hash, "%016" PRIx64, m->machine_hash);
-    json_object_set_new(o, "hpm_baseline", json_integer(1));
-    json_object_set_new(o, "machine", json_string(m->machine));
-    json_object_set_new(o, "machine_hash", json_string(hash));
-    json_object_set_new(o, "hpm_version", json_string(m->hpm_version));
-    json_object_set_new(o, "program", json_string(m->program));
-    json_object_set_new(o, "build_id", json_string(m->build_id));
-    for (i = 0; i < m->n_libs; i++) {
-        json_t *l = json_object();
-        json_object_set_new(l, "path", json_string(m->libs[i].path));
-        json_object_set_new(l, "build_id", json_string(m->libs[i].build_id));
-        json_array_append_new(libs, l);
-    }
-    json_object_set_new(o, "libraries", libs);
-    json_object_set_new(o, "args", json_string(m->args));
-    json_object_set_new(o, "env_bytes", json_integer((json_int_t)m->env_bytes));
-    return o;
-}
-
-/* Copies file src to dst (through dst.tmp, renamed: a baseline is never
- * half written). 0, or -1 with errno. */
-static int copy_file(const char *src, const char *dst)
-{
-    char tmp[4200], buf[65536];
-    int in, out, e = 0;
-    ssize_t n;
-    snprintf(tmp, sizeof tmp, "%s.tmp", dst);
-    if ((in = open(src, O_RDONLY | O_CLOEXEC)) < 0)
-        return -1;
-    unlink(tmp);
-    if ((out = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644)) < 0) {
-        e = errno;
-        close(in);
-        return errno = e, -1;
-    }
-    while ((n = read(in, buf, sizeof buf)) > 0)
-        if (write(out, buf, (size_t)n) != n) {
-            n = -1;
-            break;
-        }
-    e = n < 0 ? errno : 0;
-    close(in);
-    if (close(out) != 0 && !e)
-        e = errno;
-    if (!e && rename(tmp, dst) != 0)
-        e = errno;
-    if (e)
-        unlink(tmp);
-    return e ? (errno = e, -1) : 0;
-}
-
-static int mkdirs(const char *path)
-{
-    char buf[4096], *p;
-    snprintf(buf, sizeof buf, "%s", path);
-    for (p = buf + 1; *p; p++)
-        if (*p == '/') {
-            *p = 0;
-            if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-                return -1;
-            *p = '/';
-        }
-    return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
-}
-
-int baseline_save(const char *name, const char *report_json, const char *profile,
-                  const struct baseline_meta *m, char *err, size_t errlen)
-{
-    char dir[4096], path[4200], data[4200];
-    json_t *meta;
-    int rc;
-    if (baseline_path(name, dir, sizeof dir) != 0 || mkdirs(dir) != 0) {
-        snprintf(err, errlen, "baseline %s: cannot make its folder %s: %s", name, dir,
-                 strerror(errno));
-        return -1;
-    }
-    snprintf(path, sizeof path, "%s/report.json", dir);
-    if (copy_file(report_json, path) != 0) {
-        snprintf(err, errlen, "baseline %s: cannot write %s: %s", name, path, strerror(errno));
-        return -1;
-    }
-    snprintf(path, sizeof path, "%s/profile", dir);
-    snprintf(data, sizeof data, "%s.data", profile ? profile : "");
-    if (profile && (copy_file(profile, path) != 0 ||
-                    (access(data, R_OK) == 0 &&
-                     (snprintf(path, sizeof path, "%s/profile.data", dir),
-                      copy_file(data, path) != 0)))) {
-        snprintf(err, errlen, "baseline %s: cannot write %s: %s", name, path, strerror(errno));
-        return -1;
-    }
-    if (!profile) {
-        /* a count baseline over a profile one: no stale profile beside it */
-        unlink(path);
-        snprintf(path, sizeof path, "%s/profile.data", dir);
-        unlink(path);
-    }
-    snprintf(path, sizeof path, "%s/meta.json", dir);
-    snprintf(data, sizeof data, "%s/meta.json.tmp", dir);
-    meta = meta_json(m);
-    rc = json_dump_file(meta, data, JSON_INDENT(2)) == 0 && rename(data, path) == 0 ? 0 : -1;
-    json_decref(meta);
-    if (rc) {
-        snprintf(err, errlen, "baseline %s: cannot write %s", name, path);
-        unlink(data);
-    }
-    return rc;
-}
 
 int baseline_meta_parse(const char *text, size_t len, struct baseline_meta *m, char *err,
                         size_t errlen)
 {
     json_error_t je;
-    json_t *o = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je), *libs, *l;
+    json_t *o = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je), *libs, *l, *ex;
     const char *hash;
     char *end;
     size_t i;
@@ -294,6 +155,10 @@ int baseline_meta_parse(const char *text, size_t len, struct baseline_meta *m, c
     STR(args, "args");
 #undef STR
     m->env_bytes = (uint64_t)json_integer_value(json_object_get(o, "env_bytes"));
+    /* how the run ended (a baseline of an older hpm does not say: 0) */
+    ex = json_object_get(o, "exit");
+    m->exit_status = (int)json_integer_value(json_object_get(ex, "status"));
+    m->exit_signal = (int)json_integer_value(json_object_get(ex, "signal"));
     libs = json_object_get(o, "libraries");
     json_array_foreach(libs, i, l)
     {
@@ -309,14 +174,14 @@ int baseline_meta_parse(const char *text, size_t len, struct baseline_meta *m, c
     return 0;
 }
 
-/* Reads meta.json of a baseline folder into m: 0, or -1 with a message. */
-static int meta_read(const char *name, const char *dir, struct baseline_meta *m, char *err,
-                     size_t errlen)
+int baseline_meta_read(const char *name, struct baseline_meta *m, char *err, size_t errlen)
 {
-    char path[4200], why[600], *text;
+    char dir[4096], path[4200], why[600], *text;
     struct stat st;
     size_t len;
     int rc;
+    if (baseline_path(name, dir, sizeof dir, err, errlen) != 0)
+        return -1;
     snprintf(path, sizeof path, "%s/meta.json", dir);
     if (stat(dir, &st) != 0) {
         snprintf(err, errlen, "no baseline %s (%s: %s); save one with --save-baseline %s", name,
@@ -341,6 +206,10 @@ static void meta_warnings(FILE *f, const char *name, const struct baseline_meta 
                           const struct baseline_meta *now)
 {
     unsigned i, j;
+    if (old->exit_signal || old->exit_status)
+        fprintf(f, "hpm: warning: baseline %s is of a failed run (%s %d)\n", name,
+                old->exit_signal ? "killed by signal" : "exit status",
+                old->exit_signal ? old->exit_signal : old->exit_status);
     if (strcmp(old->hpm_version, now->hpm_version) != 0)
         fprintf(f, "hpm: warning: baseline %s was made by hpm %s, this is %s\n", name,
                 old->hpm_version, now->hpm_version);
@@ -363,77 +232,197 @@ static void meta_warnings(FILE *f, const char *name, const struct baseline_meta 
                 name, old->env_bytes, now->env_bytes);
 }
 
-int baseline_check(FILE *f, const char *name, const char *report_json, const char *profile,
-                   const struct baseline_meta *m, const struct diff_limit *limits, unsigned n,
-                   char *err, size_t errlen)
+/* Baseline NAME's meta, checked against this run's machine model, and the
+ * path of the counts this run is compared with (its profile when the run
+ * takes one). 0, or -1 with a message. */
+static int baseline_open(const char *name, uint64_t machine_hash, const char *machine_name,
+                         int profile, struct baseline_meta *bm, char *old, size_t len, char *err,
+                         size_t errlen)
 {
-    char dir[4096], old[4200];
-    struct baseline_meta bm;
-    struct diff_limit dflt[4];
-    struct diff d;
-    unsigned i;
-    int over;
-    if (baseline_path(name, dir, sizeof dir) != 0) {
-        snprintf(err, errlen, "baseline %s: name too long", name);
-        return 2;
-    }
-    if (meta_read(name, dir, &bm, err, errlen) != 0)
-        return 2;
-    if (bm.machine_hash != m->machine_hash) {
+    char dir[4096];
+    if (baseline_meta_read(name, bm, err, errlen) != 0 ||
+        baseline_path(name, dir, sizeof dir, err, errlen) != 0)
+        return -1;
+    if (bm->machine_hash != machine_hash) {
         snprintf(err, errlen,
                  "baseline %s was counted on another machine model (%s, hash %016" PRIx64
                  "; this run: %s, %016" PRIx64 "): the counts are not comparable",
-                 name, bm.machine, bm.machine_hash, m->machine, m->machine_hash);
-        return 2;
+                 name, bm->machine, bm->machine_hash, machine_name, machine_hash);
+        return -1;
     }
-    meta_warnings(f, name, &bm, m);
-    if (profile) {
-        snprintf(old, sizeof old, "%s/profile", dir);
-        if (access(old, R_OK) != 0) {
-            snprintf(err, errlen, "baseline %s has no profile (save it with hpm profile)", name);
-            return 2;
-        }
-    } else {
-        snprintf(old, sizeof old, "%s/report.json", dir);
+    snprintf(old, len, "%s/%s", dir, profile ? "profile" : "report.json");
+    if (profile && access(old, R_OK) != 0) {
+        snprintf(err, errlen, "baseline %s has no profile (save it with hpm profile)", name);
+        return -1;
     }
-    if (diff_load(&d, old, profile ? profile : report_json, err, errlen) != 0) {
-        char why[1024];
-        snprintf(why, sizeof why, "%s", err);
-        snprintf(err, errlen, "baseline %s: %s", name, why);
-        return 2;
+    return 0;
+}
+
+/* The baseline's counts loaded (as both sides): 0, or -1 with a message. */
+static int baseline_load(const char *name, const char *old, const char *new_, struct diff *d,
+                         char *err, size_t errlen)
+{
+    char why[900];
+    if (diff_load(d, old, new_, why, sizeof why) != 0) {
+        snprintf(err, errlen, "baseline %.100s: %s", name, why);
+        return -1;
     }
+    return 0;
+}
+
+static int in_events(const char *kind, const char *const *events, unsigned n)
+{
+    unsigned i;
+    for (i = 0; i < n; i++)
+        if (hpm_catalog_name_eq(kind, strlen(kind), events[i]))
+            return 1;
+    return 0;
+}
+
+/* One limit against the baseline (side 0 of d) and this run's events:
+ * 0, or -1 with a message. */
+static int limit_before(const char *name, const struct diff *d, const struct diff_limit *l,
+                        const char *const *events, unsigned n_events, char *err, size_t errlen)
+{
+    const char *what = d->profiles ? "function" : "region";
+    int k;
+    if (l->scope[0] && !l->hard && !diff_has_scope(d, 0, l->scope)) {
+        snprintf(err, errlen, "limit '%s': baseline %s has no %s '%s': not comparable", l->text,
+                 name, what, l->scope);
+        return -1;
+    }
+    if (strcmp(l->kind, "*") == 0) {
+        unsigned j;
+        for (j = 0; j < d->n_kinds; j++)
+            if (!d->measured[j] && diff_counted(d, 0, j) &&
+                !in_events(d->kinds[j], events, n_events)) {
+                snprintf(err, errlen,
+                         "limit '%s': baseline %s counted %s, this run does not (-e): not "
+                         "comparable",
+                         l->text, name, d->kinds[j]);
+                return -1;
+            }
+        return 0;
+    }
+    if (!in_events(l->kind, events, n_events)) {
+        snprintf(err, errlen, "limit '%s': this run does not count %s (add it to -e)", l->text,
+                 l->kind);
+        return -1;
+    }
+    k = diff_kind(d, l->kind);
+    if (!l->hard && (k < 0 || !diff_counted(d, 0, (unsigned)k))) {
+        snprintf(err, errlen, "limit '%s': baseline %s did not count %s: not comparable",
+                 l->text, name, l->kind);
+        return -1;
+    }
+    return 0;
+}
+
+/* The limits as given, or the defaults for the events this run counts
+ * (events NULL: every default). How many, or -1 with a message. */
+static int limits_parse(const char *const *given, unsigned n, const char *const *events,
+                        unsigned n_events, struct diff_limit *out, unsigned max, char *err,
+                        size_t errlen)
+{
+    unsigned i, m = 0;
+    if (n > max)
+        n = max;
+    for (i = 0; i < n; i++)
+        if (diff_limit_parse(given[i], &out[m++], err, errlen) != 0)
+            return -1;
+    for (i = 0; n == 0 && baseline_default_limits[i] && m < max; i++)
+        if (diff_limit_parse(baseline_default_limits[i], &out[m], err, errlen) == 0 &&
+            (!events || in_events(out[m].kind, events, n_events)))
+            m++;
+    return (int)m;
+}
+
+int baseline_check_before(const char *name, const char *machine_name, const char *machine_text,
+                          int profile, const char *const *events, unsigned n_events,
+                          const char *const *limits, unsigned n_limits, char *err, size_t errlen)
+{
+    static struct diff_limit l[256];
+    struct baseline_meta bm;
+    struct diff d;
+    char old[4200];
+    int n, i, rc = 0;
+    n = limits_parse(limits, n_limits, events, n_events, l, 256, err, errlen);
+    if (n < 0)
+        return GATE_NOT_COMPARABLE;
     if (n == 0) {
-        /* the defaults, for the events this run has */
-        for (i = 0; baseline_default_limits[i]; i++)
-            if (diff_limit_parse(baseline_default_limits[i], &dflt[n], err, errlen) == 0 &&
-                diff_kind(&d, dflt[n].kind) >= 0)
-                n++;
-        limits = dflt;
+        snprintf(err, errlen,
+                 "baseline %s: no --limit given, and this run counts neither INSTRUCTIONS nor "
+                 "CYCLES (the default limits): give --limit",
+                 name);
+        return GATE_NOT_COMPARABLE;
+    }
+    if (baseline_open(name, baseline_machine_hash(machine_text), machine_name, profile, &bm, old,
+                      sizeof old, err, errlen) != 0 ||
+        baseline_load(name, old, old, &d, err, errlen) != 0)
+        return GATE_NOT_COMPARABLE;
+    for (i = 0; i < n && rc == 0; i++)
+        if (limit_before(name, &d, &l[i], events, n_events, err, errlen) != 0)
+            rc = GATE_NOT_COMPARABLE;
+    diff_free(&d);
+    return rc;
+}
+
+/* Compares a run (its JSON count report, its profile or NULL) with
+ * baseline NAME under the limits (none given: the defaults for the events
+ * it counted). Prints warnings and the gate's findings to f. The gate's
+ * status, with a message in err for GATE_NOT_COMPARABLE. */
+static int baseline_check(FILE *f, const char *name, const char *report_json, const char *profile,
+                          const struct baseline_meta *m, const char *const *limits, unsigned n,
+                          char *err, size_t errlen)
+{
+    static struct diff_limit l[256];
+    char old[4200], label[300];
+    struct baseline_meta bm;
+    struct diff_verdict v;
+    struct diff d;
+    unsigned i;
+    int nl, k, rc;
+    if (baseline_open(name, m->machine_hash, m->machine, profile != NULL, &bm, old, sizeof old,
+                      err, errlen) != 0)
+        return GATE_NOT_COMPARABLE;
+    meta_warnings(f, name, &bm, m);
+    if (baseline_load(name, old, profile ? profile : report_json, &d, err, errlen) != 0)
+        return GATE_NOT_COMPARABLE;
+    snprintf(label, sizeof label, "baseline %s", name);
+    d.old_name = label;
+    d.new_name = "this run";
+    for (i = 0; i < n_unstable; i++)
+        if ((k = diff_kind(&d, unstable[i])) >= 0)
+            d.unstable[k] = 1;
+    nl = limits_parse(limits, n, NULL, 0, l, 256, err, errlen);
+    if (n == 0) {
+        /* the defaults, for the events this run counted */
+        unsigned kept = 0;
+        for (i = 0; i < (unsigned)nl; i++)
+            if ((k = diff_kind(&d, l[i].kind)) >= 0 && diff_counted(&d, 1, (unsigned)k))
+                l[kept++] = l[i];
+        nl = (int)kept;
         fprintf(f, "hpm: baseline %s: no --limit given; gating on", name);
-        for (i = 0; i < n; i++)
-            fprintf(f, " %s", dflt[i].text);
+        for (i = 0; i < kept; i++)
+            fprintf(f, " %s", l[i].text);
         fprintf(f, "\n");
     }
-    {
-        /* no gate on what differs between identical runs (--repeat) */
-        static struct diff_limit kept[256];
-        unsigned m = 0;
-        for (i = 0; i < n && m < sizeof kept / sizeof kept[0]; i++)
-            if (is_unstable(limits[i].kind))
-                fprintf(f, "hpm: baseline %s: %s not gated: %s differs between identical runs\n",
-                        name, limits[i].text, limits[i].kind);
-            else
-                kept[m++] = limits[i];
-        limits = kept;
-        n = m;
+    if (nl <= 0 || diff_gate(f, &d, l, (unsigned)nl, &v, err, errlen) != 0) {
+        if (nl == 0)
+            snprintf(err, errlen, "baseline %s: no limit to gate on", name);
+        diff_free(&d);
+        return GATE_NOT_COMPARABLE;
     }
-    over = diff_gate(f, &d, limits, n, err, errlen);
     diff_free(&d);
-    if (over < 0)
-        return 2;
-    if (over == 0)
-        fprintf(f, "hpm: baseline %s: within %u limit%s\n", name, n, n == 1 ? "" : "s");
-    return over ? 3 : 0;
+    rc = diff_verdict_status(&v);
+    if (rc == GATE_PASS)
+        fprintf(f, "hpm: baseline %s: within %u limit%s (%u event%s checked%s)\n", name, nl,
+                nl == 1 ? "" : "s", v.held, v.held == 1 ? "" : "s",
+                v.not_gated ? "; the unstable ones not gated, above" : "");
+    else if (rc == GATE_NOT_COMPARABLE)
+        snprintf(err, errlen, "baseline %s: %u limit%s could not be judged (not comparable, above)",
+                 name, v.not_comparable, v.not_comparable == 1 ? "" : "s");
+    return rc;
 }
 
 int baseline_limits_ok(const char *cmd, const char *const *limits, unsigned n_limits)
@@ -453,29 +442,28 @@ int baseline_after_run(const char *cmd, const char *save, const char *check,
                        const char *const *limits, unsigned n_limits, const char *report_json,
                        const char *profile, const struct baseline_meta *m)
 {
-    static struct diff_limit l[256];
     char err[1024];
-    unsigned i;
-    int rc = 0;
-    if (n_limits > sizeof l / sizeof l[0])
-        n_limits = sizeof l / sizeof l[0];
-    for (i = 0; i < n_limits; i++)
-        if (diff_limit_parse(limits[i], &l[i], err, sizeof err) != 0) {
-            fprintf(stderr, "%s: %s\n", cmd, err);
-            return 2;
-        }
+    int rc = GATE_PASS;
     if (check) {
-        rc = baseline_check(stderr, check, report_json, profile, m, l, n_limits, err, sizeof err);
-        if (rc == 2)
+        rc = baseline_check(stderr, check, report_json, profile, m, limits, n_limits, err,
+                            sizeof err);
+        if (rc == GATE_NOT_COMPARABLE)
             fprintf(stderr, "%s: %s\n", cmd, err);
     }
-    if (save && rc != 2) {
+    if (rc == GATE_NOT_COMPARABLE)
+        return rc; /* a baseline is not replaced by counts it cannot be compared with */
+    if (save && (m->exit_status || m->exit_signal))
+        fprintf(stderr, "%s: warning: baseline %s is of a failed run (%s %d)\n", cmd, save,
+                m->exit_signal ? "killed by signal" : "exit status",
+                m->exit_signal ? m->exit_signal : m->exit_status);
+    if (save) {
         if (baseline_save(save, report_json, profile, m, err, sizeof err) != 0) {
             fprintf(stderr, "%s: %s\n", cmd, err);
-            return 2;
+            return GATE_ERROR;
         }
-        baseline_path(save, err, sizeof err);
-        fprintf(stderr, "%s: baseline %s saved in %s\n", cmd, save, err);
+        char dir[4096];
+        baseline_path(save, dir, sizeof dir, err, sizeof err);
+        fprintf(stderr, "%s: baseline %s saved in %s\n", cmd, save, dir);
     }
     return rc;
 }

@@ -9,7 +9,9 @@
  * build-ids, its arguments and the environment's size.
  *
  * NAME is a folder under the store (default .hpm/baselines, or
- * HPM_BASELINE_DIR), or a path when it holds a '/'.
+ * HPM_BASELINE_DIR), or a path when it holds a '/'. baseline.c reads
+ * baselines and gates runs against them; baseline_store.c names their
+ * folders and writes them.
  */
 #ifndef HPM_TOOL_BASELINE_H
 #define HPM_TOOL_BASELINE_H
@@ -25,7 +27,7 @@
 
 struct baseline_meta {
     char machine[64];
-    uint64_t machine_hash; /* FNV-1a of the machine model's canonical text */
+    uint64_t machine_hash; /* baseline_machine_hash of the model's canonical text */
     char hpm_version[32];
     char program[4096];
     char build_id[80]; /* hex, "" when the file has none */
@@ -36,7 +38,12 @@ struct baseline_meta {
     } libs[BASELINE_MAX_LIBS];
     char args[4096]; /* the arguments, space-separated */
     uint64_t env_bytes;
+    int exit_status, exit_signal; /* how the run ended (a signal: exit_signal != 0) */
 };
+
+/* FNV-1a of a machine model's canonical text (machine_wire): what makes
+ * two runs' counts comparable. */
+uint64_t baseline_machine_hash(const char *machine_text);
 
 /* What makes this run comparable: machine_text is the machine model's
  * canonical text (machine_wire), program the file that runs. */
@@ -48,35 +55,42 @@ void baseline_meta_collect(struct baseline_meta *m, const char *machine_name,
 int baseline_meta_parse(const char *text, size_t len, struct baseline_meta *m, char *err,
                         size_t errlen);
 
-/* The folder of baseline NAME. 0, or -1 (too long). */
-int baseline_path(const char *name, char *buf, size_t len);
+/* The folder of baseline NAME. 0, or -1 with a message: too long, or a
+ * name whose last part is "", "." or ".." (the store itself or above). */
+int baseline_path(const char *name, char *buf, size_t len, char *err, size_t errlen);
+
+/* Reads baseline NAME's meta.json: 0, or -1 with a message (no such
+ * baseline, a corrupt one). */
+int baseline_meta_read(const char *name, struct baseline_meta *m, char *err, size_t errlen);
 
 /* Saves a run as baseline NAME: its JSON count report, its profile (NULL
- * for none) and m. 0, or -1 with a message. */
+ * for none) and m, in a new folder that replaces NAME's whole; on failure
+ * NAME is as it was and nothing else is left. 0, or -1 with a message. */
 int baseline_save(const char *name, const char *report_json, const char *profile,
                   const struct baseline_meta *m, char *err, size_t errlen);
-
-/* Compares a run (its JSON count report, its profile or NULL) with
- * baseline NAME under the limits (none given: the defaults below). Prints
- * warnings and every limit exceeded to f. Returns 0 (within the limits), 3
- * (a regression), or 2 with a message (no such baseline, a corrupt one, a
- * different machine model: such runs are not comparable). */
-int baseline_check(FILE *f, const char *name, const char *report_json, const char *profile,
-                   const struct baseline_meta *m, const struct diff_limit *limits, unsigned n,
-                   char *err, size_t errlen);
 
 /* The limits used when none is given: INSTRUCTIONS and CYCLES may grow by
  * at most 1% (exact counts: a 1% change is a real one; the rest is
  * reported, not gated). */
 extern const char *const baseline_default_limits[];
 
-#endif
+/* Before a run: whether it can be gated against baseline NAME. The
+ * baseline exists, is sound (its counts are counts) and was counted on this
+ * run's machine model (machine_text); the run takes a profile (profile)
+ * only against a baseline that has one; every limit names an event this
+ * run counts (events, n_events: its report's names) and, for a soft limit,
+ * the baseline counted too, over a scope the baseline has. 0, or
+ * GATE_NOT_COMPARABLE with a message. */
+int baseline_check_before(const char *name, const char *machine_name, const char *machine_text,
+                          int profile, const char *const *events, unsigned n_events,
+                          const char *const *limits, unsigned n_limits, char *err, size_t errlen);
 
 /* After a run (its JSON report written to report_json; profile NULL for
  * hpm count): --save-baseline save (NULL: none) and --baseline check (NULL:
  * none) with the limits as given (KIND[@SCOPE]:LIMIT). Messages go to
- * stderr prefixed with cmd. Returns 0, 3 (a regression) or 2 (refused, or
- * an error). */
+ * stderr prefixed with cmd. Returns the gate's status (GATE_PASS,
+ * GATE_REGRESSION, GATE_NOT_COMPARABLE; GATE_PASS without check) or
+ * GATE_ERROR when the baseline could not be saved. */
 int baseline_after_run(const char *cmd, const char *save, const char *check,
                        const char *const *limits, unsigned n_limits, const char *report_json,
                        const char *profile, const struct baseline_meta *m);
@@ -86,3 +100,5 @@ int baseline_after_run(const char *cmd, const char *save, const char *check,
 void baseline_set_unstable(const char *const *kinds, unsigned n);
 /* Checks the limits' syntax before a run: 0, or 2 with a message. */
 int baseline_limits_ok(const char *cmd, const char *const *limits, unsigned n_limits);
+
+#endif

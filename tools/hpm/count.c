@@ -52,6 +52,7 @@
 #include "live.h"
 #include "options.h"
 #include "passes.h"
+#include "progress.h"
 #include "profile_cmd.h"
 #include "count_hook.h"
 #include "latency.h"
@@ -126,7 +127,7 @@ struct count_run {
     struct hpm_machine m;
     struct count_row *rows;
     unsigned n_rows, features;
-    char clamp_note[160], pmu[256], dir[4096], msrc[4200], err[512], job_dir[4096];
+    char clamp_note[160], pmu[256], dir[4096], msrc[4200], mhash[24], err[512], job_dir[4096];
     struct mpi_rank_env rank_env;
     struct count_toolcmd cmd;
     struct runner_result res;
@@ -159,6 +160,7 @@ static int spawn(struct count_run *x)
 {
     struct runner_spec spec = {0};
     struct interval_watch watch;
+    struct progress bar;
     int rc;
     spec.argv = x->cmd.args;
     spec.env_name = "VALGRIND_LIB";
@@ -172,15 +174,24 @@ static int spawn(struct count_run *x)
     }
     memset(&watch, 0, sizeof watch);
     watch.o = &x->o;
+    progress_init(&bar, x->o.quiet || x->run_only || x->in_job ? PROGRESS_OFF
+                        : x->o.progress           ? PROGRESS_ON
+                                                  : PROGRESS_AUTO,
+                  NULL);
     if (x->o.interval_ms > 0) {
         spec.interval_ms = x->o.interval_ms;
         spec.on_interval = count_interval_tick;
         spec.ctx = &watch;
+    } else if (bar.on) { /* -I's series is progress enough */
+        spec.interval_ms = PROGRESS_TICK_MS;
+        spec.on_interval = progress_tick;
+        spec.ctx = &bar;
     }
     /* a killed process's live view is one of this run when made since (a
      * second early: tmpfs stamps files with a coarse clock) */
     x->early.since = (long long)time(NULL) - 1;
     rc = runner_run(cmd_name, &spec, &x->res);
+    progress_clear(&bar);
     /* the final views the tree's children kept for their parents (for
      * PAPI_INHERIT) go once those parents have ended */
     hpm_live_reap_exited();
@@ -261,6 +272,8 @@ static void build_report(struct count_run *x)
     r->argv = x->o.prog;
     r->argc = x->o.prog_argc;
     r->machine_source = x->msrc;
+    snprintf(x->mhash, sizeof x->mhash, "%016" PRIx64, baseline_machine_hash(x->cmd.wire));
+    r->machine_hash = x->mhash;
     r->pmu = x->pmu;
     r->hw_pmu = x->hw;
     r->out = &x->out;
@@ -283,7 +296,7 @@ static void build_report(struct count_run *x)
  * status. */
 static int emit(struct count_run *x)
 {
-    int rc;
+    int rc, hpm_failed;
     if (x->in_job) {
         /* a rank: its result (the JSON report) into the job's folder; the
          * rank that completes the job writes the aggregate */
@@ -313,16 +326,15 @@ static int emit(struct count_run *x)
             x->profile_out = x->profile_default;
         }
         if (profile_write(cmd_name, x->dir, (uint64_t)x->res.pid, !x->o.no_children, x->o.prog,
-                          x->o.prog_argc, x->m.name, x->profile_out) != 0)
+                          x->o.prog_argc, x->m.name, x->profile_out, x->o.quiet) != 0)
             rc = 1;
     }
-    if (!x->in_job && (x->o.save_baseline || x->o.baseline)) {
-        int g = count_baseline_step(&x->o, &x->r, x->dir, x->profile ? x->profile_out : NULL,
-                                    x->m.name, x->cmd.wire);
-        /* the program's own failure keeps its status */
-        if (g && rc == 0)
-            rc = g;
-    }
+    /* a status other than the program's is hpm's own failure */
+    hpm_failed = rc != x->r.exit_code;
+    if (!x->in_job && (x->o.save_baseline || x->o.baseline))
+        rc = count_baseline_step(&x->o, &x->r, x->dir,
+                                 x->mode == MODE_PROFILE ? x->profile_out : NULL, x->m.name,
+                                 x->cmd.wire, rc, hpm_failed);
     return rc;
 }
 
@@ -331,13 +343,22 @@ static int emit(struct count_run *x)
 static int finish(struct count_run *x)
 {
     int rc = load_tree(x);
-    if (rc == 1)
-        return no_output(x);
+    if (rc == 1) {
+        rc = no_output(x);
+        /* a gated run's statuses are the gate's (docs/ci.md): a program
+         * killed before it wrote any count failed */
+        if (x->o.baseline && !x->in_job && rc > 128) {
+            fprintf(stderr, "%s: no counts to gate: exit status %d\n", cmd_name,
+                    GATE_PROGRAM_FAILED);
+            return GATE_PROGRAM_FAILED;
+        }
+        return rc;
+    }
     if (rc != 0 || count_tree_total(&x->tree, &x->out, x->err, sizeof x->err) != 0) {
         fprintf(stderr, "%s: the virtual PMU's output is unusable: %s\n", cmd_name, x->err);
         return 1;
     }
-    if (count_check_counts(&x->out, x->rows, x->n_rows, "the virtual PMU's output") != 0)
+    if (count_check_counts(&x->out, x->rows, &x->n_rows, "the virtual PMU's output") != 0)
         return 1;
     if (x->o.keep_output &&
         runner_write_output(cmd_name, x->o.keep_output, count_keep_output_to, &x->out))
@@ -379,9 +400,11 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
     (void)hpm_live_list(NULL, 0, 1);
     x->hw = count_probe_pmu(x->pmu, sizeof x->pmu);
     machine_source(x);
-    if ((!x->run_only || getenv("HPM_RUN_VERBOSE")) && (!x->in_job || x->rank_env.rank == 0))
-        fprintf(stderr, "hpm: %s; %s the virtual PMU, machine %s (modeled)\n", x->pmu,
-                x->hw ? "hpm count uses" : "counting on", x->m.name);
+    if ((!x->run_only || getenv("HPM_RUN_VERBOSE")) && !x->o.quiet &&
+        (!x->in_job || x->rank_env.rank == 0))
+        /* why there is no hardware PMU is the report's "host PMU" line: said once */
+        fprintf(stderr, "hpm: counting on the virtual PMU, machine %s (modeled)%s\n", x->m.name,
+                x->hw ? "; the hardware PMU counts with --pmu=perf" : "");
     if (x->clamp_note[0])
         fprintf(stderr, "hpm: note: %s\n", x->clamp_note);
     rc = 1;
@@ -392,15 +415,20 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
         x->dir[0] = 0;
         goto done;
     }
-    if (x->o.repeat > 1 && !x->run_only && mode != MODE_RECORD &&
-        count_repeat_runs(&x->o, x->dir) != 0)
-        goto done;
     x->cmd.vg = x->vg;
     if (count_toolcmd_build(&x->cmd, &x->o, &x->m, rows, x->n_rows, x->dir, mode,
                             mode == MODE_RECORD ? record_hook->tool_args : NULL) != 0) {
         fprintf(stderr, "%s: out of memory\n", cmd_name);
         goto done;
     }
+    if (!x->in_job && (x->o.save_baseline || x->o.baseline) &&
+        (rc = count_baseline_before(&x->o, &x->m, x->features, rows, x->n_rows,
+                                    mode == MODE_PROFILE, x->cmd.wire)) != 0)
+        goto done;
+    rc = 1;
+    if (x->o.repeat > 1 && !x->run_only && mode != MODE_RECORD &&
+        count_repeat_runs(&x->o, x->dir) != 0)
+        goto done;
     if (spawn(x) != 0)
         goto done;
     if (x->run_only) /* the program's own status is all hpm run reports */

@@ -38,6 +38,7 @@
 #include "count_hook.h"
 #include "latency.h"
 #include "runner.h"
+#include "suggest.h"
 #include "vpmu_output.h"
 
 #include "count_internal.h"
@@ -88,9 +89,15 @@ int count_resolve_event(const char *name, const char *machine, unsigned cores,
                     "%s: event '%s' is a perf_event event: the virtual PMU does not count it "
                     "(--pmu=perf or auto)\n",
                     cmd_name, name);
-        else
-            fprintf(stderr, "%s: unknown event '%s' (hpm list shows the catalog)\n", cmd_name,
-                    name);
+        else {
+            char near[HPM_CAT_NAME_MAX + 16];
+            if (suggest_event(name, near, sizeof near) == 0)
+                fprintf(stderr, "%s: unknown event '%s' (did you mean %s? hpm list shows the "
+                        "catalog)\n", cmd_name, name, near);
+            else
+                fprintf(stderr, "%s: unknown event '%s' (hpm list shows the catalog)\n",
+                        cmd_name, name);
+        }
         return 2;
     }
     if (rc == HPM_CAT_ECORE) {
@@ -198,19 +205,31 @@ char *count_codes_arg(const struct count_opts *o, const struct count_row *rows, 
     return s;
 }
 
-/* Every code a row needs must be in the tool's output. */
-int count_check_counts(const struct vpmu_output *out, const struct count_row *rows, unsigned n,
-                        const char *what)
+/* Every code a row needs must be in the tool's output, but those of a
+ * multiplexed set that never got an interval: their rows leave the report
+ * (vpmu_output_mpx_idle_note says why). */
+int count_check_counts(const struct vpmu_output *out, struct count_row *rows, unsigned *n,
+                       const char *what)
 {
-    unsigned i, j;
-    for (i = 0; i < n; i++)
-        for (j = 0; j < rows[i].n_codes; j++)
-            if (!out->have_count[rows[i].codes[j]]) {
-                char name[HPM_CAT_NAME_MAX];
-                hpm_catalog_code_name((unsigned)rows[i].codes[j], name, sizeof name);
-                fprintf(stderr, "%s: %s has no count for %s (code %d)\n", cmd_name, what, name,
-                        rows[i].codes[j]);
-                return -1;
+    unsigned i, j, kept = 0;
+    for (i = 0; i < *n; i++) {
+        int idle = 0;
+        for (j = 0; j < rows[i].n_codes; j++) {
+            unsigned code = (unsigned)rows[i].codes[j];
+            char name[HPM_CAT_NAME_MAX];
+            if (out->have_count[code])
+                continue;
+            if (vpmu_output_mpx_idle(out, code)) {
+                idle = 1;
+                continue;
             }
+            hpm_catalog_code_name(code, name, sizeof name);
+            fprintf(stderr, "%s: %s has no count for %s (code %u)\n", cmd_name, what, name, code);
+            return -1;
+        }
+        if (!idle)
+            rows[kept++] = rows[i];
+    }
+    *n = kept;
     return 0;
 }

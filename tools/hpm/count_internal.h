@@ -60,6 +60,7 @@ struct count_opts {
     int coherence, coherence_given; /* --coherence: 1 = time (COUNT_COHERENCE_TURN) */
     const char *keep_output; /* --keep-output=FILE: the counts as the tool's output file */
     struct hpm_opt_list notes; /* --note=TEXT: added to the report (passes.h) */
+    int progress, quiet;   /* --progress, --quiet: the progress line (progress.h) */
     char **prog; /* PROGRAM ARGS..., NULL-terminated */
     int prog_argc;
 };
@@ -77,8 +78,8 @@ int count_resolve_event(const char *name, const char *machine, unsigned cores,
 int count_build_rows(const struct count_opts *o, const char *machine, unsigned cores,
                       unsigned features, struct count_row *rows, unsigned *n);
 char *count_codes_arg(const struct count_opts *o, const struct count_row *rows, unsigned n);
-int count_check_counts(const struct vpmu_output *out, const struct count_row *rows, unsigned n,
-                        const char *what);
+int count_check_counts(const struct vpmu_output *out, struct count_row *rows, unsigned *n,
+                       const char *what);
 int count_check_interpreter(const char *script);
 int count_search_program(const char *name, char *found, size_t flen);
 int count_find_program(const char *name, int *said, char *found, size_t flen);
@@ -95,14 +96,18 @@ int count_write_report(const struct count_opts *o, const struct count_report *r)
 int count_keep_output_to(FILE *f, void *ctx);
 int count_output_dir_ok(const char *path);
 const char *count_upc_write_note(const struct vpmu_output *out, char *buf, size_t len);
+void count_add_user_notes(struct count_report *r, const struct count_opts *o);
 int count_from_output(const struct count_opts *o, struct count_row *rows);
 int count_mpi_rank_setup(const struct count_opts *o, struct mpi_rank_env *e, char *dir,
                           size_t len);
 int count_mpi_net_setup(const struct count_opts *o, const struct hpm_machine *m);
 int count_repeat_runs(const struct count_opts *o, const char *dir);
+int count_baseline_before(const struct count_opts *o, const struct hpm_machine *m,
+                          unsigned features, const struct count_row *rows, unsigned n_rows,
+                          int profile, const char *wire);
 int count_baseline_step(const struct count_opts *o, const struct count_report *r,
-                         const char *dir, const char *profile_path, const char *machine,
-                         const char *wire);
+                        const char *dir, const char *profile_path, const char *machine,
+                        const char *wire, int rc, int hpm_failed);
 
 /* hpm count -I: the program's live view, read at every tick (the view
  * appears once the tool has started; after an exec the new image's view
@@ -148,8 +153,8 @@ struct runner_result;
 #define COUNT_SHARED_NOTES 3 /* shared cache lines named in the notes */
 struct count_notes {
     char sig[160], exit[160], core[160], exec[600], lost[4200], fork[200], killed[400],
-        view[1000], native[1200], upc[200], sat[200], left[160], turns[600], shared[600],
-        shared_line[COUNT_SHARED_NOTES][400];
+        view[1000], native[1200], upc[200], sat[200], left[160], turns[600], mpx_idle[1024],
+        shared[600], shared_line[COUNT_SHARED_NOTES][400];
 };
 /* count_order.c: the notes on how the threads' order was decided and on
  * the cache lines they shared (in count_add_notes' and --from-output's

@@ -207,6 +207,9 @@ void count_add_notes(struct count_report *r, struct count_notes *nb, const struc
     count_order_notes(r, nb, out);
     if (vpmu_output_saturated_note(out, nb->sat, sizeof nb->sat))
         r->notes[r->n_notes++] = nb->sat;
+    if (vpmu_output_mpx_idle_note(out, nb->mpx_idle, sizeof nb->mpx_idle) &&
+        r->n_notes < COUNT_MAX_NOTES)
+        r->notes[r->n_notes++] = nb->mpx_idle;
     if (res->tree_left) {
         snprintf(nb->left, sizeof nb->left,
                  "hpm stopped waiting for the program's children (a signal); those still "
@@ -218,4 +221,5 @@ void count_add_notes(struct count_report *r, struct count_notes *nb, const struc
         if (ln)
             r->notes[r->n_notes++] = ln;
     }
+    count_add_user_notes(r, o);
 }

@@ -71,11 +71,11 @@ static const char count_synopsis[] =
     "\n";
 static const char count_footer[] =
     "\nhpm exits with PROGRAM's exit status (of the last program it exec'd), or 128+N\n"
-    "if signal N killed it.\n";
+    "if signal N killed it; with --baseline, with the gate's status (docs/ci.md).\n";
 
 
 /* The one table of hpm count's and hpm run's options: parsing and usage. */
-#define COUNT_OPTIONS 34 /* rows, with the end */
+#define COUNT_OPTIONS 36 /* rows, with the end */
 void count_table(struct count_opts *o, struct hpm_opt *t)
 {
     const struct hpm_opt rows[] = {
@@ -153,12 +153,14 @@ void count_table(struct count_opts *o, struct hpm_opt *t)
          HPM_OPT_STRING, &o->save_baseline, NULL, NULL, 0, 0},
         {"--baseline", NULL, "NAME",
          "compare with baseline NAME: exit 3 when a --limit is exceeded\n"
-         "(default limits INSTRUCTIONS:+1%, CYCLES:+1%); another machine\n"
-         "model is refused (exit 2)",
+         "(default limits INSTRUCTIONS:+1%, CYCLES:+1%), 2 when not\n"
+         "comparable (another machine model, a limit on an event one side\n"
+         "lacks), 4 when PROGRAM failed: the gate's status, not PROGRAM's",
          HPM_OPT_STRING, &o->baseline, NULL, NULL, 0, 0},
         {"--limit", NULL, "KIND[@SCOPE]:LIMIT",
-         "with --baseline: +P% over the baseline (soft) or N (hard); SCOPE a\n"
-         "region (hpm count) or function (hpm profile); repeatable",
+         "with --baseline: +P% over the baseline (soft), ~P% either way,\n"
+         "or N (hard); SCOPE a region (hpm count) or function (hpm profile);\n"
+         "repeatable",
          HPM_OPT_LIST, &o->limits, NULL, NULL, 0, 0},
         {"--repeat", NULL, "N",
          "first run PROGRAM N times as given and name every event that\n"
@@ -200,6 +202,12 @@ void count_table(struct count_opts *o, struct hpm_opt *t)
          HPM_OPT_STRING, &o->keep_output, NULL, NULL, 0, 0},
         {"--note", NULL, "TEXT", "add TEXT to the report's notes; repeatable", HPM_OPT_LIST,
          &o->notes, NULL, NULL, 0, 0},
+        {"--progress", NULL, NULL,
+         "show the progress line even when stderr is no terminal (a line\n"
+         "every 2 s); on a terminal it shows by itself after 2 s",
+         HPM_OPT_FLAG, &o->progress, NULL, NULL, 0, 0},
+        {"--quiet", "-q", NULL, "no progress line and no banner on stderr", HPM_OPT_FLAG,
+         &o->quiet, NULL, NULL, 0, 0},
         HPM_OPT_TABLE_END,
     };
     _Static_assert(sizeof rows / sizeof rows[0] == COUNT_OPTIONS, "COUNT_OPTIONS");

@@ -86,13 +86,20 @@ const char *count_upc_write_note(const struct vpmu_output *out, char *buf, size_
     return buf;
 }
 
+/* The user's --note texts, after hpm's own notes. */
+void count_add_user_notes(struct count_report *r, const struct count_opts *o)
+{
+    for (unsigned i = 0; i < o->notes.n && r->n_notes < COUNT_MAX_NOTES; i++)
+        r->notes[r->n_notes++] = o->notes.v[i];
+}
+
 /* Report an existing tool output file (--from-output). */
 int count_from_output(const struct count_opts *o, struct count_row *rows)
 {
     struct vpmu_output out;
     struct count_report r;
     static struct count_notes nb; /* outlives the report */
-    char err[512], upc_note[200];
+    char err[512], upc_note[200], idle_note[1024];
     unsigned n = 0;
     int rc;
     if (vpmu_output_load(&out, o->from_output, err, sizeof err) != 0) {
@@ -104,7 +111,7 @@ int count_from_output(const struct count_opts *o, struct count_row *rows)
         /* the file's cores; every feature, since the file holds what was counted */
         unsigned cores = out.cores > HPM_CAT_MAX_CORES ? HPM_CAT_MAX_CORES : out.cores;
         rc = count_build_rows(o, out.machine, cores, ~0u, rows, &n);
-        if (rc == 0 && count_check_counts(&out, rows, n, o->from_output) != 0)
+        if (rc == 0 && count_check_counts(&out, rows, &n, o->from_output) != 0)
             rc = 2;
         if (rc) {
             vpmu_output_free(&out);
@@ -119,9 +126,9 @@ int count_from_output(const struct count_opts *o, struct count_row *rows)
     r.n_rows = n;
     if (count_upc_write_note(&out, upc_note, sizeof upc_note))
         r.notes[r.n_notes++] = upc_note;
+    if (vpmu_output_mpx_idle_note(&out, idle_note, sizeof idle_note))
+        r.notes[r.n_notes++] = idle_note;
     count_order_notes(&r, &nb, &out);
-    for (unsigned i = 0; i < o->notes.n && r.n_notes < COUNT_MAX_NOTES; i++)
-        r.notes[r.n_notes++] = o->notes.v[i];
     r.per_core = o->per_core;
     r.per_thread = o->per_thread;
     r.machine_source = NULL;
@@ -133,6 +140,7 @@ int count_from_output(const struct count_opts *o, struct count_row *rows)
         r.exit_status = out.exit_value;
         r.exit_code = out.exit_value & 0xff;
     }
+    count_add_user_notes(&r, o);
     rc = count_write_report(o, &r) == 0 ? r.exit_code : 1;
     vpmu_output_free(&out);
     return rc;

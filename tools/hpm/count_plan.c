@@ -117,6 +117,15 @@ int count_prepare(int count_mode, int run_only, int profile, int argc, char **ar
         if (rc < 0)
             return 2;
         *in_job = rc;
+        if (*in_job && (o->baseline || o->save_baseline || o->repeat)) {
+            /* a rank's counts are a part of the job's: the gate compares
+             * whole runs (docs/ci.md) */
+            rmdir(job_dir); /* made for this run; another rank's results keep it */
+            return count_usage_error("--baseline, --save-baseline and --repeat gate a whole "
+                                     "run, not a rank of an MPI job: gate the job's aggregate "
+                                     "with hpm diff --limit%s",
+                                     "");
+        }
     } else if (o->mpi || o->mpi_dir || o->per_rank) {
         fprintf(stderr, "%s: --mpi, --mpi-dir and --per-rank are hpm count options\n", cmd_name);
         return 2;
@@ -138,6 +147,11 @@ int count_prepare(int count_mode, int run_only, int profile, int argc, char **ar
     }
     if ((rc = count_build_rows(o, m->name, m->hier.cores, *features, rows, n_rows)) != 0)
         return rc;
+    if ((o->passes || o->multiplex) && (o->baseline || o->save_baseline || o->repeat))
+        /* a gate compares one run's exact counts (docs/ci.md) */
+        return count_usage_error("--baseline, --save-baseline and --repeat take one run's "
+                                 "exact counts: not with --passes or --multiplex%s",
+                                 "");
     if (count_mode && !*in_job && !o->keep_output) {
         /* more events than the machine's counter unit holds: passes */
         struct passes_req pq = {m,           *features,    rows, *n_rows, o->passes,

@@ -40,6 +40,7 @@ struct count_report {
     char *const *argv;
     int argc;
     const char *machine_source; /* "machines/bgp.machine", "host (sysfs)", ... or NULL */
+    const char *machine_hash;   /* the model's hash (baseline_machine_hash), hex, or NULL */
     const char *pmu;            /* what the PMU probe found, or NULL */
     int hw_pmu;                 /* 1 = a hardware PMU answered */
     const struct count_row *rows;
@@ -105,6 +106,10 @@ struct count_report_mpi_stat {
     uint64_t sum, min, max;
     unsigned min_rank, max_rank; /* the lowest rank with that value */
     double avg;
+    /* the average exactly: avg_whole + avg_micro / 10^6, rounded to a
+     * millionth from a 128-bit sum (never above max) */
+    uint64_t avg_whole;
+    uint32_t avg_micro;
     int balanced_defined;        /* avg > 0 */
     double imbalance;            /* max / avg */
 };
@@ -125,6 +130,12 @@ struct count_report_model {
     int procs_shown;     /* a process table is part of the report */
     struct count_report_mpi_stat *mpi; /* one per row when r->mpi, else NULL */
 };
+
+/* An MPI row's average as text with `decimals` decimals (2: the text
+ * report's), or with up to 6 and no trailing zeros (decimals < 0: JSON's
+ * and CSV's number), from its exact parts. */
+void count_report_avg_text(const struct count_report_mpi_stat *s, int decimals, char *buf,
+                           size_t len);
 
 /* Builds the model of r: 0, or -1 (out of memory). */
 int count_report_model_build(const struct count_report *r, struct count_report_model *m);

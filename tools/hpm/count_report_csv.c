@@ -174,7 +174,7 @@ static void csv_mpi(FILE *f, const struct count_report_model *m)
             case 0: snprintf(num, sizeof num, "%" PRIu64, st->sum); break;
             case 1: snprintf(num, sizeof num, "%" PRIu64, st->min); break;
             case 2: snprintf(num, sizeof num, "%u", st->min_rank); break;
-            case 3: snprintf(num, sizeof num, "%.9g", st->avg); break;
+            case 3: count_report_avg_text(st, -1, num, sizeof num); break;
             case 4: snprintf(num, sizeof num, "%" PRIu64, st->max); break;
             case 5: snprintf(num, sizeof num, "%u", st->max_rank); break;
             default:

@@ -105,6 +105,7 @@ static void json_mpi(FILE *f, const struct count_report_model *m)
     const struct count_report *r = m->r;
     const struct mpi_job *j = r->mpi;
     unsigned i, k, first = 1;
+    char avg[32];
     fprintf(f, ",\n  \"mpi\":{\"size\":%u,\"ranks_counted\":%u,\"missing\":[", j->size,
             j->counted);
     for (k = 0; k < j->size; k++) {
@@ -124,7 +125,8 @@ static void json_mpi(FILE *f, const struct count_report_model *m)
         hpm_json_string(f, r->rows[i].name);
         fprintf(f, ",\"sum\":%" PRIu64 ",\"min\":%" PRIu64 ",\"min_rank\":%u,\"avg\":", s->sum,
                 s->min, s->min_rank);
-        json_double(f, 1, s->avg);
+        count_report_avg_text(s, -1, avg, sizeof avg);
+        fputs(avg, f);
         fprintf(f, ",\"max\":%" PRIu64 ",\"max_rank\":%u,\"imbalance\":", s->max, s->max_rank);
         json_double(f, s->balanced_defined, s->imbalance);
         fputc('}', f);
@@ -244,6 +246,11 @@ static void json_begin_modeled(FILE *f, const struct count_report *r)
         hpm_json_string(f, r->machine_source);
     else
         fputs("null", f);
+    if (r->machine_hash) {
+        /* what makes two reports' counts comparable (hpm diff) */
+        fputs(",\"hash\":", f);
+        hpm_json_string(f, r->machine_hash);
+    }
     fputs("},\n  \"level\":", f);
     hpm_json_string(f, o->level);
     fputs(",\n  \"models\":", f);

@@ -335,6 +335,38 @@ int report_rank_value(const struct mpi_job *j, unsigned r, const struct count_ro
     return 0;
 }
 
+void count_report_avg_text(const struct count_report_mpi_stat *s, int decimals, char *buf,
+                           size_t len)
+{
+    uint32_t unit = 1, frac;
+    uint64_t whole = s->avg_whole;
+    int d, n;
+    if (decimals < 0) {
+        n = snprintf(buf, len, "%" PRIu64 ".%06u", whole, s->avg_micro);
+        while (n > 0 && (size_t)n < len && (buf[n - 1] == '0' || buf[n - 1] == '.'))
+            if (buf[--n] == '.') {
+                buf[n] = 0;
+                break;
+            } else {
+                buf[n] = 0;
+            }
+        return;
+    }
+    if (decimals > 6)
+        decimals = 6;
+    for (d = decimals; d < 6; d++)
+        unit *= 10;
+    frac = (s->avg_micro + unit / 2) / unit;
+    if ((uint64_t)frac * unit >= 1000000) { /* rounded up to the next whole */
+        whole++;
+        frac = 0;
+    }
+    if (decimals)
+        snprintf(buf, len, "%" PRIu64 ".%0*u", whole, decimals, frac);
+    else
+        snprintf(buf, len, "%" PRIu64, whole);
+}
+
 /* Per row, over the ranks with counts: sum, min, average, max (the lowest
  * rank holding the extreme), imbalance = max / average. */
 static int mpi_stats(const struct count_report *r, struct count_report_model *m)
@@ -348,6 +380,7 @@ static int mpi_stats(const struct count_report *r, struct count_report_model *m)
         struct count_report_mpi_stat *s = &m->mpi[i];
         unsigned seen = 0;
         long double sum = 0;
+        unsigned __int128 exact = 0; /* ranks' counts of up to 2^64-1 each */
         for (k = 0; k < j->size; k++) {
             uint64_t v;
             if (report_rank_value(j, k, &r->rows[i], &v) != 0)
@@ -362,9 +395,15 @@ static int mpi_stats(const struct count_report *r, struct count_report_model *m)
             }
             s->sum = report_add_sat(s->sum, v);
             sum += (long double)v;
+            exact += v;
             seen++;
         }
         if (seen) {
+            /* rounded to a millionth; a carry reaches the next whole only
+             * below max (an average of max has no remainder) */
+            uint64_t micro = (uint64_t)((exact % seen * 2000000 + seen) / (2 * (uint64_t)seen));
+            s->avg_whole = (uint64_t)(exact / seen) + (micro == 1000000);
+            s->avg_micro = (uint32_t)(micro % 1000000);
             s->avg = (double)(sum / seen);
             s->balanced_defined = s->avg > 0;
             s->imbalance = s->balanced_defined ? (double)((long double)s->max / (sum / seen)) : 0;

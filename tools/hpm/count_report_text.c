@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "count_report_writer.h"
 
+#include "live.h"
 #include "metrics.h"
 #include "mpi_job.h"
 
@@ -165,7 +166,9 @@ static void text_regions(FILE *f, const struct count_report *r)
                 n++;
             }
             qsort(cols, n, sizeof *cols, cmp_col);
-            fprintf(f, "\nregion %s (modeled)\n", o->reg[i].name);
+            fputs("\nregion ", f);
+            hpm_live_fputs_printable(o->reg[i].name, f);
+            fputs(" (modeled)\n", f);
             text_matrix(f, r, cols, n, 1);
         }
     }
@@ -198,8 +201,10 @@ static void text_procs(FILE *f, const struct count_report *r)
         for (j = 0; j < nr; j++)
             fprintf(f, " %20" PRIu64, report_row_value_in(&p->out, &r->rows[j]));
         fputs(" ", f);
-        for (j = 0; j < p->n_commands; j++)
-            fprintf(f, "%s %s", j ? " ->" : "", p->commands[j]);
+        for (j = 0; j < p->n_commands; j++) {
+            fputs(j ? " -> " : " ", f);
+            hpm_live_fputs_printable(p->commands[j], f);
+        }
         fputc('\n', f);
     }
 }
@@ -209,7 +214,7 @@ static void text_mpi(FILE *f, const struct count_report_model *m)
     const struct count_report *r = m->r;
     const struct mpi_job *j = r->mpi;
     unsigned i, k, b;
-    char buf[64];
+    char buf[64], avg[32];
     fprintf(f, "\n MPI job of %u rank%s: %u with counts", j->size, j->size == 1 ? "" : "s",
             j->counted);
     if (j->size > j->counted)
@@ -226,8 +231,9 @@ static void text_mpi(FILE *f, const struct count_report_model *m)
             snprintf(buf, sizeof buf, "%.4f", s->imbalance);
         else
             snprintf(buf, sizeof buf, "-");
-        fprintf(f, " %-*s %*" PRIu64 " %16" PRIu64 " %18.2f %16" PRIu64 " %8u %10s\n", NAME_W,
-                r->rows[i].name, NUM_W, s->sum, s->min, s->avg, s->max, s->max_rank, buf);
+        count_report_avg_text(s, 2, avg, sizeof avg);
+        fprintf(f, " %-*s %*" PRIu64 " %16" PRIu64 " %18s %16" PRIu64 " %8u %10s\n", NAME_W,
+                r->rows[i].name, NUM_W, s->sum, s->min, avg, s->max, s->max_rank, buf);
     }
     if (!j->per_rank)
         return;
@@ -298,13 +304,19 @@ static void text_begin_modeled(FILE *f, const struct count_report_model *m)
 
 static void text_begin(FILE *f, const struct count_report_model *m)
 {
-    fprintf(f, "hpm count: %s", m->program);
+    /* the program's name and arguments, and notes that name the
+     * commands of its processes, as a terminal can show them */
+    fputs("hpm count: ", f);
+    hpm_live_fputs_printable(m->program, f);
     if (m->r->measured)
         text_begin_measured(f, m);
     else
         text_begin_modeled(f, m);
-    for (unsigned i = 0; i < m->r->n_notes; i++)
-        fprintf(f, " note      %s\n", m->r->notes[i]);
+    for (unsigned i = 0; i < m->r->n_notes; i++) {
+        fputs(" note      ", f);
+        hpm_live_fputs_printable(m->r->notes[i], f);
+        fputc('\n', f);
+    }
 }
 
 static void text_events_head(FILE *f, const struct count_report_model *m)

@@ -139,18 +139,6 @@ void diff_free(struct diff *d)
 
 /* ------------------------------------------------------------ input */
 
-/* A regular file of at most DIFF_MAX_INPUT bytes, whole, NUL-terminated;
- * NULL with a message naming the file (a FIFO or a device is refused
- * before anything is read). */
-static char *read_input(const char *path, size_t *len, char *err, size_t errlen)
-{
-    char *text;
-    return hpm_file_read(path, DIFF_MAX_INPUT, NULL, "a count report or a profile", &text, len,
-                         err, errlen) == 0
-               ? text
-               : NULL;
-}
-
 enum diff_input { IN_UNKNOWN, IN_COUNT, IN_PROFILE, IN_SAMPLES };
 
 static enum diff_input input_kind(const char *text, size_t len)
@@ -168,6 +156,26 @@ static enum diff_input input_kind(const char *text, size_t len)
     return IN_UNKNOWN;
 }
 
+/* The reader's check of a file's first bytes: one of the three inputs. */
+static int input_head(const char *head, size_t n)
+{
+    return input_kind(head, n) != IN_UNKNOWN;
+}
+
+/* A regular file of at most DIFF_MAX_INPUT bytes, whole, NUL-terminated;
+ * NULL with a message naming the file (a FIFO or a device is refused
+ * before anything is read, a file of another kind after its head). */
+static char *read_input(const char *path, size_t *len, char *err, size_t errlen)
+{
+    char *text;
+    return hpm_file_read(path, DIFF_MAX_INPUT, input_head,
+                         "a count report (hpm count --json), a profile (hpm profile) or a "
+                         "recording (hpm record)",
+                         &text, len, err, errlen) == 0
+               ? text
+               : NULL;
+}
+
 /* One side's input, parsed, before the two are put side by side. */
 struct side {
     const char *path;
@@ -180,6 +188,58 @@ struct side {
     char event[128];         /* the recording's event */
     int data_file; /* look for PROFILE.data beside a profile */
 };
+
+/* A count as a report writes it: a JSON integer, not negative. */
+static int is_count(const json_t *v)
+{
+    return json_is_integer(v) && json_integer_value(v) >= 0;
+}
+
+/* A count that is not one (a negative number, a string, a fraction) is a
+ * corrupt report, not data: a negative count would pass every limit and a
+ * string would read as 0. 0, or -1 naming the event and the value. */
+static int bad_count(const struct side *x, const char *where, const char *name, const json_t *v,
+                     char *err, size_t errlen)
+{
+    char *shown = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+    if (shown)
+        snprintf(err, errlen,
+                 "%s: %s%s: %.40s is not a count (a non-negative integer): a corrupt report",
+                 x->path, where, name, shown);
+    else
+        snprintf(err, errlen, "%s: %s%s has no count: a corrupt report", x->path, where, name);
+    free(shown);
+    return -1;
+}
+
+static int check_counts(const struct side *x, char *err, size_t errlen)
+{
+    json_t *e, *v;
+    const char *key;
+    size_t i;
+    json_array_foreach(json_object_get(x->root, "events"), i, e)
+    {
+        const char *name = json_string_value(json_object_get(e, "name"));
+        if (name && !is_count(json_object_get(e, "count")))
+            return bad_count(x, "event ", name, json_object_get(e, "count"), err, errlen);
+    }
+    json_array_foreach(json_object_get(x->root, "regions"), i, e)
+    {
+        const char *name = json_string_value(json_object_get(e, "name"));
+        json_t *counts = json_object_get(e, "counts");
+        if (!name || !json_is_object(counts))
+            continue;
+        json_object_foreach(counts, key, v)
+        {
+            if (!is_count(v)) {
+                char where[300];
+                snprintf(where, sizeof where, "region %.200s, event ", name);
+                return bad_count(x, where, key, v, err, errlen);
+            }
+        }
+    }
+    return 0;
+}
 
 static int parse_count(struct side *x, const char *text, size_t len, char *err, size_t errlen)
 {
@@ -194,7 +254,7 @@ static int parse_count(struct side *x, const char *text, size_t len, char *err, 
         snprintf(err, errlen, "%s: not a count report of hpm (no \"events\" list)", x->path);
         return -1;
     }
-    return 0;
+    return check_counts(x, err, errlen);
 }
 
 static int parse_profile(struct side *x, const char *text, size_t len, char *err, size_t errlen)
@@ -231,6 +291,16 @@ static int parse_profile(struct side *x, const char *text, size_t len, char *err
     return 0;
 }
 
+void diff_machine_read(struct diff_machine *dm, const struct json_t *m)
+{
+    const char *name = json_string_value(json_object_get(m, "name")),
+               *hash = json_string_value(json_object_get(m, "hash"));
+    snprintf(dm->name, sizeof dm->name, "%s", name ? name : "");
+    snprintf(dm->hash, sizeof dm->hash, "%s", hash ? hash : "");
+    dm->cores = (uint64_t)json_integer_value(json_object_get(m, "cores"));
+    dm->frequency_hz = (uint64_t)json_integer_value(json_object_get(m, "frequency_hz"));
+}
+
 static int fill_count(struct diff *d, int s, struct side *x)
 {
     json_t *events = json_object_get(x->root, "events"), *e, *m;
@@ -247,9 +317,10 @@ static int fill_count(struct diff *d, int s, struct side *x)
                       (uint64_t)json_integer_value(c)) != 0)
             return -1;
     }
-    m = json_object_get(json_object_get(x->root, "machine"), "frequency_hz");
-    if (json_is_integer(m))
-        d->frequency_hz[s] = (double)json_integer_value(m);
+    m = json_object_get(x->root, "machine");
+    if (json_is_integer(json_object_get(m, "frequency_hz")))
+        d->frequency_hz[s] = (double)json_integer_value(json_object_get(m, "frequency_hz"));
+    diff_machine_read(&d->machine[s], m);
     json_array_foreach(json_object_get(x->root, "regions"), i, e)
     {
         const char *name = json_string_value(json_object_get(e, "name")), *key;
@@ -268,15 +339,41 @@ static int fill_count(struct diff *d, int s, struct side *x)
     return 0;
 }
 
-/* A function's name for matching across builds: its name; the object's
- * file name only where the name says nothing ("???"). */
+/* An object as two builds of one program share it: the program itself
+ * (whatever the build calls it) is "the program", any other object its
+ * file name (libc.so.6), never a path. */
+static const char *obj_key(const struct hpm_profile *p, const char *obj)
+{
+    const char *base = strrchr(obj, '/'), *cmd = p->command ? p->command : "";
+    size_t n = strcspn(cmd, " "), b;
+    const char *prog = cmd;
+    base = base ? base + 1 : obj;
+    /* the command's first word is the program as it was run (./a.out) */
+    for (b = 0; b < n; b++)
+        if (cmd[b] == '/')
+            prog = cmd + b + 1;
+    b = (size_t)(cmd + n - prog);
+    return b && strlen(base) == b && strncmp(base, prog, b) == 0 ? "the program" : base;
+}
+
+/* A function's name for matching across builds: its name, the program's
+ * own PLT stubs as the program's (their name carries its file name); the
+ * object only where the name says nothing ("???"). */
 static const char *fn_key(const struct hpm_profile *p, const struct hpm_prof_fn *f, char *buf,
                           size_t len)
 {
-    const char *obj = p->strs[f->obj], *base = strrchr(obj, '/');
-    if (strcmp(p->strs[f->name], "???") != 0)
-        return p->strs[f->name];
-    snprintf(buf, len, "??? [%s]", base ? base + 1 : obj);
+    static const char stubs[] = "(PLT stubs of ";
+    const char *name = p->strs[f->name];
+    if (strncmp(name, stubs, sizeof stubs - 1) == 0) {
+        char obj[256];
+        snprintf(obj, sizeof obj, "%.*s", (int)strcspn(name + sizeof stubs - 1, ")"),
+                 name + sizeof stubs - 1);
+        snprintf(buf, len, "%s%s)", stubs, obj_key(p, obj));
+        return buf;
+    }
+    if (strcmp(name, "???") != 0)
+        return name;
+    snprintf(buf, len, "??? [%s]", obj_key(p, p->strs[f->obj]));
     return buf;
 }
 
@@ -304,6 +401,15 @@ static void add_values(struct diff_row *r, int s, const int *map, unsigned n_kin
     }
 }
 
+/* hpm profile names the machine model in its creator line ("..., machine
+ * NAME (...)"): profiles of two models are told apart by name. */
+static void machine_of_profile(struct diff_machine *dm, const char *creator)
+{
+    const char *m = creator ? strstr(creator, ", machine ") : NULL;
+    if (m)
+        snprintf(dm->name, sizeof dm->name, "%.*s", (int)strcspn(m + 10, " "), m + 10);
+}
+
 static int fill_profile(struct diff *d, int s, struct side *x)
 {
     const struct hpm_profile *p = &x->p;
@@ -315,6 +421,7 @@ static int fill_profile(struct diff *d, int s, struct side *x)
     char key[4096], fb[512], cb[512];
     for (i = 0; i < p->n_kinds; i++)
         map[i] = diff_kind(d, p->kinds[i]);
+    machine_of_profile(&d->machine[s], p->creator);
     hpm_profile_sum(p, sum);
     tot = p->have_totals ? p->totals : sum;
     for (i = 0; i < p->n_kinds; i++)
@@ -362,8 +469,8 @@ static int fill_data(struct diff *d, int s, struct side *x)
         unsigned line = fn->n_costs ? fn->costs[0].line : 0;
         if (fn->file)
             snprintf(key, sizeof key, "%s (%s:%u)", p->strs[fn->name], p->strs[fn->file], line);
-        else
-            snprintf(key, sizeof key, "%s (%s)", p->strs[fn->name], p->strs[fn->obj]);
+        else /* globals by their object: the program's under any name */
+            snprintf(key, sizeof key, "%s (%s)", p->strs[fn->name], obj_key(p, p->strs[fn->obj]));
         if (table_add(d, DIFF_DATA, key, s, 0, 0) != 0)
             return -1;
         for (c = 0; c < fn->n_costs; c++)
@@ -579,6 +686,40 @@ int diff_kind(const struct diff *d, const char *name)
     return -1;
 }
 
+int diff_machine_same(const struct diff_machine *a, const struct diff_machine *b)
+{
+    if (!a->name[0] || !b->name[0])
+        return -1;
+    /* the hash says whether the models are the same; older reports have
+     * only the name, the cores and the clock */
+    if (a->hash[0] && b->hash[0])
+        return strcmp(a->hash, b->hash) == 0;
+    return strcmp(a->name, b->name) == 0 && a->cores == b->cores &&
+           a->frequency_hz == b->frequency_hz;
+}
+
+void diff_machine_text(const struct diff_machine *m, char *buf, size_t len)
+{
+    if (!m->cores) /* a profile names its model only */
+        snprintf(buf, len, "%s", m->name);
+    else
+        snprintf(buf, len, "%s (%" PRIu64 " cores, %" PRIu64 " Hz%s%s)", m->name, m->cores,
+                 m->frequency_hz, m->hash[0] ? ", hash " : "", m->hash);
+}
+
+int diff_same_machine(const struct diff *d, char *why, size_t len)
+{
+    char a[160], b[160];
+    int same = diff_machine_same(&d->machine[0], &d->machine[1]);
+    if (same == 0) {
+        diff_machine_text(&d->machine[0], a, sizeof a);
+        diff_machine_text(&d->machine[1], b, sizeof b);
+        snprintf(why, len, "%s was counted on machine model %s, %s on %s", d->old_name, a,
+                 d->new_name, b);
+    }
+    return same;
+}
+
 int diff_default_sort(const struct diff *d)
 {
     const struct diff_table *t = &d->tables[DIFF_TOTALS];
@@ -646,9 +787,10 @@ size_t diff_changes(const struct diff *d, unsigned table, unsigned kind,
         *out = NULL;
         return 0;
     }
+    /* a row new or gone with none of this kind on either side is no
+     * change of it (0 -> 0 is not "gone") */
     for (i = 0; i < t->n; i++)
-        if (t->rows[i].v[0][kind] != t->rows[i].v[1][kind] ||
-            t->rows[i].present[0] != t->rows[i].present[1])
+        if (t->rows[i].v[0][kind] != t->rows[i].v[1][kind])
             v[n++] = &t->rows[i];
     sort_kind = kind;
     if (n > 1)
@@ -736,6 +878,14 @@ int diff_limit_parse(const char *s, struct diff_limit *l, char *err, size_t errl
         }
         return 0;
     }
+    if (*colon == '+' || *colon == '~') {
+        /* +1 is not 1: a soft limit is a percentage, a hard one unsigned */
+        snprintf(err, errlen,
+                 "limit '%s': '%s' has a sign but no '%%': give %s%s%% (a percentage of OLD) "
+                 "or %s (a hard limit on NEW)",
+                 s, colon, *colon == '+' ? "+" : "~", colon + 1, colon + 1);
+        return -1;
+    }
     errno = 0;
     l->max = strtoull(colon, &end, 10);
     if (errno || *end || !*colon || *colon == '-') {
@@ -756,82 +906,200 @@ static const struct diff_row *find_row(const struct diff *d, unsigned table, con
     return NULL;
 }
 
-int diff_gate(FILE *f, const struct diff *d, const struct diff_limit *l, unsigned n, char *err,
-              size_t errlen)
+static unsigned scope_table(const struct diff *d, const struct diff_limit *l)
+{
+    return !l->scope[0] ? DIFF_TOTALS : d->profiles ? DIFF_FUNCTIONS : DIFF_REGIONS;
+}
+
+static const char *side_name(const struct diff *d, int s)
+{
+    return s ? d->new_name : d->old_name;
+}
+
+int diff_counted(const struct diff *d, int s, unsigned k)
+{
+    const struct diff_row *r = find_row(d, DIFF_TOTALS, d->kinds[k]);
+    return r && r->present[s];
+}
+
+int diff_has_scope(const struct diff *d, int s, const char *scope)
+{
+    const struct diff_row *r = find_row(d, d->profiles ? DIFF_FUNCTIONS : DIFF_REGIONS, scope);
+    return r && r->present[s];
+}
+
+/* Whether limit l on kind k (row r, its scope's) can be judged: a soft
+ * limit compares both sides, a hard one reads NEW's. NULL, or why not. */
+static const char *why_not_comparable(const struct diff *d, const struct diff_limit *l, unsigned k,
+                                      const struct diff_row *r, char *buf, size_t len)
+{
+    int s;
+    for (s = l->hard ? 1 : 0; s < 2; s++)
+        if (!diff_counted(d, s, k)) {
+            if (diff_counted(d, !s, k))
+                snprintf(buf, len, "%s did not count %s (%s did)", side_name(d, s), d->kinds[k],
+                         side_name(d, !s));
+            else
+                snprintf(buf, len, "%s did not count %s", side_name(d, s), d->kinds[k]);
+            return buf;
+        } else if (l->scope[0] && !r->present[s]) {
+            snprintf(buf, len, "%s has no %s '%s'", side_name(d, s),
+                     d->profiles ? "function" : "region", l->scope);
+            return buf;
+        }
+    return NULL;
+}
+
+/* The functions behind a profile's total exceeded: the largest increases
+ * of kind k. */
+static void say_functions(FILE *f, const struct diff *d, unsigned k)
+{
+    const struct diff_row **rows;
+    size_t m = diff_changes(d, DIFF_FUNCTIONS, k, &rows), j, said = 0;
+    for (j = 0; j < m && said < 5; j++)
+        if (rows[j]->v[1][k] > rows[j]->v[0][k]) {
+            fprintf(f, "hpm:   %s +%" PRIu64 "%s\n", rows[j]->key,
+                    rows[j]->v[1][k] - rows[j]->v[0][k], !rows[j]->present[0] ? " (new)" : "");
+            said++;
+        }
+    free(rows);
+}
+
+/* Limit l on kind k over row r, both sides comparable: 1 exceeded (said
+ * to f), 0 held. */
+static int judge(FILE *f, const struct diff *d, const struct diff_limit *l, unsigned k,
+                 const struct diff_row *r)
+{
+    uint64_t a = r->v[0][k], b = r->v[1][k];
+    int over = l->hard ? b > l->max
+                       : (double)b > (double)a * (1 + l->percent / 100) ||
+                             (l->both_ways && (double)b < (double)a * (1 - l->percent / 100));
+    if (!over)
+        return 0;
+    if (l->hard) {
+        fprintf(f, "hpm: regression: %s: %s%s%s is %" PRIu64 ", over the limit %" PRIu64 "\n",
+                l->text, d->kinds[k], l->scope[0] ? " in " : "", l->scope, b, l->max);
+    } else {
+        char pct[32];
+        diff_percent_text(pct, sizeof pct, a, b);
+        fprintf(f,
+                "hpm: %s: %s: %s%s%s went from %" PRIu64 " to %" PRIu64 " (%s), more than %s%g%%\n",
+                b < a ? "changed" : "regression", l->text, d->kinds[k], l->scope[0] ? " in " : "",
+                l->scope, a, b, pct, l->both_ways ? "±" : "+", l->percent);
+    }
+    if (d->profiles && !l->scope[0])
+        say_functions(f, d, k);
+    return 1;
+}
+
+/* Appends a kind's name to a list of at most 8 shown names. */
+static void list_add(char *buf, size_t len, unsigned *n, const char *name)
+{
+    size_t at = strlen(buf);
+    if ((*n)++ < 8 && at < len)
+        snprintf(buf + at, len - at, " %s", name);
+}
+
+static void list_end(char *buf, size_t len, unsigned n)
+{
+    size_t at = strlen(buf);
+    if (n > 8 && at < len)
+        snprintf(buf + at, len - at, " and %u more", n - 8);
+}
+
+/* A '*' limit: every modeled event, each judged as a limit of its own;
+ * events counted on one side only are not comparable, unstable ones not
+ * gated, each group said in one line. 0, or -1 (no such scope). */
+static int gate_every(FILE *f, const struct diff *d, const struct diff_limit *l,
+                      struct diff_verdict *v, char *err, size_t errlen)
+{
+    const struct diff_row *scoped = NULL;
+    char one_side[600] = "", unstable[600] = "", why[400];
+    unsigned k, n_one = 0, n_unstable = 0;
+    if (l->scope[0]) {
+        if (!(scoped = find_row(d, scope_table(d, l), l->scope))) {
+            snprintf(err, errlen, "limit '%s': no %s '%s' in either run", l->text,
+                     d->profiles ? "function" : "region", l->scope);
+            return -1;
+        }
+        if (!scoped->present[0] || !scoped->present[1]) {
+            fprintf(f, "hpm: not comparable: %s: %s has no %s '%s'\n", l->text,
+                    side_name(d, !scoped->present[1]), d->profiles ? "function" : "region",
+                    l->scope);
+            v->not_comparable++;
+            return 0;
+        }
+    }
+    for (k = 0; k < d->n_kinds; k++) {
+        const struct diff_row *r = scoped ? scoped : find_row(d, DIFF_TOTALS, d->kinds[k]);
+        if (d->measured[k] || !r)
+            continue;
+        if (d->unstable[k]) {
+            list_add(unstable, sizeof unstable, &n_unstable, d->kinds[k]);
+            v->not_gated++;
+        } else if (why_not_comparable(d, l, k, r, why, sizeof why)) {
+            list_add(one_side, sizeof one_side, &n_one, d->kinds[k]);
+            v->not_comparable++;
+        } else if (judge(f, d, l, k, r)) {
+            v->exceeded++;
+        } else {
+            v->held++;
+        }
+    }
+    list_end(unstable, sizeof unstable, n_unstable);
+    list_end(one_side, sizeof one_side, n_one);
+    if (n_unstable)
+        fprintf(f, "hpm: %s not gated for %u event%s that differ between identical runs:%s\n",
+                l->text, n_unstable, n_unstable == 1 ? "" : "s", unstable);
+    if (n_one)
+        fprintf(f, "hpm: not comparable: %s: %u event%s counted by one side only:%s\n", l->text,
+                n_one, n_one == 1 ? "" : "s", one_side);
+    return 0;
+}
+
+int diff_gate(FILE *f, const struct diff *d, const struct diff_limit *l, unsigned n,
+              struct diff_verdict *v, char *err, size_t errlen)
 {
     unsigned i;
-    int exceeded = 0;
+    memset(v, 0, sizeof *v);
     for (i = 0; i < n; i++) {
+        const struct diff_row *r;
+        const char *why;
+        char buf[400];
+        int k;
         if (strcmp(l[i].kind, "*") == 0) {
-            /* every modeled event, one limit each */
-            struct diff_limit one = l[i];
-            unsigned k;
-            int o;
-            for (k = 0; k < d->n_kinds; k++) {
-                if (d->measured[k])
-                    continue;
-                snprintf(one.kind, sizeof one.kind, "%s", d->kinds[k]);
-                if (!find_row(d, !one.scope[0] ? DIFF_TOTALS
-                                 : d->profiles ? DIFF_FUNCTIONS
-                                               : DIFF_REGIONS,
-                              one.scope[0] ? one.scope : d->kinds[k]))
-                    continue;
-                if ((o = diff_gate(f, d, &one, 1, err, errlen)) < 0)
-                    return -1;
-                exceeded += o;
-            }
+            if (gate_every(f, d, &l[i], v, err, errlen) != 0)
+                return -1;
             continue;
         }
-        int k = diff_kind(d, l[i].kind);
-        unsigned table = !l[i].scope[0] ? DIFF_TOTALS : d->profiles ? DIFF_FUNCTIONS : DIFF_REGIONS;
-        const struct diff_row *r;
-        uint64_t a, b;
-        int over;
-        if (k < 0) {
+        k = diff_kind(d, l[i].kind);
+        if (k < 0 || (!diff_counted(d, 0, (unsigned)k) && !diff_counted(d, 1, (unsigned)k))) {
             snprintf(err, errlen, "limit '%s': neither run counted %s", l[i].text, l[i].kind);
             return -1;
         }
-        r = find_row(d, table, l[i].scope[0] ? l[i].scope : d->kinds[k]);
+        r = find_row(d, scope_table(d, &l[i]), l[i].scope[0] ? l[i].scope : d->kinds[k]);
         if (!r) {
             snprintf(err, errlen, "limit '%s': no %s '%s' in either run", l[i].text,
                      d->profiles ? "function" : "region", l[i].scope);
             return -1;
         }
-        a = r->v[0][k];
-        b = r->v[1][k];
-        over = l[i].hard ? b > l[i].max
-                         : (double)b > (double)a * (1 + l[i].percent / 100) ||
-                               (l[i].both_ways && (double)b < (double)a * (1 - l[i].percent / 100));
-        if (!over)
-            continue;
-        exceeded++;
-        if (l[i].hard)
-            fprintf(f, "hpm: regression: %s: %s%s%s is %" PRIu64 ", over the limit %" PRIu64 "\n",
-                    l[i].text, d->kinds[k], l[i].scope[0] ? " in " : "", l[i].scope, b, l[i].max);
-        else
-        {
-            char pct[32];
-            diff_percent_text(pct, sizeof pct, a, b);
-            fprintf(f,
-                    "hpm: %s: %s: %s%s%s went from %" PRIu64 " to %" PRIu64
-                    " (%s), more than %s%g%%\n",
-                    b < a ? "changed" : "regression", l[i].text, d->kinds[k],
-                    l[i].scope[0] ? " in " : "", l[i].scope, a, b, pct,
-                    l[i].both_ways ? "±" : "+", l[i].percent);
-        }
-        if (d->profiles && !l[i].scope[0]) {
-            /* the functions behind it: the largest increases of that event */
-            const struct diff_row **rows;
-            size_t m = diff_changes(d, DIFF_FUNCTIONS, (unsigned)k, &rows), j, said = 0;
-            for (j = 0; j < m && said < 5; j++)
-                if (rows[j]->v[1][k] > rows[j]->v[0][k]) {
-                    fprintf(f, "hpm:   %s +%" PRIu64 "%s\n", rows[j]->key,
-                            rows[j]->v[1][k] - rows[j]->v[0][k],
-                            !rows[j]->present[0] ? " (new)" : "");
-                    said++;
-                }
-            free(rows);
+        if (d->unstable[k]) {
+            fprintf(f, "hpm: %s not gated: %s differs between identical runs\n", l[i].text,
+                    d->kinds[k]);
+            v->not_gated++;
+        } else if ((why = why_not_comparable(d, &l[i], (unsigned)k, r, buf, sizeof buf))) {
+            fprintf(f, "hpm: not comparable: %s: %s\n", l[i].text, why);
+            v->not_comparable++;
+        } else if (judge(f, d, &l[i], (unsigned)k, r)) {
+            v->exceeded++;
+        } else {
+            v->held++;
         }
     }
-    return exceeded;
+    return 0;
+}
+
+int diff_verdict_status(const struct diff_verdict *v)
+{
+    return v->exceeded ? GATE_REGRESSION : v->not_comparable ? GATE_NOT_COMPARABLE : GATE_PASS;
 }

@@ -24,6 +24,46 @@ static uint64_t total_of(const struct hpm_iv_event *e, const struct hpm_live *s,
     return v;
 }
 
+/* The modeled clock's codes in s: NODE_CYCLES, else every core's CYCLES. */
+static void find_clock(struct hpm_iv_clock *c, const struct hpm_live *s, unsigned cores)
+{
+    struct hpm_cat_name nm;
+    int h, rc;
+    memset(c, 0, sizeof *c);
+    c->hz = s->frequency_hz;
+    if (!c->hz)
+        return;
+    if (hpm_catalog_parse("NODE_CYCLES", &nm) == 0 &&
+        hpm_catalog_codes(&nm, cores, ~0u, c->codes, HPM_CAT_MAX_CORES) == 1) {
+        (void)hpm_live_value(s, (unsigned)c->codes[0], &h);
+        if (h) {
+            c->n_codes = 1;
+            c->node = 1;
+            return;
+        }
+    }
+    if (hpm_catalog_parse("CYCLES", &nm) == 0 &&
+        (rc = hpm_catalog_codes(&nm, cores, ~0u, c->codes, HPM_CAT_MAX_CORES)) > 0) {
+        (void)hpm_live_value(s, (unsigned)c->codes[0], &h);
+        if (h)
+            c->n_codes = (unsigned)rc;
+    }
+}
+
+/* The modeled clock in s: cycles of the node (its largest core's). */
+static uint64_t clock_of(const struct hpm_iv_clock *c, const struct hpm_live *s)
+{
+    uint64_t v = 0;
+    unsigned i;
+    for (i = 0; i < c->n_codes; i++) {
+        int h;
+        uint64_t x = hpm_live_value(s, (unsigned)c->codes[i], &h);
+        if (x > v)
+            v = x;
+    }
+    return v;
+}
+
 int hpm_interval_init(struct hpm_interval *iv, const struct hpm_live *s, const char *const *names,
                       unsigned n_names, enum hpm_iv_format fmt, FILE *out, const char *cmd)
 {
@@ -32,6 +72,7 @@ int hpm_interval_init(struct hpm_interval *iv, const struct hpm_live *s, const c
     memset(iv, 0, sizeof *iv);
     iv->fmt = fmt;
     iv->out = out;
+    find_clock(&iv->clock, s, cores);
     if (defaults) {
         names = default_events;
         n_names = sizeof default_events / sizeof default_events[0];
@@ -111,49 +152,81 @@ void hpm_interval_start(struct hpm_interval *iv, const struct hpm_live *s)
         int have;
         iv->ev[i].last = s ? total_of(&iv->ev[i], s, &have) : 0;
     }
+    iv->clock.last = s ? clock_of(&iv->clock, s) : 0;
     if (s)
         iv->t0_ms = iv->last_ms = s->host_ms;
     if (iv->fmt == HPM_IV_TEXT)
-        fprintf(iv->out, "#%13s %20s %-30s %14s\n", "time (s)", "counts", "event", "rate (/s)");
+        fprintf(iv->out, "#%13s %20s %-30s %14s%s\n", "time (s)", "counts", "event", "rate (/s)",
+                iv->clock.n_codes ? "    modeled (s) rate (/modeled s)" : "");
     else if (iv->fmt == HPM_IV_CSV)
-        fprintf(iv->out, "time_s,event,delta,rate_per_s,total\n");
+        fprintf(iv->out, "time_s,event,delta,rate_per_s,total%s\n",
+                iv->clock.n_codes ? ",modeled_s,rate_per_modeled_s" : "");
+}
+
+/* The first step's line: what is counted, for a reader of the series (hpm
+ * plot titles its picture with it); JSON lines carry it in each object. */
+static void title_line(struct hpm_interval *iv, const struct hpm_live *s)
+{
+    iv->titled = 1;
+    if (iv->fmt == HPM_IV_JSON)
+        return;
+    fprintf(iv->out, "%shpm series: %s (machine %s; %s)\n", iv->fmt == HPM_IV_TEXT ? "# " : "",
+            s->command, s->machine,
+            iv->clock.n_codes ? "modeled time from its cycles"
+                              : "host time only: it does not count cycles");
 }
 
 void hpm_interval_step(struct hpm_interval *iv, const struct hpm_live *s)
 {
     unsigned i;
-    double t, dt;
+    double t, dt, mt, mdt;
+    uint64_t clk;
     if (!iv->started) {
         /* the series starts at the program's start: zero counts, the time
          * of its first publication */
         iv->t0_ms = iv->last_ms = s->host_ms > s->interval_ms ? s->host_ms - s->interval_ms : 0;
         iv->started = 1;
     }
+    if (!iv->titled)
+        title_line(iv, s);
     t = (double)(s->host_ms - iv->t0_ms) / 1e3;
     dt = (double)(s->host_ms - iv->last_ms) / 1e3;
+    clk = clock_of(&iv->clock, s);
+    mt = iv->clock.hz ? (double)clk / (double)iv->clock.hz : 0;
+    mdt = iv->clock.hz && clk > iv->clock.last ? (double)(clk - iv->clock.last) / (double)iv->clock.hz
+                                               : 0;
     for (i = 0; i < iv->n; i++) {
         struct hpm_iv_event *e = &iv->ev[i];
         int have;
         uint64_t v = total_of(e, s, &have), d = v - e->last;
-        double rate = dt > 0 ? (double)d / dt : 0;
+        double rate = dt > 0 ? (double)d / dt : 0, mrate = mdt > 0 ? (double)d / mdt : 0;
         switch (iv->fmt) {
         case HPM_IV_TEXT:
-            fprintf(iv->out, "%14.3f %20" PRIu64 " %-30s %14.4g\n", t, d, e->name, rate);
+            fprintf(iv->out, "%14.3f %20" PRIu64 " %-30s %14.4g", t, d, e->name, rate);
+            if (iv->clock.n_codes)
+                fprintf(iv->out, " %14.6f %14.4g", mt, mrate);
+            fputc('\n', iv->out);
             break;
         case HPM_IV_CSV:
-            fprintf(iv->out, "%.3f,%s,%" PRIu64 ",%.6g,%" PRIu64 "\n", t, e->name, d, rate, v);
+            fprintf(iv->out, "%.3f,%s,%" PRIu64 ",%.6g,%" PRIu64, t, e->name, d, rate, v);
+            if (iv->clock.n_codes)
+                fprintf(iv->out, ",%.9f,%.6g", mt, mrate);
+            fputc('\n', iv->out);
             break;
         case HPM_IV_JSON:
             fprintf(iv->out, "{\"time_s\":%.3f,\"event\":", t);
             hpm_json_string(iv->out, e->name);
-            fprintf(iv->out,
-                    ",\"delta\":%" PRIu64 ",\"rate_per_s\":%.6g,\"total\":%" PRIu64
-                    ",\"state\":\"%s\",\"source\":\"modeled\"}\n",
-                    d, rate, v, s->state == HPM_LIVE_RUNNING ? "running" : "ended");
+            fprintf(iv->out, ",\"delta\":%" PRIu64 ",\"rate_per_s\":%.6g,\"total\":%" PRIu64,
+                    d, rate, v);
+            if (iv->clock.n_codes)
+                fprintf(iv->out, ",\"modeled_s\":%.9f,\"rate_per_modeled_s\":%.6g", mt, mrate);
+            fprintf(iv->out, ",\"state\":\"%s\",\"source\":\"modeled\"}\n",
+                    s->state == HPM_LIVE_RUNNING ? "running" : "ended");
             break;
         }
         e->last = v;
     }
+    iv->clock.last = clk;
     iv->last_ms = s->host_ms;
     fflush(iv->out);
 }

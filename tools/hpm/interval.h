@@ -2,7 +2,10 @@
 /*
  * interval.h - interval series of live counts (perf stat -I's form): for a
  * list of catalog events, each interval's delta, its rate per second of
- * host time and the running total, in text, CSV or JSON lines. Used by
+ * host time and the running total, in text, CSV or JSON lines, and where
+ * the process counts cycles, the modeled time and the rate per second of
+ * it (the counts are modeled: host time only measures the simulator). The
+ * first step names the program and machine ("hpm series: ..."). Used by
  * hpm stat -I (another process's live view) and hpm count -I (the
  * program's own). The deltas of a series that starts at zero sum to the
  * last total exactly.
@@ -27,13 +30,23 @@ struct hpm_iv_event {
     uint64_t last;
 };
 
+/* The modeled clock: NODE_CYCLES when the process counts it, else the
+ * largest core's CYCLES; with neither, the series has host time only. */
+struct hpm_iv_clock {
+    int codes[HPM_CAT_MAX_CORES];
+    unsigned n_codes;
+    int node;          /* 1: codes[0] is NODE_CYCLES; 0: per-core CYCLES (the largest) */
+    uint64_t hz, last; /* the machine's frequency; the clock at the last step */
+};
+
 struct hpm_interval {
     struct hpm_iv_event ev[HPM_IV_MAX_EVENTS];
     unsigned n;
     enum hpm_iv_format fmt;
     FILE *out;
     uint64_t t0_ms, last_ms;
-    int started;
+    int started, titled;
+    struct hpm_iv_clock clock;
 };
 
 /* Events by name (NULL/0: a default set), resolved on the snapshot's cores;

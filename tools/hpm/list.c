@@ -21,6 +21,8 @@
 #include "commands.h"
 #include "machine_arg.h"
 #include "options.h"
+#include "runner.h"
+#include "suggest.h"
 
 static const char list_synopsis[] =
     "usage: hpm list [--machine NAME|FILE] [--markdown] [PATTERN]\n"
@@ -75,8 +77,10 @@ static int list_encode(const struct hpm_machine *m, unsigned features, const cha
     snprintf(buf, sizeof buf, "%s", list);
     for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         int c[HPM_CAT_MAX_CORES];
-        unsigned kind, j;
-        int nc = hpm_catalog_lookup(tok, m->hier.cores, features, c, HPM_CAT_MAX_CORES, &kind);
+        unsigned j;
+        /* specs: a code in a counting mode is the code's input, counted
+         * in the mode (the encoder places it by its code) */
+        int nc = hpm_catalog_lookup(tok, m->hier.cores, features, c, HPM_CAT_MAX_CORES, NULL);
         if (nc < 0) {
             fprintf(stderr, "hpm list: --encode: '%s' is not an event of machine %s (hpm list)\n",
                     tok, m->name);
@@ -94,11 +98,7 @@ static int list_encode(const struct hpm_machine *m, unsigned features, const cha
                 return 2;
             }
             codes[n] = (unsigned)c[j];
-            if (hpm_catalog_kind(kind)->node)
-                snprintf(namebuf[n], sizeof namebuf[n], "%s", hpm_catalog_kind(kind)->name);
-            else
-                snprintf(namebuf[n], sizeof namebuf[n], "PU%d_%s",
-                         c[j] / HPM_CAT_CORE_STRIDE, hpm_catalog_kind(kind)->name);
+            hpm_catalog_code_name(codes[n], namebuf[n], sizeof namebuf[n]);
             names[n] = namebuf[n];
             n++;
         }
@@ -108,18 +108,8 @@ static int list_encode(const struct hpm_machine *m, unsigned features, const cha
     mc.group = m->counter_unit.group;
     mc.codes = codes;
     mc.n_codes = n;
-    if (!m->counter_unit.units) {
-        /* as many units as the events need: the most codes on one counter */
-        unsigned most = 1, j;
-        for (i = 0; i < n; i++) {
-            unsigned same = 0;
-            for (j = 0; j < n; j++)
-                same += codes[j] % mc.counters == codes[i] % mc.counters;
-            if (same > most)
-                most = same;
-        }
-        mc.units = most;
-    }
+    if (!m->counter_unit.units)
+        mc.units = hpm_cu_units_needed(codes, n, mc.counters);
     hpm_cu_from_codes(&u, &mc);
     if (hpm_encode(&u, n, &e) != 0) {
         fprintf(stderr, "hpm list: --encode: the counter unit is out of the encoder's bounds\n");
@@ -130,27 +120,26 @@ static int list_encode(const struct hpm_machine *m, unsigned features, const cha
            m->name, mc.units, mc.units == 1 ? "" : "s",
            m->counter_unit.units ? "[counters] units" : "as many as these events need",
            mc.counters, mc.group, mc.group == 1 ? "" : "s", mc.counters);
-    printf("%-28s %6s %5s %8s %6s  %s\n", "event", "code", "unit", "counter", "block",
+    printf("%-34s %6s %5s %8s %6s  %s\n", "event", "code", "unit", "counter", "block",
            "decoded");
     for (i = 0; i < n; i++) {
         int c = e.counter[i];
+        unsigned code = hpm_catalog_spec_code(codes[i]);
         if (c < 0) {
             uint64_t b = hpm_encode_blockers(&u, &e, i);
             unsigned j;
-            printf("%-28s %6u %5s %8s %6s  not placed: it needs counter %u in block %u; held, "
+            printf("%-34s %6u %5s %8s %6s  not placed: it needs counter %u in block %u; held, "
                    "or its group set to another block, by",
-                   names[i], codes[i], "-", "-", "-", codes[i] % mc.counters,
-                   codes[i] / mc.counters);
+                   names[i], code, "-", "-", "-", code % mc.counters, code / mc.counters);
             for (j = 0; j < n; j++)
                 if (b >> j & 1)
                     printf(" %s", names[j]);
             printf("\n");
             continue;
         }
-        printf("%-28s %6u %5u %8u %6d  %s\n", names[i], codes[i], (unsigned)c / mc.counters,
+        printf("%-34s %6u %5u %8u %6d  %s\n", names[i], code, (unsigned)c / mc.counters,
                (unsigned)c % mc.counters, e.mode[(unsigned)c / mc.group],
-               hpm_cu_decode(&mc, (unsigned)c, (unsigned)e.mode[(unsigned)c / mc.group]) ==
-                       codes[i]
+               hpm_cu_decode(&mc, (unsigned)c, (unsigned)e.mode[(unsigned)c / mc.group]) == code
                    ? names[i]
                    : "MISMATCH");
     }
@@ -168,34 +157,46 @@ static int list_encode(const struct hpm_machine *m, unsigned features, const cha
     return 1;
 }
 
+static int list(const char *machine, const char *pat, const char *encode, int md);
+
 int cmd_list(int argc, char **argv)
 {
-    const char *machine = NULL, *pat = NULL, *encode = NULL;
+    const char *machine = NULL, *encode = NULL, *output = NULL;
+    struct runner_redirect out;
+    int md_flag = 0, first, rc;
+    const struct hpm_opt t[] = {
+        {"--machine", NULL, "M", "machine name (machines/M.machine) or machine file",
+         HPM_OPT_STRING, &machine, NULL, NULL, 0, 0},
+        {"--markdown", NULL, NULL, "print the table as Markdown (docs/events.md)", HPM_OPT_FLAG,
+         &md_flag, NULL, NULL, 0, 0},
+        {"--encode", NULL, "EVENTS", "place EVENTS on the machine's counter unit ([counters])",
+         HPM_OPT_STRING, &encode, NULL, NULL, 0, 0},
+        {"--output", "-o", "FILE", "write to FILE [standard output]", HPM_OPT_STRING, &output,
+         NULL, NULL, 0, 0},
+        HPM_OPT_TABLE_END,
+    };
+    rc = hpm_opt_parse("hpm list", t, list_synopsis, NULL, argc, argv, &first);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    if (argc - first > 1)
+        return hpm_opt_error("hpm list", t, list_synopsis, NULL, "bad argument '%s'",
+                             argv[first + 1]);
+    if (runner_stdout_to("hpm list", output, &out) != 0)
+        return 1;
+    rc = list(machine, first < argc ? argv[first] : NULL, encode, md_flag);
+    if (runner_stdout_restore("hpm list", &out, rc == 0) != 0 && rc == 0)
+        rc = 1;
+    return rc;
+}
+
+/* The catalog, or --encode's placement, on standard output. */
+static int list(const char *machine, const char *pat, const char *encode, int md)
+{
     struct hpm_machine m;
     char note[160], code[32], name[HPM_CAT_NAME_MAX + 8];
     unsigned k, features, shown = 0;
-    int core = -1, md = 0, rc;
+    int core = -1, rc;
 
-    {
-        int md_flag = 0, first;
-        const struct hpm_opt t[] = {
-            {"--machine", NULL, "M", "machine name (machines/M.machine) or machine file",
-             HPM_OPT_STRING, &machine, NULL, NULL, 0, 0},
-            {"--markdown", NULL, NULL, "print the table as Markdown (docs/events.md)",
-             HPM_OPT_FLAG, &md_flag, NULL, NULL, 0, 0},
-            {"--encode", NULL, "EVENTS", "place EVENTS on the machine's counter unit ([counters])",
-             HPM_OPT_STRING, &encode, NULL, NULL, 0, 0},
-            HPM_OPT_TABLE_END,
-        };
-        rc = hpm_opt_parse("hpm list", t, list_synopsis, NULL, argc, argv, &first);
-        if (rc)
-            return rc < 0 ? 0 : rc;
-        if (argc - first > 1)
-            return hpm_opt_error("hpm list", t, list_synopsis, NULL, "bad argument '%s'",
-                                 argv[first + 1]);
-        pat = first < argc ? argv[first] : NULL;
-        md = md_flag;
-    }
     if ((rc = machine_arg_load("list", machine, &m, note, sizeof note)) != 0)
         return rc;
     features = hpm_catalog_features(&m.hier) | (m.torus.x ? HPM_NEED_NET : 0);
@@ -251,7 +252,11 @@ int cmd_list(int argc, char **argv)
                    hpm_catalog_source_name(ki->source), prov ? "yes" : "no", ki->description);
     }
     if (!shown) {
-        fprintf(stderr, "hpm list: no event matches '%s'\n", pat ? pat : "");
+        char near[HPM_CAT_NAME_MAX + 16];
+        if (pat && suggest_event(pat, near, sizeof near) == 0)
+            fprintf(stderr, "hpm list: no event matches '%s' (did you mean %s?)\n", pat, near);
+        else
+            fprintf(stderr, "hpm list: no event matches '%s'\n", pat ? pat : "");
         return 1;
     }
     if (!md)

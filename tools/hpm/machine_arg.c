@@ -4,9 +4,11 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <dirent.h>
 #include <string.h>
 
 #include "catalog.h"
+#include "suggest.h"
 
 #ifndef HPM_MACHINES_DIR
 #define HPM_MACHINES_DIR "machines"
@@ -16,6 +18,46 @@ const char *machine_arg_dir(void)
 {
     const char *d = getenv("HPM_MACHINES_DIR");
     return d && *d ? d : HPM_MACHINES_DIR;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+size_t machine_arg_names(char *buf, size_t len, const char *near_of, char *near,
+                         size_t nearlen)
+{
+    char names[64][HPM_MACHINE_NAME_MAX];
+    const char *sorted[65];
+    size_t n = 0, i, at = 0;
+    struct suggest s;
+    struct dirent *e;
+    DIR *d = opendir(machine_arg_dir());
+    while (d && n < 64 && (e = readdir(d)) != NULL) {
+        size_t l = strlen(e->d_name), ext = strlen(".machine");
+        if (e->d_name[0] != '.' && l > ext && l - ext < HPM_MACHINE_NAME_MAX &&
+            strcmp(e->d_name + l - ext, ".machine") == 0) {
+            snprintf(names[n], sizeof names[n], "%.*s", (int)(l - ext), e->d_name);
+            sorted[n] = names[n];
+            n++;
+        }
+    }
+    if (d)
+        closedir(d);
+    sorted[n++] = "host";
+    qsort(sorted, n, sizeof sorted[0], by_name);
+    if (near_of)
+        suggest_init(&s, near_of);
+    for (i = 0; i < n; i++) {
+        if (at < len)
+            at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? ", " : "", sorted[i]);
+        if (near_of)
+            suggest_offer(&s, sorted[i]);
+    }
+    if (near && nearlen)
+        snprintf(near, nearlen, "%s", near_of && suggest_result(&s) ? suggest_result(&s) : "");
+    return n;
 }
 
 static int is_file_arg(const char *arg)
@@ -38,6 +80,14 @@ int machine_arg_load(const char *cmd, const char *arg, struct hpm_machine *m, ch
         rc = hpm_machine_load(m, arg, err, sizeof err);
     else
         rc = hpm_machine_find(m, machine_arg_dir(), arg, err, sizeof err);
+    if (rc == HPM_MACHINE_ENOTFOUND && !is_file_arg(arg)) {
+        char names[512], near[HPM_MACHINE_NAME_MAX];
+        machine_arg_names(names, sizeof names, arg, near, sizeof near);
+        fprintf(stderr, "hpm %s: no machine '%s'%s%s%s; the machines are %s (or a file: "
+                "--machine ./NAME.machine)\n", cmd, arg, near[0] ? " (did you mean " : "",
+                near, near[0] ? "?)" : "", names);
+        return 2;
+    }
     if (rc != HPM_MACHINE_OK) {
         /* the parser's message already names FILE:LINE; fall back to the code */
         fprintf(stderr, "hpm %s: %s\n", cmd, err[0] ? err : hpm_machine_strerror(rc));

@@ -22,6 +22,12 @@
 int machine_arg_load(const char *cmd, const char *arg, struct hpm_machine *m, char *note,
                      size_t notelen);
 
+/* The machine names there and "host", sorted, as "bgl, bgp, host" into buf;
+ * returns how many. With near_of, the one closest to it (suggest.h) goes
+ * to near ("" when none is close). */
+size_t machine_arg_names(char *buf, size_t len, const char *near_of, char *near,
+                         size_t nearlen);
+
 /* The directory searched for machine names. */
 const char *machine_arg_dir(void);
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "suggest.h"
 
 struct command {
     const char *name;
@@ -70,7 +71,17 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
-    fprintf(stderr, "hpm: unknown command '%s'\n", argv[1]);
+    {
+        struct suggest s;
+        suggest_init(&s, argv[1]);
+        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+            suggest_offer(&s, commands[i].name);
+        if (suggest_result(&s))
+            fprintf(stderr, "hpm: unknown command '%s' (did you mean %s?)\n", argv[1],
+                    suggest_result(&s));
+        else
+            fprintf(stderr, "hpm: unknown command '%s'\n", argv[1]);
+    }
     usage(stderr);
     return 2;
 }

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "suggest.h"
+
 #define HELP_COLUMN 20
 
 void hpm_opt_usage(FILE *f, const struct hpm_opt *t, const char *synopsis, const char *footer)
@@ -83,6 +85,25 @@ static const struct hpm_opt *match(const struct hpm_opt *t, int argc, char **arg
     return NULL;
 }
 
+/* An option no row names: the error, with the closest row's name when the
+ * slip is small ("--machin" for "--machine"; a value after '=' is left out
+ * of the comparison). */
+static int unknown_option(const char *cmd, const struct hpm_opt *table, const char *synopsis,
+                          const char *footer, const char *arg)
+{
+    char word[64], msg[160];
+    const struct hpm_opt *t;
+    struct suggest s;
+    snprintf(word, sizeof word, "%.*s", (int)strcspn(arg, "="), arg);
+    suggest_init(&s, word);
+    for (t = table; t->type != HPM_OPT_END; t++)
+        suggest_offer(&s, t->name);
+    if (!suggest_result(&s))
+        return hpm_opt_error(cmd, table, synopsis, footer, "unknown option '%s'", arg);
+    snprintf(msg, sizeof msg, "unknown option '%%s' (did you mean %s?)", suggest_result(&s));
+    return hpm_opt_error(cmd, table, synopsis, footer, msg, arg);
+}
+
 int hpm_opt_parse(const char *cmd, const struct hpm_opt *table, const char *synopsis,
                   const char *footer, int argc, char **argv, int *first)
 {
@@ -103,7 +124,7 @@ int hpm_opt_parse(const char *cmd, const struct hpm_opt *table, const char *syno
         }
         t = match(table, argc, argv, &i, &v, &missing);
         if (!t)
-            return hpm_opt_error(cmd, table, synopsis, footer, "unknown option '%s'", a);
+            return unknown_option(cmd, table, synopsis, footer, a);
         if (missing || (t->value && !*v))
             return hpm_opt_error(cmd, table, synopsis, footer, "%s needs a value", t->name);
         if (t->given)

@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -158,13 +160,15 @@ static int report_merged(const struct passes_req *q, const char *dir,
     for (dd = 1; dd < q->argc && strcmp(q->argv[dd], "--") != 0; dd++) {
         const char *a = q->argv[dd];
         int keep_two = strcmp(a, "-e") == 0 || strcmp(a, "--events") == 0 ||
-                       strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0;
+                       strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 ||
+                       strcmp(a, "--note") == 0;
         if (keep_two && dd + 1 < q->argc) {
             args[na++] = q->argv[dd++];
             args[na++] = q->argv[dd];
         } else if (strcmp(a, "--json") == 0 || strcmp(a, "--csv") == 0 ||
                    strcmp(a, "--per-core") == 0 || strcmp(a, "--per-thread") == 0 ||
                    strncmp(a, "--events=", 9) == 0 || strncmp(a, "--output=", 9) == 0 ||
+                   strncmp(a, "--note=", 7) == 0 ||
                    (strncmp(a, "-e", 2) == 0 && a[2]) || (strncmp(a, "-o", 2) == 0 && a[2])) {
             args[na++] = q->argv[dd];
         } else if (dropped(q->argv, dd, q->argc) == 2) {
@@ -191,6 +195,47 @@ static int report_merged(const struct passes_req *q, const char *dir,
     if (not_repeatable && rc == 0)
         rc = 3;
     return rc;
+}
+
+/* Where every pass starts reading standard input: its offset when it is
+ * a regular file (each pass is given the same input), else -1. */
+static off_t stdin_start(void)
+{
+    struct stat st;
+    return fstat(0, &st) == 0 && S_ISREG(st.st_mode) ? lseek(0, 0, SEEK_CUR) : -1;
+}
+
+/* Why passes may differ, for the NOT REPEATABLE note (into buf): standard
+ * input that the passes cannot all read alike (a pipe, a socket, a
+ * terminal, a device), else the usual reasons; and what to do. */
+static void not_repeatable_why(char *buf, size_t len)
+{
+    struct stat st;
+    const char *what = NULL, *reads = "different input on every pass";
+    if (fstat(0, &st) == 0) {
+        if (S_ISFIFO(st.st_mode)) {
+            what = "a pipe";
+            reads = "what the passes before left of it";
+        } else if (S_ISSOCK(st.st_mode)) {
+            what = "a socket";
+        } else if (S_ISCHR(st.st_mode) && isatty(0)) {
+            what = "a terminal";
+            reads = "what is typed on each pass";
+        } else if (S_ISCHR(st.st_mode) && st.st_rdev != makedev(1, 3)) {
+            what = "a device"; /* not /dev/null, which is empty on every pass */
+        }
+    }
+    if (what)
+        snprintf(buf, len,
+                 "standard input is %s: a program that reads it reads %s; give it a file "
+                 "(< FILE: every pass starts at the same place in it) or count in one run "
+                 "with --multiplex=N",
+                 what, reads);
+    else
+        snprintf(buf, len,
+                 "the program reads something that changes between runs (the time, random "
+                 "numbers, its process id, files it writes); count it in one run with "
+                 "--multiplex=N");
 }
 
 /* "NAME,NAME,...": the correlate's codes, then set p's others. */
@@ -445,15 +490,22 @@ int passes_maybe_run(const struct passes_req *q)
     {
         int p;
         uint64_t corr0[HPM_CAT_MAX_CORES] = {0};
+        off_t in_at = stdin_start();
         for (p = 0; p < n_pass; p++) {
             struct vpmu_output po = {0};
             int status, got;
-            char pass_name[32], *list = set_list(codes, n, pass_of, p, corr, n_corr);
+            char pass_name[32], progress[48];
+            char *list = set_list(codes, n, pass_of, p, corr, n_corr);
             if (!list)
                 goto out;
+            if (in_at >= 0 && lseek(0, in_at, SEEK_SET) < 0)
+                in_at = -1; /* the passes read on where the last one stopped */
             snprintf(pass_name, sizeof pass_name, "pass.%d", p + 1);
             fprintf(stderr, "hpm count: pass %d of %d: %s\n", p + 1, n_pass, list);
+            snprintf(progress, sizeof progress, "pass %d of %d", p + 1, n_pass);
+            setenv("HPM_PROGRESS", progress, 1); /* the pass's progress line says which */
             got = run_once(q, dir, pass_name, list, NULL, 0, &po, &status);
+            unsetenv("HPM_PROGRESS");
             free(list);
             if (got != 0) {
                 fprintf(stderr, "hpm count: pass %d of %d left no counts (status %d)\n", p + 1,
@@ -468,12 +520,15 @@ int passes_maybe_run(const struct passes_req *q)
                     corr0[j] = v;
                 else if (v != corr0[j]) {
                     code_name(corr[j], name, sizeof name);
-                    if (n_differ++ == 0)
+                    if (n_differ++ == 0) {
+                        char why[400];
+                        not_repeatable_why(why, sizeof why);
                         snprintf(notes[2], sizeof notes[2],
                                  "NOT REPEATABLE: the correlate differs between passes (%s: "
                                  "%" PRIu64 " in pass 1, %" PRIu64 " in pass %d): the passes' "
-                                 "counts do not describe one run",
-                                 name, corr0[j], v, p + 1);
+                                 "counts do not describe one run; %s",
+                                 name, corr0[j], v, p + 1, why);
+                    }
                 }
             }
             if (p == 0)

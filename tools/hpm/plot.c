@@ -41,6 +41,7 @@
 struct plot_series {
     char name[64];
     double *t, *v;
+    double *mt, *mv; /* modeled time and rate per modeled second, when the series has them */
     size_t n, cap;
 };
 
@@ -80,9 +81,33 @@ static struct plot_series *series_of(struct plot_series *s, unsigned *ns, const 
     return &s[(*ns)++];
 }
 
+/* What a series file says of itself: the program its "hpm series:" line
+ * names, and whether every line has modeled time (then it is the x axis
+ * and rates are per modeled second). */
+struct series_info {
+    char program[256];
+    int lines, modeled_lines;
+};
+
+/* Room for twice as many points in each of x's columns; 0, or -1. */
+static int series_grow(struct plot_series *x)
+{
+    double **cols[4] = {&x->t, &x->v, &x->mt, &x->mv};
+    size_t nc = x->cap ? x->cap * 2 : 64;
+    unsigned c;
+    for (c = 0; c < 4; c++) {
+        double *p = realloc(*cols[c], nc * sizeof *p);
+        if (!p)
+            return -1;
+        *cols[c] = p;
+    }
+    x->cap = nc;
+    return 0;
+}
+
 /* Reads the CSV; 0, or 1 after printing file:line: why. */
 static int read_series(const char *path, const char *events, int total, struct plot_series *s,
-                       unsigned *ns)
+                       unsigned *ns, struct series_info *info)
 {
     /* a regular file only: a FIFO named as the series must not block */
     int fd = hpm_file_open_regular(path);
@@ -97,17 +122,30 @@ static int read_series(const char *path, const char *events, int total, struct p
             close(fd);
         return 1;
     }
+    memset(info, 0, sizeof *info);
     while (fgets(line, sizeof line, f)) {
         char ev[64], extra;
-        double t, delta, rate, tot;
+        double t, delta, rate, tot, mt, mrate;
         struct plot_series *x;
+        int fields;
         lineno++;
+        if (strncmp(line, "hpm series: ", 12) == 0 && !info->program[0]) {
+            /* "hpm series: COMMAND (machine M; ...)": the program */
+            size_t l = strcspn(line + 12, "\n");
+            const char *paren = strstr(line + 12, " (machine ");
+            if (paren && (size_t)(paren - (line + 12)) < l)
+                l = (size_t)(paren - (line + 12));
+            snprintf(info->program, sizeof info->program, "%.*s", (int)l, line + 12);
+            continue;
+        }
         /* the header, and hpm's own messages when the series was taken from
          * stderr (hpm count -I ... 2>series.csv), are not data */
         if (strncmp(line, "time_s,event,", 13) == 0 || strncmp(line, "hpm", 3) == 0 ||
             line[0] == '#' || line[0] == '\n')
             continue;
-        if (sscanf(line, "%lf,%63[^,],%lf,%lf,%lf%c", &t, ev, &delta, &rate, &tot, &extra) < 5) {
+        fields = sscanf(line, "%lf,%63[^,],%lf,%lf,%lf,%lf,%lf%c", &t, ev, &delta, &rate, &tot,
+                        &mt, &mrate, &extra);
+        if (fields < 5) {
             fprintf(stderr,
                     "hpm plot: %s:%lu: not an interval series line "
                     "(time_s,event,delta,rate_per_s,total)\n",
@@ -128,26 +166,34 @@ static int read_series(const char *path, const char *events, int total, struct p
             fclose(f);
             return 1;
         }
-        if (x->n == x->cap) {
-            size_t nc = x->cap ? x->cap * 2 : 64;
-            double *nt = realloc(x->t, nc * sizeof *nt), *nv;
-            if (!nt) {
-                fclose(f);
-                return 1;
-            }
-            x->t = nt;
-            nv = realloc(x->v, nc * sizeof *nv);
-            if (!nv) {
-                fclose(f);
-                return 1;
-            }
-            x->v = nv;
-            x->cap = nc;
+        if (x->n == x->cap && series_grow(x) != 0) {
+            fclose(f);
+            return 1;
+        }
+        info->lines++;
+        if (fields >= 7) {
+            /* modeled time beside host time: kept apart until every line
+             * is known to have it */
+            info->modeled_lines++;
+            x->mt[x->n] = mt;
+            x->mv[x->n] = mrate;
         }
         x->t[x->n] = t;
         x->v[x->n++] = total ? tot : rate;
     }
     fclose(f);
+    if (info->lines && info->modeled_lines == info->lines) {
+        unsigned i;
+        for (i = 0; i < *ns; i++) {
+            size_t k;
+            for (k = 0; k < s[i].n; k++) {
+                s[i].t[k] = s[i].mt[k];
+                if (!total)
+                    s[i].v[k] = s[i].mv[k];
+            }
+        }
+    } else
+        info->modeled_lines = 0;
     if (*ns == 0) {
         fprintf(stderr, "hpm plot: %s: no data%s\n", path, events ? " for those events" : "");
         return 1;
@@ -201,45 +247,68 @@ void gp_string(FILE *g, const char *prefix, const char *s)
     fputc('\'', g);
 }
 
-/* Draws the series into out (.svg or .png) with gnuplot: 0, or 1 after a
- * message. xtics: names of the x positions 0, 1, ... (baselines), or NULL
- * for a time axis. */
-static int draw_plot(const char *out, const char *title, const char *ylabel,
-                     const struct plot_series *s, unsigned ns, const char *const *xtics,
-                     unsigned n_xtics)
+FILE *gp_start(const char *cmd, pid_t *pid)
 {
-    const char *ext = strrchr(out, '.');
-    int pfd[2], status;
-    unsigned i;
-    pid_t pid;
+    int pfd[2];
     FILE *g;
     if (pipe(pfd) != 0) {
-        fprintf(stderr, "hpm plot: pipe: %s\n", strerror(errno));
-        return 1;
+        fprintf(stderr, "%s: pipe: %s\n", cmd, strerror(errno));
+        return NULL;
     }
     fflush(NULL);
-    pid = fork();
-    if (pid == 0) {
+    *pid = fork();
+    if (*pid == 0) {
+        /* gnuplot draws onto its standard output when it cannot open the
+         * output file: that drawing is not hpm's output */
+        int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
         close(pfd[1]);
         if (dup2(pfd[0], 0) < 0)
             _exit(127);
-        /* gnuplot draws onto its standard output when it cannot open the
-         * output file: that drawing is not hpm plot's output */
-        {
-            int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-            if (null >= 0)
-                (void)dup2(null, 1);
-        }
+        if (null >= 0)
+            (void)dup2(null, 1);
         execlp("gnuplot", "gnuplot", (char *)NULL);
-        fprintf(stderr, "hpm plot: cannot run gnuplot: %s (Debian: gnuplot-nox)\n",
+        fprintf(stderr, "%s: cannot run gnuplot: %s (Debian: gnuplot-nox)\n", cmd,
                 strerror(errno));
         _exit(127);
     }
     close(pfd[0]);
-    if (pid < 0 || !(g = fdopen(pfd[1], "w"))) {
-        fprintf(stderr, "hpm plot: cannot start gnuplot\n");
+    if (*pid < 0 || !(g = fdopen(pfd[1], "w"))) {
+        fprintf(stderr, "%s: cannot start gnuplot\n", cmd);
+        if (*pid < 0)
+            close(pfd[1]);
+        return NULL;
+    }
+    return g;
+}
+
+int gp_finish(const char *cmd, FILE *g, pid_t pid)
+{
+    int status;
+    fclose(g);
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return 1;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "%s: gnuplot failed (status %d)\n", cmd,
+                WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
         return 1;
     }
+    return 0;
+}
+
+/* Draws the series into out (.svg or .png) with gnuplot: 0, or 1 after a
+ * message. xtics: names of the x positions 0, 1, ... (baselines), or NULL
+ * for a time axis. */
+static int draw_plot(const char *out, const char *title, const char *xlabel, const char *ylabel,
+                     const struct plot_series *s, unsigned ns, const char *const *xtics,
+                     unsigned n_xtics)
+{
+    const char *ext = strrchr(out, '.');
+    unsigned i;
+    pid_t pid;
+    FILE *g = gp_start("hpm plot", &pid);
+    if (!g)
+        return 1;
     fprintf(g, "set terminal %s size 900,500\nset output ",
             strcmp(ext, ".svg") == 0 ? "svg dynamic" : "pngcairo");
     /* gnuplot opens an output named '|CMD' as a pipe to a shell running
@@ -250,7 +319,7 @@ static int draw_plot(const char *out, const char *title, const char *ylabel,
     gp_string(g, "", title);
     fprintf(g, " noenhanced\nset xlabel '%s'\nset ylabel '%s'\nset key outside right "
                "noenhanced\nset grid\n",
-            xtics ? "baseline" : "time (s)", ylabel);
+            xlabel, ylabel);
     if (xtics) {
         /* the baselines' names under their points (gp_safe'd by the caller) */
         fprintf(g, "set xtics rotate by -30 (");
@@ -274,20 +343,19 @@ static int draw_plot(const char *out, const char *title, const char *ylabel,
         gp_string(g, "", s[i].name);
     }
     fprintf(g, "\n");
-    fclose(g);
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return 1;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        fprintf(stderr, "hpm plot: gnuplot failed (status %d)\n",
-                WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
-        return 1;
-    }
-    return 0;
+    return gp_finish("hpm plot", g, pid);
+}
+
+/* A JSON report starts with '{' (after white space). */
+static int json_head(const char *head, size_t n)
+{
+    size_t i = strspn(head, " \t\r\n");
+    return i < n && head[i] == '{';
 }
 
 /* A baseline's value of an event (its total) or a derived metric (key or
- * label) in its report.json: 1 and *v, or 0. */
+ * label) in its report.json: 1 and *v, 0 (none), or -1 (a count that is
+ * not one: a corrupt report). */
 static int report_value(json_t *root, const char *name, double *v)
 {
     json_t *e;
@@ -295,9 +363,10 @@ static int report_value(json_t *root, const char *name, double *v)
     json_array_foreach(json_object_get(root, "events"), i, e)
     {
         const char *n = json_string_value(json_object_get(e, "name"));
-        if (n && strcasecmp(n, name) == 0 && json_is_integer(json_object_get(e, "count"))) {
-            *v = (double)json_integer_value(json_object_get(e, "count"));
-            return 1;
+        json_t *c = json_object_get(e, "count");
+        if (n && strcasecmp(n, name) == 0) {
+            *v = (double)json_integer_value(c);
+            return json_is_integer(c) && json_integer_value(c) >= 0 ? 1 : -1;
         }
     }
     json_array_foreach(json_object_get(root, "derived"), i, e)
@@ -318,6 +387,7 @@ static int plot_baselines(const char *out, const char *events, const char *const
                           unsigned n)
 {
     struct plot_series s[PLOT_MAX_EVENTS];
+    struct diff_machine machine[2]; /* the first baseline's, this one's */
     unsigned ns = 0, i, k;
     const char *p = events, *ext = strrchr(out, '.');
     char err[600];
@@ -359,11 +429,13 @@ static int plot_baselines(const char *out, const char *events, const char *const
         size_t len;
         json_error_t je;
         json_t *root;
-        if (baseline_path(names[i], dir, sizeof dir) != 0)
-            snprintf(dir, sizeof dir, "%s", names[i]);
+        if (baseline_path(names[i], dir, sizeof dir, err, sizeof err) != 0) {
+            fprintf(stderr, "hpm plot: %s\n", err);
+            goto out;
+        }
         snprintf(path, sizeof path, "%s/report.json", dir);
-        if (hpm_file_read(path, (size_t)1 << 30, NULL, "a baseline's report", &text, &len, err,
-                          sizeof err) != 0) {
+        if (hpm_file_read(path, (size_t)1 << 30, json_head, "a baseline's report (JSON)", &text,
+                          &len, err, sizeof err) != 0) {
             fprintf(stderr, "hpm plot: baseline %s: %s\n", names[i], err);
             goto out;
         }
@@ -374,11 +446,25 @@ static int plot_baselines(const char *out, const char *events, const char *const
                     je.text);
             goto out;
         }
+        diff_machine_read(&machine[i ? 1 : 0], json_object_get(root, "machine"));
+        if (i && diff_machine_same(&machine[0], &machine[1]) == 0) {
+            char a[160], b[160];
+            diff_machine_text(&machine[0], a, sizeof a);
+            diff_machine_text(&machine[1], b, sizeof b);
+            fprintf(stderr,
+                    "hpm plot: baseline %s was counted on machine model %s, baseline %s on %s: "
+                    "not comparable (hpm diff compares two models)\n",
+                    names[i], b, names[0], a);
+            json_decref(root);
+            rc = 2;
+            goto out;
+        }
         for (k = 0; k < ns; k++) {
+            int got = report_value(root, s[k].name, &s[k].v[i]);
             s[k].t[i] = i;
-            if (!report_value(root, s[k].name, &s[k].v[i])) {
-                fprintf(stderr, "hpm plot: baseline %s has no event or metric %s\n", names[i],
-                        s[k].name);
+            if (got != 1) {
+                fprintf(stderr, "hpm plot: baseline %s %s %s\n", names[i],
+                        got ? "has a corrupt count of" : "has no event or metric", s[k].name);
                 json_decref(root);
                 goto out;
             }
@@ -386,7 +472,8 @@ static int plot_baselines(const char *out, const char *events, const char *const
         }
         json_decref(root);
     }
-    rc = draw_plot(out, "across baselines", "total or metric (modeled)", s, ns, names, n);
+    rc = draw_plot(out, "across baselines", "baseline", "total or metric (modeled)", s, ns, names,
+                   n);
     if (rc == 0)
         printf("hpm plot: wrote %s (%u series over %u baselines)\n", out, ns, n);
 out:
@@ -395,6 +482,32 @@ out:
         free(s[k].v);
     }
     return rc;
+}
+
+static void free_series(struct plot_series *s, unsigned ns)
+{
+    unsigned i;
+    for (i = 0; i < ns; i++) {
+        free(s[i].t);
+        free(s[i].v);
+        free(s[i].mt);
+        free(s[i].mv);
+    }
+}
+
+/* "PROGRAM: EVENT, EVENT" (the file's name when the series names no
+ * program); control characters left out, as gnuplot must not see them. */
+static void series_title(char *buf, size_t len, const struct series_info *info,
+                         const char *path, const struct plot_series *s, unsigned ns)
+{
+    size_t at, i;
+    unsigned k;
+    at = (size_t)snprintf(buf, len, "%s:", info->program[0] ? info->program : path);
+    for (k = 0; k < ns && at < len; k++)
+        at += (size_t)snprintf(buf + at, len - at, "%s %s", k ? "," : "", s[k].name);
+    for (i = 0; buf[i]; i++)
+        if ((unsigned char)buf[i] < 0x20 || buf[i] == 0x7f)
+            buf[i] = '?';
 }
 
 int cmd_plot(int argc, char **argv)
@@ -414,8 +527,9 @@ int cmd_plot(int argc, char **argv)
         HPM_OPT_TABLE_END,
     };
     struct plot_series s[PLOT_MAX_EVENTS];
+    struct series_info info;
     unsigned ns = 0, i;
-    char outbuf[4096];
+    char outbuf[4096], title[512];
     const char *ext;
 
     /* the file may come first (hpm plot FILE -o OUT) or after the options */
@@ -464,26 +578,27 @@ int cmd_plot(int argc, char **argv)
                              "the output must end in .svg or .png: '%s'", out);
     if (!runner_output_ok("hpm plot", out))
         return 2;
-    if (read_series(argv[first], events, total, s, &ns) != 0)
+    if (read_series(argv[first], events, total, s, &ns, &info) != 0) {
+        free_series(s, ns);
         return 1;
+    }
     for (i = 0; i < ns; i++)
         if (!gp_safe(s[i].name)) {
             char shown[200];
             fprintf(stderr, "hpm plot: %s: '%s': an event name with control characters; not a "
                             "series of hpm's\n",
                     argv[first], printable(s[i].name, shown, sizeof shown));
-            for (i = 0; i < ns; i++) {
-                free(s[i].t);
-                free(s[i].v);
-            }
+            free_series(s, ns);
             return 2;
         }
-
-    rc = draw_plot(out, argv[first], total ? "total (modeled)" : "rate per second of host time (modeled counts)", s, ns, NULL, 0);
-    for (i = 0; i < ns; i++) {
-        free(s[i].t);
-        free(s[i].v);
-    }
+    series_title(title, sizeof title, &info, argv[first], s, ns);
+    rc = draw_plot(out, title,
+                   info.modeled_lines ? "modeled time (s)" : "host time (s): the series has no cycles",
+                   total ? "total (modeled)"
+                   : info.modeled_lines ? "rate per modeled second"
+                                        : "rate per second of host time (modeled counts)",
+                   s, ns, NULL, 0);
+    free_series(s, ns);
     if (rc == 0)
         printf("hpm plot: wrote %s (%u event%s)\n", out, ns, ns == 1 ? "" : "s");
     return rc;

@@ -38,7 +38,8 @@ static int write_c2c_json(FILE *f, void *ctx)
 
 /* The contended cache lines (coherent nodes): PATH.c2c (text) and
  * PATH.c2c.json beside the profile, named on the summary line. */
-static int c2c_write(const char *cmd, struct hpm_c2c_report *c, const char *path, char **c2c_path)
+static int c2c_write(const char *cmd, struct hpm_c2c_report *c, const char *path, char **c2c_path,
+                     int quiet)
 {
     int present = 0;
     uint64_t dropped = 0;
@@ -48,7 +49,8 @@ static int c2c_write(const char *cmd, struct hpm_c2c_report *c, const char *path
     if (!present)
         return 0;
     if (n == 0 && dropped == 0) {
-        fprintf(stderr, "; no cache line had coherence misses");
+        if (!quiet)
+            fprintf(stderr, "; no cache line had coherence misses");
         return 0;
     }
     if (asprintf(c2c_path, "%s.c2c", path) < 0 || asprintf(&json_path, "%s.c2c.json", path) < 0) {
@@ -60,7 +62,7 @@ static int c2c_write(const char *cmd, struct hpm_c2c_report *c, const char *path
                  runner_write_output(cmd, json_path, write_c2c_json, c) != 0
              ? -1
              : 0;
-    if (rc == 0)
+    if (rc == 0 && !quiet)
         fprintf(stderr, "; shared cache lines in %s (and .json): %zu, %zu of them false sharing",
                 *c2c_path, n, nf);
     free(json_path);
@@ -68,7 +70,8 @@ static int c2c_write(const char *cmd, struct hpm_c2c_report *c, const char *path
 }
 
 int profile_write(const char *cmd, const char *dir, uint64_t main_pid, int children,
-                  char *const *argv, int argc, const char *machine, const char *path)
+                  char *const *argv, int argc, const char *machine, const char *path,
+                  int quiet)
 {
     struct hpm_profile p, dp;
     struct hpm_symbols *syms;
@@ -164,7 +167,14 @@ int profile_write(const char *cmd, const char *dir, uint64_t main_pid, int child
         if (runner_write_output(cmd, data_path, write_cg, &dp) != 0)
             goto done;
     }
-    fprintf(stderr, "hpm: profile of %u process%s written to %s: %zu instructions in %zu functions",
+    if (quiet) {
+        rc = c2c_write(cmd, c2c, path, &c2c_path, 1) != 0 ? -1 : 0;
+        goto done;
+    }
+    /* distinct addresses, not instructions run: the totals are the counts */
+    fprintf(stderr,
+            "hpm: profile of %u process%s written to %s: %zu instruction addresses in %zu "
+            "functions",
             procs, procs == 1 ? "" : "es", path, ninsn, p.n_fns);
     {
         /* the kinds whose instruction shares are not the tool's own */
@@ -189,7 +199,7 @@ int profile_write(const char *cmd, const char *dir, uint64_t main_pid, int child
     }
     if (data_path)
         fprintf(stderr, "; data objects in %s.data", path);
-    if (c2c_write(cmd, c2c, path, &c2c_path) != 0)
+    if (c2c_write(cmd, c2c, path, &c2c_path, 0) != 0)
         goto done;
     fprintf(stderr, "\nhpm: read it with: hpm annotate %s (or callgrind_annotate, kcachegrind)\n",
             path);

@@ -22,6 +22,7 @@
 #include "fileio.h"
 #include "machine_arg.h"
 #include "options.h"
+#include "suggest.h"
 #include "perfdata.h"
 #include "runner.h"
 #include "vpmu_format.h"
@@ -30,7 +31,7 @@
 #define MAX_KINDS 8 /* the tool's limit (vpmu_sample.c) */
 
 static const char synopsis[] =
-    "usage: hpm record -e KIND:PERIOD[,KIND:PERIOD...] | -F HZ [--machine M] [-o FILE]\n"
+    "usage: hpm record [-e KIND:PERIOD[,KIND:PERIOD...] | -F HZ] [--machine M] [-o FILE]\n"
     "                  [--ldlat N] [--stlat N] [--rate-limit N] -- PROGRAM [ARGS]\n"
     "\n"
     "Runs PROGRAM on the virtual PMU, prints its counts as hpm count does and takes a\n"
@@ -112,7 +113,7 @@ static void record_table(struct record_opts *o, struct hpm_opt *t)
          HPM_OPT_LIST, &o->events, NULL, NULL, 0, 0},
         {"--freq", "-F", "HZ",
          "sample CYCLES HZ times per second of modeled time (the machine's clock / HZ "
-         "cycles apart)",
+         "cycles apart); without -e or -F, -F 4000 (perf record's default)",
          HPM_OPT_LONG, &o->freq, NULL, NULL, 1, 1000000000},
         {"--machine", NULL, "M", "machine model (hpm list --machines) [default]", HPM_OPT_STRING,
          &o->machine, NULL, NULL, 0, 0},
@@ -174,8 +175,13 @@ static int parse_spec(struct record_ctx *c, const char *s, size_t len, char *why
     }
     kind = hpm_catalog_kind_by_name(s, (size_t)(colon - s));
     if (kind < 0) {
-        snprintf(why, wl, "'%.*s': unknown event kind (hpm list names them)", (int)(colon - s),
-                 s);
+        char name[HPM_CAT_NAME_MAX], near[HPM_CAT_NAME_MAX + 16];
+        snprintf(name, sizeof name, "%.*s", (int)(colon - s), s);
+        if (suggest_event(name, near, sizeof near) == 0)
+            snprintf(why, wl, "'%s': unknown event kind (did you mean %s? hpm list names them)",
+                     name, near);
+        else
+            snprintf(why, wl, "'%s': unknown event kind (hpm list names them)", name);
         return -1;
     }
     info = hpm_catalog_kind((unsigned)kind);
@@ -757,6 +763,9 @@ static int freq_spec(struct record_ctx *c, const struct record_opts *o)
     return 0;
 }
 
+/* perf record's default frequency (-F 4000): the rate without -e or -F */
+#define RECORD_DEFAULT_FREQ 4000
+
 int cmd_record(int argc, char **argv)
 {
     struct record_opts o;
@@ -780,9 +789,12 @@ int cmd_record(int argc, char **argv)
         return rc < 0 ? 0 : rc;
     if (first >= argc)
         return hpm_opt_error("hpm record", table, synopsis, footer, "no PROGRAM to run%s", "");
-    if (o.events.n == 0 && !o.freq)
-        return hpm_opt_error("hpm record", table, synopsis, footer,
-                             "-e KIND:PERIOD or -F HZ is required%s", "");
+    if (o.events.n == 0 && !o.freq) {
+        /* as perf record: cycles at its default frequency */
+        o.freq = RECORD_DEFAULT_FREQ;
+        fprintf(stderr, "hpm record: no -e or -F: sampling CYCLES %d times per modeled second "
+                "(perf record's default)\n", RECORD_DEFAULT_FREQ);
+    }
     if (o.events.n && o.freq)
         return hpm_opt_error("hpm record", table, synopsis, footer,
                              "-F HZ samples CYCLES at HZ of modeled time and is not combined "

@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -27,7 +28,7 @@
 
 static const char synopsis[] =
     "usage: hpm report (--folded | --flamegraph) [--event NAME] [-o OUT] [FILE]\n"
-    "       hpm report --diff --flamegraph [--event NAME] [-o OUT] OLD NEW\n"
+    "       hpm report --diff --flamegraph [--event NAME] [--scale PCT] [-o OUT] OLD NEW\n"
     "       hpm report --mem [--event NAME] [--top N] [-o OUT] [FILE]\n"
     "\n"
     "Reads FILE (perf.data format; default perf.data, as hpm record writes it) and\n"
@@ -36,7 +37,9 @@ static const char synopsis[] =
     "to OUT (default: standard output). With --diff, a differential flame graph of\n"
     "two recordings: NEW's stacks, each frame red where it has more events than in\n"
     "OLD (slower), blue where fewer (faster), the deeper the colour the larger the\n"
-    "change; --folded --diff writes \"stack OLD NEW\" lines. --mem lists the data\n"
+    "change: the deepest at the largest change of a frame found in both (or at\n"
+    "--scale PCT), as the key below says; --folded --diff writes \"stack OLD NEW\"\n"
+    "lines. --mem lists the data\n"
     "objects of the memory samples (globals by variable, heap blocks by allocation\n"
     "site, the stack, other memory) by total latency, with their samples, average\n"
     "latency, the levels that served them and their TLB misses.\n"
@@ -46,10 +49,10 @@ static const char synopsis[] =
 struct report_opts {
     int folded, flamegraph, diff, mem;
     long top;
-    const char *event, *output;
+    const char *event, *output, *scale;
 };
 
-#define REPORT_OPTIONS 8
+#define REPORT_OPTIONS 9
 static void report_table(struct report_opts *o, struct hpm_opt *t)
 {
     const struct hpm_opt rows[] = {
@@ -71,6 +74,10 @@ static void report_table(struct report_opts *o, struct hpm_opt *t)
         {"--diff", NULL, NULL, "two files, OLD and NEW: a differential flame graph (red\n"
                                "slower, blue faster)",
          HPM_OPT_FLAG, &o->diff, NULL, NULL, 0, 0},
+        {"--scale", NULL, "PCT",
+         "--diff: the change (in % of OLD) that gets the deepest colour\n"
+         "[the largest change of a frame on both sides]",
+         HPM_OPT_STRING, &o->scale, NULL, NULL, 0, 0},
         HPM_OPT_TABLE_END,
     };
     _Static_assert(sizeof rows / sizeof rows[0] == REPORT_OPTIONS, "REPORT_OPTIONS");
@@ -409,14 +416,39 @@ static unsigned tree_depth(const struct node *n)
     return d;
 }
 
-/* A differential frame's colour: red where NEW has more than OLD (slower),
- * blue where fewer (faster), white where equal; saturated at a doubling
- * (or halving) of the frame's events. */
-static void diff_colour(const struct node *n, unsigned *r, unsigned *g, unsigned *b)
+/* A frame's change as a share of its larger side: (NEW - OLD) / max(OLD,
+ * NEW), in -1 (gone) .. 1 (new); +10% is 0.091, a doubling 0.5. */
+static double frame_change(const struct node *n)
 {
-    double d = (double)n->value - (double)n->old,
-           base = n->old > n->value ? (double)n->old : (double)n->value, k;
-    k = base > 0 ? d / base : 0; /* -1 .. 1 */
+    double base = n->old > n->value ? (double)n->old : (double)n->value;
+    return base > 0 ? ((double)n->value - (double)n->old) / base : 0;
+}
+
+/* The change that gets the deepest colour (--scale, or the largest change
+ * of a frame drawn on both sides: a new or gone frame would flatten every
+ * other to white). */
+static double diff_scale;
+static int scale_given;
+static int diff_mode; /* write_svg for --diff: colours and titles by change */
+
+static void largest_change(const struct node *n, uint64_t total, double *max)
+{
+    for (; n; n = n->next) {
+        double k = fabs(frame_change(n));
+        if (FG_WIDTH * (double)n->value / (double)total < 0.1)
+            continue; /* not drawn */
+        if (n->old && n->value && k > *max)
+            *max = k;
+        largest_change(n->child, total, max);
+    }
+}
+
+/* A differential frame's colour: red where NEW has more than OLD (slower),
+ * blue where fewer (faster), white where equal; the depth in proportion to
+ * the change, full at diff_scale and beyond. */
+static void diff_colour(double change, unsigned *r, unsigned *g, unsigned *b)
+{
+    double k = change / diff_scale;
     if (k > 1)
         k = 1;
     if (k < -1)
@@ -430,7 +462,37 @@ static void diff_colour(const struct node *n, unsigned *r, unsigned *g, unsigned
     }
 }
 
-static int diff_mode; /* write_svg for --diff: colours and titles by change */
+/* The change k as a percentage of OLD, as the frames' titles give it. */
+static double change_percent(double k)
+{
+    return 100.0 * (k >= 0 ? k / (1 - k) : k);
+}
+
+/* The key below the frames (at y): the colours from -scale to +scale,
+ * labelled as the titles are. */
+#define FG_LEGEND 26
+static void diff_legend(FILE *f, double y)
+{
+    int i;
+    const int steps = 9;
+    double x0 = 10;
+    fprintf(f, "<g class=\"legend\"><text x=\"%.1f\" y=\"%.1f\">%+.1f%%</text>\n", x0, y + 12,
+            change_percent(-diff_scale));
+    for (i = 0; i < steps; i++) {
+        unsigned r, g, b;
+        double k = diff_scale * (2.0 * i / (steps - 1) - 1);
+        diff_colour(k, &r, &g, &b);
+        fprintf(f,
+                "<rect x=\"%.1f\" y=\"%.1f\" width=\"24\" height=\"14\" fill=\"rgb(%u,%u,%u)\" "
+                "stroke=\"#ccc\"><title>%+.1f%%</title></rect>\n",
+                x0 + 60 + 24 * i, y, r, g, b, change_percent(k));
+    }
+    fprintf(f,
+            "<text x=\"%.1f\" y=\"%.1f\">%+.1f%% or more (%s); frames new or gone: the "
+            "deepest colour</text></g>\n",
+            x0 + 64 + 24 * steps, y + 12, change_percent(diff_scale),
+            scale_given ? "--scale" : "the largest change of a frame on both sides");
+}
 
 static void draw(FILE *f, const struct node *n, double x, unsigned depth, unsigned height,
                  uint64_t total)
@@ -447,7 +509,7 @@ static void draw(FILE *f, const struct node *n, double x, unsigned depth, unsign
             xml_text(f, n->name, n->name_len);
             if (diff_mode) {
                 unsigned r, g, b;
-                diff_colour(n, &r, &g, &b);
+                diff_colour(frame_change(n), &r, &g, &b);
                 fprintf(f, " (%" PRIu64 " events, was %" PRIu64 ", %+.2f%%)</title>", n->value,
                         n->old,
                         n->old ? 100.0 * ((double)n->value - (double)n->old) / (double)n->old
@@ -535,12 +597,17 @@ static int write_svg(FILE *f, const struct out_ctx *o)
             "height=\"%u\" font-family=\"monospace\" font-size=\"12\">\n"
             "<rect x=\"0\" y=\"0\" width=\"100%%\" height=\"100%%\" fill=\"#f8f8f0\"/>\n"
             "<text x=\"10\" y=\"20\" font-size=\"14\">",
-            FG_WIDTH + 20, FG_PAD + height * FG_FRAME + 10);
+            FG_WIDTH + 20, FG_PAD + height * FG_FRAME + 10 + (diff_mode ? FG_LEGEND : 0));
     xml_text(f, o->title, strlen(o->title));
-    if (diff_mode)
+    if (diff_mode) {
         fprintf(f, " (%" PRIu64 " events, was %" PRIu64 "; red: more than before, blue: fewer)</text>\n",
                 root.value, root.old);
-    else
+        if (diff_scale <= 0 && root.value)
+            largest_change(root.child, root.value, &diff_scale);
+        if (diff_scale <= 0)
+            diff_scale = 1; /* nothing changed: every frame white */
+        diff_legend(f, FG_PAD + height * FG_FRAME + 6);
+    } else
         fprintf(f, " (%" PRIu64 " samples)</text>\n", root.value);
     if (root.value)
         draw(f, root.child, 0, 0, height, root.value);
@@ -908,13 +975,39 @@ static int merge_stacks(struct report_stack *a, size_t na, struct report_stack *
     return 0;
 }
 
+static void free_stacks(struct report_stack *st, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        free(st[i].text);
+    free(st);
+}
+
+/* --diff without --event: whether both recordings' stacks are of one
+ * event (each file's first), from report_load_stacks' titles ("EVENT of
+ * PATH"); says why not. Two events' counts are never set side by side. */
+static int same_event(const char *title_a, const char *path_a, const char *title_b,
+                      const char *path_b)
+{
+    size_t ta = strlen(title_a), tb = strlen(title_b), pa = strlen(path_a) + 4,
+           pb = strlen(path_b) + 4;
+    int ea = ta > pa ? (int)(ta - pa) : (int)ta, eb = tb > pb ? (int)(tb - pb) : (int)tb;
+    if (ea == eb && strncmp(title_a, title_b, (size_t)ea) == 0)
+        return 1;
+    fprintf(stderr,
+            "hpm report: %s's stacks are of %.*s, %s's of %.*s: two events are not compared; "
+            "give --event NAME, an event both recorded\n",
+            path_a, ea, title_a, path_b, eb, title_b);
+    return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
     struct report_opts o;
     struct hpm_opt table[REPORT_OPTIONS];
     struct out_ctx oc;
     const char *path = "perf.data";
-    char title[900], t2[400];
+    char title[900], t2[900];
     size_t i;
     int first, rc;
 
@@ -954,6 +1047,16 @@ int cmd_report(int argc, char **argv)
     if (!o.diff && first < argc)
         return hpm_opt_error("hpm report", table, synopsis, "", "one FILE only: '%s'",
                              argv[first]);
+    if (o.scale) {
+        char *end;
+        double pct = strtod(o.scale, &end);
+        if (end == o.scale || *end || !(pct > 0) || pct > 1e6 || !o.diff)
+            return hpm_opt_error("hpm report", table, synopsis, "",
+                                 "--scale takes a change in percent above 0, with --diff: '%s'",
+                                 o.scale);
+        diff_scale = pct / (100.0 + pct); /* the frames' measure of +pct% */
+        scale_given = 1;
+    }
     if (o.output && !runner_output_ok("hpm report", o.output))
         return 2;
     memset(&oc, 0, sizeof oc);
@@ -964,19 +1067,18 @@ int cmd_report(int argc, char **argv)
         if ((rc = report_load_stacks(argv[first], o.event, 1, &a, &na, t2, sizeof t2)) != 0)
             return rc;
         if ((rc = report_load_stacks(argv[first + 1], o.event, 1, &b, &nb, title, sizeof title)) != 0) {
-            for (i = 0; i < na; i++)
-                free(a[i].text);
-            free(a);
+            free_stacks(a, na);
             return rc;
+        }
+        if (!o.event && !same_event(t2, argv[first], title, argv[first + 1])) {
+            free_stacks(a, na);
+            free_stacks(b, nb);
+            return 2;
         }
         if (merge_stacks(a, na, b, nb, &oc.stacks, &oc.n) != 0) {
             fprintf(stderr, "hpm report: out of memory\n");
-            for (i = 0; i < na; i++)
-                free(a[i].text);
-            for (i = 0; i < nb; i++)
-                free(b[i].text);
-            free(a);
-            free(b);
+            free_stacks(a, na);
+            free_stacks(b, nb);
             return 1;
         }
         free(a);

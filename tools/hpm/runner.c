@@ -697,3 +697,64 @@ int runner_write_output(const char *cmd, const char *path, int (*write)(FILE *f,
     free(tmp);
     return rc;
 }
+
+int runner_stdout_to(const char *cmd, const char *path, struct runner_redirect *r)
+{
+    FILE *f;
+    r->saved_fd = -1;
+    r->tmp = NULL;
+    r->path = path;
+    if (!path)
+        return 0;
+    fflush(stdout);
+    f = output_atomic(path) ? open_beside(path, &r->tmp) : fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "%s: cannot write %s: %s\n", cmd, path, strerror(errno));
+        free(r->tmp);
+        r->tmp = NULL;
+        return -1;
+    }
+    r->saved_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+    if (r->saved_fd < 0 || dup2(fileno(f), STDOUT_FILENO) < 0) {
+        fprintf(stderr, "%s: cannot write %s: %s\n", cmd, path, strerror(errno));
+        fclose(f);
+        if (r->tmp)
+            unlink(r->tmp);
+        free(r->tmp);
+        r->tmp = NULL;
+        if (r->saved_fd >= 0)
+            close(r->saved_fd);
+        r->saved_fd = -1;
+        return -1;
+    }
+    fclose(f); /* standard output holds the file now */
+    return 0;
+}
+
+int runner_stdout_restore(const char *cmd, struct runner_redirect *r, int ok)
+{
+    int rc = 0;
+    if (!r->path || r->saved_fd < 0)
+        return 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "%s: error writing %s\n", cmd, r->path);
+        rc = -1;
+    }
+    clearerr(stdout);
+    (void)dup2(r->saved_fd, STDOUT_FILENO);
+    close(r->saved_fd);
+    r->saved_fd = -1;
+    if (r->tmp) {
+        /* in full or not at all, as runner_write_output */
+        if (ok && rc == 0 && rename(r->tmp, r->path) != 0) {
+            fprintf(stderr, "%s: cannot rename %s to %s: %s\n", cmd, r->tmp, r->path,
+                    strerror(errno));
+            rc = -1;
+        }
+        if (!ok || rc != 0)
+            unlink(r->tmp);
+        free(r->tmp);
+        r->tmp = NULL;
+    }
+    return rc;
+}

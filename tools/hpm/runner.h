@@ -108,4 +108,17 @@ int runner_output_ok(const char *cmd, const char *path);
 int runner_write_output(const char *cmd, const char *path, int (*write)(FILE *f, void *ctx),
                         void *ctx);
 
+/* Standard output into path (NULL: left as it is) for a command that prints
+ * as it goes: a regular or absent path is written beside it and renamed
+ * into place by runner_stdout_restore when ok (the run succeeded), else
+ * removed, as runner_write_output does. 0, or -1 after a message. */
+struct runner_redirect {
+    int saved_fd;
+    char *tmp;
+    const char *path;
+};
+int runner_stdout_to(const char *cmd, const char *path, struct runner_redirect *r);
+/* Standard output back; 0, or -1 after a message (a write failed). */
+int runner_stdout_restore(const char *cmd, struct runner_redirect *r, int ok);
+
 #endif

@@ -5,15 +5,29 @@
  * (no hand-written HTTP). Prometheus, Grafana Agent, VictoriaMetrics or a
  * plain curl scrape GET /metrics.
  *
- *   hpm serve [--address A] [--port N] [--timeout S] [--per-client N]
- *             (default 127.0.0.1:9464; 0 = any free port)
+ *   hpm serve [--address A] [--port N] [--timeout S] [--deadline S]
+ *             [--per-client N]   (default 127.0.0.1:9464; 0 = any free port)
  *
- * Connections: a client's connection that sends nothing for --timeout
- * seconds (default 10) is closed, and one address holds at most
- * --per-client connections at once (default 16), so that idle or
- * half-open connections, many or from one client, never take the slots a
- * scrape needs. The server polls with epoll where Linux has it (no
- * select() limit of 1024 descriptors).
+ * Connections (serve_conns.h): a connection that sends nothing for
+ * --timeout seconds (default 10) is closed, and so is one whose request
+ * has not arrived whole within --deadline seconds (default 10) however it
+ * trickles; one address holds at most --per-client connections (default
+ * 16) and all of them at most a cap under the descriptor limit, and at
+ * either limit a new connection takes the place of the oldest one still
+ * waiting for its request, so that idle, half-open or trickling
+ * connections, many or from one client, never keep a scrape out. The
+ * server polls with epoll where Linux has it (no select() limit of 1024
+ * descriptors).
+ *
+ * Processes (serve_views.c): every live view is opened when a poll (every
+ * 100 ms) finds it and kept open, so that a process's last publication,
+ * its final counts (hpm count's report), is read even after the view's
+ * name is gone; an ended process stays published with
+ * hpm_process_running 0 until a scrape took it and --keep seconds passed.
+ *
+ * Formats: OpenMetrics 1.0 (application/openmetrics-text), or Prometheus'
+ * text format 0.0.4 when the request's Accept asks for text/plain and not
+ * OpenMetrics; both have HELP and TYPE for every family.
  *
  * Metrics (all counts modeled by the virtual PMU, read from the processes'
  * live views; each scrape takes consistent snapshots):
@@ -22,7 +36,7 @@
  *   hpm_process_info{pid,machine,command} 1 per process
  *   hpm_process_running{pid}             1 running, 0 ended
  *   hpm_process_publications_total{pid}  the view's updates so far
- *   hpm_processes                        processes under hpm
+ *   hpm_processes                        processes running under hpm
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -40,9 +54,14 @@
 #include "commands.h"
 #include "live.h"
 #include "options.h"
+#include "serve_conns.h"
+#include "serve_views.h"
+
+#define SERVE_POLL_MS 100 /* how often new and ending processes are looked for */
 
 static const char serve_synopsis[] =
-    "usage: hpm serve [--address A] [--port N] [--timeout S] [--per-client N]\n"
+    "usage: hpm serve [--address A] [--port N] [--timeout S] [--deadline S] [--per-client N]\n"
+    "                 [--keep S]\n"
     "Serve the live counters of every process running under hpm as OpenMetrics\n"
     "text at http://A:N/metrics (default 127.0.0.1:9464; --port 0 picks a free\n"
     "port and prints it). Stops on SIGINT or SIGTERM.\n\n";
@@ -62,33 +81,43 @@ static void label(FILE *f, const char *s)
     fputc('"', f);
 }
 
-/* The whole exposition, into a malloc'd buffer. */
-static char *exposition(size_t *len)
+/* The two formats a scraper may ask for: OpenMetrics (a counter's TYPE
+ * names its family, its samples end in _total, and the text ends with
+ * "# EOF") and Prometheus' text format 0.0.4 (TYPE and HELP name the
+ * sample itself, no end marker). */
+enum expo_format { EXPO_OPENMETRICS, EXPO_PROMETHEUS };
+
+/* HELP and TYPE of a metric family; name_total: its counter samples. */
+static void family(FILE *f, enum expo_format fmt, const char *name, const char *type,
+                   const char *help)
+{
+    const char *suffix = fmt == EXPO_PROMETHEUS && strcmp(type, "counter") == 0 ? "_total" : "";
+    fprintf(f, "# HELP %s%s %s\n# TYPE %s%s %s\n", name, suffix, help, name, suffix, type);
+}
+
+/* The whole exposition, into a malloc'd buffer: every process that runs
+ * or ended and was not yet taken by a scrape (serve_views.h). */
+static char *exposition(enum expo_format fmt, size_t *len)
 {
     char *buf = NULL;
     FILE *f = open_memstream(&buf, len);
-    pid_t pids[1024];
-    unsigned n = hpm_live_list(pids, 1024, 1), i, j;
-    static struct hpm_live snaps[64];
-    unsigned ns = 0;
-    if (!f)
+    struct hpm_live *snaps = malloc(SERVE_VIEWS_MAX * sizeof *snaps);
+    size_t ns, i, running = 0;
+    unsigned j;
+    if (!f || !snaps) {
+        if (f)
+            fclose(f);
+        free(buf);
+        free(snaps);
         return NULL;
-    for (i = 0; i < n && ns < 64; i++) {
-        struct hpm_live_reader lr;
-        char err[256];
-        if (hpm_live_open(&lr, pids[i], err, sizeof err) != 0)
-            continue;
-        if (hpm_live_snapshot(&lr, &snaps[ns]) == 0)
-            ns++;
-        hpm_live_close(&lr);
     }
-    fputs("# HELP hpm_processes Processes running under hpm's virtual PMU.\n"
-          "# TYPE hpm_processes gauge\n",
-          f);
-    fprintf(f, "hpm_processes %u\n", ns);
-    fputs("# HELP hpm_process_info A process under hpm (value 1).\n"
-          "# TYPE hpm_process_info gauge\n",
-          f);
+    ns = serve_views_take(snaps, SERVE_VIEWS_MAX);
+    for (i = 0; i < ns; i++)
+        running += snaps[i].state == HPM_LIVE_RUNNING;
+    family(f, fmt, "hpm_processes", "gauge", "Processes running under hpm's virtual PMU.");
+    fprintf(f, "hpm_processes %zu\n", running);
+    family(f, fmt, "hpm_process_info", "gauge",
+           "A process under hpm, running or ended and not yet scraped (value 1).");
     for (i = 0; i < ns; i++) {
         fprintf(f, "hpm_process_info{pid=\"%u\",machine=", snaps[i].pid);
         label(f, snaps[i].machine);
@@ -96,21 +125,17 @@ static char *exposition(size_t *len)
         label(f, snaps[i].command);
         fputs("} 1\n", f);
     }
-    fputs("# HELP hpm_process_running 1 while the process runs, 0 once it ended.\n"
-          "# TYPE hpm_process_running gauge\n",
-          f);
+    family(f, fmt, "hpm_process_running", "gauge",
+           "1 while the process runs, 0 once it ended (its counts are then final).");
     for (i = 0; i < ns; i++)
         fprintf(f, "hpm_process_running{pid=\"%u\"} %d\n", snaps[i].pid,
                 snaps[i].state == HPM_LIVE_RUNNING);
-    fputs("# HELP hpm_process_publications The live view's updates so far.\n"
-          "# TYPE hpm_process_publications counter\n",
-          f);
+    family(f, fmt, "hpm_process_publications", "counter", "The live view's updates so far.");
     for (i = 0; i < ns; i++)
         fprintf(f, "hpm_process_publications_total{pid=\"%u\"} %" PRIu64 "\n", snaps[i].pid,
                 snaps[i].updates);
-    fputs("# HELP hpm_events Modeled event counts of the virtual PMU (catalog kinds).\n"
-          "# TYPE hpm_events counter\n",
-          f);
+    family(f, fmt, "hpm_events", "counter",
+           "Modeled event counts of the virtual PMU (catalog kinds).");
     for (i = 0; i < ns; i++)
         for (j = 0; j < snaps[i].n_events; j++) {
             unsigned kind;
@@ -125,12 +150,24 @@ static char *exposition(size_t *len)
                 fputs("\"node\"", f);
             fprintf(f, "} %" PRIu64 "\n", snaps[i].values[j]);
         }
-    fputs("# EOF\n", f);
+    if (fmt == EXPO_OPENMETRICS)
+        fputs("# EOF\n", f);
+    free(snaps);
     if (fclose(f) != 0) {
         free(buf);
         return NULL;
     }
     return buf;
+}
+
+/* The format the request's Accept asks for: the Prometheus text format
+ * when it names text/plain and not OpenMetrics, OpenMetrics otherwise. */
+static enum expo_format negotiate(struct MHD_Connection *c)
+{
+    const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
+    if (accept && !strstr(accept, "application/openmetrics-text") && strstr(accept, "text/plain"))
+        return EXPO_PROMETHEUS;
+    return EXPO_OPENMETRICS;
 }
 
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
@@ -142,6 +179,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     char *body;
     size_t len = 0;
     unsigned code = MHD_HTTP_OK;
+    enum expo_format fmt;
     (void)cls;
     (void)version;
     (void)upload;
@@ -155,11 +193,14 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         static const char msg[] = "hpm serve: the metrics are at /metrics\n";
         r = MHD_create_response_from_buffer(sizeof msg - 1, (void *)msg, MHD_RESPMEM_PERSISTENT);
         code = MHD_HTTP_NOT_FOUND;
-    } else if ((body = exposition(&len)) != NULL) {
+    } else if ((body = exposition(fmt = negotiate(c), &len)) != NULL) {
         r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
         if (r)
             MHD_add_response_header(r, "Content-Type",
-                                    "application/openmetrics-text; version=1.0.0; charset=utf-8");
+                                    fmt == EXPO_PROMETHEUS
+                                        ? "text/plain; version=0.0.4; charset=utf-8"
+                                        : "application/openmetrics-text; version=1.0.0; "
+                                          "charset=utf-8");
     } else {
         static const char msg[] = "out of memory\n";
         r = MHD_create_response_from_buffer(sizeof msg - 1, (void *)msg, MHD_RESPMEM_PERSISTENT);
@@ -175,7 +216,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 int cmd_serve(int argc, char **argv)
 {
     const char *address = "127.0.0.1";
-    long port = 9464, timeout = 10, per_client = 16;
+    long port = 9464, timeout = 10, deadline = 10, per_client = 16, keep = 0;
     int rc, sig;
     const struct hpm_opt t[] = {
         {"--address", NULL, "A", "the IPv4 address to listen on (default 127.0.0.1)",
@@ -186,14 +227,26 @@ int cmd_serve(int argc, char **argv)
          "close a connection idle for S seconds (default 10): half-open\n"
          "connections cannot hold the server",
          HPM_OPT_LONG, &timeout, NULL, NULL, 1, 3600},
+        {"--deadline", NULL, "S",
+         "close a connection whose request has not arrived whole S seconds\n"
+         "after it opened or its last answer (default 10): bytes trickled\n"
+         "slowly cannot hold the server",
+         HPM_OPT_LONG, &deadline, NULL, NULL, 1, 3600},
         {"--per-client", NULL, "N",
-         "connections one client address may hold at once (default 16)", HPM_OPT_LONG,
-         &per_client, NULL, NULL, 1, 1000},
+         "connections one client address may hold at once (default 16; a new\n"
+         "one takes the place of the oldest still waiting for its request)",
+         HPM_OPT_LONG, &per_client, NULL, NULL, 1, 1000},
+        {"--keep", NULL, "S",
+         "an ended process's final counts stay published until a scrape\n"
+         "took them and S seconds passed (default 0)",
+         HPM_OPT_LONG, &keep, NULL, NULL, 0, 86400},
         HPM_OPT_TABLE_END,
     };
     struct sockaddr_in sa;
     struct MHD_Daemon *d;
     const union MHD_DaemonInfo *info;
+    struct serve_conns *sc;
+    struct timespec tick = {0, SERVE_POLL_MS * 1000000L};
     sigset_t set;
 
     rc = hpm_opt_parse_all("hpm serve", t, serve_synopsis, NULL, argc, argv);
@@ -211,21 +264,41 @@ int cmd_serve(int argc, char **argv)
     sigaddset(&set, SIGTERM);
     sigaddset(&set, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &set, NULL);
+    sc = serve_conns_new((unsigned)per_client, (unsigned)deadline, handle, NULL);
+    if (!sc) {
+        fprintf(stderr, "hpm serve: out of memory\n");
+        return 1;
+    }
+    serve_views_init((unsigned)keep);
+    serve_views_poll();
     d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ERROR_LOG, 0,
-                         NULL, NULL, handle, NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
-                         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)timeout,
-                         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)per_client,
-                         MHD_OPTION_END);
+                         serve_conns_accept, sc, serve_conns_handle, sc,
+                         MHD_OPTION_EXTERNAL_LOGGER, serve_conns_log, sc, MHD_OPTION_SOCK_ADDR,
+                         (struct sockaddr *)&sa, MHD_OPTION_CONNECTION_TIMEOUT,
+                         (unsigned int)timeout, MHD_OPTION_CONNECTION_LIMIT,
+                         serve_conns_hard_limit(sc), MHD_OPTION_NOTIFY_CONNECTION,
+                         serve_conns_notify, sc, MHD_OPTION_NOTIFY_COMPLETED,
+                         serve_conns_completed, sc, MHD_OPTION_END);
     if (!d) {
         fprintf(stderr, "hpm serve: cannot listen on %s:%ld: %s\n", address, port,
                 strerror(errno));
+        serve_conns_free(sc);
         return 1;
     }
     info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
     printf("hpm serve: http://%s:%u/metrics\n", address,
            info ? (unsigned)info->port : (unsigned)port);
     fflush(stdout);
-    sigwait(&set, &sig);
+    /* every tick until a signal stops it: the views are polled (new
+     * processes opened at once, every open one read, so that a process's
+     * final counts are read from its last publication even after its name
+     * is gone) and the connections' deadlines checked */
+    while ((sig = sigtimedwait(&set, NULL, &tick)) < 0 && (errno == EAGAIN || errno == EINTR)) {
+        serve_views_poll();
+        serve_conns_sweep(sc);
+    }
     MHD_stop_daemon(d);
+    serve_conns_free(sc);
+    serve_views_free();
     return 0;
 }

@@ -25,6 +25,7 @@
 #include "interval.h"
 #include "live.h"
 #include "options.h"
+#include "runner.h"
 
 static const char stat_synopsis[] =
     "usage: hpm stat -p PID [-e EVENT[,EVENT...]] [-I MS] [-n N] [--csv]\n"
@@ -47,11 +48,15 @@ static void sleep_ms(long ms)
         ;
 }
 
+static int stat_run(long pid, const struct hpm_opt_list *events, long ms, long n, int csv);
+
 int cmd_stat(int argc, char **argv)
 {
     struct hpm_opt_list events = {{0}, 0};
-    long pid = 0, ms = 0, n = -1, k;
+    long pid = 0, ms = 0, n = -1;
     int csv = 0, rc;
+    const char *output = NULL;
+    struct runner_redirect out;
     const struct hpm_opt t[] = {
         {"--pid", "-p", "PID", "the process (its pid, as hpm top lists it)", HPM_OPT_LONG, &pid,
          NULL, NULL, 1, 0x7fffffff},
@@ -63,18 +68,34 @@ int cmd_stat(int argc, char **argv)
          0x7fffffff},
         {"--csv", NULL, NULL, "CSV lines instead of the text table", HPM_OPT_FLAG, &csv, NULL,
          NULL, 0, 0},
+        {"--output", "-o", "FILE", "write to FILE [standard output]", HPM_OPT_STRING, &output,
+         NULL, NULL, 0, 0},
         HPM_OPT_TABLE_END,
     };
-    struct hpm_live_reader lr;
-    struct hpm_interval iv;
-    struct hpm_live snap;
-    char err[256];
 
     rc = hpm_opt_parse_all("hpm stat", t, stat_synopsis, NULL, argc, argv);
     if (rc)
         return rc < 0 ? 0 : rc;
     if (!pid)
         return hpm_opt_error("hpm stat", t, stat_synopsis, NULL, "-p PID is needed%s", "");
+    if (runner_stdout_to("hpm stat", output, &out) != 0)
+        return 1;
+    rc = stat_run(pid, &events, ms, n, csv);
+    if (runner_stdout_restore("hpm stat", &out, rc == 0) != 0 && rc == 0)
+        rc = 1;
+    return rc;
+}
+
+/* The counts of process pid, once or every ms, on standard output. */
+static int stat_run(long pid, const struct hpm_opt_list *events, long ms, long n, int csv)
+{
+    struct hpm_live_reader lr;
+    struct hpm_interval iv;
+    struct hpm_live snap;
+    char err[256];
+    long k;
+    int rc;
+
     if (hpm_live_open(&lr, (pid_t)pid, err, sizeof err) != 0) {
         fprintf(stderr, "hpm stat: %s\n", err);
         return 1;
@@ -84,7 +105,7 @@ int cmd_stat(int argc, char **argv)
         hpm_live_close(&lr);
         return 1;
     }
-    if (hpm_interval_init(&iv, &snap, events.v, events.n, csv ? HPM_IV_CSV : HPM_IV_TEXT,
+    if (hpm_interval_init(&iv, &snap, events->v, events->n, csv ? HPM_IV_CSV : HPM_IV_TEXT,
                           stdout, "hpm stat") != 0) {
         hpm_live_close(&lr);
         return 2;

@@ -21,7 +21,7 @@
  * is replayed on as many copies of the design as it needs (as the virtual
  * PMU adds units).
  */
-#define _GNU_SOURCE /* getline, fdopen */
+#define _GNU_SOURCE /* fdopen */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -37,9 +37,9 @@
 #include "options.h"
 #include "plot.h"
 #include "runner.h"
+#include "upc_trace.h"
 
 #define CMD "hpm upc-explore"
-#define MAX_EVENTS HPM_CAT_CODES
 #define MAX_LIST 32
 /* Read latency model: one cycle per SRAM access; a maintenance visit's
  * read, increment and write-back hold its bank's port for RMW cycles at
@@ -47,149 +47,6 @@
  * increment ..., and write back" within the slot). */
 #define SRAM_ACCESS 1
 #define RMW 3
-
-/* ------------------------------------------------------------- the stream */
-
-struct batch {
-    uint64_t cycles;
-    int run;        /* counting on (the unit's run bit) */
-    size_t first;   /* its moved events: ev[first..first+n), delta[...] */
-    unsigned n;
-};
-
-struct stream {
-    unsigned n_ev;                /* events, in the order first seen */
-    unsigned code[MAX_EVENTS];    /* catalog code of event k (stress: k) */
-    int index[MAX_EVENTS];        /* code -> event, -1 */
-    struct batch *b;
-    size_t nb, cap_b;
-    unsigned *ev;                 /* event of each moved entry */
-    uint64_t *delta;
-    size_t ne, cap_e, cap_d;
-    int stress;                   /* synthetic: every counter, every cycle */
-    uint64_t stress_cycles;
-};
-
-static int add_event(struct stream *s, unsigned code)
-{
-    if (code >= MAX_EVENTS)
-        return -1;
-    if (s->index[code] < 0) {
-        s->index[code] = (int)s->n_ev;
-        s->code[s->n_ev++] = code;
-    }
-    return s->index[code];
-}
-
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-    size_t c = *cap ? *cap : 1024;
-    void *q;
-    if (need <= *cap)
-        return 0;
-    while (c < need)
-        c *= 2;
-    q = realloc(*p, c * size);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = c;
-    return 0;
-}
-
-/* Reads an hpm-upc-trace file (vpmu_upctrace.h): 0, or -1 (said why). */
-static int stream_read(struct stream *s, const char *path)
-{
-    FILE *f = fopen(path, "r");
-    char *line = NULL;
-    size_t cap = 0, lineno = 0;
-    ssize_t len;
-    int rc = -1, header = 0;
-    if (!f) {
-        fprintf(stderr, "%s: cannot open '%s': %s\n", CMD, path, strerror(errno));
-        return -1;
-    }
-    while ((len = getline(&line, &cap, f)) >= 0) {
-        char *p = line, *end;
-        lineno++;
-        if (strncmp(line, "hpm-upc-trace ", 14) == 0) {
-            if (strtoul(line + 14, NULL, 10) != 1) {
-                fprintf(stderr, "%s: %s: unknown trace version\n", CMD, path);
-                goto out;
-            }
-            header = 1;
-            continue;
-        }
-        if (!header)
-            break;
-        if (line[0] == 'e' && (line[1] == ' ' || line[1] == '\n')) {
-            p = line + 1;
-            for (;;) {
-                unsigned long c = strtoul(p, &end, 10);
-                if (end == p)
-                    break;
-                if (add_event(s, (unsigned)c) < 0)
-                    goto bad;
-                p = end;
-            }
-            continue;
-        }
-        if (line[0] != 'b' || line[1] != ' ')
-            goto bad;
-        {
-            struct batch b;
-            b.cycles = strtoull(line + 2, &end, 10);
-            if (end == line + 2)
-                goto bad;
-            p = end;
-            b.run = (int)strtol(p, &end, 10);
-            if (end == p)
-                goto bad;
-            p = end;
-            b.first = s->ne;
-            b.n = 0;
-            for (;;) {
-                unsigned long c;
-                uint64_t d;
-                int k;
-                while (*p == ' ')
-                    p++;
-                if (*p == '\n' || *p == 0)
-                    break;
-                c = strtoul(p, &end, 10);
-                if (end == p || *end != ':')
-                    goto bad;
-                p = end + 1;
-                d = strtoull(p, &end, 10);
-                if (end == p || d > b.cycles)
-                    goto bad;
-                p = end;
-                k = add_event(s, (unsigned)c);
-                if (k < 0 || grow((void **)&s->ev, &s->cap_e, s->ne + 1, sizeof *s->ev) ||
-                    grow((void **)&s->delta, &s->cap_d, s->ne + 1, sizeof *s->delta))
-                    goto bad;
-                s->ev[s->ne] = (unsigned)k;
-                s->delta[s->ne++] = d;
-                b.n++;
-            }
-            if (grow((void **)&s->b, &s->cap_b, s->nb + 1, sizeof *s->b))
-                goto bad;
-            s->b[s->nb++] = b;
-        }
-    }
-    if (!header) {
-        fprintf(stderr, "%s: %s: not an hpm UPC trace (--hpm-upc-trace)\n", CMD, path);
-        goto out;
-    }
-    rc = 0;
-    goto out;
-bad:
-    fprintf(stderr, "%s: %s:%zu: malformed trace line\n", CMD, path, lineno);
-out:
-    free(line);
-    fclose(f);
-    return rc;
-}
 
 /* ------------------------------------------------------------- the designs */
 
@@ -214,7 +71,7 @@ struct result {
 };
 
 struct replay {
-    const struct stream *s;
+    const struct upc_stream *s;
     struct design d;
     unsigned per_unit, units, n_ev;
     struct hpm_upc **u;
@@ -317,7 +174,7 @@ static int feed(struct replay *r, uint64_t cycles, const unsigned *ev, const uin
 
 /* Replays the stream through design d into *res; totals (may be NULL)
  * gets each event's count as read from the unit. 0, or -1 (said why). */
-static int replay_design(const struct stream *s, const struct design *d, struct result *res,
+static int replay_design(const struct upc_stream *s, const struct design *d, struct result *res,
                          uint64_t *totals)
 {
     struct replay r;
@@ -758,10 +615,10 @@ static int copy_file(const char *from, const char *to)
 /* Runs the program on the virtual PMU (hpm count's run, its report into
  * the folder) with --hpm-upc-trace: the main process's trace is read into
  * s and, with record, copied there. 0, or the failing status. */
-static int record_program(struct stream *s, int argc, char **argv, const char *events,
+static int record_program(struct upc_stream *s, int argc, char **argv, const char *events,
                           const char *machine, const char *record)
 {
-    char dir[4096], trace_arg[4200], path[4200], report[4200];
+    char dir[4096], trace_arg[4200], path[4200], report[4200], err[4800];
     struct count_hook hook;
     struct record_ctx c = {0};
     char **cargv = calloc((size_t)argc + 16, sizeof *cargv);
@@ -822,10 +679,12 @@ static int record_program(struct stream *s, int argc, char **argv, const char *e
         runner_rmdir(dir);
         return 1;
     }
-    i = stream_read(s, path);
+    i = upc_trace_read(s, path, err, sizeof err);
     runner_rmdir(dir);
-    if (i != 0)
+    if (i != 0) {
+        fprintf(stderr, "%s: %s\n", CMD, err);
         return 1;
+    }
     if (rc != 0)
         fprintf(stderr, "%s: the program exited with status %d; its stream is replayed\n", CMD,
                 rc);
@@ -891,7 +750,7 @@ int cmd_upc_explore(int argc, char **argv)
     };
     unsigned lows[MAX_LIST], slots[MAX_LIST], ctrs[MAX_LIST], ports[MAX_LIST];
     unsigned nl, nsl, nc, np, a, b, c, d, n = 0;
-    struct stream *s = NULL;
+    struct upc_stream *s = NULL;
     struct result *res = NULL;
     uint64_t *totals = NULL;
     const char *source;
@@ -938,7 +797,7 @@ int cmd_upc_explore(int argc, char **argv)
         rc = 1;
         goto done;
     }
-    memset(s->index, -1, sizeof s->index);
+    upc_stream_init(s);
     if (stress) {
         s->stress = 1;
         s->stress_cycles = (uint64_t)stress_cycles;
@@ -946,7 +805,9 @@ int cmd_upc_explore(int argc, char **argv)
                                         "cycles)", stress_cycles);
         source = srcbuf;
     } else if (trace) {
-        if (stream_read(s, trace) != 0) {
+        char err[4200];
+        if (upc_trace_read(s, trace, err, sizeof err) != 0) {
+            fprintf(stderr, "%s: %s\n", CMD, err);
             rc = 1;
             goto done;
         }
@@ -1018,11 +879,8 @@ int cmd_upc_explore(int argc, char **argv)
     }
     rc = 0;
 done:
-    if (s) {
-        free(s->b);
-        free(s->ev);
-        free(s->delta);
-    }
+    if (s)
+        upc_stream_free(s);
     free(s);
     free(res);
     free(totals);

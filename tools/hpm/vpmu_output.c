@@ -880,6 +880,57 @@ int vpmu_output_saturated_note(const struct vpmu_output *o, char *buf, size_t le
     return 1;
 }
 
+int vpmu_output_mpx_idle(const struct vpmu_output *o, unsigned spec)
+{
+    unsigned set = spec < HPM_CAT_SPECS ? o->mpx_set_of[spec] : 0;
+    return set >= 1 && set <= o->mpx_sets && o->mpx_seen[set - 1] &&
+           o->mpx_intervals[set - 1] == 0;
+}
+
+int vpmu_output_mpx_idle_note(const struct vpmu_output *o, char *buf, size_t len)
+{
+    char name[HPM_CAT_NAME_MAX];
+    unsigned s, c, idle = 0;
+    uint64_t total = 0;
+    size_t at = 0;
+    for (s = 0; s < o->mpx_sets; s++) {
+        total += o->mpx_correlate[s];
+        idle += o->mpx_seen[s] && o->mpx_intervals[s] == 0;
+    }
+    if (!idle || len < 4)
+        return 0;
+    at += (size_t)snprintf(buf, len,
+                           "%u of the %u multiplexed sets never got an interval (the run ended "
+                           "after %" PRIu64 " %s, set k's turn comes after about (k - 1) x %"
+                           PRIu64 "):",
+                           idle, o->mpx_sets, total, hpm_catalog_kind(o->mpx_kind)->name,
+                           o->mpx_period);
+    for (s = 0; s < o->mpx_sets && at < len; s++) {
+        const char *sep = " (";
+        if (!o->mpx_seen[s] || o->mpx_intervals[s] != 0)
+            continue;
+        at += (size_t)snprintf(buf + at, len - at, "%s set %u", buf[at - 1] == ':' ? "" : ";",
+                               s + 1);
+        for (c = 0; c < HPM_CAT_SPECS && at < len; c++)
+            if (o->mpx_set_of[c] == s + 1) {
+                if (hpm_catalog_code_name(c, name, sizeof name) < 0)
+                    snprintf(name, sizeof name, "code %u", c);
+                at += (size_t)snprintf(buf + at, len - at, "%s%s", sep, name);
+                sep = ", ";
+            }
+        if (at < len && sep[0] == ',')
+            at += (size_t)snprintf(buf + at, len - at, ")");
+    }
+    if (at < len)
+        at += (size_t)snprintf(buf + at, len - at,
+                               "; their events were not counted: no count and no estimate "
+                               "(not 0), so they are not in the table; a smaller --multiplex "
+                               "period gives every set a turn");
+    if (at >= len)
+        memcpy(buf + len - 4, "...", 4);
+    return 1;
+}
+
 /* Writes o in the tool's format (what vpmu_output_parse reads back): the
  * counts of several runs merged into one (hpm count --passes) are read by
  * hpm count --from-output as any run's. 0, or -1 on a write error. */

@@ -162,4 +162,11 @@ const struct vpmu_thread *vpmu_output_thread(const struct vpmu_output *o, unsign
  * note in buf, or 0 when none did. */
 int vpmu_output_saturated_note(const struct vpmu_output *o, char *buf, size_t len);
 
+/* Whether spec belongs to a multiplexed set that never got an interval
+ * (the run ended before its turn): it has no count, and no estimate. */
+int vpmu_output_mpx_idle(const struct vpmu_output *o, unsigned spec);
+/* The note naming those sets and their events (1, in buf), or 0 when
+ * every set had an interval. */
+int vpmu_output_mpx_idle_note(const struct vpmu_output *o, char *buf, size_t len);
+
 #endif

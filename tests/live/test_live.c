@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * src/live's snapshot against a writer that is slow in the middle of an
+ * update: a view of this process whose sequence count a writer thread
+ * keeps odd for 300 ms (as a writer descheduled on a loaded host does)
+ * is still read, and the copy is the update's end, not its start; a
+ * writer that died mid-update (odd for good) is an error, in bounded
+ * time.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hpm_check.h"
+#include "live.h"
+#include "vpmu_live.h"
+
+static struct hpm_live *view;
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* One update that stays open for 300 ms. */
+static void *slow_writer(void *arg)
+{
+    (void)arg;
+    __atomic_store_n(&view->seq, view->seq + 1, __ATOMIC_RELEASE); /* odd: updating */
+    sleep_ms(300);
+    view->updates = 2;
+    view->values[0] = 4242;
+    __atomic_store_n(&view->seq, view->seq + 1, __ATOMIC_RELEASE); /* even: done */
+    return NULL;
+}
+
+static long long ns_of_self(void)
+{
+    char link[64];
+    ssize_t n = readlink("/proc/self/ns/pid", link, sizeof link - 1);
+    if (n <= 0)
+        return -1;
+    link[n] = 0;
+    return strtoll(strchr(link, '[') + 1, NULL, 10);
+}
+
+int main(void)
+{
+    char path[256], err[256];
+    struct hpm_live_reader r;
+    struct hpm_live s;
+    pthread_t t;
+    struct timespec t0, t1;
+    int fd;
+    snprintf(path, sizeof path, "%s/%s%lld.%ld", HPM_LIVE_SHM_DIR, HPM_LIVE_PREFIX, ns_of_self(),
+             (long)getpid());
+    fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+    if (fd < 0 || ftruncate(fd, sizeof *view) != 0) {
+        perror(path);
+        return 1;
+    }
+    view = mmap(NULL, sizeof *view, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (view == MAP_FAILED) {
+        unlink(path);
+        return 1;
+    }
+    memset(view, 0, sizeof *view);
+    view->magic = HPM_LIVE_MAGIC;
+    view->version = HPM_LIVE_VERSION;
+    view->size = sizeof *view;
+    view->pid = (uint32_t)getpid();
+    view->state = HPM_LIVE_RUNNING;
+    view->n_events = 1;
+    view->codes[0] = 0;
+    view->values[0] = 1;
+    view->updates = 1;
+    view->seq = 2;
+    CHECK(hpm_live_open(&r, getpid(), err, sizeof err) == 0);
+    CHECK(hpm_live_snapshot(&r, &s) == 0 && s.values[0] == 1);
+
+    pthread_create(&t, NULL, slow_writer, NULL);
+    sleep_ms(20); /* the update is open now */
+    CHECK(hpm_live_snapshot(&r, &s) == 0);
+    CHECK(s.values[0] == 4242 && s.updates == 2 && !(s.seq & 1));
+    pthread_join(t, NULL);
+
+    /* a writer killed in mid-update: an error within a few seconds */
+    view->seq++;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    CHECK(hpm_live_snapshot(&r, &s) == -1);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    CHECK(t1.tv_sec - t0.tv_sec < 10);
+
+    hpm_live_close(&r);
+    unlink(path);
+    if (failures)
+        return 1;
+    printf("ok: a 300 ms update read at its end; a dead writer refused\n");
+    return 0;
+}
