@@ -16,6 +16,7 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 
+#include "vpmu_c2c.h"
 #include "vpmu_format.h"
 #include "vpmu_mpx.h"
 #include "vpmu_profile.h"
@@ -159,12 +160,19 @@ void vpmu_write_output(const HChar *fname, Bool at_exec)
     if (vpmu_turns_quantum())
         out_printf(o, VPMU_REC_INTERLEAVE " %llu %llu\n", vpmu_turns_quantum(),
                    vpmu_turns_switches());
+    {
+        ULong logged, misses;
+        if (vpmu_node_coh_time(&logged, &misses))
+            out_printf(o, VPMU_REC_COHERENCE_TIME " %llu %llu %llu\n", logged, misses,
+                       vpmu_turns_host_timed());
+    }
     for (i = 0; i < vpmu_node_n_upcs(); i++) {
         UInt n, par;
         ULong lost;
         vpmu_node_upc_health(i, &n, &lost, &par);
         out_printf(o, VPMU_REC_UPC " %u " VPMU_UPC_WORD_COUNTERS " %u " VPMU_UPC_WORD_LOST " %llu " VPMU_UPC_WORD_PARITY " %u\n", i, n, lost, par);
     }
+    vpmu_c2c_write_shared(o);
     vpmu_prof_write(o);
     vpmu_sample_write(o);
     vpmu_procs_write(o);

@@ -25,12 +25,14 @@
 #include "catalog.h"
 #include "hpm/upc.h"
 #include "machine_wire.h"
+#include "vpmu_cohtime.h"
 #include "vpmu_io.h"
 #include "vpmu_modes.h"
 #include "vpmu_node.h"
 #include "vpmu_profile.h"
 #include "vpmu_sample.h"
 #include "vpmu_state.h"
+#include "vpmu_turns.h"
 #include "vpmu_upctrace.h"
 
 #define MAX_UPCS (HPM_CAT_SPECS / 256) /* enough for every code in every mode at once */
@@ -68,6 +70,10 @@ struct core_state {
     /* The TLB memos (tlb_probe, src/model/cache_probe.h): pages the probe
      * found in an indexed (LRU) TLB, and their slots. */
     struct hpm_tlb_memo dmemo[HPM_TLB_MEMO_N], imemo[HPM_TLB_MEMO_N];
+    /* Coherence in modeled time: the contended line it logged last and its
+     * slot in the model's table (~0: none yet). */
+    Addr coh_line;
+    Int coh_slot;
 };
 
 static struct hpm_machine machine;
@@ -111,6 +117,18 @@ static Bool coh_on;
  * keeps every probe). The first core that ran. */
 static Bool coh_node;
 static Int coh_first_core = -1;
+/* --hpm-coherence=time (with --hpm-interleave's turns, which give each
+ * thread its modeled time): the contended lines' accesses take the private
+ * path when they are made and are logged (vpmu_cohtime.c); coh_replay
+ * replays what no thread can precede any more, in time order
+ * (hpm_hier_coh_replay), and the coherence misses the replay finds are
+ * counted then (docs/vpmu.md, "Coherence in modeled time"). coh_logging:
+ * some line is contended, so the helpers look their lines up. */
+static Bool clo_coh_time, coh_time, coh_logging;
+#define COH_LOG_MAX (1u << 22) /* accesses waiting: a replay then */
+static void coh_replay(void);
+static UInt coh_lines_seen, coh_line_shift;
+static ULong coh_replayed_misses;
 
 static struct hpm_hier *hier;
 static struct core_state *cores;
@@ -284,6 +302,12 @@ Bool vpmu_node_option(const HChar *arg)
     } else if VG_STR_CLO (arg, "--hpm-events", clo_events) {
     } else if VG_BINT_CLO (arg, "--hpm-first-core", clo_first_core, 0, HPM_CAT_MAX_CORES - 1) {
     } else if VG_BINT_CLO (arg, "--hpm-core-count", clo_core_count, 1, HPM_CAT_MAX_CORES) {
+    } else if (VG_(strcmp)(arg, "--hpm-coherence=time") == 0) {
+        clo_coh_time = True;
+    } else if (VG_(strcmp)(arg, "--hpm-coherence=slices") == 0) {
+        clo_coh_time = False;
+    } else if (VG_(strncmp)(arg, "--hpm-coherence=", 16) == 0) {
+        VG_(fmsg_bad_option)(arg, "expected time or slices\n");
     } else if VG_BOOL_CLO (arg, "--hpm-sure-hit-filter", clo_filter) {
     } else if (VG_(strcmp)(arg, "--hpm-model=always") == 0) {
         clo_model_on_demand = False;
@@ -307,6 +331,9 @@ void vpmu_node_usage(void)
         "                              (a rank's share of a shared node) [all]\n"
         "    --hpm-sure-hit-filter=yes|no  skip model calls for repeated accesses\n"
         "                              to the last L1 line (exact; for checking) [yes]\n"
+        "    --hpm-coherence=time|slices  the contended lines' accesses in the\n"
+        "                              threads' modeled time (with --hpm-interleave),\n"
+        "                              or in the order the threads run [slices]\n"
         "    --hpm-model=always|on-demand  run the cache, TLB, predictor and timing\n"
         "                              models from the start, or only from the\n"
         "                              program's first HPM_VPMU_MODEL() [always]\n");
@@ -552,6 +579,15 @@ void vpmu_node_init(void)
         sz = hpm_hier_storage_size(&machine.hier);
         need_ok(hpm_hier_init(&hier, &machine.hier, zalloc("hpm.hier", sz), sz), "cache");
         coh_node = hier->coh_on != 0;
+        if (clo_coh_time && !vpmu_turns_on) {
+            VG_(fmsg_bad_option)("--hpm-coherence=time", "needs --hpm-interleave=N (the "
+                                                         "threads' modeled time)\n");
+            VG_(exit)(1); /* after start-up, a bad option does not end the run */
+        }
+        if (clo_coh_time && hier->coh_lines) {
+            hpm_hier_coh_defer(hier);
+            coh_time = True;
+        }
     }
     ll_line = machine.hier.l3.size   ? machine.hier.l3.line
               : machine.hier.l2.size ? machine.hier.l2.line
@@ -569,6 +605,7 @@ void vpmu_node_init(void)
             hpm_tlb_memo_clear(cores[i].dmemo);
             hpm_tlb_memo_clear(cores[i].imemo);
         }
+        cores[i].coh_line = ~(Addr)0; /* no line logged yet */
         if (run_bpred) {
             need_ok(hpm_bpred_params_check(&machine.branch), "branch");
             sz = hpm_bpred_storage_size(&machine.branch);
@@ -744,6 +781,8 @@ static inline void if_page_sync(const struct core_state *s)
 void vpmu_node_set_core(UInt core)
 {
     tl_assert(core < n_cores);
+    if (coh_time)
+        coh_replay(); /* a turn passed: the clocks moved */
     if (coh_node && !coh_on) {
         if (coh_first_core < 0)
             coh_first_core = (Int)core;
@@ -794,6 +833,22 @@ void vpmu_node_add_core_events(UInt core, const ULong *ev)
     do {               \
     } while (0)
 #endif
+
+/* ------------------------------------------- coherence in modeled time */
+
+/* Lines became contended: the sure-hit filter forgets its lines (a
+ * contended line's accesses must reach the log), and the helpers look
+ * lines up from now on. */
+static __attribute__((noinline)) void coh_lines_new(void)
+{
+    UInt c;
+    coh_lines_seen = hier->coh_nlines;
+    coh_line_shift = hier->cache[0][1]->line_bits;
+    coh_logging = True;
+    for (c = 0; c < n_cores; c++)
+        cores[c].dline_valid = False;
+
+}
 
 /* A TLB access unless it is within the page of the previous one; 1 = a
  * miss. */
@@ -999,8 +1054,8 @@ void vpmu_node_ifetch(Addr a, SizeT len)
 }
 
 /* The profile's (and sampler's) part of a data access (see ifetch_prof). */
-static __attribute__((noinline)) void data_prof(struct core_state *s, Addr a, SizeT size,
-                                                Bool write)
+static __attribute__((noinline)) int data_prof(struct core_state *s, Addr a, SizeT size,
+                                               Bool write)
 {
     int kind = write ? HPM_STORE : HPM_LOAD, served = HPM_SERVED_L1;
     Bool tlb_miss = False;
@@ -1030,6 +1085,7 @@ static __attribute__((noinline)) void data_prof(struct core_state *s, Addr a, Si
     }
     if (UNLIKELY(vpmu_sample_acc))
         access_sink(kind, a, served, tlb_miss, data);
+    return served;
 }
 
 static __attribute__((noinline)) void sample_sure_hit(Addr a, Bool write)
@@ -1037,30 +1093,145 @@ static __attribute__((noinline)) void sample_sure_hit(Addr a, Bool write)
     access_sink(write ? HPM_STORE : HPM_LOAD, a, HPM_SERVED_L1, False, NULL);
 }
 
-/* A data access that the filter did not answer: the models. */
-static __attribute__((noinline)) void data_model(struct core_state *s, Addr a, SizeT size,
-                                                 Bool write, Addr first, Addr last)
+/* A data access that the filter did not answer: the models. Returns the
+ * level that served it. */
+static __attribute__((noinline)) int data_model(struct core_state *s, Addr a, SizeT size,
+                                                Bool write, Addr first, Addr last)
 {
+    int served = HPM_SERVED_L1;
     if (UNLIKELY(vpmu_prof_sink != NULL)) {
-        data_prof(s, a, size, write);
+        served = data_prof(s, a, size, write);
     } else if (UNLIKELY(vpmu_lat_on)) {
         /* hpm count's latency histogram: where it was served, its TLB */
         Bool tlb_miss = run_tlb && tlb_access(s->dtlb, s->dmemo, &s->dpage, &s->dpage_valid,
                                               dpage_bits, a, size);
-        int served = run_hier ? hier_access_inline(hier, cur_core, write ? HPM_STORE : HPM_LOAD,
-                                                   a, (uint32_t)size)
-                              : HPM_SERVED_L1;
+        served = run_hier ? hier_access_inline(hier, cur_core, write ? HPM_STORE : HPM_LOAD, a,
+                                               (uint32_t)size)
+                          : HPM_SERVED_L1;
         access_sink(write ? HPM_STORE : HPM_LOAD, a, served, tlb_miss, NULL);
     } else {
         if (run_tlb)
             tlb_access(s->dtlb, s->dmemo, &s->dpage, &s->dpage_valid, dpage_bits, a, size);
         if (run_hier)
-            hier_access_inline(hier, cur_core, write ? HPM_STORE : HPM_LOAD, a, (uint32_t)size);
+            served = hier_access_inline(hier, cur_core, write ? HPM_STORE : HPM_LOAD, a,
+                                        (uint32_t)size);
     }
     /* after a straddling access both lines are MRU; one suffices here */
     s->dline = last;
     s->dline_valid = filter_d && first == last;
     s->dline_dirty = write;
+    if (UNLIKELY(coh_time) && hier->coh_nlines != coh_lines_seen)
+        coh_lines_new();
+    return served;
+}
+
+/* No thread can run: the replay at a flush takes everything. */
+static Bool coh_replay_final(void)
+{
+    Bool final;
+    (void)vpmu_turns_frontier(&final);
+    return final;
+}
+
+/* The log entry of an access to the contended line in slot: its bytes in
+ * that line (the replay notes them). */
+static void coh_log(Int slot, Addr a, SizeT size, Bool write, Bool hit)
+{
+    struct cohtime_entry e;
+    struct cohtime_prof p;
+    ThreadId tid;
+    Addr base = (Addr)hier->coh_lines[slot].addr, end = a + (size ? size - 1 : 0);
+    Addr lo = a > base ? a : base, top = base + ((Addr)1 << coh_line_shift) - 1;
+    e.stamp = vpmu_turns_stamp(&tid);
+    e.slot = (UShort)slot;
+    e.off = (UShort)(lo - base);
+    e.len = (UShort)((end < top ? end : top) - lo + 1);
+    e.core = (UChar)cur_core;
+    e.kind = write ? HPM_STORE : HPM_LOAD;
+    e.hit = hit;
+    if (vpmu_prof_sink) {
+        /* the data object found now: at the replay the address may be
+         * another object's, or no thread may run to ask about its stack */
+        p.sink = vpmu_prof_sink;
+        p.data = data_raw_sink(a);
+    }
+    if (vpmu_cohtime_log(tid, &e, vpmu_prof_sink ? &p : NULL) >= COH_LOG_MAX)
+        coh_replay(); /* a point that depends only on the accesses */
+}
+
+/* Whether an access may touch a contended line: the bits of the table's
+ * hash, asked inline (most accesses are of other lines). */
+static inline __attribute__((always_inline)) Bool coh_access_maybe(Addr a, SizeT size)
+{
+    Addr l0 = a >> coh_line_shift, l1 = (a + (size ? size - 1 : 0)) >> coh_line_shift;
+    return coh_line_maybe(hier, l0) || (l1 != l0 && coh_line_maybe(hier, l1));
+}
+
+/* An access to contended lines: the L1 probe (a hit, its core's copy
+ * alone deciding: no coherence request) or the models (the private path),
+ * and an entry per contended line it touches; the filter keeps none of
+ * them. False when it touches none. */
+static __attribute__((noinline)) Bool data_contended(struct core_state *s, Addr a, SizeT size,
+                                                      Bool write, Addr first, Addr last)
+{
+    Addr l0 = a >> coh_line_shift, l1 = (a + (size ? size - 1 : 0)) >> coh_line_shift;
+    Int s0 = l0 == s->coh_line ? s->coh_slot : coh_line_index(hier, l0);
+    Int s1 = l1 != l0 ? coh_line_index(hier, l1) : -1;
+    Bool hit;
+    if (s0 < 0 && s1 < 0)
+        return False;
+    if (s0 >= 0) {
+        s->coh_line = l0; /* lines stay in the table: its slot is its own */
+        s->coh_slot = s0;
+    }
+    if (s->l1d_probe && first == last && l0 == l1 &&
+        (!run_tlb || tlb_probe(s->dtlb, s->dmemo, &s->dpage, &s->dpage_valid, dpage_bits, a)) &&
+        hpm_cache_probe_hit(s->l1d_probe, l0, write, 0) != HPM_PROBE_MISS) {
+        hit = True;
+        if (UNLIKELY(vpmu_sample_acc))
+            sample_sure_hit(a, write);
+    } else {
+        hit = data_model(s, a, size, write, first, last) == HPM_SERVED_L1;
+    }
+    s->dline_valid = False;
+    if (s0 >= 0)
+        coh_log(s0, a, size, write, hit);
+    if (s1 >= 0)
+        coh_log(s1, a, size, write, hit);
+    return True;
+}
+
+/* The logged accesses no thread can precede any more, replayed in time
+ * order; a coherence miss found goes to its core (which is fed at the next
+ * flush) and, in a profile, to its instruction and data object, as the
+ * access's own miss would have. The replay's fills change shared levels
+ * (the L2's prefetcher, the L3), so it runs only where the program is at
+ * the same point on every run: when a turn passes to another thread
+ * (vpmu_node_set_core), when the logs hold too much, and when no thread
+ * can run any more (its exit; a flush at a host's time, the live view's,
+ * replays nothing otherwise). */
+static void coh_replay(void)
+{
+    struct cohtime_entry e;
+    struct cohtime_prof p;
+    Bool final;
+    ULong frontier = vpmu_turns_frontier(&final), *sink = vpmu_prof_sink;
+    UInt core = cur_core;
+    while (vpmu_cohtime_next(frontier, &e, &p)) {
+        int served = hpm_hier_coh_replay(hier, e.slot, e.core, e.kind,
+                                         hier->coh_lines[e.slot].addr + e.off, e.len, e.hit);
+        cores[e.core].ran = True; /* its counts may have moved */
+        if (served == HPM_SERVED_L1)
+            continue;
+        coh_replayed_misses++;
+        if (p.sink) {
+            cur_core = e.core;
+            vpmu_prof_sink = p.sink;
+            prof_delta(e.kind == HPM_STORE ? HPM_STORE : HPM_LOAD, served, p.data);
+        }
+    }
+    cur_core = core;
+    vpmu_prof_sink = sink;
 }
 
 /* A data access that the filter did not answer: the L1 probe, then the
@@ -1101,6 +1272,9 @@ static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size
             sample_sure_hit(a, write);
         return;
     }
+    if (UNLIKELY(coh_logging) && coh_access_maybe(a, size) &&
+        data_contended(s, a, size, write, first, last))
+        return;
     if (d_mru_on && first == last) {
         /* a hit on way 0 (and the DTLB's MRU page): the probe's hit in
          * place, the dirty bit of a store all it changes; in cachegrind's
@@ -1580,6 +1754,13 @@ void vpmu_node_prof_kinds(const ULong *raw, const ULong *ev, ULong *kv, ULong *n
     nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT] = kv[HPM_K_CYCLES];
 }
 
+Bool vpmu_node_coh_time(ULong *logged, ULong *misses)
+{
+    *logged = vpmu_cohtime_logged();
+    *misses = coh_replayed_misses;
+    return clo_coh_time; /* asked for: none logged where no model keeps the lines */
+}
+
 UInt vpmu_node_cur_core(void)
 {
     return cur_core;
@@ -1807,6 +1988,8 @@ void vpmu_node_flush(void)
     ULong nv[HPM_K_NODE_COUNT];
     ULong batch = 0, ncyc;
     UInt c, i, j, n_in = 0;
+    if (coh_time && coh_replay_final())
+        coh_replay(); /* no thread can run: what they logged is final */
 
     /* A core's values change only while it runs (per-core models, core
      * events, its timing); the others keep the values of their last flush,

@@ -153,6 +153,10 @@ const HChar *vpmu_node_kind_name(UInt kind);
  * for the profile's c2c records (vpmu_c2c.c). */
 struct hpm_hier;
 const struct hpm_hier *vpmu_node_hier(void);
+/* Coherence in modeled time (--hpm-coherence=time): True when asked for,
+ * with the contended lines' accesses logged so far and the coherence misses
+ * their replay found (none where the caches are not modeled). */
+Bool vpmu_node_coh_time(ULong *logged, ULong *misses);
 
 /* Dirty helpers called from instrumented code. */
 void vpmu_node_ifetch(Addr a, SizeT len);

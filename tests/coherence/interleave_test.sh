@@ -5,8 +5,8 @@
 # - two free-running threads incrementing adjacent counters of one line get
 #   a coherence miss per turn that passes between them (Valgrind's own
 #   slices give a handful), padded counters almost none, one shared counter
-#   as many as false sharing; hpm profile's c2c view names the line FALSE
-#   sharing with those misses;
+#   as many as false sharing; hpm count's report and hpm profile's c2c view
+#   name the line FALSE sharing with those misses;
 # - the counts repeat bit for bit for free-running threads (4 workers
 #   created and joined, two incrementing counters), for 100 threads meeting
 #   at a barrier and for 4 threads contending one mutex (futex waits and
@@ -21,17 +21,8 @@ N=20000 Q=200
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 fail() { echo "interleave: FAIL: $*" >&2; exit 1; }
-
-# value KIND CSV: the node total of KIND (the row of no core; a node kind's
-# carries its code)
-value() { awk -F, -v k="$1" '$1 == "event" && $2 == k && $3 == "" && $4 == "" && $5 == "" { print $7; exit }' "$2"; }
-# count NAME ARGS...: hpm count --csv into $WORK/NAME.csv
-count() {
-  local name=$1
-  shift
-  "$HPM" count --machine bgp --csv -o "$WORK/$name.csv" "$@" >"$WORK/$name.out" 2>"$WORK/$name.err" ||
-    { cat "$WORK/$name.err" >&2; fail "hpm count $*"; }
-}
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 EV=COH_L1D_MISSES,COH_INVALIDATIONS,L1D_MISSES,L2_MISSES,CYCLES,INSTRUCTIONS
 
 count slices -e $EV -- "$PROG" false $N free
@@ -54,6 +45,14 @@ grep -q "threads took turns of $Q instructions" "$WORK/false.csv" || fail "the n
 [ "$f" -ge $((turns / 2)) ] && [ "$f" -le "$turns" ] || fail "false sharing: $f misses for $turns turns"
 [ "$f" -ge $((20 * s)) ] || fail "turns ($f) hardly differ from Valgrind's slices ($s)"
 [ "$p" -le 50 ] || fail "padded: $p coherence misses, not almost none"
+# the report names the counters' line with turns as with slices (where
+# the note says how little the slices show)
+grep -q "shared line 0x[0-9a-f]* (.*): FALSE sharing, written by 2 cores.*global shared + 0" "$WORK/false.csv" ||
+  fail "turns: the report does not name the counters' line FALSE sharing"
+grep -q "threads wrote [0-9]* cache lines together.*--interleave they met once per turn" "$WORK/false.csv" ||
+  fail "turns: no sharing summary"
+grep -q "threads wrote [0-9]* cache lines together.*Valgrind's slices" "$WORK/slices.csv" ||
+  fail "slices: no sharing summary"
 [ "$t" -ge $((18 * N / Q / 2)) ] || fail "true sharing: $t"
 
 # the c2c view: the counters' line, false sharing, with the misses
@@ -79,7 +78,6 @@ echo "interleave: hpm record: L1D_MISSES events $r0 with slices, $r1 with turns 
 [ -n "$r1" ] && [ "$r1" -ge $((r0 + 18 * N / Q / 2)) ] || fail "hpm record --interleave: $r1 L1D misses against $r0"
 
 # bit for bit: every modeled row of two runs
-modeled() { grep ',modeled' "$1" | grep -v '^info'; }
 count false2 --interleave $Q -e $EV -- "$PROG" false $N free
 modeled "$WORK/false.csv" >"$WORK/a"
 modeled "$WORK/false2.csv" >"$WORK/b"

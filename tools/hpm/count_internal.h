@@ -61,6 +61,7 @@ struct count_opts {
     long multiplex;        /* --multiplex=N: the sets cycled in one run every N correlate events */
     const char *mpx_plan;  /* --mpx-plan: that run's sets, for the tool's --hpm-mpx (passes.c) */
     long interleave;       /* --interleave=N: threads take turns of N instructions */
+    int coherence, coherence_given; /* --coherence: 1 = time (COUNT_COHERENCE_TURN) */
     const char *keep_output; /* --keep-output=FILE: the counts as the tool's output file */
     struct hpm_opt_list notes; /* --note=TEXT: added to the report (passes.h) */
     int progress, quiet;   /* --progress, --quiet: the progress line (progress.h) */
@@ -139,7 +140,7 @@ struct count_toolcmd {
     char *codes;         /* the events (--hpm-events) */
     char *out_arg, *machine_arg, *events_arg, *skip_arg, *gate_args[5], *mpi_out_arg;
     char live_arg[48];
-    char interleave_arg[48];
+    char interleave_arg[48], interleave_from_arg[48];
     char cores_arg[2][48]; /* a rank's share of its node's cores */
 };
 int count_toolcmd_build(struct count_toolcmd *t, const struct count_opts *o,
@@ -148,14 +149,27 @@ int count_toolcmd_build(struct count_toolcmd *t, const struct count_opts *o,
                         const char *const *hook_args);
 void count_toolcmd_free(struct count_toolcmd *t);
 
+/* --coherence=time: turns of up to COUNT_COHERENCE_TURN instructions (or
+ * --interleave's N), each thread's first COUNT_COHERENCE_FIRST_TURN,
+ * doubling (the tool's --hpm-interleave-from) */
+#define COUNT_COHERENCE_TURN 1000000
+#define COUNT_COHERENCE_FIRST_TURN 10000
+
 /* count_notes.c: the report's notes on a virtual-PMU run, in the order
  * reports give them; nb holds their text (it must outlive the report). */
 struct count_tree;
 struct runner_result;
+#define COUNT_SHARED_NOTES 3 /* shared cache lines named in the notes */
 struct count_notes {
     char sig[160], exit[160], core[160], exec[600], lost[4200], fork[200], killed[400],
-        view[1000], native[1200], upc[200], sat[200], left[160], turns[240], mpx_idle[1024];
+        view[1000], native[1200], upc[200], sat[200], left[160], turns[600], mpx_idle[1024],
+        shared[600], shared_line[COUNT_SHARED_NOTES][400];
 };
+/* count_order.c: the notes on how the threads' order was decided and on
+ * the cache lines they shared (in count_add_notes' and --from-output's
+ * reports). */
+void count_order_notes(struct count_report *r, struct count_notes *nb,
+                       const struct vpmu_output *out);
 void count_add_notes(struct count_report *r, struct count_notes *nb, const struct count_opts *o,
                      unsigned cores, struct count_tree *tree, const struct vpmu_output *out,
                      const struct runner_result *res, const struct count_row *rows,

@@ -45,6 +45,7 @@
 static const char *const start_choices[] = {"no", "yes", NULL};
 static const char *const model_choices[] = {"on-demand", "always", NULL};
 static const char *const pmu_choices[] = {"auto", "perf", "virtual", NULL};
+static const char *const coherence_choices[] = {"slices", "time", NULL};
 
 static const char count_synopsis[] =
     "usage: hpm count [--machine NAME|FILE] [-e EVENT[,EVENT...]]... [--json | --csv]\n"
@@ -74,7 +75,7 @@ static const char count_footer[] =
 
 
 /* The one table of hpm count's and hpm run's options: parsing and usage. */
-#define COUNT_OPTIONS 37 /* rows, with the end */
+#define COUNT_OPTIONS 38 /* rows, with the end */
 void count_table(struct count_opts *o, struct hpm_opt *t)
 {
     const struct hpm_opt rows[] = {
@@ -197,6 +198,14 @@ void count_table(struct count_opts *o, struct hpm_opt *t)
          "running side by side (docs/vpmu.md, Interleaving); default:\n"
          "Valgrind's slices of 100,000 superblocks",
          HPM_OPT_LONG, &o->interleave, NULL, NULL, 1, 1000000000L},
+        {"--coherence", NULL, "slices|time",
+         "time: the accesses to cache lines that threads share are ordered\n"
+         "by the threads' modeled time, access by access, while the threads\n"
+         "take turns of up to --interleave's N instructions (default\n"
+         "1,000,000), so that their coherence misses are those of cores\n"
+         "running side by side (docs/vpmu.md, Coherence in modeled time);\n"
+         "slices: in the order the threads run (the default)",
+         HPM_OPT_CHOICE, &o->coherence, coherence_choices, &o->coherence_given, 0, 0},
         {"--keep-output", NULL, "FILE",
          "also write the counts as the tool's output file (--from-output)",
          HPM_OPT_STRING, &o->keep_output, NULL, NULL, 0, 0},

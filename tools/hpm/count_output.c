@@ -98,6 +98,7 @@ int count_from_output(const struct count_opts *o, struct count_row *rows)
 {
     struct vpmu_output out;
     struct count_report r;
+    static struct count_notes nb; /* outlives the report */
     char err[512], upc_note[200], idle_note[1024];
     unsigned n = 0;
     int rc;
@@ -127,6 +128,7 @@ int count_from_output(const struct count_opts *o, struct count_row *rows)
         r.notes[r.n_notes++] = upc_note;
     if (vpmu_output_mpx_idle_note(&out, idle_note, sizeof idle_note))
         r.notes[r.n_notes++] = idle_note;
+    count_order_notes(&r, &nb, &out);
     r.per_core = o->per_core;
     r.per_thread = o->per_thread;
     r.machine_source = NULL;

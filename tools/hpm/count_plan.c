@@ -133,6 +133,12 @@ int count_prepare(int count_mode, int run_only, int profile, int argc, char **ar
 
     if ((rc = machine_arg_load(run_only ? "run" : profile ? "profile" : "count", o->machine, m, clamp_note, clamp_len)) != 0)
         return rc;
+    if (o->coherence && !(hpm_catalog_features(&m->hier) & HPM_NEED_COHERENT)) {
+        fprintf(stderr, "%s: --coherence=time: machine %s shares no lines: its L1 data caches "
+                        "are not coherent ([l1d] coherence, more than one core)\n",
+                cmd_name, m->name);
+        return 2;
+    }
     if ((rc = count_mpi_node_setup(o, m)) != 0) {
         if (*in_job)
             rmdir(job_dir); /* made for this run; another rank's results keep it */

@@ -30,7 +30,7 @@ struct count_row {
     unsigned n_codes;
 };
 
-#define COUNT_MAX_NOTES 12
+#define COUNT_MAX_NOTES 16
 
 struct mpi_job;
 struct mpi_rank_env;
