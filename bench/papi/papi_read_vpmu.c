@@ -22,13 +22,15 @@
  *
  * The other calls a program makes around its work, timed the same way:
  *   papi_read_vpmu start_stop:EVENTS [CALLS]   PAPI_start + PAPI_stop
+ *   papi_read_vpmu accum:EVENTS [CALLS]        PAPI_accum of the running set
+ *   papi_read_vpmu reset:EVENTS [CALLS]        PAPI_reset of the running set
  *   papi_read_vpmu region [CALLS]              PAPI_hl_region_begin + end
  *                                              (the high-level API's own
  *                                              events: PAPI_EVENTS, else its
  *                                              defaults)
  *
  * Output: "OP_cost EVENTS instructions X host_ns Y cpu_ns Z" (OP read,
- * start_stop or region), or exit 2 when an event cannot be added (the
+ * start_stop, accum, reset or region), or exit 2 when an event cannot be added (the
  * library has no such event here).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -73,16 +75,39 @@ static uint64_t my_instructions(void)
     return HPM_VPMU_READ(c, 1) == 1 ? c[0] : 0; /* VPMU_EV_INSTRUCTIONS is first */
 }
 
-/* PAPI_start + PAPI_stop of set, after CALLS / 10 untimed pairs (the first
- * translate the calls' code). */
-static int start_stop_cost(int set, const char *events, long calls)
+/* The calls timed on a running set (accum, reset) or around one (a start
+ * and a stop): PAPI_OK or not. */
+typedef int (*set_call)(int set, long long *v);
+
+static int start_stop(int set, long long *v)
 {
-    long long v[8];
+    return PAPI_start(set) != PAPI_OK ? 1 : PAPI_stop(set, v);
+}
+
+static int accum(int set, long long *v)
+{
+    return PAPI_accum(set, v);
+}
+
+static int reset(int set, long long *v)
+{
+    (void)v;
+    return PAPI_reset(set);
+}
+
+/* op on set CALLS times, after CALLS / 10 untimed calls (the first
+ * translate the call's code); accum and reset on the running set. */
+static int call_cost(const char *op, set_call call, int set, const char *events, long calls)
+{
+    long long v[8] = {0};
     uint64_t i0, i1, i2;
     struct stamp t0, t1;
     long i;
+    int running = call != start_stop;
+    if (running && PAPI_start(set) != PAPI_OK)
+        return 1;
     for (i = 0; i < calls / 10; i++)
-        if (PAPI_start(set) != PAPI_OK || PAPI_stop(set, v) != PAPI_OK)
+        if (call(set, v) != PAPI_OK)
             return 1;
     i0 = my_instructions();
     for (i = 0; i < calls; i++)
@@ -90,15 +115,14 @@ static int start_stop_cost(int set, const char *events, long calls)
     i1 = my_instructions();
     t0 = now();
     for (i = 0; i < calls; i++) {
-        if (PAPI_start(set) != PAPI_OK || PAPI_stop(set, v) != PAPI_OK)
+        if (call(set, v) != PAPI_OK)
             return 1;
         __asm__ volatile("" ::: "memory");
     }
     t1 = now();
     i2 = my_instructions();
-    print_cost("start_stop", events, ((double)(i2 - i1) - (double)(i1 - i0)) / (double)calls, t0,
-               t1, calls);
-    return 0;
+    print_cost(op, events, ((double)(i2 - i1) - (double)(i1 - i0)) / (double)calls, t0, t1, calls);
+    return running && PAPI_stop(set, v) != PAPI_OK;
 }
 
 /* PAPI_hl_region_begin + PAPI_hl_region_end of one region, after CALLS /
@@ -132,7 +156,12 @@ int main(int argc, char **argv)
 {
     const char *events = argc > 1 ? argv[1] : "PAPI_TOT_INS";
     long calls = argc > 2 ? atol(argv[2]) : 20000, i;
-    int set = PAPI_NULL, rc, start_stop = 0;
+    static const struct {
+        const char *name;
+        set_call call;
+    } ops[] = {{"start_stop", start_stop}, {"accum", accum}, {"reset", reset}};
+    const __typeof__(ops[0]) *op = NULL;
+    int set = PAPI_NULL, rc;
     long long v[8];
     char buf[256], *save = NULL, *name;
     uint64_t i0, i1, i2;
@@ -165,10 +194,12 @@ int main(int argc, char **argv)
     }
     if (strcmp(events, "region") == 0)
         return region_cost(calls);
-    if (strncmp(events, "start_stop:", 11) == 0) {
-        start_stop = 1;
-        events += 11;
-    }
+    for (i = 0; i < (long)(sizeof ops / sizeof *ops); i++)
+        if (strncmp(events, ops[i].name, strlen(ops[i].name)) == 0 &&
+            events[strlen(ops[i].name)] == ':') {
+            op = &ops[i];
+            events += strlen(ops[i].name) + 1;
+        }
     if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT || PAPI_create_eventset(&set))
         return 1;
     snprintf(buf, sizeof buf, "%s", events);
@@ -177,8 +208,8 @@ int main(int argc, char **argv)
             printf("cannot_count %s %s\n", name, PAPI_strerror(rc));
             return 2;
         }
-    if (start_stop)
-        return start_stop_cost(set, events, calls);
+    if (op)
+        return call_cost(op->name, op->call, set, events, calls);
     if (PAPI_start(set) != PAPI_OK)
         return 1;
     for (i = 0; i < calls / 10; i++)

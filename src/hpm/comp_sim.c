@@ -715,6 +715,8 @@ static int sim_reset(void *st)
     struct sim_set *s = st;
     uint64_t failed = 0;
     int i, any = 0, rc;
+    if (s->kinds_only && !s->n_armed)
+        return base_kinds(s); /* nothing to re-arm: a tail call, no frame */
     /* what is armed, before the base read: after it every instruction of
      * the library is counted */
     for (i = 0; i < s->n; i++)
@@ -785,6 +787,32 @@ static int sim_read_ll(void *st, long long *values)
     for (i = 0; rc == HPM_OK && i < s->n; i++)
         values[i] = s->scratch[i];
     return rc;
+}
+
+/* sim_read_reset of a set of this thread's kinds only: one request, each
+ * reading both the value and the next base. */
+static __attribute__((noinline)) int read_reset_kinds(struct sim_set *s, int64_t *values)
+{
+    uint64_t kinds[HPM_K_CORE_COUNT];
+    int i;
+    if (HPM_VPMU_READ_KINDS(kinds, HPM_K_CORE_COUNT) != HPM_K_CORE_COUNT)
+        return HPM_ESYS;
+    for (i = 0; i < s->n; i++) {
+        uint64_t k = kinds[s->idx[i]];
+        values[i] = (int64_t)(k - s->base[i]);
+        s->base[i] = k;
+    }
+    return HPM_OK;
+}
+
+static int sim_read_reset(void *st, int64_t *values)
+{
+    struct sim_set *s = st;
+    int rc;
+    if (s->kinds_only && !s->n_armed)
+        return read_reset_kinds(s, values);
+    rc = sim_read(st, values);
+    return rc == HPM_OK ? sim_reset(st) : rc;
 }
 
 static int sim_stop(void *st, int64_t *values)
@@ -913,6 +941,7 @@ const struct hpm_component hpm_comp_sim = {
     .read = sim_read,
     .read_ll = sim_read_ll,
     .reset = sim_reset,
+    .read_reset = sim_read_reset,
     .overflow_dispatch = NULL,
     .overflow_where = sim_overflow_where,
     .cleanup = sim_cleanup,

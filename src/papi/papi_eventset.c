@@ -1026,12 +1026,12 @@ int PAPI_accum(int EventSet, long long *values)
         return papi_ret(PAPI_EINVAL);
     long long now[es->nev ? es->nev : 1];
     if (es->running) {
-        int rc = hpm_read(es->hpm_set, es->scratch);
+        /* one reading for both the values and the restart (pinned at its
+         * start: libhpm's look-up and lock skipped) */
+        int rc = hpm_read_reset_pinned(es->pin, es->scratch);
         if (rc < 0)
             return papi_ret(papi_from_hpm(rc, OP_READ));
         compute(es, es->scratch, now);
-        if ((rc = hpm_reset(es->hpm_set)) < 0)
-            return papi_ret(papi_from_hpm(rc, OP_READ));
     } else {
         compute_stopped(es, now);
         clear_stopped(es);
@@ -1044,10 +1044,10 @@ int PAPI_accum(int EventSet, long long *values)
 int PAPI_reset(int EventSet)
 {
     GET_SET_NOSYNC(es, EventSet);
-    /* the bookkeeping first: after hpm_reset every instruction counts */
+    /* the bookkeeping first: after the reset every instruction counts */
     clear_stopped(es);
     if (es->running) {
-        int rc = hpm_reset(es->hpm_set);
+        int rc = hpm_reset_pinned(es->pin);
         if (rc < 0)
             return papi_ret(papi_from_hpm(rc, OP_READ));
     }
