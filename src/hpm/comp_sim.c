@@ -710,13 +710,11 @@ static int sim_start(void *st, uint64_t *native_failed)
     return rc;
 }
 
-static int sim_reset(void *st)
+/* sim_reset of any set but one of the thread's kinds with nothing armed */
+static __attribute__((noinline)) int reset_general(struct sim_set *s)
 {
-    struct sim_set *s = st;
     uint64_t failed = 0;
     int i, any = 0, rc;
-    if (s->kinds_only && !s->n_armed)
-        return base_kinds(s); /* nothing to re-arm: a tail call, no frame */
     /* what is armed, before the base read: after it every instruction of
      * the library is counted */
     for (i = 0; i < s->n; i++)
@@ -732,6 +730,15 @@ static int sim_reset(void *st)
     }
     (void)failed; /* it was armed a moment ago: the tool has no reason to refuse */
     return rc;
+}
+
+static int sim_reset(void *st)
+{
+    struct sim_set *s = st;
+    /* two tail calls: the common case (nothing to re-arm) has no frame */
+    if (s->kinds_only && !s->n_armed)
+        return base_kinds(s);
+    return reset_general(s);
 }
 
 /* sim_read of a set of this thread's kinds only (the common case: no

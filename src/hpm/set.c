@@ -982,22 +982,41 @@ static __attribute__((noinline)) int stop_pinned_general(struct hpm_set *s, int6
     return rc;
 }
 
+/* The link of t's shared list that points at s, NULL when s is not on it
+ * (read as on_lists reads). */
+static _Atomic(struct hpm_set *) *shared_link(struct hpm_thread *t, const struct hpm_set *s)
+{
+    _Atomic(struct hpm_set *) *link = &t->shared[s->comp];
+    struct hpm_set *o;
+    while ((o = atomic_load_explicit(link, memory_order_relaxed)) != NULL) {
+        if (o == s)
+            return link;
+        link = (_Atomic(struct hpm_set *) *)&o->next_shared;
+    }
+    return NULL;
+}
+
 HPM_EXPORT int hpm_stop_pinned(hpm_pin_t s, int64_t *values)
 {
     struct hpm_thread *t;
-    int rc, locked, i, n;
+    _Atomic(struct hpm_set *) *link;
+    int rc, i, n;
     if (!s)
         return HPM_EINVAL;
     /* The calling thread's own running set: nobody else changes it (its
      * exit runs on this thread), so no lock. Any other: the set's lock, as
-     * hpm_stop takes it (another thread's exit may be stopping it). */
+     * hpm_stop takes it (another thread's exit may be stopping it). The
+     * simple one is on the thread's shared list, found once for the check
+     * and the unlink. */
     t = hpm__self_if_any();
-    locked = !hpm__in_handler && !(t && on_lists(t, s));
-    if (locked || !pinned_simple(s))
-        return stop_pinned_general(s, values, locked);
+    if (hpm__in_handler || !t || !pinned_simple(s) || !(link = shared_link(t, s)))
+        return stop_pinned_general(s, values, !hpm__in_handler && !(t && on_lists(t, s)));
     /* hpm__set_stop_owed without overflow: nothing owed, no timer */
     rc = s->c->stop(s->cst, s->frozen);
-    shared_unlink(s);
+    /* shared_unlink through the link found: one atomic store */
+    atomic_store_explicit(link, s->next_shared, memory_order_release);
+    t->counters_used[s->comp] -= s->n;
+    s->next_shared = NULL;
     s->holds_slot = 0;
     s->owner = NULL;
     __atomic_store_n(&s->state, HPM_SET_STOPPED, __ATOMIC_RELEASE);
@@ -1183,8 +1202,10 @@ HPM_EXPORT int hpm_reset_pinned(hpm_pin_t s)
 {
     if (!s)
         return HPM_EINVAL;
+    /* the caller's own running set without overflow: reset_locked has
+     * nothing else to do */
     if (pinned_own(s))
-        return reset_locked(s);
+        return s->n_ovf ? reset_locked(s) : s->c->reset(s->cst);
     return pinned_locked(s, reset_op, NULL);
 }
 
@@ -1192,8 +1213,11 @@ HPM_EXPORT int hpm_read_reset_pinned(hpm_pin_t s, int64_t *values)
 {
     if (!s || !values)
         return HPM_EINVAL;
+    /* the caller's own running set (so without overflow where the
+     * component reads and restarts at once): straight to the component */
     if (pinned_own(s))
-        return read_reset_locked(s, values);
+        return !s->n_ovf && s->c->read_reset ? s->c->read_reset(s->cst, values)
+                                             : read_reset_locked(s, values);
     return pinned_locked(s, read_reset_locked, values);
 }
 
