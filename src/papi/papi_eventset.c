@@ -298,18 +298,30 @@ static int es_apply(struct papi_eventset *es)
 }
 
 /* Values of every event from native counts. */
+static __attribute__((noinline)) long long compute_program(const struct papi_event *ev,
+                                                          const int64_t *nat)
+{
+    long long t[PAPI_MAX_INFO_TERMS];
+    for (int k = 0; k < ev->nterms; k++)
+        t[k] = nat[ev->pos[k]];
+    return papi_derive(ev->derived, ev->formula, t, ev->nterms);
+}
+
 static void compute(const struct papi_eventset *es, const int64_t *nat, long long *out)
 {
     for (int i = 0; i < es->nev; i++) {
         const struct papi_event *ev = &es->ev[i];
-        long long t[PAPI_MAX_INFO_TERMS];
         if (ev->derived == NOT_DERIVED && ev->nterms == 1) {
-            out[i] = nat[ev->pos[0]]; /* the common case, without the copy */
-            continue;
+            out[i] = nat[ev->pos[0]]; /* the common case */
+        } else if (ev->linear) {
+            /* papi_derive's value as its sum, in its wrapping arithmetic */
+            uint64_t v = (uint64_t)ev->constant;
+            for (int k = 0; k < ev->nterms; k++)
+                v += (uint64_t)ev->coef[k] * (uint64_t)nat[ev->pos[k]];
+            out[i] = (long long)v;
+        } else {
+            out[i] = compute_program(ev, nat);
         }
-        for (int k = 0; k < ev->nterms; k++)
-            t[k] = nat[ev->pos[k]];
-        out[i] = papi_derive(ev->derived, ev->formula, t, ev->nterms);
     }
 }
 
@@ -662,6 +674,7 @@ static int add_event(struct papi_eventset *es, int code)
         ev->pos[k] = p;
         ev->nterms = k + 1;
     }
+    ev->linear = papi_derive_linear(ev->derived, ev->formula, ev->nterms, ev->coef, &ev->constant);
     if (es->cidx < 0 && !es->domain_set)
         es->domain = papi_lib.comp[r.cidx].default_domain; /* the component's default */
     es->cidx = r.cidx;

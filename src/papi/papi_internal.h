@@ -152,6 +152,12 @@ struct hpm_formula *papi_postfix_compile(const char *postfix);
  * compiled postfix program (DERIVED_POSTFIX only). */
 long long papi_derive(enum papi_derived kind, const struct hpm_formula *formula,
                       const long long *terms, int n);
+/* Whether the value papi_derive gives is constant + the sum of coef[k] *
+ * terms[k] (mod 2^64) for all terms: NOT_DERIVED, DERIVED_ADD,
+ * DERIVED_SUB, and a postfix program of sums, differences and products
+ * with numbers. 1 and the coefficients if so, else 0. */
+int papi_derive_linear(enum papi_derived kind, const struct hpm_formula *formula, int n,
+                       int64_t *coef, int64_t *constant);
 
 /* ------------------------------------------------------------ event sets */
 
@@ -161,6 +167,10 @@ struct papi_event {
     int pos[PAPI_MAX_INFO_TERMS];      /* positions in the set's native list */
     enum papi_derived derived;
     struct hpm_formula *formula;       /* DERIVED_POSTFIX: compiled at add (owned) */
+    /* papi_derive_linear's answer, at add: a read is the sum, with no
+     * copy of the terms and no program to run */
+    int linear;
+    int64_t constant, coef[PAPI_MAX_INFO_TERMS];
     int threshold;                     /* overflow threshold, 0 = none */
 };
 
