@@ -690,14 +690,12 @@ static __attribute__((noinline)) int base_kinds(struct sim_set *s)
     return HPM_OK;
 }
 
-static int sim_start(void *st, uint64_t *native_failed)
+/* sim_start of any set but one of the thread's kinds with nothing to arm */
+static __attribute__((noinline)) int start_general(struct sim_set *s, uint64_t *native_failed)
 {
-    struct sim_set *s = st;
     /* the base first: the tool counts its thresholds from it (the count
      * at which the first passes), so its signals and our deadlines agree */
     int rc;
-    if (s->kinds_only && !s->n_thr && !s->n_armed)
-        return base_kinds(s); /* nothing to arm: a tail call, no frame */
     if (s->kinds_only) {
         rc = base_kinds(s);
     } else {
@@ -708,6 +706,15 @@ static int sim_start(void *st, uint64_t *native_failed)
     if (rc == HPM_OK)
         arm(s, native_failed);
     return rc;
+}
+
+static int sim_start(void *st, uint64_t *native_failed)
+{
+    struct sim_set *s = st;
+    /* two tail calls: the common case (nothing to arm) has no frame */
+    if (s->kinds_only && !s->n_thr && !s->n_armed)
+        return base_kinds(s);
+    return start_general(s, native_failed);
 }
 
 /* sim_reset of any set but one of the thread's kinds with nothing armed */
@@ -822,15 +829,21 @@ static int sim_read_reset(void *st, int64_t *values)
     return rc == HPM_OK ? sim_reset(st) : rc;
 }
 
+/* sim_stop of a set with thresholds armed, or not of the thread's kinds */
+static __attribute__((noinline)) int stop_general(struct sim_set *s, int64_t *values)
+{
+    int rc = sim_read(s, values);
+    disarm(s);
+    return rc;
+}
+
 static int sim_stop(void *st, int64_t *values)
 {
     struct sim_set *s = st;
-    /* nothing armed: the read is the stop (a tail call, no frame) */
+    /* nothing armed: the read is the stop (two tail calls, no frame) */
     if (s->kinds_only && !s->n_armed)
         return read_kinds(s, values);
-    int rc = sim_read(st, values);
-    disarm(st);
-    return rc;
+    return stop_general(s, values);
 }
 
 /* The tool queues its overflow signal from the process itself (SI_QUEUE),

@@ -932,9 +932,9 @@ static int stop_locked(struct papi_eventset *es, long long *values)
     }
     if (rc < 0)
         return papi_ret(papi_from_hpm(rc, OP_STOP));
+    /* its reader stays: only a running set on own_running is read through
+     * it, and PAPI_start resolves it again */
     own_running_remove(es);
-    es->reader = NULL;
-    es->reader_ll = NULL;
     es->running = 0;
     if (es->direct && values) {
         /* events are the natives in order: one pass for both copies */
