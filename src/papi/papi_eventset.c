@@ -1029,7 +1029,11 @@ static __attribute__((noinline)) int read_locked(int EventSet, long long *values
     int rc = es->pin ? hpm_read_pinned(es->pin, es->scratch) : hpm_read(es->hpm_set, es->scratch);
     if (rc < 0)
         return papi_ret(papi_from_hpm(rc, OP_READ));
-    compute(es, es->scratch, values);
+    if (es->direct) /* known since the start: the natives in order */
+        for (int i = 0; i < es->nev; i++)
+            values[i] = es->scratch[i];
+    else
+        compute(es, es->scratch, values);
     return PAPI_OK;
 }
 
