@@ -297,7 +297,8 @@ static int es_apply(struct papi_eventset *es)
     return PAPI_OK;
 }
 
-/* Values of every event from native counts. */
+/* The value of a derived event that is not a sum: its program run on a
+ * copy of its terms (papi_derive). */
 static __attribute__((noinline)) long long compute_program(const struct papi_event *ev,
                                                           const int64_t *nat)
 {
@@ -307,6 +308,7 @@ static __attribute__((noinline)) long long compute_program(const struct papi_eve
     return papi_derive(ev->derived, ev->formula, t, ev->nterms);
 }
 
+/* Values of every event from native counts. */
 static void compute(const struct papi_eventset *es, const int64_t *nat, long long *out)
 {
     for (int i = 0; i < es->nev; i++) {
