@@ -13,7 +13,8 @@ set -euo pipefail
 # names hardware events for perf_event, libdw reads symbols. PAPI
 # compatibility: gfortran builds the Fortran bindings and tests, papi-examples
 # ships PAPI's own test suite (our bar), libpapi-dev is the peer that the
-# PAPI benchmark and the suite's reference run use. MPI jobs: Open MPI's
+# PAPI benchmark and the suite's reference run use, papi-tools are Debian's
+# PAPI utilities that papi.tools runs and bench_papi_tools.sh times. MPI jobs: Open MPI's
 # mpirun and mpicc (the tests' MPI program), libjansson reads the ranks'
 # JSON results (hpm merge).
 # hpm record's tests read its perf.data with Debian's perf (linux-perf) and
@@ -26,7 +27,7 @@ PACKAGES=(
   valgrind
   python3 xz-utils sqlite3 bzip2 gzip
   libpfm4-dev libdw-dev
-  gfortran papi-examples libpapi-dev
+  gfortran papi-examples libpapi-dev papi-tools
   gnuplot-nox libmicrohttpd-dev curl libxml2-utils cmark-gfm
   linux-perf libc6-dbg binutils
   openmpi-bin libopenmpi-dev libjansson-dev
