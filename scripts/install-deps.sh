@@ -15,15 +15,21 @@ set -euo pipefail
 # ships PAPI's own test suite (our bar), papi-tools PAPI's utilities
 # (papi_avail, papi_cost, ...: papi.tools runs them under hpm run),
 # libpapi-dev is the peer that the PAPI benchmark and the suite's reference
-# run use. MPI jobs: Open MPI's
-# mpirun and mpicc (the tests' MPI program), libjansson reads the ranks'
-# JSON results (hpm merge).
+# run use. MPI jobs: Open MPI's mpirun, mpicc and mpif90 (the tests' MPI
+# programs, C and Fortran), libjansson reads the ranks' JSON results (hpm
+# merge), hpcc (HPC Challenge, a real MPI program the tests run under hpm
+# count).
 # hpm serve's tests are scraped by Debian's Prometheus and linted by its
 # promtool (prometheus).
 # hpm record's tests read its perf.data with Debian's perf (linux-perf) and
 # check the flame graph with xmllint (libxml2-utils). Profiles name the C
 # library's lines from libc6-dbg (compressed DWARF, which the profile front
 # end decompresses once with binutils' objcopy: src/profile/symbols.c).
+# Installing: help2man writes the commands' man pages from their --help,
+# scdoc libhpm(3); tests/install renders them with man-db's man (groff),
+# loads the completion with bash-completion's helpers. make deb: CPack's
+# DEB generator finds the libraries' packages with dpkg-dev's
+# dpkg-shlibdeps, and the ELF files with file.
 PACKAGES=(
   gcc make cmake pkg-config
   clang libclang-rt-14-dev
@@ -33,7 +39,8 @@ PACKAGES=(
   gfortran papi-examples libpapi-dev papi-tools
   gnuplot-nox libmicrohttpd-dev curl libxml2-utils cmark-gfm prometheus
   linux-perf libc6-dbg binutils
-  openmpi-bin libopenmpi-dev libjansson-dev
+  openmpi-bin libopenmpi-dev libjansson-dev hpcc
+  help2man scdoc man-db groff-base bash-completion dpkg-dev file
 )
 
 missing=()

@@ -12,7 +12,17 @@
 #   ratio interleave_1000_1thread_vs_slices  hpm-cg 600 (one thread: the
 #                                            superblocks' turn check only)
 # with, informative, the coherence misses of threads4 and of false sharing
-# by free-running threads (tests/coherence/false_sharing.c) per setting.
+# by free-running threads (tests/coherence/false_sharing.c) per setting;
+# and what coherence in modeled time costs (hpm count --coherence=time
+# against Valgrind's slices, bgp; least wall time, and as *_cpu_* CPU time):
+#   ratio cohtime_false_sharing_vs_slices   two free-running threads
+#                                           incrementing adjacent counters,
+#                                           10^6 increments each (goal <= 1.3)
+#   ratio cohtime_padded_vs_slices          the same, padded: no line of
+#                                           theirs shared (goal <= 1.02)
+#   ratio cohtime_xz_vs_slices              Debian's xz -T4 (goal <= 1.3)
+#   ratio cohtime_omp_vs_slices             an OpenMP reduction in four
+#                                           threads (omp_reduce.c; <= 1.3)
 # Runs are paired (both configurations in turn each rep); a time is the
 # least user time of $HPM_BENCH_REPS (5) reps: the machine is shared, and
 # the least is the run the others disturbed least.
@@ -96,4 +106,45 @@ for prog in "threads4 100" "false_sharing false 100000 free"; do
     line="$line, turns of $q $(coh --interleave $q -- "$WORK"/$prog)"
   done
   echo "$line"
+done
+
+# coherence in modeled time: "WALL CPU" seconds of one run, hpm count on bgp
+# with the options OPTS (words): timed OPTS PROG ARGS
+timed() {
+  local opts=$1
+  shift
+  # shellcheck disable=SC2086 # the options are words
+  /usr/bin/time -f "%e %U %S" -o "$WORK/t" "$HPM" count --machine bgp $opts -o /dev/null -- "$@" \
+    >/dev/null 2>&1
+  awk '{ printf "%s %.2f\n", $1, $2 + $3 }' "$WORK/t"
+}
+min() { awk -v x="$1" -v y="$2" 'BEGIN { print (x < y) ? x : y }'; }
+# cohtime NAME PROG ARGS: $REPS paired runs, the least of each
+cohtime() {
+  local name=$1 i w c tw=999999 tc=999999 sw=999999 sc=999999
+  shift
+  for ((i = 0; i < REPS; i++)); do
+    read -r w c < <(timed "--coherence=time" "$@")
+    tw=$(min "$w" "$tw")
+    tc=$(min "$c" "$tc")
+    read -r w c < <(timed "" "$@")
+    sw=$(min "$w" "$sw")
+    sc=$(min "$c" "$sc")
+  done
+  echo "$name: modeled time ${tw}s wall ${tc}s CPU, slices ${sw}s wall ${sc}s CPU (least of $REPS)"
+  echo "ratio cohtime_${name}_vs_slices $(ratio "$tw" "$sw")"
+  echo "ratio cohtime_${name}_cpu_vs_slices $(ratio "$tc" "$sc")"
+}
+cohtime false_sharing "$WORK/false_sharing" false 1000000 free
+cohtime padded "$WORK/false_sharing" padded 1000000 free
+if [ -x /usr/bin/xz ]; then
+  cohtime xz /usr/bin/xz -T4 --block-size=64KiB -c "$WORK/xz.in"
+fi
+if cc -O2 -fopenmp -o "$WORK/omp_reduce" "$HERE/omp_reduce.c" 2>/dev/null; then
+  cohtime omp "$WORK/omp_reduce" 20
+fi
+for mode in false padded; do
+  echo "false_sharing.c $mode, 10^6 increments: coherence misses: slices" \
+       "$(coh -- "$WORK/false_sharing" $mode 1000000 free), modeled time" \
+       "$(coh --coherence=time -- "$WORK/false_sharing" $mode 1000000 free)"
 done

@@ -54,10 +54,12 @@ count() { # round trips, extra mpirun args...: the rank's INSTRUCTIONS
     python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["events"][0]["count"])' \
         "$work/job/rank.0.json"
 }
-p1=$(count $N)
-p2=$(count $((2 * N)))
-w1=$(count $N -x LD_PRELOAD="$LIB" -x HPM_MPI_TORUS=1,1,1,XYZ,256)
-w2=$(count $((2 * N)) -x LD_PRELOAD="$LIB" -x HPM_MPI_TORUS=1,1,1,XYZ,256)
+# (hpm count preloads libhpm-mpi into an MPI program; HPM_MPI_LIB=none runs
+# the job without it)
+p1=$(count $N -x HPM_MPI_LIB=none)
+p2=$(count $((2 * N)) -x HPM_MPI_LIB=none)
+w1=$(count $N)
+w2=$(count $((2 * N)))
 awk -v p1="$p1" -v p2="$p2" -v w1="$w1" -v w2="$w2" -v n="$N" 'BEGIN {
     m = n  # messages rank 0 sends (to itself) in the extra N
     printf "virtual PMU: %.1f instructions per message without libhpm-mpi, %.1f with " \

@@ -22,13 +22,19 @@
  *
  * The other calls a program makes around its work, timed the same way:
  *   papi_read_vpmu start_stop:EVENTS [CALLS]   PAPI_start + PAPI_stop
+ *   papi_read_vpmu accum:EVENTS [CALLS]        PAPI_accum of the running set
+ *   papi_read_vpmu reset:EVENTS [CALLS]        PAPI_reset of the running set
+ *   papi_read_vpmu floor:READS:CLOCKS CALLS    no PAPI: CALLS times READS
+ *                                              HPM_VPMU_READ_KINDS and CLOCKS
+ *                                              HPM_VPMU_CLOCK, models on (the
+ *                                              floor of bench_papi_tools.sh)
  *   papi_read_vpmu region [CALLS]              PAPI_hl_region_begin + end
  *                                              (the high-level API's own
  *                                              events: PAPI_EVENTS, else its
  *                                              defaults)
  *
  * Output: "OP_cost EVENTS instructions X host_ns Y cpu_ns Z" (OP read,
- * start_stop or region), or exit 2 when an event cannot be added (the
+ * start_stop, accum, reset or region), or exit 2 when an event cannot be added (the
  * library has no such event here).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -73,32 +79,61 @@ static uint64_t my_instructions(void)
     return HPM_VPMU_READ(c, 1) == 1 ? c[0] : 0; /* VPMU_EV_INSTRUCTIONS is first */
 }
 
-/* PAPI_start + PAPI_stop of set, after CALLS / 10 untimed pairs (the first
- * translate the calls' code). */
+/* CALL (an expression, PAPI_OK or not) CALLS times in a loop of its own,
+ * after CALLS / 10 untimed calls (the first translate the call's code),
+ * and the same loop without it: the difference is the call's. Written out
+ * in each loop (no call through a pointer: its instructions would be
+ * counted too). */
+#define TIME_CALL(OP, EVENTS, CALLS, CALL)                                               \
+    do {                                                                                  \
+        uint64_t i0_, i1_, i2_;                                                           \
+        struct stamp t0_, t1_;                                                            \
+        long i_;                                                                          \
+        for (i_ = 0; i_ < (CALLS) / 10; i_++)                                             \
+            if ((CALL) != PAPI_OK)                                                        \
+                return 1;                                                                 \
+        i0_ = my_instructions();                                                          \
+        for (i_ = 0; i_ < (CALLS); i_++)                                                  \
+            __asm__ volatile("" ::: "memory");                                            \
+        i1_ = my_instructions();                                                          \
+        t0_ = now();                                                                      \
+        for (i_ = 0; i_ < (CALLS); i_++) {                                                \
+            if ((CALL) != PAPI_OK)                                                        \
+                return 1;                                                                 \
+            __asm__ volatile("" ::: "memory");                                            \
+        }                                                                                 \
+        t1_ = now();                                                                      \
+        i2_ = my_instructions();                                                          \
+        print_cost(OP, EVENTS, ((double)(i2_ - i1_) - (double)(i1_ - i0_)) / (double)(CALLS), \
+                   t0_, t1_, CALLS);                                                      \
+    } while (0)
+
+/* PAPI_start + PAPI_stop of set */
 static int start_stop_cost(int set, const char *events, long calls)
 {
     long long v[8];
-    uint64_t i0, i1, i2;
-    struct stamp t0, t1;
-    long i;
-    for (i = 0; i < calls / 10; i++)
-        if (PAPI_start(set) != PAPI_OK || PAPI_stop(set, v) != PAPI_OK)
-            return 1;
-    i0 = my_instructions();
-    for (i = 0; i < calls; i++)
-        __asm__ volatile("" ::: "memory");
-    i1 = my_instructions();
-    t0 = now();
-    for (i = 0; i < calls; i++) {
-        if (PAPI_start(set) != PAPI_OK || PAPI_stop(set, v) != PAPI_OK)
-            return 1;
-        __asm__ volatile("" ::: "memory");
-    }
-    t1 = now();
-    i2 = my_instructions();
-    print_cost("start_stop", events, ((double)(i2 - i1) - (double)(i1 - i0)) / (double)calls, t0,
-               t1, calls);
+    TIME_CALL("start_stop", events, calls,
+              PAPI_start(set) != PAPI_OK ? PAPI_EMISC : PAPI_stop(set, v));
     return 0;
+}
+
+/* PAPI_accum and PAPI_reset of the running set */
+static int accum_cost(int set, const char *events, long calls)
+{
+    long long v[8] = {0};
+    if (PAPI_start(set) != PAPI_OK)
+        return 1;
+    TIME_CALL("accum", events, calls, PAPI_accum(set, v));
+    return PAPI_stop(set, v) != PAPI_OK;
+}
+
+static int reset_cost(int set, const char *events, long calls)
+{
+    long long v[8];
+    if (PAPI_start(set) != PAPI_OK)
+        return 1;
+    TIME_CALL("reset", events, calls, PAPI_reset(set));
+    return PAPI_stop(set, v) != PAPI_OK;
 }
 
 /* PAPI_hl_region_begin + PAPI_hl_region_end of one region, after CALLS /
@@ -128,11 +163,39 @@ static int region_cost(long calls)
     return 0;
 }
 
+/* The client requests a PAPI tool's calls need at least, made directly:
+ * CALLS times READS reads of the thread's kinds and CLOCKS reads of the
+ * monotonic clock, with the models running (the tools' sets hold modeled
+ * events). The peer of bench_papi_tools.sh, timed as a whole process. */
+static int floor_cost(const char *spec, long calls)
+{
+    static uint64_t kinds[256];
+    int reads = 0, clocks = 0;
+    if (sscanf(spec, "%d:%d", &reads, &clocks) != 2 || reads < 0 || clocks < 0)
+        return 2;
+    (void)HPM_VPMU_MODEL();
+    for (long i = 0; i < calls; i++) {
+        for (int r = 0; r < reads; r++)
+            if (HPM_VPMU_READ_KINDS(kinds, 256) < 0)
+                return 1;
+        for (int c = 0; c < clocks; c++)
+            if (HPM_VPMU_CLOCK(CLOCK_MONOTONIC) < 0)
+                return 1;
+    }
+    printf("floor_cost %d reads %d clocks, %ld times\n", reads, clocks, calls);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *events = argc > 1 ? argv[1] : "PAPI_TOT_INS";
     long calls = argc > 2 ? atol(argv[2]) : 20000, i;
-    int set = PAPI_NULL, rc, start_stop = 0;
+    static const struct {
+        const char *name;
+        int (*cost)(int set, const char *events, long calls);
+    } ops[] = {{"start_stop", start_stop_cost}, {"accum", accum_cost}, {"reset", reset_cost}};
+    const __typeof__(ops[0]) *op = NULL;
+    int set = PAPI_NULL, rc;
     long long v[8];
     char buf[256], *save = NULL, *name;
     uint64_t i0, i1, i2;
@@ -165,10 +228,14 @@ int main(int argc, char **argv)
     }
     if (strcmp(events, "region") == 0)
         return region_cost(calls);
-    if (strncmp(events, "start_stop:", 11) == 0) {
-        start_stop = 1;
-        events += 11;
-    }
+    if (strncmp(events, "floor:", 6) == 0)
+        return floor_cost(events + 6, calls);
+    for (i = 0; i < (long)(sizeof ops / sizeof *ops); i++)
+        if (strncmp(events, ops[i].name, strlen(ops[i].name)) == 0 &&
+            events[strlen(ops[i].name)] == ':') {
+            op = &ops[i];
+            events += strlen(ops[i].name) + 1;
+        }
     if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT || PAPI_create_eventset(&set))
         return 1;
     snprintf(buf, sizeof buf, "%s", events);
@@ -177,8 +244,8 @@ int main(int argc, char **argv)
             printf("cannot_count %s %s\n", name, PAPI_strerror(rc));
             return 2;
         }
-    if (start_stop)
-        return start_stop_cost(set, events, calls);
+    if (op)
+        return op->cost(set, events, calls);
     if (PAPI_start(set) != PAPI_OK)
         return 1;
     for (i = 0; i < calls / 10; i++)

@@ -231,8 +231,16 @@ int hpm_stop_pinned(hpm_pin_t pin, int64_t *values);
 /* hpm_read of a pinned set (one any thread may read: perf's): without the
  * table's lock, and without the set's where the caller started it. */
 int hpm_read_pinned(hpm_pin_t pin, int64_t *values);
-int hpm_accum(int set, int64_t *values); /* values[i] += counts, then reset */
+/* values[i] += counts, and the counts start again: from that same reading
+ * where the component can (sim: nothing between the read and the reset is
+ * lost), else by a reset after the read */
+int hpm_accum(int set, int64_t *values);
 int hpm_reset(int set);
+/* hpm_reset of a pinned set, and the counts themselves (values[i] =, not
+ * +=) with the reset of hpm_accum: both as hpm_read_pinned, without the
+ * table's lock and without the set's where the caller started it. */
+int hpm_reset_pinned(hpm_pin_t pin);
+int hpm_read_reset_pinned(hpm_pin_t pin, int64_t *values);
 
 /* ------------------------------------------------------------ overflow */
 

@@ -392,6 +392,15 @@ int hpm_catalog_spec_decode(unsigned spec, unsigned *kind, int *core, unsigned *
     return 0;
 }
 
+unsigned hpm_catalog_spec_needs(unsigned spec)
+{
+    unsigned kind, mode;
+    int core;
+    if (hpm_catalog_spec_decode(spec, &kind, &core, &mode) != 0)
+        return 0;
+    return kinds[kind].needs | (mode != HPM_CAT_LEVEL_HIGH ? HPM_NEED_TIMING : 0);
+}
+
 const char *hpm_catalog_spec_units(unsigned spec)
 {
     unsigned kind;

@@ -321,6 +321,10 @@ int hpm_catalog_mode_by_name(const char *s, size_t len);
 /* What a spec's count is in: its kind's units in level high, "cycles" in
  * level low, "events" in the edge modes; NULL for an unused spec. */
 const char *hpm_catalog_spec_units(unsigned spec);
+/* What counting a spec needs (enum hpm_cat_need bits): its kind's needs,
+ * and in any mode but level high the timing model, whose cycles are the
+ * clock a mode's signal is laid out in; 0 for an unused spec. */
+unsigned hpm_catalog_spec_needs(unsigned spec);
 
 /* Features a machine provides (enum hpm_cat_need bits, all of them when the
  * hierarchy has the level), and whether an event can be counted there. */

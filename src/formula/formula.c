@@ -282,3 +282,70 @@ int64_t hpm_formula_eval_int(const struct hpm_formula *f, const int64_t *vars, u
     }
     return sp ? st[sp - 1] : 0;
 }
+
+/* A linear form of hpm_formula_linear_int's stack: k + sum c[v] * vars[v],
+ * mod 2^64; var_terms says whether any c[v] may be nonzero. */
+struct linear_form {
+    uint64_t k, c[HPM_FORMULA_MAX_LINEAR];
+    int var_terms;
+};
+
+/* a = a op b for ADD, SUB, and MUL where one side is a number: -1 otherwise */
+static int linear_combine(struct linear_form *a, const struct linear_form *b, int op,
+                          unsigned nvars)
+{
+    unsigned v;
+    if (op == HPM_FOP_ADD || op == HPM_FOP_SUB) {
+        uint64_t sign = op == HPM_FOP_ADD ? 1 : (uint64_t)-1;
+        a->k += sign * b->k;
+        for (v = 0; v < nvars; v++)
+            a->c[v] += sign * b->c[v];
+        a->var_terms |= b->var_terms;
+        return 0;
+    }
+    if (op != HPM_FOP_MUL || (a->var_terms && b->var_terms))
+        return -1;
+    if (a->var_terms) { /* the number on the right: scale a by it */
+        uint64_t m = b->k;
+        a->k *= m;
+        for (v = 0; v < nvars; v++)
+            a->c[v] *= m;
+        return 0;
+    }
+    uint64_t m = a->k; /* the number on the left: a becomes b scaled */
+    *a = *b;
+    a->k *= m;
+    for (v = 0; v < nvars; v++)
+        a->c[v] *= m;
+    return 0;
+}
+
+int hpm_formula_linear_int(const struct hpm_formula *f, unsigned nvars, int64_t *coef,
+                           int64_t *constant)
+{
+    struct linear_form st[HPM_FORMULA_MAX_CODE];
+    unsigned i, sp = 0, v;
+    if (nvars > HPM_FORMULA_MAX_LINEAR || f->n == 0 || f->n > HPM_FORMULA_MAX_CODE)
+        return -1;
+    for (i = 0; i < f->n; i++) {
+        int op = f->code[i].op;
+        if (op == HPM_FOP_NUM || op == HPM_FOP_VAR) {
+            struct linear_form *t = &st[sp++];
+            memset(t, 0, sizeof *t);
+            if (op == HPM_FOP_NUM)
+                t->k = (uint64_t)f->code[i].inum;
+            else if (f->code[i].var < nvars) /* a variable not given reads 0 */
+                t->c[f->code[i].var] = 1, t->var_terms = 1;
+            continue;
+        }
+        if (sp < 2 || linear_combine(&st[sp - 2], &st[sp - 1], op, nvars) != 0)
+            return -1;
+        sp--;
+    }
+    if (sp != 1)
+        return -1;
+    *constant = (int64_t)st[0].k;
+    for (v = 0; v < nvars; v++)
+        coef[v] = (int64_t)st[0].c[v];
+    return 0;
+}

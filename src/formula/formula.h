@@ -62,6 +62,17 @@ int hpm_formula_eval(const struct hpm_formula *f, const double *vars, unsigned n
  * sums and products wrap; variables >= nvars read 0. */
 int64_t hpm_formula_eval_int(const struct hpm_formula *f, const int64_t *vars, unsigned nvars);
 
+/* Whether hpm_formula_eval_int(f, vars, nvars) is, for every vars,
+ * *constant + the sum of coef[v] * vars[v] (v < nvars, all mod 2^64): a
+ * program of numbers, variables, sums, differences and products with a
+ * number (most of PAPI's derived presets), so that a caller evaluates it
+ * as that sum. 0 and the coefficients if so; -1 for a division, a product
+ * of two variables, nvars above HPM_FORMULA_MAX_LINEAR or a malformed
+ * program. */
+#define HPM_FORMULA_MAX_LINEAR 16
+int hpm_formula_linear_int(const struct hpm_formula *f, unsigned nvars, int64_t *coef,
+                           int64_t *constant);
+
 #ifdef __cplusplus
 }
 #endif

@@ -25,6 +25,9 @@
  * Overflow: sample_period = threshold and O_ASYNC with F_SETSIG
  * (hpm_overflow_signal()) and F_SETOWN_EX to the counting thread; the
  * signal's si_fd says which event.
+ *
+ * Under the virtual PMU a set of TASK-CLOCK alone is counted from the
+ * thread's CPU clock instead (clock_served, below): no system call.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -38,8 +41,10 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "hpm_client.h"
 #include "hpm_internal.h"
 
 struct perf_ev {
@@ -121,11 +126,27 @@ static struct {
     int hw;       /* the hardware part works */
     int pfm_init; /* pfm_initialize succeeded */
     int num_counters;
+    int clock; /* the tool reads the thread's CPU clock (HPM_VPMU_CLOCK) */
     char description[256];
     pthread_mutex_t lock; /* pfm table, libpfm4 calls */
     struct pfm_ev *pfm;
     uint32_t n_pfm, cap_pfm;
 } P = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* Incremented in the child of every fork: a run by the clock (below)
+ * started before it counted a thread of the parent. */
+static unsigned fork_gen;
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+
+static void count_fork(void)
+{
+    fork_gen++;
+}
+
+static void register_fork(void)
+{
+    (void)pthread_atfork(NULL, NULL, count_fork);
+}
 
 static long perf_open(struct perf_event_attr *a, pid_t pid, int cpu, int group, unsigned long fl)
 {
@@ -268,6 +289,8 @@ static int perf_init(struct hpm_component_info *info, char *reason, size_t len)
     int paranoid = -100;
 
     info->description = "Linux perf_event";
+    (void)pthread_once(&fork_once, register_fork);
+    P.clock = HPM_VPMU_IS_RUNNING() >= 8;
     memset(P.sw_ok, 0, sizeof P.sw_ok);
     memset(P.hw_ok, 0, sizeof P.hw_ok);
     P.hw = 0;
@@ -495,6 +518,11 @@ struct perf_set {
     pid_t open_tid;  /* ... for this thread (opts.attach or the starter) */
     int open_dirty;  /* the configuration changed since they were opened */
     uint64_t base_v[HPM_COMP_MAX_EVENTS], base_e[HPM_COMP_MAX_EVENTS], base_r[HPM_COMP_MAX_EVENTS];
+    /* counted from the thread's CPU clock (clock_served) */
+    int by_clock;                         /* this run is */
+    const struct hpm_thread *clock_owner; /* the counted thread */
+    int64_t clock_base;                   /* its clock at the start or reset */
+    unsigned clock_gen;                   /* fork_gen then */
 };
 
 static void close_all(struct perf_set *s)
@@ -614,6 +642,81 @@ static int enable(const struct perf_set *s, unsigned long req)
     return HPM_OK;
 }
 
+/* ------------------------------------------------------------ TASK-CLOCK by the clock
+ *
+ * Under the virtual PMU every perf_event call of the program is a system
+ * call through Valgrind's syscall path (about 6 us for a read). A set of
+ * TASK-CLOCK alone, started for the calling thread, is counted there from
+ * the thread's CPU clock (CLOCK_THREAD_CPUTIME_ID), read by the tool
+ * (HPM_VPMU_CLOCK, answered in the request's fast path): the quantity the
+ * kernel's task clock counts, the CPU time of the thread. Under Valgrind
+ * that is the host thread that runs the program's thread, so it includes
+ * the simulator's own work for it (translation, the models), as perf's
+ * task-clock of a program under Valgrind does. Another thread of the
+ * process reads the kernel's CPU clock of the counted thread (a system
+ * call, as perf's read is). Overflow, attach and inherit need the kernel's
+ * counter: such sets use perf_event. A multiplexed set is served too (a
+ * software counter never waits for a counter slot: the kernel does not
+ * scale it). */
+
+static int clock_served(const struct perf_set *s)
+{
+    return P.clock && s->n == 1 && s->attr[0].type == PERF_TYPE_SOFTWARE &&
+           s->attr[0].config == PERF_COUNT_SW_TASK_CLOCK && !s->opts.attach &&
+           !s->opts.inherit && s->period[0] == 0;
+}
+
+/* The kernel's CPU clock of thread tid, the id glibc's
+ * pthread_getcpuclockid makes: the complemented tid above
+ * CPUCLOCK_PERTHREAD_MASK | CPUCLOCK_SCHED. */
+static clockid_t thread_cpu_clock(pid_t tid)
+{
+    return (clockid_t)((~(unsigned)tid << 3) | 6u);
+}
+
+/* The counted thread's CPU clock now. In the child of a fork the thread
+ * that forked is the child's one thread: a run it started counts it from
+ * the fork (its clock starts at 0 there), as a counter opened in the child
+ * would; the parent's other threads are not the child's (HPM_EINVAL). */
+static int clock_now(struct perf_set *s, int64_t *ns)
+{
+    const struct hpm_thread *self = hpm__self_if_any();
+    struct timespec ts;
+    long v;
+    if (s->clock_gen != fork_gen) {
+        if (s->clock_owner != self)
+            return HPM_EINVAL;
+        s->clock_base = 0;
+        s->clock_gen = fork_gen;
+    }
+    if (s->clock_owner == self) {
+        v = HPM_VPMU_CLOCK(CLOCK_THREAD_CPUTIME_ID);
+        if (v < 0)
+            return HPM_ESYS;
+        *ns = v;
+        return HPM_OK;
+    }
+    if (clock_gettime(thread_cpu_clock(s->clock_owner->tid), &ts) != 0)
+        return HPM_EINVAL; /* no such thread here */
+    *ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+    return HPM_OK;
+}
+
+static int clock_start(struct perf_set *s)
+{
+    s->clock_gen = fork_gen;
+    return clock_now(s, &s->clock_base);
+}
+
+static int clock_read(struct perf_set *s, int64_t *values)
+{
+    int64_t now;
+    int rc = clock_now(s, &now);
+    if (rc == HPM_OK)
+        values[0] = now - s->clock_base;
+    return rc;
+}
+
 /* Can the kernel schedule the group at all? Hardware groups larger than the
  * PMU open fine and then never run. */
 static int schedulable(struct perf_set *s)
@@ -672,15 +775,23 @@ static int perf_set_overflow(void *st, int pos, int64_t threshold)
 static int perf_reset(void *st)
 {
     struct perf_set *s = st;
+    if (s->by_clock)
+        return clock_now(s, &s->clock_base);
     return read_raw(s, s->base_v, s->base_e, s->base_r);
 }
 
 static int perf_start(void *st, uint64_t *native_failed)
 {
     struct perf_set *s = st;
-    pid_t target = s->opts.attach ? s->opts.attach : hpm__gettid();
+    pid_t target;
     int rc, i, ovf = 0;
     (void)native_failed;
+    /* the starting thread's record: hpm_start made it */
+    s->clock_owner = hpm__self_if_any();
+    s->by_clock = s->clock_owner && clock_served(s);
+    if (s->by_clock)
+        return clock_start(s);
+    target = s->opts.attach ? s->opts.attach : hpm__gettid();
     for (i = 0; i < s->n; i++)
         ovf |= s->period[i] > 0;
     if (!s->open || s->open_tid != target || s->open_dirty) {
@@ -705,7 +816,10 @@ static int perf_read(void *st, int64_t *values)
 {
     struct perf_set *s = st;
     uint64_t v[HPM_COMP_MAX_EVENTS], e[HPM_COMP_MAX_EVENTS], r[HPM_COMP_MAX_EVENTS];
-    int i, rc = read_raw(s, v, e, r);
+    int i, rc;
+    if (s->by_clock)
+        return clock_read(s, values);
+    rc = read_raw(s, v, e, r);
     if (rc != HPM_OK)
         return rc;
     for (i = 0; i < s->n; i++) {
@@ -729,8 +843,10 @@ static int perf_read(void *st, int64_t *values)
 static int perf_stop(void *st, int64_t *values)
 {
     struct perf_set *s = st;
-    int rc = perf_read(s, values);
-    int rc2 = enable(s, PERF_EVENT_IOC_DISABLE);
+    int rc = perf_read(s, values), rc2;
+    if (s->by_clock)
+        return rc; /* nothing to disable */
+    rc2 = enable(s, PERF_EVENT_IOC_DISABLE);
     return rc != HPM_OK ? rc : rc2;
 }
 

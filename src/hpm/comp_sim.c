@@ -343,18 +343,17 @@ struct sim_set {
     uint8_t off[HPM_SET_MAX_EVENTS];
 };
 
-/* The event's kind needs a cache, TLB, predictor or timing model. Under
- * `hpm run` (--hpm-model=on-demand) those run only once a program asks for
- * such an event: adding one to a set asks (HPM_VPMU_MODEL, interface 4; an
- * older tool runs its models from the start and answers EINVAL). */
+/* The event needs a cache, TLB, predictor or timing model (a counting mode
+ * the timing model's cycles). Under `hpm run` (--hpm-model=on-demand) those
+ * run only once a program asks for such an event: adding one to a set asks
+ * (HPM_VPMU_MODEL, interface 4; an older tool runs its models from the
+ * start and answers EINVAL). */
 static int needs_model(uint32_t i)
 {
-    unsigned kind = i;
-    int core;
     const struct hpm_cat_kind_info *k;
-    if (i >= CODE_BASE && hpm_catalog_spec_decode(i - CODE_BASE, &kind, &core, NULL) != 0)
-        return 0;
-    k = hpm_catalog_kind(kind);
+    if (i >= CODE_BASE)
+        return (hpm_catalog_spec_needs(i - CODE_BASE) & HPM_NEED_MODELS) != 0;
+    k = hpm_catalog_kind(i);
     return k && (k->needs & HPM_NEED_MODELS);
 }
 
@@ -690,14 +689,12 @@ static __attribute__((noinline)) int base_kinds(struct sim_set *s)
     return HPM_OK;
 }
 
-static int sim_start(void *st, uint64_t *native_failed)
+/* sim_start of any set but one of the thread's kinds with nothing to arm */
+static __attribute__((noinline)) int start_general(struct sim_set *s, uint64_t *native_failed)
 {
-    struct sim_set *s = st;
     /* the base first: the tool counts its thresholds from it (the count
      * at which the first passes), so its signals and our deadlines agree */
     int rc;
-    if (s->kinds_only && !s->n_thr && !s->n_armed)
-        return base_kinds(s); /* nothing to arm: a tail call, no frame */
     if (s->kinds_only) {
         rc = base_kinds(s);
     } else {
@@ -710,9 +707,18 @@ static int sim_start(void *st, uint64_t *native_failed)
     return rc;
 }
 
-static int sim_reset(void *st)
+static int sim_start(void *st, uint64_t *native_failed)
 {
     struct sim_set *s = st;
+    /* two tail calls: the common case (nothing to arm) has no frame */
+    if (s->kinds_only && !s->n_thr && !s->n_armed)
+        return base_kinds(s);
+    return start_general(s, native_failed);
+}
+
+/* sim_reset of any set but one of the thread's kinds with nothing armed */
+static __attribute__((noinline)) int reset_general(struct sim_set *s)
+{
     uint64_t failed = 0;
     int i, any = 0, rc;
     /* what is armed, before the base read: after it every instruction of
@@ -730,6 +736,15 @@ static int sim_reset(void *st)
     }
     (void)failed; /* it was armed a moment ago: the tool has no reason to refuse */
     return rc;
+}
+
+static int sim_reset(void *st)
+{
+    struct sim_set *s = st;
+    /* two tail calls: the common case (nothing to re-arm) has no frame */
+    if (s->kinds_only && !s->n_armed)
+        return base_kinds(s);
+    return reset_general(s);
 }
 
 /* sim_read of a set of this thread's kinds only (the common case: no
@@ -787,15 +802,47 @@ static int sim_read_ll(void *st, long long *values)
     return rc;
 }
 
+/* sim_read_reset of a set of this thread's kinds only: one request, each
+ * reading both the value and the next base. */
+static __attribute__((noinline)) int read_reset_kinds(struct sim_set *s, int64_t *values)
+{
+    uint64_t kinds[HPM_K_CORE_COUNT];
+    int i;
+    if (HPM_VPMU_READ_KINDS(kinds, HPM_K_CORE_COUNT) != HPM_K_CORE_COUNT)
+        return HPM_ESYS;
+    for (i = 0; i < s->n; i++) {
+        uint64_t k = kinds[s->idx[i]];
+        values[i] = (int64_t)(k - s->base[i]);
+        s->base[i] = k;
+    }
+    return HPM_OK;
+}
+
+static int sim_read_reset(void *st, int64_t *values)
+{
+    struct sim_set *s = st;
+    int rc;
+    if (s->kinds_only && !s->n_armed)
+        return read_reset_kinds(s, values);
+    rc = sim_read(st, values);
+    return rc == HPM_OK ? sim_reset(st) : rc;
+}
+
+/* sim_stop of a set with thresholds armed, or not of the thread's kinds */
+static __attribute__((noinline)) int stop_general(struct sim_set *s, int64_t *values)
+{
+    int rc = sim_read(s, values);
+    disarm(s);
+    return rc;
+}
+
 static int sim_stop(void *st, int64_t *values)
 {
     struct sim_set *s = st;
-    /* nothing armed: the read is the stop (a tail call, no frame) */
+    /* nothing armed: the read is the stop (two tail calls, no frame) */
     if (s->kinds_only && !s->n_armed)
         return read_kinds(s, values);
-    int rc = sim_read(st, values);
-    disarm(st);
-    return rc;
+    return stop_general(s, values);
 }
 
 /* The tool queues its overflow signal from the process itself (SI_QUEUE),
@@ -913,6 +960,7 @@ const struct hpm_component hpm_comp_sim = {
     .read = sim_read,
     .read_ll = sim_read_ll,
     .reset = sim_reset,
+    .read_reset = sim_read_reset,
     .overflow_dispatch = NULL,
     .overflow_where = sim_overflow_where,
     .cleanup = sim_cleanup,

@@ -34,6 +34,8 @@
  *                                      Must be async-signal-safe: the overflow
  *                                      handler calls it.
  *   reset(st)                          counts start again from 0 (re-arms)
+ *   read_reset(st, values)             read, and count again from that
+ *                                      reading (optional)
  *   stop(st, values)                   read, then stop counting, disarm
  *   cleanup(st)                        release everything (fds, timers)
  *
@@ -126,6 +128,11 @@ struct hpm_component {
      * without a copy). Optional: NULL where no caller needs it. */
     int (*read_ll)(void *st, long long *values);
     int (*reset)(void *st);
+    /* read, then the counts start again from that same reading (the
+     * accumulating calls: nothing counted between the read and the reset
+     * is lost, and one read instead of two). Optional: NULL, and the core
+     * reads, then resets. Not called for a set with overflow. */
+    int (*read_reset)(void *st, int64_t *values);
     /* In signal context, for a running set with native overflow and without
      * HPM_CI_OVF_BY_COUNT: the positions this signal is for (0 if none). */
     uint64_t (*overflow_dispatch)(void *st, const siginfo_t *si);

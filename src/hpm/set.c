@@ -982,22 +982,41 @@ static __attribute__((noinline)) int stop_pinned_general(struct hpm_set *s, int6
     return rc;
 }
 
+/* The link of t's shared list that points at s, NULL when s is not on it
+ * (read as on_lists reads). */
+static _Atomic(struct hpm_set *) *shared_link(struct hpm_thread *t, const struct hpm_set *s)
+{
+    _Atomic(struct hpm_set *) *link = &t->shared[s->comp];
+    struct hpm_set *o;
+    while ((o = atomic_load_explicit(link, memory_order_relaxed)) != NULL) {
+        if (o == s)
+            return link;
+        link = (_Atomic(struct hpm_set *) *)&o->next_shared;
+    }
+    return NULL;
+}
+
 HPM_EXPORT int hpm_stop_pinned(hpm_pin_t s, int64_t *values)
 {
     struct hpm_thread *t;
-    int rc, locked, i, n;
+    _Atomic(struct hpm_set *) *link;
+    int rc, i, n;
     if (!s)
         return HPM_EINVAL;
     /* The calling thread's own running set: nobody else changes it (its
      * exit runs on this thread), so no lock. Any other: the set's lock, as
-     * hpm_stop takes it (another thread's exit may be stopping it). */
+     * hpm_stop takes it (another thread's exit may be stopping it). The
+     * simple one is on the thread's shared list, found once for the check
+     * and the unlink. */
     t = hpm__self_if_any();
-    locked = !hpm__in_handler && !(t && on_lists(t, s));
-    if (locked || !pinned_simple(s))
-        return stop_pinned_general(s, values, locked);
+    if (hpm__in_handler || !t || !pinned_simple(s) || !(link = shared_link(t, s)))
+        return stop_pinned_general(s, values, !hpm__in_handler && !(t && on_lists(t, s)));
     /* hpm__set_stop_owed without overflow: nothing owed, no timer */
     rc = s->c->stop(s->cst, s->frozen);
-    shared_unlink(s);
+    /* shared_unlink through the link found: one atomic store */
+    atomic_store_explicit(link, s->next_shared, memory_order_release);
+    t->counters_used[s->comp] -= s->n;
+    s->next_shared = NULL;
     s->holds_slot = 0;
     s->owner = NULL;
     __atomic_store_n(&s->state, HPM_SET_STOPPED, __ATOMIC_RELEASE);
@@ -1013,22 +1032,37 @@ HPM_EXPORT int hpm_stop_pinned(hpm_pin_t s, int64_t *values)
     return HPM_OK;
 }
 
-HPM_EXPORT int hpm_read_pinned(hpm_pin_t s, int64_t *values)
+/* op on a pinned set that the calling thread does not run: under the set's
+ * lock (outside the overflow handler, which may have interrupted its
+ * holder), for the owner only where the set is thread-bound */
+static __attribute__((noinline)) int pinned_locked(struct hpm_set *s,
+                                                   int (*op)(struct hpm_set *, int64_t *),
+                                                   int64_t *values)
 {
-    struct hpm_thread *t;
     int rc;
-    if (!s || !values)
-        return HPM_EINVAL;
-    /* started by the calling thread: only it changes the set now (its
-     * exit too), the caller's lock keeps every other caller out */
-    if (!hpm__in_handler && (t = hpm__self_if_any()) != NULL && on_lists(t, s))
-        return s->c->read(s->cst, values);
     if (!hpm__in_handler)
         pthread_mutex_lock(&s->mu);
-    rc = owner_ok(s) ? hpm__set_read(s, values) : HPM_EINVAL;
+    rc = owner_ok(s) ? op(s, values) : HPM_EINVAL;
     if (!hpm__in_handler)
         pthread_mutex_unlock(&s->mu);
     return rc;
+}
+
+/* Started by the calling thread: only it changes the set now (its exit
+ * too), and the caller's lock keeps every other caller out. */
+static int pinned_own(struct hpm_set *s)
+{
+    struct hpm_thread *t;
+    return !hpm__in_handler && (t = hpm__self_if_any()) != NULL && on_lists(t, s);
+}
+
+HPM_EXPORT int hpm_read_pinned(hpm_pin_t s, int64_t *values)
+{
+    if (!s || !values)
+        return HPM_EINVAL;
+    if (pinned_own(s))
+        return s->c->read(s->cst, values);
+    return pinned_locked(s, hpm__set_read, values);
 }
 
 int hpm__set_read(struct hpm_set *s, int64_t *values)
@@ -1135,6 +1169,24 @@ static int reset_locked(struct hpm_set *s)
     return rc;
 }
 
+/* The counts since the start or the last reset, and the counts start
+ * again from that reading: one read where the component can (read_reset),
+ * else a read and a reset (and always with overflow: the reset re-arms). */
+static int read_reset_locked(struct hpm_set *s, int64_t *values)
+{
+    int rc;
+    if (s->state == HPM_SET_RUNNING && !s->n_ovf && s->c->read_reset)
+        return s->c->read_reset(s->cst, values);
+    rc = hpm__set_read(s, values);
+    return rc == HPM_OK ? reset_locked(s) : rc;
+}
+
+static int reset_op(struct hpm_set *s, int64_t *unused)
+{
+    (void)unused;
+    return reset_locked(s);
+}
+
 HPM_EXPORT int hpm_reset(int set)
 {
     int err, rc;
@@ -1144,6 +1196,29 @@ HPM_EXPORT int hpm_reset(int set)
     rc = owner_ok(s) ? reset_locked(s) : HPM_EINVAL;
     set_put(s);
     return rc;
+}
+
+HPM_EXPORT int hpm_reset_pinned(hpm_pin_t s)
+{
+    if (!s)
+        return HPM_EINVAL;
+    /* the caller's own running set without overflow: reset_locked has
+     * nothing else to do */
+    if (pinned_own(s))
+        return s->n_ovf ? reset_locked(s) : s->c->reset(s->cst);
+    return pinned_locked(s, reset_op, NULL);
+}
+
+HPM_EXPORT int hpm_read_reset_pinned(hpm_pin_t s, int64_t *values)
+{
+    if (!s || !values)
+        return HPM_EINVAL;
+    /* the caller's own running set (so without overflow where the
+     * component reads and restarts at once): straight to the component */
+    if (pinned_own(s))
+        return !s->n_ovf && s->c->read_reset ? s->c->read_reset(s->cst, values)
+                                             : read_reset_locked(s, values);
+    return pinned_locked(s, read_reset_locked, values);
 }
 
 HPM_EXPORT int hpm_accum(int set, int64_t *values)
@@ -1156,17 +1231,10 @@ HPM_EXPORT int hpm_accum(int set, int64_t *values)
     s = set_get(set, &err);
     if (!s)
         return err;
-    if (!owner_ok(s)) {
-        set_put(s);
-        return HPM_EINVAL;
-    }
-    rc = hpm__set_read(s, v);
-    if (rc == HPM_OK) {
-        for (i = 0; i < s->n; i++)
-            /* a level (resident memory) is not a count: it is not summed */
-            values[i] = (s->ev_flags[i] & HPM_EVENT_INSTANT) ? v[i] : values[i] + v[i];
-        rc = reset_locked(s);
-    }
+    rc = owner_ok(s) ? read_reset_locked(s, v) : HPM_EINVAL;
+    for (i = 0; rc == HPM_OK && i < s->n; i++)
+        /* a level (resident memory) is not a count: it is not summed */
+        values[i] = (s->ev_flags[i] & HPM_EVENT_INSTANT) ? v[i] : values[i] + v[i];
     set_put(s);
     return rc;
 }

@@ -1,296 +1,381 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * libhpm-mpi: the network unit's source of traffic. A PMPI interposition
- * library (the MPI standard's profiling interface): it defines MPI's
- * point-to-point sends and collectives, records each call, and calls the
- * PMPI_ entry that does the work. hpm count and hpm run preload it into
- * the ranks of an MPI job whose machine has a network (LD_PRELOAD under
- * valgrind; docs/mpi.md), or a program links it before libmpi.
+ * libhpm-mpi: an MPI rank's calls as the virtual PMU's network unit and the
+ * MPI profile see them. A PMPI interposition library (the MPI standard's
+ * profiling interface): bind_c.c and bind_f.c define MPI's routines under
+ * their C and Fortran names, record each call here and call the PMPI entry
+ * that does the work. hpm count and hpm run preload it into the ranks of an
+ * MPI job (LD_PRELOAD under valgrind; docs/mpi.md), or a program links it
+ * before libmpi. Natively (no virtual PMU) the calls are only passed on.
  *
- * What it records, per rank: per destination (a rank of MPI_COMM_WORLD)
- * the packets and payload bytes of the messages sent to it (the torus's
- * packet size, from HPM_MPI_TORUS), and the collective operations and the
- * bytes the rank contributed. At MPI_Finalize the ranks exchange what they
- * sent (PMPI_Allgather, not recorded), each computes its node's counters
- * with the torus model (src/net/torus.h: the packets its links carry,
- * forwarding for others included) and passes them to the virtual PMU
- * (HPM_VPMU_NET), which feeds them to the UPC as the node's network events.
- * Natively, or without HPM_MPI_TORUS, the calls are only passed on.
+ * What it records, per rank: each routine's calls, bytes, modeled cycles
+ * and host time; per destination (a rank of MPI_COMM_WORLD) the messages
+ * and payload bytes sent to it; the MPI_Pcontrol regions' counts; and, on
+ * a machine with a network (HPM_MPI_TORUS), the packets sent to each
+ * destination (the torus's packet size) and the collective operations and
+ * the bytes the rank contributed. At MPI_Finalize each rank routes what it
+ * sent with the torus model (src/net/torus.h: the packets every link
+ * carries, forwarding included; a message between two ranks of one node
+ * goes through memory, not the torus), a reduction (PMPI_Reduce_scatter,
+ * not recorded) gives the first rank of each node its node's counters, and
+ * it passes them, with the collective operations and bytes of its node's
+ * collective network (its own: the ranks of a node combine through memory
+ * first, and one of them takes part), to the virtual PMU (HPM_VPMU_NET),
+ * which feeds them to the UPC as the node's network events. Then the ranks
+ * combine everything at rank 0 (combine.c).
  *
- * HPM_MPI_TORUS="X,Y,Z,MAPPING,PACKET_BYTES" (set by hpm from the machine
- * file's [torus]).
+ * HPM_MPI_TORUS="X,Y,Z,MAPPING,PACKET_BYTES,RANKS_PER_NODE" (set by hpm
+ * from the job's torus; ranks r to r + RANKS_PER_NODE - 1 share node r /
+ * RANKS_PER_NODE). HPM_MPI_ROWS="SPEC,SPEC;SPEC;...": the report's rows,
+ * each a sum of programmed event specs, whose statistics the combine
+ * computes.
  */
 #define _GNU_SOURCE
-#include <mpi.h>
-#include <stdint.h>
+#include "hpm_mpi.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "hpm_client.h"
 #include "torus.h"
 
+struct hpm_mpi_rank hpm_mpi_me;
+#define me hpm_mpi_me
+
 static struct {
     int ready;           /* after MPI_Init: size and rank known */
     int on;              /* a torus was given */
-    int size, rank;
     struct hpm_torus_params t;
-    uint64_t *packets, *bytes; /* per destination world rank */
+    uint64_t *packets;   /* per destination world rank */
     uint64_t coll_ops, coll_bytes;
-    MPI_Group world;
-} st;
+} net;
+
+/* Whether calls are recorded: under the virtual PMU (asked once, so that
+ * MPI_Init's own time counts), until MPI_Finalize's combine. */
+static int recording(void)
+{
+    static int asked;
+    if (!asked) {
+        asked = 1;
+        me.tool = HPM_VPMU_IS_RUNNING() != 0;
+    }
+    return me.tool;
+}
+
+/* The core kind every code of row_code[from, to) counts, or -1 (a node
+ * kind, or codes of more than one kind). */
+static int row_kind(unsigned from, unsigned to)
+{
+    unsigned kind, k, first = 0;
+    int core;
+    for (k = from; k < to; k++) {
+        if (hpm_catalog_spec_decode(me.codes[me.row_code[k]], &kind, &core, NULL) != 0 ||
+            kind >= HPM_K_CORE_COUNT || (k > from && kind != first))
+            return -1;
+        first = kind;
+    }
+    return to > from ? (int)first : -1;
+}
+
+/* HPM_MPI_ROWS: each row's codes as indices into me.codes. 0, or -1 (no
+ * rows: the combine gives no statistics). */
+static int parse_rows(const char *e)
+{
+    unsigned n = 1, k = 0, r = 0;
+    const char *p;
+    char *end;
+    if (!e || !*e)
+        return -1;
+    for (p = e; *p; p++)
+        n += *p == ',' || *p == ';';
+    if (!(me.row_code = calloc(n, sizeof *me.row_code)) ||
+        !(me.row_start = calloc(n + 1, sizeof *me.row_start)) ||
+        !(me.row_kind = calloc(n, sizeof *me.row_kind)))
+        return -1;
+    for (p = e;; p = end + 1) {
+        unsigned long spec = strtoul(p, &end, 10), i;
+        if (end == p || r >= HPM_MPI_MAX_ROWS)
+            return -1;
+        for (i = 0; i < me.ncodes && me.codes[i] != spec; i++)
+            ;
+        if (i == me.ncodes)
+            return -1; /* not programmed */
+        me.row_code[k++] = (unsigned)i;
+        if (*end != ',')
+            me.row_kind[r] = row_kind(me.row_start[r], k), me.row_start[++r] = k;
+        if (!*end)
+            break;
+        if (*end != ',' && *end != ';')
+            return -1;
+    }
+    me.nrows = r;
+    return 0;
+}
+
+/* The programmed events and their counts at MPI_Init. */
+static void setup_counts(void)
+{
+    long n = HPM_VPMU_EVENTS((uint32_t *)NULL, 0);
+    if (n <= 0 || !(me.codes = calloc((size_t)n, sizeof *me.codes)) ||
+        !(me.at_init = calloc((size_t)n, sizeof *me.at_init)))
+        return;
+    if (HPM_VPMU_EVENTS(me.codes, n) != n ||
+        HPM_VPMU_READ_EVENTS(me.at_init, n, HPM_VPMU_SCOPE_NODE) != n)
+        return;
+    me.ncodes = (unsigned)n;
+    if (parse_rows(getenv("HPM_MPI_ROWS")) != 0)
+        me.nrows = 0;
+}
+
+static void setup_net(void)
+{
+    const char *e = getenv("HPM_MPI_TORUS");
+    unsigned x, y, z, pkt, rpn = 1;
+    char map[4];
+    if (!e || sscanf(e, "%u,%u,%u,%3[XYZxyz],%u,%u", &x, &y, &z, map, &pkt, &rpn) < 5 ||
+        rpn < 1)
+        return;
+    me.rpn = rpn;
+    memset(&net.t, 0, sizeof net.t);
+    net.t.x = x;
+    net.t.y = y;
+    net.t.z = z;
+    memcpy(net.t.mapping, map, sizeof map);
+    net.t.packet_bytes = pkt;
+    if (hpm_torus_check(&net.t) != 0 ||
+        hpm_torus_nodes(&net.t) != ((uint32_t)me.size + rpn - 1) / rpn) {
+        /* hpm checked it against the job's size before starting the rank */
+        fprintf(stderr, "libhpm-mpi: HPM_MPI_TORUS=%s does not fit a job of %d ranks: "
+                        "no network counts\n", e, me.size);
+        return;
+    }
+    if ((net.packets = calloc((size_t)me.size, sizeof *net.packets)))
+        net.on = 1;
+}
+
+/* A rank that exits without MPI_Finalize (exit() after its work, as
+ * PAPI's test_pass does; Open MPI allows it with
+ * orte_allowed_exit_without_sync) still takes its part in the collectives
+ * the other ranks' MPI_Finalize waits in: the network and the combine, on
+ * the library's own communicator. */
+static void at_exit(void)
+{
+    int init = 0, fin = 0;
+    if (me.tool && PMPI_Initialized(&init) == MPI_SUCCESS && init &&
+        PMPI_Finalized(&fin) == MPI_SUCCESS && !fin)
+        hpm_mpi_finishing();
+}
 
 static void setup(void)
 {
-    const char *e = getenv("HPM_MPI_TORUS");
-    unsigned x, y, z, pkt;
-    char map[4];
-    if (st.ready)
+    if (net.ready)
         return;
-    st.ready = 1;
-    if (PMPI_Comm_size(MPI_COMM_WORLD, &st.size) != MPI_SUCCESS ||
-        PMPI_Comm_rank(MPI_COMM_WORLD, &st.rank) != MPI_SUCCESS)
-        return;
-    if (!e || sscanf(e, "%u,%u,%u,%3[XYZxyz],%u", &x, &y, &z, map, &pkt) != 5)
-        return;
-    memset(&st.t, 0, sizeof st.t);
-    st.t.x = x;
-    st.t.y = y;
-    st.t.z = z;
-    memcpy(st.t.mapping, map, sizeof map);
-    st.t.packet_bytes = pkt;
-    if (hpm_torus_check(&st.t) != 0 || hpm_torus_nodes(&st.t) != (uint32_t)st.size) {
-        /* hpm checked it against the job's size before starting the rank */
-        fprintf(stderr, "libhpm-mpi: HPM_MPI_TORUS=%s does not fit a job of %d ranks: "
-                        "no network counts\n", e, st.size);
+    net.ready = 1;
+    me.rpn = 1;
+    if (!recording() || PMPI_Comm_size(MPI_COMM_WORLD, &me.size) != MPI_SUCCESS ||
+        PMPI_Comm_rank(MPI_COMM_WORLD, &me.rank) != MPI_SUCCESS ||
+        PMPI_Comm_group(MPI_COMM_WORLD, &me.world) != MPI_SUCCESS ||
+        PMPI_Comm_dup(MPI_COMM_WORLD, &me.comm) != MPI_SUCCESS) {
+        me.tool = 0;
         return;
     }
-    st.packets = calloc((size_t)st.size, sizeof *st.packets);
-    st.bytes = calloc((size_t)st.size, sizeof *st.bytes);
-    if (!st.packets || !st.bytes ||
-        PMPI_Comm_group(MPI_COMM_WORLD, &st.world) != MPI_SUCCESS) {
-        free(st.packets);
-        free(st.bytes);
-        st.packets = st.bytes = NULL;
+    atexit(at_exit);
+    me.msgs = calloc((size_t)me.size, sizeof *me.msgs);
+    me.bytes = calloc((size_t)me.size, sizeof *me.bytes);
+    if (!me.msgs || !me.bytes) {
+        me.tool = 0;
         return;
     }
-    st.on = 1;
+    setup_counts();
+    setup_net();
 }
 
-static uint64_t payload(int count, MPI_Datatype type)
+int hpm_mpi_comm_size(MPI_Comm comm)
+{
+    int n = 0;
+    return PMPI_Comm_size(comm, &n) == MPI_SUCCESS && n > 0 ? n : 0;
+}
+
+uint64_t hpm_mpi_payload(int count, MPI_Datatype type)
 {
     int size = 0;
-    if (count <= 0 || PMPI_Type_size(type, &size) != MPI_SUCCESS || size <= 0)
+    /* natively nothing is recorded: the call costs no more than a test */
+    if (!me.tool || count <= 0 || PMPI_Type_size(type, &size) != MPI_SUCCESS || size <= 0)
         return 0;
     return (uint64_t)count * (uint64_t)size;
 }
 
-/* A message of count x type to dest of comm. */
-static void sent(int count, MPI_Datatype type, int dest, MPI_Comm comm)
+uint64_t hpm_mpi_payload_v(const int *counts, MPI_Datatype type, MPI_Comm comm)
+{
+    int n = counts && me.tool ? hpm_mpi_comm_size(comm) : 0, i;
+    uint64_t b = 0;
+    for (i = 0; i < n; i++)
+        b += hpm_mpi_payload(counts[i], type);
+    return b;
+}
+
+/* The calling thread's modeled cycles (0 when CYCLES is not counted). */
+static uint64_t thread_cycles(void)
+{
+    uint64_t k[HPM_K_CYCLES + 1];
+    return HPM_VPMU_READ_KINDS(k, HPM_K_CYCLES + 1) == HPM_K_CYCLES + 1 ? k[HPM_K_CYCLES] : 0;
+}
+
+void hpm_mpi_enter(struct hpm_mpi_call *c)
+{
+    long ns;
+    c->cycles = c->ns = 0;
+    if (!recording())
+        return;
+    c->cycles = thread_cycles();
+    ns = HPM_VPMU_CLOCK(CLOCK_MONOTONIC);
+    c->ns = ns > 0 ? (uint64_t)ns : 0;
+}
+
+void hpm_mpi_done(const struct hpm_mpi_call *c, enum hpm_mpi_routine r, uint64_t bytes)
+{
+    uint64_t *p = me.prof[r];
+    long ns;
+    if (!recording())
+        return;
+    ns = HPM_VPMU_CLOCK(CLOCK_MONOTONIC);
+    p[HPM_MPI_CALLS]++;
+    p[HPM_MPI_BYTES] += bytes;
+    p[HPM_MPI_CYCLES] += thread_cycles() - c->cycles;
+    p[HPM_MPI_NS] += ns > 0 && (uint64_t)ns > c->ns ? (uint64_t)ns - c->ns : 0;
+}
+
+/* dest of comm as a rank of MPI_COMM_WORLD, or -1 */
+static int world_rank(int dest, MPI_Comm comm)
 {
     int world = dest;
-    uint64_t b;
-    if (!st.ready)
-        setup();
-    if (!st.on || dest < 0 || dest == MPI_PROC_NULL)
-        return;
+    MPI_Group g;
+    if (dest < 0 || dest == MPI_PROC_NULL)
+        return -1;
     if (comm != MPI_COMM_WORLD) {
-        MPI_Group g;
         if (PMPI_Comm_group(comm, &g) != MPI_SUCCESS)
-            return;
-        if (PMPI_Group_translate_ranks(g, 1, &dest, st.world, &world) != MPI_SUCCESS)
+            return -1;
+        if (PMPI_Group_translate_ranks(g, 1, &dest, me.world, &world) != MPI_SUCCESS)
             world = MPI_UNDEFINED;
         PMPI_Group_free(&g);
     }
-    if (world < 0 || world >= st.size || world == MPI_UNDEFINED)
+    return world < 0 || world >= me.size || world == MPI_UNDEFINED ? -1 : world;
+}
+
+void hpm_mpi_sent(const struct hpm_mpi_call *c, enum hpm_mpi_routine r, int count,
+                  MPI_Datatype type, int dest, MPI_Comm comm)
+{
+    uint64_t b;
+    int world;
+    if (!recording())
         return;
-    b = payload(count, type);
-    st.packets[world] += hpm_torus_packets(&st.t, b);
-    st.bytes[world] += b;
-}
-
-static void collective(uint64_t bytes)
-{
-    if (!st.ready)
-        setup();
-    if (!st.on)
+    b = hpm_mpi_payload(count, type);
+    hpm_mpi_done(c, r, b);
+    if ((world = world_rank(dest, comm)) < 0)
         return;
-    st.coll_ops++;
-    st.coll_bytes += bytes;
+    me.msgs[world]++;
+    me.bytes[world] += b;
+    if (net.on)
+        net.packets[world] += hpm_torus_packets(&net.t, b);
 }
 
-/* ------------------------------------------------------------ point to point */
-
-int MPI_Init(int *argc, char ***argv)
+void hpm_mpi_collective(const struct hpm_mpi_call *c, enum hpm_mpi_routine r, uint64_t bytes)
 {
-    int rc = PMPI_Init(argc, argv);
-    if (rc == MPI_SUCCESS)
-        setup();
-    return rc;
+    hpm_mpi_done(c, r, bytes);
+    if (!net.on)
+        return;
+    net.coll_ops++;
+    net.coll_bytes += bytes;
 }
 
-int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+void hpm_mpi_started(void)
 {
-    int rc = PMPI_Init_thread(argc, argv, required, provided);
-    if (rc == MPI_SUCCESS)
-        setup();
-    return rc;
+    setup();
 }
 
-int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+/* ------------------------------------------------------------ regions */
+
+static struct hpm_mpi_region *region(const char *name)
 {
-    sent(count, type, dest, comm);
-    return PMPI_Send(buf, count, type, dest, tag, comm);
+    unsigned i;
+    for (i = 0; i < me.nreg; i++)
+        if (strcmp(me.reg[i].name, name) == 0)
+            return &me.reg[i];
+    if (me.nreg == HPM_MPI_MAX_REGIONS || strlen(name) >= HPM_MPI_REGION_NAME) {
+        me.reg_dropped++;
+        return NULL;
+    }
+    snprintf(me.reg[me.nreg].name, HPM_MPI_REGION_NAME, "%s", name);
+    return &me.reg[me.nreg++];
 }
 
-int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+void hpm_mpi_pcontrol(int level, const char *name)
 {
-    sent(count, type, dest, comm);
-    return PMPI_Ssend(buf, count, type, dest, tag, comm);
-}
-
-int MPI_Bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
-{
-    sent(count, type, dest, comm);
-    return PMPI_Bsend(buf, count, type, dest, tag, comm);
-}
-
-int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
-{
-    sent(count, type, dest, comm);
-    return PMPI_Rsend(buf, count, type, dest, tag, comm);
-}
-
-int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
-              MPI_Request *req)
-{
-    sent(count, type, dest, comm);
-    return PMPI_Isend(buf, count, type, dest, tag, comm, req);
-}
-
-int MPI_Issend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
-               MPI_Request *req)
-{
-    sent(count, type, dest, comm);
-    return PMPI_Issend(buf, count, type, dest, tag, comm, req);
-}
-
-int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int stag,
-                 void *rbuf, int rcount, MPI_Datatype rtype, int source, int rtag, MPI_Comm comm,
-                 MPI_Status *status)
-{
-    sent(scount, stype, dest, comm);
-    return PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag,
-                         comm, status);
-}
-
-int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int stag, int source,
-                         int rtag, MPI_Comm comm, MPI_Status *status)
-{
-    sent(count, type, dest, comm);
-    return PMPI_Sendrecv_replace(buf, count, type, dest, stag, source, rtag, comm, status);
-}
-
-/* ------------------------------------------------------------ collectives */
-
-int MPI_Barrier(MPI_Comm comm)
-{
-    collective(0);
-    return PMPI_Barrier(comm);
-}
-
-int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
-{
-    collective(payload(count, type));
-    return PMPI_Bcast(buf, count, type, root, comm);
-}
-
-int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, int root,
-               MPI_Comm comm)
-{
-    collective(payload(count, type));
-    return PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm);
-}
-
-int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
-                  MPI_Comm comm)
-{
-    collective(payload(count, type));
-    return PMPI_Allreduce(sbuf, rbuf, count, type, op, comm);
-}
-
-int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-               MPI_Datatype rtype, int root, MPI_Comm comm)
-{
-    collective(payload(scount, stype));
-    return PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
-}
-
-int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                MPI_Datatype rtype, int root, MPI_Comm comm)
-{
-    collective(payload(rcount, rtype));
-    return PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
-}
-
-int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                  MPI_Datatype rtype, MPI_Comm comm)
-{
-    collective(payload(scount, stype));
-    return PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
-}
-
-int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                 MPI_Datatype rtype, MPI_Comm comm)
-{
-    int n = 0;
-    PMPI_Comm_size(comm, &n);
-    collective(payload(scount, stype) * (uint64_t)(n > 0 ? n : 0));
-    return PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+    struct hpm_mpi_region *g;
+    long entries;
+    if (!me.tool || (level != 1 && level != -1))
+        return;
+    if (!name || !*name)
+        name = "pcontrol";
+    if (level == 1) {
+        (void)HPM_VPMU_REGION_BEGIN(name);
+        return;
+    }
+    if (HPM_VPMU_REGION_END(name) != HPM_VPMU_OK || !(g = region(name)))
+        return;
+    entries = HPM_VPMU_REGION_READ(name, g->kinds, HPM_K_CORE_COUNT);
+    if (entries >= 0)
+        g->entries = (uint64_t)entries;
 }
 
 /* ------------------------------------------------------------ the end */
 
-/* Every rank's sends, gathered; this node's counters to the virtual PMU. */
-static void report(void)
+/* Each rank routes its own messages over the torus into every node's
+ * counters; a reduction sums them, giving each node's first rank its node's
+ * (O(nodes) words per rank), which it passes to the virtual PMU with its
+ * collectives. */
+static void report_net(void)
 {
-    size_t n = (size_t)st.size, i, j;
-    uint64_t *all = NULL, *counters = NULL, *mine;
-    if (!st.on)
-        return;
-    all = malloc(2 * n * n * sizeof *all);
-    counters = calloc(n, HPM_NET_COUNTERS * sizeof *counters);
-    mine = malloc(2 * n * sizeof *mine);
-    if (all && counters && mine) {
-        memcpy(mine, st.packets, n * sizeof *mine);
-        memcpy(mine + n, st.bytes, n * sizeof *mine);
-        if (PMPI_Allgather(mine, (int)(2 * n), MPI_UINT64_T, all, (int)(2 * n), MPI_UINT64_T,
-                           MPI_COMM_WORLD) == MPI_SUCCESS) {
-            for (i = 0; i < n; i++)
-                for (j = 0; j < n; j++)
-                    if (all[i * 2 * n + j])
-                        hpm_torus_route(&st.t, (uint32_t)i, (uint32_t)j, all[i * 2 * n + j],
-                                        all[i * 2 * n + n + j], counters);
-            counters[(size_t)st.rank * HPM_NET_COUNTERS + HPM_NET_COLL_OPS] = st.coll_ops;
-            counters[(size_t)st.rank * HPM_NET_COUNTERS + HPM_NET_COLL_BYTES] = st.coll_bytes;
-            (void)HPM_VPMU_NET(counters + (size_t)st.rank * HPM_NET_COUNTERS, HPM_NET_COUNTERS);
+    uint32_t nodes = hpm_torus_nodes(&net.t), at = (uint32_t)me.rank / me.rpn;
+    uint64_t *counters = calloc(nodes, HPM_NET_COUNTERS * sizeof *counters);
+    uint64_t mine[HPM_NET_COUNTERS];
+    int *share = calloc((size_t)me.size, sizeof *share), r,
+        first = me.rank % (int)me.rpn == 0;
+    if (counters && share) {
+        for (r = 0; r < me.size; r++) {
+            share[r] = r % (int)me.rpn == 0 ? HPM_NET_COUNTERS : 0;
+            if (net.packets[r])
+                hpm_torus_route(&net.t, at, (uint32_t)r / me.rpn, net.packets[r], me.bytes[r],
+                                counters);
         }
+        if (first) {
+            counters[(size_t)at * HPM_NET_COUNTERS + HPM_NET_COLL_OPS] += net.coll_ops;
+            counters[(size_t)at * HPM_NET_COUNTERS + HPM_NET_COLL_BYTES] += net.coll_bytes;
+        }
+        if (PMPI_Reduce_scatter(counters, mine, share, MPI_UINT64_T, MPI_SUM, me.comm) ==
+                MPI_SUCCESS && first)
+            (void)HPM_VPMU_NET(mine, HPM_NET_COUNTERS);
     }
-    free(all);
     free(counters);
-    free(mine);
+    free(share);
 }
 
-int MPI_Finalize(void)
+void hpm_mpi_finishing(void)
 {
-    if (!st.ready)
+    if (!net.ready)
         setup();
-    report();
-    if (st.on)
-        PMPI_Group_free(&st.world);
-    free(st.packets);
-    free(st.bytes);
-    st.packets = st.bytes = NULL;
-    st.on = 0;
-    return PMPI_Finalize();
+    if (!me.tool)
+        return;
+    if (net.on)
+        report_net();
+    if (getenv("HPM_MPI_ROWS"))
+        hpm_mpi_combine(); /* hpm count's report wants it (hpm run's does not) */
+    PMPI_Group_free(&me.world);
+    PMPI_Comm_free(&me.comm);
+    free(net.packets);
+    net.packets = NULL;
+    net.on = 0;
+    me.tool = 0; /* what MPI_Finalize does is no more the job's */
 }

@@ -423,18 +423,27 @@ static int check_all(struct parser *ps, struct hpm_machine *m)
                     "of sets",
                     m->branch.btb_entries, m->branch.btb_assoc);
     if (ps->section_line[SECTION_TORUS]) {
-        /* [torus]: all three dimensions, a permutation of X, Y, Z */
+        /* [torus]: all three dimensions or none (an MPI job's node count
+         * picks them), a permutation of X, Y, Z */
         unsigned first = line_of(ps, "torus", "x");
-        if (!m->torus.x || !m->torus.y || !m->torus.z)
+        struct hpm_torus_params probe = m->torus;
+        if (!m->torus.x && !m->torus.y && !m->torus.z) {
+            m->torus.job_shape = 1;
+            m->torus.line = ps->section_line[SECTION_TORUS];
+            probe.x = probe.y = probe.z = 1;
+        } else if (!m->torus.x || !m->torus.y || !m->torus.z)
             return fail(ps, first ? first : ps->section_line[SECTION_TORUS],
-                        HPM_MACHINE_EGEOMETRY, "[torus] needs x, y and z (nodes per dimension)");
-        if (hpm_torus_check(&m->torus) != 0)
+                        HPM_MACHINE_EGEOMETRY,
+                        "[torus] needs x, y and z (nodes per dimension), or none of them "
+                        "(the job's node count picks the shape)");
+        if (hpm_torus_check(&probe) != 0)
             return fail(ps, line_of(ps, "torus", "mapping") ? line_of(ps, "torus", "mapping")
                                                             : first,
                         HPM_MACHINE_EGEOMETRY,
                         "[torus] mapping '%s' must order X, Y and Z (XYZ: X varies fastest), "
                         "and x*y*z at most 1048576 nodes", m->torus.mapping);
-        m->torus.line = first;
+        if (!m->torus.job_shape)
+            m->torus.line = first;
     }
     if (m->hier.prefetch.streams && m->hier.l2.size == 0)
         return fail(ps, line_of(ps, "prefetch", "streams"), HPM_MACHINE_EGEOMETRY,

@@ -74,11 +74,18 @@ struct hpm_hier {
      * the coherent path are of other lines, and a word of 512 bytes that
      * stay in the host's L1 answers them instead of the table's slot */
     uint64_t coh_line_bits[64];
+    /* Coherence in modeled time (hpm_hier_coh_defer): the contended lines'
+     * accesses take the private path when they are made, and the caller
+     * replays them in the cores' time order (hpm_hier_coh_replay). Per
+     * table slot, the cores that hold the line and the one that holds it
+     * modified, as the replay leaves them. */
+    uint32_t coh_defer;
+    uint64_t *coh_held, *coh_owner;
     uint64_t coh_sum_mask, coh_sum_new, coh_sum_limit;
 };
 
 struct layout {
-    size_t cache, pf, cs, coh, gen, sum, lines, masks, pfs, caches, total;
+    size_t cache, pf, cs, coh, gen, sum, lines, masks, held, pfs, caches, total;
     uint64_t sum_entries; /* 0: no sharers summary */
     size_t l1i, l1d, l2, l3; /* bytes per instance */
     uint32_t n_l2, n_l3;
@@ -135,7 +142,8 @@ static int layout_of(const struct hpm_hier_params *p, struct layout *l)
     }
     l->lines = l->sum + l->sum_entries * sizeof(uint64_t);
     l->masks = l->lines + (l->sum_entries ? HPM__COH_LINES_CAP * sizeof(struct hpm_coh_line) : 0);
-    l->pfs = l->masks + (l->sum_entries ? (size_t)HPM__COH_LINES_CAP * n * HPM__COH_CORE_WORDS * sizeof(uint64_t) : 0);
+    l->held = l->masks + (l->sum_entries ? (size_t)HPM__COH_LINES_CAP * n * HPM__COH_CORE_WORDS * sizeof(uint64_t) : 0);
+    l->pfs = l->held + (l->sum_entries ? 2 * HPM__COH_LINES_CAP * sizeof(uint64_t) : 0);
     l->caches = l->pfs + (p->prefetch.streams ? l->n_l2 * HPM__ALIGN8(sizeof(struct hpm_pf)) : 0);
     l->total = l->caches + n * (l->l1i + l->l1d) + l->n_l2 * l->l2 + l->n_l3 * l->l3;
     return HPM_MODEL_OK;
@@ -182,6 +190,7 @@ int hpm_hier_init(struct hpm_hier **out, const struct hpm_hier_params *p, void *
     h->coh_sum = 0;
     h->coh_lines = 0;
     h->coh_mask = 0;
+    h->coh_held = h->coh_owner = 0;
     if (l.sum_entries) {
         h->coh_sum = (uint64_t *)(base + l.sum);
         hpm__zero(h->coh_sum, l.sum_entries * sizeof(uint64_t));
@@ -194,7 +203,10 @@ int hpm_hier_init(struct hpm_hier **out, const struct hpm_hier_params *p, void *
         hpm__zero(h->coh_lines, HPM__COH_LINES_CAP * sizeof(struct hpm_coh_line));
         hpm__zero(h->coh_mask, (size_t)HPM__COH_LINES_CAP * p->cores * HPM__COH_CORE_WORDS *
                                    sizeof(uint64_t));
+        h->coh_held = (uint64_t *)(base + l.held);
+        h->coh_owner = h->coh_held + HPM__COH_LINES_CAP;
     }
+    h->coh_defer = 0;
     h->coh_nlines = 0;
     h->coh_lines_dropped = 0;
     hpm__zero(h->coh_line_bits, sizeof h->coh_line_bits);
@@ -630,15 +642,37 @@ static struct hpm_coh_line *coh_line_slot(struct hpm_hier *h, uint64_t a)
     return &h->coh_lines[i];
 }
 
+/* A line enters the table (slot i) at an access of core (a store when
+ * write), its requests made: the cores that hold it after the access, and
+ * its owner, as a replay in modeled time starts from them. */
+static void coh_line_holders(struct hpm_hier *h, uint32_t i, uint32_t core, uint64_t line,
+                             unsigned write)
+{
+    uint32_t d;
+    uint64_t held = (uint64_t)1 << core, owner = write ? held : 0;
+    for (d = 0; d < h->p.cores; d++) {
+        const uint64_t *w = d == core ? 0 : coh_find(h->cache[d][1], line << 1);
+        if (w) {
+            held |= (uint64_t)1 << d;
+            if (*w & 1)
+                owner |= (uint64_t)1 << d;
+        }
+    }
+    h->coh_held[i] = held;
+    h->coh_owner[i] = owner;
+}
+
 /* An access of core to bytes [addr, addr+size) reached line on the coherent
  * path; inv lines were invalidated by it, miss: it was a coherence miss on
  * it. */
+static void coh_line_add(struct hpm_hier *h, struct hpm_coh_line *e, uint32_t core,
+                         uint64_t addr, uint32_t size, unsigned rw, unsigned inv, unsigned miss);
+
 static void coh_line_note(struct hpm_hier *h, uint32_t core, uint64_t line, uint64_t addr,
                           uint32_t size, unsigned write, unsigned inv, unsigned miss)
 {
     uint32_t bits = h->cache[core][1]->line_bits, g = bits > 6 ? bits - 6 : 0;
-    uint64_t base = line << bits, a = base, lo, hi, end, m;
-    uint64_t b0, b1, *w;
+    uint64_t a = line << bits;
     struct hpm_coh_line *e;
     uint64_t hb = hpm__fib_hash(line, 64 - 12);
     if (!a || (!inv && !miss && !(h->coh_line_bits[hb >> 6] >> (hb & 63) & 1)))
@@ -656,7 +690,19 @@ static void coh_line_note(struct hpm_hier *h, uint32_t core, uint64_t line, uint
         e->line_bytes = (uint32_t)1 << bits;
         e->granule = (uint32_t)1 << g;
         h->coh_nlines++;
+        coh_line_holders(h, (uint32_t)(e - h->coh_lines), core, line, write);
     }
+    coh_line_add(h, e, core, addr, size, write ? 2u : 1u, inv, miss);
+}
+
+/* What an access of core to bytes [addr, addr+size) adds to the kept line
+ * e: its misses and invalidations, its bytes (rw: 1 read, 2 written, 3
+ * both), the sharing of its miss. */
+static void coh_line_add(struct hpm_hier *h, struct hpm_coh_line *e, uint32_t core,
+                         uint64_t addr, uint32_t size, unsigned rw, unsigned inv, unsigned miss)
+{
+    uint32_t bits = h->cache[core][1]->line_bits, g = bits > 6 ? bits - 6 : 0;
+    uint64_t base = e->addr, lo, hi, end, m, b0, b1, *w;
     e->coh_misses += miss;
     e->invalidations += inv;
     end = addr + (size ? size - 1u : 0u);
@@ -666,7 +712,10 @@ static void coh_line_note(struct hpm_hier *h, uint32_t core, uint64_t line, uint
     b1 = (hi - base) >> g;
     m = (b1 == 63 ? ~(uint64_t)0 : ((uint64_t)1 << (b1 + 1)) - 1) & ~(((uint64_t)1 << b0) - 1);
     w = h->coh_mask + ((size_t)(e - h->coh_lines) * h->p.cores + core) * HPM__COH_CORE_WORDS;
-    w[write ? 1 : 0] |= m;
+    if (rw & 1)
+        w[0] |= m;
+    if (rw & 2)
+        w[1] |= m;
     w[2] += miss;
     w[3] += inv;
     if (miss) {
@@ -675,13 +724,32 @@ static void coh_line_note(struct hpm_hier *h, uint32_t core, uint64_t line, uint
         w[5] += (w[4] & m) != 0;
         w[4] = 0;
     }
-    if (write) {
+    if (rw & 2) {
         uint64_t *o = h->coh_mask + (size_t)(e - h->coh_lines) * h->p.cores * HPM__COH_CORE_WORDS;
         uint32_t c;
         for (c = 0; c < h->p.cores; c++, o += HPM__COH_CORE_WORDS)
             if (c != core)
                 o[4] |= m;
     }
+}
+
+/* Whether line (a line number of the L1Ds) may be in the contended lines'
+ * table: the bit of its hash (none set: no line is there). */
+static inline int coh_line_maybe(const struct hpm_hier *h, uint64_t line)
+{
+    uint64_t hb = hpm__fib_hash(line, 64 - 12);
+    return (int)(h->coh_line_bits[hb >> 6] >> (hb & 63) & 1);
+}
+
+/* The table slot of line (a line number of the L1Ds), or -1 when the line
+ * is not kept: the bit of its hash answers most look-ups. */
+static inline int32_t coh_line_index(struct hpm_hier *h, uint64_t line)
+{
+    const struct hpm_coh_line *e;
+    if (!coh_line_maybe(h, line))
+        return -1;
+    e = coh_line_slot(h, line << h->cache[0][1]->line_bits);
+    return e->addr ? (int32_t)(e - h->coh_lines) : -1;
 }
 
 /* A data access of a coherent node: per line of the L1D, first what the
@@ -722,6 +790,15 @@ static __attribute__((noinline)) int hier_coherent(struct hpm_hier *h, uint32_t 
                 coh_miss = miss = 1;
             }
         }
+        if (h->coh_defer && coh_line_index(h, line) >= 0) {
+            /* in modeled time: the replay makes its requests; a marker
+             * left from before it was kept was a coherence miss here */
+            if (miss)
+                coh_line_note(h, core, line, addr, size, write, 0, miss);
+            if (line == last)
+                break;
+            continue;
+        }
         if (write) {
             if (!w || !(*w & 1))
                 inv = coh_request(h, core, line, 1);
@@ -743,6 +820,82 @@ static __attribute__((noinline)) int hier_coherent(struct hpm_hier *h, uint32_t 
         for (line = first; line <= last; line++)
             coh_sum_note(h, core, line);
     return served;
+}
+
+/* A coherence miss that the replay finds for an access that hit when it
+ * was made: the L1 missed, the line comes from below (the L1's contents
+ * stay as the access left them). Returns the level that served it. */
+static int coh_replay_miss(struct hpm_hier *h, uint32_t core, int kind, uint64_t addr,
+                           uint32_t size)
+{
+    struct hpm_cache *l1 = h->cache[core][1];
+    (&l1->st.read_misses)[3 * (kind == HPM_STORE)]++;
+    h->coh[core].coh_misses++;
+    return hier_miss(h, core, kind, addr, size, 1, l1);
+}
+
+int hpm_hier_coh_replay(struct hpm_hier *h, uint32_t slot, uint32_t core, int kind,
+                        uint64_t addr, uint32_t size, int hit)
+{
+    struct hpm_coh_line *e = &h->coh_lines[slot];
+    uint32_t d;
+    uint64_t bit = (uint64_t)1 << core, *held = &h->coh_held[slot], *owner = &h->coh_owner[slot];
+    uint64_t lo = addr > e->addr ? addr : e->addr, others;
+    unsigned write = kind != HPM_LOAD, inv = 0, miss = 0, moved = 0;
+    int served = HPM_SERVED_L1;
+    if (!(*held & bit)) {
+        /* it fetches the line: a coherence miss when its copy was there
+         * when the access was made (another core's store invalidated it
+         * since); a read leaves a modified copy clean (under MESI it takes
+         * it from its owner), a store's request below takes it */
+        moved = 1;
+        if (hit) {
+            miss = 1;
+            served = coh_replay_miss(h, core, kind == HPM_STORE ? HPM_STORE : HPM_LOAD, lo, 1);
+        }
+        others = *held & ~bit;
+        if (!write && h->p.coherence == HPM_COH_MESI) {
+            h->coh[core].requests++;
+            for (d = 0; others >> d; d++)
+                if (others >> d & 1) {
+                    h->coh[d].snoops++;
+                    h->coh[d].interventions += *owner >> d & 1;
+                }
+        }
+        if (!write)
+            *owner = 0;
+        *held |= bit;
+    }
+    if (write && !(*owner & bit)) {
+        /* a store to a line not held modified: the other copies go */
+        moved = 1;
+        others = *held & ~bit;
+        h->coh[core].requests++;
+        for (d = 0; others >> d; d++)
+            if (others >> d & 1) {
+                h->coh[d].snoops++;
+                h->coh[d].invalidations++;
+                if (h->p.coherence == HPM_COH_MESI)
+                    h->coh[d].interventions += *owner >> d & 1;
+                inv++;
+            }
+        *held = *owner = bit;
+    }
+    if (moved)
+        coh_line_add(h, e, core, addr, size, (kind != HPM_STORE) | (write << 1), inv, miss);
+    return served;
+}
+
+int32_t hpm_hier_coh_line_index(struct hpm_hier *h, uint64_t addr)
+{
+    if (!h->coh_lines)
+        return -1;
+    return coh_line_index(h, addr >> h->cache[0][1]->line_bits);
+}
+
+void hpm_hier_coh_defer(struct hpm_hier *h)
+{
+    h->coh_defer = h->coh_lines != 0;
 }
 
 static inline __attribute__((always_inline)) int

@@ -271,6 +271,25 @@ struct hpm_coh_line_core {
 /* The i-th contended line's per-core shares (out: one per core of the
  * node); they add up to the line's coh_misses and invalidations. */
 int hpm_hier_coh_line_cores(const struct hpm_hier *h, uint32_t i, struct hpm_coh_line_core *out);
+/* Coherence in modeled time. After hpm_hier_coh_defer (on a node that
+ * keeps contended lines), an access to a kept line takes the private path
+ * (what its core's L1D holds decides hit or miss; no request, no other
+ * core's copy changes), and the caller hands each such access, with
+ * whether it hit, to hpm_hier_coh_replay in the order of the cores'
+ * modeled time: the replay keeps which cores hold the line and which one
+ * holds it modified, makes the requests (invalidations, snoops, MESI's
+ * interventions), notes the line's bytes and classifies its misses, and
+ * charges a coherence miss where an access hit its own copy but another
+ * core's store had taken the line since its previous access: the L1 miss
+ * and the fill from below (served counts, prefetches, DDR) are counted then.
+ * kind HPM_COH_LOAD_STORE is a load and then a store of the same bytes.
+ * Returns the level that served such a miss, else HPM_SERVED_L1.
+ * hpm_hier_coh_line_index gives a kept line's slot (-1: not kept). */
+#define HPM_COH_LOAD_STORE HPM_ACCESS_KINDS
+void hpm_hier_coh_defer(struct hpm_hier *h);
+int32_t hpm_hier_coh_line_index(struct hpm_hier *h, uint64_t addr);
+int hpm_hier_coh_replay(struct hpm_hier *h, uint32_t slot, uint32_t core, int kind,
+                        uint64_t addr, uint32_t size, int hit);
 /* A number that changes whenever another core's access changed this core's
  * L1D (an invalidation, a modified line made clean): a caller that keeps
  * facts about the L1D's lines (the vpmu tool's sure-hit filter) drops them

@@ -9,6 +9,32 @@ static void dims_of(const struct hpm_torus_params *t, uint32_t d[3])
     d[2] = t->z;
 }
 
+int hpm_torus_shape(struct hpm_torus_params *t, uint32_t nodes)
+{
+    uint32_t x, y, z, best[3] = {0, 0, 0};
+    if (nodes == 0 || nodes > HPM_TORUS_MAX_NODES)
+        return -1;
+    /* z <= y <= x: z up to the cube root, y up to the square root of the rest */
+    for (z = 1; (uint64_t)z * z * z <= nodes; z++) {
+        if (nodes % z)
+            continue;
+        for (y = z; (uint64_t)y * y <= nodes / z; y++) {
+            if ((nodes / z) % y)
+                continue;
+            x = nodes / z / y;
+            if (!best[0] || x < best[0] || (x == best[0] && z > best[2])) {
+                best[0] = x;
+                best[1] = y;
+                best[2] = z;
+            }
+        }
+    }
+    t->x = best[0];
+    t->y = best[1];
+    t->z = best[2];
+    return 0;
+}
+
 uint32_t hpm_torus_nodes(const struct hpm_torus_params *t)
 {
     return t->x * t->y * t->z;
@@ -24,8 +50,8 @@ static int map_dim(const struct hpm_torus_params *t, int i)
 int hpm_torus_check(const struct hpm_torus_params *t)
 {
     int seen = 0, i;
-    if (!t->x || !t->y || !t->z || !t->packet_bytes || t->x > 4096 || t->y > 4096 ||
-        t->z > 4096 || (uint64_t)t->x * t->y * t->z > 1u << 20)
+    if (!t->x || !t->y || !t->z || !t->packet_bytes ||
+        (uint64_t)t->x * t->y * t->z > HPM_TORUS_MAX_NODES)
         return -1;
     for (i = 0; i < 3; i++) {
         int d = map_dim(t, i);

@@ -65,11 +65,9 @@ static struct papi_eventset *free_sets;
  * and once it is held the set is the handle's exactly when the slot still
  * holds it (destroy takes it out of the table under the set's lock). NULL
  * when invalid. */
-struct papi_eventset *papi_eventset_get(int handle)
+static __attribute__((noinline)) struct papi_eventset *eventset_get_slow(int handle)
 {
     struct papi_eventset *es;
-    if (handle < 0 || handle >= CHUNK * MAX_CHUNKS)
-        return NULL;
     if (tls.in_overflow_handler)
         return slot_load(handle);
     while ((es = slot_load(handle)) != NULL) {
@@ -79,6 +77,24 @@ struct papi_eventset *papi_eventset_get(int handle)
         papi_unlock(&es->mu); /* destroyed meanwhile, maybe reused: again */
     }
     return NULL;
+}
+
+struct papi_eventset *papi_eventset_get(int handle)
+{
+    struct papi_eventset *es;
+    int free_lock = 0;
+    if (handle < 0 || handle >= CHUNK * MAX_CHUNKS)
+        return NULL;
+    /* the common case without a frame: a free lock, the slot unchanged */
+    es = slot_load(handle);
+    if (es && !tls.in_overflow_handler &&
+        __atomic_compare_exchange_n(&es->mu.w, &free_lock, 1, 0, __ATOMIC_ACQUIRE,
+                                    __ATOMIC_RELAXED)) {
+        if (slot_load(handle) == es)
+            return es;
+        papi_unlock(&es->mu);
+    }
+    return eventset_get_slow(handle);
 }
 
 void papi_eventset_put(struct papi_eventset *es)
@@ -281,19 +297,33 @@ static int es_apply(struct papi_eventset *es)
     return PAPI_OK;
 }
 
+/* The value of a derived event that is not a sum: its program run on a
+ * copy of its terms (papi_derive). */
+static __attribute__((noinline)) long long compute_program(const struct papi_event *ev,
+                                                          const int64_t *nat)
+{
+    long long t[PAPI_MAX_INFO_TERMS];
+    for (int k = 0; k < ev->nterms; k++)
+        t[k] = nat[ev->pos[k]];
+    return papi_derive(ev->derived, ev->formula, t, ev->nterms);
+}
+
 /* Values of every event from native counts. */
 static void compute(const struct papi_eventset *es, const int64_t *nat, long long *out)
 {
     for (int i = 0; i < es->nev; i++) {
         const struct papi_event *ev = &es->ev[i];
-        long long t[PAPI_MAX_INFO_TERMS];
         if (ev->derived == NOT_DERIVED && ev->nterms == 1) {
-            out[i] = nat[ev->pos[0]]; /* the common case, without the copy */
-            continue;
+            out[i] = nat[ev->pos[0]]; /* the common case */
+        } else if (ev->linear) {
+            /* papi_derive's value as its sum, in its wrapping arithmetic */
+            uint64_t v = (uint64_t)ev->constant;
+            for (int k = 0; k < ev->nterms; k++)
+                v += (uint64_t)ev->coef[k] * (uint64_t)nat[ev->pos[k]];
+            out[i] = (long long)v;
+        } else {
+            out[i] = compute_program(ev, nat);
         }
-        for (int k = 0; k < ev->nterms; k++)
-            t[k] = nat[ev->pos[k]];
-        out[i] = papi_derive(ev->derived, ev->formula, t, ev->nterms);
     }
 }
 
@@ -316,9 +346,9 @@ static void clear_stopped(struct papi_eventset *es)
 /* A set marked running whose hpm set is stopped was stopped by libhpm when
  * the thread that started it exited (the thread's counts are frozen there):
  * it is a stopped set now, which any thread may read, start or clean up. */
-static void sync_stopped_by_exit(struct papi_eventset *es)
+static __attribute__((noinline)) void sync_stopped_by_exit_slow(struct papi_eventset *es)
 {
-    if (!es->running || tls.in_overflow_handler || hpm_set_state(es->hpm_set) != HPM_SET_STOPPED)
+    if (tls.in_overflow_handler || hpm_set_state(es->hpm_set) != HPM_SET_STOPPED)
         return;
     es->running = 0;
     if (hpm_read(es->hpm_set, es->scratch) == HPM_OK)
@@ -326,6 +356,12 @@ static void sync_stopped_by_exit(struct papi_eventset *es)
             es->stopped[i] = es->scratch[i];
     else
         clear_stopped(es);
+}
+
+static inline void sync_stopped_by_exit(struct papi_eventset *es)
+{
+    if (es->running) /* a stopped set has nothing to sync: no call */
+        sync_stopped_by_exit_slow(es);
 }
 
 /* Common prologue: initialised library, valid handle; the set is locked
@@ -640,6 +676,7 @@ static int add_event(struct papi_eventset *es, int code)
         ev->pos[k] = p;
         ev->nterms = k + 1;
     }
+    ev->linear = papi_derive_linear(ev->derived, ev->formula, ev->nterms, ev->coef, &ev->constant);
     if (es->cidx < 0 && !es->domain_set)
         es->domain = papi_lib.comp[r.cidx].default_domain; /* the component's default */
     es->cidx = r.cidx;
@@ -897,9 +934,9 @@ static int stop_locked(struct papi_eventset *es, long long *values)
     }
     if (rc < 0)
         return papi_ret(papi_from_hpm(rc, OP_STOP));
+    /* its reader stays: only a running set on own_running is read through
+     * it, and PAPI_start resolves it again */
     own_running_remove(es);
-    es->reader = NULL;
-    es->reader_ll = NULL;
     es->running = 0;
     if (es->direct && values) {
         /* events are the natives in order: one pass for both copies */
@@ -994,7 +1031,11 @@ static __attribute__((noinline)) int read_locked(int EventSet, long long *values
     int rc = es->pin ? hpm_read_pinned(es->pin, es->scratch) : hpm_read(es->hpm_set, es->scratch);
     if (rc < 0)
         return papi_ret(papi_from_hpm(rc, OP_READ));
-    compute(es, es->scratch, values);
+    if (es->direct) /* known since the start: the natives in order */
+        for (int i = 0; i < es->nev; i++)
+            values[i] = es->scratch[i];
+    else
+        compute(es, es->scratch, values);
     return PAPI_OK;
 }
 
@@ -1019,38 +1060,69 @@ int PAPI_read_ts(int EventSet, long long *values, long long *cyc)
     return rc;
 }
 
+/* values[i] += the event values now[] of a set (its events' count) */
+static __attribute__((noinline)) void accum_values(int nev, const long long *now,
+                                                   long long *values)
+{
+    for (int i = 0; i < nev; i++)
+        values[i] += now[i];
+}
+
+/* PAPI_accum of a stopped set: its kept counts as its events are now
+ * (computed: es->direct may be older), then cleared */
+static __attribute__((noinline)) void accum_stopped(struct papi_eventset *es, long long *values)
+{
+    long long now[es->nev ? es->nev : 1];
+    compute_stopped(es, now);
+    clear_stopped(es);
+    accum_values(es->nev, now, values);
+}
+
+/* values[i] += event i of the native counts nat */
+static __attribute__((noinline)) void accum_computed(const struct papi_eventset *es,
+                                                     const int64_t *nat, long long *values)
+{
+    long long now[es->nev ? es->nev : 1];
+    compute(es, nat, now);
+    accum_values(es->nev, now, values);
+}
+
 int PAPI_accum(int EventSet, long long *values)
 {
     GET_SET_NOSYNC(es, EventSet);
     if (!values)
         return papi_ret(PAPI_EINVAL);
-    long long now[es->nev ? es->nev : 1];
-    if (es->running) {
-        int rc = hpm_read(es->hpm_set, es->scratch);
-        if (rc < 0)
-            return papi_ret(papi_from_hpm(rc, OP_READ));
-        compute(es, es->scratch, now);
-        if ((rc = hpm_reset(es->hpm_set)) < 0)
-            return papi_ret(papi_from_hpm(rc, OP_READ));
-    } else {
-        compute_stopped(es, now);
-        clear_stopped(es);
+    if (!es->running) {
+        accum_stopped(es, values);
+        return PAPI_OK;
     }
-    for (int i = 0; i < es->nev; i++)
-        values[i] += now[i];
+    /* one reading for both the values and the restart (pinned at its
+     * start: libhpm's look-up and lock skipped); es->direct is known
+     * since the start */
+    int rc = hpm_read_reset_pinned(es->pin, es->scratch);
+    if (rc < 0)
+        return papi_ret(papi_from_hpm(rc, OP_READ));
+    if (es->direct) /* the natives in order: no computing */
+        for (int i = 0; i < es->nev; i++)
+            values[i] += es->scratch[i];
+    else
+        accum_computed(es, es->scratch, values);
     return PAPI_OK;
 }
 
 int PAPI_reset(int EventSet)
 {
     GET_SET_NOSYNC(es, EventSet);
-    /* the bookkeeping first: after hpm_reset every instruction counts */
-    clear_stopped(es);
-    if (es->running) {
-        int rc = hpm_reset(es->hpm_set);
-        if (rc < 0)
-            return papi_ret(papi_from_hpm(rc, OP_READ));
+    /* a running set's counts are the counters' (every way it stops
+     * writes es->stopped, sync_stopped_by_exit from libhpm's reset
+     * counts): only a stopped one's kept counts are cleared here */
+    if (!es->running) {
+        clear_stopped(es);
+        return PAPI_OK;
     }
+    int rc = hpm_reset_pinned(es->pin);
+    if (rc < 0)
+        return papi_ret(papi_from_hpm(rc, OP_READ));
     return PAPI_OK;
 }
 

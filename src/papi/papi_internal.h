@@ -152,6 +152,12 @@ struct hpm_formula *papi_postfix_compile(const char *postfix);
  * compiled postfix program (DERIVED_POSTFIX only). */
 long long papi_derive(enum papi_derived kind, const struct hpm_formula *formula,
                       const long long *terms, int n);
+/* Whether the value papi_derive gives is constant + the sum of coef[k] *
+ * terms[k] (mod 2^64) for all terms: NOT_DERIVED, DERIVED_ADD,
+ * DERIVED_SUB, and a postfix program of sums, differences and products
+ * with numbers. 1 and the coefficients if so, else 0. */
+int papi_derive_linear(enum papi_derived kind, const struct hpm_formula *formula, int n,
+                       int64_t *coef, int64_t *constant);
 
 /* ------------------------------------------------------------ event sets */
 
@@ -161,6 +167,10 @@ struct papi_event {
     int pos[PAPI_MAX_INFO_TERMS];      /* positions in the set's native list */
     enum papi_derived derived;
     struct hpm_formula *formula;       /* DERIVED_POSTFIX: compiled at add (owned) */
+    /* papi_derive_linear's answer, at add: a read is the sum, with no
+     * copy of the terms and no program to run */
+    int linear;
+    int64_t constant, coef[PAPI_MAX_INFO_TERMS];
     int threshold;                     /* overflow threshold, 0 = none */
 };
 
@@ -257,7 +267,14 @@ void papi_threads_shutdown(void);
 void papi_sysinfo_init(void);     /* hardware info, from hpm's machine model */
 void papi_sysinfo_shutdown(void); /* frees the shared-library list */
 extern PAPI_hw_info_t papi_hw_info;
-double papi_mhz(void);            /* modeled or measured clock, never 0 */
+/* The modeled or measured clock in MHz, never 0. Inline: PAPI_get_real_cyc
+ * runs it, under the models, twice per iteration of the tools' timing
+ * loops (Debian's papi_cost, papi_multiplex_cost). */
+extern double papi_mhz_known; /* papi_sysinfo.c: 0 until the machine is read */
+static inline double papi_mhz(void)
+{
+    return papi_mhz_known > 0 ? papi_mhz_known : 1000.0;
+}
 
 /* Small helpers (papi_common.c). */
 void papi_copy(char *dst, size_t size, const char *src);

@@ -371,3 +371,18 @@ long long papi_derive(enum papi_derived kind, const struct hpm_formula *formula,
     }
     return v;
 }
+
+int papi_derive_linear(enum papi_derived kind, const struct hpm_formula *formula, int n,
+                       int64_t *coef, int64_t *constant)
+{
+    if (n < 1 || n > PAPI_MAX_INFO_TERMS)
+        return 0;
+    if (kind == DERIVED_POSTFIX)
+        return formula && hpm_formula_linear_int(formula, (unsigned)n, coef, constant) == 0;
+    /* the first term, then each other added (ADD) or subtracted (SUB) */
+    *constant = 0;
+    coef[0] = 1;
+    for (int k = 1; k < n; k++)
+        coef[k] = kind == DERIVED_SUB ? -1 : 1;
+    return kind != NOT_DERIVED || n == 1;
+}

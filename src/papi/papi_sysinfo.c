@@ -25,13 +25,8 @@
 #include "papi_internal.h"
 
 PAPI_hw_info_t papi_hw_info;
-static double mhz_cached;
+double papi_mhz_known;
 static unsigned memory_mb; /* the machine's memory (one NUMA node), for the device queries */
-
-double papi_mhz(void)
-{
-    return mhz_cached > 0 ? mhz_cached : 1000.0;
-}
 
 /* ------------------------------------------------------------ hardware */
 
@@ -139,7 +134,7 @@ void papi_sysinfo_init(void)
     hw->vendor = v >= 0 ? vendors[v].vendor : PAPI_VENDOR_UNKNOWN;
     if (!m.modeled)
         host_cpuid(hw, hpm_host());
-    mhz_cached = m.mhz > 0 ? m.mhz : 0;
+    papi_mhz_known = m.mhz > 0 ? m.mhz : 0;
     memory_mb = (unsigned)(m.memory_bytes >> 20);
     int mhz = (int)(papi_mhz() + 0.5);
     hw->cpu_max_mhz = mhz;

@@ -9,11 +9,21 @@
  * freed before then is remembered at its free, for the contended lines it
  * holds at that moment (the free of a counter array after the threads
  * joined is the common case).
+ *
+ * Every run on such a node, profiled or not, also writes the summary hpm
+ * count reports (shared_lines, shared_line): how many lines the cores
+ * shared, and the top ones with their verdict and data object, named here
+ * from Valgrind's debug information (hpm count symbolizes nothing).
  */
 #include "pub_tool_basics.h"
+#include "pub_tool_debuginfo.h"
 #include "pub_tool_hashtable.h"
 #include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
+#include "pub_tool_threadstate.h"
 #include "model.h"
 #include "vpmu_c2c.h"
 #include "vpmu_format.h"
@@ -137,5 +147,142 @@ void vpmu_c2c_write(Out *o)
                            (ULong)pc[c].coh_misses, (ULong)pc[c].true_misses,
                            (ULong)pc[c].invalidations);
     }
+    VG_(free)(pc);
+}
+
+/* ------------------------------------------------ shared lines (hpm count) */
+
+#define SHARED_TOP 16 /* lines listed, most coherence misses first */
+
+/* A line's verdict, as the c2c view gives it: what most of its misses
+ * were; a line only invalidated, never missed again, by its bytes. */
+static Bool line_true_sharing(const struct hpm_coh_line *e, const struct hpm_coh_line_core *pc,
+                              UInt cores)
+{
+    ULong true_misses = 0;
+    UInt c;
+    for (c = 0; c < cores; c++)
+        true_misses += pc[c].true_misses;
+    return e->coh_misses ? true_misses * 2 > e->coh_misses : e->true_sharing != 0;
+}
+
+/* The data object holding a, in words (the rest of a shared_line record):
+ * a heap block where the profile follows the allocator, else a thread's
+ * stack, a variable the debug information names, a file's mapping or
+ * anonymous memory. */
+static void shared_object(Addr line, Addr a, HChar *buf, Int len)
+{
+    DiEpoch ep = VG_(current_DiEpoch)();
+    const HChar *name, *file = NULL;
+    PtrdiffT off;
+    Addr start = 0, where = 0, where2 = 0;
+    ThreadId tid;
+    const struct freed_line *f = freed_lines ? VG_(HT_lookup)(freed_lines, (UWord)line) : NULL;
+    if ((vpmu_prof_on && vpmu_prof_heap_block(a, &start, &where, &where2)) || f) {
+        UInt ln = 0;
+        if (!start && f) {
+            start = f->start;
+            where = f->where;
+        }
+        if (!VG_(get_fnname)(ep, where, &name))
+            name = "?";
+        VG_(get_filename)(ep, where, &file);
+        VG_(get_linenum)(ep, where, &ln);
+        VG_(snprintf)(buf, len, "heap block from %s (%s:%u) + %lu", name, file ? file : "?", ln,
+                      (UWord)(a - start));
+        return;
+    }
+    for (tid = 1; tid < VG_N_THREADS; tid++)
+        if (VG_(is_valid_tid)(tid) && a < VG_(thread_get_stack_max)(tid) &&
+            a >= VG_(thread_get_stack_max)(tid) - VG_(thread_get_stack_size)(tid)) {
+            VG_(snprintf)(buf, len, "stack");
+            return;
+        }
+    VG_(get_objname)(ep, a, &file);
+    if (VG_(get_datasym_and_offset)(ep, a, &name, &off))
+        VG_(snprintf)(buf, len, "global %s + %ld (%s)", name, (Word)off,
+                      file ? VG_(basename)(file) : "?");
+    else if (file)
+        VG_(snprintf)(buf, len, "data of %s", VG_(basename)(file));
+    else
+        VG_(snprintf)(buf, len, "anonymous memory (heap or mmap)");
+}
+
+/* How many cores wrote bytes of the line pc describes. */
+static UInt line_writers(const struct hpm_coh_line_core *pc, UInt cores)
+{
+    UInt c, writers = 0;
+    for (c = 0; c < cores; c++)
+        writers += pc[c].written != 0;
+    return writers;
+}
+
+/* Whether line x goes before line y in the list: more coherence misses,
+ * more invalidations, then by address (the table's order is its hash's). */
+static Bool line_before(const struct hpm_coh_line *x, const struct hpm_coh_line *y)
+{
+    if (x->coh_misses != y->coh_misses)
+        return x->coh_misses > y->coh_misses;
+    if (x->invalidations != y->invalidations)
+        return x->invalidations > y->invalidations;
+    return x->addr < y->addr;
+}
+
+/* One shared_line record: line i of the table. */
+static void write_shared_line(Out *o, const struct hpm_hier *h, UInt i,
+                              struct hpm_coh_line_core *pc, UInt cores)
+{
+    struct hpm_coh_line e;
+    ULong touched = 0;
+    UInt c, b = 0;
+    HChar object[256];
+    hpm_hier_coh_line(h, i, &e, NULL, NULL);
+    hpm_hier_coh_line_cores(h, i, pc);
+    for (c = 0; c < cores; c++)
+        touched |= pc[c].read | pc[c].written;
+    while (b < 63 && !(touched >> b & 1))
+        b++;
+    shared_object((Addr)e.addr, (Addr)e.addr + (Addr)b * e.granule, object, sizeof object);
+    for (c = 0; object[c]; c++)
+        if (object[c] == '\n')
+            object[c] = ' '; /* one record per line, whatever a name holds */
+    out_printf(o, VPMU_REC_SHARED_LINE " %llx %u %llu %llu %u %s %s\n", (ULong)e.addr,
+               e.line_bytes, (ULong)e.coh_misses, (ULong)e.invalidations,
+               line_writers(pc, cores), line_true_sharing(&e, pc, cores) ? "true" : "false",
+               object);
+}
+
+void vpmu_c2c_write_shared(Out *o)
+{
+    const struct hpm_hier *h = vpmu_node_hier();
+    UInt cores = vpmu_node_cores(), n, i, k, top[SHARED_TOP], n_top = 0, written = 0;
+    uint64_t dropped = 0;
+    struct hpm_coh_line_core *pc;
+    struct hpm_coh_line e, t;
+    if (!h || hpm_hier_coh_line_find(h, 0) < 0)
+        return; /* the node keeps no contended lines */
+    n = hpm_hier_coh_line_count(h, &dropped);
+    if (!n && !dropped)
+        return;
+    pc = VG_(malloc)("hpm.c2c.cores", cores * sizeof *pc);
+    for (i = 0; i < n && hpm_hier_coh_line(h, i, &e, NULL, NULL) == HPM_MODEL_OK; i++) {
+        hpm_hier_coh_line_cores(h, i, pc);
+        written += line_writers(pc, cores) > 1;
+        /* insertion into the top lines, the last one falling off */
+        for (k = n_top; k > 0; k--) {
+            hpm_hier_coh_line(h, top[k - 1], &t, NULL, NULL);
+            if (line_before(&t, &e))
+                break;
+            if (k < SHARED_TOP)
+                top[k] = top[k - 1];
+        }
+        if (k < SHARED_TOP) {
+            top[k] = i;
+            n_top += n_top < SHARED_TOP;
+        }
+    }
+    out_printf(o, VPMU_REC_SHARED_LINES " %u %llu %u\n", n, (ULong)dropped, written);
+    for (k = 0; k < n_top; k++)
+        write_shared_line(o, h, top[k], pc, cores);
     VG_(free)(pc);
 }

@@ -20,5 +20,8 @@ void vpmu_c2c_heap_freed(Addr start, SizeT size, Addr where, Addr where2);
 /* The prof_c2c_lines, prof_c2c and prof_c2c_core records (nothing when the
  * node keeps no contended lines). */
 void vpmu_c2c_write(Out *o);
+/* The shared_lines and shared_line records of every run (hpm count's
+ * report): nothing when no line was contended. */
+void vpmu_c2c_write_shared(Out *o);
 
 #endif

@@ -31,6 +31,7 @@ Bool clo_live = True;
 Long clo_live_ms = 100;
 
 const HChar *clo_out = "hpm-vpmu.%p.out";
+const HChar *clo_mpi_out = NULL;
 Bool clo_start = True;
 
 /* ------------------------------------------------------------------------
@@ -41,6 +42,7 @@ Bool vpmu_clo_option(const HChar *arg)
 {
     const HChar *level = NULL;
     if VG_STR_CLO (arg, "--hpm-out", clo_out) {
+    } else if VG_STR_CLO (arg, "--hpm-mpi-out", clo_mpi_out) {
     } else if VG_BOOL_CLO (arg, "--hpm-start", clo_start) {
     } else if VG_BOOL_CLO (arg, "--hpm-live", clo_live) {
     } else if VG_BINT_CLO (arg, "--hpm-live-ms", clo_live_ms, 1, 3600000) {
@@ -73,6 +75,8 @@ void vpmu_clo_usage(void)
     VG_(printf)(
         "    --hpm-out=FILE            write counts to FILE [hpm-vpmu.%%p.out]\n"
         "                              (%%p is the pid, %%q{VAR} an env variable)\n"
+        "    --hpm-mpi-out=FILE        where HPM_VPMU_MPI_RESULT writes (libhpm-mpi's\n"
+        "                              MPI job results) [none: refused]\n"
         "    --hpm-level=insn|core|full  instrument at least this much [insn]\n"
         "                              (the events asked for raise it as needed):\n"
         "                              insn = instructions; core = + loads/stores,\n"

@@ -19,6 +19,7 @@
 
 #include "vpmu_state.h"
 #include "vpmu_dataobj.h"
+#include "vpmu_tool.h"
 
 struct obj *objs;
 UInt n_objs;

@@ -11,10 +11,12 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_clientstate.h"
 #include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 
+#include "vpmu_c2c.h"
 #include "vpmu_format.h"
 #include "vpmu_mpx.h"
 #include "vpmu_profile.h"
@@ -61,6 +63,7 @@ void vpmu_write_output(const HChar *fname, Bool at_exec)
     HChar prefix[HPM_VPMU_NAME_MAX + 64];
     static const HChar *const level_names[] = {"insn", "core", "full"};
 
+    vpmu_node_flush_final(); /* the cores' idle cycles to the mode counters */
     vpmu_upctrace_close(); /* every batch of this image is fed by now */
     sr = VG_(open)(fname, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
                    VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP | VKI_S_IROTH);
@@ -157,12 +160,19 @@ void vpmu_write_output(const HChar *fname, Bool at_exec)
     if (vpmu_turns_quantum())
         out_printf(o, VPMU_REC_INTERLEAVE " %llu %llu\n", vpmu_turns_quantum(),
                    vpmu_turns_switches());
+    {
+        ULong logged, misses;
+        if (vpmu_node_coh_time(&logged, &misses))
+            out_printf(o, VPMU_REC_COHERENCE_TIME " %llu %llu %llu\n", logged, misses,
+                       vpmu_turns_host_timed());
+    }
     for (i = 0; i < vpmu_node_n_upcs(); i++) {
         UInt n, par;
         ULong lost;
         vpmu_node_upc_health(i, &n, &lost, &par);
         out_printf(o, VPMU_REC_UPC " %u " VPMU_UPC_WORD_COUNTERS " %u " VPMU_UPC_WORD_LOST " %llu " VPMU_UPC_WORD_PARITY " %u\n", i, n, lost, par);
     }
+    vpmu_c2c_write_shared(o);
     vpmu_prof_write(o);
     vpmu_sample_write(o);
     vpmu_procs_write(o);

@@ -350,8 +350,9 @@ static void live_close(UInt state, Int exit_status)
  * killed hpm leaves nothing running, whether or not another hpm has
  * removed its folder since. Processes that outlive an hpm that ended
  * normally (a daemon, a child under --no-children or hpm run) run on, as
- * they would natively. A folder that was not locked when the tool
- * started (a hand-made one, an older hpm) gives no lease.
+ * they would natively. A folder without an owner file (a hand-made one)
+ * gives no lease; an owner file nobody holds and that does not say
+ * "ended" when a program starts or execs means its hpm is already dead.
  * ---------------------------------------------------------------------- */
 
 #define LEASE_CHECK_MS 100
@@ -370,6 +371,8 @@ static Int lease_held(void)
     return sr_isError(sr) ? -1 : fl.l_type != 2 /* F_UNLCK */;
 }
 
+static void lease_ended_or_end(void);
+
 static void lease_init(void)
 {
     HChar *out = VG_(expand_file_name)("--hpm-out", clo_out);
@@ -384,20 +387,39 @@ static void lease_init(void)
     if (sr_isError(sr))
         return;
     lease_fd = VG_(safe_fd)((Int)sr_Res(sr));
-    if (lease_fd >= 0 && lease_held() != 1) {
+    lease_last_ms = VG_(read_millisecond_timer)();
+    if (lease_fd < 0)
+        return;
+    switch (lease_held()) {
+    case 1:
+        return;
+    case 0:
+        /* an image exec'd after its hpm was killed (the fork came before
+         * the kill, the exec after): it ends as its siblings do, before
+         * it counts or writes anything */
+        lease_ended_or_end();
+        return;
+    default:
         VG_(close)(lease_fd);
         lease_fd = -1;
     }
-    lease_last_ms = VG_(read_millisecond_timer)();
 }
 
 static void lease_check(void)
 {
-    HChar said[5];
-    SysRes sr;
     lease_last_ms = VG_(read_millisecond_timer)();
     if (lease_held() != 0)
         return;
+    lease_ended_or_end();
+}
+
+/* Nobody holds the lease: runs on without one when hpm wrote "ended"
+ * (it ended normally), or ends as hpm's direct child did when it was
+ * killed. */
+static void lease_ended_or_end(void)
+{
+    HChar said[5];
+    SysRes sr;
     sr = VG_(do_syscall)(__NR_pread64, (RegWord)lease_fd, (RegWord)said, sizeof said, 0, 0, 0, 0,
                          0);
     VG_(close)(lease_fd);
@@ -449,7 +471,7 @@ static void on_start_client_code(ThreadId tid, ULong blocks_done)
         live_publish(HPM_LIVE_RUNNING, 0);
     }
     if (VG_(read_millisecond_timer)() - live_last_ms >= (UInt)clo_live_ms) {
-        vpmu_account();
+        vpmu_account_view();
         live_publish(HPM_LIVE_RUNNING, 0);
     }
 }
@@ -708,18 +730,25 @@ static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nArgs, SysR
     }
 }
 
-/* A forked child starts with zero counts and its own output file (%p). */
+/* A forked child starts with zero counts and its own output file (%p).
+ * Its one thread is the one that forked (any of the parent's): the others'
+ * open calls and --hpm-only regions end here, as at their exit. */
 static void on_fork_child(ThreadId tid)
 {
     UInt i;
     struct vpmu_region_rec *r;
+    for (i = 1; i < VG_N_THREADS; i++) {
+        if ((ThreadId)i == tid || !vpmu_threads[i].used)
+            continue;
+        if (vpmu_prof_on)
+            vpmu_prof_thread_end((ThreadId)i);
+        vpmu_gate_thread_end((ThreadId)i);
+    }
+    vpmu_threads_fork_child(tid);
     vpmu_reset_all();
     vpmu_sample_fork_child();
     vpmu_procs_fork_child();
     vpmu_turns_fork_child(tid);
-    for (i = 1; i < VG_N_THREADS; i++)
-        if ((ThreadId)i != tid)
-            vpmu_threads[i].used = False;
     if (tid > 0 && tid < VG_N_THREADS) {
         struct vpmu_thread *t = &vpmu_threads[tid];
         t->n_ovf = 0; /* like perf events, not inherited by fork */

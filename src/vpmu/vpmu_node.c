@@ -25,11 +25,14 @@
 #include "catalog.h"
 #include "hpm/upc.h"
 #include "machine_wire.h"
+#include "vpmu_cohtime.h"
 #include "vpmu_io.h"
+#include "vpmu_modes.h"
 #include "vpmu_node.h"
 #include "vpmu_profile.h"
 #include "vpmu_sample.h"
 #include "vpmu_state.h"
+#include "vpmu_turns.h"
 #include "vpmu_upctrace.h"
 
 #define MAX_UPCS (HPM_CAT_SPECS / 256) /* enough for every code in every mode at once */
@@ -67,6 +70,10 @@ struct core_state {
     /* The TLB memos (tlb_probe, src/model/cache_probe.h): pages the probe
      * found in an indexed (LRU) TLB, and their slots. */
     struct hpm_tlb_memo dmemo[HPM_TLB_MEMO_N], imemo[HPM_TLB_MEMO_N];
+    /* Coherence in modeled time: the contended line it logged last and its
+     * slot in the model's table (~0: none yet). */
+    Addr coh_line;
+    Int coh_slot;
 };
 
 static struct hpm_machine machine;
@@ -81,6 +88,10 @@ static Bool clo_model_on_demand = False;
 static Bool models_waiting; /* on demand and not yet asked for */
 static Bool wait_hier, wait_bpred, wait_tlb, wait_timing;
 static UInt n_cores;
+/* the cores this process's threads run on (--hpm-first-core,
+ * --hpm-core-count): a rank of an MPI job sharing its node takes its share,
+ * otherwise every core */
+static Long clo_first_core, clo_core_count;
 static UInt features;
 static Bool run_hier, run_bpred, run_tlb, run_timing;
 static Int level;
@@ -106,6 +117,18 @@ static Bool coh_on;
  * keeps every probe). The first core that ran. */
 static Bool coh_node;
 static Int coh_first_core = -1;
+/* --hpm-coherence=time (with --hpm-interleave's turns, which give each
+ * thread its modeled time): the contended lines' accesses take the private
+ * path when they are made and are logged (vpmu_cohtime.c); coh_replay
+ * replays what no thread can precede any more, in time order
+ * (hpm_hier_coh_replay), and the coherence misses the replay finds are
+ * counted then (docs/vpmu.md, "Coherence in modeled time"). coh_logging:
+ * some line is contended, so the helpers look their lines up. */
+static Bool clo_coh_time, coh_time, coh_logging;
+#define COH_LOG_MAX (1u << 22) /* accesses waiting: a replay then */
+static void coh_replay(void);
+static UInt coh_lines_seen, coh_line_shift;
+static ULong coh_replayed_misses;
 
 static struct hpm_hier *hier;
 static struct core_state *cores;
@@ -135,22 +158,26 @@ static UChar ev_upc[HPM_CAT_CODES];
 static UShort ev_counter[HPM_CAT_CODES];
 static ULong ev_fed[HPM_CAT_CODES]; /* cumulative value fed so far */
 static ULong ev_delta[HPM_CAT_CODES];
-/* Episodes of a cycles kind fed so far (a stall's misses, refills,
- * mispredicts: signal_episodes), and this batch's pulse count per input. */
-static ULong ev_ep_fed[HPM_CAT_CODES];
-static ULong ev_ep_delta[HPM_CAT_CODES];
-static uint32_t batch_pulses[HPM_CAT_CODES];
 /* Per code, the event that feeds its input (the first programmed), and its
  * level-high event (-1: none). */
 static Short code_index[HPM_CAT_CODES];
 static Short lh_index[HPM_CAT_CODES];
-/* Per code, some event of it counts in an edge mode: its input is fed as
- * pulses (one per event, or per episode of a cycles kind), where the
- * others keep the front-packed batch (one pulse: the same counts and
- * interrupt cycles as ever). any_edges: some code has. */
-static UChar code_edges[HPM_CAT_CODES];
-static Bool any_edges;
 static ULong node_cycles_fed;
+/* The events in a mode other than level high (vpmu_modes.h): their
+ * definition's value at programming or the last reset (mode_base), what
+ * their counters were fed since (mode_fed), this flush's share (mode_inc)
+ * and what of it the batch's chunks have not fed yet (mode_left); the
+ * units that hold one. Their level-low counts wait while a flush is for a
+ * live view (modes_held: host time decides when those come, and a level-low
+ * count depends on where its increments are taken); at_end: the flush
+ * before the counts are written. */
+static UInt n_mode_ev;
+static UShort mode_ev[HPM_CAT_CODES];
+static Long mode_base[HPM_CAT_CODES];
+static ULong mode_fed[HPM_CAT_CODES], mode_inc[HPM_CAT_CODES], mode_left[HPM_CAT_CODES];
+static Bool unit_modes[MAX_UPCS];
+static Bool modes_held, modes_at_end;
+static uint32_t batch_pulses[HPM_CAT_CODES];
 
 static struct hpm_upc *upcs[MAX_UPCS];
 static UInt n_upcs;
@@ -273,6 +300,14 @@ Bool vpmu_node_option(const HChar *arg)
                                       "(pass machines with hpm count --machine)\n");
         machine_given = True;
     } else if VG_STR_CLO (arg, "--hpm-events", clo_events) {
+    } else if VG_BINT_CLO (arg, "--hpm-first-core", clo_first_core, 0, HPM_CAT_MAX_CORES - 1) {
+    } else if VG_BINT_CLO (arg, "--hpm-core-count", clo_core_count, 1, HPM_CAT_MAX_CORES) {
+    } else if (VG_(strcmp)(arg, "--hpm-coherence=time") == 0) {
+        clo_coh_time = True;
+    } else if (VG_(strcmp)(arg, "--hpm-coherence=slices") == 0) {
+        clo_coh_time = False;
+    } else if (VG_(strncmp)(arg, "--hpm-coherence=", 16) == 0) {
+        VG_(fmsg_bad_option)(arg, "expected time or slices\n");
     } else if VG_BOOL_CLO (arg, "--hpm-sure-hit-filter", clo_filter) {
     } else if (VG_(strcmp)(arg, "--hpm-model=always") == 0) {
         clo_model_on_demand = False;
@@ -292,8 +327,13 @@ void vpmu_node_usage(void)
         "    --hpm-machine=WIRE        the machine model, as encoded by hpm count\n"
         "                              [a generic one-core node]\n"
         "    --hpm-events=all|CODE,... catalog codes to count in the UPC [all]\n"
+        "    --hpm-first-core=N --hpm-core-count=N  the cores the threads run on\n"
+        "                              (a rank's share of a shared node) [all]\n"
         "    --hpm-sure-hit-filter=yes|no  skip model calls for repeated accesses\n"
         "                              to the last L1 line (exact; for checking) [yes]\n"
+        "    --hpm-coherence=time|slices  the contended lines' accesses in the\n"
+        "                              threads' modeled time (with --hpm-interleave),\n"
+        "                              or in the order the threads run [slices]\n"
         "    --hpm-model=always|on-demand  run the cache, TLB, predictor and timing\n"
         "                              models from the start, or only from the\n"
         "                              program's first HPM_VPMU_MODEL() [always]\n");
@@ -383,10 +423,11 @@ static void program(const UInt *codes, UInt n)
     }
     for (i = 0; i < HPM_CAT_CODES; i++) {
         code_index[i] = lh_index[i] = -1;
-        code_edges[i] = 0;
         batch_counts[i] = 0;
     }
-    any_edges = False;
+    for (u = 0; u < MAX_UPCS; u++)
+        unit_modes[u] = False;
+    n_mode_ev = 0;
     n_ev = n;
     want_rusage = False;
     for (i = 0; i < n; i++) {
@@ -402,9 +443,11 @@ static void program(const UInt *codes, UInt n)
             code_index[ev_code[i]] = (Short)i;
         if (ev_mode[i] == HPM_CAT_LEVEL_HIGH)
             lh_index[ev_code[i]] = (Short)i;
-        if (ev_mode[i] >= HPM_CAT_EDGE_RISE)
-            code_edges[ev_code[i]] = any_edges = True;
         place_event(i);
+        if (ev_mode[i] != HPM_CAT_LEVEL_HIGH) {
+            mode_ev[n_mode_ev++] = (UShort)i;
+            unit_modes[ev_upc[i]] = True;
+        }
     }
     upc_touched();
     node_ev_n = node_cyc_n = 0;
@@ -428,12 +471,14 @@ static void program(const UInt *codes, UInt n)
     }
 }
 
-static UInt kind_level(UInt kind)
+/* The instrumentation a spec needs (a mode: the timing model's). */
+static UInt spec_level(UInt spec)
 {
-    const struct hpm_cat_kind_info *k = hpm_catalog_kind(kind);
-    if (k->needs & (HPM_NEED_FULL | HPM_NEED_TIMING))
+    UInt kind;
+    Int core;
+    if (hpm_catalog_spec_needs(spec) & (HPM_NEED_FULL | HPM_NEED_TIMING))
         return VPMU_LEVEL_FULL;
-    if (kind == HPM_K_INSTRUCTIONS)
+    if (hpm_catalog_spec_decode(spec, &kind, &core, NULL) == 0 && kind == HPM_K_INSTRUCTIONS)
         return VPMU_LEVEL_INSN;
     return VPMU_LEVEL_CORE;
 }
@@ -499,17 +544,21 @@ void vpmu_node_init(void)
                              HPM_CAT_MAX_CORES);
         VG_(exit)(1); /* after start-up, a bad option does not end the run */
     }
+    if (!clo_core_count)
+        clo_core_count = n_cores - clo_first_core;
+    if (clo_first_core + clo_core_count > n_cores) {
+        VG_(fmsg_bad_option)("--hpm-first-core", "cores %lld to %lld of a %u-core machine\n",
+                             clo_first_core, clo_first_core + clo_core_count - 1, n_cores);
+        VG_(exit)(1);
+    }
     features = hpm_catalog_features(&machine.hier) | (machine.torus.x ? HPM_NEED_NET : 0);
     n = parse_codes(clo_events, codes);
 
     level = VPMU_LEVEL_INSN;
     for (i = 0; i < n; i++) {
-        UInt kind;
-        Int core;
-        (void)hpm_catalog_decode(codes[i], &kind, &core);
-        needs |= hpm_catalog_kind(kind)->needs;
-        if ((Int)kind_level(kind) > level)
-            level = (Int)kind_level(kind);
+        needs |= hpm_catalog_spec_needs(codes[i]);
+        if ((Int)spec_level(codes[i]) > level)
+            level = (Int)spec_level(codes[i]);
     }
     run_timing = (needs & HPM_NEED_TIMING) != 0;
     run_hier = run_timing || (needs & HPM_NEED_HIER);
@@ -530,6 +579,15 @@ void vpmu_node_init(void)
         sz = hpm_hier_storage_size(&machine.hier);
         need_ok(hpm_hier_init(&hier, &machine.hier, zalloc("hpm.hier", sz), sz), "cache");
         coh_node = hier->coh_on != 0;
+        if (clo_coh_time && !vpmu_turns_on) {
+            VG_(fmsg_bad_option)("--hpm-coherence=time", "needs --hpm-interleave=N (the "
+                                                         "threads' modeled time)\n");
+            VG_(exit)(1); /* after start-up, a bad option does not end the run */
+        }
+        if (clo_coh_time && hier->coh_lines) {
+            hpm_hier_coh_defer(hier);
+            coh_time = True;
+        }
     }
     ll_line = machine.hier.l3.size   ? machine.hier.l3.line
               : machine.hier.l2.size ? machine.hier.l2.line
@@ -547,6 +605,7 @@ void vpmu_node_init(void)
             hpm_tlb_memo_clear(cores[i].dmemo);
             hpm_tlb_memo_clear(cores[i].imemo);
         }
+        cores[i].coh_line = ~(Addr)0; /* no line logged yet */
         if (run_bpred) {
             need_ok(hpm_bpred_params_check(&machine.branch), "branch");
             sz = hpm_bpred_storage_size(&machine.branch);
@@ -614,7 +673,7 @@ void vpmu_node_init(void)
         run_hier = run_bpred = run_tlb = run_timing = False;
         d_mru_on = False;
     }
-    vpmu_node_set_core(0);
+    vpmu_node_set_core((UInt)clo_first_core);
     program(codes, n);
 }
 
@@ -682,7 +741,7 @@ UInt vpmu_node_ifetch_line(void)
 
 UInt vpmu_node_core_of(UInt serial)
 {
-    return serial == 0 ? 0 : (serial - 1) % n_cores;
+    return (UInt)clo_first_core + (serial == 0 ? 0 : (serial - 1) % (UInt)clo_core_count);
 }
 
 /* ------------------------------------------------ skipping sure-hit fetches */
@@ -722,6 +781,8 @@ static inline void if_page_sync(const struct core_state *s)
 void vpmu_node_set_core(UInt core)
 {
     tl_assert(core < n_cores);
+    if (coh_time)
+        coh_replay(); /* a turn passed: the clocks moved */
     if (coh_node && !coh_on) {
         if (coh_first_core < 0)
             coh_first_core = (Int)core;
@@ -772,6 +833,22 @@ void vpmu_node_add_core_events(UInt core, const ULong *ev)
     do {               \
     } while (0)
 #endif
+
+/* ------------------------------------------- coherence in modeled time */
+
+/* Lines became contended: the sure-hit filter forgets its lines (a
+ * contended line's accesses must reach the log), and the helpers look
+ * lines up from now on. */
+static __attribute__((noinline)) void coh_lines_new(void)
+{
+    UInt c;
+    coh_lines_seen = hier->coh_nlines;
+    coh_line_shift = hier->cache[0][1]->line_bits;
+    coh_logging = True;
+    for (c = 0; c < n_cores; c++)
+        cores[c].dline_valid = False;
+
+}
 
 /* A TLB access unless it is within the page of the previous one; 1 = a
  * miss. */
@@ -977,8 +1054,8 @@ void vpmu_node_ifetch(Addr a, SizeT len)
 }
 
 /* The profile's (and sampler's) part of a data access (see ifetch_prof). */
-static __attribute__((noinline)) void data_prof(struct core_state *s, Addr a, SizeT size,
-                                                Bool write)
+static __attribute__((noinline)) int data_prof(struct core_state *s, Addr a, SizeT size,
+                                               Bool write)
 {
     int kind = write ? HPM_STORE : HPM_LOAD, served = HPM_SERVED_L1;
     Bool tlb_miss = False;
@@ -1008,6 +1085,7 @@ static __attribute__((noinline)) void data_prof(struct core_state *s, Addr a, Si
     }
     if (UNLIKELY(vpmu_sample_acc))
         access_sink(kind, a, served, tlb_miss, data);
+    return served;
 }
 
 static __attribute__((noinline)) void sample_sure_hit(Addr a, Bool write)
@@ -1015,30 +1093,145 @@ static __attribute__((noinline)) void sample_sure_hit(Addr a, Bool write)
     access_sink(write ? HPM_STORE : HPM_LOAD, a, HPM_SERVED_L1, False, NULL);
 }
 
-/* A data access that the filter did not answer: the models. */
-static __attribute__((noinline)) void data_model(struct core_state *s, Addr a, SizeT size,
-                                                 Bool write, Addr first, Addr last)
+/* A data access that the filter did not answer: the models. Returns the
+ * level that served it. */
+static __attribute__((noinline)) int data_model(struct core_state *s, Addr a, SizeT size,
+                                                Bool write, Addr first, Addr last)
 {
+    int served = HPM_SERVED_L1;
     if (UNLIKELY(vpmu_prof_sink != NULL)) {
-        data_prof(s, a, size, write);
+        served = data_prof(s, a, size, write);
     } else if (UNLIKELY(vpmu_lat_on)) {
         /* hpm count's latency histogram: where it was served, its TLB */
         Bool tlb_miss = run_tlb && tlb_access(s->dtlb, s->dmemo, &s->dpage, &s->dpage_valid,
                                               dpage_bits, a, size);
-        int served = run_hier ? hier_access_inline(hier, cur_core, write ? HPM_STORE : HPM_LOAD,
-                                                   a, (uint32_t)size)
-                              : HPM_SERVED_L1;
+        served = run_hier ? hier_access_inline(hier, cur_core, write ? HPM_STORE : HPM_LOAD, a,
+                                               (uint32_t)size)
+                          : HPM_SERVED_L1;
         access_sink(write ? HPM_STORE : HPM_LOAD, a, served, tlb_miss, NULL);
     } else {
         if (run_tlb)
             tlb_access(s->dtlb, s->dmemo, &s->dpage, &s->dpage_valid, dpage_bits, a, size);
         if (run_hier)
-            hier_access_inline(hier, cur_core, write ? HPM_STORE : HPM_LOAD, a, (uint32_t)size);
+            served = hier_access_inline(hier, cur_core, write ? HPM_STORE : HPM_LOAD, a,
+                                        (uint32_t)size);
     }
     /* after a straddling access both lines are MRU; one suffices here */
     s->dline = last;
     s->dline_valid = filter_d && first == last;
     s->dline_dirty = write;
+    if (UNLIKELY(coh_time) && hier->coh_nlines != coh_lines_seen)
+        coh_lines_new();
+    return served;
+}
+
+/* No thread can run: the replay at a flush takes everything. */
+static Bool coh_replay_final(void)
+{
+    Bool final;
+    (void)vpmu_turns_frontier(&final);
+    return final;
+}
+
+/* The log entry of an access to the contended line in slot: its bytes in
+ * that line (the replay notes them). */
+static void coh_log(Int slot, Addr a, SizeT size, Bool write, Bool hit)
+{
+    struct cohtime_entry e;
+    struct cohtime_prof p;
+    ThreadId tid;
+    Addr base = (Addr)hier->coh_lines[slot].addr, end = a + (size ? size - 1 : 0);
+    Addr lo = a > base ? a : base, top = base + ((Addr)1 << coh_line_shift) - 1;
+    e.stamp = vpmu_turns_stamp(&tid);
+    e.slot = (UShort)slot;
+    e.off = (UShort)(lo - base);
+    e.len = (UShort)((end < top ? end : top) - lo + 1);
+    e.core = (UChar)cur_core;
+    e.kind = write ? HPM_STORE : HPM_LOAD;
+    e.hit = hit;
+    if (vpmu_prof_sink) {
+        /* the data object found now: at the replay the address may be
+         * another object's, or no thread may run to ask about its stack */
+        p.sink = vpmu_prof_sink;
+        p.data = data_raw_sink(a);
+    }
+    if (vpmu_cohtime_log(tid, &e, vpmu_prof_sink ? &p : NULL) >= COH_LOG_MAX)
+        coh_replay(); /* a point that depends only on the accesses */
+}
+
+/* Whether an access may touch a contended line: the bits of the table's
+ * hash, asked inline (most accesses are of other lines). */
+static inline __attribute__((always_inline)) Bool coh_access_maybe(Addr a, SizeT size)
+{
+    Addr l0 = a >> coh_line_shift, l1 = (a + (size ? size - 1 : 0)) >> coh_line_shift;
+    return coh_line_maybe(hier, l0) || (l1 != l0 && coh_line_maybe(hier, l1));
+}
+
+/* An access to contended lines: the L1 probe (a hit, its core's copy
+ * alone deciding: no coherence request) or the models (the private path),
+ * and an entry per contended line it touches; the filter keeps none of
+ * them. False when it touches none. */
+static __attribute__((noinline)) Bool data_contended(struct core_state *s, Addr a, SizeT size,
+                                                      Bool write, Addr first, Addr last)
+{
+    Addr l0 = a >> coh_line_shift, l1 = (a + (size ? size - 1 : 0)) >> coh_line_shift;
+    Int s0 = l0 == s->coh_line ? s->coh_slot : coh_line_index(hier, l0);
+    Int s1 = l1 != l0 ? coh_line_index(hier, l1) : -1;
+    Bool hit;
+    if (s0 < 0 && s1 < 0)
+        return False;
+    if (s0 >= 0) {
+        s->coh_line = l0; /* lines stay in the table: its slot is its own */
+        s->coh_slot = s0;
+    }
+    if (s->l1d_probe && first == last && l0 == l1 &&
+        (!run_tlb || tlb_probe(s->dtlb, s->dmemo, &s->dpage, &s->dpage_valid, dpage_bits, a)) &&
+        hpm_cache_probe_hit(s->l1d_probe, l0, write, 0) != HPM_PROBE_MISS) {
+        hit = True;
+        if (UNLIKELY(vpmu_sample_acc))
+            sample_sure_hit(a, write);
+    } else {
+        hit = data_model(s, a, size, write, first, last) == HPM_SERVED_L1;
+    }
+    s->dline_valid = False;
+    if (s0 >= 0)
+        coh_log(s0, a, size, write, hit);
+    if (s1 >= 0)
+        coh_log(s1, a, size, write, hit);
+    return True;
+}
+
+/* The logged accesses no thread can precede any more, replayed in time
+ * order; a coherence miss found goes to its core (which is fed at the next
+ * flush) and, in a profile, to its instruction and data object, as the
+ * access's own miss would have. The replay's fills change shared levels
+ * (the L2's prefetcher, the L3), so it runs only where the program is at
+ * the same point on every run: when a turn passes to another thread
+ * (vpmu_node_set_core), when the logs hold too much, and when no thread
+ * can run any more (its exit; a flush at a host's time, the live view's,
+ * replays nothing otherwise). */
+static void coh_replay(void)
+{
+    struct cohtime_entry e;
+    struct cohtime_prof p;
+    Bool final;
+    ULong frontier = vpmu_turns_frontier(&final), *sink = vpmu_prof_sink;
+    UInt core = cur_core;
+    while (vpmu_cohtime_next(frontier, &e, &p)) {
+        int served = hpm_hier_coh_replay(hier, e.slot, e.core, e.kind,
+                                         hier->coh_lines[e.slot].addr + e.off, e.len, e.hit);
+        cores[e.core].ran = True; /* its counts may have moved */
+        if (served == HPM_SERVED_L1)
+            continue;
+        coh_replayed_misses++;
+        if (p.sink) {
+            cur_core = e.core;
+            vpmu_prof_sink = p.sink;
+            prof_delta(e.kind == HPM_STORE ? HPM_STORE : HPM_LOAD, served, p.data);
+        }
+    }
+    cur_core = core;
+    vpmu_prof_sink = sink;
 }
 
 /* A data access that the filter did not answer: the L1 probe, then the
@@ -1079,6 +1272,9 @@ static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size
             sample_sure_hit(a, write);
         return;
     }
+    if (UNLIKELY(coh_logging) && coh_access_maybe(a, size) &&
+        data_contended(s, a, size, write, first, last))
+        return;
     if (d_mru_on && first == last) {
         /* a hit on way 0 (and the DTLB's MRU page): the probe's hit in
          * place, the dirty bit of a store all it changes; in cachegrind's
@@ -1415,7 +1611,8 @@ static void coh_node_values(ULong *nv)
     if (run_hier && (features & HPM_NEED_COHERENT))
         for (c = 0; c < n_cores; c++) {
             struct hpm_coh_stats cs;
-            hpm_hier_coh_stats(hier, c, &cs);
+            if (hpm_hier_coh_stats(hier, c, &cs) != HPM_MODEL_OK)
+                continue; /* never: c < n_cores, the hierarchy's cores */
             sum[0] += cs.coh_misses;
             sum[1] += cs.invalidations;
             sum[2] += cs.snoops;
@@ -1557,6 +1754,13 @@ void vpmu_node_prof_kinds(const ULong *raw, const ULong *ev, ULong *kv, ULong *n
     nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT] = kv[HPM_K_CYCLES];
 }
 
+Bool vpmu_node_coh_time(ULong *logged, ULong *misses)
+{
+    *logged = vpmu_cohtime_logged();
+    *misses = coh_replayed_misses;
+    return clo_coh_time; /* asked for: none logged where no model keeps the lines */
+}
+
 UInt vpmu_node_cur_core(void)
 {
     return cur_core;
@@ -1643,85 +1847,21 @@ Bool vpmu_node_event_kind(UInt i, UInt *kind, Int *core)
 
 #define CHUNK ((ULong)1 << 31)
 
-/* The shape of a kind's per-cycle signal (docs/events.md, "Counting
- * modes"): an event kind pulses one cycle per event; the cycles kinds are
- * high for their cycles, CYCLES and NODE_CYCLES in one run (the core is
- * busy), a stall in one episode per cause: an access served beyond the L1
- * by a level with a latency, a TLB refill, a mispredict, a prefetch (the
- * additive timing model's terms, src/model/README.md). */
-enum { SIG_EVENTS, SIG_BUSY, SIG_EPISODES };
-
-static UInt signal_shape(UInt kind)
-{
-    switch (kind) {
-    case HPM_K_CYCLES:
-    case HPM_K_NODE_CYCLES: return SIG_BUSY;
-    case HPM_K_STALL_MEM_CYCLES:
-    case HPM_K_STALL_TLB_CYCLES:
-    case HPM_K_STALL_BRANCH_CYCLES:
-    case HPM_K_L2_CYCLES_PREFETCH_PENDING: return SIG_EPISODES;
-    default: return SIG_EVENTS;
-    }
-}
-
-/* A stall kind's episodes so far in core values kv (cumulative). */
-static ULong signal_episodes(UInt kind, const ULong *kv)
-{
-    const struct hpm_timing_params *t = &machine.timing;
-    switch (kind) {
-    case HPM_K_STALL_MEM_CYCLES:
-        return (t->l2_latency ? kv[HPM_K_L2_HITS] : 0) + (t->l3_latency ? kv[HPM_K_L3_HITS] : 0) +
-               (t->memory_latency ? kv[HPM_K_MEM_ACCESSES] : 0);
-    case HPM_K_STALL_TLB_CYCLES:
-        return t->tlb_miss ? kv[HPM_K_ITLB_MISSES] + kv[HPM_K_DTLB_MISSES] : 0;
-    case HPM_K_STALL_BRANCH_CYCLES: return t->mispredict ? kv[HPM_K_BR_MISPREDICTS] : 0;
-    case HPM_K_L2_CYCLES_PREFETCH_PENDING:
-        return t->prefetch_latency ? kv[HPM_K_L2_VALID_PREFETCHES] : 0;
-    default: return 0;
-    }
-}
-
-/* Pulses of an input with k events (high cycles) in a batch of n cycles:
- * one (front-packed) unless an edge mode counts it; then one per event,
- * one for a busy run, one per episode, merged where they cannot all fit
- * (a signal high in two cycles in a row is one pulse, on hardware too). */
-static uint32_t batch_pulse_count(UInt i, ULong k, ULong n)
-{
-    ULong p;
-    if (k == 0)
-        return 0;
-    if (!code_edges[ev_code[i]])
-        return 1;
-    switch (signal_shape(ev_kind[i])) {
-    case SIG_BUSY: p = 1; break;
-    case SIG_EPISODES: p = ev_ep_delta[i]; break;
-    default: p = k; break;
-    }
-    if (p > k)
-        p = k;
-    if (p > n - k + 1)
-        p = n - k + 1;
-    return p ? (uint32_t)p : 1;
-}
-
 /* Event i's value now: an event that moved puts its delta since the last
  * flush into batch_counts and joins the batch (batch_ev, batch_inputs: *n_in
  * of them; *batch the largest delta). batch_counts is all zeros between
  * flushes (each batch's inputs are cleared after it), so an event that did
  * not move writes nothing. */
-static inline void feed_event(UInt i, ULong v, ULong ep, UInt *n_in, ULong *batch)
+static inline void feed_event(UInt i, ULong v, UInt *n_in, ULong *batch)
 {
-    ULong d, dep;
+    ULong d;
     if (v == ev_fed[i])
         return;
     d = sub_sat(v, ev_fed[i]);
     ev_fed[i] = v; /* also a value that went back: later deltas start there */
-    dep = sub_sat(ep, ev_ep_fed[i]);
-    ev_ep_fed[i] = ep;
     if (d == 0)
         return;
     ev_delta[i] = d;
-    ev_ep_delta[i] = dep;
     /* the batch as it is when it is one chunk (nearly always: flushes come
      * every timeslice); a larger one is cut below */
     batch_counts[ev_code[i]] = (uint32_t)d;
@@ -1732,11 +1872,124 @@ static inline void feed_event(UInt i, ULong v, ULong ep, UInt *n_in, ULong *batc
         *batch = d;
 }
 
+/* Mode event i's definition now, from the values of the last flush. */
+static Long mode_value(UInt i)
+{
+    Int c = ev_core[i];
+    ULong x = c >= 0 ? cores[c].kv[ev_kind[i]] : ev_fed[code_index[ev_code[i]]];
+    return vpmu_mode_value(&machine.timing, ev_kind[i], ev_mode[i], x,
+                           c >= 0 ? cores[c].kv : NULL, node_cycles_fed, modes_at_end);
+}
+
+/* After programming or a reset: every mode counter counts from now. */
+static void modes_rebase(void)
+{
+    UInt j;
+    for (j = 0; j < n_mode_ev; j++) {
+        mode_base[mode_ev[j]] = mode_value(mode_ev[j]);
+        mode_fed[mode_ev[j]] = 0;
+    }
+}
+
+/* Each mode counter's share of this flush, what its definition moved
+ * since the last (never less than 0: the count stays at its highest), and
+ * the batch's cycles: at least n and what every share needs. */
+static ULong modes_step(ULong n)
+{
+    UInt j;
+    for (j = 0; j < n_mode_ev; j++) {
+        UInt i = mode_ev[j];
+        Long v = mode_value(i) - mode_base[i];
+        ULong need;
+        mode_inc[i] = 0;
+        if (v > (Long)mode_fed[i] && !(modes_held && ev_mode[i] == HPM_CAT_LEVEL_LOW)) {
+            mode_inc[i] = (ULong)v - mode_fed[i];
+            mode_fed[i] = (ULong)v;
+        }
+        mode_left[i] = mode_inc[i];
+        need = vpmu_mode_cycles_needed(ev_mode[i], mode_inc[i]);
+        if (need > n)
+            n = need;
+    }
+    return n;
+}
+
+static Bool listed(UInt code, UInt n_in)
+{
+    UInt j;
+    for (j = 0; j < n_in; j++)
+        if (batch_inputs[j] == code)
+            return True;
+    return False;
+}
+
+/* Unit u's chunk of `chunk` cycles when it holds mode counters: the
+ * batch's inputs front-packed, each mode counter's input with the signal
+ * that adds its share of the chunk (vpmu_modes.h), listed every chunk: a
+ * level-low input left out would be low in all of it. */
+static void advance_unit_modes(UInt u, ULong chunk, UInt n_in)
+{
+    uint32_t kept[HPM_CAT_CODES];
+    UInt j, n = n_in, m = 0;
+    for (j = 0; j < n_in; j++)
+        batch_pulses[batch_inputs[j]] = 1;
+    for (j = 0; j < n_mode_ev; j++) {
+        UInt i = mode_ev[j], code = ev_code[i];
+        ULong share, k, p;
+        if (ev_upc[i] != u)
+            continue;
+        share = ev_mode[i] == HPM_CAT_LEVEL_LOW ? chunk : chunk / 2;
+        share = mode_left[i] < share ? mode_left[i] : share;
+        mode_left[i] -= share;
+        vpmu_mode_signal(ev_mode[i], share, chunk, &k, &p);
+        if (!listed(code, n_in))
+            batch_inputs[n++] = code;
+        kept[m++] = batch_counts[code];
+        batch_counts[code] = (uint32_t)k;
+        batch_pulses[code] = (uint32_t)p;
+    }
+    tl_assert(hpm_upc_advance_signals(upcs[u], (uint32_t)chunk, batch_counts, batch_pulses,
+                                      batch_inputs, n) == HPM_UPC_OK);
+    for (j = m = 0; j < n_mode_ev; j++)
+        if (ev_upc[mode_ev[j]] == u)
+            batch_counts[ev_code[mode_ev[j]]] = kept[m++];
+}
+
+/* The batch of n cycles to every unit, in chunks of at most 2^31 cycles.
+ * Front-packed batches compose: cutting one into chunks, each input taking
+ * min(left, chunk) events per chunk, is the same signal. */
+static void feed_units(ULong n, UInt n_in)
+{
+    UInt j, u;
+    Bool cut = n >= CHUNK;
+    while (n > 0) {
+        ULong chunk = n < CHUNK ? n : CHUNK;
+        for (j = 0; cut && j < n_in; j++) {
+            UInt i = batch_ev[j];
+            ULong d = ev_delta[i] < chunk ? ev_delta[i] : chunk;
+            batch_counts[ev_code[i]] = (uint32_t)d;
+            ev_delta[i] -= d;
+        }
+        for (u = 0; u < n_upcs; u++) {
+            if (unit_modes[u])
+                advance_unit_modes(u, chunk, n_in);
+            else
+                tl_assert(hpm_upc_advance_sparse(upcs[u], (uint32_t)chunk, batch_counts,
+                                                 batch_inputs, n_in) == HPM_UPC_OK);
+        }
+        n -= chunk;
+    }
+    for (j = 0; j < n_in; j++)
+        batch_counts[batch_inputs[j]] = 0;
+}
+
 void vpmu_node_flush(void)
 {
     ULong nv[HPM_K_NODE_COUNT];
-    ULong batch = 0, ncyc, d;
-    UInt c, i, j, u, n_in = 0;
+    ULong batch = 0, ncyc;
+    UInt c, i, j, n_in = 0;
+    if (coh_time && coh_replay_final())
+        coh_replay(); /* no thread can run: what they logged is final */
 
     /* A core's values change only while it runs (per-core models, core
      * events, its timing); the others keep the values of their last flush,
@@ -1760,7 +2013,7 @@ void vpmu_node_flush(void)
             i = core_kind_feed[c][j];
             if (i == NOT_PROGRAMMED)
                 continue;
-            feed_event(i, kv[j], any_edges ? signal_episodes(j, kv) : 0, &n_in, &batch);
+            feed_event(i, kv[j], &n_in, &batch);
             credit_due[c] |= 1ULL << j;
         }
     }
@@ -1776,7 +2029,7 @@ void vpmu_node_flush(void)
             node_values_from(raw, nv);
             for (j = 0; j < node_ev_n; j++) {
                 i = node_ev[j];
-                feed_event(i, nv[ev_kind[i] - HPM_K_CORE_COUNT], 0, &n_in, &batch);
+                feed_event(i, nv[ev_kind[i] - HPM_K_CORE_COUNT], &n_in, &batch);
             }
             for (j = VPMU_PR_CORE_N; j < VPMU_PR_N; j++)
                 node_raw_walked[j - VPMU_PR_CORE_N] = raw[j];
@@ -1785,7 +2038,7 @@ void vpmu_node_flush(void)
         } else {
             nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT] = node_cycles();
             for (j = 0; j < node_cyc_n; j++)
-                feed_event(node_cyc[j], nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT], 0, &n_in,
+                feed_event(node_cyc[j], nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT], &n_in,
                            &batch);
         }
     }
@@ -1793,65 +2046,25 @@ void vpmu_node_flush(void)
     node_cycles_fed = nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT];
     if (ncyc > batch)
         batch = ncyc;
+    if (n_mode_ev)
+        batch = modes_step(batch);
     if (vpmu_upctrace_on) /* hpm upc-explore's stream: this batch, as fed below */
         batch_sink(n_upcs ? upcs[0] : NULL, batch, n_in, batch_ev, ev_code, ev_delta);
-    if (batch > 0 && batch < CHUNK) {
-        if (any_edges) {
-            for (j = 0; j < n_in; j++)
-                batch_pulses[batch_inputs[j]] =
-                    batch_pulse_count(batch_ev[j], batch_counts[batch_inputs[j]], batch);
-            for (u = 0; u < n_upcs; u++)
-                tl_assert(hpm_upc_advance_signals(upcs[u], (uint32_t)batch, batch_counts,
-                                                  batch_pulses, batch_inputs,
-                                                  n_in) == HPM_UPC_OK);
-        } else {
-            for (u = 0; u < n_upcs; u++)
-                tl_assert(hpm_upc_advance_sparse(upcs[u], (uint32_t)batch, batch_counts,
-                                                 batch_inputs, n_in) == HPM_UPC_OK);
-        }
-        for (j = 0; j < n_in; j++)
-            batch_counts[batch_inputs[j]] = 0;
+    feed_units(batch, n_in);
+}
+
+void vpmu_node_modes_hold(Bool held)
+{
+    modes_held = held;
+}
+
+void vpmu_node_flush_final(void)
+{
+    if (n_mode_ev == 0)
         return;
-    }
-    /* Front-packed batches compose: cutting one into chunks, each input
-     * taking min(left, chunk) events per chunk, is the same signal. An
-     * input fed as pulses takes its share of the events and pulses left
-     * instead, in proportion to the chunk's part of the cycles left (the
-     * pulses then stay apart unless the signal fills the chunk). */
-    while (batch > 0) {
-        ULong chunk = batch < CHUNK ? batch : CHUNK;
-        for (j = 0; j < n_in; j++) {
-            i = batch_ev[j];
-            if (any_edges && code_edges[ev_code[i]]) {
-                UInt shape = signal_shape(ev_kind[i]);
-                ULong p = shape == SIG_EVENTS ? ev_delta[i] : ev_ep_delta[i];
-                d = (ULong)((unsigned __int128)ev_delta[i] * chunk / batch);
-                p = (ULong)((unsigned __int128)p * chunk / batch);
-                if (shape == SIG_EPISODES)
-                    ev_ep_delta[i] -= p;
-                if (d && (p == 0 || shape == SIG_BUSY))
-                    p = 1;
-                if (p > d)
-                    p = d;
-                if (p > chunk - d + 1)
-                    p = chunk - d + 1;
-                batch_counts[ev_code[i]] = (uint32_t)d;
-                batch_pulses[ev_code[i]] = (uint32_t)p;
-                ev_delta[i] -= d;
-                continue;
-            }
-            d = ev_delta[i] < chunk ? ev_delta[i] : chunk;
-            batch_counts[ev_code[i]] = (uint32_t)d;
-            batch_pulses[ev_code[i]] = d != 0;
-            ev_delta[i] -= d;
-        }
-        for (u = 0; u < n_upcs; u++)
-            tl_assert(hpm_upc_advance_signals(upcs[u], (uint32_t)chunk, batch_counts, batch_pulses,
-                                              batch_inputs, n_in) == HPM_UPC_OK);
-        batch -= chunk;
-    }
-    for (j = 0; j < n_in; j++)
-        batch_counts[batch_inputs[j]] = 0;
+    modes_at_end = True;
+    vpmu_node_flush();
+    modes_at_end = False;
 }
 
 /* ------------------------------------------------------------------ reads */
@@ -1944,6 +2157,7 @@ void vpmu_node_reset(void)
     for (u = 0; u < n_upcs; u++)
         hpm_upc_reset_counters(upcs[u]);
     upc_touched();
+    modes_rebase();
 }
 
 Int vpmu_node_mmio_read(UInt upc, ULong offset, ULong *value)
@@ -1976,9 +2190,9 @@ Int vpmu_node_select(const UInt *codes, UInt n)
         if (codes[i] >= HPM_CAT_SPECS || !code_ok(codes[i], &kind, &core))
             return -1;
         /* only events whose models already run: the instrumentation is fixed */
-        if ((Int)kind_level(kind) > level)
+        if ((Int)spec_level(codes[i]) > level)
             return -1;
-        if (hpm_catalog_kind(kind)->needs & HPM_NEED_MODELS & ~running_models())
+        if (hpm_catalog_spec_needs(codes[i]) & HPM_NEED_MODELS & ~running_models())
             return -1;
         for (j = 0; j < i; j++)
             if (codes[j] == codes[i])
@@ -1993,10 +2207,9 @@ Int vpmu_node_select(const UInt *codes, UInt n)
         for (i = 0; i < n; i++) {
             ev_fed[i] = ev_core[i] >= 0 ? cores[(UInt)ev_core[i]].kv[ev_kind[i]]
                                         : nv[ev_kind[i] - HPM_K_CORE_COUNT];
-            ev_ep_fed[i] =
-                ev_core[i] >= 0 ? signal_episodes(ev_kind[i], cores[(UInt)ev_core[i]].kv) : 0;
         }
     }
+    modes_rebase();
     return 0;
 }
 

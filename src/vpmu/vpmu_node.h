@@ -96,6 +96,12 @@ void vpmu_node_add_core_events(UInt core, const ULong *ev);
 
 /* Feed everything since the last flush to the UPC units. */
 void vpmu_node_flush(void);
+/* Flushes for a live view, which host time decides, hold the level-low
+ * counts (vpmu_node_modes_hold(True) before, False after); the flush before
+ * the counts are written gives each core's idle cycles after its last one
+ * to the mode counters that count them (vpmu_modes.h). */
+void vpmu_node_modes_hold(Bool held);
+void vpmu_node_flush_final(void);
 
 /* Programmed events: n specs (a code, + 1024 * its counting mode: the
  * catalog's hpm_catalog_spec), UPC-read values (flush first). */
@@ -147,6 +153,10 @@ const HChar *vpmu_node_kind_name(UInt kind);
  * for the profile's c2c records (vpmu_c2c.c). */
 struct hpm_hier;
 const struct hpm_hier *vpmu_node_hier(void);
+/* Coherence in modeled time (--hpm-coherence=time): True when asked for,
+ * with the contended lines' accesses logged so far and the coherence misses
+ * their replay found (none where the caches are not modeled). */
+Bool vpmu_node_coh_time(ULong *logged, ULong *misses);
 
 /* Dirty helpers called from instrumented code. */
 void vpmu_node_ifetch(Addr a, SizeT len);

@@ -5,6 +5,7 @@
  * --hpm-children=no (vpmu_procs.h).
  */
 #include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
 #include "pub_tool_libcassert.h"

@@ -9,6 +9,7 @@
  */
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
+#include "pub_tool_libcfile.h"
 #include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
 
@@ -166,6 +167,34 @@ static Long req_read_kinds(ThreadId tid, Addr buf, UWord n)
     return rc == HPM_VPMU_OK ? (Long)m : rc;
 }
 
+/* HPM_VPMU_REGION_READ: the calling thread's counts per core kind of
+ * region name over its closed entries (what the output file's region
+ * records will hold), and the entries. */
+static Long req_region_read(ThreadId tid, Addr name_addr, Addr buf, UWord n)
+{
+    HChar name[HPM_VPMU_NAME_MAX];
+    ULong u[HPM_K_CORE_COUNT], entries = 0;
+    const struct vpmu_thread *t = thread_get(tid);
+    const struct vpmu_region_rec *r;
+    UWord m = n < HPM_K_CORE_COUNT ? n : HPM_K_CORE_COUNT, k;
+    Long rc = read_client_name(name_addr, name), id;
+    if (rc != HPM_VPMU_OK)
+        return rc;
+    if (!client_range_ok(buf, m * sizeof(ULong), VKI_PROT_READ | VKI_PROT_WRITE))
+        return HPM_VPMU_EFAULT;
+    VG_(memset)(u, 0, sizeof u);
+    for (id = 0; id < (Long)n_region_names && VG_(strcmp)(region_names[id], name) != 0; id++)
+        ;
+    for (r = region_recs; r; r = r->next)
+        if ((Long)r->region == id && r->serial == t->serial) {
+            entries += r->entries;
+            for (k = 0; k < HPM_K_CORE_COUNT; k++)
+                u[k] += r->u[k];
+        }
+    rc = client_put(buf, u, m * sizeof(ULong));
+    return rc == HPM_VPMU_OK ? (Long)entries : rc;
+}
+
 static Long req_machine(Addr buf, UWord size)
 {
     Long rc;
@@ -259,6 +288,33 @@ static Long req_net(Addr buf, UWord n)
     return HPM_VPMU_OK;
 }
 
+/* HPM_VPMU_MPI_RESULT: libhpm-mpi's results, written by the tool to
+ * --hpm-mpi-out (so that they cost the program no I/O its units count). */
+static Long req_mpi_result(Addr buf, UWord n)
+{
+    HChar chunk[4096];
+    UWord off, len;
+    SysRes sr;
+    Int fd;
+    Long rc = HPM_VPMU_OK;
+    if (!clo_mpi_out)
+        return HPM_VPMU_EINVAL;
+    sr = VG_(open)(clo_mpi_out, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
+                   VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP | VKI_S_IROTH);
+    if (sr_isError(sr))
+        return HPM_VPMU_EINVAL;
+    fd = (Int)sr_Res(sr);
+    for (off = 0; off < n && rc == HPM_VPMU_OK; off += len) {
+        len = n - off < sizeof chunk ? n - off : sizeof chunk;
+        if (client_get(chunk, buf + off, len) != HPM_VPMU_OK)
+            rc = HPM_VPMU_EFAULT;
+        else if (VG_(write)(fd, chunk, (Int)len) != (Int)len)
+            rc = HPM_VPMU_EINVAL;
+    }
+    VG_(close)(fd);
+    return rc;
+}
+
 /* HPM_VPMU_CLOCK: the host's clock in ns. The tool's clock_gettime is one
  * host system call; the program's goes through Valgrind's syscall path
  * (the kernel unit's wrappers, the signal mask around it). The four
@@ -343,6 +399,12 @@ Bool vpmu_handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
         break;
     case HPM_VPMU_REQ_CLOCK:
         rc = req_clock(arg[1]);
+        break;
+    case HPM_VPMU_REQ_MPI_RESULT:
+        rc = req_mpi_result((Addr)arg[1], arg[2]);
+        break;
+    case HPM_VPMU_REQ_REGION_READ:
+        rc = req_region_read(tid, (Addr)arg[1], (Addr)arg[2], arg[3]);
         break;
     default:
         rc = HPM_VPMU_EINVAL;

@@ -184,6 +184,7 @@ static Bool parse_specs(const HChar *s)
 
 Bool vpmu_sample_option(const HChar *arg)
 {
+    Long v; /* Valgrind's bounded parse compares the variable with a Long */
     if VG_STR_CLO (arg, "--hpm-sample", clo_sample) {
         if (!parse_specs(clo_sample))
             VG_(fmsg_bad_option)(arg, "expected KIND:PERIOD,... with at most %d per-core kinds "
@@ -194,9 +195,12 @@ Bool vpmu_sample_option(const HChar *arg)
         vpmu_sample_acc = True;
     } else if VG_BOOL_CLO (arg, "--hpm-lat-hist", vpmu_lat_on) {
         vpmu_sample_acc = vpmu_sample_on || vpmu_lat_on;
-    } else if VG_BINT_CLO (arg, "--hpm-sample-limit", clo_limit, 1, 1000000000) {
-    } else if VG_BINT_CLO (arg, "--hpm-sample-ldlat", clo_ldlat, 0, 1000000000) {
-    } else if VG_BINT_CLO (arg, "--hpm-sample-stlat", clo_stlat, 0, 1000000000) {
+    } else if VG_BINT_CLO (arg, "--hpm-sample-limit", v, 1, 1000000000) {
+        clo_limit = (ULong)v;
+    } else if VG_BINT_CLO (arg, "--hpm-sample-ldlat", v, 0, 1000000000) {
+        clo_ldlat = (ULong)v;
+    } else if VG_BINT_CLO (arg, "--hpm-sample-stlat", v, 0, 1000000000) {
+        clo_stlat = (ULong)v;
     } else if VG_BOOL_CLO (arg, "--hpm-sample-src", clo_src) {
     } else {
         return False;

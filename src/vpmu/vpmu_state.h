@@ -89,6 +89,8 @@ void vpmu_fold(void);
 /* What ran so far folded, fed to the UPCs and credited to the running
  * thread (vpmu_threads.c), before a read of the node's counts. */
 void vpmu_account(void);
+/* ... for a live view (host-timed): level-low counts wait (vpmu_node.h). */
+void vpmu_account_view(void);
 /* New programming (a client's HPM_VPMU_SELECT, a multiplexing switch):
  * what ran goes to the old one, every per-thread and region count restarts.
  * 0, or -1 (a spec the node cannot count now: nothing changed). */

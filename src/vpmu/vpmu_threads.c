@@ -72,6 +72,15 @@ void vpmu_account(void)
     vpmu_node_core_credit(t->core, core_seen[t->core], t->u);
 }
 
+/* vpmu_account for a live view: host time decides when those come, so
+ * the counts that depend on where a flush falls wait (vpmu_node.h). */
+void vpmu_account_view(void)
+{
+    vpmu_node_modes_hold(True);
+    vpmu_account();
+    vpmu_node_modes_hold(False);
+}
+
 /* libcoregrind, not in pub_tool: discarding is allowed while a client
  * request runs; between timeslices no translation is in use either */
 extern Bool VG_(ok_to_discard_translations);
@@ -170,6 +179,38 @@ void vpmu_counting_stop(void)
 {
     counting_wanted = False;
     run_bit(False);
+}
+
+/* A forked child's only thread is the one that forked, whichever it was in
+ * the parent: it becomes thread 1 of the new process, on core 0 as every
+ * process's first thread is (vpmu_node_core_of), and the parent's other
+ * threads are gone. What the live block holds ran in the parent, on the
+ * thread's core there. */
+void vpmu_threads_fork_child(ThreadId tid)
+{
+    UInt i, core;
+    struct vpmu_thread *t;
+    vpmu_account();
+    for (i = 1; i < VG_N_THREADS; i++) {
+        if ((ThreadId)i == tid || !vpmu_threads[i].used)
+            continue;
+        if (vpmu_threads[i].ovf_upc_mem)
+            VG_(free)(vpmu_threads[i].ovf_upc_mem);
+        vpmu_threads[i].ovf_upc = NULL;
+        vpmu_threads[i].ovf_upc_mem = NULL;
+        vpmu_threads[i].used = False;
+    }
+    if (tid == 0 || tid >= VG_N_THREADS)
+        return;
+    t = thread_get(tid);
+    next_serial = 1;
+    t->serial = next_serial++;
+    core = vpmu_node_core_of(t->serial);
+    live_owner = tid;
+    if (core != t->core) {
+        t->core = core;
+        vpmu_node_set_core(core);
+    }
 }
 
 void vpmu_reset_all(void)

@@ -33,9 +33,15 @@ extern SysRes VG_(do_syscall)(UWord sysno, RegWord a1, RegWord a2, RegWord a3, R
 /* libcoregrind, not in pub_tool: grow a thread's client stack down to addr
  * (pub_core_signals.h; False past the stack's limit) */
 extern Bool VG_(extend_stack)(ThreadId tid, Addr addr);
+/* libcoregrind, not in pub_tool: a signal to a process (pub_core_libcsignal.h) */
+extern Int VG_(kill)(Int pid, Int signo);
+/* libcoregrind, not in pub_tool: whether tid names a live thread
+ * (pub_core_threadstate.h) */
+extern Bool VG_(is_valid_tid)(ThreadId tid);
 
 /* ------------------------------------------------ state (vpmu_clo.c) */
 extern const HChar *clo_out;    /* --hpm-out */
+extern const HChar *clo_mpi_out; /* --hpm-mpi-out */
 extern Bool clo_start;          /* --hpm-start (a gate turns it off) */
 extern Bool clo_level_given;    /* --hpm-level was given */
 extern Bool clo_live;           /* --hpm-live */
@@ -173,6 +179,8 @@ void vpmu_retranslate_all(const HChar *why);
 Int vpmu_models_start(void);
 /* After the running thread or its frozen state changed. */
 void vpmu_run_state_apply(void);
+/* A forked child: the forking thread becomes its thread 1, on core 0. */
+void vpmu_threads_fork_child(ThreadId tid);
 /* Every count to 0 (HPM_VPMU_RESET, a forked child). */
 void vpmu_reset_all(void);
 

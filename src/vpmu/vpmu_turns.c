@@ -8,10 +8,12 @@
  * the host's choice. Left so, two threads that share a cache line without
  * blocking meet once per slice. With --hpm-interleave=N the tool decides:
  *
- * - a turn is N instructions. The turn goes to the thread with the fewest
- *   instructions run in turns so far (its clock) among the threads able to
- *   run, ties to the lowest thread id: the thread that is behind in modeled
- *   time runs next, as the cores of a node run side by side;
+ * - a turn is N instructions (with --hpm-interleave-from=M a thread's
+ *   turns grow from M to N, doubling, and restart at a thread's creation).
+ *   The turn goes to the thread with the fewest instructions run in turns
+ *   so far (its clock) among the threads able to run, ties to the lowest
+ *   thread id: the thread that is behind in modeled time runs next, as the
+ *   cores of a node run side by side;
  * - every superblock takes its instructions from the turn's budget at entry
  *   (inline IR, vpmu_instrument.c); when it is short the superblock calls
  *   vpmu_turns_check before it runs, which ends the turn and picks the next
@@ -29,6 +31,10 @@
  *   the running until it is back; if others ran meanwhile its clock moves up
  *   to the least clock of the others (its core was idle, not behind);
  * - a new thread starts with its parent's clock;
+ * - the clocks are coherence in modeled time's too (vpmu_cohtime.h): the
+ *   running thread's modeled time stamps its accesses, and the frontier
+ *   (the least clock of the threads able to run, below which none of them
+ *   can log again) says what the replay may take;
  * - wakes the tool sees are kept in modeled time: a thread waiting in a
  *   futex is able to run again from the futex wake that wakes it (when the
  *   wake's count covers every thread the tool knows to wait on the word),
@@ -37,7 +43,11 @@
  *   the waker's clock. When its turn comes before it is back from the
  *   call, the others wait for it. Waits for a thread not back are bounded
  *   by a second of host time: a call that did block, or a wake the kernel
- *   did not deliver, then costs only the order, never the progress.
+ *   did not deliver, then costs only the order, never the progress;
+ * - a thread that goes into a futex wait is asleep in the kernel before
+ *   another thread runs client code (settle), so the kernel queues a word's
+ *   waiters in the order they began to wait, and a wake of n makes able
+ *   the n that began first: those the kernel wakes.
  *
  * Whether a thread is able to run changes only while it, or the thread that
  * wakes it, holds Valgrind's lock, and the turns are decided from
@@ -50,6 +60,7 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
@@ -58,6 +69,7 @@
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
 
+#include "vpmu_cohtime.h"
 #include "vpmu_tool.h"
 #include "vpmu_turns.h"
 
@@ -76,8 +88,17 @@ extern void VG_(acquire_BigLock)(ThreadId tid, const HChar *who);
 
 Bool vpmu_turns_on;
 Long vpmu_turn_left = -1;
+ThreadId vpmu_turn_holder = VG_INVALID_THREADID;
+ULong vpmu_turn_end;
 
 static ULong quantum;       /* N */
+/* --hpm-interleave-from=M: a thread's turns start at M instructions and
+ * double up to N (a new thread restarts its creator's too), so that a
+ * thread that comes to share a line with another can be at most M ahead of
+ * it when it does (coherence in modeled time), while long-running threads
+ * hand over every N; 0: every turn is N */
+static ULong first_turn;
+static ULong turn_len;      /* the holder's turn */
 /* Per ThreadId (VG_N_THREADS of them) */
 static struct turn_thread {
     Bool able;         /* able to run (not in a system call) */
@@ -86,8 +107,11 @@ static struct turn_thread {
     Int go;            /* 1 once the turn is its (a futex word) */
     ULong clock;       /* instructions run in its turns */
     ULong ran_at_call; /* all turns' instructions when its call began */
+    ULong next_turn;   /* its next turn's length (0: the first) */
     Addr waits_on;     /* the futex word it waits on, 0 none */
+    ULong wait_seq;    /* when it began to wait there (the kernel's queue order) */
     Addr clear_tid;    /* the word its exit wakes, 0 none */
+    Int lwp;           /* its kernel thread id, 0 not asked yet */
 } *tt;
 static ThreadId holder = VG_INVALID_THREADID;
 static Long holder_left;    /* the holder's budget while it does not run */
@@ -103,10 +127,17 @@ static struct gone {
     ULong clock;
 } gone[GONE_N];
 static UInt gone_next;
+/* A thread that went into a futex wait: no other thread runs client code
+ * until the kernel has it asleep (settle), so the kernel queues a word's
+ * waiters in the order they began to wait, the order the tool keeps. */
+static ThreadId settling = VG_INVALID_THREADID;
+static ULong wait_seq_next;
 static Bool waiting_woken;
 static UInt top_tid;        /* no thread id above this one is used */
+static ULong floor_clock;   /* the latest frontier given (vpmu_turns_frontier) */
 static ULong ran_total;     /* instructions of all turns ended */
 static ULong switches;      /* turns that passed to another thread */
+static ULong host_timed;    /* returns the host timed that others ran around */
 
 Bool vpmu_turns_option(const HChar *arg)
 {
@@ -117,6 +148,10 @@ Bool vpmu_turns_option(const HChar *arg)
         vpmu_turns_on = turn > 0;
         return True;
     }
+    if VG_BINT_CLO (arg, "--hpm-interleave-from", turn, 0, 1000000000) {
+        first_turn = (ULong)turn;
+        return True;
+    }
     return False;
 }
 
@@ -124,7 +159,10 @@ void vpmu_turns_usage(void)
 {
     VG_(printf)("    --hpm-interleave=N        threads take turns of N instructions, the one\n"
                 "                              behind in modeled time first [0: Valgrind's\n"
-                "                              own slices]; use with --fair-sched=yes\n");
+                "                              own slices]; use with --fair-sched=yes\n"
+                "    --hpm-interleave-from=M   a thread's turns start at M instructions and\n"
+                "                              double up to N (a new thread restarts its\n"
+                "                              creator's) [0: every turn N]\n");
 }
 
 static void tables(void)
@@ -139,30 +177,75 @@ static Bool may_hold(ThreadId t)
     return tt[t].able || tt[t].woken || tt[t].prompt;
 }
 
+static Bool waits_there(ThreadId t, Addr word)
+{
+    return !tt[t].able && !tt[t].woken && tt[t].waits_on == word;
+}
+
 /* A wake of up to n threads waiting on word at modeled time `clock`: the
- * waiters the tool knows are able from now, at that clock, when n covers
- * them all or the wake is for every waiter (a broadcast); else the kernel
- * chooses some, who come back when they do. Made before the waker's call
- * gives up Valgrind's lock (the woken take it at once). A waiter the kernel
- * does not find waiting yet sees the word changed and returns at once. */
+ * waiters are able from now, at that clock, all of them for a broadcast,
+ * else the n that began to wait first, as the kernel's queue has them
+ * (settle). Made before the waker's call gives up Valgrind's lock (the
+ * woken take it at once). */
 static ULong wake(Addr word, ULong n, Bool broadcast, ULong clock)
 {
-    ThreadId t;
-    ULong waiting = 0;
-    if (!word || n == 0)
+    ThreadId t, first;
+    ULong woken;
+    if (!word)
         return 0;
-    for (t = 1; t <= top_tid; t++)
-        if (!tt[t].able && !tt[t].woken && tt[t].waits_on == word)
-            waiting++;
-    if (waiting == 0 || (waiting > n && !broadcast))
-        return 0;
-    for (t = 1; t <= top_tid; t++)
-        if (!tt[t].able && !tt[t].woken && tt[t].waits_on == word) {
-            tt[t].woken = True;
-            if (tt[t].clock < clock)
-                tt[t].clock = clock;
-        }
-    return waiting;
+    for (woken = 0; woken < n || broadcast; woken++) {
+        first = VG_INVALID_THREADID;
+        for (t = 1; t <= top_tid; t++)
+            if (waits_there(t, word) &&
+                (first == VG_INVALID_THREADID || tt[t].wait_seq < tt[first].wait_seq))
+                first = t;
+        if (first == VG_INVALID_THREADID)
+            break;
+        tt[first].woken = True;
+        if (tt[first].clock < clock)
+            tt[first].clock = clock;
+    }
+    return woken;
+}
+
+/* Thread t sleeps (or waits for Valgrind's lock, its call over): its
+ * /proc state is S or D. */
+static Bool asleep(ThreadId t)
+{
+    HChar path[64], buf[256];
+    const HChar *p;
+    SysRes sr;
+    Int fd, n;
+    VG_(snprintf)(path, sizeof path, "/proc/self/task/%d/stat", tt[t].lwp);
+    sr = VG_(open)(path, VKI_O_RDONLY, 0);
+    if (sr_isError(sr))
+        return True; /* gone */
+    fd = (Int)sr_Res(sr);
+    n = VG_(read)(fd, buf, sizeof buf - 1);
+    VG_(close)(fd);
+    if (n <= 0)
+        return True;
+    buf[n] = 0;
+    p = VG_(strrchr)(buf, ')'); /* after the command, which may hold anything */
+    return !p || p[1] != ' ' || p[2] == 'S' || p[2] == 'D';
+}
+
+/* Before another thread runs client code: the thread that went into a
+ * futex wait is asleep in the kernel (at most a second of host time: a
+ * wait the kernel returned from at once comes back as any call does). */
+static void settle(ThreadId runner)
+{
+    UInt since;
+    ThreadId t = settling;
+    if (t == VG_INVALID_THREADID || t == runner)
+        return;
+    settling = VG_INVALID_THREADID;
+    since = VG_(read_millisecond_timer)();
+    while (!tt[t].able && tt[t].lwp && !asleep(t) &&
+           VG_(read_millisecond_timer)() - since < 1000) {
+        struct vki_timespec ts = {0, 20000};
+        (void)VG_(do_syscall)(__NR_nanosleep, (RegWord)&ts, 0, 0, 0, 0, 0, 0, 0);
+    }
 }
 
 /* The gone entry of word, or NULL. */
@@ -190,6 +273,13 @@ static void turn_end(Long used)
     ran_total += (ULong)used;
 }
 
+/* What vpmu_turns_stamp reads: the holder and its clock at its turn's end. */
+static void turn_stamp_sync(void)
+{
+    vpmu_turn_holder = holder;
+    vpmu_turn_end = holder == VG_INVALID_THREADID ? floor_clock : tt[holder].clock + turn_len;
+}
+
 /* The next holder: the able thread with the least clock, ties to the
  * lowest id; none when no thread is able to run. */
 static void pick(void)
@@ -199,7 +289,13 @@ static void pick(void)
         if (may_hold(t) && (best == VG_INVALID_THREADID || tt[t].clock < tt[best].clock))
             best = t;
     holder = best;
-    holder_left = (Long)quantum;
+    turn_len = quantum;
+    if (best != VG_INVALID_THREADID && first_turn && first_turn < quantum) {
+        turn_len = tt[best].next_turn ? tt[best].next_turn : first_turn;
+        tt[best].next_turn = 2 * turn_len < quantum ? 2 * turn_len : quantum;
+    }
+    holder_left = (Long)turn_len;
+    turn_stamp_sync();
     waiting_woken = False; /* a wait is for one holder */
     if (best != VG_INVALID_THREADID && best != before) {
         if (before != VG_INVALID_THREADID)
@@ -217,7 +313,7 @@ UWord vpmu_turns_check(UWord n)
     Bool held = tid == holder; /* since it started: it is the live block's owner */
     if (held) {
         /* what ran of the turn before this superblock */
-        turn_end((Long)quantum - (vpmu_turn_left + (Long)n));
+        turn_end((Long)turn_len - (vpmu_turn_left + (Long)n));
         pick();
     } else if (holder == VG_INVALID_THREADID || !may_hold(holder)) {
         pick();
@@ -228,6 +324,7 @@ UWord vpmu_turns_check(UWord n)
             waiting_woken = True;
             wait_since_ms = now;
         } else if (now - wait_since_ms > 1000) {
+            host_timed++; /* it did block: the others go on without it */
             tt[holder].woken = tt[holder].prompt = False;
             waiting_woken = False;
             pick();
@@ -252,6 +349,7 @@ Bool vpmu_turns_start(ThreadId tid)
         return True;
     tables();
     note_tid(tid);
+    settle(tid);
     tt[tid].able = True; /* it runs client code */
     tt[tid].woken = tt[tid].prompt = False;
     if (holder == VG_INVALID_THREADID || !may_hold(holder))
@@ -331,6 +429,8 @@ void vpmu_turns_syscall(ThreadId tid, UInt sysno, const UWord *args, UInt nargs)
         return;
     tables();
     note_tid(tid);
+    if (!tt[tid].lwp)
+        tt[tid].lwp = VG_(gettid)();
     tt[tid].waits_on = 0;
     if (sysno == __NR_futex && nargs >= 2 &&
         (futex_op(args[1]) == VKI_FUTEX_WAIT || futex_op(args[1]) == VKI_FUTEX_WAIT_BITSET))
@@ -346,7 +446,7 @@ void vpmu_turns_syscall(ThreadId tid, UInt sysno, const UWord *args, UInt nargs)
     if (sysno == __NR_futex && nargs >= 3 &&
         (futex_op(args[1]) == VKI_FUTEX_WAKE || futex_op(args[1]) == VKI_FUTEX_WAKE_BITSET)) {
         /* its turn ends below: the clock is its own so far */
-        ULong now = tt[tid].clock + (tid == holder ? quantum - (ULong)holder_left : 0);
+        ULong now = tt[tid].clock + (tid == holder ? turn_len - (ULong)holder_left : 0);
         wake(args[0], args[2], args[2] >= 0x7fffffff, now);
     }
     tt[tid].able = False;
@@ -363,13 +463,16 @@ void vpmu_turns_syscall(ThreadId tid, UInt sysno, const UWord *args, UInt nargs)
         } else if (nargs >= 3 && VG_(am_is_valid_for_client)(tt[tid].waits_on, 4, VKI_PROT_READ) &&
                    *(const volatile UInt *)tt[tid].waits_on != (UInt)args[2]) {
             tt[tid].prompt = True; /* the word changed: EAGAIN at once */
+        } else {
+            tt[tid].wait_seq = ++wait_seq_next;
+            settling = tid;
         }
     }
-    tt[tid].ran_at_call = ran_total;
     if (tid == holder) {
-        turn_end((Long)quantum - holder_left);
+        turn_end((Long)turn_len - holder_left);
         pick(); /* none able: the next thread to run picks */
     }
+    tt[tid].ran_at_call = ran_total; /* its own turn counted: what others run from now */
 }
 
 void vpmu_turns_syscall_done(ThreadId tid)
@@ -389,7 +492,8 @@ void vpmu_turns_syscall_done(ThreadId tid)
         waiting_woken = False;
     } else if (ran_total != tt[tid].ran_at_call) {
         /* others ran while it was in the call: its core was idle, up to
-         * where the least of them is now */
+         * where the least of them is now (a point the host chose) */
+        host_timed++;
         for (t = 1; t <= top_tid; t++)
             if (t != tid && tt[t].able && (!any || tt[t].clock < least)) {
                 least = tt[t].clock;
@@ -398,6 +502,10 @@ void vpmu_turns_syscall_done(ThreadId tid)
         if (any && tt[tid].clock < least)
             tt[tid].clock = least;
     }
+    if (tt[tid].clock < floor_clock)
+        tt[tid].clock = floor_clock; /* accesses before it are replayed */
+    if (tid == holder)
+        turn_stamp_sync();
     tt[tid].able = True;
 }
 
@@ -417,7 +525,11 @@ void vpmu_turns_thread_new(ThreadId parent, ThreadId child)
     tt[child].waits_on = 0;
     tt[child].woken = tt[child].prompt = False;
     if (parent == holder)
-        tt[child].clock += quantum - (ULong)(holder_left > 0 ? holder_left : 0);
+        tt[child].clock += turn_len - (ULong)(holder_left > 0 ? holder_left : 0);
+    /* the two may come to share lines: short turns again (--hpm-interleave-from) */
+    tt[child].next_turn = 0;
+    if (parent > 0 && parent < VG_N_THREADS)
+        tt[parent].next_turn = 0;
     tt[child].able = True;
 }
 
@@ -429,7 +541,7 @@ void vpmu_turns_thread_end(ThreadId tid)
     tt[tid].able = False;
     tt[tid].woken = tt[tid].prompt = False;
     if (tid == holder)
-        turn_end((Long)quantum - holder_left);
+        turn_end((Long)turn_len - holder_left);
     /* the kernel wakes one waiter of the word when the thread is gone */
     if (tt[tid].clear_tid && wake(tt[tid].clear_tid, 1, False, tt[tid].clock) == 0) {
         gone[gone_next].word = tt[tid].clear_tid;
@@ -446,16 +558,44 @@ void vpmu_turns_fork_child(ThreadId tid)
     ThreadId t;
     if (!vpmu_turns_on)
         return;
+    vpmu_cohtime_fork_child(); /* the logs are the parent's threads' */
     tables();
-    for (t = 1; t <= top_tid; t++)
+    for (t = 1; t <= top_tid; t++) {
         tt[t].able = tt[t].woken = tt[t].prompt = False;
+        tt[t].lwp = 0; /* a new process: new kernel thread ids */
+    }
     note_tid(tid);
+    settling = VG_INVALID_THREADID;
     waiting_woken = False;
     tt[tid].able = True;
     holder = tid;
+    turn_len = quantum;
     holder_left = (Long)quantum;
+    turn_stamp_sync();
     vpmu_turn_left = holder_left;
     yielding = VG_INVALID_THREADID;
+}
+
+ULong vpmu_turns_frontier(Bool *final)
+{
+    ThreadId t;
+    ULong least = ~0ULL, most = floor_clock;
+    *final = tt == NULL;
+    if (!tt)
+        return floor_clock;
+    for (t = 1; t <= top_tid; t++) {
+        if (may_hold(t) && tt[t].clock < least)
+            least = tt[t].clock;
+        if (tt[t].clock > most)
+            most = tt[t].clock;
+    }
+    if (least == ~0ULL) {
+        least = most; /* no thread can run: all it logged is final */
+        *final = True;
+    }
+    if (least > floor_clock)
+        floor_clock = least;
+    return floor_clock;
 }
 
 ULong vpmu_turns_quantum(void)
@@ -466,4 +606,9 @@ ULong vpmu_turns_quantum(void)
 ULong vpmu_turns_switches(void)
 {
     return switches;
+}
+
+ULong vpmu_turns_host_timed(void)
+{
+    return host_timed;
 }

@@ -42,9 +42,30 @@ void vpmu_turns_thread_end(ThreadId tid);
 /* In a forked child, tid is the only thread. */
 void vpmu_turns_fork_child(ThreadId tid);
 
+/* Coherence in modeled time (vpmu_cohtime.h). The running thread (the
+ * holder) and its modeled time: the instructions it ran in turns, up to the
+ * end of the superblock that runs (its clock at the end of its turn, less
+ * what is left of the turn): a helper's two loads. */
+extern ThreadId vpmu_turn_holder;
+extern ULong vpmu_turn_end;
+static inline ULong vpmu_turns_stamp(ThreadId *tid)
+{
+    *tid = vpmu_turn_holder;
+    return vpmu_turn_end - (ULong)vpmu_turn_left;
+}
+/* No thread can log an access stamped at or below this any more: the least
+ * clock of the threads able to run (a thread that comes back from a call
+ * comes back at it at least); when none is, the largest clock, and *final
+ * is True. */
+ULong vpmu_turns_frontier(Bool *final);
+
 /* What the output file says: the turn's length (0: off) and how many
  * turns passed from one thread to another. */
 ULong vpmu_turns_quantum(void);
 ULong vpmu_turns_switches(void);
+/* How many times a thread came back from a blocking call at a point the
+ * host chose (others ran meanwhile, or waited for it in vain): where the
+ * turns still depend on the host. */
+ULong vpmu_turns_host_timed(void);
 
 #endif

@@ -140,6 +140,18 @@
  *                                dozen times this request's cost; it is
  *                                the program's, and the kernel unit counts
  *                                it. Interface 8.
+ *   HPM_VPMU_MPI_RESULT(buf, len)  the tool writes len bytes of buf to the
+ *                                file hpm named with --hpm-mpi-out (none:
+ *                                HPM_VPMU_EINVAL): libhpm-mpi's results of an
+ *                                MPI job (docs/mpi.md), passed so that they
+ *                                cost the program no I/O its units count.
+ *                                Interface 9.
+ *   HPM_VPMU_REGION_READ(name, buf, n)  uint64_t buf[k] = the calling
+ *                                thread's count of per-core kind k in region
+ *                                name, over its closed entries (what the
+ *                                output file's region records hold; 0 for a
+ *                                region it never closed); returns the
+ *                                entries. Interface 9.
  * START and STOP also write the global start/stop register of every UPC; the
  * modeled caches and predictors keep running while counting is stopped.
  *
@@ -164,7 +176,7 @@
 extern "C" {
 #endif
 
-#define HPM_VPMU_INTERFACE_VERSION 8
+#define HPM_VPMU_INTERFACE_VERSION 9
 #define HPM_VPMU_NAME_MAX 128 /* region names, including the NUL */
 #define HPM_VPMU_OVERFLOW_MAX 8
 #define HPM_VPMU_WHERE_MAX 64 /* addresses one overflow signal keeps */
@@ -190,7 +202,9 @@ enum hpm_vpmu_request {
     HPM_VPMU_REQ_OVERFLOW_WHERE, /* arg1 = uint64_t *, arg2 = count */
     HPM_VPMU_REQ_NET, /* arg1 = const uint64_t *, arg2 = count: network counts to add */
     HPM_VPMU_REQ_OVERFLOW_UPCALL, /* arg1 = entry, arg2 = const int *mask */
-    HPM_VPMU_REQ_CLOCK           /* arg1 = clockid */
+    HPM_VPMU_REQ_CLOCK,          /* arg1 = clockid */
+    HPM_VPMU_REQ_MPI_RESULT,     /* arg1 = const char *, arg2 = length */
+    HPM_VPMU_REQ_REGION_READ     /* arg1 = const char *, arg2 = uint64_t *, arg3 = count */
 };
 
 enum hpm_vpmu_gate {
@@ -273,6 +287,11 @@ enum hpm_vpmu_error {
                   (const int *)(mask))
 
 #define HPM_VPMU_CLOCK(clock) HPM_VPMU_REQ_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_CLOCK, (size_t)(clock), 0)
+#define HPM_VPMU_REGION_READ(name, buf, n)                                         \
+    HPM_VPMU_REQ3_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_REGION_READ, (const char *)(name),     \
+                   (uint64_t *)(buf), (size_t)(n))
+#define HPM_VPMU_MPI_RESULT(buf, len) \
+    HPM_VPMU_REQ_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_MPI_RESULT, (const char *)(buf), (size_t)(len))
 
 #ifdef __cplusplus
 }

@@ -34,6 +34,32 @@
  *     interleave N SWITCHES              threads took turns of N instructions
  *                                        (--hpm-interleave); SWITCHES turns
  *                                        passed to another thread
+ *     coherence_time LOGGED MISSES HOST  the contended lines' accesses were
+ *                                        replayed in the threads' modeled
+ *                                        time (--hpm-coherence=time): LOGGED
+ *                                        accesses, MISSES coherence misses
+ *                                        the replay found where the access
+ *                                        had hit, HOST returns from blocking
+ *                                        calls at points the host chose
+ *     shared_lines KEPT DROPPED WRITTEN  on a node that keeps contended cache
+ *                                        lines (prof_c2c_lines below), when
+ *                                        some line was (a store took it from
+ *                                        another core): lines kept, lines
+ *                                        not kept (the table was full), of
+ *                                        the kept ones those that two or
+ *                                        more cores wrote
+ *     shared_line ADDR BYTES MISSES INVALIDATIONS WRITERS SHARING OBJECT...
+ *                                        one of the kept lines (at most 16,
+ *                                        most coherence misses first): its
+ *                                        address (hex) and size, its
+ *                                        coherence misses, the copies of it
+ *                                        stores invalidated, how many cores
+ *                                        wrote it, SHARING true or false
+ *                                        (what most of its misses were; a
+ *                                        line without misses: whether some
+ *                                        core's bytes overlap bytes another
+ *                                        wrote), and its data object in words
+ *                                        (the rest of the line)
  *     upc U counters N lost_carries N parity_errors N
  *     reaped PID signal N                a child it waited for was killed by
  *                                        signal N (one that SIGKILL killed
@@ -141,7 +167,8 @@
  * Thread numbers are serials, not Valgrind ThreadIds (which are reused).
  * Records a reader does not know are skipped, so a newer tool may add some;
  * upc_writes and forks are written only when not 0, interleave only with
- * --hpm-interleave.
+ * --hpm-interleave, coherence_time only with --hpm-coherence=time,
+ * shared_lines only when some line was contended.
  */
 #ifndef HPM_VPMU_FORMAT_H
 #define HPM_VPMU_FORMAT_H
@@ -172,6 +199,9 @@
 #define VPMU_REC_UPC_WRITES "upc_writes"
 #define VPMU_REC_FORKS "forks"
 #define VPMU_REC_INTERLEAVE "interleave"
+#define VPMU_REC_COHERENCE_TIME "coherence_time"
+#define VPMU_REC_SHARED_LINES "shared_lines"
+#define VPMU_REC_SHARED_LINE "shared_line"
 #define VPMU_REC_UPC "upc"
 #define VPMU_REC_REAPED "reaped"
 #define VPMU_REC_EXEC_NATIVE "exec_native"

@@ -316,6 +316,15 @@ static void test_modes(void)
                      (unsigned)hpm_catalog_code(HPM_K_CYCLES, 0), 2)), "events") == 0);
     CHECK(hpm_catalog_mode_name(HPM_CAT_MODES) == NULL);
     CHECK_EQ(hpm_catalog_mode_by_name("Level-Low", 9), HPM_CAT_LEVEL_LOW);
+    /* a mode's clock is the timing model's: every mode but level high needs it */
+    {
+        unsigned insn = (unsigned)hpm_catalog_code(HPM_K_INSTRUCTIONS, 1);
+        CHECK_EQ(hpm_catalog_spec_needs(insn), hpm_catalog_kind(HPM_K_INSTRUCTIONS)->needs);
+        CHECK(!(hpm_catalog_spec_needs(insn) & HPM_NEED_TIMING));
+        for (unsigned m = HPM_CAT_LEVEL_LOW; m < HPM_CAT_MODES; m++)
+            CHECK(hpm_catalog_spec_needs(hpm_catalog_spec(insn, m)) & HPM_NEED_TIMING);
+        CHECK_EQ(hpm_catalog_spec_needs(HPM_CAT_SPECS), 0u);
+    }
 }
 
 int main(int argc, char **argv)

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # coherence_test.sh BUILD PROG: hpm count of false_sharing.c on bgp
 # (coherence = wti, then mesi): false sharing costs about one coherence miss per
-# increment, padding removes them, true sharing is counted like false.
+# increment, padding removes them, true sharing is counted like false; the
+# report names the counters' line FALSE (TRUE) sharing, the padded ones not.
 set -euo pipefail
 BUILD=$1 PROG=$2 N=2000
 HPM=$BUILD/bin/hpm
@@ -34,6 +35,13 @@ for proto in wti mesi; do
   [ "$f" -ge $((2 * N - 10)) ] && [ "$f" -le $((2 * N + 200)) ] || fail "$proto: false sharing $f, not about $((2 * N))"
   [ "$p" -le 100 ] || fail "$proto: padded $p, not almost none"
   [ "$t" -ge $((2 * N - 10)) ] || fail "$proto: true sharing $t"
+  # the report names the counters' line and its verdict, whatever else was shared
+  grep -q "shared line 0x[0-9a-f]* (.*): FALSE sharing, written by 2 cores, [0-9]* coherence misses.*global shared + 0 (hpm-false-sharing)" "$WORK/false.csv" ||
+    fail "$proto: the report does not name the counters' line FALSE sharing"
+  grep -q "shared line 0x[0-9a-f]* (.*): TRUE sharing, written by 2 cores.*global shared + 0 (hpm-false-sharing)" "$WORK/true.csv" ||
+    fail "$proto: the report does not name the shared counter's line TRUE sharing"
+  ! grep -q "global shared + " "$WORK/padded.csv" || fail "$proto: padded counters reported shared"
+  grep -q "threads wrote [0-9]* cache lines together" "$WORK/padded.csv" || fail "$proto: no sharing summary"
   if [ "$proto" = mesi ]; then
     [ "$fi" -ge $((2 * N - 10)) ] || fail "mesi: interventions $fi"
   else

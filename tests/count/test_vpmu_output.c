@@ -316,6 +316,51 @@ static void test_mpx_round_trip(void)
     free(text);
 }
 
+/* The cache lines threads shared: the top lines kept in order, summed
+ * over processes (the top of both), written back as read. */
+static void test_shared_lines(void)
+{
+    char buf[4096], err[256], *text = NULL;
+    size_t len = 0;
+    struct vpmu_output a, b, c;
+    FILE *f = open_memstream(&text, &len);
+    /* --hpm-coherence=time's replay */
+    good("interleave 100000 13\ncoherence_time 57847 17786 0\n");
+    bad("coherence_time 57847 17786\n", "three values");
+    bad("coherence_time 1 2 x\n", "host-timed");
+    bad("coherence_time 1 2 3\ncoherence_time 1 2 3\n", "coherence_time");
+    good("shared_lines 3 0 2\nshared_line 10c300 32 3998 3999 2 false global shared + 0 (p)\n");
+    bad("shared_lines 3 0\n", "three values");
+    bad("shared_lines 3 0 4\n", "shared lines written");
+    bad("shared_lines 1 0 1\nshared_lines 1 0 1\n", "shared_lines");
+    bad("shared_line 10c300 32 1 1 2 false\n", "an object");
+    bad("shared_line xyz 32 1 1 2 false stack\n", "address");
+    bad("shared_line 10 32 1 1 2 maybe stack\n", "true or false");
+    bad("shared_line 10 32 x 1 2 true stack\n", "misses");
+    snprintf(buf, sizeof buf, "%s%s", header,
+             "shared_lines 20 0 2\nshared_line 40 64 5 6 2 true stack\n"
+             "shared_line 80 64 9 9 2 false global a + 8 (p)\n");
+    CHECK(vpmu_output_parse(&a, buf, strlen(buf), err, sizeof err) == 0);
+    CHECK(a.n_shared == 2 && a.shared[0].addr == 0x80 && a.shared[0].coh_misses == 9);
+    CHECK(a.shared[1].true_sharing == 1 && a.shared[0].pid == 7 && a.shared[0].bytes == 64);
+    CHECK(strcmp(a.shared[0].object, "global a + 8 (p)") == 0);
+    snprintf(buf, sizeof buf, "%s%s", header,
+             "shared_lines 1 4 1\nshared_line c0 64 7 1 3 false heap block from f (x.c:3) + 0\n");
+    CHECK(vpmu_output_parse(&b, buf, strlen(buf), err, sizeof err) == 0);
+    CHECK(vpmu_output_add(&a, &b, err, sizeof err) == 0);
+    CHECK(a.shared_lines == 21 && a.shared_dropped == 4 && a.shared_written == 3);
+    CHECK(a.n_shared == 3 && a.shared[1].addr == 0xc0 && a.shared[1].writers == 3 &&
+          a.shared[2].addr == 0x40);
+    CHECK(f && vpmu_output_write(&a, f) == 0 && fclose(f) == 0);
+    CHECK(vpmu_output_parse(&c, text, len, err, sizeof err) == 0);
+    CHECK(c.shared_lines == 21 && c.n_shared == 3 && c.shared[1].coh_misses == 7 &&
+          strcmp(c.shared[1].object, "heap block from f (x.c:3) + 0") == 0);
+    vpmu_output_free(&a);
+    vpmu_output_free(&b);
+    vpmu_output_free(&c);
+    free(text);
+}
+
 static void test_escaping(void)
 {
     expect_capture(count_csv_field, "plain", "plain");
@@ -541,6 +586,7 @@ int main(int argc, char **argv)
     test_malformed();
     test_escaping();
     test_mpx_round_trip();
+    test_shared_lines();
     test_reports(argv[1]);
     test_tree_records();
     test_tree_load();

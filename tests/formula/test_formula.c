@@ -77,6 +77,40 @@ static int64_t postfix(const char *src, const int64_t *terms, int n)
     return hpm_formula_eval_int(&f, terms, (unsigned)n);
 }
 
+/* hpm_formula_linear_int of a postfix program over 3 terms: linear or
+ * not as expected, and where it is, the same value as hpm_formula_eval_int
+ * for terms of every size (wrapping sums and products included). */
+static void expect_linear(const char *src, int linear, const int64_t *want_coef,
+                          int64_t want_constant)
+{
+    struct hpm_formula f;
+    int64_t coef[3] = {0}, constant = 0;
+    uint64_t x = 0x9e3779b97f4a7c15u;
+    char err[128];
+    if (hpm_formula_postfix(&f, src, err, sizeof err) != 0) {
+        fprintf(stderr, "postfix did not compile: %s: %s\n", src, err);
+        failures++;
+        return;
+    }
+    int got = hpm_formula_linear_int(&f, 3, coef, &constant) == 0;
+    CHECKF(got == linear, "%s: linear %d, expected %d", src, got, linear);
+    if (!got || !linear)
+        return;
+    for (int v = 0; v < 3; v++)
+        CHECKF(coef[v] == want_coef[v], "%s: coefficient %d is %lld", src, v, (long long)coef[v]);
+    CHECKF(constant == want_constant, "%s: constant %lld", src, (long long)constant);
+    for (int trial = 0; trial < 1000; trial++) {
+        int64_t t[3];
+        uint64_t sum = (uint64_t)constant;
+        for (int v = 0; v < 3; v++) {
+            x = x * 6364136223846793005u + 1442695040888963407u;
+            t[v] = (int64_t)(trial < 500 ? x >> (x & 63) : x); /* small and huge */
+            sum += (uint64_t)coef[v] * (uint64_t)t[v];
+        }
+        CHECKF((int64_t)sum == hpm_formula_eval_int(&f, t, 3), "%s: trial %d", src, trial);
+    }
+}
+
 int main(void)
 {
     struct hpm_formula f;
@@ -110,6 +144,17 @@ int main(void)
     CHECK(hpm_formula_postfix(&f, "N0|N1|", err, sizeof err) == -1 && strstr(err, "left over"));
     CHECK(hpm_formula_postfix(&f, "N0|x|", err, sizeof err) == -1 && strstr(err, "unknown token"));
     CHECK(hpm_formula_postfix(&f, "", err, sizeof err) == -1);
+    /* linear programs: PAPI's sums and differences, products with numbers */
+    {
+        static const int64_t dch[3] = {1, 1, -1}, scaled[3] = {2, -6, 0}, none[3] = {0};
+        static const int64_t n1[3] = {0, 1, 0};
+        expect_linear("N0|N1|+|N2|-|", 1, dch, 0);       /* PAPI_L1_DCH */
+        expect_linear("N0|2|*|3|N1|*|2|*|-|", 1, scaled, 0);
+        expect_linear("N0|N0|-|5|+|", 1, none, 5);
+        expect_linear("N1|N5|+|", 1, n1, 0);             /* N5 is not given: 0 */
+        expect_linear("N0|N1|*|", 0, NULL, 0);           /* a product of two */
+        expect_linear("N0|2|/|", 0, NULL, 0);            /* a division */
+    }
     /* the same program in doubles */
     {
         double v, dv[3] = {100, 7, 0};

@@ -348,6 +348,66 @@ static int check_read_direct(void)
     return 0;
 }
 
+/* One run of set a accumulating k times (hpm_accum, or with pinned
+ * hpm_read_reset_pinned summed here) inside set b, started before a and
+ * stopped after it: b's count less everything a gave. */
+static int64_t accum_gap(int a, int b, int k, int pinned)
+{
+    int64_t sum[1] = {0}, v[1], last[1], whole[1];
+    hpm_pin_t pin = NULL;
+    CHECK_RC(hpm_set_pin(a, &pin), HPM_OK);
+    CHECK_RC(hpm_start(b), HPM_OK);
+    CHECK_RC(hpm_start(a), HPM_OK);
+    for (int i = 0; i < k; i++) {
+        hpm_work_adds(1000);
+        if (pinned) {
+            CHECK_RC(hpm_read_reset_pinned(pin, v), HPM_OK);
+            sum[0] += v[0];
+        } else {
+            CHECK_RC(hpm_accum(a, sum), HPM_OK);
+        }
+    }
+    CHECK_RC(hpm_stop(a, last), HPM_OK);
+    CHECK_RC(hpm_stop(b, whole), HPM_OK);
+    CHECK(sum[0] + last[0] >= 1000 * k);
+    return whole[0] - (sum[0] + last[0]);
+}
+
+/* hpm_accum and hpm_read_reset_pinned restart the counts from the reading
+ * that gave them, so what a accumulates adds up to all it counted: b less
+ * a is the same after 1 and after 11 accumulations (a read, then a reset,
+ * lost the instructions between the two at each). hpm_reset_pinned
+ * restarts the counts of a running set and clears a stopped one's. */
+static int check_accum(void)
+{
+    int a = make_set("sim::INSTRUCTIONS"), b = make_set("sim::INSTRUCTIONS");
+    int64_t v[1];
+    hpm_pin_t pin = NULL;
+    for (int pinned = 0; pinned < 2; pinned++) {
+        int64_t warm = accum_gap(a, b, 1, pinned); /* binds the calls' symbols */
+        int64_t one = accum_gap(a, b, 1, pinned), eleven = accum_gap(a, b, 11, pinned);
+        printf("%s: b - a after 1 accumulation %" PRId64 ", after 11 %" PRId64 "\n",
+               pinned ? "hpm_read_reset_pinned" : "hpm_accum", one, eleven);
+        CHECK(warm >= 0);
+        CHECK_I64(eleven, one);
+    }
+    CHECK_RC(hpm_set_pin(a, &pin), HPM_OK);
+    CHECK_RC(hpm_start(a), HPM_OK);
+    hpm_work_adds(100000);
+    CHECK_RC(hpm_reset_pinned(pin), HPM_OK);
+    CHECK_RC(hpm_read_pinned(pin, v), HPM_OK);
+    printf("after hpm_reset_pinned: %" PRId64 "\n", v[0]);
+    CHECK(v[0] >= 0 && v[0] < 1000);
+    CHECK_RC(hpm_stop(a, v), HPM_OK);
+    CHECK(v[0] > 0);
+    CHECK_RC(hpm_reset_pinned(pin), HPM_OK);
+    CHECK_RC(hpm_read(a, v), HPM_OK);
+    CHECK_I64(v[0], 0);
+    CHECK_RC(hpm_set_destroy(a), HPM_OK);
+    CHECK_RC(hpm_set_destroy(b), HPM_OK);
+    return 0;
+}
+
 /* BR_COND of n loop iterations, through start/stop and through reads. */
 static int check_branch(void)
 {
@@ -782,6 +842,7 @@ static const struct {
     {"machine", check_machine},
     {"exec", check_exec},
     {"read_direct", check_read_direct},
+    {"accum", check_accum},
 };
 
 int main(int argc, char **argv)

@@ -407,6 +407,22 @@ static void test_perf_software(void)
     CHECK(acc[0] >= 25 * 1000000LL);
     CHECK_RC(hpm_read(s, a), HPM_OK);
     CHECK(a[0] < acc[0]); /* accum reset the counts */
+    {
+        /* through a pin, as libpapi calls them: perf reads, then resets */
+        hpm_pin_t pin = NULL;
+        CHECK_RC(hpm_set_pin(s, &pin), HPM_OK);
+        burn_ms(10);
+        CHECK_RC(hpm_read_reset_pinned(pin, b), HPM_OK);
+        CHECK(b[0] >= 8 * 1000000LL);
+        CHECK_RC(hpm_read_pinned(pin, c), HPM_OK);
+        CHECK(c[0] >= 0 && c[0] < b[0]); /* counting again from the read */
+        burn_ms(10);
+        CHECK_RC(hpm_reset_pinned(pin), HPM_OK);
+        CHECK_RC(hpm_read_pinned(pin, c), HPM_OK);
+        CHECK(c[0] >= 0 && c[0] < 5 * 1000000LL);
+        CHECK_RC(hpm_reset_pinned(NULL), HPM_EINVAL);
+        CHECK_RC(hpm_read_reset_pinned(pin, NULL), HPM_EINVAL);
+    }
     burn_ms(5);
     CHECK_RC(hpm_stop(s, b), HPM_OK);
     /* a stopped set keeps its counts; a reset zeroes them */

@@ -117,6 +117,13 @@ static void test_torus(void)
     CHECK_EQ(m.torus.packet_bytes, 128u);
     CHECK_EQ(m.torus.link_bytes_per_s, 425000000ull);
     CHECK_EQ(m.torus.line, 3u);
+    CHECK_EQ(m.torus.job_shape, 0u);
+    /* no shape: the job's node count picks it (x = y = z = 0 until then) */
+    CHECK_EQ(parse(&m, "\n[torus]\npacket_size = 128\n", err, sizeof err), HPM_MACHINE_OK);
+    CHECK_EQ(m.torus.x, 0u);
+    CHECK_EQ(m.torus.job_shape, 1u);
+    CHECK_EQ(m.torus.packet_bytes, 128u);
+    CHECK_EQ(m.torus.line, 2u);
 }
 
 static void test_errors(void)
@@ -178,7 +185,8 @@ static void test_errors(void)
          "machines/x.machine:2: [dtlb] entries 48 / assoc 8 must give a power-of-two number of "
          "sets"},
         {"[torus]\nx = 2\ny = 2\n", HPM_MACHINE_EGEOMETRY,
-         "machines/x.machine:2: [torus] needs x, y and z (nodes per dimension)"},
+         "machines/x.machine:2: [torus] needs x, y and z (nodes per dimension), or none of "
+         "them (the job's node count picks the shape)"},
         {"[torus]\nx = 2\ny = 2\nz = 2\nmapping = XYX\n", HPM_MACHINE_EGEOMETRY,
          "machines/x.machine:5: [torus] mapping 'XYX' must order X, Y and Z (XYZ: X varies "
          "fastest), and x*y*z at most 1048576 nodes"},
@@ -224,6 +232,8 @@ static void check_bgp(const struct hpm_machine *m)
 {
     CHECK_STR(m->name, "bgp");
     CHECK_EQ(m->hier.cores, 4);
+    CHECK_EQ(m->torus.job_shape, 1u); /* its torus takes the job's shape */
+    CHECK_EQ(m->torus.packet_bytes, 256u);
     CHECK_EQ(m->frequency_hz, 850000000);
     CHECK_EQ(m->hier.l1d.size, 32768);
     CHECK_EQ(m->hier.l1d.line, 32);

@@ -953,6 +953,100 @@ static void test_coherence_lines(uint32_t proto, struct hpm_cache_params l1d)
     CHECK_EQ(wr[1], 0);
 }
 
+/* Coherence in modeled time: once the counters' line is kept, the cores'
+ * accesses take the private path (core 0's N increments, then core 1's,
+ * as Valgrind's slices make them: hits, nothing invalidated), and the
+ * replay in the order given decides: alternating increments miss every
+ * time, the slices' order once. */
+static void test_coherence_replay(uint32_t proto, struct hpm_cache_params l1d, int alternate)
+{
+    enum { N = 200 };
+    const uint64_t A = 0x40000;
+    struct hpm_hier *h = coh_hier(2, proto, l1d);
+    struct hpm_coh_stats s0, s1;
+    struct hpm_coh_line e;
+    struct hpm_coh_line_core pc[2];
+    int hit[2][2 * N], i, k, c;
+    int32_t slot;
+    hpm_hier_access(h, 0, HPM_STORE, A, 8);
+    hpm_hier_access(h, 1, HPM_STORE, A + 8, 8); /* core 0's copy invalidated: kept */
+    slot = hpm_hier_coh_line_index(h, A + 20);
+    CHECK(slot >= 0);
+    CHECK_EQ(hpm_hier_coh_line_index(h, A + 4096), -1);
+    hpm_hier_coh_defer(h);
+    for (c = 0; c < 2; c++)
+        for (i = 0; i < N; i++)
+            for (k = 0; k < 2; k++)
+                hit[c][2 * i + k] = hpm_hier_access(h, (uint32_t)c, k ? HPM_STORE : HPM_LOAD,
+                                                    A + 8 * (uint64_t)c, 8) == HPM_SERVED_L1;
+    s0 = coh_of(h, 0);
+    s1 = coh_of(h, 1);
+    CHECK_EQ(hit[0][0], 0); /* core 0's copy was invalidated before: a coherence miss */
+    CHECK_EQ(hit[0][1] + hit[1][0] + hit[1][2 * N - 1], 3); /* then its own copy */
+    CHECK_EQ(s0.coh_misses, 1);
+    CHECK_EQ(s0.invalidations + s1.invalidations, 1); /* none while private */
+    for (i = 0; i < 2 * N; i++)
+        for (c = 0; c < 2; c++) {
+            /* alternating: each core's load and store, in turn; else core
+             * 0's all, then core 1's */
+            int who = alternate ? c : i < N ? 0 : 1;
+            int at = alternate ? i : 2 * (i % N) + c;
+            hpm_hier_coh_replay(h, (uint32_t)slot, (uint32_t)who, at & 1 ? HPM_STORE : HPM_LOAD,
+                                A + 8 * (uint64_t)who, 8, hit[who][at]);
+        }
+    s0 = coh_of(h, 0);
+    s1 = coh_of(h, 1);
+    CHECK_EQ(hpm_hier_coh_line(h, 0, &e, NULL, NULL), HPM_MODEL_OK); /* the one kept */
+    CHECK_EQ(hpm_hier_coh_line_cores(h, 0, pc), HPM_MODEL_OK);
+    if (alternate) {
+        /* every load after the other core's store misses */
+        CHECK_EQ(s0.coh_misses, N);
+        CHECK_EQ(s1.coh_misses, N);
+        CHECK_EQ(s0.invalidations, N + 1);
+        CHECK_EQ(s1.invalidations, N);
+        CHECK_EQ(e.coh_misses, 2 * N);
+        CHECK_EQ(pc[0].coh_misses, N);
+        CHECK_EQ(pc[1].true_misses, 0); /* other bytes: false sharing */
+        CHECK_EQ(s1.interventions, proto == HPM_COH_MESI ? N : 0);
+    } else {
+        CHECK_EQ(s0.coh_misses + s1.coh_misses, 2);
+        CHECK_EQ(s0.invalidations + s1.invalidations, 3);
+    }
+    CHECK_EQ(e.true_sharing, 0);
+}
+
+/* A load and the store of its bytes replayed as one (HPM_COH_LOAD_STORE):
+ * alternating increments miss as the two accesses do, and under MESI each
+ * store takes the other core's modified copy (an intervention). */
+static void test_coherence_replay_rmw(uint32_t proto, struct hpm_cache_params l1d)
+{
+    enum { N = 100 };
+    const uint64_t A = 0x50000;
+    struct hpm_hier *h = coh_hier(2, proto, l1d);
+    struct hpm_coh_stats s0, s1;
+    int32_t slot;
+    int i, c;
+    hpm_hier_access(h, 0, HPM_STORE, A, 8);
+    hpm_hier_access(h, 1, HPM_STORE, A + 8, 8);
+    slot = hpm_hier_coh_line_index(h, A);
+    CHECK(slot >= 0);
+    hpm_hier_coh_defer(h);
+    for (i = 0; i < N; i++)
+        for (c = 0; c < 2; c++)
+            hpm_hier_coh_replay(h, (uint32_t)slot, (uint32_t)c, HPM_COH_LOAD_STORE,
+                                A + 8 * (uint64_t)c, 8, 1);
+    s0 = coh_of(h, 0);
+    s1 = coh_of(h, 1);
+    /* each increment misses the other core's last store; core 0's copy
+     * was taken once more before the replay (the line's onset) */
+    CHECK_EQ(s0.coh_misses, N);
+    CHECK_EQ(s1.coh_misses, N);
+    CHECK_EQ(s1.invalidations, N);
+    CHECK_EQ(s0.invalidations, N + 1);
+    CHECK_EQ(s1.interventions, proto == HPM_COH_MESI ? N : 0);
+    CHECK_EQ(s0.interventions, proto == HPM_COH_MESI ? N + 1 : 0);
+}
+
 static void test_coherence(void)
 {
     /* BG/P's L1D (indexed, FIFO, hinted) and a scanned LRU one */
@@ -970,6 +1064,10 @@ static void test_coherence(void)
         test_coherence_lines(proto, bgp);
         test_coherence_lines(proto, lru);
         test_coherence_lines(proto, (struct hpm_cache_params){32768, 8, 128, HPM_REPL_LRU, 0, 0});
+        test_coherence_replay(proto, bgp, 1);
+        test_coherence_replay(proto, lru, 1);
+        test_coherence_replay(proto, lru, 0);
+        test_coherence_replay_rmw(proto, bgp);
     }
     test_coherence_marker_evicted();
     test_coherence_disjoint_same(bgp);

@@ -5,7 +5,10 @@
 #   a memory-stall signal's rising edges are its episodes (one per access the
 #   L1 missed), level high plus level low is every cycle of the core, an event
 #   pulses once per event, the busy cycles are one run; the counts repeat;
-#   a report of the output file shows every mode's rows; bad modes are refused.
+#   each mode's count is its definition's, worked out from the same run's
+#   counts and by hand from a loop's cost, alone as beside other events and
+#   whenever live views flush; a report of the output file shows every
+#   mode's rows; bad modes are refused.
 hpm=$1 prog=$2 work=$3
 scenario=modes
 set -u
@@ -66,6 +69,58 @@ for m in bgp host; do
     for e in $(echo "$events" | tr , ' '); do
         [ "$(count r2.json $e)" = "$(count r3.json $e)" ] || fail "$m: --from-output: $e differs"
     done
+done
+
+# A mode's count is its definition's (docs/events.md, "Counting modes"): on
+# bgp, worked out from the level-high counts of the same run; the same
+# counted alone as beside other events, and with live views every 5 ms (-I
+# 10: host time decides where those flush)
+defs=PU0_INSTRUCTIONS,PU0_INSTRUCTIONS:edge-rise,PU0_INSTRUCTIONS:level-low
+defs=$defs,PU0_L1D_MISSES:level-low,PU0_CYCLES:edge-fall,PU0_CYCLES:level-low
+defs=$defs,PU1_CYCLES:level-low,PU1_CYCLES:edge-rise,NODE_CYCLES,NODE_CYCLES:level-low
+run count --json -o d.json -e "$events,$defs" -- "$prog" $lines
+expect_rc 0
+cyc=$(count d.json PU0_CYCLES) insn=$(count d.json PU0_INSTRUCTIONS)
+l1d=$(count d.json PU0_L1D_MISSES) node=$(count d.json NODE_CYCLES)
+echo "bgp: cycles $cyc, instructions $insn, L1D misses $l1d, node cycles $node"
+[ "$node" -eq "$cyc" ] || fail "one core: node cycles $node, core 0's $cyc"
+for want in "PU0_INSTRUCTIONS:edge-rise $insn" "PU0_INSTRUCTIONS:level-low $((cyc - insn))" \
+    "PU0_L1D_MISSES:level-low $((cyc - l1d))" "PU0_CYCLES:edge-fall 1" \
+    "PU0_CYCLES:level-low 0" "PU1_CYCLES:level-low $node" "PU1_CYCLES:edge-rise 0" \
+    "NODE_CYCLES:level-low 0"; do
+    set -- $want
+    [ "$(count d.json $1)" = "$2" ] || fail "$1 is $(count d.json $1), by its definition $2"
+done
+for e in PU0_INSTRUCTIONS:edge-rise PU0_INSTRUCTIONS:level-low PU0_L1D_MISSES:level-low; do
+    run count -I 10 --json -o alone.json -e $e -- "$prog" $lines
+    expect_rc 0
+    [ "$(count alone.json $e)" = "$(count d.json $e)" ] ||
+        fail "$e alone, live views every 5 ms: $(count alone.json $e), beside others $(count d.json $e)"
+done
+# by hand: a million more iterations of the integer loop (ADD and DEC half
+# a cycle each, JNZ one) are 3,000,000 instructions in 2,000,000 cycles, so
+# the cycles without an instruction are 1,000,000 fewer
+spin_run() {
+    run count -I 10 --json -o "$1" -e PU0_INSTRUCTIONS,PU0_CYCLES,PU0_INSTRUCTIONS:level-low \
+        -- "$prog" 300000 "$2"
+    expect_rc 0
+}
+spin_run s1.json 1000000
+spin_run s2.json 2000000
+[ $(($(count s2.json PU0_INSTRUCTIONS) - $(count s1.json PU0_INSTRUCTIONS))) -eq 3000000 ] &&
+    [ $(($(count s2.json PU0_CYCLES) - $(count s1.json PU0_CYCLES))) -eq 2000000 ] ||
+    fail "the loop's million iterations: not 3,000,000 instructions in 2,000,000 cycles"
+low1=$(count s1.json PU0_INSTRUCTIONS:level-low) low2=$(count s2.json PU0_INSTRUCTIONS:level-low)
+[ $((low1 - low2)) -eq 1000000 ] || fail "level low $low1, then $low2: not 1,000,000 fewer"
+# 30,000,000 instructions in 20,000,000 cycles: the instructions end ahead of
+# the clock, and the count is where it was highest where the program's
+# counts were taken (its start, its end: the live views do not take it)
+for r in 1 2; do
+    spin_run s3.json 10000000
+    [ "$(count s3.json PU0_INSTRUCTIONS)" -gt "$(count s3.json PU0_CYCLES)" ] ||
+        fail "the loop did not run ahead of the clock"
+    [ "$(count s3.json PU0_INSTRUCTIONS:level-low)" = 0 ] ||
+        fail "run $r: instructions ahead of the clock, level low $(count s3.json PU0_INSTRUCTIONS:level-low)"
 done
 
 # the level-high spelling is the plain event; text reports name the mode

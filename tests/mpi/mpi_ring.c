@@ -2,12 +2,17 @@
 /* tests/mpi: an MPI program for hpm count under mpirun. Every rank passes
  * a message of ARGV[1] bytes (default 1024) around the ring ARGV[2] times
  * (default 1: rank r sends to r + 1 and receives from r - 1); rank r then
- * runs r + 1 rounds of a fixed loop, so the ranks' counts differ, and all
+ * runs r + 1 rounds of a fixed loop inside the MPI_Pcontrol region "loop",
+ * so the ranks' counts differ, and all
  * take part in one MPI_Allreduce of two ints (one collective operation of
- * 8 bytes). */
+ * 8 bytes). The rank named by ARGV[3] (if any) is then killed from outside
+ * before MPI_Finalize (kill_from_outside.h). */
+#define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "kill_from_outside.h"
 
 static volatile unsigned long sink;
 
@@ -24,8 +29,10 @@ int main(int argc, char **argv)
     for (i = 0; i < k; i++)
         MPI_Sendrecv_replace(buf, bytes, MPI_CHAR, (rank + 1) % size, 0, (rank + size - 1) % size,
                              0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Pcontrol(1, "loop");
     for (i = 0; i < (rank + 1) * 2000000; i++)
         sink += (unsigned long)i;
+    MPI_Pcontrol(-1, "loop");
     {
         int in[2] = {rank, 1}, out[2];
         MPI_Allreduce(in, out, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
@@ -33,6 +40,8 @@ int main(int argc, char **argv)
             MPI_Abort(MPI_COMM_WORLD, 2);
     }
     free(buf);
+    if (argc > 3 && atoi(argv[3]) == rank)
+        kill_from_outside();
     MPI_Finalize();
     return 0;
 }

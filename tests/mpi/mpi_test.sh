@@ -3,7 +3,7 @@
 # Tests of MPI jobs: hpm count as the ranks of `mpirun`, the aggregate, hpm
 # merge. One scenario per CTest test.
 #
-#   mpi_test.sh HPM SRCDIR WORKDIR SCENARIO [MPI_RING RANK_PROG]
+#   mpi_test.sh HPM SRCDIR WORKDIR SCENARIO [MPI_RING RANK_PROG [FORTRAN_RINGS...]]
 #
 # merge*: hand-written rank results (tests/mpi/results) with known counts,
 # no MPI needed. The others run Open MPI's mpirun (as root where the tests
@@ -12,6 +12,9 @@
 set -u
 hpm=$1 src=$2 work=$3 scenario=$4
 ring=${5:-} rankprog=${6:-}
+shift 4
+[ $# -ge 2 ] && shift 2
+fortran_rings="$*"
 py=${PYTHON:-python3}
 dir=$work/$scenario
 rm -rf "$dir" && mkdir -p "$dir" || exit 1
@@ -59,6 +62,18 @@ three_ranks() {
         sed -e "s/\"count\":300/\"count\":$2/" -e "s/\"rank\":1/\"rank\":$r/" \
             -e 's/"size":4/"size":3/' "$src/results/rank.1.json" >"$1/rank.$r.json"
     done
+}
+
+# The aggregate (out) of 3 ranks in job/ names rank 1, killed (SIGKILL)
+# with nothing written, and holds the py_check expressions given.
+expect_rank1_killed() {
+    [ -f job/rank.0.json ] && [ -f job/rank.1.json ] && [ -f job/rank.2.json ] ||
+        fail "rank results missing: $(ls job)"
+    cp out agg.json
+    py_check agg.json 'd["mpi"]["size"] == 3' 'd["mpi"]["ranks_counted"] == 2' \
+        '[m["rank"] for m in d["mpi"]["missing"]] == [1]' \
+        '"killed by signal 9" in d["mpi"]["missing"][0]["reason"]' "$@"
+    py_check job/rank.1.json 'd["exit"]["signal"] == 9' '"events" not in d'
 }
 
 case $scenario in
@@ -184,48 +199,68 @@ not_a_rank)
     ! ls -d hpm-mpi.* >/dev/null 2>&1 || fail "left a job folder: $(ls)"
     ;;
 ring)
-    # an MPI program on 3 ranks (2 cores): one result per rank and the
-    # aggregate, in a folder that holds results of an earlier job (ranks 1
-    # and 2 of another job: they must not complete this one's set)
-    mkdir job && cp "$src/results/rank.1.json" "$src/results/rank.2.json" job/ || exit 1
-    mpirun_ -np 3 "$hpm" count --mpi --mpi-dir job --per-rank --json -e INSTRUCTIONS,LOADS \
-        -- "$ring" 512 >out 2>err
+    # an MPI program on 3 ranks (2 cores), every rank with a folder of its
+    # own (no shared folder): the aggregate is rank 0's, combined over MPI
+    # at MPI_Finalize (each rank from its start to MPI_Finalize), and each
+    # folder holds its own rank's result only
+    mpirun_ -np 3 sh -c 'exec "$0" count --mpi --mpi-dir "own.$OMPI_COMM_WORLD_RANK" \
+        --per-rank --json -e INSTRUCTIONS,LOADS -- "$1" 512' "$hpm" "$ring" >out 2>err
     rc=$?
     expect_rc 0
-    [ -f job/rank.0.json ] && [ -f job/rank.1.json ] && [ -f job/rank.2.json ] ||
-        fail "rank results missing: $(ls job)"
+    for r in 0 1 2; do
+        [ "$(ls -A own.$r)" = "rank.$r.json" ] || fail "own.$r holds $(ls -A own.$r)"
+    done
     cp out agg.json
-    # the aggregate is the ranks' results added up; rank r runs r+1 rounds
-    # of its loop. Which rank counts most is not fixed: a rank that waits in
-    # MPI_Allreduce polls, and how long it polls depends on the scheduler
-    # (3 ranks on 2 cores; CI once saw rank 1 load 0.67 M more than rank 2)
-    "$py" - agg.json job <<'EOF' || fail "aggregate does not match the ranks' results"
+    # the aggregate's statistics are its per-rank table's; rank r runs r+1
+    # rounds of its loop. Which rank counts most is not fixed: a rank that
+    # waits in MPI_Allreduce polls, and how long it polls depends on the
+    # scheduler (3 ranks on 2 cores; CI once saw rank 1 load 0.67 M more
+    # than rank 2)
+    "$py" - agg.json <<'EOF' || fail "the aggregate's statistics are not its ranks'"
 import json, sys
 agg = json.load(open(sys.argv[1]))
-ranks = [json.load(open("%s/rank.%d.json" % (sys.argv[2], r))) for r in range(3)]
+m = agg["mpi"]
+assert m["size"] == 3 and m["ranks_counted"] == 3 and m["missing"] == [], m["size"]
+assert m["combined"]["over"] == "MPI at MPI_Finalize", m["combined"]
 for i, name in enumerate(["INSTRUCTIONS", "LOADS"]):
-    per = [next(e["count"] for e in r["events"] if e["name"] == name) for r in ranks]
-    st = agg["mpi"]["events"][i]
+    per = [x["counts"][name] for x in m["ranks"]]
+    st = m["events"][i]
     assert st["name"] == name and agg["events"][i]["count"] == sum(per) == st["sum"], (name, per, st)
     assert st["min"] == min(per) and st["min_rank"] == per.index(min(per)), (per, st)
     assert st["max"] == max(per) and st["max_rank"] == per.index(max(per)), (per, st)
     assert abs(st["avg"] - sum(per) / 3) < 1e-6 * st["avg"], st
     assert abs(st["imbalance"] - max(per) / (sum(per) / 3)) < 1e-6, st
-    assert [x["counts"][name] for x in agg["mpi"]["ranks"]] == per
-    if name == "INSTRUCTIONS":
-        # the loop alone: rank 2 runs 4,000,000 more iterations than rank 0,
-        # of at least 2 instructions each, more than rank 0 polls
-        assert per[2] - per[0] >= 4000000, per
-for r in range(3):
-    assert ranks[r]["mpi_rank"]["rank"] == r and ranks[r]["mpi_rank"]["size"] == 3
-    assert ranks[r]["exit"]["status"] == 0
+    win = m["mpi_window"]["events"][i]
+    assert win["name"] == name and 0 < win["sum"] < st["sum"], (win, st)
+    # the loop alone: rank 2 runs 4,000,000 more iterations than rank 0, of
+    # at least 2 instructions each, more than rank 0 polls
+    assert name != "INSTRUCTIONS" or per[2] - per[0] >= 4000000, per
+# the MPI profile over the job is its per-rank table's
+for p in m["profile"]:
+    for metric in ("calls", "bytes", "time_modeled_s", "time_host_s"):
+        per = [x["profile"][p["name"]][metric] for x in m["ranks"]]
+        st = p[metric]
+        assert abs(st["sum"] - sum(per)) <= 1e-6 * max(1, sum(per)), (p["name"], metric, per, st)
+        assert st["max"] == max(per) and st["max_rank"] == per.index(max(per)), (p["name"], st)
+        assert st["min"] == min(per) and st["min_rank"] == per.index(min(per)), (p["name"], st)
 EOF
-    [ -z "$(ls job/.done.* 2>/dev/null)" ] || fail "done marks left: $(ls -a job)"
-    [ "$(ls job/.aggregate.* | wc -l)" -eq 1 ] || fail "not one aggregate mark: $(ls -a job)"
-    # hpm merge of the same files gives the same aggregate
-    run merge --json --per-rank job
+    # each rank's whole process (its result) counts at least what it had
+    # counted at MPI_Finalize; hpm merge of the three folders adds those up
+    "$py" - agg.json <<'EOF' || fail "a rank's result counts less than the aggregate's rank"
+import json
+agg = json.load(open("agg.json"))
+for r in range(3):
+    d = json.load(open("own.%d/rank.%d.json" % (r, r)))
+    assert d["mpi_rank"]["rank"] == r and d["mpi_rank"]["size"] == 3 and d["exit"]["status"] == 0
+    c = {e["name"]: e["count"] for e in d["events"]}
+    for name, v in agg["mpi"]["ranks"][r]["counts"].items():
+        assert c[name] >= v, (r, name, c[name], v)
+EOF
+    run merge --json own.0 own.1 own.2
     expect_rc 0
-    cmp -s out agg.json || fail "hpm merge differs from the job's own aggregate"
+    cp out merged.json
+    py_check merged.json 'd["mpi"]["ranks_counted"] == 3' \
+        'd["events"][0]["count"] == sum(json.load(open("own.%d/rank.%d.json" % (r, r)))["events"][0]["count"] for r in range(3))'
     # a rank is not a run to gate: each refuses (exit 2; mpirun, told not
     # to abort, exits 0) before the program runs, never skipping the gate
     mpirun_ -np 2 "$hpm" count --mpi-dir gated -e INSTRUCTIONS --baseline nosuch \
@@ -234,20 +269,25 @@ EOF
         fail "the ranks did not refuse a gate: $(grep -c 'not a rank' err)"
     [ -z "$(ls gated/rank.* 2>/dev/null)" ] || fail "a gated rank ran: $(ls gated)"
     ;;
+killed_mpi)
+    # the ring on 3 ranks, rank 1 killed (SIGKILL from outside) before
+    # MPI_Finalize: no combine at MPI_Finalize; mpirun ends the job, the
+    # other ranks write what they counted (SIGTERM: the counts up to that
+    # point; 15 s of grace before mpirun's SIGKILL, which mpirun waits out
+    # in full) and the last of them writes the aggregate from the job's
+    # folder, naming rank 1
+    mpirun --oversubscribe --mca btl self,vader --mca odls_base_sigkill_timeout 15 -np 3 \
+        "$hpm" count --mpi --mpi-dir job --json -e INSTRUCTIONS -- "$ring" 100 1 1 >out 2>err
+    rc=$?
+    expect_rank1_killed '"combined" not in d["mpi"]'
+    ;;
 killed)
     # rank 1 is killed (SIGKILL) before it writes anything: its hpm writes a
     # result without counts, the others' are kept and the aggregate names it
     mpirun_ -np 3 "$hpm" count --mpi-dir job --json -e INSTRUCTIONS -- "$rankprog" 1 \
         >out 2>err
     rc=$?
-    [ -f job/rank.0.json ] && [ -f job/rank.1.json ] && [ -f job/rank.2.json ] ||
-        fail "rank results missing: $(ls job)"
-    cp out agg.json
-    py_check agg.json 'd["mpi"]["size"] == 3' 'd["mpi"]["ranks_counted"] == 2' \
-        '[m["rank"] for m in d["mpi"]["missing"]] == [1]' \
-        '"killed by signal 9" in d["mpi"]["missing"][0]["reason"]' \
-        'd["exit"]["signal"] == 9'
-    py_check job/rank.1.json 'd["exit"]["signal"] == 9' '"events" not in d'
+    expect_rank1_killed 'd["exit"]["signal"] == 9'
     # rank 2 counts more than rank 0 (3 rounds against 1)
     "$py" - agg.json job <<'EOF' || fail "aggregate does not match ranks 0 and 2"
 import json, sys
@@ -335,6 +375,151 @@ papi_net)
         grep -qx "rank $want" out || fail "no line 'rank $want'"
     done
     ! grep -q "hwloc" err || fail "hwloc's warning under Valgrind was not silenced"
+    ;;
+fortran)
+    # mpi_ring.c and its Fortran twins (mpif.h, use mpi, use mpi_f08): 5
+    # messages of 1000 bytes (4 packets of 256) around 4 ranks on bgp, no
+    # machine file: its torus takes the shape of 4 nodes, 2x2x1 (a node per
+    # rank). Routes (X first, a ring of 2 is a tie: plus):
+    #   0->1 X+ (1 hop)   1->2 X+ to 0, Y+ to 2 (2)   2->3 X+ (1)   3->0 X+ to 2, Y+ to 0 (2)
+    # so nodes 0 and 2 send and receive on X+ and Y+, nodes 1 and 3 on X+ only
+    ev=TORUS_XP_PACKETS_SENT,TORUS_YP_PACKETS_SENT,TORUS_XP_PACKETS_RECV,TORUS_YP_PACKETS_RECV
+    ev=$ev,TORUS_XM_PACKETS_SENT,TORUS_YM_PACKETS_SENT,TORUS_BYTES_RECV,TORUS_HOPS,COLL_OPS
+    ev=$ev,COLL_BYTES,INSTRUCTIONS,CYCLES
+    [ -n "$fortran_rings" ] || fail "no Fortran rings given"
+    # --mpi finds the program on PATH, as the shell does
+    bindir=$dir/bin
+    mkdir -p "$bindir" && cp "$ring" "$bindir/mpi_ring_c" || exit 1
+    for prog in mpi_ring_c $fortran_rings; do
+        name=$(basename "$prog")
+        PATH=$bindir:$PATH mpirun_ -np 4 "$hpm" count --mpi --mpi-dir "j.$name" --json \
+            -e "$ev" -- "$prog" 1000 5 >"out.$name" 2>"err.$name"
+        rc=$?
+        cp "out.$name" out
+        cp "err.$name" err
+        expect_rc 0
+        "$py" - "j.$name" <<'EOF' || fail "$name: network counts differ from the hand-worked ones"
+import json, sys
+P, B = 5 * 4, 5 * 1000
+want = {0: (1, 1, 1), 1: (1, 0, 2), 2: (1, 1, 1), 3: (1, 0, 2)}  # X+, Y+, hops per packet
+for r in range(4):
+    c = {e["name"]: e["count"] for e in json.load(open("%s/rank.%d.json" % (sys.argv[1], r)))["events"]}
+    x, y, hops = want[r]
+    exp = {"TORUS_XP_PACKETS_SENT": x * P, "TORUS_YP_PACKETS_SENT": y * P,
+           "TORUS_XP_PACKETS_RECV": x * P, "TORUS_YP_PACKETS_RECV": y * P,
+           "TORUS_XM_PACKETS_SENT": 0, "TORUS_YM_PACKETS_SENT": 0,
+           "TORUS_BYTES_RECV": (x + y) * B, "TORUS_HOPS": hops * P,
+           "COLL_OPS": 1, "COLL_BYTES": 8}  # one MPI_Allreduce of two 4-byte integers
+    bad = {k: (c.get(k), v) for k, v in exp.items() if c.get(k) != v}
+    assert not bad, (r, bad)
+EOF
+        # the MPI profile: the same calls, bytes and matrix in C and Fortran
+        # (names as the standard writes them); the C ring's region is "loop",
+        # the Fortran one's "pcontrol" (MPI_PCONTROL has no name in Fortran)
+        region=pcontrol
+        [ "$name" = mpi_ring_c ] && region=loop
+        "$py" "$src/check_profile.py" "out.$name" "j.$name" 4 "$region" ||
+            fail "$name: the MPI profile differs from the hand-worked one"
+    done
+    # the C ring's matrix as a heatmap: gnuplot draws it
+    run plot out.mpi_ring_c --matrix -o matrix.png
+    expect_rc 0
+    [ "$(head -c 8 matrix.png | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||
+        fail "hpm plot --matrix wrote no PNG"
+    ;;
+ranks_per_node)
+    # the ring of scenario fortran (5 messages of 1000 bytes, 20 packets) on
+    # bgp with 2 ranks per node: nodes 0 (ranks 0, 1) and 1 (ranks 2, 3) of
+    # a 2x1x1 torus. 0->1 and 2->3 go through memory; 1->2 and 3->0 cross
+    # the X+ link (a ring of 2: plus), 1 hop each. Each node's network
+    # counts are its first rank's (ranks 0 and 2): X+ 20 packets sent and
+    # received, 20 hops, 5000 bytes; one collective operation of 8 bytes.
+    # Each rank runs on its own 2 of the node's 4 cores.
+    ev=TORUS_XP_PACKETS_SENT,TORUS_XP_PACKETS_RECV,TORUS_YP_PACKETS_SENT,TORUS_BYTES_RECV
+    ev=$ev,TORUS_HOPS,COLL_OPS,COLL_BYTES,INSTRUCTIONS,CYCLES
+    set -- "$ring" $fortran_rings
+    for prog in "$ring" "$4"; do
+        name=$(basename "$prog")
+        # the Fortran ring names the shape bgp would pick itself, 2x1x1
+        shape=
+        [ "$prog" = "$ring" ] || shape="--torus 2x1x1"
+        # shellcheck disable=SC2086 # $shape is two words or none
+        mpirun_ -np 4 "$hpm" count --mpi --ranks-per-node 2 $shape --mpi-dir "j.$name" --json \
+            --per-rank -e "$ev" -- "$prog" 1000 5 >out 2>err
+        rc=$?
+        expect_rc 0
+        cp out "agg.$name"
+        region=pcontrol
+        [ "$prog" = "$ring" ] && region=loop
+        "$py" "$src/check_profile.py" out "j.$name" 4 "$region" ||
+            fail "$name: the MPI profile at 2 ranks per node differs from the hand-worked one"
+        # the per-node table: each node's counts the sum of its two ranks'
+        "$py" - out <<'EOF' || fail "$name: the per-node table is not the sum of its ranks"
+import json, sys
+m = json.load(open(sys.argv[1]))["mpi"]
+assert m["combined"]["ranks_per_node"] == 2 and len(m["nodes"]) == 2, m["combined"]
+for node in m["nodes"]:
+    assert node["ranks"] == [2 * node["node"], 2 * node["node"] + 1], node
+    for name, v in node["counts"].items():
+        assert v == sum(m["ranks"][r]["counts"][name] for r in node["ranks"]), (node, name)
+    assert node["counts"]["TORUS_HOPS"] == 20 and node["counts"]["COLL_OPS"] == 1, node
+EOF
+        "$py" - "j.$name" <<'EOF' || fail "$name: counts at 2 ranks per node differ from the hand-worked ones"
+import json, sys
+for r in range(4):
+    d = json.load(open("%s/rank.%d.json" % (sys.argv[1], r)))
+    c = {e["name"]: e["count"] for e in d["events"]}
+    first = r % 2 == 0
+    exp = {"TORUS_XP_PACKETS_SENT": 20, "TORUS_XP_PACKETS_RECV": 20, "TORUS_YP_PACKETS_SENT": 0,
+           "TORUS_BYTES_RECV": 5000, "TORUS_HOPS": 20, "COLL_OPS": 1, "COLL_BYTES": 8}
+    bad = {k: (c.get(k), v if first else 0) for k, v in exp.items() if c.get(k) != (v if first else 0)}
+    assert not bad, (r, bad)
+    # its own cores: 0 and 1 for the node's first rank, 2 and 3 for the second
+    ins = next(e for e in d["events"] if e["name"] == "INSTRUCTIONS")
+    cores = {x["code"] // 56 for x in ins["codes"] if x["count"]}
+    assert cores and cores <= ({0, 1} if first else {2, 3}), (r, cores)
+EOF
+    done
+    # more ranks per node than a bgp node has cores, or a torus of the wrong size
+    mpirun_ -np 4 "$hpm" count --ranks-per-node 8 --mpi-dir bad -e INSTRUCTIONS -- "$ring" \
+        >out 2>err
+    expect_err "ranks-per-node 8: a node of machine bgp has 4 cores"
+    mpirun_ -np 4 "$hpm" count --ranks-per-node 2 --torus 2x2x1 --mpi-dir bad \
+        -e TORUS_HOPS -- "$ring" >out 2>err
+    expect_err "torus 2x2x1 has 4 nodes, the MPI job has 4 ranks on 2 nodes (2 ranks per node)"
+    [ ! -e bad ] || fail "a refused job left its folder"
+    run count --ranks-per-node 2 -e INSTRUCTIONS -- "$ring"
+    expect_rc 2
+    expect_err "need hpm count to be a rank of an MPI job"
+    ;;
+hpcc)
+    # Debian's hpcc (HPC Challenge: HPL, PTRANS, DGEMM, STREAM,
+    # RandomAccess, FFT; C, MPI and BLAS), found on PATH, with a small input
+    # (N = 100, NB = 20, a 2x2 process grid) on 4 ranks, 2 per node: it runs
+    # to its end, and the aggregate, combined over MPI, is of 4 ranks on 2
+    # nodes, its matrix the profile's point-to-point sends
+    cp "$src/hpccinf.txt" hpccinf.txt || exit 1
+    mpirun_ -np 4 "$hpm" count --mpi --ranks-per-node 2 --json -e INSTRUCTIONS,CYCLES,TORUS_HOPS \
+        -- hpcc >out 2>err
+    rc=$?
+    expect_rc 0
+    grep -q "End of HPC Challenge tests" hpccoutf.txt || fail "hpcc did not run to its end"
+    grep -q "PASSED" hpccoutf.txt || fail "HPL's residual check did not pass"
+    cp out agg.json
+    "$py" - agg.json <<'EOF' || fail "hpcc's aggregate is not of 4 ranks with its sends"
+import json, sys
+m = json.load(open(sys.argv[1]))["mpi"]
+assert m["size"] == 4 and m["ranks_counted"] == 4 and m["combined"]["ranks_per_node"] == 2, m
+prof = {p["name"]: p for p in m["profile"]}
+for name in ("MPI_Init", "MPI_Finalize", "MPI_Allreduce", "MPI_Bcast", "MPI_Barrier"):
+    assert prof[name]["calls"]["min"] >= 1, (name, prof.get(name))
+sends = [p for n, p in prof.items() if n in ("MPI_Send", "MPI_Ssend", "MPI_Bsend", "MPI_Rsend",
+         "MPI_Isend", "MPI_Issend", "MPI_Ibsend", "MPI_Irsend", "MPI_Sendrecv",
+         "MPI_Sendrecv_replace")]
+msgs = sum(map(sum, m["matrix"]["messages"]))
+assert msgs > 0 and msgs == sum(p["calls"]["sum"] for p in sends), (msgs, sorted(prof))
+assert sum(map(sum, m["matrix"]["bytes"])) == sum(p["bytes"]["sum"] for p in sends)
+EOF
     ;;
 *)
     echo "unknown scenario $scenario" >&2

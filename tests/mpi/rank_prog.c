@@ -6,10 +6,9 @@
  * simulator dies with nothing written (a signal a program raises on itself
  * Valgrind delivers through its exit path, which writes the counts). */
 #define _POSIX_C_SOURCE 200809L
-#include <signal.h>
-#include <sys/types.h>
 #include <stdlib.h>
-#include <unistd.h>
+
+#include "kill_from_outside.h"
 
 static volatile unsigned long sink;
 
@@ -19,16 +18,7 @@ int main(int argc, char **argv)
     int rank = r ? atoi(r) : 0, i;
     for (i = 0; i < (rank + 1) * 100000; i++)
         sink += (unsigned long)i;
-    if (argc > 1 && atoi(argv[1]) == rank) {
-        pid_t child = fork();
-        if (child == 0) {
-            kill(getppid(), SIGKILL);
-            _exit(0);
-        }
-        if (child > 0)
-            for (;;)
-                pause();
-        return 1;
-    }
+    if (argc > 1 && atoi(argv[1]) == rank)
+        kill_from_outside();
     return 0;
 }

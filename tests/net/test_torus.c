@@ -23,7 +23,7 @@ enum { XP = HPM_TORUS_XP, YP = HPM_TORUS_YP, ZP = HPM_TORUS_ZP, XM = HPM_TORUS_X
 
 int main(void)
 {
-    struct hpm_torus_params t = {2, 2, 2, "XYZ", 256, 425000000u, 0};
+    struct hpm_torus_params t = {2, 2, 2, "XYZ", 256, 425000000u, 0, 0};
     static uint64_t c[8 * HPM_NET_COUNTERS];
     const uint64_t K = 5, B = 1000; /* 5 messages of 1000 bytes: 4 packets each */
     const uint64_t P = K * 4, BY = K * B;
@@ -100,7 +100,7 @@ int main(void)
     /* A ring of 8 in X: 0 -> 6 goes two hops the minus way (6 = -2 mod 8),
      * 0 -> 4 (a tie) four hops the plus way. */
     {
-        struct hpm_torus_params line = {8, 1, 1, "XYZ", 32, 1, 0};
+        struct hpm_torus_params line = {8, 1, 1, "XYZ", 32, 1, 0, 0};
         static uint64_t d[8 * HPM_NET_COUNTERS];
         CHECK(hpm_torus_route(&line, 0, 6, 1, 10, d) == 2, "0->6: 2 hops");
         CHECK(d[0 * HPM_NET_COUNTERS + HPM_NET_PACKETS_SENT + XM] == 1 &&
@@ -114,7 +114,8 @@ int main(void)
     }
     /* mappings */
     {
-        struct hpm_torus_params zyx = {2, 3, 4, "ZYX", 256, 1, 0}, bad = {2, 2, 2, "XYX", 256, 1, 0};
+        struct hpm_torus_params zyx = {2, 3, 4, "ZYX", 256, 1, 0, 0},
+                                bad = {2, 2, 2, "XYX", 256, 1, 0, 0};
         hpm_torus_coords(&zyx, 1, xyz);
         CHECK(xyz[0] == 0 && xyz[1] == 0 && xyz[2] == 1, "ZYX: Z fastest");
         hpm_torus_coords(&zyx, 4, xyz);
@@ -123,6 +124,23 @@ int main(void)
         bad.mapping[2] = 'Z';
         bad.y = 0;
         CHECK(hpm_torus_check(&bad) != 0, "a zero dimension");
+    }
+    /* the shape of a job's torus: the most nearly cubic, largest first */
+    {
+        static const uint32_t want[][4] = {
+            {1, 1, 1, 1},   {2, 2, 1, 1},   {3, 3, 1, 1},     {4, 2, 2, 1},  {6, 3, 2, 1},
+            {8, 2, 2, 2},   {12, 3, 2, 2},  {16, 4, 2, 2},    {32, 4, 4, 2}, {64, 4, 4, 4},
+            {128, 8, 4, 4}, {512, 8, 8, 8}, {1024, 16, 8, 8}, {7, 7, 1, 1},  {100000, 50, 50, 40},
+        };
+        struct hpm_torus_params sh = {0, 0, 0, "XYZ", 256, 1, 0, 1};
+        for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+            CHECK(hpm_torus_shape(&sh, want[i][0]) == 0 && sh.x == want[i][1] &&
+                      sh.y == want[i][2] && sh.z == want[i][3] && hpm_torus_check(&sh) == 0,
+                  "%u nodes: %ux%ux%u, want %ux%ux%u", want[i][0], sh.x, sh.y, sh.z,
+                  want[i][1], want[i][2], want[i][3]);
+        }
+        CHECK(hpm_torus_shape(&sh, 0) != 0 && hpm_torus_shape(&sh, (1u << 20) + 1) != 0,
+              "0 nodes and more than 2^20 have no shape");
     }
     if (failures)
         return 1;

@@ -18,10 +18,20 @@
  *   tree_prog spawn   forks a child that execs "tree_prog probe", waits for
  *                     it, then execs "tree_prog probe" itself: the first line
  *                     is the child's exec, the second the program's own
+ *   tree_prog work    runs the loop of WORK_ITERATIONS and exits 0
+ *   tree_prog thread-fork | thread-system | thread-spawn
+ *                     a second thread (not the main one) starts a child and
+ *                     waits for it: fork() and the loop in the child;
+ *                     system("exec tree_prog work"); posix_spawn of
+ *                     "tree_prog work". Prints "child PID" (fork, spawn);
+ *                     exits 0 when the child exited 0
  */
 #define _POSIX_C_SOURCE 200809L /* kill */
+#include <pthread.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -30,18 +40,60 @@
 
 #define WORK_ITERATIONS 2000000
 
+static volatile unsigned long sink;
+
+/* not inlined: profiles name it */
+static __attribute__((noinline)) void work(void)
+{
+    unsigned long i;
+    for (i = 0; i < WORK_ITERATIONS; i++)
+        sink += i;
+}
+
 /* The child of kill9work and orphan9: a loop of WORK_ITERATIONS, a byte to
  * the parent on fd, then a spin until a signal kills it. */
 static void work_then_spin(int fd)
 {
-    volatile unsigned long sink = 0;
-    unsigned long i;
-    for (i = 0; i < WORK_ITERATIONS; i++)
-        sink += i;
+    work();
     if (write(fd, "w", 1) != 1)
         _exit(1);
     for (;;)
         sink++;
+}
+
+static const char *self; /* argv[0] */
+
+/* The second thread of thread-*: starts the child its argument names and
+ * waits for it; the child's exit status 0 is (void *)0. */
+static void *start_child(void *how)
+{
+    char *work_argv[] = {(char *)self, "work", NULL};
+    extern char **environ;
+    char cmd[4200];
+    pid_t pid;
+    int st;
+    if (strcmp(how, "thread-system") == 0) {
+        snprintf(cmd, sizeof cmd, "exec '%s' work", self);
+        st = system(cmd);
+        return (void *)(long)(st == 0 ? 0 : 1);
+    }
+    if (strcmp(how, "thread-fork") == 0) {
+        pid = fork();
+        if (pid == 0) {
+            work();
+            _exit(0);
+        }
+    } else if (strcmp(how, "thread-spawn") != 0 ||
+               posix_spawn(&pid, self, NULL, NULL, work_argv, environ) != 0) {
+        pid = -1;
+    }
+    if (pid < 0)
+        return (void *)1L;
+    printf("child %d\n", (int)pid);
+    fflush(stdout);
+    if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        return (void *)1L;
+    return (void *)0L;
 }
 
 /* Forks the working child and waits until its loop is done: its pid, or
@@ -134,6 +186,19 @@ int main(int argc, char **argv)
         execv(argv[0], probe);
         return 127;
     }
-    fprintf(stderr, "usage: tree_prog kill9|kill9work|orphan9|probe|spawn\n");
+    if (argc == 2 && strcmp(argv[1], "work") == 0) {
+        work();
+        return 0;
+    }
+    if (argc == 2 && strncmp(argv[1], "thread-", 7) == 0) {
+        pthread_t t;
+        void *failed;
+        self = argv[0];
+        if (pthread_create(&t, NULL, start_child, argv[1]) != 0 || pthread_join(t, &failed) != 0)
+            return 1;
+        return failed ? 1 : 0;
+    }
+    fprintf(stderr, "usage: tree_prog kill9|kill9work|orphan9|probe|spawn|work|thread-fork|"
+                    "thread-system|thread-spawn\n");
     return 2;
 }

@@ -43,7 +43,59 @@ killed_with_view() {
     no_view "$1"
 }
 
+# The process table of the last run as "pid ppid count" lines (the first
+# event's count), and its total of that event.
+rows() {
+    awk '/^ processes / { t = 1; getline; next } t && NF { print $1, $2, $5 }' out
+}
+total() {
+    awk '$1 == "INSTRUCTIONS" { print $2; exit }' out
+}
+# A child started from the program's second thread, by the command after
+# "--": counted under count, profile and record, with and without turns.
+# Its counts hold the WORK_ITERATIONS loop (tree_prog.c: at least 3
+# instructions per iteration), the program's are there too, the table's
+# rows add up to the totals, and the child's samples are its own (pid and
+# thread id the child's: the forking thread became its only thread).
+thread_child() {
+    for il in "" "--interleave=1000"; do
+        trun count $il -e INSTRUCTIONS "$@"
+        expect_rc 0
+        [ "$(rows | wc -l)" = 2 ] || fail "count $il: not 2 rows: $(rows)"
+        set -- $(rows | tr '\n' ' ') "$@"
+        parent=$1 child=$4
+        [ "$5" = "$parent" ] || fail "count $il: the child's parent is $5, not $parent"
+        [ "$3" -gt 0 ] || fail "count $il: no counts for the program"
+        [ "$6" -ge 6000000 ] || fail "count $il: the child counted $6"
+        [ $(($3 + $6)) = "$(total)" ] || fail "count $il: rows $3 + $6, total $(total)"
+        printed=$(sed -n 's/^child //p' out)
+        [ -z "$printed" ] || [ "$printed" = "$child" ] || fail "count $il: child $printed, row $child"
+        shift 6
+        trun profile $il -e INSTRUCTIONS -o p.out "$@"
+        expect_rc 0
+        w=$(callgrind_annotate p.out | awk '/:work / { gsub(",", "", $1); print $1; exit }')
+        [ -n "$w" ] && [ "$w" -ge 6000000 ] || fail "profile $il: the child's work: '$w'"
+        trun record $il -e INSTRUCTIONS:100000 -o r.data "$@"
+        expect_rc 0
+        child=$(rows | awk 'NR == 2 { print $1 }')
+        n=$(perf script -i r.data -F pid,tid 2>/dev/null | awk -v c="$child" '$1 == c "/" c' | wc -l)
+        [ "$n" -ge 60 ] || fail "record $il: $n samples of child $child"
+    done
+}
+
 case $scenario in
+thread_fork | thread_system | thread_spawn)
+    thread_child -- "$prog" "$(echo "$scenario" | tr _ -)"
+    ;;
+thread_python)
+    # Python's subprocess.run in a threading.Thread (Debian's python3)
+    thread_child -- /usr/bin/python3 -c 'import subprocess, sys, threading
+rc = []
+t = threading.Thread(target=lambda: rc.append(subprocess.run([sys.argv[1], "work"]).returncode))
+t.start()
+t.join()
+sys.exit(0 if rc == [0] else 1)' "$prog"
+    ;;
 killed)
     # the parent reaps the child that SIGKILL killed: hpm is not its reaper,
     # the parent's tool says it in its output

@@ -159,6 +159,122 @@ static void test_follows(const struct hpm_machine *bgl)
     CHECK(strstr(err, "no L2") != NULL);
 }
 
+/* The random rows' bounds count I's lines and pages as often as the
+ * entries' accesses between their uses can evict them. */
+static void test_i_evicted(const struct hpm_machine *bgl)
+{
+    struct vx_row r[VX_MAX_ROWS];
+    char err[256];
+    struct hpm_machine m = *bgl;
+    int n;
+
+    /* 16 KB, 8-way FIFO, 64-byte lines: 32 sets; an entry's 32 lines two
+     * apart put 2 in a set; I's 64 lines, 16 uses each, fetched up to
+     * 1 + 15 x 2 / 8 = 4 times (one random load: 1 + 15 / 8 = 2) */
+    m.hier.l1d.size = 16 * 1024;
+    m.hier.l1d.assoc = 8;
+    m.hier.l1d.line = 64;
+    n = vx_expect_all(&m, r, VX_MAX_ROWS, err, sizeof err);
+    EXPECT(r, n, "mrnd_ld_D", VX_L1_LOAD_MISSES, 32 * 1024 + 4 * 64);
+    EXPECT(r, n, "rnd_ld_D", VX_L1_LOAD_MISSES, 1024 + 2 * 64);
+    /* LRU keeps I's line: the 2 lines an entry puts in its set are fewer
+     * than its 8 ways */
+    m.hier.l1d.policy = HPM_REPL_LRU;
+    n = vx_expect_all(&m, r, VX_MAX_ROWS, err, sizeof err);
+    EXPECT(r, n, "mrnd_ld_D", VX_L1_LOAD_MISSES, 32 * 1024 + 64);
+    /* a random victim may be I's line at any insertion: every load of I */
+    m.hier.l1d.policy = HPM_REPL_RANDOM;
+    n = vx_expect_all(&m, r, VX_MAX_ROWS, err, sizeof err);
+    EXPECT(r, n, "mrnd_ld_D", VX_L1_LOAD_MISSES, 32 * 1024 + 1024);
+
+    /* one DTLB entry: every entry's page evicts I's, a miss per load of I;
+     * four entries: the transposed matrix's 9 pages do not stay (n/a), the
+     * multiplication's 25 neither */
+    m = *bgl;
+    m.dtlb.entries = 1;
+    n = vx_expect_all(&m, r, VX_MAX_ROWS, err, sizeof err);
+    EXPECT(r, n, "rnd_ld_D", VX_TLB_MISSES, 1024 + 1024);
+    EXPECT(r, n, "mrnd_ld_D", VX_TLB_MISSES, 2048 + 1024);
+    m.dtlb.entries = 4;
+    n = vx_expect_all(&m, r, VX_MAX_ROWS, err, sizeof err);
+    KIND(r, n, "transpose", VX_TLB_MISSES, VX_NONE);
+    KIND(r, n, "matmult", VX_TLB_MISSES, VX_NONE);
+    EXPECT(r, n, "rnd_ld_D", VX_TLB_MISSES, 1024 + 2);
+    /* 16 entries hold the 9 pages, not the 25 */
+    m.dtlb.entries = 16;
+    n = vx_expect_all(&m, r, VX_MAX_ROWS, err, sizeof err);
+    KIND(r, n, "transpose", VX_TLB_MISSES, VX_EXPECT);
+    KIND(r, n, "matmult", VX_TLB_MISSES, VX_NONE);
+}
+
+/* Where a machine does not keep what the seed's matrix counts keep, the
+ * cell has no expectation (n/a, with why). */
+static void test_matrices_unkept(const struct hpm_machine *bgl)
+{
+    struct vx_row r[VX_MAX_ROWS];
+    char err[256];
+    struct hpm_machine m = *bgl;
+    int n;
+
+    /* bgl keeps everything its counts assume */
+    n = vx_expect_all(&m, r, VX_MAX_ROWS, err, sizeof err);
+    for (int i = 0; i < n; i++)
+        for (int c = 0; c < VX_COLS; c++)
+            CHECK(r[i].cell[c].kind != VX_NONE);
+    /* random victims: the matrices' L1 counts */
+    m.hier.l1d.policy = HPM_REPL_RANDOM;
+    n = vx_expect_all(&m, r, VX_MAX_ROWS, err, sizeof err);
+    KIND(r, n, "transpose", VX_L1_LOAD_MISSES, VX_NONE);
+    KIND(r, n, "transpose", VX_L1_STORE_MISSES, VX_NONE);
+    KIND(r, n, "matmult", VX_L1_STORE_MISSES, VX_NONE);
+    KIND(r, n, "seq_loads", VX_L1_LOAD_MISSES, VX_EXPECT);
+    /* 64 KB, 2-way LRU (1024 sets): C's line, a line of A's row and one of
+     * B's row can meet in one set; B's line beside them too */
+    m = *bgl;
+    m.hier.l1d.size = 64 * 1024;
+    m.hier.l1d.assoc = 2;
+    m.hier.l1d.policy = HPM_REPL_LRU;
+    n = vx_expect_all(&m, r, VX_MAX_ROWS, err, sizeof err);
+    KIND(r, n, "matmult", VX_L1_STORE_MISSES, VX_NONE);
+    KIND(r, n, "matmult", VX_L1_LOAD_MISSES, VX_NONE);
+    /* 8 ways (256 sets): B's 4 lines and the rows' 2 per set fit, B stays */
+    m.hier.l1d.assoc = 8;
+    n = vx_expect_all(&m, r, VX_MAX_ROWS, err, sizeof err);
+    KIND(r, n, "matmult", VX_L1_LOAD_MISSES, VX_EXPECT);
+    EXPECT(r, n, "matmult", VX_L1_LOAD_MISSES, 3 * 1024);
+    /* ... but FIFO keeps B only if all three matrices fit (they do not) */
+    m.hier.l1d.policy = HPM_REPL_FIFO;
+    n = vx_expect_all(&m, r, VX_MAX_ROWS, err, sizeof err);
+    KIND(r, n, "matmult", VX_L1_LOAD_MISSES, VX_NONE);
+    /* L1D lines longer than the L2's: no L2 count is the seed's */
+    m = *bgl;
+    m.hier.l1d.line = 256;
+    n = vx_expect_all(&m, r, VX_MAX_ROWS, err, sizeof err);
+    for (int i = 0; i < n; i++)
+        CHECK_EQ(r[i].cell[VX_L2_MISSES].kind, VX_NONE);
+}
+
+/* A stream prefetcher in front of the L2 (bgp's) hides the misses of the
+ * loops it can follow; the single random loads stay judged. */
+static void test_prefetcher(const char *dir)
+{
+    struct vx_row r[VX_MAX_ROWS];
+    struct hpm_machine m;
+    char err[512];
+    if (hpm_machine_find(&m, dir, "bgp", err, sizeof err) != HPM_MACHINE_OK) {
+        fprintf(stderr, "cannot load bgp: %s\n", err);
+        failures++;
+        return;
+    }
+    int n = vx_expect_all(&m, r, VX_MAX_ROWS, err, sizeof err);
+    KIND(r, n, "seq_loads", VX_L2_MISSES, VX_NONE);
+    KIND(r, n, "mrnd_ld_D", VX_L2_MISSES, VX_NONE);
+    KIND(r, n, "matmult", VX_L2_MISSES, VX_NONE);
+    KIND(r, n, "rnd_ld_D", VX_L2_MISSES, VX_EXPECT);
+    /* bgp's 2 KB "L2" cannot hold the transposed matrix either */
+    CHECK(strstr(find(r, n, "transpose")->cell[VX_L2_MISSES].why, "does not fit the L2"));
+}
+
 static void test_judging(void)
 {
     struct vx_cell c = {1000.0, 1000.0, VX_EXPECT, 0, NULL};
@@ -179,20 +295,19 @@ static void test_judging(void)
 static void test_lru(void)
 {
     /* nothing new coming in: nothing is evicted */
-    CHECK(vx_lru_eviction_misses(4096, 8, 8, 0.0, 0.5) < 1e-9);
-    /* more new lines, more evictions; the youngest line alone (1 resident)
-     * survives up to ways - 1 new lines */
-    const double a = vx_lru_eviction_misses(4096, 8, 8, 1.0, 0.5);
-    const double b = vx_lru_eviction_misses(4096, 8, 8, 4.0, 0.5);
+    CHECK(vx_lru_eviction_misses(4096, 8, 8, 8, 0.0, 0.5) < 1e-9);
+    /* more new lines, more evictions */
+    const double a = vx_lru_eviction_misses(4096, 8, 8, 8, 0.25, 0.5);
+    const double b = vx_lru_eviction_misses(4096, 8, 8, 8, 0.75, 0.5);
     CHECK(a > 0 && b > a);
-    /* one resident line, accessed surely, new lines Poisson(lambda t):
-     * it misses iff more than 7 arrived before it, probability small for
-     * lambda = 1 (P[Poisson(t) >= 8] integrated over t is about 1e-6) */
-    CHECK(vx_lru_eviction_misses(1, 8, 1, 1.0, 1.0) < 1e-4);
-    /* direct-mapped with one new line certain before the end: a resident
-     * line accessed at t misses with P[Poisson(lambda t) >= 1] */
-    const double lam = 2.0, want = 1.0 - (1.0 - exp(-lam)) / lam;
-    CHECK(fabs(vx_lru_eviction_misses(1, 1, 1, lam, 1.0) - want) < 1e-6);
+    /* one resident line, accessed surely, and 7 new lines: never 8, so the
+     * youngest line always stays */
+    CHECK(vx_lru_eviction_misses(1, 8, 1, 7, 1.0, 1.0) < 1e-12);
+    /* direct-mapped, one new line surely, both at uniform times: the
+     * resident line misses iff the new one came first, half the time */
+    CHECK(fabs(vx_lru_eviction_misses(1, 1, 1, 1, 1.0, 1.0) - 0.5) < 1e-6);
+    /* ... and with two new lines, unless it came before both: 2/3 */
+    CHECK(fabs(vx_lru_eviction_misses(1, 1, 1, 2, 1.0, 1.0) - 2.0 / 3.0) < 1e-6);
 }
 
 int main(int argc, char **argv)
@@ -209,6 +324,9 @@ int main(int argc, char **argv)
     }
     test_bgl(&bgl);
     test_follows(&bgl);
+    test_i_evicted(&bgl);
+    test_matrices_unkept(&bgl);
+    test_prefetcher(argv[1]);
     test_judging();
     test_lru();
     if (failures) {

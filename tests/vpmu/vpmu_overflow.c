@@ -8,11 +8,13 @@
  * come after the read). The tool queues each signal from the process itself
  * (SI_QUEUE) with the address of the instruction that passed the threshold
  * (si_ptr) and delivers it at the next superblock boundary: both it and the
- * interrupted PC must lie in the loop.
+ * interrupted PC must lie in the loop. An armed interrupt is the process's:
+ * a forked child's tool starts unarmed, and the child arms its own.
  */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -42,21 +44,72 @@ static void on_overflow(int sig, siginfo_t *si, void *uc)
         at_hi = at;
 }
 
-/* noipa: a pure function could be moved across the client requests */
+/* noipa: a pure function could be moved across the client requests
+ * (clang has no noipa: optnone keeps it from learning that the function is
+ * pure, noinline from taking it apart) */
+#ifdef __clang__
+#define NOIPA __attribute__((noinline, optnone))
+#else
+#define NOIPA __attribute__((noipa))
+#endif
 static volatile double sink;
-__attribute__((noipa)) static void work(long n)
+NOIPA static void work(long n)
 {
     double x = 0;
     for (long i = 0; i < n; i++)
         x += (double)i * 0.5;
     sink = x;
 }
-__attribute__((noipa)) static void work_end(void) {}
+NOIPA static void work_end(void) {}
 
 static uint64_t kind(int k)
 {
     uint64_t v[HPM_K_CORE_COUNT];
     return HPM_VPMU_READ_KINDS(v, HPM_K_CORE_COUNT) == HPM_K_CORE_COUNT ? v[k] : ~0ull;
+}
+
+/* Arms instructions, runs work(300000) and disarms: the signals it got are
+ * those its instructions passed, within one. */
+static void expect_hits_of_work(int sig, const char *who)
+{
+    uint64_t i0, i1;
+    long expect;
+    hits = 0;
+    VPMU_EXPECT(HPM_VPMU_OVERFLOW(HPM_K_INSTRUCTIONS, THRESHOLD, sig) == 0, "%s: arm", who);
+    i0 = kind(HPM_K_INSTRUCTIONS);
+    work(300000);
+    i1 = kind(HPM_K_INSTRUCTIONS);
+    VPMU_EXPECT(HPM_VPMU_OVERFLOW(HPM_K_INSTRUCTIONS, 0, sig) == 0, "%s: disarm", who);
+    expect = (long)((i1 - i0) / THRESHOLD);
+    VPMU_EXPECT(expect > 0 && hits >= expect - 1 && hits <= expect + 1,
+                "%s: hits %ld, expected %ld (%" PRIu64 " instructions)", who, hits, expect,
+                i1 - i0);
+}
+
+/* The parent forks while armed: the child gets no signal for its work
+ * until it arms, then its own; the parent's arming goes on. */
+static void fork_armed(int sig)
+{
+    int status = 0;
+    pid_t pid;
+    VPMU_EXPECT(HPM_VPMU_OVERFLOW(HPM_K_INSTRUCTIONS, THRESHOLD, sig) == 0, "arm before fork");
+    fflush(NULL);
+    pid = fork();
+    if (pid == 0) {
+        hits = 0;
+        work(300000);
+        VPMU_EXPECT(hits == 0, "the child inherited the arming: %ld signals", hits);
+        expect_hits_of_work(sig, "child");
+        fflush(NULL);
+        _exit(vpmu_test_failures ? 1 : 0);
+    }
+    hits = 0;
+    work(300000);
+    VPMU_EXPECT(hits > 0, "the parent lost its arming at the fork");
+    VPMU_EXPECT(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+                    WEXITSTATUS(status) == 0,
+                "the child's checks failed (status %#x)", status);
+    VPMU_EXPECT(HPM_VPMU_OVERFLOW(HPM_K_INSTRUCTIONS, 0, sig) == 0, "disarm after fork");
 }
 
 int main(void)
@@ -114,6 +167,8 @@ int main(void)
     before = hits;
     work(300000);
     VPMU_EXPECT(hits <= before + 1, "signals after disarm: %ld", hits - before);
+
+    fork_armed(sig);
 
     /* cycles: produced by the timing model, checked every few superblocks */
     hits = 0;

@@ -134,6 +134,7 @@ struct count_run {
     unsigned n_rows, features;
     struct count_lat lat; /* the plan's thresholds, counted as the output is read */
     char clamp_note[160], pmu[256], dir[4096], msrc[4200], mhash[24], err[512], job_dir[4096];
+    char mpi_out[4200];
     struct mpi_rank_env rank_env;
     struct count_toolcmd cmd;
     struct runner_result res;
@@ -351,11 +352,14 @@ static int emit(struct count_run *x)
         ro.fmt = FMT_JSON;
         ro.output = path;
         x->r.rank = &x->rank_env;
+        int combined;
         if (mpi_rank_path(x->job_dir, x->rank_env.rank, path, sizeof path) != 0 ||
             count_write_report(&ro, &x->r) != 0)
             rc = 1;
-        else if (mpi_rank_aggregate(cmd_name, &x->rank_env, x->job_dir, x->o.fmt, x->o.output,
-                                    x->o.per_rank) != 0)
+        else if ((combined = count_mpi_combined(&x->o, &x->r, x->dir)) < 0)
+            rc = 1;
+        else if (!combined && mpi_rank_aggregate(cmd_name, &x->rank_env, x->job_dir, x->o.fmt,
+                                                 x->o.output, x->o.per_rank) != 0)
             rc = 1;
         else
             rc = x->r.exit_code;
@@ -548,6 +552,11 @@ static int run(struct count_run *x)
                 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
                 strerror(errno));
         x->dir[0] = 0;
+        return 1;
+    }
+    if (x->in_job && count_mpi_combine_setup(&x->o, x->rows, x->n_rows, x->dir, x->mpi_out,
+                                             sizeof x->mpi_out) != 0) {
+        fprintf(stderr, "%s: out of memory\n", cmd_name);
         return 1;
     }
     x->cmd.vg = x->vg;

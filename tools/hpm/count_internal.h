@@ -50,6 +50,10 @@ struct count_opts {
     int mpi;            /* --mpi: must be a rank of an MPI job, PROGRAM an MPI program */
     const char *mpi_dir; /* where the ranks' results go (mpi_job.h) */
     int per_rank;       /* the aggregate shows each rank's counts */
+    long ranks_per_node; /* --ranks-per-node N: the ranks of a node share its model */
+    const char *torus;   /* --torus XxYxZ: the job's torus shape */
+    unsigned first_core, core_count; /* a rank's share of its node (count_mpi_node_setup) */
+    const char *mpi_out; /* the tool's --hpm-mpi-out (count_mpi_combine_setup) */
     const char *save_baseline, *baseline; /* baseline.h */
     struct hpm_opt_list limits;
     long repeat; /* --repeat N: N identical runs first, to find unstable events */
@@ -58,6 +62,7 @@ struct count_opts {
     long multiplex;        /* --multiplex=N: the sets cycled in one run every N correlate events */
     const char *mpx_plan;  /* --mpx-plan: that run's sets, for the tool's --hpm-mpx (passes.c) */
     long interleave;       /* --interleave=N: threads take turns of N instructions */
+    int coherence, coherence_given; /* --coherence: 1 = time (COUNT_COHERENCE_TURN) */
     const char *keep_output; /* --keep-output=FILE: the counts as the tool's output file */
     struct hpm_opt_list notes; /* --note=TEXT: added to the report (passes.h) */
     int progress, quiet;   /* --progress, --quiet: the progress line (progress.h) */
@@ -108,7 +113,11 @@ int count_report_output(const struct count_opts *o, const struct vpmu_output *ou
                         const char *what);
 int count_mpi_rank_setup(const struct count_opts *o, struct mpi_rank_env *e, char *dir,
                           size_t len);
-int count_mpi_net_setup(const struct count_opts *o, const struct hpm_machine *m);
+int count_mpi_node_setup(struct count_opts *o, struct hpm_machine *m);
+int count_mpi_combine_setup(struct count_opts *o, const struct count_row *rows, unsigned n,
+                            const char *dir, char *out, size_t outlen);
+int count_mpi_combined(const struct count_opts *o, const struct count_report *r,
+                       const char *dir);
 int count_baseline_before(const struct count_opts *o, const struct hpm_machine *m,
                           unsigned features, const struct count_row *rows, unsigned n_rows,
                           int profile, const char *wire);
@@ -139,9 +148,10 @@ struct count_toolcmd {
     char **args;         /* NULL-terminated */
     char *wire;          /* the machine as the tool reads it (--hpm-machine) */
     char *codes;         /* the events (--hpm-events) */
-    char *out_arg, *machine_arg, *events_arg, *skip_arg, *gate_args[5];
+    char *out_arg, *machine_arg, *events_arg, *skip_arg, *gate_args[5], *mpi_out_arg;
     char live_arg[48];
-    char interleave_arg[48];
+    char interleave_arg[48], interleave_from_arg[48];
+    char cores_arg[2][48]; /* a rank's share of its node's cores */
 };
 int count_toolcmd_build(struct count_toolcmd *t, const struct count_opts *o,
                         const struct hpm_machine *m, const struct count_row *rows,
@@ -149,14 +159,27 @@ int count_toolcmd_build(struct count_toolcmd *t, const struct count_opts *o,
                         const char *const *hook_args);
 void count_toolcmd_free(struct count_toolcmd *t);
 
+/* --coherence=time: turns of up to COUNT_COHERENCE_TURN instructions (or
+ * --interleave's N), each thread's first COUNT_COHERENCE_FIRST_TURN,
+ * doubling (the tool's --hpm-interleave-from) */
+#define COUNT_COHERENCE_TURN 1000000
+#define COUNT_COHERENCE_FIRST_TURN 10000
+
 /* count_notes.c: the report's notes on a virtual-PMU run, in the order
  * reports give them; nb holds their text (it must outlive the report). */
 struct count_tree;
 struct runner_result;
+#define COUNT_SHARED_NOTES 3 /* shared cache lines named in the notes */
 struct count_notes {
     char sig[160], exit[160], core[160], exec[600], lost[4200], fork[200], killed[400],
-        view[1000], native[1200], upc[200], sat[200], left[160], turns[240], mpx_idle[1024];
+        view[1000], native[1200], upc[200], sat[200], left[160], turns[600], mpx_idle[1024],
+        shared[600], shared_line[COUNT_SHARED_NOTES][400];
 };
+/* count_order.c: the notes on how the threads' order was decided and on
+ * the cache lines they shared (in count_add_notes' and --from-output's
+ * reports). */
+void count_order_notes(struct count_report *r, struct count_notes *nb,
+                       const struct vpmu_output *out);
 void count_add_notes(struct count_report *r, struct count_notes *nb, const struct count_opts *o,
                      unsigned cores, struct count_tree *tree, const struct vpmu_output *out,
                      const struct runner_result *res, const struct count_row *rows,

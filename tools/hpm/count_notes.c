@@ -2,7 +2,8 @@
 /*
  * count_notes.c - the notes of a virtual-PMU run's report: how the program
  * ended, its images, its process tree (started, killed, run natively), the
- * UPC's health, what hpm could not wait for (count_internal.h).
+ * UPC's health, what hpm could not wait for (count_internal.h); the
+ * threads' order and the lines they shared are count_order.c's.
  */
 #define _GNU_SOURCE /* strsignal */
 #include <inttypes.h>
@@ -203,14 +204,7 @@ void count_add_notes(struct count_report *r, struct count_notes *nb, const struc
     tree_notes(r, nb, o, tree, res, rows, n_rows);
     if (count_upc_write_note(out, nb->upc, sizeof nb->upc))
         r->notes[r->n_notes++] = nb->upc;
-    if (out->interleave) {
-        /* the granularity of the cores' meeting in shared caches */
-        snprintf(nb->turns, sizeof nb->turns,
-                 "threads took turns of %" PRIu64 " instructions, the one behind in modeled "
-                 "time first (--interleave); %" PRIu64 " turns passed between threads",
-                 out->interleave, out->interleave_switches);
-        r->notes[r->n_notes++] = nb->turns;
-    }
+    count_order_notes(r, nb, out);
     if (vpmu_output_saturated_note(out, nb->sat, sizeof nb->sat))
         r->notes[r->n_notes++] = nb->sat;
     if (vpmu_output_mpx_idle_note(out, nb->mpx_idle, sizeof nb->mpx_idle) &&

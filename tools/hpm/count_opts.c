@@ -45,6 +45,7 @@
 static const char *const start_choices[] = {"no", "yes", NULL};
 static const char *const model_choices[] = {"on-demand", "always", NULL};
 static const char *const pmu_choices[] = {"auto", "perf", "virtual", NULL};
+static const char *const coherence_choices[] = {"slices", "time", NULL};
 
 static const char count_synopsis[] =
     "usage: hpm count [--machine NAME|FILE] [-e EVENT[,EVENT...]]... [--json | --csv]\n"
@@ -74,7 +75,7 @@ static const char count_footer[] =
 
 
 /* The one table of hpm count's and hpm run's options: parsing and usage. */
-#define COUNT_OPTIONS 35 /* rows, with the end */
+#define COUNT_OPTIONS 38 /* rows, with the end */
 void count_table(struct count_opts *o, struct hpm_opt *t)
 {
     const struct hpm_opt rows[] = {
@@ -140,6 +141,15 @@ void count_table(struct count_opts *o, struct hpm_opt *t)
          HPM_OPT_STRING, &o->mpi_dir, NULL, NULL, 0, 0},
         {"--per-rank", NULL, NULL, "the MPI aggregate adds each rank's counts", HPM_OPT_FLAG,
          &o->per_rank, NULL, NULL, 0, 0},
+        {"--ranks-per-node", NULL, "N",
+         "an MPI job's ranks share their nodes N to a node (BG/P's\n"
+         "SMP, DUAL and VN modes are 1, 2 and 4): each rank takes its\n"
+         "share of the node's cores, the node-wide units count per node",
+         HPM_OPT_LONG, &o->ranks_per_node, NULL, NULL, 1, 1024},
+        {"--torus", NULL, "XxYxZ",
+         "an MPI job's torus (x*y*z nodes) instead of the machine's own\n"
+         "or the one picked for the job's node count",
+         HPM_OPT_STRING, &o->torus, NULL, NULL, 0, 0},
         {"--pmu", NULL, "auto|perf|virtual",
          "hpm count's counter source: perf = the kernel's perf_event\n"
          "(measured; PROGRAM runs natively), virtual = the virtual PMU\n"
@@ -188,6 +198,14 @@ void count_table(struct count_opts *o, struct hpm_opt *t)
          "running side by side (docs/vpmu.md, Interleaving); default:\n"
          "Valgrind's slices of 100,000 superblocks",
          HPM_OPT_LONG, &o->interleave, NULL, NULL, 1, 1000000000L},
+        {"--coherence", NULL, "slices|time",
+         "time: the accesses to cache lines that threads share are ordered\n"
+         "by the threads' modeled time, access by access, while the threads\n"
+         "take turns of up to --interleave's N instructions (default\n"
+         "1,000,000), so that their coherence misses are those of cores\n"
+         "running side by side (docs/vpmu.md, Coherence in modeled time);\n"
+         "slices: in the order the threads run (the default)",
+         HPM_OPT_CHOICE, &o->coherence, coherence_choices, &o->coherence_given, 0, 0},
         {"--keep-output", NULL, "FILE",
          "also write the counts as the tool's output file (--from-output)",
          HPM_OPT_STRING, &o->keep_output, NULL, NULL, 0, 0},

@@ -98,6 +98,7 @@ int count_report_output(const struct count_opts *o, const struct vpmu_output *ou
 {
     struct count_row *rows = calloc(MAX_ROWS, sizeof *rows);
     struct count_report r;
+    static struct count_notes nb; /* outlives the report */
     char upc_note[200], idle_note[1024];
     unsigned n = 0;
     int rc;
@@ -126,6 +127,7 @@ int count_report_output(const struct count_opts *o, const struct vpmu_output *ou
         r.notes[r.n_notes++] = upc_note;
     if (vpmu_output_mpx_idle_note(out, idle_note, sizeof idle_note))
         r.notes[r.n_notes++] = idle_note;
+    count_order_notes(&r, &nb, out);
     r.per_core = o->per_core;
     r.per_thread = o->per_thread;
     r.machine_source = NULL;

@@ -155,7 +155,7 @@ static int job_setup(struct count_plan *p)
 /* The machine and the rows. COUNT_GO, or the exit status. */
 static int machine_and_rows(struct count_plan *p)
 {
-    const struct count_opts *o = &p->o;
+    struct count_opts *o = &p->o;
     struct hpm_machine *m = &p->m;
     int rc = machine_arg_load(p->mode == MODE_RUN       ? "run"
                               : p->mode == MODE_COUNT ? "count"
@@ -163,12 +163,18 @@ static int machine_and_rows(struct count_plan *p)
                               o->machine, m, p->clamp_note, sizeof p->clamp_note);
     if (rc != 0)
         return rc;
-    p->features = hpm_catalog_features(&m->hier) | (m->torus.x ? HPM_NEED_NET : 0);
-    if (m->torus.x && (rc = count_mpi_net_setup(o, m)) != 0) {
+    if (o->coherence && !(hpm_catalog_features(&m->hier) & HPM_NEED_COHERENT)) {
+        fprintf(stderr, "%s: --coherence=time: machine %s shares no lines: its L1 data caches "
+                        "are not coherent ([l1d] coherence, more than one core)\n",
+                cmd_name, m->name);
+        return 2;
+    }
+    if ((rc = count_mpi_node_setup(o, m)) != 0) {
         if (p->in_job)
             rmdir(p->job_dir); /* made for this run; another rank's results keep it */
         return rc;
     }
+    p->features = hpm_catalog_features(&m->hier) | (m->torus.x ? HPM_NEED_NET : 0);
     if ((rc = count_build_rows(o, m->name, m->hier.cores, p->features, p->rows, &p->n_rows,
                                &p->lat)) != 0)
         return rc;

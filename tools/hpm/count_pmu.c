@@ -142,6 +142,8 @@ const char *count_virtual_only_option(const struct count_opts *o)
         return "-I";
     if (o->interleave)
         return "--interleave";
+    if (o->coherence)
+        return "--coherence=time";
     if (o->from_output)
         return "--from-output";
     if (o->mpi || o->mpi_dir || o->per_rank)
@@ -154,6 +156,10 @@ const char *count_virtual_only_option(const struct count_opts *o)
         return "--save-baseline";
     if (o->repeat)
         return "--repeat";
+    if (o->ranks_per_node)
+        return "--ranks-per-node";
+    if (o->torus)
+        return "--torus";
     return NULL;
 }
 

@@ -30,7 +30,7 @@ struct count_row {
     unsigned n_codes;
 };
 
-#define COUNT_MAX_NOTES 12
+#define COUNT_MAX_NOTES 16
 
 struct mpi_job;
 struct mpi_rank_env;
@@ -135,6 +135,9 @@ struct count_report_model {
     const struct vpmu_thread **threads; /* by serial */
     int procs_shown;     /* a process table is part of the report */
     struct count_report_mpi_stat *mpi; /* one per row when r->mpi, else NULL */
+    /* a job combined at MPI_Finalize: each row from MPI_Init to MPI_Finalize
+     * (mpi: from the processes' start to MPI_Finalize) */
+    struct count_report_mpi_stat *mpi_window;
 };
 
 /* The derived metrics and the system calls a report showed. */

@@ -6,6 +6,7 @@
 #include "count_report_writer.h"
 
 #include "metrics.h"
+#include "mpi_combined.h"
 #include "mpi_job.h"
 
 #include <inttypes.h>
@@ -139,6 +140,143 @@ static void csv_procs(FILE *f, const struct count_report *r)
     }
 }
 
+/* A statistic over the ranks as seven rows of section: the statistic
+ * (after prefix) in the region column; unit 0 writes counts, another the
+ * values divided by unit (seconds). */
+static void csv_stat(FILE *f, const char *section, const char *name, const char *prefix,
+                     const struct count_report_mpi_stat *st, double unit, const char *source)
+{
+    static const char *const stat[] = {"sum", "min", "min_rank", "avg",
+                                       "max", "max_rank", "imbalance"};
+    char num[64], what[96];
+    unsigned s;
+    for (s = 0; s < 7; s++) {
+        struct csv_row x = {section, name, what, -1, -1, -1, num, source};
+        snprintf(what, sizeof what, "%s%s", prefix, stat[s]);
+        switch (s) {
+        case 0:
+        case 1:
+        case 4: {
+            uint64_t v = s == 0 ? st->sum : s == 1 ? st->min : st->max;
+            if (unit > 0)
+                snprintf(num, sizeof num, "%.9g", (double)v / unit);
+            else
+                snprintf(num, sizeof num, "%" PRIu64, v);
+            break;
+        }
+        case 2: snprintf(num, sizeof num, "%u", st->min_rank); break;
+        case 3:
+            if (unit > 0)
+                snprintf(num, sizeof num, "%.9g", st->avg / unit);
+            else /* exact, whatever the counts' size */
+                count_report_avg_text(st, -1, num, sizeof num);
+            break;
+        case 5: snprintf(num, sizeof num, "%u", st->max_rank); break;
+        default:
+            if (st->balanced_defined)
+                snprintf(num, sizeof num, "%.9g", st->imbalance);
+            else
+                num[0] = 0;
+            break;
+        }
+        csv_row(f, &x);
+    }
+}
+
+/* A job combined at MPI_Finalize: the combine's cost at rank 0 (section
+ * "mpi"), sections "mpi_window" (MPI_Init to
+ * MPI_Finalize), "mpi_profile" (the metric and the statistic in the region
+ * column), "mpi_region" (region:statistic), "mpi_matrix" (messages or
+ * bytes; sender in the thread column, receiver in the core column). */
+static void csv_combined(FILE *f, const struct count_report_model *m)
+{
+    static const char *const metric[MPI_M_COUNT] = {"calls:", "bytes:", "time_modeled_s:",
+                                                    "time_host_s:"};
+    const struct count_report *r = m->r;
+    const struct mpi_combined *c = r->mpi->combined;
+    double hz = r->out->frequency_hz ? (double)r->out->frequency_hz : 1;
+    struct count_report_mpi_stat st;
+    char num[32], prefix[80];
+    unsigned i, k, g;
+    {
+        struct csv_row x = {"mpi", "combine_rank0_host_s", NULL, -1, -1, -1, num, "measured"};
+        snprintf(num, sizeof num, "%.9g", (double)c->combine_ns / 1e9);
+        csv_row(f, &x);
+        x.name = "combine_rank0_bytes";
+        snprintf(num, sizeof num, "%" PRIu64, c->combine_bytes);
+        csv_row(f, &x);
+    }
+    for (i = 0; i < r->n_rows; i++)
+        csv_stat(f, "mpi_window", r->rows[i].name, "", &m->mpi_window[i], 0, "modeled");
+    for (i = 0; i < c->nroutines; i++)
+        for (k = 0; k < MPI_M_COUNT; k++) {
+            report_mpi_stat(&c->routines[i].m[k], c->size, &st);
+            csv_stat(f, "mpi_profile", c->routines[i].name, metric[k], &st,
+                     k == MPI_M_CYCLES ? hz : k == MPI_M_NS ? 1e9 : 0,
+                     k == MPI_M_NS ? "measured" : "modeled");
+        }
+    for (g = 0; g < c->nregions; g++) {
+        snprintf(prefix, sizeof prefix, "%s:", c->regions[g].name);
+        report_mpi_stat(&c->regions[g].entries, c->size, &st);
+        csv_stat(f, "mpi_region", "entries", prefix, &st, 0, "modeled");
+        for (i = 0; i < r->n_rows; i++) {
+            int row = report_combined_row(c, &r->rows[i]);
+            if (row < 0)
+                continue;
+            report_mpi_stat(&c->regions[g].rows[row], c->size, &st);
+            csv_stat(f, "mpi_region", r->rows[i].name, prefix, &st, 0, "modeled");
+        }
+    }
+    for (g = 0; c->matrix[0] && g < 2; g++)
+        for (i = 0; i < c->size; i++)
+            for (k = 0; k < c->size; k++) {
+                struct csv_row x = {"mpi_matrix", g ? "bytes" : "messages", NULL, i, k, -1, num,
+                                    "modeled"};
+                snprintf(num, sizeof num, "%" PRIu64, c->matrix[g][(size_t)i * c->size + k]);
+                csv_row(f, &x);
+            }
+}
+
+/* A combined job's per-rank profile: section "rank_profile", the routine
+ * as the name, the metric in the region column, the rank in the thread
+ * column (times in seconds). */
+static void csv_rank_profile(FILE *f, const struct count_report_model *m)
+{
+    static const char *const metric[MPI_M_COUNT] = {"calls", "bytes", "time_modeled_s",
+                                                    "time_host_s"};
+    const struct mpi_combined *c = m->r->mpi->combined;
+    double hz = m->r->out->frequency_hz ? (double)m->r->out->frequency_hz : 1;
+    char num[32];
+    unsigned k, i, q;
+    for (k = 0; k < c->size; k++)
+        for (i = 0; i < c->nroutines; i++)
+            for (q = 0; q < MPI_M_COUNT; q++) {
+                uint64_t v = c->rank_prof[((size_t)k * c->nroutines + i) * MPI_M_COUNT + q];
+                struct csv_row x = {"rank_profile", c->routines[i].name, metric[q], k, -1, -1,
+                                    num, q == MPI_M_NS ? "measured" : "modeled"};
+                if (q == MPI_M_CYCLES || q == MPI_M_NS)
+                    snprintf(num, sizeof num, "%.9g", (double)v / (q == MPI_M_NS ? 1e9 : hz));
+                else
+                    snprintf(num, sizeof num, "%" PRIu64, v);
+                csv_row(f, &x);
+            }
+}
+
+/* A combined job's nodes: section "node", the node in the thread column. */
+static void csv_nodes(FILE *f, const struct count_report_model *m)
+{
+    const struct count_report *r = m->r;
+    const struct mpi_job *j = r->mpi;
+    unsigned rpn = j->combined->ranks_per_node, n, i;
+    char num[32];
+    for (n = 0; n * rpn < j->size; n++)
+        for (i = 0; i < r->n_rows; i++) {
+            struct csv_row x = {"node", r->rows[i].name, NULL, n, -1, -1, num, "modeled"};
+            snprintf(num, sizeof num, "%" PRIu64, report_node_value(j, n, &r->rows[i]));
+            csv_row(f, &x);
+        }
+}
+
 /* section "mpi": the statistic in the region column; "mpi_missing": the
  * rank as the value, the reason in the region column; "rank": the rank in
  * the thread column */
@@ -146,7 +284,7 @@ static void csv_mpi(FILE *f, const struct count_report_model *m)
 {
     const struct count_report *r = m->r;
     const struct mpi_job *j = r->mpi;
-    unsigned i, k, s;
+    unsigned i, k;
     char num[64];
     {
         struct csv_row x = {"mpi", "size", NULL, -1, -1, -1, num, NULL};
@@ -164,41 +302,21 @@ static void csv_mpi(FILE *f, const struct count_report_model *m)
         snprintf(num, sizeof num, "%u", k);
         csv_row(f, &x);
     }
-    for (i = 0; i < r->n_rows; i++) {
-        static const char *const stat[] = {"sum", "min", "min_rank", "avg",
-                                           "max", "max_rank", "imbalance"};
-        const struct count_report_mpi_stat *st = &m->mpi[i];
-        for (s = 0; s < 7; s++) {
-            struct csv_row x = {"mpi", r->rows[i].name, stat[s], -1, -1, -1, num, "modeled"};
-            switch (s) {
-            case 0: snprintf(num, sizeof num, "%" PRIu64, st->sum); break;
-            case 1: snprintf(num, sizeof num, "%" PRIu64, st->min); break;
-            case 2: snprintf(num, sizeof num, "%u", st->min_rank); break;
-            case 3: count_report_avg_text(st, -1, num, sizeof num); break;
-            case 4: snprintf(num, sizeof num, "%" PRIu64, st->max); break;
-            case 5: snprintf(num, sizeof num, "%u", st->max_rank); break;
-            default:
-                if (st->balanced_defined)
-                    snprintf(num, sizeof num, "%.9g", st->imbalance);
-                else
-                    num[0] = 0;
-                break;
-            }
-            csv_row(f, &x);
-        }
-    }
+    for (i = 0; i < r->n_rows; i++)
+        csv_stat(f, "mpi", r->rows[i].name, "", &m->mpi[i], 0, "modeled");
+    if (j->combined)
+        csv_combined(f, m);
     if (!j->per_rank)
         return;
     for (k = 0; k < j->size; k++) {
-        const struct mpi_rank_result *x0 = j->by_rank[k];
+        struct report_rank_info ri;
         struct csv_row x = {"rank", "host", NULL, k, -1, -1, NULL, NULL};
-        if (!x0)
+        if (report_rank_info(j, k, &ri) != 0)
             continue;
-        x.value = x0->host;
+        x.value = ri.host;
         csv_row(f, &x);
         x.name = "exit";
-        x.value = num;
-        report_rank_exit_text(x0, num, sizeof num);
+        x.value = ri.exit;
         csv_row(f, &x);
         x.source = "modeled";
         for (i = 0; i < r->n_rows; i++) {
@@ -210,6 +328,10 @@ static void csv_mpi(FILE *f, const struct count_report_model *m)
             csv_row(f, &x);
         }
     }
+    if (j->combined && j->combined->rank_prof)
+        csv_rank_profile(f, m);
+    if (j->combined && j->combined->ranks_per_node > 1 && j->combined->rank_codes)
+        csv_nodes(f, m);
 }
 
 /* The program's end and the report's notes in CSV, for every source. */

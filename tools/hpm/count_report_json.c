@@ -14,6 +14,7 @@
 
 #include "json.h"
 #include "metrics.h"
+#include "mpi_combined.h"
 #include "mpi_job.h"
 
 #include <inttypes.h>
@@ -100,12 +101,166 @@ static void json_rank(FILE *f, const struct mpi_rank_env *e)
     fputc('}', f);
 }
 
+/* A statistic over the ranks: {"name":...,"sum":...,...}; unit 0 writes
+ * counts, another the values divided by unit (seconds). */
+static void json_stat(FILE *f, const char *name, const struct count_report_mpi_stat *s,
+                      double unit)
+{
+    fputc('{', f);
+    json_key(f, "name");
+    hpm_json_string(f, name);
+    if (unit > 0) {
+        fputs(",\"sum\":", f);
+        json_double(f, 1, (double)s->sum / unit);
+        fputs(",\"min\":", f);
+        json_double(f, 1, (double)s->min / unit);
+        fprintf(f, ",\"min_rank\":%u,\"avg\":", s->min_rank);
+        json_double(f, 1, s->avg / unit);
+        fputs(",\"max\":", f);
+        json_double(f, 1, (double)s->max / unit);
+    } else {
+        char avg[48];
+        fprintf(f, ",\"sum\":%" PRIu64 ",\"min\":%" PRIu64 ",\"min_rank\":%u,\"avg\":",
+                s->sum, s->min, s->min_rank);
+        count_report_avg_text(s, -1, avg, sizeof avg); /* exact, whatever the counts' size */
+        fputs(avg, f);
+        fprintf(f, ",\"max\":%" PRIu64, s->max);
+    }
+    fprintf(f, ",\"max_rank\":%u,\"imbalance\":", s->max_rank);
+    json_double(f, s->balanced_defined, s->imbalance);
+    fputc('}', f);
+}
+
+/* The rows' statistics of a combined job's counts: "events":[...] */
+static void json_combined_rows(FILE *f, const struct count_report *r,
+                               const struct mpi_tuple *rows)
+{
+    const struct mpi_combined *c = r->mpi->combined;
+    struct count_report_mpi_stat st;
+    unsigned i, n = 0;
+    fputs("\"events\":[", f);
+    for (i = 0; i < r->n_rows; i++) {
+        int k = report_combined_row(c, &r->rows[i]);
+        if (k < 0)
+            continue;
+        report_mpi_stat(&rows[k], c->size, &st);
+        fputs(n++ ? ",\n      " : "\n      ", f);
+        json_stat(f, r->rows[i].name, &st, 0);
+    }
+    fputc(']', f);
+}
+
+/* Rank k's MPI profile in a combined job's per-rank table:
+ * ,"profile":{"MPI_Send":{"calls":..,"bytes":..,"time_modeled_s":..,
+ * "time_host_s":..},...} */
+static void json_rank_profile(FILE *f, const struct mpi_combined *c, unsigned k, uint64_t hz)
+{
+    unsigned i;
+    fputs(",\"profile\":{", f);
+    for (i = 0; i < c->nroutines; i++) {
+        const uint64_t *v = c->rank_prof + ((size_t)k * c->nroutines + i) * MPI_M_COUNT;
+        if (i)
+            fputc(',', f);
+        json_key(f, c->routines[i].name);
+        fprintf(f, "{\"calls\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"time_modeled_s\":",
+                v[MPI_M_CALLS], v[MPI_M_BYTES]);
+        json_double(f, 1, (double)v[MPI_M_CYCLES] / (double)(hz ? hz : 1));
+        fputs(",\"time_host_s\":", f);
+        json_double(f, 1, (double)v[MPI_M_NS] / 1e9);
+        fputc('}', f);
+    }
+    fputc('}', f);
+}
+
+/* Each node's counts (the sum of its ranks'): "nodes":[...] */
+static void json_nodes(FILE *f, const struct count_report_model *m)
+{
+    const struct count_report *r = m->r;
+    const struct mpi_job *j = r->mpi;
+    unsigned rpn = j->combined->ranks_per_node, n, i, k;
+    fputs(",\n  \"nodes\":[", f);
+    for (n = 0; n * rpn < j->size; n++) {
+        fprintf(f, "%s{\"node\":%u,\"ranks\":[", n ? ",\n    " : "\n    ", n);
+        for (k = n * rpn; k < j->size && k < (n + 1) * rpn; k++)
+            fprintf(f, "%s%u", k > n * rpn ? "," : "", k);
+        fputs("],\"counts\":{", f);
+        for (i = 0; i < r->n_rows; i++) {
+            if (i)
+                fputc(',', f);
+            json_key(f, r->rows[i].name);
+            fprintf(f, "%" PRIu64, report_node_value(j, n, &r->rows[i]));
+        }
+        fputs("}}", f);
+    }
+    fputc(']', f);
+}
+
+/* A job combined at MPI_Finalize: the MPI_Init to MPI_Finalize window, the
+ * MPI profile (time in seconds), the MPI_Pcontrol regions, the matrix and
+ * the nodes. */
+static void json_combined(FILE *f, const struct count_report_model *m)
+{
+    static const char *const metric[MPI_M_COUNT] = {"calls", "bytes", "time_modeled_s",
+                                                    "time_host_s"};
+    const struct count_report *r = m->r;
+    const struct mpi_job *j = r->mpi;
+    const struct mpi_combined *c = j->combined;
+    double hz = r->out->frequency_hz ? (double)r->out->frequency_hz : 1;
+    struct count_report_mpi_stat st;
+    unsigned i, k, q;
+    fprintf(f, ",\n  \"combined\":{\"over\":\"MPI at MPI_Finalize\",\"counts\":\"process start "
+               "to MPI_Finalize\",\"ranks_per_node\":%u,\"rank0_host_s\":",
+            c->ranks_per_node);
+    json_double(f, 1, (double)c->combine_ns / 1e9);
+    fprintf(f, ",\"rank0_bytes\":%" PRIu64 "},\n  \"mpi_window\":{", c->combine_bytes);
+    json_combined_rows(f, r, c->mpi.rows);
+    fputs("},\n  \"profile\":[", f);
+    for (i = 0; i < c->nroutines; i++) {
+        fputs(i ? ",\n    {" : "\n    {", f);
+        json_key(f, "name");
+        hpm_json_string(f, c->routines[i].name);
+        for (k = 0; k < MPI_M_COUNT; k++) {
+            fputc(',', f);
+            json_key(f, metric[k]);
+            report_mpi_stat(&c->routines[i].m[k], c->size, &st);
+            json_stat(f, metric[k], &st, k == MPI_M_CYCLES ? hz : k == MPI_M_NS ? 1e9 : 0);
+        }
+        fputc('}', f);
+    }
+    fputs("],\n  \"regions\":[", f);
+    for (i = 0; i < c->nregions; i++) {
+        fputs(i ? ",\n    {" : "\n    {", f);
+        json_key(f, "name");
+        hpm_json_string(f, c->regions[i].name);
+        fputs(",\"entries\":", f);
+        report_mpi_stat(&c->regions[i].entries, c->size, &st);
+        json_stat(f, "entries", &st, 0);
+        fputc(',', f);
+        json_combined_rows(f, r, c->regions[i].rows);
+        fputc('}', f);
+    }
+    fputs("],\n  \"matrix\":", f);
+    if (!c->matrix[0])
+        fputs("null", f);
+    for (q = 0; c->matrix[0] && q < 2; q++) {
+        fputs(q ? ",\"bytes\":[" : "{\"messages\":[", f);
+        for (i = 0; i < c->size; i++) {
+            fputs(i ? ",[" : "[", f);
+            for (k = 0; k < c->size; k++)
+                fprintf(f, "%s%" PRIu64, k ? "," : "", c->matrix[q][(size_t)i * c->size + k]);
+            fputc(']', f);
+        }
+        fputs(q ? "]}" : "]", f);
+    }
+    if (c->ranks_per_node > 1 && c->rank_codes)
+        json_nodes(f, m);
+}
+
 static void json_mpi(FILE *f, const struct count_report_model *m)
 {
     const struct count_report *r = m->r;
     const struct mpi_job *j = r->mpi;
     unsigned i, k, first = 1;
-    char avg[32];
     fprintf(f, ",\n  \"mpi\":{\"size\":%u,\"ranks_counted\":%u,\"missing\":[", j->size,
             j->counted);
     for (k = 0; k < j->size; k++) {
@@ -119,36 +274,31 @@ static void json_mpi(FILE *f, const struct count_report_model *m)
     }
     fputs("],\"events\":[", f);
     for (i = 0; i < r->n_rows; i++) {
-        const struct count_report_mpi_stat *s = &m->mpi[i];
-        fputs(i ? ",\n    {" : "\n    {", f);
-        json_key(f, "name");
-        hpm_json_string(f, r->rows[i].name);
-        fprintf(f, ",\"sum\":%" PRIu64 ",\"min\":%" PRIu64 ",\"min_rank\":%u,\"avg\":", s->sum,
-                s->min, s->min_rank);
-        count_report_avg_text(s, -1, avg, sizeof avg);
-        fputs(avg, f);
-        fprintf(f, ",\"max\":%" PRIu64 ",\"max_rank\":%u,\"imbalance\":", s->max, s->max_rank);
-        json_double(f, s->balanced_defined, s->imbalance);
-        fputc('}', f);
+        fputs(i ? ",\n    " : "\n    ", f);
+        json_stat(f, r->rows[i].name, &m->mpi[i], 0);
     }
     fputs(r->n_rows ? "\n  ]" : "]", f);
     if (j->per_rank) {
         fputs(",\"ranks\":[", f);
         first = 1;
         for (k = 0; k < j->size; k++) {
-            const struct mpi_rank_result *x = j->by_rank[k];
-            if (!x)
+            const struct mpi_rank_result *x;
+            struct report_rank_info ri;
+            if (report_rank_info(j, k, &ri) != 0)
                 continue;
+            x = ri.result;
             fprintf(f, "%s\n    {\"rank\":%u,\"host\":", first ? "" : ",", k);
-            hpm_json_string(f, x->host);
-            if (x->exit_signal > 0)
+            hpm_json_string(f, ri.host);
+            if (!x)
+                fputs(",\"exit\":null", f); /* combined at MPI_Finalize: still running */
+            else if (x->exit_signal > 0)
                 fprintf(f, ",\"exit\":{\"signal\":%d}", x->exit_signal);
             else if (x->exit_signal < 0)
                 fputs(",\"exit\":{\"signal\":null}", f);
             else
                 fprintf(f, ",\"exit\":{\"status\":%d}", x->exit_status);
             fputs(",\"counts\":", f);
-            if (!x->have_counts) {
+            if (!ri.have_counts) {
                 fputs("null", f);
             } else {
                 fputc('{', f);
@@ -162,11 +312,15 @@ static void json_mpi(FILE *f, const struct count_report_model *m)
                 }
                 fputc('}', f);
             }
+            if (j->combined && j->combined->rank_prof)
+                json_rank_profile(f, j->combined, k, r->out->frequency_hz);
             fputc('}', f);
             first = 0;
         }
         fputs("\n  ]", f);
     }
+    if (j->combined)
+        json_combined(f, m);
     fputc('}', f);
 }
 
@@ -255,7 +409,11 @@ static void json_begin_modeled(FILE *f, const struct count_report *r)
     hpm_json_string(f, o->level);
     fputs(",\n  \"models\":", f);
     hpm_json_string(f, o->models);
-    fprintf(f, ",\n  \"upcs\":%u,\n  \"threads_count\":%u", o->upcs, o->threads);
+    fprintf(f, ",\n  \"upcs\":%u,\n  \"threads_count\":", o->upcs);
+    if (r->mpi && r->mpi->combined)
+        fputs("null", f); /* combined at MPI_Finalize: each rank's result has its own */
+    else
+        fprintf(f, "%u", o->threads);
     json_host_pmu(f, r);
 }
 

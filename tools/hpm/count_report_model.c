@@ -6,6 +6,7 @@
 #include "count_report_writer.h"
 
 #include "metrics.h"
+#include "mpi_combined.h"
 #include "mpi_job.h"
 
 #include <inttypes.h>
@@ -324,11 +325,32 @@ static void program_text(FILE *f, const struct count_report *r)
 
 /* ------------------------------------------------------------ MPI jobs */
 
+/* A job combined at MPI_Finalize: rank r's value of row from the gathered
+ * codes, 0, or -1 (not gathered, or a code the row has but the job not). */
+static int combined_rank_value(const struct mpi_combined *c, unsigned r,
+                               const struct count_row *row, uint64_t *v)
+{
+    unsigned k;
+    *v = 0;
+    if (!c->rank_codes)
+        return -1;
+    for (k = 0; k < row->n_codes; k++) {
+        int i = mpi_combined_code_index(c, (unsigned)row->codes[k]);
+        if (i < 0)
+            return -1;
+        *v = report_add_sat(*v, c->rank_codes[(size_t)r * c->ncodes + (unsigned)i]);
+    }
+    return 0;
+}
+
 /* Rank r's value of row, 0 when the rank has no counts. */
 int report_rank_value(const struct mpi_job *j, unsigned r, const struct count_row *row,
                       uint64_t *v)
 {
-    const struct mpi_rank_result *x = j->by_rank[r];
+    const struct mpi_rank_result *x;
+    if (j->combined)
+        return combined_rank_value(j->combined, r, row, v);
+    x = j->by_rank[r];
     if (!x || !x->have_counts)
         return -1;
     *v = report_row_value_in(&x->out, row);
@@ -367,6 +389,91 @@ void count_report_avg_text(const struct count_report_mpi_stat *s, int decimals, 
         snprintf(buf, len, "%" PRIu64, whole);
 }
 
+/* The exact average of n counts summing to exact, to a millionth (the
+ * carry of a rounding reaches the next whole only below max). */
+static void exact_avg(struct count_report_mpi_stat *s, unsigned __int128 exact, unsigned n)
+{
+    uint64_t micro = (uint64_t)((exact % n * 2000000 + n) / (2 * (uint64_t)n));
+    s->avg_whole = (uint64_t)(exact / n) + (micro == 1000000);
+    s->avg_micro = (uint32_t)(micro % 1000000);
+}
+
+int report_rank_info(const struct mpi_job *j, unsigned k, struct report_rank_info *x)
+{
+    memset(x, 0, sizeof *x);
+    if (j->combined) {
+        if (!j->combined->hosts)
+            return -1;
+        x->host = j->combined->hosts[k];
+        x->have_counts = 1;
+        snprintf(x->exit, sizeof x->exit, "(counted to MPI_Finalize)");
+        return 0;
+    }
+    if (!(x->result = j->by_rank[k]))
+        return -1;
+    x->host = x->result->host;
+    x->have_counts = x->result->have_counts;
+    report_rank_exit_text(x->result, x->exit, sizeof x->exit);
+    return 0;
+}
+
+uint64_t report_node_value(const struct mpi_job *j, unsigned node, const struct count_row *row)
+{
+    unsigned rpn = j->combined ? j->combined->ranks_per_node : 1, k;
+    uint64_t sum = 0, v;
+    for (k = node * rpn; k < j->size && k < (node + 1) * rpn; k++)
+        if (report_rank_value(j, k, row, &v) == 0)
+            sum = report_add_sat(sum, v);
+    return sum;
+}
+
+void report_mpi_stat(const struct mpi_tuple *t, unsigned ranks, struct count_report_mpi_stat *s)
+{
+    memset(s, 0, sizeof *s);
+    s->sum = t->sum;
+    s->min = t->min;
+    s->min_rank = (unsigned)t->min_rank;
+    s->max = t->max;
+    s->max_rank = (unsigned)t->max_rank;
+    s->avg = ranks ? (double)t->sum / ranks : 0;
+    if (ranks)
+        exact_avg(s, t->sum, ranks);
+    s->balanced_defined = s->avg > 0;
+    s->imbalance = s->balanced_defined ? (double)t->max / s->avg : 0;
+}
+
+int report_combined_row(const struct mpi_combined *c, const struct count_row *row)
+{
+    unsigned i, k, n;
+    for (i = 0; i < c->nrows; i++) {
+        n = c->row_start[i + 1] - c->row_start[i];
+        for (k = 0; k < row->n_codes && n == row->n_codes; k++) {
+            unsigned q = c->row_start[i];
+            while (q < c->row_start[i + 1] && c->row_spec[q] != (unsigned)row->codes[k])
+                q++;
+            if (q == c->row_start[i + 1])
+                break;
+        }
+        if (n == row->n_codes && k == n)
+            return (int)i;
+    }
+    return -1;
+}
+
+/* Per row, both windows of a job combined at MPI_Finalize. */
+static void combined_stats(const struct count_report *r, struct count_report_model *m)
+{
+    const struct mpi_combined *c = r->mpi->combined;
+    unsigned i;
+    for (i = 0; i < r->n_rows; i++) {
+        int k = report_combined_row(c, &r->rows[i]);
+        if (k < 0)
+            continue; /* a row libhpm-mpi was not given: no statistics */
+        report_mpi_stat(&c->process.rows[k], c->size, &m->mpi[i]);
+        report_mpi_stat(&c->mpi.rows[k], c->size, &m->mpi_window[i]);
+    }
+}
+
 /* Per row, over the ranks with counts: sum, min, average, max (the lowest
  * rank holding the extreme), imbalance = max / average. */
 static int mpi_stats(const struct count_report *r, struct count_report_model *m)
@@ -374,8 +481,13 @@ static int mpi_stats(const struct count_report *r, struct count_report_model *m)
     const struct mpi_job *j = r->mpi;
     unsigned i, k;
     m->mpi = calloc(r->n_rows ? r->n_rows : 1, sizeof *m->mpi);
-    if (!m->mpi)
+    m->mpi_window = calloc(r->n_rows ? r->n_rows : 1, sizeof *m->mpi_window);
+    if (!m->mpi || !m->mpi_window)
         return -1;
+    if (j->combined) {
+        combined_stats(r, m);
+        return 0;
+    }
     for (i = 0; i < r->n_rows; i++) {
         struct count_report_mpi_stat *s = &m->mpi[i];
         unsigned seen = 0;
@@ -401,9 +513,7 @@ static int mpi_stats(const struct count_report *r, struct count_report_model *m)
         if (seen) {
             /* rounded to a millionth; a carry reaches the next whole only
              * below max (an average of max has no remainder) */
-            uint64_t micro = (uint64_t)((exact % seen * 2000000 + seen) / (2 * (uint64_t)seen));
-            s->avg_whole = (uint64_t)(exact / seen) + (micro == 1000000);
-            s->avg_micro = (uint32_t)(micro % 1000000);
+            exact_avg(s, exact, seen);
             s->avg = (double)(sum / seen);
             s->balanced_defined = s->avg > 0;
             s->imbalance = s->balanced_defined ? (double)((long double)s->max / (sum / seen)) : 0;
@@ -461,6 +571,7 @@ oom:
 void count_report_model_free(struct count_report_model *m)
 {
     free(m->mpi);
+    free(m->mpi_window);
     free(m->program);
     free(m->events);
     free(m->threads);

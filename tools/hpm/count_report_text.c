@@ -10,6 +10,7 @@
 
 #include "live.h"
 #include "metrics.h"
+#include "mpi_combined.h"
 #include "mpi_job.h"
 
 #include <inttypes.h>
@@ -209,42 +210,189 @@ static void text_procs(FILE *f, const struct count_report *r)
     }
 }
 
+/* A table of statistics over the ranks: its header, then one row per
+ * statistic; unit 0 prints counts, another the values divided by unit
+ * (seconds from cycles or nanoseconds). */
+static void text_stat_header(FILE *f, const char *what)
+{
+    fprintf(f, " %-*s %*s %*s %*s %*s %8s %10s\n", NAME_W, what, NUM_W, "sum", 16, "min", 18,
+            "avg", 16, "max", "max rank", "imbalance");
+}
+
+static void text_stat_row(FILE *f, const char *name, const struct count_report_mpi_stat *s,
+                          double unit)
+{
+    char buf[64];
+    if (s->balanced_defined)
+        snprintf(buf, sizeof buf, "%.4f", s->imbalance);
+    else
+        snprintf(buf, sizeof buf, "-");
+    if (unit > 0)
+        fprintf(f, " %-*s %*.6f %16.6f %18.6f %16.6f %8u %10s\n", NAME_W, name, NUM_W,
+                (double)s->sum / unit, (double)s->min / unit, s->avg / unit,
+                (double)s->max / unit, s->max_rank, buf);
+    else {
+        char avg[48];
+        count_report_avg_text(s, 2, avg, sizeof avg); /* exact, whatever the counts' size */
+        fprintf(f, " %-*s %*" PRIu64 " %16" PRIu64 " %18s %16" PRIu64 " %8u %10s\n", NAME_W,
+                name, NUM_W, s->sum, s->min, avg, s->max, s->max_rank, buf);
+    }
+}
+
+/* A job combined at MPI_Finalize: the MPI_Init to MPI_Finalize window, the
+ * nodes, the MPI profile, the MPI_Pcontrol regions, the matrix. */
+static void text_combined(FILE *f, const struct count_report_model *m)
+{
+    const struct count_report *r = m->r;
+    const struct mpi_combined *c = r->mpi->combined;
+    double hz = r->out->frequency_hz ? (double)r->out->frequency_hz : 1;
+    struct count_report_mpi_stat st;
+    unsigned i, g, k, q;
+    fprintf(f, "\n MPI_Init to MPI_Finalize (the same ranks; the table above counts each "
+               "rank's process from its start to MPI_Finalize)\n");
+    text_stat_header(f, "Counter");
+    for (i = 0; i < r->n_rows; i++)
+        text_stat_row(f, r->rows[i].name, &m->mpi_window[i], 0);
+    fprintf(f, "\n MPI profile over the ranks: calls, bytes, time in each routine (modeled: "
+               "the calling thread's CYCLES at %s; host: measured, the simulation's own time "
+               "included)\n", m->frequency);
+    text_stat_header(f, "Routine");
+    for (i = 0; i < c->nroutines; i++) {
+        static const char *const what[MPI_M_COUNT] = {"calls", "bytes", "s model", "s host"};
+        for (k = 0; k < MPI_M_COUNT; k++) {
+            char name[96];
+            snprintf(name, sizeof name, "%s %s", c->routines[i].name, what[k]);
+            report_mpi_stat(&c->routines[i].m[k], c->size, &st);
+            text_stat_row(f, name, &st, k == MPI_M_CYCLES ? hz : k == MPI_M_NS ? 1e9 : 0);
+        }
+    }
+    for (g = 0; g < c->nregions; g++) {
+        const struct mpi_region *rg = &c->regions[g];
+        fprintf(f, "\n MPI_Pcontrol region \"%s\": entered %" PRIu64 " times over the ranks "
+                   "(the calling thread's counts inside it)\n", rg->name, rg->entries.sum);
+        text_stat_header(f, "Counter");
+        for (i = 0; i < r->n_rows; i++) {
+            int row = report_combined_row(c, &r->rows[i]);
+            if (row < 0)
+                continue;
+            report_mpi_stat(&rg->rows[row], c->size, &st);
+            text_stat_row(f, r->rows[i].name, &st, 0);
+        }
+    }
+    if (c->regions_dropped)
+        fprintf(f, " (%u MPI_Pcontrol regions beyond the first 16 were not kept)\n",
+                c->regions_dropped);
+    if (!c->matrix[0] || c->size > 16) {
+        fprintf(f, "\n communication matrix: %s\n",
+                c->matrix[0] ? "in the JSON report (--json) and hpm plot --matrix (more than 16 "
+                               "ranks)"
+                             : "not gathered (more than 1024 ranks)");
+        return;
+    }
+    for (q = 0; q < 2; q++) {
+        fprintf(f, "\n communication matrix, %s sent (row: sender, column: receiver)\n %8s",
+                q ? "bytes" : "messages", "");
+        for (k = 0; k < c->size; k++)
+            fprintf(f, " %12u", k);
+        fputc('\n', f);
+        for (i = 0; i < c->size; i++) {
+            fprintf(f, " rank %-3u", i);
+            for (k = 0; k < c->size; k++)
+                fprintf(f, " %12" PRIu64, c->matrix[q][(size_t)i * c->size + k]);
+            fputc('\n', f);
+        }
+    }
+}
+
+/* A job combined at MPI_Finalize with per-rank tables: each rank's MPI
+ * profile, in blocks of ranks. */
+static void text_rank_profile(FILE *f, const struct count_report_model *m)
+{
+    static const char *const what[MPI_M_COUNT] = {"calls", "bytes", "s model", "s host"};
+    const struct mpi_combined *c = m->r->mpi->combined;
+    double hz = m->r->out->frequency_hz ? (double)m->r->out->frequency_hz : 1;
+    unsigned b, k, i, q;
+    for (b = 0; b < c->size; b += COLS_PER_BLOCK) {
+        unsigned e = b + COLS_PER_BLOCK < c->size ? b + COLS_PER_BLOCK : c->size;
+        char buf[96];
+        fprintf(f, "\n %-*s", NAME_W, "MPI profile");
+        for (k = b; k < e; k++) {
+            snprintf(buf, sizeof buf, "rank %u", k);
+            fprintf(f, " %*s", NUM_W, buf);
+        }
+        fputc('\n', f);
+        for (i = 0; i < c->nroutines; i++)
+            for (q = 0; q < MPI_M_COUNT; q++) {
+                snprintf(buf, sizeof buf, "%s %s", c->routines[i].name, what[q]);
+                fprintf(f, " %-*s", NAME_W, buf);
+                for (k = b; k < e; k++) {
+                    uint64_t v = c->rank_prof[((size_t)k * c->nroutines + i) * MPI_M_COUNT + q];
+                    if (q == MPI_M_CYCLES || q == MPI_M_NS)
+                        fprintf(f, " %*.6f", NUM_W, (double)v / (q == MPI_M_NS ? 1e9 : hz));
+                    else
+                        fprintf(f, " %*" PRIu64, NUM_W, v);
+                }
+                fputc('\n', f);
+            }
+    }
+}
+
+/* A job with ranks per node and per-rank tables: each node's counts, the
+ * sum of its ranks'. */
+static void text_nodes(FILE *f, const struct count_report_model *m)
+{
+    const struct count_report *r = m->r;
+    const struct mpi_job *j = r->mpi;
+    unsigned rpn = j->combined->ranks_per_node, nodes = (j->size + rpn - 1) / rpn, n, i;
+    fprintf(f, "\n per node (%u ranks a node; node n holds ranks %u*n to %u*n+%u)\n %-*s", rpn,
+            rpn, rpn, rpn - 1, NAME_W, "Counter");
+    for (n = 0; n < nodes; n++) {
+        char buf[32];
+        snprintf(buf, sizeof buf, "node %u", n);
+        fprintf(f, " %*s", NUM_W, buf);
+    }
+    fputc('\n', f);
+    for (i = 0; i < r->n_rows; i++) {
+        fprintf(f, " %-*s", NAME_W, r->rows[i].name);
+        for (n = 0; n < nodes; n++)
+            fprintf(f, " %*" PRIu64, NUM_W, report_node_value(j, n, &r->rows[i]));
+        fputc('\n', f);
+    }
+}
+
 static void text_mpi(FILE *f, const struct count_report_model *m)
 {
     const struct count_report *r = m->r;
     const struct mpi_job *j = r->mpi;
     unsigned i, k, b;
-    char buf[64], avg[32];
+    char buf[64];
     fprintf(f, "\n MPI job of %u rank%s: %u with counts", j->size, j->size == 1 ? "" : "s",
             j->counted);
     if (j->size > j->counted)
         fprintf(f, ", %u missing", j->size - j->counted);
     fprintf(f, " (sum over the ranks above; min, average, max over the ranks with counts)\n");
+    if (j->combined)
+        fprintf(f, " combined  over MPI at MPI_Finalize: each rank from its start to "
+                   "MPI_Finalize (its whole process: its result file, hpm merge); at rank 0 in "
+                   "%.6f s (host, measured) and %" PRIu64 " bytes\n",
+                (double)j->combined->combine_ns / 1e9, j->combined->combine_bytes);
     for (k = 0; k < j->size; k++)
         if (mpi_job_missing_reason(j, k))
             fprintf(f, " missing   rank %u: %s\n", k, mpi_job_missing_reason(j, k));
-    fprintf(f, " %-*s %*s %*s %*s %*s %8s %10s\n", NAME_W, "Counter", NUM_W, "sum", 16, "min",
-            18, "avg", 16, "max", "max rank", "imbalance");
-    for (i = 0; i < r->n_rows; i++) {
-        const struct count_report_mpi_stat *s = &m->mpi[i];
-        if (s->balanced_defined)
-            snprintf(buf, sizeof buf, "%.4f", s->imbalance);
-        else
-            snprintf(buf, sizeof buf, "-");
-        count_report_avg_text(s, 2, avg, sizeof avg);
-        fprintf(f, " %-*s %*" PRIu64 " %16" PRIu64 " %18s %16" PRIu64 " %8u %10s\n", NAME_W,
-                r->rows[i].name, NUM_W, s->sum, s->min, avg, s->max, s->max_rank, buf);
-    }
+    text_stat_header(f, "Counter");
+    for (i = 0; i < r->n_rows; i++)
+        text_stat_row(f, r->rows[i].name, &m->mpi[i], 0);
+    if (j->combined)
+        text_combined(f, m);
     if (!j->per_rank)
         return;
     fprintf(f, "\n per rank\n");
     for (k = 0; k < j->size; k++) {
-        const struct mpi_rank_result *x = j->by_rank[k];
-        if (!x)
+        struct report_rank_info x;
+        if (report_rank_info(j, k, &x) != 0)
             continue;
-        report_rank_exit_text(x, buf, sizeof buf);
-        fprintf(f, " rank %-6u host %s, exit %s%s\n", k, x->host[0] ? x->host : "?", buf,
-                x->have_counts ? "" : ", no counts");
+        fprintf(f, " rank %-6u host %s, exit %s%s\n", k, x.host[0] ? x.host : "?", x.exit,
+                x.have_counts ? "" : ", no counts");
     }
     for (b = 0; b < j->size; b += COLS_PER_BLOCK) {
         unsigned e = b + COLS_PER_BLOCK < j->size ? b + COLS_PER_BLOCK : j->size;
@@ -266,6 +414,10 @@ static void text_mpi(FILE *f, const struct count_report_model *m)
             fputc('\n', f);
         }
     }
+    if (j->combined && j->combined->rank_prof)
+        text_rank_profile(f, m);
+    if (j->combined && j->combined->ranks_per_node > 1 && j->combined->rank_codes)
+        text_nodes(f, m);
 }
 
 static const char *inherit_text(const struct count_report *r)
@@ -299,7 +451,11 @@ static void text_begin_modeled(FILE *f, const struct count_report_model *m)
             o->upcs == 1 ? "" : "s");
     if (r->pmu)
         fprintf(f, " host PMU  %s\n", r->pmu);
-    fprintf(f, " exit      %s\n threads   %u\n", m->exit, o->threads);
+    fprintf(f, " exit      %s\n", m->exit);
+    if (r->mpi && r->mpi->combined)
+        fprintf(f, " threads   (each rank's result has its own)\n");
+    else
+        fprintf(f, " threads   %u\n", o->threads);
 }
 
 static void text_begin(FILE *f, const struct count_report_model *m)

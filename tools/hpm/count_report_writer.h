@@ -52,6 +52,25 @@ double report_tv_seconds(struct timeval tv);
 int report_rank_value(const struct mpi_job *j, unsigned r, const struct count_row *row,
                       uint64_t *v);
 void report_rank_exit_text(const struct mpi_rank_result *x, char *buf, size_t len);
+/* What the per-rank tables show of rank k: 0, or -1 (no result file; a
+ * combined job without per-rank tables). */
+struct report_rank_info {
+    const char *host;
+    int have_counts;
+    char exit[96];                        /* "status 0", "(counted to MPI_Finalize)" */
+    const struct mpi_rank_result *result; /* NULL: a job combined at MPI_Finalize */
+};
+int report_rank_info(const struct mpi_job *j, unsigned k, struct report_rank_info *x);
+/* A job combined at MPI_Finalize (mpi_combined.h): a statistic over `ranks`
+ * ranks from its tuple; the combined row holding row (the same codes), or
+ * -1. */
+struct mpi_tuple;
+struct mpi_combined;
+void report_mpi_stat(const struct mpi_tuple *t, unsigned ranks, struct count_report_mpi_stat *s);
+int report_combined_row(const struct mpi_combined *c, const struct count_row *row);
+/* Node n's value of row: the sum of its ranks' (ranks n*N to n*N+N-1 at N
+ * ranks per node). */
+uint64_t report_node_value(const struct mpi_job *j, unsigned node, const struct count_row *row);
 /* "measured" for what the host measured, "modeled" for the virtual node's counts. */
 const char *report_row_source(const struct hpm_cat_kind_info *k);
 /* The kernel unit's counts and the host's measurements go in the kernel column. */

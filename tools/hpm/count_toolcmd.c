@@ -91,7 +91,7 @@ int count_toolcmd_build(struct count_toolcmd *t, const struct count_opts *o,
     int i;
     t->wire = malloc(hpm_machine_wire_size());
     t->codes = count_codes_arg(o, rows, n_rows);
-    t->args = calloc((size_t)o->prog_argc + 24 + COUNT_HOOK_ARGS_MAX, sizeof *t->args);
+    t->args = calloc((size_t)o->prog_argc + 32 + COUNT_HOOK_ARGS_MAX, sizeof *t->args);
     if (!t->wire || !t->codes || !t->args ||
         hpm_machine_wire_encode(m, t->wire, hpm_machine_wire_size()) == 0 ||
         base_args(t, o, dir, &na) != 0)
@@ -116,14 +116,35 @@ int count_toolcmd_build(struct count_toolcmd *t, const struct count_opts *o,
      * counts are left out anyway); the program's own execs are followed */
     if (o->no_children)
         t->args[na++] = "--hpm-children=no";
-    if (o->interleave > 0) {
+    if (o->interleave > 0 || o->coherence) {
         /* the tool decides whose turn it is; Valgrind's ticket lock hands
          * the lock to a waiting thread at once (its default lets the one
          * that yields take it back, and the holder waits longer) */
         snprintf(t->interleave_arg, sizeof t->interleave_arg, "--hpm-interleave=%ld",
-                 o->interleave);
+                 o->interleave > 0 ? o->interleave : COUNT_COHERENCE_TURN);
         t->args[na++] = "--fair-sched=yes";
         t->args[na++] = t->interleave_arg;
+    }
+    if (o->core_count) {
+        /* a rank of a shared node runs on its own cores */
+        snprintf(t->cores_arg[0], sizeof t->cores_arg[0], "--hpm-first-core=%u", o->first_core);
+        snprintf(t->cores_arg[1], sizeof t->cores_arg[1], "--hpm-core-count=%u", o->core_count);
+        t->args[na++] = t->cores_arg[0];
+        t->args[na++] = t->cores_arg[1];
+    }
+    if (o->mpi_out) {
+        /* libhpm-mpi's combined results (HPM_VPMU_MPI_RESULT) */
+        if (!(t->mpi_out_arg = joined("--hpm-mpi-out=", o->mpi_out)))
+            return -1;
+        t->args[na++] = t->mpi_out_arg;
+    }
+    if (o->coherence) {
+        long q = o->interleave > 0 ? o->interleave : COUNT_COHERENCE_TURN;
+        snprintf(t->interleave_from_arg, sizeof t->interleave_from_arg,
+                 "--hpm-interleave-from=%ld", q < COUNT_COHERENCE_FIRST_TURN ? q
+                                                                            : COUNT_COHERENCE_FIRST_TURN);
+        t->args[na++] = t->interleave_from_arg;
+        t->args[na++] = "--hpm-coherence=time"; /* the turns give the threads' time */
     }
     if (mode == MODE_PROFILE || mode == MODE_RECORD)
         t->args[na++] = "--hpm-profile=yes";
@@ -149,6 +170,7 @@ void count_toolcmd_free(struct count_toolcmd *t)
     free(t->machine_arg);
     free(t->events_arg);
     free(t->skip_arg);
+    free(t->mpi_out_arg);
     for (g = 0; g < 5; g++)
         free(t->gate_args[g]);
     memset(t, 0, sizeof *t);

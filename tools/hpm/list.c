@@ -4,6 +4,7 @@
  * model provides each event.
  *
  *   hpm list [--machine NAME|FILE] [--markdown] [PATTERN]
+ *   hpm list --machines
  *
  * PATTERN matches event names case-insensitively: as a glob when it holds
  * one of * ? [, else as a substring. A PU<n>_ prefix selects core n and shows
@@ -11,6 +12,8 @@
  */
 #define _GNU_SOURCE /* FNM_CASEFOLD */
 #include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,12 +30,41 @@
 static const char list_synopsis[] =
     "usage: hpm list [--machine NAME|FILE] [--markdown] [PATTERN]\n"
     "       hpm list [--machine NAME|FILE] --encode EVENT[,EVENT...]\n"
+    "       hpm list --machines\n"
     "List the event catalog: name, code(s), unit, whether machine NAME (default "
     HPM_DEFAULT_MACHINE ")\n"
     "provides the event, description. PATTERN: a case-insensitive substring or glob;\n"
     "PU<n>_PATTERN shows core n's codes. --encode places EVENTS on the machine's\n"
     "counter unit ([counters]): unit, counter and block of each, the events that\n"
-    "cannot be placed together and why, the passes, the configuration decoded.\n\n";
+    "cannot be placed together and why, the passes, the configuration decoded.\n"
+    "With --machines, the names --machine takes, one a line.\n\n";
+
+static int is_machine_file(const struct dirent *e)
+{
+    size_t n = strlen(e->d_name), ext = strlen(".machine");
+    return n > ext && strcmp(e->d_name + n - ext, ".machine") == 0;
+}
+
+/* The machine names: host, and NAME for every NAME.machine of the machines
+ * folder, in name order. */
+static int list_machines(void)
+{
+    struct dirent **files;
+    const char *dir = machine_arg_dir();
+    int n = scandir(dir, &files, is_machine_file, alphasort), i;
+    if (n < 0) {
+        fprintf(stderr, "hpm list: cannot read the machines folder %s: %s\n", dir,
+                strerror(errno));
+        return 1;
+    }
+    printf("host\n");
+    for (i = 0; i < n; i++) {
+        printf("%.*s\n", (int)(strlen(files[i]->d_name) - strlen(".machine")), files[i]->d_name);
+        free(files[i]);
+    }
+    free(files);
+    return 0;
+}
 
 static int ci_contains(const char *hay, const char *needle)
 {
@@ -163,7 +195,7 @@ int cmd_list(int argc, char **argv)
 {
     const char *machine = NULL, *encode = NULL, *output = NULL;
     struct runner_redirect out;
-    int md_flag = 0, first, rc;
+    int md_flag = 0, machines = 0, first, rc;
     const struct hpm_opt t[] = {
         {"--machine", NULL, "M", "machine name (machines/M.machine) or machine file",
          HPM_OPT_STRING, &machine, NULL, NULL, 0, 0},
@@ -173,11 +205,17 @@ int cmd_list(int argc, char **argv)
          HPM_OPT_STRING, &encode, NULL, NULL, 0, 0},
         {"--output", "-o", "FILE", "write to FILE [standard output]", HPM_OPT_STRING, &output,
          NULL, NULL, 0, 0},
+        {"--machines", NULL, NULL, "list the machine names, one a line", HPM_OPT_FLAG, &machines,
+         NULL, NULL, 0, 0},
         HPM_OPT_TABLE_END,
     };
     rc = hpm_opt_parse("hpm list", t, list_synopsis, NULL, argc, argv, &first);
     if (rc)
         return rc < 0 ? 0 : rc;
+    if (machines)
+        return first < argc ? hpm_opt_error("hpm list", t, list_synopsis, NULL,
+                                            "bad argument '%s'", argv[first])
+                            : list_machines();
     if (argc - first > 1)
         return hpm_opt_error("hpm list", t, list_synopsis, NULL, "bad argument '%s'",
                              argv[first + 1]);

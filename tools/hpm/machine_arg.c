@@ -1,23 +1,23 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* machine_arg.c - resolve the --machine argument (machine_arg.h). */
+#define _POSIX_C_SOURCE 200809L /* PATH_MAX */
 #include "machine_arg.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <dirent.h>
 #include <string.h>
 
 #include "catalog.h"
+#include "install_dirs.h"
 #include "suggest.h"
-
-#ifndef HPM_MACHINES_DIR
-#define HPM_MACHINES_DIR "machines"
-#endif
 
 const char *machine_arg_dir(void)
 {
-    const char *d = getenv("HPM_MACHINES_DIR");
-    return d && *d ? d : HPM_MACHINES_DIR;
+    static char dir[PATH_MAX];
+    hpm_part_dir(HPM_PART_MACHINES, NULL, dir, sizeof dir);
+    return dir;
 }
 
 static int by_name(const void *a, const void *b)

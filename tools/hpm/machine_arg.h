@@ -3,7 +3,8 @@
  * machine_arg.h - the --machine argument of hpm count and hpm list.
  *
  * NAME is looked up in the machines directory (HPM_MACHINES_DIR in the
- * environment, else the source tree's machines/ compiled in); an argument
+ * environment, else share/hpm/machines of the installed tree or the source
+ * tree's machines/, found from the hpm binary: install_dirs.h); an argument
  * with a '/' or ending in ".machine" is a file; "host" is this machine.
  */
 #ifndef HPM_TOOL_MACHINE_ARG_H

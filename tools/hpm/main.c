@@ -54,7 +54,7 @@ static const struct command commands[] = {
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: hpm COMMAND [ARGS]\n\ncommands:\n");
+    fprintf(out, "usage: hpm COMMAND [ARGS]\n       hpm --help | --version\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
 }
@@ -67,6 +67,10 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
         usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("hpm " HPM_VERSION_STRING "\n");
         return 0;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

@@ -10,13 +10,14 @@
  * per event the sum, min, average, max, the max's rank and the imbalance,
  * and the ranks that are missing (no file, or a result without counts).
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* strdup */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "commands.h"
 #include "count_report.h"
+#include "mpi_combined.h"
 #include "mpi_job.h"
 #include "options.h"
 #include "runner.h"
@@ -99,9 +100,10 @@ static int merge_write(FILE *f, void *ctx)
                          : count_report_text(f, m->r);
 }
 
-int mpi_job_report(const char *cmd, struct mpi_job *job, int fmt, const char *output)
+/* The aggregate of job over rows, with its notes and its exit. */
+static int job_report(const char *cmd, struct mpi_job *job, struct count_row *rows,
+                      unsigned n_rows, int fmt, const char *output)
 {
-    static struct count_row rows[MERGE_MAX_ROWS];
     struct count_report r;
     struct merge_job mj;
     char note[200], exit_note[200], sat_note[200], row_note[200];
@@ -109,7 +111,7 @@ int mpi_job_report(const char *cmd, struct mpi_job *job, int fmt, const char *ou
     memset(&r, 0, sizeof r);
     r.out = &job->total;
     r.rows = rows;
-    r.n_rows = count_rows_from_output(&job->total, rows, MERGE_MAX_ROWS);
+    r.n_rows = n_rows;
     r.mpi = job;
     snprintf(note, sizeof note,
              "counts are the sum over the %u rank%s of an MPI job that have counts%s", job->counted,
@@ -121,7 +123,7 @@ int mpi_job_report(const char *cmd, struct mpi_job *job, int fmt, const char *ou
     if (row_saturated_note(&r, row_note, sizeof row_note))
         r.notes[r.n_notes++] = row_note;
     /* the job's exit: the first rank (in rank order) that did not exit 0 */
-    for (k = 0; k < job->size; k++) {
+    for (k = 0; k < job->size && job->by_rank; k++) {
         const struct mpi_rank_result *x = job->by_rank[k];
         if (!x || (x->exit_signal == 0 && x->exit_status == 0))
             continue;
@@ -137,9 +139,60 @@ int mpi_job_report(const char *cmd, struct mpi_job *job, int fmt, const char *ou
         r.notes[r.n_notes++] = exit_note;
         break;
     }
+    if (job->combined) {
+        r.exit_signal = job->rank0_exit_signal;
+        r.exit_status = job->rank0_exit_status;
+        r.notes[r.n_notes++] = "the exit shown is rank 0's; the other ranks were still "
+                               "running (their exits are in their result files)";
+    }
     mj.fmt = fmt;
     mj.r = &r;
     return runner_write_output(cmd, output, merge_write, &mj);
+}
+
+int mpi_job_report(const char *cmd, struct mpi_job *job, int fmt, const char *output)
+{
+    static struct count_row rows[MERGE_MAX_ROWS];
+    return job_report(cmd, job, rows, count_rows_from_output(&job->total, rows, MERGE_MAX_ROWS),
+                      fmt, output);
+}
+
+int mpi_combined_report(const char *cmd, const struct mpi_combined *c,
+                        const struct vpmu_output *rank0, int exit_signal, int exit_status,
+                        struct count_row *rows, unsigned n_rows, int fmt, const char *output,
+                        int per_rank)
+{
+    struct mpi_job job;
+    unsigned i;
+    int rc;
+    memset(&job, 0, sizeof job);
+    job.size = c->size;
+    job.counted = c->size;
+    job.per_rank = per_rank && c->rank_codes;
+    job.combined = c;
+    job.rank0_exit_signal = exit_signal;
+    job.rank0_exit_status = exit_status;
+    /* rank 0's machine, the sum over the ranks of every code */
+    snprintf(job.total.machine, sizeof job.total.machine, "%s", rank0->machine);
+    job.total.cores = rank0->cores;
+    job.total.frequency_hz = rank0->frequency_hz;
+    memcpy(job.total.level, rank0->level, sizeof job.total.level);
+    memcpy(job.total.models, rank0->models, sizeof job.total.models);
+    job.total.upcs = rank0->upcs;
+    job.total.have_threads = 1;
+    job.total.exit_kind = VPMU_EXIT_STATUS;
+    if (rank0->command && !(job.total.command = strdup(rank0->command))) {
+        fprintf(stderr, "%s: out of memory\n", cmd);
+        return -1;
+    }
+    for (i = 0; i < c->ncodes; i++) {
+        job.total.count[c->codes[i]] = c->process.codes[i].sum;
+        job.total.have_count[c->codes[i]] = 1;
+        job.total.n_counts++;
+    }
+    rc = job_report(cmd, &job, rows, n_rows, fmt, output);
+    vpmu_output_free(&job.total);
+    return rc;
 }
 
 int cmd_merge(int argc, char **argv)

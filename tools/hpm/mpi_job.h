@@ -64,7 +64,11 @@ struct mpi_rank_result {
     struct vpmu_output out; /* the rank's counts (have_counts) */
 };
 
-/* A job's results: ranks 0..size-1, each with a result or missing. */
+struct mpi_combined;
+
+/* A job's results: ranks 0..size-1, each with a result or missing; or,
+ * combined over MPI at MPI_Finalize (combined != NULL), every rank's
+ * statistics without results (by_rank NULL). */
 struct mpi_job {
     unsigned size;
     struct mpi_rank_result **by_rank; /* size entries; NULL = no file */
@@ -73,6 +77,8 @@ struct mpi_job {
     unsigned counted;                 /* ranks with counts */
     struct vpmu_output total;         /* sum over the ranks with counts */
     int per_rank;                     /* show the per-rank table */
+    const struct mpi_combined *combined;
+    int rank0_exit_signal, rank0_exit_status; /* combined: rank 0's own exit */
 };
 
 /* Parses one result file's bytes. Returns 0, or -1 with err ("what is
@@ -91,8 +97,8 @@ void mpi_job_free(struct mpi_job *j);
  * report (count_report_*.c) needs no JSON reader to show a job. */
 static inline const char *mpi_job_missing_reason(const struct mpi_job *j, unsigned r)
 {
-    if (r >= j->size)
-        return NULL;
+    if (r >= j->size || j->combined)
+        return NULL; /* combined: every rank reached MPI_Finalize */
     if (!j->by_rank[r])
         return "no result file (its hpm was killed, or it never ran)";
     if (!j->by_rank[r]->have_counts)

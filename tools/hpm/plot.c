@@ -52,7 +52,10 @@ static const char plot_synopsis[] =
     "over time. The output's extension picks SVG or PNG (default SERIES.svg).\n"
     "       hpm plot --baselines -e EVENT|METRIC[,...] -o OUT NAME...\n"
     "plots events' totals or derived metrics (ipc, IPC, ...) across baselines\n"
-    "(hpm count --save-baseline NAME), in the order given.\n\n";
+    "(hpm count --save-baseline NAME), in the order given.\n"
+    "       hpm plot AGGREGATE.json --matrix [--bytes] [-o OUT.svg|OUT.png]\n"
+    "draws an MPI job's communication matrix (the aggregate of mpirun ... hpm count\n"
+    "--json) as a heatmap: messages (or bytes) each rank sent each other.\n\n";
 
 static int wanted(const char *list, const char *name)
 {
@@ -201,17 +204,6 @@ static int read_series(const char *path, const char *events, int total, struct p
     return 0;
 }
 
-/* Whether s can reach gnuplot inside a single-quoted string: no control
- * characters. A newline would end the command there and make the rest of
- * the name a command of its own (and gnuplot's `system` runs a shell);
- * single quotes keep backquotes and macros from being substituted. */
-int gp_safe(const char *s)
-{
-    for (; *s; s++)
-        if ((unsigned char)*s < 0x20 || *s == 0x7f)
-            return 0;
-    return 1;
-}
 
 /* s as it can be printed in a message: control characters as \n, \r or
  * \xNN (the name itself would break the line it is named on) */
@@ -231,70 +223,6 @@ static const char *printable(const char *s, char *buf, size_t len)
     return buf;
 }
 
-/* gnuplot's string syntax: single quotes, doubled inside (gp_safe first);
- * the string is prefix and s one after the other */
-void gp_string(FILE *g, const char *prefix, const char *s)
-{
-    const char *parts[2] = {prefix, s};
-    unsigned i;
-    fputc('\'', g);
-    for (i = 0; i < 2; i++)
-        for (s = parts[i]; *s; s++) {
-            if (*s == '\'')
-                fputc('\'', g);
-            fputc(*s, g);
-        }
-    fputc('\'', g);
-}
-
-FILE *gp_start(const char *cmd, pid_t *pid)
-{
-    int pfd[2];
-    FILE *g;
-    if (pipe(pfd) != 0) {
-        fprintf(stderr, "%s: pipe: %s\n", cmd, strerror(errno));
-        return NULL;
-    }
-    fflush(NULL);
-    *pid = fork();
-    if (*pid == 0) {
-        /* gnuplot draws onto its standard output when it cannot open the
-         * output file: that drawing is not hpm's output */
-        int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-        close(pfd[1]);
-        if (dup2(pfd[0], 0) < 0)
-            _exit(127);
-        if (null >= 0)
-            (void)dup2(null, 1);
-        execlp("gnuplot", "gnuplot", (char *)NULL);
-        fprintf(stderr, "%s: cannot run gnuplot: %s (Debian: gnuplot-nox)\n", cmd,
-                strerror(errno));
-        _exit(127);
-    }
-    close(pfd[0]);
-    if (*pid < 0 || !(g = fdopen(pfd[1], "w"))) {
-        fprintf(stderr, "%s: cannot start gnuplot\n", cmd);
-        if (*pid < 0)
-            close(pfd[1]);
-        return NULL;
-    }
-    return g;
-}
-
-int gp_finish(const char *cmd, FILE *g, pid_t pid)
-{
-    int status;
-    fclose(g);
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return 1;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        fprintf(stderr, "%s: gnuplot failed (status %d)\n", cmd,
-                WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
-        return 1;
-    }
-    return 0;
-}
 
 /* Draws the series into out (.svg or .png) with gnuplot: 0, or 1 after a
  * message. xtics: names of the x positions 0, 1, ... (baselines), or NULL
@@ -303,19 +231,12 @@ static int draw_plot(const char *out, const char *title, const char *xlabel, con
                      const struct plot_series *s, unsigned ns, const char *const *xtics,
                      unsigned n_xtics)
 {
-    const char *ext = strrchr(out, '.');
     unsigned i;
     pid_t pid;
-    FILE *g = gp_start("hpm plot", &pid);
+    FILE *g = gp_open(out, &pid);
     if (!g)
         return 1;
-    fprintf(g, "set terminal %s size 900,500\nset output ",
-            strcmp(ext, ".svg") == 0 ? "svg dynamic" : "pngcairo");
-    /* gnuplot opens an output named '|CMD' as a pipe to a shell running
-     * CMD, and expands a leading '~/': a relative name is given as ./NAME,
-     * so that it always names the file (hpm plot s.csv -o '|sh x #.svg') */
-    gp_string(g, out[0] == '/' ? "" : "./", out);
-    fprintf(g, "\nset title ");
+    fprintf(g, "set title ");
     gp_string(g, "", title);
     fprintf(g, " noenhanced\nset xlabel '%s'\nset ylabel '%s'\nset key outside right "
                "noenhanced\nset grid\n",
@@ -343,7 +264,7 @@ static int draw_plot(const char *out, const char *title, const char *xlabel, con
         gp_string(g, "", s[i].name);
     }
     fprintf(g, "\n");
-    return gp_finish("hpm plot", g, pid);
+    return gp_close(g, pid);
 }
 
 /* A JSON report starts with '{' (after white space). */
@@ -515,7 +436,7 @@ static void series_title(char *buf, size_t len, const struct series_info *info,
 int cmd_plot(int argc, char **argv)
 {
     const char *out = NULL, *events = NULL;
-    int total = 0, baselines = 0, first, rc;
+    int total = 0, baselines = 0, matrix = 0, bytes = 0, first, rc;
     const struct hpm_opt t[] = {
         {"--output", "-o", "FILE", "the picture: FILE.svg or FILE.png", HPM_OPT_STRING, &out, NULL,
          NULL, 0, 0},
@@ -526,6 +447,12 @@ int cmd_plot(int argc, char **argv)
          "the arguments are baselines (names or folders): plot the -e\n"
          "events' totals or derived metrics across them",
          HPM_OPT_FLAG, &baselines, NULL, NULL, 0, 0},
+        {"--matrix", NULL, NULL,
+         "the file is an MPI job's aggregate (hpm count --json): draw\n"
+         "its communication matrix as a heatmap (messages; --bytes)",
+         HPM_OPT_FLAG, &matrix, NULL, NULL, 0, 0},
+        {"--bytes", NULL, NULL, "--matrix: the bytes sent instead of the messages", HPM_OPT_FLAG,
+         &bytes, NULL, NULL, 0, 0},
         HPM_OPT_TABLE_END,
     };
     struct plot_series s[PLOT_MAX_EVENTS];
@@ -580,6 +507,8 @@ int cmd_plot(int argc, char **argv)
                              "the output must end in .svg or .png: '%s'", out);
     if (!runner_output_ok("hpm plot", out))
         return 2;
+    if (matrix || bytes)
+        return plot_matrix(argv[first], out, bytes);
     if (read_series(argv[first], events, total, s, &ns, &info) != 0) {
         free_series(s, ns);
         return 1;

@@ -206,7 +206,10 @@ int profile_write(struct profile_reader *x, char *const *argv, int argc, const c
         rc = c2c_write(cmd, c2c, path, &c2c_path, 1) != 0 ? -1 : 0;
         goto done;
     }
-    fprintf(stderr, "hpm: profile of %u process%s written to %s: %zu instructions in %zu functions",
+    /* distinct addresses, not instructions run: the totals are the counts */
+    fprintf(stderr,
+            "hpm: profile of %u process%s written to %s: %zu instruction addresses in %zu "
+            "functions",
             procs, procs == 1 ? "" : "es", path, ninsn, p.n_fns);
     {
         /* the kinds whose instruction shares are not the tool's own */

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "install_dirs.h"
 #include "roofline.h"
 #include "runner.h"
 
@@ -129,22 +130,17 @@ static void cache_write(const char *path, const struct measured *me)
 /* roofline.h */
 int roofline_measure(const char *machine, const struct hpm_machine *m, struct measured *me)
 {
-    char self[2048], kernels[2100], cache[2200] = "", dir[4096];
+    char progs[2048], kernels[2100], cache[2200] = "", dir[4096];
     char path[4200], err[256], sizes[LV_N][32], reps[LV_N][32], *args[4 + 3 * LV_N];
     char *text = NULL;
     size_t len = 0, f;
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     uint64_t largest = m->hier.l1d.size, sz[LV_N] = {0};
     struct hpm_profile p;
     int na = 0, rc, kx[K_N];
     unsigned l;
     memset(me, 0, sizeof *me);
-    if (n <= 0)
-        return 1;
-    self[n] = 0;
-    snprintf(kernels, sizeof kernels, "%.*s/hpm-roofline-kernels",
-             strrchr(self, '/') ? (int)(strrchr(self, '/') - self) : 1,
-             strrchr(self, '/') ? self : ".");
+    hpm_part_dir(HPM_PART_PROGRAMS, "hpm-roofline-kernels", progs, sizeof progs);
+    snprintf(kernels, sizeof kernels, "%s/hpm-roofline-kernels", progs);
     if (access(kernels, X_OK) != 0) {
         fprintf(stderr, "hpm roofline: note: no %s (built with hpm: workloads/roofline): the "
                         "model's ceilings are not measured\n", kernels);

@@ -19,11 +19,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "install_dirs.h"
+
 #ifndef HPM_VALGRIND_EXECUTABLE
 #define HPM_VALGRIND_EXECUTABLE ""
-#endif
-#ifndef HPM_VPMU_LIBDIR
-#define HPM_VPMU_LIBDIR ""
 #endif
 #define VPMU_TOOL_FILE "hpm-amd64-linux"
 #define OWNER_FILE "owner"
@@ -38,10 +37,12 @@ static const char *env_or(const char *env, const char *dflt)
 
 int runner_find_tool(const char *cmd, const char **vg, const char **lib)
 {
-    char tool[4096];
+    static char dir[PATH_MAX];
+    char tool[PATH_MAX + sizeof VPMU_TOOL_FILE + 1];
     *vg = env_or("HPM_VALGRIND", HPM_VALGRIND_EXECUTABLE);
-    *lib = env_or("HPM_VALGRIND_LIB", HPM_VPMU_LIBDIR);
-    if (!**vg || !**lib) {
+    hpm_part_dir(HPM_PART_VPMU, VPMU_TOOL_FILE, dir, sizeof dir);
+    *lib = dir;
+    if (!**vg) {
         fprintf(stderr,
                 "%s: the virtual PMU is not part of this build (Valgrind or its "
                 "development files were missing when it was configured, or it is a sanitizer "
@@ -51,8 +52,10 @@ int runner_find_tool(const char *cmd, const char **vg, const char **lib)
     }
     snprintf(tool, sizeof tool, "%s/%s", *lib, VPMU_TOOL_FILE);
     if (access(tool, R_OK | X_OK) != 0) {
-        fprintf(stderr, "%s: the virtual PMU tool %s is missing (%s); run make\n", cmd, tool,
-                strerror(errno));
+        fprintf(stderr,
+                "%s: the virtual PMU tool %s is missing (%s): run make in a build tree, "
+                "reinstall an installed one, or set HPM_VALGRIND_LIB to its folder\n",
+                cmd, tool, strerror(errno));
         return 1;
     }
     if (access(*vg, X_OK) != 0) {
@@ -104,21 +107,29 @@ static int lock_owner(int fd, int wait)
 }
 
 /* Removes the entries of an open folder (never following a link), then
- * the folder. */
+ * the folder. A process of a killed hpm's tree may still write its file
+ * between the two (it ends itself within its lease check): the removal
+ * is tried again while the folder is found not empty. */
 static void remove_folder(int dfd, const char *dir)
 {
-    int fd = dup(dfd);
-    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-    struct dirent *e;
-    if (d) {
-        while ((e = readdir(d)) != NULL)
-            if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-                unlinkat(dfd, e->d_name, 0);
-        closedir(d);
-    } else if (fd >= 0) {
-        close(fd);
+    unsigned tries;
+    for (tries = 0; tries < 20; tries++) {
+        int fd = dup(dfd);
+        DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+        struct dirent *e;
+        if (d) {
+            rewinddir(d);
+            while ((e = readdir(d)) != NULL)
+                if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+                    unlinkat(dfd, e->d_name, 0);
+            closedir(d);
+        } else if (fd >= 0) {
+            close(fd);
+        }
+        if (rmdir(dir) == 0 || errno != ENOTEMPTY)
+            return;
+        usleep(10000);
     }
-    rmdir(dir);
 }
 
 int runner_reap_if_dead(const char *dir)
@@ -137,6 +148,12 @@ int runner_reap_if_dead(const char *dir)
         return 0;
     }
     ofd = openat(dfd, OWNER_FILE, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (ofd < 0 && errno == ENOENT && st.st_mtime < time(NULL) - 60 && rmdir(dir) == 0) {
+        /* an hpm killed between making its folder and its owner file left
+         * it empty (rmdir removes only an empty one: nothing is lost) */
+        close(dfd);
+        return 1;
+    }
     if (ofd < 0 || fstat(ofd, &st) != 0 || !S_ISREG(st.st_mode) || lock_owner(ofd, 0) != 0) {
         /* not one of ours, or its owner lives (holds the lock) */
         if (ofd >= 0)

@@ -15,8 +15,9 @@
 #include <sys/types.h>
 
 /* The valgrind executable and the tool's lib dir (HPM_VALGRIND,
- * HPM_VALGRIND_LIB, or where the build put them); 0, or 1 with the reason
- * printed after `cmd: `. */
+ * HPM_VALGRIND_LIB, or the valgrind the build found and the tool's folder
+ * beside the hpm binary: install_dirs.h); 0, or 1 with the reason printed
+ * after `cmd: `. */
 int runner_find_tool(const char *cmd, const char **valgrind, const char **libdir);
 
 /* A new folder $TMPDIR/PREFIX.XXXXXX (TMPDIR relative to the current folder

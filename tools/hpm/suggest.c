@@ -68,8 +68,9 @@ void suggest_offer(struct suggest *s, const char *candidate)
 
 const char *suggest_result(const struct suggest *s)
 {
-    size_t n = strlen(s->word);
-    unsigned allowed = n <= 4 ? 1 : (unsigned)(1 + (n - 1) / 4);
+    /* an option's dashes say nothing about how close it is */
+    size_t n = strlen(s->word + strspn(s->word, "-"));
+    unsigned allowed = n <= 5 ? 1 : (unsigned)(1 + (n - 2) / 4);
     if (allowed > 3)
         allowed = 3;
     if (!s->best[0] || s->best_dist > allowed || strcmp(s->best, s->word) == 0)

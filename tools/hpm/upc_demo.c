@@ -10,11 +10,13 @@
  * are of this synthetic stream (modeled), not of any program.
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
+#include "options.h"
 #include "hpm/upc.h"
 
 /* Signals of the synthetic node: per core c, signal c*8 + k. */
@@ -84,42 +86,34 @@ static uint32_t rnd(uint32_t below)
     return (uint32_t)(rng_state % below);
 }
 
-static int parse_u64(const char *s, uint64_t *out)
-{
-    char *end;
-    if (!s || !*s || *s == '-') return -1;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (*end) return -1;
-    *out = v;
-    return 0;
-}
+static const char upc_demo_synopsis[] =
+    "usage: hpm upc-demo [--cycles N] [--seed N] [--threshold N]\n"
+    "Drive a synthetic event stream through the UPC model and print the counters\n"
+    "and the threshold interrupts.\n\n";
 
 int cmd_upc_demo(int argc, char **argv)
 {
-    uint64_t cycles = 2000000, seed = 1, threshold = 100000;
-    for (int i = 1; i < argc; i += 2) {
-        uint64_t *dst = !strcmp(argv[i], "--cycles")      ? &cycles
-                        : !strcmp(argv[i], "--seed")      ? &seed
-                        : !strcmp(argv[i], "--threshold") ? &threshold
-                                                          : NULL;
-        if (!dst || i + 1 >= argc || parse_u64(argv[i + 1], dst) != 0) {
-            fprintf(stderr,
-                    "hpm upc-demo: bad argument '%s'\n"
-                    "usage: hpm upc-demo [--cycles N] [--seed N] [--threshold N]\n",
-                    argv[i]);
-            return 2;
-        }
-    }
-    if (threshold == 0) {
-        fprintf(stderr, "hpm upc-demo: --threshold must be at least 1\n");
-        return 2;
-    }
+    long cycles_opt = 2000000, seed_opt = 1, threshold_opt = 100000;
+    const struct hpm_opt t[] = {
+        {"--cycles", NULL, "N", "cycles to run (default 2000000)", HPM_OPT_LONG, &cycles_opt,
+         NULL, NULL, 0, LONG_MAX},
+        {"--seed", NULL, "N", "the event stream's seed (default 1)", HPM_OPT_LONG, &seed_opt,
+         NULL, NULL, 0, LONG_MAX},
+        {"--threshold", NULL, "N", "the counters' interrupt threshold (default 100000)",
+         HPM_OPT_LONG, &threshold_opt, NULL, NULL, 1, LONG_MAX},
+        HPM_OPT_TABLE_END,
+    };
+    int rc = hpm_opt_parse_all("hpm upc-demo", t, upc_demo_synopsis, NULL, argc, argv);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    uint64_t cycles = (uint64_t)cycles_opt, seed = (uint64_t)seed_opt,
+             threshold = (uint64_t)threshold_opt;
     rng_state = seed * 2654435761u + 88172645463325252ull;
 
     struct hpm_upc_params p;
     hpm_upc_params_default(&p);
     struct hpm_upc *u;
-    int rc = hpm_upc_create(&u, &p);
+    rc = hpm_upc_create(&u, &p);
     if (rc != HPM_UPC_OK) {
         fprintf(stderr, "hpm upc-demo: %s\n", hpm_upc_strerror(rc));
         return 1;

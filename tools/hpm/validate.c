@@ -33,6 +33,7 @@
 
 #include "commands.h"
 #include "count_plan.h"
+#include "install_dirs.h"
 #include "machine_arg.h"
 #include "options.h"
 #include "runner.h"
@@ -85,7 +86,7 @@ static const struct hpm_opt *validate_table(struct validate_opts *o)
          "independent uniform random indices instead of the\n"
          "stratified sample (docs/validation.md)",
          HPM_OPT_FLAG, &o->uniform, NULL, NULL, 0, 0},
-        {"--kernels", NULL, "PATH", "the benchmark program (default: " KERNELS_NAME " beside hpm)",
+        {"--kernels", NULL, "PATH", "the benchmark program (default: hpm's " KERNELS_NAME ")",
          HPM_OPT_STRING, &o->kernels, NULL, NULL, 0, 0},
         {"--save-csv", NULL, "FILE", "keep hpm count's CSV report in FILE", HPM_OPT_STRING,
          &o->save_csv, NULL, NULL, 0, 0},
@@ -171,7 +172,7 @@ static int check_only(const char *only, const struct vx_row *rows, int n)
 
 /* ------------------------------------------------------------ running */
 
-/* The hpm binary this is (hpm count is run from it), and the kernels beside it. */
+/* The hpm binary this is (hpm count is run from it). */
 static int self_path(char *buf, size_t len)
 {
     ssize_t n = readlink("/proc/self/exe", buf, len - 1);
@@ -254,9 +255,9 @@ static int run_count(const struct validate_opts *o, const struct vx_row *rows, i
     if (o->kernels) {
         snprintf(kernels, sizeof kernels, "%s", o->kernels);
     } else {
-        char *slash = strrchr(self, '/');
-        snprintf(kernels, sizeof kernels, "%.*s/%s", slash ? (int)(slash - self) : 1,
-                 slash ? self : ".", KERNELS_NAME);
+        char progs[PATH_MAX];
+        hpm_part_dir(HPM_PART_PROGRAMS, KERNELS_NAME, progs, sizeof progs);
+        snprintf(kernels, sizeof kernels, "%s/%s", progs, KERNELS_NAME);
     }
     if (access(kernels, X_OK) != 0) {
         fprintf(stderr, CMD ": cannot run %s: %s (it is built with hpm: workloads/validate)\n",

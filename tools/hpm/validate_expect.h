@@ -76,16 +76,17 @@ int vx_expect_all(const struct hpm_machine *m, struct vx_row *rows, int max_rows
 int vx_cell_ok(const struct vx_cell *c, double measured);
 
 /* Extra misses an LRU cache suffers on accesses to lines it holds, when
- * misses to other lines interleave with them at random (docs/validation.md,
- * "L2 misses of the random loads"): per set, R resident lines, the youngest
- * at depth 1; during the phase, new_per_set accesses to lines not held (each
- * a miss, at uniformly random times) and each resident line accessed at most
- * once, with probability p_access, at a uniformly random time. A resident
- * line at depth d, accessed at time t, still hits iff fewer than ways - d + 1
- * distinct other lines were referenced in its set since the traversal: the
- * new lines so far (Poisson) plus the older resident lines accessed so far
- * (binomial). Returns the expected number of such misses over all sets. */
-double vx_lru_eviction_misses(double sets, unsigned ways, unsigned resident, double new_per_set,
-                              double p_access);
+ * accesses to lines it does not hold interleave with them at random
+ * (docs/validation.md, "L2 misses of the random loads"): per set, R
+ * resident lines, the youngest at depth 1, and new_lines lines not held;
+ * during the phase each line, held or not, is accessed at most once, with
+ * probability p_access (held) or p_new (not held), at a uniformly random
+ * time (the stratified entries reach each line so). A resident line at
+ * depth d, accessed at time t, still hits iff fewer than ways - d + 1
+ * distinct other lines were referenced in its set since the traversal:
+ * the new lines so far plus the older resident lines accessed so far (both
+ * binomial). Returns the expected number of such misses over all sets. */
+double vx_lru_eviction_misses(double sets, unsigned ways, unsigned resident, unsigned new_lines,
+                              double p_new, double p_access);
 
 #endif

@@ -278,6 +278,64 @@ static int rec_region(struct vpmu_output_reader *p, const struct line *l)
     return set_kind(p, &r->k, tail.v.f[2], tail.v.len[2], &tail, 3);
 }
 
+/* Line x before line y in the top lines: more coherence misses, more
+ * invalidations, then by process and address (a stable order). */
+static int shared_before(const struct vpmu_shared_line *x, const struct vpmu_shared_line *y)
+{
+    if (x->coh_misses != y->coh_misses)
+        return x->coh_misses > y->coh_misses;
+    if (x->invalidations != y->invalidations)
+        return x->invalidations > y->invalidations;
+    if (x->pid != y->pid)
+        return x->pid < y->pid;
+    return x->addr < y->addr;
+}
+
+/* Line l into o's top lines (dropped when VPMU_OUTPUT_SHARED_TOP are
+ * before it). */
+static void shared_insert(struct vpmu_output *o, const struct vpmu_shared_line *l)
+{
+    unsigned k = o->n_shared;
+    for (; k > 0 && !shared_before(&o->shared[k - 1], l); k--)
+        if (k < VPMU_OUTPUT_SHARED_TOP)
+            o->shared[k] = o->shared[k - 1];
+    if (k == VPMU_OUTPUT_SHARED_TOP)
+        return;
+    o->shared[k] = *l;
+    if (o->n_shared < VPMU_OUTPUT_SHARED_TOP)
+        o->n_shared++;
+}
+
+/* shared_line ADDR BYTES MISSES INVALIDATIONS WRITERS SHARING OBJECT... */
+static int rec_shared_line(struct vpmu_output_reader *p, const struct line *l)
+{
+    struct vpmu_shared_line x;
+    uint64_t v;
+    size_t at;
+    memset(&x, 0, sizeof x);
+    if (l->v.n < 8)
+        return fail(p, "'shared_line' needs an address, six values and an object");
+    if (vpmu_number(l->v.f[1], l->v.len[1], 16, &x.addr) != 0)
+        return fail(p, "shared line address is not a hexadecimal number");
+    if (get_u64(p, l, 2, 1u << 20, "shared line bytes", &v))
+        return -1;
+    x.bytes = (unsigned)v;
+    if (get_u64(p, l, 3, UINT64_MAX, "shared line misses", &x.coh_misses) ||
+        get_u64(p, l, 4, UINT64_MAX, "shared line invalidations", &x.invalidations) ||
+        get_u64(p, l, 5, VPMU_OUTPUT_MAX_CORES, "shared line writers", &v))
+        return -1;
+    x.writers = (unsigned)v;
+    if (!field_is(l, 6, "true") && !field_is(l, 6, "false"))
+        return fail(p, "shared line sharing must be true or false");
+    x.true_sharing = field_is(l, 6, "true");
+    at = (size_t)(l->v.f[7] - l->s);
+    if (copy_word(p, x.object, sizeof x.object, l->v.f[7], l->len - at, "shared line object"))
+        return -1;
+    x.pid = p->o->have_pid ? p->o->pid : 0;
+    shared_insert(p->o, &x);
+    return 0;
+}
+
 static int rec_upc(struct vpmu_output_reader *p, const struct line *l)
 {
     uint64_t u;
@@ -446,6 +504,32 @@ static int record(struct vpmu_output_reader *p, struct line *l)
         return rec_mpx_set(p, l);
     if (field_is(l, 0, VPMU_REC_EXIT))
         return rec_exit(p, l);
+    if (field_is(l, 0, VPMU_REC_COHERENCE_TIME)) {
+        /* coherence_time LOGGED MISSES HOST (--hpm-coherence=time) */
+        if (once(p, &o->coh_time, "coherence_time"))
+            return -1;
+        if (l->v.n != 4)
+            return fail(p, "'coherence_time' needs three values");
+        if (get_u64(p, l, 1, UINT64_MAX, "coherence_time accesses", &o->coh_time_logged) ||
+            get_u64(p, l, 2, UINT64_MAX, "coherence_time misses", &o->coh_time_misses) ||
+            get_u64(p, l, 3, UINT64_MAX, "coherence_time host-timed returns", &o->coh_time_host))
+            return -1;
+        return 0;
+    }
+    if (field_is(l, 0, VPMU_REC_SHARED_LINE))
+        return rec_shared_line(p, l);
+    if (field_is(l, 0, VPMU_REC_SHARED_LINES)) {
+        /* shared_lines KEPT DROPPED WRITTEN */
+        if (once(p, &p->seen_shared, "shared_lines"))
+            return -1;
+        if (l->v.n != 4)
+            return fail(p, "'shared_lines' needs three values");
+        if (get_u64(p, l, 1, UINT64_MAX, "shared lines", &o->shared_lines) ||
+            get_u64(p, l, 2, UINT64_MAX, "shared lines dropped", &o->shared_dropped) ||
+            get_u64(p, l, 3, o->shared_lines, "shared lines written", &o->shared_written))
+            return -1;
+        return 0;
+    }
     if (field_is(l, 0, VPMU_REC_INTERLEAVE)) {
         /* interleave N SWITCHES (--hpm-interleave) */
         if (once(p, &p->seen_interleave, "interleave"))
@@ -770,6 +854,15 @@ int vpmu_output_add(struct vpmu_output *dst, const struct vpmu_output *src, char
     if (src->interleave > dst->interleave)
         dst->interleave = src->interleave; /* one option for the whole tree */
     dst->interleave_switches = sat_add(dst->interleave_switches, src->interleave_switches);
+    dst->coh_time |= src->coh_time;
+    dst->coh_time_logged = sat_add(dst->coh_time_logged, src->coh_time_logged);
+    dst->coh_time_misses = sat_add(dst->coh_time_misses, src->coh_time_misses);
+    dst->coh_time_host = sat_add(dst->coh_time_host, src->coh_time_host);
+    dst->shared_lines = sat_add(dst->shared_lines, src->shared_lines);
+    dst->shared_dropped = sat_add(dst->shared_dropped, src->shared_dropped);
+    dst->shared_written = sat_add(dst->shared_written, src->shared_written);
+    for (i = 0; i < src->n_shared; i++)
+        shared_insert(dst, &src->shared[i]);
     return 0;
 oom:
     snprintf(err, errlen, "out of memory");
@@ -898,6 +991,17 @@ int vpmu_output_write(const struct vpmu_output *o, FILE *f)
     if (o->interleave)
         fprintf(f, VPMU_REC_INTERLEAVE " %" PRIu64 " %" PRIu64 "\n", o->interleave,
                 o->interleave_switches);
+    if (o->coh_time)
+        fprintf(f, VPMU_REC_COHERENCE_TIME " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+                o->coh_time_logged, o->coh_time_misses, o->coh_time_host);
+    if (o->shared_lines || o->shared_dropped)
+        fprintf(f, VPMU_REC_SHARED_LINES " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+                o->shared_lines, o->shared_dropped, o->shared_written);
+    for (i = 0; i < o->n_shared; i++)
+        fprintf(f, VPMU_REC_SHARED_LINE " %" PRIx64 " %u %" PRIu64 " %" PRIu64 " %u %s %s\n",
+                o->shared[i].addr, o->shared[i].bytes, o->shared[i].coh_misses,
+                o->shared[i].invalidations, o->shared[i].writers,
+                o->shared[i].true_sharing ? "true" : "false", o->shared[i].object);
     for (i = 0; i < o->n_upc; i++)
         fprintf(f, VPMU_REC_UPC " %u " VPMU_UPC_WORD_COUNTERS " %" PRIu64 " " VPMU_UPC_WORD_LOST
                    " %" PRIu64 " " VPMU_UPC_WORD_PARITY " %" PRIu64 "\n",
@@ -961,4 +1065,12 @@ void vpmu_output_union(struct vpmu_output *dst, const struct vpmu_output *src)
                         dst->reg[j].k.v[k] = src->reg[i].k.v[k];
                         dst->reg[j].k.have[k] = 1;
                     }
+    if (!dst->shared_lines && !dst->shared_dropped) {
+        /* a pass that modeled the caches saw the lines */
+        dst->shared_lines = src->shared_lines;
+        dst->shared_dropped = src->shared_dropped;
+        dst->shared_written = src->shared_written;
+        dst->n_shared = src->n_shared;
+        memcpy(dst->shared, src->shared, sizeof dst->shared);
+    }
 }

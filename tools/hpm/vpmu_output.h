@@ -60,6 +60,17 @@ struct vpmu_upc {
     uint64_t counters, lost_carries, parity_errors;
 };
 
+/* A cache line the cores shared (the tool's shared_line records): the top
+ * lines of a run, most coherence misses first. */
+#define VPMU_OUTPUT_SHARED_TOP 16
+struct vpmu_shared_line {
+    uint64_t pid; /* the process (0: the file has no pid) */
+    uint64_t addr, coh_misses, invalidations;
+    unsigned bytes, writers; /* the line's size, the cores that wrote it */
+    int true_sharing;        /* the line's verdict: 1 true, 0 false sharing */
+    char object[256];        /* its data object, in words */
+};
+
 #define VPMU_MPX_MAX_SETS 64 /* the tool's --hpm-mpx holds at most as many */
 #define VPMU_MPX_EVERY 255   /* mpx_set_of: a spec of every set (the correlate) */
 
@@ -72,6 +83,18 @@ struct vpmu_output {
     uint64_t forks;      /* processes it started (fork, vfork, clone) */
     uint64_t interleave; /* threads took turns of this many instructions (0: Valgrind's slices) */
     uint64_t interleave_switches; /* turns that passed to another thread */
+    /* the contended lines' accesses replayed in modeled time (the tool's
+     * coherence_time): accesses logged, coherence misses the replay found,
+     * returns from blocking calls the host timed */
+    int coh_time;
+    uint64_t coh_time_logged, coh_time_misses, coh_time_host;
+    /* Cache lines the cores shared (contended lines: a store took a line
+     * another core held): kept by the model, not kept (its table was full),
+     * kept ones that two or more cores wrote, and the top ones (summed
+     * over a tree: the top of all its processes) */
+    uint64_t shared_lines, shared_dropped, shared_written;
+    struct vpmu_shared_line shared[VPMU_OUTPUT_SHARED_TOP];
+    unsigned n_shared;
     char machine[64];
     unsigned cores;
     uint64_t frequency_hz;
@@ -119,7 +142,7 @@ struct vpmu_output_reader {
     size_t errlen;
     /* singleton records seen, to reject a second one */
     int seen_command, seen_machine, seen_cores, seen_freq, seen_level, seen_models, seen_upcs,
-        seen_exit, seen_upc_writes, seen_forks, seen_mpx, seen_interleave;
+        seen_exit, seen_upc_writes, seen_forks, seen_mpx, seen_interleave, seen_shared;
     size_t last_thr, last_reg; /* lookup caches: records come grouped */
 };
 

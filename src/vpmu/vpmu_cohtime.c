@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * vpmu_cohtime.c - the logs of coherence in modeled time (vpmu_cohtime.h).
+ *
+ * Valgrind runs one thread at a time, so two threads' accesses to a line
+ * reach the model in the order of their turns, not in the order of their
+ * cores' clocks. For the contended lines the node logs every access with
+ * the thread's modeled time instead, and replays the logs merged in time
+ * order once no thread can still log an earlier access (the frontier the
+ * turns give). A thread's own accesses come in time order, so its log is a
+ * queue; the merge takes the least stamp of the queues' heads, ties to the
+ * older queue (queues are made in the same order on every run).
+ */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_threadstate.h"
+
+#include "model.h" /* the access kinds */
+#include "vpmu_cohtime.h"
+
+struct cohlog {
+    struct cohtime_entry *e; /* pending: e[head .. n) */
+    struct cohtime_prof *p;  /* beside them in a profile, else NULL */
+    UInt n, head, cap;
+    ULong seq;      /* made as the seq-th queue: ties between equal stamps */
+    ThreadId owner; /* the thread it is open for, 0: closed */
+};
+
+static struct cohlog *logs; /* the queues: open ones and closed ones with accesses left */
+static UInt n_logs, cap_logs;
+static UInt *open_log; /* per ThreadId its queue + 1, 0: none */
+static ULong next_seq, logged;
+
+/* A new queue for thread tid (its old one closes): an emptied closed one,
+ * or one more. */
+static struct cohlog *log_new(ThreadId tid)
+{
+    struct cohlog *l;
+    UInt i;
+    if (!open_log)
+        open_log = VG_(calloc)("hpm.cohtime", VG_N_THREADS, sizeof *open_log);
+    if (open_log[tid])
+        logs[open_log[tid] - 1].owner = 0;
+    for (i = 0; i < n_logs && (logs[i].owner || logs[i].head < logs[i].n); i++)
+        ;
+    if (i == n_logs) {
+        if (n_logs == cap_logs) {
+            cap_logs = cap_logs ? 2 * cap_logs : 8;
+            logs = VG_(realloc)("hpm.cohtime", logs, cap_logs * sizeof *logs);
+        }
+        VG_(memset)(&logs[n_logs], 0, sizeof logs[n_logs]);
+        n_logs++;
+    }
+    l = &logs[i];
+    l->n = l->head = 0;
+    l->seq = next_seq++;
+    l->owner = tid;
+    open_log[tid] = i + 1;
+    return l;
+}
+
+/* Room for one more entry in l: the replayed ones' room first, else more. */
+static void log_room(struct cohlog *l, Bool prof)
+{
+    if (l->head == l->n)
+        l->head = l->n = 0;
+    if (prof && !l->p && l->cap)
+        l->p = VG_(malloc)("hpm.cohtime.prof", l->cap * sizeof *l->p);
+    if (l->n < l->cap)
+        return;
+    if (l->head > l->cap / 2) {
+        VG_(memmove)(l->e, l->e + l->head, (l->n - l->head) * sizeof *l->e);
+        if (l->p)
+            VG_(memmove)(l->p, l->p + l->head, (l->n - l->head) * sizeof *l->p);
+        l->n -= l->head;
+        l->head = 0;
+        return;
+    }
+    l->cap = l->cap ? 2 * l->cap : 1024;
+    l->e = VG_(realloc)("hpm.cohtime.log", l->e, l->cap * sizeof *l->e);
+    if (prof || l->p)
+        l->p = VG_(realloc)("hpm.cohtime.prof", l->p, l->cap * sizeof *l->p);
+}
+
+UInt vpmu_cohtime_log(ThreadId tid, const struct cohtime_entry *e,
+                      const struct cohtime_prof *prof)
+{
+    struct cohlog *l = open_log && open_log[tid] ? &logs[open_log[tid] - 1] : NULL;
+    logged++;
+    if (!l || (l->n > l->head && l->e[l->n - 1].stamp > e->stamp))
+        l = log_new(tid); /* a new thread with a reused id, or none yet */
+    if (l->n > l->head) {
+        struct cohtime_entry *last = &l->e[l->n - 1];
+        if (last->stamp == e->stamp && last->slot == e->slot && last->core == e->core) {
+            if (last->kind != HPM_LOAD || e->kind == HPM_LOAD)
+                return l->n - l->head; /* the replay would do nothing with it */
+            if (last->off == e->off && last->len == e->len) {
+                last->kind = HPM_COH_LOAD_STORE;
+                return l->n - l->head;
+            }
+        }
+    }
+    log_room(l, prof != NULL);
+    if (prof)
+        l->p[l->n] = *prof;
+    l->e[l->n++] = *e;
+    return l->n - l->head;
+}
+
+Bool vpmu_cohtime_next(ULong frontier, struct cohtime_entry *e, struct cohtime_prof *prof)
+{
+    struct cohlog *best = NULL;
+    ULong least = frontier;
+    UInt i;
+    for (i = 0; i < n_logs; i++) {
+        struct cohlog *l = &logs[i];
+        ULong t;
+        if (l->head == l->n || (t = l->e[l->head].stamp) > least)
+            continue;
+        if (!best || t < least || l->seq < best->seq)
+            best = l;
+        least = t;
+    }
+    if (!best)
+        return False;
+    prof->sink = prof->data = NULL;
+    if (best->p)
+        *prof = best->p[best->head];
+    *e = best->e[best->head++];
+    return True;
+}
+
+ULong vpmu_cohtime_logged(void)
+{
+    return logged;
+}
+
+void vpmu_cohtime_fork_child(void)
+{
+    UInt i;
+    for (i = 0; i < n_logs; i++) {
+        logs[i].head = logs[i].n;
+        logs[i].owner = 0;
+    }
+    if (open_log)
+        VG_(memset)(open_log, 0, VG_N_THREADS * sizeof *open_log);
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * vpmu_cohtime.h - the logs of coherence in modeled time
+ * (--hpm-coherence=time; vpmu_cohtime.c, docs/vpmu.md "Coherence in
+ * modeled time"): each thread's accesses to the contended lines, stamped
+ * with its modeled time, given back merged in time order for the model's
+ * replay (hpm_hier_coh_replay). A leaf: the node logs and replays, the
+ * turns give the stamps.
+ */
+#ifndef HPM_VPMU_COHTIME_H
+#define HPM_VPMU_COHTIME_H
+
+#include "pub_tool_basics.h"
+
+/* One access to a contended line, as the replay needs it (16 bytes: a
+ * falsely shared line logs one or two per increment, and the log is
+ * written to memory the host's caches do not hold). */
+struct cohtime_entry {
+    ULong stamp;      /* the thread's modeled time (vpmu_turns_stamp) */
+    UShort slot;      /* the line's slot in the model's table (1024 at most) */
+    UShort off, len;  /* its bytes in the line */
+    UChar core;
+    UChar kind : 7;   /* HPM_LOAD, HPM_STORE, or HPM_COH_LOAD_STORE: a load,
+                       * then a store of the same bytes (model.h) */
+    UChar hit : 1;    /* the access hit its core's L1D when it was made */
+};
+_Static_assert(sizeof(struct cohtime_entry) == 16, "an entry in 16 bytes");
+/* In a profile, where an access's costs go: its instruction's cost center
+ * and its data object's (kept beside the entries only when profiling). */
+struct cohtime_prof {
+    ULong *sink, *data;
+};
+
+/* Thread tid's access (its entries come in stamp order; one that would go
+ * back in time starts a log of its own, merged as any other); prof NULL
+ * outside a profile. Accesses of one superblock (one stamp) to one line
+ * are merged in time order as a block, so an access after a store there,
+ * or a load after a load, changes nothing in the replay and is left out,
+ * and a store of the bytes a load just read joins it (HPM_COH_LOAD_STORE).
+ * Returns the accesses its queue holds. */
+UInt vpmu_cohtime_log(ThreadId tid, const struct cohtime_entry *e,
+                      const struct cohtime_prof *prof);
+/* The next access of every thread's logs in (stamp, log) order whose
+ * stamp is at most frontier: True, *e and *prof ({NULL, NULL} outside a
+ * profile), or False when there is none. */
+Bool vpmu_cohtime_next(ULong frontier, struct cohtime_entry *e, struct cohtime_prof *prof);
+/* Accesses logged so far (the output's record). */
+ULong vpmu_cohtime_logged(void);
+/* In a forked child: the parent's accesses are the parent's. */
+void vpmu_cohtime_fork_child(void);
+
+#endif
