@@ -46,23 +46,13 @@ static ssize_t read_full(int fd, char *buf, size_t n)
     return (ssize_t)got;
 }
 
-int hpm_file_read(const char *path, size_t max, hpm_file_check_fn check, const char *what,
-                  char **out, size_t *len, char *err, size_t errlen)
+/* Reads the open regular file fd (path in messages) whole, and closes it. */
+static int read_fd(int fd, const char *path, size_t max, hpm_file_check_fn check,
+                   const char *what, char **out, size_t *len, char *err, size_t errlen)
 {
     struct stat st;
     char *buf = NULL;
     size_t cap, got = 0;
-    int fd = hpm_file_open_regular(path);
-    *out = NULL;
-    *len = 0;
-    if (fd < 0) {
-        if (errno == EINVAL)
-            snprintf(err, errlen, "%s: not a regular file%s%s", path, what ? ", not " : "",
-                     what ? what : "");
-        else
-            snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return -1;
-    }
     if (fstat(fd, &st) != 0) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         close(fd);
@@ -124,6 +114,23 @@ fail:
     return -1;
 }
 
+int hpm_file_read(const char *path, size_t max, hpm_file_check_fn check, const char *what,
+                  char **out, size_t *len, char *err, size_t errlen)
+{
+    int fd = hpm_file_open_regular(path);
+    *out = NULL;
+    *len = 0;
+    if (fd < 0) {
+        if (errno == EINVAL)
+            snprintf(err, errlen, "%s: not a regular file%s%s", path, what ? ", not " : "",
+                     what ? what : "");
+        else
+            snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    return read_fd(fd, path, max, check, what, out, len, err, errlen);
+}
+
 int hpm_file_map(const char *path, size_t max, hpm_file_check_fn check, const char *what,
                  struct hpm_file_map *m, char *err, size_t errlen)
 {
@@ -149,10 +156,9 @@ int hpm_file_map(const char *path, size_t max, hpm_file_check_fn check, const ch
             return 0;
         }
     }
-    /* small, or not to be mapped: read, with hpm_file_read's messages */
-    if (fd >= 0)
-        close(fd);
-    if (hpm_file_read(path, max, check, what, &m->buf, &m->len, err, errlen) != 0)
+    /* small, or not to be mapped: read from the file opened (one open) */
+    if (fd >= 0 ? read_fd(fd, path, max, check, what, &m->buf, &m->len, err, errlen) != 0
+                : hpm_file_read(path, max, check, what, &m->buf, &m->len, err, errlen) != 0)
         return -1;
     m->data = m->buf;
     return 0;

@@ -17,6 +17,7 @@
 #include "c2c_internal.h"
 #include "json.h"
 #include "profile.h"
+#include "profile_util.h"
 #include "vpmu_format.h"
 #include "vpmufile.h"
 
@@ -36,19 +37,6 @@ static int at_end(const char *q, const char *eol)
     while (q < eol && *q == ' ')
         q++;
     return q >= eol;
-}
-
-static void *grow(void *arr, size_t *cap, size_t n, size_t sz)
-{
-    size_t nc;
-    void *q;
-    if (n < *cap)
-        return arr;
-    nc = *cap ? *cap * 2 : 16;
-    q = realloc(arr, nc * sz);
-    if (q)
-        *cap = nc;
-    return q;
 }
 
 int hpm__c2c_record(struct hpm_prof_records *r, const char *rec, size_t recn, const char *q,
@@ -92,7 +80,7 @@ int hpm__c2c_record(struct hpm_prof_records *r, const char *rec, size_t recn, co
         l.granule = (unsigned)granule;
         l.obj = (unsigned)obj;
         l.core = c->n_cores;
-        nl = grow(c->lines, &c->cap_lines, c->n_lines + 1, sizeof *nl);
+        nl = hpm__grow(c->lines, &c->cap_lines, c->n_lines + 1, sizeof *nl);
         if (!nl)
             return -2;
         c->lines = nl;
@@ -117,7 +105,7 @@ int hpm__c2c_record(struct hpm_prof_records *r, const char *rec, size_t recn, co
             (l->n_cores && c->cores[c->n_cores - 1].core >= core))
             return -1;
         x.core = (unsigned)core;
-        nc = grow(c->cores, &c->cap_cores, c->n_cores + 1, sizeof *nc);
+        nc = hpm__grow(c->cores, &c->cap_cores, c->n_cores + 1, sizeof *nc);
         if (!nc)
             return -2;
         c->cores = nc;
@@ -138,7 +126,7 @@ int hpm__c2c_thread(struct hpm_prof_c2c *c, const char *q, const char *eol)
         !vpmu_word_is(f, n, VPMU_THREAD_WORD_CORE) || number(&q, eol, 10, &core) ||
         !at_end(q, eol) || t > UINT32_MAX || core > UINT32_MAX)
         return 0; /* not this kind of thread record: the output parser's */
-    nt = grow(c->threads, &c->cap_threads, c->n_threads + 1, sizeof *nt);
+    nt = hpm__grow(c->threads, &c->cap_threads, c->n_threads + 1, sizeof *nt);
     if (!nt)
         return -2;
     c->threads = nt;
@@ -300,7 +288,7 @@ int hpm_c2c_report_add(struct hpm_c2c_report *c, const struct hpm_prof_records *
             c->quiet++;
             continue;
         }
-        ne = grow(c->e, &c->cap, c->n + 1, sizeof *ne);
+        ne = hpm__grow(c->e, &c->cap, c->n + 1, sizeof *ne);
         if (!ne)
             return -1;
         c->e = ne;

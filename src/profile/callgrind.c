@@ -17,6 +17,7 @@
  */
 #define _GNU_SOURCE /* strdup, strndup, O_CLOEXEC */
 #include "profile.h"
+#include "profile_util.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -25,14 +26,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
+int hpm_prof_callgrind_head(const char *head, size_t n)
 {
-    va_list ap;
-    if (!err || errlen == 0)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
+    (void)n;
+    return strncmp(head, "# callgrind format", 18) == 0 || strncmp(head, "version:", 8) == 0 ||
+           strncmp(head, "events:", 7) == 0 || strstr(head, "\nevents:") != NULL;
 }
 
 /* ---------------------------------------------------------------- writer */
@@ -395,7 +393,7 @@ int hpm_prof_read_callgrind(struct hpm_profile *p, const char *text, size_t len,
         if (n + 1 > line_cap) {
             char *nl = realloc(line, n + 1);
             if (!nl) {
-                set_err(err, errlen, "out of memory");
+                hpm__set_err(err, errlen, "out of memory");
                 goto done;
             }
             line = nl;
@@ -405,7 +403,7 @@ int hpm_prof_read_callgrind(struct hpm_profile *p, const char *text, size_t len,
         line[n] = 0;
         at = eol + 1;
         if (memchr(line, 0, n)) {
-            set_err(err, errlen, "line %u: a NUL byte", lineno);
+            hpm__set_err(err, errlen, "line %u: a NUL byte", lineno);
             goto done;
         }
         if (n && line[n - 1] == '\r')
@@ -419,14 +417,14 @@ int hpm_prof_read_callgrind(struct hpm_profile *p, const char *text, size_t len,
             uint64_t pos[2] = {0, 0}, *v;
             unsigned i;
             if (!have_events || !have_fn) {
-                set_err(err, errlen, "line %u: costs before events: and fn=", lineno);
+                hpm__set_err(err, errlen, "line %u: costs before events: and fn=", lineno);
                 goto done;
             }
             for (i = 0; i < npos; i++) {
                 while (*q == ' ' || *q == '\t')
                     q++;
                 if (parse_pos(&q, prev[i], &pos[i]) != 0) {
-                    set_err(err, errlen, "line %u: a malformed position", lineno);
+                    hpm__set_err(err, errlen, "line %u: a malformed position", lineno);
                     goto done;
                 }
                 prev[i] = pos[i];
@@ -446,8 +444,8 @@ int hpm_prof_read_callgrind(struct hpm_profile *p, const char *text, size_t len,
             }
             v = hpm_profile_values(p, p->n_kinds); /* freed with p */
             if (!v || parse_costs(q, v, p->n_kinds) != 0) {
-                set_err(err, errlen, "line %u: malformed costs (more than the %u events?)",
-                        lineno, p->n_kinds);
+                hpm__set_err(err, errlen, "line %u: malformed costs (more than the %u events?)",
+                             lineno, p->n_kinds);
                 goto done;
             }
             if (in_call) {
@@ -464,7 +462,7 @@ int hpm_prof_read_callgrind(struct hpm_profile *p, const char *text, size_t len,
                         size_t cap = f->cap_calls ? 2 * f->cap_calls : 8;
                         nc = realloc(f->calls, cap * sizeof *nc);
                         if (!nc) {
-                            set_err(err, errlen, "out of memory");
+                            hpm__set_err(err, errlen, "out of memory");
                             goto done;
                         }
                         f->calls = nc;
@@ -481,7 +479,7 @@ int hpm_prof_read_callgrind(struct hpm_profile *p, const char *text, size_t len,
                     size_t cap = f->cap_costs ? 2 * f->cap_costs : 8;
                     nc = realloc(f->costs, cap * sizeof *nc);
                     if (!nc) {
-                        set_err(err, errlen, "out of memory");
+                        hpm__set_err(err, errlen, "out of memory");
                         goto done;
                     }
                     f->costs = nc;
@@ -498,16 +496,16 @@ int hpm_prof_read_callgrind(struct hpm_profile *p, const char *text, size_t len,
             continue;
         }
         if (in_call) {
-            set_err(err, errlen, "line %u: calls= is not followed by its cost line", lineno);
+            hpm__set_err(err, errlen, "line %u: calls= is not followed by its cost line", lineno);
             goto done;
         }
         if (in_jump) {
-            set_err(err, errlen, "line %u: a jump is not followed by its position", lineno);
+            hpm__set_err(err, errlen, "line %u: a jump is not followed by its position", lineno);
             goto done;
         }
         if (starts(s, "version:")) {
             if (strtol(s + 8, NULL, 10) != 1) {
-                set_err(err, errlen, "line %u: not callgrind format version 1", lineno);
+                hpm__set_err(err, errlen, "line %u: not callgrind format version 1", lineno);
                 goto done;
             }
         } else if (starts(s, "creator:")) {
@@ -521,7 +519,7 @@ int hpm_prof_read_callgrind(struct hpm_profile *p, const char *text, size_t len,
             p->has_addr = strstr(s, "instr") != NULL || strstr(s, "addr") != NULL;
             npos = (unsigned)has_line + (unsigned)p->has_addr;
             if (npos == 0 || have_events) {
-                set_err(err, errlen, "line %u: unsupported positions", lineno);
+                hpm__set_err(err, errlen, "line %u: unsupported positions", lineno);
                 goto done;
             }
             if (!has_line)
@@ -529,24 +527,24 @@ int hpm_prof_read_callgrind(struct hpm_profile *p, const char *text, size_t len,
         } else if (starts(s, "events:")) {
             char *tok, *save = NULL;
             if (have_events) {
-                set_err(err, errlen, "line %u: events: twice", lineno);
+                hpm__set_err(err, errlen, "line %u: events: twice", lineno);
                 goto done;
             }
             for (tok = strtok_r(s + 7, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
                 if (p->n_kinds == HPM_PROF_KINDS_MAX) {
-                    set_err(err, errlen, "line %u: more than %d events", lineno,
-                            HPM_PROF_KINDS_MAX);
+                    hpm__set_err(err, errlen, "line %u: more than %d events", lineno,
+                                 HPM_PROF_KINDS_MAX);
                     goto done;
                 }
                 p->kinds[p->n_kinds] = strdup(tok);
                 if (!p->kinds[p->n_kinds]) {
-                    set_err(err, errlen, "out of memory");
+                    hpm__set_err(err, errlen, "out of memory");
                     goto done;
                 }
                 p->n_kinds++;
             }
             if (p->n_kinds == 0) {
-                set_err(err, errlen, "line %u: no events", lineno);
+                hpm__set_err(err, errlen, "line %u: no events", lineno);
                 goto done;
             }
             have_events = 1;
@@ -554,8 +552,8 @@ int hpm_prof_read_callgrind(struct hpm_profile *p, const char *text, size_t len,
             uint64_t v[HPM_PROF_KINDS_MAX];
             if (!have_events ||
                 parse_costs(s + (s[0] == 's' ? 8 : 7), v, p->n_kinds) != 0) {
-                set_err(err, errlen, "line %u: a malformed %s line", lineno,
-                        s[0] == 's' ? "summary:" : "totals:");
+                hpm__set_err(err, errlen, "line %u: a malformed %s line", lineno,
+                             s[0] == 's' ? "summary:" : "totals:");
                 goto done;
             }
             memcpy(p->totals, v, p->n_kinds * sizeof *v);
@@ -604,14 +602,14 @@ int hpm_prof_read_callgrind(struct hpm_profile *p, const char *text, size_t len,
             uint64_t pos[2] = {0, 0};
             unsigned i;
             if (!have_fn || !have_cfn || !have_events) {
-                set_err(err, errlen, "line %u: calls= without fn= and cfn=", lineno);
+                hpm__set_err(err, errlen, "line %u: calls= without fn= and cfn=", lineno);
                 goto done;
             }
             memset(&call, 0, sizeof call);
             errno = 0;
             call.count = strtoull(q, &e, 10);
             if (errno || e == q) {
-                set_err(err, errlen, "line %u: a malformed calls= line", lineno);
+                hpm__set_err(err, errlen, "line %u: a malformed calls= line", lineno);
                 goto done;
             }
             q = e;
@@ -621,7 +619,7 @@ int hpm_prof_read_callgrind(struct hpm_profile *p, const char *text, size_t len,
                 if (!*q)
                     break; /* the target position is optional */
                 if (parse_pos(&q, prev[i], &pos[i]) != 0) {
-                    set_err(err, errlen, "line %u: a malformed calls= position", lineno);
+                    hpm__set_err(err, errlen, "line %u: a malformed calls= position", lineno);
                     goto done;
                 }
             }
@@ -651,7 +649,7 @@ int hpm_prof_read_callgrind(struct hpm_profile *p, const char *text, size_t len,
             unsigned i;
             int cond = s[1] == 'c';
             if (!have_fn || !have_events) {
-                set_err(err, errlen, "line %u: a jump outside a function", lineno);
+                hpm__set_err(err, errlen, "line %u: a jump outside a function", lineno);
                 goto done;
             }
             memset(&jump, 0, sizeof jump);
@@ -699,18 +697,18 @@ int hpm_prof_read_callgrind(struct hpm_profile *p, const char *text, size_t len,
          * nothing the model keeps */
         continue;
     bad_name:
-        set_err(err, errlen, "line %u: a malformed or undefined compressed name", lineno);
+        hpm__set_err(err, errlen, "line %u: a malformed or undefined compressed name", lineno);
         goto done;
     bad_jump:
-        set_err(err, errlen, "line %u: a malformed jump", lineno);
+        hpm__set_err(err, errlen, "line %u: a malformed jump", lineno);
         goto done;
     }
     if (in_call || in_jump) {
-        set_err(err, errlen, "line %u: a call or jump is not followed by its line", lineno);
+        hpm__set_err(err, errlen, "line %u: a call or jump is not followed by its line", lineno);
         goto done;
     }
     if (!have_events) {
-        set_err(err, errlen, "no events: line (not a callgrind file?)");
+        hpm__set_err(err, errlen, "no events: line (not a callgrind file?)");
         goto done;
     }
     rc = 0;

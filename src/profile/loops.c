@@ -8,6 +8,7 @@
  * inclusive figure summed up the loop tree once.
  */
 #include "loops.h"
+#include "profile_util.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,16 +16,6 @@
 #include <string.h>
 
 #define NONE ((size_t)-1)
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    if (!err || errlen == 0)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 int hpm_loops_insn_kind(const struct hpm_profile *p)
 {
@@ -852,14 +843,14 @@ int hpm_loops_find(const struct hpm_profile *p, struct hpm_loops *out, char *err
     out->n_kinds = p->n_kinds;
     out->have_insns = ik >= 0;
     if (!p->has_addr) {
-        set_err(err, errlen,
-                "the profile has no instruction addresses (positions: line): loops need them "
-                "(hpm profile writes them; callgrind needs --dump-instr=yes)");
+        hpm__set_err(err, errlen,
+                     "the profile has no instruction addresses (positions: line): loops need them "
+                     "(hpm profile writes them; callgrind needs --dump-instr=yes)");
         return -1;
     }
     if (ik < 0) {
-        set_err(err, errlen, "the profile has no instruction count (INSTRUCTIONS or Ir): loops "
-                             "need it");
+        hpm__set_err(err, errlen,
+                     "the profile has no instruction count (INSTRUCTIONS or Ir): loops need it");
         return -1;
     }
     file_top = malloc((p->n_strs + 1) * sizeof *file_top);
@@ -898,7 +889,7 @@ oom:
     graph_free(&g);
     free(file_top);
     hpm_loops_free(out);
-    set_err(err, errlen, "out of memory");
+    hpm__set_err(err, errlen, "out of memory");
     return -1;
 }
 

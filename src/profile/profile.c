@@ -6,6 +6,7 @@
 #define _GNU_SOURCE /* strdup, strndup, O_CLOEXEC */
 #include "profile.h"
 #include "c2c_internal.h"
+#include "profile_util.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -15,34 +16,6 @@
 
 #include "vpmu_format.h"
 #include "vpmufile.h"
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    if (!err || errlen == 0)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
-static void *grow(void *p, size_t *cap, size_t need, size_t size)
-{
-    size_t n;
-    void *q;
-    if (need <= *cap)
-        return p;
-    n = *cap ? *cap : 16;
-    while (n < need) {
-        if (n > SIZE_MAX / 2 / size)
-            return NULL;
-        n *= 2;
-    }
-    q = realloc(p, n * size);
-    if (q)
-        *cap = n;
-    return q;
-}
 
 /* --------------------------------------------------------------- records */
 
@@ -82,7 +55,7 @@ static long values(const char **p, const char *end, struct hpm_prof_records *r, 
             return -1;
         seen[k] = lineno;
         if (r->n_kvs == *cap) {
-            struct hpm_prof_kv *nk = grow(r->kvs, cap, r->n_kvs + 1, sizeof *nk);
+            struct hpm_prof_kv *nk = hpm__grow(r->kvs, cap, r->n_kvs + 1, sizeof *nk);
             if (!nk)
                 return -1;
             r->kvs = nk;
@@ -106,229 +79,263 @@ uint64_t hpm_prof_records_value(const struct hpm_prof_records *r, size_t kv, uns
     return 0;
 }
 
+/* An object id of a record: 0 (none) or one a prof_object named. */
+static int obj_ok(const struct hpm_prof_records *r, uint64_t obj)
+{
+    return obj == 0 || (obj < r->n_objects && r->objects[obj].path);
+}
+
+/* Each record reader: 0, 1 malformed, -1 out of memory (or an error it
+ * said itself, rd->said). */
+static int rec_kind(struct hpm_prof_reader *rd, const char *q, const char *eol)
+{
+    struct hpm_prof_records *r = rd->r;
+    const char *name, *f;
+    size_t nn, n;
+    if (r->n_insns || r->n_arcs) {
+        hpm__set_err(rd->err, rd->errlen, "line %u: a kind after the costs", rd->lineno);
+        return rd->said = -1;
+    }
+    if (r->n_kinds == HPM_PROF_KINDS_MAX) {
+        hpm__set_err(rd->err, rd->errlen, "line %u: more than %d kinds", rd->lineno,
+                     HPM_PROF_KINDS_MAX);
+        return rd->said = -1;
+    }
+    if (!vpmu_field(&q, eol, &name, &nn) || !kind_name_ok(name, nn) ||
+        !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 10, &r->totals[r->n_kinds]) != 0)
+        return 1;
+    if (!(r->kinds[r->n_kinds] = strndup(name, nn)))
+        return 1;
+    r->n_kinds++;
+    return 0;
+}
+
+/* prof_object ID START END OFFSET PATH (the path the rest of the line: it
+ * may hold spaces). */
+static int rec_object(struct hpm_prof_reader *rd, const char *q, const char *eol)
+{
+    struct hpm_prof_records *r = rd->r;
+    struct hpm_prof_object o;
+    const char *f;
+    size_t n;
+    uint64_t id;
+    memset(&o, 0, sizeof o);
+    if (!vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 10, &id) != 0 || id == 0 ||
+        id > 1u << 20 || !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 16, &o.start) != 0 ||
+        !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 16, &o.end) != 0 ||
+        !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 16, &o.offset) != 0 || o.end < o.start)
+        return 1;
+    while (q < eol && *q == ' ')
+        q++;
+    if (q >= eol)
+        return 1;
+    if (id >= r->n_objects) {
+        struct hpm_prof_object *no =
+            hpm__grow(r->objects, &rd->cap_obj, (size_t)id + 1, sizeof *no);
+        if (!no)
+            return -1;
+        r->objects = no;
+        memset(no + r->n_objects, 0, ((size_t)id + 1 - r->n_objects) * sizeof *no);
+        r->n_objects = (unsigned)id + 1;
+    }
+    if (r->objects[id].path) {
+        hpm__set_err(rd->err, rd->errlen, "line %u: object %" PRIu64 " twice", rd->lineno, id);
+        return rd->said = -1;
+    }
+    if (!(o.path = strndup(q, (size_t)(eol - q))))
+        return -1;
+    r->objects[id] = o;
+    return 0;
+}
+
+/* The K:V values ending a record: where they begin in r->kvs, how many. */
+static int rec_values(struct hpm_prof_reader *rd, const char **q, const char *eol, size_t *kv,
+                      unsigned *n_kv)
+{
+    long nv;
+    *kv = rd->r->n_kvs;
+    nv = values(q, eol, rd->r, &rd->cap_kv, rd->seen, rd->lineno);
+    *n_kv = nv < 0 ? 0 : (unsigned)nv;
+    return nv < 0;
+}
+
+/* prof_insn ADDR OBJ K:V... */
+static int rec_insn(struct hpm_prof_reader *rd, const char *q, const char *eol)
+{
+    struct hpm_prof_records *r = rd->r;
+    struct hpm_prof_insn in, *ni;
+    const char *f;
+    size_t n;
+    uint64_t obj;
+    int bad;
+    memset(&in, 0, sizeof in);
+    if (!vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 16, &in.addr) != 0 ||
+        !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 10, &obj) != 0 || !obj_ok(r, obj))
+        return 1;
+    in.obj = (unsigned)obj;
+    bad = rec_values(rd, &q, eol, &in.kv, &in.n_kv);
+    if (!(ni = hpm__grow(r->insns, &rd->cap_insn, r->n_insns + 1, sizeof *ni)))
+        return -1;
+    r->insns = ni;
+    r->insns[r->n_insns++] = in;
+    return bad;
+}
+
+/* prof_call SITE TARGET CALLS K:V..., prof_call_in SOBJ TOBJ SITE TARGET
+ * CALLS K:V... (the objects first: a dlclose'd library's code and the
+ * next one's share addresses) */
+static int rec_call(struct hpm_prof_reader *rd, const char *q, const char *eol, int in)
+{
+    struct hpm_prof_records *r = rd->r;
+    struct hpm_prof_arc a, *na;
+    const char *f;
+    size_t n;
+    uint64_t so = 0, to = 0;
+    int bad;
+    memset(&a, 0, sizeof a);
+    if ((in && (!vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 10, &so) != 0 ||
+                !obj_ok(r, so) || !vpmu_field(&q, eol, &f, &n) ||
+                vpmu_number(f, n, 10, &to) != 0 || !obj_ok(r, to))) ||
+        !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 16, &a.site) != 0 ||
+        !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 16, &a.target) != 0 ||
+        !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 10, &a.calls) != 0)
+        return 1;
+    a.site_obj = (unsigned)so;
+    a.target_obj = (unsigned)to;
+    bad = rec_values(rd, &q, eol, &a.kv, &a.n_kv);
+    if (!(na = hpm__grow(r->arcs, &rd->cap_arc, r->n_arcs + 1, sizeof *na)))
+        return -1;
+    r->arcs = na;
+    r->arcs[r->n_arcs++] = a;
+    return bad;
+}
+
+/* prof_data KIND WHERE FROM OBJ BLOCKS BYTES K:V... */
+static int rec_data(struct hpm_prof_reader *rd, const char *q, const char *eol)
+{
+    struct hpm_prof_records *r = rd->r;
+    struct hpm_prof_data d, *nd;
+    const char *f, *k;
+    size_t n, kn;
+    uint64_t obj;
+    int bad;
+    memset(&d, 0, sizeof d);
+    if (!vpmu_field(&q, eol, &k, &kn) || kn >= sizeof d.kind || !vpmu_field(&q, eol, &f, &n) ||
+        vpmu_number(f, n, 16, &d.where) != 0 || !vpmu_field(&q, eol, &f, &n) ||
+        vpmu_number(f, n, 16, &d.from) != 0 || !vpmu_field(&q, eol, &f, &n) ||
+        vpmu_number(f, n, 10, &obj) != 0 || !obj_ok(r, obj) || !vpmu_field(&q, eol, &f, &n) ||
+        vpmu_number(f, n, 10, &d.blocks) != 0 || !vpmu_field(&q, eol, &f, &n) ||
+        vpmu_number(f, n, 10, &d.bytes) != 0)
+        return 1;
+    memcpy(d.kind, k, kn);
+    d.obj = (unsigned)obj;
+    bad = rec_values(rd, &q, eol, &d.kv, &d.n_kv);
+    if (!(nd = hpm__grow(r->data, &rd->cap_data, r->n_data + 1, sizeof *nd)))
+        return -1;
+    r->data = nd;
+    r->data[r->n_data++] = d;
+    return bad;
+}
+
+/* prof_jump SITE OBJ TARGET EXECUTED TAKEN */
+static int rec_jump(struct hpm_prof_reader *rd, const char *q, const char *eol)
+{
+    struct hpm_prof_records *r = rd->r;
+    struct hpm_prof_back b, *nb;
+    const char *f;
+    size_t n;
+    uint64_t obj;
+    memset(&b, 0, sizeof b);
+    if (!vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 16, &b.site) != 0 ||
+        !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 10, &obj) != 0 || !obj_ok(r, obj) ||
+        !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 16, &b.target) != 0 ||
+        !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 10, &b.executed) != 0 ||
+        !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 10, &b.taken) != 0 ||
+        b.taken > b.executed)
+        return 1;
+    if (!(nb = hpm__grow(r->backs, &rd->cap_back, r->n_backs + 1, sizeof *nb)))
+        return -1;
+    b.obj = (unsigned)obj;
+    r->backs = nb;
+    r->backs[r->n_backs++] = b;
+    return 0;
+}
+
+/* A prof_ record by its name; other prof_ records are a newer tool's,
+ * skipped. */
+static int rec_prof(struct hpm_prof_reader *rd, const struct vpmu_rec *l)
+{
+    const char *q = l->rest, *eol = l->end, *f = l->name;
+    size_t n = l->name_len;
+    int c;
+    if (vpmu_word_is(f, n, VPMU_REC_PROF_KIND))
+        return rec_kind(rd, q, eol);
+    if (vpmu_word_is(f, n, VPMU_REC_PROF_OBJECT))
+        return rec_object(rd, q, eol);
+    if (vpmu_word_is(f, n, VPMU_REC_PROF_INSN))
+        return rec_insn(rd, q, eol);
+    if (vpmu_word_is(f, n, VPMU_REC_PROF_CALL) || vpmu_word_is(f, n, VPMU_REC_PROF_CALL_IN))
+        return rec_call(rd, q, eol, vpmu_word_is(f, n, VPMU_REC_PROF_CALL_IN));
+    if (vpmu_word_is(f, n, VPMU_REC_PROF_DATA))
+        return rec_data(rd, q, eol);
+    if (vpmu_word_is(f, n, VPMU_REC_PROF_JUMP))
+        return rec_jump(rd, q, eol);
+    /* the contended lines (c2c.c) */
+    c = hpm__c2c_record(rd->r, f, n, q, eol);
+    return c == -2 ? -1 : c < 0;
+}
+
+static int prof_record(void *ctx, const struct vpmu_file *file, const struct vpmu_rec *l)
+{
+    struct hpm_prof_reader *rd = ctx;
+    int rc;
+    (void)file;
+    rd->lineno = (unsigned)l->lineno;
+    if (l->has_nul) {
+        hpm__set_err(rd->err, rd->errlen, "line %u: a NUL byte", rd->lineno);
+        return -1;
+    }
+    if (vpmu_rec_is(l, VPMU_REC_THREAD)) {
+        /* the threads' cores, for the c2c view (c2c.c) */
+        if (hpm__c2c_thread(&rd->r->c2c, l->rest, l->end) == 0)
+            return 0;
+        hpm__set_err(rd->err, rd->errlen, "out of memory");
+        return -1;
+    }
+    if (l->name_len < 5 || memcmp(l->name, "prof_", 5) != 0)
+        return 0;
+    rd->said = 0;
+    rc = rec_prof(rd, l);
+    if (rc > 0)
+        hpm__set_err(rd->err, rd->errlen, "line %u: a malformed %.*s record", rd->lineno,
+                     (int)l->name_len, l->name);
+    else if (rc < 0 && !rd->said)
+        hpm__set_err(rd->err, rd->errlen, "out of memory");
+    return rc ? -1 : 0;
+}
+
+void hpm_prof_reader_init(struct hpm_prof_reader *rd, struct hpm_prof_records *r, char *err,
+                          size_t errlen, struct vpmu_tool *t)
+{
+    memset(rd, 0, sizeof *rd);
+    memset(r, 0, sizeof *r);
+    rd->r = r;
+    rd->err = err;
+    rd->errlen = errlen;
+    memset(t, 0, sizeof *t);
+    t->record = prof_record;
+    t->ctx = rd;
+}
+
 int hpm_prof_records_parse(const char *text, size_t len, struct hpm_prof_records *r, char *err,
                            size_t errlen)
 {
-    struct vpmu_recs it;
-    struct vpmu_rec l;
-    int more;
-    size_t cap_obj = 0, cap_insn = 0, cap_arc = 0, cap_data = 0, cap_kv = 0, cap_back = 0;
-    unsigned lineno = 0, seen[HPM_PROF_KINDS_MAX];
-    memset(r, 0, sizeof *r);
-    memset(seen, 0, sizeof seen);
-    vpmu_recs_begin(&it, text, len);
-    while ((more = vpmu_recs_next(&it, &l)) != 0) {
-        const char *eol = l.end, *q = l.rest, *f = l.name, *rec;
-        size_t n = l.name_len, recn;
-        int bad = 0;
-        lineno = (unsigned)l.lineno;
-        if (more < 0) {
-            set_err(err, errlen, "line %u: a NUL byte", lineno);
-            goto fail;
-        }
-        if (n == 0)
-            continue;
-        if (vpmu_word_is(f, n, VPMU_REC_THREAD)) {
-            /* the threads' cores, for the c2c view (c2c.c) */
-            if (hpm__c2c_thread(&r->c2c, q, eol) != 0) {
-                set_err(err, errlen, "out of memory");
-                goto fail;
-            }
-            continue;
-        }
-        if (n < 5 || memcmp(f, "prof_", 5) != 0)
-            continue;
-        rec = f;
-        recn = n;
-        if (vpmu_word_is(f, n, VPMU_REC_PROF_KIND)) {
-            const char *name;
-            size_t nn;
-            if (r->n_insns || r->n_arcs) {
-                set_err(err, errlen, "line %u: a kind after the costs", lineno);
-                goto fail;
-            }
-            if (r->n_kinds == HPM_PROF_KINDS_MAX) {
-                set_err(err, errlen, "line %u: more than %d kinds", lineno, HPM_PROF_KINDS_MAX);
-                goto fail;
-            }
-            if (!vpmu_field(&q, eol, &name, &nn) || !kind_name_ok(name, nn) ||
-                !vpmu_field(&q, eol, &f, &n) ||
-                vpmu_number(f, n, 10, &r->totals[r->n_kinds]) != 0) {
-                bad = 1;
-            } else {
-                r->kinds[r->n_kinds] = strndup(name, nn);
-                if (!r->kinds[r->n_kinds])
-                    bad = 1;
-                else
-                    r->n_kinds++;
-            }
-        } else if (vpmu_word_is(f, n, VPMU_REC_PROF_OBJECT)) {
-            uint64_t id;
-            struct hpm_prof_object o;
-            memset(&o, 0, sizeof o);
-            if (!vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 10, &id) != 0 || id == 0 ||
-                id > 1u << 20 || !vpmu_field(&q, eol, &f, &n) ||
-                vpmu_number(f, n, 16, &o.start) != 0 || !vpmu_field(&q, eol, &f, &n) ||
-                vpmu_number(f, n, 16, &o.end) != 0 || !vpmu_field(&q, eol, &f, &n) ||
-                vpmu_number(f, n, 16, &o.offset) != 0 || o.end < o.start) {
-                bad = 1;
-            } else {
-                /* the path is the rest of the line (it may hold spaces) */
-                while (q < eol && *q == ' ')
-                    q++;
-                if (q >= eol) {
-                    bad = 1;
-                } else {
-                    if (id >= r->n_objects) {
-                        struct hpm_prof_object *no =
-                            grow(r->objects, &cap_obj, (size_t)id + 1, sizeof *no);
-                        if (!no) {
-                            set_err(err, errlen, "out of memory");
-                            goto fail;
-                        }
-                        r->objects = no;
-                        memset(no + r->n_objects, 0, ((size_t)id + 1 - r->n_objects) * sizeof *no);
-                        r->n_objects = (unsigned)id + 1;
-                    }
-                    if (r->objects[id].path) {
-                        set_err(err, errlen, "line %u: object %" PRIu64 " twice", lineno, id);
-                        goto fail;
-                    }
-                    o.path = strndup(q, (size_t)(eol - q));
-                    if (!o.path) {
-                        set_err(err, errlen, "out of memory");
-                        goto fail;
-                    }
-                    r->objects[id] = o;
-                }
-            }
-        } else if (vpmu_word_is(f, n, VPMU_REC_PROF_INSN)) {
-            struct hpm_prof_insn in;
-            uint64_t obj;
-            memset(&in, 0, sizeof in);
-            if (!vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 16, &in.addr) != 0 ||
-                !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 10, &obj) != 0 ||
-                (obj != 0 && (obj >= r->n_objects || !r->objects[obj].path))) {
-                bad = 1;
-            } else {
-                struct hpm_prof_insn *ni;
-                long nv;
-                in.obj = (unsigned)obj;
-                in.kv = r->n_kvs;
-                nv = values(&q, eol, r, &cap_kv, seen, lineno);
-                bad |= nv < 0;
-                in.n_kv = nv < 0 ? 0 : (unsigned)nv;
-                ni = grow(r->insns, &cap_insn, r->n_insns + 1, sizeof *ni);
-                if (!ni) {
-                    set_err(err, errlen, "out of memory");
-                    goto fail;
-                }
-                r->insns = ni;
-                r->insns[r->n_insns++] = in;
-            }
-        } else if (vpmu_word_is(f, n, VPMU_REC_PROF_CALL) ||
-                   vpmu_word_is(f, n, VPMU_REC_PROF_CALL_IN)) {
-            struct hpm_prof_arc a;
-            uint64_t so = 0, to = 0;
-            int in = vpmu_word_is(f, n, VPMU_REC_PROF_CALL_IN);
-            memset(&a, 0, sizeof a);
-            /* prof_call_in: the objects first (a dlclose'd library's code
-             * and the next one's share addresses) */
-            if ((in && (!vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 10, &so) != 0 ||
-                        (so != 0 && (so >= r->n_objects || !r->objects[so].path)) ||
-                        !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 10, &to) != 0 ||
-                        (to != 0 && (to >= r->n_objects || !r->objects[to].path)))) ||
-                !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 16, &a.site) != 0 ||
-                !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 16, &a.target) != 0 ||
-                !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 10, &a.calls) != 0) {
-                bad = 1;
-            } else {
-                struct hpm_prof_arc *na;
-                long nv;
-                a.site_obj = (unsigned)so;
-                a.target_obj = (unsigned)to;
-                a.kv = r->n_kvs;
-                nv = values(&q, eol, r, &cap_kv, seen, lineno);
-                bad |= nv < 0;
-                a.n_kv = nv < 0 ? 0 : (unsigned)nv;
-                na = grow(r->arcs, &cap_arc, r->n_arcs + 1, sizeof *na);
-                if (!na) {
-                    set_err(err, errlen, "out of memory");
-                    goto fail;
-                }
-                r->arcs = na;
-                r->arcs[r->n_arcs++] = a;
-            }
-        } else if (vpmu_word_is(f, n, VPMU_REC_PROF_DATA)) {
-            struct hpm_prof_data d;
-            uint64_t obj;
-            const char *k;
-            size_t kn;
-            memset(&d, 0, sizeof d);
-            if (!vpmu_field(&q, eol, &k, &kn) || kn >= sizeof d.kind ||
-                !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 16, &d.where) != 0 ||
-                !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 16, &d.from) != 0 ||
-                !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 10, &obj) != 0 ||
-                (obj != 0 && (obj >= r->n_objects || !r->objects[obj].path)) ||
-                !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 10, &d.blocks) != 0 ||
-                !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 10, &d.bytes) != 0) {
-                bad = 1;
-            } else {
-                struct hpm_prof_data *nd;
-                long nv;
-                memcpy(d.kind, k, kn);
-                d.obj = (unsigned)obj;
-                d.kv = r->n_kvs;
-                nv = values(&q, eol, r, &cap_kv, seen, lineno);
-                bad |= nv < 0;
-                d.n_kv = nv < 0 ? 0 : (unsigned)nv;
-                nd = grow(r->data, &cap_data, r->n_data + 1, sizeof *nd);
-                if (!nd) {
-                    set_err(err, errlen, "out of memory");
-                    goto fail;
-                }
-                r->data = nd;
-                r->data[r->n_data++] = d;
-            }
-        } else if (vpmu_word_is(f, n, VPMU_REC_PROF_JUMP)) {
-            struct hpm_prof_back b;
-            uint64_t obj;
-            memset(&b, 0, sizeof b);
-            if (!vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 16, &b.site) != 0 ||
-                !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 10, &obj) != 0 ||
-                (obj != 0 && (obj >= r->n_objects || !r->objects[obj].path)) ||
-                !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 16, &b.target) != 0 ||
-                !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 10, &b.executed) != 0 ||
-                !vpmu_field(&q, eol, &f, &n) || vpmu_number(f, n, 10, &b.taken) != 0 ||
-                b.taken > b.executed) {
-                bad = 1;
-            } else {
-                struct hpm_prof_back *nb = grow(r->backs, &cap_back, r->n_backs + 1, sizeof *nb);
-                if (!nb) {
-                    set_err(err, errlen, "out of memory");
-                    goto fail;
-                }
-                b.obj = (unsigned)obj;
-                r->backs = nb;
-                r->backs[r->n_backs++] = b;
-            }
-        } else {
-            /* the contended lines (c2c.c) */
-            int c = hpm__c2c_record(r, rec, recn, q, eol);
-            if (c == -2) {
-                set_err(err, errlen, "out of memory");
-                goto fail;
-            }
-            bad = c < 0;
-        }
-        /* other prof_ records: a newer tool's, skipped */
-        if (bad) {
-            set_err(err, errlen, "line %u: a malformed %.*s record", lineno, (int)recn, rec);
-            goto fail;
-        }
-    }
-    return 0;
-fail:
+    struct hpm_prof_reader rd;
+    struct vpmu_tool t;
+    const struct vpmu_tool *tools[1] = {&t};
+    hpm_prof_reader_init(&rd, r, err, errlen, &t);
+    if (vpmu_tools_walk(NULL, text, len, tools, 1) == 0)
+        return 0;
     hpm_prof_records_free(r);
     return -1;
 }
@@ -399,7 +406,7 @@ unsigned hpm_profile_str(struct hpm_profile *p, const char *s)
             return p->str_hash[j] - 1;
         j = (j + 1) & (p->str_hash_cap - 1);
     }
-    ns = grow(p->strs, &cap, (size_t)p->n_strs + 1, sizeof *ns);
+    ns = hpm__grow(p->strs, &cap, (size_t)p->n_strs + 1, sizeof *ns);
     if (!ns)
         abort();
     p->strs = ns;
@@ -448,7 +455,7 @@ unsigned hpm_profile_fn(struct hpm_profile *p, unsigned obj, unsigned file, unsi
             return p->fn_hash[j] - 1;
         j = (j + 1) & (p->fn_hash_cap - 1);
     }
-    nf = grow(p->fns, &p->cap_fns, p->n_fns + 1, sizeof *nf);
+    nf = hpm__grow(p->fns, &p->cap_fns, p->n_fns + 1, sizeof *nf);
     if (!nf)
         abort();
     p->fns = nf;
@@ -551,7 +558,7 @@ static struct hpm_prof_kv *sparse_values(struct hpm_profile *p, const struct hpm
 static void add_cost(struct hpm_prof_fn *f, uint64_t addr, unsigned file, unsigned line,
                      uint64_t *v, struct hpm_prof_kv *kv, unsigned n_kv)
 {
-    struct hpm_prof_cost *nc = grow(f->costs, &f->cap_costs, f->n_costs + 1, sizeof *nc);
+    struct hpm_prof_cost *nc = hpm__grow(f->costs, &f->cap_costs, f->n_costs + 1, sizeof *nc);
     if (!nc)
         abort();
     f->costs = nc;
@@ -593,7 +600,7 @@ void hpm_prof_add_values(uint64_t *to, const uint64_t *v, const struct hpm_prof_
 
 static void add_call(struct hpm_prof_fn *f, const struct hpm_prof_call *c)
 {
-    struct hpm_prof_call *nc = grow(f->calls, &f->cap_calls, f->n_calls + 1, sizeof *nc);
+    struct hpm_prof_call *nc = hpm__grow(f->calls, &f->cap_calls, f->n_calls + 1, sizeof *nc);
     if (!nc)
         abort();
     f->calls = nc;
@@ -818,13 +825,13 @@ static int add_records(struct hpm_profile *p, const struct hpm_prof_records *r,
         p->have_totals = 1;
     } else {
         if (p->n_kinds != r->n_kinds) {
-            set_err(err, errlen, "profiles of different events cannot be merged");
+            hpm__set_err(err, errlen, "profiles of different events cannot be merged");
             return -1;
         }
         for (k = 0; k < r->n_kinds; k++)
             if (strcmp(p->kinds[k], r->kinds[k]) != 0) {
-                set_err(err, errlen, "profiles of different events cannot be merged (%s, %s)",
-                        p->kinds[k], r->kinds[k]);
+                hpm__set_err(err, errlen, "profiles of different events cannot be merged (%s, %s)",
+                             p->kinds[k], r->kinds[k]);
                 return -1;
             }
     }
@@ -956,7 +963,7 @@ static int add_records(struct hpm_profile *p, const struct hpm_prof_records *r,
 void hpm_profile_add_jump(struct hpm_profile *p, unsigned f, const struct hpm_prof_jump *j)
 {
     struct hpm_prof_fn *fn = &p->fns[f];
-    struct hpm_prof_jump *nj = grow(fn->jumps, &fn->cap_jumps, fn->n_jumps + 1, sizeof *nj);
+    struct hpm_prof_jump *nj = hpm__grow(fn->jumps, &fn->cap_jumps, fn->n_jumps + 1, sizeof *nj);
     if (!nj)
         abort();
     fn->jumps = nj;
@@ -975,7 +982,7 @@ int hpm_prof_take_records(struct hpm_profile *p, struct hpm_prof_records *r,
     struct hpm_prof_kv **t;
     if (!r->kvs)
         return add_records(p, r, NULL, syms, err, errlen);
-    t = grow(p->taken, &p->cap_taken, p->n_taken + 1, sizeof *t);
+    t = hpm__grow(p->taken, &p->cap_taken, p->n_taken + 1, sizeof *t);
     if (!t)
         abort();
     p->taken = t;
@@ -1007,7 +1014,7 @@ int hpm_prof_add_data(struct hpm_profile *d, const struct hpm_prof_records *r,
         }
         d->n_kinds = k + 2;
     } else if (d->n_kinds != r->n_kinds + 2) {
-        set_err(err, errlen, "profiles of different events cannot be merged");
+        hpm__set_err(err, errlen, "profiles of different events cannot be merged");
         return -1;
     }
     d->has_addr = 1;

@@ -129,6 +129,24 @@ struct hpm_prof_records {
     struct hpm_prof_c2c c2c;
 };
 
+/* The records' handler of a session over the tool's output (vpmufile.h):
+ * one file's prof_* records (and its threads' cores) into r, other
+ * records skipped. */
+struct vpmu_tool;
+struct hpm_prof_reader {
+    struct hpm_prof_records *r;
+    size_t cap_obj, cap_insn, cap_arc, cap_data, cap_kv, cap_back;
+    unsigned lineno, seen[HPM_PROF_KINDS_MAX];
+    int said; /* the error is said (not out of memory, not malformed) */
+    char *err;
+    size_t errlen;
+};
+/* Makes *t the handler reading into r (zeroed here): a record that is
+ * malformed stops it with a message naming the line in err; r is then
+ * freed with hpm_prof_records_free. */
+void hpm_prof_reader_init(struct hpm_prof_reader *rd, struct hpm_prof_records *r, char *err,
+                          size_t errlen, struct vpmu_tool *t);
+
 /* Parses the prof_* records of a tool output file (other records are
  * skipped). 0, or -1 with a message naming the line. */
 int hpm_prof_records_parse(const char *text, size_t len, struct hpm_prof_records *r, char *err,
@@ -316,6 +334,9 @@ void hpm_c2c_report_free(struct hpm_c2c_report *c);
 /* ----------------------------------------------------------- callgrind */
 
 int hpm_prof_write_callgrind(const struct hpm_profile *p, FILE *f);
+/* Whether a file's first bytes are a profile in callgrind's format: it
+ * names its format or its events early (src/fileio's check of a head). */
+int hpm_prof_callgrind_head(const char *head, size_t n);
 /* Reads a callgrind format file (version 1): 0, or -1 with a message. */
 int hpm_prof_read_callgrind(struct hpm_profile *p, const char *text, size_t len, char *err,
                             size_t errlen);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fileio.h"
 #include "vpmu_format.h"
 
 void vpmu_recs_begin(struct vpmu_recs *it, const char *buf, size_t len)
@@ -29,8 +30,12 @@ int vpmu_recs_next(struct vpmu_recs *it, struct vpmu_rec *r)
     r->end = nl ? nl : it->end;
     r->terminated = nl != NULL;
     it->at = nl ? nl + 1 : it->end;
-    if (memchr(r->line, 0, (size_t)(r->end - r->line)))
+    r->has_nul = memchr(r->line, 0, (size_t)(r->end - r->line)) != NULL;
+    if (r->has_nul) {
+        r->name = r->rest = r->end;
+        r->name_len = 0;
         return -1;
+    }
     q = r->line;
     if (!vpmu_field(&q, r->end, &r->name, &r->name_len)) {
         r->name = r->end;
@@ -139,4 +144,127 @@ void vpmu_files_free(struct vpmu_file *files, size_t n)
     for (i = 0; i < n; i++)
         free(files[i].path);
     free(files);
+}
+
+/* ------------------------------------------------------------- session */
+
+struct vpmu_map {
+    struct hpm_file_map m;
+};
+
+int vpmu_session_open(struct vpmu_session *s, const char *dir)
+{
+    memset(s, 0, sizeof *s);
+    return vpmu_files_list(dir, &s->files, &s->n_files);
+}
+
+int vpmu_session_has_pid(const struct vpmu_session *s, uint64_t pid)
+{
+    size_t i;
+    for (i = 0; i < s->n_files; i++)
+        if (s->files[i].pid == pid)
+            return 1;
+    return 0;
+}
+
+/* A tool output file begins with its format line. */
+static int output_head(const char *head, size_t n)
+{
+    return n >= strlen(VPMU_FORMAT_MAGIC) + 1 &&
+           memcmp(head, VPMU_FORMAT_MAGIC " ", strlen(VPMU_FORMAT_MAGIC) + 1) == 0;
+}
+
+/* The tools still reading (failed[i] 0), handed one record. */
+static void walk_record(const struct vpmu_file *f, const struct vpmu_rec *r,
+                        const struct vpmu_tool *const *tools, unsigned n, unsigned char *out)
+{
+    unsigned i;
+    for (i = 0; i < n; i++)
+        if (!out[i] && tools[i]->record && tools[i]->record(tools[i]->ctx, f, r) != 0)
+            out[i] = 2;
+}
+
+/* out[i]: 0 reading, 1 left this file out, 2 failed. */
+static void walk(const struct vpmu_file *f, const char *buf, size_t len,
+                 const struct vpmu_tool *const *tools, unsigned n, unsigned char *out)
+{
+    struct vpmu_recs it;
+    struct vpmu_rec r;
+    int nul = memchr(buf, 0, len) != NULL;
+    unsigned i, reading = 0;
+    for (i = 0; i < n; i++) {
+        int b;
+        if (out[i])
+            continue;
+        b = tools[i]->file_begin ? tools[i]->file_begin(tools[i]->ctx, f, buf, len, nul) : 0;
+        out[i] = b < 0 ? 2 : b > 0 ? 1 : 0;
+        reading += !out[i];
+    }
+    vpmu_recs_begin(&it, buf, len);
+    while (reading) {
+        int more = vpmu_recs_next(&it, &r);
+        if (more == 0)
+            break;
+        walk_record(f, &r, tools, n, out);
+        if (more < 0)
+            break;
+    }
+    for (i = 0; i < n; i++) {
+        if (!out[i] && tools[i]->file_end && tools[i]->file_end(tools[i]->ctx, f) != 0)
+            out[i] = 2;
+        if (out[i] == 1)
+            out[i] = 0;
+    }
+}
+
+int vpmu_tools_walk(const struct vpmu_file *f, const char *buf, size_t len,
+                    const struct vpmu_tool *const *tools, unsigned n_tools)
+{
+    unsigned char out[16] = {0};
+    unsigned i;
+    if (n_tools > sizeof out)
+        return -1;
+    walk(f, buf, len, tools, n_tools, out);
+    for (i = 0; i < n_tools; i++)
+        if (out[i])
+            return -1;
+    return 0;
+}
+
+int vpmu_session_process(struct vpmu_session *s, uint64_t main_pid, int children,
+                         const struct vpmu_tool *const *tools, unsigned n_tools, char *err,
+                         size_t errlen)
+{
+    unsigned char out[16] = {0};
+    size_t i;
+    if (n_tools > sizeof out || !(s->maps = calloc(s->n_files ? s->n_files : 1, sizeof *s->maps))) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (i = 0; i < s->n_files; i++) {
+        const struct vpmu_file *f = &s->files[i];
+        struct hpm_file_map *m = &s->maps[s->n_maps].m;
+        char why[512];
+        if (!children && f->pid != main_pid)
+            continue;
+        /* 16 GiB: far beyond any output file (a profile's records are tens of MB) */
+        if (hpm_file_map(f->path, (size_t)1 << 34, output_head,
+                         "an output file of the virtual PMU", m, why, sizeof why) != 0) {
+            snprintf(err, errlen, "%s: %s", f->path, why);
+            return -1;
+        }
+        s->n_maps++;
+        walk(f, m->data, m->len, tools, n_tools, out);
+    }
+    return 0;
+}
+
+void vpmu_session_close(struct vpmu_session *s)
+{
+    size_t i;
+    for (i = 0; i < s->n_maps; i++)
+        hpm_file_unmap(&s->maps[i].m);
+    free(s->maps);
+    vpmu_files_free(s->files, s->n_files);
+    memset(s, 0, sizeof *s);
 }

@@ -2,10 +2,13 @@
 /*
  * vpmufile.h - the one reader of the virtual PMU's output (the format is
  * vpmu_format.h): a run's folder listed in one order, a file split into
- * records, a record's fields and numbers. hpm count (tools/hpm/vpmu_output.c,
- * count_procs.c), hpm profile (src/profile, tools/hpm/profile_cmd.c) and hpm
- * record (tools/hpm/record.c) read through it; what each record means stays
- * with its reader.
+ * records, a record's fields and numbers, and the session that reads a
+ * run's files once for every reader, as perf reads perf.data through
+ * perf_session and a struct perf_tool of handlers. hpm count's counts
+ * (tools/hpm/vpmu_output.c) and process tree (count_procs.c), its latency
+ * thresholds (latency.c), hpm profile's records (src/profile,
+ * tools/hpm/profile_cmd.c) and hpm record's samples (record.c) are
+ * handlers; what each record means stays with its handler.
  */
 #ifndef HPM_VPMUFILE_H
 #define HPM_VPMUFILE_H
@@ -26,6 +29,7 @@ struct vpmu_rec {
     size_t name_len;
     const char *rest; /* just after the name: vpmu_field reads on from here */
     int terminated;   /* 0: the file's last line, without a newline */
+    int has_nul;      /* the line holds a NUL byte (vpmu_recs_next said -1) */
 };
 
 /* Walks the lines of buf[0, len) (a file read whole or mapped). */
@@ -56,6 +60,31 @@ static inline int vpmu_field(const char **p, const char *end, const char **f, si
     *n = (size_t)(s - *f);
     *p = s;
     return 1;
+}
+
+/* The fields of [s, end) split at once, for records read by position:
+ * at most VPMU_FIELDS_MAX of them (n = VPMU_FIELDS_MAX + 1 when there are
+ * more). */
+#define VPMU_FIELDS_MAX 8
+struct vpmu_fields {
+    const char *f[VPMU_FIELDS_MAX];
+    size_t len[VPMU_FIELDS_MAX];
+    unsigned n;
+};
+
+static inline void vpmu_fields_split(const char *s, const char *end, struct vpmu_fields *v)
+{
+    const char *f;
+    size_t n;
+    v->n = 0;
+    while (vpmu_field(&s, end, &f, &n)) {
+        if (v->n == VPMU_FIELDS_MAX) {
+            v->n = VPMU_FIELDS_MAX + 1;
+            return;
+        }
+        v->f[v->n] = f;
+        v->len[v->n++] = n;
+    }
 }
 
 /* Whether the field [f, f + n) is word. */
@@ -146,5 +175,58 @@ int vpmu_file_name(const char *name, uint64_t *pid, uint32_t *seq);
 int vpmu_files_list(const char *dir, struct vpmu_file **files, size_t *n);
 
 void vpmu_files_free(struct vpmu_file *files, size_t n);
+
+/* ------------------------------------------------------------ session */
+
+/* A reader of the tool's output, as perf's struct perf_tool: called per
+ * file and per record. Any handler may be NULL. A handler that returns -1
+ * is left out for the rest of the session (it keeps its own reason in
+ * ctx); the others read on. */
+struct vpmu_tool {
+    /* A file is about to be read: 0 to take its records, 1 to leave this
+     * file out, -1 (failed). buf is the file's bytes, valid until the
+     * session is closed; nul: it holds a NUL byte (no text file). */
+    int (*file_begin)(void *ctx, const struct vpmu_file *f, const char *buf, size_t len,
+                      int nul);
+    /* One line of it (blank lines too; a line with a NUL byte, has_nul,
+     * is the last one handed): 0, or -1 (failed). r and the text it points to stay valid until the
+     * session is closed. */
+    int (*record)(void *ctx, const struct vpmu_file *f, const struct vpmu_rec *r);
+    /* After its last record: 0, or -1 (failed). */
+    int (*file_end)(void *ctx, const struct vpmu_file *f);
+    void *ctx;
+};
+
+/* A run's output folder: listed once, each file read once, its records
+ * split once and handed to every tool. */
+struct vpmu_session {
+    struct vpmu_file *files;
+    size_t n_files;
+    struct vpmu_map *maps; /* the files' bytes, one per file read */
+    size_t n_maps;
+};
+
+/* Lists dir: 0, or -1 with errno (the folder cannot be read, out of memory). */
+int vpmu_session_open(struct vpmu_session *s, const char *dir);
+
+/* Reads every file whose pid is main_pid (every file when children), in
+ * the folder's order, through the tools in order: 0; -1 when a file cannot
+ * be read (err: "PATH: why"; a file that is not the tool's output, by its
+ * first line, is one). */
+int vpmu_session_process(struct vpmu_session *s, uint64_t main_pid, int children,
+                         const struct vpmu_tool *const *tools, unsigned n_tools, char *err,
+                         size_t errlen);
+
+/* Whether the session has a file of pid. */
+int vpmu_session_has_pid(const struct vpmu_session *s, uint64_t pid);
+
+/* The files' bytes unmapped, the list freed. */
+void vpmu_session_close(struct vpmu_session *s);
+
+/* One file's bytes (f may be NULL: bytes of no folder) through the tools,
+ * as the session reads each file: 0, or -1 when a tool failed (it says
+ * why). */
+int vpmu_tools_walk(const struct vpmu_file *f, const char *buf, size_t len,
+                    const struct vpmu_tool *const *tools, unsigned n_tools);
 
 #endif

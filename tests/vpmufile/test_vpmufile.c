@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* vpmufile.unit: the tool output's record iterator, fields, numbers and
- * folder scan (src/vpmufile), and hpm_file_map (src/fileio). */
+/* vpmufile.unit: the tool output's record iterator, fields, numbers,
+ * folder scan and session (src/vpmufile), and hpm_file_map (src/fileio). */
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
@@ -212,6 +212,101 @@ static void mapped(void)
     free(text);
 }
 
+/* A handler that notes what it was handed. */
+struct seen {
+    char log[512];
+    int fail_at;           /* fail on this record number (1-based), 0 never */
+    unsigned n;
+    struct vpmu_rec kept;  /* the record named "keep" */
+};
+
+static int seen_begin(void *ctx, const struct vpmu_file *f, const char *buf, size_t len, int nul)
+{
+    struct seen *x = ctx;
+    size_t at = strlen(x->log);
+    (void)buf;
+    snprintf(x->log + at, sizeof x->log - at, "[%s %zu%s]", f->name, len, nul ? " nul" : "");
+    return 0;
+}
+
+static int seen_record(void *ctx, const struct vpmu_file *f, const struct vpmu_rec *r)
+{
+    struct seen *x = ctx;
+    size_t at = strlen(x->log);
+    (void)f;
+    if (++x->n == (unsigned)x->fail_at)
+        return -1;
+    if (vpmu_rec_is(r, "keep"))
+        x->kept = *r;
+    snprintf(x->log + at, sizeof x->log - at, "%.*s;", (int)r->name_len, r->name);
+    return 0;
+}
+
+static int seen_end(void *ctx, const struct vpmu_file *f)
+{
+    struct seen *x = ctx;
+    size_t at = strlen(x->log);
+    (void)f;
+    snprintf(x->log + at, sizeof x->log - at, "/");
+    return 0;
+}
+
+/* A run's folder read once by two handlers: in the folder's order, every
+ * record to each, a failed handler left out while the other reads on,
+ * the records' text kept until the session ends; without children only
+ * the program's files; a file that is not the tool's is an error. */
+static void session(void)
+{
+    char dir[] = "/tmp/hpm-vpmufile.XXXXXX", err[512];
+    struct vpmu_session s;
+    struct seen a, b;
+    struct vpmu_tool ta = {seen_begin, seen_record, seen_end, &a},
+                     tb = {seen_begin, seen_record, seen_end, &b};
+    const struct vpmu_tool *tools[2] = {&ta, &tb};
+    CHECK(mkdtemp(dir) != NULL);
+    write_file(dir, "vpmu.6.out", "hpm-vpmu 2\nkeep 6\n", 18);
+    write_file(dir, "vpmu.5.out", "hpm-vpmu 2\nb\n", 13);
+    write_file(dir, "vpmu.5.out.exec1", "hpm-vpmu 2\na\n", 13);
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    b.fail_at = 3;
+    CHECK(vpmu_session_open(&s, dir) == 0);
+    CHECK(vpmu_session_has_pid(&s, 5) && vpmu_session_has_pid(&s, 6) &&
+          !vpmu_session_has_pid(&s, 7));
+    CHECK(vpmu_session_process(&s, 5, 1, tools, 2, err, sizeof err) == 0);
+    CHECK_STR(a.log, "[vpmu.5.out.exec1 13]hpm-vpmu;a;/[vpmu.5.out 13]hpm-vpmu;b;/"
+                     "[vpmu.6.out 18]hpm-vpmu;keep;/");
+    CHECK_STR(b.log, "[vpmu.5.out.exec1 13]hpm-vpmu;a;/[vpmu.5.out 13]");
+    CHECK(a.kept.name && memcmp(a.kept.rest, " 6", 2) == 0);
+    vpmu_session_close(&s);
+    /* the program's files alone */
+    memset(&a, 0, sizeof a);
+    CHECK(vpmu_session_open(&s, dir) == 0);
+    CHECK(vpmu_session_process(&s, 6, 0, tools, 1, err, sizeof err) == 0);
+    CHECK_STR(a.log, "[vpmu.6.out 18]hpm-vpmu;keep;/");
+    vpmu_session_close(&s);
+    /* not the tool's output: refused, naming the file */
+    write_file(dir, "vpmu.6.out", "junk\n", 5);
+    CHECK(vpmu_session_open(&s, dir) == 0);
+    CHECK(vpmu_session_process(&s, 5, 1, tools, 1, err, sizeof err) == -1);
+    CHECK(strstr(err, "vpmu.6.out") && strstr(err, "not an output file of the virtual PMU"));
+    vpmu_session_close(&s);
+    /* one file's bytes, a NUL line handed last */
+    memset(&a, 0, sizeof a);
+    ta.file_begin = NULL;
+    CHECK(vpmu_tools_walk(NULL, "x\ny\0z\nw\n", 9, tools, 1) == 0);
+    CHECK_STR(a.log, "x;;/");
+    {
+        static const char *const names[] = {"vpmu.5.out", "vpmu.5.out.exec1", "vpmu.6.out"};
+        char path[600];
+        for (unsigned i = 0; i < 3; i++) {
+            snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+            CHECK(unlink(path) == 0);
+        }
+    }
+    CHECK(rmdir(dir) == 0);
+}
+
 int main(void)
 {
     records();
@@ -219,6 +314,7 @@ int main(void)
     names();
     folder();
     mapped();
+    session();
     if (failures)
         fprintf(stderr, "vpmufile.unit: %d failures\n", failures);
     return failures != 0;

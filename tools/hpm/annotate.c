@@ -75,14 +75,6 @@ static void annotate_table(struct annotate_opts *o, struct hpm_opt *t)
     memcpy(t, rows, sizeof rows);
 }
 
-/* A profile in callgrind's format names its format or its events early. */
-static int callgrind_head(const char *head, size_t n)
-{
-    (void)n;
-    return strncmp(head, "# callgrind format", 18) == 0 || strncmp(head, "version:", 8) == 0 ||
-           strncmp(head, "events:", 7) == 0 || strstr(head, "\nevents:") != NULL;
-}
-
 /* Profiles are tens of MB for large programs: 4 GiB is none of ours. */
 #define ANNOTATE_MAX_PROFILE ((size_t)4 << 30)
 /* Source files shown beside the costs: larger ones are not source. */
@@ -326,7 +318,7 @@ static void print_data_objects(const char *path, const char *event, long top)
         free(name);
         return; /* no data objects beside this profile */
     }
-    if (hpm_file_read(name, ANNOTATE_MAX_PROFILE, callgrind_head, "a profile in callgrind's format",
+    if (hpm_file_read(name, ANNOTATE_MAX_PROFILE, hpm_prof_callgrind_head, "a profile in callgrind's format",
                       &text, &len, err, sizeof err) != 0) {
         printf("\n(data objects: %s)\n", err);
         free(name);
@@ -428,7 +420,7 @@ static int annotate(const struct annotate_opts o, const char *path)
     uint64_t sum[HPM_PROF_KINDS_MAX], total;
     const uint64_t *tot;
 
-    if (hpm_file_read(path, ANNOTATE_MAX_PROFILE, callgrind_head,
+    if (hpm_file_read(path, ANNOTATE_MAX_PROFILE, hpm_prof_callgrind_head,
                       "a profile in callgrind's format", &text, &len, err, sizeof err) != 0) {
         fprintf(stderr, "hpm annotate: cannot read %s\n", err);
         return 1;

@@ -21,15 +21,6 @@ extern char **environ;
 
 const char *const baseline_default_limits[] = {"INSTRUCTIONS:+1%", "CYCLES:+1%", NULL};
 
-static const char *const *unstable;
-static unsigned n_unstable;
-
-void baseline_set_unstable(const char *const *kinds, unsigned n)
-{
-    unstable = kinds;
-    n_unstable = n;
-}
-
 /* The ELF file's GNU build-id as hex into out ("" without one), and, when
  * needed is not NULL, its DT_NEEDED names (at most max, malloc'd). */
 static void elf_facts(const char *path, char *out, size_t len, char **needed, unsigned *n_needed,
@@ -373,7 +364,7 @@ int baseline_check_before(const char *name, const char *machine_name, const char
  * status, with a message in err for GATE_NOT_COMPARABLE. */
 static int baseline_check(FILE *f, const char *name, const char *report_json, const char *profile,
                           const struct baseline_meta *m, const char *const *limits, unsigned n,
-                          char *err, size_t errlen)
+                          const struct baseline_unstable *unstable, char *err, size_t errlen)
 {
     static struct diff_limit l[256];
     char old[4200], label[300];
@@ -391,8 +382,8 @@ static int baseline_check(FILE *f, const char *name, const char *report_json, co
     snprintf(label, sizeof label, "baseline %s", name);
     d.old_name = label;
     d.new_name = "this run";
-    for (i = 0; i < n_unstable; i++)
-        if ((k = diff_kind(&d, unstable[i])) >= 0)
+    for (i = 0; unstable && i < unstable->n; i++)
+        if ((k = diff_kind(&d, unstable->kinds[i])) >= 0)
             d.unstable[k] = 1;
     nl = limits_parse(limits, n, NULL, 0, l, 256, err, errlen);
     if (n == 0) {
@@ -440,13 +431,14 @@ int baseline_limits_ok(const char *cmd, const char *const *limits, unsigned n_li
 
 int baseline_after_run(const char *cmd, const char *save, const char *check,
                        const char *const *limits, unsigned n_limits, const char *report_json,
-                       const char *profile, const struct baseline_meta *m)
+                       const char *profile, const struct baseline_meta *m,
+                       const struct baseline_unstable *unstable)
 {
     char err[1024];
     int rc = GATE_PASS;
     if (check) {
-        rc = baseline_check(stderr, check, report_json, profile, m, limits, n_limits, err,
-                            sizeof err);
+        rc = baseline_check(stderr, check, report_json, profile, m, limits, n_limits, unstable,
+                            err, sizeof err);
         if (rc == GATE_NOT_COMPARABLE)
             fprintf(stderr, "%s: %s\n", cmd, err);
     }

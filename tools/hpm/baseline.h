@@ -85,19 +85,24 @@ int baseline_check_before(const char *name, const char *machine_name, const char
                           int profile, const char *const *events, unsigned n_events,
                           const char *const *limits, unsigned n_limits, char *err, size_t errlen);
 
+/* Events that differ between identical runs (hpm count --repeat): limits
+ * on them are dropped from the gate, with a note. */
+struct baseline_unstable {
+    const char *const *kinds;
+    unsigned n;
+};
+
 /* After a run (its JSON report written to report_json; profile NULL for
  * hpm count): --save-baseline save (NULL: none) and --baseline check (NULL:
- * none) with the limits as given (KIND[@SCOPE]:LIMIT). Messages go to
- * stderr prefixed with cmd. Returns the gate's status (GATE_PASS,
- * GATE_REGRESSION, GATE_NOT_COMPARABLE; GATE_PASS without check) or
- * GATE_ERROR when the baseline could not be saved. */
+ * none) with the limits as given (KIND[@SCOPE]:LIMIT), the unstable events
+ * (NULL: none) not gated. Messages go to stderr prefixed with cmd. Returns
+ * the gate's status (GATE_PASS, GATE_REGRESSION, GATE_NOT_COMPARABLE;
+ * GATE_PASS without check) or GATE_ERROR when the baseline could not be
+ * saved. */
 int baseline_after_run(const char *cmd, const char *save, const char *check,
                        const char *const *limits, unsigned n_limits, const char *report_json,
-                       const char *profile, const struct baseline_meta *m);
-/* Events that differ between identical runs (hpm count --repeat): limits
- * on them are dropped from the gate, with a note. The names must live as
- * long as the process. */
-void baseline_set_unstable(const char *const *kinds, unsigned n);
+                       const char *profile, const struct baseline_meta *m,
+                       const struct baseline_unstable *unstable);
 /* Checks the limits' syntax before a run: 0, or 2 with a message. */
 int baseline_limits_ok(const char *cmd, const char *const *limits, unsigned n_limits);
 

@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE /* renameat2, RENAME_EXCHANGE */
 #include "baseline.h"
+#include "runner.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -150,20 +151,6 @@ static int remove_baseline_dir(const char *dir)
     return rmdir(dir);
 }
 
-static int mkdirs(const char *path)
-{
-    char buf[4096], *p;
-    snprintf(buf, sizeof buf, "%s", path);
-    for (p = buf + 1; *p; p++)
-        if (*p == '/') {
-            *p = 0;
-            if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-                return -1;
-            *p = '/';
-        }
-    return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
-}
-
 /* The new folder for dir: beside it (a rename stays on one file system),
  * hidden, made with mkdtemp. 0, or -1 with errno. */
 static int new_folder(const char *dir, char *tmp, size_t len)
@@ -175,7 +162,7 @@ static int new_folder(const char *dir, char *tmp, size_t len)
     snprintf(parent, sizeof parent, "%.*s", slash ? (int)(slash - dir) : 1, slash ? dir : ".");
     if (slash == dir)
         snprintf(parent, sizeof parent, "/");
-    if (mkdirs(parent) != 0)
+    if (runner_mkdirs(parent, 0755) != 0)
         return -1;
     if ((size_t)snprintf(tmp, len, "%s/.%s.hpm-save.XXXXXX", parent, slash ? slash + 1 : dir) >=
         len)

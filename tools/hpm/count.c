@@ -19,6 +19,11 @@
  * counters), `auto` (the default) perf_event when it provides every event
  * asked for with -e, else the virtual PMU. The one line hpm prints on
  * stderr and the report say which source counted.
+ *
+ * This file is count_execute (count_plan.h): a plan, built once from the
+ * options (count_plan.c), run to its report, with nothing kept between
+ * runs, so that --passes, --repeat, hpm roofline and hpm validate execute
+ * plans made from plans in this process.
  */
 #define _GNU_SOURCE /* wait4, syscall, mkdtemp */
 #include <ctype.h>
@@ -59,6 +64,8 @@
 #include "runner.h"
 #include "vpmu_output.h"
 #include "count_internal.h"
+#include "count_plan.h"
+#include "count_report_writer.h"
 
 const char *count_cmd_name = "hpm count";
 
@@ -67,9 +74,6 @@ const char *count_cmd_name = "hpm count";
 
 
 /* ------------------------------------------------------------ running */
-
-/* hpm record's additions to a profile run (count_hook.h) */
-static const struct count_hook *record_hook;
 
 /* runner_spec.take_view: the view an orphan killed by a signal left */
 static struct hpm_live *take_killed_view(pid_t pid, long long since)
@@ -119,14 +123,16 @@ static void take_children_views(void *ctx, pid_t program)
 /* One virtual-PMU run, start to end: its plan, the tool's command, what
  * hpm took as the tree ended, the counts and the report's inputs. */
 struct count_run {
+    const struct count_plan *p;
     enum count_mode mode;
-    int run_only, profile, hw, in_job;
+    int run_only, profile, hw, in_job, counted;
     const char *profile_out, *vg, *lib;
     char profile_default[64];
     struct count_opts o;
     struct hpm_machine m;
-    struct count_row *rows;
+    struct count_row rows[MAX_ROWS]; /* the plan's; the checks may drop some */
     unsigned n_rows, features;
+    struct count_lat lat; /* the plan's thresholds, counted as the output is read */
     char clamp_note[160], pmu[256], dir[4096], msrc[4200], mhash[24], err[512], job_dir[4096];
     char mpi_out[4200];
     struct mpi_rank_env rank_env;
@@ -135,25 +141,18 @@ struct count_run {
     struct reap_views early;
     struct runner_killed *taken;
     struct vpmu_output out;
+    struct vpmu_session session; /* the run's output, read once */
+    struct count_tree_reader tree_rd;
     struct count_tree tree;
+    struct profile_reader prof; /* hpm profile's handler (have_prof) */
+    int have_prof;
     struct count_report r;
     struct count_notes nb;
+    /* --repeat's events that differ between identical runs (not gated) */
+    char unstable[DIFF_MAX_KINDS][160];
+    const char *unstable_names[DIFF_MAX_KINDS];
+    struct baseline_unstable unstable_set;
 };
-
-/* Where the machine model came from, as the report says it. */
-static void machine_source(struct count_run *x)
-{
-    const struct count_opts *o = &x->o;
-    if (o->machine && strchr(o->machine, '/'))
-        snprintf(x->msrc, sizeof x->msrc, "%s", o->machine);
-    else if (strcmp(x->m.name, "host") == 0 || (o->machine && strcmp(o->machine, "host") == 0))
-        snprintf(x->msrc, sizeof x->msrc, "this host, from sysfs");
-    else if (o->machine && strstr(o->machine, ".machine"))
-        snprintf(x->msrc, sizeof x->msrc, "%s", o->machine);
-    else
-        snprintf(x->msrc, sizeof x->msrc, "%s/%s.machine", machine_arg_dir(),
-                 o->machine ? o->machine : HPM_DEFAULT_MACHINE);
-}
 
 /* Runs the tool's command and waits for the program (its tree unless
  * --no-children), printing -I's series meanwhile: the runner's status. */
@@ -164,6 +163,8 @@ static int spawn(struct count_run *x)
     struct progress bar;
     int rc;
     spec.argv = x->cmd.args;
+    spec.stdout_path = x->p->program_stdout;
+    spec.stderr_path = x->p->program_stderr;
     spec.env_name = "VALGRIND_LIB";
     spec.env_value = x->lib;
     spec.forward_signals = 1;
@@ -175,10 +176,12 @@ static int spawn(struct count_run *x)
     }
     memset(&watch, 0, sizeof watch);
     watch.o = &x->o;
-    progress_init(&bar, x->o.quiet || x->run_only || x->in_job ? PROGRESS_OFF
-                        : x->o.progress           ? PROGRESS_ON
-                                                  : PROGRESS_AUTO,
-                  NULL);
+    progress_init(&bar,
+                  (x->o.quiet && !x->p->progress_quiet_too) || x->run_only || x->in_job
+                      ? PROGRESS_OFF
+                  : x->o.progress ? PROGRESS_ON
+                                  : PROGRESS_AUTO,
+                  x->p->progress_name);
     if (x->o.interval_ms > 0) {
         spec.interval_ms = x->o.interval_ms;
         spec.on_interval = count_interval_tick;
@@ -206,14 +209,55 @@ static int spawn(struct count_run *x)
     return rc;
 }
 
-/* The tree's output files loaded, with the views of its killed processes
- * (those hpm took as it reaped: the program's children's and the
- * orphans'; the views they left in /dev/shm go). 0, 1 (no output at
- * all), or -1 with the reason in x->err. */
+/* The run's output read in one session (vpmufile.h), each file once, by
+ * every handler the run has: the tree's counts, the latency thresholds,
+ * hpm profile's records or hpm record's samples. 0, 1 (the program left
+ * no output), or -1 with the reason in x->err. */
+static int read_output(struct count_run *x)
+{
+    const struct vpmu_tool *tools[4];
+    struct vpmu_tool lat;
+    unsigned n = 0;
+    uint64_t pid = (uint64_t)x->res.pid;
+    int children = !x->o.no_children;
+    if (vpmu_session_open(&x->session, x->dir) != 0) {
+        snprintf(x->err, sizeof x->err, "%.400s: cannot read the folder", x->dir);
+        return -1;
+    }
+    if (!vpmu_session_has_pid(&x->session, pid))
+        return 1;
+    count_tree_reader_init(&x->tree_rd, &x->tree, pid, children);
+    tools[n++] = &x->tree_rd.tool;
+    if (x->lat.n) {
+        count_lat_tool(&x->lat, &lat);
+        tools[n++] = &lat;
+    }
+    if (x->mode == MODE_RECORD) {
+        if (x->p->hook->tool)
+            tools[n++] = x->p->hook->tool;
+    } else if (x->p->capture) {
+        /* a pass or a repeat: the counts alone */
+    } else if (x->profile) {
+        x->have_prof = 1;
+        if (profile_reader_init(&x->prof, cmd_name) != 0) {
+            snprintf(x->err, sizeof x->err, "out of memory");
+            return -1;
+        }
+        tools[n++] = &x->prof.tool;
+    }
+    if (vpmu_session_process(&x->session, pid, children, tools, n, x->err, sizeof x->err) != 0)
+        return -1;
+    return count_tree_finish(&x->tree_rd, &x->session, x->res.killed, x->res.n_killed, x->err,
+                             sizeof x->err);
+}
+
+/* The tree's output read, with the views of its killed processes (those
+ * hpm took as it reaped: the program's children's and the orphans'; the
+ * views they left in /dev/shm go). 0, 1 (no output at all), or -1 with
+ * the reason in x->err. */
 static int load_tree(struct count_run *x)
 {
-    int rc = count_tree_load(&x->tree, x->dir, (uint64_t)x->res.pid, !x->o.no_children,
-                             x->res.killed, x->res.n_killed, x->err, sizeof x->err);
+    int rc = read_output(x);
     if (rc == 0) {
         unsigned n_taken = x->res.n_killed + x->early.n;
         if (n_taken && (x->taken = malloc(n_taken * sizeof *x->taken))) {
@@ -289,7 +333,7 @@ static void build_report(struct count_run *x)
     if (x->clamp_note[0])
         r->notes[r->n_notes++] = x->clamp_note;
     count_add_notes(r, &x->nb, &x->o, (unsigned)x->m.hier.cores, &x->tree, &x->out, &x->res,
-                    x->rows, x->n_rows, x->dir);
+                    x->rows, x->n_rows, x->lat.n ? count_lat_note(&x->lat) : NULL);
 }
 
 /* The report written (a rank's result into its job's folder), then the
@@ -298,6 +342,8 @@ static void build_report(struct count_run *x)
 static int emit(struct count_run *x)
 {
     int rc, hpm_failed;
+    if (x->p->capture)
+        return x->r.exit_code; /* the caller reports */
     if (x->in_job) {
         /* a rank: its result (the JSON report) into the job's folder; the
          * rank that completes the job writes the aggregate */
@@ -320,8 +366,7 @@ static int emit(struct count_run *x)
     } else
         rc = count_write_report(&x->o, &x->r) == 0 ? x->r.exit_code : 1;
     if (x->mode == MODE_RECORD) {
-        if (record_hook->after(x->dir, (uint64_t)x->res.pid, !x->o.no_children,
-                               record_hook->ctx) != 0)
+        if (x->p->hook->after((uint64_t)x->res.pid, x->p->hook->ctx) != 0)
             rc = 1;
     } else if (x->profile) {
         if (!x->profile_out) {
@@ -329,8 +374,8 @@ static int emit(struct count_run *x)
                      (long)x->res.pid);
             x->profile_out = x->profile_default;
         }
-        if (profile_write(cmd_name, x->dir, (uint64_t)x->res.pid, !x->o.no_children, x->o.prog,
-                          x->o.prog_argc, x->m.name, x->profile_out, x->o.quiet) != 0)
+        if (profile_write(&x->prof, x->o.prog, x->o.prog_argc, x->m.name, x->profile_out,
+                          x->o.quiet) != 0)
             rc = 1;
     }
     /* a status other than the program's is hpm's own failure */
@@ -338,7 +383,7 @@ static int emit(struct count_run *x)
     if (!x->in_job && (x->o.save_baseline || x->o.baseline))
         rc = count_baseline_step(&x->o, &x->r, x->dir,
                                  x->mode == MODE_PROFILE ? x->profile_out : NULL, x->m.name,
-                                 x->cmd.wire, rc, hpm_failed);
+                                 x->cmd.wire, &x->unstable_set, rc, hpm_failed);
     return rc;
 }
 
@@ -364,6 +409,7 @@ static int finish(struct count_run *x)
     }
     if (count_check_counts(&x->out, x->rows, &x->n_rows, "the virtual PMU's output") != 0)
         return 1;
+    x->counted = 1;
     if (x->o.keep_output &&
         runner_write_output(cmd_name, x->o.keep_output, count_keep_output_to, &x->out))
         return 1;
@@ -371,39 +417,129 @@ static int finish(struct count_run *x)
     return emit(x);
 }
 
-/* Plan (count_front, count_prepare), the tool's command, the run, the
- * report. */
-static int count_or_run(int argc, char **argv, enum count_mode mode)
+/* The plan of one repeated run: PROGRAM as given, with the options that
+ * decide the counts (machine, events, --start, --no-children,
+ * --trace-children-skip), in this process, its output and hpm's messages
+ * kept from the user, its counts back to the caller. */
+static void repeat_plan(struct count_plan *q, const struct count_plan *p)
 {
-    static struct count_row rows[MAX_ROWS];
-    /* zeroed: every error path frees what it holds, made or not */
-    struct count_run *x = calloc(1, sizeof *x);
-    int rc;
-    if (!x) {
-        fprintf(stderr, "hpm: out of memory\n");
-        return 1;
+    *q = *p;
+    count_opts_init(&q->o);
+    q->o.machine = p->o.machine;
+    q->o.events = p->o.events;
+    q->o.start = p->o.start;
+    q->o.no_children = p->o.no_children;
+    q->o.trace_skip = p->o.trace_skip;
+    q->o.prog = p->o.prog;
+    q->o.prog_argc = p->o.prog_argc;
+    q->o.quiet = 1;
+    q->mode = MODE_COUNT;
+    q->profile_out = NULL;
+    q->hook = NULL;
+    q->capture = 1;
+    q->program_stdout = q->program_stderr = "/dev/null";
+    q->clamp_note[0] = 0; /* the run's own says it */
+}
+
+/* The events whose totals differ between two runs' counts (modeled ones:
+ * what the host measured differs anyway), each added to unstable once. */
+static void unstable_add(const struct count_plan *q, const struct vpmu_output *a,
+                         const struct vpmu_output *b, struct count_run *x)
+{
+    const char **unstable = x->unstable_names;
+    unsigned *n = &x->unstable_set.n;
+    char (*buf)[160] = x->unstable;
+    unsigned i, j;
+    for (i = 0; i < q->n_rows; i++) {
+        const struct count_row *row = &q->rows[i];
+        if (report_row_value_in(a, row) == report_row_value_in(b, row) ||
+            strcmp(report_row_source(hpm_catalog_kind(row->kind)), "measured") == 0)
+            continue;
+        for (j = 0; j < *n && strcmp(unstable[j], row->name) != 0; j++)
+            ;
+        if (j == *n && *n < DIFF_MAX_KINDS) {
+            snprintf(buf[*n], sizeof buf[0], "%s", row->name);
+            unstable[*n] = buf[*n];
+            (*n)++;
+        }
     }
-    x->mode = mode;
-    x->run_only = mode == MODE_RUN;
-    x->profile = mode == MODE_PROFILE || mode == MODE_RECORD;
-    x->rows = rows;
-    cmd_name = x->run_only             ? "hpm run"
-               : mode == MODE_RECORD ? "hpm record"
-               : x->profile          ? "hpm profile"
-                                     : "hpm count";
-    rc = count_front(argc, argv, x->run_only, x->profile, &x->o, &x->profile_out, rows);
-    if (rc == COUNT_GO)
-        rc = count_prepare(mode == MODE_COUNT, x->run_only, x->profile, argc, argv, &x->o, &x->m,
-                           &x->features, &x->rank_env, &x->in_job, x->job_dir,
-                           sizeof x->job_dir, x->clamp_note, sizeof x->clamp_note, rows,
-                           &x->n_rows, &x->vg, &x->lib);
-    if (rc != COUNT_GO)
-        goto done;
+}
+
+/* --repeat N: N runs of PROGRAM as given (repeat_plan), executed here,
+ * then the events whose totals differ between them: printed, and kept
+ * from the gate. 0, or 1 (a run could not be made). */
+static int repeat_runs(struct count_run *x)
+{
+    const struct count_plan *p = x->p;
+    struct count_plan *q = malloc(sizeof *q);
+    struct count_outcome first, next;
+    const unsigned *n_unstable = &x->unstable_set.n;
+    unsigned k;
+    long run;
+    int rc = 1;
+    memset(&first, 0, sizeof first);
+    if (!q)
+        return 1;
+    repeat_plan(q, p);
+    for (run = 0; run < p->o.repeat; run++) {
+        struct count_outcome *o = run ? &next : &first;
+        count_execute(q, o);
+        if (!o->have_counts) {
+            fprintf(stderr, "%s: --repeat: run %ld of %ld gave no report\n", cmd_name, run + 1,
+                    p->o.repeat);
+            goto out;
+        }
+        if (run) {
+            unstable_add(q, &first.out, &next.out, x);
+            vpmu_output_free(&next.out);
+        }
+    }
+    if (*n_unstable == 0) {
+        fprintf(stderr, "%s: --repeat %ld: every modeled count is the same in each run\n",
+                cmd_name, p->o.repeat);
+    } else {
+        fprintf(stderr, "%s: --repeat %ld: %u event%s differ between identical runs (the "
+                        "program is not deterministic; not gated):",
+                cmd_name, p->o.repeat, *n_unstable, *n_unstable == 1 ? "" : "s");
+        for (k = 0; k < *n_unstable; k++)
+            fprintf(stderr, " %s", x->unstable_names[k]);
+        fputc('\n', stderr);
+    }
+    rc = 0;
+out:
+    vpmu_output_free(&first.out);
+    free(q);
+    return rc;
+}
+
+/* The plan's program (found as a shell would) and the tool: COUNT_GO, or
+ * the exit status after a message. */
+static int find_program_and_tool(struct count_run *x)
+{
+    int said = 0, rc;
+    char found[4096];
+    rc = count_find_program(x->o.prog[0], &said, found, sizeof found);
+    if (said)
+        return rc;
+    if (rc == 127) {
+        fprintf(stderr, "%s: %s: command not found\n", cmd_name, x->o.prog[0]);
+        return 127;
+    }
+    if (rc == 126) {
+        fprintf(stderr, "%s: %s: not an executable file\n", cmd_name, x->o.prog[0]);
+        return 126;
+    }
+    return runner_find_tool(cmd_name, &x->vg, &x->lib) != 0 ? 1 : COUNT_GO;
+}
+
+/* The run itself: the tool's command, the program, the report. */
+static int run(struct count_run *x)
+{
+    int rc;
     /* live views whose tool was killed (SIGKILL leaves it no time to remove
      * its view) go now, as the folders of a killed hpm do */
     (void)hpm_live_list(NULL, 0, 1);
     x->hw = count_probe_pmu(x->pmu, sizeof x->pmu);
-    machine_source(x);
     if ((!x->run_only || getenv("HPM_RUN_VERBOSE")) && !x->o.quiet &&
         (!x->in_job || x->rank_env.rank == 0))
         /* why there is no hardware PMU is the report's "host PMU" line: said once */
@@ -411,42 +547,84 @@ static int count_or_run(int argc, char **argv, enum count_mode mode)
                 x->hw ? "; the hardware PMU counts with --pmu=perf" : "");
     if (x->clamp_note[0])
         fprintf(stderr, "hpm: note: %s\n", x->clamp_note);
-    rc = 1;
     if (runner_tmpdir("hpm-count", x->dir, sizeof x->dir) != 0) {
         fprintf(stderr, "%s: cannot create a temporary directory in %s: %s\n", cmd_name,
                 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
                 strerror(errno));
         x->dir[0] = 0;
-        goto done;
+        return 1;
     }
-    if (x->in_job && count_mpi_combine_setup(&x->o, rows, x->n_rows, x->dir, x->mpi_out,
+    if (x->in_job && count_mpi_combine_setup(&x->o, x->rows, x->n_rows, x->dir, x->mpi_out,
                                              sizeof x->mpi_out) != 0) {
         fprintf(stderr, "%s: out of memory\n", cmd_name);
-        goto done;
+        return 1;
     }
     x->cmd.vg = x->vg;
-    if (count_toolcmd_build(&x->cmd, &x->o, &x->m, rows, x->n_rows, x->dir, mode,
-                            mode == MODE_RECORD ? record_hook->tool_args : NULL) != 0) {
+    if (count_toolcmd_build(&x->cmd, &x->o, &x->m, x->rows, x->n_rows, x->dir, x->mode,
+                            x->lat.n != 0,
+                            x->mode == MODE_RECORD ? x->p->hook->tool_args : NULL) != 0) {
         fprintf(stderr, "%s: out of memory\n", cmd_name);
-        goto done;
+        return 1;
     }
     if (!x->in_job && (x->o.save_baseline || x->o.baseline) &&
-        (rc = count_baseline_before(&x->o, &x->m, x->features, rows, x->n_rows,
-                                    mode == MODE_PROFILE, x->cmd.wire)) != 0)
-        goto done;
-    rc = 1;
-    if (x->o.repeat > 1 && !x->run_only && mode != MODE_RECORD &&
-        count_repeat_runs(&x->o, x->dir) != 0)
-        goto done;
+        (rc = count_baseline_before(&x->o, &x->m, x->features, x->rows, x->n_rows,
+                                    x->mode == MODE_PROFILE, x->cmd.wire)) != 0)
+        return rc;
+    if (x->o.repeat > 1 && !x->run_only && x->mode != MODE_RECORD &&
+        repeat_runs(x) != 0)
+        return 1;
     if (spawn(x) != 0)
-        goto done;
+        return 1;
     if (x->run_only) /* the program's own status is all hpm run reports */
-        rc = WIFSIGNALED(x->res.status) ? 128 + WTERMSIG(x->res.status)
-                                        : WEXITSTATUS(x->res.status);
-    else
-        rc = finish(x);
-done:
+        return WIFSIGNALED(x->res.status) ? 128 + WTERMSIG(x->res.status)
+                                          : WEXITSTATUS(x->res.status);
+    return finish(x);
+}
+
+int count_execute(const struct count_plan *p, struct count_outcome *res)
+{
+    /* zeroed: every error path frees what it holds, made or not */
+    struct count_run *x = calloc(1, sizeof *x);
+    int rc;
+    if (res)
+        memset(res, 0, sizeof *res);
+    if (!x) {
+        fprintf(stderr, "hpm: out of memory\n");
+        return 1;
+    }
+    x->p = p;
+    x->unstable_set.kinds = x->unstable_names;
+    x->mode = p->mode;
+    x->run_only = p->mode == MODE_RUN;
+    x->profile = p->mode == MODE_PROFILE || p->mode == MODE_RECORD;
+    x->o = p->o;
+    x->m = p->m;
+    memcpy(x->rows, p->rows, p->n_rows * sizeof *p->rows);
+    x->n_rows = p->n_rows;
+    x->lat = p->lat;
+    x->features = p->features;
+    x->profile_out = p->profile_out;
+    x->in_job = p->in_job;
+    x->rank_env = p->rank_env;
+    snprintf(x->job_dir, sizeof x->job_dir, "%s", p->job_dir);
+    snprintf(x->clamp_note, sizeof x->clamp_note, "%s", p->clamp_note);
+    snprintf(x->msrc, sizeof x->msrc, "%s", p->machine_source);
+    rc = find_program_and_tool(x);
+    if (rc == COUNT_GO)
+        rc = run(x);
+    if (res) {
+        res->status = rc;
+        if (p->capture && x->counted) {
+            res->out = x->out; /* the counts move to the caller */
+            memset(&x->out, 0, sizeof x->out);
+            res->have_counts = 1;
+        }
+    }
     count_tree_free(&x->tree);
+    count_tree_reader_free(&x->tree_rd);
+    if (x->have_prof)
+        profile_reader_free(&x->prof);
+    vpmu_session_close(&x->session);
     vpmu_output_free(&x->out);
     if (x->dir[0])
         runner_rmdir(x->dir);
@@ -460,40 +638,3 @@ done:
     return rc;
 }
 
-int cmd_count(int argc, char **argv)
-{
-    return count_or_run(argc, argv, MODE_COUNT);
-}
-
-/*
- * hpm profile [count's options] [-o FILE] -- PROGRAM [ARGS]
- * Runs PROGRAM as hpm count does, with every counted event attributed to the
- * instruction that caused it (profile_cmd.c): prints the counts' report and
- * writes the profile in callgrind's format to FILE
- * [callgrind.out.hpm.PID].
- */
-int cmd_profile(int argc, char **argv)
-{
-    return count_or_run(argc, argv, MODE_PROFILE);
-}
-
-int count_record(int argc, char **argv, const struct count_hook *hook)
-{
-    int rc;
-    record_hook = hook;
-    rc = count_or_run(argc, argv, MODE_RECORD);
-    record_hook = NULL;
-    return rc;
-}
-
-/*
- * hpm run [--machine M] [-e EVENTS] [--start=no] -- PROGRAM [ARGS]
- * Runs PROGRAM (and every child it forks or execs) on the virtual PMU with
- * the events counting and prints nothing of its own: this is the
- * environment in which programs that read counters themselves (hpm.h,
- * libpapi) find the sim component. Exits with PROGRAM's status.
- */
-int cmd_run(int argc, char **argv)
-{
-    return count_or_run(argc, argv, MODE_RUN);
-}

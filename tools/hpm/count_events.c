@@ -121,13 +121,18 @@ int count_resolve_event(const char *name, const char *machine, unsigned cores,
     return 0;
 }
 
-/* Rows for the -e lists; without -e, every kind the machine provides. */
+/* Rows for the -e lists; without -e, every kind the machine provides. The
+ * latency thresholds among them go to lat (NULL: none kept). */
 int count_build_rows(const struct count_opts *o, const char *machine, unsigned cores,
-                      unsigned features, struct count_row *rows, unsigned *n)
+                      unsigned features, struct count_row *rows, unsigned *n,
+                      struct count_lat *lat)
 {
+    struct count_lat none;
     unsigned i, k;
     *n = 0;
-    count_lat_reset();
+    if (!lat)
+        lat = &none; /* the thresholds of a report of counts: counted already */
+    lat->n = 0;
     if (o->events.n == 0) {
         for (k = 0; k < HPM_K_COUNT; k++) {
             struct count_row r;
@@ -162,7 +167,7 @@ int count_build_rows(const struct count_opts *o, const char *machine, unsigned c
                 /* LOADS:ldlat=N, STORES:stlat=N: the latency histogram's
                  * count at or above N (a note), beside the kind's row */
                 char kind[16];
-                int lr = count_lat_parse(cmd_name, name, kind, sizeof kind);
+                int lr = count_lat_parse(lat, cmd_name, name, kind, sizeof kind);
                 if (lr < 0)
                     return 2;
                 if (lr > 0)

@@ -6,14 +6,20 @@
 
 #include <stdint.h>
 
+struct vpmu_tool;
+
 #define COUNT_HOOK_ARGS_MAX 8
 
 struct count_hook {
     /* more options for the tool, NULL-terminated (at most COUNT_HOOK_ARGS_MAX) */
     const char *tool_args[COUNT_HOOK_ARGS_MAX + 1];
-    /* after the counts' report: the tool's output files are in dir (main_pid's
-     * and, when children, every process's); 0 or -1 (the reason printed) */
-    int (*after)(const char *dir, uint64_t main_pid, int children, void *ctx);
+    /* a handler of the session that reads the run's output files once
+     * (vpmufile.h: the program's and, when children, every process's), or
+     * NULL */
+    const struct vpmu_tool *tool;
+    /* after the counts' report (main_pid: the program's process): 0 or -1
+     * (the reason printed) */
+    int (*after)(uint64_t main_pid, void *ctx);
     void *ctx;
 };
 

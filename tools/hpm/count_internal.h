@@ -2,8 +2,9 @@
 /*
  * count_internal.h - what the parts of hpm count share: its options, the
  * rows of its report, and each part's entry points (count.c runs the
- * program; count_opts.c, count_events.c, progfind.c, count_pmu.c,
- * count_output.c, count_mpi.c and count_repeat.c do the rest).
+ * program; count_plan.c, count_opts.c, count_events.c, progfind.c,
+ * count_pmu.c, count_output.c, count_mpi.c and count_baseline.c do the
+ * rest).
  */
 #ifndef HPM_TOOL_COUNT_INTERNAL_H
 #define HPM_TOOL_COUNT_INTERNAL_H
@@ -74,13 +75,17 @@ enum pmu_choice { PMU_AUTO = 0, PMU_PERF, PMU_VIRTUAL };
 #define HPM_MAX_THREADS_STR "4096" /* the tool's thread slots */
 
 void count_table(struct count_opts *o, struct hpm_opt *t);
+/* The options as the parser leaves them before it reads any. */
+void count_opts_init(struct count_opts *o);
 int count_usage_error(const char *fmt, const char *arg);
 int count_parse_opts(int argc, char **argv, struct count_opts *o);
 int count_add_row(struct count_row *rows, unsigned *n, const struct count_row *r);
 int count_resolve_event(const char *name, const char *machine, unsigned cores,
                          unsigned features, struct count_row *row);
+struct count_lat;
 int count_build_rows(const struct count_opts *o, const char *machine, unsigned cores,
-                      unsigned features, struct count_row *rows, unsigned *n);
+                      unsigned features, struct count_row *rows, unsigned *n,
+                      struct count_lat *lat);
 char *count_codes_arg(const struct count_opts *o, const struct count_row *rows, unsigned n);
 int count_check_counts(const struct vpmu_output *out, struct count_row *rows, unsigned *n,
                        const char *what);
@@ -101,7 +106,11 @@ int count_keep_output_to(FILE *f, void *ctx);
 int count_output_dir_ok(const char *path);
 const char *count_upc_write_note(const struct vpmu_output *out, char *buf, size_t len);
 void count_add_user_notes(struct count_report *r, const struct count_opts *o);
-int count_from_output(const struct count_opts *o, struct count_row *rows);
+int count_from_output(const struct count_opts *o);
+/* The report of counts in memory (what names them in messages), as
+ * --from-output reports a file's: 0, or the exit status. */
+int count_report_output(const struct count_opts *o, const struct vpmu_output *out,
+                        const char *what);
 int count_mpi_rank_setup(const struct count_opts *o, struct mpi_rank_env *e, char *dir,
                           size_t len);
 int count_mpi_node_setup(struct count_opts *o, struct hpm_machine *m);
@@ -109,13 +118,14 @@ int count_mpi_combine_setup(struct count_opts *o, const struct count_row *rows, 
                             const char *dir, char *out, size_t outlen);
 int count_mpi_combined(const struct count_opts *o, const struct count_report *r,
                        const char *dir);
-int count_repeat_runs(const struct count_opts *o, const char *dir);
 int count_baseline_before(const struct count_opts *o, const struct hpm_machine *m,
                           unsigned features, const struct count_row *rows, unsigned n_rows,
                           int profile, const char *wire);
+struct baseline_unstable;
 int count_baseline_step(const struct count_opts *o, const struct count_report *r,
                         const char *dir, const char *profile_path, const char *machine,
-                        const char *wire, int rc, int hpm_failed);
+                        const char *wire, const struct baseline_unstable *unstable, int rc,
+                        int hpm_failed);
 
 /* hpm count -I: the program's live view, read at every tick (the view
  * appears once the tool has started; after an exec the new image's view
@@ -145,7 +155,7 @@ struct count_toolcmd {
 };
 int count_toolcmd_build(struct count_toolcmd *t, const struct count_opts *o,
                         const struct hpm_machine *m, const struct count_row *rows,
-                        unsigned n_rows, const char *dir, enum count_mode mode,
+                        unsigned n_rows, const char *dir, enum count_mode mode, int lat_hist,
                         const char *const *hook_args);
 void count_toolcmd_free(struct count_toolcmd *t);
 
@@ -173,17 +183,10 @@ void count_order_notes(struct count_report *r, struct count_notes *nb,
 void count_add_notes(struct count_report *r, struct count_notes *nb, const struct count_opts *o,
                      unsigned cores, struct count_tree *tree, const struct vpmu_output *out,
                      const struct runner_result *res, const struct count_row *rows,
-                     unsigned n_rows, const char *dir);
+                     unsigned n_rows, const char *lat_note);
 
-/* count_plan.c: COUNT_GO when the virtual PMU runs the program, else the
- * exit status (perf_event's run and --from-output end in count_front). */
+/* count_plan.c (count_plan.h): a plan is ready for count_execute, else an
+ * exit status is returned */
 #define COUNT_GO (-1000)
-int count_front(int argc, char **argv, int run_only, int profile, struct count_opts *o,
-                const char **profile_out, struct count_row *rows);
-int count_prepare(int count_mode, int run_only, int profile, int argc, char **argv,
-                  struct count_opts *o, struct hpm_machine *m, unsigned *features,
-                  struct mpi_rank_env *rank_env, int *in_job, char *job_dir, size_t job_len,
-                  char *clamp_note, size_t clamp_len, struct count_row *rows, unsigned *n_rows,
-                  const char **vg, const char **lib);
 
 #endif

@@ -198,7 +198,7 @@ static void tree_notes(struct count_report *r, struct count_notes *nb,
 void count_add_notes(struct count_report *r, struct count_notes *nb, const struct count_opts *o,
                      unsigned cores, struct count_tree *tree, const struct vpmu_output *out,
                      const struct runner_result *res, const struct count_row *rows,
-                     unsigned n_rows, const char *dir)
+                     unsigned n_rows, const char *lat_note)
 {
     program_notes(r, nb, cores, tree, out, res);
     tree_notes(r, nb, o, tree, res, rows, n_rows);
@@ -216,10 +216,7 @@ void count_add_notes(struct count_report *r, struct count_notes *nb, const struc
                  "running are not counted");
         r->notes[r->n_notes++] = nb->left;
     }
-    if (count_lat_n() && r->n_notes < COUNT_MAX_NOTES) {
-        const char *ln = count_lat_note(dir, (uint64_t)res->pid, !o->no_children);
-        if (ln)
-            r->notes[r->n_notes++] = ln;
-    }
+    if (lat_note && r->n_notes < COUNT_MAX_NOTES)
+        r->notes[r->n_notes++] = lat_note;
     count_add_user_notes(r, o);
 }

@@ -231,12 +231,17 @@ int count_usage_error(const char *fmt, const char *arg)
     return hpm_opt_error(cmd_name, t, count_synopsis, count_footer, fmt, arg);
 }
 
+void count_opts_init(struct count_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->start = 1;
+}
+
 int count_parse_opts(int argc, char **argv, struct count_opts *o)
 {
     struct hpm_opt t[COUNT_OPTIONS];
     int rc, first;
-    memset(o, 0, sizeof *o);
-    o->start = 1;
+    count_opts_init(o);
     count_table(o, t);
     rc = hpm_opt_parse(cmd_name, t, count_synopsis, count_footer, argc, argv, &first);
     if (rc)

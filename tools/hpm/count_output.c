@@ -93,55 +93,70 @@ void count_add_user_notes(struct count_report *r, const struct count_opts *o)
         r->notes[r->n_notes++] = o->notes.v[i];
 }
 
-/* Report an existing tool output file (--from-output). */
-int count_from_output(const struct count_opts *o, struct count_row *rows)
+int count_report_output(const struct count_opts *o, const struct vpmu_output *out,
+                        const char *what)
 {
-    struct vpmu_output out;
+    struct count_row *rows = calloc(MAX_ROWS, sizeof *rows);
     struct count_report r;
     static struct count_notes nb; /* outlives the report */
-    char err[512], upc_note[200], idle_note[1024];
+    char upc_note[200], idle_note[1024];
     unsigned n = 0;
+    int rc;
+    if (!rows) {
+        fprintf(stderr, "%s: out of memory\n", cmd_name);
+        return 1;
+    }
+    if (o->events.n) {
+        /* the file's cores; every feature, since the file holds what was counted */
+        unsigned cores = out->cores > HPM_CAT_MAX_CORES ? HPM_CAT_MAX_CORES : out->cores;
+        rc = count_build_rows(o, out->machine, cores, ~0u, rows, &n, NULL);
+        if (rc == 0 && count_check_counts(out, rows, &n, what) != 0)
+            rc = 2;
+        if (rc) {
+            free(rows);
+            return rc;
+        }
+    } else {
+        n = count_rows_from_output(out, rows, MAX_ROWS);
+    }
+    memset(&r, 0, sizeof r);
+    r.out = out;
+    r.rows = rows;
+    r.n_rows = n;
+    if (count_upc_write_note(out, upc_note, sizeof upc_note))
+        r.notes[r.n_notes++] = upc_note;
+    if (vpmu_output_mpx_idle_note(out, idle_note, sizeof idle_note))
+        r.notes[r.n_notes++] = idle_note;
+    count_order_notes(&r, &nb, out);
+    r.per_core = o->per_core;
+    r.per_thread = o->per_thread;
+    r.machine_source = NULL;
+    if (out->exit_kind == VPMU_EXIT_SIGNAL) {
+        r.exit_signal = out->exit_value;
+        r.exit_code = out->exit_value > 0 ? 128 + out->exit_value : 128;
+        r.notes[r.n_notes++] = "program killed by a signal; counts up to that point";
+    } else {
+        r.exit_status = out->exit_value;
+        r.exit_code = out->exit_value & 0xff;
+    }
+    count_add_user_notes(&r, o);
+    rc = count_write_report(o, &r) == 0 ? r.exit_code : 1;
+    free(rows);
+    return rc;
+}
+
+/* Report an existing tool output file (--from-output). */
+int count_from_output(const struct count_opts *o)
+{
+    struct vpmu_output out;
+    char err[512];
     int rc;
     if (vpmu_output_load(&out, o->from_output, err, sizeof err) != 0) {
         fprintf(stderr, "%s: %s\n", cmd_name, err);
         vpmu_output_free(&out);
         return 1;
     }
-    if (o->events.n) {
-        /* the file's cores; every feature, since the file holds what was counted */
-        unsigned cores = out.cores > HPM_CAT_MAX_CORES ? HPM_CAT_MAX_CORES : out.cores;
-        rc = count_build_rows(o, out.machine, cores, ~0u, rows, &n);
-        if (rc == 0 && count_check_counts(&out, rows, &n, o->from_output) != 0)
-            rc = 2;
-        if (rc) {
-            vpmu_output_free(&out);
-            return rc;
-        }
-    } else {
-        n = count_rows_from_output(&out, rows, MAX_ROWS);
-    }
-    memset(&r, 0, sizeof r);
-    r.out = &out;
-    r.rows = rows;
-    r.n_rows = n;
-    if (count_upc_write_note(&out, upc_note, sizeof upc_note))
-        r.notes[r.n_notes++] = upc_note;
-    if (vpmu_output_mpx_idle_note(&out, idle_note, sizeof idle_note))
-        r.notes[r.n_notes++] = idle_note;
-    count_order_notes(&r, &nb, &out);
-    r.per_core = o->per_core;
-    r.per_thread = o->per_thread;
-    r.machine_source = NULL;
-    if (out.exit_kind == VPMU_EXIT_SIGNAL) {
-        r.exit_signal = out.exit_value;
-        r.exit_code = out.exit_value > 0 ? 128 + out.exit_value : 128;
-        r.notes[r.n_notes++] = "program killed by a signal; counts up to that point";
-    } else {
-        r.exit_status = out.exit_value;
-        r.exit_code = out.exit_value & 0xff;
-    }
-    count_add_user_notes(&r, o);
-    rc = count_write_report(o, &r) == 0 ? r.exit_code : 1;
+    rc = count_report_output(o, &out, o->from_output);
     vpmu_output_free(&out);
     return rc;
 }

@@ -9,7 +9,6 @@
 #include <sys/types.h>
 
 #include "live.h"
-#include "fileio.h"
 #include "vpmu_format.h"
 #include "vpmufile.h"
 
@@ -53,66 +52,33 @@ static void free_proc(struct count_proc *p)
 
 /* ------------------------------------------------------------------------
  * The tool's process-tree records (vpmu_format.h: reaped, exec_native),
- * which the output parser skips
+ * which the counts' handler skips
  * ---------------------------------------------------------------------- */
 
-struct reaped {
+struct count_reaped {
     uint64_t pid, reaper; /* reaper 0: hpm (an orphan of the tree) */
     int sig;
 };
 
-struct tree_extra {
-    struct reaped *reaped;
-    size_t n_reaped, cap_reaped;
-};
-
-/* Scans one file for the records; *native gets an exec_native's program
- * (a segment's). 0, or -1 out of memory. */
-static int scan_extra(const char *path, uint64_t pid, struct tree_extra *x, char **native)
+/* reaped PID signal N: a child its tool saw killed. 0, or -1 out of memory. */
+static int rec_reaped(struct count_tree_reader *x, uint64_t pid, const struct vpmu_rec *r)
 {
-    struct hpm_file_map m;
-    struct vpmu_recs it;
-    struct vpmu_rec r;
-    char err[8];
-    int rc = 0;
-    if (hpm_file_map(path, (size_t)1 << 34, NULL, NULL, &m, err, sizeof err) != 0)
-        return 0; /* vpmu_output_load says what is wrong with it */
-    vpmu_recs_begin(&it, m.data, m.len);
-    while (rc == 0 && vpmu_recs_next(&it, &r) > 0) {
-        if (vpmu_rec_is(&r, VPMU_REC_REAPED)) {
-            /* reaped PID signal N */
-            const char *q = r.rest, *f;
-            size_t n;
-            uint64_t rp, sig;
-            if (!vpmu_field(&q, r.end, &f, &n) || vpmu_number(f, n, 10, &rp) != 0 ||
-                !vpmu_field(&q, r.end, &f, &n) || !vpmu_word_is(f, n, VPMU_EXIT_WORD_SIGNAL) ||
-                !vpmu_field(&q, r.end, &f, &n) || vpmu_number(f, n, 10, &sig) != 0 ||
-                vpmu_field(&q, r.end, &f, &n) || rp == 0 || sig == 0 || sig >= 128)
-                continue;
-            if (x->n_reaped == x->cap_reaped) {
-                size_t nc = x->cap_reaped ? 2 * x->cap_reaped : 8;
-                struct reaped *nr = realloc(x->reaped, nc * sizeof *nr);
-                if (!nr) {
-                    rc = -1;
-                    break;
-                }
-                x->reaped = nr;
-                x->cap_reaped = nc;
-            }
-            x->reaped[x->n_reaped].pid = rp;
-            x->reaped[x->n_reaped].reaper = pid;
-            x->reaped[x->n_reaped].sig = (int)sig;
-            x->n_reaped++;
-        } else if (vpmu_rec_is(&r, VPMU_REC_EXEC_NATIVE) && r.rest + 1 < r.end &&
-                   r.rest[0] == ' ') {
-            /* the program's path: the rest of the line after one space */
-            free(*native);
-            if (!(*native = strndup(r.rest + 1, (size_t)(r.end - r.rest - 1))))
-                rc = -1;
-        }
-    }
-    hpm_file_unmap(&m);
-    return rc;
+    const char *q = r->rest, *f;
+    size_t n;
+    uint64_t rp, sig;
+    struct count_reaped *nr;
+    if (!vpmu_field(&q, r->end, &f, &n) || vpmu_number(f, n, 10, &rp) != 0 ||
+        !vpmu_field(&q, r->end, &f, &n) || !vpmu_word_is(f, n, VPMU_EXIT_WORD_SIGNAL) ||
+        !vpmu_field(&q, r->end, &f, &n) || vpmu_number(f, n, 10, &sig) != 0 ||
+        vpmu_field(&q, r->end, &f, &n) || rp == 0 || sig == 0 || sig >= 128)
+        return 0;
+    if (!(nr = realloc(x->reaped, (x->n_reaped + 1) * sizeof *nr)))
+        return -1;
+    x->reaped = nr;
+    nr[x->n_reaped].pid = rp;
+    nr[x->n_reaped].reaper = pid;
+    nr[x->n_reaped++].sig = (int)sig;
+    return 0;
 }
 
 static int cmp_proc_pid(const void *a, const void *b)
@@ -142,198 +108,284 @@ static int native_add(struct count_tree *t, const char *path)
     return 0;
 }
 
-/* Loads files[0..n) (one process: its segments in order, then maybe its
- * final file) into p. */
-static int load_proc(struct count_proc *p, const struct vpmu_file *files, unsigned n, char *err,
-                     size_t errlen)
+/* One process from its files' parts (its segments in order, then maybe
+ * its final file). */
+static int load_proc(struct count_proc *p, const struct count_tree_part *parts, unsigned n,
+                     char *err, size_t errlen)
 {
-    struct vpmu_output *parts = calloc(n, sizeof *parts);
-    const struct vpmu_output *last;
-    char perr[512];
     unsigned i;
-    int rc = -1;
     memset(p, 0, sizeof *p);
-    p->pid = files[0].pid;
-    p->complete = files[n - 1].seq == VPMU_FILE_FINAL;
-    p->commands = calloc(n, sizeof *p->commands);
-    if (!parts || !p->commands) {
-        snprintf(err, errlen, "out of memory");
-        goto out;
-    }
+    p->pid = parts[0].f->pid;
+    p->complete = parts[n - 1].f->seq == VPMU_FILE_FINAL;
+    if (!(p->commands = calloc(n, sizeof *p->commands)))
+        goto oom;
     for (i = 0; i < n; i++) {
-        if (vpmu_output_load(&parts[i], files[i].path, perr, sizeof perr) != 0) {
-            snprintf(err, errlen, "%s: %s", files[i].path, perr);
-            goto out;
+        const struct vpmu_file *f = parts[i].f;
+        if ((parts[i].out.exit_kind == VPMU_EXIT_EXEC) != (f->seq != VPMU_FILE_FINAL)) {
+            snprintf(err, errlen, "%s: %s", f->path,
+                     f->seq != VPMU_FILE_FINAL ? "an exec segment without 'exit exec'"
+                                               : "'exit exec' in a final file");
+            return -1;
         }
-        if ((parts[i].exit_kind == VPMU_EXIT_EXEC) != (files[i].seq != VPMU_FILE_FINAL)) {
-            snprintf(err, errlen, "%s: %s", files[i].path,
-                     files[i].seq != VPMU_FILE_FINAL ? "an exec segment without 'exit exec'"
-                                                : "'exit exec' in a final file");
-            goto out;
-        }
-        p->commands[i] = strdup(parts[i].command ? parts[i].command : "?");
-        if (!p->commands[i]) {
-            snprintf(err, errlen, "out of memory");
-            goto out;
-        }
+        if (!(p->commands[i] = strdup(parts[i].out.command ? parts[i].out.command : "?")))
+            goto oom;
         p->n_commands++;
     }
     /* the last part describes the process: the image it ended in, its exit */
-    last = &parts[n - 1];
-    if (init_like(&p->out, last) != 0) {
-        snprintf(err, errlen, "out of memory");
-        goto out;
-    }
+    if (init_like(&p->out, &parts[n - 1].out) != 0)
+        goto oom;
     for (i = 0; i < n; i++)
-        if (parts[i].have_ppid) {
-            p->ppid = parts[i].ppid;
+        if (parts[i].out.have_ppid) {
+            p->ppid = parts[i].out.ppid;
             break;
         }
-    for (i = 0; i < n; i++)
-        if (vpmu_output_add(&p->out, &parts[i], perr, sizeof perr) != 0) {
-            snprintf(err, errlen, "%s: %s", files[i].path, perr);
-            goto out;
+    for (i = 0; i < n; i++) {
+        char why[256];
+        if (vpmu_output_add(&p->out, &parts[i].out, why, sizeof why) != 0) {
+            snprintf(err, errlen, "%s: %s", parts[i].f->path, why);
+            return -1;
         }
+    }
+    /* an exec that ran its program natively: the last segment says */
+    if (!p->complete && parts[n - 1].native && !(p->native = strdup(parts[n - 1].native)))
+        goto oom;
+    return 0;
+oom:
+    snprintf(err, errlen, "out of memory");
+    return -1;
+}
+
+static void parts_free(struct count_tree_reader *x)
+{
+    size_t i;
+    for (i = 0; i < x->n_parts; i++) {
+        vpmu_output_free(&x->parts[i].out);
+        free(x->parts[i].native);
+    }
+    x->n_parts = 0;
+}
+
+/* The process whose files were read last, into the tree: the program
+ * first, then the others as they come. */
+static int proc_done(struct count_tree_reader *x)
+{
+    struct count_tree *t = x->t;
+    struct count_proc p, *np;
+    int rc = -1;
+    if (!x->n_parts)
+        return 0;
+    if (load_proc(&p, x->parts, (unsigned)x->n_parts, x->err, sizeof x->err) != 0)
+        goto out;
+    if (p.native && p.pid != x->main_pid && x->children) {
+        /* not counted, as --trace-children-skip asks: left out whole */
+        rc = native_add(t, p.native);
+        free_proc(&p);
+        if (rc)
+            snprintf(x->err, sizeof x->err, "out of memory");
+        goto out;
+    }
+    if (!(np = realloc(t->procs, (t->n + 1) * sizeof *np))) {
+        snprintf(x->err, sizeof x->err, "out of memory");
+        goto out;
+    }
+    t->procs = np;
+    if (p.pid == x->main_pid && t->n) {
+        memmove(t->procs + 1, t->procs, t->n * sizeof *t->procs);
+        t->procs[0] = p;
+    } else {
+        t->procs[t->n] = p;
+    }
+    t->n++;
     rc = 0;
 out:
-    if (parts)
-        for (i = 0; i < n; i++)
-            vpmu_output_free(&parts[i]);
-    free(parts);
+    if (rc)
+        free_proc(&p);
+    parts_free(x);
     return rc;
+}
+
+/* ------------------------------------------------------------ the handler */
+
+static int tree_failed(struct count_tree_reader *x, const struct vpmu_file *f)
+{
+    snprintf(x->err, sizeof x->err, "%s: %s", f->path, x->perr);
+    x->failed = 1;
+    return -1;
+}
+
+static int tree_begin(void *ctx, const struct vpmu_file *f, const char *buf, size_t len, int nul)
+{
+    struct count_tree_reader *x = ctx;
+    struct count_tree_part *np;
+    if (x->n_parts && x->parts[0].f->pid != f->pid && proc_done(x) != 0) {
+        x->failed = 1;
+        return -1;
+    }
+    if (!(np = realloc(x->parts, (x->n_parts + 1) * sizeof *np))) {
+        snprintf(x->perr, sizeof x->perr, "out of memory");
+        return tree_failed(x, f);
+    }
+    x->parts = np;
+    np[x->n_parts].f = f;
+    np[x->n_parts].native = NULL;
+    vpmu_output_reader_init(&x->rd, &np[x->n_parts].out, x->perr, sizeof x->perr, &x->rtool);
+    x->n_parts++;
+    if (x->rtool.file_begin(x->rtool.ctx, f, buf, len, nul) != 0)
+        return tree_failed(x, f);
+    return 0;
+}
+
+static int tree_record(void *ctx, const struct vpmu_file *f, const struct vpmu_rec *r)
+{
+    struct count_tree_reader *x = ctx;
+    struct count_tree_part *part = &x->parts[x->n_parts - 1];
+    if (x->rtool.record(x->rtool.ctx, f, r) != 0)
+        return tree_failed(x, f);
+    if (vpmu_rec_is(r, VPMU_REC_REAPED) && x->children && rec_reaped(x, f->pid, r) != 0) {
+        snprintf(x->perr, sizeof x->perr, "out of memory");
+        return tree_failed(x, f);
+    }
+    if (vpmu_rec_is(r, VPMU_REC_EXEC_NATIVE) && r->rest + 1 < r->end && r->rest[0] == ' ') {
+        /* the program's path: the rest of the line after one space */
+        free(part->native);
+        if (!(part->native = strndup(r->rest + 1, (size_t)(r->end - r->rest - 1)))) {
+            snprintf(x->perr, sizeof x->perr, "out of memory");
+            return tree_failed(x, f);
+        }
+    }
+    return 0;
+}
+
+static int tree_end(void *ctx, const struct vpmu_file *f)
+{
+    struct count_tree_reader *x = ctx;
+    return x->rtool.file_end(x->rtool.ctx, f) != 0 ? tree_failed(x, f) : 0;
+}
+
+void count_tree_reader_init(struct count_tree_reader *x, struct count_tree *t, uint64_t main_pid,
+                            int children)
+{
+    memset(x, 0, sizeof *x);
+    memset(t, 0, sizeof *t);
+    x->t = t;
+    x->main_pid = main_pid;
+    x->children = children;
+    x->tool.file_begin = tree_begin;
+    x->tool.record = tree_record;
+    x->tool.file_end = tree_end;
+    x->tool.ctx = x;
+}
+
+void count_tree_reader_free(struct count_tree_reader *x)
+{
+    parts_free(x);
+    free(x->parts);
+    free(x->reaped);
+    x->parts = NULL;
+    x->reaped = NULL;
+}
+
+/* A killed child that left no final file (its parent, or hpm, reaped it):
+ * in the table with no counts. 0, or -1 out of memory. */
+static int killed_add(struct count_tree *t, const struct vpmu_session *s,
+                      const struct count_reaped *rp, uint64_t main_pid)
+{
+    struct count_proc *p = NULL, *parent = NULL, *np;
+    unsigned m;
+    size_t i;
+    for (i = 0; i < s->n_files; i++)
+        if (s->files[i].pid == rp->pid && s->files[i].seq == VPMU_FILE_FINAL)
+            return 0; /* it wrote its counts (a signal the tool saw) */
+    if (rp->pid == main_pid)
+        return 0;
+    for (m = 0; m < t->n; m++) {
+        if (t->procs[m].pid == rp->pid)
+            p = &t->procs[m];
+        if (rp->reaper && t->procs[m].pid == rp->reaper)
+            parent = &t->procs[m];
+    }
+    /* files but no process: it ran its exec'd program natively */
+    if (!p && vpmu_session_has_pid(s, rp->pid))
+        return 0;
+    if (!p) {
+        size_t at = parent ? (size_t)(parent - t->procs) : 0;
+        if (!(np = realloc(t->procs, (t->n + 1) * sizeof *np)))
+            return -1;
+        t->procs = np;
+        p = &np[t->n];
+        memset(p, 0, sizeof *p);
+        if (init_like(&p->out, &np[at].out) != 0)
+            return -1;
+        free(p->out.command);
+        p->out.command = NULL;
+        p->out.pid = rp->pid;
+        p->pid = rp->pid;
+        p->ppid = rp->reaper; /* an orphan's parent: its view may say (0: unknown) */
+        t->n++;
+    }
+    if (!p->killed_signal)
+        t->killed++;
+    p->killed_signal = rp->sig;
+    p->out.exit_kind = VPMU_EXIT_SIGNAL;
+    p->out.exit_value = rp->sig;
+    return 0;
+}
+
+int count_tree_finish(struct count_tree_reader *x, const struct vpmu_session *s,
+                      const struct runner_killed *reaped, unsigned n_reaped, char *err,
+                      size_t errlen)
+{
+    struct count_tree *t = x->t;
+    size_t i, k;
+    if (x->failed || proc_done(x) != 0) {
+        snprintf(err, errlen, "%s", x->err);
+        return -1;
+    }
+    for (i = 0; i < s->n_files && !x->children; i++)
+        if (s->files[i].pid != x->main_pid && (i == 0 || s->files[i - 1].pid != s->files[i].pid))
+            t->skipped++;
+    /* the orphans hpm reaped: their parents' tools did not see them */
+    for (k = 0; x->children && k < n_reaped; k++) {
+        struct count_reaped *nr = realloc(x->reaped, (x->n_reaped + 1) * sizeof *nr);
+        if (!nr)
+            goto oom;
+        x->reaped = nr;
+        nr[x->n_reaped].pid = (uint64_t)reaped[k].pid;
+        nr[x->n_reaped].reaper = 0;
+        nr[x->n_reaped++].sig = reaped[k].sig;
+    }
+    /* children killed before they wrote counts (their parent reaped them) */
+    for (k = 0; k < x->n_reaped && t->n; k++)
+        if (killed_add(t, s, &x->reaped[k], x->main_pid) != 0)
+            goto oom;
+    if (t->n > 2)
+        qsort(t->procs + 1, t->n - 1, sizeof *t->procs, cmp_proc_pid);
+    return 0;
+oom:
+    snprintf(err, errlen, "out of memory");
+    return -1;
 }
 
 int count_tree_load(struct count_tree *t, const char *dir, uint64_t main_pid, int children,
                     const struct runner_killed *reaped, unsigned n_reaped, char *err,
                     size_t errlen)
 {
-    struct vpmu_file *files = NULL;
-    struct tree_extra x = {NULL, 0, 0};
-    size_t n = 0, i, j, k;
-    int rc = -1, have_main = 0;
-    memset(t, 0, sizeof *t);
-    if (vpmu_files_list(dir, &files, &n) != 0) {
+    struct vpmu_session s;
+    struct count_tree_reader x;
+    const struct vpmu_tool *tools[1] = {&x.tool};
+    int rc = 1;
+    count_tree_reader_init(&x, t, main_pid, children);
+    if (vpmu_session_open(&s, dir) != 0) {
         snprintf(err, errlen, "%s: cannot read the folder", dir);
         return -1;
     }
-    for (i = 0; i < n; i++)
-        have_main |= files[i].pid == main_pid;
-    if (!have_main) {
-        rc = 1;
-        goto done;
-    }
-    if (children) {
-        for (i = 0; i < n; i++) {
-            char *native = NULL;
-            if (scan_extra(files[i].path, files[i].pid, &x, &native) != 0)
-                goto oom;
-            free(native);
-        }
-        /* the orphans hpm reaped: their parents' tools did not see them */
-        if (n_reaped) {
-            struct reaped *nr = realloc(x.reaped, (x.n_reaped + n_reaped) * sizeof *nr);
-            if (!nr)
-                goto oom;
-            x.reaped = nr;
-            for (k = 0; k < n_reaped; k++) {
-                nr[x.n_reaped].pid = (uint64_t)reaped[k].pid;
-                nr[x.n_reaped].reaper = 0;
-                nr[x.n_reaped].sig = reaped[k].sig;
-                x.n_reaped++;
-            }
-        }
-    }
-    /* room for the killed children that left no file */
-    t->procs = calloc(n + x.n_reaped, sizeof *t->procs);
-    if (!t->procs)
-        goto oom;
-    /* the program first, then the others in pid order */
-    for (i = 0; i < n; i = j) {
-        struct count_proc p;
-        for (j = i; j < n && files[j].pid == files[i].pid; j++)
-            ;
-        if (files[i].pid != main_pid && !children) {
-            t->skipped++;
-            continue;
-        }
-        if (load_proc(&p, files + i, (unsigned)(j - i), err, errlen) != 0) {
-            free_proc(&p);
-            goto done;
-        }
-        /* an exec that ran its program natively: the last segment says */
-        if (!p.complete && scan_extra(files[j - 1].path, p.pid, &(struct tree_extra){NULL, 0, 0},
-                                      &p.native) != 0) {
-            free_proc(&p);
-            goto oom;
-        }
-        if (p.native && p.pid != main_pid && children) {
-            /* not counted, as --trace-children-skip asks: left out whole */
-            int r = native_add(t, p.native);
-            free_proc(&p);
-            if (r != 0)
-                goto oom;
-            continue;
-        }
-        if (p.pid == main_pid && t->n) {
-            memmove(t->procs + 1, t->procs, t->n * sizeof *t->procs);
-            t->procs[0] = p;
-        } else {
-            t->procs[t->n] = p;
-        }
-        t->n++;
-    }
-    /* children killed before they wrote counts (their parent reaped them):
-     * in the table with none */
-    for (k = 0; k < x.n_reaped && t->n; k++) {
-        const struct reaped *rp = &x.reaped[k];
-        struct count_proc *p = NULL, *parent = NULL;
-        unsigned m;
-        int native = 0;
-        for (i = 0; i < n; i++)
-            if (files[i].pid == rp->pid && files[i].seq == VPMU_FILE_FINAL)
-                break;
-        if (i < n || rp->pid == main_pid)
-            continue; /* it wrote its counts (a signal the tool saw) */
-        for (m = 0; m < t->n; m++) {
-            if (t->procs[m].pid == rp->pid)
-                p = &t->procs[m];
-            if (rp->reaper && t->procs[m].pid == rp->reaper)
-                parent = &t->procs[m];
-        }
-        /* files but no process: it ran its exec'd program natively */
-        for (i = 0; i < n && !native; i++)
-            native = files[i].pid == rp->pid && !p;
-        if (native)
-            continue;
-        if (!p) {
-            if (!parent)
-                parent = &t->procs[0];
-            p = &t->procs[t->n];
-            memset(p, 0, sizeof *p);
-            if (init_like(&p->out, &parent->out) != 0)
-                goto oom;
-            free(p->out.command);
-            p->out.command = NULL;
-            p->out.pid = rp->pid;
-            p->pid = rp->pid;
-            p->ppid = rp->reaper; /* an orphan's parent: its view may say (0: unknown) */
-            t->n++;
-        }
-        if (!p->killed_signal)
-            t->killed++;
-        p->killed_signal = rp->sig;
-        p->out.exit_kind = VPMU_EXIT_SIGNAL;
-        p->out.exit_value = rp->sig;
-    }
-    if (t->n > 2)
-        qsort(t->procs + 1, t->n - 1, sizeof *t->procs, cmp_proc_pid);
-    rc = 0;
-    goto done;
-oom:
-    snprintf(err, errlen, "out of memory");
-done:
-    vpmu_files_free(files, n);
-    free(x.reaped);
+    if (vpmu_session_has_pid(&s, main_pid))
+        rc = vpmu_session_process(&s, main_pid, children, tools, 1, err, errlen) != 0 ||
+                     count_tree_finish(&x, &s, reaped, n_reaped, err, errlen) != 0
+                 ? -1
+                 : 0;
+    count_tree_reader_free(&x);
+    vpmu_session_close(&s);
     if (rc != 0)
         count_tree_free(t);
     return rc;

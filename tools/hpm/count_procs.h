@@ -20,6 +20,7 @@
 #include "runner.h"
 #include "vpmu_live.h"
 #include "vpmu_output.h"
+#include "vpmufile.h"
 
 struct count_proc {
     uint64_t pid;
@@ -60,15 +61,49 @@ struct count_tree {
     unsigned killed;          /* procs killed before they wrote counts */
 };
 
-/* Reads every output file in dir. main_pid is the program's process;
- * children = 0 keeps only it (the others are counted in `skipped`).
- * With children, a child that its parent reaped killed by a signal, or
- * that hpm reaped so (reaped[0..n_reaped): orphans, whose parents'
- * tools did not see them end; runner.h), and that left no final file
- * is a process of its own (killed_signal, no counts), and a child whose
- * exec'd program ran natively is left out (native, native_procs).
- * Returns 0; 1 when the program itself left no file at all (err says
- * nothing); -1 with a message in err when a file is unusable. */
+/* The tree's handler of a session over the run's folder (vpmufile.h):
+ * each file's counts (vpmu_output.h) and the tool's process-tree records
+ * (reaped, exec_native), a process put into the tree when its last file
+ * is read. */
+struct count_tree_part {
+    const struct vpmu_file *f;
+    struct vpmu_output out;
+    char *native; /* its exec_native record's program, or NULL */
+};
+struct count_reaped;
+struct count_tree_reader {
+    struct vpmu_tool tool; /* what the session calls */
+    struct count_tree *t;
+    uint64_t main_pid;
+    int children;
+    struct count_tree_part *parts; /* the files of the process being read */
+    size_t n_parts;
+    struct count_reaped *reaped;   /* the reaped records */
+    size_t n_reaped;
+    struct vpmu_output_reader rd;  /* the file being read */
+    struct vpmu_tool rtool;
+    int failed;
+    char perr[512], err[640];
+};
+
+/* Makes x the handler that builds t. main_pid is the program's process;
+ * children = 0 keeps only it (the session reads only its files; the
+ * others are counted in `skipped`). */
+void count_tree_reader_init(struct count_tree_reader *x, struct count_tree *t, uint64_t main_pid,
+                            int children);
+/* After the session: the tree complete. With children, a child that its
+ * parent reaped killed by a signal, or that hpm reaped so
+ * (reaped[0..n_reaped): orphans, whose parents' tools did not see them
+ * end; runner.h), and that left no final file is a process of its own
+ * (killed_signal, no counts), and a child whose exec'd program ran
+ * natively is left out (native, native_procs). 0, or -1 with a message
+ * in err when a file is unusable ("PATH: line N: why"). */
+int count_tree_finish(struct count_tree_reader *x, const struct vpmu_session *s,
+                      const struct runner_killed *reaped, unsigned n_reaped, char *err,
+                      size_t errlen);
+void count_tree_reader_free(struct count_tree_reader *x);
+/* The same in a session of its own over dir: 0; 1 when the program itself
+ * left no file at all (err says nothing); -1 with a message in err. */
 int count_tree_load(struct count_tree *t, const char *dir, uint64_t main_pid, int children,
                     const struct runner_killed *reaped, unsigned n_reaped, char *err,
                     size_t errlen);

@@ -34,6 +34,7 @@ struct count_row {
 
 struct mpi_job;
 struct mpi_rank_env;
+struct count_report_given;
 
 struct count_report {
     /* the program as run; argv NULL = take the tool's `command` record */
@@ -80,6 +81,11 @@ struct count_report {
     /* this report is the result of one rank of a job: JSON gets an
      * "mpi_rank" object (what hpm merge reads). NULL = none. */
     const struct mpi_rank_env *rank;
+    /* a report read back from its JSON (count_report_read.h): what the
+     * model computed from counts the file does not carry (every core of
+     * a kind that a row asked for on one core), as the file gives it.
+     * NULL = the model computes it. */
+    const struct count_report_given *given;
 };
 
 /* The report model: everything the three writers show, computed once from
@@ -132,6 +138,14 @@ struct count_report_model {
     /* a job combined at MPI_Finalize: each row from MPI_Init to MPI_Finalize
      * (mpi: from the processes' start to MPI_Finalize) */
     struct count_report_mpi_stat *mpi_window;
+};
+
+/* The derived metrics and the system calls a report showed. */
+struct count_report_given {
+    struct count_report_metric metrics[COUNT_REPORT_MAX_METRICS];
+    unsigned n_metrics;
+    int have_syscalls;
+    uint64_t syscalls;
 };
 
 /* An MPI row's average as text with `decimals` decimals (2: the text

@@ -550,8 +550,15 @@ int count_report_model_build(const struct count_report *r, struct count_report_m
         m->events[i].kind = hpm_catalog_kind(r->rows[i].kind);
         m->events[i].total = row_value(r, &r->rows[i]);
     }
-    m->have_syscalls = !r->measured && kind_total(r, HPM_K_SYSCALLS, &m->syscalls);
-    m->n_metrics = compute_metrics(r, m->metrics);
+    if (r->given) {
+        m->have_syscalls = r->given->have_syscalls;
+        m->syscalls = r->given->syscalls;
+        m->n_metrics = r->given->n_metrics;
+        memcpy(m->metrics, r->given->metrics, sizeof m->metrics);
+    } else {
+        m->have_syscalls = !r->measured && kind_total(r, HPM_K_SYSCALLS, &m->syscalls);
+        m->n_metrics = compute_metrics(r, m->metrics);
+    }
     m->procs_shown = procs_shown(r);
     if (r->mpi && mpi_stats(r, m) != 0)
         goto oom;

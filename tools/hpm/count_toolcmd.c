@@ -84,7 +84,7 @@ static int base_args(struct count_toolcmd *t, const struct count_opts *o, const 
 
 int count_toolcmd_build(struct count_toolcmd *t, const struct count_opts *o,
                         const struct hpm_machine *m, const struct count_row *rows,
-                        unsigned n_rows, const char *dir, enum count_mode mode,
+                        unsigned n_rows, const char *dir, enum count_mode mode, int lat_hist,
                         const char *const *hook_args)
 {
     unsigned na = 0;
@@ -148,7 +148,7 @@ int count_toolcmd_build(struct count_toolcmd *t, const struct count_opts *o,
     }
     if (mode == MODE_PROFILE || mode == MODE_RECORD)
         t->args[na++] = "--hpm-profile=yes";
-    if (count_lat_n())
+    if (lat_hist)
         t->args[na++] = "--hpm-lat-hist=yes"; /* LOADS:ldlat=N */
     for (i = 0; hook_args && hook_args[i] && i < COUNT_HOOK_ARGS_MAX; i++)
         t->args[na++] = (char *)hook_args[i];

@@ -19,7 +19,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +27,7 @@
 #include <unistd.h>
 
 #include "catalog.h"
+#include "count_report_read.h"
 #include "commands.h"
 #include "diff.h"
 #include "fileio.h"
@@ -180,7 +180,7 @@ static char *read_input(const char *path, size_t *len, char *err, size_t errlen)
 struct side {
     const char *path;
     enum diff_input kind;
-    json_t *root;            /* a count report */
+    struct count_report_doc rep; /* a count report */
     struct hpm_profile p, dp; /* a profile, and its data objects */
     int have_data;
     struct report_stack *st; /* a recording's stacks (hpm record), events each */
@@ -189,72 +189,23 @@ struct side {
     int data_file; /* look for PROFILE.data beside a profile */
 };
 
-/* A count as a report writes it: a JSON integer, not negative. */
-static int is_count(const json_t *v)
-{
-    return json_is_integer(v) && json_integer_value(v) >= 0;
-}
-
-/* A count that is not one (a negative number, a string, a fraction) is a
- * corrupt report, not data: a negative count would pass every limit and a
- * string would read as 0. 0, or -1 naming the event and the value. */
-static int bad_count(const struct side *x, const char *where, const char *name, const json_t *v,
-                     char *err, size_t errlen)
-{
-    char *shown = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
-    if (shown)
-        snprintf(err, errlen,
-                 "%s: %s%s: %.40s is not a count (a non-negative integer): a corrupt report",
-                 x->path, where, name, shown);
-    else
-        snprintf(err, errlen, "%s: %s%s has no count: a corrupt report", x->path, where, name);
-    free(shown);
-    return -1;
-}
-
-static int check_counts(const struct side *x, char *err, size_t errlen)
-{
-    json_t *e, *v;
-    const char *key;
-    size_t i;
-    json_array_foreach(json_object_get(x->root, "events"), i, e)
-    {
-        const char *name = json_string_value(json_object_get(e, "name"));
-        if (name && !is_count(json_object_get(e, "count")))
-            return bad_count(x, "event ", name, json_object_get(e, "count"), err, errlen);
-    }
-    json_array_foreach(json_object_get(x->root, "regions"), i, e)
-    {
-        const char *name = json_string_value(json_object_get(e, "name"));
-        json_t *counts = json_object_get(e, "counts");
-        if (!name || !json_is_object(counts))
-            continue;
-        json_object_foreach(counts, key, v)
-        {
-            if (!is_count(v)) {
-                char where[300];
-                snprintf(where, sizeof where, "region %.200s, event ", name);
-                return bad_count(x, where, key, v, err, errlen);
-            }
-        }
-    }
-    return 0;
-}
-
 static int parse_count(struct side *x, const char *text, size_t len, char *err, size_t errlen)
 {
-    json_error_t je;
-    x->root = json_loadb(text, len, 0, &je);
-    if (!x->root || !json_is_object(x->root)) {
-        snprintf(err, errlen, "%s:%d: not a count report (%s)", x->path, je.line,
-                 x->root ? "not a JSON object" : je.text);
+    char why[512];
+    int rc = count_report_read(&x->rep, text, len, why, sizeof why);
+    if (rc == -1) {
+        snprintf(err, errlen, "%s: not a count report (%s)", x->path, why);
         return -1;
     }
-    if (!json_is_array(json_object_get(x->root, "events"))) {
+    if (rc != 0) {
+        snprintf(err, errlen, "%s: %s", x->path, why);
+        return -1;
+    }
+    if (!x->rep.have_events) {
         snprintf(err, errlen, "%s: not a count report of hpm (no \"events\" list)", x->path);
         return -1;
     }
-    return check_counts(x, err, errlen);
+    return 0;
 }
 
 static int parse_profile(struct side *x, const char *text, size_t len, char *err, size_t errlen)
@@ -291,51 +242,43 @@ static int parse_profile(struct side *x, const char *text, size_t len, char *err
     return 0;
 }
 
-void diff_machine_read(struct diff_machine *dm, const struct json_t *m)
+void diff_machine_of(struct diff_machine *dm, const struct count_report_doc *rep)
 {
-    const char *name = json_string_value(json_object_get(m, "name")),
-               *hash = json_string_value(json_object_get(m, "hash"));
-    snprintf(dm->name, sizeof dm->name, "%s", name ? name : "");
-    snprintf(dm->hash, sizeof dm->hash, "%s", hash ? hash : "");
-    dm->cores = (uint64_t)json_integer_value(json_object_get(m, "cores"));
-    dm->frequency_hz = (uint64_t)json_integer_value(json_object_get(m, "frequency_hz"));
+    snprintf(dm->name, sizeof dm->name, "%s", rep->out.machine);
+    snprintf(dm->hash, sizeof dm->hash, "%s", rep->machine_hash ? rep->machine_hash : "");
+    dm->cores = rep->out.cores;
+    dm->frequency_hz = rep->out.frequency_hz;
+}
+
+/* The events' names of a count report, in its order. */
+static unsigned count_events(const struct side *x)
+{
+    return x->rep.r.measured ? x->rep.r.n_measured : x->rep.r.n_rows;
 }
 
 static int fill_count(struct diff *d, int s, struct side *x)
 {
-    json_t *events = json_object_get(x->root, "events"), *e, *m;
-    size_t i;
-    json_array_foreach(events, i, e)
-    {
-        const char *name = json_string_value(json_object_get(e, "name")),
-                   *src = json_string_value(json_object_get(e, "source"));
-        json_t *c = json_object_get(e, "count");
-        if (name && src && strcmp(src, "measured") == 0)
-            d->measured[diff_kind(d, name)] = 1;
-        if (name && json_is_integer(c) &&
-            table_add(d, DIFF_TOTALS, name, s, (unsigned)diff_kind(d, name),
-                      (uint64_t)json_integer_value(c)) != 0)
+    const struct vpmu_output *o = &x->rep.out;
+    unsigned i, k;
+    for (i = 0; i < count_events(x); i++) {
+        const struct count_read_event *e = &x->rep.events[i];
+        int dk = *e->name ? diff_kind(d, e->name) : -1;
+        if (dk < 0)
+            continue;
+        if (e->measured)
+            d->measured[dk] = 1;
+        if (table_add(d, DIFF_TOTALS, e->name, s, (unsigned)dk, e->count) != 0)
             return -1;
     }
-    m = json_object_get(x->root, "machine");
-    if (json_is_integer(json_object_get(m, "frequency_hz")))
-        d->frequency_hz[s] = (double)json_integer_value(json_object_get(m, "frequency_hz"));
-    diff_machine_read(&d->machine[s], m);
-    json_array_foreach(json_object_get(x->root, "regions"), i, e)
-    {
-        const char *name = json_string_value(json_object_get(e, "name")), *key;
-        json_t *counts = json_object_get(e, "counts"), *v;
-        if (!name || !json_is_object(counts))
-            continue;
-        json_object_foreach(counts, key, v)
-        {
-            int k = diff_kind(d, key);
-            if (k >= 0 && json_is_integer(v) &&
-                table_add(d, DIFF_REGIONS, name, s, (unsigned)k, (uint64_t)json_integer_value(v)) !=
-                    0)
+    d->frequency_hz[s] = (double)o->frequency_hz;
+    diff_machine_of(&d->machine[s], &x->rep);
+    for (i = 0; i < o->n_reg; i++)
+        for (k = 0; k < HPM_K_COUNT; k++) {
+            int dk = o->reg[i].k.have[k] ? diff_kind(d, hpm_catalog_kind(k)->name) : -1;
+            if (dk >= 0 &&
+                table_add(d, DIFF_REGIONS, o->reg[i].name, s, (unsigned)dk, o->reg[i].k.v[k]) != 0)
                 return -1;
         }
-    }
     return 0;
 }
 
@@ -592,14 +535,9 @@ int diff_load_texts(struct diff *d, const char *const names[2], const char *cons
             if (kind_add(d, x[s].event) < 0)
                 rc = -1;
         } else if (x[s].kind == IN_COUNT) {
-            json_t *e;
-            size_t j;
-            json_array_foreach(json_object_get(x[s].root, "events"), j, e)
-            {
-                const char *name = json_string_value(json_object_get(e, "name"));
-                if (name && kind_add(d, name) < 0)
+            for (i = 0; i < count_events(&x[s]); i++)
+                if (*x[s].rep.events[i].name && kind_add(d, x[s].rep.events[i].name) < 0)
                     rc = -1;
-            }
         } else {
             for (i = 0; i < x[s].p.n_kinds; i++)
                 if (kind_add(d, x[s].p.kinds[i]) < 0)
@@ -629,7 +567,7 @@ int diff_load_texts(struct diff *d, const char *const names[2], const char *cons
         for (j = 0; j < x[s].n_st; j++)
             free(x[s].st[j].text);
         free(x[s].st);
-        json_decref(x[s].root);
+        count_report_doc_free(&x[s].rep);
         hpm_profile_free(&x[s].p);
         hpm_profile_free(&x[s].dp);
     }

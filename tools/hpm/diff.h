@@ -72,9 +72,9 @@ int diff_load_texts(struct diff *d, const char *const names[2], const char *cons
                     const size_t lens[2], int data_files, char *err, size_t errlen);
 void diff_free(struct diff *d);
 
-/* A count report's "machine" object (jansson's) read into m. */
-struct json_t;
-void diff_machine_read(struct diff_machine *m, const struct json_t *machine);
+/* A count report's machine (count_report_read.h) into m. */
+struct count_report_doc;
+void diff_machine_of(struct diff_machine *m, const struct count_report_doc *rep);
 /* Whether two machine objects are of one model: 1 yes, 0 no, -1 when one
  * does not say. */
 int diff_machine_same(const struct diff_machine *a, const struct diff_machine *b);

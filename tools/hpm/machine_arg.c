@@ -66,6 +66,16 @@ static int is_file_arg(const char *arg)
     return strchr(arg, '/') != NULL || (n > ext && strcmp(arg + n - ext, ".machine") == 0);
 }
 
+void machine_arg_source(const char *arg, const struct hpm_machine *m, char *buf, size_t len)
+{
+    if (arg && is_file_arg(arg))
+        snprintf(buf, len, "%s", arg);
+    else if (strcmp(m->name, "host") == 0 || (arg && strcmp(arg, "host") == 0))
+        snprintf(buf, len, "this host, from sysfs");
+    else
+        snprintf(buf, len, "%s/%s.machine", machine_arg_dir(), arg ? arg : HPM_DEFAULT_MACHINE);
+}
+
 int machine_arg_load(const char *cmd, const char *arg, struct hpm_machine *m, char *note,
                      size_t notelen)
 {

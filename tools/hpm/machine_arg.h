@@ -29,6 +29,10 @@ int machine_arg_load(const char *cmd, const char *arg, struct hpm_machine *m, ch
 size_t machine_arg_names(char *buf, size_t len, const char *near_of, char *near,
                          size_t nearlen);
 
+/* Where the machine m that arg named came from, as a report says it: the
+ * file given, "this host, from sysfs", or the machines directory's file. */
+void machine_arg_source(const char *arg, const struct hpm_machine *m, char *buf, size_t len);
+
 /* The directory searched for machine names. */
 const char *machine_arg_dir(void);
 

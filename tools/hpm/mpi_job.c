@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi_job.c - ranks of an MPI job and their result files (mpi_job.h). The
  * result files are hpm count's JSON reports with an "mpi_rank" object; they
- * are read with Debian's libjansson, trusting nothing (a rank may have died
- * half-way, a file may come from another build or be edited by hand). */
+ * are read by the report's reader (count_report_read.h), which trusts
+ * nothing (a rank may have died half-way, a file may come from another
+ * build or be edited by hand). */
 #define _GNU_SOURCE /* strdup, O_CLOEXEC */
 #include "mpi_job.h"
 
+#include "count_report_read.h"
 #include "fileio.h"
 
 #include <dirent.h>
@@ -13,7 +15,6 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
-#include <jansson.h>
 #include <libelf.h>
 #include <limits.h>
 #include <stdio.h>
@@ -151,178 +152,65 @@ void mpi_rank_result_free(struct mpi_rank_result *r)
     r->path = NULL;
 }
 
-/* An integer member in [min, max]: 0, or -1 with err. */
-static int get_int(json_t *o, const char *key, long long min, long long max, long long *v,
-                   char *err, size_t errlen)
-{
-    json_t *x = json_object_get(o, key);
-    if (!json_is_integer(x) || json_integer_value(x) < min || json_integer_value(x) > max) {
-        snprintf(err, errlen, "\"%s\" must be an integer in [%lld, %lld]", key, min, max);
-        return -1;
-    }
-    *v = json_integer_value(x);
-    return 0;
-}
-
-/* A string member that fits buf (absent or null: "" when optional). */
-static int get_str(json_t *o, const char *key, char *buf, size_t len, int optional, char *err,
-                   size_t errlen)
-{
-    json_t *x = json_object_get(o, key);
-    buf[0] = 0;
-    if ((!x || json_is_null(x)) && optional)
-        return 0;
-    if (!json_is_string(x) || json_string_length(x) >= len ||
-        strlen(json_string_value(x)) != json_string_length(x)) {
-        snprintf(err, errlen, "\"%s\" must be a string of at most %zu bytes", key, len - 1);
-        return -1;
-    }
-    memcpy(buf, json_string_value(x), json_string_length(x) + 1);
-    return 0;
-}
-
-/* The "exit" object of a report: {"status":S} or {"signal":N|null}. */
-static int get_exit(json_t *root, struct mpi_rank_result *r, char *err, size_t errlen)
-{
-    json_t *x = json_object_get(root, "exit"), *sig;
-    long long v;
-    if (!json_is_object(x)) {
-        snprintf(err, errlen, "no \"exit\" object");
-        return -1;
-    }
-    sig = json_object_get(x, "signal");
-    if (sig) {
-        if (json_is_null(sig)) {
-            r->exit_signal = -1;
-            return 0;
-        }
-        if (get_int(x, "signal", 1, 127, &v, err, errlen))
-            return -1;
-        r->exit_signal = (int)v;
-        return 0;
-    }
-    if (get_int(x, "status", INT_MIN, INT_MAX, &v, err, errlen))
-        return -1;
-    r->exit_status = (int)v;
-    return 0;
-}
-
-/* The counts of a report: machine, level, models and every event's codes. */
-static int get_counts(json_t *root, struct vpmu_output *o, char *err, size_t errlen)
-{
-    json_t *m = json_object_get(root, "machine"), *events = json_object_get(root, "events");
-    json_t *cmd = json_object_get(root, "command");
-    long long v;
-    size_t i, j;
-    if (!json_is_object(m) || !json_is_array(events)) {
-        snprintf(err, errlen, "no \"machine\" object or \"events\" array");
-        return -1;
-    }
-    if (get_str(m, "name", o->machine, sizeof o->machine, 0, err, errlen) ||
-        get_int(m, "cores", 1, VPMU_OUTPUT_MAX_CORES, &v, err, errlen))
-        return -1;
-    o->cores = (unsigned)v;
-    if (get_int(m, "frequency_hz", 0, LLONG_MAX, &v, err, errlen))
-        return -1;
-    o->frequency_hz = (uint64_t)v;
-    if (get_str(root, "level", o->level, sizeof o->level, 1, err, errlen) ||
-        get_str(root, "models", o->models, sizeof o->models, 1, err, errlen) ||
-        get_int(root, "upcs", 0, 1024, &v, err, errlen))
-        return -1;
-    o->upcs = (unsigned)v;
-    if (get_int(root, "threads_count", 0, INT_MAX, &v, err, errlen))
-        return -1;
-    o->threads = (unsigned)v;
-    o->have_threads = 1;
-    if (json_is_string(cmd) && strlen(json_string_value(cmd)) == json_string_length(cmd) &&
-        !(o->command = strdup(json_string_value(cmd)))) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    for (i = 0; i < json_array_size(events); i++) {
-        json_t *ev = json_array_get(events, i), *codes = json_object_get(ev, "codes");
-        if (!json_is_object(ev) || !json_is_array(codes)) {
-            snprintf(err, errlen, "event %zu: no \"codes\" array", i + 1);
-            return -1;
-        }
-        for (j = 0; j < json_array_size(codes); j++) {
-            json_t *c = json_array_get(codes, j);
-            long long code, count;
-            unsigned kind;
-            int core;
-            char e2[96];
-            if (!json_is_object(c) ||
-                get_int(c, "code", 0, HPM_CAT_SPECS - 1, &code, e2, sizeof e2) ||
-                get_int(c, "count", 0, LLONG_MAX, &count, e2, sizeof e2)) {
-                snprintf(err, errlen, "event %zu, code %zu: %s", i + 1, j + 1,
-                         json_is_object(c) ? e2 : "not an object");
-                return -1;
-            }
-            if (hpm_catalog_spec_decode((unsigned)code, &kind, &core, NULL) != 0 ||
-                (core >= 0 && (unsigned)core >= o->cores)) {
-                snprintf(err, errlen, "event %zu: code %lld is no event of a %u-core machine",
-                         i + 1, code, o->cores);
-                return -1;
-            }
-            if (o->have_count[code] && o->count[code] != (uint64_t)count) {
-                snprintf(err, errlen, "code %lld given twice with different counts", code);
-                return -1;
-            }
-            if (!o->have_count[code])
-                o->n_counts++;
-            o->have_count[code] = 1;
-            o->count[code] = (uint64_t)count;
-        }
-    }
-    o->exit_kind = VPMU_EXIT_STATUS;
-    return 0;
-}
-
+/* A rank's result: a report with "mpi_rank" (count_report_read.h), its
+ * counts by code, or why it has none. */
 int mpi_rank_result_parse(struct mpi_rank_result *r, const char *buf, size_t len, char *err,
                           size_t errlen)
 {
-    json_error_t je;
-    json_t *root, *mr;
-    long long v;
-    char e2[200];
-    int rc = -1;
+    struct count_report_doc rep;
+    unsigned i;
     memset(r, 0, sizeof *r);
-    root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
-    if (!root) {
-        snprintf(err, errlen, "line %d: %s", je.line, je.text);
-        return -1;
-    }
-    mr = json_object_get(root, "mpi_rank");
-    if (!json_is_object(root) || !json_is_object(mr)) {
+    if (count_report_read(&rep, buf, len, err, errlen) != 0)
+        goto bad;
+    if (!rep.r.rank) {
         snprintf(err, errlen, "not an MPI rank's result (no \"mpi_rank\" object; hpm count "
                               "writes one when it runs as a rank of a job)");
-        goto out;
+        goto bad;
     }
-    if (get_int(mr, "size", 1, MPI_JOB_MAX_RANKS, &v, e2, sizeof e2))
+    r->rank = rep.rank.rank;
+    r->size = rep.rank.size;
+    memcpy(r->job, rep.rank.job, sizeof r->job);
+    memcpy(r->host, rep.rank.host, sizeof r->host);
+    memcpy(r->why, rep.why, sizeof r->why);
+    r->exit_signal = rep.r.exit_signal;
+    r->exit_status = rep.r.exit_status;
+    if (!rep.have_exit) {
+        snprintf(err, errlen, "no \"exit\" object");
         goto bad;
-    r->size = (int)v;
-    if (get_int(mr, "rank", 0, r->size - 1, &v, e2, sizeof e2))
-        goto bad;
-    r->rank = (int)v;
-    if (get_str(mr, "job", r->job, sizeof r->job, 1, e2, sizeof e2) ||
-        get_str(mr, "host", r->host, sizeof r->host, 1, e2, sizeof e2) ||
-        get_exit(root, r, e2, sizeof e2))
-        goto bad;
-    if (json_object_get(root, "events")) {
-        if (get_counts(root, &r->out, e2, sizeof e2))
-            goto bad;
-        r->have_counts = 1;
-    } else {
-        if (get_str(root, "why", r->why, sizeof r->why, 0, e2, sizeof e2))
-            goto bad;
     }
-    rc = 0;
-    goto out;
+    if (!rep.have_events) {
+        if (!rep.why[0]) {
+            snprintf(err, errlen, "\"why\" must be a string of at most %zu bytes",
+                     sizeof r->why - 1);
+            goto bad;
+        }
+        count_report_doc_free(&rep);
+        return 0;
+    }
+    if (!rep.have_machine || !rep.out.cores) {
+        snprintf(err, errlen, "no \"machine\" object with its \"cores\"");
+        goto bad;
+    }
+    for (i = 0; i < (rep.r.measured ? rep.r.n_measured : rep.r.n_rows); i++)
+        if (!rep.events[i].have_codes) {
+            snprintf(err, errlen, "event %u: no \"codes\" array", i + 1);
+            goto bad;
+        }
+    /* the counts and the command move to the result; the rank's threads,
+     * regions and units stay out of the job's sum */
+    r->out = rep.out;
+    r->out.thr = NULL;
+    r->out.reg = NULL;
+    r->out.upc = NULL;
+    r->out.n_thr = r->out.cap_thr = r->out.n_reg = r->out.cap_reg = 0;
+    r->out.n_upc = r->out.cap_upc = 0;
+    rep.out.command = NULL;
+    r->have_counts = 1;
+    count_report_doc_free(&rep);
+    return 0;
 bad:
-    snprintf(err, errlen, "%s", e2);
-out:
-    json_decref(root);
-    return rc;
+    count_report_doc_free(&rep);
+    return -1;
 }
 
 /* ------------------------------------------------------------ a job */

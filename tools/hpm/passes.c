@@ -10,20 +10,18 @@
  * describe one run.
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "catalog.h"
+#include "count_plan.h"
 #include "encode.h"
 #include "passes.h"
-#include "runner.h"
 #include "vpmu_output.h"
 
 #define PASSES_MAX 32
@@ -35,164 +33,62 @@ static void code_name(unsigned code, char *buf, size_t len)
         snprintf(buf, len, "code%u", code);
 }
 
-/* Whether argv[i] is an option of hpm count that the passes set
- * themselves (with its value in the next word when it has one): 1 or 2
- * words to drop, 0 to keep. */
-static int dropped(char **argv, int i, int argc)
+/* One run of the program (a pass, or the multiplexed run), in this
+ * process: the plan p with the user's options but the events, report and
+ * planning ones, the events of list, the tool's --hpm-mpx plan (or NULL)
+ * and the progress line's name; its counts into *out. The run's exit
+ * status in *status; 0, or -1 when it left no counts. */
+static int run_once(const struct count_plan *p, const char *list, const char *mpx_plan,
+                    const char *progress, struct vpmu_output *out, int *status)
 {
-    static const char *const with_value[] = {"-e",          "--events",   "-o",
-                                             "--output",    "--passes",   "--correlate",
-                                             "--multiplex", "--mpx-plan", NULL};
-    static const char *const prefixed[] = {"--events=",    "--output=",    "--passes=",
-                                           "--correlate=", "--multiplex=", "--mpx-plan=",
-                                           NULL};
-    const char *a = argv[i];
-    unsigned k;
-    if (strcmp(a, "--json") == 0 || strcmp(a, "--csv") == 0 || strcmp(a, "--per-core") == 0 ||
-        strcmp(a, "--per-thread") == 0)
-        return 1;
-    for (k = 0; with_value[k]; k++)
-        if (strcmp(a, with_value[k]) == 0)
-            return i + 1 < argc ? 2 : 1;
-    for (k = 0; prefixed[k]; k++)
-        if (strncmp(a, prefixed[k], strlen(prefixed[k])) == 0)
-            return 1;
-    if (strncmp(a, "-e", 2) == 0 || strncmp(a, "-o", 2) == 0)
-        return 1; /* -eNAMES, -oFILE */
-    return 0;
-}
-
-/* Runs /proc/self/exe with args: the exit status. The program's standard
- * output and error are the user's on every pass (what they are changes
- * what a program does: its C library buffers a terminal, a pipe and
- * /dev/null differently, so a pass with another would count another run);
- * the pass's report goes to a file. */
-static int run_self(char **args)
-{
-    pid_t pid;
-    int status;
-    fflush(NULL);
-    pid = fork();
-    if (pid == 0) {
-        execv("/proc/self/exe", args);
-        _exit(127);
-    }
-    if (pid < 0)
-        return 1;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return 1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-
-/* Runs this hpm count again for one run of the program (a pass, or the
- * multiplexed run): the user's options but the events, report and
- * planning ones, then -e LIST and extra[0..n_extra), the counts kept in
- * dir/NAME and loaded into *out. The run's exit status in *status; 0, or
- * -1 when it left no counts. */
-static int run_once(const struct passes_req *q, const char *dir, const char *name,
-                    const char *list, char **extra, int n_extra, struct vpmu_output *out,
-                    int *status)
-{
-    char keep[4300], report[4300], path[4200], err[512];
-    char **args = calloc((size_t)q->argc + 16 + (size_t)n_extra, sizeof *args);
-    int na = 0, dd, k;
-    *status = 0; /* no run, no status */
-    if (!args)
+    struct count_plan *q = malloc(sizeof *q);
+    struct count_outcome res;
+    int rc;
+    memset(out, 0, sizeof *out);
+    *status = 1;
+    if (!q)
         return -1;
-    snprintf(keep, sizeof keep, "--keep-output=%s/%s", dir, name);
-    snprintf(report, sizeof report, "%s/%s.report", dir, name);
-    args[na++] = "hpm";
-    args[na++] = "count";
-    for (dd = 1; dd < q->argc && strcmp(q->argv[dd], "--") != 0;) {
-        int drop = dropped(q->argv, dd, q->argc);
-        if (drop) {
-            dd += drop;
-            continue;
+    *q = *p;
+    q->o.events.v[0] = list;
+    q->o.events.n = 1;
+    q->o.fmt = FMT_TEXT;
+    q->o.json = q->o.csv = q->o.per_core = q->o.per_thread = 0;
+    q->o.output = NULL;
+    q->o.passes = q->o.correlate = NULL;
+    q->o.multiplex = 0;
+    q->o.mpx_plan = mpx_plan;
+    q->progress_name = progress;
+    q->capture = 1;
+    rc = count_build_rows(&q->o, q->m.name, q->m.hier.cores, q->features, q->rows, &q->n_rows,
+                          &q->lat);
+    if (rc == 0) {
+        count_execute(q, &res);
+        rc = res.status;
+        if (res.have_counts) {
+            *out = res.out;
+            *status = rc;
+            free(q);
+            return 0;
         }
-        args[na++] = q->argv[dd++];
     }
-    args[na++] = "-e";
-    args[na++] = (char *)list;
-    for (k = 0; k < n_extra; k++)
-        args[na++] = extra[k];
-    args[na++] = keep;
-    args[na++] = "-o";
-    args[na++] = report;
-    for (; dd < q->argc; dd++)
-        args[na++] = q->argv[dd];
-    args[na] = NULL;
-    *status = run_self(args);
-    free(args);
-    unlink(report);
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    k = vpmu_output_load(out, path, err, sizeof err);
-    unlink(path);
-    return k;
+    *status = rc;
+    free(q);
+    return -1;
 }
 
-/* The report: hpm count --from-output of the merged counts, with the
- * user's events and format and the notes. Its exit status; 3 for a
- * program that is not repeatable (its report stands, with the note, and the
- * status says it when the program itself succeeded). */
-static int report_merged(const struct passes_req *q, const char *dir,
-                         const struct vpmu_output *merged, char (*notes)[1024],
-                         unsigned n_notes, int not_repeatable)
+/* The report of the merged counts: the user's events, format, output and
+ * notes, then the passes' notes. Its exit status; 3 for a program that is
+ * not repeatable (its report stands, with the note, and the status says
+ * it when the program itself succeeded). */
+static int report_merged(const struct count_plan *p, const struct vpmu_output *merged,
+                         char (*notes)[1024], unsigned n_notes, int not_repeatable)
 {
-    FILE *f;
-    char path[4200];
-    char **args = calloc((size_t)q->argc + 16 + 2 * (size_t)n_notes, sizeof *args);
-    int na = 0, dd, rc;
+    struct count_opts o = p->o;
     unsigned i;
-    pid_t pid;
-    int status;
-    snprintf(path, sizeof path, "%s/merged", dir);
-    f = fopen(path, "w");
-    if (!f || !args || vpmu_output_write(merged, f) != 0 || fclose(f) != 0) {
-        fprintf(stderr, "hpm count: cannot write %s\n", path);
-        free(args);
-        return 1;
-    }
-    args[na++] = "hpm";
-    args[na++] = "count";
-    args[na++] = "--from-output";
-    args[na++] = path;
-    for (dd = 1; dd < q->argc && strcmp(q->argv[dd], "--") != 0; dd++) {
-        const char *a = q->argv[dd];
-        int keep_two = strcmp(a, "-e") == 0 || strcmp(a, "--events") == 0 ||
-                       strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 ||
-                       strcmp(a, "--note") == 0;
-        if (keep_two && dd + 1 < q->argc) {
-            args[na++] = q->argv[dd++];
-            args[na++] = q->argv[dd];
-        } else if (strcmp(a, "--json") == 0 || strcmp(a, "--csv") == 0 ||
-                   strcmp(a, "--per-core") == 0 || strcmp(a, "--per-thread") == 0 ||
-                   strncmp(a, "--events=", 9) == 0 || strncmp(a, "--output=", 9) == 0 ||
-                   strncmp(a, "--note=", 7) == 0 ||
-                   (strncmp(a, "-e", 2) == 0 && a[2]) || (strncmp(a, "-o", 2) == 0 && a[2])) {
-            args[na++] = q->argv[dd];
-        } else if (dropped(q->argv, dd, q->argc) == 2) {
-            dd++;
-        }
-    }
-    for (i = 0; i < n_notes; i++) {
-        args[na++] = "--note";
-        args[na++] = notes[i];
-    }
-    args[na] = NULL;
-    fflush(NULL);
-    pid = fork();
-    if (pid == 0) {
-        execv("/proc/self/exe", args);
-        _exit(127);
-    }
-    free(args);
-    status = 1;
-    while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    rc = pid > 0 && WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-    unlink(path);
+    int rc;
+    for (i = 0; i < n_notes && o.notes.n < HPM_OPT_LIST_MAX; i++)
+        o.notes.v[o.notes.n++] = notes[i];
+    rc = count_report_output(&o, merged, "the passes' merged counts");
     if (not_repeatable && rc == 0)
         rc = 3;
     return rc;
@@ -270,13 +166,13 @@ static char *set_list(const unsigned *codes, unsigned n, const int *pass_of, int
  * set's intervals times the correlate's whole count over the correlate's
  * count in those intervals (the correlate itself is exact: counted
  * throughout). */
-static int multiplex_run(const struct passes_req *q, const char *dir, const unsigned *codes,
+static int multiplex_run(const struct count_plan *q, const unsigned *codes,
                          unsigned n, const int *pass_of, int n_pass, const unsigned *corr,
                          unsigned n_corr, const char *cname, const struct hpm_cu_codes *mc)
 {
     char *list = set_list(codes, n, pass_of, -1, corr, n_corr);
     char *plan = malloc((size_t)(n + n_corr * (unsigned)n_pass) * 12 + 256);
-    char notes[4][1024], *extra[2], names[600];
+    char notes[4][1024], names[600];
     struct vpmu_output out = {0};
     unsigned i, j, n_notes = 0, scaled = 0;
     int p, status, rc = 1, corr_kind;
@@ -291,7 +187,7 @@ static int multiplex_run(const struct passes_req *q, const char *dir, const unsi
         (void)hpm_catalog_decode(corr[0], &k, &core);
         corr_kind = (int)k;
     }
-    at = (size_t)sprintf(plan, "--mpx-plan=%ld:%s:", q->multiplex,
+    at = (size_t)sprintf(plan, "%ld:%s:", q->o.multiplex,
                          hpm_catalog_kind((unsigned)corr_kind)->name);
     for (p = 0; p < n_pass; p++) {
         const char *sep = p ? "/" : "";
@@ -305,10 +201,9 @@ static int multiplex_run(const struct passes_req *q, const char *dir, const unsi
                     at += (size_t)sprintf(plan + at, ",%u", codes[i]);
             }
     }
-    extra[0] = plan;
     fprintf(stderr, "hpm count: %d sets of events cycled in one run every %ld %s\n", n_pass,
-            q->multiplex, cname);
-    if (run_once(q, dir, "mpx", list, extra, 1, &out, &status) != 0) {
+            q->o.multiplex, cname);
+    if (run_once(q, list, plan, NULL, &out, &status) != 0) {
         fprintf(stderr, "hpm count: the multiplexed run left no counts (status %d)\n", status);
         rc = status ? status : 1;
         goto done;
@@ -350,8 +245,8 @@ static int multiplex_run(const struct passes_req *q, const char *dir, const unsi
              "multiplexed (estimated): %d sets of events, the ones one configuration of machine "
              "%s's counter unit (%u unit%s of %u counters) holds, cycled in one run every %ld "
              "%s (%" PRIu64 " switches); %s is counted in every set and is exact",
-             n_pass, q->m->name, mc->units, mc->units == 1 ? "" : "s", mc->counters,
-             q->multiplex, cname, out.mpx_switches, cname);
+             n_pass, q->m.name, mc->units, mc->units == 1 ? "" : "s", mc->counters,
+             q->o.multiplex, cname, out.mpx_switches, cname);
     snprintf(notes[n_notes++], sizeof notes[0],
              "estimated (%u event codes: %s): each one's count in its set's intervals x "
              "%" PRIu64 " (%s in the whole run) / %s in those intervals; no per-thread or region "
@@ -370,7 +265,7 @@ static int multiplex_run(const struct passes_req *q, const char *dir, const unsi
                                   p + 1 < n_pass ? ";" : "");
         n_notes++;
     }
-    rc = report_merged(q, dir, &out, notes, n_notes, 0);
+    rc = report_merged(q, &out, notes, n_notes, 0);
     if (rc == 0 && status != 0)
         rc = status;
 done:
@@ -380,182 +275,233 @@ done:
     return rc;
 }
 
-int passes_maybe_run(const struct passes_req *q)
-{
-    unsigned codes[HPM_ENCODE_MAX_EVENTS], corr[HPM_CAT_MAX_CORES], n = 0, n_corr = 0, i, j;
-    int pass_of[HPM_ENCODE_MAX_EVENTS], n_pass, max_pass = 0, rc = 1, c[HPM_CAT_MAX_CORES];
+/* The events in sets: every code of the rows once, the correlate's codes
+ * on every pass. */
+struct pass_sets {
+    unsigned codes[HPM_ENCODE_MAX_EVENTS], corr[HPM_CAT_MAX_CORES], n, n_corr;
+    int pass_of[HPM_ENCODE_MAX_EVENTS], n_pass;
     struct hpm_cu_codes mc;
-    const char *cname = q->correlate ? q->correlate : "INSTRUCTIONS";
-    char dir[4096], name[HPM_CAT_NAME_MAX];
-    struct vpmu_output merged = {0};
-    char notes[3][1024];
-    unsigned n_notes = 0, n_differ = 0;
-    int nc, k;
+    const char *cname; /* the correlate's name */
+};
 
-    if (q->passes && strcmp(q->passes, "auto") != 0) {
-        char *end;
-        long v = strtol(q->passes, &end, 10);
-        if (*end || v < 1 || v > PASSES_MAX) {
-            fprintf(stderr, "hpm count: --passes=%s: auto or a number of passes, 1..%d\n",
-                    q->passes, PASSES_MAX);
-            return 2;
-        }
-        max_pass = (int)v;
+/* --passes=auto|N: 0 (auto) or N, or -1 after a message. */
+static int max_passes(const char *passes)
+{
+    char *end;
+    long v;
+    if (!passes || strcmp(passes, "auto") == 0)
+        return 0;
+    v = strtol(passes, &end, 10);
+    if (*end || v < 1 || v > PASSES_MAX) {
+        fprintf(stderr, "hpm count: --passes=%s: auto or a number of passes, 1..%d\n", passes,
+                PASSES_MAX);
+        return -1;
     }
-    if (q->passes && q->multiplex) {
-        fprintf(stderr, "hpm count: --passes runs the program once per set, --multiplex once: "
-                        "one of them\n");
-        return 2;
-    }
-    if (!q->m->counter_unit.units) {
-        if (!q->passes && !q->multiplex)
-            return PASSES_NOT_NEEDED;
-        fprintf(stderr, "hpm count: %s: machine %s has as many counter units as its events "
-                        "need (no [counters] units): every event fits one run\n",
-                q->passes ? "--passes" : "--multiplex", q->m->name);
-        return PASSES_NOT_NEEDED;
-    }
+    return (int)v;
+}
+
+/* The rows' codes and the correlate's: 0, or 2 after a message. */
+static int set_codes(const struct count_plan *q, struct pass_sets *ps)
+{
+    unsigned i, j, d;
+    int c[HPM_CAT_MAX_CORES], nc, k;
     for (i = 0; i < q->n_rows; i++)
         for (j = 0; j < q->rows[i].n_codes; j++) {
-            unsigned d, code = (unsigned)q->rows[i].codes[j];
-            for (d = 0; d < n && codes[d] != code; d++)
+            unsigned code = (unsigned)q->rows[i].codes[j];
+            for (d = 0; d < ps->n && ps->codes[d] != code; d++)
                 ;
-            if (d < n)
+            if (d < ps->n)
                 continue;
-            if (n == HPM_ENCODE_MAX_EVENTS - HPM_CAT_MAX_CORES) {
+            if (ps->n == HPM_ENCODE_MAX_EVENTS - HPM_CAT_MAX_CORES) {
                 fprintf(stderr, "hpm count: at most %d codes can be planned in passes\n",
                         HPM_ENCODE_MAX_EVENTS - HPM_CAT_MAX_CORES);
                 return 2;
             }
-            codes[n++] = code;
+            ps->codes[ps->n++] = code;
         }
-    nc = hpm_catalog_lookup(cname, q->m->hier.cores, q->features, c, HPM_CAT_MAX_CORES, NULL);
+    nc = hpm_catalog_lookup(ps->cname, q->m.hier.cores, q->features, c, HPM_CAT_MAX_CORES,
+                            NULL);
     if (nc <= 0) {
-        fprintf(stderr, "hpm count: --correlate=%s is not an event of machine %s\n", cname,
-                q->m->name);
+        fprintf(stderr, "hpm count: --correlate=%s is not an event of machine %s\n", ps->cname,
+                q->m.name);
         return 2;
     }
     for (k = 0; k < nc; k++)
-        corr[n_corr++] = (unsigned)c[k];
-    mc.units = q->m->counter_unit.units;
-    mc.counters = q->m->counter_unit.counters;
-    mc.group = q->m->counter_unit.group;
-    mc.codes = codes;
-    mc.n_codes = n;
-    {
-        /* without passes: do they fit as they are? */
-        struct hpm_cu u;
-        struct hpm_encoding e;
-        hpm_cu_from_codes(&u, &mc);
-        if (hpm_encode(&u, n, &e) == 0 && e.complete && !q->passes)
-            return PASSES_NOT_NEEDED; /* --multiplex too: one set, nothing to cycle */
-        if (!q->passes && !q->multiplex) {
-            int need = hpm_encode_passes(&mc, corr, n_corr, pass_of);
-            fprintf(stderr,
-                    "hpm count: machine %s's counter unit ([counters]: %u unit%s of %u counters) "
-                    "holds %u of these %u event codes at once; ",
-                    q->m->name, mc.units, mc.units == 1 ? "" : "s", mc.counters, e.placed, n);
-            if (need > 0)
-                fprintf(stderr, "they take %d passes: --passes=auto runs the program once "
-                                "per pass, --multiplex=N cycles them in one run (hpm list "
-                                "--encode shows why)\n", need);
-            else
-                fprintf(stderr, "some fit no configuration beside %s (hpm list --encode)\n",
-                        cname);
-            return 2;
-        }
+        ps->corr[ps->n_corr++] = (unsigned)c[k];
+    return 0;
+}
+
+/* Whether the events fit one configuration as they are (PASSES_NOT_NEEDED
+ * without --passes), else what to do: 0 to plan passes (asked for), or 2
+ * after saying how many they would take. */
+static int fit_or_say(const struct count_plan *q, struct pass_sets *ps)
+{
+    struct hpm_cu u;
+    struct hpm_encoding e;
+    struct hpm_cu_codes *mc = &ps->mc;
+    int need;
+    hpm_cu_from_codes(&u, mc);
+    if (hpm_encode(&u, ps->n, &e) == 0 && e.complete && !q->o.passes)
+        return PASSES_NOT_NEEDED; /* --multiplex too: one set, nothing to cycle */
+    if (q->o.passes || q->o.multiplex)
+        return 0;
+    need = hpm_encode_passes(mc, ps->corr, ps->n_corr, ps->pass_of);
+    fprintf(stderr,
+            "hpm count: machine %s's counter unit ([counters]: %u unit%s of %u counters) "
+            "holds %u of these %u event codes at once; ",
+            q->m.name, mc->units, mc->units == 1 ? "" : "s", mc->counters, e.placed, ps->n);
+    if (need > 0)
+        fprintf(stderr, "they take %d passes: --passes=auto runs the program once "
+                        "per pass, --multiplex=N cycles them in one run (hpm list "
+                        "--encode shows why)\n", need);
+    else
+        fprintf(stderr, "some fit no configuration beside %s (hpm list --encode)\n", ps->cname);
+    return 2;
+}
+
+/* The sets, or why there are none: 0, PASSES_NOT_NEEDED or an exit status. */
+static int plan_sets(const struct count_plan *q, struct pass_sets *ps)
+{
+    const char *passes = q->o.passes;
+    long multiplex = q->o.multiplex;
+    int max_pass = max_passes(passes), rc;
+    if (max_pass < 0)
+        return 2;
+    if (passes && multiplex) {
+        fprintf(stderr, "hpm count: --passes runs the program once per set, --multiplex once: "
+                        "one of them\n");
+        return 2;
     }
-    n_pass = hpm_encode_passes(&mc, corr, n_corr, pass_of);
-    if (n_pass < 0) {
+    if (!q->m.counter_unit.units) {
+        if (!passes && !multiplex)
+            return PASSES_NOT_NEEDED;
+        fprintf(stderr, "hpm count: %s: machine %s has as many counter units as its events "
+                        "need (no [counters] units): every event fits one run\n",
+                passes ? "--passes" : "--multiplex", q->m.name);
+        return PASSES_NOT_NEEDED;
+    }
+    if ((rc = set_codes(q, ps)) != 0)
+        return rc;
+    ps->mc.units = q->m.counter_unit.units;
+    ps->mc.counters = q->m.counter_unit.counters;
+    ps->mc.group = q->m.counter_unit.group;
+    ps->mc.codes = ps->codes;
+    ps->mc.n_codes = ps->n;
+    if ((rc = fit_or_say(q, ps)) != 0)
+        return rc;
+    ps->n_pass = hpm_encode_passes(&ps->mc, ps->corr, ps->n_corr, ps->pass_of);
+    if (ps->n_pass < 0) {
         fprintf(stderr, "hpm count: --passes: some events fit no configuration of machine %s's "
                         "counter unit beside the correlate %s (hpm list --encode)\n",
-                q->m->name, cname);
+                q->m.name, ps->cname);
         return 2;
     }
-    if (max_pass && n_pass > max_pass) {
+    if (max_pass && ps->n_pass > max_pass) {
         fprintf(stderr, "hpm count: --passes=%d: these events take %d passes on machine %s\n",
-                max_pass, n_pass, q->m->name);
+                max_pass, ps->n_pass, q->m.name);
         return 2;
     }
-    if (runner_tmpdir("hpm-passes", dir, sizeof dir) != 0) {
-        fprintf(stderr, "hpm count: cannot create a temporary directory: %s\n", strerror(errno));
-        return 1;
-    }
-    if (q->multiplex) {
-        rc = multiplex_run(q, dir, codes, n, pass_of, n_pass, corr, n_corr, cname, &mc);
-        goto out;
-    }
-    fprintf(stderr, "hpm count: %d passes (machine %s's counter unit holds %u unit%s of %u "
-                    "counters); %s on every pass\n",
-            n_pass, q->m->name, mc.units, mc.units == 1 ? "" : "s", mc.counters, cname);
-    {
-        int p;
-        uint64_t corr0[HPM_CAT_MAX_CORES] = {0};
-        off_t in_at = stdin_start();
-        for (p = 0; p < n_pass; p++) {
-            struct vpmu_output po = {0};
-            int status, got;
-            char pass_name[32], progress[48];
-            char *list = set_list(codes, n, pass_of, p, corr, n_corr);
-            if (!list)
-                goto out;
-            if (in_at >= 0 && lseek(0, in_at, SEEK_SET) < 0)
-                in_at = -1; /* the passes read on where the last one stopped */
-            snprintf(pass_name, sizeof pass_name, "pass.%d", p + 1);
-            fprintf(stderr, "hpm count: pass %d of %d: %s\n", p + 1, n_pass, list);
-            snprintf(progress, sizeof progress, "pass %d of %d", p + 1, n_pass);
-            setenv("HPM_PROGRESS", progress, 1); /* the pass's progress line says which */
-            got = run_once(q, dir, pass_name, list, NULL, 0, &po, &status);
-            unsetenv("HPM_PROGRESS");
-            free(list);
-            if (got != 0) {
-                fprintf(stderr, "hpm count: pass %d of %d left no counts (status %d)\n", p + 1,
-                        n_pass, status);
-                vpmu_output_free(&po);
-                rc = status ? status : 1;
-                goto out;
-            }
-            for (j = 0; j < n_corr; j++) {
-                uint64_t v = po.have_count[corr[j]] ? po.count[corr[j]] : 0;
-                if (p == 0)
-                    corr0[j] = v;
-                else if (v != corr0[j]) {
-                    code_name(corr[j], name, sizeof name);
-                    if (n_differ++ == 0) {
-                        char why[400];
-                        not_repeatable_why(why, sizeof why);
-                        snprintf(notes[2], sizeof notes[2],
-                                 "NOT REPEATABLE: the correlate differs between passes (%s: "
-                                 "%" PRIu64 " in pass 1, %" PRIu64 " in pass %d): the passes' "
-                                 "counts do not describe one run; %s",
-                                 name, corr0[j], v, p + 1, why);
-                    }
-                }
-            }
-            if (p == 0)
-                merged = po;
-            else {
-                vpmu_output_union(&merged, &po);
-                vpmu_output_free(&po);
-            }
+    return 0;
+}
+
+/* Pass p's correlate against pass 1's: a difference counted in *n_differ,
+ * the first one said in note. */
+static void correlate_check(const struct pass_sets *ps, int p, const struct vpmu_output *po,
+                            uint64_t *corr0, unsigned *n_differ, char *note, size_t len)
+{
+    char name[HPM_CAT_NAME_MAX];
+    unsigned j;
+    for (j = 0; j < ps->n_corr; j++) {
+        uint64_t v = po->have_count[ps->corr[j]] ? po->count[ps->corr[j]] : 0;
+        if (p == 0)
+            corr0[j] = v;
+        else if (v != corr0[j] && (*n_differ)++ == 0) {
+            char why[400];
+            code_name(ps->corr[j], name, sizeof name);
+            not_repeatable_why(why, sizeof why);
+            snprintf(note, len,
+                     "NOT REPEATABLE: the correlate differs between passes (%s: %" PRIu64
+                     " in pass 1, %" PRIu64 " in pass %d): the passes' counts do not describe "
+                     "one run; %s",
+                     name, corr0[j], v, p + 1, why);
         }
     }
-    snprintf(notes[n_notes++], sizeof notes[0],
-             "counted in %d passes: the program ran %d times, each with the events one "
-             "configuration of machine %s's counter unit holds (%u unit%s of %u counters)",
-             n_pass, n_pass, q->m->name, mc.units, mc.units == 1 ? "" : "s", mc.counters);
-    if (n_differ)
-        n_notes++; /* notes[2] goes second: below */
-    else
-        snprintf(notes[n_notes++], sizeof notes[1],
-                 "the correlate %s counted on every pass is the same in each: the passes "
-                 "describe one run",
-                 cname);
-    if (n_differ)
-        memcpy(notes[1], notes[2], sizeof notes[1]);
-    rc = report_merged(q, dir, &merged, notes, n_notes, n_differ != 0);
-out:
+}
+
+/* Every pass, its counts merged into *merged: 0, or the exit status of
+ * the pass that left none. */
+static int run_passes(const struct count_plan *q, const struct pass_sets *ps,
+                      struct vpmu_output *merged, unsigned *n_differ, char *note, size_t len)
+{
+    uint64_t corr0[HPM_CAT_MAX_CORES] = {0};
+    off_t in_at = stdin_start();
+    int p;
+    for (p = 0; p < ps->n_pass; p++) {
+        struct vpmu_output po;
+        int status, got;
+        char progress[48];
+        char *list = set_list(ps->codes, ps->n, ps->pass_of, p, ps->corr, ps->n_corr);
+        if (!list)
+            return 1;
+        if (in_at >= 0 && lseek(0, in_at, SEEK_SET) < 0)
+            in_at = -1; /* the passes read on where the last one stopped */
+        fprintf(stderr, "hpm count: pass %d of %d: %s\n", p + 1, ps->n_pass, list);
+        /* the pass's progress line says which */
+        snprintf(progress, sizeof progress, "pass %d of %d", p + 1, ps->n_pass);
+        got = run_once(q, list, NULL, progress, &po, &status);
+        free(list);
+        if (got != 0) {
+            fprintf(stderr, "hpm count: pass %d of %d left no counts (status %d)\n", p + 1,
+                    ps->n_pass, status);
+            vpmu_output_free(&po);
+            return status ? status : 1;
+        }
+        correlate_check(ps, p, &po, corr0, n_differ, note, len);
+        if (p == 0) {
+            *merged = po;
+        } else {
+            vpmu_output_union(merged, &po);
+            vpmu_output_free(&po);
+        }
+    }
+    return 0;
+}
+
+int passes_maybe_run(const struct count_plan *q)
+{
+    struct pass_sets ps;
+    const struct hpm_cu_codes *mc = &ps.mc;
+    struct vpmu_output merged;
+    char notes[3][1024];
+    unsigned n_notes = 0, n_differ = 0;
+    int rc;
+    memset(&ps, 0, sizeof ps);
+    memset(&merged, 0, sizeof merged);
+    ps.cname = q->o.correlate ? q->o.correlate : "INSTRUCTIONS";
+    if ((rc = plan_sets(q, &ps)) != 0)
+        return rc;
+    if (q->o.multiplex)
+        return multiplex_run(q, ps.codes, ps.n, ps.pass_of, ps.n_pass, ps.corr, ps.n_corr,
+                             ps.cname, &ps.mc);
+    fprintf(stderr, "hpm count: %d passes (machine %s's counter unit holds %u unit%s of %u "
+                    "counters); %s on every pass\n",
+            ps.n_pass, q->m.name, mc->units, mc->units == 1 ? "" : "s", mc->counters, ps.cname);
+    rc = run_passes(q, &ps, &merged, &n_differ, notes[2], sizeof notes[2]);
+    if (rc == 0) {
+        snprintf(notes[n_notes++], sizeof notes[0],
+                 "counted in %d passes: the program ran %d times, each with the events one "
+                 "configuration of machine %s's counter unit holds (%u unit%s of %u counters)",
+                 ps.n_pass, ps.n_pass, q->m.name, mc->units, mc->units == 1 ? "" : "s",
+                 mc->counters);
+        if (n_differ)
+            memcpy(notes[n_notes++], notes[2], sizeof notes[1]);
+        else
+            snprintf(notes[n_notes++], sizeof notes[1],
+                     "the correlate %s counted on every pass is the same in each: the passes "
+                     "describe one run",
+                     ps.cname);
+        rc = report_merged(q, &merged, notes, n_notes, n_differ != 0);
+    }
     vpmu_output_free(&merged);
-    runner_rmdir(dir); /* its owner file too */
     return rc;
 }

@@ -13,28 +13,17 @@
 
 #define PASSES_NOT_NEEDED (-1000)
 
-struct passes_req {
-    const struct hpm_machine *m;
-    unsigned features;
-    const struct count_row *rows;
-    unsigned n_rows;
-    const char *passes;    /* --passes: "auto", "N", or NULL */
-    const char *correlate; /* --correlate, or NULL: INSTRUCTIONS */
-    long multiplex;        /* --multiplex=N: one run, the sets cycled every N correlate
-                              events; 0: passes */
-    int argc;              /* hpm count's arguments (argv[0] "count") */
-    char **argv;
-};
+struct count_plan;
 
-/* Whether the request needs passes and, if so, runs them: each pass is
- * this hpm count again with its set of events and the correlate
- * (--keep-output), the passes' counts merged into one output file, and the
- * report written from it (--from-output, the passes and the correlate's
- * verdict as notes). With --multiplex, one run cycles the sets instead
- * (--mpx-plan: the tool's --hpm-mpx) and the report scales each event by
+/* Whether the plan's rows need passes and, if so, runs them in this
+ * process: each pass a plan made from p (count_plan.h) with its set of
+ * events and the correlate, its counts kept, the passes' counts merged
+ * and reported with the user's events, format and notes, the passes and
+ * the correlate's verdict as notes. With --multiplex, one run cycles the
+ * sets instead (the tool's --hpm-mpx) and the report scales each event by
  * the correlate, labelled estimated. Returns PASSES_NOT_NEEDED when the
  * events fit one configuration and neither was given, else the exit
  * status. */
-int passes_maybe_run(const struct passes_req *q);
+int passes_maybe_run(const struct count_plan *p);
 
 #endif

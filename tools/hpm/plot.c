@@ -25,11 +25,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <jansson.h>
 
 #include "baseline.h"
 #include "catalog.h"
 #include "commands.h"
+#include "count_report_read.h"
 #include "plot.h"
 #include "fileio.h"
 #include "options.h"
@@ -275,31 +275,78 @@ static int json_head(const char *head, size_t n)
 }
 
 /* A baseline's value of an event (its total) or a derived metric (key or
- * label) in its report.json: 1 and *v, 0 (none), or -1 (a count that is
- * not one: a corrupt report). */
-static int report_value(json_t *root, const char *name, double *v)
+ * label) in its report.json: 1 and *v, or 0 (none). */
+static int report_value(const struct count_report_doc *rep, const char *name, double *v)
 {
-    json_t *e;
-    size_t i;
-    json_array_foreach(json_object_get(root, "events"), i, e)
-    {
-        const char *n = json_string_value(json_object_get(e, "name"));
-        json_t *c = json_object_get(e, "count");
-        if (n && strcasecmp(n, name) == 0) {
-            *v = (double)json_integer_value(c);
-            return json_is_integer(c) && json_integer_value(c) >= 0 ? 1 : -1;
-        }
+    const struct count_read_event *e = count_report_doc_event(rep, name);
+    unsigned i;
+    if (e) {
+        *v = (double)e->count;
+        return 1;
     }
-    json_array_foreach(json_object_get(root, "derived"), i, e)
-    {
-        const char *k = json_string_value(json_object_get(e, "name")),
-                   *l = json_string_value(json_object_get(e, "label"));
-        if (((k && strcasecmp(k, name) == 0) || (l && strcasecmp(l, name) == 0)) &&
-            json_is_number(json_object_get(e, "value"))) {
-            *v = json_number_value(json_object_get(e, "value"));
+    for (i = 0; i < rep->given.n_metrics; i++) {
+        const struct count_report_metric *m = &rep->given.metrics[i];
+        if ((strcasecmp(m->metric->key, name) == 0 || strcasecmp(m->metric->label, name) == 0) &&
+            m->defined) {
+            *v = m->value;
             return 1;
         }
     }
+    return 0;
+}
+
+/* Baseline i's values of the series (s[k].v[i]), after checking that its
+ * machine model is the first baseline's: 0, or -1 with *rc set and a
+ * message printed. */
+static int baseline_value(const char *name, const char *first, unsigned i,
+                          struct diff_machine machine[2],
+                          struct plot_series *s, unsigned ns, int *rc)
+{
+    struct count_report_doc rep;
+    char dir[4096], path[4200], err[600], why[512], *text;
+    size_t len;
+    unsigned k;
+    if (baseline_path(name, dir, sizeof dir, err, sizeof err) != 0) {
+        fprintf(stderr, "hpm plot: %s\n", err);
+        return -1;
+    }
+    snprintf(path, sizeof path, "%s/report.json", dir);
+    if (hpm_file_read(path, (size_t)1 << 30, json_head, "a baseline's report (JSON)", &text, &len,
+                      err, sizeof err) != 0) {
+        fprintf(stderr, "hpm plot: baseline %s: %s\n", name, err);
+        return -1;
+    }
+    if (count_report_read(&rep, text, len, why, sizeof why) != 0) {
+        fprintf(stderr, "hpm plot: baseline %s: %s: %s\n", name, path, why);
+        free(text);
+        count_report_doc_free(&rep);
+        return -1;
+    }
+    free(text);
+    diff_machine_of(&machine[i ? 1 : 0], &rep);
+    if (i && diff_machine_same(&machine[0], &machine[1]) == 0) {
+        char a[160], b[160];
+        diff_machine_text(&machine[0], a, sizeof a);
+        diff_machine_text(&machine[1], b, sizeof b);
+        fprintf(stderr,
+                "hpm plot: baseline %s was counted on machine model %s, baseline %s on %s: "
+                "not comparable (hpm diff compares two models)\n",
+                name, b, first, a);
+        count_report_doc_free(&rep);
+        *rc = 2;
+        return -1;
+    }
+    for (k = 0; k < ns; k++) {
+        s[k].t[i] = i;
+        if (!report_value(&rep, s[k].name, &s[k].v[i])) {
+            fprintf(stderr, "hpm plot: baseline %s has no event or metric %s\n", name,
+                    s[k].name);
+            count_report_doc_free(&rep);
+            return -1;
+        }
+        s[k].n = i + 1;
+    }
+    count_report_doc_free(&rep);
     return 0;
 }
 
@@ -311,7 +358,6 @@ static int plot_baselines(const char *out, const char *events, const char *const
     struct diff_machine machine[2]; /* the first baseline's, this one's */
     unsigned ns = 0, i, k;
     const char *p = events, *ext = strrchr(out, '.');
-    char err[600];
     int rc = 1;
     if (!ext || (strcmp(ext, ".svg") != 0 && strcmp(ext, ".png") != 0)) {
         fprintf(stderr, "hpm plot: the output must end in .svg or .png: '%s'\n", out);
@@ -346,52 +392,8 @@ static int plot_baselines(const char *out, const char *events, const char *const
         p += len + (p[len] == ',');
     }
     for (i = 0; i < n; i++) {
-        char dir[4096], path[4200], *text;
-        size_t len;
-        json_error_t je;
-        json_t *root;
-        if (baseline_path(names[i], dir, sizeof dir, err, sizeof err) != 0) {
-            fprintf(stderr, "hpm plot: %s\n", err);
+        if (baseline_value(names[i], names[0], i, machine, s, ns, &rc) != 0)
             goto out;
-        }
-        snprintf(path, sizeof path, "%s/report.json", dir);
-        if (hpm_file_read(path, (size_t)1 << 30, json_head, "a baseline's report (JSON)", &text,
-                          &len, err, sizeof err) != 0) {
-            fprintf(stderr, "hpm plot: baseline %s: %s\n", names[i], err);
-            goto out;
-        }
-        root = json_loadb(text, len, 0, &je);
-        free(text);
-        if (!root) {
-            fprintf(stderr, "hpm plot: baseline %s: %s:%d: %s\n", names[i], path, je.line,
-                    je.text);
-            goto out;
-        }
-        diff_machine_read(&machine[i ? 1 : 0], json_object_get(root, "machine"));
-        if (i && diff_machine_same(&machine[0], &machine[1]) == 0) {
-            char a[160], b[160];
-            diff_machine_text(&machine[0], a, sizeof a);
-            diff_machine_text(&machine[1], b, sizeof b);
-            fprintf(stderr,
-                    "hpm plot: baseline %s was counted on machine model %s, baseline %s on %s: "
-                    "not comparable (hpm diff compares two models)\n",
-                    names[i], b, names[0], a);
-            json_decref(root);
-            rc = 2;
-            goto out;
-        }
-        for (k = 0; k < ns; k++) {
-            int got = report_value(root, s[k].name, &s[k].v[i]);
-            s[k].t[i] = i;
-            if (got != 1) {
-                fprintf(stderr, "hpm plot: baseline %s %s %s\n", names[i],
-                        got ? "has a corrupt count of" : "has no event or metric", s[k].name);
-                json_decref(root);
-                goto out;
-            }
-            s[k].n = i + 1;
-        }
-        json_decref(root);
     }
     rc = draw_plot(out, "across baselines", "baseline", "total or metric (modeled)", s, ns, names,
                    n);

@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fileio.h"
 #include "profile.h"
 #include "runner.h"
 #include "vpmufile.h"
@@ -69,62 +68,98 @@ static int c2c_write(const char *cmd, struct hpm_c2c_report *c, const char *path
     return rc;
 }
 
-int profile_write(const char *cmd, const char *dir, uint64_t main_pid, int children,
-                  char *const *argv, int argc, const char *machine, const char *path,
-                  int quiet)
+/* ------------------------------------------------------------ the handler */
+
+static int prof_failed(struct profile_reader *x, const struct vpmu_file *f)
 {
-    struct hpm_profile p, dp;
-    struct hpm_symbols *syms;
-    struct hpm_c2c_report *c2c;
+    snprintf(x->err, sizeof x->err, "%s: %s", f->path, x->why);
+    x->failed = 1;
+    hpm_prof_records_free(&x->r);
+    return -1;
+}
+
+static int prof_begin(void *ctx, const struct vpmu_file *f, const char *buf, size_t len, int nul)
+{
+    struct profile_reader *x = ctx;
+    (void)f;
+    (void)buf;
+    (void)len;
+    (void)nul;
+    hpm_prof_reader_init(&x->rd, &x->r, x->why, sizeof x->why, &x->rtool);
+    return 0;
+}
+
+static int prof_record(void *ctx, const struct vpmu_file *f, const struct vpmu_rec *r)
+{
+    struct profile_reader *x = ctx;
+    return x->rtool.record(x->rtool.ctx, f, r) != 0 ? prof_failed(x, f) : 0;
+}
+
+/* The file read: its records into the profile (the data objects first:
+ * the instructions' take the values over) and the contended lines. */
+static int prof_end(void *ctx, const struct vpmu_file *f)
+{
+    struct profile_reader *x = ctx;
+    if (hpm_prof_add_data(&x->dp, &x->r, x->syms, x->why, sizeof x->why) != 0 ||
+        hpm_prof_take_records(&x->p, &x->r, x->syms, x->why, sizeof x->why) != 0)
+        return prof_failed(x, f);
+    x->ninsn += x->r.n_insns;
+    x->procs += x->r.n_kinds > 0;
+    if (hpm_c2c_report_add(x->c2c, &x->r, x->syms, f->pid) != 0) {
+        snprintf(x->why, sizeof x->why, "out of memory");
+        return prof_failed(x, f);
+    }
+    hpm_prof_records_free(&x->r);
+    return 0;
+}
+
+int profile_reader_init(struct profile_reader *x, const char *cmd)
+{
+    memset(x, 0, sizeof *x);
+    x->cmd = cmd;
+    hpm_profile_init(&x->p);
+    hpm_profile_init(&x->dp);
+    x->syms = hpm_symbols_new();
+    x->c2c = hpm_c2c_report_new();
+    x->tool.file_begin = prof_begin;
+    x->tool.record = prof_record;
+    x->tool.file_end = prof_end;
+    x->tool.ctx = x;
+    return x->syms && x->c2c ? 0 : -1;
+}
+
+void profile_reader_free(struct profile_reader *x)
+{
+    if (x->syms)
+        hpm_symbols_free(x->syms);
+    if (x->c2c)
+        hpm_c2c_report_free(x->c2c);
+    hpm_profile_free(&x->p);
+    hpm_profile_free(&x->dp);
+    x->syms = NULL;
+    x->c2c = NULL;
+}
+
+/* ------------------------------------------------------------ the writing */
+
+int profile_write(struct profile_reader *x, char *const *argv, int argc, const char *machine,
+                  const char *path, int quiet)
+{
+    struct hpm_profile p = x->p, dp = x->dp;
+    struct hpm_c2c_report *c2c = x->c2c;
+    const char *cmd = x->cmd;
     char *data_path = NULL, *c2c_path = NULL;
-    struct vpmu_file *files = NULL;
-    char err[512], creator[256];
-    size_t n = 0, i, ninsn = 0, cmdlen = 1;
-    unsigned procs = 0, k;
+    char creator[256];
+    size_t ninsn = x->ninsn, cmdlen = 1;
+    unsigned procs = x->procs, k;
     int rc = -1, a;
 
-    hpm_profile_init(&p);
-    hpm_profile_init(&dp);
-    syms = hpm_symbols_new();
-    c2c = hpm_c2c_report_new();
-    if (!syms || !c2c || vpmu_files_list(dir, &files, &n) != 0) {
-        fprintf(stderr, "%s: cannot read the tool's output in %s: %s\n", cmd, dir,
-                strerror(errno));
+    /* the profile is the writer's now */
+    hpm_profile_init(&x->p);
+    hpm_profile_init(&x->dp);
+    if (x->failed) {
+        fprintf(stderr, "%s: %s\n", cmd, x->err);
         goto done;
-    }
-    /* in the folder scan's order, so the profile does not depend on the
-     * directory's */
-    for (i = 0; i < n; i++) {
-        struct hpm_prof_records r;
-        struct hpm_file_map m;
-        int parsed;
-        if (!children && files[i].pid != main_pid)
-            continue;
-        /* far beyond any output file (a Python profile's records are 17 MB) */
-        if (hpm_file_map(files[i].path, (size_t)1 << 34, NULL, NULL, &m, err, sizeof err) != 0) {
-            fprintf(stderr, "%s: cannot read %s\n", cmd, err);
-            goto done;
-        }
-        parsed = hpm_prof_records_parse(m.data, m.len, &r, err, sizeof err);
-        hpm_file_unmap(&m);
-        if (parsed != 0) {
-            fprintf(stderr, "%s: %s: %s\n", cmd, files[i].path, err);
-            goto done;
-        }
-        /* the data objects first: the instructions' take the values over */
-        if (hpm_prof_add_data(&dp, &r, syms, err, sizeof err) != 0 ||
-            hpm_prof_take_records(&p, &r, syms, err, sizeof err) != 0) {
-            fprintf(stderr, "%s: %s: %s\n", cmd, files[i].path, err);
-            hpm_prof_records_free(&r);
-            goto done;
-        }
-        ninsn += r.n_insns;
-        procs += r.n_kinds > 0;
-        if (hpm_c2c_report_add(c2c, &r, syms, files[i].pid) != 0) {
-            hpm_prof_records_free(&r);
-            goto oom;
-        }
-        hpm_prof_records_free(&r);
     }
     if (p.n_kinds == 0) {
         fprintf(stderr, "%s: the virtual PMU wrote no profile\n", cmd);
@@ -208,9 +243,6 @@ int profile_write(const char *cmd, const char *dir, uint64_t main_pid, int child
 oom:
     fprintf(stderr, "%s: out of memory\n", cmd);
 done:
-    vpmu_files_free(files, n);
-    hpm_symbols_free(syms);
-    hpm_c2c_report_free(c2c);
     free(c2c_path);
     hpm_profile_free(&p);
     hpm_profile_free(&dp);

@@ -24,19 +24,12 @@ static uint64_t now_ms(void)
 
 void progress_init(struct progress *p, enum progress_mode mode, const char *prefix)
 {
-    const char *env = getenv("HPM_PROGRESS");
     memset(p, 0, sizeof *p);
     p->out = stderr;
     p->tty = isatty(STDERR_FILENO);
     p->on = mode == PROGRESS_ON || (mode == PROGRESS_AUTO && p->tty);
-    if (!prefix)
-        prefix = env;
     snprintf(p->prefix, sizeof p->prefix, "%s%s", prefix ? prefix : "",
              prefix && *prefix ? ": " : "");
-    /* the program must see the environment hpm was given: its size alone
-     * changes the counts of its start-up */
-    if (env)
-        unsetenv("HPM_PROGRESS");
     p->t0_ms = p->last_ms = now_ms();
 }
 

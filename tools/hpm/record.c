@@ -75,6 +75,8 @@ struct spec {
     uint64_t seen, taken, throttled;
 };
 
+struct rec_file;
+
 struct record_ctx {
     const char *output;
     struct spec specs[MAX_KINDS];
@@ -96,11 +98,11 @@ struct record_ctx {
     } hist[2][8];
     unsigned n_hist[2];
     long ldlat, stlat;
-    /* filled while reading */
-    struct vpmu_file *files;
+    /* filled while the session reads the run's output (one per file) */
+    struct vpmu_tool tool;
+    struct rec_file *files;
     size_t n_files;
-    uint64_t main_pid;
-    int children;
+    int oom;
     uint64_t written;
     int bad;
 };
@@ -233,35 +235,22 @@ static int spec_of(const struct record_ctx *c, const char *kind, size_t len)
     return -1;
 }
 
-/* The next space-separated word of *p (within the line). */
-static const char *word(const char **p, size_t *len)
+/* The next field of a record as a number of base: 0, or -1 for none. */
+static int next_num(const char **q, const char *end, int base, uint64_t *v)
 {
-    const char *s = *p, *e;
-    while (*s == ' ')
-        s++;
-    e = s;
-    while (*e && *e != ' ' && *e != '\n')
-        e++;
-    *len = (size_t)(e - s);
-    *p = e;
-    return *len ? s : NULL;
+    const char *f;
+    size_t n;
+    return vpmu_field(q, end, &f, &n) && vpmu_number(f, n, base, v) == 0 ? 0 : -1;
 }
 
-/* The next number of *p in base (spaces skipped): 0, or -1 for none
- * (strtoull: sscanf measures its whole input, a sample's line each time). */
-static int next_num(const char **p, int base, unsigned long long *v)
+/* The rest of a record after its fields so far and their spaces (a path,
+ * which may hold spaces). */
+static void rest(const char *q, const char *end, const char **s, size_t *n)
 {
-    char *e;
-    while (**p == ' ')
-        (*p)++;
-    if (!(**p >= '0' && **p <= '9') && !(base == 16 && ((**p | 32) >= 'a' && (**p | 32) <= 'f')))
-        return -1;
-    errno = 0;
-    *v = strtoull(*p, &e, base);
-    if (errno || e == *p)
-        return -1;
-    *p = e;
-    return 0;
+    while (q < end && *q == ' ')
+        q++;
+    *s = q;
+    *n = (size_t)(end - q);
 }
 
 /* A sample's access word: PERFDATA_OP_*, -1 if unknown. */
@@ -341,266 +330,368 @@ static uint32_t dobj_index(struct record_ctx *c, uint32_t kind, uint64_t where, 
     return (uint32_t)c->n_dobjs;
 }
 
-/* One output file: its process's comm, mappings and samples. */
-static int write_file(struct record_ctx *c, struct perfdata_writer *w, const char *path,
-                      const char *text, size_t len)
+/* ------------------------------------------------------------ reading */
+
+/* What the session read of one output file, for the writing: its
+ * process, the code mapped while sampling, and its profile objects and
+ * samples (the records, whose text stays mapped until the session ends). */
+struct rec_file {
+    const struct vpmu_file *f;
+    uint32_t pid;
+    char comm[16];
+    struct timed_map *tm;
+    size_t n_tm;
+    struct vpmu_rec *objs, *samples;
+    size_t n_objs, n_samples;
+    struct vpmu_rec bad; /* the first malformed record, before the samples */
+    int have_bad;
+};
+
+/* Appends one element of size sz to *arr (n of them): 0, or -1. */
+static int append(void *arr, size_t *n, size_t sz, const void *e)
 {
-    const char *line = text, *comm = "?";
-    size_t line_len = 0;
-    struct vpmu_recs it;
-    struct vpmu_rec r;
-    int more;
-    char comm_buf[16];
-    uint32_t pid = 0, comm_tids[64];
-    unsigned n_comm_tids = 0, pass;
-    uint64_t chain[64];
-    struct timed_map *tm = NULL;
-    size_t n_tm = 0, cap_tm = 0, t;
-    struct file_obj *fobj = NULL;
-    size_t n_fobj = 0;
-    /* pass 0: pid, command, code mapped while sampling; pass 1: the
-     * profile's objects (at time 0, those not mapped while sampling);
-     * pass 2: samples */
-    for (pass = 0; pass < 3; pass++) {
-        vpmu_recs_begin(&it, text, len);
-        while ((more = vpmu_recs_next(&it, &r)) != 0) {
-            /* one line at a time: sscanf measures its whole input string */
-            char lb[8192];
-            const char *p = lb, *wd;
-            size_t wl = (size_t)(r.end - r.line);
-            line = r.line;
-            line_len = wl;
-            if (more < 0 || wl >= sizeof lb)
-                goto bad;
-            memcpy(lb, line, wl);
-            lb[wl] = 0;
-            wd = word(&p, &wl);
-            if (!wd)
-                continue;
-            if (pass == 0 && wl == strlen(VPMU_REC_PID) && !memcmp(wd, VPMU_REC_PID, wl)) {
-                pid = (uint32_t)strtoul(p, NULL, 10);
-            } else if (pass == 0 && wl == strlen(VPMU_REC_CORES) &&
-                       !memcmp(wd, VPMU_REC_CORES, wl)) {
-                unsigned long n = strtoul(p, NULL, 10);
-                if (n > c->cores && n < 1u << 20)
-                    c->cores = (unsigned)n;
-            } else if (pass == 0 && wl == strlen(VPMU_REC_COMMAND) &&
-                       !memcmp(wd, VPMU_REC_COMMAND, wl)) {
-                const char *prog = word(&p, &wl), *slash;
-                if (prog) {
-                    /* the kernel's comm: the program's base name, 15 bytes */
-                    slash = memrchr(prog, '/', wl);
-                    if (slash) {
-                        wl -= (size_t)(slash + 1 - prog);
-                        prog = slash + 1;
-                    }
-                    snprintf(comm_buf, sizeof comm_buf, "%.*s", (int)wl, prog);
-                    comm = comm_buf;
-                }
-            } else if (pass == 0 && wl == strlen(VPMU_REC_SAMPLE "_latency") &&
-                       !memcmp(wd, VPMU_REC_SAMPLE "_latency", wl)) {
-                unsigned long long lat, cnt;
-                char op[8], lvl[8], tlb[8];
-                int st, lv;
-                unsigned b;
-                if (sscanf(p, " %7s %llu %7s %7s %llu", op, &lat, lvl, tlb, &cnt) != 5 ||
-                    (strcmp(op, "load") && strcmp(op, "store")) ||
-                    (lv = served_level(lvl, strlen(lvl))) < 0)
-                    goto bad;
-                st = op[0] == 's';
-                for (b = 0; b < c->n_hist[st]; b++)
-                    if (c->hist[st][b].lat == lat && !strcmp(c->hist[st][b].level, lvl) &&
-                        c->hist[st][b].tlb_miss == !strcmp(tlb, "tlbmiss"))
-                        break;
-                if (b == c->n_hist[st]) {
-                    if (b == 8)
-                        goto bad; /* eight latencies an access can have */
-                    c->n_hist[st]++;
-                    c->hist[st][b].lat = lat;
-                    c->hist[st][b].count = 0;
-                    snprintf(c->hist[st][b].level, sizeof c->hist[st][b].level, "%s", lvl);
-                    c->hist[st][b].tlb_miss = !strcmp(tlb, "tlbmiss");
-                }
-                c->hist[st][b].count += cnt;
-            } else if (pass == 0 && wl == strlen(VPMU_REC_SAMPLE "_mmap") &&
-                       !memcmp(wd, VPMU_REC_SAMPLE "_mmap", wl)) {
-                unsigned long long start, endp, off, ns;
-                int n = 0;
-                if (sscanf(p, " %llx %llx %llx %llu %n", &start, &endp, &off, &ns, &n) < 4 || !n ||
-                    endp < start)
-                    goto bad;
-                if (n_tm == cap_tm) {
-                    struct timed_map *nt = realloc(tm, (cap_tm = cap_tm ? 2 * cap_tm : 8) * sizeof *tm);
-                    if (!nt) {
-                        free(tm);
-                        return -1;
-                    }
-                    tm = nt;
-                }
-                tm[n_tm].start = start;
-                tm[n_tm].end = endp;
-                tm[n_tm].off = off;
-                tm[n_tm].ns = ns;
-                snprintf(tm[n_tm].path, sizeof tm[n_tm].path, "%.*s", (int)strcspn(p + n, "\n"),
-                         p + n);
-                n_tm++;
-            } else if (pass == 1 && wl == strlen(VPMU_REC_PROF_OBJECT) &&
-                       !memcmp(wd, VPMU_REC_PROF_OBJECT, wl)) {
-                unsigned long long start, endp, off;
-                unsigned id;
-                int n = 0;
-                if (sscanf(p, " %u %llx %llx %llx %n", &id, &start, &endp, &off, &n) < 4 || !n ||
-                    endp < start)
-                    goto bad;
-                {
-                    char pathbuf[4096];
-                    size_t pl = strcspn(p + n, "\n");
-                    snprintf(pathbuf, sizeof pathbuf, "%.*s", (int)pl, p + n);
-                    if (id < 1u << 20 && id >= n_fobj) {
-                        /* by id: a global's data object names its mapping */
-                        struct file_obj *nf = realloc(fobj, ((size_t)id + 1) * sizeof *nf);
-                        if (!nf)
-                            goto fail;
-                        memset(nf + n_fobj, 0, ((size_t)id + 1 - n_fobj) * sizeof *nf);
-                        fobj = nf;
-                        n_fobj = (size_t)id + 1;
-                    }
-                    if (id < n_fobj && !fobj[id].path) {
-                        fobj[id].start = start;
-                        fobj[id].end = endp;
-                        fobj[id].off = off;
-                        if (!(fobj[id].path = strdup(pathbuf)))
-                            goto fail;
-                    }
-                    /* mapped while sampling: written at its time below */
-                    for (t = 0; t < n_tm; t++)
-                        if (tm[t].start == start && !strcmp(tm[t].path, pathbuf))
-                            break;
-                    if (t == n_tm && perfdata_write_mmap(w, pid, pid, 0, start, endp - start + 1,
-                                                         off, pathbuf) != 0)
-                        goto fail;
-                }
-            } else if (pass == 0 && wl == strlen(VPMU_REC_SAMPLE_KIND) &&
-                       !memcmp(wd, VPMU_REC_SAMPLE_KIND, wl)) {
-                unsigned long long period, seen, taken, thr;
-                const char *k = word(&p, &wl);
-                int s = k ? spec_of(c, k, wl) : -1;
-                if (s < 0 || sscanf(p, "%llu %llu %llu %llu", &period, &seen, &taken, &thr) != 4)
-                    goto bad;
-                c->specs[s].seen += seen;
-                c->specs[s].taken += taken;
-                c->specs[s].throttled += thr;
-            } else if (pass == 2 && wl == strlen(VPMU_REC_SAMPLE) &&
-                       !memcmp(wd, VPMU_REC_SAMPLE, wl)) {
-                struct perfdata_sample smp;
-                unsigned long long ip, addr, serial, core, ns, lat;
-                long long lwp;
-                int s, n = 0, op, level, tlb;
-                uint32_t dobj;
-                const char *k = word(&p, &wl), *acc, *srv, *tl;
-                size_t al, sl, tll;
-                unsigned i;
-                s = k ? spec_of(c, k, wl) : -1;
-                if (s < 0 || sscanf(p, "%llx %llx %llu %lld %llu %llu%n", &ip, &addr, &serial,
-                                    &lwp, &core, &ns, &n) != 6)
-                    goto bad;
-                p += n;
-                /* the access: ACC SERVED TLB LATENCY ("- - - 0": none) */
-                acc = word(&p, &al);
-                srv = word(&p, &sl);
-                tl = word(&p, &tll);
-                if (!acc || !srv || !tl || next_num(&p, 10, &lat) != 0)
-                    goto bad;
-                {
-                    /* the data object: KIND WHERE WHERE2 OBJ ("- 0 0 0") */
-                    static const char *const dk[] = {"heap", "global", "stack", "other"};
-                    unsigned long long w1, w2, ob;
-                    size_t kl;
-                    const char *kw = word(&p, &kl);
-                    int kind = -1, j;
-                    if (!kw || next_num(&p, 16, &w1) || next_num(&p, 16, &w2) ||
-                        next_num(&p, 10, &ob))
-                        goto bad;
-                    for (j = 0; j < 4; j++)
-                        if (strlen(dk[j]) == kl && !memcmp(dk[j], kw, kl))
-                            kind = j;
-                    dobj = 0;
-                    if (kind >= 0 && c->mem) {
-                        dobj = dobj_index(c, (uint32_t)kind, w1, w2,
-                                          ob < n_fobj && fobj[ob].path ? &fobj[ob] : NULL);
-                        if (!dobj)
-                            goto fail;
-                    } else if (kind < 0 && (kl != 1 || *kw != '-')) {
-                        goto bad;
-                    }
-                }
-                op = access_op(acc, al);
-                level = served_level(srv, sl);
-                tlb = tll == 7 && !memcmp(tl, "tlbmiss", 7);
-                if (op < 0 || (op != PERFDATA_OP_NA && level < 0))
-                    goto bad;
-                memset(&smp, 0, sizeof smp);
-                smp.data_src = perfdata_data_src(op, level, tlb);
-                smp.weight = lat;
-                smp.dobj = dobj;
-                smp.n_chain = 0;
-                while (smp.n_chain < sizeof chain / sizeof chain[0]) {
-                    char *e;
-                    unsigned long long a;
-                    while (*p == ' ')
-                        p++;
-                    if (!*p || *p == '\n')
-                        break;
-                    a = strtoull(p, &e, 16);
-                    if (e == p)
-                        goto bad;
-                    chain[smp.n_chain++] = a;
-                    p = e;
-                }
-                smp.event = (unsigned)s;
-                smp.ip = ip;
-                smp.addr = addr;
-                smp.time = ns;
-                smp.period = c->specs[s].period;
-                smp.pid = pid;
-                smp.tid = lwp > 0 ? (uint32_t)lwp : pid;
-                smp.cpu = (uint32_t)core;
-                smp.chain = chain;
-                for (i = 0; i < n_comm_tids && comm_tids[i] != smp.tid; i++)
-                    ;
-                if (i == n_comm_tids && n_comm_tids < sizeof comm_tids / sizeof comm_tids[0]) {
-                    /* a thread's name, before its first sample */
-                    comm_tids[n_comm_tids++] = smp.tid;
-                    if (smp.tid != pid && perfdata_write_comm(w, pid, smp.tid, 0, comm) != 0)
-                        goto fail;
-                }
-                if (perfdata_write_sample(w, &smp) != 0)
-                    goto fail;
-                c->written++;
-            }
-        }
-        if (pass == 0 && perfdata_write_comm(w, pid, pid, 0, comm) != 0)
-            goto fail;
-        for (t = 0; pass == 1 && t < n_tm; t++)
-            if (perfdata_write_mmap(w, pid, pid, tm[t].ns, tm[t].start, tm[t].end - tm[t].start + 1,
-                                    tm[t].off, tm[t].path) != 0)
-                goto fail;
+    char **a = arr, *na;
+    if ((*n & (*n - 1)) == 0) { /* 0, 1, 2, 4, ...: full */
+        if (!(na = realloc(*a, (*n ? 2 * *n : 1) * sz)))
+            return -1;
+        *a = na;
     }
-    free(tm);
-    for (t = 0; t < n_fobj; t++)
-        free(fobj[t].path);
-    free(fobj);
+    memcpy(*a + *n * sz, e, sz);
+    (*n)++;
     return 0;
-bad:
-    fprintf(stderr, "hpm record: %s: a malformed sample record: %.*s\n", path, (int)line_len,
-            line);
+}
+
+/* sample_latency load|store LAT LEVEL TLB COUNT: into the histogram.
+ * 0, or 1 when malformed. */
+static int rec_latency(struct record_ctx *c, const char *q, const char *end)
+{
+    const char *op, *lvl, *tlb;
+    size_t opn, lvn, tln;
+    uint64_t lat, cnt;
+    unsigned b;
+    int st;
+    if (!vpmu_field(&q, end, &op, &opn) || (!vpmu_word_is(op, opn, "load") &&
+                                            !vpmu_word_is(op, opn, "store")) ||
+        next_num(&q, end, 10, &lat) || !vpmu_field(&q, end, &lvl, &lvn) || lvn > 7 ||
+        served_level(lvl, lvn) < 0 || !vpmu_field(&q, end, &tlb, &tln) || tln > 7 ||
+        next_num(&q, end, 10, &cnt))
+        return 1;
+    st = op[0] == 's';
+    for (b = 0; b < c->n_hist[st]; b++)
+        if (c->hist[st][b].lat == lat && vpmu_word_is(lvl, lvn, c->hist[st][b].level) &&
+            c->hist[st][b].tlb_miss == vpmu_word_is(tlb, tln, "tlbmiss"))
+            break;
+    if (b == c->n_hist[st]) {
+        if (b == 8)
+            return 1; /* eight latencies an access can have */
+        c->n_hist[st]++;
+        c->hist[st][b].lat = lat;
+        c->hist[st][b].count = 0;
+        snprintf(c->hist[st][b].level, sizeof c->hist[st][b].level, "%.*s", (int)lvn, lvl);
+        c->hist[st][b].tlb_miss = vpmu_word_is(tlb, tln, "tlbmiss");
+    }
+    c->hist[st][b].count += cnt;
+    return 0;
+}
+
+/* sample_mmap START END OFFSET NS PATH: code mapped while sampling. 0, 1
+ * when malformed, -1 out of memory. */
+static int rec_mmap(struct rec_file *rf, const char *q, const char *end)
+{
+    struct timed_map m;
+    const char *path;
+    size_t n;
+    if (next_num(&q, end, 16, &m.start) || next_num(&q, end, 16, &m.end) ||
+        next_num(&q, end, 16, &m.off) || next_num(&q, end, 10, &m.ns) || m.end < m.start)
+        return 1;
+    rest(q, end, &path, &n);
+    snprintf(m.path, sizeof m.path, "%.*s", (int)n, path);
+    return append(&rf->tm, &rf->n_tm, sizeof m, &m);
+}
+
+/* sample_kind KIND PERIOD SEEN TAKEN THROTTLED: the kind's counts. */
+static int rec_kind(struct record_ctx *c, const char *q, const char *end)
+{
+    const char *k;
+    size_t kn;
+    uint64_t period, seen, taken, thr;
+    int s;
+    if (!vpmu_field(&q, end, &k, &kn) || (s = spec_of(c, k, kn)) < 0 ||
+        next_num(&q, end, 10, &period) || next_num(&q, end, 10, &seen) ||
+        next_num(&q, end, 10, &taken) || next_num(&q, end, 10, &thr))
+        return 1;
+    c->specs[s].seen += seen;
+    c->specs[s].taken += taken;
+    c->specs[s].throttled += thr;
+    return 0;
+}
+
+/* command PROG ARG...: the kernel's comm, the program's base name, 15 bytes. */
+static void rec_command(struct rec_file *rf, const char *q, const char *end)
+{
+    const char *prog, *slash;
+    size_t n;
+    if (!vpmu_field(&q, end, &prog, &n))
+        return;
+    if ((slash = memrchr(prog, '/', n))) {
+        n -= (size_t)(slash + 1 - prog);
+        prog = slash + 1;
+    }
+    snprintf(rf->comm, sizeof rf->comm, "%.*s", (int)n, prog);
+}
+
+/* One record of the process: 0, 1 malformed, -1 out of memory. */
+static int rec_one(struct record_ctx *c, struct rec_file *rf, const struct vpmu_rec *r)
+{
+    const char *q = r->rest, *end = r->end;
+    uint64_t v;
+    if (r->has_nul)
+        return 1;
+    if (vpmu_rec_is(r, VPMU_REC_PID)) {
+        rf->pid = next_num(&q, end, 10, &v) == 0 ? (uint32_t)v : 0;
+    } else if (vpmu_rec_is(r, VPMU_REC_CORES)) {
+        if (next_num(&q, end, 10, &v) == 0 && v > c->cores && v < 1u << 20)
+            c->cores = (unsigned)v;
+    } else if (vpmu_rec_is(r, VPMU_REC_COMMAND)) {
+        rec_command(rf, q, end);
+    } else if (vpmu_rec_is(r, VPMU_REC_SAMPLE "_latency")) {
+        return rec_latency(c, q, end);
+    } else if (vpmu_rec_is(r, VPMU_REC_SAMPLE "_mmap")) {
+        return rec_mmap(rf, q, end);
+    } else if (vpmu_rec_is(r, VPMU_REC_SAMPLE_KIND)) {
+        return rec_kind(c, q, end);
+    } else if (vpmu_rec_is(r, VPMU_REC_PROF_OBJECT)) {
+        return append(&rf->objs, &rf->n_objs, sizeof *r, r);
+    } else if (vpmu_rec_is(r, VPMU_REC_SAMPLE)) {
+        return append(&rf->samples, &rf->n_samples, sizeof *r, r);
+    }
+    return 0;
+}
+
+static int samples_begin(void *ctx, const struct vpmu_file *f, const char *buf, size_t len,
+                         int nul)
+{
+    struct record_ctx *c = ctx;
+    struct rec_file rf;
+    (void)buf;
+    (void)len;
+    (void)nul;
+    memset(&rf, 0, sizeof rf);
+    rf.f = f;
+    snprintf(rf.comm, sizeof rf.comm, "?");
+    if (append(&c->files, &c->n_files, sizeof rf, &rf) != 0) {
+        c->oom = 1;
+        return -1;
+    }
+    return 0;
+}
+
+static int samples_record(void *ctx, const struct vpmu_file *f, const struct vpmu_rec *r)
+{
+    struct record_ctx *c = ctx;
+    struct rec_file *rf = &c->files[c->n_files - 1];
+    int rc;
+    (void)f;
+    if (rf->have_bad)
+        return 0;
+    rc = rec_one(c, rf, r);
+    if (rc < 0)
+        c->oom = 1;
+    else if (rc > 0) {
+        rf->bad = *r;
+        rf->have_bad = 1;
+    }
+    return rc < 0 ? -1 : 0;
+}
+
+/* ------------------------------------------------------------ writing */
+
+static int malformed(struct record_ctx *c, const struct rec_file *rf, const struct vpmu_rec *r)
+{
+    fprintf(stderr, "hpm record: %s: a malformed sample record: %.*s\n", rf->f->path,
+            (int)(r->end - r->line), r->line);
     c->bad = 1;
-fail:
-    free(tm);
+    return -1;
+}
+
+/* The profile's objects, by id (a global's data object names its
+ * mapping); those not mapped while sampling as mappings at time 0.
+ * 0, or -1 (malformed: said). */
+static int write_objects(struct record_ctx *c, struct perfdata_writer *w,
+                         const struct rec_file *rf, struct file_obj **fobj, size_t *n_fobj)
+{
+    size_t i, t;
+    for (i = 0; i < rf->n_objs; i++) {
+        const struct vpmu_rec *r = &rf->objs[i];
+        const char *q = r->rest, *path;
+        uint64_t id, start, endp, off;
+        char pathbuf[4096];
+        size_t pl;
+        if (next_num(&q, r->end, 10, &id) || next_num(&q, r->end, 16, &start) ||
+            next_num(&q, r->end, 16, &endp) || next_num(&q, r->end, 16, &off) || endp < start ||
+            id > UINT32_MAX)
+            return malformed(c, rf, r);
+        rest(q, r->end, &path, &pl);
+        snprintf(pathbuf, sizeof pathbuf, "%.*s", (int)pl, path);
+        if (id < 1u << 20 && id >= *n_fobj) {
+            struct file_obj *nf = realloc(*fobj, ((size_t)id + 1) * sizeof *nf);
+            if (!nf)
+                return -1;
+            memset(nf + *n_fobj, 0, ((size_t)id + 1 - *n_fobj) * sizeof *nf);
+            *fobj = nf;
+            *n_fobj = (size_t)id + 1;
+        }
+        if (id < *n_fobj && !(*fobj)[id].path) {
+            (*fobj)[id].start = start;
+            (*fobj)[id].end = endp;
+            (*fobj)[id].off = off;
+            if (!((*fobj)[id].path = strdup(pathbuf)))
+                return -1;
+        }
+        /* mapped while sampling: written at its time */
+        for (t = 0; t < rf->n_tm; t++)
+            if (rf->tm[t].start == start && !strcmp(rf->tm[t].path, pathbuf))
+                break;
+        if (t == rf->n_tm && perfdata_write_mmap(w, rf->pid, rf->pid, 0, start, endp - start + 1,
+                                                 off, pathbuf) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* A sample's data object: KIND WHERE WHERE2 OBJ ("- 0 0 0"): its index + 1
+ * in the recording's table (0: none), or -1 (malformed), -2 (out of memory). */
+static long sample_dobj(struct record_ctx *c, const char **q, const char *end,
+                        const struct file_obj *fobj, size_t n_fobj)
+{
+    static const char *const dk[] = {"heap", "global", "stack", "other"};
+    uint64_t w1, w2, ob;
+    const char *kw;
+    size_t kl;
+    int kind = -1, j;
+    uint32_t dobj;
+    if (!vpmu_field(q, end, &kw, &kl) || next_num(q, end, 16, &w1) ||
+        next_num(q, end, 16, &w2) || next_num(q, end, 10, &ob))
+        return -1;
+    for (j = 0; j < 4; j++)
+        if (vpmu_word_is(kw, kl, dk[j]))
+            kind = j;
+    if (kind < 0)
+        return kl == 1 && *kw == '-' ? 0 : -1;
+    if (!c->mem)
+        return 0;
+    dobj = dobj_index(c, (uint32_t)kind, w1, w2, ob < n_fobj && fobj[ob].path ? &fobj[ob] : NULL);
+    return dobj ? (long)dobj : -2;
+}
+
+/* The fields of a sample before its access: IP DATA T LWP CORE NS. */
+static int sample_head(const char **q, const char *end, struct perfdata_sample *smp,
+                       uint32_t pid)
+{
+    const char *f;
+    size_t n;
+    uint64_t serial, lwp, core;
+    int neg;
+    if (next_num(q, end, 16, &smp->ip) || next_num(q, end, 16, &smp->addr) ||
+        next_num(q, end, 10, &serial) || !vpmu_field(q, end, &f, &n))
+        return -1;
+    neg = n > 1 && f[0] == '-';
+    if (vpmu_number(f + neg, n - (size_t)neg, 10, &lwp) != 0 || next_num(q, end, 10, &core) ||
+        next_num(q, end, 10, &smp->time))
+        return -1;
+    smp->tid = !neg && lwp > 0 ? (uint32_t)lwp : pid;
+    smp->cpu = (uint32_t)core;
+    return 0;
+}
+
+/* sample KIND IP DATA T LWP CORE NS ACC SERVED TLB LAT DKIND DWHERE DFROM
+ * DOBJ SITE...: 0, 1 malformed, -1 out of memory. */
+static int sample_parse(struct record_ctx *c, const struct rec_file *rf, const struct vpmu_rec *r,
+                        struct perfdata_sample *smp, uint64_t *chain, size_t max_chain,
+                        const struct file_obj *fobj, size_t n_fobj)
+{
+    const char *q = r->rest, *end = r->end, *k, *acc, *srv, *tl;
+    size_t kn, al, sl, tll;
+    int s, op, level;
+    long dobj;
+    memset(smp, 0, sizeof *smp);
+    if (!vpmu_field(&q, end, &k, &kn) || (s = spec_of(c, k, kn)) < 0 ||
+        sample_head(&q, end, smp, rf->pid) != 0 || !vpmu_field(&q, end, &acc, &al) ||
+        !vpmu_field(&q, end, &srv, &sl) || !vpmu_field(&q, end, &tl, &tll) ||
+        next_num(&q, end, 10, &smp->weight))
+        return 1;
+    if ((dobj = sample_dobj(c, &q, end, fobj, n_fobj)) < 0)
+        return dobj == -2 ? -1 : 1;
+    op = access_op(acc, al);
+    level = served_level(srv, sl);
+    if (op < 0 || (op != PERFDATA_OP_NA && level < 0))
+        return 1;
+    smp->data_src = perfdata_data_src(op, level, vpmu_word_is(tl, tll, "tlbmiss"));
+    smp->dobj = (uint32_t)dobj;
+    while (smp->n_chain < max_chain) {
+        const char *f;
+        size_t n;
+        if (!vpmu_field(&q, end, &f, &n))
+            break;
+        if (vpmu_number(f, n, 16, &chain[smp->n_chain++]) != 0)
+            return 1;
+    }
+    smp->event = (unsigned)s;
+    smp->period = c->specs[s].period;
+    smp->pid = rf->pid;
+    smp->chain = chain;
+    return 0;
+}
+
+/* The process's samples, each thread named before its first. 0, or -1. */
+static int write_samples(struct record_ctx *c, struct perfdata_writer *w,
+                         const struct rec_file *rf, const struct file_obj *fobj, size_t n_fobj)
+{
+    uint32_t comm_tids[64];
+    unsigned n_comm_tids = 0, i;
+    uint64_t chain[64];
+    size_t k;
+    for (k = 0; k < rf->n_samples; k++) {
+        struct perfdata_sample smp;
+        int rc = sample_parse(c, rf, &rf->samples[k], &smp, chain, 64, fobj, n_fobj);
+        if (rc)
+            return rc > 0 ? malformed(c, rf, &rf->samples[k]) : -1;
+        for (i = 0; i < n_comm_tids && comm_tids[i] != smp.tid; i++)
+            ;
+        if (i == n_comm_tids && n_comm_tids < sizeof comm_tids / sizeof comm_tids[0]) {
+            comm_tids[n_comm_tids++] = smp.tid;
+            if (smp.tid != rf->pid && perfdata_write_comm(w, rf->pid, smp.tid, 0, rf->comm) != 0)
+                return -1;
+        }
+        if (perfdata_write_sample(w, &smp) != 0)
+            return -1;
+        c->written++;
+    }
+    return 0;
+}
+
+/* One output file: its process's comm, mappings and samples. */
+static int write_file(struct record_ctx *c, struct perfdata_writer *w, const struct rec_file *rf)
+{
+    struct file_obj *fobj = NULL;
+    size_t n_fobj = 0, t;
+    int rc = -1;
+    if (rf->have_bad)
+        return malformed(c, rf, &rf->bad);
+    if (perfdata_write_comm(w, rf->pid, rf->pid, 0, rf->comm) != 0 ||
+        write_objects(c, w, rf, &fobj, &n_fobj) != 0)
+        goto out;
+    for (t = 0; t < rf->n_tm; t++)
+        if (perfdata_write_mmap(w, rf->pid, rf->pid, rf->tm[t].ns, rf->tm[t].start,
+                                rf->tm[t].end - rf->tm[t].start + 1, rf->tm[t].off,
+                                rf->tm[t].path) != 0)
+            goto out;
+    rc = write_samples(c, w, rf, fobj, n_fobj);
+out:
     for (t = 0; t < n_fobj; t++)
         free(fobj[t].path);
     free(fobj);
-    return -1;
+    return rc;
 }
 
 static int write_perf(FILE *f, void *ctx)
@@ -619,27 +710,12 @@ static int write_perf(FILE *f, void *ctx)
     if (perfdata_write_begin(&w, f, ev, c->n_specs, c->cores, c->prog, c->prog_argc,
                              c->mem ? PERFDATA_MEM : 0) != 0)
         return -1;
-    for (k = 0; k < c->n_files; k++) {
-        struct hpm_file_map m;
-        char err[512];
-        int rc;
-        if (!c->children && c->files[k].pid != c->main_pid)
-            continue;
-        if (hpm_file_map(c->files[k].path, (size_t)1 << 34, NULL, NULL, &m, err, sizeof err) !=
-            0) {
-            fprintf(stderr, "hpm record: cannot read %s\n", err);
+    for (k = 0; k < c->n_files; k++)
+        if (write_file(c, &w, &c->files[k]) != 0) {
             free(w.cmdline);
             free(w.sample_dobj);
             return -1;
         }
-        rc = write_file(c, &w, c->files[k].path, m.data, m.len);
-        hpm_file_unmap(&m);
-        if (rc != 0) {
-            free(w.cmdline);
-            free(w.sample_dobj);
-            return -1;
-        }
-    }
     w.cpus = c->cores ? c->cores : 1;
     perfdata_write_dobjs(&w, c->dobjs, c->n_dobjs);
     return perfdata_write_end(&w);
@@ -682,21 +758,31 @@ static void print_histogram(struct record_ctx *c)
     }
 }
 
-static int after_run(const char *dir, uint64_t main_pid, int children, void *ctx)
+static void files_free(struct record_ctx *c)
+{
+    size_t i;
+    for (i = 0; i < c->n_files; i++) {
+        free(c->files[i].tm);
+        free(c->files[i].objs);
+        free(c->files[i].samples);
+    }
+    free(c->files);
+    c->files = NULL;
+    c->n_files = 0;
+}
+
+/* After the report: the samples the session read, as perf.data. */
+static int after_run(uint64_t main_pid, void *ctx)
 {
     struct record_ctx *c = ctx;
     size_t i;
     unsigned s;
     int rc = -1;
-    /* in the folder scan's order: the file does not depend on the
-     * directory's */
-    if (vpmu_files_list(dir, &c->files, &c->n_files) != 0) {
-        fprintf(stderr, "hpm record: cannot read the tool's output in %s: %s\n", dir,
-                strerror(errno));
-        return -1;
+    (void)main_pid;
+    if (c->oom) {
+        fprintf(stderr, "hpm record: out of memory\n");
+        goto done;
     }
-    c->main_pid = main_pid;
-    c->children = children;
     if (runner_write_output("hpm record", c->output, write_perf, c) != 0)
         goto done;
     fprintf(stderr, "hpm: %" PRIu64 " precise sample%s written to %s (modeled; perf report -i %s)\n",
@@ -715,9 +801,7 @@ done:
     free(c->dobjs);
     c->dobjs = NULL;
     c->n_dobjs = c->cap_dobjs = 0;
-    vpmu_files_free(c->files, c->n_files);
-    c->files = NULL;
-    c->n_files = 0;
+    files_free(c);
     return rc;
 }
 
@@ -865,6 +949,10 @@ int cmd_record(int argc, char **argv)
     hook.tool_args[2] = ldlat_arg;
     hook.tool_args[3] = stlat_arg;
     hook.tool_args[4] = c.mem ? "--hpm-sample-src=yes" : "--hpm-sample-src=no";
+    c.tool.file_begin = samples_begin;
+    c.tool.record = samples_record;
+    c.tool.ctx = &c;
+    hook.tool = &c.tool;
     hook.after = after_run;
     hook.ctx = &c;
     cargv[na++] = "record";

@@ -247,7 +247,7 @@ int cmd_roofline(int argc, char **argv)
         }
         prof = path;
     }
-    if (hpm_file_read(prof, (size_t)4 << 30, roofline_callgrind_head, "a profile in callgrind's format",
+    if (hpm_file_read(prof, (size_t)4 << 30, hpm_prof_callgrind_head, "a profile in callgrind's format",
                       &text, &len, err, sizeof err) != 0) {
         fprintf(stderr, "hpm roofline: cannot read %s\n", err);
         rc = 1;

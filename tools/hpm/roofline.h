@@ -63,11 +63,9 @@ void roofline_item_fill(struct item *it, const uint64_t *v, const int *kx,
 int roofline_kinds_of(const struct hpm_profile *p, const char *what, int *kx);
 /* A function's self costs (n_kinds values, calloc'd), or NULL. */
 uint64_t *roofline_fn_self(const struct hpm_profile *p, size_t f);
-/* Runs hpm profile -o out -- argv... under machine (its report and notes
- * left out): its exit status. */
+/* hpm profile -o out -- argv... under machine, run in this process (its
+ * report and notes left out): its exit status. */
 int roofline_run_profile(const char *machine, const char *out, char **argv, int argc);
-/* The head of a callgrind-format file (hpm_file_read's check). */
-int roofline_callgrind_head(const char *head, size_t n);
 
 /* roofline_measure.c: the model's ceilings, from hpm-roofline-kernels
  * (beside hpm) under hpm profile on the machine, or from the cache. 0, or

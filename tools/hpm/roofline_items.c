@@ -2,18 +2,16 @@
 /*
  * roofline_items.c - what hpm roofline's command and its measurement of the
  * model share (roofline.h): a profile's costs turned into an item's rates,
- * intensities and bound, the kinds a profile must have, and hpm profile
- * run for a program (a leaf: it calls neither of them).
+ * intensities and bound, the kinds a profile must have, and hpm profile's
+ * plan executed for a program (a leaf: it calls neither of them).
  */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
-#include "progress.h"
+#include "count_plan.h"
 #include "roofline.h"
-#include "runner.h"
 
 const char *const roofline_level_name[LV_N] = {"L1", "L2", "L3", "DDR"};
 
@@ -79,54 +77,40 @@ void roofline_item_fill(struct item *it, const uint64_t *v, const int *kx,
 }
 
 
-/* roofline.h. The profile's report goes to /dev/null (ours is the table)
- * and its notes are left out (--quiet: its file is a scratch file); the
- * progress line is this command's, read through hpm profile's child. */
+/* roofline.h. hpm profile's plan, executed in this process: its report of
+ * the counts goes to /dev/null (ours is the table) with the program's
+ * output, and its notes are left out (--quiet: its file is a scratch
+ * file); the progress line says "roofline". */
 int roofline_run_profile(const char *machine, const char *out, char **argv, int argc)
 {
-    char **args = calloc((size_t)argc + 10, sizeof *args);
-    struct runner_spec spec = {0};
-    struct runner_result res;
-    struct progress bar;
-    int n = 0, i, rc;
-    if (!args)
-        return 1;
-    args[n++] = "/proc/self/exe";
-    args[n++] = "profile";
-    args[n++] = "--quiet";
-    if (machine) {
-        args[n++] = "--machine";
-        args[n++] = (char *)machine;
-    }
-    args[n++] = "-o";
-    args[n++] = (char *)out;
-    args[n++] = "--";
-    for (i = 0; i < argc; i++)
-        args[n++] = argv[i];
-    spec.argv = args;
-    spec.stdout_path = "/dev/null";
-    spec.forward_signals = 1;
-    progress_init(&bar, PROGRESS_AUTO, "roofline");
-    if (bar.on) {
-        spec.interval_ms = PROGRESS_TICK_MS;
-        spec.on_interval = progress_tick;
-        spec.ctx = &bar;
-    }
-    rc = runner_run("hpm roofline", &spec, &res);
-    progress_clear(&bar);
-    free(args);
-    if (rc != 0)
-        return 1;
-    rc = WIFEXITED(res.status) ? WEXITSTATUS(res.status) : 128 + WTERMSIG(res.status);
-    runner_result_free(&res);
+    struct count_plan *p = malloc(sizeof *p);
+    char **prog = calloc((size_t)argc + 1, sizeof *prog);
+    const char *cmd = count_cmd_name;
+    struct count_opts o;
+    int rc = 1;
+    if (!p || !prog)
+        goto done;
+    memcpy(prog, argv, (size_t)argc * sizeof *prog);
+    count_opts_init(&o);
+    o.machine = machine;
+    o.quiet = 1;
+    o.output = "/dev/null";
+    o.prog = prog;
+    o.prog_argc = argc;
+    count_cmd_name = "hpm profile";
+    count_plan_init(p, MODE_PROFILE, &o);
+    p->profile_out = out;
+    p->program_stdout = "/dev/null";
+    p->progress_name = "roofline";
+    p->progress_quiet_too = 1;
+    rc = count_plan_settle(p);
+    if (rc == COUNT_GO)
+        rc = count_execute(p, NULL);
+    count_cmd_name = cmd;
+done:
+    free(prog);
+    free(p);
     return rc;
-}
-
-int roofline_callgrind_head(const char *head, size_t n)
-{
-    (void)n;
-    return strncmp(head, "# callgrind format", 18) == 0 || strncmp(head, "version:", 8) == 0 ||
-           strstr(head, "\nevents:") != NULL;
 }
 
 

@@ -62,17 +62,6 @@ static int cache_path(const struct hpm_machine *m, const char *kernels, char *bu
     return 1;
 }
 
-static void mkdirs(const char *path)
-{
-    char d[2300], *s;
-    snprintf(d, sizeof d, "%s", path);
-    for (s = d + 1; (s = strchr(s, '/')) != NULL; s++) {
-        *s = 0;
-        (void)mkdir(d, 0700);
-        *s = '/';
-    }
-}
-
 static const char *const me_keys[3 + LV_N] = {"peak_scalar", "peak_128", "peak_256",
                                                "bw_L1",       "bw_L2",    "bw_L3", "bw_DDR"};
 
@@ -116,7 +105,15 @@ static void cache_write(const char *path, const struct measured *me)
     unsigned k;
     FILE *f;
     int fd;
-    mkdirs(path);
+    {
+        /* the cache's folders, private */
+        char dir[2300], *slash;
+        snprintf(dir, sizeof dir, "%s", path);
+        if ((slash = strrchr(dir, '/')) && slash > dir) {
+            *slash = 0;
+            (void)runner_mkdirs(dir, 0700);
+        }
+    }
     snprintf(tmp, sizeof tmp, "%s.%ld", path, (long)getpid());
     fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0 || !(f = fdopen(fd, "w"))) {
@@ -185,7 +182,7 @@ int roofline_measure(const char *machine, const struct hpm_machine *m, struct me
     }
     snprintf(path, sizeof path, "%s/kernels", dir);
     rc = roofline_run_profile(machine, path, args, na);
-    if (rc == 0 && hpm_file_read(path, (size_t)1 << 30, roofline_callgrind_head, "a profile", &text, &len,
+    if (rc == 0 && hpm_file_read(path, (size_t)1 << 30, hpm_prof_callgrind_head, "a profile", &text, &len,
                                  err, sizeof err) == 0) {
         hpm_profile_init(&p);
         if (hpm_prof_read_callgrind(&p, text, len, err, sizeof err) == 0 &&

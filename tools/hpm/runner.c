@@ -262,6 +262,20 @@ int runner_tmpdir(const char *prefix, char *dir, size_t len)
     return errno = EAGAIN, -1;
 }
 
+int runner_mkdirs(const char *dir, mode_t mode)
+{
+    char buf[4096], *p;
+    snprintf(buf, sizeof buf, "%s", dir);
+    for (p = buf + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(buf, mode) != 0 && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    return mkdir(buf, mode) != 0 && errno != EEXIST ? -1 : 0;
+}
+
 void runner_rmdir(const char *dir)
 {
     unsigned i;

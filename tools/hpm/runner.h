@@ -29,6 +29,9 @@ int runner_find_tool(const char *cmd, const char **valgrind, const char **libdir
  * is gone or belongs to a later process) are removed first: what a killed
  * hpm left. 0, or -1 with errno. */
 int runner_tmpdir(const char *prefix, char *dir, size_t len);
+/* dir and the folders above it that are missing, made with mode: 0, or
+ * -1 with errno. */
+int runner_mkdirs(const char *dir, mode_t mode);
 /* Removes the files in dir and dir itself (never through a link), then
  * drops the folder's lock when this process made it. */
 void runner_rmdir(const char *dir);

@@ -581,10 +581,8 @@ struct record_ctx {
     uint64_t pid;
 };
 
-static int after_run(const char *dir, uint64_t main_pid, int children, void *vctx)
+static int after_run(uint64_t main_pid, void *vctx)
 {
-    (void)dir;
-    (void)children;
     ((struct record_ctx *)vctx)->pid = main_pid;
     return 0;
 }

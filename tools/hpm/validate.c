@@ -7,8 +7,8 @@
  *                [--kernels PATH] [--save-csv FILE] [--from-csv FILE] [-v]
  *
  * Runs hpm-validate-kernels (workloads/validate: the seven micro-benchmarks,
- * each in its own region) under `hpm count --csv` -- this very binary, found
- * through /proc/self/exe, so that validate uses exactly the counting path
+ * each in its own region) under hpm count --csv -- its plan executed in this
+ * process (count_plan.h), so that validate uses exactly the counting path
  * users get -- reads the region counts back, and prints, for every row of
  * Table 1, the expected count (validate_expect.c, derived from the machine's
  * parameters), the measured count and the error, for FP stores, L1 store
@@ -32,10 +32,10 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "count_plan.h"
 #include "install_dirs.h"
 #include "machine_arg.h"
 #include "options.h"
-#include "progress.h"
 #include "runner.h"
 #include "validate_expect.h"
 
@@ -181,12 +181,73 @@ static int self_path(char *buf, size_t len)
     return 0;
 }
 
+/* The kernels' command line: the kernels, --uniform, the selected rows. */
+static int kernels_argv(const struct validate_opts *o, const char *kernels,
+                        const struct vx_row *rows, int n_rows, char **args, int max)
+{
+    int na = 0;
+    args[na++] = (char *)kernels;
+    if (o->uniform)
+        args[na++] = "--uniform";
+    for (int i = 0; i < n_rows && na < max - 1; i++)
+        if (selected(o->only, rows[i].id))
+            args[na++] = (char *)rows[i].id;
+    args[na] = NULL;
+    return na;
+}
+
+/* hpm count --machine M -e EVENTS --csv -o csv_path -- KERNELS..., run in
+ * this process (count_plan.h): the counting path users get. The kernels'
+ * checksums are not for the reader (their output goes to /dev/null, their
+ * errors to dir/stderr, shown only if the run fails); the progress line
+ * says "validate". 0, or 2 after a message. */
+static int count_kernels(const struct validate_opts *o, char **args, int na,
+                         const char *csv_path, const char *dir)
+{
+    char errfile[PATH_MAX];
+    struct count_plan *p = malloc(sizeof *p);
+    struct count_opts co;
+    int rc;
+    if (!p)
+        return 2;
+    count_opts_init(&co);
+    co.machine = o->machine;
+    co.events.v[co.events.n++] = count_events;
+    co.fmt = FMT_CSV;
+    co.csv = 1;
+    co.output = csv_path;
+    co.quiet = 1;
+    co.prog = args;
+    co.prog_argc = na;
+    snprintf(errfile, sizeof errfile, "%s/stderr", dir);
+    count_plan_init(p, MODE_COUNT, &co);
+    p->program_stdout = "/dev/null";
+    p->program_stderr = errfile;
+    p->progress_name = "validate";
+    p->progress_quiet_too = 1;
+    rc = count_plan_settle(p);
+    if (rc == COUNT_GO)
+        rc = count_execute(p, NULL);
+    free(p);
+    if (rc != 0) {
+        FILE *f = fopen(errfile, "r");
+        fprintf(stderr, CMD ": hpm count failed (exit status %d); the kernels' messages:\n", rc);
+        if (f) {
+            char line[1024];
+            while (fgets(line, sizeof line, f))
+                fputs(line, stderr);
+            fclose(f);
+        }
+        return 2;
+    }
+    return 0;
+}
+
 static int run_count(const struct validate_opts *o, const struct vx_row *rows, int n_rows,
                      const char *csv_path, const char *dir)
 {
-    char self[PATH_MAX], kernels[PATH_MAX + 32], errfile[PATH_MAX];
-    const char *args[64];
-    int na = 0;
+    char self[PATH_MAX], kernels[PATH_MAX + 32], *args[64];
+    int na;
     if (self_path(self, sizeof self) != 0) {
         fprintf(stderr, CMD ": cannot find the hpm binary (/proc/self/exe): %s\n", strerror(errno));
         return 2;
@@ -203,65 +264,15 @@ static int run_count(const struct validate_opts *o, const struct vx_row *rows, i
                 kernels, strerror(errno));
         return 2;
     }
-    args[na++] = self;
-    args[na++] = "count";
-    args[na++] = "--machine";
-    args[na++] = o->machine;
-    args[na++] = "-e";
-    args[na++] = count_events;
-    args[na++] = "--csv";
-    args[na++] = "-o";
-    args[na++] = csv_path;
-    args[na++] = "--";
-    args[na++] = kernels;
-    if (o->uniform) args[na++] = "--uniform";
-    for (int i = 0; i < n_rows && na < 62; i++)
-        if (selected(o->only, rows[i].id)) args[na++] = rows[i].id;
-    args[na] = NULL;
+    na = kernels_argv(o, kernels, rows, n_rows, args, 64);
     if (o->verbose) {
-        fprintf(stderr, CMD ":");
+        fprintf(stderr, CMD ": hpm count --machine %s -e %s --csv -o %s --", o->machine,
+                count_events, csv_path);
         for (int i = 0; i < na; i++)
             fprintf(stderr, " %s", args[i]);
         fprintf(stderr, "\n");
     }
-
-    snprintf(errfile, sizeof errfile, "%s/stderr", dir);
-    /* the kernels' checksums are not for the reader; hpm count's own stderr
-     * line (which PMU counts) is shown only if the run fails */
-    struct runner_spec spec = {.argv = (char *const *)args,
-                               .stdout_path = "/dev/null",
-                               .stderr_path = errfile,
-                               .forward_signals = 1};
-    struct runner_result res;
-    struct progress bar;
-    int ran;
-    /* hpm count's own line cannot show (its stderr is a file): this one
-     * reads the same live views, through hpm count's child */
-    progress_init(&bar, PROGRESS_AUTO, "validate");
-    if (bar.on) {
-        spec.interval_ms = PROGRESS_TICK_MS;
-        spec.on_interval = progress_tick;
-        spec.ctx = &bar;
-    }
-    ran = runner_run(CMD, &spec, &res);
-    progress_clear(&bar);
-    if (ran != 0)
-        return 2;
-    int status = res.status;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        FILE *f = fopen(errfile, "r");
-        fprintf(stderr, CMD ": hpm count failed (%s %d); its messages:\n",
-                WIFEXITED(status) ? "exit status" : "signal",
-                WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
-        if (f) {
-            char line[1024];
-            while (fgets(line, sizeof line, f))
-                fputs(line, stderr);
-            fclose(f);
-        }
-        return 2;
-    }
-    return 0;
+    return count_kernels(o, args, na, csv_path, dir);
 }
 
 /* ------------------------------------------------------------ the CSV */

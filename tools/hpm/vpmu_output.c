@@ -14,28 +14,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One line split into space-separated fields; pointers into the buffer. */
-#define MAX_FIELDS 8
+/* One line split into space-separated fields (vpmufile's splitter);
+ * pointers into the buffer. */
 struct line {
     const char *s; /* the line without its newline */
     size_t len;
-    const char *f[MAX_FIELDS];
-    size_t flen[MAX_FIELDS];
-    unsigned n; /* fields found, MAX_FIELDS + 1 when there are more */
+    struct vpmu_fields v;
 };
 
-struct parser {
-    struct vpmu_output *o;
-    unsigned long lineno;
-    char *err;
-    size_t errlen;
-    /* singleton records seen, to reject a second one */
-    int seen_command, seen_machine, seen_cores, seen_freq, seen_level, seen_models, seen_upcs,
-        seen_exit, seen_upc_writes, seen_forks, seen_mpx, seen_interleave, seen_shared;
-    size_t last_thr, last_reg; /* lookup caches: records come grouped */
-};
 
-static int fail(struct parser *p, const char *fmt, ...)
+static int fail(struct vpmu_output_reader *p, const char *fmt, ...)
 {
     if (p->err && p->errlen) {
         int n = 0;
@@ -53,35 +41,19 @@ static int fail(struct parser *p, const char *fmt, ...)
 
 static void split(struct line *l)
 {
-    const char *p = l->s, *end = l->s + l->len, *f;
-    size_t n;
-    l->n = 0;
-    while (vpmu_field(&p, end, &f, &n)) {
-        if (l->n == MAX_FIELDS) {
-            l->n = MAX_FIELDS + 1;
-            return;
-        }
-        l->f[l->n] = f;
-        l->flen[l->n] = n;
-        l->n++;
-    }
+    vpmu_fields_split(l->s, l->s + l->len, &l->v);
 }
 
 static int field_is(const struct line *l, unsigned i, const char *word)
 {
-    return i < l->n && vpmu_word_is(l->f[i], l->flen[i], word);
-}
-
-static int parse_u64(const char *s, size_t len, uint64_t *out)
-{
-    return vpmu_number(s, len, 10, out);
+    return i < l->v.n && vpmu_word_is(l->v.f[i], l->v.len[i], word);
 }
 
 /* A u64 field, at most max; names the field in the error. */
-static int get_u64(struct parser *p, const struct line *l, unsigned i, uint64_t max,
+static int get_u64(struct vpmu_output_reader *p, const struct line *l, unsigned i, uint64_t max,
                    const char *what, uint64_t *out)
 {
-    if (i >= l->n || parse_u64(l->f[i], l->flen[i], out) != 0)
+    if (i >= l->v.n || vpmu_number(l->v.f[i], l->v.len[i], 10, out) != 0)
         return fail(p, "%s is not an unsigned decimal number", what);
     if (*out > max)
         return fail(p, "%s %llu is out of range (at most %llu)", what, (unsigned long long)*out,
@@ -105,7 +77,7 @@ static void *grow(void *arr, size_t *cap, size_t n, size_t sz)
     return q;
 }
 
-static struct vpmu_thread *thread_get(struct parser *p, unsigned serial)
+static struct vpmu_thread *thread_get(struct vpmu_output_reader *p, unsigned serial)
 {
     struct vpmu_output *o = p->o;
     struct vpmu_thread *t;
@@ -129,7 +101,7 @@ static struct vpmu_thread *thread_get(struct parser *p, unsigned serial)
     return t;
 }
 
-static struct vpmu_region *region_get(struct parser *p, const char *name, size_t len,
+static struct vpmu_region *region_get(struct vpmu_output_reader *p, const char *name, size_t len,
                                       unsigned thread)
 {
     struct vpmu_output *o = p->o;
@@ -162,15 +134,15 @@ static struct vpmu_region *region_get(struct parser *p, const char *name, size_t
 /* The rest of the line after the record type, verbatim. */
 static void rest_of(const struct line *l, const char **s, size_t *len)
 {
-    size_t i = (size_t)(l->f[0] - l->s) + l->flen[0];
+    size_t i = (size_t)(l->v.f[0] - l->s) + l->v.len[0];
     while (i < l->len && l->s[i] == ' ')
         i++;
     *s = l->s + i;
     *len = l->len - i;
 }
 
-static int copy_word(struct parser *p, char *dst, size_t dstlen, const char *s, size_t len,
-                     const char *what)
+static int copy_word(struct vpmu_output_reader *p, char *dst, size_t dstlen, const char *s,
+                     size_t len, const char *what)
 {
     if (len == 0)
         return fail(p, "empty %s", what);
@@ -181,7 +153,7 @@ static int copy_word(struct parser *p, char *dst, size_t dstlen, const char *s, 
     return 0;
 }
 
-static int once(struct parser *p, int *seen, const char *what)
+static int once(struct vpmu_output_reader *p, int *seen, const char *what)
 {
     if (*seen)
         return fail(p, "second '%s' record", what);
@@ -189,8 +161,8 @@ static int once(struct parser *p, int *seen, const char *what)
     return 0;
 }
 
-static int set_kind(struct parser *p, struct vpmu_kind_values *k, const char *name, size_t nlen,
-                    const struct line *l, unsigned vi)
+static int set_kind(struct vpmu_output_reader *p, struct vpmu_kind_values *k, const char *name,
+                    size_t nlen, const struct line *l, unsigned vi)
 {
     int kind = hpm_catalog_kind_by_name(name, nlen);
     uint64_t v;
@@ -205,20 +177,20 @@ static int set_kind(struct parser *p, struct vpmu_kind_values *k, const char *na
     return 0;
 }
 
-static int rec_count(struct parser *p, const struct line *l)
+static int rec_count(struct vpmu_output_reader *p, const struct line *l)
 {
     uint64_t code, v;
     char name[HPM_CAT_NAME_MAX];
-    if (l->n != 4)
+    if (l->v.n != 4)
         return fail(p, "'count' needs CODE NAME VALUE");
     if (get_u64(p, l, 1, HPM_CAT_SPECS - 1, "event code", &code))
         return -1;
     if (hpm_catalog_code_name((unsigned)code, name, sizeof name) < 0)
         return fail(p, "event code %u is not in this hpm's catalog", (unsigned)code);
-    if (!hpm_catalog_name_eq(l->f[2], l->flen[2], name))
+    if (!hpm_catalog_name_eq(l->v.f[2], l->v.len[2], name))
         return fail(p, "event code %u is %s here, the tool calls it '%.*s' (tool and hpm from "
                        "different builds?)",
-                    (unsigned)code, name, (int)(l->flen[2] > 48 ? 48 : l->flen[2]), l->f[2]);
+                    (unsigned)code, name, (int)(l->v.len[2] > 48 ? 48 : l->v.len[2]), l->v.f[2]);
     if (p->o->have_count[code])
         return fail(p, "second count for event code %u", (unsigned)code);
     if (get_u64(p, l, 3, UINT64_MAX, "count", &v))
@@ -229,11 +201,11 @@ static int rec_count(struct parser *p, const struct line *l)
     return 0;
 }
 
-static int rec_thread(struct parser *p, const struct line *l)
+static int rec_thread(struct vpmu_output_reader *p, const struct line *l)
 {
     uint64_t serial, core;
     struct vpmu_thread *t;
-    if (l->n != 4)
+    if (l->v.n != 4)
         return fail(p, "'thread' needs T core C or T KIND VALUE");
     if (get_u64(p, l, 1, UINT_MAX, "thread serial", &serial))
         return -1;
@@ -250,13 +222,13 @@ static int rec_thread(struct parser *p, const struct line *l)
         t->core = (int)core;
         return 0;
     }
-    return set_kind(p, &t->k, l->f[2], l->flen[2], l, 3);
+    return set_kind(p, &t->k, l->v.f[2], l->v.len[2], l, 3);
 }
 
 /* region NAME... thread T entries N | region NAME... thread T KIND VALUE.
  * The name may contain spaces, so the last four fields are taken from the
  * end of the line and the name is what lies between. */
-static int rec_region(struct parser *p, const struct line *l)
+static int rec_region(struct vpmu_output_reader *p, const struct line *l)
 {
     struct line tail;
     const char *name;
@@ -274,9 +246,9 @@ static int rec_region(struct parser *p, const struct line *l)
     tail.s = l->s + end;
     tail.len = l->len - end;
     split(&tail);
-    if (tail.n != 4 || !field_is(&tail, 0, VPMU_REC_THREAD))
+    if (tail.v.n != 4 || !field_is(&tail, 0, VPMU_REC_THREAD))
         return fail(p, "'region' needs NAME thread T entries N or NAME thread T KIND VALUE");
-    name = l->f[0] + l->flen[0];
+    name = l->v.f[0] + l->v.len[0];
     i = end;
     while (name < l->s + i && *name == ' ')
         name++;
@@ -303,7 +275,7 @@ static int rec_region(struct parser *p, const struct line *l)
         r->have_entries = 1;
         return 0;
     }
-    return set_kind(p, &r->k, tail.f[2], tail.flen[2], &tail, 3);
+    return set_kind(p, &r->k, tail.v.f[2], tail.v.len[2], &tail, 3);
 }
 
 /* Line x before line y in the top lines: more coherence misses, more
@@ -335,15 +307,15 @@ static void shared_insert(struct vpmu_output *o, const struct vpmu_shared_line *
 }
 
 /* shared_line ADDR BYTES MISSES INVALIDATIONS WRITERS SHARING OBJECT... */
-static int rec_shared_line(struct parser *p, const struct line *l)
+static int rec_shared_line(struct vpmu_output_reader *p, const struct line *l)
 {
     struct vpmu_shared_line x;
     uint64_t v;
     size_t at;
     memset(&x, 0, sizeof x);
-    if (l->n < 8)
+    if (l->v.n < 8)
         return fail(p, "'shared_line' needs an address, six values and an object");
-    if (vpmu_number(l->f[1], l->flen[1], 16, &x.addr) != 0)
+    if (vpmu_number(l->v.f[1], l->v.len[1], 16, &x.addr) != 0)
         return fail(p, "shared line address is not a hexadecimal number");
     if (get_u64(p, l, 2, 1u << 20, "shared line bytes", &v))
         return -1;
@@ -356,20 +328,20 @@ static int rec_shared_line(struct parser *p, const struct line *l)
     if (!field_is(l, 6, "true") && !field_is(l, 6, "false"))
         return fail(p, "shared line sharing must be true or false");
     x.true_sharing = field_is(l, 6, "true");
-    at = (size_t)(l->f[7] - l->s);
-    if (copy_word(p, x.object, sizeof x.object, l->f[7], l->len - at, "shared line object"))
+    at = (size_t)(l->v.f[7] - l->s);
+    if (copy_word(p, x.object, sizeof x.object, l->v.f[7], l->len - at, "shared line object"))
         return -1;
     x.pid = p->o->have_pid ? p->o->pid : 0;
     shared_insert(p->o, &x);
     return 0;
 }
 
-static int rec_upc(struct parser *p, const struct line *l)
+static int rec_upc(struct vpmu_output_reader *p, const struct line *l)
 {
     uint64_t u;
     struct vpmu_upc *x;
     size_t i;
-    if (l->n != 8 || !field_is(l, 2, VPMU_UPC_WORD_COUNTERS) || !field_is(l, 4, VPMU_UPC_WORD_LOST) ||
+    if (l->v.n != 8 || !field_is(l, 2, VPMU_UPC_WORD_COUNTERS) || !field_is(l, 4, VPMU_UPC_WORD_LOST) ||
         !field_is(l, 6, VPMU_UPC_WORD_PARITY))
         return fail(p, "'upc' needs U counters N lost_carries N parity_errors N");
     if (get_u64(p, l, 1, 1023, "UPC unit", &u))
@@ -392,36 +364,36 @@ static int rec_upc(struct parser *p, const struct line *l)
 }
 
 /* mpx SETS PERIOD KIND SWITCHES */
-static int rec_mpx(struct parser *p, const struct line *l)
+static int rec_mpx(struct vpmu_output_reader *p, const struct line *l)
 {
     struct vpmu_output *o = p->o;
     uint64_t sets;
     int kind;
-    if (l->n != 5)
+    if (l->v.n != 5)
         return fail(p, "'mpx' needs SETS PERIOD KIND SWITCHES");
     if (once(p, &p->seen_mpx, "mpx") ||
         get_u64(p, l, 1, VPMU_MPX_MAX_SETS, "sets", &sets) ||
         get_u64(p, l, 2, UINT64_MAX, "period", &o->mpx_period) ||
         get_u64(p, l, 4, UINT64_MAX, "switches", &o->mpx_switches))
         return -1;
-    kind = hpm_catalog_kind_by_name(l->f[3], l->flen[3]);
+    kind = hpm_catalog_kind_by_name(l->v.f[3], l->v.len[3]);
     if (sets == 0 || o->mpx_period == 0)
         return fail(p, "'mpx' needs at least one set and a period");
     if (kind < 0)
-        return fail(p, "unknown event kind '%.*s'", (int)(l->flen[3] > 48 ? 48 : l->flen[3]),
-                    l->f[3]);
+        return fail(p, "unknown event kind '%.*s'", (int)(l->v.len[3] > 48 ? 48 : l->v.len[3]),
+                    l->v.f[3]);
     o->mpx_sets = (unsigned)sets;
     o->mpx_kind = (unsigned)kind;
     return 0;
 }
 
 /* mpx_set S INTERVALS CORRELATE SPEC,SPEC,... */
-static int rec_mpx_set(struct parser *p, const struct line *l)
+static int rec_mpx_set(struct vpmu_output_reader *p, const struct line *l)
 {
     struct vpmu_output *o = p->o;
     uint64_t set;
     size_t i = 0;
-    if (l->n != 5)
+    if (l->v.n != 5)
         return fail(p, "'mpx_set' needs S INTERVALS CORRELATE SPECS");
     if (!p->seen_mpx)
         return fail(p, "'mpx_set' before 'mpx'");
@@ -433,12 +405,12 @@ static int rec_mpx_set(struct parser *p, const struct line *l)
         get_u64(p, l, 3, UINT64_MAX, "correlate", &o->mpx_correlate[set]))
         return -1;
     o->mpx_seen[set] = 1;
-    while (i < l->flen[4]) {
+    while (i < l->v.len[4]) {
         size_t j = i;
         uint64_t spec;
-        while (j < l->flen[4] && l->f[4][j] != ',')
+        while (j < l->v.len[4] && l->v.f[4][j] != ',')
             j++;
-        if (parse_u64(l->f[4] + i, j - i, &spec) != 0 || spec >= HPM_CAT_SPECS ||
+        if (vpmu_number(l->v.f[4] + i, j - i, 10, &spec) != 0 || spec >= HPM_CAT_SPECS ||
             hpm_catalog_spec_decode((unsigned)spec, NULL, NULL, NULL) != 0)
             return fail(p, "'mpx_set %u': a spec is not an event code", (unsigned)set);
         if (o->mpx_set_of[spec] == 0)
@@ -450,33 +422,33 @@ static int rec_mpx_set(struct parser *p, const struct line *l)
     return 0;
 }
 
-static int rec_exit(struct parser *p, const struct line *l)
+static int rec_exit(struct vpmu_output_reader *p, const struct line *l)
 {
     struct vpmu_output *o = p->o;
     uint64_t v;
     if (once(p, &p->seen_exit, "exit"))
         return -1;
-    if (field_is(l, 1, VPMU_EXIT_WORD_STATUS) && l->n == 3) {
+    if (field_is(l, 1, VPMU_EXIT_WORD_STATUS) && l->v.n == 3) {
         /* exit_group's argument, as the program gave it (may be negative) */
-        int neg = l->flen[2] > 1 && l->f[2][0] == '-';
-        if (parse_u64(l->f[2] + neg, l->flen[2] - (size_t)neg, &v) != 0 || v > INT_MAX)
+        int neg = l->v.len[2] > 1 && l->v.f[2][0] == '-';
+        if (vpmu_number(l->v.f[2] + neg, l->v.len[2] - (size_t)neg, 10, &v) != 0 || v > INT_MAX)
             return fail(p, "bad exit status");
         o->exit_kind = VPMU_EXIT_STATUS;
         o->exit_value = neg ? -(int)v : (int)v;
         return 0;
     }
-    if (field_is(l, 1, VPMU_EXIT_WORD_EXEC) && l->n == 2) {
+    if (field_is(l, 1, VPMU_EXIT_WORD_EXEC) && l->v.n == 2) {
         /* a segment: the counts before the process image was replaced */
         o->exit_kind = VPMU_EXIT_EXEC;
         o->exit_value = 0;
         return 0;
     }
-    if (field_is(l, 1, VPMU_EXIT_WORD_SIGNAL) && l->n == 2) {
+    if (field_is(l, 1, VPMU_EXIT_WORD_SIGNAL) && l->v.n == 2) {
         o->exit_kind = VPMU_EXIT_SIGNAL;
         o->exit_value = -1;
         return 0;
     }
-    if (field_is(l, 1, VPMU_EXIT_WORD_SIGNAL) && l->n == 3) {
+    if (field_is(l, 1, VPMU_EXIT_WORD_SIGNAL) && l->v.n == 3) {
         if (get_u64(p, l, 2, 255, "signal", &v))
             return -1;
         if (v == 0)
@@ -488,14 +460,14 @@ static int rec_exit(struct parser *p, const struct line *l)
     return fail(p, "'exit' needs 'status N', 'signal N', 'signal' or 'exec'");
 }
 
-static int record(struct parser *p, struct line *l)
+static int record(struct vpmu_output_reader *p, struct line *l)
 {
     struct vpmu_output *o = p->o;
     uint64_t v;
     const char *s;
     size_t n;
     split(l);
-    if (l->n == 0)
+    if (l->v.n == 0)
         return 0; /* blank lines carry nothing */
     if (field_is(l, 0, VPMU_REC_COUNT))
         return rec_count(p, l);
@@ -536,7 +508,7 @@ static int record(struct parser *p, struct line *l)
         /* coherence_time LOGGED MISSES HOST (--hpm-coherence=time) */
         if (once(p, &o->coh_time, "coherence_time"))
             return -1;
-        if (l->n != 4)
+        if (l->v.n != 4)
             return fail(p, "'coherence_time' needs three values");
         if (get_u64(p, l, 1, UINT64_MAX, "coherence_time accesses", &o->coh_time_logged) ||
             get_u64(p, l, 2, UINT64_MAX, "coherence_time misses", &o->coh_time_misses) ||
@@ -550,7 +522,7 @@ static int record(struct parser *p, struct line *l)
         /* shared_lines KEPT DROPPED WRITTEN */
         if (once(p, &p->seen_shared, "shared_lines"))
             return -1;
-        if (l->n != 4)
+        if (l->v.n != 4)
             return fail(p, "'shared_lines' needs three values");
         if (get_u64(p, l, 1, UINT64_MAX, "shared lines", &o->shared_lines) ||
             get_u64(p, l, 2, UINT64_MAX, "shared lines dropped", &o->shared_dropped) ||
@@ -562,7 +534,7 @@ static int record(struct parser *p, struct line *l)
         /* interleave N SWITCHES (--hpm-interleave) */
         if (once(p, &p->seen_interleave, "interleave"))
             return -1;
-        if (l->n != 3)
+        if (l->v.n != 3)
             return fail(p, "'interleave' needs two values");
         if (get_u64(p, l, 1, UINT64_MAX, "interleave", &o->interleave) ||
             get_u64(p, l, 2, UINT64_MAX, "interleave switches", &o->interleave_switches))
@@ -576,8 +548,8 @@ static int record(struct parser *p, struct line *l)
         field_is(l, 0, VPMU_REC_FREQUENCY) || field_is(l, 0, VPMU_REC_LEVEL) || field_is(l, 0, VPMU_REC_UPCS) ||
         field_is(l, 0, VPMU_REC_THREADS) || field_is(l, 0, VPMU_REC_PPID) || field_is(l, 0, VPMU_REC_UPC_WRITES) ||
         field_is(l, 0, VPMU_REC_FORKS)) {
-        if (l->n != 2)
-            return fail(p, "'%.*s' needs one value", (int)l->flen[0], l->f[0]);
+        if (l->v.n != 2)
+            return fail(p, "'%.*s' needs one value", (int)l->v.len[0], l->v.f[0]);
     } else {
         return 0; /* unknown record type: a newer tool's, skipped */
     }
@@ -604,7 +576,7 @@ static int record(struct parser *p, struct line *l)
     if (field_is(l, 0, VPMU_REC_MACHINE)) {
         if (once(p, &p->seen_machine, "machine"))
             return -1;
-        return copy_word(p, o->machine, sizeof o->machine, l->f[1], l->flen[1], "machine name");
+        return copy_word(p, o->machine, sizeof o->machine, l->v.f[1], l->v.len[1], "machine name");
     }
     if (field_is(l, 0, VPMU_REC_CORES)) {
         if (once(p, &p->seen_cores, "cores") ||
@@ -625,7 +597,7 @@ static int record(struct parser *p, struct line *l)
             return -1;
         if (!field_is(l, 1, "insn") && !field_is(l, 1, "core") && !field_is(l, 1, "full"))
             return fail(p, "level must be insn, core or full");
-        return copy_word(p, o->level, sizeof o->level, l->f[1], l->flen[1], "level");
+        return copy_word(p, o->level, sizeof o->level, l->v.f[1], l->v.len[1], "level");
     }
     if (field_is(l, 0, VPMU_REC_UPCS)) {
         if (once(p, &p->seen_upcs, "upcs") || get_u64(p, l, 1, 1024, "upcs", &v))
@@ -641,7 +613,7 @@ static int record(struct parser *p, struct line *l)
 }
 
 /* Whole-file consistency, after the last line. */
-static int check_complete(struct parser *p)
+static int check_complete(struct vpmu_output_reader *p)
 {
     struct vpmu_output *o = p->o;
     size_t i;
@@ -672,50 +644,82 @@ static int check_complete(struct parser *p)
     return 0;
 }
 
+/* The file's first line: the format and its version. */
+static int rec_magic(struct vpmu_output_reader *p, struct line *l)
+{
+    uint64_t v;
+    split(l);
+    if (!field_is(l, 0, VPMU_FORMAT_MAGIC) || l->v.n != 2 ||
+        vpmu_number(l->v.f[1], l->v.len[1], 10, &v))
+        return fail(p, "not a virtual PMU output file (expected '%s %d')", VPMU_FORMAT_MAGIC,
+                    VPMU_OUTPUT_VERSION);
+    if (v != VPMU_OUTPUT_VERSION)
+        return fail(p, "output format version %llu; this hpm reads version %d (the tool and hpm "
+                       "come from different builds)",
+                    (unsigned long long)v, VPMU_OUTPUT_VERSION);
+    p->o->version = (unsigned)v;
+    return 0;
+}
+
+/* ------------------------------------------------------------ the handler */
+
+static int out_begin(void *ctx, const struct vpmu_file *f, const char *buf, size_t len, int nul)
+{
+    struct vpmu_output_reader *p = ctx;
+    (void)f;
+    (void)buf;
+    if (len == 0)
+        return fail(p, "empty file (the tool wrote nothing)");
+    if (nul)
+        return fail(p, "NUL byte in the file (not a virtual PMU output file)");
+    return 0;
+}
+
+static int out_record(void *ctx, const struct vpmu_file *f, const struct vpmu_rec *rec)
+{
+    struct vpmu_output_reader *p = ctx;
+    struct line l;
+    (void)f;
+    p->lineno = rec->lineno;
+    if (!rec->terminated)
+        return fail(p, "truncated: the last line has no newline");
+    l.s = rec->line;
+    l.len = (size_t)(rec->end - rec->line);
+    if (l.len && l.s[l.len - 1] == '\r')
+        l.len--;
+    return p->lineno == 1 ? rec_magic(p, &l) : record(p, &l);
+}
+
+static int out_end(void *ctx, const struct vpmu_file *f)
+{
+    (void)f;
+    return check_complete(ctx);
+}
+
+void vpmu_output_reader_init(struct vpmu_output_reader *r, struct vpmu_output *o, char *err,
+                             size_t errlen, struct vpmu_tool *tool)
+{
+    memset(o, 0, sizeof *o);
+    memset(r, 0, sizeof *r);
+    r->o = o;
+    r->err = err;
+    r->errlen = errlen;
+    if (err && errlen)
+        err[0] = 0;
+    tool->file_begin = out_begin;
+    tool->record = out_record;
+    tool->file_end = out_end;
+    tool->ctx = r;
+}
+
 int vpmu_output_parse(struct vpmu_output *o, const char *buf, size_t len, char *err,
                       size_t errlen)
 {
-    struct parser p;
-    struct vpmu_recs it;
-    struct vpmu_rec rec;
-    memset(o, 0, sizeof *o);
-    memset(&p, 0, sizeof p);
-    p.o = o;
-    p.err = err;
-    p.errlen = errlen;
-    if (err && errlen)
-        err[0] = 0;
-    if (len == 0)
-        return fail(&p, "empty file (the tool wrote nothing)");
-    if (memchr(buf, 0, len))
-        return fail(&p, "NUL byte in the file (not a virtual PMU output file)");
-    vpmu_recs_begin(&it, buf, len);
-    while (vpmu_recs_next(&it, &rec) > 0) {
-        struct line l;
-        p.lineno = rec.lineno;
-        if (!rec.terminated)
-            return fail(&p, "truncated: the last line has no newline");
-        l.s = rec.line;
-        l.len = (size_t)(rec.end - rec.line);
-        if (l.len && l.s[l.len - 1] == '\r')
-            l.len--;
-        if (p.lineno == 1) {
-            uint64_t v;
-            split(&l);
-            if (!field_is(&l, 0, VPMU_FORMAT_MAGIC) || l.n != 2 || parse_u64(l.f[1], l.flen[1], &v))
-                return fail(&p, "not a virtual PMU output file (expected '%s %d')",
-                            VPMU_FORMAT_MAGIC, VPMU_OUTPUT_VERSION);
-            if (v != VPMU_OUTPUT_VERSION)
-                return fail(&p, "output format version %llu; this hpm reads version %d (the "
-                                "tool and hpm come from different builds)",
-                            (unsigned long long)v, VPMU_OUTPUT_VERSION);
-            o->version = (unsigned)v;
-            continue;
-        }
-        if (record(&p, &l))
-            return -1;
-    }
-    return check_complete(&p);
+    struct vpmu_output_reader r;
+    struct vpmu_tool t;
+    const struct vpmu_tool *tools[1] = {&t};
+    vpmu_output_reader_init(&r, o, err, errlen, &t);
+    return vpmu_tools_walk(NULL, buf, len, tools, 1);
 }
 
 /* A tool output file begins with its format line. */

@@ -23,6 +23,7 @@
 
 #include "catalog.h"
 #include "vpmu_format.h"
+#include "vpmufile.h"
 
 #define VPMU_OUTPUT_VERSION VPMU_FORMAT_VERSION
 #define VPMU_OUTPUT_MAX_CORES 1024 /* the machine-file limit */
@@ -131,6 +132,24 @@ struct vpmu_output {
     unsigned char mpx_seen[VPMU_MPX_MAX_SETS];
     unsigned char mpx_set_of[HPM_CAT_SPECS];
 };
+
+/* The counts' handler of a session (vpmufile.h): one file's records into
+ * an output, checked as vpmu_output_parse says. */
+struct vpmu_output_reader {
+    struct vpmu_output *o;
+    unsigned long lineno;
+    char *err;
+    size_t errlen;
+    /* singleton records seen, to reject a second one */
+    int seen_command, seen_machine, seen_cores, seen_freq, seen_level, seen_models, seen_upcs,
+        seen_exit, seen_upc_writes, seen_forks, seen_mpx, seen_interleave, seen_shared;
+    size_t last_thr, last_reg; /* lookup caches: records come grouped */
+};
+
+/* Makes *tool the handler that reads one file into o (zeroed here): its
+ * errors are "line N: message" in err. */
+void vpmu_output_reader_init(struct vpmu_output_reader *r, struct vpmu_output *o, char *err,
+                             size_t errlen, struct vpmu_tool *tool);
 
 /* Parse len bytes (need not be NUL-terminated). Returns 0, or -1 with err
  * (if errlen > 0) holding "line N: message"; *o must be freed either way. */
