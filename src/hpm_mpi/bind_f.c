@@ -40,7 +40,7 @@ static void no_entry(const char *name)
     {                                                                                      \
         struct hpm_mpi_call c;                                                             \
         if (!entry)                                                                        \
-            no_entry(#entry + 1);                                                          \
+            no_entry(&(#entry)[1]);                                                        \
         hpm_mpi_enter(&c);                                                                 \
         entry args;                                                                        \
         record;                                                                            \

@@ -29,6 +29,7 @@
 #include "vpmu_format.h"
 #include "vpmu_node.h"
 #include "vpmu_profile.h"
+#include "vpmu_tool.h"
 
 /* A contended line whose heap block was freed: the block's object. */
 struct freed_line {
