@@ -31,14 +31,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memcpy(b, cut + 1, lb);
     b[lb] = 0;
     if (diff_load_texts(&d, names, texts, lens, 0, err, sizeof err) == 0) {
-        struct diff_view v = {(unsigned)diff_default_sort(&d), 5};
+        struct diff_view v = {(unsigned)diff_default_sort(&d), 5, 0, NULL};
         struct diff_limit l[2];
         FILE *f = fopen("/dev/null", "w");
         if (f) {
-            char tc[64] = {0}, jc[64] = {0}, mc[64] = {0};
-            diff_write(f, &d, &v, &diff_text_writer, tc);
-            diff_write(f, &d, &v, &diff_json_writer, jc);
-            diff_write(f, &d, &v, &diff_markdown_writer, mc);
+            const struct diff_writer *w[] = {&diff_text_writer, &diff_json_writer,
+                                             &diff_markdown_writer};
+            unsigned k;
+            for (k = 0; k < 3; k++) {
+                void *ctx = calloc(1, w[k]->ctx_size);
+                if (ctx)
+                    diff_write(f, &d, &v, w[k], ctx);
+                free(ctx);
+            }
             if (diff_limit_parse("INSTRUCTIONS:+1%", &l[0], err, sizeof err) == 0 &&
                 diff_limit_parse("INSTRUCTIONS:1000", &l[1], err, sizeof err) == 0)
             {

@@ -180,12 +180,12 @@ static int job_torus(const struct count_opts *o, struct hpm_machine *m, unsigned
  * torus and ranks per node in HPM_MPI_TORUS. 0, or 2. */
 static int preload(const struct hpm_machine *m, const struct mpi_rank_env *e, unsigned rpn)
 {
-    char torus[160], path[PATH_MAX + 64], *pre;
+    char torus[160], *pre;
     const char *lib = getenv("HPM_MPI_LIB"), *old = getenv("LD_PRELOAD");
     if (lib && strcmp(lib, "none") == 0)
         return 0; /* HPM_MPI_LIB=none: the job without it (what bench/mpi compares) */
 #ifdef HPM_MPI_LIBRARY_FILE
-    char libdir[PATH_MAX];
+    char libdir[PATH_MAX], path[PATH_MAX + 64]; /* lib may point here */
     if ((!lib || !*lib) &&
         hpm_part_dir(HPM_PART_MPI, HPM_MPI_LIBRARY_FILE, libdir, sizeof libdir) == 0) {
         snprintf(path, sizeof path, "%s/%s", libdir, HPM_MPI_LIBRARY_FILE);

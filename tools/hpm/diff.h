@@ -149,6 +149,7 @@ struct diff_writer {
     void (*table_end)(FILE *f, const struct diff *d, unsigned table, size_t changed, size_t shown,
                       void *ctx);
     int (*end)(FILE *f, const struct diff *d, void *ctx); /* 0, or -1 */
+    size_t ctx_size; /* the writer's state: ctx points to this many bytes, zeroed */
 };
 
 extern const struct diff_writer diff_text_writer, diff_json_writer, diff_markdown_writer;

@@ -176,7 +176,7 @@ static int text_end(FILE *f, const struct diff *d, void *ctx)
 
 const struct diff_writer diff_text_writer = {text_begin,       text_total, text_metric,
                                              text_table_begin, text_row,   text_table_end,
-                                             text_end};
+                                             text_end,         sizeof(struct text_ctx)};
 
 /* ------------------------------------------------------------ JSON */
 
@@ -298,7 +298,7 @@ static int json_end(FILE *f, const struct diff *d, void *ctx)
 
 const struct diff_writer diff_json_writer = {json_begin,       json_total, json_metric,
                                              json_table_begin, json_row,   json_table_end,
-                                             json_end};
+                                             json_end,         sizeof(struct json_ctx)};
 
 /* ------------------------------------------------------------ Markdown */
 
@@ -526,7 +526,7 @@ static int md_end(FILE *f, const struct diff *d, void *ctx)
 
 const struct diff_writer diff_markdown_writer = {md_begin,       md_total, md_metric,
                                                  md_table_begin, md_row,   md_table_end,
-                                                 md_end};
+                                                 md_end,         sizeof(struct md_ctx)};
 
 /* ------------------------------------------------------------ hpm diff */
 
