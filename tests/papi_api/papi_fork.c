@@ -22,6 +22,7 @@
 
 #include "hpm/hpm.h"
 #include "papi.h"
+#include "nop_loop.h"
 
 #define N1 100000ul
 #define N2 40000ul
@@ -38,16 +39,6 @@ static int failures;
         }                                                                   \
     } while (0)
 
-/* n >= 1 iterations of NOP; DEC; JNZ: 3n instructions */
-__attribute__((noinline)) static void loop(unsigned long n)
-{
-    __asm__ volatile("1: nop\n\t"
-                     "dec %0\n\t"
-                     "jnz 1b"
-                     : "+r"(n)
-                     :
-                     : "cc");
-}
 
 /* both sets read back to back: PAPI's, then libhpm's */
 static void read_both(int set, int hset, long long *p, int64_t *h)

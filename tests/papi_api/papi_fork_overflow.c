@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "papi.h"
+#include "nop_loop.h"
 
 #define THRESHOLD 100000
 #define N 1000000ul /* loop iterations: 3N instructions */
@@ -35,17 +36,6 @@ static void on_overflow(int set, void *address, long long vector, void *context)
         hit_hi = address;
 }
 
-/* n >= 1 iterations of NOP; DEC; JNZ: 3n instructions */
-__attribute__((noinline)) static void loop(unsigned long n)
-{
-    __asm__ volatile("1: nop\n\t"
-                     "dec %0\n\t"
-                     "jnz 1b"
-                     : "+r"(n)
-                     :
-                     : "cc");
-}
-__attribute__((noinline)) static void loop_end(void) {}
 
 /* the child: 0 when its interrupts are those of its own count */
 static int child(int set)
