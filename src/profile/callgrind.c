@@ -361,39 +361,382 @@ static int starts(const char *s, const char *key)
     return strncmp(s, key, strlen(key)) == 0;
 }
 
+/* What a callgrind file's reader carries from line to line: the current
+ * object, file and function, the called function's names (cob=, cfi=,
+ * cfn=), the positions that relative ones build on, and a calls=, jump=
+ * or jcnd= line waiting for the position line that completes it. */
+struct cg_reader {
+    struct hpm_profile *p;
+    struct idmap obs, fls, fns;
+    unsigned lineno, npos;
+    unsigned cur_ob, cur_fl, cur_fi, cur_fn, have_fn;
+    unsigned c_ob, c_fl, c_fn, have_cfn, c_ob_set, c_fl_set;
+    uint64_t prev[2];
+    int in_call, have_events;
+    struct hpm_prof_call call;
+    /* jfi= and jfn= name a jump's target file and function (another
+     * function's: not kept) */
+    int in_jump, j_fi_set, j_fn_set;
+    unsigned j_fi, j_fn;
+    struct hpm_prof_jump jump;
+    char *err;
+    size_t errlen;
+};
+
+/* The error of the current line: "line N: " and the message; -1. */
+static int cg_fail(struct cg_reader *r, const char *fmt, ...)
+{
+    char msg[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    hpm__set_err(r->err, r->errlen, "line %u: %s", r->lineno, msg);
+    return -1;
+}
+
+static int cg_oom(struct cg_reader *r)
+{
+    hpm__set_err(r->err, r->errlen, "out of memory");
+    return -1;
+}
+
+/* A position field pair (address, line) as the positions: line says. */
+static uint64_t pos_addr(const struct cg_reader *r, const uint64_t *pos)
+{
+    return r->npos == 2 ? pos[0] : 0;
+}
+
+static unsigned pos_line(const struct cg_reader *r, const uint64_t *pos)
+{
+    return (unsigned)(r->npos == 2 ? pos[1] : pos[0]);
+}
+
+static int add_call(struct cg_reader *r, const struct hpm_prof_call *call)
+{
+    struct hpm_prof_fn *f = &r->p->fns[r->cur_fn];
+    if (f->n_calls == f->cap_calls) {
+        size_t cap = f->cap_calls ? 2 * f->cap_calls : 8;
+        struct hpm_prof_call *nc = realloc(f->calls, cap * sizeof *nc);
+        if (!nc)
+            return cg_oom(r);
+        f->calls = nc;
+        f->cap_calls = cap;
+    }
+    f->calls[f->n_calls++] = *call;
+    return 0;
+}
+
+static int add_cost(struct cg_reader *r, const uint64_t *pos, uint64_t *v)
+{
+    struct hpm_prof_fn *f = &r->p->fns[r->cur_fn];
+    struct hpm_prof_cost *c;
+    if (f->n_costs == f->cap_costs) {
+        size_t cap = f->cap_costs ? 2 * f->cap_costs : 8;
+        struct hpm_prof_cost *nc = realloc(f->costs, cap * sizeof *nc);
+        if (!nc)
+            return cg_oom(r);
+        f->costs = nc;
+        f->cap_costs = cap;
+    }
+    c = &f->costs[f->n_costs++];
+    c->addr = pos_addr(r, pos);
+    c->line = pos_line(r, pos);
+    c->file = r->cur_fi;
+    c->v = v;
+    c->kv = NULL;
+    c->n_kv = 0;
+    return 0;
+}
+
+/* A position line: completes a pending jump or call, or is a cost of the
+ * current function. */
+static int read_cost_line(struct cg_reader *r, const char *q)
+{
+    struct hpm_profile *p = r->p;
+    uint64_t pos[2] = {0, 0}, *v;
+    unsigned i;
+    if (!r->have_events || !r->have_fn)
+        return cg_fail(r, "costs before events: and fn=");
+    for (i = 0; i < r->npos; i++) {
+        while (*q == ' ' || *q == '\t')
+            q++;
+        if (parse_pos(&q, r->prev[i], &pos[i]) != 0)
+            return cg_fail(r, "a malformed position");
+        r->prev[i] = pos[i];
+    }
+    if (r->in_jump) {
+        /* the jump's own position (costs, if any, are not the jump's:
+         * callgrind writes none) */
+        struct hpm_prof_jump *j = &r->jump;
+        j->site_addr = pos_addr(r, pos);
+        j->site_line = pos_line(r, pos);
+        j->site_file = r->cur_fi;
+        j->target_file = r->j_fi_set ? r->j_fi : r->cur_fi;
+        j->target_fn = r->j_fn_set ? hpm_profile_fn(p, r->cur_ob, j->target_file, r->j_fn)
+                                   : r->cur_fn;
+        hpm_profile_add_jump(p, r->cur_fn, j);
+        r->in_jump = r->j_fi_set = r->j_fn_set = 0;
+        return 0;
+    }
+    v = hpm_profile_values(p, p->n_kinds); /* freed with p */
+    if (!v || parse_costs(q, v, p->n_kinds) != 0)
+        return cg_fail(r, "malformed costs (more than the %u events?)", p->n_kinds);
+    if (!r->in_call)
+        return add_cost(r, pos, v);
+    r->call.site_addr = pos_addr(r, pos);
+    r->call.site_line = pos_line(r, pos);
+    r->call.site_file = r->cur_fi;
+    r->call.v = v;
+    r->call.kv = NULL;
+    r->call.n_kv = 0;
+    r->in_call = 0;
+    r->have_cfn = r->c_ob_set = r->c_fl_set = 0;
+    return add_call(r, &r->call);
+}
+
+static int read_positions_line(struct cg_reader *r, const char *s)
+{
+    struct hpm_profile *p = r->p;
+    int has_line = strstr(s, "line") != NULL;
+    p->has_addr = strstr(s, "instr") != NULL || strstr(s, "addr") != NULL;
+    r->npos = (unsigned)has_line + (unsigned)p->has_addr;
+    if (r->npos == 0 || r->have_events)
+        return cg_fail(r, "unsupported positions");
+    if (!has_line)
+        p->has_addr = 0, r->npos = 1; /* an address alone is read as the line */
+    return 0;
+}
+
+static int read_events_line(struct cg_reader *r, char *s)
+{
+    struct hpm_profile *p = r->p;
+    char *tok, *save = NULL;
+    if (r->have_events)
+        return cg_fail(r, "events: twice");
+    for (tok = strtok_r(s, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+        if (p->n_kinds == HPM_PROF_KINDS_MAX)
+            return cg_fail(r, "more than %d events", HPM_PROF_KINDS_MAX);
+        p->kinds[p->n_kinds] = strdup(tok);
+        if (!p->kinds[p->n_kinds])
+            return cg_oom(r);
+        p->n_kinds++;
+    }
+    if (p->n_kinds == 0)
+        return cg_fail(r, "no events");
+    r->have_events = 1;
+    return 0;
+}
+
+static int read_totals_line(struct cg_reader *r, const char *s)
+{
+    uint64_t v[HPM_PROF_KINDS_MAX];
+    int summary = s[0] == 's';
+    if (!r->have_events || parse_costs(s + (summary ? 8 : 7), v, r->p->n_kinds) != 0)
+        return cg_fail(r, "a malformed %s line", summary ? "summary:" : "totals:");
+    memcpy(r->p->totals, v, r->p->n_kinds * sizeof *v);
+    r->p->have_totals = 1;
+    return 0;
+}
+
+/* ob=, fl=, fi=, fe=, fn=, their called-side twins (cob=, cfi=, cfl=,
+ * cfn=) and a jump's target names (jfi=, jfn=); 1 if s is none of them. */
+static int read_name_line(struct cg_reader *r, const char *s)
+{
+    int c = s[0] == 'c' || s[0] == 'j';
+    const char *key = s + c;
+    struct idmap *m = key[0] == 'o' ? &r->obs : key[1] == 'n' ? &r->fns : &r->fls;
+    long id;
+    unsigned u;
+    if (!starts(s, "ob=") && !starts(s, "cob=") && !starts(s, "fl=") && !starts(s, "fi=") &&
+        !starts(s, "fe=") && !starts(s, "cfi=") && !starts(s, "cfl=") && !starts(s, "fn=") &&
+        !starts(s, "cfn=") && !starts(s, "jfi=") && !starts(s, "jfn="))
+        return 1;
+    id = parse_name(r->p, m, key + 3);
+    if (id < 0)
+        return cg_fail(r, "a malformed or undefined compressed name");
+    u = (unsigned)id;
+    if (s[0] == 'j' && key[1] == 'i') {
+        r->j_fi = u, r->j_fi_set = 1;
+    } else if (s[0] == 'j') {
+        r->j_fn = u;
+        r->j_fn_set = r->have_fn && u != r->p->fns[r->cur_fn].name;
+    } else if (key[0] == 'o') {
+        if (c)
+            r->c_ob = u, r->c_ob_set = 1;
+        else
+            r->cur_ob = u;
+    } else if (key[1] == 'n') {
+        if (c) {
+            r->c_fn = u, r->have_cfn = 1;
+        } else {
+            r->cur_fn = hpm_profile_fn(r->p, r->cur_ob, r->cur_fl, u);
+            r->cur_fi = r->cur_fl;
+            r->have_fn = 1;
+        }
+    } else if (c) {
+        r->c_fl = u, r->c_fl_set = 1;
+    } else if (key[1] == 'l') {
+        r->cur_fl = r->cur_fi = u;
+    } else {
+        r->cur_fi = u;
+    }
+    return 0;
+}
+
+/* npos target positions after a calls= count or a jump's counts; relative
+ * to the last position, which they do not change. */
+static int read_target(struct cg_reader *r, const char *q, int optional, uint64_t *pos)
+{
+    unsigned i;
+    for (i = 0; i < r->npos; i++) {
+        while (*q == ' ' || *q == '\t')
+            q++;
+        if (optional && !*q)
+            break; /* a call's target position is optional */
+        if (parse_pos(&q, r->prev[i], &pos[i]) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int read_calls_line(struct cg_reader *r, const char *s)
+{
+    const char *q = s + 6;
+    char *e;
+    uint64_t pos[2] = {0, 0};
+    if (!r->have_fn || !r->have_cfn || !r->have_events)
+        return cg_fail(r, "calls= without fn= and cfn=");
+    memset(&r->call, 0, sizeof r->call);
+    errno = 0;
+    r->call.count = strtoull(q, &e, 10);
+    if (errno || e == q)
+        return cg_fail(r, "a malformed calls= line");
+    if (read_target(r, e, 1, pos) != 0)
+        return cg_fail(r, "a malformed calls= position");
+    r->call.target_addr = pos_addr(r, pos);
+    r->call.target_line = pos_line(r, pos);
+    r->call.callee = hpm_profile_fn(r->p, r->c_ob_set ? r->c_ob : r->cur_ob,
+                                    r->c_fl_set ? r->c_fl : r->cur_fl, r->c_fn);
+    r->in_call = 1;
+    return 0;
+}
+
+/* A decimal count at *q (strtoull would take "-1" as 2^64 - 1). */
+static int read_count(const char **q, uint64_t *v)
+{
+    char *e;
+    if (!isdigit((unsigned char)**q))
+        return -1;
+    errno = 0;
+    *v = strtoull(*q, &e, 10);
+    if (errno || e == *q)
+        return -1;
+    *q = e;
+    return 0;
+}
+
+/* jump=COUNT TARGET; jcnd=TAKEN/EXECUTED TARGET (what callgrind writes) or
+ * jcnd=EXECUTED TAKEN TARGET (its format's page). */
+static int read_jump_line(struct cg_reader *r, const char *s)
+{
+    const char *q = s + 5;
+    uint64_t a, b = 0, pos[2] = {0, 0};
+    int cond = s[1] == 'c';
+    struct hpm_prof_jump *j = &r->jump;
+    if (!r->have_fn || !r->have_events)
+        return cg_fail(r, "a jump outside a function");
+    memset(j, 0, sizeof *j);
+    if (read_count(&q, &a) != 0)
+        return cg_fail(r, "a malformed jump");
+    j->taken = j->executed = a;
+    if (cond) {
+        int slash = *q == '/';
+        if (slash)
+            q++;
+        else
+            while (*q == ' ' || *q == '\t')
+                q++;
+        if (read_count(&q, &b) != 0)
+            return cg_fail(r, "a malformed jump");
+        j->taken = slash ? a : b;
+        j->executed = slash ? b : a;
+        if (j->taken > j->executed)
+            return cg_fail(r, "a malformed jump");
+    }
+    if (read_target(r, q, 0, pos) != 0)
+        return cg_fail(r, "a malformed jump");
+    j->target_addr = pos_addr(r, pos);
+    j->target_line = pos_line(r, pos);
+    j->cond = cond;
+    r->in_jump = 1;
+    return 0;
+}
+
+/* One line of the file, its end of line gone. */
+static int read_line(struct cg_reader *r, char *s)
+{
+    struct hpm_profile *p = r->p;
+    int rc;
+    if (!*s || *s == '#')
+        return 0;
+    if (isdigit((unsigned char)*s) || *s == '+' || *s == '-' || *s == '*')
+        return read_cost_line(r, s);
+    if (r->in_call)
+        return cg_fail(r, "calls= is not followed by its cost line");
+    if (r->in_jump)
+        return cg_fail(r, "a jump is not followed by its position");
+    if (starts(s, "version:")) {
+        if (strtol(s + 8, NULL, 10) != 1)
+            return cg_fail(r, "not callgrind format version 1");
+    } else if (starts(s, "creator:")) {
+        free(p->creator);
+        p->creator = strdup(s + 8 + strspn(s + 8, " "));
+    } else if (starts(s, "cmd:")) {
+        free(p->command);
+        p->command = strdup(s + 4 + strspn(s + 4, " "));
+    } else if (starts(s, "positions:")) {
+        return read_positions_line(r, s);
+    } else if (starts(s, "events:")) {
+        return read_events_line(r, s + 7);
+    } else if (starts(s, "summary:") || starts(s, "totals:")) {
+        return read_totals_line(r, s);
+    } else if (starts(s, "calls=")) {
+        return read_calls_line(r, s);
+    } else if (starts(s, "jump=") || starts(s, "jcnd=")) {
+        return read_jump_line(r, s);
+    } else if ((rc = read_name_line(r, s)) <= 0) {
+        return rc;
+    }
+    /* other lines (pid:, part:, thread:, desc:, event:, ...) carry nothing
+     * the model keeps */
+    return 0;
+}
+
 int hpm_prof_read_callgrind(struct hpm_profile *p, const char *text, size_t len, char *err,
                             size_t errlen)
 {
-    struct idmap obs = {0}, fls = {0}, fns = {0};
+    struct cg_reader r;
     const char *at = text, *end = text + len;
     char *line = NULL;
     size_t line_cap = 0;
-    unsigned lineno = 0, npos = 1;
-    unsigned cur_ob = 0, cur_fl = 0, cur_fi = 0, cur_fn = 0, have_fn = 0;
-    unsigned c_ob = 0, c_fl = 0, c_fn = 0, have_cfn = 0, c_ob_set = 0, c_fl_set = 0;
-    uint64_t prev[2] = {0, 0};
-    int in_call = 0, have_events = 0, rc = -1;
-    struct hpm_prof_call call;
-    /* a jump= or jcnd= line waits for its position; jfi= and jfn= name
-     * its target's file and function (another function's: not kept) */
-    int in_jump = 0, j_fi_set = 0, j_fn_set = 0;
-    unsigned j_fi = 0, j_fn = 0;
-    struct hpm_prof_jump jump;
-    memset(&call, 0, sizeof call);
-    memset(&jump, 0, sizeof jump);
-
+    int rc = -1;
+    memset(&r, 0, sizeof r);
+    r.p = p;
+    r.npos = 1;
+    r.err = err;
+    r.errlen = errlen;
     while (at < end) {
         const char *eol = memchr(at, '\n', (size_t)(end - at));
         size_t n;
-        char *s;
         if (!eol)
             eol = end;
         n = (size_t)(eol - at);
-        lineno++;
+        r.lineno++;
         if (n + 1 > line_cap) {
             char *nl = realloc(line, n + 1);
             if (!nl) {
-                hpm__set_err(err, errlen, "out of memory");
+                cg_oom(&r);
                 goto done;
             }
             line = nl;
@@ -403,319 +746,27 @@ int hpm_prof_read_callgrind(struct hpm_profile *p, const char *text, size_t len,
         line[n] = 0;
         at = eol + 1;
         if (memchr(line, 0, n)) {
-            hpm__set_err(err, errlen, "line %u: a NUL byte", lineno);
+            cg_fail(&r, "a NUL byte");
             goto done;
         }
         if (n && line[n - 1] == '\r')
             line[--n] = 0;
-        s = line;
-        if (!*s || *s == '#')
-            continue;
-        if (isdigit((unsigned char)*s) || *s == '+' || *s == '-' || *s == '*') {
-            /* a cost line */
-            const char *q = s;
-            uint64_t pos[2] = {0, 0}, *v;
-            unsigned i;
-            if (!have_events || !have_fn) {
-                hpm__set_err(err, errlen, "line %u: costs before events: and fn=", lineno);
-                goto done;
-            }
-            for (i = 0; i < npos; i++) {
-                while (*q == ' ' || *q == '\t')
-                    q++;
-                if (parse_pos(&q, prev[i], &pos[i]) != 0) {
-                    hpm__set_err(err, errlen, "line %u: a malformed position", lineno);
-                    goto done;
-                }
-                prev[i] = pos[i];
-            }
-            if (in_jump) {
-                /* the jump's own position (costs, if any, are not the
-                 * jump's: callgrind writes none) */
-                jump.site_addr = npos == 2 ? pos[0] : 0;
-                jump.site_line = (unsigned)(npos == 2 ? pos[1] : pos[0]);
-                jump.site_file = cur_fi;
-                jump.target_file = j_fi_set ? j_fi : cur_fi;
-                jump.target_fn = j_fn_set ? hpm_profile_fn(p, cur_ob, jump.target_file, j_fn)
-                                          : cur_fn;
-                hpm_profile_add_jump(p, cur_fn, &jump);
-                in_jump = j_fi_set = j_fn_set = 0;
-                continue;
-            }
-            v = hpm_profile_values(p, p->n_kinds); /* freed with p */
-            if (!v || parse_costs(q, v, p->n_kinds) != 0) {
-                hpm__set_err(err, errlen, "line %u: malformed costs (more than the %u events?)",
-                             lineno, p->n_kinds);
-                goto done;
-            }
-            if (in_call) {
-                call.site_addr = npos == 2 ? pos[0] : 0;
-                call.site_line = (unsigned)(npos == 2 ? pos[1] : pos[0]);
-                call.site_file = cur_fi;
-                call.v = v;
-                call.kv = NULL;
-                call.n_kv = 0;
-                {
-                    struct hpm_prof_fn *f = &p->fns[cur_fn];
-                    struct hpm_prof_call *nc;
-                    if (f->n_calls == f->cap_calls) {
-                        size_t cap = f->cap_calls ? 2 * f->cap_calls : 8;
-                        nc = realloc(f->calls, cap * sizeof *nc);
-                        if (!nc) {
-                            hpm__set_err(err, errlen, "out of memory");
-                            goto done;
-                        }
-                        f->calls = nc;
-                        f->cap_calls = cap;
-                    }
-                    f->calls[f->n_calls++] = call;
-                }
-                in_call = 0;
-                have_cfn = c_ob_set = c_fl_set = 0;
-            } else {
-                struct hpm_prof_fn *f = &p->fns[cur_fn];
-                struct hpm_prof_cost *nc;
-                if (f->n_costs == f->cap_costs) {
-                    size_t cap = f->cap_costs ? 2 * f->cap_costs : 8;
-                    nc = realloc(f->costs, cap * sizeof *nc);
-                    if (!nc) {
-                        hpm__set_err(err, errlen, "out of memory");
-                        goto done;
-                    }
-                    f->costs = nc;
-                    f->cap_costs = cap;
-                }
-                f->costs[f->n_costs].addr = npos == 2 ? pos[0] : 0;
-                f->costs[f->n_costs].line = (unsigned)(npos == 2 ? pos[1] : pos[0]);
-                f->costs[f->n_costs].file = cur_fi;
-                f->costs[f->n_costs].v = v;
-                f->costs[f->n_costs].kv = NULL;
-                f->costs[f->n_costs].n_kv = 0;
-                f->n_costs++;
-            }
-            continue;
-        }
-        if (in_call) {
-            hpm__set_err(err, errlen, "line %u: calls= is not followed by its cost line", lineno);
+        if (read_line(&r, line) != 0)
             goto done;
-        }
-        if (in_jump) {
-            hpm__set_err(err, errlen, "line %u: a jump is not followed by its position", lineno);
-            goto done;
-        }
-        if (starts(s, "version:")) {
-            if (strtol(s + 8, NULL, 10) != 1) {
-                hpm__set_err(err, errlen, "line %u: not callgrind format version 1", lineno);
-                goto done;
-            }
-        } else if (starts(s, "creator:")) {
-            free(p->creator);
-            p->creator = strdup(s + 8 + strspn(s + 8, " "));
-        } else if (starts(s, "cmd:")) {
-            free(p->command);
-            p->command = strdup(s + 4 + strspn(s + 4, " "));
-        } else if (starts(s, "positions:")) {
-            int has_line = strstr(s, "line") != NULL;
-            p->has_addr = strstr(s, "instr") != NULL || strstr(s, "addr") != NULL;
-            npos = (unsigned)has_line + (unsigned)p->has_addr;
-            if (npos == 0 || have_events) {
-                hpm__set_err(err, errlen, "line %u: unsupported positions", lineno);
-                goto done;
-            }
-            if (!has_line)
-                p->has_addr = 0, npos = 1; /* an address alone is read as the line */
-        } else if (starts(s, "events:")) {
-            char *tok, *save = NULL;
-            if (have_events) {
-                hpm__set_err(err, errlen, "line %u: events: twice", lineno);
-                goto done;
-            }
-            for (tok = strtok_r(s + 7, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
-                if (p->n_kinds == HPM_PROF_KINDS_MAX) {
-                    hpm__set_err(err, errlen, "line %u: more than %d events", lineno,
-                                 HPM_PROF_KINDS_MAX);
-                    goto done;
-                }
-                p->kinds[p->n_kinds] = strdup(tok);
-                if (!p->kinds[p->n_kinds]) {
-                    hpm__set_err(err, errlen, "out of memory");
-                    goto done;
-                }
-                p->n_kinds++;
-            }
-            if (p->n_kinds == 0) {
-                hpm__set_err(err, errlen, "line %u: no events", lineno);
-                goto done;
-            }
-            have_events = 1;
-        } else if (starts(s, "summary:") || starts(s, "totals:")) {
-            uint64_t v[HPM_PROF_KINDS_MAX];
-            if (!have_events ||
-                parse_costs(s + (s[0] == 's' ? 8 : 7), v, p->n_kinds) != 0) {
-                hpm__set_err(err, errlen, "line %u: a malformed %s line", lineno,
-                             s[0] == 's' ? "summary:" : "totals:");
-                goto done;
-            }
-            memcpy(p->totals, v, p->n_kinds * sizeof *v);
-            p->have_totals = 1;
-        } else if (starts(s, "ob=") || starts(s, "cob=")) {
-            int c = s[0] == 'c';
-            long id = parse_name(p, &obs, s + (c ? 4 : 3));
-            if (id < 0)
-                goto bad_name;
-            if (c) {
-                c_ob = (unsigned)id;
-                c_ob_set = 1;
-            } else {
-                cur_ob = (unsigned)id;
-            }
-        } else if (starts(s, "fl=") || starts(s, "fi=") || starts(s, "fe=") ||
-                   starts(s, "cfi=") || starts(s, "cfl=")) {
-            int c = s[0] == 'c';
-            long id = parse_name(p, &fls, s + (c ? 4 : 3));
-            if (id < 0)
-                goto bad_name;
-            if (c) {
-                c_fl = (unsigned)id;
-                c_fl_set = 1;
-            } else if (s[1] == 'l') {
-                cur_fl = cur_fi = (unsigned)id;
-            } else {
-                cur_fi = (unsigned)id;
-            }
-        } else if (starts(s, "fn=") || starts(s, "cfn=")) {
-            int c = s[0] == 'c';
-            long id = parse_name(p, &fns, s + (c ? 4 : 3));
-            if (id < 0)
-                goto bad_name;
-            if (c) {
-                c_fn = (unsigned)id;
-                have_cfn = 1;
-            } else {
-                cur_fn = hpm_profile_fn(p, cur_ob, cur_fl, (unsigned)id);
-                cur_fi = cur_fl;
-                have_fn = 1;
-            }
-        } else if (starts(s, "calls=")) {
-            const char *q = s + 6;
-            char *e;
-            uint64_t pos[2] = {0, 0};
-            unsigned i;
-            if (!have_fn || !have_cfn || !have_events) {
-                hpm__set_err(err, errlen, "line %u: calls= without fn= and cfn=", lineno);
-                goto done;
-            }
-            memset(&call, 0, sizeof call);
-            errno = 0;
-            call.count = strtoull(q, &e, 10);
-            if (errno || e == q) {
-                hpm__set_err(err, errlen, "line %u: a malformed calls= line", lineno);
-                goto done;
-            }
-            q = e;
-            for (i = 0; i < npos; i++) {
-                while (*q == ' ' || *q == '\t')
-                    q++;
-                if (!*q)
-                    break; /* the target position is optional */
-                if (parse_pos(&q, prev[i], &pos[i]) != 0) {
-                    hpm__set_err(err, errlen, "line %u: a malformed calls= position", lineno);
-                    goto done;
-                }
-            }
-            call.target_addr = npos == 2 ? pos[0] : 0;
-            call.target_line = (unsigned)(npos == 2 ? pos[1] : pos[0]);
-            call.callee = hpm_profile_fn(p, c_ob_set ? c_ob : cur_ob, c_fl_set ? c_fl : cur_fl,
-                                         c_fn);
-            in_call = 1;
-        } else if (starts(s, "jfi=")) {
-            long id = parse_name(p, &fls, s + 4);
-            if (id < 0)
-                goto bad_name;
-            j_fi = (unsigned)id;
-            j_fi_set = 1;
-        } else if (starts(s, "jfn=")) {
-            long id = parse_name(p, &fns, s + 4);
-            if (id < 0)
-                goto bad_name;
-            j_fn = (unsigned)id;
-            j_fn_set = have_fn && j_fn != p->fns[cur_fn].name;
-        } else if (starts(s, "jump=") || starts(s, "jcnd=")) {
-            /* jump=COUNT TARGET; jcnd=TAKEN/EXECUTED TARGET (what callgrind
-             * writes) or jcnd=EXECUTED TAKEN TARGET (its format's page) */
-            const char *q = s + 5;
-            char *e;
-            uint64_t a, b = 0, pos[2] = {0, 0};
-            unsigned i;
-            int cond = s[1] == 'c';
-            if (!have_fn || !have_events) {
-                hpm__set_err(err, errlen, "line %u: a jump outside a function", lineno);
-                goto done;
-            }
-            memset(&jump, 0, sizeof jump);
-            errno = 0;
-            if (!isdigit((unsigned char)*q))
-                goto bad_jump; /* strtoull would take "-1" as 2^64 - 1 */
-            a = strtoull(q, &e, 10);
-            if (errno || e == q)
-                goto bad_jump;
-            q = e;
-            if (cond) {
-                int slash = *q == '/';
-                if (slash)
-                    q++;
-                else
-                    while (*q == ' ' || *q == '\t')
-                        q++;
-                if (!isdigit((unsigned char)*q))
-                    goto bad_jump;
-                b = strtoull(q, &e, 10);
-                if (errno || e == q)
-                    goto bad_jump;
-                q = e;
-                jump.taken = slash ? a : b;
-                jump.executed = slash ? b : a;
-                if (jump.taken > jump.executed)
-                    goto bad_jump;
-            } else {
-                jump.taken = jump.executed = a;
-            }
-            for (i = 0; i < npos; i++) {
-                /* the target: relative to the last position, which it
-                 * does not change */
-                while (*q == ' ' || *q == '\t')
-                    q++;
-                if (parse_pos(&q, prev[i], &pos[i]) != 0)
-                    goto bad_jump;
-            }
-            jump.target_addr = npos == 2 ? pos[0] : 0;
-            jump.target_line = (unsigned)(npos == 2 ? pos[1] : pos[0]);
-            jump.cond = cond;
-            in_jump = 1;
-        }
-        /* other lines (pid:, part:, thread:, desc:, event:, ...) carry
-         * nothing the model keeps */
-        continue;
-    bad_name:
-        hpm__set_err(err, errlen, "line %u: a malformed or undefined compressed name", lineno);
-        goto done;
-    bad_jump:
-        hpm__set_err(err, errlen, "line %u: a malformed jump", lineno);
+    }
+    if (r.in_call || r.in_jump) {
+        cg_fail(&r, "a call or jump is not followed by its line");
         goto done;
     }
-    if (in_call || in_jump) {
-        hpm__set_err(err, errlen, "line %u: a call or jump is not followed by its line", lineno);
-        goto done;
-    }
-    if (!have_events) {
+    if (!r.have_events) {
         hpm__set_err(err, errlen, "no events: line (not a callgrind file?)");
         goto done;
     }
     rc = 0;
 done:
     free(line);
-    free(obs.s);
-    free(fls.s);
-    free(fns.s);
+    free(r.obs.s);
+    free(r.fls.s);
+    free(r.fns.s);
     return rc;
 }
