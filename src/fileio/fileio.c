@@ -14,8 +14,13 @@
 
 int hpm_file_open_regular(const char *path)
 {
+    return hpm_file_open_regular_flags(path, O_RDONLY);
+}
+
+int hpm_file_open_regular_flags(const char *path, int open_flags)
+{
     struct stat st;
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), flags;
+    int fd = open(path, open_flags | O_CLOEXEC | O_NONBLOCK), flags;
     if (fd < 0)
         return -1;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -27,6 +32,23 @@ int hpm_file_open_regular(const char *path)
     if ((flags = fcntl(fd, F_GETFL)) >= 0)
         (void)fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
     return fd;
+}
+
+int hpm_text_digits(const char *text, size_t len, size_t *i, uint64_t *out)
+{
+    uint64_t v = 0;
+    size_t start = *i;
+    while (*i < len && text[*i] >= '0' && text[*i] <= '9') {
+        unsigned d = (unsigned)(text[*i] - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return -1;
+        v = v * 10 + d;
+        (*i)++;
+    }
+    if (*i == start)
+        return -1;
+    *out = v;
+    return 0;
 }
 
 /* Reads up to n bytes at buf: how many (fewer at the end), or -1. */

@@ -9,10 +9,20 @@
 #define HPM_FILEIO_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Opens path for reading (close-on-exec), refusing what is not a regular
  * file: the descriptor, or -1 with errno (EINVAL: not a regular file). */
 int hpm_file_open_regular(const char *path);
+
+/* The same with open(2)'s flags (O_RDWR, O_NOFOLLOW, ...; close-on-exec
+ * always): what a reader of shared files such as the live views uses. */
+int hpm_file_open_regular_flags(const char *path, int flags);
+
+/* The decimal digits at text[*i, len) as a number, *i moved past them:
+ * 0, or -1 when there are none or the number passes 2^64 - 1. The one
+ * number scanner of the /proc and /sys texts hpm reads. */
+int hpm_text_digits(const char *text, size_t len, size_t *i, uint64_t *out);
 
 /* Whether a file's first bytes (n of them, fewer when the file is
  * shorter) are what the reader expects: 1 yes, 0 no. */

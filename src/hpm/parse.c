@@ -2,6 +2,8 @@
 /* parse.c - the text parsers of libhpm (parse.h). */
 #include "parse.h"
 
+#include "fileio.h"
+
 #include <string.h>
 
 static int is_blank(char c)
@@ -9,33 +11,9 @@ static int is_blank(char c)
     return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
 }
 
-static int is_digit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
 static char lower(char c)
 {
     return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
-}
-
-/* Digits at buf[*i..], saturating checks: 0 on success, -1 if none or
- * overflow. */
-static int digits(const char *buf, size_t len, size_t *i, uint64_t *out)
-{
-    uint64_t v = 0;
-    size_t start = *i;
-    while (*i < len && is_digit(buf[*i])) {
-        unsigned d = (unsigned)(buf[*i] - '0');
-        if (v > (UINT64_MAX - d) / 10)
-            return -1;
-        v = v * 10 + d;
-        (*i)++;
-    }
-    if (*i == start)
-        return -1;
-    *out = v;
-    return 0;
 }
 
 int hpm_parse_kv(const char *buf, size_t len, const char *key, uint64_t *out)
@@ -50,7 +28,7 @@ int hpm_parse_kv(const char *buf, size_t len, const char *key, uint64_t *out)
             uint64_t v;
             while (j < eol && (buf[j] == ' ' || buf[j] == '\t'))
                 j++;
-            if (digits(buf, eol, &j, &v) != 0)
+            if (hpm_text_digits(buf, eol, &j, &v) != 0)
                 return -1;
             while (j < eol && (buf[j] == ' ' || buf[j] == '\t'))
                 j++;
@@ -96,7 +74,7 @@ int hpm_parse_stat_field(const char *buf, size_t len, int field, uint64_t *out)
             uint64_t v;
             if (buf[j] == '-') /* a negative field (e.g. priority): not a count */
                 return -1;
-            if (digits(buf, i, &j, &v) != 0 || j != i)
+            if (hpm_text_digits(buf, i, &j, &v) != 0 || j != i)
                 return -1;
             *out = v;
             return 0;

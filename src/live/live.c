@@ -3,6 +3,8 @@
 #define _GNU_SOURCE /* sched_yield, F_OFD_* */
 #include "live.h"
 
+#include "fileio.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -72,20 +74,11 @@ static void name_of(char *buf, size_t len, unsigned long long ns, long pid, cons
     snprintf(buf, len, "%s/%s%llu.%ld%s", HPM_LIVE_SHM_DIR, HPM_LIVE_PREFIX, ns, pid, suffix);
 }
 
-/* Opens a view file for reading without following a link or blocking on
- * a FIFO; -1 with errno (EINVAL: not a regular file). */
+/* Opens a view file without following a link or blocking on a FIFO; -1
+ * with errno (EINVAL: not a regular file). */
 static int open_view(const char *path, int flags)
 {
-    struct stat st;
-    int fd = open(path, flags | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-    if (fd < 0)
-        return -1;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        errno = EINVAL;
-        return -1;
-    }
-    return fd;
+    return hpm_file_open_regular_flags(path, flags | O_NOFOLLOW);
 }
 
 /* Whether somebody holds the view's ownership lock (vpmu_live.h): 1 yes,

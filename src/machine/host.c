@@ -4,6 +4,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "host.h"
 
+#include "fileio.h"
+
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -20,24 +22,6 @@ static int is_blank(char c)
 
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
 
-/* Digits at buf[*i..]: 0 on success, -1 if none or overflow. */
-static int digits(const char *buf, size_t len, size_t *i, uint64_t *out)
-{
-    uint64_t v = 0;
-    size_t start = *i;
-    while (*i < len && is_digit(buf[*i])) {
-        unsigned d = (unsigned)(buf[*i] - '0');
-        if (v > (UINT64_MAX - d) / 10)
-            return -1;
-        v = v * 10 + d;
-        (*i)++;
-    }
-    if (*i == start)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 /* Blanks from buf[i]; 0 when they end the text (or a NUL does). */
 static int rest_blank(const char *buf, size_t len, size_t i)
 {
@@ -52,7 +36,7 @@ int hpm_host_parse_u64(const char *buf, size_t len, uint64_t *out)
     uint64_t v;
     while (i < len && is_blank(buf[i]))
         i++;
-    if (digits(buf, len, &i, &v) != 0 || rest_blank(buf, len, i))
+    if (hpm_text_digits(buf, len, &i, &v) != 0 || rest_blank(buf, len, i))
         return -1;
     *out = v;
     return 0;
@@ -64,7 +48,7 @@ int hpm_host_parse_size(const char *buf, size_t len, uint64_t *out)
     uint64_t v, mul = 1;
     while (i < len && is_blank(buf[i]))
         i++;
-    if (digits(buf, len, &i, &v) != 0)
+    if (hpm_text_digits(buf, len, &i, &v) != 0)
         return -1;
     if (i < len) {
         switch (buf[i]) { /* sysfs writes K; M and G for completeness */
@@ -90,12 +74,12 @@ int hpm_host_parse_cpulist(const char *buf, size_t len)
         return 0;
     for (;;) {
         uint64_t a, b;
-        if (digits(buf, len, &i, &a) != 0)
+        if (hpm_text_digits(buf, len, &i, &a) != 0)
             return -1;
         b = a;
         if (i < len && buf[i] == '-') {
             i++;
-            if (digits(buf, len, &i, &b) != 0 || b < a)
+            if (hpm_text_digits(buf, len, &i, &b) != 0 || b < a)
                 return -1;
         }
         if (b - a >= 1u << 20)
@@ -154,7 +138,7 @@ static double decimal(const char *v, size_t vlen)
     size_t j = 0;
     uint64_t ip = 0, fp = 0;
     double scale = 1, x;
-    if (digits(v, vlen, &j, &ip) != 0)
+    if (hpm_text_digits(v, vlen, &j, &ip) != 0)
         return 0;
     x = (double)ip;
     if (j < vlen && v[j] == '.') {

@@ -213,6 +213,18 @@ static inline void hpm__hint_drop(struct hpm_cache *c, uint64_t w)
         *h = HPM__EMPTY;
 }
 
+/* RANDOM replacement's victim among n ways: the cache's xorshift32
+ * generator, one step (seeded per cache, so runs repeat). */
+static inline uint32_t hpm__random_way(struct hpm_cache *c, uint32_t n)
+{
+    uint32_t x = c->rng;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    c->rng = x;
+    return x % n;
+}
+
 /* hpm__line_ref of an indexed cache. Its hit path is mirrored by
  * hpm_cache_probe_hit (cache_probe.h): a change here is a change there
  * (model.cache_probe compares them). */
@@ -232,12 +244,7 @@ static inline unsigned hpm__line_ref_ix(struct hpm_cache *c, uint64_t line, unsi
     }
     base = (line & c->set_mask) * n;
     if (c->policy == HPM_REPL_RANDOM) {
-        uint32_t x = c->rng;
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        c->rng = x;
-        i = x % n;
+        i = hpm__random_way(c, n);
     } else if (c->policy == HPM_REPL_FIFO) {
         uint32_t *hd = &c->head[line & c->set_mask];
         i = *hd;
@@ -306,12 +313,7 @@ hpm__line_ref_scan(struct hpm_cache *c, uint64_t line, unsigned write, uint64_t 
     }
     /* Miss: LRU and FIFO evict the last way and insert at way 0. */
     if (c->policy == HPM_REPL_RANDOM) {
-        uint32_t x = c->rng;
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        c->rng = x;
-        i = x % n;
+        i = hpm__random_way(c, n);
         w = set[i];
         set[i] = key | write;
     } else {
