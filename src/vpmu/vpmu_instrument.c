@@ -329,7 +329,7 @@ typedef struct {
     UInt fma_lanes[2];   /* per precision, MAdd/MSub ops in this insn */
     Bool in_insn;
     Bool do_mem, do_br, do_fp, do_int, hook_mem, hook_br, hook_if;
-    UInt counted; /* vpmu_ev_counted when the translation began */
+    UInt counted; /* vpmu_state.ev_counted when the translation began */
     /* Instruction fetches into [if_lo, if_hi) are L1I and ITLB hits that
      * change no replacement state (the lines were just fetched and are MRU),
      * so only the first fetch of each line-run in a SB calls the model. */
@@ -523,7 +523,7 @@ static void flush_all(Ctx *c)
  * precise sample of a kind it changed is taken here (vpmu_sample_mark). */
 static void sample_point(Ctx *c)
 {
-    if (vpmu_sample_insn_on)
+    if (vpmu_state.on.sample_insn)
         vpmu_sample_mark(c->sb, c->insn_addr, c->samp_ev, c->samp_model, c->pend);
     c->samp_ev = 0;
     c->samp_model = 0;
@@ -902,7 +902,7 @@ static void do_sb_end(Ctx *c, IRSB *sbIn)
     /* a profile's call, return or indirect jump makes its predictor call in
      * the call graph's helper (after the flush: the predictor reads no
      * counter), unless the sampler wants the model calls at their place */
-    Bool bp_in_prof = c->prof && c->hook_br && !vpmu_sample_on && !vpmu_sample_insn_on;
+    Bool bp_in_prof = c->prof && c->hook_br && !vpmu_state.on.sample && !vpmu_state.on.sample_insn;
     Bool bp_deferred = False;
 
     end_insn(c);
@@ -1106,16 +1106,16 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
     c.sb = deepCopyIRSBExceptStmts(sbIn);
     live_base_tmp = IRTemp_INVALID;
     live_base_offset = layout->total_sizeB + VPMU_LIVE_BASE_GUEST_OFFSET;
-    c.do_mem = vpmu_clo_level >= VPMU_LEVEL_CORE;
-    c.do_br = vpmu_clo_level >= VPMU_LEVEL_CORE;
-    c.do_fp = vpmu_clo_level >= VPMU_LEVEL_FULL;
-    c.do_int = vpmu_clo_level >= VPMU_LEVEL_FULL;
+    c.do_mem = vpmu_state.clo.level >= VPMU_LEVEL_CORE;
+    c.do_br = vpmu_state.clo.level >= VPMU_LEVEL_CORE;
+    c.do_fp = vpmu_state.clo.level >= VPMU_LEVEL_FULL;
+    c.do_int = vpmu_state.clo.level >= VPMU_LEVEL_FULL;
     c.hook_mem = c.do_mem && vpmu_node_want_mem();
     c.hook_br = c.do_br && vpmu_node_want_branch();
     c.hook_if = vpmu_node_want_ifetch();
     c.if_line = vpmu_node_ifetch_line();
-    c.prof = vpmu_prof_on;
-    c.counted = vpmu_ev_counted;
+    c.prof = vpmu_state.on.profile;
+    c.counted = vpmu_state.ev_counted;
     c.if_gen = c.if_need = c.if_need_lines = IRTemp_INVALID;
     c.if_fetched = False;
     c.if_skip_bits = c.hook_if ? vpmu_node_ifetch_skip_bits() : -1;
@@ -1130,7 +1130,7 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
      * extra branch counts reach no programmed counter) */
     c.do_br = c.do_br || c.prof;
 
-    if (vpmu_turns_on && vge->n_used > 0) {
+    if (vpmu_state.on.turns && vge->n_used > 0) {
         /* turns (vpmu_turns.c): first of all, the superblock takes its
          * instructions from the turn; when they are short it asks for the
          * next turn, and leaves (Ijk_Yield) before anything counts when the
@@ -1241,7 +1241,7 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
         case Ist_IMark:
             end_insn(&c);
             sample_point(&c);
-            if (vpmu_gate_active) {
+            if (vpmu_state.on.gate) {
                 UInt g = vpmu_gate_at((Addr)st->Ist.IMark.addr);
                 if (g) {
                     /* the instructions before this one are counted (or

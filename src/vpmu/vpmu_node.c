@@ -380,7 +380,7 @@ static void place_event(UInt i)
             hpm_upc_params_default(&p);
             sz = hpm_upc_storage_size(&p);
             tl_assert(hpm_upc_init(&upcs[u], &p, VG_(malloc)("hpm.upc", sz), sz) == HPM_UPC_OK);
-            if (vpmu_running)
+            if (vpmu_state.running)
                 hpm_upc_start(upcs[u]);
             n_upcs++;
         }
@@ -564,7 +564,7 @@ void vpmu_node_init(void)
     run_hier = run_timing || (needs & HPM_NEED_HIER);
     run_bpred = run_timing || (needs & HPM_NEED_BPRED);
     run_tlb = run_timing || (needs & HPM_NEED_TLB);
-    if (vpmu_lat_on) {
+    if (vpmu_state.on.latency) {
         /* the latency histogram: the level that served each access and
          * its TLB lookup */
         run_hier = True;
@@ -579,7 +579,7 @@ void vpmu_node_init(void)
         sz = hpm_hier_storage_size(&machine.hier);
         need_ok(hpm_hier_init(&hier, &machine.hier, zalloc("hpm.hier", sz), sz), "cache");
         coh_node = hier->coh_on != 0;
-        if (clo_coh_time && !vpmu_turns_on) {
+        if (clo_coh_time && !vpmu_state.on.turns) {
             VG_(fmsg_bad_option)("--hpm-coherence=time", "needs --hpm-interleave=N (the "
                                                          "threads' modeled time)\n");
             VG_(exit)(1); /* after start-up, a bad option does not end the run */
@@ -660,7 +660,7 @@ void vpmu_node_init(void)
     if (run_hier && filter_i && !if_skip_on && n_cores > 0 && cores[0].l1i_probe &&
         !cores[0].l1i_probe->index && machine.hier.l1i.policy == HPM_REPL_LRU)
         if_mru_on = True; /* an MRU hit changes nothing (vpmu_node.h) */
-    if (run_hier && filter_d && !vpmu_sample_acc && n_cores > 0 && cores[0].l1d_probe &&
+    if (run_hier && filter_d && !vpmu_state.on.sample_access && n_cores > 0 && cores[0].l1d_probe &&
         !cores[0].l1d_probe->index && machine.hier.l1d.policy == HPM_REPL_LRU)
         d_mru_on = d_mru_when_run = True;
     if (clo_model_on_demand && (run_hier || run_bpred || run_tlb || run_timing)) {
@@ -925,7 +925,7 @@ static __attribute__((noinline)) void ifetch_prof(struct core_state *s, Addr a, 
         served = hier_access_inline(hier, cur_core, HPM_IFETCH, a, (uint32_t)len);
         prof_access(HPM_IFETCH, served, NULL);
     }
-    if (UNLIKELY(vpmu_sample_on))
+    if (UNLIKELY(vpmu_state.on.sample))
         access_sink(HPM_IFETCH, 0, served, tlb_miss, NULL);
 }
 
@@ -1083,7 +1083,7 @@ static __attribute__((noinline)) int data_prof(struct core_state *s, Addr a, Siz
         served = hier_access_inline(hier, cur_core, kind, a, (uint32_t)size);
         prof_access(kind, served, data);
     }
-    if (UNLIKELY(vpmu_sample_acc))
+    if (UNLIKELY(vpmu_state.on.sample_access))
         access_sink(kind, a, served, tlb_miss, data);
     return served;
 }
@@ -1101,7 +1101,7 @@ static __attribute__((noinline)) int data_model(struct core_state *s, Addr a, Si
     int served = HPM_SERVED_L1;
     if (UNLIKELY(vpmu_prof_sink != NULL)) {
         served = data_prof(s, a, size, write);
-    } else if (UNLIKELY(vpmu_lat_on)) {
+    } else if (UNLIKELY(vpmu_state.on.latency)) {
         /* hpm count's latency histogram: where it was served, its TLB */
         Bool tlb_miss = run_tlb && tlb_access(s->dtlb, s->dmemo, &s->dpage, &s->dpage_valid,
                                               dpage_bits, a, size);
@@ -1188,7 +1188,7 @@ static __attribute__((noinline)) Bool data_contended(struct core_state *s, Addr 
         (!run_tlb || tlb_probe(s->dtlb, s->dmemo, &s->dpage, &s->dpage_valid, dpage_bits, a)) &&
         hpm_cache_probe_hit(s->l1d_probe, l0, write, 0) != HPM_PROBE_MISS) {
         hit = True;
-        if (UNLIKELY(vpmu_sample_acc))
+        if (UNLIKELY(vpmu_state.on.sample_access))
             sample_sure_hit(a, write);
     } else {
         hit = data_model(s, a, size, write, first, last) == HPM_SERVED_L1;
@@ -1249,7 +1249,7 @@ static __attribute__((noinline)) void data_probe(struct core_state *s, Addr a, S
             s->dline = last;
             s->dline_valid = True;
             s->dline_dirty = hit == 2;
-            if (UNLIKELY(vpmu_sample_acc))
+            if (UNLIKELY(vpmu_state.on.sample_access))
                 sample_sure_hit(a, write);
             return;
         }
@@ -1268,7 +1268,7 @@ static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size
     if (first == last && s->dline_valid && first == s->dline && (!write || s->dline_dirty)) {
         /* a sure L1 hit (the line of the previous access): still a load or
          * a store for the sampler */
-        if (UNLIKELY(vpmu_sample_acc))
+        if (UNLIKELY(vpmu_state.on.sample_access))
             sample_sure_hit(a, write);
         return;
     }
@@ -1774,7 +1774,7 @@ void vpmu_node_prof_snapshot(UInt core, ULong *ev, ULong *raw)
      * every call and return of a profile */
     if (core == cur_core) {
         for (w = 0; w < VPMU_LIVE_WORDS; w++) {
-            ULong v = vpmu_live[w];
+            ULong v = vpmu_state.live[w];
             UInt lo = live_event[2 * w], hi = live_event[2 * w + 1];
             ev[lo] = base[lo] + (v & 0xffffffffULL);
             ev[hi] = base[hi] + (v >> 32);
@@ -1822,7 +1822,7 @@ const ULong *vpmu_node_prof_last_node(void)
 void vpmu_node_prof_snapshot_lanes(UInt core, ULong *ev_lanes, ULong *raw)
 {
     if (core == cur_core)
-        vpmu_node_prof_lanes_of(core, vpmu_live, ev_lanes);
+        vpmu_node_prof_lanes_of(core, vpmu_state.live, ev_lanes);
     else
         VG_(memcpy)(ev_lanes, prof_base_lane[core], sizeof prof_base_lane[0]);
     vpmu_node_prof_snapshot_raw(core, raw);
@@ -1830,7 +1830,7 @@ void vpmu_node_prof_snapshot_lanes(UInt core, ULong *ev_lanes, ULong *raw)
 
 ULong vpmu_node_event_total(Int ev)
 {
-    ULong v = (vpmu_live[VPMU_LIVE_WORD(ev)] >> VPMU_LIVE_SHIFT(ev)) & 0xffffffffULL;
+    ULong v = (vpmu_state.live[VPMU_LIVE_WORD(ev)] >> VPMU_LIVE_SHIFT(ev)) & 0xffffffffULL;
     UInt c;
     for (c = 0; c < n_cores; c++)
         v += cores[c].ev[ev];
@@ -2048,7 +2048,7 @@ void vpmu_node_flush(void)
         batch = ncyc;
     if (n_mode_ev)
         batch = modes_step(batch);
-    if (vpmu_upctrace_on) /* hpm upc-explore's stream: this batch, as fed below */
+    if (vpmu_state.on.upctrace) /* hpm upc-explore's stream: this batch, as fed below */
         batch_sink(n_upcs ? upcs[0] : NULL, batch, n_in, batch_ev, ev_code, ev_delta);
     feed_units(batch, n_in);
 }
