@@ -523,18 +523,9 @@ static UInt parse_codes(const HChar *s, UInt *codes)
     return n;
 }
 
-void vpmu_node_init(void)
+/* The machine's cores, and this process's share of them. */
+static void init_cores_check(void)
 {
-    static UInt codes[HPM_CAT_CODES];
-    UInt n, i, needs = 0;
-    SizeT sz;
-
-#if defined(HPM_VPMU_FLOOR)
-    VG_(umsg)("hpm: the floor build: the models do not run, modeled counts are not "
-              "the models' (for bench/vpmu only)\n");
-#endif
-    init_kind_event();
-    live_event_make();
     if (!machine_given)
         hpm_machine_defaults(&machine);
     n_cores = machine.hier.cores;
@@ -551,9 +542,13 @@ void vpmu_node_init(void)
                              clo_first_core, clo_first_core + clo_core_count - 1, n_cores);
         VG_(exit)(1);
     }
-    features = hpm_catalog_features(&machine.hier) | (machine.torus.x ? HPM_NEED_NET : 0);
-    n = parse_codes(clo_events, codes);
+}
 
+/* The models the n programmed codes need, and the level they are
+ * instrumented at. */
+static void init_models_needed(const UInt *codes, UInt n)
+{
+    UInt i, needs = 0;
     level = VPMU_LEVEL_INSN;
     for (i = 0; i < n; i++) {
         needs |= hpm_catalog_spec_needs(codes[i]);
@@ -572,73 +567,82 @@ void vpmu_node_init(void)
     }
     if (run_hier || run_bpred || run_tlb)
         level = level > VPMU_LEVEL_CORE ? level : VPMU_LEVEL_CORE;
+}
 
-    cores = zalloc("hpm.cores", n_cores * sizeof *cores);
-    if (run_hier) {
-        need_ok(hpm_hier_params_check(&machine.hier), "cache");
-        sz = hpm_hier_storage_size(&machine.hier);
-        need_ok(hpm_hier_init(&hier, &machine.hier, zalloc("hpm.hier", sz), sz), "cache");
-        coh_node = hier->coh_on != 0;
-        if (clo_coh_time && !vpmu_state.on.turns) {
-            VG_(fmsg_bad_option)("--hpm-coherence=time", "needs --hpm-interleave=N (the "
-                                                         "threads' modeled time)\n");
-            VG_(exit)(1); /* after start-up, a bad option does not end the run */
-        }
-        if (clo_coh_time && hier->coh_lines) {
-            hpm_hier_coh_defer(hier);
-            coh_time = True;
-        }
+/* The memory system the node shares, with coherence in modeled time. */
+static void init_hier(void)
+{
+    SizeT sz;
+    need_ok(hpm_hier_params_check(&machine.hier), "cache");
+    sz = hpm_hier_storage_size(&machine.hier);
+    need_ok(hpm_hier_init(&hier, &machine.hier, zalloc("hpm.hier", sz), sz), "cache");
+    coh_node = hier->coh_on != 0;
+    if (clo_coh_time && !vpmu_state.on.turns) {
+        VG_(fmsg_bad_option)("--hpm-coherence=time", "needs --hpm-interleave=N (the "
+                                                     "threads' modeled time)\n");
+        VG_(exit)(1); /* after start-up, a bad option does not end the run */
     }
-    ll_line = machine.hier.l3.size   ? machine.hier.l3.line
-              : machine.hier.l2.size ? machine.hier.l2.line
-                                     : machine.hier.l1d.line;
-    for (i = 0; i < n_cores; i++) {
-        if (run_tlb) {
-            need_ok(hpm_tlb_params_check(&machine.itlb), "itlb");
-            need_ok(hpm_tlb_params_check(&machine.dtlb), "dtlb");
-            sz = hpm_tlb_storage_size(&machine.itlb);
-            need_ok(hpm_tlb_init(&cores[i].itlb, &machine.itlb, zalloc("hpm.tlb", sz), sz),
-                    "itlb");
-            sz = hpm_tlb_storage_size(&machine.dtlb);
-            need_ok(hpm_tlb_init(&cores[i].dtlb, &machine.dtlb, zalloc("hpm.tlb", sz), sz),
-                    "dtlb");
-            hpm_tlb_memo_clear(cores[i].dmemo);
-            hpm_tlb_memo_clear(cores[i].imemo);
-        }
-        cores[i].coh_line = ~(Addr)0; /* no line logged yet */
-        if (run_bpred) {
-            need_ok(hpm_bpred_params_check(&machine.branch), "branch");
-            sz = hpm_bpred_storage_size(&machine.branch);
-            need_ok(hpm_bpred_init(&cores[i].bp, &machine.branch, zalloc("hpm.bp", sz), sz),
-                    "branch");
-        }
+    if (clo_coh_time && hier->coh_lines) {
+        hpm_hier_coh_defer(hier);
+        coh_time = True;
     }
-    {
-        /* filter granule: the L1 line, but never larger than a TLB page */
-        ULong d = machine.hier.l1d.line, ip = machine.hier.l1i.line;
-        if (run_tlb && machine.dtlb.page_size < d)
-            d = machine.dtlb.page_size;
-        if (run_tlb && machine.itlb.page_size < ip)
-            ip = machine.itlb.page_size;
-        if (!run_hier) { /* TLB only: the page is the granule */
-            d = machine.dtlb.page_size;
-            ip = machine.itlb.page_size;
-        }
-        filter_d = clo_filter && (!run_hier || machine.hier.l1d.size != 0);
-        filter_i = clo_filter && (!run_hier || machine.hier.l1i.size != 0);
-        dline_bits = 0;
-        while (((ULong)1 << (dline_bits + 1)) <= d)
-            dline_bits++;
-        iline_bits = 0;
-        while (((ULong)1 << (iline_bits + 1)) <= ip)
-            iline_bits++;
-        dpage_bits = 0;
-        while (run_tlb && ((ULong)1 << (dpage_bits + 1)) <= machine.dtlb.page_size)
-            dpage_bits++;
-        ipage_bits = 0;
-        while (run_tlb && ((ULong)1 << (ipage_bits + 1)) <= machine.itlb.page_size)
-            ipage_bits++;
+}
+
+/* Each core's own models: its TLBs and its branch predictor. */
+static void init_core_models(struct core_state *c)
+{
+    SizeT sz;
+    if (run_tlb) {
+        need_ok(hpm_tlb_params_check(&machine.itlb), "itlb");
+        need_ok(hpm_tlb_params_check(&machine.dtlb), "dtlb");
+        sz = hpm_tlb_storage_size(&machine.itlb);
+        need_ok(hpm_tlb_init(&c->itlb, &machine.itlb, zalloc("hpm.tlb", sz), sz), "itlb");
+        sz = hpm_tlb_storage_size(&machine.dtlb);
+        need_ok(hpm_tlb_init(&c->dtlb, &machine.dtlb, zalloc("hpm.tlb", sz), sz), "dtlb");
+        hpm_tlb_memo_clear(c->dmemo);
+        hpm_tlb_memo_clear(c->imemo);
     }
+    c->coh_line = ~(Addr)0; /* no line logged yet */
+    if (run_bpred) {
+        need_ok(hpm_bpred_params_check(&machine.branch), "branch");
+        sz = hpm_bpred_storage_size(&machine.branch);
+        need_ok(hpm_bpred_init(&c->bp, &machine.branch, zalloc("hpm.bp", sz), sz), "branch");
+    }
+}
+
+static UInt log2_floor(ULong v)
+{
+    UInt bits = 0;
+    while (((ULong)1 << (bits + 1)) <= v)
+        bits++;
+    return bits;
+}
+
+/* The sure-hit filters' granules: the L1 line, but never larger than a TLB
+ * page. */
+static void init_filters(void)
+{
+    ULong d = machine.hier.l1d.line, ip = machine.hier.l1i.line;
+    if (run_tlb && machine.dtlb.page_size < d)
+        d = machine.dtlb.page_size;
+    if (run_tlb && machine.itlb.page_size < ip)
+        ip = machine.itlb.page_size;
+    if (!run_hier) { /* TLB only: the page is the granule */
+        d = machine.dtlb.page_size;
+        ip = machine.itlb.page_size;
+    }
+    filter_d = clo_filter && (!run_hier || machine.hier.l1d.size != 0);
+    filter_i = clo_filter && (!run_hier || machine.hier.l1i.size != 0);
+    dline_bits = log2_floor(d);
+    iline_bits = log2_floor(ip);
+    dpage_bits = run_tlb ? log2_floor(machine.dtlb.page_size) : 0;
+    ipage_bits = run_tlb ? log2_floor(machine.itlb.page_size) : 0;
+}
+
+/* The L1 probes, and the hits the helpers answer before them. */
+static void init_probes(void)
+{
+    UInt i;
     if (run_hier && clo_filter) {
         /* the L1 probe looks lines up by the filter's granule: only where
          * the granule is the L1's line */
@@ -660,19 +664,53 @@ void vpmu_node_init(void)
     if (run_hier && filter_i && !if_skip_on && n_cores > 0 && cores[0].l1i_probe &&
         !cores[0].l1i_probe->index && machine.hier.l1i.policy == HPM_REPL_LRU)
         if_mru_on = True; /* an MRU hit changes nothing (vpmu_node.h) */
-    if (run_hier && filter_d && !vpmu_state.on.sample_access && n_cores > 0 && cores[0].l1d_probe &&
-        !cores[0].l1d_probe->index && machine.hier.l1d.policy == HPM_REPL_LRU)
+    if (run_hier && filter_d && !vpmu_state.on.sample_access && n_cores > 0 &&
+        cores[0].l1d_probe && !cores[0].l1d_probe->index &&
+        machine.hier.l1d.policy == HPM_REPL_LRU)
         d_mru_on = d_mru_when_run = True;
-    if (clo_model_on_demand && (run_hier || run_bpred || run_tlb || run_timing)) {
-        /* everything is allocated and sized for the models; they wait */
-        models_waiting = True;
-        wait_hier = run_hier;
-        wait_bpred = run_bpred;
-        wait_tlb = run_tlb;
-        wait_timing = run_timing;
-        run_hier = run_bpred = run_tlb = run_timing = False;
-        d_mru_on = False;
-    }
+}
+
+/* --hpm-model=on-demand: everything is allocated and sized for the models;
+ * they wait for the first request. */
+static void init_models_wait(void)
+{
+    if (!clo_model_on_demand || !(run_hier || run_bpred || run_tlb || run_timing))
+        return;
+    models_waiting = True;
+    wait_hier = run_hier;
+    wait_bpred = run_bpred;
+    wait_tlb = run_tlb;
+    wait_timing = run_timing;
+    run_hier = run_bpred = run_tlb = run_timing = False;
+    d_mru_on = False;
+}
+
+void vpmu_node_init(void)
+{
+    static UInt codes[HPM_CAT_CODES];
+    UInt n, i;
+
+#if defined(HPM_VPMU_FLOOR)
+    VG_(umsg)("hpm: the floor build: the models do not run, modeled counts are not "
+              "the models' (for bench/vpmu only)\n");
+#endif
+    init_kind_event();
+    live_event_make();
+    init_cores_check();
+    features = hpm_catalog_features(&machine.hier) | (machine.torus.x ? HPM_NEED_NET : 0);
+    n = parse_codes(clo_events, codes);
+    init_models_needed(codes, n);
+    cores = zalloc("hpm.cores", n_cores * sizeof *cores);
+    if (run_hier)
+        init_hier();
+    ll_line = machine.hier.l3.size   ? machine.hier.l3.line
+              : machine.hier.l2.size ? machine.hier.l2.line
+                                     : machine.hier.l1d.line;
+    for (i = 0; i < n_cores; i++)
+        init_core_models(&cores[i]);
+    init_filters();
+    init_probes();
+    init_models_wait();
     vpmu_node_set_core((UInt)clo_first_core);
     program(codes, n);
 }
