@@ -24,6 +24,11 @@
  *
  * Threads map onto cores round robin in creation order: thread serial s runs
  * on core (s - 1) mod cores.
+ *
+ * Files: the helpers and the models (vpmu_node.c), the UPCs' programming
+ * and flush (vpmu_node_upc.c), their control, registers and reads
+ * (vpmu_node_mmio.c), a profile's snapshots (vpmu_node_prof.c); what they
+ * share is vpmu_node_int.h.
  */
 #ifndef HPM_VPMU_NODE_H
 #define HPM_VPMU_NODE_H
