@@ -179,7 +179,7 @@ static void shared_object(Addr line, Addr a, HChar *buf, Int len)
     Addr start = 0, where = 0, where2 = 0;
     ThreadId tid;
     const struct freed_line *f = freed_lines ? VG_(HT_lookup)(freed_lines, (UWord)line) : NULL;
-    if ((vpmu_prof_on && vpmu_prof_heap_block(a, &start, &where, &where2)) || f) {
+    if ((vpmu_state.on.profile && vpmu_prof_heap_block(a, &start, &where, &where2)) || f) {
         UInt ln = 0;
         if (!start && f) {
             start = f->start;

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * vpmu_clo.c - the tool's options and its global state: the command line
- * (--hpm-out, --hpm-start, --hpm-live*, --hpm-level, and each part's own
- * options, passed on to it), and the counting state every part reads
- * (vpmu_state.h: the live block, the running flag, the level).
- * As callgrind's clo.c: options in one place, so that the usage text and
- * the parsing cannot drift apart.
+ * vpmu_clo.c - the tool's options: the command line (--hpm-out,
+ * --hpm-start, --hpm-live*, --hpm-level, into vpmu_state.clo, and each
+ * part's own options, passed on to it). As callgrind's clo.c: options in
+ * one place, so that the usage text and the parsing cannot drift apart.
+ * It calls every part's parser, so it lies above them all and nothing but
+ * vpmu_main.c calls it; the values live in vpmu_state.c, the leaf the
+ * parts read.
  *
  * Copyright notice: this tool links Valgrind's coregrind and VEX (GPL-2.0).
  */
@@ -22,18 +23,6 @@
 #include "vpmu_tool.h"
 #include "vpmu_turns.h"
 
-ULong vpmu_live[VPMU_LIVE_WORDS];
-Bool vpmu_running = True;
-Int vpmu_clo_level = VPMU_LEVEL_INSN; /* raised to what the events need */
-Bool clo_level_given;
-UInt vpmu_ev_counted = ~0u;
-Bool clo_live = True;
-Long clo_live_ms = 100;
-
-const HChar *clo_out = "hpm-vpmu.%p.out";
-const HChar *clo_mpi_out = NULL;
-Bool clo_start = True;
-
 /* ------------------------------------------------------------------------
  * Options
  * ---------------------------------------------------------------------- */
@@ -41,11 +30,11 @@ Bool clo_start = True;
 Bool vpmu_clo_option(const HChar *arg)
 {
     const HChar *level = NULL;
-    if VG_STR_CLO (arg, "--hpm-out", clo_out) {
-    } else if VG_STR_CLO (arg, "--hpm-mpi-out", clo_mpi_out) {
-    } else if VG_BOOL_CLO (arg, "--hpm-start", clo_start) {
-    } else if VG_BOOL_CLO (arg, "--hpm-live", clo_live) {
-    } else if VG_BINT_CLO (arg, "--hpm-live-ms", clo_live_ms, 1, 3600000) {
+    if VG_STR_CLO (arg, "--hpm-out", vpmu_state.clo.out) {
+    } else if VG_STR_CLO (arg, "--hpm-mpi-out", vpmu_state.clo.mpi_out) {
+    } else if VG_BOOL_CLO (arg, "--hpm-start", vpmu_state.clo.start) {
+    } else if VG_BOOL_CLO (arg, "--hpm-live", vpmu_state.clo.live) {
+    } else if VG_BINT_CLO (arg, "--hpm-live-ms", vpmu_state.clo.live_ms, 1, 3600000) {
     } else if (vpmu_node_option(arg)) {
     } else if (vpmu_prof_option(arg)) {
     } else if (vpmu_sample_option(arg)) {
@@ -55,13 +44,13 @@ Bool vpmu_clo_option(const HChar *arg)
     } else if (vpmu_mpx_option(arg)) {
     } else if (vpmu_turns_option(arg)) {
     } else if VG_STR_CLO (arg, "--hpm-level", level) {
-        clo_level_given = True;
+        vpmu_state.clo.level_given = True;
         if (VG_(strcmp)(level, "insn") == 0)
-            vpmu_clo_level = VPMU_LEVEL_INSN;
+            vpmu_state.clo.level = VPMU_LEVEL_INSN;
         else if (VG_(strcmp)(level, "core") == 0)
-            vpmu_clo_level = VPMU_LEVEL_CORE;
+            vpmu_state.clo.level = VPMU_LEVEL_CORE;
         else if (VG_(strcmp)(level, "full") == 0)
-            vpmu_clo_level = VPMU_LEVEL_FULL;
+            vpmu_state.clo.level = VPMU_LEVEL_FULL;
         else
             VG_(fmsg_bad_option)(arg, "expected insn, core or full\n");
     } else {

@@ -55,7 +55,7 @@ void vpmu_write_output(const HChar *fname, Bool at_exec)
 {
     SysRes sr;
     Out *o;
-    UInt s, i, nthreads = 0, maxserial = next_serial;
+    UInt s, i, nthreads = 0, maxserial = vpmu_state.next_serial;
     ULong total[VPMU_EV_COUNT];
     struct vpmu_exited *x;
     struct vpmu_region_rec *r;
@@ -89,19 +89,19 @@ void vpmu_write_output(const HChar *fname, Bool at_exec)
     out_printf(o, VPMU_REC_MACHINE " %s\n", vpmu_node_machine_name());
     out_printf(o, VPMU_REC_CORES " %u\n", vpmu_node_cores());
     out_printf(o, VPMU_REC_FREQUENCY " %llu\n", vpmu_node_frequency());
-    out_printf(o, VPMU_REC_LEVEL " %s\n", level_names[vpmu_clo_level]);
+    out_printf(o, VPMU_REC_LEVEL " %s\n", level_names[vpmu_state.clo.level]);
     out_printf(o, VPMU_REC_MODELS " %s\n", vpmu_node_models());
     out_printf(o, VPMU_REC_UPCS " %u\n", vpmu_node_n_upcs());
     if (at_exec)
         out_printf(o, VPMU_REC_EXIT " " VPMU_EXIT_WORD_EXEC "\n");
-    else if (exit_seen)
-        out_printf(o, VPMU_REC_EXIT " " VPMU_EXIT_WORD_STATUS " %lld\n", exit_code);
+    else if (vpmu_state.exit_seen)
+        out_printf(o, VPMU_REC_EXIT " " VPMU_EXIT_WORD_STATUS " %lld\n", vpmu_state.exit_code);
     else
         out_printf(o, VPMU_REC_EXIT " " VPMU_EXIT_WORD_SIGNAL "\n");
 
     for (i = 1; i < VG_N_THREADS; i++)
-        nthreads += vpmu_threads[i].used ? 1 : 0;
-    for (x = exited_threads; x; x = x->next)
+        nthreads += vpmu_state.threads[i].used ? 1 : 0;
+    for (x = vpmu_state.exited_threads; x; x = x->next)
         nthreads++;
     out_printf(o, VPMU_REC_THREADS " %u\n", nthreads);
 
@@ -124,12 +124,12 @@ void vpmu_write_output(const HChar *fname, Bool at_exec)
         const ULong *c = NULL, *u = NULL;
         UInt core = 0;
         for (i = 1; i < VG_N_THREADS && !c; i++)
-            if (vpmu_threads[i].used && vpmu_threads[i].serial == s) {
-                c = vpmu_threads[i].c;
-                u = vpmu_threads[i].u;
-                core = vpmu_threads[i].core;
+            if (vpmu_state.threads[i].used && vpmu_state.threads[i].serial == s) {
+                c = vpmu_state.threads[i].c;
+                u = vpmu_state.threads[i].u;
+                core = vpmu_state.threads[i].core;
             }
-        for (x = exited_threads; x && !c; x = x->next)
+        for (x = vpmu_state.exited_threads; x && !c; x = x->next)
             if (x->serial == s) {
                 c = x->c;
                 u = x->u;
@@ -146,17 +146,18 @@ void vpmu_write_output(const HChar *fname, Bool at_exec)
     }
     for (e = 0; e < VPMU_EV_COUNT; e++)
         out_printf(o, VPMU_REC_RAW " total %s %llu\n", event_names[e], total[e]);
-    for (r = region_recs; r; r = r->next) {
-        out_printf(o, VPMU_REC_REGION " %s " VPMU_REC_THREAD " %u " VPMU_REGION_WORD_ENTRIES " %llu\n", region_names[r->region], r->serial,
-                   r->entries);
-        VG_(snprintf)(prefix, sizeof prefix, VPMU_REC_REGION " %s " VPMU_REC_THREAD " %u", region_names[r->region],
+    for (r = vpmu_state.region_recs; r; r = r->next) {
+        const HChar *name = vpmu_state.region_names[r->region];
+        out_printf(o, VPMU_REC_REGION " %s " VPMU_REC_THREAD " %u " VPMU_REGION_WORD_ENTRIES " %llu\n",
+                   name, r->serial, r->entries);
+        VG_(snprintf)(prefix, sizeof prefix, VPMU_REC_REGION " %s " VPMU_REC_THREAD " %u", name,
                       r->serial);
         out_kinds(o, prefix, r->core, r->u);
     }
     if (upc_writes)
         out_printf(o, VPMU_REC_UPC_WRITES " %llu\n", upc_writes);
-    if (vpmu_forks)
-        out_printf(o, VPMU_REC_FORKS " %llu\n", vpmu_forks);
+    if (vpmu_state.forks)
+        out_printf(o, VPMU_REC_FORKS " %llu\n", vpmu_state.forks);
     if (vpmu_turns_quantum())
         out_printf(o, VPMU_REC_INTERLEAVE " %llu %llu\n", vpmu_turns_quantum(),
                    vpmu_turns_switches());

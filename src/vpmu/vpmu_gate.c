@@ -36,7 +36,6 @@
 #include "vpmu_node.h"
 #include "vpmu_state.h"
 
-Bool vpmu_gate_active;
 Bool vpmu_gate_trigger_armed;
 
 /* a place: a symbol name (matched at a function's first instruction) or an
@@ -112,9 +111,9 @@ static void count_trigger_event(Int ev)
     Int lvl = ev == VPMU_EV_INSTRUCTIONS                                     ? VPMU_LEVEL_INSN
               : ev >= VPMU_EV_FP_INSTRUCTIONS && ev <= VPMU_EV_INT_LOGIC ? VPMU_LEVEL_FULL
                                                                             : VPMU_LEVEL_CORE;
-    if (lvl > vpmu_clo_level)
-        vpmu_clo_level = lvl;
-    vpmu_ev_counted |= 1u << ev;
+    if (lvl > vpmu_state.clo.level)
+        vpmu_state.clo.level = lvl;
+    vpmu_state.ev_counted |= 1u << ev;
 }
 
 Bool vpmu_gate_init(void)
@@ -151,7 +150,7 @@ Bool vpmu_gate_init(void)
         only_stacks = VG_(calloc)("hpm.gate.only", VG_N_THREADS, sizeof *only_stacks);
         start_stopped = True;
     }
-    vpmu_gate_active = start_at.given || stop_at.given || only.given;
+    vpmu_state.on.gate = start_at.given || stop_at.given || only.given;
     return start_stopped;
 }
 
@@ -274,7 +273,7 @@ Long vpmu_gate_request(UWord gate, UWord arg, ULong n)
     default:
         return HPM_VPMU_EINVAL;
     }
-    vpmu_gate_active = start_at.given || stop_at.given || only.given;
+    vpmu_state.on.gate = start_at.given || stop_at.given || only.given;
     /* code translated before has no gate checks: translate it again */
     VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "hpm gates");
     return HPM_VPMU_OK;

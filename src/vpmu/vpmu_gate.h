@@ -10,7 +10,6 @@
 
 enum { VPMU_GATE_START = 1, VPMU_GATE_STOP = 2, VPMU_GATE_ENTER = 4 };
 
-extern Bool vpmu_gate_active;        /* an address gate is set: IMarks are checked */
 extern Bool vpmu_gate_trigger_armed; /* superblocks check the trigger */
 
 Bool vpmu_gate_option(const HChar *arg);

@@ -329,7 +329,7 @@ typedef struct {
     UInt fma_lanes[2];   /* per precision, MAdd/MSub ops in this insn */
     Bool in_insn;
     Bool do_mem, do_br, do_fp, do_int, hook_mem, hook_br, hook_if;
-    UInt counted; /* vpmu_ev_counted when the translation began */
+    UInt counted; /* vpmu_state.ev_counted when the translation began */
     /* Instruction fetches into [if_lo, if_hi) are L1I and ITLB hits that
      * change no replacement state (the lines were just fetched and are MRU),
      * so only the first fetch of each line-run in a SB calls the model. */
@@ -523,7 +523,7 @@ static void flush_all(Ctx *c)
  * precise sample of a kind it changed is taken here (vpmu_sample_mark). */
 static void sample_point(Ctx *c)
 {
-    if (vpmu_sample_insn_on)
+    if (vpmu_state.on.sample_insn)
         vpmu_sample_mark(c->sb, c->insn_addr, c->samp_ev, c->samp_model, c->pend);
     c->samp_ev = 0;
     c->samp_model = 0;
@@ -902,7 +902,7 @@ static void do_sb_end(Ctx *c, IRSB *sbIn)
     /* a profile's call, return or indirect jump makes its predictor call in
      * the call graph's helper (after the flush: the predictor reads no
      * counter), unless the sampler wants the model calls at their place */
-    Bool bp_in_prof = c->prof && c->hook_br && !vpmu_sample_on && !vpmu_sample_insn_on;
+    Bool bp_in_prof = c->prof && c->hook_br && !vpmu_state.on.sample && !vpmu_state.on.sample_insn;
     Bool bp_deferred = False;
 
     end_insn(c);
@@ -1088,6 +1088,261 @@ static void if_skip_end(Ctx *c)
                                       IRExpr_RdTmp(c->if_gen)));
 }
 
+/* The translation's context: what this superblock counts and calls. */
+static void ctx_init(Ctx *cp, IRSB *sbIn, const VexGuestLayout *layout)
+{
+    VG_(memset)(cp, 0, offsetof(Ctx, items));
+    cp->sb = deepCopyIRSBExceptStmts(sbIn);
+    live_base_tmp = IRTemp_INVALID;
+    live_base_offset = layout->total_sizeB + VPMU_LIVE_BASE_GUEST_OFFSET;
+    cp->do_mem = vpmu_state.clo.level >= VPMU_LEVEL_CORE;
+    cp->do_br = vpmu_state.clo.level >= VPMU_LEVEL_CORE;
+    cp->do_fp = vpmu_state.clo.level >= VPMU_LEVEL_FULL;
+    cp->do_int = vpmu_state.clo.level >= VPMU_LEVEL_FULL;
+    cp->hook_mem = cp->do_mem && vpmu_node_want_mem();
+    cp->hook_br = cp->do_br && vpmu_node_want_branch();
+    cp->hook_if = vpmu_node_want_ifetch();
+    cp->if_line = vpmu_node_ifetch_line();
+    cp->prof = vpmu_state.on.profile;
+    cp->counted = vpmu_state.ev_counted;
+    cp->if_gen = cp->if_need = cp->if_need_lines = IRTemp_INVALID;
+    cp->if_fetched = False;
+    cp->if_skip_bits = cp->hook_if ? vpmu_node_ifetch_skip_bits() : -1;
+    cp->if_mru = cp->hook_if && vpmu_node_ifetch_mru(&cp->if_mru_ways, &cp->if_mru_set_mask,
+                                                     &cp->if_mru_page_bits);
+    cp->if_mru_tags = IRTemp_INVALID;
+    if (!if_skip_applies(cp, sbIn)) cp->if_skip_bits = -1;
+    cp->offset_sp = layout->offset_SP;
+    cp->offset_ip = layout->offset_IP;
+    /* a profile's call graph needs the control transfers classified (the
+     * extra branch counts reach no programmed counter) */
+    cp->do_br = cp->do_br || cp->prof;
+}
+
+static UInt sb_n_insn(const IRSB *sbIn)
+{
+    UInt n_insn = 0, k;
+    for (k = 0; k < (UInt)sbIn->stmts_used; k++)
+        if (sbIn->stmts[k] && sbIn->stmts[k]->tag == Ist_IMark)
+            n_insn++;
+    return n_insn;
+}
+
+/* Turns (vpmu_turns.c): first of all, the superblock takes its
+ * instructions from the turn; when they are short it asks for the next
+ * turn, and leaves (Ijk_Yield) before anything counts when the turn is
+ * another thread's. */
+static void sb_turn_check(IRSB *sb, IRSB *sbIn, Addr nraddr, const VexGuestLayout *layout)
+{
+    UInt n_insn = sb_n_insn(sbIn);
+    IRType word = Ity_I64;
+    IRTemp left = newIRTemp(sb->tyenv, word), rest = newIRTemp(sb->tyenv, word);
+    IRTemp shortg = newIRTemp(sb->tyenv, Ity_I1), asked = newIRTemp(sb->tyenv, word);
+    IRTemp yield = newIRTemp(sb->tyenv, word), go = newIRTemp(sb->tyenv, Ity_I1);
+    IRDirty *d;
+    addStmtToIRSB(
+        sb, IRStmt_WrTmp(left, IRExpr_Load(Iend_LE, word, mkIRExpr_HWord((HWord)&vpmu_turn_left))));
+    addStmtToIRSB(sb, IRStmt_WrTmp(rest, IRExpr_Binop(Iop_Sub64, IRExpr_RdTmp(left),
+                                                      IRExpr_Const(IRConst_U64(n_insn)))));
+    addStmtToIRSB(
+        sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&vpmu_turn_left), IRExpr_RdTmp(rest)));
+    addStmtToIRSB(sb, IRStmt_WrTmp(shortg, IRExpr_Binop(Iop_CmpLT64S, IRExpr_RdTmp(rest),
+                                                        IRExpr_Const(IRConst_U64(0)))));
+    d = unsafeIRDirty_1_N(asked, 1, "vpmu_turns_check",
+                          VG_(fnptr_to_fnentry)((void *)&vpmu_turns_check),
+                          mkIRExprVec_1(mkIRExpr_HWord((HWord)n_insn)));
+    d->guard = IRExpr_RdTmp(shortg);
+    addStmtToIRSB(sb, IRStmt_Dirty(d));
+    /* a call not made leaves its result undefined: 0 then */
+    addStmtToIRSB(sb, IRStmt_WrTmp(yield, IRExpr_ITE(IRExpr_RdTmp(shortg), IRExpr_RdTmp(asked),
+                                                     IRExpr_Const(IRConst_U64(0)))));
+    addStmtToIRSB(sb, IRStmt_WrTmp(go, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(yield),
+                                                    IRExpr_Const(IRConst_U64(0)))));
+    addStmtToIRSB(sb, IRStmt_Exit(IRExpr_RdTmp(go), Ijk_Yield, IRConst_U64((ULong)nraddr),
+                                  layout->offset_IP));
+}
+
+/* The overflow check first: if it signalled, leave for the scheduler
+ * (Ijk_Yield) before this superblock counts anything; the signal is
+ * delivered there and the superblock runs from its start after the
+ * handler. */
+static void sb_ovf_check(IRSB *sb, IRSB *sbIn, Addr nraddr, const VexGuestLayout *layout)
+{
+    IRTemp fired = newIRTemp(sb->tyenv, Ity_I64);
+    struct vpmu_sb_desc *desc;
+    UInt n_insn = sb_n_insn(sbIn), k;
+    IRDirty *d;
+    /* kept for as long as the translation may run (a discarded one's
+     * few bytes are not reclaimed) */
+    desc = VG_(malloc)("hpm.ovf.sb", sizeof *desc + n_insn * sizeof(Addr));
+    desc->start = nraddr;
+    desc->upcall = vpmu_upcall_entry;
+    desc->n = 0;
+    for (k = 0; k < (UInt)sbIn->stmts_used; k++)
+        if (sbIn->stmts[k] && sbIn->stmts[k]->tag == Ist_IMark)
+            desc->insn[desc->n++] = (Addr)sbIn->stmts[k]->Ist.IMark.addr;
+    IRType word = sizeof(HWord) == 8 ? Ity_I64 : Ity_I32; /* guest = host */
+    IRTemp sp = newIRTemp(sb->tyenv, word);
+    addStmtToIRSB(sb, IRStmt_WrTmp(sp, IRExpr_Get(layout->offset_SP, word)));
+    d = unsafeIRDirty_1_N(fired, 2, "vpmu_ovf_check", VG_(fnptr_to_fnentry)(&vpmu_ovf_check),
+                          mkIRExprVec_2(mkIRExpr_HWord((HWord)desc), IRExpr_RdTmp(sp)));
+    /* an upcall moves the stack pointer */
+    d->nFxState = 1;
+    d->fxState[0].fx = Ifx_Modify;
+    d->fxState[0].offset = layout->offset_SP;
+    d->fxState[0].size = layout->sizeof_SP;
+    d->fxState[0].nRepeats = 0;
+    d->fxState[0].repeatLen = 0;
+    IRTemp go = newIRTemp(sb->tyenv, Ity_I1);
+    addStmtToIRSB(sb, IRStmt_Dirty(d));
+    if (vpmu_upcall_entry) {
+        /* straight to the program's entry, chained like any jump: no
+         * scheduler, no system call */
+        IRTemp up = newIRTemp(sb->tyenv, Ity_I1);
+        addStmtToIRSB(sb,
+                      IRStmt_WrTmp(up, IRExpr_Binop(Iop_CmpEQ64, IRExpr_RdTmp(fired),
+                                                    IRExpr_Const(IRConst_U64(VPMU_OVF_UPCALL)))));
+        addStmtToIRSB(sb, IRStmt_Exit(IRExpr_RdTmp(up), Ijk_Boring,
+                                      IRConst_U64((ULong)vpmu_upcall_entry), layout->offset_IP));
+    }
+    addStmtToIRSB(sb, IRStmt_WrTmp(go, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(fired),
+                                                    IRExpr_Const(IRConst_U64(0)))));
+    addStmtToIRSB(sb, IRStmt_Exit(IRExpr_RdTmp(go), Ijk_Yield, IRConst_U64((ULong)nraddr),
+                                  layout->offset_IP));
+}
+
+/* An instruction's start: the one before ends, its counts and calls
+ * begin. */
+static void do_imark(Ctx *c, IRStmt *st)
+{
+    end_insn(c);
+    sample_point(c);
+    if (vpmu_state.on.gate) {
+        UInt g = vpmu_gate_at((Addr)st->Ist.IMark.addr);
+        if (g) {
+            /* the instructions before this one are counted (or
+             * not) as the gate finds them: flushed first */
+            IRDirty *di;
+            flush_all(c);
+            di = unsafeIRDirty_0_N(0, "vpmu_gate_hit",
+                                   VG_(fnptr_to_fnentry)((void *)&vpmu_gate_hit),
+                                   mkIRExprVec_2(mkIRExpr_HWord(g), guest_sp(c)));
+            addStmtToIRSB(c->sb, IRStmt_Dirty(di));
+        }
+    }
+    c->in_insn = True;
+    c->insn_addr = (Addr)st->Ist.IMark.addr;
+    c->insn_len = st->Ist.IMark.len;
+    c->insn_kind = decode_insn(c->insn_addr, c->insn_len);
+    c->insn_has_fp = False;
+    c->insn_cond_done = False;
+    if (c->insn_kind != INSN_REP_STR)
+        c->cur[VPMU_EV_INSTRUCTIONS] += 1;
+    addStmtToIRSB(c->sb, st);
+    if (c->prof) {
+        c->cc = vpmu_prof_cc(c->insn_addr);
+        if (c->insn_kind == INSN_JCC || c->insn_kind == INSN_JMP_REL) {
+            /* the control-flow graph's edges: the profile's loops */
+            Addr t = branch_target(c->insn_addr, c->insn_len);
+            if (t != 0)
+                vpmu_prof_branch(c->cc, t, c->insn_kind == INSN_JCC);
+        }
+    }
+    if (c->if_skip_bits >= 0 && c->if_need == IRTemp_INVALID)
+        if_skip_begin(c);
+    if (c->hook_if)
+        ifetch(c, c->insn_addr, c->insn_len);
+}
+
+/* Every statement but an IMark: its memory accesses and operations are
+ * counted, then it is copied. */
+static void do_stmt(Ctx *c, IRStmt *st, IRTypeEnv *tyenv)
+{
+    switch (st->tag) {
+    case Ist_WrTmp: {
+        IRExpr *e = st->Ist.WrTmp.data;
+        switch (e->tag) {
+        case Iex_Load:
+            mem_access(c, e->Iex.Load.addr, sizeofIRType(e->Iex.Load.ty), False, NULL);
+            break;
+        case Iex_Unop:
+            count_op(c, e->Iex.Unop.op);
+            break;
+        case Iex_Binop:
+            count_op(c, e->Iex.Binop.op);
+            break;
+        case Iex_Triop:
+            count_op(c, e->Iex.Triop.details->op);
+            break;
+        case Iex_Qop:
+            count_op(c, e->Iex.Qop.details->op);
+            break;
+        default:
+            break;
+        }
+        addStmtToIRSB(c->sb, st);
+        break;
+    }
+    case Ist_Store:
+        mem_access(c, st->Ist.Store.addr, sizeofIRType(typeOfIRExpr(tyenv, st->Ist.Store.data)),
+                   True, NULL);
+        addStmtToIRSB(c->sb, st);
+        break;
+    case Ist_StoreG: {
+        IRStoreG *sg = st->Ist.StoreG.details;
+        mem_access(c, sg->addr, sizeofIRType(typeOfIRExpr(tyenv, sg->data)), True, sg->guard);
+        addStmtToIRSB(c->sb, st);
+        break;
+    }
+    case Ist_LoadG: {
+        IRLoadG *lg = st->Ist.LoadG.details;
+        IRType tres = Ity_INVALID, targ = Ity_INVALID;
+        typeOfIRLoadGOp(lg->cvt, &tres, &targ);
+        mem_access(c, lg->addr, sizeofIRType(targ), False, lg->guard);
+        addStmtToIRSB(c->sb, st);
+        break;
+    }
+    case Ist_CAS: {
+        IRCAS *cas = st->Ist.CAS.details;
+        UInt sz = sizeofIRType(typeOfIRExpr(tyenv, cas->dataLo));
+        if (cas->dataHi)
+            sz *= 2;
+        mem_access(c, cas->addr, sz, False, NULL);
+        mem_access(c, cas->addr, sz, True, NULL);
+        addStmtToIRSB(c->sb, st);
+        break;
+    }
+    case Ist_LLSC: {
+        if (st->Ist.LLSC.storedata == NULL)
+            mem_access(c, st->Ist.LLSC.addr, sizeofIRType(typeOfIRTemp(tyenv, st->Ist.LLSC.result)),
+                       False, NULL);
+        else
+            mem_access(c, st->Ist.LLSC.addr,
+                       sizeofIRType(typeOfIRExpr(tyenv, st->Ist.LLSC.storedata)), True, NULL);
+        addStmtToIRSB(c->sb, st);
+        break;
+    }
+    case Ist_Dirty: {
+        IRDirty *d = st->Ist.Dirty.details;
+        if (d->mFx != Ifx_None && d->mSize > 0) {
+            if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify)
+                mem_access(c, d->mAddr, (UInt)d->mSize, False, d->guard);
+            if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify)
+                mem_access(c, d->mAddr, (UInt)d->mSize, True, d->guard);
+        }
+        addStmtToIRSB(c->sb, st);
+        break;
+    }
+    case Ist_Exit:
+        do_exit(c, st);
+        addStmtToIRSB(c->sb, st);
+        break;
+    default:
+        addStmtToIRSB(c->sb, st);
+        break;
+    }
+}
+
 IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
                       const VexGuestLayout *layout, const VexGuestExtents *vge,
                       const VexArchInfo *archinfo_host, IRType gWordTy,
@@ -1095,76 +1350,14 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
 {
     Ctx c;
     Int i;
-    IRTypeEnv *tyenv = sbIn->tyenv;
 
-    (void)closure;
     (void)archinfo_host;
     if (gWordTy != Ity_I64 || hWordTy != Ity_I64)
         VG_(tool_panic)("hpm: only amd64 guests on amd64 hosts are supported");
 
-    VG_(memset)(&c, 0, offsetof(Ctx, items));
-    c.sb = deepCopyIRSBExceptStmts(sbIn);
-    live_base_tmp = IRTemp_INVALID;
-    live_base_offset = layout->total_sizeB + VPMU_LIVE_BASE_GUEST_OFFSET;
-    c.do_mem = vpmu_clo_level >= VPMU_LEVEL_CORE;
-    c.do_br = vpmu_clo_level >= VPMU_LEVEL_CORE;
-    c.do_fp = vpmu_clo_level >= VPMU_LEVEL_FULL;
-    c.do_int = vpmu_clo_level >= VPMU_LEVEL_FULL;
-    c.hook_mem = c.do_mem && vpmu_node_want_mem();
-    c.hook_br = c.do_br && vpmu_node_want_branch();
-    c.hook_if = vpmu_node_want_ifetch();
-    c.if_line = vpmu_node_ifetch_line();
-    c.prof = vpmu_prof_on;
-    c.counted = vpmu_ev_counted;
-    c.if_gen = c.if_need = c.if_need_lines = IRTemp_INVALID;
-    c.if_fetched = False;
-    c.if_skip_bits = c.hook_if ? vpmu_node_ifetch_skip_bits() : -1;
-    c.if_mru = c.hook_if && vpmu_node_ifetch_mru(&c.if_mru_ways, &c.if_mru_set_mask,
-                                                 &c.if_mru_page_bits);
-    c.if_mru_tags = IRTemp_INVALID;
-    if (!if_skip_applies(&c, sbIn))
-        c.if_skip_bits = -1;
-    c.offset_sp = layout->offset_SP;
-    c.offset_ip = layout->offset_IP;
-    /* a profile's call graph needs the control transfers classified (the
-     * extra branch counts reach no programmed counter) */
-    c.do_br = c.do_br || c.prof;
-
-    if (vpmu_turns_on && vge->n_used > 0) {
-        /* turns (vpmu_turns.c): first of all, the superblock takes its
-         * instructions from the turn; when they are short it asks for the
-         * next turn, and leaves (Ijk_Yield) before anything counts when the
-         * turn is another thread's */
-        UInt n_insn = 0, k;
-        IRType word = Ity_I64;
-        IRTemp left = newIRTemp(c.sb->tyenv, word), rest = newIRTemp(c.sb->tyenv, word);
-        IRTemp shortg = newIRTemp(c.sb->tyenv, Ity_I1), asked = newIRTemp(c.sb->tyenv, word);
-        IRTemp yield = newIRTemp(c.sb->tyenv, word), go = newIRTemp(c.sb->tyenv, Ity_I1);
-        IRDirty *d;
-        for (k = 0; k < (UInt)sbIn->stmts_used; k++)
-            if (sbIn->stmts[k] && sbIn->stmts[k]->tag == Ist_IMark)
-                n_insn++;
-        addStmtToIRSB(c.sb, IRStmt_WrTmp(left, IRExpr_Load(Iend_LE, word,
-                                                            mkIRExpr_HWord((HWord)&vpmu_turn_left))));
-        addStmtToIRSB(c.sb, IRStmt_WrTmp(rest, IRExpr_Binop(Iop_Sub64, IRExpr_RdTmp(left),
-                                                            IRExpr_Const(IRConst_U64(n_insn)))));
-        addStmtToIRSB(c.sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&vpmu_turn_left),
-                                         IRExpr_RdTmp(rest)));
-        addStmtToIRSB(c.sb, IRStmt_WrTmp(shortg, IRExpr_Binop(Iop_CmpLT64S, IRExpr_RdTmp(rest),
-                                                              IRExpr_Const(IRConst_U64(0)))));
-        d = unsafeIRDirty_1_N(asked, 1, "vpmu_turns_check",
-                              VG_(fnptr_to_fnentry)((void *)&vpmu_turns_check),
-                              mkIRExprVec_1(mkIRExpr_HWord((HWord)n_insn)));
-        d->guard = IRExpr_RdTmp(shortg);
-        addStmtToIRSB(c.sb, IRStmt_Dirty(d));
-        /* a call not made leaves its result undefined: 0 then */
-        addStmtToIRSB(c.sb, IRStmt_WrTmp(yield, IRExpr_ITE(IRExpr_RdTmp(shortg), IRExpr_RdTmp(asked),
-                                                           IRExpr_Const(IRConst_U64(0)))));
-        addStmtToIRSB(c.sb, IRStmt_WrTmp(go, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(yield),
-                                                          IRExpr_Const(IRConst_U64(0)))));
-        addStmtToIRSB(c.sb, IRStmt_Exit(IRExpr_RdTmp(go), Ijk_Yield,
-                                        IRConst_U64((ULong)closure->nraddr), layout->offset_IP));
-    }
+    ctx_init(&c, sbIn, layout);
+    if (vpmu_state.on.turns && vge->n_used > 0)
+        sb_turn_check(c.sb, sbIn, (Addr)closure->nraddr, layout);
     if (vpmu_gate_trigger_armed && vge->n_used > 0) {
         /* the trigger: counting starts at the first superblock boundary
          * after its N-th event */
@@ -1181,186 +1374,17 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
                                        mkIRExprVec_0());
         addStmtToIRSB(c.sb, IRStmt_Dirty(d));
     }
-    if (vpmu_ovf_instrumented && vge->n_used > 0) {
-        /* overflow check first: if it signalled, leave for the scheduler
-         * (Ijk_Yield) before this superblock counts anything; the signal is
-         * delivered there and the superblock runs from its start after the
-         * handler */
-        IRTemp fired = newIRTemp(c.sb->tyenv, Ity_I64);
-        struct vpmu_sb_desc *desc;
-        UInt n_insn = 0, k;
-        IRDirty *d;
-        for (k = 0; k < (UInt)sbIn->stmts_used; k++)
-            if (sbIn->stmts[k] && sbIn->stmts[k]->tag == Ist_IMark)
-                n_insn++;
-        /* kept for as long as the translation may run (a discarded one's
-         * few bytes are not reclaimed) */
-        desc = VG_(malloc)("hpm.ovf.sb", sizeof *desc + n_insn * sizeof(Addr));
-        desc->start = (Addr)closure->nraddr;
-        desc->upcall = vpmu_upcall_entry;
-        desc->n = 0;
-        for (k = 0; k < (UInt)sbIn->stmts_used; k++)
-            if (sbIn->stmts[k] && sbIn->stmts[k]->tag == Ist_IMark)
-                desc->insn[desc->n++] = (Addr)sbIn->stmts[k]->Ist.IMark.addr;
-        IRType word = sizeof(HWord) == 8 ? Ity_I64 : Ity_I32; /* guest = host */
-        IRTemp sp = newIRTemp(c.sb->tyenv, word);
-        addStmtToIRSB(c.sb, IRStmt_WrTmp(sp, IRExpr_Get(layout->offset_SP, word)));
-        d = unsafeIRDirty_1_N(fired, 2, "vpmu_ovf_check", VG_(fnptr_to_fnentry)(&vpmu_ovf_check),
-                              mkIRExprVec_2(mkIRExpr_HWord((HWord)desc), IRExpr_RdTmp(sp)));
-        /* an upcall moves the stack pointer */
-        d->nFxState = 1;
-        d->fxState[0].fx = Ifx_Modify;
-        d->fxState[0].offset = layout->offset_SP;
-        d->fxState[0].size = layout->sizeof_SP;
-        d->fxState[0].nRepeats = 0;
-        d->fxState[0].repeatLen = 0;
-        IRTemp go = newIRTemp(c.sb->tyenv, Ity_I1);
-        addStmtToIRSB(c.sb, IRStmt_Dirty(d));
-        if (vpmu_upcall_entry) {
-            /* straight to the program's entry, chained like any jump: no
-             * scheduler, no system call */
-            IRTemp up = newIRTemp(c.sb->tyenv, Ity_I1);
-            addStmtToIRSB(c.sb, IRStmt_WrTmp(up, IRExpr_Binop(Iop_CmpEQ64, IRExpr_RdTmp(fired),
-                                                              IRExpr_Const(IRConst_U64(
-                                                                  VPMU_OVF_UPCALL)))));
-            addStmtToIRSB(c.sb, IRStmt_Exit(IRExpr_RdTmp(up), Ijk_Boring,
-                                            IRConst_U64((ULong)vpmu_upcall_entry),
-                                            layout->offset_IP));
-        }
-        addStmtToIRSB(c.sb, IRStmt_WrTmp(go, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(fired),
-                                                          IRExpr_Const(IRConst_U64(0)))));
-        addStmtToIRSB(c.sb, IRStmt_Exit(IRExpr_RdTmp(go), Ijk_Yield, IRConst_U64((ULong)closure->nraddr),
-                                        layout->offset_IP));
-    }
+    if (vpmu_ovf_instrumented && vge->n_used > 0)
+        sb_ovf_check(c.sb, sbIn, (Addr)closure->nraddr, layout);
 
     for (i = 0; i < sbIn->stmts_used; i++) {
         IRStmt *st = sbIn->stmts[i];
         if (!st || st->tag == Ist_NoOp)
             continue;
-        switch (st->tag) {
-        case Ist_IMark:
-            end_insn(&c);
-            sample_point(&c);
-            if (vpmu_gate_active) {
-                UInt g = vpmu_gate_at((Addr)st->Ist.IMark.addr);
-                if (g) {
-                    /* the instructions before this one are counted (or
-                     * not) as the gate finds them: flushed first */
-                    IRDirty *di;
-                    flush_all(&c);
-                    di = unsafeIRDirty_0_N(
-                        0, "vpmu_gate_hit", VG_(fnptr_to_fnentry)((void *)&vpmu_gate_hit),
-                        mkIRExprVec_2(mkIRExpr_HWord(g), guest_sp(&c)));
-                    addStmtToIRSB(c.sb, IRStmt_Dirty(di));
-                }
-            }
-            c.in_insn = True;
-            c.insn_addr = (Addr)st->Ist.IMark.addr;
-            c.insn_len = st->Ist.IMark.len;
-            c.insn_kind = decode_insn(c.insn_addr, c.insn_len);
-            c.insn_has_fp = False;
-            c.insn_cond_done = False;
-            if (c.insn_kind != INSN_REP_STR)
-                c.cur[VPMU_EV_INSTRUCTIONS] += 1;
-            addStmtToIRSB(c.sb, st);
-            if (c.prof) {
-                c.cc = vpmu_prof_cc(c.insn_addr);
-                if (c.insn_kind == INSN_JCC || c.insn_kind == INSN_JMP_REL) {
-                    /* the control-flow graph's edges: the profile's loops */
-                    Addr t = branch_target(c.insn_addr, c.insn_len);
-                    if (t != 0)
-                        vpmu_prof_branch(c.cc, t, c.insn_kind == INSN_JCC);
-                }
-            }
-            if (c.if_skip_bits >= 0 && c.if_need == IRTemp_INVALID)
-                if_skip_begin(&c);
-            if (c.hook_if)
-                ifetch(&c, c.insn_addr, c.insn_len);
-            break;
-        case Ist_WrTmp: {
-            IRExpr *e = st->Ist.WrTmp.data;
-            switch (e->tag) {
-            case Iex_Load:
-                mem_access(&c, e->Iex.Load.addr, sizeofIRType(e->Iex.Load.ty), False, NULL);
-                break;
-            case Iex_Unop:
-                count_op(&c, e->Iex.Unop.op);
-                break;
-            case Iex_Binop:
-                count_op(&c, e->Iex.Binop.op);
-                break;
-            case Iex_Triop:
-                count_op(&c, e->Iex.Triop.details->op);
-                break;
-            case Iex_Qop:
-                count_op(&c, e->Iex.Qop.details->op);
-                break;
-            default:
-                break;
-            }
-            addStmtToIRSB(c.sb, st);
-            break;
-        }
-        case Ist_Store:
-            mem_access(&c, st->Ist.Store.addr,
-                       sizeofIRType(typeOfIRExpr(tyenv, st->Ist.Store.data)), True, NULL);
-            addStmtToIRSB(c.sb, st);
-            break;
-        case Ist_StoreG: {
-            IRStoreG *sg = st->Ist.StoreG.details;
-            mem_access(&c, sg->addr, sizeofIRType(typeOfIRExpr(tyenv, sg->data)), True,
-                       sg->guard);
-            addStmtToIRSB(c.sb, st);
-            break;
-        }
-        case Ist_LoadG: {
-            IRLoadG *lg = st->Ist.LoadG.details;
-            IRType tres = Ity_INVALID, targ = Ity_INVALID;
-            typeOfIRLoadGOp(lg->cvt, &tres, &targ);
-            mem_access(&c, lg->addr, sizeofIRType(targ), False, lg->guard);
-            addStmtToIRSB(c.sb, st);
-            break;
-        }
-        case Ist_CAS: {
-            IRCAS *cas = st->Ist.CAS.details;
-            UInt sz = sizeofIRType(typeOfIRExpr(tyenv, cas->dataLo));
-            if (cas->dataHi)
-                sz *= 2;
-            mem_access(&c, cas->addr, sz, False, NULL);
-            mem_access(&c, cas->addr, sz, True, NULL);
-            addStmtToIRSB(c.sb, st);
-            break;
-        }
-        case Ist_LLSC: {
-            if (st->Ist.LLSC.storedata == NULL)
-                mem_access(&c, st->Ist.LLSC.addr,
-                           sizeofIRType(typeOfIRTemp(tyenv, st->Ist.LLSC.result)), False, NULL);
-            else
-                mem_access(&c, st->Ist.LLSC.addr,
-                           sizeofIRType(typeOfIRExpr(tyenv, st->Ist.LLSC.storedata)), True,
-                           NULL);
-            addStmtToIRSB(c.sb, st);
-            break;
-        }
-        case Ist_Dirty: {
-            IRDirty *d = st->Ist.Dirty.details;
-            if (d->mFx != Ifx_None && d->mSize > 0) {
-                if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify)
-                    mem_access(&c, d->mAddr, (UInt)d->mSize, False, d->guard);
-                if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify)
-                    mem_access(&c, d->mAddr, (UInt)d->mSize, True, d->guard);
-            }
-            addStmtToIRSB(c.sb, st);
-            break;
-        }
-        case Ist_Exit:
-            do_exit(&c, st);
-            addStmtToIRSB(c.sb, st);
-            break;
-        default:
-            addStmtToIRSB(c.sb, st);
-            break;
-        }
+        if (st->tag == Ist_IMark)
+            do_imark(&c, st);
+        else
+            do_stmt(&c, st, sbIn->tyenv);
     }
     do_sb_end(&c, sbIn);
     if (c.if_need != IRTemp_INVALID)

@@ -142,7 +142,7 @@ static void live_open(void)
     struct vg_stat st;
     SysRes sr;
     Int fd = -1, tries;
-    if (!clo_live)
+    if (!vpmu_state.clo.live)
         return;
     live_name(live_path, sizeof live_path, VG_(getpid)(), "");
     for (tries = 0; tries < 8 && fd < 0; tries++) {
@@ -195,7 +195,7 @@ static void live_open(void)
     live->version = HPM_LIVE_VERSION;
     live->size = sizeof(struct hpm_live);
     live->pid = (UInt)VG_(getpid)();
-    live->interval_ms = (ULong)clo_live_ms;
+    live->interval_ms = (ULong)vpmu_state.clo.live_ms;
     live_last_ms = VG_(read_millisecond_timer)();
 }
 
@@ -222,13 +222,13 @@ static void live_write(UInt state, Int exit_status)
     VG_(memset)(live->raw, 0, sizeof live->raw);
     live->n_raw = VPMU_EV_COUNT < HPM_LIVE_RAW ? VPMU_EV_COUNT : HPM_LIVE_RAW;
     for (t = 1; t < VG_N_THREADS; t++)
-        if (vpmu_threads[t].used)
+        if (vpmu_state.threads[t].used)
             for (i = 0; i < live->n_raw; i++)
-                live->raw[i] += vpmu_threads[t].c[i];
-    for (struct vpmu_exited *x = exited_threads; x; x = x->next)
+                live->raw[i] += vpmu_state.threads[t].c[i];
+    for (struct vpmu_exited *x = vpmu_state.exited_threads; x; x = x->next)
         for (i = 0; i < live->n_raw; i++)
             live->raw[i] += x->c[i];
-    live->threads = next_serial - 1;
+    live->threads = vpmu_state.next_serial - 1;
     live->models_waiting = vpmu_node_models_waiting() ? 1 : 0;
     if (!live->machine[0]) {
         /* also after a truncation was repaired: the header comes back */
@@ -237,7 +237,7 @@ static void live_write(UInt state, Int exit_status)
         live->version = HPM_LIVE_VERSION;
         live->size = sizeof(struct hpm_live);
         live->pid = (UInt)VG_(getpid)();
-        live->interval_ms = (ULong)clo_live_ms;
+        live->interval_ms = (ULong)vpmu_state.clo.live_ms;
         VG_(strncpy)(live->machine, m, sizeof live->machine - 1);
         at = 0;
         if (VG_(args_the_exename))
@@ -375,7 +375,7 @@ static void lease_ended_or_end(void);
 
 static void lease_init(void)
 {
-    HChar *out = VG_(expand_file_name)("--hpm-out", clo_out);
+    HChar *out = VG_(expand_file_name)("--hpm-out", vpmu_state.clo.out);
     HChar path[4200];
     SysRes sr;
     VG_(snprintf)(path, sizeof path, "%s/owner", VG_(dirname)(out));
@@ -435,7 +435,7 @@ static void on_start_client_code(ThreadId tid, ULong blocks_done)
 {
     {
         /* vpmu_state.h: where the translations find the live block */
-        Addr base = (Addr)vpmu_live;
+        Addr base = (Addr)vpmu_state.live;
         VG_(set_shadow_regs_area)(tid, 1, VPMU_LIVE_BASE_GUEST_OFFSET, sizeof base,
                                   (const UChar *)&base);
     }
@@ -448,9 +448,9 @@ static void on_start_client_code(ThreadId tid, ULong blocks_done)
      * in a loop comes here after each one) */
     static ULong blocks_at_check;
     static UInt calls_since_check;
-    if (tid != live_owner) {
+    if (tid != vpmu_state.live_owner) {
         vpmu_account();
-        live_owner = tid;
+        vpmu_state.live_owner = tid;
         vpmu_node_set_core(thread_get(tid)->core);
         vpmu_run_state_apply(); /* the thread may be in a frozen overflow handler */
     } else {
@@ -470,7 +470,7 @@ static void on_start_client_code(ThreadId tid, ULong blocks_done)
         (void)vpmu_models_start();
         live_publish(HPM_LIVE_RUNNING, 0);
     }
-    if (VG_(read_millisecond_timer)() - live_last_ms >= (UInt)clo_live_ms) {
+    if (VG_(read_millisecond_timer)() - live_last_ms >= (UInt)vpmu_state.clo.live_ms) {
         vpmu_account_view();
         live_publish(HPM_LIVE_RUNNING, 0);
     }
@@ -479,7 +479,7 @@ static void on_start_client_code(ThreadId tid, ULong blocks_done)
 static void on_thread_create(ThreadId parent, ThreadId child)
 {
     if (child > 0 && child < VG_N_THREADS) {
-        vpmu_threads[child].used = False;
+        vpmu_state.threads[child].used = False;
         (void)thread_get(child);
     }
     vpmu_turns_thread_new(parent, child);
@@ -495,25 +495,25 @@ static void on_thread_exit(ThreadId tid)
 {
     struct vpmu_thread *t;
     struct vpmu_exited *x;
-    if (tid == live_owner) {
+    if (tid == vpmu_state.live_owner) {
         vpmu_account();
-        live_owner = VG_INVALID_THREADID;
+        vpmu_state.live_owner = VG_INVALID_THREADID;
     }
     vpmu_turns_thread_end(tid);
-    if (vpmu_prof_on)
+    if (vpmu_state.on.profile)
         vpmu_prof_thread_end(tid);
     vpmu_sample_thread_end(tid);
     vpmu_gate_thread_end(tid);
-    if (tid == 0 || tid >= VG_N_THREADS || !vpmu_threads[tid].used)
+    if (tid == 0 || tid >= VG_N_THREADS || !vpmu_state.threads[tid].used)
         return;
-    t = &vpmu_threads[tid];
+    t = &vpmu_state.threads[tid];
     x = VG_(malloc)("hpm.exited", sizeof *x);
     x->serial = t->serial;
     x->core = t->core;
     VG_(memcpy)(x->c, t->c, sizeof x->c);
     VG_(memcpy)(x->u, t->u, sizeof x->u);
-    x->next = exited_threads;
-    exited_threads = x;
+    x->next = vpmu_state.exited_threads;
+    vpmu_state.exited_threads = x;
     if (t->ovf_upc_mem)
         VG_(free)(t->ovf_upc_mem);
     t->ovf_upc = NULL;
@@ -525,7 +525,7 @@ static UInt live_threads(void)
 {
     UInt i, n = 0;
     for (i = 1; i < VG_N_THREADS; i++)
-        n += vpmu_threads[i].used ? 1 : 0;
+        n += vpmu_state.threads[i].used ? 1 : 0;
     return n;
 }
 
@@ -544,7 +544,7 @@ extern Bool VG_(clo_trace_children);
 
 static HChar *exec_segment_name(void)
 {
-    HChar *base = VG_(expand_file_name)("--hpm-out", clo_out);
+    HChar *base = VG_(expand_file_name)("--hpm-out", vpmu_state.clo.out);
     SizeT len = VG_(strlen)(base) + 24;
     HChar *name = VG_(malloc)("hpm.execseg", len);
     UInt k;
@@ -615,7 +615,7 @@ static void grow_stack_ahead(ThreadId tid)
  * signal delivered to a handler, to the instruction it arrived at. */
 static void io_counted_before(ULong *c)
 {
-    if (vpmu_prof_on)
+    if (vpmu_state.on.profile)
         vpmu_io_exact_counts(c);
 }
 
@@ -623,7 +623,7 @@ static void io_counted_after(ThreadId tid, Addr site, const ULong *before)
 {
     ULong after[VPMU_IO_KINDS];
     UInt k;
-    if (!vpmu_prof_on)
+    if (!vpmu_state.on.profile)
         return;
     vpmu_io_exact_counts(after);
     for (k = 0; k < VPMU_IO_KINDS; k++)
@@ -637,7 +637,7 @@ static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nArgs)
     /* the guest's IP is past the 2-byte syscall instruction (amd64 has no
      * IP_AT_SYSCALL; Valgrind's own restart takes 2 off too); kept for the
      * post wrapper, after which a signal frame may have moved it */
-    if (vpmu_prof_on)
+    if (vpmu_state.on.profile)
         thread_get(tid)->syscall_site = VG_(get_IP)(tid) - 2;
     io_counted_before(io_before);
     vpmu_io_pre_syscall(tid, sysno, args, nArgs);
@@ -649,8 +649,8 @@ static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nArgs)
     if (sysno == __NR_ptrace && args[0] == 0 /* PTRACE_TRACEME */)
         grow_stack_ahead(tid);
     if (sysno == __NR_exit_group || (sysno == __NR_exit && live_threads() <= 1)) {
-        exit_seen = True;
-        exit_code = (Long)(Int)args[0];
+        vpmu_state.exit_seen = True;
+        vpmu_state.exit_code = (Long)(Int)args[0];
     }
     if (live && stops_itself(sysno, args, nArgs)) {
         /* stopped, it cannot publish: a reader attached to it (PAPI_attach
@@ -669,10 +669,6 @@ static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nArgs)
         live_close(HPM_LIVE_EXEC, 0);
     }
 }
-
-/* processes this one started (fork, vfork, clone without CLONE_THREAD):
- * hpm count says how many it left out under --no-children */
-ULong vpmu_forks;
 
 /* A forked child publishes its view first thing (on_fork_child); the parent
  * goes on only once it has, for at most a second of host time. Otherwise a
@@ -714,7 +710,7 @@ static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nArgs, SysR
     if (!sr_isError(res) && sr_Res(res) > 0 &&
         (sysno == __NR_fork || sysno == __NR_vfork ||
          (sysno == __NR_clone && nArgs >= 1 && !(args[0] & VKI_CLONE_THREAD)))) {
-        vpmu_forks++;
+        vpmu_state.forks++;
         if (live && sysno != __NR_vfork && !(sysno == __NR_clone && (args[0] & VKI_CLONE_VFORK)))
             wait_child_view((Int)sr_Res(res));
     }
@@ -738,9 +734,9 @@ static void on_fork_child(ThreadId tid)
     UInt i;
     struct vpmu_region_rec *r;
     for (i = 1; i < VG_N_THREADS; i++) {
-        if ((ThreadId)i == tid || !vpmu_threads[i].used)
+        if ((ThreadId)i == tid || !vpmu_state.threads[i].used)
             continue;
-        if (vpmu_prof_on)
+        if (vpmu_state.on.profile)
             vpmu_prof_thread_end((ThreadId)i);
         vpmu_gate_thread_end((ThreadId)i);
     }
@@ -750,7 +746,7 @@ static void on_fork_child(ThreadId tid)
     vpmu_procs_fork_child();
     vpmu_turns_fork_child(tid);
     if (tid > 0 && tid < VG_N_THREADS) {
-        struct vpmu_thread *t = &vpmu_threads[tid];
+        struct vpmu_thread *t = &vpmu_state.threads[tid];
         t->n_ovf = 0; /* like perf events, not inherited by fork */
         /* a child forked inside a handler counts from its start */
         t->ovf_sent = t->frozen = t->sigdepth = 0;
@@ -758,16 +754,16 @@ static void on_fork_child(ThreadId tid)
         t->upcall_entry = 0;
         t->upcall_frozen = False;
         t->lwpid = 0;
-        ovf_pid = 0;
+        vpmu_state.pid = 0;
         vpmu_run_state_apply();
     }
-    while (region_recs) {
-        r = region_recs;
-        region_recs = r->next;
+    while (vpmu_state.region_recs) {
+        r = vpmu_state.region_recs;
+        vpmu_state.region_recs = r->next;
         VG_(free)(r);
     }
-    exit_seen = False;
-    vpmu_forks = 0;
+    vpmu_state.exit_seen = False;
+    vpmu_state.forks = 0;
     /* the parent's mapping is shared with the child after fork: never
      * write it again here; the child gets a view of its own, and closes
      * its copy of the parent's lock descriptor (the lock is the parent's
@@ -789,7 +785,7 @@ static void on_fork_child(ThreadId tid)
 static void on_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, ULong di_handle)
 {
     (void)a, (void)len, (void)rr, (void)ww, (void)xx;
-    if (!vpmu_prof_on)
+    if (!vpmu_state.on.profile)
         return;
     if (di_handle > 0)
         vpmu_prof_debuginfo_read();
@@ -801,7 +797,7 @@ static void on_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, ULong di_handl
 static void on_space_changed(Addr a, SizeT len)
 {
     (void)a, (void)len;
-    if (vpmu_prof_on)
+    if (vpmu_state.on.profile)
         vpmu_prof_memory_changed();
 }
 
@@ -809,7 +805,7 @@ static void on_space_changed(Addr a, SizeT len)
 static void on_munmap(Addr a, SizeT len)
 {
     on_space_changed(a, len);
-    if (vpmu_prof_on)
+    if (vpmu_state.on.profile)
         vpmu_prof_unmapped(a, len);
 }
 
@@ -850,26 +846,26 @@ static void post_clo_init(void)
     /* Exact branch counts need one control transfer per SB end: stop VEX
      * from following ("chasing") branches into the same superblock. */
     VG_(clo_vex_control).guest_chase = False;
-    vpmu_threads = VG_(calloc)("hpm.threads", VG_N_THREADS, sizeof *vpmu_threads);
+    vpmu_state.threads = VG_(calloc)("hpm.threads", VG_N_THREADS, sizeof *vpmu_state.threads);
     vpmu_node_init();
-    vpmu_ev_counted = clo_level_given ? ~0u : vpmu_node_events_needed();
+    vpmu_state.ev_counted = vpmu_state.clo.level_given ? ~0u : vpmu_node_events_needed();
     if (vpmu_gate_init())
-        clo_start = False; /* a gate starts the counting */
+        vpmu_state.clo.start = False; /* a gate starts the counting */
     vpmu_mpx_init();
-    vpmu_running = clo_start;
-    counting_wanted = clo_start;
-    if (clo_start)
+    vpmu_state.running = vpmu_state.clo.start;
+    vpmu_state.counting_wanted = vpmu_state.clo.start;
+    if (vpmu_state.clo.start)
         vpmu_node_start();
     else
         vpmu_node_stop();
-    if (vpmu_node_level() > vpmu_clo_level)
-        vpmu_clo_level = vpmu_node_level();
-    core_seen = VG_(calloc)("hpm.seen", vpmu_node_cores(), sizeof *core_seen);
+    if (vpmu_node_level() > vpmu_state.clo.level)
+        vpmu_state.clo.level = vpmu_node_level();
+    vpmu_threads_init();
     vpmu_prof_init();
     vpmu_c2c_init();
     vpmu_sample_init();
-    if (vpmu_prof_on || vpmu_sample_on)
-        vpmu_ev_counted = ~0u; /* per-instruction costs of every kind */
+    if (vpmu_state.on.profile || vpmu_state.on.sample)
+        vpmu_state.ev_counted = ~0u; /* per-instruction costs of every kind */
     vpmu_instrument_init();
     lease_init();
     live_open();
@@ -880,12 +876,12 @@ static void post_clo_init(void)
 static void fini(Int exitcode)
 {
     (void)exitcode; /* the core passes 0; exit_group's status is recorded */
-    HChar *fname = VG_(expand_file_name)("--hpm-out", clo_out);
+    HChar *fname = VG_(expand_file_name)("--hpm-out", vpmu_state.clo.out);
     vpmu_io_host_sync(); /* the host's measurements as of the end */
     vpmu_account();
     vpmu_write_output(fname, False);
     VG_(free)(fname);
-    live_close(HPM_LIVE_EXITED, exit_seen ? (Int)exit_code : -1);
+    live_close(HPM_LIVE_EXITED, vpmu_state.exit_seen ? (Int)vpmu_state.exit_code : -1);
 }
 
 static void pre_clo_init(void)

@@ -2,7 +2,7 @@
 /*
  * vpmu_modes.h - what a counter in a counting mode other than level high
  * counts (vpmu_modes.c; docs/events.md, "Counting modes"), and the signal
- * that gives a batch's share of it. A leaf: the node (vpmu_node.c) keeps
+ * that gives a batch's share of it. A leaf: the node (vpmu_node_upc.c) keeps
  * the values and feeds the units.
  *
  * A mode's count is defined on the modeled counts alone, cumulatively, so

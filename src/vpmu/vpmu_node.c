@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * vpmu_node.c - the modeled node of the hpm virtual PMU (see vpmu_node.h):
- * models per core, event values per catalog kind, UPC programming and feeding.
+ * the access helpers that instrumented code calls, with the models compiled
+ * in, their state per core, and the event values per catalog kind made of
+ * it. The UPCs' programming and feeding (vpmu_node_upc.c), their control
+ * and reads (vpmu_node_mmio.c) and a profile's snapshots
+ * (vpmu_node_prof.c) are files of their own above this one
+ * (vpmu_node_int.h).
  */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
@@ -28,73 +33,33 @@
 #include "vpmu_cohtime.h"
 #include "vpmu_io.h"
 #include "vpmu_modes.h"
-#include "vpmu_node.h"
+#include "vpmu_node_int.h"
 #include "vpmu_profile.h"
 #include "vpmu_sample.h"
 #include "vpmu_state.h"
 #include "vpmu_turns.h"
 #include "vpmu_upctrace.h"
 
-#define MAX_UPCS (HPM_CAT_SPECS / 256) /* enough for every code in every mode at once */
-#define NO_EV 0xFF
-
 /* ------------------------------------------------------------------ state */
 
-struct core_state {
-    ULong ev[VPMU_EV_COUNT]; /* exact core events, cumulative */
-    struct hpm_tlb *itlb, *dtlb;
-    struct hpm_bpred *bp;
-    ULong kv[HPM_K_CORE_COUNT]; /* kind values at the last flush */
-    /* Sure-hit filters: the L1D line (and so the DTLB page) of the core's
-     * last data access and the L1I line of its last fetch are the MRU
-     * entries of their sets, and a hit on an MRU entry changes no state
-     * under any replacement policy. Repeating it needs no model call. The
-     * miss counts are unaffected; only hits go uncounted (and hpm reports
-     * misses only). A store still calls the model unless the line is known
-     * dirty, so write-backs stay exact. */
-    Addr dline, iline;
-    Bool dline_valid, dline_dirty, iline_valid;
-    /* The same for the TLBs, per page: the page of the last DTLB (ITLB)
-     * access is its MRU entry (TLBs are LRU), so a later access within it
-     * is a hit that changes nothing. */
-    Addr dpage, ipage;
-    Bool dpage_valid, ipage_valid;
-    Bool ran; /* ran since the last flush: its kind values may have changed */
-    /* hpm_hier_coh_gen of the core when it last ran: another core's access
-     * that changed this core's L1D (coherence) changes it, and the sure-hit
-     * filter's line is then not known resident (or dirty) any more */
-    ULong coh_gen;
-    /* The L1 probe (l1_probe below): the core's L1s, NULL when the probe
-     * does not apply (granule other than the line, filter off). */
-    struct hpm_cache *l1d_probe, *l1i_probe;
-    /* The TLB memos (tlb_probe, src/model/cache_probe.h): pages the probe
-     * found in an indexed (LRU) TLB, and their slots. */
-    struct hpm_tlb_memo dmemo[HPM_TLB_MEMO_N], imemo[HPM_TLB_MEMO_N];
-    /* Coherence in modeled time: the contended line it logged last and its
-     * slot in the model's table (~0: none yet). */
-    Addr coh_line;
-    Int coh_slot;
-};
+struct vpmu_node_models node;
 
-static struct hpm_machine machine;
 static Bool machine_given;
 static const HChar *clo_events = "all";
 static Bool clo_filter = True;
 /* --hpm-model=on-demand (hpm run): the models the programmed events need
  * are set up at start but run only from the first HPM_VPMU_MODEL request,
- * so a program that never asks for a modeled event runs at the speed of
+ * so a node_program that never asks for a modeled event runs at the speed of
  * the exact core events. */
 static Bool clo_model_on_demand = False;
 static Bool models_waiting; /* on demand and not yet asked for */
-static Bool wait_hier, wait_bpred, wait_tlb, wait_timing;
-static UInt n_cores;
+static Bool wait_hier, wait_bpred, wait_tlb;
 /* the cores this process's threads run on (--hpm-first-core,
  * --hpm-core-count): a rank of an MPI job sharing its node takes its share,
  * otherwise every core */
 static Long clo_first_core, clo_core_count;
 static UInt features;
-static Bool run_hier, run_bpred, run_tlb, run_timing;
-static Int level;
+static Bool run_hier, run_bpred, run_tlb;
 static UInt ll_line; /* line size of the level that fills from DDR */
 static UInt dline_bits, iline_bits; /* log2 of the L1D / L1I filter granules */
 static UInt dpage_bits, ipage_bits; /* log2 of the DTLB / ITLB pages */
@@ -113,114 +78,26 @@ static Bool d_mru_on, d_mru_when_run;
  * models. */
 static Bool coh_on;
 /* The node's L1Ds are coherent; coh_on is set once a second core runs
- * (before that no other core holds a line: a single-threaded program
+ * (before that no other core holds a line: a single-threaded node_program
  * keeps every probe). The first core that ran. */
 static Bool coh_node;
 static Int coh_first_core = -1;
 /* --hpm-coherence=time (with --hpm-interleave's turns, which give each
  * thread its modeled time): the contended lines' accesses take the private
- * path when they are made and are logged (vpmu_cohtime.c); coh_replay
+ * path when they are made and are logged (vpmu_cohtime.c); node_coh_replay
  * replays what no thread can precede any more, in time order
  * (hpm_hier_coh_replay), and the coherence misses the replay finds are
  * counted then (docs/vpmu.md, "Coherence in modeled time"). coh_logging:
  * some line is contended, so the helpers look their lines up. */
-static Bool clo_coh_time, coh_time, coh_logging;
+static Bool coh_logging;
 #define COH_LOG_MAX (1u << 22) /* accesses waiting: a replay then */
-static void coh_replay(void);
 static UInt coh_lines_seen, coh_line_shift;
-static ULong coh_replayed_misses;
 
 static struct hpm_hier *hier;
-static struct core_state *cores;
 static struct core_state *cur;
-static UInt cur_core;
 /* The running core's predictor: what the branch helpers read first, one
  * load away rather than two through cur. */
 static struct hpm_bpred *cur_bp;
-
-/* programmed events, in request order */
-static UInt n_ev;
-/* Per core and kind, its programmed level-high event (what an accounting
- * reads back), and the event a flush feeds the kind's input through (the
- * first programmed with its code, in whatever mode: every event of one
- * code shares the input), or NOT_PROGRAMMED; made when programmed. */
-_Static_assert(HPM_CAT_CODES < 0xffff, "event indexes below NOT_PROGRAMMED");
-#define NOT_PROGRAMMED 0xffff
-static UShort core_kind_ev[HPM_CAT_MAX_CORES][HPM_K_CORE_COUNT];
-static UShort core_kind_feed[HPM_CAT_MAX_CORES][HPM_K_CORE_COUNT];
-/* a programmed event counts one of getrusage's kinds (vpmu_io.h) */
-static Bool want_rusage;
-static UShort ev_code[HPM_CAT_CODES];
-static UChar ev_mode[HPM_CAT_CODES]; /* enum hpm_cat_mode = enum hpm_upc_mode */
-static UChar ev_kind[HPM_CAT_CODES];
-static Char ev_core[HPM_CAT_CODES]; /* -1 = node */
-static UChar ev_upc[HPM_CAT_CODES];
-static UShort ev_counter[HPM_CAT_CODES];
-static ULong ev_fed[HPM_CAT_CODES]; /* cumulative value fed so far */
-static ULong ev_delta[HPM_CAT_CODES];
-/* Per code, the event that feeds its input (the first programmed), and its
- * level-high event (-1: none). */
-static Short code_index[HPM_CAT_CODES];
-static Short lh_index[HPM_CAT_CODES];
-static ULong node_cycles_fed;
-/* The events in a mode other than level high (vpmu_modes.h): their
- * definition's value at programming or the last reset (mode_base), what
- * their counters were fed since (mode_fed), this flush's share (mode_inc)
- * and what of it the batch's chunks have not fed yet (mode_left); the
- * units that hold one. Their level-low counts wait while a flush is for a
- * live view (modes_held: host time decides when those come, and a level-low
- * count depends on where its increments are taken); at_end: the flush
- * before the counts are written. */
-static UInt n_mode_ev;
-static UShort mode_ev[HPM_CAT_CODES];
-static Long mode_base[HPM_CAT_CODES];
-static ULong mode_fed[HPM_CAT_CODES], mode_inc[HPM_CAT_CODES], mode_left[HPM_CAT_CODES];
-static Bool unit_modes[MAX_UPCS];
-static Bool modes_held, modes_at_end;
-static uint32_t batch_pulses[HPM_CAT_CODES];
-
-static struct hpm_upc *upcs[MAX_UPCS];
-static UInt n_upcs;
-static UInt counter_used[MAX_UPCS][256 / 32];
-static uint32_t batch_counts[HPM_CAT_CODES]; /* input e -> events this batch */
-/* The node's events; the events a batch feeds (those of the cores that ran
- * and the node's that moved) and their inputs, for hpm_upc_advance_sparse. */
-static UInt node_ev_n;
-static UShort node_ev[HPM_CAT_CODES];
-/* The node's events of NODE_CYCLES, and what the node's other values were
- * made of at the last flush that walked every node event (node_walk_all:
- * none since programming): the memory system's statistics, the network's
- * generation (net_gen), the I/O and kernel units' (vpmu_io_node_moved). A
- * program's reads flush between a few hundred instructions, in which only
- * the node's cycles move (the L3s, DDR, I/O, network and host-measured
- * kinds move at misses, system calls, messages and host refreshes): such
- * a flush computes and feeds the cycles' events only, the others would
- * feed 0. */
-static UInt node_cyc_n;
-static UShort node_cyc[HPM_CAT_CODES];
-static ULong node_raw_walked[VPMU_PR_N - VPMU_PR_CORE_N];
-static ULong net_gen, net_gen_walked;
-static Bool node_walk_all;
-static UShort batch_ev[HPM_CAT_CODES];
-static uint32_t batch_inputs[HPM_CAT_CODES];
-/* What the last read of each event's UPC counter gave, and whether the
- * counter may have changed since (vpmu_node_core_values reads back only
- * those: a counter that no batch moved and no register access touched
- * reads the same, parity and lost carries included). */
-static ULong ev_read[HPM_CAT_CODES];
-static UChar ev_stale[HPM_CAT_CODES];
-/* Per core, the kinds whose UPC value may differ from what the last
- * accounting credited (vpmu_node_core_credit): those a flush fed, every
- * kind after a register access or a reprogramming. The others read and
- * credit nothing. */
-_Static_assert(HPM_K_CORE_COUNT <= 64, "a core's kinds in one word");
-static ULong credit_due[HPM_CAT_MAX_CORES];
-
-static void upc_touched(void)
-{
-    VG_(memset)(ev_stale, 1, sizeof ev_stale);
-    VG_(memset)(credit_due, 0xff, sizeof credit_due);
-}
 
 static void prof_delta(int kind, int served, ULong *data);
 ULong *vpmu_prof_sink;
@@ -230,7 +107,6 @@ ULong *vpmu_prof_sink;
 static vpmu_node_access_sink access_sink;
 static vpmu_node_data_raw_sink data_raw_sink;
 static vpmu_node_data_prefetch_sink data_prefetch_sink;
-static vpmu_node_batch_sink batch_sink;
 
 void vpmu_node_sink_access(vpmu_node_access_sink fn)
 {
@@ -245,29 +121,18 @@ void vpmu_node_sink_data(vpmu_node_data_raw_sink raw, vpmu_node_data_prefetch_si
 
 void vpmu_node_sink_batch(vpmu_node_batch_sink fn)
 {
-    batch_sink = fn;
+    node.batch_sink = fn;
 }
-static ULong (*prof_last_core)[VPMU_PR_CORE_N];
-static ULong prof_last_node[VPMU_PR_N];
-/* Each core's folded exact events in lane order (cores[].ev's mirror,
- * kept by a profile): vpmu_node_prof_snapshot_lanes. */
-static ULong (*prof_base_lane)[2 * VPMU_LIVE_WORDS];
 
-/* The live block's lanes in event order: live_event[slot] is the event of
- * lane `slot` (word slot / 2, low half for even slots): the profile's
- * snapshot reads the block word by word. */
-static UChar live_event[2 * VPMU_LIVE_WORDS];
 
 static void live_event_make(void)
 {
     Int e;
     for (e = 0; e < VPMU_EV_COUNT; e++)
-        live_event[vpmu_live_slot(e)] = (UChar)e;
+        node.live_event[vpmu_live_slot(e)] = (UChar)e;
 }
 _Static_assert(2 * VPMU_LIVE_WORDS == VPMU_EV_COUNT, "every lane holds an event");
 
-/* Per-core kinds that are exact core events, by table (NO_EV: from a model). */
-static UChar kind_event[HPM_K_CORE_COUNT];
 
 static void init_kind_event(void)
 {
@@ -278,14 +143,14 @@ static void init_kind_event(void)
     UInt k, e;
     for (k = 0; k < HPM_K_CORE_COUNT; k++) {
         const HChar *tool = hpm_catalog_kind(k)->tool_event;
-        kind_event[k] = NO_EV;
+        node.kind_event[k] = NO_EV;
         if (!tool[0])
             continue;
         for (e = 0; e < VPMU_EV_COUNT && VG_(strcmp)(names[e], tool) != 0; e++)
             ;
         tl_assert2(e < VPMU_EV_COUNT, "catalog kind %s: no tool event '%s'",
                    hpm_catalog_kind(k)->name, tool);
-        kind_event[k] = (UChar)e;
+        node.kind_event[k] = (UChar)e;
     }
 }
 
@@ -295,7 +160,7 @@ Bool vpmu_node_option(const HChar *arg)
 {
     const HChar *wire = NULL;
     if VG_STR_CLO (arg, "--hpm-machine", wire) {
-        if (hpm_machine_wire_decode(&machine, wire) != 0)
+        if (hpm_machine_wire_decode(&node.machine, wire) != 0)
             VG_(fmsg_bad_option)(arg, "not a machine encoding of this hpm build "
                                       "(pass machines with hpm count --machine)\n");
         machine_given = True;
@@ -303,9 +168,9 @@ Bool vpmu_node_option(const HChar *arg)
     } else if VG_BINT_CLO (arg, "--hpm-first-core", clo_first_core, 0, HPM_CAT_MAX_CORES - 1) {
     } else if VG_BINT_CLO (arg, "--hpm-core-count", clo_core_count, 1, HPM_CAT_MAX_CORES) {
     } else if (VG_(strcmp)(arg, "--hpm-coherence=time") == 0) {
-        clo_coh_time = True;
+        node.clo_coh_time = True;
     } else if (VG_(strcmp)(arg, "--hpm-coherence=slices") == 0) {
-        clo_coh_time = False;
+        node.clo_coh_time = False;
     } else if (VG_(strncmp)(arg, "--hpm-coherence=", 16) == 0) {
         VG_(fmsg_bad_option)(arg, "expected time or slices\n");
     } else if VG_BOOL_CLO (arg, "--hpm-sure-hit-filter", clo_filter) {
@@ -341,13 +206,13 @@ void vpmu_node_usage(void)
 
 /* ------------------------------------------------------------------- init */
 
-static UInt running_models(void)
+UInt node_running_models(void)
 {
     return (run_hier ? HPM_NEED_HIER : 0) | (run_bpred ? HPM_NEED_BPRED : 0) |
-           (run_tlb ? HPM_NEED_TLB : 0) | (run_timing ? HPM_NEED_TIMING : 0);
+           (run_tlb ? HPM_NEED_TLB : 0) | (node.run_timing ? HPM_NEED_TIMING : 0);
 }
 
-static void *zalloc(const HChar *cc, SizeT n)
+void *node_zalloc(const HChar *cc, SizeT n)
 {
     return VG_(calloc)(cc, 1, n ? n : 1);
 }
@@ -356,123 +221,20 @@ static void need_ok(int rc, const HChar *what)
 {
     if (rc != 0) {
         VG_(fmsg_bad_option)("--hpm-machine", "invalid %s parameters in machine '%s'\n", what,
-                             machine.name);
+                             node.machine.name);
         VG_(exit)(1); /* after start-up, a bad option does not end the run */
     }
 }
 
-static Bool counter_free(UInt u, UInt c)
-{
-    return !(counter_used[u][c / 32] & (1u << (c % 32)));
-}
-
-/* Put event i on a UPC counter wired to its code: the first unit with that
- * counter free (a new unit when none has). */
-static void place_event(UInt i)
-{
-    UInt code = ev_code[i], u;
-    uint32_t ctr[HPM_UPC_INPUTS_PER_COUNTER];
-    Int nctr, k;
-    for (u = 0; u < MAX_UPCS; u++) {
-        if (u == n_upcs) {
-            struct hpm_upc_params p;
-            SizeT sz;
-            hpm_upc_params_default(&p);
-            sz = hpm_upc_storage_size(&p);
-            tl_assert(hpm_upc_init(&upcs[u], &p, VG_(malloc)("hpm.upc", sz), sz) == HPM_UPC_OK);
-            if (vpmu_running)
-                hpm_upc_start(upcs[u]);
-            n_upcs++;
-        }
-        nctr = hpm_upc_event_counters(upcs[u], code, ctr);
-        for (k = 0; k < nctr; k++) {
-            if (counter_free(u, ctr[k])) {
-                tl_assert(hpm_upc_select_event(upcs[u], ctr[k], code, ev_mode[i], 0) ==
-                          HPM_UPC_OK);
-                counter_used[u][ctr[k] / 32] |= 1u << (ctr[k] % 32);
-                ev_upc[i] = (UChar)u;
-                ev_counter[i] = (UShort)ctr[k];
-                return;
-            }
-        }
-    }
-    tl_assert(0); /* MAX_UPCS units hold every code */
-}
-
-_Static_assert((Int)HPM_CAT_EDGE_FALL == (Int)HPM_UPC_EDGE_FALL &&
-                   (Int)HPM_CAT_LEVEL_LOW == (Int)HPM_UPC_LEVEL_LOW,
-               "the catalog's modes are the UPC's");
-
 /* A spec (a code and its counting mode) the machine provides. */
-static Bool code_ok(UInt spec, UInt *kind, Int *core)
+Bool node_code_ok(UInt spec, UInt *kind, Int *core)
 {
     return hpm_catalog_spec_decode(spec, kind, core, NULL) == 0 &&
-           hpm_catalog_provided(*kind, *core, n_cores, features);
-}
-
-/* Program specs codes[0..n): every one valid, no duplicates (checked by
- * caller). */
-static void program(const UInt *codes, UInt n)
-{
-    UInt i, u, c;
-    for (u = 0; u < n_upcs; u++) {
-        hpm_upc_reset_counters(upcs[u]);
-        for (i = 0; i < 256; i++)
-            hpm_upc_configure(upcs[u], i, 0, HPM_UPC_LEVEL_HIGH, 0); /* the reset state */
-        VG_(memset)(counter_used[u], 0, sizeof counter_used[u]);
-    }
-    for (i = 0; i < HPM_CAT_CODES; i++) {
-        code_index[i] = lh_index[i] = -1;
-        batch_counts[i] = 0;
-    }
-    for (u = 0; u < MAX_UPCS; u++)
-        unit_modes[u] = False;
-    n_mode_ev = 0;
-    n_ev = n;
-    want_rusage = False;
-    for (i = 0; i < n; i++) {
-        UInt kind;
-        Int core;
-        tl_assert(code_ok(codes[i], &kind, &core));
-        want_rusage |= kind >= HPM_K_KERNEL_HOST_SYSTEM_NS && kind <= HPM_K_KERNEL_HOST_INVOL_CSWITCHES;
-        ev_code[i] = (UShort)hpm_catalog_spec_code(codes[i]);
-        ev_mode[i] = (UChar)hpm_catalog_spec_mode(codes[i]);
-        ev_kind[i] = (UChar)kind;
-        ev_core[i] = (Char)core;
-        if (code_index[ev_code[i]] < 0)
-            code_index[ev_code[i]] = (Short)i;
-        if (ev_mode[i] == HPM_CAT_LEVEL_HIGH)
-            lh_index[ev_code[i]] = (Short)i;
-        place_event(i);
-        if (ev_mode[i] != HPM_CAT_LEVEL_HIGH) {
-            mode_ev[n_mode_ev++] = (UShort)i;
-            unit_modes[ev_upc[i]] = True;
-        }
-    }
-    upc_touched();
-    node_ev_n = node_cyc_n = 0;
-    for (i = 0; i < n; i++) {
-        if (ev_core[i] >= 0 || code_index[ev_code[i]] != (Short)i)
-            continue; /* a node event's input is fed once, through its first event */
-        node_ev[node_ev_n++] = (UShort)i;
-        if (ev_kind[i] == HPM_K_NODE_CYCLES)
-            node_cyc[node_cyc_n++] = (UShort)i;
-    }
-    node_walk_all = True;
-    for (c = 0; c < HPM_CAT_MAX_CORES; c++) {
-        UInt k;
-        for (k = 0; k < HPM_K_CORE_COUNT; k++) {
-            Int code = hpm_catalog_code(k, (Int)c);
-            core_kind_ev[c][k] =
-                code < 0 || lh_index[code] < 0 ? NOT_PROGRAMMED : (UShort)lh_index[code];
-            core_kind_feed[c][k] =
-                code < 0 || code_index[code] < 0 ? NOT_PROGRAMMED : (UShort)code_index[code];
-        }
-    }
+           hpm_catalog_provided(*kind, *core, node.n_cores, features);
 }
 
 /* The instrumentation a spec needs (a mode: the timing model's). */
-static UInt spec_level(UInt spec)
+UInt node_spec_level(UInt spec)
 {
     UInt kind;
     Int core;
@@ -489,7 +251,7 @@ static UInt parse_codes(const HChar *s, UInt *codes)
     Int core;
     if (VG_(strcmp)(s, "all") == 0) {
         for (i = 0; i < HPM_CAT_CODES; i++)
-            if (code_ok(i, &kind, &core))
+            if (node_code_ok(i, &kind, &core))
                 codes[n++] = i;
         return n;
     }
@@ -506,9 +268,10 @@ static UInt parse_codes(const HChar *s, UInt *codes)
                                                  "commas\n");
             VG_(exit)(1); /* after start-up, a bad option does not end the run */
         }
-        if (!code_ok((UInt)v, &kind, &core)) {
+        if (!node_code_ok((UInt)v, &kind, &core)) {
             VG_(fmsg_bad_option)("--hpm-events", "event code %llu is not provided by machine "
-                                                 "'%s' (%u cores)\n", v, machine.name, n_cores);
+                                                 "'%s' (%u cores)\n",
+                                 v, node.machine.name, node.n_cores);
             VG_(exit)(1); /* after start-up, a bad option does not end the run */
         }
         for (i = 0; i < n; i++)
@@ -523,11 +286,173 @@ static UInt parse_codes(const HChar *s, UInt *codes)
     return n;
 }
 
-void vpmu_node_init(void)
+/* The machine's cores, and this process's share of them. */
+static void init_cores_check(void)
 {
-    static UInt codes[HPM_CAT_CODES];
-    UInt n, i, needs = 0;
+    if (!machine_given)
+        hpm_machine_defaults(&node.machine);
+    node.n_cores = node.machine.hier.cores;
+    if (node.n_cores < 1 || node.n_cores > HPM_CAT_MAX_CORES) {
+        VG_(fmsg_bad_option)("--hpm-machine", "machine '%s' has %u cores; the virtual PMU "
+                                              "models 1 to %d\n", node.machine.name, node.n_cores,
+                             HPM_CAT_MAX_CORES);
+        VG_(exit)(1); /* after start-up, a bad option does not end the run */
+    }
+    if (!clo_core_count)
+        clo_core_count = node.n_cores - clo_first_core;
+    if (clo_first_core + clo_core_count > node.n_cores) {
+        VG_(fmsg_bad_option)("--hpm-first-core", "cores %lld to %lld of a %u-core machine\n",
+                             clo_first_core, clo_first_core + clo_core_count - 1, node.n_cores);
+        VG_(exit)(1);
+    }
+}
+
+/* The models the n programmed codes need, and the level they are
+ * instrumented at. */
+static void init_models_needed(const UInt *codes, UInt n)
+{
+    UInt i, needs = 0;
+    node.level = VPMU_LEVEL_INSN;
+    for (i = 0; i < n; i++) {
+        needs |= hpm_catalog_spec_needs(codes[i]);
+        if ((Int)node_spec_level(codes[i]) > node.level)
+            node.level = (Int)node_spec_level(codes[i]);
+    }
+    node.run_timing = (needs & HPM_NEED_TIMING) != 0;
+    run_hier = node.run_timing || (needs & HPM_NEED_HIER);
+    run_bpred = node.run_timing || (needs & HPM_NEED_BPRED);
+    run_tlb = node.run_timing || (needs & HPM_NEED_TLB);
+    if (vpmu_state.on.latency) {
+        /* the latency histogram: the level that served each access and
+         * its TLB lookup */
+        run_hier = True;
+        run_tlb = True;
+    }
+    if (run_hier || run_bpred || run_tlb)
+        node.level = node.level > VPMU_LEVEL_CORE ? node.level : VPMU_LEVEL_CORE;
+}
+
+/* The memory system the node shares, with coherence in modeled time. */
+static void init_hier(void)
+{
     SizeT sz;
+    need_ok(hpm_hier_params_check(&node.machine.hier), "cache");
+    sz = hpm_hier_storage_size(&node.machine.hier);
+    need_ok(hpm_hier_init(&hier, &node.machine.hier, node_zalloc("hpm.hier", sz), sz), "cache");
+    coh_node = hier->coh_on != 0;
+    if (node.clo_coh_time && !vpmu_state.on.turns) {
+        VG_(fmsg_bad_option)("--hpm-coherence=time", "needs --hpm-interleave=N (the "
+                                                     "threads' modeled time)\n");
+        VG_(exit)(1); /* after start-up, a bad option does not end the run */
+    }
+    if (node.clo_coh_time && hier->coh_lines) {
+        hpm_hier_coh_defer(hier);
+        node.coh_time = True;
+    }
+}
+
+/* Each core's own models: its TLBs and its branch predictor. */
+static void init_core_models(struct core_state *c)
+{
+    SizeT sz;
+    if (run_tlb) {
+        need_ok(hpm_tlb_params_check(&node.machine.itlb), "itlb");
+        need_ok(hpm_tlb_params_check(&node.machine.dtlb), "dtlb");
+        sz = hpm_tlb_storage_size(&node.machine.itlb);
+        need_ok(hpm_tlb_init(&c->itlb, &node.machine.itlb, node_zalloc("hpm.tlb", sz), sz), "itlb");
+        sz = hpm_tlb_storage_size(&node.machine.dtlb);
+        need_ok(hpm_tlb_init(&c->dtlb, &node.machine.dtlb, node_zalloc("hpm.tlb", sz), sz), "dtlb");
+        hpm_tlb_memo_clear(c->dmemo);
+        hpm_tlb_memo_clear(c->imemo);
+    }
+    c->coh_line = ~(Addr)0; /* no line logged yet */
+    if (run_bpred) {
+        need_ok(hpm_bpred_params_check(&node.machine.branch), "branch");
+        sz = hpm_bpred_storage_size(&node.machine.branch);
+        need_ok(hpm_bpred_init(&c->bp, &node.machine.branch, node_zalloc("hpm.bp", sz), sz),
+                "branch");
+    }
+}
+
+static UInt log2_floor(ULong v)
+{
+    UInt bits = 0;
+    while (((ULong)1 << (bits + 1)) <= v)
+        bits++;
+    return bits;
+}
+
+/* The sure-hit filters' granules: the L1 line, but never larger than a TLB
+ * page. */
+static void init_filters(void)
+{
+    ULong d = node.machine.hier.l1d.line, ip = node.machine.hier.l1i.line;
+    if (run_tlb && node.machine.dtlb.page_size < d)
+        d = node.machine.dtlb.page_size;
+    if (run_tlb && node.machine.itlb.page_size < ip)
+        ip = node.machine.itlb.page_size;
+    if (!run_hier) { /* TLB only: the page is the granule */
+        d = node.machine.dtlb.page_size;
+        ip = node.machine.itlb.page_size;
+    }
+    filter_d = clo_filter && (!run_hier || node.machine.hier.l1d.size != 0);
+    filter_i = clo_filter && (!run_hier || node.machine.hier.l1i.size != 0);
+    dline_bits = log2_floor(d);
+    iline_bits = log2_floor(ip);
+    dpage_bits = run_tlb ? log2_floor(node.machine.dtlb.page_size) : 0;
+    ipage_bits = run_tlb ? log2_floor(node.machine.itlb.page_size) : 0;
+}
+
+/* The L1 probes, and the hits the helpers answer before them. */
+static void init_probes(void)
+{
+    UInt i;
+    if (run_hier && clo_filter) {
+        /* the L1 probe looks lines up by the filter's granule: only where
+         * the granule is the L1's line */
+        for (i = 0; i < node.n_cores; i++) {
+            struct hpm_cache *l1d = hier->cache[i][1], *l1i = hier->cache[i][0];
+            if (l1d && filter_d && l1d->line_bits == dline_bits)
+                node.cores[i].l1d_probe = l1d;
+            if (l1i && filter_i && l1i->line_bits == iline_bits)
+                node.cores[i].l1i_probe = l1i;
+        }
+    }
+    /* (under LRU, hits off the MRU way change the L1I: in cachegrind's
+     * geometry a fetch in five reaches the models, and skipping took 18%
+     * of the fetch calls away for nothing measurable; there each fetch
+     * call is guarded by its line's way 0 instead, if_mru_on) */
+    if (run_hier && filter_i && node.n_cores > 0 && hier->cache[0][0] &&
+        (node.machine.hier.l1i.policy == HPM_REPL_FIFO ||
+         node.machine.hier.l1i.policy == HPM_REPL_RANDOM))
+        if_skip_on = True; /* hits change nothing in these (vpmu_node.h) */
+    if (run_hier && filter_i && !if_skip_on && node.n_cores > 0 && node.cores[0].l1i_probe &&
+        !node.cores[0].l1i_probe->index && node.machine.hier.l1i.policy == HPM_REPL_LRU)
+        if_mru_on = True; /* an MRU hit changes nothing (vpmu_node.h) */
+    if (run_hier && filter_d && !vpmu_state.on.sample_access && node.n_cores > 0 &&
+        node.cores[0].l1d_probe && !node.cores[0].l1d_probe->index &&
+        node.machine.hier.l1d.policy == HPM_REPL_LRU)
+        d_mru_on = d_mru_when_run = True;
+}
+
+/* --hpm-model=on-demand: everything is allocated and sized for the models;
+ * they wait for the first request. */
+static void init_models_wait(void)
+{
+    if (!clo_model_on_demand || !(run_hier || run_bpred || run_tlb || node.run_timing))
+        return;
+    models_waiting = True;
+    wait_hier = run_hier;
+    wait_bpred = run_bpred;
+    wait_tlb = run_tlb;
+    node.wait_timing = node.run_timing;
+    run_hier = run_bpred = run_tlb = node.run_timing = False;
+    d_mru_on = False;
+}
+
+UInt node_models_init(UInt *codes)
+{
+    UInt n, i;
 
 #if defined(HPM_VPMU_FLOOR)
     VG_(umsg)("hpm: the floor build: the models do not run, modeled counts are not "
@@ -535,146 +460,23 @@ void vpmu_node_init(void)
 #endif
     init_kind_event();
     live_event_make();
-    if (!machine_given)
-        hpm_machine_defaults(&machine);
-    n_cores = machine.hier.cores;
-    if (n_cores < 1 || n_cores > HPM_CAT_MAX_CORES) {
-        VG_(fmsg_bad_option)("--hpm-machine", "machine '%s' has %u cores; the virtual PMU "
-                                              "models 1 to %d\n", machine.name, n_cores,
-                             HPM_CAT_MAX_CORES);
-        VG_(exit)(1); /* after start-up, a bad option does not end the run */
-    }
-    if (!clo_core_count)
-        clo_core_count = n_cores - clo_first_core;
-    if (clo_first_core + clo_core_count > n_cores) {
-        VG_(fmsg_bad_option)("--hpm-first-core", "cores %lld to %lld of a %u-core machine\n",
-                             clo_first_core, clo_first_core + clo_core_count - 1, n_cores);
-        VG_(exit)(1);
-    }
-    features = hpm_catalog_features(&machine.hier) | (machine.torus.x ? HPM_NEED_NET : 0);
+    init_cores_check();
+    features = hpm_catalog_features(&node.machine.hier) | (node.machine.torus.x ? HPM_NEED_NET : 0);
     n = parse_codes(clo_events, codes);
-
-    level = VPMU_LEVEL_INSN;
-    for (i = 0; i < n; i++) {
-        needs |= hpm_catalog_spec_needs(codes[i]);
-        if ((Int)spec_level(codes[i]) > level)
-            level = (Int)spec_level(codes[i]);
-    }
-    run_timing = (needs & HPM_NEED_TIMING) != 0;
-    run_hier = run_timing || (needs & HPM_NEED_HIER);
-    run_bpred = run_timing || (needs & HPM_NEED_BPRED);
-    run_tlb = run_timing || (needs & HPM_NEED_TLB);
-    if (vpmu_lat_on) {
-        /* the latency histogram: the level that served each access and
-         * its TLB lookup */
-        run_hier = True;
-        run_tlb = True;
-    }
-    if (run_hier || run_bpred || run_tlb)
-        level = level > VPMU_LEVEL_CORE ? level : VPMU_LEVEL_CORE;
-
-    cores = zalloc("hpm.cores", n_cores * sizeof *cores);
-    if (run_hier) {
-        need_ok(hpm_hier_params_check(&machine.hier), "cache");
-        sz = hpm_hier_storage_size(&machine.hier);
-        need_ok(hpm_hier_init(&hier, &machine.hier, zalloc("hpm.hier", sz), sz), "cache");
-        coh_node = hier->coh_on != 0;
-        if (clo_coh_time && !vpmu_turns_on) {
-            VG_(fmsg_bad_option)("--hpm-coherence=time", "needs --hpm-interleave=N (the "
-                                                         "threads' modeled time)\n");
-            VG_(exit)(1); /* after start-up, a bad option does not end the run */
-        }
-        if (clo_coh_time && hier->coh_lines) {
-            hpm_hier_coh_defer(hier);
-            coh_time = True;
-        }
-    }
-    ll_line = machine.hier.l3.size   ? machine.hier.l3.line
-              : machine.hier.l2.size ? machine.hier.l2.line
-                                     : machine.hier.l1d.line;
-    for (i = 0; i < n_cores; i++) {
-        if (run_tlb) {
-            need_ok(hpm_tlb_params_check(&machine.itlb), "itlb");
-            need_ok(hpm_tlb_params_check(&machine.dtlb), "dtlb");
-            sz = hpm_tlb_storage_size(&machine.itlb);
-            need_ok(hpm_tlb_init(&cores[i].itlb, &machine.itlb, zalloc("hpm.tlb", sz), sz),
-                    "itlb");
-            sz = hpm_tlb_storage_size(&machine.dtlb);
-            need_ok(hpm_tlb_init(&cores[i].dtlb, &machine.dtlb, zalloc("hpm.tlb", sz), sz),
-                    "dtlb");
-            hpm_tlb_memo_clear(cores[i].dmemo);
-            hpm_tlb_memo_clear(cores[i].imemo);
-        }
-        cores[i].coh_line = ~(Addr)0; /* no line logged yet */
-        if (run_bpred) {
-            need_ok(hpm_bpred_params_check(&machine.branch), "branch");
-            sz = hpm_bpred_storage_size(&machine.branch);
-            need_ok(hpm_bpred_init(&cores[i].bp, &machine.branch, zalloc("hpm.bp", sz), sz),
-                    "branch");
-        }
-    }
-    {
-        /* filter granule: the L1 line, but never larger than a TLB page */
-        ULong d = machine.hier.l1d.line, ip = machine.hier.l1i.line;
-        if (run_tlb && machine.dtlb.page_size < d)
-            d = machine.dtlb.page_size;
-        if (run_tlb && machine.itlb.page_size < ip)
-            ip = machine.itlb.page_size;
-        if (!run_hier) { /* TLB only: the page is the granule */
-            d = machine.dtlb.page_size;
-            ip = machine.itlb.page_size;
-        }
-        filter_d = clo_filter && (!run_hier || machine.hier.l1d.size != 0);
-        filter_i = clo_filter && (!run_hier || machine.hier.l1i.size != 0);
-        dline_bits = 0;
-        while (((ULong)1 << (dline_bits + 1)) <= d)
-            dline_bits++;
-        iline_bits = 0;
-        while (((ULong)1 << (iline_bits + 1)) <= ip)
-            iline_bits++;
-        dpage_bits = 0;
-        while (run_tlb && ((ULong)1 << (dpage_bits + 1)) <= machine.dtlb.page_size)
-            dpage_bits++;
-        ipage_bits = 0;
-        while (run_tlb && ((ULong)1 << (ipage_bits + 1)) <= machine.itlb.page_size)
-            ipage_bits++;
-    }
-    if (run_hier && clo_filter) {
-        /* the L1 probe looks lines up by the filter's granule: only where
-         * the granule is the L1's line */
-        for (i = 0; i < n_cores; i++) {
-            struct hpm_cache *l1d = hier->cache[i][1], *l1i = hier->cache[i][0];
-            if (l1d && filter_d && l1d->line_bits == dline_bits)
-                cores[i].l1d_probe = l1d;
-            if (l1i && filter_i && l1i->line_bits == iline_bits)
-                cores[i].l1i_probe = l1i;
-        }
-    }
-    /* (under LRU, hits off the MRU way change the L1I: in cachegrind's
-     * geometry a fetch in five reaches the models, and skipping took 18%
-     * of the fetch calls away for nothing measurable; there each fetch
-     * call is guarded by its line's way 0 instead, if_mru_on) */
-    if (run_hier && filter_i && n_cores > 0 && hier->cache[0][0] &&
-        (machine.hier.l1i.policy == HPM_REPL_FIFO || machine.hier.l1i.policy == HPM_REPL_RANDOM))
-        if_skip_on = True; /* hits change nothing in these (vpmu_node.h) */
-    if (run_hier && filter_i && !if_skip_on && n_cores > 0 && cores[0].l1i_probe &&
-        !cores[0].l1i_probe->index && machine.hier.l1i.policy == HPM_REPL_LRU)
-        if_mru_on = True; /* an MRU hit changes nothing (vpmu_node.h) */
-    if (run_hier && filter_d && !vpmu_sample_acc && n_cores > 0 && cores[0].l1d_probe &&
-        !cores[0].l1d_probe->index && machine.hier.l1d.policy == HPM_REPL_LRU)
-        d_mru_on = d_mru_when_run = True;
-    if (clo_model_on_demand && (run_hier || run_bpred || run_tlb || run_timing)) {
-        /* everything is allocated and sized for the models; they wait */
-        models_waiting = True;
-        wait_hier = run_hier;
-        wait_bpred = run_bpred;
-        wait_tlb = run_tlb;
-        wait_timing = run_timing;
-        run_hier = run_bpred = run_tlb = run_timing = False;
-        d_mru_on = False;
-    }
+    init_models_needed(codes, n);
+    node.cores = node_zalloc("hpm.cores", node.n_cores * sizeof *node.cores);
+    if (run_hier)
+        init_hier();
+    ll_line = node.machine.hier.l3.size   ? node.machine.hier.l3.line
+              : node.machine.hier.l2.size ? node.machine.hier.l2.line
+                                     : node.machine.hier.l1d.line;
+    for (i = 0; i < node.n_cores; i++)
+        init_core_models(&node.cores[i]);
+    init_filters();
+    init_probes();
+    init_models_wait();
     vpmu_node_set_core((UInt)clo_first_core);
-    program(codes, n);
+    return n;
 }
 
 Bool vpmu_node_models_waiting(void)
@@ -690,7 +492,7 @@ Bool vpmu_node_models_on(void)
     run_hier = wait_hier;
     run_bpred = wait_bpred;
     run_tlb = wait_tlb;
-    run_timing = wait_timing;
+    node.run_timing = node.wait_timing;
     d_mru_on = d_mru_when_run;
     return True;
 }
@@ -699,25 +501,9 @@ Bool vpmu_node_models_on(void)
 
 Int vpmu_node_level(void)
 {
-    return level;
+    return node.level;
 }
 
-UInt vpmu_node_events_needed(void)
-{
-    UInt need = 1u << VPMU_EV_INSTRUCTIONS, i;
-    for (i = 0; i < n_ev; i++) {
-        UInt k = ev_kind[i];
-        if (k < HPM_K_CORE_COUNT && kind_event[k] != NO_EV)
-            need |= 1u << kind_event[k];
-    }
-    if (need & (1u << VPMU_EV_BR_COND_NOT_TAKEN)) /* derived at the fold */
-        need |= 1u << VPMU_EV_BR_COND | 1u << VPMU_EV_BR_COND_TAKEN;
-    if (run_timing || wait_timing) /* kinds_from_raw's class counts */
-        need |= 1u << VPMU_EV_LOADS | 1u << VPMU_EV_STORES | 1u << VPMU_EV_BRANCHES |
-                1u << VPMU_EV_FP_DIV | 1u << VPMU_EV_FP_SQRT | 1u << VPMU_EV_FP_INSTRUCTIONS |
-                1u << VPMU_EV_INT_MUL | 1u << VPMU_EV_INT_DIV;
-    return need;
-}
 Bool vpmu_node_want_mem(void)
 {
     return run_hier || run_tlb;
@@ -733,9 +519,9 @@ Bool vpmu_node_want_branch(void)
 UInt vpmu_node_ifetch_line(void)
 {
     /* grouping must not skip a page change either: the smaller of the two */
-    UInt line = machine.hier.l1i.line ? machine.hier.l1i.line : 64;
-    if (machine.itlb.page_size && machine.itlb.page_size < line)
-        line = (UInt)machine.itlb.page_size;
+    UInt line = node.machine.hier.l1i.line ? node.machine.hier.l1i.line : 64;
+    if (node.machine.itlb.page_size && node.machine.itlb.page_size < line)
+        line = (UInt)node.machine.itlb.page_size;
     return line;
 }
 
@@ -751,7 +537,7 @@ Addr vpmu_if_page;
 ULong *vpmu_l1i_tags;
 Bool vpmu_node_ifetch_mru(UInt *ways, ULong *set_mask, Int *page_bits)
 {
-    const struct hpm_cache *c = cores[0].l1i_probe;
+    const struct hpm_cache *c = node.cores[0].l1i_probe;
     if (!if_mru_on)
         return False;
     *ways = c->ways;
@@ -780,9 +566,9 @@ static inline void if_page_sync(const struct core_state *s)
 
 void vpmu_node_set_core(UInt core)
 {
-    tl_assert(core < n_cores);
-    if (coh_time)
-        coh_replay(); /* a turn passed: the clocks moved */
+    tl_assert(core < node.n_cores);
+    if (node.coh_time)
+        node_coh_replay(); /* a turn passed: the clocks moved */
     if (coh_node && !coh_on) {
         if (coh_first_core < 0)
             coh_first_core = (Int)core;
@@ -791,15 +577,15 @@ void vpmu_node_set_core(UInt core)
     }
     if (coh_on) {
         ULong g = hpm_hier_coh_gen(hier, core);
-        if (g != cores[core].coh_gen) {
-            cores[core].coh_gen = g;
-            cores[core].dline_valid = False;
+        if (g != node.cores[core].coh_gen) {
+            node.cores[core].coh_gen = g;
+            node.cores[core].dline_valid = False;
         }
     }
-    if (cur != &cores[core])
+    if (cur != &node.cores[core])
         if_gen_bump();
-    cur_core = core;
-    cur = &cores[core];
+    node.cur_core = core;
+    cur = &node.cores[core];
     cur->ran = True;
     cur_bp = cur->bp;
     if (if_mru_on)
@@ -810,13 +596,13 @@ void vpmu_node_set_core(UInt core)
 void vpmu_node_add_core_events(UInt core, const ULong *ev)
 {
     UInt e;
-    tl_assert(core < n_cores);
+    tl_assert(core < node.n_cores);
     for (e = 0; e < VPMU_EV_COUNT; e++)
-        cores[core].ev[e] += ev[e];
-    if (prof_base_lane)
+        node.cores[core].ev[e] += ev[e];
+    if (node.prof_base_lane)
         for (e = 0; e < VPMU_EV_COUNT; e++)
-            prof_base_lane[core][vpmu_live_slot((Int)e)] += ev[e];
-    cores[core].ran = True;
+            node.prof_base_lane[core][vpmu_live_slot((Int)e)] += ev[e];
+    node.cores[core].ran = True;
 }
 
 /* ----------------------------------------------------------- dirty helpers */
@@ -845,8 +631,8 @@ static __attribute__((noinline)) void coh_lines_new(void)
     coh_lines_seen = hier->coh_nlines;
     coh_line_shift = hier->cache[0][1]->line_bits;
     coh_logging = True;
-    for (c = 0; c < n_cores; c++)
-        cores[c].dline_valid = False;
+    for (c = 0; c < node.n_cores; c++)
+        node.cores[c].dline_valid = False;
 
 }
 
@@ -876,9 +662,9 @@ static inline __attribute__((always_inline)) void prof_add(UInt i, ULong n)
 {
     vpmu_prof_sink[i] += n;
     if (i < VPMU_PR_CORE_N)
-        prof_last_core[cur_core][i] += n;
+        node.prof_last_core[node.cur_core][i] += n;
     else
-        prof_last_node[i] += n;
+        node.prof_last_node[i] += n;
 }
 
 /* Profile: the lines of the cost center that a miss adds to (served
@@ -901,7 +687,7 @@ static inline __attribute__((always_inline)) void prof_prefetch_sink(void)
 static inline __attribute__((always_inline)) void prof_access(int kind, int served, ULong *data)
 {
     /* Served at L1: nothing for a profile. No kind is computed from an
-     * access count or an L1 hit count (kinds_from_raw takes the misses from
+     * access count or an L1 hit count (core_kinds_from_raw takes the misses from
      * the levels below, the access kinds from the exact events), so a
      * profile's raw vectors leave VPMU_PR_ACC and served-at-L1 at 0: the
      * cost center's line was a cache miss per modeled hit. */
@@ -922,10 +708,10 @@ static __attribute__((noinline)) void ifetch_prof(struct core_state *s, Addr a, 
     }
     if (run_hier) {
         prof_prefetch_sink();
-        served = hier_access_inline(hier, cur_core, HPM_IFETCH, a, (uint32_t)len);
+        served = hier_access_inline(hier, node.cur_core, HPM_IFETCH, a, (uint32_t)len);
         prof_access(HPM_IFETCH, served, NULL);
     }
-    if (UNLIKELY(vpmu_sample_on))
+    if (UNLIKELY(vpmu_state.on.sample))
         access_sink(HPM_IFETCH, 0, served, tlb_miss, NULL);
 }
 
@@ -933,20 +719,20 @@ static __attribute__((noinline)) void ifetch_prof(struct core_state *s, Addr a, 
 static __attribute__((noinline)) void ifetch_model(struct core_state *s, Addr a, SizeT len,
                                                    Addr first, Addr last)
 {
-    ULong fills = if_skip_on ? hier->cache[cur_core][0]->st.fills : 0;
+    ULong fills = if_skip_on ? hier->cache[node.cur_core][0]->st.fills : 0;
     if (UNLIKELY(vpmu_prof_sink != NULL)) {
         ifetch_prof(s, a, len);
     } else {
         if (run_tlb)
             tlb_access(s->itlb, s->imemo, &s->ipage, &s->ipage_valid, ipage_bits, a, len);
         if (run_hier)
-            hier_access_inline(hier, cur_core, HPM_IFETCH, a, (uint32_t)len);
+            hier_access_inline(hier, node.cur_core, HPM_IFETCH, a, (uint32_t)len);
     }
     s->iline = last;
     s->iline_valid = filter_i && first == last;
     if (if_skip_on) {
         /* only a fill changes a FIFO or random L1I */
-        if (hier->cache[cur_core][0]->st.fills != fills)
+        if (hier->cache[node.cur_core][0]->st.fills != fills)
             if_gen_bump();
         if_page_sync(s);
     }
@@ -960,7 +746,7 @@ static __attribute__((noinline)) void ifetch_model(struct core_state *s, Addr a,
  * page. Hits go uncounted as the filter's do (a hit adds to accesses and
  * to served-by-L1 alike, and every reported count is a difference of the
  * two), in a profile too: an instruction's L1 hits add 1 to both of its
- * statistics, nothing to any kind (kinds_from_raw), nor to a data object
+ * statistics, nothing to any kind (core_kinds_from_raw), nor to a data object
  * (misses only). On coherent L1Ds a store to a clean line is answered only
  * when the model's sharers summary says no other core holds it
  * (coh_store_private counts the request). Returns the line's dirty bit + 1
@@ -970,7 +756,7 @@ static inline __attribute__((always_inline)) UInt l1_probe(struct hpm_cache *c, 
 {
     unsigned r = hpm_cache_probe_hit(c, line, write, coh_on);
     if (UNLIKELY(r == HPM_PROBE_CLEAN_STORE))
-        r = coh_store_private(hier, cur_core, line) ? hpm_cache_probe_hit(c, line, write, 0)
+        r = coh_store_private(hier, node.cur_core, line) ? hpm_cache_probe_hit(c, line, write, 0)
                                                     : HPM_PROBE_MISS;
     return r;
 }
@@ -1080,10 +866,10 @@ static __attribute__((noinline)) int data_prof(struct core_state *s, Addr a, Siz
         __builtin_prefetch(data + VPMU_PR_SRV_AT(0, HPM_SERVED_L2), 1);
         __builtin_prefetch(data + VPMU_PR_L1D_WB, 1);
         __builtin_prefetch(data + VPMU_PR_L3, 1);
-        served = hier_access_inline(hier, cur_core, kind, a, (uint32_t)size);
+        served = hier_access_inline(hier, node.cur_core, kind, a, (uint32_t)size);
         prof_access(kind, served, data);
     }
-    if (UNLIKELY(vpmu_sample_acc))
+    if (UNLIKELY(vpmu_state.on.sample_access))
         access_sink(kind, a, served, tlb_miss, data);
     return served;
 }
@@ -1101,11 +887,11 @@ static __attribute__((noinline)) int data_model(struct core_state *s, Addr a, Si
     int served = HPM_SERVED_L1;
     if (UNLIKELY(vpmu_prof_sink != NULL)) {
         served = data_prof(s, a, size, write);
-    } else if (UNLIKELY(vpmu_lat_on)) {
+    } else if (UNLIKELY(vpmu_state.on.latency)) {
         /* hpm count's latency histogram: where it was served, its TLB */
         Bool tlb_miss = run_tlb && tlb_access(s->dtlb, s->dmemo, &s->dpage, &s->dpage_valid,
                                               dpage_bits, a, size);
-        served = run_hier ? hier_access_inline(hier, cur_core, write ? HPM_STORE : HPM_LOAD, a,
+        served = run_hier ? hier_access_inline(hier, node.cur_core, write ? HPM_STORE : HPM_LOAD, a,
                                                (uint32_t)size)
                           : HPM_SERVED_L1;
         access_sink(write ? HPM_STORE : HPM_LOAD, a, served, tlb_miss, NULL);
@@ -1113,20 +899,20 @@ static __attribute__((noinline)) int data_model(struct core_state *s, Addr a, Si
         if (run_tlb)
             tlb_access(s->dtlb, s->dmemo, &s->dpage, &s->dpage_valid, dpage_bits, a, size);
         if (run_hier)
-            served = hier_access_inline(hier, cur_core, write ? HPM_STORE : HPM_LOAD, a,
+            served = hier_access_inline(hier, node.cur_core, write ? HPM_STORE : HPM_LOAD, a,
                                         (uint32_t)size);
     }
     /* after a straddling access both lines are MRU; one suffices here */
     s->dline = last;
     s->dline_valid = filter_d && first == last;
     s->dline_dirty = write;
-    if (UNLIKELY(coh_time) && hier->coh_nlines != coh_lines_seen)
+    if (UNLIKELY(node.coh_time) && hier->coh_nlines != coh_lines_seen)
         coh_lines_new();
     return served;
 }
 
 /* No thread can run: the replay at a flush takes everything. */
-static Bool coh_replay_final(void)
+Bool node_coh_replay_final(void)
 {
     Bool final;
     (void)vpmu_turns_frontier(&final);
@@ -1146,7 +932,7 @@ static void coh_log(Int slot, Addr a, SizeT size, Bool write, Bool hit)
     e.slot = (UShort)slot;
     e.off = (UShort)(lo - base);
     e.len = (UShort)((end < top ? end : top) - lo + 1);
-    e.core = (UChar)cur_core;
+    e.core = (UChar)node.cur_core;
     e.kind = write ? HPM_STORE : HPM_LOAD;
     e.hit = hit;
     if (vpmu_prof_sink) {
@@ -1156,7 +942,7 @@ static void coh_log(Int slot, Addr a, SizeT size, Bool write, Bool hit)
         p.data = data_raw_sink(a);
     }
     if (vpmu_cohtime_log(tid, &e, vpmu_prof_sink ? &p : NULL) >= COH_LOG_MAX)
-        coh_replay(); /* a point that depends only on the accesses */
+        node_coh_replay(); /* a point that depends only on the accesses */
 }
 
 /* Whether an access may touch a contended line: the bits of the table's
@@ -1188,7 +974,7 @@ static __attribute__((noinline)) Bool data_contended(struct core_state *s, Addr 
         (!run_tlb || tlb_probe(s->dtlb, s->dmemo, &s->dpage, &s->dpage_valid, dpage_bits, a)) &&
         hpm_cache_probe_hit(s->l1d_probe, l0, write, 0) != HPM_PROBE_MISS) {
         hit = True;
-        if (UNLIKELY(vpmu_sample_acc))
+        if (UNLIKELY(vpmu_state.on.sample_access))
             sample_sure_hit(a, write);
     } else {
         hit = data_model(s, a, size, write, first, last) == HPM_SERVED_L1;
@@ -1205,32 +991,32 @@ static __attribute__((noinline)) Bool data_contended(struct core_state *s, Addr 
  * order; a coherence miss found goes to its core (which is fed at the next
  * flush) and, in a profile, to its instruction and data object, as the
  * access's own miss would have. The replay's fills change shared levels
- * (the L2's prefetcher, the L3), so it runs only where the program is at
+ * (the L2's prefetcher, the L3), so it runs only where the node_program is at
  * the same point on every run: when a turn passes to another thread
  * (vpmu_node_set_core), when the logs hold too much, and when no thread
  * can run any more (its exit; a flush at a host's time, the live view's,
  * replays nothing otherwise). */
-static void coh_replay(void)
+void node_coh_replay(void)
 {
     struct cohtime_entry e;
     struct cohtime_prof p;
     Bool final;
     ULong frontier = vpmu_turns_frontier(&final), *sink = vpmu_prof_sink;
-    UInt core = cur_core;
+    UInt core = node.cur_core;
     while (vpmu_cohtime_next(frontier, &e, &p)) {
         int served = hpm_hier_coh_replay(hier, e.slot, e.core, e.kind,
                                          hier->coh_lines[e.slot].addr + e.off, e.len, e.hit);
-        cores[e.core].ran = True; /* its counts may have moved */
+        node.cores[e.core].ran = True; /* its counts may have moved */
         if (served == HPM_SERVED_L1)
             continue;
-        coh_replayed_misses++;
+        node.coh_replayed_misses++;
         if (p.sink) {
-            cur_core = e.core;
+            node.cur_core = e.core;
             vpmu_prof_sink = p.sink;
             prof_delta(e.kind == HPM_STORE ? HPM_STORE : HPM_LOAD, served, p.data);
         }
     }
-    cur_core = core;
+    node.cur_core = core;
     vpmu_prof_sink = sink;
 }
 
@@ -1249,7 +1035,7 @@ static __attribute__((noinline)) void data_probe(struct core_state *s, Addr a, S
             s->dline = last;
             s->dline_valid = True;
             s->dline_dirty = hit == 2;
-            if (UNLIKELY(vpmu_sample_acc))
+            if (UNLIKELY(vpmu_state.on.sample_access))
                 sample_sure_hit(a, write);
             return;
         }
@@ -1268,7 +1054,7 @@ static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size
     if (first == last && s->dline_valid && first == s->dline && (!write || s->dline_dirty)) {
         /* a sure L1 hit (the line of the previous access): still a load or
          * a store for the sampler */
-        if (UNLIKELY(vpmu_sample_acc))
+        if (UNLIKELY(vpmu_state.on.sample_access))
             sample_sure_hit(a, write);
         return;
     }
@@ -1281,7 +1067,7 @@ static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size
          * geometry four in five accesses that passed the filter */
         uint64_t *w = way0_of(s->l1d_probe, first), v = *w;
         if ((v ^ ((uint64_t)first << 1)) < 2 &&
-            !(write & coh_on & !(v & 1) && !coh_store_private(hier, cur_core, first)) &&
+            !(write & coh_on & !(v & 1) && !coh_store_private(hier, node.cur_core, first)) &&
             (!run_tlb || (s->dpage_valid && a >> dpage_bits == s->dpage))) {
             v |= write;
             if (write)
@@ -1391,7 +1177,7 @@ void vpmu_node_call_p(Addr pc, Addr target, Addr ret, ULong indirect, ULong *sin
 _Static_assert(HPM_ACCESS_KINDS == 3 && VPMU_PR_SRV_AT(HPM_STORE, HPM_SERVED_MEM) == VPMU_PR_L1D_WB - 1,
                "the served counts fill their twelve slots");
 
-static ULong sub_sat(ULong a, ULong b)
+ULong node_sub_sat(ULong a, ULong b)
 {
     return a > b ? a - b : 0;
 }
@@ -1399,11 +1185,11 @@ static ULong sub_sat(ULong a, ULong b)
 /* The raw model statistics behind the modeled kinds, as one vector: the
  * per-core part (a core's caches, prefetcher, TLBs, predictor) and the node
  * part (L3s, memory). The kinds are computed from it by one function
- * (kinds_from_raw), for a core's totals as for one instruction's share in a
+ * (core_kinds_from_raw), for a core's totals as for one instruction's share in a
  * profile (vpmu_profile.c), so both use the same formulas. */
-static void raw_core(UInt c, ULong *raw)
+void node_raw_core(UInt c, ULong *raw)
 {
-    struct core_state *s = &cores[c];
+    struct core_state *s = &node.cores[c];
     UInt k, l;
     VG_(memset)(raw, 0, VPMU_PR_CORE_N * sizeof *raw);
     if (run_hier) {
@@ -1442,14 +1228,14 @@ static void raw_core(UInt c, ULong *raw)
     }
 }
 
-static void raw_node(ULong *raw)
+void node_raw_node(ULong *raw)
 {
     UInt c;
     VG_(memset)(raw + VPMU_PR_CORE_N, 0, (VPMU_PR_N - VPMU_PR_CORE_N) * sizeof *raw);
     if (!run_hier)
         return;
     if (features & HPM_NEED_L3) {
-        UInt n = machine.hier.l3.shared ? 1 : n_cores;
+        UInt n = node.machine.hier.l3.shared ? 1 : node.n_cores;
         for (c = 0; c < n; c++) {
             struct hpm_cache_stats cs;
             hpm_cache_stats(hpm_hier_l3(hier, c), &cs);
@@ -1470,11 +1256,11 @@ static void raw_node(ULong *raw)
 /* Every per-core kind from the exact core events e and the per-core part of
  * raw (models that do not run leave their kinds at 0; such kinds are never
  * programmed). */
-static void kinds_from_raw(const ULong *raw, const ULong *e, ULong *kv)
+void core_kinds_from_raw(const ULong *raw, const ULong *e, ULong *kv)
 {
     UInt k;
     for (k = 0; k < HPM_K_CORE_COUNT; k++)
-        kv[k] = kind_event[k] == NO_EV ? 0 : e[kind_event[k]];
+        kv[k] = node.kind_event[k] == NO_EV ? 0 : e[node.kind_event[k]];
     if (run_hier) {
         /* an access's misses are where it was served below the L1 (every
          * access is served at exactly one level): a profile does not count
@@ -1514,7 +1300,7 @@ static void kinds_from_raw(const ULong *raw, const ULong *e, ULong *kv)
         kv[HPM_K_BR_RETURN_MISPREDICTS] = raw[VPMU_PR_BP + 2];
         kv[HPM_K_BR_MISPREDICTS] = raw[VPMU_PR_BP + 0] + raw[VPMU_PR_BP + 1] + raw[VPMU_PR_BP + 2];
     }
-    if (run_timing) {
+    if (node.run_timing) {
         /* Class counts: loads, stores, branches, FP instructions, divides and
          * multiplies are charged as counted; every other instruction is
          * integer (the remainder, never negative). */
@@ -1528,18 +1314,18 @@ static void kinds_from_raw(const ULong *raw, const ULong *e, ULong *kv)
         tc.instr[HPM_IC_STORE] = e[VPMU_EV_STORES];
         tc.instr[HPM_IC_BRANCH] = e[VPMU_EV_BRANCHES];
         tc.instr[HPM_IC_FPDIV] = e[VPMU_EV_FP_DIV] + e[VPMU_EV_FP_SQRT];
-        tc.instr[HPM_IC_FP] = sub_sat(e[VPMU_EV_FP_INSTRUCTIONS], tc.instr[HPM_IC_FPDIV]);
+        tc.instr[HPM_IC_FP] = node_sub_sat(e[VPMU_EV_FP_INSTRUCTIONS], tc.instr[HPM_IC_FPDIV]);
         tc.instr[HPM_IC_MULDIV] = e[VPMU_EV_INT_MUL] + e[VPMU_EV_INT_DIV];
         other = tc.instr[HPM_IC_LOAD] + tc.instr[HPM_IC_STORE] + tc.instr[HPM_IC_BRANCH] +
                 e[VPMU_EV_FP_INSTRUCTIONS] + tc.instr[HPM_IC_MULDIV];
-        tc.instr[HPM_IC_INT] = sub_sat(e[VPMU_EV_INSTRUCTIONS], other);
+        tc.instr[HPM_IC_INT] = node_sub_sat(e[VPMU_EV_INSTRUCTIONS], other);
         tc.served_l2 = kv[HPM_K_L2_HITS];
         tc.served_l3 = kv[HPM_K_L3_HITS];
         tc.served_mem = kv[HPM_K_MEM_ACCESSES];
         tc.tlb_misses = kv[HPM_K_ITLB_MISSES] + kv[HPM_K_DTLB_MISSES];
         tc.mispredicts = kv[HPM_K_BR_MISPREDICTS];
         tc.valid_prefetches = kv[HPM_K_L2_VALID_PREFETCHES];
-        hpm_timing_eval(&machine.timing, &tc, &tr);
+        hpm_timing_eval(&node.machine.timing, &tc, &tr);
         kv[HPM_K_CYCLES] = tr.cycles;
         kv[HPM_K_STALL_MEM_CYCLES] = tr.memory_stall;
         kv[HPM_K_STALL_TLB_CYCLES] = tr.tlb_stall;
@@ -1552,8 +1338,8 @@ static void kinds_from_raw(const ULong *raw, const ULong *e, ULong *kv)
 /* The node kinds of the memory system from the node part of raw (0 where
  * its model does not run), and NODE_CYCLES 0. The other node kinds (the
  * network's, the I/O and kernel units') are left as they are: node_values
- * writes them all, and a flush comes here at every program's read. */
-static void node_kinds_from_raw(const ULong *raw, ULong *nv)
+ * writes them all, and a flush comes here at every node_program's read. */
+void node_kinds_from_raw(const ULong *raw, ULong *nv)
 {
     Bool hier_on = run_hier, l3_on = run_hier && (features & HPM_NEED_L3);
     nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT] = 0;
@@ -1571,11 +1357,11 @@ _Static_assert(HPM_K_NODE_COUNT == 9 + VPMU_NODE_NET_COUNTERS +
                "node_values writes every node kind");
 
 /* Cumulative value of every per-core kind of core c. */
-static void core_values(UInt c, ULong *kv)
+void node_core_values(UInt c, ULong *kv)
 {
     ULong raw[VPMU_PR_N];
-    raw_core(c, raw);
-    kinds_from_raw(raw, cores[c].ev, kv);
+    node_raw_core(c, raw);
+    core_kinds_from_raw(raw, node.cores[c].ev, kv);
 }
 
 /* What libhpm-mpi reported of the node's network (HPM_VPMU_NET). */
@@ -1586,19 +1372,19 @@ _Static_assert(HPM_K_COLL_BYTES - HPM_K_TORUS_XP_PACKETS_SENT + 1 == VPMU_NODE_N
 void vpmu_node_net_add(const ULong *v, UInt n)
 {
     UInt i;
-    net_gen++;
+    node.net_gen++;
     for (i = 0; i < n && i < VPMU_NODE_NET_COUNTERS; i++)
         net_counts[i] = net_counts[i] + v[i] < net_counts[i] ? ~0ULL : net_counts[i] + v[i];
 }
 
 /* The node's cycles: its busiest core's. */
-static ULong node_cycles(void)
+ULong node_cycles(void)
 {
     ULong cyc = 0;
     UInt c;
-    for (c = 0; c < n_cores; c++)
-        if (cores[c].kv[HPM_K_CYCLES] > cyc)
-            cyc = cores[c].kv[HPM_K_CYCLES];
+    for (c = 0; c < node.n_cores; c++)
+        if (node.cores[c].kv[HPM_K_CYCLES] > cyc)
+            cyc = node.cores[c].kv[HPM_K_CYCLES];
     return cyc;
 }
 
@@ -1609,7 +1395,7 @@ static void coh_node_values(ULong *nv)
     ULong sum[5] = {0, 0, 0, 0, 0};
     UInt c;
     if (run_hier && (features & HPM_NEED_COHERENT))
-        for (c = 0; c < n_cores; c++) {
+        for (c = 0; c < node.n_cores; c++) {
             struct hpm_coh_stats cs;
             if (hpm_hier_coh_stats(hier, c, &cs) != HPM_MODEL_OK)
                 continue; /* never: c < n_cores, the hierarchy's cores */
@@ -1624,22 +1410,22 @@ static void coh_node_values(ULong *nv)
 }
 _Static_assert(HPM_K_COH_REQUESTS - HPM_K_COH_L1D_MISSES == 4, "the coherence kinds in order");
 
-/* Every node kind, from raw's node part (raw_node) and the units'. */
-static void node_values_from(const ULong *raw, ULong *nv)
+/* Every node kind, from raw's node part (node_raw_node) and the units'. */
+void node_values_from(const ULong *raw, ULong *nv)
 {
     UInt c;
     node_kinds_from_raw(raw, nv);
     for (c = 0; c < VPMU_NODE_NET_COUNTERS; c++)
         nv[HPM_K_TORUS_XP_PACKETS_SENT - HPM_K_CORE_COUNT + c] = net_counts[c];
-    vpmu_io_node_values(nv, want_rusage); /* the I/O and kernel units (vpmu_io.c) */
+    vpmu_io_node_values(nv, node.want_rusage); /* the I/O and kernel units (vpmu_io.c) */
     coh_node_values(nv);
     nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT] = node_cycles();
 }
 
-static void node_values(ULong *nv)
+void node_values(ULong *nv)
 {
     ULong raw[VPMU_PR_N];
-    raw_node(raw);
+    node_raw_node(raw);
     node_values_from(raw, nv);
 }
 
@@ -1654,7 +1440,7 @@ static void node_values(ULong *nv)
  * is what an access that did not hit the L1 costs a profile. */
 static void prof_delta(int kind, int served, ULong *data)
 {
-    ULong *sink = vpmu_prof_sink, *last = prof_last_core[cur_core];
+    ULong *sink = vpmu_prof_sink, *last = node.prof_last_core[node.cur_core];
     static ULong no_data[VPMU_PR_N]; /* a fetch's: no data object */
     UInt k, srv = VPMU_PR_SRV_AT(kind, served);
     ULong core_d[5], node_d[6], core_any, node_any = 0;
@@ -1679,10 +1465,10 @@ static void prof_delta(int kind, int served, ULong *data)
     sink[srv]++;
     last[srv]++;
     data[srv]++;
-    PROF_DIFF(last, VPMU_PR_L1D_WB, hier->cache[cur_core][1]->st.writebacks, core_d[0]);
+    PROF_DIFF(last, VPMU_PR_L1D_WB, hier->cache[node.cur_core][1]->st.writebacks, core_d[0]);
     core_d[1] = core_d[2] = core_d[3] = core_d[4] = 0;
-    if ((features & HPM_NEED_PREFETCH) && hier->pf[cur_core]) {
-        const struct hpm_prefetch_stats *ps = &hier->pf[cur_core]->st;
+    if ((features & HPM_NEED_PREFETCH) && hier->pf[node.cur_core]) {
+        const struct hpm_prefetch_stats *ps = &hier->pf[node.cur_core]->st;
         PROF_DIFF(last, VPMU_PR_PF + 0, ps->prefetchable_requests, core_d[1]);
         PROF_DIFF(last, VPMU_PR_PF + 1, ps->hits_in_stream, core_d[2]);
         PROF_DIFF(last, VPMU_PR_PF + 2, ps->valid_prefetches, core_d[3]);
@@ -1700,7 +1486,7 @@ static void prof_delta(int kind, int served, ULong *data)
     node_d[0] = node_d[1] = node_d[2] = node_d[3] = 0;
     if (features & HPM_NEED_L3) {
         ULong l3[4] = {0, 0, 0, 0};
-        UInt c, n = machine.hier.l3.shared ? 1 : n_cores;
+        UInt c, n = node.machine.hier.l3.shared ? 1 : node.n_cores;
         for (c = 0; c < n; c++) {
             const struct hpm_cache_stats *st = &hier->cache[c][3]->st;
             l3[0] += st->read_accesses;
@@ -1709,10 +1495,10 @@ static void prof_delta(int kind, int served, ULong *data)
             l3[3] += st->writebacks;
         }
         for (k = 0; k < 4; k++)
-            PROF_DIFF(prof_last_node, VPMU_PR_L3 + k, l3[k], node_d[k]);
+            PROF_DIFF(node.prof_last_node, VPMU_PR_L3 + k, l3[k], node_d[k]);
     }
-    PROF_DIFF(prof_last_node, VPMU_PR_DDR + 0, hier->mem.ddr_bytes_read, node_d[4]);
-    PROF_DIFF(prof_last_node, VPMU_PR_DDR + 1, hier->mem.ddr_bytes_written, node_d[5]);
+    PROF_DIFF(node.prof_last_node, VPMU_PR_DDR + 0, hier->mem.ddr_bytes_read, node_d[4]);
+    PROF_DIFF(node.prof_last_node, VPMU_PR_DDR + 1, hier->mem.ddr_bytes_written, node_d[5]);
     for (k = 0; k < 6; k++)
         node_any |= node_d[k];
     if (node_any) {
@@ -1728,520 +1514,37 @@ static void prof_delta(int kind, int served, ULong *data)
 #undef PROF_DIFF
 }
 
-void vpmu_node_prof_init(void)
-{
-    UInt c, e;
-    prof_last_core = zalloc("hpm.prof.last", n_cores * sizeof *prof_last_core);
-    prof_base_lane = zalloc("hpm.prof.lanes", n_cores * sizeof *prof_base_lane);
-    for (c = 0; c < n_cores; c++)
-        for (e = 0; e < VPMU_EV_COUNT; e++)
-            prof_base_lane[c][vpmu_live_slot((Int)e)] = cores[c].ev[e];
-    for (c = 0; c < n_cores; c++) {
-        ULong raw[VPMU_PR_N];
-        raw_core(c, raw);
-        VG_(memcpy)(prof_last_core[c], raw, sizeof prof_last_core[c]);
-    }
-    raw_node(prof_last_node);
-}
-
-void vpmu_node_prof_kinds(const ULong *raw, const ULong *ev, ULong *kv, ULong *nv)
-{
-    kinds_from_raw(raw, ev, kv);
-    VG_(memset)(nv, 0, HPM_K_NODE_COUNT * sizeof *nv); /* the network's, I/O's and kernel's */
-    node_kinds_from_raw(raw, nv);
-    /* the node's cycles are its busiest core's: an instruction's share is
-     * its own cycles */
-    nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT] = kv[HPM_K_CYCLES];
-}
-
-Bool vpmu_node_coh_time(ULong *logged, ULong *misses)
-{
-    *logged = vpmu_cohtime_logged();
-    *misses = coh_replayed_misses;
-    return clo_coh_time; /* asked for: none logged where no model keeps the lines */
-}
-
-UInt vpmu_node_cur_core(void)
-{
-    return cur_core;
-}
-
-void vpmu_node_prof_snapshot(UInt core, ULong *ev, ULong *raw)
-{
-    const ULong *base = cores[core].ev;
-    UInt w, i;
-    /* word by word, both lanes at constant shifts: a snapshot is taken at
-     * every call and return of a profile */
-    if (core == cur_core) {
-        for (w = 0; w < VPMU_LIVE_WORDS; w++) {
-            ULong v = vpmu_live[w];
-            UInt lo = live_event[2 * w], hi = live_event[2 * w + 1];
-            ev[lo] = base[lo] + (v & 0xffffffffULL);
-            ev[hi] = base[hi] + (v >> 32);
-        }
-    } else {
-        for (i = 0; i < VPMU_EV_COUNT; i++)
-            ev[i] = base[i];
-    }
-    ev[VPMU_EV_BR_COND_NOT_TAKEN] = ev[VPMU_EV_BR_COND] - ev[VPMU_EV_BR_COND_TAKEN];
-    vpmu_node_prof_snapshot_raw(core, raw);
-}
-
-void vpmu_node_prof_lanes_of(UInt core, const ULong *live, ULong *ev_lanes)
-{
-    const ULong *base = prof_base_lane[core];
-    UInt w;
-    for (w = 0; w < VPMU_LIVE_WORDS; w++) {
-        ULong v = live[w];
-        ev_lanes[2 * w] = base[2 * w] + (v & 0xffffffffULL);
-        ev_lanes[2 * w + 1] = base[2 * w + 1] + (v >> 32);
-    }
-}
-
-void vpmu_node_prof_snapshot_raw(UInt core, ULong *raw)
-{
-    UInt i;
-    /* every change of the statistics has been followed into these (the
-     * profile's deltas): no need to read the models */
-    for (i = 0; i < VPMU_PR_CORE_N; i++)
-        raw[i] = prof_last_core[core][i];
-    for (; i < VPMU_PR_N; i++)
-        raw[i] = prof_last_node[i];
-}
-
-const ULong *vpmu_node_prof_last_core(UInt core)
-{
-    return prof_last_core[core];
-}
-
-const ULong *vpmu_node_prof_last_node(void)
-{
-    return prof_last_node;
-}
-
-void vpmu_node_prof_snapshot_lanes(UInt core, ULong *ev_lanes, ULong *raw)
-{
-    if (core == cur_core)
-        vpmu_node_prof_lanes_of(core, vpmu_live, ev_lanes);
-    else
-        VG_(memcpy)(ev_lanes, prof_base_lane[core], sizeof prof_base_lane[0]);
-    vpmu_node_prof_snapshot_raw(core, raw);
-}
-
 ULong vpmu_node_event_total(Int ev)
 {
-    ULong v = (vpmu_live[VPMU_LIVE_WORD(ev)] >> VPMU_LIVE_SHIFT(ev)) & 0xffffffffULL;
+    ULong v = (vpmu_state.live[VPMU_LIVE_WORD(ev)] >> VPMU_LIVE_SHIFT(ev)) & 0xffffffffULL;
     UInt c;
-    for (c = 0; c < n_cores; c++)
-        v += cores[c].ev[ev];
+    for (c = 0; c < node.n_cores; c++)
+        v += node.cores[c].ev[ev];
     return v;
-}
-
-Bool vpmu_node_event_kind(UInt i, UInt *kind, Int *core)
-{
-    return i < n_ev && ev_mode[i] == HPM_CAT_LEVEL_HIGH &&
-           hpm_catalog_decode(ev_code[i], kind, core) == 0;
-}
-
-/* ------------------------------------------------------------------ flush */
-
-#define CHUNK ((ULong)1 << 31)
-
-/* Event i's value now: an event that moved puts its delta since the last
- * flush into batch_counts and joins the batch (batch_ev, batch_inputs: *n_in
- * of them; *batch the largest delta). batch_counts is all zeros between
- * flushes (each batch's inputs are cleared after it), so an event that did
- * not move writes nothing. */
-static inline void feed_event(UInt i, ULong v, UInt *n_in, ULong *batch)
-{
-    ULong d;
-    if (v == ev_fed[i])
-        return;
-    d = sub_sat(v, ev_fed[i]);
-    ev_fed[i] = v; /* also a value that went back: later deltas start there */
-    if (d == 0)
-        return;
-    ev_delta[i] = d;
-    /* the batch as it is when it is one chunk (nearly always: flushes come
-     * every timeslice); a larger one is cut below */
-    batch_counts[ev_code[i]] = (uint32_t)d;
-    ev_stale[i] = 1;
-    batch_ev[*n_in] = (UShort)i;
-    batch_inputs[(*n_in)++] = ev_code[i];
-    if (d > *batch)
-        *batch = d;
-}
-
-/* Mode event i's definition now, from the values of the last flush. */
-static Long mode_value(UInt i)
-{
-    Int c = ev_core[i];
-    ULong x = c >= 0 ? cores[c].kv[ev_kind[i]] : ev_fed[code_index[ev_code[i]]];
-    return vpmu_mode_value(&machine.timing, ev_kind[i], ev_mode[i], x,
-                           c >= 0 ? cores[c].kv : NULL, node_cycles_fed, modes_at_end);
-}
-
-/* After programming or a reset: every mode counter counts from now. */
-static void modes_rebase(void)
-{
-    UInt j;
-    for (j = 0; j < n_mode_ev; j++) {
-        mode_base[mode_ev[j]] = mode_value(mode_ev[j]);
-        mode_fed[mode_ev[j]] = 0;
-    }
-}
-
-/* Each mode counter's share of this flush, what its definition moved
- * since the last (never less than 0: the count stays at its highest), and
- * the batch's cycles: at least n and what every share needs. */
-static ULong modes_step(ULong n)
-{
-    UInt j;
-    for (j = 0; j < n_mode_ev; j++) {
-        UInt i = mode_ev[j];
-        Long v = mode_value(i) - mode_base[i];
-        ULong need;
-        mode_inc[i] = 0;
-        if (v > (Long)mode_fed[i] && !(modes_held && ev_mode[i] == HPM_CAT_LEVEL_LOW)) {
-            mode_inc[i] = (ULong)v - mode_fed[i];
-            mode_fed[i] = (ULong)v;
-        }
-        mode_left[i] = mode_inc[i];
-        need = vpmu_mode_cycles_needed(ev_mode[i], mode_inc[i]);
-        if (need > n)
-            n = need;
-    }
-    return n;
-}
-
-static Bool listed(UInt code, UInt n_in)
-{
-    UInt j;
-    for (j = 0; j < n_in; j++)
-        if (batch_inputs[j] == code)
-            return True;
-    return False;
-}
-
-/* Unit u's chunk of `chunk` cycles when it holds mode counters: the
- * batch's inputs front-packed, each mode counter's input with the signal
- * that adds its share of the chunk (vpmu_modes.h), listed every chunk: a
- * level-low input left out would be low in all of it. */
-static void advance_unit_modes(UInt u, ULong chunk, UInt n_in)
-{
-    uint32_t kept[HPM_CAT_CODES];
-    UInt j, n = n_in, m = 0;
-    for (j = 0; j < n_in; j++)
-        batch_pulses[batch_inputs[j]] = 1;
-    for (j = 0; j < n_mode_ev; j++) {
-        UInt i = mode_ev[j], code = ev_code[i];
-        ULong share, k, p;
-        if (ev_upc[i] != u)
-            continue;
-        share = ev_mode[i] == HPM_CAT_LEVEL_LOW ? chunk : chunk / 2;
-        share = mode_left[i] < share ? mode_left[i] : share;
-        mode_left[i] -= share;
-        vpmu_mode_signal(ev_mode[i], share, chunk, &k, &p);
-        if (!listed(code, n_in))
-            batch_inputs[n++] = code;
-        kept[m++] = batch_counts[code];
-        batch_counts[code] = (uint32_t)k;
-        batch_pulses[code] = (uint32_t)p;
-    }
-    tl_assert(hpm_upc_advance_signals(upcs[u], (uint32_t)chunk, batch_counts, batch_pulses,
-                                      batch_inputs, n) == HPM_UPC_OK);
-    for (j = m = 0; j < n_mode_ev; j++)
-        if (ev_upc[mode_ev[j]] == u)
-            batch_counts[ev_code[mode_ev[j]]] = kept[m++];
-}
-
-/* The batch of n cycles to every unit, in chunks of at most 2^31 cycles.
- * Front-packed batches compose: cutting one into chunks, each input taking
- * min(left, chunk) events per chunk, is the same signal. */
-static void feed_units(ULong n, UInt n_in)
-{
-    UInt j, u;
-    Bool cut = n >= CHUNK;
-    while (n > 0) {
-        ULong chunk = n < CHUNK ? n : CHUNK;
-        for (j = 0; cut && j < n_in; j++) {
-            UInt i = batch_ev[j];
-            ULong d = ev_delta[i] < chunk ? ev_delta[i] : chunk;
-            batch_counts[ev_code[i]] = (uint32_t)d;
-            ev_delta[i] -= d;
-        }
-        for (u = 0; u < n_upcs; u++) {
-            if (unit_modes[u])
-                advance_unit_modes(u, chunk, n_in);
-            else
-                tl_assert(hpm_upc_advance_sparse(upcs[u], (uint32_t)chunk, batch_counts,
-                                                 batch_inputs, n_in) == HPM_UPC_OK);
-        }
-        n -= chunk;
-    }
-    for (j = 0; j < n_in; j++)
-        batch_counts[batch_inputs[j]] = 0;
-}
-
-void vpmu_node_flush(void)
-{
-    ULong nv[HPM_K_NODE_COUNT];
-    ULong batch = 0, ncyc;
-    UInt c, i, j, n_in = 0;
-    if (coh_time && coh_replay_final())
-        coh_replay(); /* no thread can run: what they logged is final */
-
-    /* A core's values change only while it runs (per-core models, core
-     * events, its timing); the others keep the values of their last flush,
-     * so their events have nothing to feed: a reader's flush walks the
-     * running core's events and the node's, not every core's. */
-    for (c = 0; c < n_cores; c++) {
-        ULong kv[HPM_K_CORE_COUNT], *last = cores[c].kv;
-        if (!cores[c].ran)
-            continue;
-        core_values(c, kv);
-        cores[c].ran = c == cur_core;
-        /* The kinds in a row against their values at the last flush, to
-         * which every programmed event of the core was fed (ev_fed, also
-         * at programming): only a kind that moved has an event to feed. A
-         * walk of the events instead loads ev_fed and kv through the
-         * event's index, per event. */
-        for (j = 0; j < HPM_K_CORE_COUNT; j++) {
-            if (kv[j] == last[j])
-                continue;
-            last[j] = kv[j];
-            i = core_kind_feed[c][j];
-            if (i == NOT_PROGRAMMED)
-                continue;
-            feed_event(i, kv[j], &n_in, &batch);
-            credit_due[c] |= 1ULL << j;
-        }
-    }
-    {
-        /* every node event when what the node's values other than the
-         * cycles are made of moved since the last such walk, else the
-         * cycles' events only */
-        ULong raw[VPMU_PR_N], moved = 0;
-        raw_node(raw);
-        for (j = VPMU_PR_CORE_N; j < VPMU_PR_N; j++) /* no branch per value */
-            moved |= raw[j] ^ node_raw_walked[j - VPMU_PR_CORE_N];
-        if (node_walk_all || moved || net_gen != net_gen_walked || vpmu_io_node_moved()) {
-            node_values_from(raw, nv);
-            for (j = 0; j < node_ev_n; j++) {
-                i = node_ev[j];
-                feed_event(i, nv[ev_kind[i] - HPM_K_CORE_COUNT], &n_in, &batch);
-            }
-            for (j = VPMU_PR_CORE_N; j < VPMU_PR_N; j++)
-                node_raw_walked[j - VPMU_PR_CORE_N] = raw[j];
-            net_gen_walked = net_gen;
-            node_walk_all = False;
-        } else {
-            nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT] = node_cycles();
-            for (j = 0; j < node_cyc_n; j++)
-                feed_event(node_cyc[j], nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT], &n_in,
-                           &batch);
-        }
-    }
-    ncyc = sub_sat(nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT], node_cycles_fed);
-    node_cycles_fed = nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT];
-    if (ncyc > batch)
-        batch = ncyc;
-    if (n_mode_ev)
-        batch = modes_step(batch);
-    if (vpmu_upctrace_on) /* hpm upc-explore's stream: this batch, as fed below */
-        batch_sink(n_upcs ? upcs[0] : NULL, batch, n_in, batch_ev, ev_code, ev_delta);
-    feed_units(batch, n_in);
-}
-
-void vpmu_node_modes_hold(Bool held)
-{
-    modes_held = held;
-}
-
-void vpmu_node_flush_final(void)
-{
-    if (n_mode_ev == 0)
-        return;
-    modes_at_end = True;
-    vpmu_node_flush();
-    modes_at_end = False;
-}
-
-/* ------------------------------------------------------------------ reads */
-
-UInt vpmu_node_n_events(void)
-{
-    return n_ev;
-}
-
-Int vpmu_node_event_code(UInt i)
-{
-    return i < n_ev ? (Int)hpm_catalog_spec(ev_code[i], ev_mode[i]) : -1;
-}
-
-ULong vpmu_node_event_value(UInt i)
-{
-    uint64_t v = 0;
-    if (i >= n_ev)
-        return 0;
-    /* EPARITY leaves v at 0; ELOSTCARRY gives what the hardware holds.
-     * Both are reported per unit (vpmu_node_upc_health). */
-    (void)hpm_upc_read(upcs[ev_upc[i]], ev_counter[i], &v);
-    return v;
-}
-
-/* Event i's UPC value, read again only when it may have changed. */
-static ULong event_value_cached(UInt i)
-{
-    if (ev_stale[i]) {
-        ev_read[i] = vpmu_node_event_value(i);
-        ev_stale[i] = 0;
-    }
-    return ev_read[i];
-}
-
-UInt vpmu_node_core_values(UInt core, UInt *kinds, ULong *values)
-{
-    UInt k, n = 0;
-    if (core >= HPM_CAT_MAX_CORES)
-        return 0;
-    for (k = 0; k < HPM_K_CORE_COUNT; k++) {
-        if (core_kind_ev[core][k] == NOT_PROGRAMMED)
-            continue;
-        kinds[n] = k;
-        values[n++] = event_value_cached(core_kind_ev[core][k]);
-    }
-    return n;
-}
-
-void vpmu_node_core_credit(UInt core, ULong *seen, ULong *u)
-{
-    ULong due;
-    if (core >= HPM_CAT_MAX_CORES)
-        return;
-    due = credit_due[core];
-    credit_due[core] = 0;
-    while (due) {
-        UInt k = (UInt)__builtin_ctzll(due), i = core_kind_ev[core][k];
-        ULong v;
-        due &= due - 1;
-        if (i == NOT_PROGRAMMED)
-            continue;
-        v = event_value_cached(i);
-        u[k] += v > seen[k] ? v - seen[k] : 0;
-        seen[k] = v;
-    }
-}
-
-/* --------------------------------------------------------- control, MMIO */
-
-/* The run bit moves no counter: what was read stays valid (an overflow
- * handler's freeze and thaw, at every interrupt, read back nothing). */
-void vpmu_node_start(void)
-{
-    UInt u;
-    for (u = 0; u < n_upcs; u++)
-        hpm_upc_start(upcs[u]);
-}
-
-void vpmu_node_stop(void)
-{
-    UInt u;
-    for (u = 0; u < n_upcs; u++)
-        hpm_upc_stop(upcs[u]);
-}
-
-void vpmu_node_reset(void)
-{
-    UInt u;
-    for (u = 0; u < n_upcs; u++)
-        hpm_upc_reset_counters(upcs[u]);
-    upc_touched();
-    modes_rebase();
-}
-
-Int vpmu_node_mmio_read(UInt upc, ULong offset, ULong *value)
-{
-    uint64_t v = 0;
-    Int rc;
-    if (upc >= n_upcs)
-        return HPM_UPC_EUNMAPPED;
-    rc = hpm_upc_mmio_read(upcs[upc], offset, &v);
-    *value = v;
-    upc_touched(); /* a status register read may clear what it reports */
-    return rc;
-}
-
-Int vpmu_node_mmio_write(UInt upc, ULong offset, ULong value)
-{
-    if (upc >= n_upcs)
-        return HPM_UPC_EUNMAPPED;
-    upc_touched();
-    return hpm_upc_mmio_write(upcs[upc], offset, value);
-}
-
-Int vpmu_node_select(const UInt *codes, UInt n)
-{
-    UInt i, j, kind;
-    Int core;
-    if (n == 0 || n > HPM_CAT_CODES)
-        return -1;
-    for (i = 0; i < n; i++) {
-        if (codes[i] >= HPM_CAT_SPECS || !code_ok(codes[i], &kind, &core))
-            return -1;
-        /* only events whose models already run: the instrumentation is fixed */
-        if ((Int)spec_level(codes[i]) > level)
-            return -1;
-        if (hpm_catalog_spec_needs(codes[i]) & HPM_NEED_MODELS & ~running_models())
-            return -1;
-        for (j = 0; j < i; j++)
-            if (codes[j] == codes[i])
-                return -1;
-    }
-    vpmu_node_flush(); /* what happened so far is fed to the old programming */
-    program(codes, n);
-    /* new events start counting from now (flush brought kv up to date) */
-    {
-        ULong nv[HPM_K_NODE_COUNT];
-        node_values(nv);
-        for (i = 0; i < n; i++) {
-            ev_fed[i] = ev_core[i] >= 0 ? cores[(UInt)ev_core[i]].kv[ev_kind[i]]
-                                        : nv[ev_kind[i] - HPM_K_CORE_COUNT];
-        }
-    }
-    modes_rebase();
-    return 0;
 }
 
 /* ----------------------------------------------------------------- output */
 
 const struct hpm_machine *vpmu_node_machine(void)
 {
-    return &machine;
+    return &node.machine;
 }
 Int vpmu_node_kind_event(UInt kind)
 {
-    return kind < HPM_K_CORE_COUNT && kind_event[kind] != NO_EV ? (Int)kind_event[kind] : -1;
-}
-Bool vpmu_node_programmed(UInt code)
-{
-    return code < HPM_CAT_CODES && lh_index[code] >= 0;
+    return kind < HPM_K_CORE_COUNT && node.kind_event[kind] != NO_EV ? (Int)node.kind_event[kind]
+                                                                     : -1;
 }
 const HChar *vpmu_node_machine_name(void)
 {
-    return machine.name;
+    return node.machine.name;
 }
 UInt vpmu_node_cores(void)
 {
-    return n_cores;
+    return node.n_cores;
 }
 ULong vpmu_node_frequency(void)
 {
-    return machine.frequency_hz;
-}
-UInt vpmu_node_n_upcs(void)
-{
-    return n_upcs;
+    return node.machine.frequency_hz;
 }
 
 const HChar *vpmu_node_models(void)
@@ -2254,28 +1557,9 @@ const HChar *vpmu_node_models(void)
         VG_(strcat)(buf, " bpred");
     if (run_tlb)
         VG_(strcat)(buf, " tlb");
-    if (run_timing)
+    if (node.run_timing)
         VG_(strcat)(buf, " timing");
     return buf[0] ? buf + 1 : "none";
-}
-
-void vpmu_node_upc_health(UInt upc, UInt *counters, ULong *lost_carries, UInt *parity_errors)
-{
-    UInt i, n = 0, par = 0;
-    ULong lost = 0;
-    tl_assert(upc < n_upcs);
-    for (i = 0; i < n_ev; i++) {
-        uint64_t v;
-        if (ev_upc[i] != upc)
-            continue;
-        n++;
-        lost += hpm_upc_lost_carries(upcs[upc], ev_counter[i]);
-        if (hpm_upc_read(upcs[upc], ev_counter[i], &v) == HPM_UPC_EPARITY)
-            par++;
-    }
-    *counters = n;
-    *lost_carries = lost;
-    *parity_errors = par;
 }
 
 void vpmu_node_code_name(UInt code, HChar *buf, UInt len)

@@ -24,6 +24,11 @@
  *
  * Threads map onto cores round robin in creation order: thread serial s runs
  * on core (s - 1) mod cores.
+ *
+ * Files: the helpers and the models (vpmu_node.c), the UPCs' programming
+ * and flush (vpmu_node_upc.c), their control, registers and reads
+ * (vpmu_node_mmio.c), a profile's snapshots (vpmu_node_prof.c); what they
+ * share is vpmu_node_int.h.
  */
 #ifndef HPM_VPMU_NODE_H
 #define HPM_VPMU_NODE_H
@@ -52,7 +57,7 @@ Int vpmu_node_level(void);
  * made of, INSTRUCTIONS always among them: a kind's own event, both
  * conditional-branch lanes for the not-taken count, the instruction
  * classes the timing model charges. The instrumentation counts these only
- * (vpmu_ev_counted, vpmu_state.h). */
+ * (vpmu_state.ev_counted, vpmu_state.h). */
 UInt vpmu_node_events_needed(void);
 /* Which dirty helpers instrumentation must emit. */
 Bool vpmu_node_want_mem(void);
@@ -255,13 +260,13 @@ Bool vpmu_node_event_kind(UInt i, UInt *kind, Int *core);
  * functions they register at start, so that it calls none of them back (the
  * files of this folder call each other in no loop: tests/vpmu no_cycles):
  * - access: every data access and instruction fetch the models served, to
- *   the sampler (vpmu_sample_access; called while vpmu_sample_on or
- *   vpmu_sample_acc or vpmu_lat_on, from vpmu_sample_init);
+ *   the sampler (vpmu_sample_access; called while vpmu_state.on.sample or
+ *   vpmu_state.on.sample_access or vpmu_state.on.latency, from vpmu_sample_init);
  * - data: the data object of an access that reaches the models, and its
  *   prefetch, to the profile (vpmu_prof_data_raw, vpmu_prof_data_prefetch;
  *   called while vpmu_prof_sink is set, from vpmu_prof_init);
  * - batch: every batch fed to the UPC, to the UPC trace
- *   (vpmu_upctrace_batch; called while vpmu_upctrace_on, from its option).
+ *   (vpmu_upctrace_batch; called while vpmu_state.on.upctrace, from its option).
  * The calls are out of the helpers' common path (their noinline parts), so
  * an indirect call costs what the direct one did. */
 typedef void (*vpmu_node_access_sink)(Int kind, Addr a, Int served, Bool tlb_miss,

@@ -93,13 +93,13 @@ static ULong ovf_count(struct vpmu_thread *t, UInt kind, Int e)
         return t->u[kind];
     }
     if (e == VPMU_EV_BR_COND_NOT_TAKEN) {
-        lane_c = (vpmu_live[VPMU_LIVE_WORD(VPMU_EV_BR_COND)] >>
+        lane_c = (vpmu_state.live[VPMU_LIVE_WORD(VPMU_EV_BR_COND)] >>
                   VPMU_LIVE_SHIFT(VPMU_EV_BR_COND)) & 0xffffffffULL;
-        lane_t = (vpmu_live[VPMU_LIVE_WORD(VPMU_EV_BR_COND_TAKEN)] >>
+        lane_t = (vpmu_state.live[VPMU_LIVE_WORD(VPMU_EV_BR_COND_TAKEN)] >>
                   VPMU_LIVE_SHIFT(VPMU_EV_BR_COND_TAKEN)) & 0xffffffffULL;
         return t->c[e] + lane_c - lane_t;
     }
-    return t->c[e] + ((vpmu_live[VPMU_LIVE_WORD(e)] >> VPMU_LIVE_SHIFT(e)) & 0xffffffffULL);
+    return t->c[e] + ((vpmu_state.live[VPMU_LIVE_WORD(e)] >> VPMU_LIVE_SHIFT(e)) & 0xffffffffULL);
 }
 
 
@@ -111,19 +111,19 @@ static ULong ovf_count(struct vpmu_thread *t, UInt kind, Int e)
 static Bool ovf_send(struct vpmu_thread *t, Int signo, Addr addr)
 {
     vki_siginfo_t si;
-    if (!ovf_pid) {
-        ovf_pid = VG_(getpid)();
-        ovf_euid = (Int)VG_(geteuid)();
+    if (!vpmu_state.pid) {
+        vpmu_state.pid = VG_(getpid)();
+        vpmu_state.euid = (Int)VG_(geteuid)();
     }
     if (!t->lwpid)
         t->lwpid = VG_(gettid)();
     VG_(memset)(&si, 0, sizeof si);
     si.si_signo = signo;
     si.si_code = -1; /* SI_QUEUE, which vki does not name */
-    si._sifields._rt._pid = ovf_pid;
-    si._sifields._rt._uid = (vki_uid_t)ovf_euid;
+    si._sifields._rt._pid = vpmu_state.pid;
+    si._sifields._rt._uid = (vki_uid_t)vpmu_state.euid;
     si._sifields._rt._sigval.sival_ptr = (void *)addr;
-    return !sr_isError(VG_(do_syscall)(__NR_rt_tgsigqueueinfo, (RegWord)ovf_pid,
+    return !sr_isError(VG_(do_syscall)(__NR_rt_tgsigqueueinfo, (RegWord)vpmu_state.pid,
                                        (RegWord)t->lwpid, (RegWord)signo, (RegWord)&si, 0, 0,
                                        0, 0));
 }
@@ -298,9 +298,9 @@ UWord vpmu_ovf_check(const struct vpmu_sb_desc *sb, Addr sp)
     Bool model_turn;
     UWord fired = 0;
     UInt i;
-    if (tid == VG_INVALID_THREADID || tid >= VG_N_THREADS || tid != live_owner)
+    if (tid == VG_INVALID_THREADID || tid >= VG_N_THREADS || tid != vpmu_state.live_owner)
         return 0;
-    t = &vpmu_threads[tid];
+    t = &vpmu_state.threads[tid];
     if (t->used && t->upcall_frozen && sp >= t->upcall_sp) {
         /* the entry returned (its ret leaves the stack pointer where it
          * was interrupted; inside, it is below the red zone), or the
@@ -313,7 +313,7 @@ UWord vpmu_ovf_check(const struct vpmu_sb_desc *sb, Addr sp)
          * the handler left by longjmp */
         thaw_all(t);
     }
-    if (!vpmu_running || !t->used || t->n_ovf == 0) {
+    if (!vpmu_state.running || !t->used || t->n_ovf == 0) {
         if (t->used)
             t->last_sb = NULL; /* what runs now is not counted */
         return 0;
@@ -401,9 +401,9 @@ void vpmu_ovf_pre_deliver_signal(ThreadId tid, Int signo, Bool alt_stack)
     struct vpmu_thread *t;
     Bool ours = False;
     UInt d;
-    if (tid == 0 || tid >= VG_N_THREADS || !vpmu_threads[tid].used)
+    if (tid == 0 || tid >= VG_N_THREADS || !vpmu_state.threads[tid].used)
         return;
-    t = &vpmu_threads[tid];
+    t = &vpmu_state.threads[tid];
     if (t->ovf_sent > 0 && ovf_signo(t, signo)) {
         t->ovf_sent--;
         ours = True;
@@ -418,7 +418,7 @@ void vpmu_ovf_pre_deliver_signal(ThreadId tid, Int signo, Bool alt_stack)
     if (ours && t->frozen++ == 0) {
         t->frozen_sp = VG_(get_SP)(tid);
         t->frozen_alt = alt_stack;
-        if (tid == live_owner)
+        if (tid == vpmu_state.live_owner)
             vpmu_run_state_apply();
     }
 }
@@ -428,14 +428,14 @@ void vpmu_ovf_post_deliver_signal(ThreadId tid, Int signo)
     struct vpmu_thread *t;
     UInt d;
     (void)signo;
-    if (tid == 0 || tid >= VG_N_THREADS || !vpmu_threads[tid].used)
+    if (tid == 0 || tid >= VG_N_THREADS || !vpmu_state.threads[tid].used)
         return;
-    t = &vpmu_threads[tid];
+    t = &vpmu_state.threads[tid];
     if (t->sigdepth == 0)
         return;
     d = --t->sigdepth;
     if (d < 64 && (t->frame_froze & (1ULL << d)) && t->frozen > 0 && --t->frozen == 0 &&
-        tid == live_owner)
+        tid == vpmu_state.live_owner)
         vpmu_run_state_apply();
 }
 

@@ -18,8 +18,6 @@
 #include "vpmu_state.h"
 #include "vpmu_dataobj.h"
 
-Bool vpmu_prof_on = False;
-
 /* ------------------------------------------------------------------------
  * Cost centers
  * ---------------------------------------------------------------------- */
@@ -212,7 +210,7 @@ static void counted_snapshot(ULong *ev, ULong *raw)
 
 Bool vpmu_prof_option(const HChar *arg)
 {
-    if VG_BOOL_CLO (arg, "--hpm-profile", vpmu_prof_on) {
+    if VG_BOOL_CLO (arg, "--hpm-profile", vpmu_state.on.profile) {
         return True;
     }
     return False;
@@ -229,7 +227,7 @@ static void shadows_init(void);
 void vpmu_prof_init(void)
 {
     Int i;
-    if (!vpmu_prof_on)
+    if (!vpmu_state.on.profile)
         return;
     for (i = 0; i < VPMU_EV_COUNT; i++)
         dyn_slot[i] = -1;
@@ -242,7 +240,7 @@ void vpmu_prof_init(void)
     vpmu_dobjs_init();
     vpmu_node_sink_data(vpmu_prof_data_raw, vpmu_prof_data_prefetch); /* the node's misses */
     vpmu_node_prof_init();
-    prof_stopped = !vpmu_running;
+    prof_stopped = !vpmu_state.running;
 }
 
 static struct vpmu_cc *cc_alloc(void)
@@ -486,9 +484,9 @@ static inline void pk_snapshot(UInt c, ULong *pk)
                        VPMU_PR_DDR == 29 && PK_LANES == 60 && PK_WIDE == 2,
                    "the packed layout written below");
     for (w = 0; w < 14; w += 2) /* lanes 0-27: the live block's words 0-13 */
-        *(snap_v2 *)(pk + w) = *(const snap_v2 *)(vpmu_live + w);
+        *(snap_v2 *)(pk + w) = *(const snap_v2 *)(vpmu_state.live + w);
     /* lanes 28-31: live word 14, raw 0 and 1 */
-    *(snap_v2 *)(pk + 14) = (snap_v2){vpmu_live[14], (r[0] & 0xffffffffULL) | r[1] << 32};
+    *(snap_v2 *)(pk + 14) = (snap_v2){vpmu_state.live[14], (r[0] & 0xffffffffULL) | r[1] << 32};
     for (w = 16; w <= 24; w += 2) /* lanes 32-51: raw 2-21 */
         *(lane_v4 *)(pk + w) = narrow4(r + 2 + 2 * (w - 16));
     *(lane_v4 *)(pk + 26) = (lane_v4){(UInt)r[22], (UInt)r[23], (UInt)r[24], (UInt)n[25]};
@@ -932,7 +930,7 @@ void vpmu_prof_io(ThreadId tid, Addr site, const ULong *counted)
     struct io_site *s;
     UInt k, d;
     Bool any = False;
-    if (!vpmu_prof_on || prof_stopped || tid >= VG_N_THREADS)
+    if (!vpmu_state.on.profile || prof_stopped || tid >= VG_N_THREADS)
         return; /* stopped: the totals leave it out too */
     for (k = 0; k < VPMU_IO_KINDS && !any; k++)
         any = counted[k] != 0;
@@ -1065,7 +1063,7 @@ void vpmu_prof_unmapped(Addr a, SizeT len)
 {
     Addr end;
     UInt i;
-    if (!vpmu_prof_on || len == 0)
+    if (!vpmu_state.on.profile || len == 0)
         return;
     end = a + len - 1;
     /* a few objects: most calls (the brk, anonymous memory) end here */
@@ -1120,7 +1118,7 @@ void vpmu_prof_stop(void)
     struct seg *s;
     struct arc *a;
     struct dobj *d;
-    if (!vpmu_prof_on || prof_stopped)
+    if (!vpmu_state.on.profile || prof_stopped)
         return;
     vpmu_prof_fold(); /* the frames' snapshots as the counters stop */
     prof_stopped = True;
@@ -1155,7 +1153,7 @@ void vpmu_prof_start(void)
     struct seg *s;
     struct arc *a;
     struct dobj *d;
-    if (!vpmu_prof_on || !prof_stopped)
+    if (!vpmu_state.on.profile || !prof_stopped)
         return;
     vpmu_prof_fold(); /* (nothing is packed while stopped) */
     prof_stopped = False;
@@ -1206,7 +1204,7 @@ void vpmu_prof_reset(void)
     struct seg *s;
     struct arc *a;
     struct dobj *d;
-    if (!vpmu_prof_on || !shadows)
+    if (!vpmu_state.on.profile || !shadows)
         return;
     arcs_drain(); /* (then zeroed below) */
     for (cc = all_ccs; cc; cc = cc->all) {
@@ -1337,7 +1335,7 @@ void vpmu_prof_write(Out *o)
     struct seg *s;
     struct arc *a;
 
-    if (!vpmu_prof_on)
+    if (!vpmu_state.on.profile)
         return;
     /* what ran since the counters stopped is not in the profile */
     if (prof_stopped) {

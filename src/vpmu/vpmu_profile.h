@@ -25,7 +25,6 @@
 #include "pub_tool_basics.h"
 #include "vpmu_out.h"
 
-extern Bool vpmu_prof_on; /* --hpm-profile=yes */
 
 Bool vpmu_prof_option(const HChar *arg);
 void vpmu_prof_usage(void);

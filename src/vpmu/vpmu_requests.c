@@ -17,26 +17,23 @@
 #include "machine.h"
 #include "vpmu_tool.h"
 
-struct vpmu_region_rec *region_recs;
-HChar *region_names[REGION_NAMES_MAX];
-UInt n_region_names;
 
 static Long region_id(const HChar *name)
 {
     UInt i;
-    for (i = 0; i < n_region_names; i++)
-        if (VG_(strcmp)(region_names[i], name) == 0)
+    for (i = 0; i < vpmu_state.n_region_names; i++)
+        if (VG_(strcmp)(vpmu_state.region_names[i], name) == 0)
             return i;
-    if (n_region_names == REGION_NAMES_MAX)
+    if (vpmu_state.n_region_names == REGION_NAMES_MAX)
         return HPM_VPMU_ENOMEM;
-    region_names[n_region_names] = VG_(strdup)("hpm.region", name);
-    return n_region_names++;
+    vpmu_state.region_names[vpmu_state.n_region_names] = VG_(strdup)("hpm.region", name);
+    return vpmu_state.n_region_names++;
 }
 
 static struct vpmu_region_rec *region_rec(UInt region, UInt serial, UInt core)
 {
-    struct vpmu_region_rec *r, **pp = &region_recs;
-    for (r = region_recs; r; r = r->next) {
+    struct vpmu_region_rec *r, **pp = &vpmu_state.region_recs;
+    for (r = vpmu_state.region_recs; r; r = r->next) {
         if (r->region == region && r->serial == serial)
             return r;
         pp = &r->next;
@@ -62,7 +59,7 @@ static Long req_read(ThreadId tid, Addr buf, UWord n)
     bytes = m * sizeof(ULong);
     if (!client_range_ok(buf, bytes, VKI_PROT_READ | VKI_PROT_WRITE))
         return HPM_VPMU_EFAULT;
-    if (vpmu_running)
+    if (vpmu_state.running)
         vpmu_account(); /* stopped: as in req_read_kinds */
     t = thread_get(tid);
     rc = client_put(buf, t->c, bytes);
@@ -96,7 +93,7 @@ static Long req_region(ThreadId tid, Addr name_addr, Bool begin)
         if (t->depth == 0)
             return HPM_VPMU_ENESTING;
         f = &t->stack[t->depth - 1];
-        if (VG_(strcmp)(region_names[f->region], name) != 0)
+        if (VG_(strcmp)(vpmu_state.region_names[f->region], name) != 0)
             return HPM_VPMU_ENESTING;
         vpmu_account();
         r = region_rec(f->region, t->serial, t->core);
@@ -161,7 +158,7 @@ static Long req_read_kinds(ThreadId tid, Addr buf, UWord n)
     /* while the unit is stopped (an overflow handler's frozen thread, a
      * program's STOP) nothing can move its counts: they were accounted
      * when it stopped, and the flush is the read's whole cost */
-    if (vpmu_running)
+    if (vpmu_state.running)
         vpmu_account();
     rc = client_put(buf, thread_get(tid)->u, m * sizeof(ULong));
     return rc == HPM_VPMU_OK ? (Long)m : rc;
@@ -183,9 +180,11 @@ static Long req_region_read(ThreadId tid, Addr name_addr, Addr buf, UWord n)
     if (!client_range_ok(buf, m * sizeof(ULong), VKI_PROT_READ | VKI_PROT_WRITE))
         return HPM_VPMU_EFAULT;
     VG_(memset)(u, 0, sizeof u);
-    for (id = 0; id < (Long)n_region_names && VG_(strcmp)(region_names[id], name) != 0; id++)
+    for (id = 0; id < (Long)vpmu_state.n_region_names &&
+                 VG_(strcmp)(vpmu_state.region_names[id], name) != 0;
+         id++)
         ;
-    for (r = region_recs; r; r = r->next)
+    for (r = vpmu_state.region_recs; r; r = r->next)
         if ((Long)r->region == id && r->serial == t->serial) {
             entries += r->entries;
             for (k = 0; k < HPM_K_CORE_COUNT; k++)
@@ -297,9 +296,9 @@ static Long req_mpi_result(Addr buf, UWord n)
     SysRes sr;
     Int fd;
     Long rc = HPM_VPMU_OK;
-    if (!clo_mpi_out)
+    if (!vpmu_state.clo.mpi_out)
         return HPM_VPMU_EINVAL;
-    sr = VG_(open)(clo_mpi_out, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
+    sr = VG_(open)(vpmu_state.clo.mpi_out, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
                    VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP | VKI_S_IROTH);
     if (sr_isError(sr))
         return HPM_VPMU_EINVAL;

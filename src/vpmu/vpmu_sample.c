@@ -44,10 +44,6 @@
 #define MAX_SPECS 8
 #define MAX_FRAMES 32 /* call sites kept per sample */
 
-Bool vpmu_sample_on;
-Bool vpmu_sample_insn_on;
-Bool vpmu_lat_on;
-Bool vpmu_sample_acc;
 
 static const HChar *clo_sample;
 static ULong clo_limit = 100000; /* samples per modeled second per core */
@@ -191,10 +187,10 @@ Bool vpmu_sample_option(const HChar *arg)
                                       "(hpm list; not node-wide ones), each once, "
                                       "PERIOD >= 1\n",
                                  MAX_SPECS);
-        vpmu_sample_on = True;
-        vpmu_sample_acc = True;
-    } else if VG_BOOL_CLO (arg, "--hpm-lat-hist", vpmu_lat_on) {
-        vpmu_sample_acc = vpmu_sample_on || vpmu_lat_on;
+        vpmu_state.on.sample = True;
+        vpmu_state.on.sample_access = True;
+    } else if VG_BOOL_CLO (arg, "--hpm-lat-hist", vpmu_state.on.latency) {
+        vpmu_state.on.sample_access = vpmu_state.on.sample || vpmu_state.on.latency;
     } else if VG_BINT_CLO (arg, "--hpm-sample-limit", v, 1, 1000000000) {
         clo_limit = (ULong)v;
     } else if VG_BINT_CLO (arg, "--hpm-sample-ldlat", v, 0, 1000000000) {
@@ -249,7 +245,7 @@ static void insn_spec_init(struct spec *sp)
                              "%s: %s does not run in this run (models: %s); count an event "
                              "that runs it (hpm record adds CYCLES)\n",
                              info->name, missing, models);
-    vpmu_sample_insn_on = True;
+    vpmu_state.on.sample_insn = True;
     sp->ev = (needs & HPM_NEED_MODELS) ? -1 : e;
     if (needs & HPM_NEED_TIMING) {
         insn_all = True; /* cycles: every instruction has some */
@@ -295,11 +291,11 @@ void vpmu_sample_init(void)
 {
     UInt i, cores;
     vpmu_node_sink_access(vpmu_sample_access); /* the node's accesses */
-    if (vpmu_sample_acc)
+    if (vpmu_state.on.sample_access)
         lat_init();
-    if (!vpmu_sample_on)
+    if (!vpmu_state.on.sample)
         return;
-    if (!vpmu_prof_on)
+    if (!vpmu_state.on.profile)
         VG_(fmsg_bad_option)("--hpm-sample", "needs --hpm-profile=yes (the instruction of "
                                              "each sample is the profile's)\n");
     for (i = 0; i < n_specs; i++) {
@@ -416,11 +412,11 @@ void vpmu_sample_access(Int kind, Addr a, Int served, Bool tlb_miss, const ULong
     ThreadId tid;
     UInt s;
     ULong lat;
-    if (!vpmu_running)
+    if (!vpmu_state.running)
         return;
     if (kind != HPM_IFETCH)
         lat_hist[kind - HPM_LOAD][(served & 3) * 2 + (tlb_miss != 0)]++;
-    if (vpmu_prof_sink == NULL || !vpmu_sample_on)
+    if (vpmu_prof_sink == NULL || !vpmu_state.on.sample)
         return;
     tid = VG_(get_running_tid)();
     if (tid == 0 || tid >= VG_N_THREADS)
@@ -467,11 +463,11 @@ static void set_fire(UInt s, ThreadId tid, const struct sample_pt *pt)
     ULong lane;
     if (!specs[s].filtered)
         return;
-    if (!vpmu_running) {
+    if (!vpmu_state.running) {
         fire[s] = 0x7fffffffffffffffLL; /* the start's fold calls again */
         return;
     }
-    lane = (vpmu_live[VPMU_LIVE_WORD(e)] >> VPMU_LIVE_SHIFT(e)) & 0xffffffffULL;
+    lane = (vpmu_state.live[VPMU_LIVE_WORD(e)] >> VPMU_LIVE_SHIFT(e)) & 0xffffffffULL;
     fire[s] = (Long)(lane + pt->pend[e] + (specs[s].period - since[tid][s]));
 }
 
@@ -492,7 +488,7 @@ void vpmu_sample_fold(ThreadId tid)
         v = ev[sp->ev];
         if (v <= last[core][s])
             continue;
-        if (vpmu_running) {
+        if (vpmu_state.running) {
             /* a mark at every change saw each threshold; what is left is
              * below the next one (else it is taken at the last mark) */
             ULong d = v - last[core][s];
@@ -543,7 +539,7 @@ static VG_REGPARM(1) void vpmu_sample_insn(const struct sample_pt *pt)
         }
         d = v - last[core][s];
         last[core][s] = v;
-        if (!vpmu_running) {
+        if (!vpmu_state.running) {
             set_fire(s, tid, pt); /* not counted */
             continue;
         }
@@ -598,7 +594,8 @@ void vpmu_sample_mark(IRSB *sb, Addr insn, UInt ev, UInt models, const ULong *pe
         f = newIRTemp(sb->tyenv, Ity_I64);
         g = newIRTemp(sb->tyenv, Ity_I64);
         addStmtToIRSB(sb, IRStmt_WrTmp(w, IRExpr_Load(Iend_LE, Ity_I64,
-                                                      mkIRExpr_HWord((HWord)&vpmu_live[VPMU_LIVE_WORD(ev_s)]))));
+                                                      mkIRExpr_HWord((HWord)&vpmu_state.live
+                                                                         [VPMU_LIVE_WORD(ev_s)]))));
         {
             /* flat IR: one operation per temporary */
             IRTemp sh = newIRTemp(sb->tyenv, Ity_I64), ma = newIRTemp(sb->tyenv, Ity_I64);
@@ -640,7 +637,7 @@ void vpmu_sample_mark(IRSB *sb, Addr insn, UInt ev, UInt models, const ULong *pe
 
 void vpmu_sample_thread_end(ThreadId tid)
 {
-    if (vpmu_sample_on && tid < VG_N_THREADS) {
+    if (vpmu_state.on.sample && tid < VG_N_THREADS) {
         VG_(memset)(since[tid], 0, sizeof since[tid]);
         lwp[tid] = 0;
     }
@@ -650,7 +647,7 @@ void vpmu_sample_fork_child(void)
 {
     UInt s;
     VG_(memset)(lat_hist, 0, sizeof lat_hist);
-    if (!vpmu_sample_on)
+    if (!vpmu_state.on.sample)
         return;
     buf_n = 0;
     /* the parent's mappings are the child's too, but its MMAPs are written
@@ -673,7 +670,7 @@ void vpmu_sample_mmap(Addr a, SizeT len, Bool exec)
     const NSegment *seg;
     const HChar *path;
     struct mapped *m;
-    if (!vpmu_sample_on || !exec || len == 0)
+    if (!vpmu_state.on.sample || !exec || len == 0)
         return;
     seg = VG_(am_find_nsegment)(a);
     if (!seg || seg->kind != SkFileC || !(path = VG_(am_get_filename)(seg)))
@@ -698,9 +695,9 @@ void vpmu_sample_write(Out *o)
 {
     SizeT at = 0;
     UInt s, i;
-    if (!vpmu_sample_acc)
+    if (!vpmu_state.on.sample_access)
         return;
-    if (vpmu_sample_on)
+    if (vpmu_state.on.sample)
         out_printf(o, VPMU_REC_SAMPLE_LIMIT " %llu\n", clo_limit);
     for (s = 0; s < n_specs; s++)
         out_printf(o, VPMU_REC_SAMPLE_KIND " %s %llu %llu %llu %llu\n",

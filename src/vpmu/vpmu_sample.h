@@ -28,16 +28,6 @@
 #include "vpmu_events.h"
 #include "vpmu_out.h"
 
-extern Bool vpmu_sample_on; /* a --hpm-sample was given and parsed */
-/* --hpm-lat-hist=yes (hpm count's LOADS:ldlat=N): the exact latency
- * histogram of loads and stores, without samples; the models run. */
-extern Bool vpmu_lat_on;
-/* Sampling or the histogram: the node hands every data access to
- * vpmu_sample_access (its filtered hits too). */
-extern Bool vpmu_sample_acc;
-/* A kind sampled per instruction is requested: the instrumentation calls
- * vpmu_sample_mark at each instruction's end. */
-extern Bool vpmu_sample_insn_on;
 
 Bool vpmu_sample_option(const HChar *arg);
 void vpmu_sample_usage(void);

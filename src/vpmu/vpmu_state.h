@@ -3,7 +3,7 @@
  * vpmu_state.h - state shared by the parts of the hpm virtual PMU tool.
  *
  * Counting scheme. Instrumented code adds to one "live" counter block at a
- * fixed address (vpmu_live), cachegrind-style: a load, an add of a constant
+ * fixed address (vpmu_state.live), cachegrind-style: a load, an add of a constant
  * and a store per pair of events per flush point, no helper call. The live block
  * belongs to the thread that runs client code (vpmu_live_owner); whenever
  * another thread is scheduled, and before any counter is read, the live block
@@ -60,23 +60,86 @@ static inline Int vpmu_live_slot(Int ev)
 }
 #define VPMU_LIVE_WORD(ev) (vpmu_live_slot(ev) >> 1)
 #define VPMU_LIVE_SHIFT(ev) ((vpmu_live_slot(ev) & 1) * 32)
-extern ULong vpmu_live[VPMU_LIVE_WORDS];
 /* The live block's address, kept in every thread's first shadow guest
  * state (the tool uses no shadow registers otherwise) at the shadow of
  * this guest offset: translations read it once per superblock and address
  * the words from it (an 8-bit displacement), where a constant address costs
  * two 10-byte moves per add. Set before every timeslice (vpmu_main.c). */
 #define VPMU_LIVE_BASE_GUEST_OFFSET OFFSET_amd64_RAX
-extern Bool vpmu_running;
-extern Int vpmu_clo_level;
-/* The exact core events the instrumentation counts (bit e: VPMU_EV_e):
- * those the programmed kinds are made of (vpmu_node_events_needed) and a
- * trigger's, or every one for a profile, precise samples or an explicit
- * --hpm-level. An event no kind reads costs a live-word add per basic block
- * and IR to translate for nothing (the core events of sqlite3 5% faster
- * without the byte and branch-kind adds); its raw counters stay 0, as those
- * of a level not instrumented do. */
-extern UInt vpmu_ev_counted;
+
+struct vpmu_thread;
+struct vpmu_exited;
+struct vpmu_region_rec;
+#define REGION_NAMES_MAX 256
+
+/* The run's state, owned by vpmu_state.c (a leaf: it defines this one
+ * struct and calls nothing), as callgrind keeps CLG_(clo) and
+ * CLG_(current_state): every file reads and writes the state it shares
+ * with another here, so that no file depends on another for a global and
+ * the files' dependencies run one way (vpmu.no_cycles counts data). */
+struct vpmu_state {
+    /* The options (vpmu_clo.c parses them; each part keeps its own). */
+    struct {
+        const HChar *out;     /* --hpm-out */
+        const HChar *mpi_out; /* --hpm-mpi-out */
+        Bool start;           /* --hpm-start (a gate turns it off) */
+        Int level;            /* --hpm-level, raised to what the events need */
+        Bool level_given;     /* --hpm-level was given */
+        Bool live;            /* --hpm-live */
+        Long live_ms;         /* --hpm-live-ms */
+    } clo;
+    /* The optional parts' switches, published once by their parts while
+     * the options are parsed and at post_clo_init, before the first
+     * translation, and read-only after: the node and the instrumentation
+     * ask these, never the parts themselves. */
+    struct {
+        Bool profile;     /* --hpm-profile=yes (vpmu_profile.c) */
+        Bool sample;      /* a --hpm-sample was given and parsed (vpmu_sample.c) */
+        /* --hpm-lat-hist=yes (hpm count's LOADS:ldlat=N): the exact latency
+         * histogram of loads and stores, without samples; the models run. */
+        Bool latency;
+        /* Sampling or the histogram: the node hands every data access to
+         * vpmu_sample_access (its filtered hits too). */
+        Bool sample_access;
+        /* A kind sampled per instruction is requested: the instrumentation
+         * calls vpmu_sample_mark at each instruction's end. */
+        Bool sample_insn;
+        Bool upctrace;    /* --hpm-upc-trace (vpmu_upctrace.c) */
+        Bool turns;       /* --hpm-interleave=N, N > 0 (vpmu_turns.c) */
+        Bool gate;        /* an address gate is set: IMarks are checked (vpmu_gate.c) */
+    } on;
+    ULong live[VPMU_LIVE_WORDS]; /* the live block (above) */
+    Bool running;                /* the run bit (vpmu_threads.c) */
+    /* The exact core events the instrumentation counts (bit e: VPMU_EV_e):
+     * those the programmed kinds are made of (vpmu_node_events_needed) and
+     * a trigger's, or every one for a profile, precise samples or an
+     * explicit --hpm-level. An event no kind reads costs a live-word add per
+     * basic block and IR to translate for nothing (the core events of
+     * sqlite3 5% faster without the byte and branch-kind adds); its raw
+     * counters stay 0, as those of a level not instrumented do. */
+    UInt ev_counted;
+    /* what the program and the gates asked for (the run bit: vpmu_threads.c) */
+    Bool counting_wanted;
+    /* The threads (vpmu_tool.h): indexed by ThreadId, VG_N_THREADS. */
+    struct vpmu_thread *threads;
+    ThreadId live_owner; /* the thread the live block belongs to */
+    UInt next_serial;    /* the serial of the next thread made */
+    struct vpmu_exited *exited_threads;
+    /* The regions (vpmu_requests.c makes them, vpmu_threads.c accounts). */
+    struct vpmu_region_rec *region_recs;
+    HChar *region_names[REGION_NAMES_MAX];
+    UInt n_region_names;
+    Bool exit_seen;
+    Long exit_code;
+    /* The process's ids, asked once (and again in a forked child): a system
+     * call costs microseconds on a virtual machine, an interrupt a few of
+     * them. */
+    Int pid, euid;
+    /* processes this one started (fork, vfork, clone without CLONE_THREAD):
+     * hpm count says how many it left out under --no-children (vpmu_main.c) */
+    ULong forks;
+};
+extern struct vpmu_state vpmu_state;
 /* Count these events too from now on, from a client request: translations
  * made without them are discarded (the events start at 0, as a new
  * selection's counts do). */

@@ -23,14 +23,13 @@
 #include "vpmu_sample.h"
 #include "vpmu_tool.h"
 
-struct vpmu_thread *vpmu_threads; /* indexed by ThreadId, VG_N_THREADS */
-ThreadId live_owner = VG_INVALID_THREADID;
-UInt next_serial = 1;
-struct vpmu_exited *exited_threads;
-Bool exit_seen;
-Long exit_code;
-Int ovf_pid, ovf_euid;
-ULong (*core_seen)[HPM_K_CORE_COUNT];
+/* per core: UPC values of its per-core kinds at the last accounting */
+static ULong (*core_seen)[HPM_K_CORE_COUNT];
+
+void vpmu_threads_init(void)
+{
+    core_seen = VG_(calloc)("hpm.seen", vpmu_node_cores(), sizeof *core_seen);
+}
 
 /* ------------------------------------------------------------------------
  * Threads and folding
@@ -41,22 +40,22 @@ ULong (*core_seen)[HPM_K_CORE_COUNT];
 void vpmu_fold(void)
 {
     Int e;
-    if (live_owner != VG_INVALID_THREADID) {
-        struct vpmu_thread *t = thread_get(live_owner);
+    if (vpmu_state.live_owner != VG_INVALID_THREADID) {
+        struct vpmu_thread *t = thread_get(vpmu_state.live_owner);
         ULong ev[VPMU_EV_COUNT];
         for (e = 0; e < VPMU_EV_COUNT; e++)
-            ev[e] = (vpmu_live[VPMU_LIVE_WORD(e)] >> VPMU_LIVE_SHIFT(e)) & 0xffffffffULL;
+            ev[e] = (vpmu_state.live[VPMU_LIVE_WORD(e)] >> VPMU_LIVE_SHIFT(e)) & 0xffffffffULL;
         ev[VPMU_EV_BR_COND_NOT_TAKEN] = ev[VPMU_EV_BR_COND] - ev[VPMU_EV_BR_COND_TAKEN];
-        if (vpmu_prof_on)
+        if (vpmu_state.on.profile)
             vpmu_prof_fold(); /* before the live block empties */
         vpmu_node_add_core_events(t->core, ev);
-        if (vpmu_running)
+        if (vpmu_state.running)
             for (e = 0; e < VPMU_EV_COUNT; e++)
                 t->c[e] += ev[e];
     }
-    VG_(memset)(vpmu_live, 0, sizeof vpmu_live);
-    if (vpmu_sample_insn_on && live_owner != VG_INVALID_THREADID)
-        vpmu_sample_fold(live_owner);
+    VG_(memset)(vpmu_state.live, 0, sizeof vpmu_state.live);
+    if (vpmu_state.on.sample_insn && vpmu_state.live_owner != VG_INVALID_THREADID)
+        vpmu_sample_fold(vpmu_state.live_owner);
 }
 
 /* Bring the UPC up to date and credit what the running thread's core
@@ -66,9 +65,9 @@ void vpmu_account(void)
     struct vpmu_thread *t;
     vpmu_fold();
     vpmu_node_flush();
-    if (live_owner == VG_INVALID_THREADID)
+    if (vpmu_state.live_owner == VG_INVALID_THREADID)
         return;
-    t = thread_get(live_owner);
+    t = thread_get(vpmu_state.live_owner);
     vpmu_node_core_credit(t->core, core_seen[t->core], t->u);
 }
 
@@ -108,9 +107,9 @@ Int vpmu_models_start(void)
 
 void vpmu_ev_counted_widen(UInt events)
 {
-    if ((events & ~vpmu_ev_counted) == 0)
+    if ((events & ~vpmu_state.ev_counted) == 0)
         return;
-    vpmu_ev_counted |= events;
+    vpmu_state.ev_counted |= events;
     /* the live block's lanes of the new events hold nothing yet: translations
      * made from now on add to them */
     vpmu_retranslate_all("hpm events");
@@ -126,32 +125,35 @@ Int vpmu_reprogram(const UInt *specs, UInt n)
     /* new programming: every per-thread and region count restarts */
     VG_(memset)(core_seen, 0, vpmu_node_cores() * sizeof *core_seen);
     for (i = 1; i < VG_N_THREADS; i++) {
-        if (!vpmu_threads[i].used)
+        if (!vpmu_state.threads[i].used)
             continue;
-        VG_(memset)(vpmu_threads[i].u, 0, sizeof vpmu_threads[i].u);
-        for (d = 0; d < vpmu_threads[i].depth; d++)
-            VG_(memset)(vpmu_threads[i].stack[d].snap, 0, sizeof vpmu_threads[i].stack[d].snap);
+        VG_(memset)(vpmu_state.threads[i].u, 0, sizeof vpmu_state.threads[i].u);
+        for (d = 0; d < vpmu_state.threads[i].depth; d++)
+            VG_(memset)(vpmu_state.threads[i].stack[d].snap, 0,
+                        sizeof vpmu_state.threads[i].stack[d].snap);
     }
     return 0;
 }
 
 /* The UPC's run bit is what the program and the gates asked for
- * (counting_wanted), except while the running thread is frozen in an
+ * (vpmu_state.counting_wanted), except while the running thread is frozen in an
  * overflow handler. Valgrind runs one thread at a time and the tool
  * accounts at every switch, so stopping the unit while a frozen thread runs
  * freezes exactly that thread's counts, node-wide ones included. */
-Bool counting_wanted = True;
 
 static Bool owner_frozen(void)
 {
-    return live_owner != VG_INVALID_THREADID && vpmu_threads[live_owner].used &&
-           (vpmu_threads[live_owner].frozen > 0 || vpmu_threads[live_owner].upcall_frozen);
+    const struct vpmu_thread *t;
+    if (vpmu_state.live_owner == VG_INVALID_THREADID)
+        return False;
+    t = &vpmu_state.threads[vpmu_state.live_owner];
+    return t->used && (t->frozen > 0 || t->upcall_frozen);
 }
 
 static void run_bit(Bool on)
 {
     vpmu_account(); /* what ran while stopped reaches a stopped UPC: not counted */
-    vpmu_running = on;
+    vpmu_state.running = on;
     if (on) {
         vpmu_node_start();
         vpmu_prof_start();
@@ -164,20 +166,20 @@ static void run_bit(Bool on)
 /* After the running thread or its frozen state changed. */
 void vpmu_run_state_apply(void)
 {
-    Bool on = counting_wanted && !owner_frozen();
-    if (on != vpmu_running)
+    Bool on = vpmu_state.counting_wanted && !owner_frozen();
+    if (on != vpmu_state.running)
         run_bit(on);
 }
 
 void vpmu_counting_start(void)
 {
-    counting_wanted = True;
+    vpmu_state.counting_wanted = True;
     run_bit(!owner_frozen());
 }
 
 void vpmu_counting_stop(void)
 {
-    counting_wanted = False;
+    vpmu_state.counting_wanted = False;
     run_bit(False);
 }
 
@@ -192,21 +194,21 @@ void vpmu_threads_fork_child(ThreadId tid)
     struct vpmu_thread *t;
     vpmu_account();
     for (i = 1; i < VG_N_THREADS; i++) {
-        if ((ThreadId)i == tid || !vpmu_threads[i].used)
+        if ((ThreadId)i == tid || !vpmu_state.threads[i].used)
             continue;
-        if (vpmu_threads[i].ovf_upc_mem)
-            VG_(free)(vpmu_threads[i].ovf_upc_mem);
-        vpmu_threads[i].ovf_upc = NULL;
-        vpmu_threads[i].ovf_upc_mem = NULL;
-        vpmu_threads[i].used = False;
+        if (vpmu_state.threads[i].ovf_upc_mem)
+            VG_(free)(vpmu_state.threads[i].ovf_upc_mem);
+        vpmu_state.threads[i].ovf_upc = NULL;
+        vpmu_state.threads[i].ovf_upc_mem = NULL;
+        vpmu_state.threads[i].used = False;
     }
     if (tid == 0 || tid >= VG_N_THREADS)
         return;
     t = thread_get(tid);
-    next_serial = 1;
-    t->serial = next_serial++;
+    vpmu_state.next_serial = 1;
+    t->serial = vpmu_state.next_serial++;
     core = vpmu_node_core_of(t->serial);
-    live_owner = tid;
+    vpmu_state.live_owner = tid;
     if (core != t->core) {
         t->core = core;
         vpmu_node_set_core(core);
@@ -222,19 +224,20 @@ void vpmu_reset_all(void)
     vpmu_prof_reset();
     VG_(memset)(core_seen, 0, vpmu_node_cores() * sizeof *core_seen);
     for (i = 1; i < VG_N_THREADS; i++) {
-        if (!vpmu_threads[i].used)
+        if (!vpmu_state.threads[i].used)
             continue;
-        VG_(memset)(vpmu_threads[i].c, 0, sizeof vpmu_threads[i].c);
-        VG_(memset)(vpmu_threads[i].u, 0, sizeof vpmu_threads[i].u);
-        for (d = 0; d < vpmu_threads[i].depth; d++)
-            VG_(memset)(vpmu_threads[i].stack[d].snap, 0, sizeof vpmu_threads[i].stack[d].snap);
+        VG_(memset)(vpmu_state.threads[i].c, 0, sizeof vpmu_state.threads[i].c);
+        VG_(memset)(vpmu_state.threads[i].u, 0, sizeof vpmu_state.threads[i].u);
+        for (d = 0; d < vpmu_state.threads[i].depth; d++)
+            VG_(memset)(vpmu_state.threads[i].stack[d].snap, 0,
+                        sizeof vpmu_state.threads[i].stack[d].snap);
     }
-    while (exited_threads) {
-        struct vpmu_exited *x = exited_threads;
-        exited_threads = x->next;
+    while (vpmu_state.exited_threads) {
+        struct vpmu_exited *x = vpmu_state.exited_threads;
+        vpmu_state.exited_threads = x->next;
         VG_(free)(x);
     }
-    for (r = region_recs; r; r = r->next) {
+    for (r = vpmu_state.region_recs; r; r = r->next) {
         r->entries = 0;
         VG_(memset)(r->u, 0, sizeof r->u);
     }

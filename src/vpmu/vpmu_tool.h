@@ -1,17 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * vpmu_tool.h - what the tool's own files share (internal; the parts with
- * an interface of their own have their headers): the per-thread counts and
- * regions, the process's state, and the functions of threads and folding
+ * an interface of their own have their headers): the records of the
+ * threads and regions (vpmu_state.h holds their tables with the rest of
+ * the run's state), and the functions of threads and folding
  * (vpmu_threads.c), overflow delivery (vpmu_overflow.c), guest memory
  * (vpmu_client.c), client requests (vpmu_requests.c), the options
  * (vpmu_clo.c) and the output file (vpmu_dump.c) that vpmu_main.c, the
  * tool's interface to Valgrind, wires to the core's callbacks.
  *
- * The files call each other in no loop (tests/vpmu: vpmu.no_cycles), from
- * the leaves up: vpmu_out.c, vpmu_client.c; the node; data objects, the
- * profile and the sampler; threads; overflow, gates, multiplexing; requests and the output
- * writer; the options; vpmu_main.c.
+ * The files depend on each other in no loop, through calls or data
+ * (tests/vpmu: vpmu.no_cycles), from the leaves up: vpmu_state.c (the
+ * state they share, vpmu_state.h), vpmu_out.c, vpmu_client.c; the node;
+ * data objects, the profile and the sampler; threads; overflow, gates,
+ * multiplexing; requests and the output writer; the options; vpmu_main.c.
  */
 #ifndef HPM_VPMU_TOOL_H
 #define HPM_VPMU_TOOL_H
@@ -39,20 +41,13 @@ extern Int VG_(kill)(Int pid, Int signo);
  * (pub_core_threadstate.h) */
 extern Bool VG_(is_valid_tid)(ThreadId tid);
 
-/* ------------------------------------------------ state (vpmu_clo.c) */
-extern const HChar *clo_out;    /* --hpm-out */
-extern const HChar *clo_mpi_out; /* --hpm-mpi-out */
-extern Bool clo_start;          /* --hpm-start (a gate turns it off) */
-extern Bool clo_level_given;    /* --hpm-level was given */
-extern Bool clo_live;           /* --hpm-live */
-extern Long clo_live_ms;        /* --hpm-live-ms */
+/* ------------------------------------------------ options (vpmu_clo.c) */
 Bool vpmu_clo_option(const HChar *arg);
 void vpmu_clo_usage(void);
 void vpmu_clo_debug_usage(void);
 
 /* ------------------------------------------------ threads (vpmu_threads.c) */
 #define REGION_DEPTH 16
-#define REGION_NAMES_MAX 256
 
 struct region_frame {
     UInt region;
@@ -125,25 +120,8 @@ struct vpmu_region_rec {
     ULong u[HPM_K_CORE_COUNT];
 };
 
-extern struct vpmu_thread *vpmu_threads; /* indexed by ThreadId, VG_N_THREADS */
-extern ThreadId live_owner;
-extern UInt next_serial;
-extern struct vpmu_exited *exited_threads;
-extern struct vpmu_region_rec *region_recs;
-extern HChar *region_names[REGION_NAMES_MAX];
-extern UInt n_region_names;
-extern Bool exit_seen;
-extern Long exit_code;
-/* The process's ids, asked once (and again in a forked child): a system
- * call costs microseconds on a virtual machine, an interrupt a few of them. */
-extern Int ovf_pid, ovf_euid;
-/* per core: UPC values of its per-core kinds at the last accounting */
-extern ULong (*core_seen)[HPM_K_CORE_COUNT];
-/* what the program and the gates asked for (the run bit: vpmu_threads.c) */
-extern Bool counting_wanted;
-/* processes this one started (fork, vfork, clone without CLONE_THREAD):
- * hpm count says how many it left out under --no-children (vpmu_main.c) */
-extern ULong vpmu_forks;
+/* After the node is made: the threads' accounting of its cores. */
+void vpmu_threads_init(void);
 /* writes to a UPC the program made (vpmu_requests.c) */
 extern ULong upc_writes;
 
@@ -153,13 +131,13 @@ static inline struct vpmu_thread *thread_get(ThreadId tid)
 {
     struct vpmu_thread *t;
     tl_assert(tid > 0 && tid < VG_N_THREADS);
-    t = &vpmu_threads[tid];
+    t = &vpmu_state.threads[tid];
     if (!t->used) {
         struct region_frame *stack = t->stack; /* kept for the slot's next thread */
         VG_(memset)(t, 0, sizeof *t);
         t->stack = stack;
         t->used = True;
-        t->serial = next_serial++;
+        t->serial = vpmu_state.next_serial++;
         t->core = vpmu_node_core_of(t->serial);
     }
     return t;

@@ -86,7 +86,6 @@ extern void VG_(acquire_BigLock)(ThreadId tid, const HChar *who);
  * that gives it the turn wakes it) */
 #define TURN_WAIT_NS 100000000L
 
-Bool vpmu_turns_on;
 Long vpmu_turn_left = -1;
 ThreadId vpmu_turn_holder = VG_INVALID_THREADID;
 ULong vpmu_turn_end;
@@ -145,7 +144,7 @@ Bool vpmu_turns_option(const HChar *arg)
     Long turn = 0;
     if VG_BINT_CLO (arg, "--hpm-interleave", turn, 0, 1000000000) {
         quantum = (ULong)turn;
-        vpmu_turns_on = turn > 0;
+        vpmu_state.on.turns = turn > 0;
         return True;
     }
     if VG_BINT_CLO (arg, "--hpm-interleave-from", turn, 0, 1000000000) {
@@ -345,7 +344,7 @@ UWord vpmu_turns_check(UWord n)
 
 Bool vpmu_turns_start(ThreadId tid)
 {
-    if (!vpmu_turns_on)
+    if (!vpmu_state.on.turns)
         return True;
     tables();
     note_tid(tid);
@@ -364,7 +363,7 @@ Bool vpmu_turns_start(ThreadId tid)
 
 void vpmu_turns_stop(ThreadId tid)
 {
-    if (!vpmu_turns_on)
+    if (!vpmu_state.on.turns)
         return;
     if (tid == holder)
         holder_left = vpmu_turn_left;
@@ -425,7 +424,7 @@ static Bool long_call(UInt sysno, const UWord *args, UInt nargs)
 
 void vpmu_turns_syscall(ThreadId tid, UInt sysno, const UWord *args, UInt nargs)
 {
-    if (!vpmu_turns_on)
+    if (!vpmu_state.on.turns)
         return;
     tables();
     note_tid(tid);
@@ -480,7 +479,7 @@ void vpmu_turns_syscall_done(ThreadId tid)
     ThreadId t;
     Bool any = False;
     ULong least = 0;
-    if (!vpmu_turns_on)
+    if (!vpmu_state.on.turns)
         return;
     tables();
     note_tid(tid);
@@ -511,7 +510,7 @@ void vpmu_turns_syscall_done(ThreadId tid)
 
 void vpmu_turns_thread_new(ThreadId parent, ThreadId child)
 {
-    if (!vpmu_turns_on || child == 0 || child >= VG_N_THREADS)
+    if (!vpmu_state.on.turns || child == 0 || child >= VG_N_THREADS)
         return;
     tables();
     note_tid(child);
@@ -535,7 +534,7 @@ void vpmu_turns_thread_new(ThreadId parent, ThreadId child)
 
 void vpmu_turns_thread_end(ThreadId tid)
 {
-    if (!vpmu_turns_on || tid == 0 || tid >= VG_N_THREADS)
+    if (!vpmu_state.on.turns || tid == 0 || tid >= VG_N_THREADS)
         return;
     tables();
     tt[tid].able = False;
@@ -556,7 +555,7 @@ void vpmu_turns_thread_end(ThreadId tid)
 void vpmu_turns_fork_child(ThreadId tid)
 {
     ThreadId t;
-    if (!vpmu_turns_on)
+    if (!vpmu_state.on.turns)
         return;
     vpmu_cohtime_fork_child(); /* the logs are the parent's threads' */
     tables();
@@ -600,7 +599,7 @@ ULong vpmu_turns_frontier(Bool *final)
 
 ULong vpmu_turns_quantum(void)
 {
-    return vpmu_turns_on ? quantum : 0;
+    return vpmu_state.on.turns ? quantum : 0;
 }
 
 ULong vpmu_turns_switches(void)

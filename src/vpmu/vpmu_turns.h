@@ -16,7 +16,6 @@
 
 #include "pub_tool_basics.h"
 
-extern Bool vpmu_turns_on;   /* --hpm-interleave=N, N > 0 */
 extern Long vpmu_turn_left;  /* the running thread's instructions left in its
                               * turn: each superblock takes its own from it at
                               * entry and calls vpmu_turns_check below 0 */

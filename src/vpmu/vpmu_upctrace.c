@@ -24,9 +24,9 @@
 #include "catalog.h"
 #include "hpm/upc.h"
 #include "vpmu_node.h"
+#include "vpmu_state.h"
 #include "vpmu_upctrace.h"
 
-Bool vpmu_upctrace_on;
 static const HChar *clo_trace;
 static Int trace_fd = -1;
 static Int trace_pid;
@@ -38,7 +38,7 @@ static UInt used;
 Bool vpmu_upctrace_option(const HChar *arg)
 {
     if VG_STR_CLO (arg, "--hpm-upc-trace", clo_trace) {
-        vpmu_upctrace_on = clo_trace[0] != 0;
+        vpmu_state.on.upctrace = clo_trace[0] != 0;
         vpmu_node_sink_batch(vpmu_upctrace_batch); /* the node's batches */
         return True;
     }
@@ -97,7 +97,7 @@ static Bool ensure_open(void)
             VG_(umsg)("hpm: cannot open UPC trace file '%s'\n", name);
             VG_(free)(name);
             trace_fd = -1;
-            vpmu_upctrace_on = False;
+            vpmu_state.on.upctrace = False;
             return False;
         }
         VG_(free)(name);
@@ -126,7 +126,7 @@ void vpmu_upctrace_batch(const struct hpm_upc *u, ULong cycles, UInt n, const US
     HChar line[64];
     UInt j;
     Int k;
-    if (!vpmu_upctrace_on || cycles == 0 || !ensure_open())
+    if (!vpmu_state.on.upctrace || cycles == 0 || !ensure_open())
         return;
     k = VG_(snprintf)(line, sizeof line, "b %llu %d", cycles, u ? hpm_upc_running(u) : 1);
     put(line, (UInt)k);

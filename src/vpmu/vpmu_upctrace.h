@@ -19,7 +19,6 @@
 
 struct hpm_upc;
 
-extern Bool vpmu_upctrace_on;
 
 Bool vpmu_upctrace_option(const HChar *arg);
 void vpmu_upctrace_usage(void);

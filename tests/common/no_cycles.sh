@@ -1,44 +1,88 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# no_cycles.sh FOLDER OBJECT... - fail if the files of one folder call each
-# other in a loop.
+# no_cycles.sh [--calls-only] FOLDER OBJECT... [--folder FOLDER OBJECT...]...
+# - fail if files depend on each other in a loop.
 #
 # The graph is read from the object files, not the sources, so it is what
-# the compiler made: file A calls file B when one of A's undefined symbols
-# (nm: U) is a function B defines (T, W). Calls to static functions stay
-# inside a file and are not edges. A cycle (A -> ... -> A through files of
-# the folder) fails the test, naming every call of the files in a cycle, so
-# the shared helpers can be moved into a leaf file (one that calls nothing
-# else of its folder).
+# the compiler made: file A depends on file B when one of A's undefined
+# symbols (nm: U) is a function (T, W) or a piece of data (D, B, C, R, V)
+# that B defines. Data counts as a call does: a file that reads or writes
+# another's global depends on it as surely as one that calls it, and a loop
+# through globals is a loop. --calls-only counts functions alone. Static
+# functions and data stay inside a file and are not edges. A cycle
+# (A -> ... -> A) fails the test, naming every symbol of the edges in a
+# cycle, so that what the files share can be moved into a leaf file (one
+# that depends on nothing else of the graph).
 #
-# FOLDER is only a label for the messages. NM may name another nm.
+# Each --folder starts another folder's objects: the graph is then every
+# folder's files together (named FOLDER/file), and a loop that runs through
+# several folders fails as one within a folder does. FOLDER is otherwise
+# only a label for the messages. NM may name another nm.
 set -eu
-if [ $# -lt 2 ]; then
-    echo "usage: $0 FOLDER OBJECT..." >&2
+usage() {
+    echo "usage: $0 [--calls-only] FOLDER OBJECT... [--folder FOLDER OBJECT...]..." >&2
     exit 2
+}
+kinds="TWDBCRV"
+if [ "${1:-}" = "--calls-only" ]; then
+    kinds="TW"
+    shift
 fi
-folder=$1
-shift
+[ $# -ge 2 ] || usage
 nm=${NM:-nm}
 
-# An object that is not there (a list passed as one argument, a stale path)
-# would make an empty graph that passes: refuse it.
-for o in "$@"; do
-    if [ ! -f "$o" ]; then
-        echo "$folder: no object file $o" >&2
+# Pass 1: check the arguments (an object that is not there, a list passed
+# as one argument, a stale path, would make an empty graph that passes) and
+# count the folders, which decides how files are named.
+folders=0
+label=
+expect_folder=1
+for a in "$@"; do
+    if [ "$expect_folder" = 1 ]; then
+        label=$a
+        folders=$((folders + 1))
+        expect_folder=0
+        seen=0
+    elif [ "$a" = "--folder" ]; then
+        [ "$seen" -gt 0 ] || usage
+        expect_folder=1
+    elif [ ! -f "$a" ]; then
+        echo "$label: no object file $a" >&2
         exit 2
+    else
+        seen=$((seen + 1))
     fi
 done
+if [ "$expect_folder" = 1 ] || [ "$seen" = 0 ]; then
+    usage
+fi
+if [ "$folders" -gt 1 ]; then
+    title=$(printf '%s\n' "$@" | awk 'NR == 1 || prev == "--folder" { l = l (l ? "+" : "") $0 } { prev = $0 } END { print l }')
+else
+    title=$1
+fi
 
-# One line per symbol: "D file symbol" (defined function) or "U file symbol".
-for o in "$@"; do
-    f=$(basename "$o")
+# Pass 2: one line per symbol: "D file symbol" (defined) or "U file symbol".
+prefix=
+expect_folder=1
+for a in "$@"; do
+    if [ "$expect_folder" = 1 ]; then
+        [ "$folders" -gt 1 ] && prefix="$a/"
+        expect_folder=0
+        continue
+    fi
+    if [ "$a" = "--folder" ]; then
+        expect_folder=1
+        continue
+    fi
+    f=$(basename "$a")
     f=${f%.o}
     f=${f%.obj}
-    "$nm" "$o" | awk -v f="$f" '
-        NF >= 3 && ($2 == "T" || $2 == "W") { print "D", f, $3 }
-        NF == 2 && $1 == "U"                { print "U", f, $2 }'
-done | awk -v folder="$folder" '
+    f=${f%.c}
+    "$nm" "$a" | awk -v f="$prefix$f" -v kinds="$kinds" '
+        NF >= 3 && length($2) == 1 && index(kinds, $2) > 0 { print "D", f, $3 }
+        NF == 2 && $1 == "U"                                { print "U", f, $2 }'
+done | awk -v folder="$title" '
     $1 == "D" { def[$3] = $2; files[$2] = 1; next }
     $1 == "U" { use[++nu] = $2 " " $3; files[$2] = 1 }
     END {
@@ -55,7 +99,7 @@ done | awk -v folder="$folder" '
                 edge[e] = edge[e] " " p[2]
             reach[p[1], def[p[2]]] = 1
         }
-        # transitive closure (a folder has a dozen files)
+        # transitive closure (a few dozen files)
         for (k = 1; k <= n; k++)
             for (i = 1; i <= n; i++)
                 if ((name[i], name[k]) in reach)
@@ -66,15 +110,15 @@ done | awk -v folder="$folder" '
         for (e in edge) {
             split(e, p, SUBSEP)
             if ((p[2], p[1]) in reach) {
-                printf "%s: %s calls %s (%s), which calls back into %s\n", folder, p[1], p[2],
+                printf "%s: %s uses %s (%s), which depends back on %s\n", folder, p[1], p[2],
                        edge[e], p[1] | "sort"
                 bad = 1
             }
         }
         close("sort")
         if (bad) {
-            printf "%s: the files above call each other in a loop: move what they share into a leaf file\n", folder
+            printf "%s: the files above depend on each other in a loop: move what they share into a leaf file\n", folder
             exit 1
         }
-        printf "%s: %d files, no call cycle\n", folder, n
+        printf "%s: %d files, no dependency cycle\n", folder, n
     }'
