@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "baseline.h"
+#include "baseline/baseline.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diff.h"
+#include "diff/diff.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "catalog.h"
-#include "count_report.h"
-#include "mpi_combined.h"
-#include "mpi_job.h"
+#include "report/count_report.h"
+#include "report/mpi_combined.h"
+#include "report/mpi_job.h"
 
 static FILE *sink;
 

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "count_report.h"
-#include "mpi_job.h"
+#include "report/count_report.h"
+#include "report/mpi_job.h"
 
 static FILE *sink;
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "upc_trace.h"
+#include "upc/upc_trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "count_report.h"
-#include "vpmu_output.h"
+#include "report/count_report.h"
+#include "report/vpmu_output.h"
 
 static FILE *sink;
 

@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "count_report.h"
-#include "count_report_read.h"
+#include "report/count_report.h"
+#include "report/count_report_read.h"
 #include "hpm_check.h"
-#include "mpi_job.h"
+#include "report/mpi_job.h"
 
 static char *written(const struct count_report *r, size_t *len)
 {

@@ -14,10 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "count_report.h"
-#include "metrics.h"
+#include "report/count_report.h"
+#include "report/metrics.h"
 #include "hpm_check.h"
-#include "vpmu_output.h"
+#include "report/vpmu_output.h"
 
 static const char header[] = "hpm-vpmu 2\n"
                              "command ./a.out x\n"

@@ -18,7 +18,7 @@
 
 #include "hpm_check.h"
 #include "machine.h"
-#include "validate_expect.h"
+#include "validate/validate_expect.h"
 
 static const struct vx_row *find(const struct vx_row *rows, int n, const char *id)
 {

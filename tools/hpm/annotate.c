@@ -26,9 +26,9 @@
 #include "commands.h"
 #include "formula.h"
 #include "live.h"
-#include "metrics.h"
-#include "options.h"
-#include "runner.h"
+#include "report/metrics.h"
+#include "util/options.h"
+#include "util/runner.h"
 #include "loops.h"
 #include "profile.h"
 

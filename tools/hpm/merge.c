@@ -16,11 +16,11 @@
 #include <string.h>
 
 #include "commands.h"
-#include "count_report.h"
-#include "mpi_combined.h"
-#include "mpi_job.h"
-#include "options.h"
-#include "runner.h"
+#include "report/count_report.h"
+#include "report/mpi_combined.h"
+#include "report/mpi_job.h"
+#include "util/options.h"
+#include "util/runner.h"
 
 #define MERGE_MAX_ROWS (HPM_K_COUNT * HPM_CAT_MAX_CORES)
 

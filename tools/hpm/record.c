@@ -18,13 +18,13 @@
 
 #include "catalog.h"
 #include "commands.h"
-#include "count_hook.h"
+#include "run/count_hook.h"
 #include "fileio.h"
-#include "machine_arg.h"
-#include "options.h"
-#include "suggest.h"
+#include "util/machine_arg.h"
+#include "util/options.h"
+#include "util/suggest.h"
 #include "perfdata.h"
-#include "runner.h"
+#include "util/runner.h"
 #include "vpmu_format.h"
 #include "vpmufile.h"
 

@@ -32,12 +32,12 @@
 
 #include "catalog.h"
 #include "commands.h"
-#include "count_hook.h"
+#include "run/count_hook.h"
 #include "hpm/upc.h"
-#include "options.h"
-#include "plot.h"
-#include "runner.h"
-#include "upc_trace.h"
+#include "util/options.h"
+#include "plot/plot.h"
+#include "util/runner.h"
+#include "upc/upc_trace.h"
 
 #define CMD "hpm upc-explore"
 #define MAX_LIST 32

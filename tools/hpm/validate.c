@@ -32,12 +32,12 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "count_plan.h"
-#include "install_dirs.h"
-#include "machine_arg.h"
-#include "options.h"
-#include "runner.h"
-#include "validate_expect.h"
+#include "run/count_plan.h"
+#include "util/install_dirs.h"
+#include "util/machine_arg.h"
+#include "util/options.h"
+#include "util/runner.h"
+#include "validate/validate_expect.h"
 
 #define CMD "hpm validate"
 #define DEFAULT_MACHINE "bgl"

@@ -1,0 +1,684 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * diff_write.c - hpm diff's front end and its writers: one walk over the
+ * model (diff.h), a writer per format: text, JSON (built with jansson) and
+ * Markdown (CommonMark with GitHub's tables, fit for a pull-request
+ * comment).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "diff/diff.h"
+#include "report/metrics.h"
+#include "util/options.h"
+
+/* ------------------------------------------------------------ the walk */
+
+int diff_write(FILE *f, const struct diff *d, const struct diff_view *v,
+               const struct diff_writer *w, void *ctx)
+{
+    const struct diff_table *t = &d->tables[DIFF_TOTALS];
+    unsigned i, table;
+    size_t r;
+    w->begin(f, d, v, ctx);
+    for (i = 0; i < d->n_kinds; i++)
+        for (r = 0; r < t->n; r++)
+            if (strcmp(t->rows[r].key, d->kinds[i]) == 0 && !(v->no_measured && d->measured[i]))
+                w->total(f, d, i, t->rows[r].v[0][i], t->rows[r].v[1][i], t->rows[r].present[0],
+                         t->rows[r].present[1], ctx);
+    for (i = 0; i < hpm_n_metrics; i++) {
+        double m[2];
+        if (diff_metric(d, i, m) == 0)
+            w->metric(f, hpm_metrics[i].label,
+                      hpm_metrics[i].shown ? hpm_metrics[i].shown : hpm_metrics[i].formula, m[0],
+                      m[1], ctx);
+    }
+    for (table = DIFF_REGIONS; table < DIFF_N_TABLES; table++) {
+        const struct diff_row **rows;
+        size_t n, shown;
+        unsigned kind = v->sort;
+        if (d->tables[table].n == 0)
+            continue;
+        if (table == DIFF_DATA && !diff_table_has(d, table, kind)) {
+            /* the data objects' file has its own events: their misses */
+            int m = diff_kind(d, "L1D_MISSES");
+            if (m >= 0)
+                kind = (unsigned)m;
+        }
+        n = diff_changes(d, table, kind, &rows);
+        shown = n < (size_t)v->top ? n : (size_t)v->top;
+        w->table_begin(f, d, table, kind, ctx);
+        for (r = 0; r < shown; r++)
+            w->row(f, d, table, kind, rows[r], ctx);
+        w->table_end(f, d, table, n, shown, ctx);
+        free(rows);
+    }
+    return w->end(f, d, ctx);
+}
+
+static const char *state_of(const struct diff_row *r)
+{
+    return !r->present[0] ? "new" : !r->present[1] ? "gone" : "";
+}
+
+static void fmt_pct(char *buf, size_t len, uint64_t a, uint64_t b)
+{
+    diff_percent_text(buf, len, a, b);
+}
+
+static void fmt_delta(char *buf, size_t len, uint64_t a, uint64_t b)
+{
+    if (b >= a)
+        snprintf(buf, len, "+%" PRIu64, b - a);
+    else
+        snprintf(buf, len, "-%" PRIu64, a - b);
+}
+
+/* ------------------------------------------------------------ text */
+
+struct text_ctx {
+    size_t unchanged;
+    int metrics_said;
+};
+
+static void text_begin(FILE *f, const struct diff *d, const struct diff_view *v, void *ctx)
+{
+    char why[1024];
+    (void)ctx;
+    fprintf(f, "hpm diff: %s -> %s (%s; sorted by %s)\n\n", d->old_name, d->new_name,
+            d->samples    ? "recordings: sampled events, each stack within a period"
+            : d->profiles ? "profiles"
+                          : "count reports",
+            d->kinds[v->sort]);
+    if (diff_same_machine(d, why, sizeof why) == 0)
+        fprintf(f, "warning: not comparable: %s\n\n", why);
+    fprintf(f, " %-28s %16s %16s %16s %10s\n", "event", "old", "new", "delta", "change");
+}
+
+static void text_total(FILE *f, const struct diff *d, unsigned k, uint64_t a, uint64_t b,
+                       int in_a, int in_b, void *ctx)
+{
+    struct text_ctx *c = ctx;
+    char delta[32], pct[32], old[24], new_[24];
+    if (a == b && in_a && in_b) {
+        c->unchanged++;
+        return;
+    }
+    fmt_delta(delta, sizeof delta, a, b);
+    fmt_pct(pct, sizeof pct, a, b);
+    snprintf(old, sizeof old, "%" PRIu64, a);
+    snprintf(new_, sizeof new_, "%" PRIu64, b);
+    fprintf(f, " %-28s %16s %16s %16s %10s%s\n", d->kinds[k], in_a ? old : "-", in_b ? new_ : "-",
+            delta, !in_b ? "gone" : !in_a ? "new" : pct,
+            d->measured[k] ? "  (measured on the host)" : "");
+}
+
+static void text_metric(FILE *f, const char *label, const char *formula, double a, double b,
+                        void *ctx)
+{
+    struct text_ctx *c = ctx;
+    if (!c->metrics_said++)
+        fprintf(f, "\n derived metrics\n");
+    if (a == b)
+        fprintf(f, " %-28s %16.6g %16s %16s %10s  %s\n", label, a, "=", "", "", formula);
+    else
+        fprintf(f, " %-28s %16.6g %16.6g %16s %+9.2f%%  %s\n", label, a, b, "",
+                a ? 100.0 * (b - a) / fabs(a) : 0.0, formula);
+}
+
+static void text_table_begin(FILE *f, const struct diff *d, unsigned table, unsigned kind,
+                             void *ctx)
+{
+    (void)ctx;
+    fprintf(f, "\n -- %s: largest changes of %s\n", d->tables[table].title, d->kinds[kind]);
+    fprintf(f, " %16s %16s %16s %10s  %s\n", "old", "new", "delta", "change", "where");
+}
+
+static void text_row(FILE *f, const struct diff *d, unsigned table, unsigned kind,
+                     const struct diff_row *r, void *ctx)
+{
+    char delta[32], pct[32];
+    const char *st = state_of(r);
+    (void)d;
+    (void)table;
+    (void)ctx;
+    fmt_delta(delta, sizeof delta, r->v[0][kind], r->v[1][kind]);
+    fmt_pct(pct, sizeof pct, r->v[0][kind], r->v[1][kind]);
+    fprintf(f, " %16" PRIu64 " %16" PRIu64 " %16s %10s  %s%s%s%s\n", r->v[0][kind], r->v[1][kind],
+            delta, *st == 'g' ? "gone" : pct, r->key, *st ? " (" : "", st, *st ? ")" : "");
+}
+
+static void text_table_end(FILE *f, const struct diff *d, unsigned table, size_t changed,
+                           size_t shown, void *ctx)
+{
+    (void)ctx;
+    if (changed == 0)
+        fprintf(f, " (no %s changed)\n", d->tables[table].title);
+    else if (changed > shown)
+        fprintf(f, " (%zu more changed)\n", changed - shown);
+}
+
+static int text_end(FILE *f, const struct diff *d, void *ctx)
+{
+    struct text_ctx *c = ctx;
+    (void)d;
+    if (c->unchanged)
+        fprintf(f, "\n %zu event%s unchanged\n", c->unchanged, c->unchanged == 1 ? "" : "s");
+    return ferror(f) ? -1 : 0;
+}
+
+const struct diff_writer diff_text_writer = {text_begin,       text_total, text_metric,
+                                             text_table_begin, text_row,   text_table_end,
+                                             text_end,         sizeof(struct text_ctx)};
+
+/* ------------------------------------------------------------ JSON */
+
+struct json_ctx {
+    json_t *root, *events, *metrics, *tables, *table;
+};
+
+static json_t *num_pct(uint64_t a, uint64_t b)
+{
+    double p = diff_percent(a, b);
+    return isinf(p) ? json_null() : json_real(p);
+}
+
+static void json_begin(FILE *f, const struct diff *d, const struct diff_view *v, void *ctx)
+{
+    struct json_ctx *c = ctx;
+    char why[1024];
+    (void)f;
+    c->root = json_object();
+    json_object_set_new(c->root, "old", json_string(d->old_name));
+    json_object_set_new(c->root, "new", json_string(d->new_name));
+    json_object_set_new(c->root, "inputs",
+                        json_string(d->samples    ? "recordings"
+                                    : d->profiles ? "profiles"
+                                                  : "count reports"));
+    json_object_set_new(c->root, "sort", json_string(d->kinds[v->sort]));
+    json_object_set_new(c->root, "not_comparable",
+                        diff_same_machine(d, why, sizeof why) == 0 ? json_string(why)
+                                                                    : json_null());
+    json_object_set_new(c->root, "events", c->events = json_array());
+    json_object_set_new(c->root, "derived", c->metrics = json_array());
+    json_object_set_new(c->root, "changes", c->tables = json_object());
+}
+
+static void json_total(FILE *f, const struct diff *d, unsigned k, uint64_t a, uint64_t b,
+                       int in_a, int in_b, void *ctx)
+{
+    struct json_ctx *c = ctx;
+    json_t *e = json_object();
+    (void)f;
+    json_object_set_new(e, "name", json_string(d->kinds[k]));
+    json_object_set_new(e, "old", in_a ? json_integer((json_int_t)a) : json_null());
+    json_object_set_new(e, "new", in_b ? json_integer((json_int_t)b) : json_null());
+    json_object_set_new(e, "delta", json_integer((json_int_t)b - (json_int_t)a));
+    json_object_set_new(e, "percent", num_pct(a, b));
+    json_object_set_new(e, "source", json_string(d->measured[k] ? "measured" : "modeled"));
+    json_array_append_new(c->events, e);
+}
+
+static void json_metric(FILE *f, const char *label, const char *formula, double a, double b,
+                        void *ctx)
+{
+    struct json_ctx *c = ctx;
+    json_t *m = json_object();
+    (void)f;
+    json_object_set_new(m, "label", json_string(label));
+    json_object_set_new(m, "formula", json_string(formula));
+    json_object_set_new(m, "old", json_real(a));
+    json_object_set_new(m, "new", json_real(b));
+    json_array_append_new(c->metrics, m);
+}
+
+static const char *const table_keys[DIFF_N_TABLES] = {"totals", "regions", "functions",
+                                                      "lines", "call_paths", "data_objects"};
+
+static void json_table_begin(FILE *f, const struct diff *d, unsigned table, unsigned kind,
+                             void *ctx)
+{
+    struct json_ctx *c = ctx;
+    json_t *t = json_object();
+    (void)f;
+    json_object_set_new(t, "event", json_string(d->kinds[kind]));
+    json_object_set_new(t, "rows", c->table = json_array());
+    json_object_set_new(c->tables, table_keys[table], t);
+}
+
+static void json_row(FILE *f, const struct diff *d, unsigned table, unsigned kind,
+                     const struct diff_row *r, void *ctx)
+{
+    struct json_ctx *c = ctx;
+    json_t *o = json_object();
+    uint64_t a = r->v[0][kind], b = r->v[1][kind];
+    (void)f;
+    (void)d;
+    (void)table;
+    json_object_set_new(o, "name", json_string(r->key));
+    json_object_set_new(o, "state",
+                        json_string(!r->present[0] ? "new" : !r->present[1] ? "gone" : "changed"));
+    json_object_set_new(o, "old", json_integer((json_int_t)a));
+    json_object_set_new(o, "new", json_integer((json_int_t)b));
+    json_object_set_new(o, "delta", json_integer((json_int_t)b - (json_int_t)a));
+    json_object_set_new(o, "percent", num_pct(a, b));
+    json_array_append_new(c->table, o);
+}
+
+static void json_table_end(FILE *f, const struct diff *d, unsigned table, size_t changed,
+                           size_t shown, void *ctx)
+{
+    struct json_ctx *c = ctx;
+    json_t *t = json_object_get(c->tables, table_keys[table]);
+    (void)f;
+    (void)d;
+    (void)shown;
+    json_object_set_new(t, "changed", json_integer((json_int_t)changed));
+}
+
+static int json_end(FILE *f, const struct diff *d, void *ctx)
+{
+    struct json_ctx *c = ctx;
+    int rc;
+    (void)d;
+    rc = json_dumpf(c->root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) == 0 &&
+                 fputc('\n', f) != EOF
+             ? 0
+             : -1;
+    json_decref(c->root);
+    return rc;
+}
+
+const struct diff_writer diff_json_writer = {json_begin,       json_total, json_metric,
+                                             json_table_begin, json_row,   json_table_end,
+                                             json_end,         sizeof(struct json_ctx)};
+
+/* ------------------------------------------------------------ Markdown */
+
+/* Text in a table cell: the characters Markdown gives a meaning escaped
+ * (a function name like operator| or a path with _ stays literal). */
+static void md_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (strchr("\\`*_{}[]()<>#+-.!|~", *s))
+            fputc('\\', f);
+        if (*s == '\n' || *s == '\r')
+            fputc(' ', f);
+        else
+            fputc(*s, f);
+    }
+}
+
+/* A changed total, kept until the table is written: the largest
+ * changes come first, and host-measured events go in a table of their own. */
+struct md_total_row {
+    unsigned k;
+    uint64_t a, b;
+    int in_a, in_b;
+};
+
+struct md_ctx {
+    const struct diff *d;
+    size_t unchanged;
+    int metrics_said, totals_said;
+    long top;
+    struct md_total_row rows[DIFF_MAX_KINDS];
+    unsigned n_rows;
+};
+
+/* The gate's verdict first, in words, with each limit that failed or
+ * could not be judged as the gate said it. */
+static void md_verdict(FILE *f, const struct diff_gate_result *g)
+{
+    const struct diff_verdict *v = &g->verdict;
+    const char *line = g->lines;
+    unsigned judged = v->held + v->exceeded + v->not_comparable;
+    fprintf(f, "**Gate: %s**: %u of %u limit%s exceeded",
+            g->status == GATE_REGRESSION       ? "regression"
+            : g->status == GATE_NOT_COMPARABLE ? "not comparable"
+                                               : "passed",
+            v->exceeded, judged, judged == 1 ? "" : "s");
+    if (v->not_comparable)
+        fprintf(f, ", %u not comparable", v->not_comparable);
+    if (v->not_gated)
+        fprintf(f, ", %u not gated (unstable)", v->not_gated);
+    fputs(".\n\n", f);
+    while (line && *line) {
+        size_t n = strcspn(line, "\n"), skip = strncmp(line, "hpm: ", 5) == 0 ? 5 : 0;
+        char buf[2048];
+        snprintf(buf, sizeof buf, "%.*s", (int)(n - skip), line + skip);
+        if (n > skip) {
+            /* as a code span: the gate's words as it printed them */
+            fputs("- `", f);
+            for (const char *c = buf; *c; c++)
+                fputc(*c == '`' ? '\'' : *c, f);
+            fputs("`\n", f);
+        }
+        line += n + (line[n] == '\n');
+    }
+    if (g->lines && *g->lines)
+        fputc('\n', f);
+}
+
+static void md_begin(FILE *f, const struct diff *d, const struct diff_view *v, void *ctx)
+{
+    struct md_ctx *c = ctx;
+    char why[1024];
+    c->d = d;
+    c->top = v->top;
+    fputs("### hpm diff: ", f);
+    md_text(f, d->old_name);
+    fputs(" → ", f);
+    md_text(f, d->new_name);
+    fputs("\n\n", f);
+    if (v->gate)
+        md_verdict(f, v->gate);
+    fprintf(f, "%s; largest changes sorted by **%s**.\n\n",
+            d->samples    ? "Two recordings (sampled)"
+            : d->profiles ? "Two profiles"
+                          : "Two count reports",
+            d->kinds[v->sort]);
+    if (diff_same_machine(d, why, sizeof why) == 0) {
+        fputs("**Not comparable:** ", f);
+        md_text(f, why);
+        fputs("\n\n", f);
+    }
+}
+
+static void md_total(FILE *f, const struct diff *d, unsigned k, uint64_t a, uint64_t b, int in_a,
+                     int in_b, void *ctx)
+{
+    struct md_ctx *c = ctx;
+    (void)f;
+    (void)d;
+    if (a == b && in_a && in_b) {
+        c->unchanged++;
+        return;
+    }
+    if (c->n_rows < DIFF_MAX_KINDS)
+        c->rows[c->n_rows++] = (struct md_total_row){k, a, b, in_a, in_b};
+}
+
+/* How large a change reads: gone and new first, then by relative size. */
+static double md_size(const struct md_total_row *r)
+{
+    if (!r->in_a || !r->in_b)
+        return INFINITY;
+    return fabs(diff_percent(r->a, r->b));
+}
+
+static int md_cmp(const void *x, const void *y)
+{
+    double a = md_size(x), b = md_size(y);
+    return a < b ? 1 : a > b ? -1 : 0;
+}
+
+static void md_total_line(FILE *f, const struct diff *d, const struct md_total_row *r)
+{
+    char delta[32], pct[32];
+    fmt_delta(delta, sizeof delta, r->a, r->b);
+    fmt_pct(pct, sizeof pct, r->a, r->b);
+    fputs("| ", f);
+    md_text(f, d->kinds[r->k]);
+    fprintf(f, " | %s%" PRIu64 " | %s%" PRIu64 " | %s | %s |\n", r->in_a ? "" : "(none) ", r->a,
+            r->in_b ? "" : "(none) ", r->b, delta, !r->in_b ? "gone" : !r->in_a ? "new" : pct);
+}
+
+/* The events' table: the --top largest changes of the exact and modeled
+ * events, the rest counted; then the host-measured ones apart, marked as
+ * such (they change from run to run: not a change of the program). */
+static void md_totals(FILE *f, const struct diff *d, struct md_ctx *c)
+{
+    unsigned i, shown = 0, more = 0, measured = 0;
+    if (c->totals_said++)
+        return;
+    qsort(c->rows, c->n_rows, sizeof c->rows[0], md_cmp);
+    fputs("| event | old | new | delta | change |\n|---|---:|---:|---:|---:|\n", f);
+    for (i = 0; i < c->n_rows; i++) {
+        if (d->measured[c->rows[i].k])
+            measured++;
+        else if ((long)shown < c->top) {
+            md_total_line(f, d, &c->rows[i]);
+            shown++;
+        } else
+            more++;
+    }
+    if (!shown)
+        fputs("| (no event changed) | | | | |\n", f);
+    if (more)
+        fprintf(f, "\n%u more event%s changed, less (`hpm diff` lists them all).\n", more,
+                more == 1 ? "" : "s");
+    if (!measured)
+        return;
+    fputs("\nMeasured on the host, not exact (they vary from run to run; left out of the "
+          "ranking):\n\n| event | old | new | delta | change |\n|---|---:|---:|---:|---:|\n", f);
+    for (i = 0; i < c->n_rows; i++)
+        if (d->measured[c->rows[i].k])
+            md_total_line(f, d, &c->rows[i]);
+}
+
+static void md_metric(FILE *f, const char *label, const char *formula, double a, double b,
+                      void *ctx)
+{
+    struct md_ctx *c = ctx;
+    if (!c->metrics_said++) {
+        md_totals(f, c->d, c);
+        fputs("\n| derived metric | old | new | change |\n|---|---:|---:|---:|\n", f);
+    }
+    fputs("| ", f);
+    md_text(f, label);
+    fputs(" (", f);
+    md_text(f, formula);
+    fprintf(f, ") | %.6g | %.6g | %+.2f%% |\n", a, b, a ? 100.0 * (b - a) / fabs(a) : 0.0);
+}
+
+static void md_table_begin(FILE *f, const struct diff *d, unsigned table, unsigned kind, void *ctx)
+{
+    md_totals(f, d, ctx);
+    fprintf(f, "\n#### %s: %s\n\n", d->tables[table].title, d->kinds[kind]);
+    fputs("| where | old | new | delta | change |\n|---|---:|---:|---:|---:|\n", f);
+}
+
+static void md_row(FILE *f, const struct diff *d, unsigned table, unsigned kind,
+                   const struct diff_row *r, void *ctx)
+{
+    char delta[32], pct[32];
+    const char *st = state_of(r);
+    (void)d;
+    (void)table;
+    (void)ctx;
+    fmt_delta(delta, sizeof delta, r->v[0][kind], r->v[1][kind]);
+    fmt_pct(pct, sizeof pct, r->v[0][kind], r->v[1][kind]);
+    fputs("| `", f);
+    /* a code span: only backticks need care (none in symbol names) */
+    for (const char *s = r->key; *s; s++)
+        fputc(*s == '`' ? '\'' : *s == '|' ? '/' : *s, f);
+    fprintf(f, "`%s%s | %" PRIu64 " | %" PRIu64 " | %s | %s |\n", *st ? " " : "",
+            *st == 'n' ? "*(new)*" : *st == 'g' ? "*(gone)*" : "", r->v[0][kind], r->v[1][kind],
+            delta, *st == 'g' ? "gone" : pct);
+}
+
+static void md_table_end(FILE *f, const struct diff *d, unsigned table, size_t changed,
+                         size_t shown, void *ctx)
+{
+    (void)ctx;
+    if (changed == 0)
+        fprintf(f, "| (no %s changed) | | | | |\n", d->tables[table].title);
+    else if (changed > shown)
+        fprintf(f, "\n%zu more changed.\n", changed - shown);
+}
+
+static int md_end(FILE *f, const struct diff *d, void *ctx)
+{
+    struct md_ctx *c = ctx;
+    md_totals(f, d, c);
+    if (c->unchanged)
+        fprintf(f, "\n%zu event%s unchanged.\n", c->unchanged, c->unchanged == 1 ? "" : "s");
+    return ferror(f) ? -1 : 0;
+}
+
+const struct diff_writer diff_markdown_writer = {md_begin,       md_total, md_metric,
+                                                 md_table_begin, md_row,   md_table_end,
+                                                 md_end,         sizeof(struct md_ctx)};
+
+/* ------------------------------------------------------------ hpm diff */
+
+static const char diff_synopsis[] =
+    "usage: hpm diff [--sort EVENT] [--top N] [--no-measured] [--json | --markdown] [-o FILE]\n"
+    "                [--limit LIMIT]... OLD NEW\n"
+    "\n"
+    "What changed between two runs: two count reports (hpm count --json), two\n"
+    "profiles (hpm profile; with PROFILE.data beside both, their data objects too) or\n"
+    "two recordings (hpm record: sampled events per function and call path).\n"
+    "Every event's total old -> new, the derived metrics, and the largest changes\n"
+    "per region, or per function (matched by name), source line, call path and data\n"
+    "object, sorted by one event (default: the one whose total changed most);\n"
+    "what appeared or disappeared is marked new or gone.\n"
+    "\n";
+static const char diff_footer[] =
+    "\nExit status: 0 within the limits, 3 a regression (a limit exceeded), 2 not\n"
+    "comparable (a soft limit on an event or scope that one side lacks, a hard limit\n"
+    "on one NEW lacks, two machine models, a bad input or usage), 1 when the output\n"
+    "cannot be written (docs/ci.md).\n";
+
+/* hpm diff's limits, judged before anything is written (the Markdown
+ * comment leads with them): the counts of two machine models are not
+ * compared, whatever the limits say. g->lines holds the gate's messages
+ * (malloc'd; the caller frees it and prints it on stderr). */
+static void gate(const struct diff *d, const struct diff_limit *lim, unsigned n,
+                 struct diff_gate_result *g)
+{
+    char err[1024], *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    int same = diff_same_machine(d, err, sizeof err);
+    memset(g, 0, sizeof *g);
+    g->n_limits = n;
+    g->status = GATE_PASS;
+    if (!f) {
+        g->status = GATE_ERROR;
+        return;
+    }
+    if (same == 0)
+        fprintf(f, "hpm diff: %snot comparable: %s\n", n ? "" : "warning: ", err);
+    if (n && same == 0) {
+        fprintf(f, "hpm diff: the limits are not applied to counts of two machine models\n");
+        g->status = GATE_NOT_COMPARABLE;
+    } else if (n && diff_gate(f, d, lim, n, &g->verdict, err, sizeof err) != 0) {
+        fprintf(f, "hpm diff: %s\n", err);
+        g->status = GATE_NOT_COMPARABLE;
+    } else if (n)
+        g->status = diff_verdict_status(&g->verdict);
+    fclose(f);
+    g->lines = text;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+    const char *sort = NULL, *output = NULL;
+    static struct hpm_opt_list limits;
+    static struct diff_limit lim[HPM_OPT_LIST_MAX];
+    unsigned i;
+    long top = 10;
+    int json = 0, md = 0, no_measured = 0, first, rc, k;
+    struct diff d;
+    struct diff_view v;
+    struct diff_gate_result g;
+    char err[1024];
+    FILE *f = stdout;
+    const struct hpm_opt t[] = {
+        {"--sort", NULL, "EVENT", "rank the changes by this event (default: the event whose "
+                                  "total changed most)",
+         HPM_OPT_STRING, &sort, NULL, NULL, 0, 0},
+        {"--top", NULL, "N", "rows per table of changes [10]", HPM_OPT_LONG, &top, NULL, NULL, 1,
+         1000000},
+        {"--rows", NULL, "N",
+         "the same as --top; --markdown's events table shows the N largest\n"
+         "changes too, the rest counted",
+         HPM_OPT_LONG, &top, NULL, NULL, 1, 1000000},
+        {"--no-measured", NULL, NULL,
+         "leave out the events measured on the host (clocks, page faults: not\n"
+         "exact, they vary from run to run); marked otherwise, apart in Markdown",
+         HPM_OPT_FLAG, &no_measured, NULL, NULL, 0, 0},
+        {"--json", NULL, NULL, "write JSON", HPM_OPT_FLAG, &json, NULL, NULL, 0, 0},
+        {"--markdown", "--md", NULL, "write Markdown (GitHub tables), fit for a pull-request "
+                                     "comment",
+         HPM_OPT_FLAG, &md, NULL, NULL, 0, 0},
+        {"--output", "-o", "FILE", "write to FILE instead of standard output", HPM_OPT_STRING,
+         &output, NULL, NULL, 0, 0},
+        {"--limit", NULL, "KIND[@SCOPE]:LIMIT",
+         "fail (exit 3) when NEW exceeds a limit: +P% over OLD (soft), ~P% either way,\n"
+         "or N (hard); SCOPE a region (count reports) or function (profiles); repeatable",
+         HPM_OPT_LIST, &limits, NULL, NULL, 0, 0},
+        HPM_OPT_TABLE_END,
+    };
+    rc = hpm_opt_parse("hpm diff", t, diff_synopsis, diff_footer, argc, argv, &first);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    if (argc - first != 2)
+        return hpm_opt_error("hpm diff", t, diff_synopsis, diff_footer,
+                             "give two files, OLD and NEW%s", "");
+    if (json && md)
+        return hpm_opt_error("hpm diff", t, diff_synopsis, diff_footer,
+                             "--json or --markdown, not both%s", "");
+    for (i = 0; i < limits.n; i++)
+        if (diff_limit_parse(limits.v[i], &lim[i], err, sizeof err) != 0) {
+            fprintf(stderr, "hpm diff: %s\n", err);
+            return 2;
+        }
+    if (diff_load(&d, argv[first], argv[first + 1], err, sizeof err) != 0) {
+        fprintf(stderr, "hpm diff: %s\n", err);
+        return 2;
+    }
+    memset(&v, 0, sizeof v);
+    v.top = top;
+    v.sort = (unsigned)diff_default_sort(&d);
+    if (sort) {
+        if ((k = diff_kind(&d, sort)) < 0) {
+            fprintf(stderr, "hpm diff: no event '%s' in %s or %s\n", sort, argv[first],
+                    argv[first + 1]);
+            diff_free(&d);
+            return 2;
+        }
+        v.sort = (unsigned)k;
+    }
+    if (d.n_kinds == 0) {
+        fprintf(stderr, "hpm diff: %s and %s have no events\n", argv[first], argv[first + 1]);
+        diff_free(&d);
+        return 2;
+    }
+    if (output && !(f = fopen(output, "w"))) {
+        fprintf(stderr, "hpm diff: cannot write %s: %s\n", output, strerror(errno));
+        diff_free(&d);
+        return 1;
+    }
+    gate(&d, lim, limits.n, &g);
+    v.gate = limits.n ? &g : NULL;
+    v.no_measured = no_measured;
+    {
+        struct text_ctx tc = {0, 0};
+        struct json_ctx jc = {0};
+        static struct md_ctx mc;
+        rc = json ? diff_write(f, &d, &v, &diff_json_writer, &jc)
+             : md ? diff_write(f, &d, &v, &diff_markdown_writer, &mc)
+                  : diff_write(f, &d, &v, &diff_text_writer, &tc);
+    }
+    if (f != stdout && fclose(f) != 0)
+        rc = -1;
+    if (g.lines)
+        fputs(g.lines, stderr);
+    free((char *)g.lines);
+    diff_free(&d);
+    if (rc) {
+        fprintf(stderr, "hpm diff: cannot write %s\n", output ? output : "standard output");
+        return 1;
+    }
+    return g.status;
+}
