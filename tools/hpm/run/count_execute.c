@@ -1,26 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * hpm count: run a program on the virtual PMU and report its event counts.
- *
- *   hpm count [--machine NAME|FILE] [-e EVENT[,EVENT...]]... [--json | --csv]
- *             [-o FILE] [--per-core] [--per-thread] [--start=no] -- PROGRAM [ARGS]
- *
- * The program runs unmodified under `valgrind --tool=hpm` (src/vpmu), which
- * models the chosen machine and counts the requested catalog events in its
- * UPC units; hpm passes it the parsed machine (machine_wire.h) and the event
- * codes, waits for it with wait4() (so the host's own rusage of the simulator
- * process can be shown beside the modeled counts), reads the tool's output
- * file (vpmu_output.h) and prints the report (count_report.h). hpm exits
- * with the program's status, or 128 + the signal that killed it.
- *
- * --pmu picks the counter source: `virtual` always the virtual PMU,
- * `perf` the kernel's perf_event (count_perf.h: measured counts of the host,
- * PROGRAM run natively, its process tree counted through inherited
- * counters), `auto` (the default) perf_event when it provides every event
- * asked for with -e, else the virtual PMU. The one line hpm prints on
- * stderr and the report say which source counted.
- *
- * This file is count_execute (count_plan.h): a plan, built once from the
+ * count_execute.c - count_execute (count_plan.h): a plan, built once from the
  * options (count_plan.c), run to its report, with nothing kept between
  * runs, so that --passes, --repeat, hpm roofline and hpm validate execute
  * plans made from plans in this process.
@@ -45,7 +25,7 @@
 #include <unistd.h>
 
 #include "catalog.h"
-#include "commands.h"
+#include "report/mpi_report.h"
 #include "report/count_perf.h"
 #include "report/count_procs.h"
 #include "baseline/baseline.h"

@@ -22,7 +22,6 @@
 #include <unistd.h>
 
 #include "catalog.h"
-#include "commands.h"
 #include "report/count_perf.h"
 #include "report/count_procs.h"
 #include "baseline/baseline.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * count_plan.c - the commands hpm count, run, profile and record's run: the
+ * count_plan.c - the run of hpm count, run, profile and record: the
  * plan built once from the parsed options (count_plan.h), then executed
  * (count.c). Building it settles the options' combinations, the counter
  * source (perf_event's runs and --from-output end here), the program's
@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include "catalog.h"
-#include "commands.h"
 #include "run/count_hook.h"
 #include "run/count_plan.h"
 #include "util/machine_arg.h"
@@ -224,11 +223,8 @@ void count_plan_init(struct count_plan *p, enum count_mode mode, const struct co
     p->o = *o;
 }
 
-/* ------------------------------------------------------------ the commands */
-
-/* The plan, then its execution. */
-static int count_or_run(int argc, char **argv, enum count_mode mode,
-                        const struct count_hook *hook)
+/* count_plan.h */
+int count_command(int argc, char **argv, enum count_mode mode, const struct count_hook *hook)
 {
     struct count_plan *p = calloc(1, sizeof *p);
     int rc;
@@ -247,38 +243,8 @@ static int count_or_run(int argc, char **argv, enum count_mode mode,
     return rc;
 }
 
-int cmd_count(int argc, char **argv)
-{
-    return count_or_run(argc, argv, MODE_COUNT, NULL);
-}
-
-/*
- * hpm profile [count's options] [-o FILE] -- PROGRAM [ARGS]
- * Runs PROGRAM as hpm count does, with every counted event attributed to the
- * instruction that caused it (profile_cmd.c): prints the counts' report and
- * writes the profile in callgrind's format to FILE
- * [callgrind.out.hpm.PID].
- */
-int cmd_profile(int argc, char **argv)
-{
-    return count_or_run(argc, argv, MODE_PROFILE, NULL);
-}
-
-/* hpm record: hpm profile's run with hook's additions (count_hook.h). */
+/* count_hook.h */
 int count_record(int argc, char **argv, const struct count_hook *hook)
 {
-    return count_or_run(argc, argv, MODE_RECORD, hook);
+    return count_command(argc, argv, MODE_RECORD, hook);
 }
-
-/*
- * hpm run [--machine M] [-e EVENTS] [--start=no] -- PROGRAM [ARGS]
- * Runs PROGRAM (and every child it forks or execs) on the virtual PMU with
- * the events counting and prints nothing of its own: this is the
- * environment in which programs that read counters themselves (hpm.h,
- * libpapi) find the sim component. Exits with PROGRAM's status.
- */
-int cmd_run(int argc, char **argv)
-{
-    return count_or_run(argc, argv, MODE_RUN, NULL);
-}
-

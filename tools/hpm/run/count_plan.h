@@ -71,4 +71,9 @@ int count_plan_settle(struct count_plan *p);
  * be NULL) gets it and, with capture, the counts. */
 int count_execute(const struct count_plan *p, struct count_outcome *res);
 
+/* A command of the mode (hpm count, run, profile, record): its plan built
+ * from argv (options, "--", PROGRAM...) and executed, messages named after
+ * it. Returns the exit status. */
+int count_command(int argc, char **argv, enum count_mode mode, const struct count_hook *hook);
+
 #endif

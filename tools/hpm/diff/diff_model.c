@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * hpm diff OLD NEW: what changed between two runs, from exact counts.
+ * diff_model.c - the model of hpm diff OLD NEW: what changed between two
+ * runs, from exact counts.
  *
  * Two count reports (hpm count --json): every event's old and new total,
  * delta and percent, the derived metrics old -> new, and the regions. Two
@@ -28,10 +29,9 @@
 
 #include "catalog.h"
 #include "report/count_report_read.h"
-#include "commands.h"
 #include "diff/diff.h"
 #include "fileio.h"
-#include "flame/report.h"
+#include "flame/flame.h"
 #include "formula.h"
 #include "report/metrics.h"
 #include "profile.h"
