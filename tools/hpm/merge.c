@@ -42,12 +42,7 @@ static const char merge_footer[] =
 static void merge_table(struct merge_opts *o, struct hpm_opt *t)
 {
     const struct hpm_opt rows[] = {
-        {"--json", NULL, NULL, "a JSON report instead of the text table", HPM_OPT_FLAG, &o->json,
-         NULL, NULL, 0, 0},
-        {"--csv", NULL, NULL, "a CSV report instead of the text table", HPM_OPT_FLAG, &o->csv,
-         NULL, NULL, 0, 0},
-        {"--output", "-o", "FILE", "write the report to FILE (atomically) instead of stdout",
-         HPM_OPT_STRING, &o->output, NULL, NULL, 0, 0},
+        HPM_OPT_REPORT_ROWS(&o->json, &o->csv, &o->output),
         {"--per-rank", NULL, NULL, "add each rank's counts (a table of ranks)", HPM_OPT_FLAG,
          &o->per_rank, NULL, NULL, 0, 0},
         HPM_OPT_TABLE_END,

@@ -5,10 +5,10 @@
 
 #include "catalog.h"
 #include "fileio.h"
+#include "util/elf_facts.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <gelf.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdlib.h>
@@ -20,59 +20,6 @@
 extern char **environ;
 
 const char *const baseline_default_limits[] = {"INSTRUCTIONS:+1%", "CYCLES:+1%", NULL};
-
-/* The ELF file's GNU build-id as hex into out ("" without one), and, when
- * needed is not NULL, its DT_NEEDED names (at most max, malloc'd). */
-static void elf_facts(const char *path, char *out, size_t len, char **needed, unsigned *n_needed,
-                      unsigned max)
-{
-    Elf *elf;
-    Elf_Scn *scn = NULL;
-    int fd;
-    out[0] = 0;
-    if (n_needed)
-        *n_needed = 0;
-    if (elf_version(EV_CURRENT) == EV_NONE)
-        return;
-    fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0)
-        return;
-    elf = elf_begin(fd, ELF_C_READ, NULL);
-    while (elf && elf_kind(elf) == ELF_K_ELF && (scn = elf_nextscn(elf, scn))) {
-        GElf_Shdr sh;
-        Elf_Data *d;
-        /* only the two kinds of section it reads: a large program's others
-         * (its code, its debug information) are never loaded */
-        if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_NOTE && sh.sh_type != SHT_DYNAMIC) ||
-            !(d = elf_getdata(scn, NULL)))
-            continue;
-        if (sh.sh_type == SHT_NOTE) {
-            size_t off = 0, name_off, desc_off;
-            GElf_Nhdr nh;
-            while ((off = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0)
-                if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-                    memcmp((char *)d->d_buf + name_off, "GNU", 4) == 0) {
-                    size_t i;
-                    const unsigned char *b = (const unsigned char *)d->d_buf + desc_off;
-                    for (i = 0; i < nh.n_descsz && 2 * i + 2 < len; i++)
-                        snprintf(out + 2 * i, 3, "%02x", b[i]);
-                }
-        } else if (sh.sh_type == SHT_DYNAMIC && needed && sh.sh_entsize) {
-            size_t i;
-            for (i = 0; i < sh.sh_size / sh.sh_entsize && *n_needed < max; i++) {
-                GElf_Dyn dyn;
-                const char *name;
-                if (gelf_getdyn(d, (int)i, &dyn) && dyn.d_tag == DT_NEEDED &&
-                    (name = elf_strptr(elf, sh.sh_link, dyn.d_un.d_val)) &&
-                    (needed[*n_needed] = strdup(name)))
-                    (*n_needed)++;
-            }
-        }
-    }
-    if (elf)
-        elf_end(elf);
-    close(fd);
-}
 
 void baseline_meta_collect(struct baseline_meta *m, const char *machine_name,
                            const char *machine_text, const char *program, char *const *argv,

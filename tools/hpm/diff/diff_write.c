@@ -138,36 +138,62 @@ static void text_table_begin(FILE *f, const struct diff *d, unsigned table, unsi
     fprintf(f, " %16s %16s %16s %10s  %s\n", "old", "new", "delta", "change", "where");
 }
 
+/* A row's delta and change as the writers print them; returns its state
+ * (state_of). */
+struct row_text {
+    char delta[32], pct[32];
+};
+
+static const char *row_text(struct row_text *t, const struct diff_row *r, unsigned kind)
+{
+    fmt_delta(t->delta, sizeof t->delta, r->v[0][kind], r->v[1][kind]);
+    fmt_pct(t->pct, sizeof t->pct, r->v[0][kind], r->v[1][kind]);
+    return state_of(r);
+}
+
 static void text_row(FILE *f, const struct diff *d, unsigned table, unsigned kind,
                      const struct diff_row *r, void *ctx)
 {
-    char delta[32], pct[32];
-    const char *st = state_of(r);
+    struct row_text t;
+    const char *st = row_text(&t, r, kind);
     (void)d;
     (void)table;
     (void)ctx;
-    fmt_delta(delta, sizeof delta, r->v[0][kind], r->v[1][kind]);
-    fmt_pct(pct, sizeof pct, r->v[0][kind], r->v[1][kind]);
     fprintf(f, " %16" PRIu64 " %16" PRIu64 " %16s %10s  %s%s%s%s\n", r->v[0][kind], r->v[1][kind],
-            delta, *st == 'g' ? "gone" : pct, r->key, *st ? " (" : "", st, *st ? ")" : "");
+            t.delta, *st == 'g' ? "gone" : t.pct, r->key, *st ? " (" : "", st, *st ? ")" : "");
+}
+
+/* A table's last line in a writer's words: none (a format of the table's
+ * title) when nothing changed, more (of how many) when rows were left out. */
+static void table_end_line(FILE *f, const struct diff *d, unsigned table, size_t changed,
+                           size_t shown, const char *none, const char *more)
+{
+    if (changed == 0)
+        fprintf(f, none, d->tables[table].title);
+    else if (changed > shown)
+        fprintf(f, more, changed - shown);
+}
+
+/* How many events did not change, in a writer's words (fmt: of the count
+ * and the plural's "s"). */
+static void unchanged_line(FILE *f, size_t unchanged, const char *fmt)
+{
+    if (unchanged)
+        fprintf(f, fmt, unchanged, unchanged == 1 ? "" : "s");
 }
 
 static void text_table_end(FILE *f, const struct diff *d, unsigned table, size_t changed,
                            size_t shown, void *ctx)
 {
     (void)ctx;
-    if (changed == 0)
-        fprintf(f, " (no %s changed)\n", d->tables[table].title);
-    else if (changed > shown)
-        fprintf(f, " (%zu more changed)\n", changed - shown);
+    table_end_line(f, d, table, changed, shown, " (no %s changed)\n", " (%zu more changed)\n");
 }
 
 static int text_end(FILE *f, const struct diff *d, void *ctx)
 {
     struct text_ctx *c = ctx;
     (void)d;
-    if (c->unchanged)
-        fprintf(f, "\n %zu event%s unchanged\n", c->unchanged, c->unchanged == 1 ? "" : "s");
+    unchanged_line(f, c->unchanged, "\n %zu event%s unchanged\n");
     return ferror(f) ? -1 : 0;
 }
 
@@ -486,38 +512,33 @@ static void md_table_begin(FILE *f, const struct diff *d, unsigned table, unsign
 static void md_row(FILE *f, const struct diff *d, unsigned table, unsigned kind,
                    const struct diff_row *r, void *ctx)
 {
-    char delta[32], pct[32];
-    const char *st = state_of(r);
-    (void)d;
-    (void)table;
-    (void)ctx;
-    fmt_delta(delta, sizeof delta, r->v[0][kind], r->v[1][kind]);
-    fmt_pct(pct, sizeof pct, r->v[0][kind], r->v[1][kind]);
+    struct row_text t;
+    const char *st = row_text(&t, r, kind);
     fputs("| `", f);
     /* a code span: only backticks need care (none in symbol names) */
     for (const char *s = r->key; *s; s++)
         fputc(*s == '`' ? '\'' : *s == '|' ? '/' : *s, f);
     fprintf(f, "`%s%s | %" PRIu64 " | %" PRIu64 " | %s | %s |\n", *st ? " " : "",
             *st == 'n' ? "*(new)*" : *st == 'g' ? "*(gone)*" : "", r->v[0][kind], r->v[1][kind],
-            delta, *st == 'g' ? "gone" : pct);
+            t.delta, *st == 'g' ? "gone" : t.pct);
+    (void)d;
+    (void)table;
+    (void)ctx;
 }
 
 static void md_table_end(FILE *f, const struct diff *d, unsigned table, size_t changed,
                          size_t shown, void *ctx)
 {
     (void)ctx;
-    if (changed == 0)
-        fprintf(f, "| (no %s changed) | | | | |\n", d->tables[table].title);
-    else if (changed > shown)
-        fprintf(f, "\n%zu more changed.\n", changed - shown);
+    table_end_line(f, d, table, changed, shown, "| (no %s changed) | | | | |\n",
+                   "\n%zu more changed.\n");
 }
 
 static int md_end(FILE *f, const struct diff *d, void *ctx)
 {
     struct md_ctx *c = ctx;
     md_totals(f, d, c);
-    if (c->unchanged)
-        fprintf(f, "\n%zu event%s unchanged.\n", c->unchanged, c->unchanged == 1 ? "" : "s");
+    unchanged_line(f, c->unchanged, "\n%zu event%s unchanged.\n");
     return ferror(f) ? -1 : 0;
 }
 

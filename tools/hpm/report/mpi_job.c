@@ -9,13 +9,12 @@
 
 #include "report/count_report_read.h"
 #include "fileio.h"
+#include "util/elf_facts.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <gelf.h>
 #include <inttypes.h>
-#include <libelf.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,54 +86,6 @@ int mpi_rank_env_get(struct mpi_rank_env *e, char *err, size_t errlen)
     if (gethostname(e->host, sizeof e->host - 1) != 0)
         snprintf(e->host, sizeof e->host, "?");
     return 1;
-}
-
-int program_needs_library(const char *path, const char *const *prefixes, char *err,
-                          size_t errlen)
-{
-    int fd, found = 0;
-    Elf *elf;
-    Elf_Scn *scn = NULL;
-    if (elf_version(EV_CURRENT) == EV_NONE) {
-        snprintf(err, errlen, "libelf: %s", elf_errmsg(-1));
-        return -1;
-    }
-    fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return -1;
-    }
-    elf = elf_begin(fd, ELF_C_READ, NULL);
-    if (!elf || elf_kind(elf) != ELF_K_ELF) {
-        snprintf(err, errlen, "%s: not an ELF file", path);
-        if (elf)
-            elf_end(elf);
-        close(fd);
-        return -1;
-    }
-    while (!found && (scn = elf_nextscn(elf, scn))) {
-        GElf_Shdr sh;
-        Elf_Data *d;
-        size_t i, n, k;
-        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC || !sh.sh_entsize)
-            continue;
-        d = elf_getdata(scn, NULL);
-        n = sh.sh_size / sh.sh_entsize;
-        for (i = 0; d && i < n && !found; i++) {
-            GElf_Dyn dyn;
-            const char *name;
-            if (!gelf_getdyn(d, (int)i, &dyn))
-                break;
-            if (dyn.d_tag != DT_NEEDED)
-                continue;
-            name = elf_strptr(elf, sh.sh_link, dyn.d_un.d_val);
-            for (k = 0; name && prefixes[k] && !found; k++)
-                found = strncmp(name, prefixes[k], strlen(prefixes[k])) == 0;
-        }
-    }
-    elf_end(elf);
-    close(fd);
-    return found;
 }
 
 int mpi_program_links_mpi(const char *path, char *err, size_t errlen)

@@ -46,10 +46,6 @@ int mpi_rank_env_get(struct mpi_rank_env *e, char *err, size_t errlen);
 /* Whether the ELF file at path needs an MPI library (a DT_NEEDED entry
  * naming libmpi). 1 yes, 0 no, -1 unreadable (err says why). */
 int mpi_program_links_mpi(const char *path, char *err, size_t errlen);
-/* Whether the ELF file at path has a DT_NEEDED entry starting with one of
- * prefixes (NULL-terminated): 1 yes, 0 no, -1 unreadable (err says why). */
-int program_needs_library(const char *path, const char *const *prefixes, char *err,
-                          size_t errlen);
 
 /* One rank's result as read from its file. */
 struct mpi_rank_result {

@@ -120,6 +120,19 @@ int count_resolve_event(const char *name, const char *machine, unsigned cores,
     return 0;
 }
 
+/* count_internal.h */
+const char *count_event_field(const char *s, const char **b, const char **e)
+{
+    const char *end = s + strcspn(s, ",");
+    *b = s;
+    *e = end;
+    while (*b < *e && isspace((unsigned char)**b))
+        (*b)++;
+    while (*e > *b && isspace((unsigned char)(*e)[-1]))
+        (*e)--;
+    return end;
+}
+
 /* Rows for the -e lists; without -e, every kind the machine provides. The
  * latency thresholds among them go to lat (NULL: none kept). */
 int count_build_rows(const struct count_opts *o, const char *machine, unsigned cores,
@@ -150,13 +163,8 @@ int count_build_rows(const struct count_opts *o, const char *machine, unsigned c
          * hold an empty one */
         for (;;) {
             char name[128];
-            size_t len = strcspn(s, ",");
             struct count_row r;
-            const char *b = s, *e = s + len;
-            while (b < e && isspace((unsigned char)*b))
-                b++;
-            while (e > b && isspace((unsigned char)e[-1]))
-                e--;
+            const char *b, *e, *end = count_event_field(s, &b, &e);
             if (b == e) {
                 fprintf(stderr, "%s: empty event name in '%s'\n", cmd_name, o->events.v[i]);
                 return 2;
@@ -178,7 +186,7 @@ int count_build_rows(const struct count_opts *o, const char *machine, unsigned c
                 fprintf(stderr, "%s: too many events\n", cmd_name);
                 return 2;
             }
-            s += len;
+            s = end;
             if (*s != ',')
                 break;
             s++;

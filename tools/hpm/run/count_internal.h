@@ -80,6 +80,10 @@ void count_opts_init(struct count_opts *o);
 int count_usage_error(const char *fmt, const char *arg);
 int count_parse_opts(int argc, char **argv, struct count_opts *o);
 int count_add_row(struct count_row *rows, unsigned *n, const struct count_row *r);
+/* An -e list's field at s, up to the next comma or the end, trimmed of
+ * spaces: [*b, *e) (empty when *b == *e). Returns where it ends (at ',' or
+ * the NUL). */
+const char *count_event_field(const char *s, const char **b, const char **e);
 int count_resolve_event(const char *name, const char *machine, unsigned cores,
                          unsigned features, struct count_row *row);
 struct count_lat;

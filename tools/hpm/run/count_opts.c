@@ -84,12 +84,7 @@ void count_table(struct count_opts *o, struct hpm_opt *t)
          "events to count: PU<n>_KIND, KIND (all cores), node kinds;\n"
          "default every event the machine provides (hpm list)",
          HPM_OPT_LIST, &o->events, NULL, NULL, 0, 0},
-        {"--json", NULL, NULL, "a JSON report instead of the text table", HPM_OPT_FLAG, &o->json,
-         NULL, NULL, 0, 0},
-        {"--csv", NULL, NULL, "a CSV report instead of the text table", HPM_OPT_FLAG, &o->csv,
-         NULL, NULL, 0, 0},
-        {"--output", "-o", "FILE", "write the report to FILE (atomically) instead of stdout",
-         HPM_OPT_STRING, &o->output, NULL, NULL, 0, 0},
+        HPM_OPT_REPORT_ROWS(&o->json, &o->csv, &o->output),
         {"--per-core", NULL, NULL, "add a column per core (PU0, PU1, ...)", HPM_OPT_FLAG,
          &o->per_core, NULL, NULL, 0, 0},
         {"--per-thread", NULL, NULL, "add a table per thread", HPM_OPT_FLAG, &o->per_thread, NULL,

@@ -16,6 +16,7 @@
 #include "catalog.h"
 #include "run/count_hook.h"
 #include "run/count_plan.h"
+#include "util/elf_facts.h"
 #include "util/machine_arg.h"
 #include "run/passes.h"
 #include "util/runner.h"

@@ -92,12 +92,7 @@ int count_event_names(const struct count_opts *o, char ***out, char **store)
     for (i = 0; i < o->events.n; i++) {
         const char *s = o->events.v[i];
         for (;;) {
-            size_t len = strcspn(s, ",");
-            const char *b = s, *e = s + len;
-            while (b < e && isspace((unsigned char)*b))
-                b++;
-            while (e > b && isspace((unsigned char)e[-1]))
-                e--;
+            const char *b, *e, *end = count_event_field(s, &b, &e);
             if (b == e) {
                 free(buf);
                 free(v);
@@ -107,7 +102,7 @@ int count_event_names(const struct count_opts *o, char ***out, char **store)
             w[e - b] = 0;
             v[n++] = w;
             w += e - b + 1;
-            s += len;
+            s = end;
             if (*s != ',')
                 break;
             s++;

@@ -37,6 +37,17 @@ struct hpm_opt {
 };
 #define HPM_OPT_TABLE_END {NULL, NULL, NULL, NULL, HPM_OPT_END, NULL, NULL, NULL, 0, 0}
 
+/* The rows of every command that writes hpm count's report (hpm count,
+ * hpm merge): --json, --csv and -o FILE, into the flags json and csv and
+ * the string output. */
+#define HPM_OPT_REPORT_ROWS(json, csv, output)                                                   \
+    {"--json", NULL, NULL, "a JSON report instead of the text table", HPM_OPT_FLAG, (json),     \
+     NULL, NULL, 0, 0},                                                                          \
+    {"--csv", NULL, NULL, "a CSV report instead of the text table", HPM_OPT_FLAG, (csv), NULL,  \
+     NULL, 0, 0},                                                                                \
+    {"--output", "-o", "FILE", "write the report to FILE (atomically) instead of stdout",        \
+     HPM_OPT_STRING, (output), NULL, NULL, 0, 0}
+
 /* Parses argv[1..] up to "--" or the first word that is not an option.
  * Returns 0 and *first (the index of that word), -1 after printing the
  * usage for -h/--help (on stdout), or 2 after printing an error and the
