@@ -2,6 +2,7 @@
 /* vpmu_output.c - the parser of the virtual PMU's output file (vpmu_output.h). */
 #define _POSIX_C_SOURCE 200809L /* strdup */
 #include "report/vpmu_output.h"
+#include "util/grow.h"
 
 #include "fileio.h"
 #include "vpmufile.h"
@@ -61,22 +62,6 @@ static int get_u64(struct vpmu_output_reader *p, const struct line *l, unsigned 
     return 0;
 }
 
-/* Grow an array of elements of size sz to hold one more; NULL on failure. */
-static void *grow(void *arr, size_t *cap, size_t n, size_t sz)
-{
-    size_t nc;
-    void *q;
-    if (n < *cap)
-        return arr;
-    nc = *cap ? *cap * 2 : 8;
-    if (nc > SIZE_MAX / sz)
-        return NULL;
-    q = realloc(arr, nc * sz);
-    if (q)
-        *cap = nc;
-    return q;
-}
-
 static struct vpmu_thread *thread_get(struct vpmu_output_reader *p, unsigned serial)
 {
     struct vpmu_output *o = p->o;
@@ -89,10 +74,8 @@ static struct vpmu_thread *thread_get(struct vpmu_output_reader *p, unsigned ser
             p->last_thr = i;
             return &o->thr[i];
         }
-    t = grow(o->thr, &o->cap_thr, o->n_thr, sizeof *t);
-    if (!t)
+    if (hpm_grow((void **)&o->thr, &o->cap_thr, o->n_thr + 1, sizeof *o->thr))
         return NULL;
-    o->thr = t;
     t = &o->thr[o->n_thr];
     memset(t, 0, sizeof *t);
     t->serial = serial;
@@ -115,10 +98,8 @@ static struct vpmu_region *region_get(struct vpmu_output_reader *p, const char *
             return r;
         }
     }
-    r = grow(o->reg, &o->cap_reg, o->n_reg, sizeof *r);
-    if (!r)
+    if (hpm_grow((void **)&o->reg, &o->cap_reg, o->n_reg + 1, sizeof *o->reg))
         return NULL;
-    o->reg = r;
     r = &o->reg[o->n_reg];
     memset(r, 0, sizeof *r);
     r->name = malloc(len + 1);
@@ -349,10 +330,8 @@ static int rec_upc(struct vpmu_output_reader *p, const struct line *l)
     for (i = 0; i < p->o->n_upc; i++)
         if (p->o->upc[i].upc == u)
             return fail(p, "second 'upc %u' record", (unsigned)u);
-    x = grow(p->o->upc, &p->o->cap_upc, p->o->n_upc, sizeof *x);
-    if (!x)
+    if (hpm_grow((void **)&p->o->upc, &p->o->cap_upc, p->o->n_upc + 1, sizeof *p->o->upc))
         return fail(p, "out of memory");
-    p->o->upc = x;
     x = &p->o->upc[p->o->n_upc];
     x->upc = (unsigned)u;
     if (get_u64(p, l, 3, UINT64_MAX, "counters", &x->counters) ||
@@ -808,21 +787,18 @@ int vpmu_output_add(struct vpmu_output *dst, const struct vpmu_output *src, char
             dst->have_count[c] = 1;
         }
     for (i = 0; i < src->n_thr; i++) {
-        struct vpmu_thread *t = grow(dst->thr, &dst->cap_thr, dst->n_thr, sizeof *t);
-        if (!t)
+        if (hpm_grow((void **)&dst->thr, &dst->cap_thr, dst->n_thr + 1, sizeof *dst->thr))
             goto oom;
-        dst->thr = t;
         dst->thr[dst->n_thr] = src->thr[i];
         dst->thr[dst->n_thr++].serial = src->thr[i].serial + offset;
     }
     for (i = 0; i < src->n_reg; i++) {
-        struct vpmu_region *r = grow(dst->reg, &dst->cap_reg, dst->n_reg, sizeof *r);
         char *name = strdup(src->reg[i].name);
-        if (!r || !name) {
+        if (!name ||
+            hpm_grow((void **)&dst->reg, &dst->cap_reg, dst->n_reg + 1, sizeof *dst->reg)) {
             free(name);
             goto oom;
         }
-        dst->reg = r;
         dst->reg[dst->n_reg] = src->reg[i];
         dst->reg[dst->n_reg].name = name;
         dst->reg[dst->n_reg++].thread = src->reg[i].thread + offset;
@@ -831,10 +807,8 @@ int vpmu_output_add(struct vpmu_output *dst, const struct vpmu_output *src, char
         for (j = 0; j < dst->n_upc && dst->upc[j].upc != src->upc[i].upc; j++)
             ;
         if (j == dst->n_upc) {
-            struct vpmu_upc *u = grow(dst->upc, &dst->cap_upc, dst->n_upc, sizeof *u);
-            if (!u)
+            if (hpm_grow((void **)&dst->upc, &dst->cap_upc, dst->n_upc + 1, sizeof *dst->upc))
                 goto oom;
-            dst->upc = u;
             dst->upc[j] = src->upc[i];
             dst->upc[j].lost_carries = dst->upc[j].parity_errors = 0;
             dst->n_upc++;

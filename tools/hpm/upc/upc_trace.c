@@ -7,6 +7,7 @@
  *     b CYCLES RUN CODE:DELTA ...   a batch; RUN 0 when counting is stopped
  */
 #include "upc/upc_trace.h"
+#include "util/grow.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -59,22 +60,6 @@ static int add_event(struct upc_stream *s, uint64_t code)
     return s->index[code];
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-    size_t c = *cap ? *cap : 1024;
-    void *q;
-    if (need <= *cap)
-        return 0;
-    while (c < need)
-        c *= 2;
-    q = realloc(*p, c * size);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = c;
-    return 0;
-}
-
 /* "e CODE CODE ...": 0, or -1 for a code that is not one. */
 static int parse_events(struct upc_stream *s, const struct vpmu_rec *r)
 {
@@ -114,8 +99,8 @@ static int parse_batch(struct upc_stream *s, const struct vpmu_rec *r, int *oom)
             vpmu_decimal(&q, f + n, &d) != 0 || q != f + n || d > b.cycles ||
             (k = add_event(s, c)) < 0)
             return -1;
-        if (grow((void **)&s->ev, &s->cap_e, s->ne + 1, sizeof *s->ev) ||
-            grow((void **)&s->delta, &s->cap_d, s->ne + 1, sizeof *s->delta)) {
+        if (hpm_grow((void **)&s->ev, &s->cap_e, s->ne + 1, sizeof *s->ev) ||
+            hpm_grow((void **)&s->delta, &s->cap_d, s->ne + 1, sizeof *s->delta)) {
             *oom = 1;
             return -1;
         }
@@ -123,7 +108,7 @@ static int parse_batch(struct upc_stream *s, const struct vpmu_rec *r, int *oom)
         s->delta[s->ne++] = d;
         b.n++;
     }
-    if (grow((void **)&s->b, &s->cap_b, s->nb + 1, sizeof *s->b)) {
+    if (hpm_grow((void **)&s->b, &s->cap_b, s->nb + 1, sizeof *s->b)) {
         *oom = 1;
         return -1;
     }
