@@ -25,7 +25,7 @@
  * options and executed (run/count_plan.h).
  */
 #include "commands.h"
-#include "run/count_plan.h"
+#include "run/run.h"
 
 /*
  * hpm count [--machine M] [-e EVENTS] [--json|--csv] -- PROGRAM [ARGS]

@@ -18,7 +18,7 @@
 
 #include "catalog.h"
 #include "commands.h"
-#include "run/count_hook.h"
+#include "run/run.h"
 #include "fileio.h"
 #include "util/machine_arg.h"
 #include "util/options.h"

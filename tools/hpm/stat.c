@@ -22,7 +22,7 @@
 
 #include "catalog.h"
 #include "commands.h"
-#include "run/interval.h"
+#include "report/interval.h"
 #include "live.h"
 #include "util/options.h"
 #include "util/runner.h"

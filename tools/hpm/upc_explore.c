@@ -32,7 +32,7 @@
 
 #include "catalog.h"
 #include "commands.h"
-#include "run/count_hook.h"
+#include "run/run.h"
 #include "hpm/upc.h"
 #include "util/options.h"
 #include "plot/plot.h"

@@ -32,7 +32,7 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "run/count_plan.h"
+#include "run/run.h"
 #include "util/install_dirs.h"
 #include "util/machine_arg.h"
 #include "util/options.h"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/count_plan.h"
+#include "run/run.h"
 #include "roofline/roofline.h"
 
 const char *const roofline_level_name[LV_N] = {"L1", "L2", "L3", "DDR"};

@@ -28,19 +28,18 @@
 #include "report/count_report.h"
 #include "util/machine_arg.h"
 #include "machine_wire.h"
-#include "run/interval.h"
+#include "report/interval.h"
 #include "report/mpi_job.h"
 #include "live.h"
 #include "util/options.h"
 #include "run/passes.h"
 #include "run/profile_cmd.h"
-#include "run/count_hook.h"
+#include "run/run_internal.h"
 #include "run/latency.h"
 #include "util/runner.h"
 #include "util/suggest.h"
 #include "report/vpmu_output.h"
 
-#include "run/count_internal.h"
 
 /* ------------------------------------------------------------ events */
 

@@ -30,7 +30,7 @@
 #include "util/install_dirs.h"
 #include "util/machine_arg.h"
 #include "machine_wire.h"
-#include "run/interval.h"
+#include "report/interval.h"
 #include "fileio.h"
 #include "report/mpi_combined.h"
 #include "report/mpi_job.h"
@@ -38,12 +38,11 @@
 #include "util/options.h"
 #include "run/passes.h"
 #include "run/profile_cmd.h"
-#include "run/count_hook.h"
+#include "run/run_internal.h"
 #include "run/latency.h"
 #include "util/runner.h"
 #include "report/vpmu_output.h"
 
-#include "run/count_internal.h"
 
 /* hpm count as a rank of an MPI job (mpi_job.h): 1 with e and the job's
  * folder (created), 0 when not in a job, -1 after printing why not. */

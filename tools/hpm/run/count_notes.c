@@ -16,7 +16,7 @@
 #include "run/latency.h"
 #include "live.h"
 #include "util/runner.h"
-#include "run/count_internal.h"
+#include "run/run_internal.h"
 
 /* The note on what the live views of the killed processes showed last
  * (count_tree_take_views): each row's value at the view's last

@@ -8,7 +8,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "run/count_internal.h"
+#include "run/run_internal.h"
 
 /* The cache lines the cores shared (the tool's shared_lines): how many,
  * how the threads' order was decided (which sets how many of their

@@ -14,8 +14,7 @@
 #include <unistd.h>
 
 #include "catalog.h"
-#include "run/count_hook.h"
-#include "run/count_plan.h"
+#include "run/run_internal.h"
 #include "util/elf_facts.h"
 #include "util/machine_arg.h"
 #include "run/passes.h"

@@ -9,10 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/count_hook.h"
+#include "run/run_internal.h"
 #include "run/latency.h"
 #include "machine_wire.h"
-#include "run/count_internal.h"
 
 /* "%" means something to the tool's --hpm-out (%p = pid): double it. */
 static char *escape_percent(const char *s, const char *suffix)

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "catalog.h"
-#include "run/count_plan.h"
+#include "run/run_internal.h"
 #include "encode.h"
 #include "run/passes.h"
 #include "report/vpmu_output.h"

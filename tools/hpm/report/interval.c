@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* interval.c - interval series of live counts (interval.h). */
-#include "run/interval.h"
+#include "report/interval.h"
 
 #include <inttypes.h>
 #include <string.h>

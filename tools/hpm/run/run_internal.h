@@ -1,82 +1,33 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * count_internal.h - what the parts of hpm count share: its options, the
- * rows of its report, and each part's entry points (count.c runs the
- * program; count_plan.c, count_opts.c, count_events.c, progfind.c,
- * count_pmu.c, count_output.c, count_mpi.c and count_baseline.c do the
- * rest).
+ * run_internal.h - what run/'s files share and nothing outside run/ sees:
+ * each part's entry points (count_plan.c builds the plan, count_execute.c
+ * runs it; count_opts.c, count_events.c, progfind.c, count_pmu.c,
+ * count_output.c, count_mpi.c, count_baseline.c, count_toolcmd.c,
+ * count_notes.c and count_order.c do the rest). What run/ offers the
+ * commands is run.h.
  */
-#ifndef HPM_TOOL_COUNT_INTERNAL_H
-#define HPM_TOOL_COUNT_INTERNAL_H
+#ifndef HPM_TOOL_RUN_INTERNAL_H
+#define HPM_TOOL_RUN_INTERNAL_H
 
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "run/run.h"
 #include "report/count_perf.h"
 #include "report/count_report.h"
-#include "run/interval.h"
+#include "report/interval.h"
 #include "live.h"
 #include "machine.h"
 #include "report/mpi_job.h"
 #include "util/options.h"
 #include "report/vpmu_output.h"
 
-/* "hpm count", "hpm run", "hpm profile" or "hpm record": the prefix of every
- * message (count.c sets it) */
-extern const char *count_cmd_name;
 #define cmd_name count_cmd_name
-
-#define MAX_ROWS 512
-
-
-enum out_format { FMT_TEXT, FMT_JSON, FMT_CSV };
-
-struct count_opts {
-    const char *machine;
-    struct hpm_opt_list events;
-    enum out_format fmt;
-    int json, csv;
-    const char *output;
-    const char *from_output;
-    int per_core, per_thread, start;
-    int no_children; /* count only the program, not the processes it starts */
-    const char *trace_skip; /* --trace-children-skip: programs that run natively */
-    long interval_ms; /* -I MS: an interval series of the program's live counts */
-    int run_only; /* hpm run: follow children, print no report */
-    int model_always; /* hpm run --model=always: models run from the start */
-    int model_given;
-    int pmu, pmu_given; /* enum pmu_choice */
-    const char *start_at, *stop_at, *only, *trigger; /* gates (docs/vpmu.md, Gating) */
-    int mpi;            /* --mpi: must be a rank of an MPI job, PROGRAM an MPI program */
-    const char *mpi_dir; /* where the ranks' results go (mpi_job.h) */
-    int per_rank;       /* the aggregate shows each rank's counts */
-    long ranks_per_node; /* --ranks-per-node N: the ranks of a node share its model */
-    const char *torus;   /* --torus XxYxZ: the job's torus shape */
-    unsigned first_core, core_count; /* a rank's share of its node (count_mpi_node_setup) */
-    const char *mpi_out; /* the tool's --hpm-mpi-out (count_mpi_combine_setup) */
-    const char *save_baseline, *baseline; /* baseline.h */
-    struct hpm_opt_list limits;
-    long repeat; /* --repeat N: N identical runs first, to find unstable events */
-    const char *passes;    /* --passes=auto|N: once per event set (passes.h) */
-    const char *correlate; /* --correlate=EVENT: counted on every pass */
-    long multiplex;        /* --multiplex=N: the sets cycled in one run every N correlate events */
-    const char *mpx_plan;  /* --mpx-plan: that run's sets, for the tool's --hpm-mpx (passes.c) */
-    long interleave;       /* --interleave=N: threads take turns of N instructions */
-    int coherence, coherence_given; /* --coherence: 1 = time (COUNT_COHERENCE_TURN) */
-    const char *keep_output; /* --keep-output=FILE: the counts as the tool's output file */
-    struct hpm_opt_list notes; /* --note=TEXT: added to the report (passes.h) */
-    int progress, quiet;   /* --progress, --quiet: the progress line (progress.h) */
-    char **prog; /* PROGRAM ARGS..., NULL-terminated */
-    int prog_argc;
-};
-
-enum pmu_choice { PMU_AUTO = 0, PMU_PERF, PMU_VIRTUAL };
 
 #define HPM_MAX_THREADS_STR "4096" /* the tool's thread slots */
 
 void count_table(struct count_opts *o, struct hpm_opt *t);
-/* The options as the parser leaves them before it reads any. */
-void count_opts_init(struct count_opts *o);
 int count_usage_error(const char *fmt, const char *arg);
 int count_parse_opts(int argc, char **argv, struct count_opts *o);
 int count_add_row(struct count_row *rows, unsigned *n, const struct count_row *r);
@@ -143,7 +94,6 @@ struct interval_watch {
 /* count_output.c: one tick of hpm count -I (runner_spec.on_interval) */
 void count_interval_tick(void *ctx, pid_t child);
 
-enum count_mode { MODE_COUNT, MODE_RUN, MODE_PROFILE, MODE_RECORD };
 
 /* count_toolcmd.c: the tool's command line (valgrind --tool=hpm ..., then
  * PROGRAM). build: 0, or -1 when out of memory (free it either way). */
@@ -189,8 +139,5 @@ void count_add_notes(struct count_report *r, struct count_notes *nb, const struc
                      const struct runner_result *res, const struct count_row *rows,
                      unsigned n_rows, const char *lat_note);
 
-/* count_plan.c (count_plan.h): a plan is ready for count_execute, else an
- * exit status is returned */
-#define COUNT_GO (-1000)
 
 #endif
