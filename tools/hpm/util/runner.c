@@ -442,6 +442,70 @@ static int redirect(const char *path, int fd)
     return 0;
 }
 
+/* The child's side of runner_run: the go awaited (when before_exec),
+ * the signal mask restored, death with hpm, the environment and
+ * redirections, then exec; exec's errno goes back through pfd. */
+static _Noreturn void child_exec(const struct runner_spec *spec, const int pfd[2],
+                                 const int go[2], const sigset_t *old, pid_t parent)
+{
+    int err;
+    close(pfd[0]);
+    if (go[0] >= 0) {
+        /* wait for the go: one byte; end of file means hpm gave up */
+        char c;
+        ssize_t r;
+        close(go[1]);
+        do
+            r = read(go[0], &c, 1);
+        while (r < 0 && errno == EINTR);
+        if (r != 1)
+            _exit(127);
+        close(go[0]);
+    }
+    sigprocmask(SIG_SETMASK, old, NULL);
+    /* the child dies with hpm (seed 004: counters are owned, and cleaned
+     * up when the owner dies); a parent already gone means hpm died
+     * before the prctl took effect */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+        _exit(127);
+    if (spec->env_name)
+        setenv(spec->env_name, spec->env_value, 1);
+    if (redirect(spec->stdout_path, 1) != 0 || redirect(spec->stderr_path, 2) != 0)
+        err = errno;
+    else {
+        execv(spec->path ? spec->path : spec->argv[0], spec->argv);
+        err = errno;
+    }
+    if (write(pfd[1], &err, sizeof err) < 0) {
+        /* nothing left to tell it with */
+    }
+    _exit(127);
+}
+
+/* As the tree's subreaper, after the program: every process of its tree
+ * waited for (their rusage added, the killed ones noted), until none is
+ * left or a forwarded signal stops the wait (res->tree_left). */
+static void wait_rest_of_tree(const struct runner_spec *spec, struct runner_result *res,
+                              long long since)
+{
+    int st;
+    struct rusage ru;
+    pid_t w;
+    stop_waiting = 0;
+    while (!stop_waiting && (w = wait4(-1, &st, 0, &ru)) != 0) {
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            break; /* ECHILD: the whole tree has ended */
+        }
+        rusage_add(&res->ru, &ru);
+        res->waited++;
+        if (WIFSIGNALED(st))
+            killed_add(spec, res, w, WTERMSIG(st), since);
+    }
+    res->tree_left = stop_waiting;
+}
+
 int runner_run(const char *cmd, const struct runner_spec *spec, struct runner_result *res)
 {
     sigset_t block, old;
@@ -490,39 +554,8 @@ int runner_run(const char *cmd, const struct runner_spec *spec, struct runner_re
         }
         return -1;
     }
-    if (pid == 0) {
-        close(pfd[0]);
-        if (go[0] >= 0) {
-            /* wait for the go: one byte; end of file means hpm gave up */
-            char c;
-            ssize_t r;
-            close(go[1]);
-            do
-                r = read(go[0], &c, 1);
-            while (r < 0 && errno == EINTR);
-            if (r != 1)
-                _exit(127);
-            close(go[0]);
-        }
-        sigprocmask(SIG_SETMASK, &old, NULL);
-        /* the child dies with hpm (seed 004: counters are owned, and cleaned
-         * up when the owner dies); a parent already gone means hpm died
-         * before the prctl took effect */
-        if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
-            _exit(127);
-        if (spec->env_name)
-            setenv(spec->env_name, spec->env_value, 1);
-        if (redirect(spec->stdout_path, 1) != 0 || redirect(spec->stderr_path, 2) != 0)
-            err = errno;
-        else {
-            execv(spec->path ? spec->path : spec->argv[0], spec->argv);
-            err = errno;
-        }
-        if (write(pfd[1], &err, sizeof err) < 0) {
-            /* nothing left to tell it with */
-        }
-        _exit(127);
-    }
+    if (pid == 0)
+        child_exec(spec, pfd, go, &old, parent);
     close(pfd[1]);
     if (go[0] >= 0) {
         close(go[0]);
@@ -572,24 +605,8 @@ int runner_run(const char *cmd, const struct runner_spec *spec, struct runner_re
         }
     }
     child_pid = 0;
-    if (wait_tree && got != (ssize_t)sizeof err) {
-        int st;
-        struct rusage ru;
-        pid_t w;
-        stop_waiting = 0;
-        while (!stop_waiting && (w = wait4(-1, &st, 0, &ru)) != 0) {
-            if (w < 0) {
-                if (errno == EINTR)
-                    continue;
-                break; /* ECHILD: the whole tree has ended */
-            }
-            rusage_add(&res->ru, &ru);
-            res->waited++;
-            if (WIFSIGNALED(st))
-                killed_add(spec, res, w, WTERMSIG(st), since);
-        }
-        res->tree_left = stop_waiting;
-    }
+    if (wait_tree && got != (ssize_t)sizeof err)
+        wait_rest_of_tree(spec, res, since);
     if (spec->forward_signals || wait_tree) {
         sigaction(SIGINT, &old_int, NULL);
         sigaction(SIGTERM, &old_term, NULL);
