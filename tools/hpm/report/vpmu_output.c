@@ -439,10 +439,84 @@ static int rec_exit(struct vpmu_output_reader *p, const struct line *l)
     return fail(p, "'exit' needs 'status N', 'signal N', 'signal' or 'exec'");
 }
 
-static int record(struct vpmu_output_reader *p, struct line *l)
+/* The records of exactly one value (pid, ppid, forks, upc_writes, machine,
+ * cores, frequency_hz, level, upcs, threads); any other record is a newer
+ * tool's, skipped. */
+static int rec_one_value(struct vpmu_output_reader *p, struct line *l)
 {
     struct vpmu_output *o = p->o;
     uint64_t v;
+    if (field_is(l, 0, VPMU_REC_PID) || field_is(l, 0, VPMU_REC_MACHINE) || field_is(l, 0, VPMU_REC_CORES) ||
+        field_is(l, 0, VPMU_REC_FREQUENCY) || field_is(l, 0, VPMU_REC_LEVEL) || field_is(l, 0, VPMU_REC_UPCS) ||
+        field_is(l, 0, VPMU_REC_THREADS) || field_is(l, 0, VPMU_REC_PPID) || field_is(l, 0, VPMU_REC_UPC_WRITES) ||
+        field_is(l, 0, VPMU_REC_FORKS)) {
+        if (l->v.n != 2)
+            return fail(p, "'%.*s' needs one value", (int)l->v.len[0], l->v.f[0]);
+    } else {
+        return 0; /* unknown record type: a newer tool's, skipped */
+    }
+    if (field_is(l, 0, VPMU_REC_PID)) {
+        if (once(p, &o->have_pid, "pid"))
+            return -1;
+        return get_u64(p, l, 1, UINT64_MAX, "pid", &o->pid);
+    }
+    if (field_is(l, 0, VPMU_REC_PPID)) {
+        if (once(p, &o->have_ppid, "ppid"))
+            return -1;
+        return get_u64(p, l, 1, UINT64_MAX, "ppid", &o->ppid);
+    }
+    if (field_is(l, 0, VPMU_REC_FORKS)) {
+        if (once(p, &p->seen_forks, "forks"))
+            return -1;
+        return get_u64(p, l, 1, UINT64_MAX, "forks", &o->forks);
+    }
+    if (field_is(l, 0, VPMU_REC_UPC_WRITES)) {
+        if (once(p, &p->seen_upc_writes, "upc_writes"))
+            return -1;
+        return get_u64(p, l, 1, UINT64_MAX, "upc_writes", &o->upc_writes);
+    }
+    if (field_is(l, 0, VPMU_REC_MACHINE)) {
+        if (once(p, &p->seen_machine, "machine"))
+            return -1;
+        return copy_word(p, o->machine, sizeof o->machine, l->v.f[1], l->v.len[1], "machine name");
+    }
+    if (field_is(l, 0, VPMU_REC_CORES)) {
+        if (once(p, &p->seen_cores, "cores") ||
+            get_u64(p, l, 1, VPMU_OUTPUT_MAX_CORES, "cores", &v))
+            return -1;
+        if (v == 0)
+            return fail(p, "cores 0");
+        o->cores = (unsigned)v;
+        return 0;
+    }
+    if (field_is(l, 0, VPMU_REC_FREQUENCY)) {
+        if (once(p, &p->seen_freq, "frequency_hz"))
+            return -1;
+        return get_u64(p, l, 1, UINT64_MAX, "frequency_hz", &o->frequency_hz);
+    }
+    if (field_is(l, 0, VPMU_REC_LEVEL)) {
+        if (once(p, &p->seen_level, "level"))
+            return -1;
+        if (!field_is(l, 1, "insn") && !field_is(l, 1, "core") && !field_is(l, 1, "full"))
+            return fail(p, "level must be insn, core or full");
+        return copy_word(p, o->level, sizeof o->level, l->v.f[1], l->v.len[1], "level");
+    }
+    if (field_is(l, 0, VPMU_REC_UPCS)) {
+        if (once(p, &p->seen_upcs, "upcs") || get_u64(p, l, 1, 1024, "upcs", &v))
+            return -1;
+        o->upcs = (unsigned)v;
+        return 0;
+    }
+    /* threads */
+    if (once(p, &o->have_threads, "threads") || get_u64(p, l, 1, UINT_MAX, "threads", &v))
+        return -1;
+    o->threads = (unsigned)v;
+    return 0;
+}
+
+static int record(struct vpmu_output_reader *p, struct line *l)
+{
+    struct vpmu_output *o = p->o;
     const char *s;
     size_t n;
     split(l);
@@ -522,73 +596,7 @@ static int record(struct vpmu_output_reader *p, struct line *l)
             return fail(p, "interleave 0");
         return 0;
     }
-    /* the remaining known records have exactly one value */
-    if (field_is(l, 0, VPMU_REC_PID) || field_is(l, 0, VPMU_REC_MACHINE) || field_is(l, 0, VPMU_REC_CORES) ||
-        field_is(l, 0, VPMU_REC_FREQUENCY) || field_is(l, 0, VPMU_REC_LEVEL) || field_is(l, 0, VPMU_REC_UPCS) ||
-        field_is(l, 0, VPMU_REC_THREADS) || field_is(l, 0, VPMU_REC_PPID) || field_is(l, 0, VPMU_REC_UPC_WRITES) ||
-        field_is(l, 0, VPMU_REC_FORKS)) {
-        if (l->v.n != 2)
-            return fail(p, "'%.*s' needs one value", (int)l->v.len[0], l->v.f[0]);
-    } else {
-        return 0; /* unknown record type: a newer tool's, skipped */
-    }
-    if (field_is(l, 0, VPMU_REC_PID)) {
-        if (once(p, &o->have_pid, "pid"))
-            return -1;
-        return get_u64(p, l, 1, UINT64_MAX, "pid", &o->pid);
-    }
-    if (field_is(l, 0, VPMU_REC_PPID)) {
-        if (once(p, &o->have_ppid, "ppid"))
-            return -1;
-        return get_u64(p, l, 1, UINT64_MAX, "ppid", &o->ppid);
-    }
-    if (field_is(l, 0, VPMU_REC_FORKS)) {
-        if (once(p, &p->seen_forks, "forks"))
-            return -1;
-        return get_u64(p, l, 1, UINT64_MAX, "forks", &o->forks);
-    }
-    if (field_is(l, 0, VPMU_REC_UPC_WRITES)) {
-        if (once(p, &p->seen_upc_writes, "upc_writes"))
-            return -1;
-        return get_u64(p, l, 1, UINT64_MAX, "upc_writes", &o->upc_writes);
-    }
-    if (field_is(l, 0, VPMU_REC_MACHINE)) {
-        if (once(p, &p->seen_machine, "machine"))
-            return -1;
-        return copy_word(p, o->machine, sizeof o->machine, l->v.f[1], l->v.len[1], "machine name");
-    }
-    if (field_is(l, 0, VPMU_REC_CORES)) {
-        if (once(p, &p->seen_cores, "cores") ||
-            get_u64(p, l, 1, VPMU_OUTPUT_MAX_CORES, "cores", &v))
-            return -1;
-        if (v == 0)
-            return fail(p, "cores 0");
-        o->cores = (unsigned)v;
-        return 0;
-    }
-    if (field_is(l, 0, VPMU_REC_FREQUENCY)) {
-        if (once(p, &p->seen_freq, "frequency_hz"))
-            return -1;
-        return get_u64(p, l, 1, UINT64_MAX, "frequency_hz", &o->frequency_hz);
-    }
-    if (field_is(l, 0, VPMU_REC_LEVEL)) {
-        if (once(p, &p->seen_level, "level"))
-            return -1;
-        if (!field_is(l, 1, "insn") && !field_is(l, 1, "core") && !field_is(l, 1, "full"))
-            return fail(p, "level must be insn, core or full");
-        return copy_word(p, o->level, sizeof o->level, l->v.f[1], l->v.len[1], "level");
-    }
-    if (field_is(l, 0, VPMU_REC_UPCS)) {
-        if (once(p, &p->seen_upcs, "upcs") || get_u64(p, l, 1, 1024, "upcs", &v))
-            return -1;
-        o->upcs = (unsigned)v;
-        return 0;
-    }
-    /* threads */
-    if (once(p, &o->have_threads, "threads") || get_u64(p, l, 1, UINT_MAX, "threads", &v))
-        return -1;
-    o->threads = (unsigned)v;
-    return 0;
+    return rec_one_value(p, l);
 }
 
 /* Whole-file consistency, after the last line. */

@@ -55,6 +55,16 @@ enum {
 
 /* roofline_items.c: an item from its costs v (kx: the profile's index of each
  * K_*), classified against c and, when measured, me. */
+/* roofline_analysis.c: the machine's ceilings (where names its file in
+ * messages): 0, or 2 naming the file and the first key missing. */
+int roofline_ceilings(const struct hpm_machine *m, const char *where, struct ceilings *c);
+/* The profile at prof as items: its loops, then its functions, each the
+ * top of those with flops by achieved rate (*items_out, malloc'd, *n_out of
+ * them), and the whole program as all. 0, or 1 after a message. */
+int roofline_analyse(const char *prof, const struct hpm_machine *m, const struct ceilings *c,
+                     const struct measured *me, long top, struct item **items_out,
+                     size_t *n_out, struct item *all);
+
 void roofline_item_fill(struct item *it, const uint64_t *v, const int *kx,
                         const struct hpm_machine *m, const struct ceilings *c,
                         const struct measured *me);
