@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* libFuzzer target for a baseline's meta.json (tools/hpm/baseline.c): any
+/* libFuzzer target for a baseline's meta.json (tools/hpm/baseline/baseline.c): any
  * input parses or is refused with a message; a parsed one's strings are
  * terminated within their fields. */
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Unit test of the JSON report's reader (tools/hpm/count_report_read.c):
+ * Unit test of the JSON report's reader (tools/hpm/report/count_report_read.c):
  * a report written, read and written again is the same bytes. Every file
  * given (the golden reports of tests/count and tests/golden, written by
  * hpm) must read and write back byte for byte; reports built here cover

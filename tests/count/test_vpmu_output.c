@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Unit tests of the virtual PMU output parser (tools/hpm/vpmu_output.c) and
+ * Unit tests of the virtual PMU output parser (tools/hpm/report/vpmu_output.c) and
  * of the report's escaping (count_report_*.c): a valid file reads back
  * exactly; every malformed variant gives an error naming the line, never a
  * crash; every truncation of a valid file either fails or keeps only whole

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_validate_expect - the expectations of `hpm validate`
- * (tools/hpm/validate_expect.c) against seed 001's Table 1.
+ * (tools/hpm/validate/validate_expect.c) against seed 001's Table 1.
  *
  *   test_validate_expect MACHINES_DIR
  *

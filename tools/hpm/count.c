@@ -22,7 +22,7 @@
  * stderr and the report say which source counted.
  *
  * hpm count, hpm run and hpm profile are each a plan built from the
- * options and executed (run/count_plan.h).
+ * options and executed (run/run.h).
  */
 #include "commands.h"
 #include "run/run.h"

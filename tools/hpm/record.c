@@ -3,9 +3,10 @@
  * record.c - hpm record -e KIND:PERIOD[,...] | -F HZ [--machine M] [-o FILE] -- PROGRAM
  *
  * Precise sampling on the virtual PMU (docs/vpmu.md, "Sampling"): runs
- * PROGRAM as hpm profile does (count.c, with the tool's --hpm-sample), prints
- * the counts' report, then turns every process's sample records into one
- * perf.data file (src/perfdata) that perf report and perf script read.
+ * PROGRAM as hpm profile does (run/count_execute.c, with the tool's
+ * --hpm-sample), prints the counts' report, then turns every process's
+ * sample records into one perf.data file (src/perfdata) that perf report
+ * and perf script read.
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -2,7 +2,7 @@
 /*
  * count_baseline.c - the baseline steps of a run: before it (what can be
  * refused without running the program) and after it (the report saved or
- * gated) (count_internal.h: what the parts of hpm count share).
+ * gated) (run_internal.h: what the parts of run/ share).
  */
 #define _GNU_SOURCE /* wait4, syscall, mkdtemp */
 #include <ctype.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * count_events.c - the -e names resolved to report rows and the tool's event codes
- * (count_internal.h: what the parts of hpm count share).
+ * (run_internal.h: what the parts of run/ share).
  */
 #define _GNU_SOURCE /* wait4, syscall, mkdtemp */
 #include <ctype.h>
@@ -119,7 +119,7 @@ int count_resolve_event(const char *name, const char *machine, unsigned cores,
     return 0;
 }
 
-/* count_internal.h */
+/* run_internal.h */
 const char *count_event_field(const char *s, const char **b, const char **e)
 {
     const char *end = s + strcspn(s, ",");

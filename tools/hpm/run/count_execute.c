@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * count_execute.c - count_execute (count_plan.h): a plan, built once from the
+ * count_execute.c - count_execute (run.h): a plan, built once from the
  * options (count_plan.c), run to its report, with nothing kept between
  * runs, so that --passes, --repeat, hpm roofline and hpm validate execute
  * plans made from plans in this process.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * count_mpi.c - hpm count as a rank of an MPI job and the node's network
- * (count_internal.h: what the parts of hpm count share).
+ * (run_internal.h: what the parts of run/ share).
  */
 #define _GNU_SOURCE /* wait4, syscall, mkdtemp */
 #include <ctype.h>

@@ -2,7 +2,7 @@
 /*
  * count_notes.c - the notes of a virtual-PMU run's report: how the program
  * ended, its images, its process tree (started, killed, run natively), the
- * UPC's health, what hpm could not wait for (count_internal.h); the
+ * UPC's health, what hpm could not wait for (run_internal.h); the
  * threads' order and the lines they shared are count_order.c's.
  */
 #define _GNU_SOURCE /* strsignal */

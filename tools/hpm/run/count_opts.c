@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * count_opts.c - hpm count's, run's and profile's option table: parsing, usage, checks
- * (count_internal.h: what the parts of hpm count share).
+ * (run_internal.h: what the parts of run/ share).
  */
 #define _GNU_SOURCE /* wait4, syscall, mkdtemp */
 #include <ctype.h>

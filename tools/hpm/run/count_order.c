@@ -2,7 +2,7 @@
 /*
  * count_order.c - the report's notes on how the threads' order was decided
  * (Valgrind's slices, turns, coherence in modeled time) and on the cache
- * lines they shared (count_internal.h): in a run's report (count_notes.c)
+ * lines they shared (run_internal.h): in a run's report (count_notes.c)
  * and in --from-output's (count_output.c). A leaf.
  */
 #include <inttypes.h>

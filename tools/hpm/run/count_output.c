@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * count_output.c - the report written (-o atomically, --keep-output) and --from-output
- * (count_internal.h: what the parts of hpm count share).
+ * (run_internal.h: what the parts of run/ share).
  */
 #define _GNU_SOURCE /* wait4, syscall, mkdtemp */
 #include <ctype.h>

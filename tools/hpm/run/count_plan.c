@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * count_plan.c - the run of hpm count, run, profile and record: the
- * plan built once from the parsed options (count_plan.h), then executed
- * (count.c). Building it settles the options' combinations, the counter
+ * plan built once from the parsed options (run.h), then executed
+ * (count_execute.c). Building it settles the options' combinations, the counter
  * source (perf_event's runs and --from-output end here), the program's
  * environment, an MPI rank's job, the machine and where it came from, the
  * rows, and the passes (passes.c: run here when the events need them).
@@ -223,7 +223,7 @@ void count_plan_init(struct count_plan *p, enum count_mode mode, const struct co
     p->o = *o;
 }
 
-/* count_plan.h */
+/* run.h */
 int count_command(int argc, char **argv, enum count_mode mode, const struct count_hook *hook)
 {
     struct count_plan *p = calloc(1, sizeof *p);
@@ -243,7 +243,7 @@ int count_command(int argc, char **argv, enum count_mode mode, const struct coun
     return rc;
 }
 
-/* count_hook.h */
+/* run.h */
 int count_record(int argc, char **argv, const struct count_hook *hook)
 {
     return count_command(argc, argv, MODE_RECORD, hook);

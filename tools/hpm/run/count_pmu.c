@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * count_pmu.c - hpm count on a host's perf_event: the PMU probe, the source chosen, the run
- * (count_internal.h: what the parts of hpm count share).
+ * (run_internal.h: what the parts of run/ share).
  */
 #define _GNU_SOURCE /* wait4, syscall, mkdtemp */
 #include <ctype.h>

@@ -2,7 +2,7 @@
 /*
  * count_toolcmd.c - the tool's command line of a virtual-PMU run:
  * valgrind --tool=hpm with the machine, the events, the gates, what the
- * mode adds, then PROGRAM (count_internal.h).
+ * mode adds, then PROGRAM (run_internal.h).
  */
 #define _GNU_SOURCE
 #include <stdio.h>

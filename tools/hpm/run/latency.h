@@ -16,7 +16,7 @@
 #define COUNT_LAT_MAX 8
 
 /* A run's latency thresholds, and after its run each one's count (the
- * plan owns them: count_plan.h). */
+ * plan owns them: run.h). */
 struct count_lat {
     struct count_lat_event {
         char name[48]; /* as written: LOADS:ldlat=51 */

@@ -16,7 +16,7 @@
 struct count_plan;
 
 /* Whether the plan's rows need passes and, if so, runs them in this
- * process: each pass a plan made from p (count_plan.h) with its set of
+ * process: each pass a plan made from p (run.h) with its set of
  * events and the correlate, its counts kept, the passes' counts merged
  * and reported with the user's events, format and notes, the passes and
  * the correlate's verdict as notes. With --multiplex, one run cycles the

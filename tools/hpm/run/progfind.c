@@ -1,45 +1,19 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * progfind.c - finding PROGRAM as a shell would (PATH, scripts and their interpreters)
- * (count_internal.h: what the parts of hpm count share).
+ * progfind.c - finding PROGRAM as execvp would: a name with a '/' as it
+ * is, else along PATH; 127 when there is none, 126 when the file found is
+ * no executable file (a shell's statuses); a script's #! interpreter
+ * checked the same way, so that hpm says so before it starts the tool
+ * (run_internal.h: what the parts of run/ share).
  */
-#define _GNU_SOURCE /* wait4, syscall, mkdtemp */
-#include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <inttypes.h>
-#include <limits.h>
-#include <linux/perf_event.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include "catalog.h"
-#include "report/count_perf.h"
-#include "report/count_procs.h"
-#include "baseline/baseline.h"
-#include "report/count_report.h"
-#include "util/machine_arg.h"
-#include "machine_wire.h"
-#include "report/interval.h"
-#include "report/mpi_job.h"
-#include "live.h"
-#include "util/options.h"
-#include "run/passes.h"
-#include "run/profile_cmd.h"
 #include "run/run_internal.h"
-#include "run/latency.h"
-#include "util/runner.h"
-#include "report/vpmu_output.h"
-
-
 
 /* A script's interpreter (its #! line), as the kernel would run it: 0, or
  * 127 when it is missing and 126 when it cannot be executed (a shell's

@@ -33,7 +33,7 @@ struct progress {
 
 /* mode: PROGRESS_AUTO (on when stderr is a terminal), ON or OFF. The
  * prefix (may be NULL) opens the line: what part of a longer job this is
- * ("pass 2 of 3", "roofline": a plan's progress_name, count_plan.h). */
+ * ("pass 2 of 3", "roofline": a plan's progress_name, run.h). */
 void progress_init(struct progress *p, enum progress_mode mode, const char *prefix);
 /* The runner's interval callback (runner_spec.on_interval; ctx: a struct
  * progress): reads child's live view and its children's, then redraws. */
