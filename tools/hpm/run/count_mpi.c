@@ -23,25 +23,15 @@
 
 #include "catalog.h"
 #include "report/mpi_report.h"
-#include "report/count_perf.h"
-#include "report/count_procs.h"
-#include "baseline/baseline.h"
 #include "report/count_report.h"
 #include "util/install_dirs.h"
 #include "util/machine_arg.h"
 #include "machine_wire.h"
-#include "report/interval.h"
 #include "fileio.h"
 #include "report/mpi_combined.h"
 #include "report/mpi_job.h"
 #include "live.h"
-#include "util/options.h"
-#include "run/passes.h"
-#include "run/profile_cmd.h"
 #include "run/run_internal.h"
-#include "run/latency.h"
-#include "util/runner.h"
-#include "report/vpmu_output.h"
 
 
 /* hpm count as a rank of an MPI job (mpi_job.h): 1 with e and the job's

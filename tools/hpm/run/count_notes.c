@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "report/count_procs.h"
-#include "run/latency.h"
 #include "live.h"
 #include "util/runner.h"
 #include "run/run_internal.h"

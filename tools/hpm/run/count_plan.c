@@ -18,7 +18,6 @@
 #include "util/elf_facts.h"
 #include "util/machine_arg.h"
 #include "run/passes.h"
-#include "util/runner.h"
 
 /* perf_event's run: the program found, the counters attached. */
 static int run_on_perf(const struct count_opts *o, struct count_perf_plan *plan)

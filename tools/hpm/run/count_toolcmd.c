@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "run/run_internal.h"
-#include "run/latency.h"
 #include "machine_wire.h"
 
 /* "%" means something to the tool's --hpm-out (%p = pid): double it. */
