@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* libFuzzer target for a baseline's meta.json (tools/hpm/baseline.c): any
+/* libFuzzer target for a baseline's meta.json (tools/hpm/baseline/baseline.c): any
  * input parses or is refused with a message; a parsed one's strings are
  * terminated within their fields. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "baseline.h"
+#include "baseline/baseline.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* libFuzzer target for hpm diff's inputs (tools/hpm/diff.c): the input is
+/* libFuzzer target for hpm diff's inputs (tools/hpm/diff/diff_model.c): the input is
  * split at its first 0xff byte into OLD and NEW (count reports in JSON, or
  * profiles in callgrind's format), loaded, written through every writer
  * and gated by a few limits. */
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diff.h"
+#include "diff/diff.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

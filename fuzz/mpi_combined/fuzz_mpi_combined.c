@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* libFuzzer target: the reader of libhpm-mpi's combined results
- * (tools/hpm/mpi_combined.c, what rank 0's hpm count reads at the end of
+ * (tools/hpm/report/mpi_combined.c, what rank 0's hpm count reads at the end of
  * an MPI job), then, for every file it accepts, the three aggregate reports
  * over its rows, so that no accepted file can crash or corrupt a report. */
 #define _POSIX_C_SOURCE 200809L
@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "catalog.h"
-#include "count_report.h"
-#include "mpi_combined.h"
-#include "mpi_job.h"
+#include "report/count_report.h"
+#include "report/mpi_combined.h"
+#include "report/mpi_job.h"
 
 static FILE *sink;
 

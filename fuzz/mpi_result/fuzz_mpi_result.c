@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* libFuzzer target: the parser of an MPI rank's result file
- * (tools/hpm/mpi_job.c, what hpm merge reads), then, for every file it
+ * (tools/hpm/report/mpi_job.c, what hpm merge reads), then, for every file it
  * accepts, the three aggregate reports of a job of that one rank, so that
  * no accepted file can crash or corrupt a report. */
 #define _POSIX_C_SOURCE 200809L
@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "count_report.h"
-#include "mpi_job.h"
+#include "report/count_report.h"
+#include "report/mpi_job.h"
 
 static FILE *sink;
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* libFuzzer target: hpm upc-explore's trace reader (tools/hpm/upc_trace.c).
+/* libFuzzer target: hpm upc-explore's trace reader (tools/hpm/upc/upc_trace.c).
  * Whatever it accepts is a stream the replay can walk: every batch's moved
  * events inside the entries, each entry an event seen, no delta above its
  * batch's cycles, each event's code below the unit's and indexed back to
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "upc_trace.h"
+#include "upc/upc_trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

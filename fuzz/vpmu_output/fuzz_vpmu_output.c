@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* libFuzzer target: the virtual PMU output parser (tools/hpm/vpmu_output.c),
+/* libFuzzer target: the virtual PMU output parser (tools/hpm/report/vpmu_output.c),
  * then, for every file it accepts, the three reports of hpm count on what it
  * read, so that no accepted file can crash or corrupt a report. */
 #define _POSIX_C_SOURCE 200809L
@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "count_report.h"
-#include "vpmu_output.h"
+#include "report/count_report.h"
+#include "report/vpmu_output.h"
 
 static FILE *sink;
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Unit test of the JSON report's reader (tools/hpm/count_report_read.c):
+ * Unit test of the JSON report's reader (tools/hpm/report/count_report_read.c):
  * a report written, read and written again is the same bytes. Every file
  * given (the golden reports of tests/count and tests/golden, written by
  * hpm) must read and write back byte for byte; reports built here cover
@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "count_report.h"
-#include "count_report_read.h"
+#include "report/count_report.h"
+#include "report/count_report_read.h"
 #include "hpm_check.h"
-#include "mpi_job.h"
+#include "report/mpi_job.h"
 
 static char *written(const struct count_report *r, size_t *len)
 {

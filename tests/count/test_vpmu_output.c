@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Unit tests of the virtual PMU output parser (tools/hpm/vpmu_output.c) and
+ * Unit tests of the virtual PMU output parser (tools/hpm/report/vpmu_output.c) and
  * of the report's escaping (count_report_*.c): a valid file reads back
  * exactly; every malformed variant gives an error naming the line, never a
  * crash; every truncation of a valid file either fails or keeps only whole
@@ -14,10 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "count_report.h"
-#include "metrics.h"
+#include "report/count_report.h"
+#include "report/metrics.h"
 #include "hpm_check.h"
-#include "vpmu_output.h"
+#include "report/vpmu_output.h"
 
 static const char header[] = "hpm-vpmu 2\n"
                              "command ./a.out x\n"

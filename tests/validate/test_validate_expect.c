@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_validate_expect - the expectations of `hpm validate`
- * (tools/hpm/validate_expect.c) against seed 001's Table 1.
+ * (tools/hpm/validate/validate_expect.c) against seed 001's Table 1.
  *
  *   test_validate_expect MACHINES_DIR
  *
@@ -18,7 +18,7 @@
 
 #include "hpm_check.h"
 #include "machine.h"
-#include "validate_expect.h"
+#include "validate/validate_expect.h"
 
 static const struct vx_row *find(const struct vx_row *rows, int n, const char *id)
 {

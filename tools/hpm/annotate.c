@@ -26,9 +26,9 @@
 #include "commands.h"
 #include "formula.h"
 #include "live.h"
-#include "metrics.h"
-#include "options.h"
-#include "runner.h"
+#include "report/metrics.h"
+#include "util/options.h"
+#include "util/runner.h"
 #include "loops.h"
 #include "profile.h"
 
@@ -407,48 +407,205 @@ int cmd_annotate(int argc, char **argv)
 }
 
 /* The annotation of the profile at path, on standard output. */
-static int annotate(const struct annotate_opts o, const char *path)
+/* The profile at path read into p, and the event to sort by (sort_k):
+ * 0, or the exit status after a message. */
+static int load_profile(const struct annotate_opts *o, const char *path, struct hpm_profile *p)
 {
-    struct hpm_profile p;
-    struct fn_row *rows = NULL;
-    struct line_row *lines = NULL;
-    unsigned char *called = NULL;
-    size_t len = 0, i, j, n_lines = 0, cap_lines = 0, shown;
+    size_t len = 0;
     char *text, err[512];
-    int rc, kind_of[HPM_PROF_KINDS_MAX];
     unsigned k;
-    uint64_t sum[HPM_PROF_KINDS_MAX], total;
-    const uint64_t *tot;
-
     if (hpm_file_read(path, ANNOTATE_MAX_PROFILE, hpm_prof_callgrind_head,
                       "a profile in callgrind's format", &text, &len, err, sizeof err) != 0) {
         fprintf(stderr, "hpm annotate: cannot read %s\n", err);
         return 1;
     }
-    hpm_profile_init(&p);
-    if (hpm_prof_read_callgrind(&p, text, len, err, sizeof err) != 0) {
+    hpm_profile_init(p);
+    if (hpm_prof_read_callgrind(p, text, len, err, sizeof err) != 0) {
         fprintf(stderr, "hpm annotate: %s: %s\n", path, err);
         free(text);
-        hpm_profile_free(&p);
+        hpm_profile_free(p);
         return 1;
     }
     free(text);
     sort_k = 0;
-    if (o.sort) {
-        for (k = 0; k < p.n_kinds; k++)
-            if (hpm_catalog_name_eq(o.sort, strlen(o.sort), p.kinds[k]))
-                break;
-        if (k == p.n_kinds) {
-            fprintf(stderr, "hpm annotate: %s: no event '%s' in this profile (it has:", path,
-                    o.sort);
-            for (k = 0; k < p.n_kinds; k++)
-                fprintf(stderr, " %s", p.kinds[k]);
-            fprintf(stderr, ")\n");
-            hpm_profile_free(&p);
-            return 2;
-        }
-        sort_k = k;
+    if (!o->sort)
+        return 0;
+    for (k = 0; k < p->n_kinds; k++)
+        if (hpm_catalog_name_eq(o->sort, strlen(o->sort), p->kinds[k]))
+            break;
+    if (k == p->n_kinds) {
+        fprintf(stderr, "hpm annotate: %s: no event '%s' in this profile (it has:", path, o->sort);
+        for (k = 0; k < p->n_kinds; k++)
+            fprintf(stderr, " %s", p->kinds[k]);
+        fprintf(stderr, ")\n");
+        hpm_profile_free(p);
+        return 2;
     }
+    sort_k = k;
+    return 0;
+}
+
+/* Per function (*rows, p->n_fns of them): self, and inclusive: the cost of
+ * its calls (each outermost call's, as callgrind and hpm record them, so
+ * recursion is counted once), or, for a function no call reached (the
+ * entry point), self + its calls to others. Per source line (*lines):
+ * merged over functions and instructions. 0, or -1 (out of memory; what
+ * was made is in *rows and *lines to free). */
+static int cost_rows(struct hpm_profile *p, struct fn_row **rows_out, struct line_row **lines_out,
+                     size_t *n_lines_out)
+{
+    struct fn_row *rows;
+    struct line_row *lines = NULL;
+    unsigned char *called;
+    size_t i, j, n_lines = 0, cap_lines = 0;
+    unsigned k;
+    *rows_out = rows = calloc(p->n_fns ? p->n_fns : 1, sizeof *rows);
+    *lines_out = NULL;
+    *n_lines_out = 0;
+    if (!rows)
+        return -1;
+    for (i = 0; i < p->n_fns; i++) {
+        const struct hpm_prof_fn *f = &p->fns[i];
+        rows[i].fn = i;
+        rows[i].self = calloc(2 * (size_t)p->n_kinds + 1, sizeof(uint64_t));
+        if (!rows[i].self)
+            return -1;
+        rows[i].incl = rows[i].self + p->n_kinds;
+        for (j = 0; j < f->n_costs; j++) {
+            for (k = 0; k < p->n_kinds; k++)
+                rows[i].self[k] += f->costs[j].v[k];
+            if (n_lines == cap_lines) {
+                struct line_row *nl = realloc(lines, (cap_lines = cap_lines ? 2 * cap_lines : 256) *
+                                                         sizeof *nl);
+                if (!nl)
+                    return -1;
+                *lines_out = lines = nl;
+            }
+            lines[n_lines].file = f->costs[j].file;
+            lines[n_lines].line = f->costs[j].line;
+            lines[n_lines].v = f->costs[j].v;
+            n_lines++;
+        }
+    }
+    called = calloc(p->n_fns ? p->n_fns : 1, 1);
+    if (!called)
+        return -1;
+    for (i = 0; i < p->n_fns; i++)
+        for (j = 0; j < p->fns[i].n_calls; j++) {
+            const struct hpm_prof_call *c = &p->fns[i].calls[j];
+            called[c->callee] = 1;
+            for (k = 0; k < p->n_kinds; k++)
+                rows[c->callee].incl[k] += c->v[k];
+        }
+    for (i = 0; i < p->n_fns; i++) {
+        const struct hpm_prof_fn *f = &p->fns[i];
+        if (called[i])
+            continue;
+        for (k = 0; k < p->n_kinds; k++)
+            rows[i].incl[k] = rows[i].self[k];
+        for (j = 0; j < f->n_calls; j++)
+            if (f->calls[j].callee != i)
+                for (k = 0; k < p->n_kinds; k++)
+                    rows[i].incl[k] += f->calls[j].v[k];
+    }
+    free(called);
+    if (n_lines > 1)
+        qsort(lines, n_lines, sizeof *lines, cmp_line_key);
+    for (i = 0, j = 0; i < n_lines; i++) {
+        if (j > 0 && cmp_line_key(&lines[j - 1], &lines[i]) == 0) {
+            for (k = 0; k < p->n_kinds; k++)
+                lines[j - 1].v[k] += lines[i].v[k]; /* the model's arrays: ours to change */
+        } else {
+            lines[j++] = lines[i];
+        }
+    }
+    *n_lines_out = j;
+    return 0;
+}
+
+/* The header (events, totals, the whole program's metrics) and the top
+ * functions by the sorted event. */
+static void print_functions(const struct hpm_profile *p, struct fn_row *rows,
+                            const int *kind_of, const uint64_t *tot, long top)
+{
+    uint64_t total = tot[sort_k];
+    size_t i, shown;
+    unsigned k;
+    print_origin(p, 1);
+    printf("events:   ");
+    for (k = 0; k < p->n_kinds; k++)
+        printf(" %s", p->kinds[k]);
+    printf("\ntotals:   ");
+    for (k = 0; k < p->n_kinds; k++)
+        printf(" %" PRIu64, tot[k]);
+    printf("\nsorted by: %s (total %" PRIu64 ")\n", p->kinds[sort_k], total);
+    printf("whole program:\n");
+    print_metrics(p, kind_of, tot);
+
+    if (p->n_fns > 1)
+        qsort(rows, p->n_fns, sizeof *rows, cmp_fn);
+    printf("\n-- top functions by %s (self; inclusive: while it ran, callees included)\n", p->kinds[sort_k]);
+    printf("%14s %6s %14s %6s  %s\n", "self", "", "inclusive", "", "function (object)");
+    for (i = 0, shown = 0; i < p->n_fns && shown < (size_t)top; i++) {
+        const struct hpm_prof_fn *f = &p->fns[rows[i].fn];
+        if (rows[i].self[sort_k] == 0)
+            break;
+        printf("%14" PRIu64 " %5.1f%% %14" PRIu64 " %5.1f%%  %s (%s)\n", rows[i].self[sort_k],
+               pct(rows[i].self[sort_k], total), rows[i].incl[sort_k],
+               pct(rows[i].incl[sort_k], total), p->strs[f->name], p->strs[f->obj]);
+        print_metrics(p, kind_of, rows[i].self);
+        shown++;
+    }
+}
+
+/* The top source lines by the sorted event and, with --source, the files
+ * of the top lines, each once, in rank order. 0, or -1 (out of memory). */
+static int print_lines(const struct hpm_profile *p, const struct line_row *lines, size_t n_lines,
+                       const struct annotate_opts *o, uint64_t total)
+{
+    struct line_row *by_cost = malloc((n_lines ? n_lines : 1) * sizeof *by_cost);
+    unsigned done[8];
+    size_t i, n_done = 0, d;
+    if (!by_cost)
+        return -1;
+    memcpy(by_cost, lines, n_lines * sizeof *lines);
+    if (n_lines > 1)
+        qsort(by_cost, n_lines, sizeof *by_cost, cmp_line_cost);
+    printf("\n-- top source lines by %s\n", p->kinds[sort_k]);
+    for (i = 0; i < n_lines && i < (size_t)o->top && by_cost[i].v[sort_k]; i++)
+        printf("%14" PRIu64 " %5.1f%%  %s:%u\n", by_cost[i].v[sort_k],
+               pct(by_cost[i].v[sort_k], total),
+               by_cost[i].file ? p->strs[by_cost[i].file] : "???", by_cost[i].line);
+    for (i = 0; o->source && i < n_lines && i < (size_t)o->top && n_done < 8 &&
+                by_cost[i].v[sort_k];
+         i++) {
+        if (!by_cost[i].file)
+            continue;
+        for (d = 0; d < n_done && done[d] != by_cost[i].file; d++)
+            ;
+        if (d < n_done)
+            continue;
+        done[n_done++] = by_cost[i].file;
+        putchar('\n');
+        print_source(p, lines, n_lines, by_cost[i].file, o->context, total);
+    }
+    free(by_cost);
+    return 0;
+}
+
+static int annotate(const struct annotate_opts o, const char *path)
+{
+    struct hpm_profile p;
+    struct fn_row *rows = NULL;
+    struct line_row *lines = NULL;
+    size_t i, n_lines = 0;
+    int rc, kind_of[HPM_PROF_KINDS_MAX];
+    unsigned k;
+    uint64_t sum[HPM_PROF_KINDS_MAX], total;
+    const uint64_t *tot;
+
+    if ((rc = load_profile(&o, path, &p)) != 0)
+        return rc;
     for (k = 0; k < p.n_kinds; k++)
         kind_of[k] = hpm_catalog_kind_by_name(p.kinds[k], strlen(p.kinds[k]));
     hpm_profile_sum(&p, sum);
@@ -464,128 +621,11 @@ static int annotate(const struct annotate_opts o, const char *path)
         hpm_profile_free(&p);
         return rc;
     }
-
-    /* per function: self, and inclusive: the cost of its calls (each
-     * outermost call's, as callgrind and hpm record them, so recursion is
-     * counted once), or, for a function no call reached (the entry point),
-     * self + its calls to others */
-    rows = calloc(p.n_fns ? p.n_fns : 1, sizeof *rows);
-    if (!rows)
+    if (cost_rows(&p, &rows, &lines, &n_lines) != 0)
         goto oom;
-    for (i = 0; i < p.n_fns; i++) {
-        const struct hpm_prof_fn *f = &p.fns[i];
-        rows[i].fn = i;
-        rows[i].self = calloc(2 * (size_t)p.n_kinds + 1, sizeof(uint64_t));
-        if (!rows[i].self)
-            goto oom;
-        rows[i].incl = rows[i].self + p.n_kinds;
-        for (j = 0; j < f->n_costs; j++) {
-            for (k = 0; k < p.n_kinds; k++)
-                rows[i].self[k] += f->costs[j].v[k];
-            if (n_lines == cap_lines) {
-                struct line_row *nl = realloc(lines, (cap_lines = cap_lines ? 2 * cap_lines : 256) *
-                                                         sizeof *nl);
-                if (!nl)
-                    goto oom;
-                lines = nl;
-            }
-            lines[n_lines].file = f->costs[j].file;
-            lines[n_lines].line = f->costs[j].line;
-            lines[n_lines].v = f->costs[j].v;
-            n_lines++;
-        }
-    }
-    called = calloc(p.n_fns ? p.n_fns : 1, 1);
-    if (!called)
+    print_functions(&p, rows, kind_of, tot, o.top);
+    if (print_lines(&p, lines, n_lines, &o, total) != 0)
         goto oom;
-    for (i = 0; i < p.n_fns; i++)
-        for (j = 0; j < p.fns[i].n_calls; j++) {
-            const struct hpm_prof_call *c = &p.fns[i].calls[j];
-            called[c->callee] = 1;
-            for (k = 0; k < p.n_kinds; k++)
-                rows[c->callee].incl[k] += c->v[k];
-        }
-    for (i = 0; i < p.n_fns; i++) {
-        const struct hpm_prof_fn *f = &p.fns[i];
-        if (called[i])
-            continue;
-        for (k = 0; k < p.n_kinds; k++)
-            rows[i].incl[k] = rows[i].self[k];
-        for (j = 0; j < f->n_calls; j++)
-            if (f->calls[j].callee != i)
-                for (k = 0; k < p.n_kinds; k++)
-                    rows[i].incl[k] += f->calls[j].v[k];
-    }
-    /* lines: merged over functions and instructions */
-    if (n_lines > 1)
-        qsort(lines, n_lines, sizeof *lines, cmp_line_key);
-    for (i = 0, j = 0; i < n_lines; i++) {
-        if (j > 0 && cmp_line_key(&lines[j - 1], &lines[i]) == 0) {
-            for (k = 0; k < p.n_kinds; k++)
-                lines[j - 1].v[k] += lines[i].v[k]; /* the model's arrays: ours to change */
-        } else {
-            lines[j++] = lines[i];
-        }
-    }
-    n_lines = j;
-
-    print_origin(&p, 1);
-    printf("events:   ");
-    for (k = 0; k < p.n_kinds; k++)
-        printf(" %s", p.kinds[k]);
-    printf("\ntotals:   ");
-    for (k = 0; k < p.n_kinds; k++)
-        printf(" %" PRIu64, tot[k]);
-    printf("\nsorted by: %s (total %" PRIu64 ")\n", p.kinds[sort_k], total);
-    printf("whole program:\n");
-    print_metrics(&p, kind_of, tot);
-
-    if (p.n_fns > 1)
-        qsort(rows, p.n_fns, sizeof *rows, cmp_fn);
-    printf("\n-- top functions by %s (self; inclusive: while it ran, callees included)\n", p.kinds[sort_k]);
-    printf("%14s %6s %14s %6s  %s\n", "self", "", "inclusive", "", "function (object)");
-    for (i = 0, shown = 0; i < p.n_fns && shown < (size_t)o.top; i++) {
-        const struct hpm_prof_fn *f = &p.fns[rows[i].fn];
-        if (rows[i].self[sort_k] == 0)
-            break;
-        printf("%14" PRIu64 " %5.1f%% %14" PRIu64 " %5.1f%%  %s (%s)\n", rows[i].self[sort_k],
-               pct(rows[i].self[sort_k], total), rows[i].incl[sort_k],
-               pct(rows[i].incl[sort_k], total), p.strs[f->name], p.strs[f->obj]);
-        print_metrics(&p, kind_of, rows[i].self);
-        shown++;
-    }
-
-    {
-        struct line_row *by_cost = malloc((n_lines ? n_lines : 1) * sizeof *by_cost);
-        if (!by_cost)
-            goto oom;
-        memcpy(by_cost, lines, n_lines * sizeof *lines);
-        if (n_lines > 1)
-            qsort(by_cost, n_lines, sizeof *by_cost, cmp_line_cost);
-        printf("\n-- top source lines by %s\n", p.kinds[sort_k]);
-        for (i = 0; i < n_lines && i < (size_t)o.top && by_cost[i].v[sort_k]; i++)
-            printf("%14" PRIu64 " %5.1f%%  %s:%u\n", by_cost[i].v[sort_k],
-                   pct(by_cost[i].v[sort_k], total),
-                   by_cost[i].file ? p.strs[by_cost[i].file] : "???", by_cost[i].line);
-        if (o.source) {
-            /* the files of the top lines, each once, in rank order */
-            unsigned done[8];
-            size_t n_done = 0, d;
-            for (i = 0; i < n_lines && i < (size_t)o.top && n_done < 8 && by_cost[i].v[sort_k];
-                 i++) {
-                if (!by_cost[i].file)
-                    continue;
-                for (d = 0; d < n_done && done[d] != by_cost[i].file; d++)
-                    ;
-                if (d < n_done)
-                    continue;
-                done[n_done++] = by_cost[i].file;
-                putchar('\n');
-                print_source(&p, lines, n_lines, by_cost[i].file, o.context, total);
-            }
-        }
-        free(by_cost);
-    }
     print_data_objects(path, p.kinds[sort_k], o.top);
     rc = fflush(stdout) == 0 ? 0 : 1;
     goto done;
@@ -597,7 +637,6 @@ done:
         for (i = 0; i < p.n_fns; i++)
             free(rows[i].self);
     free(rows);
-    free(called);
     free(lines);
     hpm_profile_free(&p);
     return rc;

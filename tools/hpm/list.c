@@ -22,10 +22,10 @@
 #include "catalog.h"
 #include "encode.h"
 #include "commands.h"
-#include "machine_arg.h"
-#include "options.h"
-#include "runner.h"
-#include "suggest.h"
+#include "util/machine_arg.h"
+#include "util/options.h"
+#include "util/runner.h"
+#include "util/suggest.h"
 
 static const char list_synopsis[] =
     "usage: hpm list [--machine NAME|FILE] [--markdown] [PATTERN]\n"

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "suggest.h"
+#include "util/suggest.h"
 
 struct command {
     const char *name;

@@ -26,14 +26,14 @@
 #include <unistd.h>
 
 
-#include "baseline.h"
+#include "baseline/baseline.h"
 #include "catalog.h"
 #include "commands.h"
-#include "count_report_read.h"
-#include "plot.h"
+#include "report/count_report_read.h"
+#include "plot/plot.h"
 #include "fileio.h"
-#include "options.h"
-#include "runner.h"
+#include "util/options.h"
+#include "util/runner.h"
 
 #define PLOT_MAX_EVENTS 32
 #define PLOT_MAX_POINTS 200000

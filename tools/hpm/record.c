@@ -3,9 +3,10 @@
  * record.c - hpm record -e KIND:PERIOD[,...] | -F HZ [--machine M] [-o FILE] -- PROGRAM
  *
  * Precise sampling on the virtual PMU (docs/vpmu.md, "Sampling"): runs
- * PROGRAM as hpm profile does (count.c, with the tool's --hpm-sample), prints
- * the counts' report, then turns every process's sample records into one
- * perf.data file (src/perfdata) that perf report and perf script read.
+ * PROGRAM as hpm profile does (run/count_execute.c, with the tool's
+ * --hpm-sample), prints the counts' report, then turns every process's
+ * sample records into one perf.data file (src/perfdata) that perf report
+ * and perf script read.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -18,13 +19,13 @@
 
 #include "catalog.h"
 #include "commands.h"
-#include "count_hook.h"
+#include "run/run.h"
 #include "fileio.h"
-#include "machine_arg.h"
-#include "options.h"
-#include "suggest.h"
+#include "util/machine_arg.h"
+#include "util/options.h"
+#include "util/suggest.h"
 #include "perfdata.h"
-#include "runner.h"
+#include "util/runner.h"
 #include "vpmu_format.h"
 #include "vpmufile.h"
 

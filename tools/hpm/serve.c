@@ -53,9 +53,9 @@
 #include "catalog.h"
 #include "commands.h"
 #include "live.h"
-#include "options.h"
-#include "serve_conns.h"
-#include "serve_views.h"
+#include "util/options.h"
+#include "serve/serve_conns.h"
+#include "serve/serve_views.h"
 
 #define SERVE_POLL_MS 100 /* how often new and ending processes are looked for */
 

@@ -22,10 +22,10 @@
 
 #include "catalog.h"
 #include "commands.h"
-#include "interval.h"
+#include "report/interval.h"
 #include "live.h"
-#include "options.h"
-#include "runner.h"
+#include "util/options.h"
+#include "util/runner.h"
 
 static const char stat_synopsis[] =
     "usage: hpm stat -p PID [-e EVENT[,EVENT...]] [-I MS] [-n N] [--csv]\n"

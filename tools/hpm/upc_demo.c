@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "options.h"
+#include "util/options.h"
 #include "hpm/upc.h"
 
 /* Signals of the synthetic node: per core c, signal c*8 + k. */

@@ -32,12 +32,12 @@
 
 #include "catalog.h"
 #include "commands.h"
-#include "count_hook.h"
+#include "run/run.h"
 #include "hpm/upc.h"
-#include "options.h"
-#include "plot.h"
-#include "runner.h"
-#include "upc_trace.h"
+#include "util/options.h"
+#include "plot/plot.h"
+#include "util/runner.h"
+#include "upc/upc_trace.h"
 
 #define CMD "hpm upc-explore"
 #define MAX_LIST 32
@@ -172,6 +172,28 @@ static int feed(struct replay *r, uint64_t cycles, const unsigned *ev, const uin
     return 0;
 }
 
+/* What a design costs, from its parameters alone: the service time of a
+ * unit's counters, a read's wait, the bits in latches and in SRAM. */
+static void design_costs(struct result *res, const struct design *d,
+                         const struct hpm_upc_params *p, unsigned per_unit)
+{
+    res->service = (uint64_t)per_unit * d->slot;
+    res->service_ok = hpm_upc_service_time_ok(p);
+    /* A read waits while its bank's port is in a visit's read-modify-write
+     * (at most RMW cycles, at the slot's start), then reads: the worst case
+     * and the mean over a read at a uniformly random cycle, taking every
+     * visit to use the port (an upper bound: a visit of an entry with no
+     * carry and no threshold leaves it free). */
+    res->read_ok = d->slot >= RMW;
+    res->read_worst = RMW + SRAM_ACCESS;
+    res->read_mean = SRAM_ACCESS + (double)RMW * (RMW + 1) / 2.0 / (double)d->slot;
+    /* Per counter: low-order bits, carry latch and arm bit in latches; the
+     * high-order word and its parity bit in SRAM; against 64 latch bits */
+    res->latch_bits = (uint64_t)d->counters * (d->low + 2);
+    res->sram_bits = (uint64_t)d->counters * (64 - d->low + 1);
+    res->all_latch_bits = (uint64_t)d->counters * 64;
+}
+
 /* Replays the stream through design d into *res; totals (may be NULL)
  * gets each event's count as read from the unit. 0, or -1 (said why). */
 static int replay_design(const struct upc_stream *s, const struct design *d, struct result *res,
@@ -298,21 +320,7 @@ static int replay_design(const struct upc_stream *s, const struct design *d, str
         }
     }
     res->irq_mean = res->irq_fired ? (double)latency_sum / (double)res->irq_fired : 0;
-    res->service = (uint64_t)r.per_unit * d->slot;
-    res->service_ok = hpm_upc_service_time_ok(&p);
-    /* A read waits while its bank's port is in a visit's read-modify-write
-     * (at most RMW cycles, at the slot's start), then reads: the worst case
-     * and the mean over a read at a uniformly random cycle, taking every
-     * visit to use the port (an upper bound: a visit of an entry with no
-     * carry and no threshold leaves it free). */
-    res->read_ok = d->slot >= RMW;
-    res->read_worst = RMW + SRAM_ACCESS;
-    res->read_mean = SRAM_ACCESS + (double)RMW * (RMW + 1) / 2.0 / (double)d->slot;
-    /* Per counter: low-order bits, carry latch and arm bit in latches; the
-     * high-order word and its parity bit in SRAM; against 64 latch bits */
-    res->latch_bits = (uint64_t)d->counters * (d->low + 2);
-    res->sram_bits = (uint64_t)d->counters * (64 - d->low + 1);
-    res->all_latch_bits = (uint64_t)d->counters * 64;
+    design_costs(res, d, &p, r.per_unit);
     rc = 0;
     goto fail;
 nomem:
@@ -705,6 +713,91 @@ static const char footer[] =
     "Lists: 8,10,12 or 8-16. Designs whose slot is shorter than a read-modify-write (3\n"
     "cycles) show no read latency. docs/upc.md, \"Design exploration\".\n";
 
+/* The stream to replay into s (upc_stream_init'd here): stress_cycles of
+ * the synthetic one (when not 0), the trace file, or PROGRAM's run
+ * recorded; its name for the table into srcbuf (not for a trace). 0, or
+ * the exit status after a message. */
+static int load_stream(struct upc_stream *s, long stress_cycles, const char *trace, int argc,
+                       char **argv, const char *events, const char *machine, const char *record,
+                       char *srcbuf, size_t len)
+{
+    int rc;
+    upc_stream_init(s);
+    if (stress_cycles) {
+        s->stress = 1;
+        s->stress_cycles = (uint64_t)stress_cycles;
+        snprintf(srcbuf, len, "stress (an event every cycle on every counter, %ld cycles)",
+                 stress_cycles);
+        return 0;
+    }
+    if (trace) {
+        char err[4200];
+        if (upc_trace_read(s, trace, err, sizeof err) != 0) {
+            fprintf(stderr, "%s: %s\n", CMD, err);
+            return 1;
+        }
+    } else {
+        rc = record_program(s, argc, argv, events, machine, record);
+        if (rc)
+            return rc;
+        snprintf(srcbuf, len, "%s (recorded)", argv[0]);
+    }
+    if (s->nb == 0) {
+        fprintf(stderr, "%s: the stream has no batches\n", CMD);
+        return 1;
+    }
+    return 0;
+}
+
+/* Every design of the lists (low bits, slot, counters, ports: each
+ * combination, in that nesting) replayed over s into res[*n...]; the first
+ * design's counts into totals (may be NULL). 0, or -1 after a message. */
+static int replay_designs(struct upc_stream *s, const unsigned *const lists[4],
+                          const unsigned sizes[4], struct result *res, unsigned *n,
+                          uint64_t *totals)
+{
+    unsigned a, b, c, d;
+    for (a = 0; a < sizes[0]; a++)
+        for (b = 0; b < sizes[1]; b++)
+            for (c = 0; c < sizes[2]; c++)
+                for (d = 0; d < sizes[3]; d++) {
+                    struct design ds = {lists[0][a], lists[1][b], lists[2][c], lists[3][d]};
+                    if (replay_design(s, &ds, &res[*n], *n == 0 ? totals : NULL) != 0)
+                        return -1;
+                    if (res[*n].mismatch) {
+                        fprintf(stderr, "%s: internal error: a counter of design low=%u "
+                                        "slot=%u disagrees with its stream\n",
+                                CMD, ds.low, ds.slot);
+                        return -1;
+                    }
+                    (*n)++;
+                }
+    return 0;
+}
+
+/* --totals: each event's count as the first design's unit read it (CSV:
+ * event,code,count); stress_counters: the synthetic stream's counters (its
+ * events are numbered), else 0. 0, or -1. */
+static int write_totals(const char *path, const struct upc_stream *s, unsigned stress_counters,
+                        const uint64_t *totals)
+{
+    FILE *f = fopen(path, "w");
+    unsigned k, ne = stress_counters ? stress_counters : s->n_ev;
+    if (!f) {
+        fprintf(stderr, "%s: cannot write '%s': %s\n", CMD, path, strerror(errno));
+        return -1;
+    }
+    fprintf(f, "event,code,count\n");
+    for (k = 0; k < ne; k++) {
+        char name[HPM_CAT_NAME_MAX];
+        unsigned code = stress_counters ? k : s->code[k];
+        if (stress_counters || hpm_catalog_code_name(code, name, sizeof name) < 0)
+            snprintf(name, sizeof name, "%u", code);
+        fprintf(f, "%s,%u,%" PRIu64 "\n", name, code, totals[k]);
+    }
+    return fclose(f) != 0 ? -1 : 0;
+}
+
 int cmd_upc_explore(int argc, char **argv)
 {
     const char *low_s = "8-16", *slot_s = "16", *counters_s = "256", *ports_s = "1";
@@ -747,7 +840,7 @@ int cmd_upc_explore(int argc, char **argv)
         HPM_OPT_TABLE_END,
     };
     unsigned lows[MAX_LIST], slots[MAX_LIST], ctrs[MAX_LIST], ports[MAX_LIST];
-    unsigned nl, nsl, nc, np, a, b, c, d, n = 0;
+    unsigned nl, nsl, nc, np, a, b, n = 0;
     struct upc_stream *s = NULL;
     struct result *res = NULL;
     uint64_t *totals = NULL;
@@ -795,55 +888,22 @@ int cmd_upc_explore(int argc, char **argv)
         rc = 1;
         goto done;
     }
-    upc_stream_init(s);
-    if (stress) {
-        s->stress = 1;
-        s->stress_cycles = (uint64_t)stress_cycles;
-        snprintf(srcbuf, sizeof srcbuf, "stress (an event every cycle on every counter, %ld "
-                                        "cycles)", stress_cycles);
-        source = srcbuf;
-    } else if (trace) {
-        char err[4200];
-        if (upc_trace_read(s, trace, err, sizeof err) != 0) {
-            fprintf(stderr, "%s: %s\n", CMD, err);
-            rc = 1;
-            goto done;
-        }
-        source = trace;
-    } else {
-        rc = record_program(s, argc - first, argv + first, events, machine, record);
-        if (rc)
-            goto done;
-        snprintf(srcbuf, sizeof srcbuf, "%s (recorded)", argv[first]);
-        source = srcbuf;
-    }
-    if (!stress && s->nb == 0) {
-        fprintf(stderr, "%s: the stream has no batches\n", CMD);
-        rc = 1;
+    rc = load_stream(s, stress ? stress_cycles : 0, trace, argc - first, argv + first, events,
+                     machine, record, srcbuf, sizeof srcbuf);
+    if (rc)
         goto done;
-    }
+    source = stress ? srcbuf : trace ? trace : srcbuf;
     if (totals_out && !(totals = calloc(stress ? ctrs[0] : s->n_ev, sizeof *totals))) {
         rc = 1;
         goto done;
     }
-    for (a = 0; a < nl; a++)
-        for (b = 0; b < nsl; b++)
-            for (c = 0; c < nc; c++)
-                for (d = 0; d < np; d++) {
-                    struct design ds = {lows[a], slots[b], ctrs[c], ports[d]};
-                    if (replay_design(s, &ds, &res[n], n == 0 ? totals : NULL) != 0) {
-                        rc = 1;
-                        goto done;
-                    }
-                    if (res[n].mismatch) {
-                        fprintf(stderr, "%s: internal error: a counter of design low=%u "
-                                        "slot=%u disagrees with its stream\n",
-                                CMD, ds.low, ds.slot);
-                        rc = 1;
-                        goto done;
-                    }
-                    n++;
-                }
+    {
+        const unsigned *lists[4] = {lows, slots, ctrs, ports}, sizes[4] = {nl, nsl, nc, np};
+        if (replay_designs(s, lists, sizes, res, &n, totals) != 0) {
+            rc = 1;
+            goto done;
+        }
+    }
     {
         struct table tb = {res, n, fmt, source};
         if (runner_write_output(CMD, out, write_table, &tb) != 0) {
@@ -851,25 +911,9 @@ int cmd_upc_explore(int argc, char **argv)
             goto done;
         }
     }
-    if (totals_out) {
-        FILE *f = fopen(totals_out, "w");
-        unsigned k, ne = stress ? ctrs[0] : s->n_ev;
-        if (!f) {
-            fprintf(stderr, "%s: cannot write '%s': %s\n", CMD, totals_out, strerror(errno));
-            rc = 1;
-            goto done;
-        }
-        fprintf(f, "event,code,count\n");
-        for (k = 0; k < ne; k++) {
-            char name[HPM_CAT_NAME_MAX];
-            if (stress || hpm_catalog_code_name(s->code[k], name, sizeof name) < 0)
-                snprintf(name, sizeof name, "%u", stress ? k : s->code[k]);
-            fprintf(f, "%s,%u,%" PRIu64 "\n", name, stress ? k : s->code[k], totals[k]);
-        }
-        if (fclose(f) != 0) {
-            rc = 1;
-            goto done;
-        }
+    if (totals_out && write_totals(totals_out, s, stress ? ctrs[0] : 0, totals) != 0) {
+        rc = 1;
+        goto done;
     }
     if (plot && draw(plot, res, n, source) != 0) {
         rc = 1;

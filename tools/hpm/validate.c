@@ -8,7 +8,7 @@
  *
  * Runs hpm-validate-kernels (workloads/validate: the seven micro-benchmarks,
  * each in its own region) under hpm count --csv -- its plan executed in this
- * process (count_plan.h), so that validate uses exactly the counting path
+ * process (run.h), so that validate uses exactly the counting path
  * users get -- reads the region counts back, and prints, for every row of
  * Table 1, the expected count (validate_expect.c, derived from the machine's
  * parameters), the measured count and the error, for FP stores, L1 store
@@ -32,12 +32,12 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "count_plan.h"
-#include "install_dirs.h"
-#include "machine_arg.h"
-#include "options.h"
-#include "runner.h"
-#include "validate_expect.h"
+#include "run/run.h"
+#include "util/install_dirs.h"
+#include "util/machine_arg.h"
+#include "util/options.h"
+#include "util/runner.h"
+#include "validate/validate_expect.h"
 
 #define CMD "hpm validate"
 #define DEFAULT_MACHINE "bgl"
@@ -197,7 +197,7 @@ static int kernels_argv(const struct validate_opts *o, const char *kernels,
 }
 
 /* hpm count --machine M -e EVENTS --csv -o csv_path -- KERNELS..., run in
- * this process (count_plan.h): the counting path users get. The kernels'
+ * this process (run.h): the counting path users get. The kernels'
  * checksums are not for the reader (their output goes to /dev/null, their
  * errors to dir/stderr, shown only if the run fails); the progress line
  * says "validate". 0, or 2 after a message. */
