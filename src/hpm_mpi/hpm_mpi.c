@@ -41,7 +41,6 @@
 #include "hpm_client.h"
 #include "torus.h"
 
-struct hpm_mpi_rank hpm_mpi_me;
 #define me hpm_mpi_me
 
 static struct {

@@ -28,7 +28,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-struct hl_global hpm_hl = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* Read without the lock on every region call; written under it. */
 static _Atomic int hl_state = HL_UNINIT;

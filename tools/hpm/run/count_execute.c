@@ -40,7 +40,6 @@
 #include "report/vpmu_output.h"
 #include "report/count_report_writer.h"
 
-const char *count_cmd_name = "hpm count";
 
 
 
