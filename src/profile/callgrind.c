@@ -508,13 +508,18 @@ static int read_positions_line(struct cg_reader *r, const char *s)
     return 0;
 }
 
+/* Event names are separated by any white space: a name that held a CR
+ * would lose it when the written file's line end is read again. */
+#define EVENT_SEPARATORS " \t\r\v\f"
+
 static int read_events_line(struct cg_reader *r, char *s)
 {
     struct hpm_profile *p = r->p;
     char *tok, *save = NULL;
     if (r->have_events)
         return cg_fail(r, "events: twice");
-    for (tok = strtok_r(s, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+    for (tok = strtok_r(s, EVENT_SEPARATORS, &save); tok;
+         tok = strtok_r(NULL, EVENT_SEPARATORS, &save)) {
         if (p->n_kinds == HPM_PROF_KINDS_MAX)
             return cg_fail(r, "more than %d events", HPM_PROF_KINDS_MAX);
         p->kinds[p->n_kinds] = strdup(tok);
@@ -544,14 +549,15 @@ static int read_totals_line(struct cg_reader *r, const char *s)
 static int read_name_line(struct cg_reader *r, const char *s)
 {
     int c = s[0] == 'c' || s[0] == 'j';
-    const char *key = s + c;
-    struct idmap *m = key[0] == 'o' ? &r->obs : key[1] == 'n' ? &r->fns : &r->fls;
+    const char *key = s + c; /* "ob=", "fl=", ... : three characters */
+    struct idmap *m;
     long id;
     unsigned u;
     if (!starts(s, "ob=") && !starts(s, "cob=") && !starts(s, "fl=") && !starts(s, "fi=") &&
         !starts(s, "fe=") && !starts(s, "cfi=") && !starts(s, "cfl=") && !starts(s, "fn=") &&
         !starts(s, "cfn=") && !starts(s, "jfi=") && !starts(s, "jfn="))
         return 1;
+    m = key[0] == 'o' ? &r->obs : key[1] == 'n' ? &r->fns : &r->fls;
     id = parse_name(r->p, m, key + 3);
     if (id < 0)
         return cg_fail(r, "a malformed or undefined compressed name");
