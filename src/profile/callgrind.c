@@ -415,14 +415,10 @@ static unsigned pos_line(const struct cg_reader *r, const uint64_t *pos)
 static int add_call(struct cg_reader *r, const struct hpm_prof_call *call)
 {
     struct hpm_prof_fn *f = &r->p->fns[r->cur_fn];
-    if (f->n_calls == f->cap_calls) {
-        size_t cap = f->cap_calls ? 2 * f->cap_calls : 8;
-        struct hpm_prof_call *nc = realloc(f->calls, cap * sizeof *nc);
-        if (!nc)
-            return cg_oom(r);
-        f->calls = nc;
-        f->cap_calls = cap;
-    }
+    struct hpm_prof_call *nc = hpm__grow(f->calls, &f->cap_calls, f->n_calls + 1, sizeof *nc);
+    if (!nc)
+        return cg_oom(r);
+    f->calls = nc;
     f->calls[f->n_calls++] = *call;
     return 0;
 }
@@ -430,15 +426,10 @@ static int add_call(struct cg_reader *r, const struct hpm_prof_call *call)
 static int add_cost(struct cg_reader *r, const uint64_t *pos, uint64_t *v)
 {
     struct hpm_prof_fn *f = &r->p->fns[r->cur_fn];
-    struct hpm_prof_cost *c;
-    if (f->n_costs == f->cap_costs) {
-        size_t cap = f->cap_costs ? 2 * f->cap_costs : 8;
-        struct hpm_prof_cost *nc = realloc(f->costs, cap * sizeof *nc);
-        if (!nc)
-            return cg_oom(r);
-        f->costs = nc;
-        f->cap_costs = cap;
-    }
+    struct hpm_prof_cost *c = hpm__grow(f->costs, &f->cap_costs, f->n_costs + 1, sizeof *c);
+    if (!c)
+        return cg_oom(r);
+    f->costs = c;
     c = &f->costs[f->n_costs++];
     c->addr = pos_addr(r, pos);
     c->line = pos_line(r, pos);
