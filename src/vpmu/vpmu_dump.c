@@ -159,8 +159,8 @@ void vpmu_write_output(const HChar *fname, Bool at_exec)
     if (vpmu_state.forks)
         out_printf(o, VPMU_REC_FORKS " %llu\n", vpmu_state.forks);
     if (vpmu_turns_quantum())
-        out_printf(o, VPMU_REC_INTERLEAVE " %llu %llu\n", vpmu_turns_quantum(),
-                   vpmu_turns_switches());
+        out_printf(o, VPMU_REC_INTERLEAVE " %llu %llu %llu\n", vpmu_turns_quantum(),
+                   vpmu_turns_switches(), vpmu_turns_host_timed());
     {
         ULong logged, misses;
         if (vpmu_node_coh_time(&logged, &misses))

@@ -42,8 +42,11 @@
  *   with CLONE_CHILD_CLEARTID or set_tid_address gave: pthread_join), with
  *   the waker's clock. When its turn comes before it is back from the
  *   call, the others wait for it. Waits for a thread not back are bounded
- *   by a second of host time: a call that did block, or a wake the kernel
- *   did not deliver, then costs only the order, never the progress;
+ *   by a second of host time while /proc shows it still in its call (a
+ *   call that did block, or a wake the kernel did not deliver, then costs
+ *   only the order, never the progress), by 30 s while it is on its way
+ *   (a loaded host delays it, the order stays); each wait given up is
+ *   counted and reported (vpmu_turns_host_timed);
  * - a thread that goes into a futex wait is asleep in the kernel before
  *   another thread runs client code (settle), so the kernel queues a word's
  *   waiters in the order they began to wait, and a wake of n makes able
@@ -110,6 +113,8 @@ static struct turn_thread {
     Addr waits_on;     /* the futex word it waits on, 0 none */
     ULong wait_seq;    /* when it began to wait there (the kernel's queue order) */
     Addr clear_tid;    /* the word its exit wakes, 0 none */
+    UInt call;         /* the system call it is in (its number) */
+    UWord call_arg0;   /* and that call's first argument */
     Int lwp;           /* its kernel thread id, 0 not asked yet */
 } *tt;
 static ThreadId holder = VG_INVALID_THREADID;
@@ -130,6 +135,12 @@ static UInt gone_next;
  * until the kernel has it asleep (settle), so the kernel queues a word's
  * waiters in the order they began to wait, the order the tool keeps. */
 static ThreadId settling = VG_INVALID_THREADID;
+/* A thread that exited with a word for the kernel to clear (its
+ * CLONE_CHILD_CLEARTID: pthread_join's): no other thread runs client code
+ * until the kernel has cleared it, so a join reads the word after the exit
+ * in every run (whether it calls futex at all is the host's timing
+ * otherwise: instructions and system calls that differ from run to run). */
+static Addr exiting_word;
 static ULong wait_seq_next;
 static Bool waiting_woken;
 static UInt top_tid;        /* no thread id above this one is used */
@@ -207,42 +218,100 @@ static ULong wake(Addr word, ULong n, Bool broadcast, ULong clock)
     return woken;
 }
 
-/* Thread t sleeps (or waits for Valgrind's lock, its call over): its
- * /proc state is S or D. */
-static Bool asleep(ThreadId t)
+/* Thread t's line of /proc/self/task/LWP/FILE, NUL-terminated in buf;
+ * False when it cannot be read (the thread is gone). */
+static Bool task_file(ThreadId t, const HChar *file, HChar *buf, Int size)
 {
-    HChar path[64], buf[256];
-    const HChar *p;
+    HChar path[64];
     SysRes sr;
     Int fd, n;
-    VG_(snprintf)(path, sizeof path, "/proc/self/task/%d/stat", tt[t].lwp);
+    VG_(snprintf)(path, sizeof path, "/proc/self/task/%d/%s", tt[t].lwp, file);
     sr = VG_(open)(path, VKI_O_RDONLY, 0);
     if (sr_isError(sr))
-        return True; /* gone */
+        return False;
     fd = (Int)sr_Res(sr);
-    n = VG_(read)(fd, buf, sizeof buf - 1);
+    n = VG_(read)(fd, buf, size - 1);
     VG_(close)(fd);
     if (n <= 0)
-        return True;
+        return False;
     buf[n] = 0;
-    p = VG_(strrchr)(buf, ')'); /* after the command, which may hold anything */
-    return !p || p[1] != ' ' || p[2] == 'S' || p[2] == 'D';
+    return True;
 }
 
+/* Thread t's scheduling state as /proc says it (R running or able to run,
+ * S and D asleep, ...); 0 when it is gone. */
+static HChar task_state(ThreadId t)
+{
+    HChar buf[256];
+    const HChar *p;
+    if (!task_file(t, "stat", buf, sizeof buf))
+        return 0;
+    p = VG_(strrchr)(buf, ')'); /* after the command, which may hold anything */
+    return p && p[1] == ' ' ? p[2] : 0;
+}
+
+/* Thread t is still inside the system call it began (vpmu_turns_syscall):
+ * /proc's syscall file names that call and, for a futex, that word. A
+ * thread back from its call waits for Valgrind's lock in a futex on
+ * another word, or runs. True when it cannot be told. */
+static Bool in_its_call(ThreadId t)
+{
+    HChar buf[256];
+    HChar *end;
+    Long nr;
+    if (!task_file(t, "syscall", buf, sizeof buf))
+        return True;
+    if (buf[0] < '0' || buf[0] > '9')
+        return False; /* "running" */
+    nr = VG_(strtoll10)(buf, &end);
+    if (nr != (Long)tt[t].call)
+        return False;
+    if (nr == __NR_futex)
+        return *end == ' ' && (UWord)VG_(strtoll16)(end + 1, NULL) == tt[t].call_arg0;
+    return True;
+}
+
+/* Waits for a thread are bounded in host time: a second while the thread
+ * could be blocked (a call that was thought prompt, a wake the kernel did
+ * not deliver), longer while /proc shows it on its way (able to run, or
+ * back from its call): a loaded host delays it but does not change the
+ * order. */
+#define WAIT_BLOCKED_MS 1000u
+#define WAIT_ON_ITS_WAY_MS 30000u
+
 /* Before another thread runs client code: the thread that went into a
- * futex wait is asleep in the kernel (at most a second of host time: a
- * wait the kernel returned from at once comes back as any call does). */
+ * futex wait is asleep in the kernel (S or D; a wait the kernel returned
+ * from at once sleeps on Valgrind's lock and comes back as any call does). */
 static void settle(ThreadId runner)
 {
-    UInt since;
+    UInt since, waited;
+    HChar st;
     ThreadId t = settling;
+    if (exiting_word) {
+        Addr w = exiting_word;
+        exiting_word = 0;
+        since = VG_(read_millisecond_timer)();
+        while (VG_(am_is_valid_for_client)(w, 4, VKI_PROT_READ) &&
+               *(const volatile UInt *)w != 0) {
+            struct vki_timespec ts = {0, 20000};
+            if (VG_(read_millisecond_timer)() - since > WAIT_ON_ITS_WAY_MS) {
+                host_timed++;
+                break;
+            }
+            (void)VG_(do_syscall)(__NR_nanosleep, (RegWord)&ts, 0, 0, 0, 0, 0, 0, 0);
+        }
+    }
     if (t == VG_INVALID_THREADID || t == runner)
         return;
     settling = VG_INVALID_THREADID;
     since = VG_(read_millisecond_timer)();
-    while (!tt[t].able && tt[t].lwp && !asleep(t) &&
-           VG_(read_millisecond_timer)() - since < 1000) {
+    while (!tt[t].able && tt[t].lwp && (st = task_state(t)) != 0 && st != 'S' && st != 'D') {
         struct vki_timespec ts = {0, 20000};
+        waited = VG_(read_millisecond_timer)() - since;
+        if (waited > WAIT_ON_ITS_WAY_MS || (st != 'R' && waited > WAIT_BLOCKED_MS)) {
+            host_timed++; /* the order of its wait is the host's */
+            break;
+        }
         (void)VG_(do_syscall)(__NR_nanosleep, (RegWord)&ts, 0, 0, 0, 0, 0, 0, 0);
     }
 }
@@ -322,7 +391,8 @@ UWord vpmu_turns_check(UWord n)
         if (!waiting_woken) {
             waiting_woken = True;
             wait_since_ms = now;
-        } else if (now - wait_since_ms > 1000) {
+        } else if (now - wait_since_ms > WAIT_ON_ITS_WAY_MS ||
+                   (now - wait_since_ms > WAIT_BLOCKED_MS && in_its_call(holder))) {
             host_timed++; /* it did block: the others go on without it */
             tt[holder].woken = tt[holder].prompt = False;
             waiting_woken = False;
@@ -431,6 +501,8 @@ void vpmu_turns_syscall(ThreadId tid, UInt sysno, const UWord *args, UInt nargs)
     if (!tt[tid].lwp)
         tt[tid].lwp = VG_(gettid)();
     tt[tid].waits_on = 0;
+    tt[tid].call = sysno;
+    tt[tid].call_arg0 = nargs >= 1 ? args[0] : 0;
     if (sysno == __NR_futex && nargs >= 2 &&
         (futex_op(args[1]) == VKI_FUTEX_WAIT || futex_op(args[1]) == VKI_FUTEX_WAIT_BITSET))
         tt[tid].waits_on = args[0];
@@ -547,6 +619,7 @@ void vpmu_turns_thread_end(ThreadId tid)
         gone[gone_next].clock = tt[tid].clock;
         gone_next = (gone_next + 1) % GONE_N;
     }
+    exiting_word = tt[tid].clear_tid;
     tt[tid].clear_tid = 0;
     if (tid == holder)
         pick();
@@ -565,6 +638,7 @@ void vpmu_turns_fork_child(ThreadId tid)
     }
     note_tid(tid);
     settling = VG_INVALID_THREADID;
+    exiting_word = 0; /* the parent's thread: no kernel clears it here */
     waiting_woken = False;
     tt[tid].able = True;
     holder = tid;

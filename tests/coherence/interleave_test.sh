@@ -23,6 +23,17 @@ trap 'rm -rf "$WORK"' EXIT
 fail() { echo "interleave: FAIL: $*" >&2; exit 1; }
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# same A B WHY: the modeled rows of runs A and B are the same, unless a
+# report says the tool gave up waiting for a thread (a host too loaded to
+# bring it back within the tool's bound: docs/vpmu.md "Interleaving"),
+# which then is said here
+same() {
+  if grep -q 'came when the host decided' "$WORK/$1.csv" "$WORK/$2.csv"; then
+    echo "interleave: $1/$2: the tool gave up a wait; not compared: $(grep -ho '[0-9]* returns from system calls came when the host decided' "$WORK/$1.csv" "$WORK/$2.csv" | tr '\n' ' ')"
+    return 0
+  fi
+  cmp -s "$WORK/$1" "$WORK/$2" || { diff "$WORK/$1" "$WORK/$2" | head >&2; fail "$3"; }
+}
 EV=COH_L1D_MISSES,COH_INVALIDATIONS,L1D_MISSES,L2_MISSES,CYCLES,INSTRUCTIONS
 
 count slices -e $EV -- "$PROG" false $N free
@@ -87,8 +98,7 @@ for i in 1 2; do
   count workers$i --interleave 1000 -e $EV -- "$COUNT_PROG" threads 4 100000
   modeled "$WORK/workers$i.csv" >"$WORK/workers$i"
 done
-cmp -s "$WORK/workers1" "$WORK/workers2" ||
-  { diff "$WORK/workers1" "$WORK/workers2" | head >&2; fail "two runs of 4 workers differ"; }
+same workers1 workers2 "two runs of 4 workers differ"
 for i in 1 2; do
   count barrier$i --interleave 1000 -e $EV -- "$COUNT_PROG" threads 100 1000
   modeled "$WORK/barrier$i.csv" >"$WORK/barrier$i"
@@ -96,8 +106,7 @@ done
 b=$(grep -o '[0-9]* turns passed between threads' "$WORK/barrier1.csv" | cut -d' ' -f1)
 echo "interleave: 100 threads at a barrier: instructions $(value INSTRUCTIONS "$WORK/barrier1.csv"), $b turns passed"
 [ "${b:-0}" -ge 100 ] || fail "100 threads at a barrier: $b turns passed"
-cmp -s "$WORK/barrier1" "$WORK/barrier2" ||
-  { diff "$WORK/barrier1" "$WORK/barrier2" | head >&2; fail "two runs of 100 threads at a barrier differ"; }
+same barrier1 barrier2 "two runs of 100 threads at a barrier differ"
 for i in 1 2 3; do
   count mutex$i --interleave 1000 -e $EV,SYSCALLS -- "$MUTEX_PROG" 4 20000
   modeled "$WORK/mutex$i.csv" >"$WORK/mutex$i"
@@ -107,8 +116,7 @@ sys=$(value SYSCALLS "$WORK/mutex1.csv")
 echo "interleave: 4 threads on one mutex: $sys system calls, $(tail -1 "$WORK/mutex1")"
 [ "$sys" -ge 1000 ] || fail "the mutex was hardly contended: $sys system calls"
 for i in 2 3; do
-  cmp -s "$WORK/mutex1" "$WORK/mutex$i" ||
-    { diff "$WORK/mutex1" "$WORK/mutex$i" | head >&2; fail "runs 1 and $i of 4 threads on one mutex differ"; }
+  same mutex1 mutex$i "runs 1 and $i of 4 threads on one mutex differ"
 done
 
 # one thread: the same counts with and without turns

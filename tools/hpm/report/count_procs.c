@@ -28,7 +28,7 @@ static int init_like(struct vpmu_output *dst, const struct vpmu_output *src)
     dst->threads = 0;
     dst->upc_writes = 0;
     dst->forks = 0;
-    dst->interleave_switches = 0;
+    dst->interleave_switches = dst->interleave_host = 0;
     dst->shared_lines = dst->shared_dropped = dst->shared_written = 0;
     dst->coh_time = 0;
     dst->coh_time_logged = dst->coh_time_misses = dst->coh_time_host = 0;

@@ -584,13 +584,16 @@ static int record(struct vpmu_output_reader *p, struct line *l)
         return 0;
     }
     if (field_is(l, 0, VPMU_REC_INTERLEAVE)) {
-        /* interleave N SWITCHES (--hpm-interleave) */
+        /* interleave N SWITCHES [HOST] (--hpm-interleave; HOST: waits given
+         * up, absent in the files of older tools) */
         if (once(p, &p->seen_interleave, "interleave"))
             return -1;
-        if (l->v.n != 3)
-            return fail(p, "'interleave' needs two values");
+        if (l->v.n != 3 && l->v.n != 4)
+            return fail(p, "'interleave' needs two or three values");
         if (get_u64(p, l, 1, UINT64_MAX, "interleave", &o->interleave) ||
-            get_u64(p, l, 2, UINT64_MAX, "interleave switches", &o->interleave_switches))
+            get_u64(p, l, 2, UINT64_MAX, "interleave switches", &o->interleave_switches) ||
+            (l->v.n == 4 &&
+             get_u64(p, l, 3, UINT64_MAX, "interleave waits given up", &o->interleave_host)))
             return -1;
         if (o->interleave == 0)
             return fail(p, "interleave 0");
@@ -836,6 +839,7 @@ int vpmu_output_add(struct vpmu_output *dst, const struct vpmu_output *src, char
     if (src->interleave > dst->interleave)
         dst->interleave = src->interleave; /* one option for the whole tree */
     dst->interleave_switches = sat_add(dst->interleave_switches, src->interleave_switches);
+    dst->interleave_host = sat_add(dst->interleave_host, src->interleave_host);
     dst->coh_time |= src->coh_time;
     dst->coh_time_logged = sat_add(dst->coh_time_logged, src->coh_time_logged);
     dst->coh_time_misses = sat_add(dst->coh_time_misses, src->coh_time_misses);
@@ -971,8 +975,8 @@ int vpmu_output_write(const struct vpmu_output *o, FILE *f)
     if (o->forks)
         fprintf(f, VPMU_REC_FORKS " %" PRIu64 "\n", o->forks);
     if (o->interleave)
-        fprintf(f, VPMU_REC_INTERLEAVE " %" PRIu64 " %" PRIu64 "\n", o->interleave,
-                o->interleave_switches);
+        fprintf(f, VPMU_REC_INTERLEAVE " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", o->interleave,
+                o->interleave_switches, o->interleave_host);
     if (o->coh_time)
         fprintf(f, VPMU_REC_COHERENCE_TIME " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
                 o->coh_time_logged, o->coh_time_misses, o->coh_time_host);

@@ -83,6 +83,9 @@ struct vpmu_output {
     uint64_t forks;      /* processes it started (fork, vfork, clone) */
     uint64_t interleave; /* threads took turns of this many instructions (0: Valgrind's slices) */
     uint64_t interleave_switches; /* turns that passed to another thread */
+    /* waits for a thread the tool gave up (its return then came when the
+     * host decided; the tool's interleave record's third value) */
+    uint64_t interleave_host;
     /* the contended lines' accesses replayed in modeled time (the tool's
      * coherence_time): accesses logged, coherence misses the replay found,
      * returns from blocking calls the host timed */

@@ -78,10 +78,16 @@ void count_order_notes(struct count_report *r, struct count_notes *nb,
             r->notes[r->n_notes++] = nb->turns;
     } else if (out->interleave) {
         /* the granularity of the cores' meeting in shared caches */
+        char host[160] = "";
+        if (out->interleave_host)
+            snprintf(host, sizeof host,
+                     "; %" PRIu64 " returns from system calls came when the host decided: "
+                     "counts around them may differ from run to run",
+                     out->interleave_host);
         snprintf(nb->turns, sizeof nb->turns,
                  "threads took turns of %" PRIu64 " instructions, the one behind in modeled "
-                 "time first (--interleave); %" PRIu64 " turns passed between threads",
-                 out->interleave, out->interleave_switches);
+                 "time first (--interleave); %" PRIu64 " turns passed between threads%s",
+                 out->interleave, out->interleave_switches, host);
         if (r->n_notes < COUNT_MAX_NOTES)
             r->notes[r->n_notes++] = nb->turns;
     }
