@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 #
-# filter_equiv.sh BUILD - the shortcuts that answer sure L1 and TLB hits
+# filter_equiv.sh BUILD [FILTER_THREADS] - the shortcuts that answer sure L1 and TLB hits
 # without the models (the sure-hit filter, the L1/TLB probe, a superblock's
 # skipped fetches; docs/vpmu.md, "Speed") change no count: every simulated
 # count of Debian programs we did not write (sqlite3, xz; bzip2 when those
@@ -10,11 +10,14 @@
 # cachegrind's geometry (LRU: fetch calls guarded by way 0, way-0 data hits
 # in the helpers) and on host (LRU L1s with TLBs: the same with the MRU page
 # checks), and sqlite3's profile on bgp and on host (hpm profile: every
-# instruction's costs and the call graph's). Both runs see the same
+# instruction's costs and the call graph's), and with FILTER_THREADS (the
+# program filter_threads.c) two threads on bgp in turns and in modeled time.
+# Both runs see the same
 # environment: the option reaches the tool through VALGRIND_OPTS, padded to
 # one length.
 set -euo pipefail
-BUILD=$(cd "${1:?usage: filter_equiv.sh BUILD}" && pwd)
+BUILD=$(cd "${1:?usage: filter_equiv.sh BUILD [FILTER_THREADS]}" && pwd)
+THREADS=${2:-}
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 HPM=$BUILD/bin/hpm
 WORK=$(mktemp -d /tmp/hpm-filter.XXXXXXXX)
@@ -57,6 +60,28 @@ for p in "${progs[@]}"; do
     fi
   done
 done
+# threads on coherent L1Ds, in an order that repeats (turns, modeled
+# time): filter_threads.c's loops touch one line alone, which the other
+# core's stores take from the L1D while the filter still holds it
+if [ -n "$THREADS" ]; then
+  for opts in --interleave=1000 --coherence=time; do
+    for f in yes "no "; do
+      VALGRIND_OPTS="--hpm-sure-hit-filter=$f" "$HPM" count --machine bgp --csv -o "$WORK/t_${f% }.csv" \
+        "$opts" -- "$THREADS" 20000 >/dev/null 2>"$WORK/t.err" ||
+        { echo "filter_equiv: filter_threads.c ($opts) failed:"; tail -n 5 "$WORK/t.err"; exit 1; }
+      # the counts (the notes name the pid and where the heap lies)
+      grep '^event' "$WORK/t_${f% }.csv" | grep -v ',measured$' >"$WORK/t_${f% }.sim"
+    done
+    if ! cmp -s "$WORK/t_yes.sim" "$WORK/t_no.sim"; then
+      echo "filter_equiv: filter_threads.c $opts on bgp: counts differ with the filter"
+      diff "$WORK/t_no.sim" "$WORK/t_yes.sim" | head -n 20 || true
+      fail=1
+    else
+      echo "filter_equiv: filter_threads.c $opts on bgp: $(grep -c '^event' "$WORK/t_yes.sim") rows identical," \
+        "$(awk -F, '$2 == "COH_L1D_MISSES" && $3 == "" && $4 == "" && $5 == "" { print $7; exit }' "$WORK/t_yes.sim") coherence misses"
+    fi
+  done
+fi
 # a profile too (hpm profile: every instruction's costs, the call graph):
 # simulated kinds only, so that no column measures the host
 if [ -x /usr/bin/sqlite3 ]; then

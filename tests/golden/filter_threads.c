@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * filter_threads.c N - two free-running threads, each incrementing its own
+ * counter N times, the two counters adjacent in one cache line and nothing
+ * else touched in the loop: a turn that passes to the other core finds its
+ * counter's line still in the sure-hit filter, which the other core's
+ * stores took from its L1D. For filter_equiv.sh: the filter must forget it.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static struct {
+    _Alignas(128) volatile long count[2]; /* adjacent: one line */
+} line;
+
+static long n_iter;
+
+static void *worker(void *arg)
+{
+    volatile long *c = &line.count[(long)arg];
+    long i, n = n_iter; /* a local: the loop touches the counter alone */
+    for (i = 0; i < n; i++)
+        *c += 1;
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    pthread_t t[2];
+    long k;
+    if (argc != 2 || (n_iter = atol(argv[1])) <= 0) {
+        fprintf(stderr, "usage: %s N\n", argv[0]);
+        return 2;
+    }
+    for (k = 0; k < 2; k++)
+        if (pthread_create(&t[k], NULL, worker, (void *)k) != 0)
+            return 1;
+    for (k = 0; k < 2; k++)
+        pthread_join(t[k], NULL);
+    printf("%ld %ld\n", line.count[0], line.count[1]);
+    return line.count[0] == n_iter && line.count[1] == n_iter ? 0 : 1;
+}
