@@ -1129,36 +1129,28 @@ static UInt sb_n_insn(const IRSB *sbIn)
 }
 
 /* Turns (vpmu_turns.c): first of all, the superblock takes its
- * instructions from the turn; when they are short it asks for the next
- * turn, and leaves (Ijk_Yield) before anything counts when the turn is
- * another thread's. */
+ * instructions from the turn; when they are short it leaves (Ijk_Yield)
+ * before anything counts, and the scheduler's stop (vpmu_turns_stop) ends
+ * the turn and picks the next: a load, a subtract, two stores, a compare
+ * and an exit, no call (the call in the translation, made only at a turn's
+ * end, had made every translation larger). */
 static void sb_turn_check(IRSB *sb, IRSB *sbIn, Addr nraddr, const VexGuestLayout *layout)
 {
     UInt n_insn = sb_n_insn(sbIn);
     IRType word = Ity_I64;
     IRTemp left = newIRTemp(sb->tyenv, word), rest = newIRTemp(sb->tyenv, word);
-    IRTemp shortg = newIRTemp(sb->tyenv, Ity_I1), asked = newIRTemp(sb->tyenv, word);
-    IRTemp yield = newIRTemp(sb->tyenv, word), go = newIRTemp(sb->tyenv, Ity_I1);
-    IRDirty *d;
+    IRTemp shortg = newIRTemp(sb->tyenv, Ity_I1);
     addStmtToIRSB(
         sb, IRStmt_WrTmp(left, IRExpr_Load(Iend_LE, word, mkIRExpr_HWord((HWord)&vpmu_turn_left))));
     addStmtToIRSB(sb, IRStmt_WrTmp(rest, IRExpr_Binop(Iop_Sub64, IRExpr_RdTmp(left),
                                                       IRExpr_Const(IRConst_U64(n_insn)))));
     addStmtToIRSB(
         sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&vpmu_turn_left), IRExpr_RdTmp(rest)));
+    addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&vpmu_turn_sb_n),
+                                   IRExpr_Const(IRConst_U64(n_insn))));
     addStmtToIRSB(sb, IRStmt_WrTmp(shortg, IRExpr_Binop(Iop_CmpLT64S, IRExpr_RdTmp(rest),
                                                         IRExpr_Const(IRConst_U64(0)))));
-    d = unsafeIRDirty_1_N(asked, 1, "vpmu_turns_check",
-                          VG_(fnptr_to_fnentry)((void *)&vpmu_turns_check),
-                          mkIRExprVec_1(mkIRExpr_HWord((HWord)n_insn)));
-    d->guard = IRExpr_RdTmp(shortg);
-    addStmtToIRSB(sb, IRStmt_Dirty(d));
-    /* a call not made leaves its result undefined: 0 then */
-    addStmtToIRSB(sb, IRStmt_WrTmp(yield, IRExpr_ITE(IRExpr_RdTmp(shortg), IRExpr_RdTmp(asked),
-                                                     IRExpr_Const(IRConst_U64(0)))));
-    addStmtToIRSB(sb, IRStmt_WrTmp(go, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(yield),
-                                                    IRExpr_Const(IRConst_U64(0)))));
-    addStmtToIRSB(sb, IRStmt_Exit(IRExpr_RdTmp(go), Ijk_Yield, IRConst_U64((ULong)nraddr),
+    addStmtToIRSB(sb, IRStmt_Exit(IRExpr_RdTmp(shortg), Ijk_Yield, IRConst_U64((ULong)nraddr),
                                   layout->offset_IP));
 }
 

@@ -15,11 +15,12 @@
  *   thread id: the thread that is behind in modeled time runs next, as the
  *   cores of a node run side by side;
  * - every superblock takes its instructions from the turn's budget at entry
- *   (inline IR, vpmu_instrument.c); when it is short the superblock calls
- *   vpmu_turns_check before it runs, which ends the turn and picks the next
- *   holder. A thread that does not hold the turn leaves the superblock
- *   before it counts anything (Ijk_Yield) and, once out of the generated
- *   code (stop_client_code), gives up Valgrind's lock and sleeps on a word
+ *   (inline IR, vpmu_instrument.c); when it is short the superblock leaves
+ *   before it counts anything (Ijk_Yield), and once out of the generated
+ *   code (stop_client_code) the turn ends and the next holder is picked
+ *   (turn_check); the superblock runs again when its thread does. A thread
+ *   that does not hold the turn leaves the same way, gives up Valgrind's
+ *   lock and sleeps on a word
  *   of its own until the turn is its (the pick that gives it the turn wakes
  *   it), so that each turn costs one hand-over, not one per waiting
  *   thread;
@@ -90,6 +91,7 @@ extern void VG_(acquire_BigLock)(ThreadId tid, const HChar *who);
 #define TURN_WAIT_NS 100000000L
 
 Long vpmu_turn_left = -1;
+ULong vpmu_turn_sb_n;
 ThreadId vpmu_turn_holder = VG_INVALID_THREADID;
 ULong vpmu_turn_end;
 
@@ -375,13 +377,14 @@ static void pick(void)
     }
 }
 
-UWord vpmu_turns_check(UWord n)
+/* Thread tid left a superblock of n instructions at its entry, the turn
+ * spent (or none its own): the turn ends and the next is picked. */
+static void turn_check(ThreadId tid, Long n)
 {
-    ThreadId tid = VG_(get_running_tid)();
     Bool held = tid == holder; /* since it started: it is the live block's owner */
     if (held) {
         /* what ran of the turn before this superblock */
-        turn_end((Long)turn_len - (vpmu_turn_left + (Long)n));
+        turn_end((Long)turn_len - (vpmu_turn_left + n));
         pick();
     } else if (holder == VG_INVALID_THREADID || !may_hold(holder)) {
         pick();
@@ -400,16 +403,16 @@ UWord vpmu_turns_check(UWord n)
         }
     }
     if (tid == holder && held) {
-        vpmu_turn_left = holder_left - (Long)n;
-        return 0;
+        /* its next turn: the superblock runs again from its entry */
+        vpmu_turn_left = holder_left;
+        return;
     }
     vpmu_turn_left = -1;
     if (tid != holder)
         yielding = tid;
-    /* else the turn just became its own: it leaves once more, without
-     * waiting, so that it starts again as the holder (vpmu_turns_start
-     * makes it the live block's owner; until then it counts for another) */
-    return 1;
+    /* else the turn just became its own: it starts again as the holder
+     * (vpmu_turns_start makes it the live block's owner; until then it
+     * counts for another) */
 }
 
 Bool vpmu_turns_start(ThreadId tid)
@@ -435,6 +438,10 @@ void vpmu_turns_stop(ThreadId tid)
 {
     if (!vpmu_state.on.turns)
         return;
+    /* below 0 only when a superblock's check left at its entry (the
+     * scheduler's other stops come between superblocks that ran) */
+    if (vpmu_turn_left < 0)
+        turn_check(tid, (Long)vpmu_turn_sb_n);
     if (tid == holder)
         holder_left = vpmu_turn_left;
     if (yielding == tid) {

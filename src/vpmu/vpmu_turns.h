@@ -18,20 +18,18 @@
 
 extern Long vpmu_turn_left;  /* the running thread's instructions left in its
                               * turn: each superblock takes its own from it at
-                              * entry and calls vpmu_turns_check below 0 */
+                              * entry and leaves (Ijk_Yield) below 0 */
+extern ULong vpmu_turn_sb_n; /* that superblock's instructions, stored beside */
 
 Bool vpmu_turns_option(const HChar *arg);
 void vpmu_turns_usage(void);
 
-/* Dirty helper: a superblock of n instructions found the turn spent (or
- * the running thread without one). 1 = leave before running anything
- * (Ijk_Yield); 0 = run it. */
-UWord vpmu_turns_check(UWord n);
-
 /* The thread starts running client code: False when it is not its turn
  * (it will leave at its first superblock, before counting anything). */
 Bool vpmu_turns_start(ThreadId tid);
-/* It stopped: after a turn's yield exit it gives up Valgrind's lock. */
+/* It stopped: after a superblock's turn exit the turn ends and the next is
+ * picked (the superblock runs again when the thread does); a thread whose
+ * turn it is not gives up Valgrind's lock until it is. */
 void vpmu_turns_stop(ThreadId tid);
 /* Before and after each of its system calls (one may block). */
 void vpmu_turns_syscall(ThreadId tid, UInt sysno, const UWord *args, UInt nargs);
