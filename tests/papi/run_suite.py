@@ -40,6 +40,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -320,6 +321,7 @@ def run_one(test, opts):
     env["TESTS_QUIET"] = "TESTS_QUIET"
     env["TESTS_COLOR"] = "n"
     env["PATH"] = "./ctests:" + env.get("PATH", "/usr/bin:/bin")
+    env["TMPDIR"] = opts.tmp
     out_path = os.path.join(wd, "stdout.txt")
     err_path = os.path.join(wd, "stderr.txt")
     t0 = time.monotonic()
@@ -482,6 +484,10 @@ def cmd_run(args):
     shutil.rmtree(opts.log_dir, ignore_errors=True)
     os.makedirs(opts.work_root)
     os.makedirs(opts.log_dir)
+    # The tests' TMPDIR, removed at the end: what they leave there goes
+    # with it (an MPI test run alone that ends before MPI_Finalize, such as
+    # query_device_mpi, leaves Open MPI's session folder behind)
+    opts.tmp = tempfile.mkdtemp(prefix="hpm-papi-suite.")
 
     print("papi suite [%s]: %d tests from %s" % (label, len(tests), suite_dir))
     print("papi suite [%s]: run prefix: %s; timeout %ds per test; %d at a time"
@@ -499,12 +505,15 @@ def cmd_run(args):
             print(line)
             sys.stdout.flush()
 
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
-        futs = {ex.submit(run_one, t, opts): t for t in tests}
-        for fut in concurrent.futures.as_completed(futs):
-            r = fut.result()
-            results[r["name"]] = r
-            report(r)
+    try:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
+            futs = {ex.submit(run_one, t, opts): t for t in tests}
+            for fut in concurrent.futures.as_completed(futs):
+                r = fut.result()
+                results[r["name"]] = r
+                report(r)
+    finally:
+        shutil.rmtree(opts.tmp, ignore_errors=True)
     wall = time.monotonic() - t0
     ordered = [results[t["name"]] for t in tests]
     tot = totals(r["status"] for r in ordered)
