@@ -281,7 +281,15 @@ static Bool in_its_call(ThreadId t)
 #define WAIT_BLOCKED_MS 1000u
 #define WAIT_ON_ITS_WAY_MS 30000u
 
-/* Before another thread runs client code: the thread that went into a
+/* 20 microseconds of host time, for the waits below */
+static void nap(void)
+{
+    struct vki_timespec ts = {0, 20000};
+    (void)VG_(do_syscall)(__NR_nanosleep, (RegWord)&ts, 0, 0, 0, 0, 0, 0, 0);
+}
+
+/* Before another thread runs client code: the thread that exited is gone
+ * from the kernel (its exit word cleared), and the thread that went into a
  * futex wait is asleep in the kernel (S or D; a wait the kernel returned
  * from at once sleeps on Valgrind's lock and comes back as any call does). */
 static void settle(ThreadId runner)
@@ -295,12 +303,11 @@ static void settle(ThreadId runner)
         since = VG_(read_millisecond_timer)();
         while (VG_(am_is_valid_for_client)(w, 4, VKI_PROT_READ) &&
                *(const volatile UInt *)w != 0) {
-            struct vki_timespec ts = {0, 20000};
             if (VG_(read_millisecond_timer)() - since > WAIT_ON_ITS_WAY_MS) {
                 host_timed++;
                 break;
             }
-            (void)VG_(do_syscall)(__NR_nanosleep, (RegWord)&ts, 0, 0, 0, 0, 0, 0, 0);
+            nap();
         }
     }
     if (t == VG_INVALID_THREADID || t == runner)
@@ -308,13 +315,12 @@ static void settle(ThreadId runner)
     settling = VG_INVALID_THREADID;
     since = VG_(read_millisecond_timer)();
     while (!tt[t].able && tt[t].lwp && (st = task_state(t)) != 0 && st != 'S' && st != 'D') {
-        struct vki_timespec ts = {0, 20000};
         waited = VG_(read_millisecond_timer)() - since;
         if (waited > WAIT_ON_ITS_WAY_MS || (st != 'R' && waited > WAIT_BLOCKED_MS)) {
             host_timed++; /* the order of its wait is the host's */
             break;
         }
-        (void)VG_(do_syscall)(__NR_nanosleep, (RegWord)&ts, 0, 0, 0, 0, 0, 0, 0);
+        nap();
     }
 }
 
