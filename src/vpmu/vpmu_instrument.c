@@ -1348,7 +1348,7 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
         VG_(tool_panic)("hpm: only amd64 guests on amd64 hosts are supported");
 
     ctx_init(&c, sbIn, layout);
-    if (vpmu_state.on.turns && vge->n_used > 0)
+    if (vpmu_turns_checked && vge->n_used > 0)
         sb_turn_check(c.sb, sbIn, (Addr)closure->nraddr, layout);
     if (vpmu_gate_trigger_armed && vge->n_used > 0) {
         /* the trigger: counting starts at the first superblock boundary

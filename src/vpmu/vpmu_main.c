@@ -482,7 +482,8 @@ static void on_thread_create(ThreadId parent, ThreadId child)
         vpmu_state.threads[child].used = False;
         (void)thread_get(child);
     }
-    vpmu_turns_thread_new(parent, child);
+    if (vpmu_turns_thread_new(parent, child))
+        vpmu_retranslate_all("hpm turns"); /* made again with the turn check */
 }
 
 static void on_stop_client_code(ThreadId tid, ULong blocks_done)

@@ -32,6 +32,10 @@
  *   the running until it is back; if others ran meanwhile its clock moves up
  *   to the least clock of the others (its core was idle, not behind);
  * - a new thread starts with its parent's clock;
+ * - until a process creates its first thread its translations carry no
+ *   turn check (one thread has no one to hand a turn to): the clocks start
+ *   at that creation, and every translation is made again with the check
+ *   (vpmu_turns_checked);
  * - the clocks are coherence in modeled time's too (vpmu_cohtime.h): the
  *   running thread's modeled time stamps its accesses, and the frontier
  *   (the least clock of the threads able to run, below which none of them
@@ -92,6 +96,7 @@ extern void VG_(acquire_BigLock)(ThreadId tid, const HChar *who);
 
 Long vpmu_turn_left = -1;
 ULong vpmu_turn_sb_n;
+Bool vpmu_turns_checked;
 ThreadId vpmu_turn_holder = VG_INVALID_THREADID;
 ULong vpmu_turn_end;
 
@@ -593,10 +598,11 @@ void vpmu_turns_syscall_done(ThreadId tid)
     tt[tid].able = True;
 }
 
-void vpmu_turns_thread_new(ThreadId parent, ThreadId child)
+Bool vpmu_turns_thread_new(ThreadId parent, ThreadId child)
 {
+    Bool first = !vpmu_turns_checked;
     if (!vpmu_state.on.turns || child == 0 || child >= VG_N_THREADS)
-        return;
+        return False;
     tables();
     note_tid(child);
     tt[child].clock = parent > 0 && parent < VG_N_THREADS ? tt[parent].clock : 0;
@@ -615,6 +621,12 @@ void vpmu_turns_thread_new(ThreadId parent, ThreadId child)
     if (parent > 0 && parent < VG_N_THREADS)
         tt[parent].next_turn = 0;
     tt[child].able = True;
+    if (parent == VG_INVALID_THREADID)
+        return False; /* the main thread, at the start (Valgrind's own creation) */
+    /* the parent ran unchecked so far: its clock starts here, as does the
+     * budget of its turn */
+    vpmu_turns_checked = True;
+    return first;
 }
 
 void vpmu_turns_thread_end(ThreadId tid)

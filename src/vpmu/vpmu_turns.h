@@ -20,6 +20,10 @@ extern Long vpmu_turn_left;  /* the running thread's instructions left in its
                               * turn: each superblock takes its own from it at
                               * entry and leaves (Ijk_Yield) below 0 */
 extern ULong vpmu_turn_sb_n; /* that superblock's instructions, stored beside */
+/* Translations carry the turn check: from the first thread's creation on
+ * (vpmu_turns_thread_new). While a process has one thread there is no one
+ * to hand a turn to, and its translations stay as without turns. */
+extern Bool vpmu_turns_checked;
 
 Bool vpmu_turns_option(const HChar *arg);
 void vpmu_turns_usage(void);
@@ -34,7 +38,9 @@ void vpmu_turns_stop(ThreadId tid);
 /* Before and after each of its system calls (one may block). */
 void vpmu_turns_syscall(ThreadId tid, UInt sysno, const UWord *args, UInt nargs);
 void vpmu_turns_syscall_done(ThreadId tid);
-void vpmu_turns_thread_new(ThreadId parent, ThreadId child);
+/* True at the first creation with turns on: every translation must go,
+ * to be made again with the turn check (vpmu_turns_checked). */
+Bool vpmu_turns_thread_new(ThreadId parent, ThreadId child);
 void vpmu_turns_thread_end(ThreadId tid);
 /* In a forked child, tid is the only thread. */
 void vpmu_turns_fork_child(ThreadId tid);
