@@ -10,8 +10,10 @@
 # - under MESI each store takes the other core's modified copy;
 # - one shared counter (true sharing) misses as false sharing does, and the
 #   report names it TRUE sharing, the adjacent counters FALSE sharing;
-# - two runs give the same modeled rows, bit for bit;
-# - a single-threaded program counts what it counts without the option;
+# - two runs give the same modeled rows, bit for bit, and the default (no
+#   --coherence) is coherence in modeled time;
+# - a single-threaded program counts what it counts in Valgrind's slices,
+#   and its report says nothing of turns;
 # - hpm profile's c2c view has the line's misses; --pmu=perf and a machine
 #   without coherent L1Ds refuse it.
 set -euo pipefail
@@ -28,7 +30,7 @@ EV=COH_L1D_MISSES,COH_INVALIDATIONS,L1D_MISSES,L2_MISSES,CYCLES,INSTRUCTIONS
 for mode in false padded true; do
   count $mode --coherence=time --keep-output="$WORK/$mode.out" -e $EV -- "$PROG" $mode $N free
 done
-count padded_slices -e $EV -- "$PROG" padded $N free
+count padded_slices --coherence=slices -e $EV -- "$PROG" padded $N free
 cf=$(value COH_L1D_MISSES "$WORK/false.csv")
 ct=$(value COH_L1D_MISSES "$WORK/true.csv")
 cp=$(value COH_L1D_MISSES "$WORK/padded.csv")
@@ -46,13 +48,13 @@ grep -q "shared line 0x[0-9a-f]* (.*): FALSE sharing, written by 2 cores, [0-9]*
   fail "the report does not name the counters' line FALSE sharing"
 grep -q "shared line 0x[0-9a-f]* (.*): TRUE sharing, written by 2 cores.*global shared + 0 (hpm-false-sharing)" "$WORK/true.csv" ||
   fail "the report does not name the shared counter's line TRUE sharing"
-grep -q "coherence in modeled time (--coherence=time): threads took turns of up to 1000000 instructions" "$WORK/false.csv" ||
+grep -q "coherence in modeled time (--coherence=time, the default): threads took turns of up to 1000000 instructions" "$WORK/false.csv" ||
   fail "no note on the mode"
 ! grep -q "global shared + " "$WORK/padded.csv" || fail "padded counters reported shared"
 # a report of the kept output file (--from-output) says the same
 "$HPM" count --from-output "$WORK/false.out" >"$WORK/from.txt" 2>&1 || fail "--from-output"
 grep -q "shared line 0x[0-9a-f]* (.*): FALSE sharing.*global shared + 0" "$WORK/from.txt" &&
-  grep -q "coherence in modeled time (--coherence=time)" "$WORK/from.txt" ||
+  grep -q "coherence in modeled time (--coherence=time" "$WORK/from.txt" ||
   { cat "$WORK/from.txt" >&2; fail "--from-output's report lacks the shared line or the mode"; }
 
 # MESI: each store takes the other core's modified copy (an intervention)
@@ -66,8 +68,8 @@ ci=$(value COH_INTERVENTIONS "$WORK/mesi.csv")
 echo "cohtime: mesi: coherence misses $(value COH_L1D_MISSES "$WORK/mesi.csv"), interventions $ci"
 [ "$ci" -ge $((2 * N / 10)) ] || fail "mesi: $ci interventions for $((2 * N)) increments"
 
-# bit for bit: every modeled row of two runs
-count false2 --coherence=time -e $EV -- "$PROG" false $N free
+# bit for bit: every modeled row of two runs, the second without the option
+count false2 -e $EV -- "$PROG" false $N free
 modeled "$WORK/false.csv" >"$WORK/a"
 modeled "$WORK/false2.csv" >"$WORK/b"
 [ -s "$WORK/a" ] || fail "no modeled rows"
@@ -80,11 +82,15 @@ cmp -s "$WORK/workers1" "$WORK/workers2" ||
   { diff "$WORK/workers1" "$WORK/workers2" | head >&2; fail "two runs of 4 workers differ"; }
 
 # one thread: the same counts with and without the option (every event)
-count one -- "$BUILD/bin/hpm-matmul" 40
-count one_time --coherence=time -- "$BUILD/bin/hpm-matmul" 40
+count one --coherence=slices -- "$BUILD/bin/hpm-matmul" 40
+count one_time -- "$BUILD/bin/hpm-matmul" 40
 modeled "$WORK/one.csv" >"$WORK/a"
 modeled "$WORK/one_time.csv" >"$WORK/b"
 cmp -s "$WORK/a" "$WORK/b" || { diff "$WORK/a" "$WORK/b" | head >&2; fail "a single-threaded program's counts changed"; }
+! grep -q "turns" "$WORK/one_time.csv" || fail "a single-threaded program's report speaks of turns"
+# a program's threads never ran side by side in slices: the note says so
+count false_slices --coherence=slices -e $EV -- "$PROG" false 2000 free
+grep -q "Valgrind's slices (--coherence=slices)" "$WORK/false_slices.csv" || fail "slices: no note on the mode"
 
 # the c2c view: the counters' line with its misses, in the profile too
 "$HPM" profile --machine bgp --coherence=time -o "$WORK/prof" -- "$PROG" false $N free \

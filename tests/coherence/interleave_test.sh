@@ -36,7 +36,7 @@ same() {
 }
 EV=COH_L1D_MISSES,COH_INVALIDATIONS,L1D_MISSES,L2_MISSES,CYCLES,INSTRUCTIONS
 
-count slices -e $EV -- "$PROG" false $N free
+count slices --coherence=slices -e $EV -- "$PROG" false $N free
 for mode in false padded true; do
   count $mode --interleave $Q -e $EV -- "$PROG" $mode $N free
 done

@@ -178,16 +178,18 @@ void count_table(struct count_opts *o, struct hpm_opt *t)
         {"--interleave", NULL, "N",
          "threads take turns of N instructions, the one behind in modeled\n"
          "time first, so that cores sharing cache lines meet as they would\n"
-         "running side by side (docs/vpmu.md, Interleaving); default:\n"
-         "Valgrind's slices of 100,000 superblocks",
+         "running side by side (docs/vpmu.md, Interleaving), without\n"
+         "the coherence in modeled time of --coherence=time unless asked",
          HPM_OPT_LONG, &o->interleave, NULL, NULL, 1, 1000000000L},
         {"--coherence", NULL, "slices|time",
          "time: the accesses to cache lines that threads share are ordered\n"
          "by the threads' modeled time, access by access, while the threads\n"
          "take turns of up to --interleave's N instructions (default\n"
          "1,000,000), so that their coherence misses are those of cores\n"
-         "running side by side (docs/vpmu.md, Coherence in modeled time);\n"
-         "slices: in the order the threads run (the default)",
+         "running side by side (docs/vpmu.md, Coherence in modeled time):\n"
+         "the default where the machine's L1Ds are coherent, from a\n"
+         "program's second thread on; slices: in the order Valgrind's\n"
+         "slices run them (the default with --interleave, turns only)",
          HPM_OPT_CHOICE, &o->coherence, coherence_choices, &o->coherence_given, 0, 0},
         {"--keep-output", NULL, "FILE",
          "also write the counts as the tool's output file (--from-output)",

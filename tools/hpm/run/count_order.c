@@ -32,13 +32,14 @@ static void shared_notes(struct count_report *r, struct count_notes *nb,
                                  : "",
              out->coh_time
                  ? "their accesses to them were replayed in the threads' modeled time "
-                   "(--coherence=time), access by access"
+                   "(coherence in modeled time), access by access"
              : out->interleave
                  ? "with --interleave they met once per turn: coherence misses are about the "
                    "hardware's divided by the accesses to a line per turn"
-                 : "they ran in Valgrind's slices, where threads that do not block meet about "
-                   "once per slice: far fewer coherence misses than cores side by side would "
-                   "have (--coherence=time: in the threads' modeled time)");
+                 : "they ran in Valgrind's slices (--coherence=slices), where threads that do "
+                   "not block meet about once per slice: far fewer coherence misses than cores "
+                   "side by side would have (the default, --coherence=time, orders them in the "
+                   "threads' modeled time)");
     r->notes[r->n_notes++] = nb->shared;
     for (k = 0; k < out->n_shared && k < COUNT_SHARED_NOTES && r->n_notes < COUNT_MAX_NOTES; k++) {
         const struct vpmu_shared_line *l = &out->shared[k];
@@ -56,7 +57,9 @@ static void shared_notes(struct count_report *r, struct count_notes *nb,
 void count_order_notes(struct count_report *r, struct count_notes *nb,
                        const struct vpmu_output *out)
 {
-    if (out->coh_time) {
+    /* a program whose processes never ran two threads had no turns: there
+     * was no order to decide */
+    if (out->coh_time && (out->interleave_switches || out->coh_time_logged)) {
         char host[160];
         if (out->coh_time_host)
             snprintf(host, sizeof host,
@@ -67,7 +70,8 @@ void count_order_notes(struct count_report *r, struct count_notes *nb,
             snprintf(host, sizeof host, "no thread came back from a blocking call at a "
                                         "point the host chose: the counts repeat");
         snprintf(nb->turns, sizeof nb->turns,
-                 "coherence in modeled time (--coherence=time): threads took turns of up to %"
+                 "coherence in modeled time (--coherence=time, the default): threads took "
+                 "turns of up to %"
                  PRIu64 " instructions, the one behind first (%" PRIu64 " turns passed between "
                  "threads), and their %" PRIu64 " accesses to contended lines were replayed in "
                  "the order of their clocks (instructions run): %" PRIu64 " coherence misses "
@@ -76,7 +80,7 @@ void count_order_notes(struct count_report *r, struct count_notes *nb,
                  out->coh_time_misses, host);
         if (r->n_notes < COUNT_MAX_NOTES)
             r->notes[r->n_notes++] = nb->turns;
-    } else if (out->interleave) {
+    } else if (out->interleave && !out->coh_time) {
         /* the granularity of the cores' meeting in shared caches */
         char host[160] = "";
         if (out->interleave_host)

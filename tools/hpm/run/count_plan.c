@@ -167,6 +167,15 @@ static int machine_and_rows(struct count_plan *p)
                 cmd_name, m->name);
         return 2;
     }
+    /* Threads as on hardware by default: where the L1Ds are coherent, the
+     * accesses to the lines threads share are ordered by the threads'
+     * modeled time (docs/vpmu.md, Coherence in modeled time). The tool
+     * turns the turns on at a process's first thread, so a single-threaded
+     * program runs as without them. --interleave alone asks for turns only;
+     * hpm record samples in Valgrind's slices or turns. */
+    if (!o->coherence_given && !o->interleave && p->mode != MODE_RECORD &&
+        (hpm_catalog_features(&m->hier) & HPM_NEED_COHERENT))
+        o->coherence = 1;
     if ((rc = count_mpi_node_setup(o, m)) != 0) {
         if (p->in_job)
             rmdir(p->job_dir); /* made for this run; another rank's results keep it */
