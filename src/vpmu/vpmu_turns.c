@@ -614,6 +614,10 @@ Bool vpmu_turns_thread_new(ThreadId parent, ThreadId child)
     }
     tt[child].waits_on = 0;
     tt[child].woken = tt[child].prompt = False;
+    /* a ThreadId is used again after its thread exits: the kernel's id is
+     * the new thread's, read at its first call (a stale one made settle
+     * read a gone thread's /proc files and wait for nothing) */
+    tt[child].lwp = 0;
     if (parent == holder)
         tt[child].clock += turn_len - (ULong)(holder_left > 0 ? holder_left : 0);
     /* the two may come to share lines: short turns again (--hpm-interleave-from) */

@@ -118,6 +118,12 @@ echo "interleave: 4 threads on one mutex: $sys system calls, $(tail -1 "$WORK/mu
 for i in 2 3; do
   same mutex1 mutex$i "runs 1 and $i of 4 threads on one mutex differ"
 done
+# threads that take the slots of threads gone (8 rounds of 4): their
+# waits are ordered as the first round's (no return the host timed)
+count rounds --interleave 1000 -e $EV,SYSCALLS -- "$MUTEX_PROG" 4 2000 8
+h=$(grep -o '[0-9]* returns from system calls came when the host decided' "$WORK/rounds.csv" | cut -d' ' -f1 || true)
+echo "interleave: 8 rounds of 4 threads on one mutex: $(value SYSCALLS "$WORK/rounds.csv") system calls, ${h:-0} returns the host timed"
+[ "${h:-0}" -le 2 ] || fail "threads in reused slots: ${h} returns from system calls the host timed"
 
 # one thread: the same counts with and without turns
 count one -- "$BUILD/bin/hpm-matmul" 40

@@ -28,17 +28,22 @@ static void *worker(void *arg)
 int main(int argc, char **argv)
 {
     pthread_t t[MAX_THREADS];
-    long k, threads = argc == 3 ? atol(argv[1]) : 0;
-    if (threads < 1 || threads > MAX_THREADS) {
-        fprintf(stderr, "usage: %s K N (1 <= K <= %d)\n", argv[0], MAX_THREADS);
+    long k, r, threads = argc == 3 || argc == 4 ? atol(argv[1]) : 0;
+    /* ROUNDS: K threads created and joined ROUNDS times, so that the
+     * threads of later rounds take the thread slots of earlier ones */
+    long rounds = argc == 4 ? atol(argv[3]) : 1;
+    if (threads < 1 || threads > MAX_THREADS || rounds < 1) {
+        fprintf(stderr, "usage: %s K N [ROUNDS] (1 <= K <= %d)\n", argv[0], MAX_THREADS);
         return 2;
     }
     n_iter = atol(argv[2]);
-    for (k = 0; k < threads; k++)
-        if (pthread_create(&t[k], NULL, worker, NULL) != 0)
-            return 1;
-    for (k = 0; k < threads; k++)
-        pthread_join(t[k], NULL);
+    for (r = 0; r < rounds; r++) {
+        for (k = 0; k < threads; k++)
+            if (pthread_create(&t[k], NULL, worker, NULL) != 0)
+                return 1;
+        for (k = 0; k < threads; k++)
+            pthread_join(t[k], NULL);
+    }
     printf("%ld\n", counter);
-    return counter == threads * n_iter ? 0 : 1;
+    return counter == rounds * threads * n_iter ? 0 : 1;
 }
