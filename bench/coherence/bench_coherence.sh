@@ -3,6 +3,7 @@
 #
 # bench_coherence.sh [BUILD] - what the coherent node costs: hpm count on
 # bgp (coherence = wti) against the same machine with coherence = none,
+# both in Valgrind's slices (--coherence=slices),
 #   ratio coherence_4threads_vs_none   threads4.c, four pthreads (goal <= 1.3)
 #   ratio coherence_1thread_vs_none    hpm-cg 600, single-threaded (<= 1.02)
 # and what interleaving in turns costs (hpm count --interleave N against
@@ -13,8 +14,9 @@
 #                                            superblocks' turn check only)
 # with, informative, the coherence misses of threads4 and of false sharing
 # by free-running threads (tests/coherence/false_sharing.c) per setting;
-# and what coherence in modeled time costs (hpm count --coherence=time
-# against Valgrind's slices, bgp; least wall time, and as *_cpu_* CPU time):
+# and what coherence in modeled time, hpm count's default, costs (hpm count
+# against hpm count --coherence=slices, bgp; least wall time, and as
+# *_cpu_* CPU time):
 #   ratio cohtime_false_sharing_vs_slices   two free-running threads
 #                                           incrementing adjacent counters,
 #                                           10^6 increments each (goal <= 1.3)
@@ -48,7 +50,7 @@ least() {
     for m in a b; do
       local f=$a
       [ $m = b ] && f=$b
-      /usr/bin/time -f %U -o "$WORK/t" "$HPM" count --machine "$f" -o /dev/null -- "$@" >/dev/null 2>&1
+      /usr/bin/time -f %U -o "$WORK/t" "$HPM" count --machine "$f" --coherence=slices -o /dev/null -- "$@" >/dev/null 2>&1
       t=$(cat "$WORK/t")
       if [ $m = a ]; then ma=$(awk -v x="$t" -v y="$ma" 'BEGIN { print (x < y) ? x : y }')
       else mb=$(awk -v x="$t" -v y="$mb" 'BEGIN { print (x < y) ? x : y }'); fi
@@ -80,17 +82,17 @@ least_wall() {
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 for q in 10000 1000; do
-  read -r t s < <(least_wall "--interleave $q" "" "$WORK/threads4" 100)
+  read -r t s < <(least_wall "--interleave $q" "--coherence=slices" "$WORK/threads4" 100)
   echo "threads4: turns of $q ${t}s, slices ${s}s (least wall time of $REPS)"
   echo "ratio interleave_${q}_4threads_vs_slices $(ratio "$t" "$s")"
 done
 if [ -x /usr/bin/xz ]; then
   awk 'BEGIN { srand(7); for (i = 0; i < 4000; i++) printf "line %d of text for xz in four threads %d %d\n", i, rand() * 1e6, rand() * 1e6 }' >"$WORK/xz.in"
-  read -r t s < <(least_wall "--interleave 10000" "" /usr/bin/xz -T4 --block-size=64KiB -c "$WORK/xz.in")
+  read -r t s < <(least_wall "--interleave 10000" "--coherence=slices" /usr/bin/xz -T4 --block-size=64KiB -c "$WORK/xz.in")
   echo "xz -T4: turns of 10000 ${t}s, slices ${s}s (least wall time of $REPS)"
   echo "ratio interleave_10000_xz_vs_slices $(ratio "$t" "$s")"
 fi
-read -r t s < <(least_wall "--interleave 1000" "" "$BUILD/bin/hpm-cg" 600)
+read -r t s < <(least_wall "--interleave 1000" "--coherence=slices" "$BUILD/bin/hpm-cg" 600)
 echo "hpm-cg 600: turns of 1000 ${t}s, slices ${s}s (least wall time of $REPS)"
 echo "ratio interleave_1000_1thread_vs_slices $(ratio "$t" "$s")"
 
@@ -101,7 +103,7 @@ coh() {
 }
 cc -O2 -pthread -o "$WORK/false_sharing" "$ROOT/tests/coherence/false_sharing.c"
 for prog in "threads4 100" "false_sharing false 100000 free"; do
-  line="coherence misses of ${prog%% *}: slices $(coh -- "$WORK"/$prog)"
+  line="coherence misses of ${prog%% *}: slices $(coh --coherence=slices -- "$WORK"/$prog)"
   for q in 10000 1000 100; do
     line="$line, turns of $q $(coh --interleave $q -- "$WORK"/$prog)"
   done
@@ -124,10 +126,10 @@ cohtime() {
   local name=$1 i w c tw=999999 tc=999999 sw=999999 sc=999999
   shift
   for ((i = 0; i < REPS; i++)); do
-    read -r w c < <(timed "--coherence=time" "$@")
+    read -r w c < <(timed "" "$@")
     tw=$(min "$w" "$tw")
     tc=$(min "$c" "$tc")
-    read -r w c < <(timed "" "$@")
+    read -r w c < <(timed "--coherence=slices" "$@")
     sw=$(min "$w" "$sw")
     sc=$(min "$c" "$sc")
   done
@@ -145,6 +147,6 @@ if cc -O2 -fopenmp -o "$WORK/omp_reduce" "$HERE/omp_reduce.c" 2>/dev/null; then
 fi
 for mode in false padded; do
   echo "false_sharing.c $mode, 10^6 increments: coherence misses: slices" \
-       "$(coh -- "$WORK/false_sharing" $mode 1000000 free), modeled time" \
-       "$(coh --coherence=time -- "$WORK/false_sharing" $mode 1000000 free)"
+       "$(coh --coherence=slices -- "$WORK/false_sharing" $mode 1000000 free), modeled time" \
+       "$(coh -- "$WORK/false_sharing" $mode 1000000 free)"
 done
