@@ -68,7 +68,7 @@ void count_order_notes(struct count_report *r, struct count_notes *nb,
                      out->coh_time_host);
         else
             snprintf(host, sizeof host, "no thread came back from a blocking call at a "
-                                        "point the host chose: the counts repeat");
+                                        "point the host chose: the threads' order repeats");
         snprintf(nb->turns, sizeof nb->turns,
                  "coherence in modeled time (--coherence=time, the default): threads took "
                  "turns of up to %"
