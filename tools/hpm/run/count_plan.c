@@ -155,13 +155,15 @@ static int machine_and_rows(struct count_plan *p)
 {
     struct count_opts *o = &p->o;
     struct hpm_machine *m = &p->m;
+    int coherent;
     int rc = machine_arg_load(p->mode == MODE_RUN       ? "run"
                               : p->mode == MODE_COUNT ? "count"
                                                       : "profile",
                               o->machine, m, p->clamp_note, sizeof p->clamp_note);
     if (rc != 0)
         return rc;
-    if (o->coherence && !(hpm_catalog_features(&m->hier) & HPM_NEED_COHERENT)) {
+    coherent = (hpm_catalog_features(&m->hier) & HPM_NEED_COHERENT) != 0;
+    if (o->coherence && !coherent) {
         fprintf(stderr, "%s: --coherence=time: machine %s shares no lines: its L1 data caches "
                         "are not coherent ([l1d] coherence, more than one core)\n",
                 cmd_name, m->name);
@@ -170,11 +172,10 @@ static int machine_and_rows(struct count_plan *p)
     /* Threads as on hardware by default: where the L1Ds are coherent, the
      * accesses to the lines threads share are ordered by the threads'
      * modeled time (docs/vpmu.md, Coherence in modeled time). The tool
-     * turns the turns on at a process's first thread, so a single-threaded
-     * program runs as without them. --interleave alone asks for turns only;
-     * hpm record samples in Valgrind's slices or turns. */
-    if (!o->coherence_given && !o->interleave && p->mode != MODE_RECORD &&
-        (hpm_catalog_features(&m->hier) & HPM_NEED_COHERENT))
+     * adds the turn check to a process's code from its first thread on, so
+     * a single-threaded program runs as without turns. --interleave alone
+     * asks for turns only; hpm record samples in Valgrind's slices or turns. */
+    if (!o->coherence_given && !o->interleave && p->mode != MODE_RECORD && coherent)
         o->coherence = 1;
     if ((rc = count_mpi_node_setup(o, m)) != 0) {
         if (p->in_job)
