@@ -30,7 +30,9 @@ struct cohlog {
 static struct cohlog *logs; /* the queues: open ones and closed ones with accesses left */
 static UInt n_logs, cap_logs;
 static UInt *open_log; /* per ThreadId its queue + 1, 0: none */
-static ULong next_seq, logged;
+static ULong next_seq;
+ULong vpmu_cohtime_n_logged;
+struct cohtime_last vpmu_cohtime_last;
 
 /* A new queue for thread tid (its old one closes): an emptied closed one,
  * or one more. */
@@ -87,24 +89,28 @@ UInt vpmu_cohtime_log(ThreadId tid, const struct cohtime_entry *e,
                       const struct cohtime_prof *prof)
 {
     struct cohlog *l = open_log && open_log[tid] ? &logs[open_log[tid] - 1] : NULL;
-    logged++;
+    struct cohtime_entry *last;
+    Bool same;
+    vpmu_cohtime_n_logged++;
     if (!l || (l->n > l->head && l->e[l->n - 1].stamp > e->stamp))
         l = log_new(tid); /* a new thread with a reused id, or none yet */
-    if (l->n > l->head) {
-        struct cohtime_entry *last = &l->e[l->n - 1];
-        if (last->stamp == e->stamp && last->slot == e->slot && last->core == e->core) {
-            if (last->kind != HPM_LOAD || e->kind == HPM_LOAD)
-                return l->n - l->head; /* the replay would do nothing with it */
-            if (last->off == e->off && last->len == e->len) {
-                last->kind = HPM_COH_LOAD_STORE;
-                return l->n - l->head;
-            }
-        }
+    last = l->n > l->head ? &l->e[l->n - 1] : NULL;
+    same = last && last->stamp == e->stamp && last->slot == e->slot && last->core == e->core;
+    if (same && (last->kind != HPM_LOAD || e->kind == HPM_LOAD)) {
+        /* the replay would do nothing with it (vpmu_cohtime_merges says
+         * so before the call, except after a replay or in a new queue) */
+    } else if (same && last->off == e->off && last->len == e->len) {
+        last->kind = HPM_COH_LOAD_STORE;
+    } else {
+        log_room(l, prof != NULL);
+        if (prof)
+            l->p[l->n] = *prof;
+        l->e[l->n] = *e;
+        last = &l->e[l->n++];
     }
-    log_room(l, prof != NULL);
-    if (prof)
-        l->p[l->n] = *prof;
-    l->e[l->n++] = *e;
+    vpmu_cohtime_last.e = last; /* until the next call, replay or fork */
+    vpmu_cohtime_last.tid = tid;
+    vpmu_cohtime_last.valid = True;
     return l->n - l->head;
 }
 
@@ -124,6 +130,7 @@ Bool vpmu_cohtime_next(ULong frontier, struct cohtime_entry *e, struct cohtime_p
     }
     if (!best)
         return False;
+    vpmu_cohtime_last.valid = False; /* its queue may be empty now */
     prof->sink = prof->data = NULL;
     if (best->p)
         *prof = best->p[best->head];
@@ -133,12 +140,13 @@ Bool vpmu_cohtime_next(ULong frontier, struct cohtime_entry *e, struct cohtime_p
 
 ULong vpmu_cohtime_logged(void)
 {
-    return logged;
+    return vpmu_cohtime_n_logged;
 }
 
 void vpmu_cohtime_fork_child(void)
 {
     UInt i;
+    vpmu_cohtime_last.valid = False;
     for (i = 0; i < n_logs; i++) {
         logs[i].head = logs[i].n;
         logs[i].owner = 0;

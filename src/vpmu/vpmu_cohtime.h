@@ -12,6 +12,8 @@
 
 #include "pub_tool_basics.h"
 
+#include "model.h" /* the access kinds */
+
 /* One access to a contended line, as the replay needs it (16 bytes: a
  * falsely shared line logs one or two per increment, and the log is
  * written to memory the host's caches do not hold). */
@@ -40,6 +42,44 @@ struct cohtime_prof {
  * Returns the accesses its queue holds. */
 UInt vpmu_cohtime_log(ThreadId tid, const struct cohtime_entry *e,
                       const struct cohtime_prof *prof);
+/* The last entry that vpmu_cohtime_log appended or merged into, while it
+ * is still pending at the end of its thread's queue (valid): what lets the
+ * helpers merge an access into it without the call, as the call would
+ * (vpmu_cohtime_same, vpmu_cohtime_merge). The replay and a fork make it
+ * invalid. */
+struct cohtime_last {
+    struct cohtime_entry *e;
+    ThreadId tid;
+    Bool valid;
+};
+extern struct cohtime_last vpmu_cohtime_last;
+extern ULong vpmu_cohtime_n_logged;
+/* Whether thread tid's access (stamp, slot, core) has the key of the last
+ * entry, still pending in tid's queue. */
+static inline Bool vpmu_cohtime_same(ThreadId tid, ULong stamp, UInt slot, UInt core)
+{
+    const struct cohtime_last *x = &vpmu_cohtime_last;
+    return x->valid && x->e->stamp == stamp && x->tid == tid && x->e->slot == slot &&
+           x->e->core == core;
+}
+/* After vpmu_cohtime_same: the access (a store when write, its bytes off
+ * and len in the line) merged into the last entry, and counted as logged,
+ * as vpmu_cohtime_log would merge it; False when it would be an entry of
+ * its own. Off and len are asked only for a store after a load. */
+static inline Bool vpmu_cohtime_merge(Bool write, UInt off, UInt len)
+{
+    struct cohtime_entry *last = vpmu_cohtime_last.e;
+    if (last->kind != HPM_LOAD || !write) {
+        vpmu_cohtime_n_logged++; /* the replay would do nothing with it */
+        return True;
+    }
+    if (last->off == off && last->len == len) {
+        last->kind = HPM_COH_LOAD_STORE;
+        vpmu_cohtime_n_logged++;
+        return True;
+    }
+    return False;
+}
 /* The next access of every thread's logs in (stamp, log) order whose
  * stamp is at most frontier: True, *e and *prof ({NULL, NULL} outside a
  * profile), or False when there is none. */

@@ -919,19 +919,29 @@ Bool node_coh_replay_final(void)
     return final;
 }
 
+/* An access's bytes in the contended line in slot: their offset, and
+ * their length (*len). */
+static inline __attribute__((always_inline)) UInt coh_bytes(Int slot, Addr a, SizeT size,
+                                                            UInt *len)
+{
+    Addr base = (Addr)hier->coh_lines[slot].addr, end = a + (size ? size - 1 : 0);
+    Addr lo = a > base ? a : base, top = base + ((Addr)1 << coh_line_shift) - 1;
+    *len = (UInt)((end < top ? end : top) - lo + 1);
+    return (UInt)(lo - base);
+}
+
 /* The log entry of an access to the contended line in slot: its bytes in
  * that line (the replay notes them). */
-static void coh_log(Int slot, Addr a, SizeT size, Bool write, Bool hit)
+static __attribute__((noinline)) void coh_log_entry(Int slot, Addr a, SizeT size, Bool write,
+                                                    Bool hit, ThreadId tid, ULong stamp)
 {
     struct cohtime_entry e;
     struct cohtime_prof p;
-    ThreadId tid;
-    Addr base = (Addr)hier->coh_lines[slot].addr, end = a + (size ? size - 1 : 0);
-    Addr lo = a > base ? a : base, top = base + ((Addr)1 << coh_line_shift) - 1;
-    e.stamp = vpmu_turns_stamp(&tid);
+    UInt len, off = coh_bytes(slot, a, size, &len);
+    e.stamp = stamp;
     e.slot = (UShort)slot;
-    e.off = (UShort)(lo - base);
-    e.len = (UShort)((end < top ? end : top) - lo + 1);
+    e.off = (UShort)off;
+    e.len = (UShort)len;
     e.core = (UChar)node.cur_core;
     e.kind = write ? HPM_STORE : HPM_LOAD;
     e.hit = hit;
@@ -945,6 +955,24 @@ static void coh_log(Int slot, Addr a, SizeT size, Bool write, Bool hit)
         node_coh_replay(); /* a point that depends only on the accesses */
 }
 
+/* Most accesses of a contended line repeat one that their superblock
+ * logged already (one stamp), and merge into its entry here, as
+ * vpmu_cohtime_log would: only the others build an entry and call. */
+static inline __attribute__((always_inline)) void coh_log(Int slot, Addr a, SizeT size,
+                                                          Bool write, Bool hit)
+{
+    ThreadId tid;
+    ULong stamp = vpmu_turns_stamp(&tid);
+    UInt off = 0, len = 0;
+    if (vpmu_cohtime_same(tid, stamp, (UInt)slot, node.cur_core)) {
+        if (write)
+            off = coh_bytes(slot, a, size, &len);
+        if (vpmu_cohtime_merge(write, off, len))
+            return;
+    }
+    coh_log_entry(slot, a, size, write, hit, tid, stamp);
+}
+
 /* Whether an access may touch a contended line: the bits of the table's
  * hash, asked inline (most accesses are of other lines). */
 static inline __attribute__((always_inline)) Bool coh_access_maybe(Addr a, SizeT size)
@@ -953,17 +981,29 @@ static inline __attribute__((always_inline)) Bool coh_access_maybe(Addr a, SizeT
     return coh_line_maybe(hier, l0) || (l1 != l0 && coh_line_maybe(hier, l1));
 }
 
+/* The sure-hit filter's line when it is a contended one (data_access): it
+ * is kept with this bit set, so that the filter's common test fails for it
+ * and the access is logged, with the line's slot (core_state.coh_slot).
+ * Line numbers are far below it. */
+#define DLINE_CONTENDED ((Addr)1 << 63)
+
 /* An access to contended lines: the L1 probe (a hit, its core's copy
  * alone deciding: no coherence request) or the models (the private path),
- * and an entry per contended line it touches; the filter keeps none of
- * them. False when it touches none. */
+ * and an entry per contended line it touches. False when it touches none.
+ * An access of one contended line stays the filter's line, marked
+ * (DLINE_CONTENDED): the next access of that line by the core is a sure
+ * hit on the private path, as the probe would answer, and is only logged.
+ * The private path of a contended line changes only with its own core's
+ * accesses (the replay keeps the line's coherence apart), so the filter's
+ * rule is the same as for any line. */
 static __attribute__((noinline)) Bool data_contended(struct core_state *s, Addr a, SizeT size,
                                                       Bool write, Addr first, Addr last)
 {
     Addr l0 = a >> coh_line_shift, l1 = (a + (size ? size - 1 : 0)) >> coh_line_shift;
     Int s0 = l0 == s->coh_line ? s->coh_slot : coh_line_index(hier, l0);
     Int s1 = l1 != l0 ? coh_line_index(hier, l1) : -1;
-    Bool hit;
+    Bool hit, dirty;
+    unsigned probe;
     if (s0 < 0 && s1 < 0)
         return False;
     if (s0 >= 0) {
@@ -972,14 +1012,19 @@ static __attribute__((noinline)) Bool data_contended(struct core_state *s, Addr 
     }
     if (s->l1d_probe && first == last && l0 == l1 &&
         (!run_tlb || tlb_probe(s->dtlb, s->dmemo, &s->dpage, &s->dpage_valid, dpage_bits, a)) &&
-        hpm_cache_probe_hit(s->l1d_probe, l0, write, 0) != HPM_PROBE_MISS) {
+        (probe = hpm_cache_probe_hit(s->l1d_probe, l0, write, 0)) != HPM_PROBE_MISS) {
         hit = True;
+        dirty = probe == HPM_PROBE_DIRTY;
         if (UNLIKELY(vpmu_state.on.sample_access))
             sample_sure_hit(a, write);
     } else {
         hit = data_model(s, a, size, write, first, last) == HPM_SERVED_L1;
+        dirty = write;
     }
-    s->dline_valid = False;
+    /* the filter's granule is the L1's line where there is a probe */
+    s->dline_valid = s->l1d_probe && filter_d && first == last && l0 == l1 && s0 >= 0;
+    s->dline = l0 | DLINE_CONTENDED;
+    s->dline_dirty = dirty;
     if (s0 >= 0)
         coh_log(s0, a, size, write, hit);
     if (s1 >= 0)
@@ -1058,9 +1103,18 @@ static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size
             sample_sure_hit(a, write);
         return;
     }
-    if (UNLIKELY(coh_logging) && coh_access_maybe(a, size) &&
-        data_contended(s, a, size, write, first, last))
-        return;
+    if (UNLIKELY(coh_logging)) {
+        if (first == last && s->dline_valid && (first | DLINE_CONTENDED) == s->dline &&
+            (!write || s->dline_dirty)) {
+            /* a sure hit on a contended line: logged, as it was made */
+            if (UNLIKELY(vpmu_state.on.sample_access))
+                sample_sure_hit(a, write);
+            coh_log(s->coh_slot, a, size, write, True);
+            return;
+        }
+        if (coh_access_maybe(a, size) && data_contended(s, a, size, write, first, last))
+            return;
+    }
     if (d_mru_on && first == last) {
         /* a hit on way 0 (and the DTLB's MRU page): the probe's hit in
          * place, the dirty bit of a store all it changes; in cachegrind's
