@@ -185,11 +185,11 @@ struct excluded {
 };
 static struct excluded *excl;
 
-/* The running core's counted events and statistics so far (frozen while
- * the counters are stopped). */
-static void counted_snapshot(ULong *ev, ULong *raw)
+/* Core c's counted events and statistics so far (frozen while the
+ * counters are stopped). */
+static void counted_snapshot(UInt c, ULong *ev, ULong *raw)
 {
-    UInt c = vpmu_node_cur_core(), i;
+    UInt i;
     for (i = SNAP_LANES; i < SNAP_HALF; i++)
         ev[i] = 0; /* the pads (ev and raw are SNAP_HALF long) */
     for (i = VPMU_PR_N; i < SNAP_HALF; i++)
@@ -430,6 +430,10 @@ struct shadow {
     struct frame *f;
     UInt depth, cap;
     UInt packed_from; /* the frames below are not packed */
+    /* the core its frames' snapshots are of (the one it ran on at its last
+     * call): its calls still open when it exits, or at the end, close on
+     * that core's counts, whichever core runs then */
+    UInt core;
 };
 
 /* ------------------------------------------------------------------------
@@ -524,7 +528,7 @@ static void frame_snapshot(struct shadow *sh, ThreadId tid, struct frame *f)
 {
     UInt c;
     if (UNLIKELY(prof_stopped)) {
-        counted_snapshot(f->ev, f->raw);
+        counted_snapshot(vpmu_node_cur_core(), f->ev, f->raw);
         f->packed = 0;
         return;
     }
@@ -581,6 +585,29 @@ void vpmu_prof_fold(void)
 static void shadows_init(void)
 {
     shadows = VG_(calloc)("hpm.prof.shadows", VG_N_THREADS, sizeof *shadows);
+}
+
+/* A callee's depth counts the open calls of one thread, as callgrind's
+ * recursion depth does: a call is a callee's outermost when that thread
+ * has no other open, whatever other threads run in it (counted across
+ * threads, a thread's call inside another's open one took no snapshot,
+ * and its return added a stale frame's difference: start_thread's call
+ * of an OpenMP worker came out 2^32 short). The thread whose calls the
+ * depths count; another's calls and returns first move the depths to its
+ * own open calls. */
+static ThreadId depth_tid = VG_INVALID_THREADID;
+
+static void depth_for(ThreadId tid)
+{
+    UInt d;
+    if (LIKELY(tid == depth_tid))
+        return;
+    if (depth_tid != VG_INVALID_THREADID && depth_tid < VG_N_THREADS)
+        for (d = 0; d < shadows[depth_tid].depth; d++)
+            shadows[depth_tid].f[d].arc->callee->depth--;
+    for (d = 0; d < shadows[tid].depth; d++)
+        shadows[tid].f[d].arc->callee->depth++;
+    depth_tid = tid;
 }
 
 
@@ -717,7 +744,7 @@ static void pop_to(struct shadow *sh, Addr sp, Bool returned, ULong rax)
             continue;
         }
         if (!have_ev) {
-            counted_snapshot(now, now + SNAP_HALF);
+            counted_snapshot(sh->core, now, now + SNAP_HALF);
             have_ev = True;
         }
         snap_add_since(a->ev, now, f->ev);
@@ -733,6 +760,7 @@ void vpmu_prof_call(struct vpmu_cc *site, Addr target, Addr sp, ULong rdi, ULong
     struct frame *f;
     if (tid >= VG_N_THREADS)
         return;
+    depth_for(tid);
     sh = &shadows[tid];
     pop_to(sh, sp, False, 0); /* frames left without a return (a longjmp) */
     if (sh->depth == sh->cap) {
@@ -740,6 +768,7 @@ void vpmu_prof_call(struct vpmu_cc *site, Addr target, Addr sp, ULong rdi, ULong
         sh->f = VG_(realloc)("hpm.prof.stack", sh->f, sh->cap * sizeof *sh->f);
     }
     f = &sh->f[sh->depth++];
+    sh->core = vpmu_node_cur_core();
     f->sp = sp;
     f->arc = arc_of(site, target);
     f->arg0 = rdi;
@@ -823,6 +852,7 @@ static Bool plt_retarget(struct vpmu_cc *site, Addr target, Addr sp, ULong rdi)
     Bool have;
     if (tid >= VG_N_THREADS)
         return False;
+    depth_for(tid);
     sh = &shadows[tid];
     if (sh->depth == 0)
         return False;
@@ -865,8 +895,10 @@ void vpmu_prof_jump(struct vpmu_cc *site, Addr target, Addr sp, ULong rdi, ULong
 void vpmu_prof_ret(Addr sp, ULong rax)
 {
     ThreadId tid = VG_(get_running_tid)();
-    if (tid < VG_N_THREADS)
+    if (tid < VG_N_THREADS) {
+        depth_for(tid);
         pop_to(&shadows[tid], sp, True, rax);
+    }
 }
 
 void vpmu_prof_call_bp(struct vpmu_cc *site, Addr target, Addr sp, ULong rdi, ULong rsi,
@@ -893,8 +925,10 @@ void vpmu_prof_jump_bp(struct vpmu_cc *site, Addr target, Addr sp, ULong rdi, UL
 
 void vpmu_prof_thread_end(ThreadId tid)
 {
-    if (tid < VG_N_THREADS)
+    if (tid < VG_N_THREADS) {
+        depth_for(tid);
         pop_to(&shadows[tid], ~(Addr)0, False, 0); /* its open calls end with it */
+    }
 }
 
 /* ------------------------------------------------------------------------
@@ -1242,9 +1276,13 @@ void vpmu_prof_reset(void)
     {
         UInt t, d;
         vpmu_prof_fold();
-        for (t = 0; t < VG_N_THREADS; t++)
+        for (t = 0; t < VG_N_THREADS; t++) {
+            /* the running thread's core may be new (a forked child's) */
+            if (t == vpmu_state.live_owner)
+                shadows[t].core = vpmu_node_cur_core();
             for (d = 0; d < shadows[t].depth; d++)
-                counted_snapshot(shadows[t].f[d].ev, shadows[t].f[d].raw);
+                counted_snapshot(shadows[t].core, shadows[t].f[d].ev, shadows[t].f[d].raw);
+        }
     }
 }
 
@@ -1343,8 +1381,10 @@ void vpmu_prof_write(Out *o)
         was_stopped = True;
     }
     /* calls still open (exit() from inside main) end here, as in callgrind */
-    for (i = 0; i < VG_N_THREADS; i++)
+    for (i = 0; i < VG_N_THREADS; i++) {
+        depth_for(i);
         pop_to(&shadows[i], ~(Addr)0, False, 0);
+    }
     arcs_drain();
     nk = profiled_kinds(kinds, totals);
     for (k = 0; k < nk; k++)

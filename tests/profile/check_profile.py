@@ -142,6 +142,22 @@ def main():
             fail("%s -> %s: inclusive %d instructions, the callee's own %d"
                  % (caller, callee, incl, self_cost[callee][k]))
         print("ok: %s -> %s: %d calls, inclusive %d instructions" % (caller, callee, got, incl))
+    elif cmd == "inclusive":
+        # the inclusive EVENT of the calls from caller to callee is within
+        # [lo, hi], and no call's inclusive cost exceeds the summary
+        caller, callee, ev, lo, hi = sys.argv[3], sys.argv[4], sys.argv[5], int(sys.argv[6]), int(sys.argv[7])
+        k = events.index(ev)
+        for c in calls:
+            for i, e in enumerate(events):
+                if c[3][i] > summary[i]:
+                    fail("%s -> %s: inclusive %s %d, more than the total %d" % (c[0], c[1], e, c[3][i], summary[i]))
+        sel = [c for c in calls if c[0] == caller and c[1] == callee]
+        if not sel:
+            fail("no call %s -> %s" % (caller, callee))
+        incl = sum(c[3][k] for c in sel)
+        if not lo <= incl <= hi:
+            fail("%s -> %s: inclusive %s %d, expected %d to %d" % (caller, callee, ev, incl, lo, hi))
+        print("ok: %s -> %s: inclusive %s %d" % (caller, callee, ev, incl))
     elif cmd == "self":
         fn, ev, want = sys.argv[3], sys.argv[4], int(sys.argv[5])
         got = self_cost.get(fn, [0] * len(events))[events.index(ev)]

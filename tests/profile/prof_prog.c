@@ -131,6 +131,65 @@ static void *thread_main(void *arg)
     return &r;
 }
 
+/* mode workers: two threads in leaf_work at once (their calls overlap in
+ * modeled time), and one that is still inside wait_forever when the
+ * program exits */
+static __attribute__((noinline)) long leaf_work(long n)
+{
+    long s = 0;
+    for (long i = 0; i < n; i++)
+        s += i ^ (s >> 3);
+    return s;
+}
+
+static void *worker_main(void *arg)
+{
+    return (void *)leaf_work((long)arg);
+}
+
+static pthread_mutex_t never_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t never_cv = PTHREAD_COND_INITIALIZER;
+static pthread_mutex_t started_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t started_cv = PTHREAD_COND_INITIALIZER;
+static int started;
+
+static __attribute__((noinline)) void wait_forever(void)
+{
+    pthread_mutex_lock(&never_mu);
+    pthread_mutex_lock(&started_mu);
+    started = 1;
+    pthread_cond_signal(&started_cv);
+    pthread_mutex_unlock(&started_mu);
+    for (;;)
+        pthread_cond_wait(&never_cv, &never_mu);
+}
+
+static void *sleeper_main(void *arg)
+{
+    (void)arg;
+    wait_forever();
+    return NULL;
+}
+
+static int workers(void)
+{
+    pthread_t sleeper, w[2];
+    int i;
+    if (pthread_create(&sleeper, NULL, sleeper_main, NULL) != 0)
+        return 1;
+    pthread_mutex_lock(&started_mu);
+    while (!started)
+        pthread_cond_wait(&started_cv, &started_mu);
+    pthread_mutex_unlock(&started_mu);
+    for (i = 0; i < 2; i++)
+        if (pthread_create(&w[i], NULL, worker_main, (void *)300000L) != 0)
+            return 1;
+    for (i = 0; i < 2; i++)
+        if (pthread_join(w[i], NULL) != 0)
+            return 1;
+    return 0; /* the sleeper waits on: the exit ends it */
+}
+
 int main(int argc, char **argv)
 {
     int calls = argc > 1 ? atoi(argv[1]) : 3;
@@ -226,6 +285,8 @@ int main(int argc, char **argv)
             return 1;
         s += *(double *)r;
     }
+    if (strcmp(mode, "workers") == 0 && workers() != 0)
+        return 1;
     fprintf(stderr, "%g %ld\n", s, a); /* stdout is the report's */
     return 0;
 }

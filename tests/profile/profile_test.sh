@@ -49,6 +49,17 @@ totals)
         grep -A3 "file:function" io.txt | grep -q ":__write " || fail "IO_WRITES: $(cat io.txt)"
     fi
     ;;
+workers)
+    # threads' calls are per thread: two workers in leaf_work at once each
+    # count their own call (its inclusive cost is the callee's own, the sum
+    # of both threads'), and a thread still in wait_forever at the exit
+    # closes its calls on its own core's counts, not on the exiting one's
+    # (a few hundred instructions, not the main thread's millions)
+    "$HPM" profile -e "$EVENTS" -o p.out -- "$PROG" 1 workers > /dev/null 2>&1 || fail "hpm profile"
+    $CHECK calls p.out worker_main leaf_work 2
+    $CHECK inclusive p.out worker_main leaf_work INSTRUCTIONS 1000000 10000000
+    $CHECK inclusive p.out sleeper_main wait_forever INSTRUCTIONS 1 20000
+    ;;
 hotspots)
     "$HPM" profile -e "$EVENTS" -o p.out -- "$PROG" 3 > /dev/null 2>&1
     # the misses are on the strided load's line, the integer work on its own
