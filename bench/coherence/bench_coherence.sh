@@ -112,13 +112,14 @@ done
 
 # coherence in modeled time: "WALL CPU" seconds of one run, hpm count on bgp
 # with the options OPTS (words): timed OPTS PROG ARGS
+# (bash's time, to the millisecond: /usr/bin/time's CPU times are in
+# hundredths, a tenth of the padded program's 0.05 s of work)
 timed() {
-  local opts=$1
+  local opts=$1 TIMEFORMAT='%3R %3U %3S'
   shift
   # shellcheck disable=SC2086 # the options are words
-  /usr/bin/time -f "%e %U %S" -o "$WORK/t" "$HPM" count --machine bgp $opts -o /dev/null -- "$@" \
-    >/dev/null 2>&1
-  awk '{ printf "%s %.2f\n", $1, $2 + $3 }' "$WORK/t"
+  { time "$HPM" count --machine bgp $opts -o /dev/null -- "$@" >/dev/null 2>&1; } 2>"$WORK/t"
+  awk '{ printf "%s %.3f\n", $1, $2 + $3 }' "$WORK/t"
 }
 min() { awk -v x="$1" -v y="$2" 'BEGIN { print (x < y) ? x : y }'; }
 # cohtime NAME PROG ARGS: $REPS paired runs, the least of each
