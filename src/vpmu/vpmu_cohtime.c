@@ -96,12 +96,7 @@ UInt vpmu_cohtime_log(ThreadId tid, const struct cohtime_entry *e,
         l = log_new(tid); /* a new thread with a reused id, or none yet */
     last = l->n > l->head ? &l->e[l->n - 1] : NULL;
     same = last && last->stamp == e->stamp && last->slot == e->slot && last->core == e->core;
-    if (same && (last->kind != HPM_LOAD || e->kind == HPM_LOAD)) {
-        /* the replay would do nothing with it (vpmu_cohtime_merges says
-         * so before the call, except after a replay or in a new queue) */
-    } else if (same && last->off == e->off && last->len == e->len) {
-        last->kind = HPM_COH_LOAD_STORE;
-    } else {
+    if (!same || !vpmu_cohtime_merge_into(last, e->kind != HPM_LOAD, e->off, e->len)) {
         log_room(l, prof != NULL);
         if (prof)
             l->p[l->n] = *prof;
@@ -110,7 +105,6 @@ UInt vpmu_cohtime_log(ThreadId tid, const struct cohtime_entry *e,
     }
     vpmu_cohtime_last.e = last; /* until the next call, replay or fork */
     vpmu_cohtime_last.tid = tid;
-    vpmu_cohtime_last.valid = True;
     return l->n - l->head;
 }
 
@@ -130,7 +124,7 @@ Bool vpmu_cohtime_next(ULong frontier, struct cohtime_entry *e, struct cohtime_p
     }
     if (!best)
         return False;
-    vpmu_cohtime_last.valid = False; /* its queue may be empty now */
+    vpmu_cohtime_last.e = NULL; /* its queue may be empty now */
     prof->sink = prof->data = NULL;
     if (best->p)
         *prof = best->p[best->head];
@@ -146,7 +140,7 @@ ULong vpmu_cohtime_logged(void)
 void vpmu_cohtime_fork_child(void)
 {
     UInt i;
-    vpmu_cohtime_last.valid = False;
+    vpmu_cohtime_last.e = NULL;
     for (i = 0; i < n_logs; i++) {
         logs[i].head = logs[i].n;
         logs[i].owner = 0;

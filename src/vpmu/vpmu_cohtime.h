@@ -42,15 +42,31 @@ struct cohtime_prof {
  * Returns the accesses its queue holds. */
 UInt vpmu_cohtime_log(ThreadId tid, const struct cohtime_entry *e,
                       const struct cohtime_prof *prof);
+/* The one rule by which an access joins the last entry of its queue,
+ * last, when it has that entry's stamp, line and core (an access of the
+ * same superblock): a load after anything, or anything after a store,
+ * changes nothing in the replay and is left out; a store of the bytes a
+ * load just read joins it (HPM_COH_LOAD_STORE). False: an entry of its
+ * own. */
+static inline Bool vpmu_cohtime_merge_into(struct cohtime_entry *last, Bool write, UInt off,
+                                           UInt len)
+{
+    if (last->kind != HPM_LOAD || !write)
+        return True;
+    if (last->off == off && last->len == len) {
+        last->kind = HPM_COH_LOAD_STORE;
+        return True;
+    }
+    return False;
+}
 /* The last entry that vpmu_cohtime_log appended or merged into, while it
- * is still pending at the end of its thread's queue (valid): what lets the
- * helpers merge an access into it without the call, as the call would
- * (vpmu_cohtime_same, vpmu_cohtime_merge). The replay and a fork make it
- * invalid. */
+ * is still pending at the end of its thread's queue (e not NULL): what
+ * lets the helpers merge an access into it without the call
+ * (vpmu_cohtime_same, vpmu_cohtime_merge). The replay and a fork forget
+ * it. */
 struct cohtime_last {
     struct cohtime_entry *e;
     ThreadId tid;
-    Bool valid;
 };
 extern struct cohtime_last vpmu_cohtime_last;
 extern ULong vpmu_cohtime_n_logged;
@@ -59,26 +75,19 @@ extern ULong vpmu_cohtime_n_logged;
 static inline Bool vpmu_cohtime_same(ThreadId tid, ULong stamp, UInt slot, UInt core)
 {
     const struct cohtime_last *x = &vpmu_cohtime_last;
-    return x->valid && x->e->stamp == stamp && x->tid == tid && x->e->slot == slot &&
+    return x->e && x->e->stamp == stamp && x->tid == tid && x->e->slot == slot &&
            x->e->core == core;
 }
 /* After vpmu_cohtime_same: the access (a store when write, its bytes off
- * and len in the line) merged into the last entry, and counted as logged,
- * as vpmu_cohtime_log would merge it; False when it would be an entry of
- * its own. Off and len are asked only for a store after a load. */
+ * and len in the line) merged into the last entry and counted as logged,
+ * as vpmu_cohtime_log would do; False when it needs an entry of its own
+ * (off and len matter only for a store after a load). */
 static inline Bool vpmu_cohtime_merge(Bool write, UInt off, UInt len)
 {
-    struct cohtime_entry *last = vpmu_cohtime_last.e;
-    if (last->kind != HPM_LOAD || !write) {
-        vpmu_cohtime_n_logged++; /* the replay would do nothing with it */
-        return True;
-    }
-    if (last->off == off && last->len == len) {
-        last->kind = HPM_COH_LOAD_STORE;
-        vpmu_cohtime_n_logged++;
-        return True;
-    }
-    return False;
+    if (!vpmu_cohtime_merge_into(vpmu_cohtime_last.e, write, off, len))
+        return False;
+    vpmu_cohtime_n_logged++;
+    return True;
 }
 /* The next access of every thread's logs in (stamp, log) order whose
  * stamp is at most frontier: True, *e and *prof ({NULL, NULL} outside a

@@ -597,17 +597,19 @@ static void shadows_init(void)
  * own open calls. */
 static ThreadId depth_tid = VG_INVALID_THREADID;
 
-static void depth_for(ThreadId tid)
+/* Thread tid's shadow stack, the callees' depths moved to its calls. */
+static struct shadow *shadow_of(ThreadId tid)
 {
     UInt d;
     if (LIKELY(tid == depth_tid))
-        return;
+        return &shadows[tid];
     if (depth_tid != VG_INVALID_THREADID && depth_tid < VG_N_THREADS)
         for (d = 0; d < shadows[depth_tid].depth; d++)
             shadows[depth_tid].f[d].arc->callee->depth--;
     for (d = 0; d < shadows[tid].depth; d++)
         shadows[tid].f[d].arc->callee->depth++;
     depth_tid = tid;
+    return &shadows[tid];
 }
 
 
@@ -760,8 +762,7 @@ void vpmu_prof_call(struct vpmu_cc *site, Addr target, Addr sp, ULong rdi, ULong
     struct frame *f;
     if (tid >= VG_N_THREADS)
         return;
-    depth_for(tid);
-    sh = &shadows[tid];
+    sh = shadow_of(tid);
     pop_to(sh, sp, False, 0); /* frames left without a return (a longjmp) */
     if (sh->depth == sh->cap) {
         sh->cap = sh->cap ? 2 * sh->cap : 64;
@@ -852,8 +853,7 @@ static Bool plt_retarget(struct vpmu_cc *site, Addr target, Addr sp, ULong rdi)
     Bool have;
     if (tid >= VG_N_THREADS)
         return False;
-    depth_for(tid);
-    sh = &shadows[tid];
+    sh = shadow_of(tid);
     if (sh->depth == 0)
         return False;
     f = &sh->f[sh->depth - 1];
@@ -895,10 +895,8 @@ void vpmu_prof_jump(struct vpmu_cc *site, Addr target, Addr sp, ULong rdi, ULong
 void vpmu_prof_ret(Addr sp, ULong rax)
 {
     ThreadId tid = VG_(get_running_tid)();
-    if (tid < VG_N_THREADS) {
-        depth_for(tid);
-        pop_to(&shadows[tid], sp, True, rax);
-    }
+    if (tid < VG_N_THREADS)
+        pop_to(shadow_of(tid), sp, True, rax);
 }
 
 void vpmu_prof_call_bp(struct vpmu_cc *site, Addr target, Addr sp, ULong rdi, ULong rsi,
@@ -925,10 +923,8 @@ void vpmu_prof_jump_bp(struct vpmu_cc *site, Addr target, Addr sp, ULong rdi, UL
 
 void vpmu_prof_thread_end(ThreadId tid)
 {
-    if (tid < VG_N_THREADS) {
-        depth_for(tid);
-        pop_to(&shadows[tid], ~(Addr)0, False, 0); /* its open calls end with it */
-    }
+    if (tid < VG_N_THREADS)
+        pop_to(shadow_of(tid), ~(Addr)0, False, 0); /* its open calls end with it */
 }
 
 /* ------------------------------------------------------------------------
@@ -1381,10 +1377,8 @@ void vpmu_prof_write(Out *o)
         was_stopped = True;
     }
     /* calls still open (exit() from inside main) end here, as in callgrind */
-    for (i = 0; i < VG_N_THREADS; i++) {
-        depth_for(i);
-        pop_to(&shadows[i], ~(Addr)0, False, 0);
-    }
+    for (i = 0; i < VG_N_THREADS; i++)
+        pop_to(shadow_of(i), ~(Addr)0, False, 0);
     arcs_drain();
     nk = profiled_kinds(kinds, totals);
     for (k = 0; k < nk; k++)
