@@ -92,6 +92,13 @@ static Int coh_first_core = -1;
 static Bool coh_logging;
 #define COH_LOG_MAX (1u << 22) /* accesses waiting: a replay then */
 static UInt coh_lines_seen, coh_line_shift;
+/* The pages (4 KiB) that hold a contended line: bits of their numbers'
+ * hash, made again from the table whenever it grew (coh_lines_new).
+ * coh_clean_ok: the filter's granule is the contended lines', at most a
+ * page (coh_page_clean applies). */
+#define COH_PAGE_SHIFT 12u
+static ULong coh_pages[64];
+static Bool coh_clean_ok;
 
 static struct hpm_hier *hier;
 static struct core_state *cur;
@@ -366,6 +373,7 @@ static void init_core_models(struct core_state *c)
         hpm_tlb_memo_clear(c->imemo);
     }
     c->coh_line = ~(Addr)0; /* no line logged yet */
+    c->coh_clean_page = c->coh_shared_page = ~(Addr)0; /* no page known */
     if (run_bpred) {
         need_ok(hpm_bpred_params_check(&node.machine.branch), "branch");
         sz = hpm_bpred_storage_size(&node.machine.branch);
@@ -627,13 +635,21 @@ void vpmu_node_add_core_events(UInt core, const ULong *ev)
  * lines up from now on. */
 static __attribute__((noinline)) void coh_lines_new(void)
 {
-    UInt c;
+    UInt c, i;
     coh_lines_seen = hier->coh_nlines;
     coh_line_shift = hier->cache[0][1]->line_bits;
     coh_logging = True;
-    for (c = 0; c < node.n_cores; c++)
+    coh_clean_ok = filter_d && coh_line_shift == dline_bits && coh_line_shift <= COH_PAGE_SHIFT;
+    VG_(memset)(coh_pages, 0, sizeof coh_pages);
+    for (i = 0; i < HPM__COH_LINES_CAP; i++)
+        if (hier->coh_lines[i].addr) {
+            ULong hb = hpm__fib_hash(hier->coh_lines[i].addr >> COH_PAGE_SHIFT, 64 - 12);
+            coh_pages[hb >> 6] |= (ULong)1 << (hb & 63);
+        }
+    for (c = 0; c < node.n_cores; c++) {
         node.cores[c].dline_valid = False;
-
+        node.cores[c].coh_clean_page = node.cores[c].coh_shared_page = ~(Addr)0;
+    }
 }
 
 /* A TLB access unless it is within the page of the previous one; 1 = a
@@ -987,6 +1003,35 @@ static inline __attribute__((always_inline)) Bool coh_access_maybe(Addr a, SizeT
  * Line numbers are far below it. */
 #define DLINE_CONTENDED ((Addr)1 << 63)
 
+/* Whether the access (of one line) is known not to touch a contended
+ * line without asking its line's hash: its page is the core's clean page,
+ * or the pages' bits say the page holds none, and it becomes the clean
+ * page (one that may hold one becomes the shared page, whose accesses ask
+ * their lines' hash without asking the page's again). Most accesses past
+ * the filter stay within a few pages. A line stays contended once it is, and lines are
+ * added only by a data access's model call (hier_coherent), at whose end
+ * data_model makes the bits again and forgets the clean pages
+ * (coh_lines_new): both are true for every access that asks. */
+static inline __attribute__((always_inline)) Bool coh_page_clean(struct core_state *s, Addr a,
+                                                                 Addr first, Addr last)
+{
+    Addr page = a >> COH_PAGE_SHIFT;
+    ULong hb;
+    if (first != last || !coh_clean_ok)
+        return False;
+    if (page == s->coh_clean_page)
+        return True;
+    if (page == s->coh_shared_page)
+        return False;
+    hb = hpm__fib_hash(page, 64 - 12);
+    if (coh_pages[hb >> 6] >> (hb & 63) & 1) {
+        s->coh_shared_page = page;
+        return False;
+    }
+    s->coh_clean_page = page;
+    return True;
+}
+
 /* An access to contended lines: the L1 probe (a hit, its core's copy
  * alone deciding: no coherence request) or the models (the private path),
  * and an entry per contended line it touches. False when it touches none.
@@ -1112,7 +1157,8 @@ static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size
             coh_log(s->coh_slot, a, size, write, True);
             return;
         }
-        if (coh_access_maybe(a, size) && data_contended(s, a, size, write, first, last))
+        if (!coh_page_clean(s, a, first, last) && coh_access_maybe(a, size) &&
+            data_contended(s, a, size, write, first, last))
             return;
     }
     if (d_mru_on && first == last) {

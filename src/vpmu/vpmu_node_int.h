@@ -65,6 +65,11 @@ struct core_state {
      * slot in the model's table (~0: none yet). */
     Addr coh_line;
     Int coh_slot;
+    /* A page (4 KiB) with no contended line (~0: none): the page of the
+     * core's last access past the filter that the pages' bits said is
+     * clean, so that accesses within it ask no line's hash; and the last
+     * that they said may hold one (coh_page_clean). */
+    Addr coh_clean_page, coh_shared_page;
 };
 
 /* The models' state that the files above vpmu_node.c read (vpmu_node.c
