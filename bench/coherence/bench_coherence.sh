@@ -124,8 +124,7 @@ timed() {
 }
 min() { awk -v x="$1" -v y="$2" 'BEGIN { print (x < y) ? x : y }'; }
 # cohtime NAME PROG ARGS: $REPS paired runs, the least of each; the pair's
-# order alternates (on this VM the second of two runs in a row is often up
-# to 15% slower than the first, whichever it is)
+# order alternates, so that neither setting always runs first
 cohtime() {
   local name=$1 i k w c tw=999999 tc=999999 sw=999999 sc=999999
   shift
