@@ -97,8 +97,18 @@ static UInt coh_lines_seen, coh_line_shift;
  * coh_clean_ok: the filter's granule is the contended lines', at most a
  * page (coh_page_clean applies). */
 #define COH_PAGE_SHIFT 12u
-static ULong coh_pages[64];
+#define COH_PAGE_HASH_BITS 12u
+static ULong coh_pages[(1u << COH_PAGE_HASH_BITS) / 64];
 static Bool coh_clean_ok;
+
+/* The bit of page (a page number) in coh_pages: its word's index, and the
+ * bit in that word (*bit). */
+static inline UInt coh_page_word(Addr page, UInt *bit)
+{
+    ULong hb = hpm__fib_hash(page, 64 - COH_PAGE_HASH_BITS);
+    *bit = (UInt)(hb & 63);
+    return (UInt)(hb >> 6);
+}
 
 static struct hpm_hier *hier;
 static struct core_state *cur;
@@ -635,17 +645,16 @@ void vpmu_node_add_core_events(UInt core, const ULong *ev)
  * lines up from now on. */
 static __attribute__((noinline)) void coh_lines_new(void)
 {
-    UInt c, i;
+    UInt c, i, bit;
     coh_lines_seen = hier->coh_nlines;
     coh_line_shift = hier->cache[0][1]->line_bits;
     coh_logging = True;
     coh_clean_ok = filter_d && coh_line_shift == dline_bits && coh_line_shift <= COH_PAGE_SHIFT;
     VG_(memset)(coh_pages, 0, sizeof coh_pages);
     for (i = 0; i < HPM__COH_LINES_CAP; i++)
-        if (hier->coh_lines[i].addr) {
-            ULong hb = hpm__fib_hash(hier->coh_lines[i].addr >> COH_PAGE_SHIFT, 64 - 12);
-            coh_pages[hb >> 6] |= (ULong)1 << (hb & 63);
-        }
+        if (hier->coh_lines[i].addr)
+            coh_pages[coh_page_word(hier->coh_lines[i].addr >> COH_PAGE_SHIFT, &bit)] |=
+                (ULong)1 << bit;
     for (c = 0; c < node.n_cores; c++) {
         node.cores[c].dline_valid = False;
         node.cores[c].coh_clean_page = node.cores[c].coh_shared_page = ~(Addr)0;
@@ -1016,15 +1025,14 @@ static inline __attribute__((always_inline)) Bool coh_page_clean(struct core_sta
                                                                  Addr first, Addr last)
 {
     Addr page = a >> COH_PAGE_SHIFT;
-    ULong hb;
+    UInt bit;
     if (first != last || !coh_clean_ok)
         return False;
     if (page == s->coh_clean_page)
         return True;
     if (page == s->coh_shared_page)
         return False;
-    hb = hpm__fib_hash(page, 64 - 12);
-    if (coh_pages[hb >> 6] >> (hb & 63) & 1) {
+    if (coh_pages[coh_page_word(page, &bit)] >> bit & 1) {
         s->coh_shared_page = page;
         return False;
     }
