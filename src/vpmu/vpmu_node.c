@@ -1017,16 +1017,17 @@ static inline __attribute__((always_inline)) Bool coh_access_maybe(Addr a, SizeT
  * or the pages' bits say the page holds none, and it becomes the clean
  * page (one that may hold one becomes the shared page, whose accesses ask
  * their lines' hash without asking the page's again). Most accesses past
- * the filter stay within a few pages. A line stays contended once it is, and lines are
- * added only by a data access's model call (hier_coherent), at whose end
- * data_model makes the bits again and forgets the clean pages
- * (coh_lines_new): both are true for every access that asks. */
+ * the filter stay within a few pages. A line stays contended once it is;
+ * neither the bits nor the pages are trusted when lines entered the table
+ * since data_model last made them (coh_lines_new): lines can enter
+ * between two of its calls (without this check the pipe mode of
+ * coherence.c2c's two runs differed now and then). */
 static inline __attribute__((always_inline)) Bool coh_page_clean(struct core_state *s, Addr a,
                                                                  Addr first, Addr last)
 {
     Addr page = a >> COH_PAGE_SHIFT;
     UInt bit;
-    if (first != last || !coh_clean_ok)
+    if (first != last || !coh_clean_ok || hier->coh_nlines != coh_lines_seen)
         return False;
     if (page == s->coh_clean_page)
         return True;
