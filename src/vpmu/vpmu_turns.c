@@ -44,9 +44,10 @@
  *   futex is able to run again from the futex wake that wakes it (when the
  *   wake's count covers every thread the tool knows to wait on the word),
  *   or from the exit of the thread whose exit wakes it (the word a clone
- *   with CLONE_CHILD_CLEARTID or set_tid_address gave: pthread_join), with
- *   the waker's clock. When its turn comes before it is back from the
- *   call, the others wait for it. Waits for a thread not back are bounded
+ *   with CLONE_CHILD_CLEARTID or set_tid_address gave: pthread_join), or
+ *   from a write to the pipe it reads (fifo_call), with the waker's clock.
+ *   When its turn comes before it is back from the call, the others wait
+ *   for it. Waits for a thread not back are bounded
  *   by a second of host time while /proc shows it still in its call (a
  *   call that did block, or a wake the kernel did not deliver, then costs
  *   only the order, never the progress), by 30 s while it is on its way
@@ -60,10 +61,10 @@
  * Whether a thread is able to run changes only while it, or the thread that
  * wakes it, holds Valgrind's lock, and the turns are decided from
  * instruction counts alone, so threads that do not block, or that block in
- * futexes (mutexes, condition variables, joins), interleave the same way
- * on every run. A thread that returns from another blocking call (a pipe,
- * a socket, a sleep) comes back at a time the host decides, as without
- * turns.
+ * futexes (mutexes, condition variables, joins) or on pipes between them
+ * (fifo_call), interleave the same way on every run. A thread that
+ * returns from another blocking call (a socket, poll, a sleep) comes back
+ * at a time the host decides, as without turns.
  */
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
@@ -123,6 +124,11 @@ static struct turn_thread {
     UInt call;         /* the system call it is in (its number) */
     UWord call_arg0;   /* and that call's first argument */
     Int lwp;           /* its kernel thread id, 0 not asked yet */
+    Bool fifo_waits;   /* in a read of a FIFO that found it empty */
+    Bool fifo_prompt;  /* in a read or write of a FIFO that returns at once */
+    Bool fifo_landed;  /* and done in the kernel (fifo_settle saw it) */
+    Bool fifo_out;     /* in a write of bytes to a FIFO */
+    ULong fifo_dev, fifo_ino; /* that FIFO */
 } *tt;
 static ThreadId holder = VG_INVALID_THREADID;
 static Long holder_left;    /* the holder's budget while it does not run */
@@ -510,6 +516,174 @@ static Bool long_call(UInt sysno, const UWord *args, UInt nargs)
     }
 }
 
+/* I/O on a FIFO (a pipe) between a process's threads, kept in modeled time
+ * as futexes are. Before a thread's read or write of a FIFO is judged, the
+ * other threads' calls on it that return at once are done in the kernel
+ * (fifo_settle: each was made before in the turns' order, but may not have
+ * reached the kernel yet), so what the FIFO holds is what the calls before
+ * it in the turns' order left there. Then a read returns at once (prompt:
+ * the thread stays in the running) when the FIFO holds bytes and no other
+ * thread waits to read it, when its writers are gone, or when the
+ * descriptor does not block; a write of at most PIPE_BUF bytes to a FIFO
+ * with a free slot returns at once. A read that finds the FIFO empty waits
+ * for a write: a write of a thread of the process to that FIFO makes the
+ * reader able at the writer's clock, as a futex wake does, when it is the
+ * one thread waiting there (with several, the kernel chooses which one
+ * reads: their returns stay the host's). What may block is taken as a long
+ * call, never as a prompt one (the others would wait for it for a second
+ * of host time). A FIFO is its inode; a socket's two ends are two inodes,
+ * so sockets stay the host's. */
+#define FIFO_POLLOUT 0x004
+#define FIFO_POLLERR 0x008
+#define FIFO_POLLHUP 0x010
+#define FIFO_ATOMIC_BYTES 4096 /* PIPE_BUF: a write of up to this fits a free slot */
+#define FIFO_FIONREAD 0x541B   /* the bytes a FIFO holds (ioctl) */
+
+/* +1 a read, -1 a write of a descriptor (args[0]), 0 another call */
+static Int fifo_direction(UInt sysno)
+{
+    switch (sysno) {
+    case __NR_read: case __NR_readv:
+        return 1;
+    case __NR_write: case __NR_writev:
+        return -1;
+    default:
+        return 0;
+    }
+}
+
+/* The bytes a write or writev asks to write; ~0 when they cannot be read */
+static ULong fifo_write_bytes(UInt sysno, const UWord *args)
+{
+    const struct vki_iovec *iov = (const struct vki_iovec *)args[1];
+    ULong sum = 0;
+    UWord i;
+    if (sysno == __NR_write)
+        return args[2];
+    if (args[2] > 1024 || !VG_(am_is_valid_for_client)((Addr)iov, args[2] * sizeof *iov,
+                                                         VKI_PROT_READ))
+        return ~0ULL;
+    for (i = 0; i < args[2] && sum <= FIFO_ATOMIC_BYTES; i++)
+        sum += iov[i].iov_len;
+    return sum;
+}
+
+/* The readiness poll(2) gives the descriptor now (0 none) */
+static UInt fifo_ready(Int fd, Short events)
+{
+    struct vki_pollfd p;
+    SysRes sr;
+    p.fd = fd;
+    p.events = events;
+    p.revents = 0;
+    sr = VG_(poll)(&p, 1, 0);
+    return sr_isError(sr) || sr_Res(sr) != 1 ? 0 : (UInt)(UShort)p.revents;
+}
+
+static Bool same_fifo(ThreadId t, const struct vg_stat *st)
+{
+    return tt[t].fifo_dev == st->dev && tt[t].fifo_ino == st->ino;
+}
+
+/* Thread t, whose call on a FIFO returns at once, is past it in the
+ * kernel: /proc shows it in another system call (the wait for Valgrind's
+ * lock, which the caller holds), neither in its own nor running towards
+ * it. */
+static Bool call_done(ThreadId t)
+{
+    HChar buf[256];
+    HChar *end;
+    Long nr;
+    if (!task_file(t, "syscall", buf, sizeof buf))
+        return True; /* gone */
+    if (buf[0] < '0' || buf[0] > '9')
+        return False; /* "running" */
+    nr = VG_(strtoll10)(buf, &end);
+    return nr != (Long)tt[t].call || *end != ' ' ||
+           (UWord)VG_(strtoll16)(end + 1, NULL) != tt[t].call_arg0;
+}
+
+/* The other threads' prompt calls on the FIFO are done in the kernel */
+static void fifo_settle(ThreadId tid, const struct vg_stat *st)
+{
+    ThreadId t;
+    UInt since;
+    for (t = 1; t <= top_tid; t++) {
+        if (t == tid || !tt[t].fifo_prompt || tt[t].fifo_landed || !same_fifo(t, st))
+            continue;
+        since = VG_(read_millisecond_timer)();
+        while (tt[t].lwp && !call_done(t)) {
+            if (VG_(read_millisecond_timer)() - since > WAIT_BLOCKED_MS) {
+                host_timed++; /* it did not return at once after all */
+                break;
+            }
+            nap();
+        }
+        tt[t].fifo_landed = True;
+    }
+}
+
+/* Thread tid's call of sysno on a FIFO, if it is one: notes the FIFO,
+ * and for a write wakes its one waiting reader at `now`; True when the call
+ * returns at once. */
+static Bool fifo_call(ThreadId tid, UInt sysno, const UWord *args, UInt nargs, ULong now)
+{
+    Int dir = fifo_direction(sysno), fd, held = 0;
+    struct vg_stat st;
+    ThreadId t, reader = VG_INVALID_THREADID;
+    UInt readers = 0;
+    Bool writing = False;
+    ULong bytes;
+    SysRes sr;
+    if (dir == 0 || nargs < 3)
+        return False;
+    fd = (Int)args[0];
+    if (VG_(fstat)(fd, &st) != 0 || !VKI_S_ISFIFO(st.mode))
+        return False;
+    tt[tid].fifo_dev = st.dev;
+    tt[tid].fifo_ino = st.ino;
+    fifo_settle(tid, &st);
+    /* the other threads in a read of it that found it empty (woken or
+     * not: the kernel has yet to give them bytes), and writes to it that
+     * may block */
+    for (t = 1; t <= top_tid; t++)
+        if (t != tid && same_fifo(t, &st)) {
+            if (tt[t].fifo_waits) {
+                reader = t;
+                readers++;
+            }
+            writing |= tt[t].fifo_out && !tt[t].fifo_prompt;
+        }
+    if (dir > 0) {
+        sr = VG_(do_syscall)(__NR_ioctl, (RegWord)fd, FIFO_FIONREAD, (RegWord)&held, 0, 0, 0, 0, 0);
+        if (!sr_isError(sr) && readers == 0 && !writing &&
+            (held > 0 || (fifo_ready(fd, 0) & FIFO_POLLHUP)))
+            return True; /* bytes there, or the end of the file */
+        sr = VG_(do_syscall)(__NR_fcntl, (RegWord)fd, VKI_F_GETFL, 0, 0, 0, 0, 0, 0);
+        if (!sr_isError(sr) && (sr_Res(sr) & VKI_O_NONBLOCK))
+            return True; /* EAGAIN at once */
+        tt[tid].fifo_waits = True;
+        return False;
+    }
+    bytes = fifo_write_bytes(sysno, args);
+    if (bytes == 0)
+        return False;
+    tt[tid].fifo_out = True;
+    if (readers == 1 && !tt[reader].woken) {
+        tt[reader].woken = True;
+        if (tt[reader].clock < now)
+            tt[reader].clock = now;
+    }
+    return !writing && bytes <= FIFO_ATOMIC_BYTES && (fifo_ready(fd, FIFO_POLLOUT) & FIFO_POLLOUT);
+}
+
+/* Thread tid's modeled time at its call: its clock, and the holder's turn
+ * so far (its turn ends at the call) */
+static ULong call_clock(ThreadId tid)
+{
+    return tt[tid].clock + (tid == holder ? turn_len - (ULong)holder_left : 0);
+}
+
 void vpmu_turns_syscall(ThreadId tid, UInt sysno, const UWord *args, UInt nargs)
 {
     if (!vpmu_state.on.turns)
@@ -535,11 +709,13 @@ void vpmu_turns_syscall(ThreadId tid, UInt sysno, const UWord *args, UInt nargs)
     if (sysno == __NR_futex && nargs >= 3 &&
         (futex_op(args[1]) == VKI_FUTEX_WAKE || futex_op(args[1]) == VKI_FUTEX_WAKE_BITSET)) {
         /* its turn ends below: the clock is its own so far */
-        ULong now = tt[tid].clock + (tid == holder ? turn_len - (ULong)holder_left : 0);
-        wake(args[0], args[2], args[2] >= 0x7fffffff, now);
+        wake(args[0], args[2], args[2] >= 0x7fffffff, call_clock(tid));
     }
     tt[tid].able = False;
     tt[tid].prompt = !long_call(sysno, args, nargs);
+    tt[tid].fifo_waits = tt[tid].fifo_prompt = tt[tid].fifo_landed = tt[tid].fifo_out = False;
+    if (fifo_call(tid, sysno, args, nargs, call_clock(tid)))
+        tt[tid].prompt = tt[tid].fifo_prompt = True;
     if (tt[tid].waits_on) {
         struct gone *g = gone_of(tt[tid].waits_on);
         if (g) {
@@ -574,6 +750,7 @@ void vpmu_turns_syscall_done(ThreadId tid)
     tables();
     note_tid(tid);
     tt[tid].waits_on = 0;
+    tt[tid].fifo_waits = tt[tid].fifo_prompt = tt[tid].fifo_landed = tt[tid].fifo_out = False;
     if (tt[tid].woken || tt[tid].prompt) {
         /* back from a wake the tool saw (its clock is the waker's), or
          * from a prompt call (the others waited for it) */
@@ -614,6 +791,7 @@ Bool vpmu_turns_thread_new(ThreadId parent, ThreadId child)
     }
     tt[child].waits_on = 0;
     tt[child].woken = tt[child].prompt = False;
+    tt[child].fifo_waits = tt[child].fifo_prompt = tt[child].fifo_landed = tt[child].fifo_out = False;
     /* a ThreadId is used again after its thread exits: the kernel's id is
      * the new thread's, read at its first call (a stale one made settle
      * read a gone thread's /proc files and wait for nothing) */
@@ -640,6 +818,7 @@ void vpmu_turns_thread_end(ThreadId tid)
     tables();
     tt[tid].able = False;
     tt[tid].woken = tt[tid].prompt = False;
+    tt[tid].fifo_waits = tt[tid].fifo_prompt = tt[tid].fifo_landed = tt[tid].fifo_out = False;
     if (tid == holder)
         turn_end((Long)turn_len - holder_left);
     /* the kernel wakes one waiter of the word when the thread is gone */
@@ -663,6 +842,7 @@ void vpmu_turns_fork_child(ThreadId tid)
     tables();
     for (t = 1; t <= top_tid; t++) {
         tt[t].able = tt[t].woken = tt[t].prompt = False;
+        tt[t].fifo_waits = tt[t].fifo_prompt = tt[t].fifo_landed = tt[t].fifo_out = False;
         tt[t].lwp = 0; /* a new process: new kernel thread ids */
     }
     note_tid(tid);

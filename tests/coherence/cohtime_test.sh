@@ -11,7 +11,8 @@
 # - one shared counter (true sharing) misses as false sharing does, and the
 #   report names it TRUE sharing, the adjacent counters FALSE sharing;
 # - two runs give the same modeled rows, bit for bit, and the default (no
-#   --coherence) is coherence in modeled time;
+#   --coherence) is coherence in modeled time; so do threads that hand
+#   over through pipes, none of whose returns the host timed;
 # - a single-threaded program counts what it counts in Valgrind's slices,
 #   and its report says nothing of turns;
 # - hpm profile's c2c view has the line's misses; --pmu=perf and a machine
@@ -80,6 +81,17 @@ for i in 1 2; do
 done
 cmp -s "$WORK/workers1" "$WORK/workers2" ||
   { diff "$WORK/workers1" "$WORK/workers2" | head >&2; fail "two runs of 4 workers differ"; }
+# threads that hand over through pipes (a byte each way per increment):
+# every read's return is kept in modeled time, none the host's, and two
+# runs agree bit for bit
+for i in 1 2; do
+  count pipes$i -e $EV -- "$PROG" false 2000
+  grep -q "no thread came back from a blocking call at a point the host chose" "$WORK/pipes$i.csv" ||
+    fail "pipes: returns the host timed: $(grep -o '[0-9]* returns from blocking calls came when the host decided' "$WORK/pipes$i.csv")"
+  modeled "$WORK/pipes$i.csv" >"$WORK/pipes$i"
+done
+cmp -s "$WORK/pipes1" "$WORK/pipes2" || { diff "$WORK/pipes1" "$WORK/pipes2" | head >&2; fail "two runs through pipes differ"; }
+[ "$(value COH_L1D_MISSES "$WORK/pipes1.csv")" -ge 3990 ] || fail "pipes: $(value COH_L1D_MISSES "$WORK/pipes1.csv") coherence misses for 4000 alternating increments"
 
 # one thread: the same counts with and without the option (every event)
 count one --coherence=slices -- "$BUILD/bin/hpm-matmul" 40
