@@ -635,8 +635,8 @@ static Bool fifo_call(ThreadId tid, UInt sysno, const UWord *args, UInt nargs, U
     Bool writing = False;
     ULong bytes;
     SysRes sr;
-    if (dir == 0 || nargs < 3)
-        return False;
+    if (dir == 0 || nargs < 3 || !vpmu_turns_checked)
+        return False; /* (one thread so far: no one to wake or to wait) */
     fd = (Int)args[0];
     if (VG_(fstat)(fd, &st) != 0 || !VKI_S_ISFIFO(st.mode))
         return False;
