@@ -161,6 +161,23 @@ void vpmu_write_output(const HChar *fname, Bool at_exec)
     if (vpmu_turns_quantum())
         out_printf(o, VPMU_REC_INTERLEAVE " %llu %llu %llu\n", vpmu_turns_quantum(),
                    vpmu_turns_switches(), vpmu_turns_host_timed());
+    if (vpmu_turns_quantum() && vpmu_turns_host_timed()) {
+        /* which calls came back when the host decided, and the waits given up */
+        UInt sysno[VPMU_HOST_TIMED_LISTED], m, k;
+        ULong n[VPMU_HOST_TIMED_LISTED], calls, listed = 0;
+        HChar buf[32];
+        m = vpmu_turns_host_timed_calls(sysno, n, VPMU_HOST_TIMED_LISTED, &calls);
+        for (k = 0; k < m; k++) {
+            out_printf(o, VPMU_REC_HOST_TIMED " %s %llu\n",
+                       vpmu_turns_call_name(sysno[k], buf, sizeof buf), n[k]);
+            listed += n[k];
+        }
+        if (calls > listed)
+            out_printf(o, VPMU_REC_HOST_TIMED " " VPMU_HOST_TIMED_OTHER " %llu\n", calls - listed);
+        if (vpmu_turns_host_timed() > calls)
+            out_printf(o, VPMU_REC_HOST_TIMED " " VPMU_HOST_TIMED_WAIT " %llu\n",
+                       vpmu_turns_host_timed() - calls);
+    }
     {
         ULong logged, misses;
         if (vpmu_node_coh_time(&logged, &misses))

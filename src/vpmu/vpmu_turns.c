@@ -161,6 +161,10 @@ static ULong floor_clock;   /* the latest frontier given (vpmu_turns_frontier) *
 static ULong ran_total;     /* instructions of all turns ended */
 static ULong switches;      /* turns that passed to another thread */
 static ULong host_timed;    /* returns the host timed that others ran around */
+/* of those, per system call (by number) that came back at a point the
+ * host chose; the rest are waits given up */
+#define HOST_TIMED_CALLS 512u
+static ULong host_timed_call[HOST_TIMED_CALLS];
 
 Bool vpmu_turns_option(const HChar *arg)
 {
@@ -481,9 +485,51 @@ static UWord futex_op(UWord op)
     return op & ~(UWord)(VKI_FUTEX_PRIVATE_FLAG | VKI_FUTEX_CLOCK_REALTIME);
 }
 
-/* A call that may wait for long, or never return: the rest return at once
- * (a call that is not listed and blocks costs a second of the others'
- * host time, not their progress). */
+/* The calls that may wait for long, or never return, besides futex waits
+ * and fcntl's waiting locks: the rest return at once (a call that is not
+ * listed and blocks costs a second of the others' host time, not their
+ * progress). Named for the report (host_timed records). */
+static const struct long_call_name {
+    UInt sysno;
+    const HChar *name;
+} long_calls[] = {
+    {__NR_read, "read"}, {__NR_write, "write"}, {__NR_readv, "readv"}, {__NR_writev, "writev"},
+    {__NR_pread64, "pread64"}, {__NR_pwrite64, "pwrite64"}, {__NR_preadv, "preadv"},
+    {__NR_pwritev, "pwritev"}, {__NR_recvfrom, "recvfrom"}, {__NR_recvmsg, "recvmsg"},
+    {__NR_recvmmsg, "recvmmsg"}, {__NR_sendto, "sendto"}, {__NR_sendmsg, "sendmsg"},
+    {__NR_sendmmsg, "sendmmsg"}, {__NR_accept, "accept"}, {__NR_accept4, "accept4"},
+    {__NR_connect, "connect"}, {__NR_poll, "poll"}, {__NR_ppoll, "ppoll"},
+    {__NR_select, "select"}, {__NR_pselect6, "pselect6"}, {__NR_epoll_wait, "epoll_wait"},
+    {__NR_epoll_pwait, "epoll_pwait"}, {__NR_nanosleep, "nanosleep"},
+    {__NR_clock_nanosleep, "clock_nanosleep"}, {__NR_pause, "pause"}, {__NR_wait4, "wait4"},
+    {__NR_waitid, "waitid"}, {__NR_rt_sigsuspend, "rt_sigsuspend"},
+    {__NR_rt_sigtimedwait, "rt_sigtimedwait"}, {__NR_msgrcv, "msgrcv"}, {__NR_msgsnd, "msgsnd"},
+    {__NR_semop, "semop"}, {__NR_semtimedop, "semtimedop"},
+    {__NR_mq_timedreceive, "mq_timedreceive"}, {__NR_mq_timedsend, "mq_timedsend"},
+    {__NR_io_getevents, "io_getevents"}, {__NR_flock, "flock"}, {__NR_open, "open"},
+    {__NR_openat, "openat"}, {__NR_ioctl, "ioctl"}, {__NR_exit, "exit"},
+    {__NR_exit_group, "exit_group"}, {__NR_execve, "execve"}, {__NR_execveat, "execveat"},
+    {__NR_vfork, "vfork"}, {__NR_futex, "futex"}, {__NR_fcntl, "fcntl"},
+};
+
+static const HChar *long_call_name(UInt sysno)
+{
+    UInt i;
+    for (i = 0; i < sizeof long_calls / sizeof long_calls[0]; i++)
+        if (long_calls[i].sysno == sysno)
+            return long_calls[i].name;
+    return NULL;
+}
+
+const HChar *vpmu_turns_call_name(UInt sysno, HChar *buf, Int size)
+{
+    const HChar *name = long_call_name(sysno);
+    if (name)
+        return name;
+    VG_(snprintf)(buf, size, "syscall_%u", sysno);
+    return buf;
+}
+
 static Bool long_call(UInt sysno, const UWord *args, UInt nargs)
 {
     switch (sysno) {
@@ -495,24 +541,8 @@ static Bool long_call(UInt sysno, const UWord *args, UInt nargs)
     }
     case __NR_fcntl:
         return nargs >= 2 && (args[1] == VKI_F_SETLKW || args[1] == 38 /* F_OFD_SETLKW */);
-    case __NR_read: case __NR_write: case __NR_readv: case __NR_writev:
-    case __NR_pread64: case __NR_pwrite64: case __NR_preadv: case __NR_pwritev:
-    case __NR_recvfrom: case __NR_recvmsg: case __NR_recvmmsg:
-    case __NR_sendto: case __NR_sendmsg: case __NR_sendmmsg:
-    case __NR_accept: case __NR_accept4: case __NR_connect:
-    case __NR_poll: case __NR_ppoll: case __NR_select: case __NR_pselect6:
-    case __NR_epoll_wait: case __NR_epoll_pwait:
-    case __NR_nanosleep: case __NR_clock_nanosleep: case __NR_pause:
-    case __NR_wait4: case __NR_waitid:
-    case __NR_rt_sigsuspend: case __NR_rt_sigtimedwait:
-    case __NR_msgrcv: case __NR_msgsnd: case __NR_semop: case __NR_semtimedop:
-    case __NR_mq_timedreceive: case __NR_mq_timedsend: case __NR_io_getevents:
-    case __NR_flock: case __NR_open: case __NR_openat: case __NR_ioctl:
-    case __NR_exit: case __NR_exit_group: case __NR_execve: case __NR_execveat:
-    case __NR_vfork:
-        return True;
     default:
-        return False;
+        return long_call_name(sysno) != NULL;
     }
 }
 
@@ -760,6 +790,8 @@ void vpmu_turns_syscall_done(ThreadId tid)
         /* others ran while it was in the call: its core was idle, up to
          * where the least of them is now (a point the host chose) */
         host_timed++;
+        if (tt[tid].call < HOST_TIMED_CALLS)
+            host_timed_call[tt[tid].call]++;
         for (t = 1; t <= top_tid; t++)
             if (t != tid && tt[t].able && (!any || tt[t].clock < least)) {
                 least = tt[t].clock;
@@ -888,6 +920,31 @@ ULong vpmu_turns_quantum(void)
 ULong vpmu_turns_switches(void)
 {
     return switches;
+}
+
+UInt vpmu_turns_host_timed_calls(UInt *sysno, ULong *n, UInt max, ULong *calls)
+{
+    UInt k, i, j, m = 0;
+    *calls = 0;
+    for (k = 0; k < HOST_TIMED_CALLS; k++) {
+        if (!host_timed_call[k])
+            continue;
+        *calls += host_timed_call[k];
+        /* insertion into the top max, most first (ties: the lower number) */
+        for (i = 0; i < m && n[i] >= host_timed_call[k]; i++)
+            ;
+        if (i >= max)
+            continue;
+        for (j = m < max ? m : max - 1; j > i; j--) {
+            sysno[j] = sysno[j - 1];
+            n[j] = n[j - 1];
+        }
+        sysno[i] = k;
+        n[i] = host_timed_call[k];
+        if (m < max)
+            m++;
+    }
+    return m;
 }
 
 ULong vpmu_turns_host_timed(void)

@@ -70,5 +70,12 @@ ULong vpmu_turns_switches(void);
  * host chose (others ran meanwhile, or waited for it in vain): where the
  * turns still depend on the host. */
 ULong vpmu_turns_host_timed(void);
+/* Of those, the returns from system calls (the others were waits given
+ * up): *calls of them in all, and up to max calls by number, the most
+ * frequent first (sysno[], their counts n[]); returns how many listed. */
+UInt vpmu_turns_host_timed_calls(UInt *sysno, ULong *n, UInt max, ULong *calls);
+/* A system call's name (buf holds "syscall_N" for one the tool does not
+ * name) */
+const HChar *vpmu_turns_call_name(UInt sysno, HChar *buf, Int size);
 
 #endif

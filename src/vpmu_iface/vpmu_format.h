@@ -41,6 +41,13 @@
  *                                        the replay found where the access
  *                                        had hit, HOST returns from blocking
  *                                        calls at points the host chose
+ *     host_timed CALL N                  of those returns (interleave's and
+ *                                        coherence_time's HOST), N came
+ *                                        back from the system call CALL
+ *                                        (its name), or, for CALL "wait",
+ *                                        were waits for a thread the tool
+ *                                        gave up; the most frequent first,
+ *                                        the rest as CALL "other"
  *     shared_lines KEPT DROPPED WRITTEN  on a node that keeps contended cache
  *                                        lines (prof_c2c_lines below), when
  *                                        some line was (a store took it from
@@ -201,6 +208,10 @@
 #define VPMU_REC_INTERLEAVE "interleave"
 #define VPMU_REC_COHERENCE_TIME "coherence_time"
 #define VPMU_REC_SHARED_LINES "shared_lines"
+#define VPMU_REC_HOST_TIMED "host_timed"
+#define VPMU_HOST_TIMED_WAIT "wait"   /* a wait for a thread given up */
+#define VPMU_HOST_TIMED_OTHER "other" /* the calls past the listed ones */
+#define VPMU_HOST_TIMED_LISTED 8      /* calls listed by name at most */
 #define VPMU_REC_SHARED_LINE "shared_line"
 #define VPMU_REC_UPC "upc"
 #define VPMU_REC_REAPED "reaped"

@@ -7,7 +7,7 @@
 #   two runs agree in every modeled row;
 # - four workers reading one pipe (the kernel picks the reader): the run
 #   ends, the program's result is right, and the report says how many
-#   returns the host timed.
+#   returns the host timed and from which calls (the reads), adding up.
 set -euo pipefail
 BUILD=$1 PROG=$2 JOBS=1500
 HPM=$BUILD/bin/hpm
@@ -32,7 +32,14 @@ echo "pipes: one worker: $JOBS jobs, no return timed by the host, two runs equal
 
 count four -- "$PROG" 4 $JOBS
 [ "$(cat "$WORK/four.out")" = "$want" ] || fail "four workers: printed $(cat "$WORK/four.out"), not $want"
-note=$(grep -o -E '[0-9]+ returns from blocking calls came when the host decided|no thread came back from a blocking call at a point the host chose' "$WORK/four.csv") ||
+note=$(grep -o -E '[0-9]+ returns from blocking calls came when the host decided( \([^)]*\))?|no thread came back from a blocking call at a point the host chose' "$WORK/four.csv") ||
   fail "four workers: the report does not say which returns the host timed"
 echo "pipes: four workers: $note"
+# the returns the host timed, by call: the workers' reads, adding up
+case $note in
+  [0-9]*) total=${note%% *}
+    sum=$(sed -n 's/^[^(]*(\(.*\))$/\1/p' <<<"$note" | grep -o -E '[0-9]+' | awk '{ s += $1 } END { print s + 0 }')
+    grep -q -E '[(,] ?read [0-9]+' <<<"$note" || fail "four workers: the note does not name the workers' reads: $note"
+    [ "$sum" = "$total" ] || fail "four workers: the calls named add up to $sum, not $total" ;;
+esac
 echo "pipes: ok"

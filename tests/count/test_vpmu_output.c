@@ -361,6 +361,53 @@ static void test_shared_lines(void)
     free(text);
 }
 
+/* The returns the host timed, by system call: summed over processes by
+ * name, written back as read; names that are not a call's refused. */
+static void test_host_timed(void)
+{
+    char buf[4096], err[256], *text = NULL;
+    size_t len = 0;
+    unsigned i;
+    struct vpmu_output a, b, c;
+    FILE *f = open_memstream(&text, &len);
+    good("interleave 100000 13 7\nhost_timed read 5\nhost_timed wait 2\n");
+    bad("host_timed read\n", "a system call and a count");
+    bad("host_timed Read 1\n", "not a system call's name");
+    bad("host_timed read;rm 1\n", "not a system call's name");
+    bad("host_timed read x\n", "host_timed count");
+    snprintf(buf, sizeof buf, "%s%s", header, "host_timed read 5\nhost_timed poll 3\n");
+    CHECK(vpmu_output_parse(&a, buf, strlen(buf), err, sizeof err) == 0);
+    CHECK(a.n_host_timed == 2 && strcmp(a.host_timed[0].call, "read") == 0 &&
+          a.host_timed[0].n == 5 && a.host_timed[1].n == 3);
+    snprintf(buf, sizeof buf, "%s%s", header, "host_timed poll 4\nhost_timed wait 1\n");
+    CHECK(vpmu_output_parse(&b, buf, strlen(buf), err, sizeof err) == 0);
+    CHECK(vpmu_output_add(&a, &b, err, sizeof err) == 0);
+    CHECK(a.n_host_timed == 3 && a.host_timed[1].n == 7 && strcmp(a.host_timed[2].call, "wait") == 0);
+    vpmu_output_free(&b);
+    /* past the table: the rest go to "other" */
+    for (i = 0; i < 2 * VPMU_OUTPUT_HOST_CALLS; i++) {
+        snprintf(buf, sizeof buf, "%shost_timed call_%u 1\n", header, i);
+        CHECK(vpmu_output_parse(&b, buf, strlen(buf), err, sizeof err) == 0);
+        CHECK(vpmu_output_add(&a, &b, err, sizeof err) == 0);
+        vpmu_output_free(&b);
+    }
+    CHECK(a.n_host_timed == VPMU_OUTPUT_HOST_CALLS);
+    {
+        uint64_t sum = 0;
+        for (i = 0; i < a.n_host_timed; i++)
+            sum += a.host_timed[i].n;
+        CHECK(sum == 5 + 7 + 1 + 2 * VPMU_OUTPUT_HOST_CALLS);
+        CHECK(strcmp(a.host_timed[VPMU_OUTPUT_HOST_CALLS - 1].call, "other") == 0);
+    }
+    CHECK(f && vpmu_output_write(&a, f) == 0 && fclose(f) == 0);
+    CHECK(vpmu_output_parse(&c, text, len, err, sizeof err) == 0);
+    CHECK(c.n_host_timed == a.n_host_timed && c.host_timed[1].n == 7 &&
+          strcmp(c.host_timed[0].call, "read") == 0);
+    vpmu_output_free(&a);
+    vpmu_output_free(&c);
+    free(text);
+}
+
 static void test_escaping(void)
 {
     expect_capture(count_csv_field, "plain", "plain");
@@ -587,6 +634,7 @@ int main(int argc, char **argv)
     test_escaping();
     test_mpx_round_trip();
     test_shared_lines();
+    test_host_timed();
     test_reports(argv[1]);
     test_tree_records();
     test_tree_load();

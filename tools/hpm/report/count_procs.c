@@ -33,6 +33,7 @@ static int init_like(struct vpmu_output *dst, const struct vpmu_output *src)
     dst->coh_time = 0;
     dst->coh_time_logged = dst->coh_time_misses = dst->coh_time_host = 0;
     dst->n_shared = 0;
+    dst->n_host_timed = 0;
     dst->command = NULL;
     if (src->command && !(dst->command = strdup(src->command)))
         return -1;

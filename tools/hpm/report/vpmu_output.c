@@ -317,6 +317,63 @@ static int rec_shared_line(struct vpmu_output_reader *p, const struct line *l)
     return 0;
 }
 
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* n more returns the host timed from call (a name): added to its entry,
+ * a new one while there is room, else to "other" */
+static void host_timed_add(struct vpmu_output *o, const char *call, uint64_t n)
+{
+    unsigned i;
+    for (i = 0; i < o->n_host_timed; i++)
+        if (strcmp(o->host_timed[i].call, call) == 0) {
+            o->host_timed[i].n = sat_add(o->host_timed[i].n, n);
+            return;
+        }
+    if (o->n_host_timed < VPMU_OUTPUT_HOST_CALLS) {
+        i = o->n_host_timed++;
+        snprintf(o->host_timed[i].call, sizeof o->host_timed[i].call, "%s", call);
+        o->host_timed[i].n = n;
+        return;
+    }
+    if (strcmp(call, VPMU_HOST_TIMED_OTHER) != 0) {
+        /* full: the last entry becomes "other" unless one is there */
+        for (i = 0; i < o->n_host_timed; i++)
+            if (strcmp(o->host_timed[i].call, VPMU_HOST_TIMED_OTHER) == 0)
+                break;
+        if (i == o->n_host_timed) {
+            i = o->n_host_timed - 1;
+            snprintf(o->host_timed[i].call, sizeof o->host_timed[i].call, "%s",
+                     VPMU_HOST_TIMED_OTHER);
+        }
+        o->host_timed[i].n = sat_add(o->host_timed[i].n, n);
+        return;
+    }
+    o->host_timed[o->n_host_timed - 1].n = sat_add(o->host_timed[o->n_host_timed - 1].n, n);
+}
+
+/* host_timed CALL N */
+static int rec_host_timed(struct vpmu_output_reader *p, const struct line *l)
+{
+    char call[sizeof p->o->host_timed[0].call];
+    uint64_t n;
+    size_t i;
+    if (l->v.n != 3)
+        return fail(p, "'host_timed' needs a system call and a count");
+    if (copy_word(p, call, sizeof call, l->v.f[1], l->v.len[1], "host_timed call"))
+        return -1;
+    for (i = 0; call[i]; i++)
+        if (!((call[i] >= 'a' && call[i] <= 'z') || (call[i] >= '0' && call[i] <= '9') ||
+              call[i] == '_'))
+            return fail(p, "host_timed call '%s' is not a system call's name", call);
+    if (get_u64(p, l, 2, UINT64_MAX, "host_timed count", &n))
+        return -1;
+    host_timed_add(p->o, call, n);
+    return 0;
+}
+
 static int rec_upc(struct vpmu_output_reader *p, const struct line *l)
 {
     uint64_t u;
@@ -571,6 +628,8 @@ static int record(struct vpmu_output_reader *p, struct line *l)
     }
     if (field_is(l, 0, VPMU_REC_SHARED_LINE))
         return rec_shared_line(p, l);
+    if (field_is(l, 0, VPMU_REC_HOST_TIMED))
+        return rec_host_timed(p, l);
     if (field_is(l, 0, VPMU_REC_SHARED_LINES)) {
         /* shared_lines KEPT DROPPED WRITTEN */
         if (once(p, &p->seen_shared, "shared_lines"))
@@ -773,11 +832,6 @@ const struct vpmu_thread *vpmu_output_thread(const struct vpmu_output *o, unsign
     return NULL;
 }
 
-static uint64_t sat_add(uint64_t a, uint64_t b)
-{
-    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
 int vpmu_output_add(struct vpmu_output *dst, const struct vpmu_output *src, char *err,
                     size_t errlen)
 {
@@ -844,6 +898,8 @@ int vpmu_output_add(struct vpmu_output *dst, const struct vpmu_output *src, char
     dst->coh_time_logged = sat_add(dst->coh_time_logged, src->coh_time_logged);
     dst->coh_time_misses = sat_add(dst->coh_time_misses, src->coh_time_misses);
     dst->coh_time_host = sat_add(dst->coh_time_host, src->coh_time_host);
+    for (i = 0; i < src->n_host_timed; i++)
+        host_timed_add(dst, src->host_timed[i].call, src->host_timed[i].n);
     dst->shared_lines = sat_add(dst->shared_lines, src->shared_lines);
     dst->shared_dropped = sat_add(dst->shared_dropped, src->shared_dropped);
     dst->shared_written = sat_add(dst->shared_written, src->shared_written);
@@ -980,6 +1036,9 @@ int vpmu_output_write(const struct vpmu_output *o, FILE *f)
     if (o->coh_time)
         fprintf(f, VPMU_REC_COHERENCE_TIME " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
                 o->coh_time_logged, o->coh_time_misses, o->coh_time_host);
+    for (i = 0; i < o->n_host_timed; i++)
+        fprintf(f, VPMU_REC_HOST_TIMED " %s %" PRIu64 "\n", o->host_timed[i].call,
+                o->host_timed[i].n);
     if (o->shared_lines || o->shared_dropped)
         fprintf(f, VPMU_REC_SHARED_LINES " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
                 o->shared_lines, o->shared_dropped, o->shared_written);

@@ -63,6 +63,7 @@ struct vpmu_upc {
 /* A cache line the cores shared (the tool's shared_line records): the top
  * lines of a run, most coherence misses first. */
 #define VPMU_OUTPUT_SHARED_TOP 16
+#define VPMU_OUTPUT_HOST_CALLS 16 /* system calls named in host_timed, at most */
 struct vpmu_shared_line {
     uint64_t pid; /* the process (0: the file has no pid) */
     uint64_t addr, coh_misses, invalidations;
@@ -91,6 +92,14 @@ struct vpmu_output {
      * returns from blocking calls the host timed */
     int coh_time;
     uint64_t coh_time_logged, coh_time_misses, coh_time_host;
+    /* of the returns the host timed, those of each system call by name
+     * ("wait": waits given up; "other": calls past the tool's list), the
+     * tool's host_timed records, summed over a tree by name */
+    struct vpmu_host_timed {
+        char call[32];
+        uint64_t n;
+    } host_timed[VPMU_OUTPUT_HOST_CALLS];
+    unsigned n_host_timed;
     /* Cache lines the cores shared (contended lines: a store took a line
      * another core held): kept by the model, not kept (its table was full),
      * kept ones that two or more cores wrote, and the top ones (summed

@@ -7,6 +7,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "run/run_internal.h"
 
@@ -52,6 +53,38 @@ static void shared_notes(struct count_report *r, struct count_notes *nb,
     }
 }
 
+/* " (read 51, poll 960, 2 waits given up)": the system calls whose returns
+ * the host timed, the most first (the tool's host_timed records); "" when
+ * the file has none */
+static void host_calls(const struct vpmu_output *out, char *buf, size_t size)
+{
+    unsigned order[VPMU_OUTPUT_HOST_CALLS], i, j, k;
+    size_t at = 0;
+    buf[0] = 0;
+    for (i = 0; i < out->n_host_timed; i++) {
+        for (j = i; j > 0 && out->host_timed[order[j - 1]].n < out->host_timed[i].n; j--)
+            order[j] = order[j - 1];
+        order[j] = i;
+    }
+    for (k = 0; k < out->n_host_timed && at < size; k++) {
+        const struct vpmu_host_timed *h = &out->host_timed[order[k]];
+        const char *sep = k ? ", " : " (";
+        int w;
+        if (strcmp(h->call, VPMU_HOST_TIMED_WAIT) == 0)
+            w = snprintf(buf + at, size - at, "%s%" PRIu64 " wait%s for a thread given up", sep,
+                         h->n, h->n == 1 ? "" : "s");
+        else if (strcmp(h->call, VPMU_HOST_TIMED_OTHER) == 0)
+            w = snprintf(buf + at, size - at, "%sother calls %" PRIu64, sep, h->n);
+        else
+            w = snprintf(buf + at, size - at, "%s%s %" PRIu64, sep, h->call, h->n);
+        if (w < 0)
+            break;
+        at += (size_t)w;
+    }
+    if (out->n_host_timed && at + 2 <= size)
+        snprintf(buf + at, size - at, ")");
+}
+
 /* How the threads' order was decided (turns, coherence in modeled time)
  * and the lines they shared: in a run's report and in --from-output's. */
 void count_order_notes(struct count_report *r, struct count_notes *nb,
@@ -59,13 +92,15 @@ void count_order_notes(struct count_report *r, struct count_notes *nb,
 {
     /* a program whose processes never ran two threads had no turns: there
      * was no order to decide */
+    char calls[480];
+    host_calls(out, calls, sizeof calls);
     if (out->coh_time && (out->interleave_switches || out->coh_time_logged)) {
-        char host[160];
+        char host[640];
         if (out->coh_time_host)
             snprintf(host, sizeof host,
-                     "%" PRIu64 " returns from blocking calls came when the host decided: "
+                     "%" PRIu64 " returns from blocking calls came when the host decided%s: "
                      "counts around them may differ from run to run",
-                     out->coh_time_host);
+                     out->coh_time_host, calls);
         else
             snprintf(host, sizeof host, "no thread came back from a blocking call at a "
                                         "point the host chose: the threads' order repeats");
@@ -82,12 +117,12 @@ void count_order_notes(struct count_report *r, struct count_notes *nb,
             r->notes[r->n_notes++] = nb->turns;
     } else if (out->interleave && !out->coh_time) {
         /* the granularity of the cores' meeting in shared caches */
-        char host[160] = "";
+        char host[640] = "";
         if (out->interleave_host)
             snprintf(host, sizeof host,
-                     "; %" PRIu64 " returns from system calls came when the host decided: "
+                     "; %" PRIu64 " returns from system calls came when the host decided%s: "
                      "counts around them may differ from run to run",
-                     out->interleave_host);
+                     out->interleave_host, calls);
         snprintf(nb->turns, sizeof nb->turns,
                  "threads took turns of %" PRIu64 " instructions, the one behind in modeled "
                  "time first (--interleave); %" PRIu64 " turns passed between threads%s",

@@ -126,7 +126,7 @@ struct runner_result;
 #define COUNT_SHARED_NOTES 3 /* shared cache lines named in the notes */
 struct count_notes {
     char sig[160], exit[160], core[160], exec[600], lost[4200], fork[200], killed[400],
-        view[1000], native[1200], upc[200], sat[200], left[160], turns[600], mpx_idle[1024],
+        view[1000], native[1200], upc[200], sat[200], left[160], turns[1200], mpx_idle[1024],
         shared[600], shared_line[COUNT_SHARED_NOTES][400];
 };
 /* count_order.c: the notes on how the threads' order was decided and on
