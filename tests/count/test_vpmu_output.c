@@ -391,12 +391,19 @@ static void test_host_timed(void)
         CHECK(vpmu_output_add(&a, &b, err, sizeof err) == 0);
         vpmu_output_free(&b);
     }
+    /* an "other" of another tree goes to the same entry */
+    snprintf(buf, sizeof buf, "%shost_timed other 3\n", header);
+    CHECK(vpmu_output_parse(&b, buf, strlen(buf), err, sizeof err) == 0);
+    CHECK(vpmu_output_add(&a, &b, err, sizeof err) == 0);
+    vpmu_output_free(&b);
     CHECK(a.n_host_timed == VPMU_OUTPUT_HOST_CALLS);
     {
         uint64_t sum = 0;
         for (i = 0; i < a.n_host_timed; i++)
             sum += a.host_timed[i].n;
-        CHECK(sum == 5 + 7 + 1 + 2 * VPMU_OUTPUT_HOST_CALLS);
+        CHECK(sum == 5 + 7 + 1 + 2 * VPMU_OUTPUT_HOST_CALLS + 3);
+        /* "other": call_12 (the last entry, renamed) on, and the 3 */
+        CHECK(a.host_timed[VPMU_OUTPUT_HOST_CALLS - 1].n == VPMU_OUTPUT_HOST_CALLS + 4 + 3);
         CHECK(strcmp(a.host_timed[VPMU_OUTPUT_HOST_CALLS - 1].call, "other") == 0);
     }
     CHECK(f && vpmu_output_write(&a, f) == 0 && fclose(f) == 0);

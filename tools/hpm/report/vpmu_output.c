@@ -323,23 +323,19 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 }
 
 /* n more returns the host timed from call (a name): added to its entry,
- * a new one while there is room, else to "other" */
+ * a new one while there is room, else to "other" (the last entry becomes
+ * it when none is there) */
 static void host_timed_add(struct vpmu_output *o, const char *call, uint64_t n)
 {
     unsigned i;
     for (i = 0; i < o->n_host_timed; i++)
-        if (strcmp(o->host_timed[i].call, call) == 0) {
-            o->host_timed[i].n = sat_add(o->host_timed[i].n, n);
-            return;
-        }
-    if (o->n_host_timed < VPMU_OUTPUT_HOST_CALLS) {
-        i = o->n_host_timed++;
+        if (strcmp(o->host_timed[i].call, call) == 0)
+            break;
+    if (i == o->n_host_timed && o->n_host_timed < VPMU_OUTPUT_HOST_CALLS) {
+        o->n_host_timed++;
         snprintf(o->host_timed[i].call, sizeof o->host_timed[i].call, "%s", call);
-        o->host_timed[i].n = n;
-        return;
-    }
-    if (strcmp(call, VPMU_HOST_TIMED_OTHER) != 0) {
-        /* full: the last entry becomes "other" unless one is there */
+        o->host_timed[i].n = 0;
+    } else if (i == o->n_host_timed) {
         for (i = 0; i < o->n_host_timed; i++)
             if (strcmp(o->host_timed[i].call, VPMU_HOST_TIMED_OTHER) == 0)
                 break;
@@ -348,10 +344,8 @@ static void host_timed_add(struct vpmu_output *o, const char *call, uint64_t n)
             snprintf(o->host_timed[i].call, sizeof o->host_timed[i].call, "%s",
                      VPMU_HOST_TIMED_OTHER);
         }
-        o->host_timed[i].n = sat_add(o->host_timed[i].n, n);
-        return;
     }
-    o->host_timed[o->n_host_timed - 1].n = sat_add(o->host_timed[o->n_host_timed - 1].n, n);
+    o->host_timed[i].n = sat_add(o->host_timed[i].n, n);
 }
 
 /* host_timed CALL N */
