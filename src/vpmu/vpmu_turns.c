@@ -267,25 +267,39 @@ static HChar task_state(ThreadId t)
     return p && p[1] == ' ' ? p[2] : 0;
 }
 
+/* What /proc's syscall file says thread t does: gone (unreadable),
+ * running, or in a call, with its number and first argument (0 when the
+ * file gives none) */
+enum task_doing { TASK_GONE, TASK_RUNNING, TASK_IN_CALL };
+static enum task_doing task_call(ThreadId t, Long *nr, UWord *arg0)
+{
+    HChar buf[256];
+    HChar *end;
+    if (!task_file(t, "syscall", buf, sizeof buf))
+        return TASK_GONE;
+    if (buf[0] < '0' || buf[0] > '9')
+        return TASK_RUNNING; /* "running" */
+    *nr = VG_(strtoll10)(buf, &end);
+    *arg0 = *end == ' ' ? (UWord)VG_(strtoll16)(end + 1, NULL) : 0;
+    return TASK_IN_CALL;
+}
+
 /* Thread t is still inside the system call it began (vpmu_turns_syscall):
  * /proc's syscall file names that call and, for a futex, that word. A
  * thread back from its call waits for Valgrind's lock in a futex on
  * another word, or runs. True when it cannot be told. */
 static Bool in_its_call(ThreadId t)
 {
-    HChar buf[256];
-    HChar *end;
     Long nr;
-    if (!task_file(t, "syscall", buf, sizeof buf))
+    UWord arg0;
+    switch (task_call(t, &nr, &arg0)) {
+    case TASK_GONE:
         return True;
-    if (buf[0] < '0' || buf[0] > '9')
-        return False; /* "running" */
-    nr = VG_(strtoll10)(buf, &end);
-    if (nr != (Long)tt[t].call)
+    case TASK_RUNNING:
         return False;
-    if (nr == __NR_futex)
-        return *end == ' ' && (UWord)VG_(strtoll16)(end + 1, NULL) == tt[t].call_arg0;
-    return True;
+    default:
+        return nr == (Long)tt[t].call && (nr != __NR_futex || arg0 == tt[t].call_arg0);
+    }
 }
 
 /* Waits for a thread are bounded in host time: a second while the thread
@@ -564,7 +578,6 @@ static Bool long_call(UInt sysno, const UWord *args, UInt nargs)
  * of host time). A FIFO is its inode; a socket's two ends are two inodes,
  * so sockets stay the host's. */
 #define FIFO_POLLOUT 0x004
-#define FIFO_POLLERR 0x008
 #define FIFO_POLLHUP 0x010
 #define FIFO_ATOMIC_BYTES 4096 /* PIPE_BUF: a write of up to this fits a free slot */
 #define FIFO_FIONREAD 0x541B   /* the bytes a FIFO holds (ioctl) */
@@ -621,16 +634,16 @@ static Bool same_fifo(ThreadId t, const struct vg_stat *st)
  * it. */
 static Bool call_done(ThreadId t)
 {
-    HChar buf[256];
-    HChar *end;
     Long nr;
-    if (!task_file(t, "syscall", buf, sizeof buf))
-        return True; /* gone */
-    if (buf[0] < '0' || buf[0] > '9')
-        return False; /* "running" */
-    nr = VG_(strtoll10)(buf, &end);
-    return nr != (Long)tt[t].call || *end != ' ' ||
-           (UWord)VG_(strtoll16)(end + 1, NULL) != tt[t].call_arg0;
+    UWord arg0;
+    switch (task_call(t, &nr, &arg0)) {
+    case TASK_GONE:
+        return True;
+    case TASK_RUNNING:
+        return False;
+    default:
+        return nr != (Long)tt[t].call || arg0 != tt[t].call_arg0;
+    }
 }
 
 /* The other threads' prompt calls on the FIFO are done in the kernel */
