@@ -231,6 +231,13 @@ int hpm_stop_pinned(hpm_pin_t pin, int64_t *values);
 /* hpm_read of a pinned set (one any thread may read: perf's): without the
  * table's lock, and without the set's where the caller started it. */
 int hpm_read_pinned(hpm_pin_t pin, int64_t *values);
+/* The reader of a pinned set that the calling thread started and runs, on
+ * any component, for a caller that alone starts, reads, stops and destroys
+ * the set (the high-level API's own sets): *fn(*ctx, values) reads as
+ * hpm_read_pinned does, and *fn_ll (NULL where the component has none)
+ * writes long long, until the set stops. HPM_EINVAL when the calling thread
+ * does not run the set. */
+int hpm_pinned_reader(hpm_pin_t pin, hpm_reader_t *fn, hpm_reader_ll_t *fn_ll, void **ctx);
 /* values[i] += counts, and the counts start again: from that same reading
  * where the component can (sim: nothing between the read and the reset is
  * lost), else by a reset after the read */

@@ -840,6 +840,26 @@ static int perf_read(void *st, int64_t *values)
     return HPM_OK;
 }
 
+/* perf_read for PAPI's long long values (hpm_pinned_reader: the
+ * high-level API's regions read their TASK-CLOCK set at every begin and
+ * end): the clock's count written in place, any other set copied. */
+static int perf_read_ll(void *st, long long *values)
+{
+    struct perf_set *s = st;
+    int64_t now, w[HPM_COMP_MAX_EVENTS];
+    int i, rc;
+    if (s->by_clock) {
+        rc = clock_now(s, &now);
+        if (rc == HPM_OK)
+            values[0] = now - s->clock_base;
+        return rc;
+    }
+    rc = perf_read(s, w);
+    for (i = 0; rc == HPM_OK && i < s->n; i++)
+        values[i] = w[i];
+    return rc;
+}
+
 static int perf_stop(void *st, int64_t *values)
 {
     struct perf_set *s = st;
@@ -884,6 +904,7 @@ const struct hpm_component hpm_comp_perf = {
     .start = perf_start,
     .stop = perf_stop,
     .read = perf_read,
+    .read_ll = perf_read_ll,
     .reset = perf_reset,
     .overflow_dispatch = perf_overflow_dispatch,
     .cleanup = perf_cleanup,

@@ -1056,6 +1056,20 @@ static int pinned_own(struct hpm_set *s)
     return !hpm__in_handler && (t = hpm__self_if_any()) != NULL && on_lists(t, s);
 }
 
+HPM_EXPORT int hpm_pinned_reader(hpm_pin_t s, hpm_reader_t *fn, hpm_reader_ll_t *fn_ll,
+                                 void **ctx)
+{
+    if (!s || !fn || !fn_ll || !ctx)
+        return HPM_EINVAL;
+    /* what hpm_read_pinned does for such a set, resolved once */
+    if (!pinned_own(s) || __atomic_load_n(&s->state, __ATOMIC_ACQUIRE) != HPM_SET_RUNNING)
+        return HPM_EINVAL;
+    *fn = s->c->read;
+    *fn_ll = s->c->read_ll;
+    *ctx = s->cst;
+    return HPM_OK;
+}
+
 HPM_EXPORT int hpm_read_pinned(hpm_pin_t s, int64_t *values)
 {
     if (!s || !values)

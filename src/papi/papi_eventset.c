@@ -20,6 +20,7 @@
 
 #include "papi_internal.h"
 #include "papi_eventset.h"
+#include "papi_own_reader.h"
 
 /* ------------------------------------------------------------ handle table */
 
@@ -1048,6 +1049,26 @@ int PAPI_read(int EventSet, long long *values)
     if (values && !tls.in_overflow_handler && (own = own_running_find(EventSet)) != NULL)
         return read_own(own, values);
     return read_locked(EventSet, values);
+}
+
+int papi_own_reader(int EventSet, struct papi_own_reader *r)
+{
+    hpm_reader_t fn;
+    hpm_reader_ll_t fn_ll;
+    void *ctx;
+    if (!r || tls.in_overflow_handler || !papi_inited())
+        return PAPI_EINVAL;
+    struct papi_eventset *es __attribute__((cleanup(eventset_put_at_exit))) =
+        papi_eventset_get(EventSet);
+    /* es->direct is known since the start; libhpm checks that this
+     * thread runs the set */
+    if (!es || !es->running || !es->pin || !es->shape_known || !es->direct ||
+        hpm_pinned_reader(es->pin, &fn, &fn_ll, &ctx) != HPM_OK)
+        return PAPI_EINVAL;
+    r->read_ll = fn_ll;
+    r->read = fn;
+    r->ctx = ctx;
+    return PAPI_OK;
 }
 
 int PAPI_read_ts(int EventSet, long long *values, long long *cyc)

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "papi_internal.h"
+#include "papi_own_reader.h"
 
 struct papi_thread {
     unsigned long id;
@@ -224,6 +225,7 @@ static long long ns_to_cycles(long long ns)
 }
 
 long long PAPI_get_real_nsec(void) { return clock_ns(CLOCK_MONOTONIC); }
+long long papi_real_cyc_at(long long ns) { return ns_to_cycles(ns); }
 long long PAPI_get_real_usec(void) { return clock_ns(CLOCK_MONOTONIC) / 1000; }
 long long PAPI_get_real_cyc(void) { return ns_to_cycles(clock_ns(CLOCK_MONOTONIC)); }
 long long PAPI_get_virt_nsec(void) { return clock_ns(CLOCK_THREAD_CPUTIME_ID); }

@@ -18,9 +18,14 @@
  *
  * Environment: PAPI_EVENTS ("EV1,EV2=instant,..."), PAPI_OUTPUT_DIRECTORY,
  * PAPI_REPORT, PAPI_MULTIPLEX, PAPI_HL_VERBOSE.
+ *
+ * One hook of libpapi's own (papi_own_reader.h) reads a thread's running
+ * sets without PAPI_read's look-up and lock, and gives the cycles of a
+ * nanosecond reading: only their thread ever calls on them.
  */
 #include "papi.h"
 #include "papi_hl_internal.h"
+#include "papi_own_reader.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -417,9 +422,11 @@ static struct hl_thread *hl_thread_new(void)
     if (!t)
         return NULL;
     t->es = malloc((size_t)(hpm_hl.ngroups ? hpm_hl.ngroups : 1) * sizeof *t->es);
+    t->rd = calloc((size_t)(hpm_hl.ngroups ? hpm_hl.ngroups : 1), sizeof *t->rd);
     t->now = calloc((size_t)(hpm_hl.nslots ? hpm_hl.nslots : 1), sizeof *t->now);
-    if (!t->es || !t->now) {
+    if (!t->es || !t->rd || !t->now) {
         free(t->es);
+        free(t->rd);
         free(t->now);
         free(t);
         return NULL;
@@ -442,6 +449,7 @@ static void hl_thread_stop(struct hl_thread *t)
     for (int g = 0; g < hpm_hl.ngroups; g++) {
         if (t->es[g] == PAPI_NULL)
             continue;
+        memset(&t->rd[g], 0, sizeof t->rd[g]);
         if (t->counting)
             PAPI_stop(t->es[g], t->now + hpm_hl.groups[g].first_slot);
         PAPI_cleanup_eventset(t->es[g]);
@@ -468,8 +476,11 @@ static void hl_thread_start(struct hl_thread *t)
             r = PAPI_add_events(t->es[g], gr->codes, gr->nevents);
         if (r == PAPI_OK)
             r = PAPI_start(t->es[g]);
-        if (r == PAPI_OK)
+        if (r == PAPI_OK) {
             t->counting = 1; /* so that a later failure stops this one */
+            if (papi_own_reader(t->es[g], &t->rd[g]) != PAPI_OK)
+                memset(&t->rd[g], 0, sizeof t->rd[g]);
+        }
     }
     if (r != PAPI_OK) {
         hpm_hl_msg("Warning", "Cannot start the event sets of thread %lu (%s); "
@@ -501,12 +512,34 @@ static int hl_enter(struct hl_thread **tp)
     return PAPI_OK;
 }
 
+/* The most values read through an int64_t reader; larger sets: PAPI_read */
+#define HL_READ_MAX 16
+
+/* Group g's values through its reader (a failing one is read again with
+ * PAPI_read, for PAPI's status), or PAPI_read where it has none. */
+static int hl_read_group(const struct hl_thread *t, int g, long long *v)
+{
+    const struct papi_own_reader *rd = &t->rd[g];
+    if (rd->read_ll) {
+        if (rd->read_ll(rd->ctx, v) >= 0)
+            return PAPI_OK;
+    } else if (rd->read && hpm_hl.groups[g].nevents <= HL_READ_MAX) {
+        int64_t w[HL_READ_MAX];
+        if (rd->read(rd->ctx, w) >= 0) {
+            for (int i = 0; i < hpm_hl.groups[g].nevents; i++)
+                v[i] = w[i];
+            return PAPI_OK;
+        }
+    }
+    return PAPI_read(t->es[g], v);
+}
+
 static int hl_read_counters(struct hl_thread *t, long long *v)
 {
     if (!t->counting)
         return PAPI_OK;
     for (int g = 0; g < hpm_hl.ngroups; g++) {
-        int r = PAPI_read(t->es[g], v + hpm_hl.groups[g].first_slot);
+        int r = hl_read_group(t, g, v + hpm_hl.groups[g].first_slot);
         if (r != PAPI_OK)
             return r;
     }
@@ -640,7 +673,7 @@ HL_EXPORT int PAPI_hl_region_begin(const char *region)
     f->counted = t->counting;
     /* Counters last, so that the least of this call is inside the region. */
     f->ns0 = PAPI_get_real_nsec();
-    f->cyc0 = PAPI_get_real_cyc();
+    f->cyc0 = papi_real_cyc_at(f->ns0);
     if ((ret = hl_read_counters(t, f->v0)) != PAPI_OK) {
         t->depth--;
         hpm_hl_msg("Error", "Could not read counters for thread %lu.", t->tid);
@@ -676,8 +709,8 @@ static int hl_sample(const char *region, const char *caller, struct hl_thread **
         hpm_hl_msg("Error", "Could not read counters for thread %lu.", t->tid);
         return -1;
     }
-    *cyc = PAPI_get_real_cyc();
     *ns = PAPI_get_real_nsec();
+    *cyc = papi_real_cyc_at(*ns);
     *tp = t;
     return i;
 }

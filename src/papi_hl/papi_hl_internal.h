@@ -106,6 +106,8 @@ struct hl_thread {
     hl_lock_t lock;       /* its regions, against the report writer */
     unsigned long tid;    /* kernel thread id: the key in the report */
     int *es;              /* [hpm_hl.ngroups] event sets, PAPI_NULL where none */
+    struct papi_own_reader *rd; /* [hpm_hl.ngroups] each running set's reader
+                                   (papi_own_reader.h); none: PAPI_read */
     int active;           /* regions may be marked: the sets were started, or
                              could not be and only times are recorded */
     int counting;         /* the event sets are started */

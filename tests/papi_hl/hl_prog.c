@@ -9,6 +9,9 @@
  *             regions again
  *   finalize  PAPI 6's PAPI_hl_set_events/PAPI_hl_finalize: the report
  *             exists before exit, and regions fail afterwards
+ *   exact     regions "short" and "long" three times each around the same
+ *             loop of 2 instructions per turn, 1000 and 101000 turns: on
+ *             the virtual PMU their PAPI_TOT_INS differ by exactly 600000
  * Prints "FAIL: ..." and exits 1 on a wrong return code; the report's
  * contents are hl_test.py's to check.
  */
@@ -157,6 +160,29 @@ static void finalize(const char *events)
     fflush(stdout);
 }
 
+/* n turns of two instructions (dec, jnz), n >= 1 */
+static __attribute__((noinline)) void spin(long n)
+{
+    __asm__ volatile("1: dec %0\n\tjnz 1b" : "+r"(n) : : "cc");
+}
+
+static void exact(void)
+{
+    /* the first calls resolve their PLT entries (the dynamic linker's
+     * instructions would count in the first region's end) */
+    EXPECT(PAPI_hl_region_begin("warm"), PAPI_OK);
+    spin(1);
+    EXPECT(PAPI_hl_region_end("warm"), PAPI_OK);
+    for (int i = 0; i < 3; i++) {
+        EXPECT(PAPI_hl_region_begin("short"), PAPI_OK);
+        spin(1000);
+        EXPECT(PAPI_hl_region_end("short"), PAPI_OK);
+        EXPECT(PAPI_hl_region_begin("long"), PAPI_OK);
+        spin(101000);
+        EXPECT(PAPI_hl_region_end("long"), PAPI_OK);
+    }
+}
+
 /* A region named with bytes that are not UTF-8 (and a quote): the report
  * must still be JSON (hl_test.py loads it as UTF-8 text). */
 static void utf8(void)
@@ -185,8 +211,10 @@ int main(int argc, char **argv)
         finalize(arg);
     else if (!strcmp(scenario, "utf8"))
         utf8();
+    else if (!strcmp(scenario, "exact"))
+        exact();
     else {
-        fprintf(stderr, "usage: %s nested|threads|stop [EVENT]|finalize [EVENTS]\n", argv[0]);
+        fprintf(stderr, "usage: %s nested|threads|stop [EVENT]|finalize [EVENTS]|utf8|exact\n", argv[0]);
         return 2;
     }
     if (!failed)

@@ -184,6 +184,30 @@ def check_finalize(regions, out):
     check(by_name(t, "late") is None, "finalize: region late recorded after finalize")
 
 
+def check_exact(regions, rep):
+    """hl_prog's exact scenario on the virtual PMU: the two regions differ
+    by the loop's 2 x 100000 instructions per instance, exactly, whatever
+    the region calls themselves add; and each region's cycles are its
+    nanoseconds at the report's clock rate (one clock reading per begin
+    and per end: at most one cycle of rounding per reading)."""
+    t = next(iter(regions.values()), {})
+    short, long_ = by_name(t, "short"), by_name(t, "long")
+    if not check(short is not None and long_ is not None, "exact: regions short and long"):
+        return
+    for r in (short, long_):
+        check(num(r["region_count"]) == 3, "exact: %s count %s" % (r["name"], r["region_count"]))
+    d = num(long_.get("PAPI_TOT_INS", 0)) - num(short.get("PAPI_TOT_INS", 0))
+    check(d == 600000, "exact: PAPI_TOT_INS long - short = %d, not 600000 (%s, %s)"
+          % (d, long_.get("PAPI_TOT_INS"), short.get("PAPI_TOT_INS")))
+    check(num(short.get("perf::TASK-CLOCK", 0)) > 0, "exact: perf::TASK-CLOCK not counted")
+    mhz = num(rep.get("max_cpu_rate_mhz", 0))
+    for r in (short, long_):
+        want = num(r["real_time_nsec"]) * mhz / 1000.0
+        check(abs(num(r["cycles"]) - want) <= 2 * num(r["region_count"]),
+              "exact: %s: %s cycles for %s ns at %s MHz"
+              % (r["name"], r["cycles"], r["real_time_nsec"], mhz))
+
+
 def check_fortran(regions):
     t = next(iter(regions.values()), {})
     r = by_name(t, "fortran_region")
@@ -284,6 +308,8 @@ def main():
             check_stop(regions, defs, a.expect_events)
         elif a.scenario == "finalize":
             check_finalize(regions, out)
+        elif a.scenario == "exact":
+            check_exact(regions, rep)
         elif a.scenario == "utf8":
             # the bytes ff fe come back as U+00FF U+00FE: valid JSON, and
             # the name still tells which region it was
