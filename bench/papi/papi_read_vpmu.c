@@ -169,7 +169,10 @@ static int region_cost(long calls)
  * events). The peer of bench_papi_tools.sh, timed as a whole process. */
 static int floor_cost(const char *spec, long calls)
 {
-    static uint64_t kinds[256];
+    /* on the stack: the request's fast path answers into anonymous memory
+     * only (a program's .bss may share a page with its file's data), where
+     * a static buffer took Valgrind's scheduler path every time */
+    uint64_t kinds[256];
     int reads = 0, clocks = 0;
     if (sscanf(spec, "%d:%d", &reads, &clocks) != 2 || reads < 0 || clocks < 0)
         return 2;
@@ -206,7 +209,7 @@ int main(int argc, char **argv)
         return 1;
     }
     if (strcmp(events, "request") == 0) {
-        static uint64_t kinds[256];
+        uint64_t kinds[256]; /* on the stack, as floor_cost's */
         for (i = 0; i < calls / 10; i++)
             if (HPM_VPMU_READ_KINDS(kinds, 256) < 0)
                 return 1;
