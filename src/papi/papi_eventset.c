@@ -1068,6 +1068,8 @@ int papi_own_reader(int EventSet, struct papi_own_reader *r)
     r->read_ll = fn_ll;
     r->read = fn;
     r->ctx = ctx;
+    r->gen = &papi_lib.generation;
+    r->generation = __atomic_load_n(&papi_lib.generation, __ATOMIC_ACQUIRE);
     return PAPI_OK;
 }
 

@@ -19,13 +19,24 @@ struct papi_own_reader {
     int (*read_ll)(void *ctx, long long *values); /* the events' values; NULL where */
     int (*read)(void *ctx, int64_t *values);      /* the component writes int64_t only */
     void *ctx;
+    /* libpapi's generation when resolved: PAPI_shutdown moves *gen and
+     * destroys every set, so a reader whose generation is not *gen's
+     * must not be called (papi_own_reader_ok) */
+    const unsigned *gen;
+    unsigned generation;
 };
 
 /* The reader of EventSet: running, started by the calling thread, its
- * events its natives in order. Valid until the set stops; a reader's
- * negative return is libhpm's status (read with PAPI_read then, for
- * PAPI's). PAPI_EINVAL for any other set (read it with PAPI_read). */
+ * events its natives in order. Valid until the set stops and while
+ * papi_own_reader_ok; a reader's negative return is libhpm's status (read
+ * with PAPI_read then, for PAPI's). PAPI_EINVAL for any other set (read
+ * it with PAPI_read). */
 int papi_own_reader(int EventSet, struct papi_own_reader *r);
+
+static inline int papi_own_reader_ok(const struct papi_own_reader *r)
+{
+    return r->gen && __atomic_load_n(r->gen, __ATOMIC_ACQUIRE) == r->generation;
+}
 
 /* PAPI_get_real_cyc's cycles at the monotonic time ns, a value of
  * PAPI_get_real_nsec: both from one reading. */

@@ -520,7 +520,9 @@ static int hl_enter(struct hl_thread **tp)
 static int hl_read_group(const struct hl_thread *t, int g, long long *v)
 {
     const struct papi_own_reader *rd = &t->rd[g];
-    if (rd->read_ll) {
+    if (!papi_own_reader_ok(rd)) {
+        /* none, or made before a PAPI_shutdown, which destroyed its set */
+    } else if (rd->read_ll) {
         if (rd->read_ll(rd->ctx, v) >= 0)
             return PAPI_OK;
     } else if (rd->read && hpm_hl.groups[g].nevents <= HL_READ_MAX) {

@@ -9,6 +9,8 @@
  *             regions again
  *   finalize  PAPI 6's PAPI_hl_set_events/PAPI_hl_finalize: the report
  *             exists before exit, and regions fail afterwards
+ *   shutdown  a region, PAPI_shutdown, then a region begin: it fails with
+ *             PAPI's error (the sets it would read are gone)
  *   exact     regions "short" and "long" three times each around the same
  *             loop of 2 instructions per turn, 1000 and 101000 turns: on
  *             the virtual PMU their PAPI_TOT_INS differ by exactly 600000
@@ -160,6 +162,20 @@ static void finalize(const char *events)
     fflush(stdout);
 }
 
+static void shutdown_then_region(void)
+{
+    int r;
+    EXPECT(PAPI_hl_region_begin("before"), PAPI_OK);
+    work(unit);
+    EXPECT(PAPI_hl_region_end("before"), PAPI_OK);
+    PAPI_shutdown();
+    r = PAPI_hl_region_begin("after");
+    if (r == PAPI_OK) {
+        printf("FAIL: PAPI_hl_region_begin after PAPI_shutdown returned PAPI_OK\n");
+        failed = 1;
+    }
+}
+
 /* n turns of two instructions (dec, jnz), n >= 1 */
 static __attribute__((noinline)) void spin(long n)
 {
@@ -213,8 +229,10 @@ int main(int argc, char **argv)
         utf8();
     else if (!strcmp(scenario, "exact"))
         exact();
+    else if (!strcmp(scenario, "shutdown"))
+        shutdown_then_region();
     else {
-        fprintf(stderr, "usage: %s nested|threads|stop [EVENT]|finalize [EVENTS]|utf8|exact\n", argv[0]);
+        fprintf(stderr, "usage: %s nested|threads|stop [EVENT]|finalize [EVENTS]|utf8|exact|shutdown\n", argv[0]);
         return 2;
     }
     if (!failed)

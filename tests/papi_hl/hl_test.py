@@ -208,6 +208,13 @@ def check_exact(regions, rep):
               % (r["name"], r["cycles"], r["real_time_nsec"], mhz))
 
 
+def check_shutdown(regions):
+    t = next(iter(regions.values()), {})
+    b = by_name(t, "before")
+    check(b is not None and num(b["region_count"]) == 1, "shutdown: region before x1")
+    check(by_name(t, "after") is None, "shutdown: region after recorded after PAPI_shutdown")
+
+
 def check_fortran(regions):
     t = next(iter(regions.values()), {})
     r = by_name(t, "fortran_region")
@@ -308,6 +315,8 @@ def main():
             check_stop(regions, defs, a.expect_events)
         elif a.scenario == "finalize":
             check_finalize(regions, out)
+        elif a.scenario == "shutdown":
+            check_shutdown(regions)
         elif a.scenario == "exact":
             check_exact(regions, rep)
         elif a.scenario == "utf8":
