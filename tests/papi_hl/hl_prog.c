@@ -232,7 +232,9 @@ int main(int argc, char **argv)
     else if (!strcmp(scenario, "shutdown"))
         shutdown_then_region();
     else {
-        fprintf(stderr, "usage: %s nested|threads|stop [EVENT]|finalize [EVENTS]|utf8|exact|shutdown\n", argv[0]);
+        fprintf(stderr,
+                "usage: %s nested|threads|stop [EVENT]|finalize [EVENTS]|utf8|exact|shutdown\n",
+                argv[0]);
         return 2;
     }
     if (!failed)
