@@ -4,14 +4,15 @@
 # bench_papi_tools.sh [BUILD] - Debian's papi_cost and papi_multiplex_cost
 # (papi-tools, unmodified binaries) under `hpm run` with our libpapi, each
 # against its floor measured in the same run: papi_read_vpmu floor:R:C,
-# the client requests the tool's timed calls need at least, made directly
-# (per loop iteration R reads of the thread's kinds, C reads of the clock;
-# the models on, as the tools' sets hold modeled events), as many times as
-# the tool's loops run. Neither tool runs natively here with either
+# what the tool's timed calls need at least, made directly (per loop
+# iteration R count requests of the thread's kinds and C reads of the
+# clock: one rdtsc each where the tool syncs the program's clock to the
+# TSC, as libhpm reads it, else a clock request; the models on, as the
+# tools' sets hold modeled events), as many times as the tool's loops run. Neither tool runs natively here with either
 # library (no PMU: papi_cost needs PAPI_TOT_CYC, papi_multiplex_cost ten
 # events of component 0), and Debian's libpapi counts nothing under
 # Valgrind, so the floor is the peer: the ratio is what the library costs
-# beyond the requests.
+# beyond them.
 #
 # Times are CPU seconds of the whole run (user + system of hpm, Valgrind
 # and the program; on a shared machine wall time moves by half with the

@@ -26,8 +26,10 @@
  *   papi_read_vpmu reset:EVENTS [CALLS]        PAPI_reset of the running set
  *   papi_read_vpmu floor:READS:CLOCKS CALLS    no PAPI: CALLS times READS
  *                                              HPM_VPMU_READ_KINDS and CLOCKS
- *                                              HPM_VPMU_CLOCK, models on (the
- *                                              floor of bench_papi_tools.sh)
+ *                                              clock reads (TSC reads where the
+ *                                              tool offers HPM_VPMU_CLOCK_SYNC,
+ *                                              else HPM_VPMU_CLOCK), models on
+ *                                              (the floor of bench_papi_tools.sh)
  *   papi_read_vpmu region [CALLS]              PAPI_hl_region_begin + end
  *                                              (the high-level API's own
  *                                              events: PAPI_EVENTS, else its
@@ -46,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <x86intrin.h>
 
 #include "hpm_client.h"
 
@@ -163,10 +166,12 @@ static int region_cost(long calls)
     return 0;
 }
 
-/* The client requests a PAPI tool's calls need at least, made directly:
- * CALLS times READS reads of the thread's kinds and CLOCKS reads of the
- * monotonic clock, with the models running (the tools' sets hold modeled
- * events). The peer of bench_papi_tools.sh, timed as a whole process. */
+/* What a PAPI tool's calls need at least, made directly: CALLS times
+ * READS requests of the thread's kinds and CLOCKS reads of the monotonic
+ * clock, with the models running (the tools' sets hold modeled events).
+ * A clock read is a TSC read where the tool syncs the program's clock to
+ * its TSC (HPM_VPMU_CLOCK_SYNC, libhpm's hpm_clock_ns), else a request.
+ * The peer of bench_papi_tools.sh, timed as a whole process. */
 static int floor_cost(const char *spec, long calls)
 {
     /* on the stack: the request's fast path answers into anonymous memory
@@ -176,16 +181,22 @@ static int floor_cost(const char *spec, long calls)
     int reads = 0, clocks = 0;
     if (sscanf(spec, "%d:%d", &reads, &clocks) != 2 || reads < 0 || clocks < 0)
         return 2;
+    uint64_t sync[4];
+    int tsc = HPM_VPMU_CLOCK_SYNC(sync) == 0;
+    volatile uint64_t sink = 0;
     (void)HPM_VPMU_MODEL();
     for (long i = 0; i < calls; i++) {
         for (int r = 0; r < reads; r++)
             if (HPM_VPMU_READ_KINDS(kinds, 256) < 0)
                 return 1;
         for (int c = 0; c < clocks; c++)
-            if (HPM_VPMU_CLOCK(CLOCK_MONOTONIC) < 0)
+            if (tsc)
+                sink += __rdtsc();
+            else if (HPM_VPMU_CLOCK(CLOCK_MONOTONIC) < 0)
                 return 1;
     }
-    printf("floor_cost %d reads %d clocks, %ld times\n", reads, clocks, calls);
+    printf("floor_cost %d reads %d clocks (%s), %ld times\n", reads, clocks,
+           tsc ? "TSC reads" : "requests", calls);
     return 0;
 }
 

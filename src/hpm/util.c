@@ -70,24 +70,108 @@ HPM_EXPORT const char *hpm_strerror(int status)
     return status_text[-status];
 }
 
-/* Whether the tool answers HPM_VPMU_CLOCK (interface 8): 0 not asked yet,
- * 1 yes, 2 no. Asked once: under an older tool the request would take
- * Valgrind's slow path at every call only to be refused. */
-static int clock_by_tool;
+/* How the host's clocks are read (clock_by): asked once, since under an
+ * older tool a request would take Valgrind's slow path at every call only
+ * to be refused. */
+enum {
+    CLOCK_BY_UNKNOWN,
+    CLOCK_BY_REQUEST, /* the tool answers HPM_VPMU_CLOCK (interface 8) */
+    CLOCK_BY_SYSCALL, /* no tool: clock_gettime (the vDSO) */
+    CLOCK_BY_TSC      /* CLOCK_MONOTONIC from the program's own TSC reads,
+                       * the other clocks by request (interface 10) */
+};
+static int clock_by;
+
+/* CLOCK_MONOTONIC under the tool, per thread: the tool's sync
+ * (HPM_VPMU_CLOCK_SYNC) gives a TSC read and the clock's nanoseconds read
+ * together, the nanoseconds per tick and the ticks the pair is used for
+ * (1 ms); in between the clock is interpolated from the program's rdtsc,
+ * which Valgrind answers with the host's TSC from a helper: no request,
+ * no system call. Within about a microsecond of CLOCK_MONOTONIC (the
+ * pair's skew, and the rate's error over one window); never backwards in
+ * a thread (last), as the clock itself. A signal handler's read in the
+ * middle of its thread's sync can mix two syncs' fields for the rest of
+ * that window: an error of the handler's duration, held monotonic. */
+struct tsc_clock {
+    uint64_t tsc, ns, mult, window, last;
+};
+static __thread struct tsc_clock tsc_clock __attribute__((tls_model("initial-exec")));
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define HAVE_TSC 1
+static inline uint64_t tsc_read(void)
+{
+    return __rdtsc();
+}
+#else
+#define HAVE_TSC 0
+static inline uint64_t tsc_read(void)
+{
+    return 0;
+}
+#endif
+
+/* The thread's next window; 0 where the tool gave none */
+static __attribute__((noinline)) int tsc_clock_sync(struct tsc_clock *c)
+{
+    uint64_t b[4];
+    if (HPM_VPMU_CLOCK_SYNC(b) != 0 || b[3] == 0)
+        return 0;
+    c->window = 0; /* a handler's read until the fields agree: a sync of its own */
+    c->tsc = b[0];
+    c->ns = b[1];
+    c->mult = b[2];
+    c->window = b[3];
+    return 1;
+}
+
+static __attribute__((noinline, cold)) int clock_by_ask(void)
+{
+    uint64_t b[4];
+    long v = HPM_VPMU_IS_RUNNING();
+    int by = CLOCK_BY_SYSCALL;
+    if (v >= 10 && HAVE_TSC && HPM_VPMU_CLOCK_SYNC(b) == 0)
+        by = CLOCK_BY_TSC;
+    else if (v >= 8)
+        by = CLOCK_BY_REQUEST;
+    __atomic_store_n(&clock_by, by, __ATOMIC_RELAXED);
+    return by;
+}
+
+/* CLOCK_MONOTONIC from the thread's TSC window (tsc_clock); -1 where the
+ * tool gave no sync */
+static inline int64_t tsc_clock_ns(void)
+{
+    struct tsc_clock *c = &tsc_clock;
+    uint64_t d = tsc_read() - c->tsc, ns;
+    if (d >= c->window) { /* the first read, a window past, or a TSC behind the pair */
+        if (!tsc_clock_sync(c))
+            return -1;
+        d = tsc_read() - c->tsc;
+        if (d >= c->window)
+            d = 0;
+    }
+    ns = c->ns + (d * c->mult >> 32); /* d < 1 ms of ticks: no overflow */
+    if (ns < c->last)
+        ns = c->last;
+    c->last = ns;
+    return (int64_t)ns;
+}
 
 HPM_EXPORT int64_t hpm_clock_ns(int clock)
 {
     struct timespec ts;
-    int by = __atomic_load_n(&clock_by_tool, __ATOMIC_RELAXED);
-    if (by == 0) {
-        by = HPM_VPMU_IS_RUNNING() >= 8 ? 1 : 2;
-        __atomic_store_n(&clock_by_tool, by, __ATOMIC_RELAXED);
-    }
-    if (by == 1) {
-        long ns = HPM_VPMU_CLOCK(clock);
-        if (ns >= 0)
-            return ns;
-    }
+    int64_t ns = -1;
+    int by = __atomic_load_n(&clock_by, __ATOMIC_RELAXED);
+    if (by == CLOCK_BY_UNKNOWN)
+        by = clock_by_ask();
+    if (by == CLOCK_BY_TSC && clock == CLOCK_MONOTONIC)
+        ns = tsc_clock_ns();
+    if (ns < 0 && (by == CLOCK_BY_REQUEST || by == CLOCK_BY_TSC))
+        ns = HPM_VPMU_CLOCK(clock);
+    if (ns >= 0)
+        return ns;
     if (clock_gettime((clockid_t)clock, &ts) != 0)
         return 0;
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * vpmu_io.c - the I/O and kernel units (vpmu_io.h), counted from the
- * program's system calls.
+ * program's system calls; and the host's TSC against CLOCK_MONOTONIC,
+ * which times those calls and lets the program read the clock from its
+ * own TSC reads (vpmu_io_clock_sync).
  *
  * Rules (docs/events.md, "I/O and kernel units"):
  *  - Everything comes from what the kernel did: a read or write counts once
@@ -90,16 +92,38 @@ static ULong rdtsc(void)
     return (ULong)hi << 32 | lo;
 }
 
+/* The TSC and CLOCK_MONOTONIC at one moment: the TSC at the middle of the
+ * clock's system call, from the tightest of a few tries (a try whose call
+ * the host preempted brackets the clock read loosely: one such pair put a
+ * program's clock 29 us behind). */
+static void tsc_ns_pair(ULong *tsc, ULong *ns)
+{
+    ULong best = ~0ULL;
+    for (UInt i = 0; i < 8 && best > 4096; i++) {
+        ULong before = rdtsc(), n = now_ns(), after = rdtsc();
+        if (after >= before && after - before < best) {
+            best = after - before;
+            *tsc = before + (after - before) / 2;
+            *ns = n;
+        }
+    }
+    if (best == ~0ULL) { /* a TSC that went back each time: the last try */
+        *ns = now_ns();
+        *tsc = rdtsc();
+    }
+}
+
 static void stamps_init(void)
 {
     UInt a, b, c, d;
+    if (stamps_made)
+        return;
     __asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0x80000000u), "c"(0));
     if (a >= 0x80000007u) {
         __asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0x80000007u), "c"(0));
         use_tsc = (d >> 8) & 1; /* invariant TSC */
     }
-    ns0 = now_ns();
-    tsc0 = rdtsc();
+    tsc_ns_pair(&tsc0, &ns0);
     stamps_made = True;
 }
 
@@ -125,6 +149,62 @@ static void rate_measure(void)
 static ULong stamp_ns(ULong v)
 {
     return use_tsc ? (ULong)((unsigned __int128)v * rate_num / rate_den) : v;
+}
+
+/* The program's real-time clock from its own TSC reads (vpmu_io.h,
+ * HPM_VPMU_CLOCK_SYNC). Only where the kernel itself keeps CLOCK_MONOTONIC
+ * on the TSC: an invariant TSC that the kernel also found synchronised
+ * across CPUs (else it would have left the TSC as its clocksource), so a
+ * thread that moves between CPUs reads one TSC. Decided at the first
+ * asking: 1 yes, 2 no. */
+static UInt tsc_clock;
+
+static Bool kernel_clock_on_tsc(void)
+{
+    static const HChar path[] = "/sys/devices/system/clocksource/clocksource0/current_clocksource";
+    HChar buf[16];
+    Int n = 0;
+    SysRes sr = VG_(open)(path, VKI_O_RDONLY, 0);
+    if (sr_isError(sr))
+        return False;
+    n = VG_(read)((Int)sr_Res(sr), buf, (Int)sizeof buf - 1);
+    VG_(close)((Int)sr_Res(sr));
+    if (n < 0)
+        return False;
+    buf[n] = '\0';
+    return VG_(strcmp)(buf, "tsc\n") == 0 || VG_(strcmp)(buf, "tsc") == 0;
+}
+
+void vpmu_io_clock_init(void)
+{
+    stamps_init();
+}
+
+Long vpmu_io_clock_sync(ULong out[VPMU_CLOCK_SYNC_WORDS])
+{
+    ULong ns, tsc, dt, dn, mult;
+    if (tsc_clock == 0) {
+        stamps_init();
+        tsc_clock = use_tsc && kernel_clock_on_tsc() ? 1 : 2;
+    }
+    if (tsc_clock != 1)
+        return -1;
+    tsc_ns_pair(&tsc, &ns);
+    dt = tsc - tsc0;
+    dn = ns - ns0;
+    if (dt == 0 || dn == 0 || tsc < tsc0 || ns < ns0)
+        return -1;
+    /* ns per tick since the first stamp, 32.32: the longer the run, the
+     * closer to the clock's own rate; NTP's slewing (at most 500 ppm) is
+     * what the sync window bounds */
+    mult = (ULong)(((unsigned __int128)dn << 32) / dt);
+    if (mult == 0 || mult >> 40)
+        return -1; /* a TSC slower than 256 ns a tick: not one to read */
+    out[0] = tsc;
+    out[1] = ns;
+    out[2] = mult;
+    out[3] = (ULong)(((unsigned __int128)VPMU_CLOCK_SYNC_NS << 32) / mult);
+    return 0;
 }
 
 /* Host refresh: getrusage and the TSC's rate are system calls (no vDSO in

@@ -46,4 +46,16 @@ void vpmu_io_exact_counts(ULong *c);
 Bool vpmu_io_node_moved(void);
 void vpmu_io_host_sync(void);
 
+/* The program's real-time clock on the TSC (HPM_VPMU_CLOCK_SYNC): out[0]
+ * the TSC and out[1] CLOCK_MONOTONIC's nanoseconds read together, out[2]
+ * the nanoseconds per TSC tick (32.32 fixed point) measured since the
+ * first host stamp, out[3] the ticks of VPMU_CLOCK_SYNC_NS, after which
+ * the program asks again. 0, or -1 where the host's CLOCK_MONOTONIC is not
+ * kept on an invariant TSC (the program then asks HPM_VPMU_CLOCK). */
+#define VPMU_CLOCK_SYNC_WORDS 4
+#define VPMU_CLOCK_SYNC_NS 1000000ULL
+Long vpmu_io_clock_sync(ULong out[VPMU_CLOCK_SYNC_WORDS]);
+/* At the tool's start: the first stamp, the rate's baseline. */
+void vpmu_io_clock_init(void);
+
 #endif /* HPM_VPMU_IO_H */

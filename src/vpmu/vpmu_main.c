@@ -868,6 +868,7 @@ static void post_clo_init(void)
     if (vpmu_state.on.profile || vpmu_state.on.sample)
         vpmu_state.ev_counted = ~0u; /* per-instruction costs of every kind */
     vpmu_instrument_init();
+    vpmu_io_clock_init(); /* the TSC clock's baseline starts before the program */
     lease_init();
     live_open();
     if (live)

@@ -14,6 +14,7 @@
 #include "pub_tool_mallocfree.h"
 
 #include "vpmu_gate.h"
+#include "vpmu_io.h"
 #include "machine.h"
 #include "vpmu_tool.h"
 
@@ -327,6 +328,18 @@ static Long req_clock(UWord clock)
     return (Long)ts.tv_sec * 1000000000LL + (Long)ts.tv_nsec;
 }
 
+/* HPM_VPMU_CLOCK_SYNC: what the program needs to read CLOCK_MONOTONIC from
+ * its own TSC reads (vpmu_io_clock_sync) */
+static Long req_clock_sync(Addr buf)
+{
+    ULong out[VPMU_CLOCK_SYNC_WORDS];
+    if (!client_range_ok(buf, sizeof out, VKI_PROT_READ | VKI_PROT_WRITE))
+        return HPM_VPMU_EFAULT;
+    if (vpmu_io_clock_sync(out) != 0)
+        return HPM_VPMU_EINVAL;
+    return client_put(buf, out, sizeof out);
+}
+
 Bool vpmu_handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
 {
     Long rc;
@@ -399,6 +412,9 @@ Bool vpmu_handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
     case HPM_VPMU_REQ_CLOCK:
         rc = req_clock(arg[1]);
         break;
+    case HPM_VPMU_REQ_CLOCK_SYNC:
+        rc = req_clock_sync((Addr)arg[1]);
+        break;
     case HPM_VPMU_REQ_MPI_RESULT:
         rc = req_mpi_result((Addr)arg[1], arg[2]);
         break;
@@ -450,6 +466,10 @@ UWord vpmu_fast_request(UWord args)
     case HPM_VPMU_REQ_UPC_READ:
         out = (Addr)arg[3];
         bytes = sizeof(ULong);
+        break;
+    case HPM_VPMU_REQ_CLOCK_SYNC:
+        out = (Addr)arg[1];
+        bytes = VPMU_CLOCK_SYNC_WORDS * sizeof(ULong);
         break;
     default:
         return 0;

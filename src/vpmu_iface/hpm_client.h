@@ -152,6 +152,19 @@
  *                                output file's region records hold; 0 for a
  *                                region it never closed); returns the
  *                                entries. Interface 9.
+ *   HPM_VPMU_CLOCK_SYNC(buf)     uint64_t buf[4]: buf[0] the host's TSC and
+ *                                buf[1] its CLOCK_MONOTONIC in ns, read
+ *                                together; buf[2] ns per TSC tick in 32.32
+ *                                fixed point, buf[3] the ticks after which
+ *                                to ask again (1 ms): until then the clock
+ *                                is buf[1] + ((rdtsc - buf[0]) * buf[2] >>
+ *                                32), within about a microsecond of
+ *                                CLOCK_MONOTONIC, and reading the TSC costs
+ *                                the program no request (under Valgrind
+ *                                the program's rdtsc reads the host's).
+ *                                HPM_VPMU_EINVAL where the host's kernel does
+ *                                not keep CLOCK_MONOTONIC on an invariant
+ *                                TSC (then use HPM_VPMU_CLOCK). Interface 10.
  * START and STOP also write the global start/stop register of every UPC; the
  * modeled caches and predictors keep running while counting is stopped.
  *
@@ -176,7 +189,7 @@
 extern "C" {
 #endif
 
-#define HPM_VPMU_INTERFACE_VERSION 9
+#define HPM_VPMU_INTERFACE_VERSION 10
 #define HPM_VPMU_NAME_MAX 128 /* region names, including the NUL */
 #define HPM_VPMU_OVERFLOW_MAX 8
 #define HPM_VPMU_WHERE_MAX 64 /* addresses one overflow signal keeps */
@@ -204,7 +217,8 @@ enum hpm_vpmu_request {
     HPM_VPMU_REQ_OVERFLOW_UPCALL, /* arg1 = entry, arg2 = const int *mask */
     HPM_VPMU_REQ_CLOCK,          /* arg1 = clockid */
     HPM_VPMU_REQ_MPI_RESULT,     /* arg1 = const char *, arg2 = length */
-    HPM_VPMU_REQ_REGION_READ     /* arg1 = const char *, arg2 = uint64_t *, arg3 = count */
+    HPM_VPMU_REQ_REGION_READ,    /* arg1 = const char *, arg2 = uint64_t *, arg3 = count */
+    HPM_VPMU_REQ_CLOCK_SYNC      /* arg1 = uint64_t[4] */
 };
 
 enum hpm_vpmu_gate {
@@ -287,6 +301,8 @@ enum hpm_vpmu_error {
                   (const int *)(mask))
 
 #define HPM_VPMU_CLOCK(clock) HPM_VPMU_REQ_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_CLOCK, (size_t)(clock), 0)
+#define HPM_VPMU_CLOCK_SYNC(buf) \
+    HPM_VPMU_REQ_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_CLOCK_SYNC, (uint64_t *)(buf), 0)
 #define HPM_VPMU_REGION_READ(name, buf, n)                                         \
     HPM_VPMU_REQ3_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_REGION_READ, (const char *)(name),     \
                    (uint64_t *)(buf), (size_t)(n))

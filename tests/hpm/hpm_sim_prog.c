@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "hpm/hpm.h"
+#include "hpm_client.h"
 #include "hpm_check.h"
 #include "hpm_rc_check.h"
 #include "hpm_test_work.h"
@@ -548,6 +549,58 @@ static int check_threads(void)
     return 0;
 }
 
+/* hpm_clock_ns(CLOCK_MONOTONIC) against the tool's own reads of the clock
+ * (HPM_VPMU_CLOCK) around it: where the tool syncs the program's clock to
+ * the TSC (HPM_VPMU_CLOCK_SYNC) the reads between syncs are interpolated
+ * from the program's rdtsc, and must still lie between the clock's values
+ * before and after them (2 us of slack: the sync pair's skew and the
+ * rate's error over one window) and never go back; in a second thread
+ * too, whose first read makes its own sync. */
+#define CLOCK_READS 100000
+#define CLOCK_SLACK_NS 2000
+
+static void *clock_reads(void *p)
+{
+    int *bad = p;
+    int64_t prev = 0;
+    for (int i = 0; i < CLOCK_READS; i++) {
+        long before = HPM_VPMU_CLOCK(CLOCK_MONOTONIC);
+        int64_t ns = hpm_clock_ns(CLOCK_MONOTONIC);
+        long after = HPM_VPMU_CLOCK(CLOCK_MONOTONIC);
+        if (ns < before - CLOCK_SLACK_NS || ns > after + CLOCK_SLACK_NS || ns < prev) {
+            if (bad[0]++ < 5)
+                fprintf(stderr, "read %d: %ld <= %" PRId64 " <= %ld, previous %" PRId64 "\n", i,
+                        before, ns, after, prev);
+        }
+        prev = ns;
+    }
+    return NULL;
+}
+
+static int check_clock(void)
+{
+    uint64_t sync[4] = {0};
+    long before = HPM_VPMU_CLOCK(CLOCK_MONOTONIC);
+    long rc = HPM_VPMU_CLOCK_SYNC(sync);
+    long after = HPM_VPMU_CLOCK(CLOCK_MONOTONIC);
+    int bad[2] = {0, 0};
+    pthread_t t;
+    CHECK(rc == 0 || rc == HPM_VPMU_EINVAL);
+    printf("clock: %s\n", rc == 0 ? "CLOCK_MONOTONIC from the TSC" : "requests (no TSC clock)");
+    if (rc == 0) {
+        CHECK(sync[1] >= (uint64_t)before && sync[1] <= (uint64_t)after);
+        CHECK(sync[2] > 0 && sync[3] > 0);
+        /* 1 ms of ticks is 1 ms again at the rate given */
+        CHECK(sync[3] * sync[2] >> 32 >= 999000 && sync[3] * sync[2] >> 32 <= 1000000);
+    }
+    CHECK(pthread_create(&t, NULL, clock_reads, &bad[1]) == 0);
+    clock_reads(&bad[0]);
+    CHECK(pthread_join(t, NULL) == 0);
+    CHECK_I64(bad[0], 0);
+    CHECK_I64(bad[1], 0);
+    return 0;
+}
+
 /* Node-wide events count every thread of a core (threads map to cores in
  * creation order: the main thread core 0, the next core 1). */
 static void *node_worker(void *p)
@@ -843,6 +896,7 @@ static const struct {
     {"exec", check_exec},
     {"read_direct", check_read_direct},
     {"accum", check_accum},
+    {"clock", check_clock},
 };
 
 int main(int argc, char **argv)

@@ -48,6 +48,9 @@ int main(void)
                 "UPC_READ into past EOF");
     VPMU_EXPECT(HPM_VPMU_MACHINE(beyond, HPM_VPMU_MACHINE(NULL, 0)) == HPM_VPMU_EFAULT,
                 "MACHINE past EOF");
+    VPMU_EXPECT(HPM_VPMU_CLOCK_SYNC(beyond) == HPM_VPMU_EFAULT, "CLOCK_SYNC past EOF");
+    VPMU_EXPECT(HPM_VPMU_CLOCK_SYNC(beyond - 16) == HPM_VPMU_EFAULT, "CLOCK_SYNC into past EOF");
+    VPMU_EXPECT(HPM_VPMU_CLOCK_SYNC(NULL) == HPM_VPMU_EFAULT, "CLOCK_SYNC NULL");
     /* a name that starts in the good page and runs into the bad one */
     for (long i = 0; i < page; i++)
         m[i] = 'x';
@@ -67,6 +70,7 @@ int main(void)
         VPMU_EXPECT(ro != MAP_FAILED, "mmap anonymous");
         VPMU_EXPECT(HPM_VPMU_READ(ro, 10) == HPM_VPMU_EFAULT, "READ into a read-only page");
         VPMU_EXPECT(HPM_VPMU_READ_KINDS(ro, 4) == HPM_VPMU_EFAULT, "READ_KINDS read-only");
+        VPMU_EXPECT(HPM_VPMU_CLOCK_SYNC(ro) == HPM_VPMU_EFAULT, "CLOCK_SYNC read-only");
         VPMU_EXPECT(mprotect(ro, (size_t)page, PROT_READ | PROT_WRITE) == 0, "mprotect");
         VPMU_EXPECT(munmap(ro + page, (size_t)page) == 0, "munmap the second page");
         VPMU_EXPECT(HPM_VPMU_READ(ro + page - 16, 10) == HPM_VPMU_EFAULT,
