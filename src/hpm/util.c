@@ -112,7 +112,7 @@ static inline uint64_t tsc_read(void)
 }
 #endif
 
-/* The thread's next window; 0 where the tool gave none */
+/* 1: the thread's next window is in c; 0: the tool gave none */
 static __attribute__((noinline)) int tsc_clock_sync(struct tsc_clock *c)
 {
     uint64_t b[4];
@@ -128,10 +128,10 @@ static __attribute__((noinline)) int tsc_clock_sync(struct tsc_clock *c)
 
 static __attribute__((noinline, cold)) int clock_by_ask(void)
 {
-    uint64_t b[4];
     long v = HPM_VPMU_IS_RUNNING();
     int by = CLOCK_BY_SYSCALL;
-    if (v >= 10 && HAVE_TSC && HPM_VPMU_CLOCK_SYNC(b) == 0)
+    /* the asking thread's first window comes with the answer */
+    if (v >= 10 && HAVE_TSC && tsc_clock_sync(&tsc_clock))
         by = CLOCK_BY_TSC;
     else if (v >= 8)
         by = CLOCK_BY_REQUEST;

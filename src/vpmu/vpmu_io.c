@@ -183,10 +183,8 @@ void vpmu_io_clock_init(void)
 Long vpmu_io_clock_sync(ULong out[VPMU_CLOCK_SYNC_WORDS])
 {
     ULong ns, tsc, dt, dn, mult;
-    if (tsc_clock == 0) {
-        stamps_init();
+    if (tsc_clock == 0) /* the first stamp was made at the tool's start */
         tsc_clock = use_tsc && kernel_clock_on_tsc() ? 1 : 2;
-    }
     if (tsc_clock != 1)
         return -1;
     tsc_ns_pair(&tsc, &ns);
