@@ -139,10 +139,13 @@ killed_work)
     expect_rc 0
     child=$(sed -n 's/^child //p' out)
     r=$(row "$child")
-    # killed before its exec: nothing counted; after it: the shell part's
-    # counts, written at the exec (-> sleep 5), and the image's lost
+    # killed before its exec: nothing counted; inside it, after the shell
+    # part's counts were written at the exec but before the new image was
+    # recorded: those counts, under the shell's command alone; after it:
+    # those counts (-> sleep 5), and the image's lost
     echo "$r" | grep -Eq "killed, signal 9 +0 +(sh -c |[^ ]*sleep 5)" ||
         echo "$r" | grep -Eq "killed, signal 9 +[1-9][0-9]* +sh -c .* -> [^ ]*sleep 5" ||
+        echo "$r" | grep -Eq "killed, signal 9 +[1-9][0-9]* +sh -c sleep 5 & echo child [^>]*wait\$" ||
         fail "the shell's killed child: $r"
     no_view "$child"
     ;;
