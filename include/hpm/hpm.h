@@ -248,6 +248,17 @@ int hpm_reset(int set);
  * table's lock and without the set's where the caller started it. */
 int hpm_reset_pinned(hpm_pin_t pin);
 int hpm_read_reset_pinned(hpm_pin_t pin, int64_t *values);
+/* What those two do to a pinned set that the calling thread started and
+ * runs on a thread-bound component (sim), without overflow, resolved once
+ * for a caller that alone starts, resets and stops the set (PAPI_accum and
+ * PAPI_reset of a program's own running set: on the virtual PMU their
+ * instructions are added to the program's count): *read_reset(*ctx,
+ * values) is hpm_read_reset_pinned and *reset(*ctx) hpm_reset_pinned,
+ * until the set stops. No other thread may reset such a set. HPM_EINVAL
+ * for any other set (call the two above). */
+typedef int (*hpm_resetter_t)(void *ctx);
+int hpm_pinned_resetters(hpm_pin_t pin, hpm_reader_t *read_reset, hpm_resetter_t *reset,
+                         void **ctx);
 
 /* ------------------------------------------------------------ overflow */
 

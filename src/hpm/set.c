@@ -1235,6 +1235,23 @@ HPM_EXPORT int hpm_read_reset_pinned(hpm_pin_t s, int64_t *values)
     return pinned_locked(s, read_reset_locked, values);
 }
 
+HPM_EXPORT int hpm_pinned_resetters(hpm_pin_t s, hpm_reader_t *read_reset,
+                                    hpm_resetter_t *reset, void **ctx)
+{
+    if (!s || !read_reset || !reset || !ctx)
+        return HPM_EINVAL;
+    /* the two calls' own-set paths above, resolved once: only its owner
+     * may reset a running set of a thread-bound component (owner_ok), and
+     * without overflow there is no deadline to re-arm */
+    if (!pinned_own(s) || __atomic_load_n(&s->state, __ATOMIC_ACQUIRE) != HPM_SET_RUNNING ||
+        s->n_ovf || !(s->c->ci_flags & HPM_CI_THREAD_BOUND) || !s->c->read_reset)
+        return HPM_EINVAL;
+    *read_reset = s->c->read_reset;
+    *reset = s->c->reset;
+    *ctx = s->cst;
+    return HPM_OK;
+}
+
 HPM_EXPORT int hpm_accum(int set, int64_t *values)
 {
     int64_t v[HPM_SET_MAX_EVENTS];

@@ -905,6 +905,9 @@ int PAPI_start(int EventSet)
     es->reader = NULL; /* resolved at the first read: not counted between start and stop */
     es->reader_ll = NULL;
     es->reader_tried = 0;
+    es->read_reset = NULL; /* resolved at the first accum or reset, as the reader */
+    es->reset = NULL;
+    es->resetters_tried = 0;
     own_running_add(es);
     /* PAPI's rule, kept by libhpm here (alone): one running set per
      * component per thread (libhpm lets the virtual PMU's sets share its
@@ -1110,7 +1113,17 @@ static __attribute__((noinline)) void accum_computed(const struct papi_eventset 
     accum_values(es->nev, now, values);
 }
 
-int PAPI_accum(int EventSet, long long *values)
+/* The resetters of a running set pinned at its start, tried once after its
+ * start: PAPI_accum and PAPI_reset of this thread's own running set then
+ * skip the set's look-up and libhpm's checks. */
+static void resolve_resetters(struct papi_eventset *es)
+{
+    es->resetters_tried = 1;
+    if (hpm_pinned_resetters(es->pin, &es->read_reset, &es->reset, &es->resetters_ctx) != HPM_OK)
+        es->read_reset = NULL, es->reset = NULL;
+}
+
+static __attribute__((noinline)) int accum_locked(int EventSet, long long *values)
 {
     GET_SET_NOSYNC(es, EventSet);
     if (!values)
@@ -1125,6 +1138,8 @@ int PAPI_accum(int EventSet, long long *values)
     int rc = hpm_read_reset_pinned(es->pin, es->scratch);
     if (rc < 0)
         return papi_ret(papi_from_hpm(rc, OP_READ));
+    if (!es->resetters_tried)
+        resolve_resetters(es);
     if (es->direct) /* the natives in order: no computing */
         for (int i = 0; i < es->nev; i++)
             values[i] += es->scratch[i];
@@ -1133,7 +1148,31 @@ int PAPI_accum(int EventSet, long long *values)
     return PAPI_OK;
 }
 
-int PAPI_reset(int EventSet)
+/* PAPI_accum of this thread's own running set (no lock, as read_own: only
+ * this thread may reset it) */
+static __attribute__((noinline)) int accum_own(struct papi_eventset *own, long long *values)
+{
+    int rc = own->read_reset(own->resetters_ctx, own->scratch);
+    if (rc < 0)
+        return read_failed(rc);
+    if (own->direct)
+        for (int i = 0; i < own->nev; i++)
+            values[i] += own->scratch[i];
+    else
+        accum_computed(own, own->scratch, values);
+    return PAPI_OK;
+}
+
+int PAPI_accum(int EventSet, long long *values)
+{
+    struct papi_eventset *own;
+    if (values && !tls.in_overflow_handler && (own = own_running_find(EventSet)) != NULL &&
+        own->read_reset)
+        return accum_own(own, values);
+    return accum_locked(EventSet, values);
+}
+
+static __attribute__((noinline)) int reset_locked(int EventSet)
 {
     GET_SET_NOSYNC(es, EventSet);
     /* a running set's counts are the counters' (every way it stops
@@ -1146,7 +1185,21 @@ int PAPI_reset(int EventSet)
     int rc = hpm_reset_pinned(es->pin);
     if (rc < 0)
         return papi_ret(papi_from_hpm(rc, OP_READ));
+    if (!es->resetters_tried)
+        resolve_resetters(es);
     return PAPI_OK;
+}
+
+int PAPI_reset(int EventSet)
+{
+    struct papi_eventset *own;
+    int rc;
+    if (!tls.in_overflow_handler && (own = own_running_find(EventSet)) != NULL && own->reset) {
+        if ((rc = own->reset(own->resetters_ctx)) < 0)
+            return read_failed(rc);
+        return PAPI_OK;
+    }
+    return reset_locked(EventSet);
 }
 
 /* hpm counters cannot be loaded with a value: as on PAPI components

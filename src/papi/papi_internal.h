@@ -236,6 +236,13 @@ struct papi_eventset {
     /* a direct set whose component writes long long itself
      * (hpm_read_direct_ll): read straight into the caller's values */
     hpm_reader_ll_t reader_ll;
+    /* this thread's own running set: PAPI_accum and PAPI_reset through
+     * read_reset(resetters_ctx, ...) and reset(resetters_ctx) without
+     * libhpm's look-up (hpm_pinned_resetters; NULL where it has none) */
+    hpm_reader_t read_reset;
+    hpm_resetter_t reset;
+    void *resetters_ctx;
+    int resetters_tried; /* since the start (resolved at the first accum or reset) */
     /* hpm_set, pinned at its first start (NULL until then, and again when
      * hpm_set is replaced): PAPI_start and PAPI_stop without libhpm's
      * look-up, under this set's lock */

@@ -349,19 +349,31 @@ static int check_read_direct(void)
     return 0;
 }
 
-/* One run of set a accumulating k times (hpm_accum, or with pinned
- * hpm_read_reset_pinned summed here) inside set b, started before a and
+/* One run of set a accumulating k times (hpm_accum; pinned 1: with
+ * hpm_read_reset_pinned summed here; 2: with the read_reset that
+ * hpm_pinned_resetters resolves) inside set b, started before a and
  * stopped after it: b's count less everything a gave. */
 static int64_t accum_gap(int a, int b, int k, int pinned)
 {
     int64_t sum[1] = {0}, v[1], last[1], whole[1];
     hpm_pin_t pin = NULL;
+    hpm_reader_t read_reset = NULL;
+    hpm_resetter_t reset = NULL;
+    void *ctx = NULL;
     CHECK_RC(hpm_set_pin(a, &pin), HPM_OK);
+    CHECK_RC(hpm_pinned_resetters(pin, &read_reset, &reset, &ctx), HPM_EINVAL); /* stopped */
     CHECK_RC(hpm_start(b), HPM_OK);
     CHECK_RC(hpm_start(a), HPM_OK);
+    if (pinned == 2) {
+        CHECK_RC(hpm_pinned_resetters(pin, &read_reset, &reset, &ctx), HPM_OK);
+        CHECK(read_reset != NULL && reset != NULL && ctx != NULL);
+    }
     for (int i = 0; i < k; i++) {
         hpm_work_adds(1000);
-        if (pinned) {
+        if (pinned == 2) {
+            CHECK_RC(read_reset(ctx, v), HPM_OK);
+            sum[0] += v[0];
+        } else if (pinned) {
             CHECK_RC(hpm_read_reset_pinned(pin, v), HPM_OK);
             sum[0] += v[0];
         } else {
@@ -384,11 +396,16 @@ static int check_accum(void)
     int a = make_set("sim::INSTRUCTIONS"), b = make_set("sim::INSTRUCTIONS");
     int64_t v[1];
     hpm_pin_t pin = NULL;
-    for (int pinned = 0; pinned < 2; pinned++) {
+    static const char *const how[] = {"hpm_accum", "hpm_read_reset_pinned",
+                                      "hpm_pinned_resetters' read_reset"};
+    hpm_reader_t read_reset;
+    hpm_resetter_t reset;
+    void *ctx;
+    for (int pinned = 0; pinned < 3; pinned++) {
         int64_t warm = accum_gap(a, b, 1, pinned); /* binds the calls' symbols */
         int64_t one = accum_gap(a, b, 1, pinned), eleven = accum_gap(a, b, 11, pinned);
         printf("%s: b - a after 1 accumulation %" PRId64 ", after 11 %" PRId64 "\n",
-               pinned ? "hpm_read_reset_pinned" : "hpm_accum", one, eleven);
+               how[pinned], one, eleven);
         CHECK(warm >= 0);
         CHECK_I64(eleven, one);
     }
@@ -398,6 +415,13 @@ static int check_accum(void)
     CHECK_RC(hpm_reset_pinned(pin), HPM_OK);
     CHECK_RC(hpm_read_pinned(pin, v), HPM_OK);
     printf("after hpm_reset_pinned: %" PRId64 "\n", v[0]);
+    CHECK(v[0] >= 0 && v[0] < 1000);
+    /* the resolved reset restarts the counts as hpm_reset_pinned does */
+    CHECK_RC(hpm_pinned_resetters(pin, &read_reset, &reset, &ctx), HPM_OK);
+    hpm_work_adds(100000);
+    CHECK_RC(reset(ctx), HPM_OK);
+    CHECK_RC(hpm_read_pinned(pin, v), HPM_OK);
+    printf("after the resolved reset: %" PRId64 "\n", v[0]);
     CHECK(v[0] >= 0 && v[0] < 1000);
     CHECK_RC(hpm_stop(a, v), HPM_OK);
     CHECK(v[0] > 0);

@@ -422,6 +422,14 @@ static void test_perf_software(void)
         CHECK(c[0] >= 0 && c[0] < 5 * 1000000LL);
         CHECK_RC(hpm_reset_pinned(NULL), HPM_EINVAL);
         CHECK_RC(hpm_read_reset_pinned(pin, NULL), HPM_EINVAL);
+        {
+            /* perf is not thread-bound: any thread may reset its sets */
+            hpm_reader_t rr = NULL;
+            hpm_resetter_t rs = NULL;
+            void *cx = NULL;
+            CHECK_RC(hpm_pinned_resetters(pin, &rr, &rs, &cx), HPM_EINVAL);
+            CHECK_RC(hpm_pinned_resetters(pin, NULL, &rs, &cx), HPM_EINVAL);
+        }
     }
     burn_ms(5);
     CHECK_RC(hpm_stop(s, b), HPM_OK);

@@ -60,6 +60,29 @@ static void measure(int set, unsigned long n, long long *v)
     }
 }
 
+/* start; 5 x (loop, accum); loop, reset; loop, reset; loop, accum; loop;
+ * stop: the accumulated values in fa (from 0), the stopped ones in s. The
+ * first accum after the start resolves the set's own path, the others
+ * take it; the library's instructions are the same for every n. */
+static void accum_run(int set, unsigned long n, long long *fa, long long *s, int nev)
+{
+    for (int i = 0; i < nev; i++)
+        fa[i] = 0;
+    EXPECT(PAPI_start(set) == PAPI_OK, "start");
+    for (int k = 0; k < 5; k++) {
+        loop(n);
+        EXPECT(PAPI_accum(set, fa) == PAPI_OK, "accum %d", k);
+    }
+    loop(n);
+    EXPECT(PAPI_reset(set) == PAPI_OK, "reset");
+    loop(n);
+    EXPECT(PAPI_reset(set) == PAPI_OK, "reset");
+    loop(n);
+    EXPECT(PAPI_accum(set, fa) == PAPI_OK, "accum after the resets");
+    loop(n);
+    EXPECT(PAPI_stop(set, s) == PAPI_OK, "stop");
+}
+
 int main(void)
 {
     if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT) {
@@ -120,6 +143,24 @@ int main(void)
     EXPECT(PAPI_stop(set, s) == PAPI_OK, "stop");
     EXPECT(ac[FPO] >= r[FPO] && r[FPO] >= 2 * (long long)N2, "accum %lld, read %lld", ac[FPO], r[FPO]);
     EXPECT(s[FPO] < 2 * (long long)N2, "after accum the counts restart: %lld", s[FPO]);
+
+    /* accum and reset over and over in one run: of the loops, the six
+     * before an accum are accumulated, the one after the last accum is in
+     * the stop's values, and the two before a reset are in neither */
+    long long fa1[NEV], s1[NEV], fa2[NEV], s2[NEV];
+    accum_run(set, N1, fa1, s1, NEV); /* warm up */
+    accum_run(set, N1, fa1, s1, NEV);
+    accum_run(set, N2, fa2, s2, NEV);
+    EXPECT(fa2[INS] - fa1[INS] == 18 * dn, "accumulated PAPI_TOT_INS grew by %lld, expected %lld",
+           fa2[INS] - fa1[INS], 18 * dn);
+    EXPECT(fa2[FPI] - fa1[FPI] == 6 * dn, "accumulated PAPI_FP_INS grew by %lld, expected %lld",
+           fa2[FPI] - fa1[FPI], 6 * dn);
+    EXPECT(s2[INS] - s1[INS] == 3 * dn, "PAPI_TOT_INS after the last accum grew by %lld, "
+           "expected %lld", s2[INS] - s1[INS], 3 * dn);
+    EXPECT(s2[FPO] - s1[FPO] == 2 * dn, "PAPI_FP_OPS after the last accum grew by %lld, "
+           "expected %lld", s2[FPO] - s1[FPO], 2 * dn);
+    EXPECT(fa2[BPRC] == fa2[BCN] - fa2[BMSP], "accumulated PAPI_BR_PRC %lld != BR_CN %lld - "
+           "BR_MSP %lld", fa2[BPRC], fa2[BCN], fa2[BMSP]);
 
     PAPI_cleanup_eventset(set);
     PAPI_destroy_eventset(&set);
