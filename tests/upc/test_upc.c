@@ -525,6 +525,98 @@ static void t_sparse_batches(void)
     free(ls.v);
 }
 
+/* Sparse batches against the same signals stepped cycle by cycle, as the
+ * tool feeds its units: a few counters programmed (level high, some with
+ * thresholds), the rest idle, short batches (where the visits go to the
+ * counters that moved or hold a carry only) mixed with long ones and dense
+ * ones, and between them stores, preloads, parity faults and stops, which
+ * change what a batch must visit. Identical registers after every batch,
+ * the same notifications. */
+static void t_sparse_step(void)
+{
+    const uint32_t n = 32, inputs = 128;
+    struct hpm_upc *a = make_unit(n, inputs, 7, 20, 4, 4);
+    struct hpm_upc *b = make_unit(n, inputs, 7, 20, 4, 4);
+    struct tl_log la = {0}, lb = {0};
+    hpm_upc_set_notify(a, tl_log_fn, &la);
+    hpm_upc_set_notify(b, tl_log_fn, &lb);
+    for (uint32_t c = 0; c < 12; c++) {
+        uint32_t in = tl_below(4);
+        int irq = c % 4 == 0;
+        CHECK(hpm_upc_configure(a, c, in, HPM_UPC_LEVEL_HIGH, irq) == HPM_UPC_OK);
+        CHECK(hpm_upc_configure(b, c, in, HPM_UPC_LEVEL_HIGH, irq) == HPM_UPC_OK);
+    }
+    hpm_upc_set_threshold(a, 5);
+    hpm_upc_set_threshold(b, 5);
+    hpm_upc_start(a);
+    hpm_upc_start(b);
+    uint32_t counts[128], list[128];
+    uint64_t sig[2];
+    uint32_t shorts = 0;
+    for (int it = 0; it < 6000; it++) {
+        uint32_t r = tl_below(20);
+        uint32_t len = 1 + (r == 0 ? tl_below(3000) : tl_below(300)), nl = 0;
+        memset(counts, 0, sizeof counts);
+        for (uint32_t e = 0; e < inputs; e++) {
+            if (tl_below(8) != 0) continue;
+            uint32_t q = tl_below(3);
+            counts[e] = q == 0 ? len : q == 1 ? tl_below(len + 1) : 0;
+            list[nl++] = e; /* listed with no events too */
+        }
+        switch (tl_below(60)) {
+        case 0: { /* a store: no carry pending after it */
+            uint32_t c = tl_below(n);
+            uint64_t v = tl_rand() & ((1ull << 27) - 1);
+            CHECK(hpm_upc_write(a, c, v) == HPM_UPC_OK && hpm_upc_write(b, c, v) == HPM_UPC_OK);
+            break;
+        }
+        case 1: { /* a preload with its threshold */
+            uint32_t c = tl_below(n);
+            uint64_t pa = 0, pb = 0, ev = 1 + tl_below(5000);
+            int ra = hpm_upc_program_threshold(a, c, ev, &pa);
+            CHECK(ra == hpm_upc_program_threshold(b, c, ev, &pb) && pa == pb);
+            break;
+        }
+        case 2: {
+            uint32_t c = tl_below(n), bit = tl_below(21);
+            CHECK(hpm_upc_inject_parity_fault(a, c, bit) == HPM_UPC_OK);
+            CHECK(hpm_upc_inject_parity_fault(b, c, bit) == HPM_UPC_OK);
+            break;
+        }
+        case 3:
+            if (hpm_upc_running(a)) { hpm_upc_stop(a); hpm_upc_stop(b); }
+            else { hpm_upc_start(a); hpm_upc_start(b); }
+            break;
+        default:
+            break;
+        }
+        for (uint32_t j = 0; j < len; j++) {
+            tl_expand(sig, inputs, counts, j);
+            hpm_upc_step(a, sig);
+        }
+        if (tl_below(30) == 0) {
+            CHECK(hpm_upc_advance(b, len, counts) == HPM_UPC_OK);
+        } else {
+            CHECK(hpm_upc_advance_sparse(b, len, counts, list, nl) == HPM_UPC_OK);
+            shorts += len <= 2 * n * 4;
+        }
+        if (!tl_units_equal(a, b)) {
+            fprintf(stderr, "after batch %d (%u cycles)\n", it, len);
+            CHECK(!"units differ");
+            break;
+        }
+    }
+    size_t irqs = logs_agree(&la, &lb);
+    CHECK(irqs > 0);
+    CHECK(shorts > 1000);
+    printf("sparse against steps: %u short sparse batches, %zu notifications (%zu interrupts)\n",
+           shorts, la.n, irqs);
+    free(la.v);
+    free(lb.v);
+    hpm_upc_destroy(a);
+    hpm_upc_destroy(b);
+}
+
 /* Modes on a hand-made signal: 0 1 1 0 1 0 0 1 1 1. */
 static void t_modes(void)
 {
@@ -674,6 +766,7 @@ static const struct named_test tests[] = {
     {"mmio", t_mmio},               {"parity", t_parity},
     {"lost_carry", t_lost_carry},   {"bad_input", t_bad_input},
     {"modes", t_modes},             {"sparse", t_sparse_batches},
+    {"sparse_step", t_sparse_step},
     {"signals_safe", t_signals_safe}, {"signals_unsafe", t_signals_unsafe},
     {"signals_modes", t_signals_modes},
 };
