@@ -277,34 +277,80 @@ def classify(rc, out, timed_out, prefixed):
     return "FAILED"
 
 
+# The process groups of the tests running now, and whether the run is
+# being stopped: a run stopped by a signal (ctest's interrupt, a user's ^C,
+# a kill) ends its tests' groups, starts no more and removes its TMPDIR, so
+# that nothing of it is left running or lying in /tmp (stop_on_signal).
+RUNNING_GROUPS = set()
+GROUPS_LOCK = threading.Lock()
+STOPPING = threading.Event()
+
+
+def kill_groups(sig):
+    with GROUPS_LOCK:
+        pids = list(RUNNING_GROUPS)
+    for pid in pids:
+        try:
+            os.killpg(pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def stop_on_signal(signum, _frame):
+    """SIGTERM to every test's group (hpm, given it, writes what it counted
+    and removes its files), SIGKILL to what is left 10 s later; the run then
+    ends as the signal would have ended it (128 + N) once the groups are
+    gone, through cmd_run's cleanup."""
+    STOPPING.set()
+    kill_groups(signal.SIGTERM)
+    later = threading.Timer(10, kill_groups, args=(signal.SIGKILL,))
+    later.daemon = True
+    later.start()
+    raise SystemExit(128 + signum)
+
+
 def run_group(argv, cwd, env, out_path, err_path, timeout):
     """Run argv in a session of its own; (exit status, timed out). At the
     timeout the whole group gets SIGTERM, then SIGKILL; whatever the program
-    left running in its group (forked children, attach targets) goes too."""
-    timed_out = False
+    left running in its group (forked children, attach targets) goes too.
+    Once the run is stopping, nothing more starts (-SIGTERM, as if killed)."""
+    if STOPPING.is_set():
+        return -signal.SIGTERM, False
     with open(out_path, "wb") as fo, open(err_path, "wb") as fe:
-        p = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
-                             stdout=fo, stderr=fe, start_new_session=True)
+        with GROUPS_LOCK:
+            p = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+                                 stdout=fo, stderr=fe, start_new_session=True)
+            RUNNING_GROUPS.add(p.pid)
         try:
-            rc = p.wait(timeout=timeout)
+            return run_group_wait(p, timeout)
+        finally:
+            with GROUPS_LOCK:
+                RUNNING_GROUPS.discard(p.pid)
+
+
+def run_group_wait(p, timeout):
+    """run_group's wait for p, the leader of its group."""
+    timed_out = False
+    try:
+        rc = p.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        try:
+            os.killpg(p.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        try:
+            rc = p.wait(timeout=10)
         except subprocess.TimeoutExpired:
-            timed_out = True
             try:
-                os.killpg(p.pid, signal.SIGTERM)
+                os.killpg(p.pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
-            try:
-                rc = p.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                try:
-                    os.killpg(p.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-                rc = p.wait()
-        try:
-            os.killpg(p.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+            rc = p.wait()
+    try:
+        os.killpg(p.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
     return rc, timed_out
 
 
@@ -505,6 +551,8 @@ def cmd_run(args):
             print(line)
             sys.stdout.flush()
 
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(sig, stop_on_signal)
     try:
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
             futs = {ex.submit(run_one, t, opts): t for t in tests}
