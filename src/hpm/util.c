@@ -139,35 +139,40 @@ static __attribute__((noinline, cold)) int clock_by_ask(void)
     return by;
 }
 
-/* CLOCK_MONOTONIC from the thread's TSC window (tsc_clock); -1 where the
- * tool gave no sync */
-static inline int64_t tsc_clock_ns(void)
+/* The window's reading of d ticks past its pair, held monotonic. */
+static inline int64_t tsc_window_ns(struct tsc_clock *c, uint64_t d)
 {
-    struct tsc_clock *c = &tsc_clock;
-    uint64_t d = tsc_read() - c->tsc, ns;
-    if (d >= c->window) { /* the first read, a window past, or a TSC behind the pair */
-        if (!tsc_clock_sync(c))
-            return -1;
-        d = tsc_read() - c->tsc;
-        if (d >= c->window)
-            d = 0;
-    }
-    ns = c->ns + (d * c->mult >> 32); /* d < 1 ms of ticks: no overflow */
+    uint64_t ns = c->ns + (d * c->mult >> 32); /* d < 1 ms of ticks: no overflow */
     if (ns < c->last)
         ns = c->last;
     c->last = ns;
     return (int64_t)ns;
 }
 
-HPM_EXPORT int64_t hpm_clock_ns(int clock)
+/* CLOCK_MONOTONIC past the thread's TSC window (the first read, a window
+ * past, or a TSC behind the pair): a sync, then the window; -1 where the
+ * tool gave none */
+static __attribute__((noinline)) int64_t tsc_clock_ns_sync(struct tsc_clock *c)
+{
+    uint64_t d;
+    if (!tsc_clock_sync(c))
+        return -1;
+    d = tsc_read() - c->tsc;
+    if (d >= c->window)
+        d = 0;
+    return tsc_window_ns(c, d);
+}
+
+/* hpm_clock_ns but the TSC window's common case: the requests, the sync
+ * and clock_gettime, with their stack frame */
+static __attribute__((noinline)) int64_t clock_ns_other(int clock, int by)
 {
     struct timespec ts;
     int64_t ns = -1;
-    int by = __atomic_load_n(&clock_by, __ATOMIC_RELAXED);
     if (by == CLOCK_BY_UNKNOWN)
         by = clock_by_ask();
     if (by == CLOCK_BY_TSC && clock == CLOCK_MONOTONIC)
-        ns = tsc_clock_ns();
+        ns = tsc_clock_ns_sync(&tsc_clock);
     if (ns < 0 && (by == CLOCK_BY_REQUEST || by == CLOCK_BY_TSC))
         ns = HPM_VPMU_CLOCK(clock);
     if (ns >= 0)
@@ -175,4 +180,20 @@ HPM_EXPORT int64_t hpm_clock_ns(int clock)
     if (clock_gettime((clockid_t)clock, &ts) != 0)
         return 0;
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* CLOCK_MONOTONIC within the thread's TSC window is the common case under
+ * the tool (PAPI_get_real_cyc: twice per iteration of PAPI's cost tools'
+ * timing loops, each instruction added to the program's count and run
+ * through the models): no frame, no request, nothing else tested. */
+HPM_EXPORT int64_t hpm_clock_ns(int clock)
+{
+    int by = __atomic_load_n(&clock_by, __ATOMIC_RELAXED);
+    if (by == CLOCK_BY_TSC && clock == CLOCK_MONOTONIC) {
+        struct tsc_clock *c = &tsc_clock;
+        uint64_t d = tsc_read() - c->tsc;
+        if (d < c->window)
+            return tsc_window_ns(c, d);
+    }
+    return clock_ns_other(clock, by);
 }

@@ -277,10 +277,10 @@ extern PAPI_hw_info_t papi_hw_info;
 /* The modeled or measured clock in MHz, never 0. Inline: PAPI_get_real_cyc
  * runs it, under the models, twice per iteration of the tools' timing
  * loops (Debian's papi_cost, papi_multiplex_cost). */
-extern double papi_mhz_known; /* papi_sysinfo.c: 0 until the machine is read */
+extern double papi_mhz_now; /* papi_sysinfo.c: 1000 until the machine is read */
 static inline double papi_mhz(void)
 {
-    return papi_mhz_known > 0 ? papi_mhz_known : 1000.0;
+    return papi_mhz_now;
 }
 
 /* Small helpers (papi_common.c). */

@@ -25,7 +25,7 @@
 #include "papi_internal.h"
 
 PAPI_hw_info_t papi_hw_info;
-double papi_mhz_known;
+double papi_mhz_now = 1000.0; /* a clock rate the machine did not give: 1 GHz */
 static unsigned memory_mb; /* the machine's memory (one NUMA node), for the device queries */
 
 /* ------------------------------------------------------------ hardware */
@@ -134,7 +134,7 @@ void papi_sysinfo_init(void)
     hw->vendor = v >= 0 ? vendors[v].vendor : PAPI_VENDOR_UNKNOWN;
     if (!m.modeled)
         host_cpuid(hw, hpm_host());
-    papi_mhz_known = m.mhz > 0 ? m.mhz : 0;
+    papi_mhz_now = m.mhz > 0 ? m.mhz : 1000.0;
     memory_mb = (unsigned)(m.memory_bytes >> 20);
     int mhz = (int)(papi_mhz() + 0.5);
     hw->cpu_max_mhz = mhz;
