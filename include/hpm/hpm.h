@@ -255,7 +255,7 @@ int hpm_read_reset_pinned(hpm_pin_t pin, int64_t *values);
  * instructions are added to the program's count): *read_reset(*ctx,
  * values) is hpm_read_reset_pinned and *reset(*ctx) hpm_reset_pinned,
  * until the set stops. No other thread may reset such a set. HPM_EINVAL
- * for any other set (call the two above). */
+ * for any other set (call the two above), with nothing written. */
 typedef int (*hpm_resetter_t)(void *ctx);
 int hpm_pinned_resetters(hpm_pin_t pin, hpm_reader_t *read_reset, hpm_resetter_t *reset,
                          void **ctx);

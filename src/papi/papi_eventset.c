@@ -1115,12 +1115,12 @@ static __attribute__((noinline)) void accum_computed(const struct papi_eventset 
 
 /* The resetters of a running set pinned at its start, tried once after its
  * start: PAPI_accum and PAPI_reset of this thread's own running set then
- * skip the set's look-up and libhpm's checks. */
+ * skip the set's look-up and libhpm's checks. A refusal writes nothing:
+ * they stay NULL, as PAPI_start left them. */
 static void resolve_resetters(struct papi_eventset *es)
 {
     es->resetters_tried = 1;
-    if (hpm_pinned_resetters(es->pin, &es->read_reset, &es->reset, &es->resetters_ctx) != HPM_OK)
-        es->read_reset = NULL, es->reset = NULL;
+    (void)hpm_pinned_resetters(es->pin, &es->read_reset, &es->reset, &es->resetters_ctx);
 }
 
 static __attribute__((noinline)) int accum_locked(int EventSet, long long *values)
