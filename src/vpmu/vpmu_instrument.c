@@ -53,7 +53,11 @@
  *       LLSC load-linked / store-cond.  1 / sizeof           1 / sizeof
  *       Dirty mFx Read / Write / Modify  1 / mSize (R, M)     1 / mSize (W, M)
  *    (a locked RMW, e.g. LOCK ADD, is one load + one store; a vector access
- *    is one access of 16 or 32 bytes.)
+ *    is one access of 16 or 32 bytes.) The models get each access by a call,
+ *    but a load and a store of the same bytes in one instruction with only
+ *    register and temporary writes between them (ADD to memory, INC, a
+ *    CAS) are one call (vpmu_node_modify, at the load's place), as
+ *    cachegrind makes its "modify" events.
  *
  * 5. Floating point, from the IR arithmetic ops, by table (fp_rules below).
  *    flops per op = lanes (x2 for FMA); bucket = precision x width.
@@ -363,6 +367,12 @@ typedef struct {
      * (bits) the instruction added and whether it called a model. */
     UInt samp_ev;
     UInt samp_model; /* VPMU_SAMPLE_* */
+    /* The last load's model call (its index in sb, -1: none) while only
+     * register and temporary writes of its instruction followed it: a
+     * store of the same bytes makes it one call (vpmu_node_modify). */
+    Int ld_call;
+    IRExpr *ld_addr;
+    UInt ld_size;
     /* last, and not cleared per superblock (VG_(memset) of its 16 KB for
      * every translation was 3% of a run): items[0..n_items) are valid */
     struct vpmu_prof_item items[PROF_ITEMS_MAX];
@@ -636,13 +646,31 @@ static void mem_access(Ctx *c, IRExpr *addr, UInt size, Bool is_write, IRExpr *g
         emit_add_guarded(c, ev_b, guard, size);
     }
     if (c->hook_mem) {
-        IRDirty *di = is_write
-                          ? MODEL_CALL(c, vpmu_node_store, 2, addr, mkIRExpr_HWord(size), NULL, NULL)
-                          : MODEL_CALL(c, vpmu_node_load, 2, addr, mkIRExpr_HWord(size), NULL, NULL);
+        IRDirty *di;
+        if (is_write && c->ld_call >= 0 && guard_is_true(guard) && size == c->ld_size &&
+            eqIRAtom(addr, c->ld_addr)) {
+            /* A read-modify-write: the load's call becomes one call for
+             * both, in its place. The model sees the same two accesses in
+             * the same order; nothing between them (this instruction's
+             * register and temporary writes) reads or moves the models,
+             * and no exit lies between them. */
+            di = MODEL_CALL(c, vpmu_node_modify, 2, addr, mkIRExpr_HWord(size), NULL, NULL);
+            c->sb->stmts[c->ld_call] = IRStmt_Dirty(di);
+            c->ld_call = -1;
+            return;
+        }
+        di = is_write ? MODEL_CALL(c, vpmu_node_store, 2, addr, mkIRExpr_HWord(size), NULL, NULL)
+                      : MODEL_CALL(c, vpmu_node_load, 2, addr, mkIRExpr_HWord(size), NULL, NULL);
         if (!guard_is_true(guard))
             di->guard = guard;
         c->samp_model |= VPMU_SAMPLE_MEM;
         addStmtToIRSB(c->sb, IRStmt_Dirty(di));
+        c->ld_call = -1;
+        if (!is_write && guard_is_true(guard)) {
+            c->ld_call = c->sb->stmts_used - 1;
+            c->ld_addr = addr;
+            c->ld_size = size;
+        }
     }
 }
 
@@ -1107,6 +1135,7 @@ static void ctx_init(Ctx *cp, IRSB *sbIn, const VexGuestLayout *layout)
     cp->counted = vpmu_state.ev_counted;
     cp->if_gen = cp->if_need = cp->if_need_lines = IRTemp_INVALID;
     cp->if_fetched = False;
+    cp->ld_call = -1;
     cp->if_skip_bits = cp->hook_if ? vpmu_node_ifetch_skip_bits() : -1;
     cp->if_mru = cp->hook_if && vpmu_node_ifetch_mru(&cp->if_mru_ways, &cp->if_mru_set_mask,
                                                      &cp->if_mru_page_bits);
@@ -1223,6 +1252,7 @@ static void do_imark(Ctx *c, IRStmt *st)
         }
     }
     c->in_insn = True;
+    c->ld_call = -1; /* merges stay within an instruction */
     c->insn_addr = (Addr)st->Ist.IMark.addr;
     c->insn_len = st->Ist.IMark.len;
     c->insn_kind = decode_insn(c->insn_addr, c->insn_len);
@@ -1250,6 +1280,11 @@ static void do_imark(Ctx *c, IRStmt *st)
  * counted, then it is copied. */
 static void do_stmt(Ctx *c, IRStmt *st, IRTypeEnv *tyenv)
 {
+    /* a load's call and a store of the same bytes merge only across
+     * register and temporary writes (mem_access) */
+    if (st->tag != Ist_WrTmp && st->tag != Ist_Put && st->tag != Ist_PutI &&
+        st->tag != Ist_Store && st->tag != Ist_CAS)
+        c->ld_call = -1;
     switch (st->tag) {
     case Ist_WrTmp: {
         IRExpr *e = st->Ist.WrTmp.data;

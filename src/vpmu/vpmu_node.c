@@ -1203,6 +1203,13 @@ void vpmu_node_store(Addr a, SizeT size)
     data_access(a, size, True);
 }
 
+void vpmu_node_modify(Addr a, SizeT size)
+{
+    FLOOR_RETURN();
+    data_access(a, size, False);
+    data_access(a, size, True);
+}
+
 void vpmu_node_cond(Addr pc, ULong taken)
 {
     FLOOR_RETURN();
@@ -1261,6 +1268,13 @@ void vpmu_node_load_p(Addr a, SizeT size, ULong *sink)
 void vpmu_node_store_p(Addr a, SizeT size, ULong *sink)
 {
     vpmu_prof_sink = sink;
+    data_access(a, size, True);
+}
+
+void vpmu_node_modify_p(Addr a, SizeT size, ULong *sink)
+{
+    vpmu_prof_sink = sink;
+    data_access(a, size, False);
     data_access(a, size, True);
 }
 

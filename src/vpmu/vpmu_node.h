@@ -167,6 +167,9 @@ Bool vpmu_node_coh_time(ULong *logged, ULong *misses);
 void vpmu_node_ifetch(Addr a, SizeT len);
 void vpmu_node_load(Addr a, SizeT size);
 void vpmu_node_store(Addr a, SizeT size);
+/* A load and then a store of the same bytes (a read-modify-write: x86's
+ * ADD to memory, INC, a LOCKed operation), as the two calls would be. */
+void vpmu_node_modify(Addr a, SizeT size);
 /* A conditional branch at pc (the most frequent kind: two arguments). */
 void vpmu_node_cond(Addr pc, ULong taken);
 /* kind: enum vpmu_branch_kind; taken only matters for VPMU_BR_COND. */
@@ -178,6 +181,7 @@ void vpmu_node_call(Addr pc, Addr target, Addr ret, ULong indirect);
 void vpmu_node_ifetch_p(Addr a, SizeT len, ULong *sink);
 void vpmu_node_load_p(Addr a, SizeT size, ULong *sink);
 void vpmu_node_store_p(Addr a, SizeT size, ULong *sink);
+void vpmu_node_modify_p(Addr a, SizeT size, ULong *sink);
 void vpmu_node_cond_p(Addr pc, ULong taken, ULong *sink);
 void vpmu_node_branch_p(Addr pc, Addr target, ULong taken, ULong kind, ULong *sink);
 void vpmu_node_call_p(Addr pc, Addr target, Addr ret, ULong indirect, ULong *sink);
