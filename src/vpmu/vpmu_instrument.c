@@ -653,7 +653,10 @@ static void mem_access(Ctx *c, IRExpr *addr, UInt size, Bool is_write, IRExpr *g
              * both, in its place. The model sees the same two accesses in
              * the same order; nothing between them (this instruction's
              * register and temporary writes) reads or moves the models,
-             * and no exit lies between them. */
+             * and no exit lies between them. One difference: a load that
+             * faults (a program that catches SIGSEGV goes on) had its
+             * call made before it, as every access has, and now its
+             * store's with it. */
             di = MODEL_CALL(c, vpmu_node_modify, 2, addr, mkIRExpr_HWord(size), NULL, NULL);
             c->sb->stmts[c->ld_call] = IRStmt_Dirty(di);
             c->ld_call = -1;
