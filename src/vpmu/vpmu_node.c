@@ -1301,11 +1301,6 @@ void vpmu_node_call_p(Addr pc, Addr target, Addr ret, ULong indirect, ULong *sin
 _Static_assert(HPM_ACCESS_KINDS == 3 && VPMU_PR_SRV_AT(HPM_STORE, HPM_SERVED_MEM) == VPMU_PR_L1D_WB - 1,
                "the served counts fill their twelve slots");
 
-ULong node_sub_sat(ULong a, ULong b)
-{
-    return a > b ? a - b : 0;
-}
-
 /* The raw model statistics behind the modeled kinds, as one vector: the
  * per-core part (a core's caches, prefetcher, TLBs, predictor) and the node
  * part (L3s, memory). The kinds are computed from it by one function

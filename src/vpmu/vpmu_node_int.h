@@ -115,7 +115,12 @@ UInt node_running_models(void);
 /* A spec (a code and its counting mode) the machine provides. */
 Bool node_code_ok(UInt spec, UInt *kind, Int *core);
 UInt node_spec_level(UInt spec);
-ULong node_sub_sat(ULong a, ULong b);
+/* a - b, 0 when b is larger (inline: a flush takes it for every kind that
+ * moved) */
+static inline ULong node_sub_sat(ULong a, ULong b)
+{
+    return a > b ? a - b : 0;
+}
 void node_raw_core(UInt c, ULong *raw);
 void node_raw_node(ULong *raw);
 void core_kinds_from_raw(const ULong *raw, const ULong *e, ULong *kv);
