@@ -159,6 +159,14 @@ int hpm_upc_select_event(struct hpm_upc *u, uint32_t counter, uint32_t event, in
 void hpm_upc_start(struct hpm_upc *u);
 void hpm_upc_stop(struct hpm_upc *u);
 int hpm_upc_running(const struct hpm_upc *u);
+/* 1 when the unit counts and only a batch's sums can matter: every counter
+ * level high, none with its interrupt enabled, every entry serviced in time
+ * (hpm_upc_service_time_ok). Then two batches fed one after the other and
+ * one batch of their summed counts and cycles leave every counter's value
+ * and the cycle the same (only where the carries were taken, and a parity
+ * fault injected into a word, can tell them apart), so a feeder may gather
+ * batches before feeding them. */
+int hpm_upc_batch_sums_only(struct hpm_upc *u);
 
 /* Exact 64-bit value, pending carry included. HPM_UPC_EPARITY: *value untouched.
  * HPM_UPC_ELOSTCARRY: *value is what the hardware holds; the true count is

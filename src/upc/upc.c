@@ -359,6 +359,16 @@ int hpm_upc_running(const struct hpm_upc *u)
     return u->running;
 }
 
+static void rebuild_lists(struct hpm_upc *u);
+
+int hpm_upc_batch_sums_only(struct hpm_upc *u)
+{
+    /* the lists say which counters a batch's timing reaches (exact_list:
+     * interrupts enabled or service unsafe; edge_list: edge modes) */
+    if (u->edge_list_dirty) rebuild_lists(u);
+    return u->running && u->all_level_high && u->n_exact == 0;
+}
+
 /* ---- counter values --------------------------------------------------------- */
 
 /* Pending carry latch of counter c when its folded value is a. */

@@ -47,6 +47,7 @@ struct vpmu_node_models node;
 static Bool machine_given;
 static const HChar *clo_events = "all";
 static Bool clo_filter = True;
+static Bool clo_gather_reads = True;
 /* --hpm-model=on-demand (hpm run): the models the programmed events need
  * are set up at start but run only from the first HPM_VPMU_MODEL request,
  * so a node_program that never asks for a modeled event runs at the speed of
@@ -191,6 +192,7 @@ Bool vpmu_node_option(const HChar *arg)
     } else if (VG_(strncmp)(arg, "--hpm-coherence=", 16) == 0) {
         VG_(fmsg_bad_option)(arg, "expected time or slices\n");
     } else if VG_BOOL_CLO (arg, "--hpm-sure-hit-filter", clo_filter) {
+    } else if VG_BOOL_CLO (arg, "--hpm-gather-reads", clo_gather_reads) {
     } else if (VG_(strcmp)(arg, "--hpm-model=always") == 0) {
         clo_model_on_demand = False;
     } else if (VG_(strcmp)(arg, "--hpm-model=on-demand") == 0) {
@@ -213,6 +215,9 @@ void vpmu_node_usage(void)
         "                              (a rank's share of a shared node) [all]\n"
         "    --hpm-sure-hit-filter=yes|no  skip model calls for repeated accesses\n"
         "                              to the last L1 line (exact; for checking) [yes]\n"
+        "    --hpm-gather-reads=yes|no  a program's reads of its own counts gather\n"
+        "                              the UPC's batch instead of feeding it, where\n"
+        "                              only its sums count (exact; for checking) [yes]\n"
         "    --hpm-coherence=time|slices  the contended lines' accesses in the\n"
         "                              threads' modeled time (with --hpm-interleave),\n"
         "                              or in the order the threads run [slices]\n"
@@ -476,6 +481,7 @@ UInt node_models_init(UInt *codes)
     VG_(umsg)("hpm: the floor build: the models do not run, modeled counts are not "
               "the models' (for bench/vpmu only)\n");
 #endif
+    node.clo_gather_reads = clo_gather_reads;
     init_kind_event();
     live_event_make();
     init_cores_check();

@@ -101,6 +101,15 @@ void vpmu_node_add_core_events(UInt core, const ULong *ev);
 
 /* Feed everything since the last flush to the UPC units. */
 void vpmu_node_flush(void);
+/* The flush of a program's read of its thread's counts: when the units can
+ * tell no two batches from their sum (hpm_upc_batch_sums_only) it gathers
+ * the batch without feeding it (whatever reads or changes the units later
+ * feeds it first) and credits core `core`'s programmed kinds by their
+ * deltas, u[k] += d and seen[k] += d: what the units' values gain when the
+ * batch is fed, as vpmu_node_core_credit would credit them (so seen stays
+ * what it says). True when done; False when nothing was done and the
+ * caller flushes and credits. --hpm-gather-reads=no: never (for checking). */
+Bool vpmu_node_flush_read(UInt core, ULong *seen, ULong *u);
 /* Flushes for a live view, which host time decides, hold the level-low
  * counts (vpmu_node_modes_hold(True) before, False after); the flush before
  * the counts are written gives each core's idle cycles after its last one

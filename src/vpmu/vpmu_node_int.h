@@ -83,6 +83,7 @@ struct vpmu_node_models {
     Bool run_timing;           /* the timing model runs */
     Bool wait_timing;          /* ... from the first model request (on demand) */
     Bool clo_coh_time;         /* --hpm-coherence=time */
+    Bool clo_gather_reads;     /* --hpm-gather-reads (vpmu_node_flush_read) */
     Bool coh_time;             /* ... and a model keeps contended lines */
     ULong coh_replayed_misses; /* the coherence misses the replays found */
     /* Per-core kinds that are exact core events, by table (NO_EV: from a
@@ -162,6 +163,9 @@ extern struct vpmu_node_prog prog;
 /* vpmu_node_upc.c */
 /* Every counter may have changed (a register access, a reprogramming). */
 void node_upc_touched(void);
+/* The batch that reads gathered (vpmu_node_flush_read) to the units:
+ * first in whatever reads or changes them. */
+void node_feed_gathered(void);
 /* The modes' definitions restart from their values now. */
 void node_modes_rebase(void);
 

@@ -38,6 +38,7 @@ Int vpmu_node_event_code(UInt i)
 ULong vpmu_node_event_value(UInt i)
 {
     uint64_t v = 0;
+    node_feed_gathered();
     if (i >= prog.n_ev)
         return 0;
     /* EPARITY leaves v at 0; ELOSTCARRY gives what the hardware holds.
@@ -61,6 +62,7 @@ UInt vpmu_node_core_values(UInt core, UInt *kinds, ULong *values)
     UInt k, n = 0;
     if (core >= HPM_CAT_MAX_CORES)
         return 0;
+    node_feed_gathered();
     for (k = 0; k < HPM_K_CORE_COUNT; k++) {
         if (prog.core_kind_ev[core][k] == NOT_PROGRAMMED)
             continue;
@@ -77,6 +79,8 @@ void vpmu_node_core_credit(UInt core, ULong *seen, ULong *u)
         return;
     due = prog.credit_due[core];
     prog.credit_due[core] = 0;
+    if (due)
+        node_feed_gathered();
     while (due) {
         UInt k = (UInt)__builtin_ctzll(due), i = prog.core_kind_ev[core][k];
         ULong v;
@@ -94,6 +98,7 @@ void vpmu_node_core_credit(UInt core, ULong *seen, ULong *u)
 void vpmu_node_start(void)
 {
     UInt u;
+    node_feed_gathered();
     for (u = 0; u < prog.n_upcs; u++)
         hpm_upc_start(prog.upcs[u]);
 }
@@ -101,6 +106,7 @@ void vpmu_node_start(void)
 void vpmu_node_stop(void)
 {
     UInt u;
+    node_feed_gathered();
     for (u = 0; u < prog.n_upcs; u++)
         hpm_upc_stop(prog.upcs[u]);
 }
@@ -108,6 +114,7 @@ void vpmu_node_stop(void)
 void vpmu_node_reset(void)
 {
     UInt u;
+    node_feed_gathered();
     for (u = 0; u < prog.n_upcs; u++)
         hpm_upc_reset_counters(prog.upcs[u]);
     node_upc_touched();
@@ -118,6 +125,7 @@ Int vpmu_node_mmio_read(UInt upc, ULong offset, ULong *value)
 {
     uint64_t v = 0;
     Int rc;
+    node_feed_gathered();
     if (upc >= prog.n_upcs)
         return HPM_UPC_EUNMAPPED;
     rc = hpm_upc_mmio_read(prog.upcs[upc], offset, &v);
@@ -128,6 +136,7 @@ Int vpmu_node_mmio_read(UInt upc, ULong offset, ULong *value)
 
 Int vpmu_node_mmio_write(UInt upc, ULong offset, ULong value)
 {
+    node_feed_gathered();
     if (upc >= prog.n_upcs)
         return HPM_UPC_EUNMAPPED;
     node_upc_touched();
@@ -149,6 +158,7 @@ void vpmu_node_upc_health(UInt upc, UInt *counters, ULong *lost_carries, UInt *p
     UInt i, n = 0, par = 0;
     ULong lost = 0;
     tl_assert(upc < prog.n_upcs);
+    node_feed_gathered();
     for (i = 0; i < prog.n_ev; i++) {
         uint64_t v;
         if (prog.ev_upc[i] != upc)

@@ -74,8 +74,18 @@ static UShort node_cyc[HPM_CAT_CODES];
 static ULong node_raw_walked[VPMU_PR_N - VPMU_PR_CORE_N];
 static ULong net_gen_walked;
 static Bool node_walk_all;
+/* The batch the flushes gathered since the units were last fed: its
+ * events and their inputs (batch_n of each), each event's delta in
+ * ev_delta (0 for an event not in it), and its cycles, the sum of each
+ * flush's. A flush feeds what it gathered at once, but for a program's
+ * read of its own counts (vpmu_node_flush_read) where the units can tell
+ * no two batches from their sum (hpm_upc_batch_sums_only); whatever reads
+ * or changes the units feeds the gathered batch first
+ * (node_feed_gathered). */
 static UShort batch_ev[HPM_CAT_CODES];
 static uint32_t batch_inputs[HPM_CAT_CODES];
+static UInt batch_n;
+static ULong batch_cycles;
 
 void node_upc_touched(void)
 {
@@ -213,29 +223,26 @@ Bool vpmu_node_event_kind(UInt i, UInt *kind, Int *core)
            hpm_catalog_decode(prog.ev_code[i], kind, core) == 0;
 }
 
-/* Event i's value now: an event that moved puts its delta since the last
- * flush into batch_counts and joins the batch (batch_ev, batch_inputs: *n_in
- * of them; *batch the largest delta). batch_counts is all zeros between
- * flushes (each batch's inputs are cleared after it), so an event that did
- * not move writes nothing. */
-static inline void feed_event(UInt i, ULong v, UInt *n_in, ULong *batch)
+/* Event i's value now: an event that moved adds its delta since the last
+ * flush to the gathered batch (joining it when it is not in it yet; *batch
+ * the flush's largest delta). Returns the delta. */
+static inline ULong feed_event(UInt i, ULong v, ULong *batch)
 {
     ULong d;
     if (v == ev_fed[i])
-        return;
+        return 0;
     d = node_sub_sat(v, ev_fed[i]);
     ev_fed[i] = v; /* also a value that went back: later deltas start there */
     if (d == 0)
-        return;
-    ev_delta[i] = d;
-    /* the batch as it is when it is one chunk (nearly always: flushes come
-     * every timeslice); a larger one is cut below */
-    batch_counts[prog.ev_code[i]] = (uint32_t)d;
-    prog.ev_stale[i] = 1;
-    batch_ev[*n_in] = (UShort)i;
-    batch_inputs[(*n_in)++] = prog.ev_code[i];
+        return 0;
+    if (ev_delta[i] == 0) {
+        batch_ev[batch_n] = (UShort)i;
+        batch_inputs[batch_n++] = prog.ev_code[i];
+    }
+    ev_delta[i] += d;
     if (d > *batch)
         *batch = d;
+    return d;
 }
 
 /* Mode event i's definition now, from the values of the last flush. */
@@ -321,16 +328,17 @@ static void advance_unit_modes(UInt u, ULong chunk, UInt n_in)
             batch_counts[prog.ev_code[mode_ev[j]]] = kept[m++];
 }
 
-/* The batch of n cycles to every unit, in chunks of at most 2^31 cycles.
+/* The gathered batch to every unit, in chunks of at most 2^31 cycles.
  * Front-packed batches compose: cutting one into chunks, each input taking
- * min(left, chunk) events per chunk, is the same signal. */
-static void feed_units(ULong n, UInt n_in)
+ * min(left, chunk) events per chunk, is the same signal. Its events' values
+ * are read again after it (ev_stale). */
+static void feed_units(void)
 {
-    UInt j, u;
-    Bool cut = n >= CHUNK;
+    UInt j, u, n_in = batch_n;
+    ULong n = batch_cycles;
     while (n > 0) {
         ULong chunk = n < CHUNK ? n : CHUNK;
-        for (j = 0; cut && j < n_in; j++) {
+        for (j = 0; j < n_in; j++) {
             UInt i = batch_ev[j];
             ULong d = ev_delta[i] < chunk ? ev_delta[i] : chunk;
             batch_counts[prog.ev_code[i]] = (uint32_t)d;
@@ -345,17 +353,39 @@ static void feed_units(ULong n, UInt n_in)
         }
         n -= chunk;
     }
-    for (j = 0; j < n_in; j++)
+    for (j = 0; j < n_in; j++) {
         batch_counts[batch_inputs[j]] = 0;
+        prog.ev_stale[batch_ev[j]] = 1;
+        ev_delta[batch_ev[j]] = 0; /* 0 already: each flush's cycles cover its deltas */
+    }
+    batch_n = 0;
+    batch_cycles = 0;
 }
 
-void vpmu_node_flush(void)
+void node_feed_gathered(void)
+{
+    if (batch_cycles)
+        feed_units();
+}
+
+/* A program's read credits its thread directly (vpmu_node_flush_read): the
+ * thread's core, its counts and the core's UPC values at its last
+ * accounting (vpmu_node_core_credit's). */
+struct read_credit {
+    UInt core;
+    ULong *seen, *u;
+};
+
+/* What every core that ran and the node did since the last flush, added to
+ * the gathered batch with the flush's cycles. A kind of the credited core
+ * (rc) is credited by its delta, which is what its level-high counter
+ * gains when the batch is fed; any other core's kinds that moved are due
+ * their credit (vpmu_node_core_credit). */
+static void node_gather(const struct read_credit *rc)
 {
     ULong nv[HPM_K_NODE_COUNT];
     ULong batch = 0, ncyc;
-    UInt c, i, j, n_in = 0;
-    if (node.coh_time && node_coh_replay_final())
-        node_coh_replay(); /* no thread can run: what they logged is final */
+    UInt c, i, j;
 
     /* A core's values change only while it runs (per-core models, core
      * events, its timing); the others keep the values of their last flush,
@@ -363,6 +393,7 @@ void vpmu_node_flush(void)
      * running core's events and the node's, not every core's. */
     for (c = 0; c < node.n_cores; c++) {
         ULong kv[HPM_K_CORE_COUNT], *last = node.cores[c].kv;
+        Bool credit = rc && c == rc->core;
         if (!node.cores[c].ran)
             continue;
         node_core_values(c, kv);
@@ -373,14 +404,20 @@ void vpmu_node_flush(void)
          * walk of the events instead loads ev_fed and kv through the
          * event's index, per event. */
         for (j = 0; j < HPM_K_CORE_COUNT; j++) {
+            ULong d;
             if (kv[j] == last[j])
                 continue;
             last[j] = kv[j];
             i = core_kind_feed[c][j];
             if (i == NOT_PROGRAMMED)
                 continue;
-            feed_event(i, kv[j], &n_in, &batch);
-            prog.credit_due[c] |= 1ULL << j;
+            d = feed_event(i, kv[j], &batch);
+            if (!credit) {
+                prog.credit_due[c] |= 1ULL << j;
+            } else if (prog.core_kind_ev[c][j] != NOT_PROGRAMMED) {
+                rc->u[j] += d;
+                rc->seen[j] += d;
+            }
         }
     }
     {
@@ -395,7 +432,7 @@ void vpmu_node_flush(void)
             node_values_from(raw, nv);
             for (j = 0; j < node_ev_n; j++) {
                 i = node_ev[j];
-                feed_event(i, nv[ev_kind[i] - HPM_K_CORE_COUNT], &n_in, &batch);
+                feed_event(i, nv[ev_kind[i] - HPM_K_CORE_COUNT], &batch);
             }
             for (j = VPMU_PR_CORE_N; j < VPMU_PR_N; j++)
                 node_raw_walked[j - VPMU_PR_CORE_N] = raw[j];
@@ -404,8 +441,7 @@ void vpmu_node_flush(void)
         } else {
             nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT] = node_cycles();
             for (j = 0; j < node_cyc_n; j++)
-                feed_event(node_cyc[j], nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT], &n_in,
-                           &batch);
+                feed_event(node_cyc[j], nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT], &batch);
         }
     }
     ncyc = node_sub_sat(nv[HPM_K_NODE_CYCLES - HPM_K_CORE_COUNT], node_cycles_fed);
@@ -414,10 +450,39 @@ void vpmu_node_flush(void)
         batch = ncyc;
     if (n_mode_ev)
         batch = modes_step(batch);
+    batch_cycles += batch;
+}
+
+void vpmu_node_flush(void)
+{
+    if (node.coh_time && node_coh_replay_final())
+        node_coh_replay(); /* no thread can run: what they logged is final */
+    node_gather(NULL);
     if (vpmu_state.on.upctrace) /* hpm upc-explore's stream: this batch, as fed below */
-        node.batch_sink(prog.n_upcs ? prog.upcs[0] : NULL, batch, n_in, batch_ev, prog.ev_code,
-                        ev_delta);
-    feed_units(batch, n_in);
+        node.batch_sink(prog.n_upcs ? prog.upcs[0] : NULL, batch_cycles, batch_n, batch_ev,
+                        prog.ev_code, ev_delta);
+    feed_units();
+}
+
+Bool vpmu_node_flush_read(UInt core, ULong *seen, ULong *u)
+{
+    struct read_credit rc;
+    UInt k;
+    /* a stream that shows each batch, counting modes whose signal is each
+     * batch's, a core owed credit from before (read from its counters) */
+    if (!node.clo_gather_reads || vpmu_state.on.upctrace || n_mode_ev ||
+        core >= HPM_CAT_MAX_CORES || prog.credit_due[core])
+        return False;
+    for (k = 0; k < prog.n_upcs; k++)
+        if (!hpm_upc_batch_sums_only(prog.upcs[k]))
+            return False;
+    if (node.coh_time && node_coh_replay_final())
+        node_coh_replay();
+    rc.core = core;
+    rc.seen = seen;
+    rc.u = u;
+    node_gather(&rc);
+    return True;
 }
 
 void vpmu_node_modes_hold(Bool held)

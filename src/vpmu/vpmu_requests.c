@@ -61,7 +61,7 @@ static Long req_read(ThreadId tid, Addr buf, UWord n)
     if (!client_range_ok(buf, bytes, VKI_PROT_READ | VKI_PROT_WRITE))
         return HPM_VPMU_EFAULT;
     if (vpmu_state.running)
-        vpmu_account(); /* stopped: as in req_read_kinds */
+        vpmu_account_read(); /* stopped: as in req_read_kinds */
     t = thread_get(tid);
     rc = client_put(buf, t->c, bytes);
     return rc == HPM_VPMU_OK ? (Long)m : rc;
@@ -84,7 +84,7 @@ static Long req_region(ThreadId tid, Addr name_addr, Bool begin)
             return id;
         if (!t->stack)
             t->stack = VG_(malloc)("hpm.regions", REGION_DEPTH * sizeof *t->stack);
-        vpmu_account();
+        vpmu_account_read();
         t->stack[t->depth].region = (UInt)id;
         VG_(memcpy)(t->stack[t->depth].snap, t->u, sizeof t->u);
         t->depth++;
@@ -96,7 +96,7 @@ static Long req_region(ThreadId tid, Addr name_addr, Bool begin)
         f = &t->stack[t->depth - 1];
         if (VG_(strcmp)(vpmu_state.region_names[f->region], name) != 0)
             return HPM_VPMU_ENESTING;
-        vpmu_account();
+        vpmu_account_read();
         r = region_rec(f->region, t->serial, t->core);
         r->entries++;
         for (e = 0; e < HPM_K_CORE_COUNT; e++)
@@ -160,7 +160,7 @@ static Long req_read_kinds(ThreadId tid, Addr buf, UWord n)
      * program's STOP) nothing can move its counts: they were accounted
      * when it stopped, and the flush is the read's whole cost */
     if (vpmu_state.running)
-        vpmu_account();
+        vpmu_account_read();
     rc = client_put(buf, thread_get(tid)->u, m * sizeof(ULong));
     return rc == HPM_VPMU_OK ? (Long)m : rc;
 }

@@ -152,6 +152,9 @@ void vpmu_fold(void);
 /* What ran so far folded, fed to the UPCs and credited to the running
  * thread (vpmu_threads.c), before a read of the node's counts. */
 void vpmu_account(void);
+/* ... before a read of the running thread's own counts only (its u): the
+ * UPCs' batch may wait for the next accounting (vpmu_node_flush_read). */
+void vpmu_account_read(void);
 /* ... for a live view (host-timed): level-low counts wait (vpmu_node.h). */
 void vpmu_account_view(void);
 /* New programming (a client's HPM_VPMU_SELECT, a multiplexing switch):

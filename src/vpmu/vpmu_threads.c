@@ -59,16 +59,32 @@ void vpmu_fold(void)
 }
 
 /* Bring the UPC up to date and credit what the running thread's core
- * counted since the last accounting to that thread. */
-void vpmu_account(void)
+ * counted since the last accounting to that thread; for a read of the
+ * thread's own counts (read), the UPC's batch may wait, its sums credited
+ * (vpmu_node_flush_read). */
+static void account(Bool read)
 {
     struct vpmu_thread *t;
     vpmu_fold();
-    vpmu_node_flush();
-    if (vpmu_state.live_owner == VG_INVALID_THREADID)
+    if (vpmu_state.live_owner == VG_INVALID_THREADID) {
+        vpmu_node_flush();
         return;
+    }
     t = thread_get(vpmu_state.live_owner);
+    if (read && vpmu_node_flush_read(t->core, core_seen[t->core], t->u))
+        return;
+    vpmu_node_flush();
     vpmu_node_core_credit(t->core, core_seen[t->core], t->u);
+}
+
+void vpmu_account(void)
+{
+    account(False);
+}
+
+void vpmu_account_read(void)
+{
+    account(True);
 }
 
 /* vpmu_account for a live view: host time decides when those come, so
