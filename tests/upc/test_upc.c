@@ -766,7 +766,7 @@ struct named_test {
 static void t_sums_only(void)
 {
     struct hpm_upc *a = default_unit(), *b = default_unit();
-    const struct hpm_upc_params *p = hpm_upc_params_of(a);
+    const struct hpm_upc_params params = *hpm_upc_params_of(a), *p = &params;
     uint32_t *counts = calloc(p->n_inputs, sizeof *counts);
     uint32_t *sum = calloc(p->n_inputs, sizeof *sum);
     uint32_t c;
