@@ -99,7 +99,8 @@ void vpmu_node_set_core(UInt core);
 /* Add a folded live block (already made consistent) to core's totals. */
 void vpmu_node_add_core_events(UInt core, const ULong *ev);
 
-/* Feed everything since the last flush to the UPC units. */
+/* Feed everything since the last flush, and what reads gathered before
+ * it (vpmu_node_flush_read), to the UPC units. */
 void vpmu_node_flush(void);
 /* The flush of a program's read of its thread's counts: when the units can
  * tell no two batches from their sum (hpm_upc_batch_sums_only) it gathers

@@ -386,6 +386,8 @@ static void node_gather(const struct read_credit *rc)
     ULong nv[HPM_K_NODE_COUNT];
     ULong batch = 0, ncyc;
     UInt c, i, j;
+    if (node.coh_time && node_coh_replay_final())
+        node_coh_replay(); /* no thread can run: what they logged is final */
 
     /* A core's values change only while it runs (per-core models, core
      * events, its timing); the others keep the values of their last flush,
@@ -455,8 +457,6 @@ static void node_gather(const struct read_credit *rc)
 
 void vpmu_node_flush(void)
 {
-    if (node.coh_time && node_coh_replay_final())
-        node_coh_replay(); /* no thread can run: what they logged is final */
     node_gather(NULL);
     if (vpmu_state.on.upctrace) /* hpm upc-explore's stream: this batch, as fed below */
         node.batch_sink(prog.n_upcs ? prog.upcs[0] : NULL, batch_cycles, batch_n, batch_ev,
@@ -476,8 +476,6 @@ Bool vpmu_node_flush_read(UInt core, ULong *seen, ULong *u)
     for (k = 0; k < prog.n_upcs; k++)
         if (!hpm_upc_batch_sums_only(prog.upcs[k]))
             return False;
-    if (node.coh_time && node_coh_replay_final())
-        node_coh_replay();
     rc.core = core;
     rc.seen = seen;
     rc.u = u;

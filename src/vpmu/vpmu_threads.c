@@ -9,8 +9,10 @@
  * Per-thread counts. The UPC counts per core (as the hardware does); a
  * thread's count is what its core's counters advanced while it ran. The tool
  * feeds the UPC and reads it back whenever the running thread changes (and
- * at every client request), and credits the difference to the thread that
- * ran, as an OS virtualises counters at context switches. (As callgrind's
+ * at client requests), and credits the difference to the thread that ran,
+ * as an OS virtualises counters at context switches; a program's read of
+ * its own counts may credit the deltas and leave the batch for the next
+ * feeding (vpmu_account_read). (As callgrind's
  * threads.c: the thread switch and its accounting in one file.)
  *
  * Copyright notice: this tool links Valgrind's coregrind and VEX (GPL-2.0).

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 #
 # gather_equiv.sh BUILD GATHER_READS - a program's reads of its own counts
-# (PAPI_read, accum, start and stop, high-level regions: HPM_VPMU_READ_KINDS,
-# READ, REGION_*) gather the UPCs' batch instead of feeding it where the
+# (PAPI_read, accum, reset, start and stop: HPM_VPMU_READ_KINDS; READ and
+# the regions gather the same way, and are not run here: the high-level
+# API's output makes two runs differ) gather the UPCs' batch instead of feeding it where the
 # units can tell no two batches from their sum (vpmu_node_flush_read); the
 # program reads, and hpm reports, exactly what feeding at each read gives:
 # gather_reads.c (one thread, then two) under hpm run and hpm count on bgp,

@@ -4,10 +4,10 @@
  * gather_equiv.sh: PAPI_read, PAPI_accum, PAPI_reset and PAPI_start and
  * PAPI_stop of modeled and exact events between short stretches of work
  * (a strided sum over a table larger than the L1, branches that depend on
- * it), and with an argument of 2 the
- * same in a second thread at once (its own set, the reads interleaved by the
- * scheduler's turns). Every value read is printed at the end: two runs that differ
- * only in how the tool feeds its UPCs at these reads must print the same.
+ * it), and with an argument of 2 the same in a second thread at once (its
+ * own set, the reads interleaved by the scheduler's turns). Every value read
+ * is printed at the end: two runs that differ only in how the tool feeds its
+ * UPCs at these reads must print the same.
  *
  *   gather_reads [THREADS]   (1 or 2; 1 by default)
  */
