@@ -617,15 +617,20 @@ void vpmu_node_set_core(UInt core)
     if_page_sync(cur);
 }
 
-void vpmu_node_add_core_events(UInt core, const ULong *ev)
+void vpmu_node_add_core_events(UInt core, const ULong *ev, ULong moved)
 {
-    UInt e;
+    ULong m;
+    Int e;
     tl_assert(core < node.n_cores);
-    for (e = 0; e < VPMU_EV_COUNT; e++)
+    for (m = moved; m; m &= m - 1) {
+        e = __builtin_ctzll(m);
         node.cores[core].ev[e] += ev[e];
+    }
     if (node.prof_base_lane)
-        for (e = 0; e < VPMU_EV_COUNT; e++)
-            node.prof_base_lane[core][vpmu_live_slot((Int)e)] += ev[e];
+        for (m = moved; m; m &= m - 1) {
+            e = __builtin_ctzll(m);
+            node.prof_base_lane[core][vpmu_live_slot(e)] += ev[e];
+        }
     node.cores[core].ran = True;
 }
 

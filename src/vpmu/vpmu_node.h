@@ -96,8 +96,10 @@ Bool vpmu_node_ifetch_mru(UInt *ways, ULong *set_mask, Int *page_bits);
 UInt vpmu_node_core_of(UInt serial);
 /* The running thread changes: later model calls go to `core`. */
 void vpmu_node_set_core(UInt core);
-/* Add a folded live block (already made consistent) to core's totals. */
-void vpmu_node_add_core_events(UInt core, const ULong *ev);
+/* Add a folded live block (already made consistent) to core's totals:
+ * ev[e] for each event e whose bit is set in moved (the others are 0 and
+ * not read). */
+void vpmu_node_add_core_events(UInt core, const ULong *ev, ULong moved);
 
 /* Feed everything since the last flush, and what reads gathered before
  * it (vpmu_node_flush_read), to the UPC units. */

@@ -30,6 +30,9 @@ static ULong (*core_seen)[HPM_K_CORE_COUNT];
 
 void vpmu_threads_init(void)
 {
+    Int e;
+    for (e = 0; e < VPMU_EV_COUNT; e++) /* the fold's table, the instrumenter's inverse */
+        tl_assert(vpmu_live_event(vpmu_live_slot(e)) == e);
     core_seen = VG_(calloc)("hpm.seen", vpmu_node_cores(), sizeof *core_seen);
 }
 
@@ -38,24 +41,44 @@ void vpmu_threads_init(void)
  * ---------------------------------------------------------------------- */
 
 /* The live block goes to the running thread's core always (the UPC decides
- * whether it counts) and to the thread's raw counters while counting. */
+ * whether it counts) and to the thread's raw counters while counting. It
+ * is folded at every timeslice and every request, most of the time with
+ * a few of its words moved: only those are read and added (moved, a bit
+ * per event). */
+_Static_assert(VPMU_EV_COUNT <= 64, "vpmu_fold: one bit per event");
 void vpmu_fold(void)
 {
-    Int e;
+    Int e, w;
     if (vpmu_state.live_owner != VG_INVALID_THREADID) {
         struct vpmu_thread *t = thread_get(vpmu_state.live_owner);
-        ULong ev[VPMU_EV_COUNT];
-        for (e = 0; e < VPMU_EV_COUNT; e++)
-            ev[e] = (vpmu_state.live[VPMU_LIVE_WORD(e)] >> VPMU_LIVE_SHIFT(e)) & 0xffffffffULL;
-        ev[VPMU_EV_BR_COND_NOT_TAKEN] = ev[VPMU_EV_BR_COND] - ev[VPMU_EV_BR_COND_TAKEN];
+        ULong ev[VPMU_EV_COUNT], moved = 0, m;
+        ev[VPMU_EV_BR_COND] = ev[VPMU_EV_BR_COND_TAKEN] = 0;
+        for (w = 0; w < VPMU_LIVE_WORDS; w++) {
+            ULong v = vpmu_state.live[w];
+            Int lo = vpmu_live_event(2 * w), hi = vpmu_live_event(2 * w + 1);
+            if (v == 0)
+                continue;
+            ev[lo] = v & 0xffffffffULL;
+            ev[hi] = v >> 32;
+            moved |= 1ULL << lo | 1ULL << hi;
+        }
+        /* not-taken has no lane of its own: it is the others' difference */
+        moved &= ~(1ULL << VPMU_EV_BR_COND_NOT_TAKEN);
+        if (moved & (1ULL << VPMU_EV_BR_COND | 1ULL << VPMU_EV_BR_COND_TAKEN)) {
+            ev[VPMU_EV_BR_COND_NOT_TAKEN] = ev[VPMU_EV_BR_COND] - ev[VPMU_EV_BR_COND_TAKEN];
+            moved |= 1ULL << VPMU_EV_BR_COND_NOT_TAKEN;
+        }
         if (vpmu_state.on.profile)
             vpmu_prof_fold(); /* before the live block empties */
-        vpmu_node_add_core_events(t->core, ev);
+        vpmu_node_add_core_events(t->core, ev, moved);
         if (vpmu_state.running)
-            for (e = 0; e < VPMU_EV_COUNT; e++)
+            for (m = moved; m; m &= m - 1) {
+                e = __builtin_ctzll(m);
                 t->c[e] += ev[e];
+            }
     }
-    VG_(memset)(vpmu_state.live, 0, sizeof vpmu_state.live);
+    for (w = 0; w < VPMU_LIVE_WORDS; w++)
+        vpmu_state.live[w] = 0;
     if (vpmu_state.on.sample_insn && vpmu_state.live_owner != VG_INVALID_THREADID)
         vpmu_sample_fold(vpmu_state.live_owner);
 }
