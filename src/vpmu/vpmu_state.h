@@ -58,24 +58,6 @@ static inline Int vpmu_live_slot(Int ev)
     };
     return slot[ev];
 }
-/* The event in slot s (the inverse of vpmu_live_slot): the fold walks
- * the block by word and skips the words that stayed 0. */
-static inline Int vpmu_live_event(Int s)
-{
-    static const UChar ev[2 * VPMU_LIVE_WORDS] = {
-        VPMU_EV_INSTRUCTIONS,  VPMU_EV_BRANCHES,         VPMU_EV_LOADS,
-        VPMU_EV_STORES,        VPMU_EV_LOAD_BYTES,       VPMU_EV_STORE_BYTES,
-        VPMU_EV_BR_COND_TAKEN, VPMU_EV_BR_COND,          VPMU_EV_INT_ADDSUB,
-        VPMU_EV_INT_LOGIC,     VPMU_EV_INT_MUL,          VPMU_EV_INT_DIV,
-        VPMU_EV_BR_DIRECT,     VPMU_EV_BR_INDIRECT,      VPMU_EV_BR_CALL,
-        VPMU_EV_BR_CALL_INDIRECT, VPMU_EV_BR_RET,        VPMU_EV_SYSCALLS,
-        VPMU_EV_FP_INSTRUCTIONS, VPMU_EV_FP_OPS,         VPMU_EV_FP_SP_SCALAR,
-        VPMU_EV_FP_DP_SCALAR,  VPMU_EV_FP_SP_128,        VPMU_EV_FP_DP_128,
-        VPMU_EV_FP_SP_256,     VPMU_EV_FP_DP_256,        VPMU_EV_FP_FMA,
-        VPMU_EV_FP_DIV,        VPMU_EV_FP_SQRT,          VPMU_EV_BR_COND_NOT_TAKEN,
-    };
-    return ev[s];
-}
 #define VPMU_LIVE_WORD(ev) (vpmu_live_slot(ev) >> 1)
 #define VPMU_LIVE_SHIFT(ev) ((vpmu_live_slot(ev) & 1) * 32)
 /* The live block's address, kept in every thread's first shadow guest

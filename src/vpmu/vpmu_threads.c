@@ -28,11 +28,16 @@
 /* per core: UPC values of its per-core kinds at the last accounting */
 static ULong (*core_seen)[HPM_K_CORE_COUNT];
 
+/* The event in each slot of the live block: vpmu_live_slot's inverse, for
+ * the fold's walk by word */
+static UChar live_event[2 * VPMU_LIVE_WORDS];
+_Static_assert(2 * VPMU_LIVE_WORDS == VPMU_EV_COUNT, "live_event: every slot holds an event");
+
 void vpmu_threads_init(void)
 {
     Int e;
-    for (e = 0; e < VPMU_EV_COUNT; e++) /* the fold's table, the instrumenter's inverse */
-        tl_assert(vpmu_live_event(vpmu_live_slot(e)) == e);
+    for (e = 0; e < VPMU_EV_COUNT; e++)
+        live_event[vpmu_live_slot(e)] = (UChar)e;
     core_seen = VG_(calloc)("hpm.seen", vpmu_node_cores(), sizeof *core_seen);
 }
 
@@ -55,7 +60,7 @@ void vpmu_fold(void)
         ev[VPMU_EV_BR_COND] = ev[VPMU_EV_BR_COND_TAKEN] = 0;
         for (w = 0; w < VPMU_LIVE_WORDS; w++) {
             ULong v = vpmu_state.live[w];
-            Int lo = vpmu_live_event(2 * w), hi = vpmu_live_event(2 * w + 1);
+            Int lo = live_event[2 * w], hi = live_event[2 * w + 1];
             if (v == 0)
                 continue;
             ev[lo] = v & 0xffffffffULL;
