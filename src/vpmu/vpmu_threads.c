@@ -36,8 +36,11 @@ _Static_assert(2 * VPMU_LIVE_WORDS == VPMU_EV_COUNT, "live_event: every slot hol
 void vpmu_threads_init(void)
 {
     Int e;
-    for (e = 0; e < VPMU_EV_COUNT; e++)
+    VG_(memset)(live_event, 0xff, sizeof live_event);
+    for (e = 0; e < VPMU_EV_COUNT; e++) { /* a slot of its own per event */
+        tl_assert(live_event[vpmu_live_slot(e)] == 0xff);
         live_event[vpmu_live_slot(e)] = (UChar)e;
+    }
     core_seen = VG_(calloc)("hpm.seen", vpmu_node_cores(), sizeof *core_seen);
 }
 
