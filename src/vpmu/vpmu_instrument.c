@@ -400,6 +400,15 @@ static void emit_add_at(IRSB *sb, ULong *addr, IRExpr *e)
 static IRTemp live_base_tmp = IRTemp_INVALID;
 static Int live_base_offset;
 
+/* live_base_tmp, read at its first use in the superblock */
+static void live_base_read(IRSB *sb)
+{
+    if (live_base_tmp == IRTemp_INVALID) {
+        live_base_tmp = newIRTemp(sb->tyenv, Ity_I64);
+        addStmtToIRSB(sb, IRStmt_WrTmp(live_base_tmp, IRExpr_Get(live_base_offset, Ity_I64)));
+    }
+}
+
 /* the live word of ev += e, with e an I64 atom already shifted to ev's lane */
 static void emit_add(IRSB *sb, Int ev, IRExpr *e)
 {
@@ -407,10 +416,7 @@ static void emit_add(IRSB *sb, Int ev, IRExpr *e)
      * addressing mode (a shared one costs a register and an lea) */
     IRTemp a[2];
     Int i;
-    if (live_base_tmp == IRTemp_INVALID) {
-        live_base_tmp = newIRTemp(sb->tyenv, Ity_I64);
-        addStmtToIRSB(sb, IRStmt_WrTmp(live_base_tmp, IRExpr_Get(live_base_offset, Ity_I64)));
-    }
+    live_base_read(sb);
     for (i = 0; i < 2; i++) {
         a[i] = newIRTemp(sb->tyenv, Ity_I64);
         addStmtToIRSB(sb, IRStmt_WrTmp(a[i], IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(live_base_tmp),
@@ -1165,20 +1171,31 @@ static UInt sb_n_insn(const IRSB *sbIn)
  * before anything counts, and the scheduler's stop (vpmu_turns_stop) ends
  * the turn and picks the next: a load, a subtract, two stores, a compare
  * and an exit, no call (the call in the translation, made only at a turn's
- * end, had made every translation larger). */
+ * end, had made every translation larger). The two words sit before the
+ * live block (vpmu_state.h): addressed from its base, which the
+ * superblock's adds use too, not by two 10-byte moves of their own. */
 static void sb_turn_check(IRSB *sb, IRSB *sbIn, Addr nraddr, const VexGuestLayout *layout)
 {
     UInt n_insn = sb_n_insn(sbIn);
     IRType word = Ity_I64;
     IRTemp left = newIRTemp(sb->tyenv, word), rest = newIRTemp(sb->tyenv, word);
     IRTemp shortg = newIRTemp(sb->tyenv, Ity_I1);
-    addStmtToIRSB(
-        sb, IRStmt_WrTmp(left, IRExpr_Load(Iend_LE, word, mkIRExpr_HWord((HWord)&vpmu_turn_left))));
+    IRTemp a[3];
+    Int i;
+    live_base_read(sb);
+    /* one address temp per use, as emit_add makes them */
+    for (i = 0; i < 3; i++) {
+        a[i] = newIRTemp(sb->tyenv, Ity_I64);
+        addStmtToIRSB(sb, IRStmt_WrTmp(a[i], IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(live_base_tmp),
+                                                          IRExpr_Const(IRConst_U64((ULong)(
+                                                              i < 2 ? VPMU_TURN_LEFT_DISP
+                                                                    : VPMU_TURN_SB_N_DISP))))));
+    }
+    addStmtToIRSB(sb, IRStmt_WrTmp(left, IRExpr_Load(Iend_LE, word, IRExpr_RdTmp(a[0]))));
     addStmtToIRSB(sb, IRStmt_WrTmp(rest, IRExpr_Binop(Iop_Sub64, IRExpr_RdTmp(left),
                                                       IRExpr_Const(IRConst_U64(n_insn)))));
-    addStmtToIRSB(
-        sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&vpmu_turn_left), IRExpr_RdTmp(rest)));
-    addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&vpmu_turn_sb_n),
+    addStmtToIRSB(sb, IRStmt_Store(Iend_LE, IRExpr_RdTmp(a[1]), IRExpr_RdTmp(rest)));
+    addStmtToIRSB(sb, IRStmt_Store(Iend_LE, IRExpr_RdTmp(a[2]),
                                    IRExpr_Const(IRConst_U64(n_insn))));
     addStmtToIRSB(sb, IRStmt_WrTmp(shortg, IRExpr_Binop(Iop_CmpLT64S, IRExpr_RdTmp(rest),
                                                         IRExpr_Const(IRConst_U64(0)))));

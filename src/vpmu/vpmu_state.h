@@ -108,6 +108,15 @@ struct vpmu_state {
         Bool turns;       /* --hpm-interleave=N, N > 0 (vpmu_turns.c) */
         Bool gate;        /* an address gate is set: IMarks are checked (vpmu_gate.c) */
     } on;
+    /* Turns (vpmu_turns.c): the running thread's instructions left in its
+     * turn (each superblock takes its own from it at entry and leaves,
+     * Ijk_Yield, below 0) and that superblock's instructions, stored
+     * beside. Just before the live block, so that the translations' turn
+     * check addresses them from the live block's base (an 8-bit
+     * displacement), as it addresses the live words, where their own
+     * addresses cost a 10-byte move each. */
+    Long turn_left;
+    ULong turn_sb_n;
     ULong live[VPMU_LIVE_WORDS]; /* the live block (above) */
     Bool running;                /* the run bit (vpmu_threads.c) */
     /* The exact core events the instrumentation counts (bit e: VPMU_EV_e):
@@ -140,6 +149,11 @@ struct vpmu_state {
     ULong forks;
 };
 extern struct vpmu_state vpmu_state;
+/* The turn words' displacements from the live block (negative: before it) */
+#define VPMU_TURN_LEFT_DISP                                                   \
+    ((Long)offsetof(struct vpmu_state, turn_left) - (Long)offsetof(struct vpmu_state, live))
+#define VPMU_TURN_SB_N_DISP                                                   \
+    ((Long)offsetof(struct vpmu_state, turn_sb_n) - (Long)offsetof(struct vpmu_state, live))
 /* Count these events too from now on, from a client request: translations
  * made without them are discarded (the events start at 0, as a new
  * selection's counts do). */

@@ -95,8 +95,6 @@ extern void VG_(acquire_BigLock)(ThreadId tid, const HChar *who);
  * that gives it the turn wakes it) */
 #define TURN_WAIT_NS 100000000L
 
-Long vpmu_turn_left = -1;
-ULong vpmu_turn_sb_n;
 Bool vpmu_turns_checked;
 ThreadId vpmu_turn_holder = VG_INVALID_THREADID;
 ULong vpmu_turn_end;
@@ -419,7 +417,7 @@ static void turn_check(ThreadId tid, Long n)
     Bool held = tid == holder; /* since it started: it is the live block's owner */
     if (held) {
         /* what ran of the turn before this superblock */
-        turn_end((Long)turn_len - (vpmu_turn_left + n));
+        turn_end((Long)turn_len - (vpmu_state.turn_left + n));
         pick();
     } else if (holder == VG_INVALID_THREADID || !may_hold(holder)) {
         pick();
@@ -439,10 +437,10 @@ static void turn_check(ThreadId tid, Long n)
     }
     if (tid == holder && held) {
         /* its next turn: the superblock runs again from its entry */
-        vpmu_turn_left = holder_left;
+        vpmu_state.turn_left = holder_left;
         return;
     }
-    vpmu_turn_left = -1;
+    vpmu_state.turn_left = -1;
     if (tid != holder)
         yielding = tid;
     /* else the turn just became its own: it starts again as the holder
@@ -462,10 +460,10 @@ Bool vpmu_turns_start(ThreadId tid)
     if (holder == VG_INVALID_THREADID || !may_hold(holder))
         pick();
     if (tid == holder) {
-        vpmu_turn_left = holder_left;
+        vpmu_state.turn_left = holder_left;
         return True;
     }
-    vpmu_turn_left = -1;
+    vpmu_state.turn_left = -1;
     return False;
 }
 
@@ -475,10 +473,10 @@ void vpmu_turns_stop(ThreadId tid)
         return;
     /* below 0 only when a superblock's check left at its entry (the
      * scheduler's other stops come between superblocks that ran) */
-    if (vpmu_turn_left < 0)
-        turn_check(tid, (Long)vpmu_turn_sb_n);
+    if (vpmu_state.turn_left < 0)
+        turn_check(tid, (Long)vpmu_state.turn_sb_n);
     if (tid == holder)
-        holder_left = vpmu_turn_left;
+        holder_left = vpmu_state.turn_left;
     if (yielding == tid) {
         yielding = VG_INVALID_THREADID;
         tt[tid].go = 0; /* under the lock: a pick from now on sets it */
@@ -899,7 +897,7 @@ void vpmu_turns_fork_child(ThreadId tid)
     turn_len = quantum;
     holder_left = (Long)quantum;
     turn_stamp_sync();
-    vpmu_turn_left = holder_left;
+    vpmu_state.turn_left = holder_left;
     yielding = VG_INVALID_THREADID;
 }
 

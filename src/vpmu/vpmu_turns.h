@@ -16,10 +16,11 @@
 
 #include "pub_tool_basics.h"
 
-extern Long vpmu_turn_left;  /* the running thread's instructions left in its
-                              * turn: each superblock takes its own from it at
-                              * entry and leaves (Ijk_Yield) below 0 */
-extern ULong vpmu_turn_sb_n; /* that superblock's instructions, stored beside */
+#include "vpmu_state.h"
+
+/* The running thread's instructions left in its turn, and the superblock's
+ * that left: vpmu_state.turn_left and turn_sb_n (vpmu_state.h, beside the
+ * live block that the translations address). */
 /* Translations carry the turn check: from the first thread's creation on
  * (vpmu_turns_thread_new). While a process has one thread there is no one
  * to hand a turn to, and its translations stay as without turns. */
@@ -54,7 +55,7 @@ extern ULong vpmu_turn_end;
 static inline ULong vpmu_turns_stamp(ThreadId *tid)
 {
     *tid = vpmu_turn_holder;
-    return vpmu_turn_end - (ULong)vpmu_turn_left;
+    return vpmu_turn_end - (ULong)vpmu_state.turn_left;
 }
 /* No thread can log an access stamped at or below this any more: the least
  * clock of the threads able to run (a thread that comes back from a call
