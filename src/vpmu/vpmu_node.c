@@ -1169,7 +1169,13 @@ static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size
             sample_sure_hit(a, write);
         return;
     }
-    if (UNLIKELY(coh_logging)) {
+    /* The common case first: one line, on the core's last page known to
+     * hold no contended line, and no line entered since (coh_page_clean's
+     * first answer; such a page is known only where coh_clean_ok): nothing
+     * to log, and no contended line can be the filter's. */
+    if (UNLIKELY(coh_logging) &&
+        !(first == last && a >> COH_PAGE_SHIFT == s->coh_clean_page &&
+          hier->coh_nlines == coh_lines_seen)) {
         if (first == last && s->dline_valid && (first | DLINE_CONTENDED) == s->dline &&
             (!write || s->dline_dirty)) {
             /* a sure hit on a contended line: logged, as it was made */
