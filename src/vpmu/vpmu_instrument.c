@@ -409,20 +409,26 @@ static void live_base_read(IRSB *sb)
     }
 }
 
+/* A temp holding the address disp bytes from the live block's base (one
+ * per use: each is then folded into its access's addressing mode, where a
+ * shared one costs a register and an lea). */
+static IRTemp live_addr(IRSB *sb, Long disp)
+{
+    IRTemp a;
+    live_base_read(sb);
+    a = newIRTemp(sb->tyenv, Ity_I64);
+    addStmtToIRSB(sb, IRStmt_WrTmp(a, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(live_base_tmp),
+                                                   IRExpr_Const(IRConst_U64((ULong)disp)))));
+    return a;
+}
+
 /* the live word of ev += e, with e an I64 atom already shifted to ev's lane */
 static void emit_add(IRSB *sb, Int ev, IRExpr *e)
 {
-    /* one address temp per use: each is then folded into its access's
-     * addressing mode (a shared one costs a register and an lea) */
     IRTemp a[2];
     Int i;
-    live_base_read(sb);
-    for (i = 0; i < 2; i++) {
-        a[i] = newIRTemp(sb->tyenv, Ity_I64);
-        addStmtToIRSB(sb, IRStmt_WrTmp(a[i], IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(live_base_tmp),
-                                                          IRExpr_Const(IRConst_U64(
-                                                              8 * (ULong)VPMU_LIVE_WORD(ev))))));
-    }
+    for (i = 0; i < 2; i++)
+        a[i] = live_addr(sb, 8 * (Long)VPMU_LIVE_WORD(ev));
     emit_rmw(sb, IRExpr_RdTmp(a[0]), IRExpr_RdTmp(a[1]), e);
 }
 
@@ -1180,17 +1186,10 @@ static void sb_turn_check(IRSB *sb, IRSB *sbIn, Addr nraddr, const VexGuestLayou
     IRType word = Ity_I64;
     IRTemp left = newIRTemp(sb->tyenv, word), rest = newIRTemp(sb->tyenv, word);
     IRTemp shortg = newIRTemp(sb->tyenv, Ity_I1);
-    IRTemp a[3];
+    IRTemp a[3]; /* one address temp per use (live_addr) */
     Int i;
-    live_base_read(sb);
-    /* one address temp per use, as emit_add makes them */
-    for (i = 0; i < 3; i++) {
-        a[i] = newIRTemp(sb->tyenv, Ity_I64);
-        addStmtToIRSB(sb, IRStmt_WrTmp(a[i], IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(live_base_tmp),
-                                                          IRExpr_Const(IRConst_U64((ULong)(
-                                                              i < 2 ? VPMU_TURN_LEFT_DISP
-                                                                    : VPMU_TURN_SB_N_DISP))))));
-    }
+    for (i = 0; i < 3; i++)
+        a[i] = live_addr(sb, i < 2 ? VPMU_TURN_LEFT_DISP : VPMU_TURN_SB_N_DISP);
     addStmtToIRSB(sb, IRStmt_WrTmp(left, IRExpr_Load(Iend_LE, word, IRExpr_RdTmp(a[0]))));
     addStmtToIRSB(sb, IRStmt_WrTmp(rest, IRExpr_Binop(Iop_Sub64, IRExpr_RdTmp(left),
                                                       IRExpr_Const(IRConst_U64(n_insn)))));
