@@ -1179,7 +1179,7 @@ static UInt sb_n_insn(const IRSB *sbIn)
  * and an exit, no call (the call in the translation, made only at a turn's
  * end, had made every translation larger). The two words sit before the
  * live block (vpmu_state.h): addressed from its base, which the
- * superblock's adds use too, not by two 10-byte moves of their own. */
+ * superblock's adds use too, not by three 10-byte moves of their own. */
 static void sb_turn_check(IRSB *sb, IRSB *sbIn, Addr nraddr, const VexGuestLayout *layout)
 {
     UInt n_insn = sb_n_insn(sbIn);
