@@ -1023,16 +1023,26 @@ static inline __attribute__((always_inline)) Bool coh_access_maybe(Addr a, SizeT
  * Line numbers are far below it. */
 #define DLINE_CONTENDED ((Addr)1 << 63)
 
-/* Whether the access (of one line) is known not to touch a contended
- * line without asking its line's hash: its page is the core's clean page,
- * or the pages' bits say the page holds none, and it becomes the clean
- * page (one that may hold one becomes the shared page, whose accesses ask
- * their lines' hash without asking the page's again). Most accesses past
- * the filter stay within a few pages. A line stays contended once it is;
- * neither the bits nor the pages are trusted when lines entered the table
- * since data_model last made them (coh_lines_new): lines can enter
- * between two of its calls (without this check the pipe mode of
- * coherence.c2c's two runs differed now and then). */
+/* The common case, asked first (data_access): the access is of one line
+ * on the core's clean page, its last page known to hold no contended line
+ * (one is known only where coh_clean_ok), and no line entered the table
+ * since data_model last made the pages' bits (coh_lines_new): lines can
+ * enter between two of its calls (without this check the pipe mode of
+ * coherence.c2c's two runs differed now and then). A line stays contended
+ * once it is. */
+static inline __attribute__((always_inline)) Bool coh_clean_known(const struct core_state *s,
+                                                                  Addr a, Addr first, Addr last)
+{
+    return first == last && a >> COH_PAGE_SHIFT == s->coh_clean_page &&
+           hier->coh_nlines == coh_lines_seen;
+}
+
+/* Otherwise, whether the access (of one line) is known not to touch a
+ * contended line without asking its line's hash: the pages' bits say its
+ * page holds none, and it becomes the clean page (one that may hold one
+ * becomes the shared page, whose accesses ask their lines' hash without
+ * asking the page's again). Most accesses past the filter stay within a
+ * few pages. The bits are trusted as the clean page is (coh_clean_known). */
 static inline __attribute__((always_inline)) Bool coh_page_clean(struct core_state *s, Addr a,
                                                                  Addr first, Addr last)
 {
@@ -1040,8 +1050,6 @@ static inline __attribute__((always_inline)) Bool coh_page_clean(struct core_sta
     UInt bit;
     if (first != last || !coh_clean_ok || hier->coh_nlines != coh_lines_seen)
         return False;
-    if (page == s->coh_clean_page)
-        return True;
     if (page == s->coh_shared_page)
         return False;
     if (coh_pages[coh_page_word(page, &bit)] >> bit & 1) {
@@ -1169,13 +1177,9 @@ static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size
             sample_sure_hit(a, write);
         return;
     }
-    /* The common case first: one line, on the core's last page known to
-     * hold no contended line, and no line entered since (coh_page_clean's
-     * first answer; such a page is known only where coh_clean_ok): nothing
-     * to log, and no contended line can be the filter's. */
-    if (UNLIKELY(coh_logging) &&
-        !(first == last && a >> COH_PAGE_SHIFT == s->coh_clean_page &&
-          hier->coh_nlines == coh_lines_seen)) {
+    /* on a page known clean nothing is logged, and no contended line can
+     * be the filter's */
+    if (UNLIKELY(coh_logging) && !coh_clean_known(s, a, first, last)) {
         if (first == last && s->dline_valid && (first | DLINE_CONTENDED) == s->dline &&
             (!write || s->dline_dirty)) {
             /* a sure hit on a contended line: logged, as it was made */

@@ -18,9 +18,6 @@
 
 #include "vpmu_state.h"
 
-/* The running thread's instructions left in its turn, and the superblock's
- * that left: vpmu_state.turn_left and turn_sb_n (vpmu_state.h, beside the
- * live block that the translations address). */
 /* Translations carry the turn check: from the first thread's creation on
  * (vpmu_turns_thread_new). While a process has one thread there is no one
  * to hand a turn to, and its translations stay as without turns. */
@@ -49,7 +46,7 @@ void vpmu_turns_fork_child(ThreadId tid);
 /* Coherence in modeled time (vpmu_cohtime.h). The running thread (the
  * holder) and its modeled time: the instructions it ran in turns, up to the
  * end of the superblock that runs (its clock at the end of its turn, less
- * what is left of the turn): a helper's two loads. */
+ * what is left of the turn, vpmu_state.turn_left): a helper's two loads. */
 extern ThreadId vpmu_turn_holder;
 extern ULong vpmu_turn_end;
 static inline ULong vpmu_turns_stamp(ThreadId *tid)
