@@ -291,17 +291,21 @@ int hpm_live_take_stale(pid_t pid, long long since, struct hpm_live *out)
     fl.l_type = F_WRLCK;
     fl.l_whence = SEEK_SET;
     if (fcntl(fd, F_OFD_SETLK, &fl) == 0 && fstat(fd, &st) == 0 && lstat(path, &now) == 0 &&
-        now.st_ino == st.st_ino && now.st_dev == st.st_dev &&
-        (long long)st.st_ctime >= since && (size_t)st.st_size >= sizeof *out &&
-        pread(fd, out, sizeof *out, 0) == (ssize_t)sizeof *out) {
+        now.st_ino == st.st_ino && now.st_dev == st.st_dev && (long long)st.st_ctime >= since) {
+        int whole = (size_t)st.st_size >= sizeof *out &&
+                    pread(fd, out, sizeof *out, 0) == (ssize_t)sizeof *out;
+        /* this pid's view, or one its tool was killed before it wrote it
+         * (shorter, or no header yet): removed, taken or not */
+        int its = !whole || out->magic == 0 ||
+                  (out->magic == HPM_LIVE_MAGIC && out->pid == (uint32_t)pid);
         /* even seq: the writer was not killed in the middle of an update */
-        ok = out->magic == HPM_LIVE_MAGIC && out->version == HPM_LIVE_VERSION &&
+        ok = whole && out->magic == HPM_LIVE_MAGIC && out->version == HPM_LIVE_VERSION &&
              out->size == sizeof *out && !(out->seq & 1) && out->pid == (uint32_t)pid &&
              out->state == HPM_LIVE_RUNNING && out->updates > 0;
-        if (ok) {
+        if (ok)
             bound_snapshot(out);
-            ok = unlink(path) == 0;
-        }
+        if (its && unlink(path) != 0)
+            ok = 0;
     }
     close(fd); /* drops the lock */
     return ok ? 0 : -1;

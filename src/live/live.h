@@ -73,7 +73,9 @@ int hpm_live_open_wait(struct hpm_live_reader *r, pid_t pid, unsigned wait_ms, c
  * created or changed at or after `since` (seconds of CLOCK_REALTIME; an
  * older file at the name was another process's). Copies it to *out (names
  * made printable as by hpm_live_snapshot) and removes the file, under the
- * lock: 0. -1 when there is no such view (then nothing is removed). */
+ * lock: 0. -1 when there is no such view; a stale file of this pid made
+ * since that holds no whole publication (its tool was killed before its
+ * first, or in the middle of one) is removed all the same. */
 int hpm_live_take_stale(pid_t pid, long long since, struct hpm_live *out);
 
 /* The children of parent that publish a view, running or exited

@@ -5,7 +5,8 @@
  * keeps odd for 300 ms (as a writer descheduled on a loaded host does)
  * is still read, and the copy is the update's end, not its start; a
  * writer that died mid-update (odd for good) is an error, in bounded
- * time.
+ * time; and hpm_live_take_stale removes such a view (or one without a
+ * header) of its pid, but not a file that names another pid.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -59,6 +60,8 @@ int main(void)
     pthread_t t;
     struct timespec t0, t1;
     int fd;
+    /* as hpm count takes it: a second before the views were made */
+    long long since = (long long)time(NULL) - 1;
     snprintf(path, sizeof path, "%s/%s%lld.%ld", HPM_LIVE_SHM_DIR, HPM_LIVE_PREFIX, ns_of_self(),
              (long)getpid());
     fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
@@ -76,6 +79,9 @@ int main(void)
     view->version = HPM_LIVE_VERSION;
     view->size = sizeof *view;
     view->pid = (uint32_t)getpid();
+    /* a parent that exists: other hpm commands running meanwhile leave the
+     * unowned view to it (hpm_live_list's reap) */
+    view->ppid = (uint32_t)getppid();
     view->state = HPM_LIVE_RUNNING;
     view->n_events = 1;
     view->codes[0] = 0;
@@ -99,9 +105,28 @@ int main(void)
     CHECK(t1.tv_sec - t0.tv_sec < 10);
 
     hpm_live_close(&r);
+
+    /* hpm_live_take_stale of a view nobody owns (no lock) made since:
+     * another pid's header stays; this pid's without a whole publication
+     * (killed in mid-update, or before its header) is not taken but goes */
+    view->pid = (uint32_t)getpid() + 1;
+    CHECK(hpm_live_take_stale(getpid(), since, &s) == -1);
+    CHECK(access(path, F_OK) == 0);
+    view->pid = (uint32_t)getpid();
+    CHECK(hpm_live_take_stale(getpid(), since, &s) == -1);
+    CHECK(access(path, F_OK) != 0);
+    munmap(view, sizeof *view);
+    close(fd);
+    fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0600); /* empty: no header */
+    CHECK(fd >= 0);
+    CHECK(hpm_live_take_stale(getpid(), since, &s) == -1);
+    CHECK(access(path, F_OK) != 0);
+    if (fd >= 0)
+        close(fd);
     unlink(path);
     if (failures)
         return 1;
-    printf("ok: a 300 ms update read at its end; a dead writer refused\n");
+    printf("ok: a 300 ms update read at its end; a dead writer refused; a stale view without a "
+           "whole publication removed, another pid's kept\n");
     return 0;
 }
