@@ -665,8 +665,8 @@ static void coh_line_holders(struct hpm_hier *h, uint32_t i, uint32_t core, uint
 /* An access of core to bytes [addr, addr+size) reached line on the coherent
  * path; inv lines were invalidated by it, miss: it was a coherence miss on
  * it. */
-static void coh_line_add(struct hpm_hier *h, struct hpm_coh_line *e, uint32_t core,
-                         uint64_t addr, uint32_t size, unsigned rw, unsigned inv, unsigned miss);
+static void coh_line_add(struct hpm_hier *h, uint32_t i, uint32_t core, uint64_t addr,
+                         uint32_t size, unsigned rw, unsigned inv, unsigned miss);
 
 static void coh_line_note(struct hpm_hier *h, uint32_t core, uint64_t line, uint64_t addr,
                           uint32_t size, unsigned write, unsigned inv, unsigned miss)
@@ -692,44 +692,51 @@ static void coh_line_note(struct hpm_hier *h, uint32_t core, uint64_t line, uint
         h->coh_nlines++;
         coh_line_holders(h, (uint32_t)(e - h->coh_lines), core, line, write);
     }
-    coh_line_add(h, e, core, addr, size, write ? 2u : 1u, inv, miss);
+    coh_line_add(h, (uint32_t)(e - h->coh_lines), core, addr, size, write ? 2u : 1u, inv, miss);
 }
 
 /* What an access of core to bytes [addr, addr+size) adds to the kept line
- * e: its misses and invalidations, its bytes (rw: 1 read, 2 written, 3
- * both), the sharing of its miss. */
-static void coh_line_add(struct hpm_hier *h, struct hpm_coh_line *e, uint32_t core,
-                         uint64_t addr, uint32_t size, unsigned rw, unsigned inv, unsigned miss)
+ * in slot i: its misses and invalidations, its bytes (rw: 1 read, 2
+ * written, 3 both), the sharing of its miss. Each counter is added on its
+ * own, under its own test: added as pairs they became 16-byte loads of
+ * words the previous call had stored 8 bytes at a time, which the host
+ * cannot forward (the replay's stall on every moved access). */
+static void coh_line_add(struct hpm_hier *h, uint32_t i, uint32_t core, uint64_t addr,
+                         uint32_t size, unsigned rw, unsigned inv, unsigned miss)
 {
+    struct hpm_coh_line *e = &h->coh_lines[i];
     uint32_t bits = h->cache[core][1]->line_bits, g = bits > 6 ? bits - 6 : 0;
-    uint64_t base = e->addr, lo, hi, end, m, b0, b1, *w;
-    e->coh_misses += miss;
-    e->invalidations += inv;
+    uint64_t base = e->addr, lo, hi, end, m, b0, b1, *row, *w;
     end = addr + (size ? size - 1u : 0u);
     lo = addr > base ? addr : base;
     hi = end < base + ((uint64_t)1 << bits) - 1 ? end : base + ((uint64_t)1 << bits) - 1;
     b0 = (lo - base) >> g;
     b1 = (hi - base) >> g;
     m = (b1 == 63 ? ~(uint64_t)0 : ((uint64_t)1 << (b1 + 1)) - 1) & ~(((uint64_t)1 << b0) - 1);
-    w = h->coh_mask + ((size_t)(e - h->coh_lines) * h->p.cores + core) * HPM__COH_CORE_WORDS;
+    row = h->coh_mask + (size_t)i * h->p.cores * HPM__COH_CORE_WORDS;
+    w = row + (size_t)core * HPM__COH_CORE_WORDS;
     if (rw & 1)
         w[0] |= m;
-    if (rw & 2)
-        w[1] |= m;
-    w[2] += miss;
-    w[3] += inv;
     if (miss) {
+        e->coh_misses += miss;
+        w[2] += miss;
         /* true sharing when the bytes it wants are bytes another core
          * stored since this core last had the line */
         w[5] += (w[4] & m) != 0;
         w[4] = 0;
     }
+    if (inv) {
+        e->invalidations += inv;
+        w[3] += inv;
+    }
     if (rw & 2) {
-        uint64_t *o = h->coh_mask + (size_t)(e - h->coh_lines) * h->p.cores * HPM__COH_CORE_WORDS;
+        /* every core's word, then this core's own back: no test per core */
+        uint64_t own = w[4];
         uint32_t c;
-        for (c = 0; c < h->p.cores; c++, o += HPM__COH_CORE_WORDS)
-            if (c != core)
-                o[4] |= m;
+        w[1] |= m;
+        for (c = 0; c < h->p.cores; c++)
+            row[(size_t)c * HPM__COH_CORE_WORDS + 4] |= m;
+        w[4] = own;
     }
 }
 
@@ -882,7 +889,7 @@ int hpm_hier_coh_replay(struct hpm_hier *h, uint32_t slot, uint32_t core, int ki
         *held = *owner = bit;
     }
     if (moved)
-        coh_line_add(h, e, core, addr, size, (kind != HPM_STORE) | (write << 1), inv, miss);
+        coh_line_add(h, slot, core, addr, size, (kind != HPM_STORE) | (write << 1), inv, miss);
     return served;
 }
 

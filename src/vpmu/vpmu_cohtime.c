@@ -85,22 +85,21 @@ static void log_room(struct cohlog *l, Bool prof)
         l->p = VG_(realloc)("hpm.cohtime.prof", l->p, l->cap * sizeof *l->p);
 }
 
-UInt vpmu_cohtime_log(ThreadId tid, const struct cohtime_entry *e,
-                      const struct cohtime_prof *prof)
+UInt vpmu_cohtime_log(ThreadId tid, struct cohtime_entry e, const struct cohtime_prof *prof)
 {
     struct cohlog *l = open_log && open_log[tid] ? &logs[open_log[tid] - 1] : NULL;
     struct cohtime_entry *last;
     Bool same;
     vpmu_cohtime_n_logged++;
-    if (!l || (l->n > l->head && l->e[l->n - 1].stamp > e->stamp))
+    if (!l || (l->n > l->head && l->e[l->n - 1].stamp > e.stamp))
         l = log_new(tid); /* a new thread with a reused id, or none yet */
     last = l->n > l->head ? &l->e[l->n - 1] : NULL;
-    same = last && last->stamp == e->stamp && last->slot == e->slot && last->core == e->core;
-    if (!same || !vpmu_cohtime_merge_into(last, e->kind != HPM_LOAD, e->off, e->len)) {
+    same = last && last->stamp == e.stamp && last->slot == e.slot && last->core == e.core;
+    if (!same || !vpmu_cohtime_merge_into(last, e.kind != HPM_LOAD, e.off, e.len)) {
         log_room(l, prof != NULL);
         if (prof)
             l->p[l->n] = *prof;
-        l->e[l->n] = *e;
+        l->e[l->n] = e;
         last = &l->e[l->n++];
     }
     vpmu_cohtime_last.e = last; /* until the next call, replay or fork */
@@ -108,7 +107,7 @@ UInt vpmu_cohtime_log(ThreadId tid, const struct cohtime_entry *e,
     return l->n - l->head;
 }
 
-Bool vpmu_cohtime_next(ULong frontier, struct cohtime_entry *e, struct cohtime_prof *prof)
+const struct cohtime_entry *vpmu_cohtime_next(ULong frontier, const struct cohtime_prof **prof)
 {
     struct cohlog *best = NULL;
     ULong least = frontier;
@@ -123,13 +122,10 @@ Bool vpmu_cohtime_next(ULong frontier, struct cohtime_entry *e, struct cohtime_p
         least = t;
     }
     if (!best)
-        return False;
+        return NULL;
     vpmu_cohtime_last.e = NULL; /* its queue may be empty now */
-    prof->sink = prof->data = NULL;
-    if (best->p)
-        *prof = best->p[best->head];
-    *e = best->e[best->head++];
-    return True;
+    *prof = best->p ? &best->p[best->head] : NULL;
+    return &best->e[best->head++];
 }
 
 ULong vpmu_cohtime_logged(void)

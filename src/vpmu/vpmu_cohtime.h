@@ -39,9 +39,11 @@ struct cohtime_prof {
  * are merged in time order as a block, so an access after a store there,
  * or a load after a load, changes nothing in the replay and is left out,
  * and a store of the bytes a load just read joins it (HPM_COH_LOAD_STORE).
- * Returns the accesses its queue holds. */
-UInt vpmu_cohtime_log(ThreadId tid, const struct cohtime_entry *e,
-                      const struct cohtime_prof *prof);
+ * Returns the accesses its queue holds. The entry comes by value, in two
+ * registers: one built in the caller's frame and copied whole was read
+ * back before its narrow stores had reached the cache (a stall on every
+ * logged access). */
+UInt vpmu_cohtime_log(ThreadId tid, struct cohtime_entry e, const struct cohtime_prof *prof);
 /* The one rule by which an access joins the last entry of its queue,
  * last, when it has that entry's stamp, line and core (an access of the
  * same superblock): a load after anything, or anything after a store,
@@ -90,9 +92,11 @@ static inline Bool vpmu_cohtime_merge(Bool write, UInt off, UInt len)
     return True;
 }
 /* The next access of every thread's logs in (stamp, log) order whose
- * stamp is at most frontier: True, *e and *prof ({NULL, NULL} outside a
- * profile), or False when there is none. */
-Bool vpmu_cohtime_next(ULong frontier, struct cohtime_entry *e, struct cohtime_prof *prof);
+ * stamp is at most frontier, or NULL when there is none; *prof its
+ * profile's costs, NULL outside a profile. Both point into the log, valid
+ * until the next call of any function here (read in place: a copy in the
+ * caller's frame was read back before it had reached the cache). */
+const struct cohtime_entry *vpmu_cohtime_next(ULong frontier, const struct cohtime_prof **prof);
 /* Accesses logged so far (the output's record). */
 ULong vpmu_cohtime_logged(void);
 /* In a forked child: the parent's accesses are the parent's. */

@@ -987,7 +987,7 @@ static __attribute__((noinline)) void coh_log_entry(Int slot, Addr a, SizeT size
         p.sink = vpmu_prof_sink;
         p.data = data_raw_sink(a);
     }
-    if (vpmu_cohtime_log(tid, &e, vpmu_prof_sink ? &p : NULL) >= COH_LOG_MAX)
+    if (vpmu_cohtime_log(tid, e, vpmu_prof_sink ? &p : NULL) >= COH_LOG_MAX)
         node_coh_replay(); /* a point that depends only on the accesses */
 }
 
@@ -1116,22 +1116,24 @@ static __attribute__((noinline)) Bool data_contended(struct core_state *s, Addr 
  * replays nothing otherwise). */
 void node_coh_replay(void)
 {
-    struct cohtime_entry e;
-    struct cohtime_prof p;
+    const struct cohtime_entry *e;
+    const struct cohtime_prof *p;
     Bool final;
     ULong frontier = vpmu_turns_frontier(&final), *sink = vpmu_prof_sink;
     UInt core = node.cur_core;
-    while (vpmu_cohtime_next(frontier, &e, &p)) {
-        int served = hpm_hier_coh_replay(hier, e.slot, e.core, e.kind,
-                                         hier->coh_lines[e.slot].addr + e.off, e.len, e.hit);
-        node.cores[e.core].ran = True; /* its counts may have moved */
+    while ((e = vpmu_cohtime_next(frontier, &p)) != NULL) {
+        UInt c = e->core;
+        int kind = e->kind;
+        int served = hpm_hier_coh_replay(hier, e->slot, c, kind,
+                                         hier->coh_lines[e->slot].addr + e->off, e->len, e->hit);
+        node.cores[c].ran = True; /* its counts may have moved */
         if (served == HPM_SERVED_L1)
             continue;
         node.coh_replayed_misses++;
-        if (p.sink) {
-            node.cur_core = e.core;
-            vpmu_prof_sink = p.sink;
-            prof_delta(e.kind == HPM_STORE ? HPM_STORE : HPM_LOAD, served, p.data);
+        if (p && p->sink) {
+            node.cur_core = c;
+            vpmu_prof_sink = p->sink;
+            prof_delta(kind == HPM_STORE ? HPM_STORE : HPM_LOAD, served, p->data);
         }
     }
     node.cur_core = core;
