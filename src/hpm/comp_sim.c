@@ -321,6 +321,7 @@ struct sim_set {
     uint32_t idx[HPM_SET_MAX_EVENTS];
     int need_kinds, need_node;
     int kinds_only; /* this thread's kinds only: read_kinds (set by update) */
+    int sel;        /* kinds_only, read in one HPM_VPMU_READ_SEL (interface 11) */
     uint64_t base[HPM_SET_MAX_EVENTS];
     int64_t thr[HPM_SET_MAX_EVENTS]; /* native overflow threshold, 0: none */
     uint8_t armed[HPM_SET_MAX_EVENTS];
@@ -542,7 +543,7 @@ static int sim_set_update(void *st, const uint32_t *events, int n, const struct 
     if (o->cpu > S.cores)
         return HPM_EINVAL; /* no such modeled core */
     detach(s);
-    s->kinds_only = 0;
+    s->kinds_only = s->sel = 0;
     s->inherit = o->inherit;
     if (o->inherit && !(s->snap = malloc(sizeof *s->snap)))
         return HPM_ENOMEM;
@@ -587,6 +588,7 @@ static int sim_set_update(void *st, const uint32_t *events, int n, const struct 
     s->n = n;
     s->n_thr = s->n_armed = 0;
     s->kinds_only = s->need_kinds && !s->need_node && !s->attach && !s->inherit;
+    s->sel = s->kinds_only && S.version >= 11 && n <= HPM_VPMU_SEL_MAX;
     return HPM_OK;
 }
 
@@ -682,6 +684,9 @@ static __attribute__((noinline)) int base_kinds(struct sim_set *s)
 {
     uint64_t kinds[HPM_K_CORE_COUNT];
     int i;
+    if (s->sel) /* the tool writes the bases: no loop here */
+        return HPM_VPMU_READ_SEL(NULL, s->idx, s->base, s->n, HPM_VPMU_SEL_BASE) == s->n ? HPM_OK
+                                                                                     : HPM_ESYS;
     if (HPM_VPMU_READ_KINDS(kinds, HPM_K_CORE_COUNT) != HPM_K_CORE_COUNT)
         return HPM_ESYS;
     for (i = 0; i < s->n; i++)
@@ -822,6 +827,12 @@ static int sim_read_reset(void *st, int64_t *values)
 {
     struct sim_set *s = st;
     int rc;
+    /* the tool reads and rebases in one request (PAPI_accum's values are
+     * the library's own buffer; a caller's in a file's pages takes the
+     * scheduler's way, to the same result) */
+    if (s->sel && !s->n_armed &&
+        HPM_VPMU_READ_SEL(values, s->idx, s->base, s->n, HPM_VPMU_SEL_DIFF_BASE) == s->n)
+        return HPM_OK;
     if (s->kinds_only && !s->n_armed)
         return read_reset_kinds(s, values);
     rc = sim_read(st, values);
@@ -839,7 +850,13 @@ static __attribute__((noinline)) int stop_general(struct sim_set *s, int64_t *va
 static int sim_stop(void *st, int64_t *values)
 {
     struct sim_set *s = st;
-    /* nothing armed: the read is the stop (two tail calls, no frame) */
+    /* nothing armed: the read is the stop (tail calls, no frame); values
+     * are libhpm's own (the stopped set's), in memory the tool can answer
+     * into from the translation: the tool subtracts the bases itself */
+    if (s->sel && !s->n_armed)
+        return HPM_VPMU_READ_SEL(values, s->idx, s->base, s->n, HPM_VPMU_SEL_DIFF) == s->n
+                   ? HPM_OK
+                   : read_kinds(s, values);
     if (s->kinds_only && !s->n_armed)
         return read_kinds(s, values);
     return stop_general(s, values);

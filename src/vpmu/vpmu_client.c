@@ -62,16 +62,21 @@ static Bool client_copy(void *dst, const void *src, SizeT n)
     return True;
 }
 
-/* The client buffer a request answered from generated code has already
+/* The client buffers a request answered from generated code has already
  * checked (vpmu_fast_request: anonymous memory, readable and writable,
- * which cannot fault): [fast_ok_lo, fast_ok_hi) while it runs, else empty.
- * A read's copy within it needs neither the address space's look-ups nor
- * the fault catcher. */
-Addr fast_ok_lo, fast_ok_hi;
+ * which cannot fault): [fast_ok_lo[i], fast_ok_hi[i]) while it runs, else
+ * empty. A copy within one needs neither the address space's look-ups nor
+ * the fault catcher (which cannot be used from generated code). */
+Addr fast_ok_lo[VPMU_FAST_RANGES], fast_ok_hi[VPMU_FAST_RANGES];
 
 static Bool fast_ok(Addr a, UWord bytes)
 {
-    return fast_ok_hi != 0 && a >= fast_ok_lo && a + bytes >= a && a + bytes <= fast_ok_hi;
+    UInt i;
+    for (i = 0; i < VPMU_FAST_RANGES; i++)
+        if (fast_ok_hi[i] != 0 && a >= fast_ok_lo[i] && a + bytes >= a &&
+            a + bytes <= fast_ok_hi[i])
+            return True;
+    return False;
 }
 
 Bool client_range_ok(Addr a, UWord bytes, UInt prot)
@@ -96,6 +101,10 @@ Long client_put(Addr a, const void *src, UWord n)
 /* Copy n bytes in from the client at a: HPM_VPMU_OK or HPM_VPMU_EFAULT. */
 Long client_get(void *dst, Addr a, UWord n)
 {
+    if (fast_ok(a, n)) {
+        VG_(memcpy)(dst, (const void *)a, n);
+        return HPM_VPMU_OK;
+    }
     if (!client_range_ok(a, n, VKI_PROT_READ))
         return HPM_VPMU_EFAULT;
     return client_copy(dst, (const void *)a, n) ? HPM_VPMU_OK : HPM_VPMU_EFAULT;

@@ -165,6 +165,48 @@ static Long req_read_kinds(ThreadId tid, Addr buf, UWord n)
     return rc == HPM_VPMU_OK ? (Long)m : rc;
 }
 
+/* HPM_VPMU_READ_SEL: n of the calling thread's kinds against their bases
+ * (op: hpm_client.h). Every kind is checked before anything is written. */
+static Long req_read_sel(ThreadId tid, Addr out, Addr kinds, Addr base, UWord n, UWord op)
+{
+    UInt k[HPM_VPMU_SEL_MAX];
+    ULong b[HPM_VPMU_SEL_MAX], v[HPM_VPMU_SEL_MAX];
+    const ULong *u;
+    UWord i;
+    Long rc;
+    if (op > HPM_VPMU_SEL_DIFF_BASE || n > HPM_VPMU_SEL_MAX)
+        return HPM_VPMU_EINVAL;
+    if (n == 0)
+        return 0;
+    if (!client_range_ok(base, n * sizeof(ULong), VKI_PROT_READ | VKI_PROT_WRITE) ||
+        (op != HPM_VPMU_SEL_BASE &&
+         !client_range_ok(out, n * sizeof(ULong), VKI_PROT_READ | VKI_PROT_WRITE)))
+        return HPM_VPMU_EFAULT;
+    if ((rc = client_get(k, kinds, n * sizeof(UInt))) != HPM_VPMU_OK ||
+        (op != HPM_VPMU_SEL_BASE && (rc = client_get(b, base, n * sizeof(ULong))) != HPM_VPMU_OK))
+        return rc;
+    for (i = 0; i < n; i++)
+        if (k[i] >= HPM_K_CORE_COUNT)
+            return HPM_VPMU_EINVAL;
+    /* as req_read_kinds */
+    if (vpmu_state.running)
+        vpmu_account_read();
+    u = thread_get(tid)->u;
+    if (op != HPM_VPMU_SEL_BASE) {
+        for (i = 0; i < n; i++)
+            v[i] = u[k[i]] - b[i];
+        if ((rc = client_put(out, v, n * sizeof(ULong))) != HPM_VPMU_OK)
+            return rc;
+    }
+    if (op != HPM_VPMU_SEL_DIFF) {
+        for (i = 0; i < n; i++)
+            b[i] = u[k[i]];
+        if ((rc = client_put(base, b, n * sizeof(ULong))) != HPM_VPMU_OK)
+            return rc;
+    }
+    return (Long)n;
+}
+
 /* HPM_VPMU_REGION_READ: the calling thread's counts per core kind of
  * region name over its closed entries (what the output file's region
  * records will hold), and the entries. */
@@ -388,6 +430,9 @@ Bool vpmu_handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
     case HPM_VPMU_REQ_READ_KINDS:
         rc = req_read_kinds(tid, (Addr)arg[1], arg[2]);
         break;
+    case HPM_VPMU_REQ_READ_SEL:
+        rc = req_read_sel(tid, (Addr)arg[1], (Addr)arg[2], (Addr)arg[3], arg[4], arg[5]);
+        break;
     case HPM_VPMU_REQ_MACHINE:
         rc = req_machine((Addr)arg[1], arg[2]);
         break;
@@ -446,7 +491,7 @@ static Bool fast_range_ok(Addr a, UWord n)
 UWord vpmu_fast_request(UWord args)
 {
     /* valgrind.h's request block: the request and five arguments */
-    UWord arg[6], done;
+    UWord arg[6], done, i;
     Addr out = 0;
     UWord bytes = 0;
     if (!fast_range_ok((Addr)args, sizeof arg))
@@ -471,14 +516,34 @@ UWord vpmu_fast_request(UWord args)
         out = (Addr)arg[1];
         bytes = VPMU_CLOCK_SYNC_WORDS * sizeof(ULong);
         break;
+    case HPM_VPMU_REQ_READ_SEL:
+        /* three buffers: the kinds and the bases read, the values and
+         * the bases written (the values not for HPM_VPMU_SEL_BASE) */
+        if (arg[4] == 0 || arg[4] > HPM_VPMU_SEL_MAX || arg[5] > HPM_VPMU_SEL_DIFF_BASE ||
+            !fast_range_ok((Addr)arg[2], arg[4] * sizeof(UInt)) ||
+            !fast_range_ok((Addr)arg[3], arg[4] * sizeof(ULong)) ||
+            (arg[5] != HPM_VPMU_SEL_BASE && !fast_range_ok((Addr)arg[1], arg[4] * sizeof(ULong))))
+            return 0;
+        fast_ok_lo[1] = (Addr)arg[2];
+        fast_ok_hi[1] = (Addr)arg[2] + arg[4] * sizeof(UInt);
+        fast_ok_lo[2] = (Addr)arg[3];
+        fast_ok_hi[2] = (Addr)arg[3] + arg[4] * sizeof(ULong);
+        if (arg[5] != HPM_VPMU_SEL_BASE) {
+            out = (Addr)arg[1];
+            bytes = arg[4] * sizeof(ULong);
+        }
+        break;
     default:
         return 0;
     }
-    if (bytes && !fast_range_ok(out, bytes))
+    if (bytes && !fast_range_ok(out, bytes)) {
+        fast_ok_lo[1] = fast_ok_hi[1] = fast_ok_lo[2] = fast_ok_hi[2] = 0;
         return 0;
-    fast_ok_lo = out;
-    fast_ok_hi = out + bytes;
+    }
+    fast_ok_lo[0] = out;
+    fast_ok_hi[0] = out + bytes;
     done = vpmu_handle_client_request(VG_(get_running_tid)(), arg, (UWord *)&vpmu_fast_reply);
-    fast_ok_lo = fast_ok_hi = 0;
+    for (i = 0; i < VPMU_FAST_RANGES; i++)
+        fast_ok_lo[i] = fast_ok_hi[i] = 0;
     return done;
 }

@@ -172,8 +172,9 @@ Long vpmu_req_overflow(ThreadId tid, UWord kind, ULong threshold, UWord signo, U
 Long vpmu_req_overflow_upcall(ThreadId tid, Addr entry, Addr mask);
 
 /* ------------------------------------------------ guest memory (vpmu_client.c) */
-/* The range vpmu_fast_request checked, while it runs; else empty. */
-extern Addr fast_ok_lo, fast_ok_hi;
+/* The ranges vpmu_fast_request checked, while it runs; else empty. */
+#define VPMU_FAST_RANGES 3 /* buffers a fast request may touch (READ_SEL's three) */
+extern Addr fast_ok_lo[VPMU_FAST_RANGES], fast_ok_hi[VPMU_FAST_RANGES];
 Bool client_range_ok(Addr a, UWord bytes, UInt prot);
 /* Copy n bytes out to / in from the client at a: HPM_VPMU_OK or HPM_VPMU_EFAULT. */
 Long client_put(Addr a, const void *src, UWord n);

@@ -165,6 +165,19 @@
  *                                HPM_VPMU_EINVAL where the host's kernel does
  *                                not keep CLOCK_MONOTONIC on an invariant
  *                                TSC (then use HPM_VPMU_CLOCK). Interface 10.
+ *   HPM_VPMU_READ_SEL(out, kinds, base, n, op)  the calling thread's counts
+ *                                of n per-core kinds (uint32_t kinds[n], each
+ *                                < HPM_K_CORE_COUNT, as READ_KINDS reads
+ *                                them) against uint64_t base[n]: op
+ *                                HPM_VPMU_SEL_DIFF sets out[i] = count -
+ *                                base[i], HPM_VPMU_SEL_BASE sets base[i] =
+ *                                count (out unused), HPM_VPMU_SEL_DIFF_BASE
+ *                                does both. out is n 64-bit words. A
+ *                                library's read of its set in one request,
+ *                                with no loop of the program's own (whose
+ *                                instructions the program's count would
+ *                                hold); n at most HPM_VPMU_SEL_MAX. Returns
+ *                                n. Interface 11.
  * START and STOP also write the global start/stop register of every UPC; the
  * modeled caches and predictors keep running while counting is stopped.
  *
@@ -189,7 +202,7 @@
 extern "C" {
 #endif
 
-#define HPM_VPMU_INTERFACE_VERSION 10
+#define HPM_VPMU_INTERFACE_VERSION 11
 #define HPM_VPMU_NAME_MAX 128 /* region names, including the NUL */
 #define HPM_VPMU_OVERFLOW_MAX 8
 #define HPM_VPMU_WHERE_MAX 64 /* addresses one overflow signal keeps */
@@ -218,8 +231,13 @@ enum hpm_vpmu_request {
     HPM_VPMU_REQ_CLOCK,          /* arg1 = clockid */
     HPM_VPMU_REQ_MPI_RESULT,     /* arg1 = const char *, arg2 = length */
     HPM_VPMU_REQ_REGION_READ,    /* arg1 = const char *, arg2 = uint64_t *, arg3 = count */
-    HPM_VPMU_REQ_CLOCK_SYNC      /* arg1 = uint64_t[4] */
+    HPM_VPMU_REQ_CLOCK_SYNC,     /* arg1 = uint64_t[4] */
+    HPM_VPMU_REQ_READ_SEL /* arg1 = out, arg2 = kinds, arg3 = base, arg4 = n, arg5 = op */
 };
+
+/* HPM_VPMU_READ_SEL's operations, and the most kinds one request reads. */
+enum hpm_vpmu_sel_op { HPM_VPMU_SEL_DIFF = 0, HPM_VPMU_SEL_BASE = 1, HPM_VPMU_SEL_DIFF_BASE = 2 };
+#define HPM_VPMU_SEL_MAX 256
 
 enum hpm_vpmu_gate {
     HPM_VPMU_GATE_CLEAR = 0,
@@ -306,6 +324,10 @@ enum hpm_vpmu_error {
 #define HPM_VPMU_REGION_READ(name, buf, n)                                         \
     HPM_VPMU_REQ3_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_REGION_READ, (const char *)(name),     \
                    (uint64_t *)(buf), (size_t)(n))
+#define HPM_VPMU_READ_SEL(out, kinds, base, n, op)                                \
+    ((long)(intptr_t)VALGRIND_DO_CLIENT_REQUEST_EXPR(                           \
+        (uintptr_t)(intptr_t)HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_READ_SEL, (void *)(out), \
+        (const uint32_t *)(kinds), (uint64_t *)(base), (size_t)(n), (size_t)(op)))
 #define HPM_VPMU_MPI_RESULT(buf, len) \
     HPM_VPMU_REQ_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_MPI_RESULT, (const char *)(buf), (size_t)(len))
 

@@ -80,6 +80,49 @@ int main(void)
         munmap(ro, (size_t)page);
     }
 
+    /* READ_SEL: every buffer checked, every kind checked, before anything
+     * is written; a good one reads what READ_KINDS reads */
+    {
+        uint32_t sel[2] = {0, 1}, bad_kind[2] = {0, 1u << 20};
+        uint64_t base[2] = {5, 7}, out[2] = {11, 13}, kinds[2];
+        char *ro = mmap(NULL, (size_t)page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        VPMU_EXPECT(ro != MAP_FAILED, "mmap anonymous");
+        VPMU_EXPECT(HPM_VPMU_READ_SEL(beyond, sel, base, 2, HPM_VPMU_SEL_DIFF) == HPM_VPMU_EFAULT,
+                    "READ_SEL values past EOF");
+        VPMU_EXPECT(HPM_VPMU_READ_SEL(out, beyond, base, 2, HPM_VPMU_SEL_DIFF) == HPM_VPMU_EFAULT,
+                    "READ_SEL kinds past EOF");
+        VPMU_EXPECT(HPM_VPMU_READ_SEL(out, sel, beyond, 2, HPM_VPMU_SEL_BASE) == HPM_VPMU_EFAULT,
+                    "READ_SEL bases past EOF");
+        VPMU_EXPECT(HPM_VPMU_READ_SEL(out, sel, ro, 2, HPM_VPMU_SEL_BASE) == HPM_VPMU_EFAULT,
+                    "READ_SEL bases read-only");
+        VPMU_EXPECT(HPM_VPMU_READ_SEL(ro, sel, base, 2, HPM_VPMU_SEL_DIFF) == HPM_VPMU_EFAULT,
+                    "READ_SEL values read-only");
+        VPMU_EXPECT(HPM_VPMU_READ_SEL(NULL, sel, base, 2, HPM_VPMU_SEL_DIFF_BASE) ==
+                        HPM_VPMU_EFAULT,
+                    "READ_SEL values NULL");
+        VPMU_EXPECT(HPM_VPMU_READ_SEL(out, bad_kind, base, 2, HPM_VPMU_SEL_DIFF_BASE) ==
+                        HPM_VPMU_EINVAL,
+                    "READ_SEL a kind out of range");
+        VPMU_EXPECT(HPM_VPMU_READ_SEL(out, sel, base, HPM_VPMU_SEL_MAX + 1, HPM_VPMU_SEL_DIFF) ==
+                        HPM_VPMU_EINVAL,
+                    "READ_SEL too many kinds");
+        VPMU_EXPECT(HPM_VPMU_READ_SEL(out, sel, base, 2, 3) == HPM_VPMU_EINVAL, "READ_SEL bad op");
+        VPMU_EXPECT(out[0] == 11 && out[1] == 13 && base[0] == 5 && base[1] == 7,
+                    "READ_SEL refused: nothing written");
+        VPMU_EXPECT(HPM_VPMU_READ_SEL(NULL, sel, base, 2, HPM_VPMU_SEL_BASE) == 2,
+                    "READ_SEL bases");
+        VPMU_EXPECT(HPM_VPMU_READ_KINDS(kinds, 2) == 2, "READ_KINDS beside READ_SEL");
+        /* the bases are the counts at the first request, before READ_KINDS's
+         * instructions: no more than READ_KINDS read, and close to it */
+        VPMU_EXPECT(base[0] <= kinds[0] && kinds[0] - base[0] < 1000 && base[0] > 0,
+                    "READ_SEL bases %llu against READ_KINDS %llu", (unsigned long long)base[0],
+                    (unsigned long long)kinds[0]);
+        VPMU_EXPECT(HPM_VPMU_READ_SEL(out, sel, base, 2, HPM_VPMU_SEL_DIFF) == 2 && out[0] > 0 &&
+                        out[0] < 1000,
+                    "READ_SEL differences %llu", (unsigned long long)out[0]);
+        munmap(ro, (size_t)page);
+    }
+
     /* an overflow upcall entry that is not code, a mask word that is not
      * readable: refused, and nothing armed; entry 0 goes back to signals */
     {
