@@ -492,8 +492,10 @@ UWord vpmu_fast_request(UWord args)
 {
     /* valgrind.h's request block: the request and five arguments */
     UWord arg[6], done, i;
-    Addr out = 0;
-    UWord bytes = 0;
+    /* the client buffers the request may touch: each checked below, then
+     * the only ones client_put and client_get copy without the catcher */
+    Addr at[VPMU_FAST_RANGES] = {0};
+    UWord bytes[VPMU_FAST_RANGES] = {0};
     if (!fast_range_ok((Addr)args, sizeof arg))
         return 0; /* the scheduler's path reports it */
     VG_(memcpy)(arg, (const void *)args, sizeof arg);
@@ -505,43 +507,38 @@ UWord vpmu_fast_request(UWord args)
     case HPM_VPMU_REQ_READ_EVENTS:
     case HPM_VPMU_REQ_READ_KINDS:
         /* the most any of them writes: arg2 words, at most one per code */
-        out = (Addr)arg[1];
-        bytes = (arg[2] < HPM_CAT_CODES ? arg[2] : HPM_CAT_CODES) * 8;
+        at[0] = (Addr)arg[1];
+        bytes[0] = (arg[2] < HPM_CAT_CODES ? arg[2] : HPM_CAT_CODES) * 8;
         break;
     case HPM_VPMU_REQ_UPC_READ:
-        out = (Addr)arg[3];
-        bytes = sizeof(ULong);
+        at[0] = (Addr)arg[3];
+        bytes[0] = sizeof(ULong);
         break;
     case HPM_VPMU_REQ_CLOCK_SYNC:
-        out = (Addr)arg[1];
-        bytes = VPMU_CLOCK_SYNC_WORDS * sizeof(ULong);
+        at[0] = (Addr)arg[1];
+        bytes[0] = VPMU_CLOCK_SYNC_WORDS * sizeof(ULong);
         break;
     case HPM_VPMU_REQ_READ_SEL:
-        /* three buffers: the kinds and the bases read, the values and
-         * the bases written (the values not for HPM_VPMU_SEL_BASE) */
-        if (arg[4] == 0 || arg[4] > HPM_VPMU_SEL_MAX || arg[5] > HPM_VPMU_SEL_DIFF_BASE ||
-            !fast_range_ok((Addr)arg[2], arg[4] * sizeof(UInt)) ||
-            !fast_range_ok((Addr)arg[3], arg[4] * sizeof(ULong)) ||
-            (arg[5] != HPM_VPMU_SEL_BASE && !fast_range_ok((Addr)arg[1], arg[4] * sizeof(ULong))))
+        /* the values (not for HPM_VPMU_SEL_BASE), the kinds, the bases */
+        if (arg[4] == 0 || arg[4] > HPM_VPMU_SEL_MAX || arg[5] > HPM_VPMU_SEL_DIFF_BASE)
             return 0;
-        fast_ok_lo[1] = (Addr)arg[2];
-        fast_ok_hi[1] = (Addr)arg[2] + arg[4] * sizeof(UInt);
-        fast_ok_lo[2] = (Addr)arg[3];
-        fast_ok_hi[2] = (Addr)arg[3] + arg[4] * sizeof(ULong);
-        if (arg[5] != HPM_VPMU_SEL_BASE) {
-            out = (Addr)arg[1];
-            bytes = arg[4] * sizeof(ULong);
-        }
+        at[0] = (Addr)arg[1];
+        bytes[0] = arg[5] != HPM_VPMU_SEL_BASE ? arg[4] * sizeof(ULong) : 0;
+        at[1] = (Addr)arg[2];
+        bytes[1] = arg[4] * sizeof(UInt);
+        at[2] = (Addr)arg[3];
+        bytes[2] = arg[4] * sizeof(ULong);
         break;
     default:
         return 0;
     }
-    if (bytes && !fast_range_ok(out, bytes)) {
-        fast_ok_lo[1] = fast_ok_hi[1] = fast_ok_lo[2] = fast_ok_hi[2] = 0;
-        return 0;
+    for (i = 0; i < VPMU_FAST_RANGES; i++)
+        if (bytes[i] && !fast_range_ok(at[i], bytes[i]))
+            return 0;
+    for (i = 0; i < VPMU_FAST_RANGES; i++) {
+        fast_ok_lo[i] = at[i];
+        fast_ok_hi[i] = bytes[i] ? at[i] + bytes[i] : 0;
     }
-    fast_ok_lo[0] = out;
-    fast_ok_hi[0] = out + bytes;
     done = vpmu_handle_client_request(VG_(get_running_tid)(), arg, (UWord *)&vpmu_fast_reply);
     for (i = 0; i < VPMU_FAST_RANGES; i++)
         fast_ok_lo[i] = fast_ok_hi[i] = 0;
