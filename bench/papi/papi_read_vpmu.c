@@ -24,6 +24,7 @@
  *   papi_read_vpmu start_stop:EVENTS [CALLS]   PAPI_start + PAPI_stop
  *   papi_read_vpmu accum:EVENTS [CALLS]        PAPI_accum of the running set
  *   papi_read_vpmu reset:EVENTS [CALLS]        PAPI_reset of the running set
+ *   papi_read_vpmu read_ts:EVENTS [CALLS]      PAPI_read_ts of the running set
  *   papi_read_vpmu floor:READS:CLOCKS CALLS    no PAPI: CALLS times READS
  *                                              HPM_VPMU_READ_KINDS and CLOCKS
  *                                              clock reads (TSC reads where the
@@ -34,6 +35,11 @@
  *                                              (the high-level API's own
  *                                              events: PAPI_EVENTS, else its
  *                                              defaults)
+ *
+ * PAPI_READ_VPMU_MPX=kernel or =sw in the environment multiplexes the set
+ * first, as papi_multiplex_cost does (PAPI_set_multiplex, or PAPI_set_opt
+ * with PAPI_MULTIPLEX_FORCE_SW): its calls should cost what the same set's
+ * cost without it.
  *
  * Output: "OP_cost EVENTS instructions X host_ns Y cpu_ns Z" (OP read,
  * start_stop, accum, reset or region), or exit 2 when an event cannot be added (the
@@ -130,6 +136,15 @@ static int accum_cost(int set, const char *events, long calls)
     return PAPI_stop(set, v) != PAPI_OK;
 }
 
+static int read_ts_cost(int set, const char *events, long calls)
+{
+    long long v[8], ts;
+    if (PAPI_start(set) != PAPI_OK)
+        return 1;
+    TIME_CALL("read_ts", events, calls, PAPI_read_ts(set, v, &ts));
+    return PAPI_stop(set, v) != PAPI_OK;
+}
+
 static int reset_cost(int set, const char *events, long calls)
 {
     long long v[8];
@@ -200,6 +215,24 @@ static int floor_cost(const char *spec, long calls)
     return 0;
 }
 
+/* the set multiplexed by the kernel's way ("kernel") or PAPI's own ("sw") */
+static int multiplex(int set, const char *how)
+{
+    PAPI_option_t opt;
+    int rc;
+    if (strcmp(how, "kernel") != 0 && strcmp(how, "sw") != 0)
+        return PAPI_EINVAL;
+    if ((rc = PAPI_multiplex_init()) != PAPI_OK ||
+        (rc = PAPI_assign_eventset_component(set, 0)) != PAPI_OK)
+        return rc;
+    if (strcmp(how, "kernel") == 0)
+        return PAPI_set_multiplex(set);
+    memset(&opt, 0, sizeof opt);
+    opt.multiplex.eventset = set;
+    opt.multiplex.flags = PAPI_MULTIPLEX_FORCE_SW;
+    return PAPI_set_opt(PAPI_MULTIPLEX, &opt);
+}
+
 int main(int argc, char **argv)
 {
     const char *events = argc > 1 ? argv[1] : "PAPI_TOT_INS";
@@ -207,7 +240,7 @@ int main(int argc, char **argv)
     static const struct {
         const char *name;
         int (*cost)(int set, const char *events, long calls);
-    } ops[] = {{"start_stop", start_stop_cost}, {"accum", accum_cost}, {"reset", reset_cost}};
+    } ops[] = {{"start_stop", start_stop_cost}, {"accum", accum_cost}, {"reset", reset_cost}, {"read_ts", read_ts_cost}};
     const __typeof__(ops[0]) *op = NULL;
     int set = PAPI_NULL, rc;
     long long v[8];
@@ -251,6 +284,8 @@ int main(int argc, char **argv)
             events += strlen(ops[i].name) + 1;
         }
     if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT || PAPI_create_eventset(&set))
+        return 1;
+    if (getenv("PAPI_READ_VPMU_MPX") && multiplex(set, getenv("PAPI_READ_VPMU_MPX")) != PAPI_OK)
         return 1;
     snprintf(buf, sizeof buf, "%s", events);
     for (name = strtok_r(buf, ",", &save); name; name = strtok_r(NULL, ",", &save))
