@@ -93,28 +93,26 @@ static uint64_t my_instructions(void)
  * and the same loop without it: the difference is the call's. Written out
  * in each loop (no call through a pointer: its instructions would be
  * counted too). */
-#define TIME_CALL(OP, EVENTS, CALLS, CALL)                                               \
-    do {                                                                                  \
-        uint64_t i0_, i1_, i2_;                                                           \
-        struct stamp t0_, t1_;                                                            \
-        long i_;                                                                          \
-        for (i_ = 0; i_ < (CALLS) / 10; i_++)                                             \
-            if ((CALL) != PAPI_OK)                                                        \
-                return 1;                                                                 \
-        i0_ = my_instructions();                                                          \
-        for (i_ = 0; i_ < (CALLS); i_++)                                                  \
-            __asm__ volatile("" ::: "memory");                                            \
-        i1_ = my_instructions();                                                          \
-        t0_ = now();                                                                      \
-        for (i_ = 0; i_ < (CALLS); i_++) {                                                \
-            if ((CALL) != PAPI_OK)                                                        \
-                return 1;                                                                 \
-            __asm__ volatile("" ::: "memory");                                            \
-        }                                                                                 \
-        t1_ = now();                                                                      \
-        i2_ = my_instructions();                                                          \
-        print_cost(OP, EVENTS, ((double)(i2_ - i1_) - (double)(i1_ - i0_)) / (double)(CALLS), \
-                   t0_, t1_, CALLS);                                                      \
+#define TIME_CALL(OP, EVENTS, CALLS, CALL)                                                         \
+    do {                                                                                           \
+        uint64_t i0_, i1_, i2_;                                                                    \
+        struct stamp t0_, t1_;                                                                     \
+        long i_;                                                                                   \
+        for (i_ = 0; i_ < (CALLS) / 10; i_++)                                                      \
+            if ((CALL) != PAPI_OK) return 1;                                                       \
+        i0_ = my_instructions();                                                                   \
+        for (i_ = 0; i_ < (CALLS); i_++)                                                           \
+            __asm__ volatile("" ::: "memory");                                                     \
+        i1_ = my_instructions();                                                                   \
+        t0_ = now();                                                                               \
+        for (i_ = 0; i_ < (CALLS); i_++) {                                                         \
+            if ((CALL) != PAPI_OK) return 1;                                                       \
+            __asm__ volatile("" ::: "memory");                                                     \
+        }                                                                                          \
+        t1_ = now();                                                                               \
+        i2_ = my_instructions();                                                                   \
+        print_cost(OP, EVENTS, ((double)(i2_ - i1_) - (double)(i1_ - i0_)) / (double)(CALLS), t0_, \
+                   t1_, CALLS);                                                                    \
     } while (0)
 
 /* PAPI_start + PAPI_stop of set */
@@ -130,8 +128,7 @@ static int start_stop_cost(int set, const char *events, long calls)
 static int accum_cost(int set, const char *events, long calls)
 {
     long long v[8] = {0};
-    if (PAPI_start(set) != PAPI_OK)
-        return 1;
+    if (PAPI_start(set) != PAPI_OK) return 1;
     TIME_CALL("accum", events, calls, PAPI_accum(set, v));
     return PAPI_stop(set, v) != PAPI_OK;
 }
@@ -139,8 +136,7 @@ static int accum_cost(int set, const char *events, long calls)
 static int read_ts_cost(int set, const char *events, long calls)
 {
     long long v[8], ts;
-    if (PAPI_start(set) != PAPI_OK)
-        return 1;
+    if (PAPI_start(set) != PAPI_OK) return 1;
     TIME_CALL("read_ts", events, calls, PAPI_read_ts(set, v, &ts));
     return PAPI_stop(set, v) != PAPI_OK;
 }
@@ -148,8 +144,7 @@ static int read_ts_cost(int set, const char *events, long calls)
 static int reset_cost(int set, const char *events, long calls)
 {
     long long v[8];
-    if (PAPI_start(set) != PAPI_OK)
-        return 1;
+    if (PAPI_start(set) != PAPI_OK) return 1;
     TIME_CALL("reset", events, calls, PAPI_reset(set));
     return PAPI_stop(set, v) != PAPI_OK;
 }
@@ -194,16 +189,14 @@ static int floor_cost(const char *spec, long calls)
      * a static buffer took Valgrind's scheduler path every time */
     uint64_t kinds[256];
     int reads = 0, clocks = 0;
-    if (sscanf(spec, "%d:%d", &reads, &clocks) != 2 || reads < 0 || clocks < 0)
-        return 2;
+    if (sscanf(spec, "%d:%d", &reads, &clocks) != 2 || reads < 0 || clocks < 0) return 2;
     uint64_t sync[4];
     int tsc = HPM_VPMU_CLOCK_SYNC(sync) == 0;
     volatile uint64_t sink = 0;
     (void)HPM_VPMU_MODEL();
     for (long i = 0; i < calls; i++) {
         for (int r = 0; r < reads; r++)
-            if (HPM_VPMU_READ_KINDS(kinds, 256) < 0)
-                return 1;
+            if (HPM_VPMU_READ_KINDS(kinds, 256) < 0) return 1;
         for (int c = 0; c < clocks; c++)
             if (tsc)
                 sink += __rdtsc();
@@ -220,13 +213,11 @@ static int multiplex(int set, const char *how)
 {
     PAPI_option_t opt;
     int rc;
-    if (strcmp(how, "kernel") != 0 && strcmp(how, "sw") != 0)
-        return PAPI_EINVAL;
+    if (strcmp(how, "kernel") != 0 && strcmp(how, "sw") != 0) return PAPI_EINVAL;
     if ((rc = PAPI_multiplex_init()) != PAPI_OK ||
         (rc = PAPI_assign_eventset_component(set, 0)) != PAPI_OK)
         return rc;
-    if (strcmp(how, "kernel") == 0)
-        return PAPI_set_multiplex(set);
+    if (strcmp(how, "kernel") == 0) return PAPI_set_multiplex(set);
     memset(&opt, 0, sizeof opt);
     opt.multiplex.eventset = set;
     opt.multiplex.flags = PAPI_MULTIPLEX_FORCE_SW;
@@ -240,7 +231,10 @@ int main(int argc, char **argv)
     static const struct {
         const char *name;
         int (*cost)(int set, const char *events, long calls);
-    } ops[] = {{"start_stop", start_stop_cost}, {"accum", accum_cost}, {"reset", reset_cost}, {"read_ts", read_ts_cost}};
+    } ops[] = {{"start_stop", start_stop_cost},
+               {"accum", accum_cost},
+               {"reset", reset_cost},
+               {"read_ts", read_ts_cost}};
     const __typeof__(ops[0]) *op = NULL;
     int set = PAPI_NULL, rc;
     long long v[8];
@@ -255,28 +249,24 @@ int main(int argc, char **argv)
     if (strcmp(events, "request") == 0) {
         uint64_t kinds[256]; /* on the stack, as floor_cost's */
         for (i = 0; i < calls / 10; i++)
-            if (HPM_VPMU_READ_KINDS(kinds, 256) < 0)
-                return 1;
+            if (HPM_VPMU_READ_KINDS(kinds, 256) < 0) return 1;
         i0 = my_instructions();
         for (i = 0; i < calls; i++)
             __asm__ volatile("" ::: "memory");
         i1 = my_instructions();
         t0 = now();
         for (i = 0; i < calls; i++) {
-            if (HPM_VPMU_READ_KINDS(kinds, 256) < 0)
-                return 1;
+            if (HPM_VPMU_READ_KINDS(kinds, 256) < 0) return 1;
             __asm__ volatile("" ::: "memory");
         }
         t1 = now();
         i2 = my_instructions();
-        print_cost("read", "request", ((double)(i2 - i1) - (double)(i1 - i0)) / (double)calls, t0, t1,
-                   calls);
+        print_cost("read", "request", ((double)(i2 - i1) - (double)(i1 - i0)) / (double)calls, t0,
+                   t1, calls);
         return 0;
     }
-    if (strcmp(events, "region") == 0)
-        return region_cost(calls);
-    if (strncmp(events, "floor:", 6) == 0)
-        return floor_cost(events + 6, calls);
+    if (strcmp(events, "region") == 0) return region_cost(calls);
+    if (strncmp(events, "floor:", 6) == 0) return floor_cost(events + 6, calls);
     for (i = 0; i < (long)(sizeof ops / sizeof *ops); i++)
         if (strncmp(events, ops[i].name, strlen(ops[i].name)) == 0 &&
             events[strlen(ops[i].name)] == ':') {
@@ -293,13 +283,10 @@ int main(int argc, char **argv)
             printf("cannot_count %s %s\n", name, PAPI_strerror(rc));
             return 2;
         }
-    if (op)
-        return op->cost(set, events, calls);
-    if (PAPI_start(set) != PAPI_OK)
-        return 1;
+    if (op) return op->cost(set, events, calls);
+    if (PAPI_start(set) != PAPI_OK) return 1;
     for (i = 0; i < calls / 10; i++)
-        if (PAPI_read(set, v) != PAPI_OK)
-            return 1;
+        if (PAPI_read(set, v) != PAPI_OK) return 1;
     /* the loop alone, then with the read: the difference is the read */
     i0 = my_instructions();
     for (i = 0; i < calls; i++)
@@ -307,12 +294,12 @@ int main(int argc, char **argv)
     i1 = my_instructions();
     t0 = now();
     for (i = 0; i < calls; i++) {
-        if (PAPI_read(set, v) != PAPI_OK)
-            return 1;
+        if (PAPI_read(set, v) != PAPI_OK) return 1;
         __asm__ volatile("" ::: "memory");
     }
     t1 = now();
     i2 = my_instructions();
-    print_cost("read", events, ((double)(i2 - i1) - (double)(i1 - i0)) / (double)calls, t0, t1, calls);
+    print_cost("read", events, ((double)(i2 - i1) - (double)(i1 - i0)) / (double)calls, t0, t1,
+               calls);
     return PAPI_stop(set, v) == PAPI_OK ? 0 : 1;
 }

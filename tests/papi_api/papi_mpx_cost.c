@@ -16,22 +16,9 @@
  * Without the virtual PMU the test reports itself skipped (exit 77).
  */
 #include <stdint.h>
-#include <stdio.h>
-#include <string.h>
-
+#include "hpm_check.h"
 #include "hpm_client.h"
 #include "papi.h"
-
-static int failures;
-#define EXPECT(cond, ...)                                                   \
-    do {                                                                    \
-        if (!(cond)) {                                                      \
-            fprintf(stderr, "%s:%d: %s: ", __FILE__, __LINE__, #cond);      \
-            fprintf(stderr, __VA_ARGS__);                                   \
-            fputc('\n', stderr);                                            \
-            failures++;                                                     \
-        }                                                                   \
-    } while (0)
 
 enum { PLAIN, KERNEL, SOFTWARE, N_MODES };
 static const char *const mode_name[N_MODES] = {"plain", "kernel-multiplexed",
@@ -50,18 +37,18 @@ static uint64_t my_instructions(void)
 /* The instructions of CALL (an expression, PAPI_OK or not) written out
  * here, after two calls that resolve the set's paths, less those of the
  * two requests around nothing: the call's own (no dispatch of ours). */
-#define COST(OP, CALL)                                                      \
-    do {                                                                    \
-        uint64_t i0_, i1_, i2_;                                             \
-        int k_, rc_;                                                        \
-        for (k_ = 0; k_ < 2; k_++)                                          \
-            EXPECT((CALL) == PAPI_OK, "%s", op_name[OP]);                   \
-        i0_ = my_instructions();                                            \
-        i1_ = my_instructions();                                            \
-        rc_ = (CALL);                                                       \
-        i2_ = my_instructions();                                            \
-        EXPECT(rc_ == PAPI_OK, "%s", op_name[OP]);                          \
-        c[OP] = (long long)(i2_ - i1_) - (long long)(i1_ - i0_);            \
+#define COST(OP, CALL)                                                                             \
+    do {                                                                                           \
+        uint64_t i0_, i1_, i2_;                                                                    \
+        int k_, rc_;                                                                               \
+        for (k_ = 0; k_ < 2; k_++)                                                                 \
+            CHECKF((CALL) == PAPI_OK, "%s", op_name[OP]);                                          \
+        i0_ = my_instructions();                                                                   \
+        i1_ = my_instructions();                                                                   \
+        rc_ = (CALL);                                                                              \
+        i2_ = my_instructions();                                                                   \
+        CHECKF(rc_ == PAPI_OK, "%s", op_name[OP]);                                                 \
+        c[OP] = (long long)(i2_ - i1_) - (long long)(i1_ - i0_);                                   \
     } while (0)
 
 /* c[op]: each call's instructions on set */
@@ -69,32 +56,31 @@ static void costs(int set, long long *c)
 {
     long long v[4] = {0}, ts;
     COST(OP_START_STOP, PAPI_start(set) != PAPI_OK ? PAPI_EMISC : PAPI_stop(set, v));
-    EXPECT(PAPI_start(set) == PAPI_OK, "PAPI_start");
+    CHECKF(PAPI_start(set) == PAPI_OK, "PAPI_start");
     COST(OP_READ, PAPI_read(set, v));
     COST(OP_READ_TS, PAPI_read_ts(set, v, &ts));
     COST(OP_ACCUM, PAPI_accum(set, v));
     COST(OP_RESET, PAPI_reset(set));
-    EXPECT(PAPI_stop(set, v) == PAPI_OK, "PAPI_stop");
+    CHECKF(PAPI_stop(set, v) == PAPI_OK, "PAPI_stop");
 }
 
 static int make_set(int mode)
 {
     int set = PAPI_NULL;
     PAPI_option_t opt;
-    EXPECT(PAPI_create_eventset(&set) == PAPI_OK, "PAPI_create_eventset");
-    EXPECT(PAPI_assign_eventset_component(set, 0) == PAPI_OK, "PAPI_assign_eventset_component");
-    if (mode == KERNEL)
-        EXPECT(PAPI_set_multiplex(set) == PAPI_OK, "PAPI_set_multiplex");
+    CHECKF(PAPI_create_eventset(&set) == PAPI_OK, "PAPI_create_eventset");
+    CHECKF(PAPI_assign_eventset_component(set, 0) == PAPI_OK, "PAPI_assign_eventset_component");
+    if (mode == KERNEL) CHECKF(PAPI_set_multiplex(set) == PAPI_OK, "PAPI_set_multiplex");
     if (mode == SOFTWARE) {
         memset(&opt, 0, sizeof opt);
         opt.multiplex.eventset = set;
         opt.multiplex.flags = PAPI_MULTIPLEX_FORCE_SW;
-        EXPECT(PAPI_set_opt(PAPI_MULTIPLEX, &opt) == PAPI_OK, "PAPI_set_opt(PAPI_MULTIPLEX)");
+        CHECKF(PAPI_set_opt(PAPI_MULTIPLEX, &opt) == PAPI_OK, "PAPI_set_opt(PAPI_MULTIPLEX)");
     }
     /* a modeled event (the models run, as in papi_multiplex_cost's sets)
      * and an exact one */
-    EXPECT(PAPI_add_named_event(set, "PAPI_L1_DCM") == PAPI_OK, "add PAPI_L1_DCM");
-    EXPECT(PAPI_add_named_event(set, "PAPI_TOT_INS") == PAPI_OK, "add PAPI_TOT_INS");
+    CHECKF(PAPI_add_named_event(set, "PAPI_L1_DCM") == PAPI_OK, "add PAPI_L1_DCM");
+    CHECKF(PAPI_add_named_event(set, "PAPI_TOT_INS") == PAPI_OK, "add PAPI_TOT_INS");
     return set;
 }
 
@@ -113,21 +99,22 @@ int main(void)
     }
     for (mode = 0; mode < N_MODES; mode++) {
         set = make_set(mode);
-        EXPECT(PAPI_get_multiplex(set) == (mode != PLAIN), "%s: PAPI_get_multiplex %d",
+        CHECKF(PAPI_get_multiplex(set) == (mode != PLAIN), "%s: PAPI_get_multiplex %d",
                mode_name[mode], PAPI_get_multiplex(set));
         costs(set, c[mode]);
-        EXPECT(PAPI_cleanup_eventset(set) == PAPI_OK && PAPI_destroy_eventset(&set) == PAPI_OK,
+        CHECKF(PAPI_cleanup_eventset(set) == PAPI_OK && PAPI_destroy_eventset(&set) == PAPI_OK,
                "cleanup");
     }
     for (op = 0; op < N_OPS; op++) {
-        printf("%-22s plain %lld, kernel-multiplexed %lld, software-multiplexed %lld instructions\n",
-               op_name[op], c[PLAIN][op], c[KERNEL][op], c[SOFTWARE][op]);
-        EXPECT(c[PLAIN][op] > 0, "%s: %lld instructions", op_name[op], c[PLAIN][op]);
+        printf(
+            "%-22s plain %lld, kernel-multiplexed %lld, software-multiplexed %lld instructions\n",
+            op_name[op], c[PLAIN][op], c[KERNEL][op], c[SOFTWARE][op]);
+        CHECKF(c[PLAIN][op] > 0, "%s: %lld instructions", op_name[op], c[PLAIN][op]);
         for (mode = KERNEL; mode < N_MODES; mode++)
-            EXPECT(c[mode][op] == c[PLAIN][op], "%s on the %s set: %lld instructions, plain %lld",
+            CHECKF(c[mode][op] == c[PLAIN][op], "%s on the %s set: %lld instructions, plain %lld",
                    op_name[op], mode_name[mode], c[mode][op], c[PLAIN][op]);
     }
-    EXPECT(c[PLAIN][OP_READ] <= 100, "PAPI_read: %lld instructions (at most 100)",
+    CHECKF(c[PLAIN][OP_READ] <= 100, "PAPI_read: %lld instructions (at most 100)",
            c[PLAIN][OP_READ]);
     return failures ? 1 : 0;
 }
