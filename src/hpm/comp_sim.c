@@ -317,16 +317,19 @@ static int kernel_mode(uint32_t i)
 #define SIM_MAX_CHILDREN 64 /* children an inheriting set follows */
 
 struct sim_set {
+    /* what start, stop and read test, first and together (one line of the
+     * 64-byte aligned state libhpm allocates: on the virtual PMU each is a
+     * modeled data access of the program) */
     int n;
-    uint32_t idx[HPM_SET_MAX_EVENTS];
-    int need_kinds, need_node;
     int kinds_only; /* this thread's kinds only: read_kinds (set by update) */
     int sel;        /* kinds_only, read in one HPM_VPMU_READ_SEL (interface 11) */
+    int n_thr, n_armed; /* positions with a threshold, and armed now: start
+                           and stop skip their loops over the set without */
+    int need_kinds, need_node;
+    uint32_t idx[HPM_SET_MAX_EVENTS];
     uint64_t base[HPM_SET_MAX_EVENTS];
     int64_t thr[HPM_SET_MAX_EVENTS]; /* native overflow threshold, 0: none */
     uint8_t armed[HPM_SET_MAX_EVENTS];
-    int n_thr, n_armed; /* positions with a threshold, and armed now: start
-                           and stop skip their loops over the set without */
     int64_t scratch[HPM_SET_MAX_EVENTS]; /* sim_read_ll of a set read_kinds cannot read */
     /* attached: the other process's live view */
     pid_t attach;

@@ -28,9 +28,9 @@
  * record is the thread's own; hpm_shutdown's epoch is read atomically).
  *
  * The overflow signal handler takes no lock: it reaches the sets of its own
- * thread through hpm_thread.running[], and the owner blocks the signal while
+ * thread through hpm_thread.per[].running, and the owner blocks the signal while
  * it changes a set that has overflow; calls made from the user's handler
- * (hpm__in_handler) skip the set lock for the same reason.
+ * (hpm__tls.in_handler) skip the set lock for the same reason.
  */
 #ifndef HPM_INTERNAL_H
 #define HPM_INTERNAL_H
@@ -75,32 +75,46 @@ struct hpm_ovf {
 };
 
 struct hpm_set {
-    int handle;              /* -1 for the internal sets of regions */
-    pthread_mutex_t mu;      /* recursive */
-    int comp;                /* -1 while empty */
-    const struct hpm_component *c;
-    void *cst;               /* component state (c->set_size bytes) */
+    /* What PAPI_start and PAPI_stop of a pinned set read and write
+     * (hpm_start_pinned, hpm_stop_pinned), first and together: two 32-byte
+     * lines at the start of a 64-byte aligned block (hpm__set_new). On the
+     * virtual PMU each of the program's data accesses is modeled, and one
+     * to the line of the access before it is the cheapest kind. */
+    int state;                             /* enum hpm_set_state */
+    int comp;                              /* -1 while empty */
     int n;
+    int n_ovf;                             /* positions with a threshold */
+    int frozen_rc;                         /* the last stop could not read them */
+    int comp_counters;                     /* comp's num_counters, copied as comp_shared */
+    unsigned char foreign;                 /* opts.attach or opts.cpu: counts no
+                                              thread of ours (one test where
+                                              PAPI_start and PAPI_stop pass) */
+    unsigned char holds_slot;              /* occupies owner->per[comp].running, or
+                                              (HPM_CI_SHARED_COUNTERS) is on
+                                              owner->per[comp].shared */
+    /* comp's, copied when the set takes it (constant after hpm_init): its
+     * sets share its counters (HPM_CI_SHARED_COUNTERS, num_counters > 0)
+     * and it is enabled */
+    unsigned char comp_shared;
+    const struct hpm_component *c;
+    void *cst;                             /* component state (c->set_size bytes) */
+    struct hpm_thread *owner;              /* running: the thread that started it */
+    struct hpm_set *next_shared;           /* the next set of owner->per[comp].shared */
+    /* of the n_ovf positions, those checked on the timer and those found
+     * from the counts in this run: 0 whenever n_ovf is (no run counts a
+     * position without a threshold, n_ovf does not change while the set
+     * runs, and every stop clears them) */
+    int n_sw;
+    int n_by_count;
+    int handle;                            /* -1 for the internal sets of regions */
+    pthread_mutex_t mu;                    /* recursive */
     hpm_event_t events[HPM_SET_MAX_EVENTS];
     unsigned ev_flags[HPM_SET_MAX_EVENTS]; /* HPM_EVENT_* */
     int64_t frozen[HPM_SET_MAX_EVENTS];    /* counts at the last stop */
-    int frozen_rc;                         /* the last stop could not read them */
-    int state;                             /* enum hpm_set_state */
     struct hpm_set_opts opts;
-    int foreign;                           /* opts.attach or opts.cpu: counts no
-                                              thread of ours (one test where
-                                              PAPI_start and PAPI_stop pass) */
     int domain_explicit;                   /* hpm_set_domain was called */
-    struct hpm_thread *owner;              /* running: the thread that started it */
-    int holds_slot;                        /* occupies owner->running[comp], or
-                                              (HPM_CI_SHARED_COUNTERS) is on
-                                              owner->shared[comp] */
-    struct hpm_set *next_shared;           /* the next set of owner->shared[comp] */
     hpm_overflow_handler handler;
     struct hpm_ovf ovf[HPM_SET_MAX_EVENTS];
-    int n_ovf;                             /* positions with a threshold */
-    int n_sw;                              /* of which checked on the timer now */
-    int n_by_count;                        /* of which found from the counts */
     int ovf_demoted;                       /* this run checks its thresholds in
                                               software: another running set of
                                               the thread holds native ones */
@@ -114,14 +128,19 @@ struct hpm_thread {
     unsigned long id; /* hpm_thread_id() when registered */
     pid_t tid;
     int alive;
-    _Atomic(struct hpm_set *) running[HPM_NCOMP];
-    /* HPM_CI_SHARED_COUNTERS components: every running set of the thread,
-     * linked by next_shared, and the counters they take together. Changed
-     * only by the thread itself (its sets are thread-bound), one atomic
-     * pointer store at a time, so its overflow handler always sees a whole
-     * list. */
-    _Atomic(struct hpm_set *) shared[HPM_NCOMP];
-    int counters_used[HPM_NCOMP];
+    /* per component, the three together (one 32-byte line: a start or
+     * stop reads all three of its component's, each a modeled data access
+     * on the virtual PMU) */
+    struct __attribute__((aligned(32))) hpm_thread_comp {
+        _Atomic(struct hpm_set *) running;
+        /* HPM_CI_SHARED_COUNTERS components: every running set of the
+         * thread, linked by next_shared, and the counters they take
+         * together. Changed only by the thread itself (its sets are
+         * thread-bound), one atomic pointer store at a time, so its
+         * overflow handler always sees a whole list. */
+        _Atomic(struct hpm_set *) shared;
+        int counters_used;
+    } per[HPM_NCOMP];
     /* software overflow timer (overflow.c) */
     int n_sw_sets;
     int timer_made;
@@ -176,16 +195,27 @@ int hpm__check_init(void);
 int hpm__comp_enabled(int comp);
 /* The calling thread's record, created if needed (NULL: out of memory). */
 struct hpm_thread *hpm__self(void);
+/* The calling thread's state that the fast paths read, in one block: its
+ * record (self; an epoch other than g_hpm.epoch means hpm_shutdown freed
+ * it) and whether the overflow handler runs on it (in_handler, overflow.c).
+ * One block: one offset to load for all three, in one cache line, where
+ * each load of the program is a data access of the virtual PMU's models.
+ * initial-exec: the signal handler reads it, and a dynamic TLS access
+ * could allocate there. */
+struct hpm_tls {
+    struct hpm_thread *self;
+    unsigned epoch;
+    int in_handler;
+};
+extern __thread struct hpm_tls hpm__tls __attribute__((tls_model("initial-exec")));
 /* Without creating it (signal context; inline: hpm_read's fast path, whose
- * instructions are added to the program's count on the virtual PMU). An
- * epoch mismatch means hpm_shutdown freed it. initial-exec: the signal
- * handler reads them, and a dynamic TLS access could allocate there. */
-extern __thread struct hpm_thread *hpm__tls_self __attribute__((tls_model("initial-exec")));
-extern __thread unsigned hpm__tls_epoch __attribute__((tls_model("initial-exec")));
+ * instructions are added to the program's count on the virtual PMU). */
 static inline struct hpm_thread *hpm__self_if_any(void)
 {
-    if (hpm__tls_self && hpm__tls_epoch == __atomic_load_n(&g_hpm.epoch, __ATOMIC_ACQUIRE))
-        return hpm__tls_self;
+    struct hpm_thread *t = hpm__tls.self; /* read once (the atomic load below
+                                              would make it read again) */
+    if (t && hpm__tls.epoch == __atomic_load_n(&g_hpm.epoch, __ATOMIC_ACQUIRE))
+        return t;
     return NULL;
 }
 /* The calling thread no longer has a record (the record itself stays). */
@@ -230,7 +260,6 @@ void hpm__sets_destroy_all(void);
 void hpm__thread_stop_sets(struct hpm_thread *t);
 
 /* overflow.c */
-extern __thread int hpm__in_handler; /* the overflow handler runs on this thread */
 int hpm__overflow_install(void);
 /* Count one more/less running set with software-checked positions on the
  * calling thread (starts/stops its timer). */

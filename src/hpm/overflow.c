@@ -48,7 +48,6 @@
 #include "hpm_client.h"
 #include "hpm_internal.h"
 
-__thread int hpm__in_handler __attribute__((tls_model("initial-exec")));
 /* not 0: the virtual PMU's upcalls wait (hpm__ovf_block), read by the tool */
 __thread int hpm__ovf_masked __attribute__((tls_model("initial-exec")));
 
@@ -201,7 +200,7 @@ void hpm__ovf_changed(const struct hpm_component *comp, uint32_t index, long lon
     if (!t || !comp->overflow_changed)
         return;
     for (c = 0; c < HPM_NCOMP; c++) {
-        struct hpm_set *s = atomic_load(&t->running[c]);
+        struct hpm_set *s = atomic_load(&t->per[c].running);
         uint64_t mask;
         if (!s || s->c->overflow_changed != comp->overflow_changed || s->state != HPM_SET_RUNNING ||
             !s->n_ovf || !s->handler)
@@ -211,9 +210,9 @@ void hpm__ovf_changed(const struct hpm_component *comp, uint32_t index, long lon
             continue;
         /* as from a signal: the handler may call the library on its set
          * (no locks); no instruction address is known (pc NULL) */
-        hpm__in_handler++;
+        hpm__tls.in_handler++;
         s->handler(s->handle, NULL, mask, NULL);
-        hpm__in_handler--;
+        hpm__tls.in_handler--;
     }
     errno = saved;
 }
@@ -227,17 +226,17 @@ static void deliver(siginfo_t *si, void *pc, void *uc)
         errno = saved;
         return;
     }
-    hpm__in_handler++;
+    hpm__tls.in_handler++;
     for (c = 0; c < HPM_NCOMP; c++) {
-        struct hpm_set *s = atomic_load(&t->running[c]);
+        struct hpm_set *s = atomic_load(&t->per[c].running);
         if (s)
             dispatch(s, si, pc, uc);
         /* the sets that share the thread's counters (sim): every one */
-        for (s = atomic_load(&t->shared[c]); s;
+        for (s = atomic_load(&t->per[c].shared); s;
              s = __atomic_load_n(&s->next_shared, __ATOMIC_ACQUIRE))
             dispatch(s, si, pc, uc);
     }
-    hpm__in_handler--;
+    hpm__tls.in_handler--;
     errno = saved;
 }
 

@@ -5,10 +5,10 @@
  * this file enforces the rules of hpm.h:
  *   - a set holds events of one component (HPM_ECONFLICT otherwise);
  *   - it counts for the thread that starts it, and at most one set per
- *     component runs on a thread (hpm_thread.running[], HPM_ECONFLICT),
+ *     component runs on a thread (hpm_thread.per[].running, HPM_ECONFLICT),
  *     except for a component whose counters the thread's sets share
  *     (HPM_CI_SHARED_COUNTERS, sim): its sets run side by side while their
- *     events fit in its num_counters (hpm_thread.shared[], HPM_ECOUNTERS);
+ *     events fit in its num_counters (hpm_thread.per[].shared, HPM_ECOUNTERS);
  *   - a stopped set keeps the counts of its last run (hpm_read returns them,
  *     as PAPI_read does), hpm_reset zeroes them;
  *   - a running set whose counts belong to its thread (sim, os, or any set
@@ -59,12 +59,12 @@ static struct hpm_set **slot_locked(int h, int *err)
 }
 
 /* Look a handle up and lock the set; NULL with *err on failure. Inside the
- * overflow handler (hpm__in_handler) no lock is taken: the interrupted code
+ * overflow handler (hpm__tls.in_handler) no lock is taken: the interrupted code
  * may hold them, and the user's handler may call hpm_read. */
 static struct hpm_set *set_get(int h, int *err)
 {
     struct hpm_set **p, *s;
-    if (hpm__in_handler) {
+    if (hpm__tls.in_handler) {
         /* the user's overflow handler: the set is this thread's, running */
         p = (h >= 0 && h < HPM_MAX_SETS && h / HPM_SET_CHUNK < g_hpm.n_chunks &&
              g_hpm.chunks[h / HPM_SET_CHUNK])
@@ -86,16 +86,19 @@ static struct hpm_set *set_get(int h, int *err)
 
 static void set_put(struct hpm_set *s)
 {
-    if (!hpm__in_handler)
+    if (!hpm__tls.in_handler)
         pthread_mutex_unlock(&s->mu);
 }
 
 struct hpm_set *hpm__set_new(int handle)
 {
-    struct hpm_set *s = calloc(1, sizeof *s);
+    /* 64-byte aligned: its first fields in two whole lines (hpm_internal.h) */
+    size_t size = (sizeof(struct hpm_set) + 63) & ~(size_t)63;
+    struct hpm_set *s = aligned_alloc(64, size);
     pthread_mutexattr_t a;
     if (!s)
         return NULL;
+    memset(s, 0, size);
     pthread_mutexattr_init(&a);
     pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
     pthread_mutex_init(&s->mu, &a);
@@ -115,6 +118,7 @@ static void unfix(struct hpm_set *s)
     s->cst = NULL;
     s->c = NULL;
     s->comp = -1;
+    s->comp_shared = s->comp_counters = 0;
     if (!s->domain_explicit)
         s->opts.domain = 0;
 }
@@ -341,9 +345,12 @@ int hpm__set_add(struct hpm_set *s, hpm_event_t e)
         rc = opts_supported(comp, &o);
         if (rc != HPM_OK)
             return rc;
-        s->cst = calloc(1, c->set_size ? c->set_size : 1);
+        /* 64-byte aligned: a component's first fields in whole lines */
+        size_t cst_size = ((c->set_size ? c->set_size : 1) + 63) & ~(size_t)63;
+        s->cst = aligned_alloc(64, cst_size);
         if (!s->cst)
             return HPM_ENOMEM;
+        memset(s->cst, 0, cst_size);
         s->c = c;
         s->comp = comp;
         rc = c->set_init(s->cst);
@@ -354,6 +361,8 @@ int hpm__set_add(struct hpm_set *s, hpm_event_t e)
             s->comp = -1;
             return rc;
         }
+        s->comp_shared = shares_counters(comp) && g_hpm.comp[comp].info.enabled;
+        s->comp_counters = g_hpm.comp[comp].info.num_counters;
         s->opts = o;
         s->foreign = o.attach || o.cpu;
         fixed_now = 1;
@@ -622,7 +631,7 @@ static int owner_ok(const struct hpm_set *s)
 static void shared_unlink(struct hpm_set *s)
 {
     struct hpm_thread *t = s->owner;
-    _Atomic(struct hpm_set *) *link = &t->shared[s->comp];
+    _Atomic(struct hpm_set *) *link = &t->per[s->comp].shared;
     struct hpm_set *p = atomic_load(link);
     if (p == s) {
         atomic_store(link, s->next_shared);
@@ -632,7 +641,7 @@ static void shared_unlink(struct hpm_set *s)
         if (p)
             __atomic_store_n(&p->next_shared, s->next_shared, __ATOMIC_RELEASE);
     }
-    t->counters_used[s->comp] -= s->n;
+    t->per[s->comp].counters_used -= s->n;
     s->next_shared = NULL;
 }
 
@@ -641,7 +650,7 @@ static int shared_native_armed(struct hpm_thread *t, int comp)
 {
     struct hpm_set *o;
     int i;
-    for (o = atomic_load(&t->shared[comp]); o; o = o->next_shared)
+    for (o = atomic_load(&t->per[comp].shared); o; o = o->next_shared)
         for (i = 0; i < o->n; i++)
             if (o->ovf[i].threshold && o->ovf[i].native)
                 return 1;
@@ -695,7 +704,7 @@ int hpm__set_start(struct hpm_set *s, struct hpm_thread *self, int take_slot)
     }
     if (take_slot && shares_counters(s->comp)) {
         /* the thread's running sets of this component share its counters */
-        if (t->counters_used[s->comp] + s->n > g_hpm.comp[s->comp].info.num_counters)
+        if (t->per[s->comp].counters_used + s->n > g_hpm.comp[s->comp].info.num_counters)
             return HPM_ECOUNTERS;
         if (s->n_ovf && shared_native_armed(t, s->comp))
             demote_overflow(s);
@@ -703,11 +712,11 @@ int hpm__set_start(struct hpm_set *s, struct hpm_thread *self, int take_slot)
          * inside the counted window; the overflow handler skips the set until
          * its state says running */
         s->owner = t;
-        t->counters_used[s->comp] += s->n;
-        s->next_shared = atomic_load(&t->shared[s->comp]);
-        atomic_store(&t->shared[s->comp], s);
+        t->per[s->comp].counters_used += s->n;
+        s->next_shared = atomic_load(&t->per[s->comp].shared);
+        atomic_store(&t->per[s->comp].shared, s);
     } else if (take_slot &&
-               !atomic_compare_exchange_strong(&t->running[s->comp], &expect, s)) {
+               !atomic_compare_exchange_strong(&t->per[s->comp].running, &expect, s)) {
         return HPM_ECONFLICT;
     }
     if (s->n_ovf) {
@@ -757,7 +766,7 @@ undo_slot:
         s->owner = NULL;
     } else if (take_slot) {
         expect = s;
-        atomic_compare_exchange_strong(&t->running[s->comp], &expect, NULL);
+        atomic_compare_exchange_strong(&t->per[s->comp].running, &expect, NULL);
     }
     restore_native(s);
     return rc;
@@ -794,9 +803,9 @@ HPM_EXPORT int hpm_thread_running(int component)
     if (!t)
         return 0;
     /* the thread's own lists: only it changes its shared list */
-    if (atomic_load(&t->running[component]))
+    if (atomic_load(&t->per[component].running))
         n++;
-    for (s = atomic_load(&t->shared[component]); s;
+    for (s = atomic_load(&t->per[component].shared); s;
          s = __atomic_load_n(&s->next_shared, __ATOMIC_ACQUIRE))
         n++;
     return n;
@@ -823,7 +832,7 @@ int hpm__set_stop_owed(struct hpm_set *s, int64_t *values, struct hpm_ovf_owed *
         shared_unlink(s);
     } else if (s->holds_slot && s->owner) {
         struct hpm_set *expect = s;
-        atomic_compare_exchange_strong(&s->owner->running[s->comp], &expect, NULL);
+        atomic_compare_exchange_strong(&s->owner->per[s->comp].running, &expect, NULL);
     }
     s->holds_slot = 0;
     s->owner = NULL;
@@ -889,23 +898,20 @@ HPM_EXPORT int hpm_set_pin(int set, hpm_pin_t *pin)
  * whose thread-bound sets share its counters (sim), no overflow, not
  * attached. hpm__set_start and hpm__set_stop_owed for that case only, with
  * nothing they would skip anyway: on the virtual PMU each instruction here
- * is added to the program's count, and costs host time in the models. */
-_Static_assert(offsetof(struct hpm_comp_slot, vec) == 0, "pinned_simple: vec comes first");
+ * is added to the program's count, and costs host time in the models (the
+ * set's fields it reads come first in struct hpm_set, in two lines, and
+ * are read line by line). */
 static inline int pinned_simple(const struct hpm_set *s)
 {
-    /* s->c is its slot's vec, the slot's first member: the slot without
-     * indexing the table by s->comp (shares_counters) */
-    const struct hpm_comp_slot *cs = (const struct hpm_comp_slot *)(const void *)s->c;
-    return !s->n_ovf && !s->foreign && cs && (cs->vec.ci_flags & HPM_CI_SHARED_COUNTERS) &&
-           cs->info.num_counters > 0;
+    return !s->n_ovf && !s->foreign && s->comp_shared;
 }
 
 HPM_EXPORT int hpm_start_pinned(hpm_pin_t s, int alone)
 {
     struct hpm_thread *t;
-    struct hpm_comp_slot *cs;
+    struct hpm_thread_comp *tc;
     uint64_t failed = 0;
-    int rc, comp;
+    int rc, comp, n;
     /* no check that the library is initialised: a pin is valid only while
      * its set exists, and hpm_shutdown destroys every set */
     if (!s)
@@ -919,29 +925,34 @@ HPM_EXPORT int hpm_start_pinned(hpm_pin_t s, int alone)
     if (__atomic_load_n(&s->state, __ATOMIC_ACQUIRE) == HPM_SET_RUNNING)
         return HPM_ERUNNING;
     comp = s->comp;
-    if (alone && t && comp >= 0 && !s->foreign &&
-        (atomic_load_explicit(&t->running[comp], memory_order_relaxed) ||
-         atomic_load_explicit(&t->shared[comp], memory_order_relaxed)))
-        return HPM_ECONFLICT; /* PAPI: one running set per component and thread */
-    if (!t || s->n == 0 || !pinned_simple(s))
+    n = s->n;
+    if (!t || n == 0 || !pinned_simple(s)) {
+        if (alone && t && comp >= 0 && !s->foreign &&
+            (atomic_load_explicit(&t->per[comp].running, memory_order_relaxed) ||
+             atomic_load_explicit(&t->per[comp].shared, memory_order_relaxed)))
+            return HPM_ECONFLICT; /* PAPI: one running set per component and thread */
         return hpm__set_start(s, t, 1);
-    cs = (struct hpm_comp_slot *)(void *)s->c;
-    if (!cs->info.enabled)
-        return HPM_ENOCOMP;
-    if (t->counters_used[comp] + s->n > cs->info.num_counters)
+    }
+    /* the same checks in the same order for the simple set (not foreign,
+     * its component's number known) */
+    tc = &t->per[comp];
+    if (alone && (atomic_load_explicit(&tc->running, memory_order_relaxed) ||
+                  atomic_load_explicit(&tc->shared, memory_order_relaxed)))
+        return HPM_ECONFLICT;
+    if (tc->counters_used + n > s->comp_counters)
         return HPM_ECOUNTERS;
-    /* on the thread's list before the counting starts (hpm__set_start) */
+    /* on the thread's list before the counting starts (hpm__set_start);
+     * n_sw and n_by_count are 0 (n_ovf is) */
+    tc->counters_used += n;
     s->owner = t;
-    t->counters_used[comp] += s->n;
-    s->next_shared = atomic_load_explicit(&t->shared[comp], memory_order_relaxed);
-    atomic_store_explicit(&t->shared[comp], s, memory_order_release);
+    s->next_shared = atomic_load_explicit(&tc->shared, memory_order_relaxed);
+    atomic_store_explicit(&tc->shared, s, memory_order_release);
     rc = s->c->start(s->cst, &failed);
     if (rc != HPM_OK) {
         shared_unlink(s);
         s->owner = NULL;
         return rc;
     }
-    s->n_sw = s->n_by_count = 0;
     s->holds_slot = 1;
     __atomic_store_n(&s->state, HPM_SET_RUNNING, __ATOMIC_RELEASE);
     return HPM_OK;
@@ -955,11 +966,11 @@ static int on_lists(const struct hpm_thread *t, const struct hpm_set *s)
     int comp = s->comp;
     if (comp < 0)
         return 0;
-    for (o = atomic_load_explicit(&t->shared[comp], memory_order_relaxed); o;
+    for (o = atomic_load_explicit(&t->per[comp].shared, memory_order_relaxed); o;
          o = __atomic_load_n(&o->next_shared, __ATOMIC_RELAXED))
         if (o == s)
             return 1;
-    return atomic_load_explicit(&t->running[comp], memory_order_relaxed) == s;
+    return atomic_load_explicit(&t->per[comp].running, memory_order_relaxed) == s;
 }
 
 /* hpm_stop_pinned of any set but the simple own one: hpm_stop's body */
@@ -986,7 +997,7 @@ static __attribute__((noinline)) int stop_pinned_general(struct hpm_set *s, int6
  * (read as on_lists reads). */
 static _Atomic(struct hpm_set *) *shared_link(struct hpm_thread *t, const struct hpm_set *s)
 {
-    _Atomic(struct hpm_set *) *link = &t->shared[s->comp];
+    _Atomic(struct hpm_set *) *link = &t->per[s->comp].shared;
     struct hpm_set *o;
     while ((o = atomic_load_explicit(link, memory_order_relaxed)) != NULL) {
         if (o == s)
@@ -999,8 +1010,9 @@ static _Atomic(struct hpm_set *) *shared_link(struct hpm_thread *t, const struct
 HPM_EXPORT int hpm_stop_pinned(hpm_pin_t s, int64_t *values)
 {
     struct hpm_thread *t;
+    struct hpm_set *next;
     _Atomic(struct hpm_set *) *link;
-    int rc, i, n;
+    int rc, i, n, comp;
     if (!s)
         return HPM_EINVAL;
     /* The calling thread's own running set: nobody else changes it (its
@@ -1009,19 +1021,23 @@ HPM_EXPORT int hpm_stop_pinned(hpm_pin_t s, int64_t *values)
      * simple one is on the thread's shared list, found once for the check
      * and the unlink. */
     t = hpm__self_if_any();
-    if (hpm__in_handler || !t || !pinned_simple(s) || !(link = shared_link(t, s)))
-        return stop_pinned_general(s, values, !hpm__in_handler && !(t && on_lists(t, s)));
+    if (hpm__tls.in_handler || !t || !pinned_simple(s) || !(link = shared_link(t, s)))
+        return stop_pinned_general(s, values, !hpm__tls.in_handler && !(t && on_lists(t, s)));
     /* hpm__set_stop_owed without overflow: nothing owed, no timer */
     rc = s->c->stop(s->cst, s->frozen);
-    /* shared_unlink through the link found: one atomic store */
-    atomic_store_explicit(link, s->next_shared, memory_order_release);
-    t->counters_used[s->comp] -= s->n;
-    s->next_shared = NULL;
-    s->holds_slot = 0;
-    s->owner = NULL;
-    __atomic_store_n(&s->state, HPM_SET_STOPPED, __ATOMIC_RELEASE);
-    s->frozen_rc = rc;
+    /* shared_unlink through the link found: one atomic store; the set's
+     * fields read line by line, then written line by line */
     n = s->n;
+    comp = s->comp;
+    next = s->next_shared;
+    atomic_store_explicit(link, next, memory_order_release);
+    t->per[comp].counters_used -= n;
+    s->next_shared = NULL;
+    s->owner = NULL;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST); /* the compiler keeps the lines' order */
+    s->holds_slot = 0;
+    s->frozen_rc = rc;
+    __atomic_store_n(&s->state, HPM_SET_STOPPED, __ATOMIC_RELEASE);
     if (rc != HPM_OK) {
         memset(s->frozen, 0, sizeof(int64_t) * (size_t)n);
         return rc;
@@ -1040,10 +1056,10 @@ static __attribute__((noinline)) int pinned_locked(struct hpm_set *s,
                                                    int64_t *values)
 {
     int rc;
-    if (!hpm__in_handler)
+    if (!hpm__tls.in_handler)
         pthread_mutex_lock(&s->mu);
     rc = owner_ok(s) ? op(s, values) : HPM_EINVAL;
-    if (!hpm__in_handler)
+    if (!hpm__tls.in_handler)
         pthread_mutex_unlock(&s->mu);
     return rc;
 }
@@ -1053,7 +1069,7 @@ static __attribute__((noinline)) int pinned_locked(struct hpm_set *s,
 static int pinned_own(struct hpm_set *s)
 {
     struct hpm_thread *t;
-    return !hpm__in_handler && (t = hpm__self_if_any()) != NULL && on_lists(t, s);
+    return !hpm__tls.in_handler && (t = hpm__self_if_any()) != NULL && on_lists(t, s);
 }
 
 HPM_EXPORT int hpm_pinned_reader(hpm_pin_t s, hpm_reader_t *fn, hpm_reader_ll_t *fn_ll,
@@ -1098,10 +1114,10 @@ static struct hpm_set *own_running_set(struct hpm_thread *t, int handle)
 {
     int c;
     for (c = 0; c < HPM_NCOMP; c++) {
-        struct hpm_set *s = atomic_load(&t->running[c]);
+        struct hpm_set *s = atomic_load(&t->per[c].running);
         if (s && s->handle == handle)
             return (s->c->ci_flags & HPM_CI_THREAD_BOUND) ? s : NULL;
-        for (s = atomic_load(&t->shared[c]); s;
+        for (s = atomic_load(&t->per[c].shared); s;
              s = __atomic_load_n(&s->next_shared, __ATOMIC_ACQUIRE))
             if (s->handle == handle)
                 return (s->c->ci_flags & HPM_CI_THREAD_BOUND) ? s : NULL;
@@ -1118,7 +1134,7 @@ HPM_EXPORT int hpm_read(int set, int64_t *values)
         return HPM_EINVAL;
     /* the common case, a program reading the set it runs: no lock (a read
      * of the virtual PMU adds its instructions to the program's count) */
-    if (!hpm__in_handler && (t = hpm__self_if_any()) != NULL &&
+    if (!hpm__tls.in_handler && (t = hpm__self_if_any()) != NULL &&
         (s = own_running_set(t, set)) != NULL)
         return s->c->read(s->cst, values);
     s = set_get(set, &err);
@@ -1137,7 +1153,7 @@ HPM_EXPORT int hpm_read(int set, int64_t *values)
 static struct hpm_set *direct_set(int set)
 {
     struct hpm_thread *t;
-    if (hpm__in_handler || (t = hpm__self_if_any()) == NULL)
+    if (hpm__tls.in_handler || (t = hpm__self_if_any()) == NULL)
         return NULL;
     return own_running_set(t, set);
 }
@@ -1290,10 +1306,10 @@ void hpm__sets_fork_child(struct hpm_thread *t)
 {
     int c;
     for (c = 0; c < HPM_NCOMP; c++) {
-        struct hpm_set *s = atomic_load(&t->running[c]), *o;
+        struct hpm_set *s = atomic_load(&t->per[c].running), *o;
         if (s && (s->c->ci_flags & HPM_CI_FORK_LOCAL))
             (void)reset_locked(s);
-        for (o = atomic_load(&t->shared[c]); o; o = o->next_shared)
+        for (o = atomic_load(&t->per[c].shared); o; o = o->next_shared)
             if (o->c->ci_flags & HPM_CI_FORK_LOCAL)
                 (void)reset_locked(o);
     }
@@ -1319,12 +1335,12 @@ void hpm__thread_stop_sets(struct hpm_thread *t)
     for (c = 0; c < HPM_NCOMP; c++) {
         struct hpm_set *s;
         /* stopping a set takes it off the list */
-        while ((s = atomic_load(&t->shared[c])) != NULL) {
+        while ((s = atomic_load(&t->per[c].shared)) != NULL) {
             stop_if_owned(t, s);
-            if (atomic_load(&t->shared[c]) == s)
+            if (atomic_load(&t->per[c].shared) == s)
                 break; /* not ours to stop after all: leave the rest */
         }
-        s = atomic_load(&t->running[c]);
+        s = atomic_load(&t->per[c].running);
         if (s)
             stop_if_owned(t, s);
     }

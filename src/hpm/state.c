@@ -12,16 +12,16 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include <string.h>
+
 #include "hpm_internal.h"
 
 struct hpm_global g_hpm = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 pthread_key_t hpm__exit_key = (pthread_key_t)-1;
 
-/* The calling thread's record (hpm_internal.h). hpm__tls_epoch tells a record
- * freed by hpm_shutdown from a live one. */
-__thread struct hpm_thread *hpm__tls_self __attribute__((tls_model("initial-exec")));
-__thread unsigned hpm__tls_epoch __attribute__((tls_model("initial-exec")));
+/* The calling thread's record and handler flag (hpm_internal.h). */
+__thread struct hpm_tls hpm__tls __attribute__((tls_model("initial-exec")));
 
 int hpm__check_init(void)
 {
@@ -39,7 +39,7 @@ int hpm__comp_enabled(int comp)
 
 void hpm__self_forget(void)
 {
-    hpm__tls_self = NULL;
+    hpm__tls.self = NULL;
 }
 
 struct hpm_thread *hpm__self(void)
@@ -48,9 +48,11 @@ struct hpm_thread *hpm__self(void)
     struct hpm_thread *t = hpm__self_if_any();
     if (t)
         return t;
-    t = calloc(1, sizeof *t);
+    /* aligned as its type asks (hpm_thread.per[]: a line per component) */
+    t = aligned_alloc(_Alignof(struct hpm_thread), sizeof *t);
     if (!t)
         return NULL;
+    memset(t, 0, sizeof *t);
     pthread_mutex_lock(&g_hpm.lock);
     t->tid = hpm__gettid();
     t->id = g_hpm.id_fn ? g_hpm.id_fn() : (unsigned long)t->tid;
@@ -58,8 +60,8 @@ struct hpm_thread *hpm__self(void)
     pthread_mutex_init(&t->rmu, NULL);
     t->next = g_hpm.threads;
     g_hpm.threads = t;
-    hpm__tls_self = t;
-    hpm__tls_epoch = g_hpm.epoch;
+    hpm__tls.self = t;
+    hpm__tls.epoch = g_hpm.epoch;
     pthread_mutex_unlock(&g_hpm.lock);
     /* any non-NULL value makes the destructor run at thread exit */
     if (hpm__exit_key != (pthread_key_t)-1)

@@ -28,7 +28,11 @@
  * overflow handler can look a handle up with atomic loads alone. */
 #define CHUNK 64
 #define MAX_CHUNKS 1024
-static struct papi_eventset **chunks[MAX_CHUNKS];
+/* The first chunk is static: a look-up of its handles (most programs'
+ * all) loads the slot alone, not the chunk's pointer first (on the
+ * virtual PMU each load is a modeled data access of the program). */
+static struct papi_eventset *first_chunk[CHUNK];
+static struct papi_eventset **chunks[MAX_CHUNKS] = {first_chunk};
 static int n_handles; /* handles 0 .. n_handles-1 have been issued */
 
 #define OWN_RUNNING_MAX 8
@@ -49,11 +53,16 @@ static _Thread_local struct {
         int n;
         struct papi_eventset *set[OWN_RUNNING_MAX];
     } own_running;
-} tls __attribute__((tls_model("initial-exec")));
+} tls __attribute__((tls_model("initial-exec"), aligned(32))); /* the flag and
+                                                                   own_running's
+                                                                   head in a line */
 
-static struct papi_eventset *slot_load(int handle)
+static inline __attribute__((always_inline)) struct papi_eventset *slot_load(int handle)
 {
-    struct papi_eventset **c = __atomic_load_n(&chunks[handle / CHUNK], __ATOMIC_ACQUIRE);
+    struct papi_eventset **c;
+    if (handle < CHUNK)
+        return __atomic_load_n(&first_chunk[handle], __ATOMIC_ACQUIRE);
+    c = __atomic_load_n(&chunks[handle / CHUNK], __ATOMIC_ACQUIRE);
     return c ? __atomic_load_n(&c[handle % CHUNK], __ATOMIC_ACQUIRE) : NULL;
 }
 
@@ -86,11 +95,12 @@ struct papi_eventset *papi_eventset_get(int handle)
     int free_lock = 0;
     if (handle < 0 || handle >= CHUNK * MAX_CHUNKS)
         return NULL;
+    if (tls.in_overflow_handler) /* first: the slot's look-up then follows the lock's */
+        return eventset_get_slow(handle);
     /* the common case without a frame: a free lock, the slot unchanged */
     es = slot_load(handle);
-    if (es && !tls.in_overflow_handler &&
-        __atomic_compare_exchange_n(&es->mu.w, &free_lock, 1, 0, __ATOMIC_ACQUIRE,
-                                    __ATOMIC_RELAXED)) {
+    if (es && __atomic_compare_exchange_n(&es->mu.w, &free_lock, 1, 0, __ATOMIC_ACQUIRE,
+                                          __ATOMIC_RELAXED)) {
         if (slot_load(handle) == es)
             return es;
         papi_unlock(&es->mu);
@@ -230,7 +240,7 @@ static int grow_natives(struct papi_eventset *es, int need)
     if (!ref)
         return -1;
     es->nat_ref = ref;
-    long long *st = realloc(es->stopped, (size_t)ncap * sizeof *st);
+    int64_t *st = realloc(es->stopped, (size_t)ncap * sizeof *st);
     if (!st)
         return -1;
     es->stopped = st;
@@ -330,9 +340,7 @@ static void compute(const struct papi_eventset *es, const int64_t *nat, long lon
 
 static void compute_stopped(struct papi_eventset *es, long long *out)
 {
-    for (int i = 0; i < es->nnat; i++)
-        es->scratch[i] = es->stopped[i];
-    compute(es, es->scratch, out);
+    compute(es, es->stopped, out);
 }
 
 /* Zero the counts kept from the last stop. A set that never had an event
@@ -352,10 +360,7 @@ static __attribute__((noinline)) void sync_stopped_by_exit_slow(struct papi_even
     if (tls.in_overflow_handler || hpm_set_state(es->hpm_set) != HPM_SET_STOPPED)
         return;
     es->running = 0;
-    if (hpm_read(es->hpm_set, es->scratch) == HPM_OK)
-        for (int i = 0; i < es->nnat; i++)
-            es->stopped[i] = es->scratch[i];
-    else
+    if (hpm_read(es->hpm_set, es->stopped) != HPM_OK)
         clear_stopped(es);
 }
 
@@ -401,10 +406,12 @@ int PAPI_create_eventset(int *EventSet)
     struct papi_eventset *es = free_sets;
     if (es) {
         free_sets = es->next_free;
-    } else if ((es = calloc(1, sizeof *es)) == NULL) {
+    } else if ((es = aligned_alloc(64, (sizeof *es + 63) & ~(size_t)63)) == NULL) {
         pthread_mutex_unlock(&papi_mutex);
         hpm_set_destroy(hpm_set);
         return papi_ret(PAPI_ENOMEM);
+    } else {
+        es->mu.w = 0; /* a new set's lock is free; a kept set's stays as it is */
     }
     /* Every field but the lock is set before the set is in the table (the
      * release store of handle_alloc): a caller that took a kept set's lock
@@ -930,7 +937,8 @@ static int stop_locked(struct papi_eventset *es, long long *values)
 {
     if (!es->running)
         return papi_ret(PAPI_ENOTRUN);
-    int rc = hpm_stop_pinned(es->pin, es->scratch);
+    /* libhpm writes the kept counts only when it stopped the set */
+    int rc = hpm_stop_pinned(es->pin, es->stopped);
     if (rc == HPM_ENOTRUNNING) {
         /* its thread exited and libhpm stopped it: stopped, as PAPI says */
         sync_stopped_by_exit(es);
@@ -943,15 +951,13 @@ static int stop_locked(struct papi_eventset *es, long long *values)
     own_running_remove(es);
     es->running = 0;
     if (es->direct && values) {
-        /* events are the natives in order: one pass for both copies */
+        /* events are the natives in order */
         for (int i = 0; i < es->nnat; i++)
-            values[i] = es->stopped[i] = es->scratch[i];
+            values[i] = es->stopped[i];
         return PAPI_OK;
     }
-    for (int i = 0; i < es->nnat; i++)
-        es->stopped[i] = es->scratch[i];
     if (values)
-        compute(es, es->scratch, values);
+        compute(es, es->stopped, values);
     return PAPI_OK;
 }
 

@@ -202,10 +202,50 @@ static inline void papi_unlock(papi_lock_t *l)
  * still names it (papi_eventset_get). */
 struct papi_eventset {
     papi_lock_t mu; /* held by every call on the set (never nested) */
+    /* What PAPI_start, PAPI_stop and PAPI_read of the thread's own set
+     * read and write, first and together: the first 96 bytes of a 64-byte
+     * aligned block (PAPI_create_eventset), in three 32-byte lines, where
+     * on the virtual PMU an access to the line of the access before it is
+     * the cheapest the models make. */
     int handle;
+    int running;
+    int nev;
+    int nnat;
+    /* every event is its own native, in order (no derived preset, no
+     * shared native): a read is the natives as they are (set at start;
+     * the events of a running set do not change) */
+    unsigned char direct;
+    /* direct and own_ok are known (PAPI_start computes them once after
+     * any change of the events, component or attachment: each change
+     * clears this) */
+    unsigned char shape_known;
+    unsigned char own_ok; /* a started set goes on own_running (thread-bound, not
+                             attached to a thread or a CPU) */
+    unsigned char reader_tried;    /* since the start (resolved at the first read) */
+    unsigned char resetters_tried; /* since the start (resolved at the first accum
+                                      or reset) */
+    /* The four PAPI_start clears, in one line. This thread's own running
+     * set (papi_eventset.c, own_running): read by reader(reader_ctx, ...)
+     * without libhpm's look-up (hpm_read_direct); a direct set whose
+     * component writes long long itself (hpm_read_direct_ll): read
+     * straight into the caller's values; PAPI_accum and PAPI_reset through
+     * read_reset(resetters_ctx, ...) and reset(resetters_ctx) without
+     * libhpm's look-up (hpm_pinned_resetters; NULL where it has none) */
+    hpm_reader_t reader __attribute__((aligned(32)));
+    hpm_reader_ll_t reader_ll;
+    hpm_reader_t read_reset;
+    hpm_resetter_t reset;
+    /* hpm_set, pinned at its first start (NULL until then, and again when
+     * hpm_set is replaced): PAPI_start and PAPI_stop without libhpm's
+     * look-up, under this set's lock */
+    hpm_pin_t pin;
+    int64_t *stopped;   /* native counts frozen at the last stop (libhpm writes
+                           them: its type) */
+    int64_t *scratch;   /* nnat native counts */
+    void *reader_ctx;
+    void *resetters_ctx;
     int hpm_set;       /* libhpm's set; -1 when none */
     int cidx;          /* component, -1 until assigned */
-    int running;
     int multiplex;
     int domain;        /* PAPI_DOM_* */
     int domain_set;    /* set by the program (else the component's default) */
@@ -215,44 +255,13 @@ struct papi_eventset {
     int cpu_attached;  /* PAPI_CPU_ATTACH: counts CPU cpu_num, not a thread */
     unsigned int cpu_num;
     int inherit;
-    int nev, cap_ev;
+    int cap_ev;
     struct papi_event *ev;
-    int nnat, cap_nat;
+    int cap_nat;
     hpm_event_t *nat;
     int *nat_ref;       /* how many PAPI events use each native */
-    long long *stopped; /* native counts frozen at the last stop */
-    int64_t *scratch;   /* nnat native counts */
     PAPI_overflow_handler_t overflow_handler;
     int overflowing;    /* number of events with a threshold */
-    /* every event is its own native, in order (no derived preset, no
-     * shared native): a read is the natives as they are (set at start;
-     * the events of a running set do not change) */
-    int direct;
-    /* this thread's own running set (papi_eventset.c, own_running): read
-     * by reader(reader_ctx, ...) without libhpm's look-up (hpm_read_direct) */
-    hpm_reader_t reader;
-    void *reader_ctx;
-    int reader_tried; /* since the start (resolved at the first read) */
-    /* a direct set whose component writes long long itself
-     * (hpm_read_direct_ll): read straight into the caller's values */
-    hpm_reader_ll_t reader_ll;
-    /* this thread's own running set: PAPI_accum and PAPI_reset through
-     * read_reset(resetters_ctx, ...) and reset(resetters_ctx) without
-     * libhpm's look-up (hpm_pinned_resetters; NULL where it has none) */
-    hpm_reader_t read_reset;
-    hpm_resetter_t reset;
-    void *resetters_ctx;
-    int resetters_tried; /* since the start (resolved at the first accum or reset) */
-    /* hpm_set, pinned at its first start (NULL until then, and again when
-     * hpm_set is replaced): PAPI_start and PAPI_stop without libhpm's
-     * look-up, under this set's lock */
-    hpm_pin_t pin;
-    /* direct and own_ok below are known (PAPI_start computes them once
-     * after any change of the events, component or attachment: each
-     * change clears this) */
-    int shape_known;
-    int own_ok; /* a started set goes on own_running (thread-bound, not attached
-                   to a thread or a CPU) */
     struct papi_eventset *next_free; /* kept for reuse after its destroy */
 };
 
