@@ -719,7 +719,9 @@ static int sim_start(void *st, uint64_t *native_failed)
 {
     struct sim_set *s = st;
     /* two tail calls: the common case (nothing to arm) has no frame */
-    if (s->kinds_only && !s->n_thr && !s->n_armed)
+    /* one branch for the three tests (on the virtual PMU each conditional
+     * branch of the program is modeled) */
+    if ((((unsigned)s->kinds_only ^ 1u) | (unsigned)s->n_thr | (unsigned)s->n_armed) == 0)
         return base_kinds(s);
     return start_general(s, native_failed);
 }
@@ -856,7 +858,7 @@ static int sim_stop(void *st, int64_t *values)
     /* nothing armed: the read is the stop (tail calls, no frame); values
      * are libhpm's own (the stopped set's), in memory the tool can answer
      * into from the translation: the tool subtracts the bases itself */
-    if (s->sel && !s->n_armed)
+    if ((((unsigned)s->sel ^ 1u) | (unsigned)s->n_armed) == 0) /* one branch */
         return HPM_VPMU_READ_SEL(values, s->idx, s->base, s->n, HPM_VPMU_SEL_DIFF) == s->n
                    ? HPM_OK
                    : read_kinds(s, values);

@@ -212,11 +212,10 @@ extern __thread struct hpm_tls hpm__tls __attribute__((tls_model("initial-exec")
  * instructions are added to the program's count on the virtual PMU). */
 static inline struct hpm_thread *hpm__self_if_any(void)
 {
-    struct hpm_thread *t = hpm__tls.self; /* read once (the atomic load below
-                                              would make it read again) */
-    if (t && hpm__tls.epoch == __atomic_load_n(&g_hpm.epoch, __ATOMIC_ACQUIRE))
-        return t;
-    return NULL;
+    /* read once (the atomic load would make it read again); NULL where
+     * the thread has none, whatever the epochs; no branch */
+    struct hpm_thread *t = hpm__tls.self;
+    return hpm__tls.epoch == __atomic_load_n(&g_hpm.epoch, __ATOMIC_ACQUIRE) ? t : NULL;
 }
 /* The calling thread no longer has a record (the record itself stays). */
 void hpm__self_forget(void);

@@ -903,7 +903,9 @@ HPM_EXPORT int hpm_set_pin(int set, hpm_pin_t *pin)
  * are read line by line). */
 static inline int pinned_simple(const struct hpm_set *s)
 {
-    return !s->n_ovf && !s->foreign && s->comp_shared;
+    /* one branch for the three tests (each conditional branch of the
+     * program is modeled on the virtual PMU) */
+    return ((unsigned)s->n_ovf | s->foreign | (s->comp_shared ^ 1u)) == 0;
 }
 
 HPM_EXPORT int hpm_start_pinned(hpm_pin_t s, int alone)
@@ -936,8 +938,8 @@ HPM_EXPORT int hpm_start_pinned(hpm_pin_t s, int alone)
     /* the same checks in the same order for the simple set (not foreign,
      * its component's number known) */
     tc = &t->per[comp];
-    if (alone && (atomic_load_explicit(&tc->running, memory_order_relaxed) ||
-                  atomic_load_explicit(&tc->shared, memory_order_relaxed)))
+    if (alone && ((uintptr_t)atomic_load_explicit(&tc->running, memory_order_relaxed) |
+                  (uintptr_t)atomic_load_explicit(&tc->shared, memory_order_relaxed)))
         return HPM_ECONFLICT;
     if (tc->counters_used + n > s->comp_counters)
         return HPM_ECOUNTERS;
@@ -1021,12 +1023,17 @@ HPM_EXPORT int hpm_stop_pinned(hpm_pin_t s, int64_t *values)
      * simple one is on the thread's shared list, found once for the check
      * and the unlink. */
     t = hpm__self_if_any();
-    if (hpm__tls.in_handler || !t || !pinned_simple(s) || !(link = shared_link(t, s)))
+    if (hpm__tls.in_handler || !t || !pinned_simple(s) || !shared_link(t, s))
         return stop_pinned_general(s, values, !hpm__tls.in_handler && !(t && on_lists(t, s)));
     /* hpm__set_stop_owed without overflow: nothing owed, no timer */
     rc = s->c->stop(s->cst, s->frozen);
-    /* shared_unlink through the link found: one atomic store; the set's
-     * fields read line by line, then written line by line */
+    /* shared_unlink through the link, found again (the set is on the list,
+     * most often first): fewer registers kept across the call. The set's
+     * fields read line by line, then written line by line. */
+    t = s->owner;
+    link = &t->per[s->comp].shared;
+    if (atomic_load_explicit(link, memory_order_relaxed) != s)
+        link = shared_link(t, s);
     n = s->n;
     comp = s->comp;
     next = s->next_shared;
