@@ -110,7 +110,9 @@ struct hpm_set {
     pthread_mutex_t mu;                    /* recursive */
     hpm_event_t events[HPM_SET_MAX_EVENTS];
     unsigned ev_flags[HPM_SET_MAX_EVENTS]; /* HPM_EVENT_* */
-    int64_t frozen[HPM_SET_MAX_EVENTS];    /* counts at the last stop */
+    /* counts at the last stop; 32-byte aligned: copied two at a time
+     * (hpm_stop_pinned), a pair never straddles a line */
+    int64_t frozen[HPM_SET_MAX_EVENTS] __attribute__((aligned(32)));
     struct hpm_set_opts opts;
     int domain_explicit;                   /* hpm_set_domain was called */
     hpm_overflow_handler handler;

@@ -892,16 +892,17 @@ static struct papi_eventset *own_running_find(int handle)
     return NULL;
 }
 
-int PAPI_start(int EventSet)
+/* PAPI_start's checks and one-time work (pin, shape) for a set that is
+ * running, empty, or not yet pinned or shaped: PAPI_OK to go on */
+static __attribute__((noinline)) int start_prepare(struct papi_eventset *es)
 {
-    GET_SET(es, EventSet);
-    if (es->running)
-        return papi_ret(PAPI_EISRUN);
-    if (es->nev == 0)
-        return papi_ret(PAPI_EINVAL);
     int rc;
+    if (es->running)
+        return PAPI_EISRUN;
+    if (es->nev == 0)
+        return PAPI_EINVAL;
     if (!es->pin && (rc = hpm_set_pin(es->hpm_set, &es->pin)) < 0)
-        return papi_ret(papi_from_hpm(rc, OP_START));
+        return papi_from_hpm(rc, OP_START);
     /* before the start: once the counters run, every instruction of the
      * library until the stop's read is in the program's count */
     if (!es->shape_known) {
@@ -909,6 +910,20 @@ int PAPI_start(int EventSet)
         es->own_ok = own_ok_of(es);
         es->shape_known = 1;
     }
+    return PAPI_OK;
+}
+
+int PAPI_start(int EventSet)
+{
+    GET_SET(es, EventSet);
+    int rc;
+    /* a stopped set started before in one branch (each branch of the
+     * program is modeled on the virtual PMU): a known shape means events
+     * and a pin (start_prepare sets it last; whatever changes them
+     * clears it) */
+    if (((unsigned)es->running | (es->shape_known ^ 1u)) != 0 &&
+        (rc = start_prepare(es)) != PAPI_OK)
+        return papi_ret(rc);
     es->reader = NULL; /* resolved at the first read: not counted between start and stop */
     es->reader_ll = NULL;
     es->reader_tried = 0;
@@ -941,20 +956,25 @@ static inline __attribute__((always_inline)) int stop_locked(struct papi_eventse
         return papi_ret(PAPI_ENOTRUN);
     /* libhpm writes the kept counts only when it stopped the set */
     int rc = hpm_stop_pinned(es->pin, es->stopped);
-    if (rc == HPM_ENOTRUNNING) {
-        /* its thread exited and libhpm stopped it: stopped, as PAPI says */
-        sync_stopped_by_exit(es);
-        return papi_ret(PAPI_ENOTRUN);
-    }
-    if (rc < 0)
+    if (rc < 0) {
+        if (rc == HPM_ENOTRUNNING) {
+            /* its thread exited and libhpm stopped it: stopped, as PAPI says */
+            sync_stopped_by_exit(es);
+            return papi_ret(PAPI_ENOTRUN);
+        }
         return papi_ret(papi_from_hpm(rc, OP_STOP));
+    }
     /* its reader stays: only a running set on own_running is read through
      * it, and PAPI_start resolves it again */
     own_running_remove(es);
     es->running = 0;
-    if (es->direct && values) {
-        /* events are the natives in order */
-        for (int i = 0; i < es->nnat; i++)
+    if (es->direct & (values != NULL)) { /* one branch */
+        /* events are the natives in order; two at a time, one 16-byte
+         * load and store each (half the accesses the models see) */
+        int i, n = es->nnat;
+        for (i = 0; i + 1 < n; i += 2)
+            memcpy(values + i, es->stopped + i, 2 * sizeof *values);
+        if (i < n)
             values[i] = es->stopped[i];
         return PAPI_OK;
     }

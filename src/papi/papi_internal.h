@@ -215,9 +215,9 @@ struct papi_eventset {
      * shared native): a read is the natives as they are (set at start;
      * the events of a running set do not change) */
     unsigned char direct;
-    /* direct and own_ok are known (PAPI_start computes them once after
-     * any change of the events, component or attachment: each change
-     * clears this) */
+    /* direct and own_ok are known, and the set has events and a pin
+     * (PAPI_start computes them once after any change of the events,
+     * component or attachment: each change clears this) */
     unsigned char shape_known;
     unsigned char own_ok; /* a started set goes on own_running (thread-bound, not
                              attached to a thread or a CPU) */
