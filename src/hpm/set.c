@@ -1020,8 +1020,8 @@ HPM_EXPORT int hpm_stop_pinned(hpm_pin_t s, int64_t *values)
     /* The calling thread's own running set: nobody else changes it (its
      * exit runs on this thread), so no lock. Any other: the set's lock, as
      * hpm_stop takes it (another thread's exit may be stopping it). The
-     * simple one is on the thread's shared list, found once for the check
-     * and the unlink. */
+     * simple one is on the thread's shared list (checked here; its link is
+     * found again after the component's stop). */
     t = hpm__self_if_any();
     if (((unsigned)hpm__tls.in_handler | (unsigned)(t == NULL) | (unsigned)!pinned_simple(s)) != 0 ||
         !shared_link(t, s))

@@ -53,9 +53,8 @@ static _Thread_local struct {
         int n;
         struct papi_eventset *set[OWN_RUNNING_MAX];
     } own_running;
-} tls __attribute__((tls_model("initial-exec"), aligned(32))); /* the flag and
-                                                                   own_running's
-                                                                   head in a line */
+} tls __attribute__((tls_model("initial-exec"), aligned(32))); /* one line: the
+                                                                   flag, own_running's head */
 
 static inline __attribute__((always_inline)) struct papi_eventset *slot_load(int handle)
 {
