@@ -94,6 +94,8 @@ void vpmu_write_output(const HChar *fname, Bool at_exec)
     out_printf(o, VPMU_REC_UPCS " %u\n", vpmu_node_n_upcs());
     if (at_exec)
         out_printf(o, VPMU_REC_EXIT " " VPMU_EXIT_WORD_EXEC "\n");
+    else if (vpmu_state.slots_out)
+        out_printf(o, VPMU_REC_EXIT " " VPMU_EXIT_WORD_SLOTS " %u\n", (UInt)VG_N_THREADS);
     else if (vpmu_state.exit_seen)
         out_printf(o, VPMU_REC_EXIT " " VPMU_EXIT_WORD_STATUS " %lld\n", vpmu_state.exit_code);
     else

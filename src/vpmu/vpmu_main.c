@@ -632,9 +632,45 @@ static void io_counted_after(ThreadId tid, Addr site, const ULong *before)
     vpmu_prof_io(tid, site, after);
 }
 
+static void fini(Int exitcode);
+
+/* Whether a clone makes a thread, as Valgrind's wrapper decides (a thread
+ * takes one of its slots; a fork does not). */
+static Bool clone_makes_thread(UWord flags)
+{
+    const UWord which = VKI_CLONE_VM | VKI_CLONE_FS | VKI_CLONE_FILES | VKI_CLONE_VFORK;
+    return (flags & which) == (VKI_CLONE_VM | VKI_CLONE_FS | VKI_CLONE_FILES);
+}
+
+static Bool thread_slot_free(void)
+{
+    ThreadId t;
+    for (t = 1; t < VG_N_THREADS; t++)
+        if (!VG_(is_valid_tid)(t))
+            return True;
+    return False;
+}
+
+/* A thread's creation with every slot taken (--max-threads): Valgrind's
+ * wrapper would panic and the counts would be lost. They are written now,
+ * their end says why (exit slots N), and the process ends with Valgrind's
+ * status for a panic, 1, and this line instead of its dump. */
+static void out_of_slots(void)
+{
+    vpmu_state.slots_out = True;
+    fini(0);
+    VG_(umsg)("hpm: the program started a thread while it ran %d, the most the simulator's "
+              "--max-threads=%d holds (hpm's --max-threads=N for more): it was stopped "
+              "there; the counts up to that point are kept\n",
+              (Int)VG_N_THREADS - 1, (Int)VG_N_THREADS);
+    VG_(exit)(1);
+}
+
 static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nArgs)
 {
     ULong io_before[VPMU_IO_KINDS];
+    if (sysno == __NR_clone && nArgs >= 1 && clone_makes_thread(args[0]) && !thread_slot_free())
+        out_of_slots();
     /* the guest's IP is past the 2-byte syscall instruction (amd64 has no
      * IP_AT_SYSCALL; Valgrind's own restart takes 2 off too); kept for the
      * post wrapper, after which a signal frame may have moved it */

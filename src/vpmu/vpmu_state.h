@@ -140,6 +140,9 @@ struct vpmu_state {
     UInt n_region_names;
     Bool exit_seen;
     Long exit_code;
+    /* the program started a thread with every thread slot taken: the tool
+     * ended it there (vpmu_main.c, out_of_slots) */
+    Bool slots_out;
     /* The process's ids, asked once (and again in a forked child): a system
      * call costs microseconds on a virtual machine, an interrupt a few of
      * them. */

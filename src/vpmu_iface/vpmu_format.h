@@ -196,6 +196,7 @@
 #define VPMU_EXIT_WORD_STATUS "status"
 #define VPMU_EXIT_WORD_SIGNAL "signal"
 #define VPMU_EXIT_WORD_EXEC "exec"
+#define VPMU_EXIT_WORD_SLOTS "slots" /* slots N: no thread slot was left of N */
 #define VPMU_REC_THREADS "threads"
 #define VPMU_REC_THREAD "thread"
 #define VPMU_THREAD_WORD_CORE "core"

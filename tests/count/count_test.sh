@@ -104,6 +104,26 @@ manythreads)
     expect_eq "threads" "$(csv_val info threads '' '' '' '')" 1001
     expect_eq "FP_DP_SCALAR" "$(csv_val event FP_DP_SCALAR '' '' '' '')" 100000
     ;;
+slots)
+    # more threads at once (100: the program's barrier keeps them alive)
+    # than --max-threads' slots hold: the tool stops the program at the
+    # next creation, hpm reports the counts so far with Valgrind's status
+    # for a panic (1) and a note that says why
+    run count -e INSTRUCTIONS --max-threads 64 --csv -- "$prog" threads 100 10
+    expect_rc 1
+    expect_eq "threads" "$(csv_val info threads '' '' '' '')" 63
+    expect_range "INSTRUCTIONS" "$(csv_val event INSTRUCTIONS '' '' '' '')" 10000 100000000
+    run count -e INSTRUCTIONS --max-threads=64 -- "$prog" threads 100 10
+    expect_rc 1
+    expect_out "the most the simulator's thread slots hold (--max-threads=64)"
+    expect_err "it was stopped there; the counts up to that point are kept"
+    run count -e FP_DP_SCALAR --max-threads 128 --csv -- "$prog" threads 100 10
+    expect_rc 0
+    expect_eq "FP_DP_SCALAR" "$(csv_val event FP_DP_SCALAR '' '' '' '')" 1000
+    run count -e INSTRUCTIONS --max-threads 8 -- "$prog" threads 2 10
+    expect_rc 2
+    expect_err "--max-threads"
+    ;;
 threads)
     # main + 4 workers on 4 cores, round robin: thread s on core (s - 1) mod 4
     run count --machine bgp -e FP_DP_SCALAR,INSTRUCTIONS --per-thread --csv -- "$prog" threads 4 20000

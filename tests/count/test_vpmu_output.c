@@ -254,7 +254,14 @@ static void test_malformed(void)
         CHECK(vpmu_output_parse(&o, s, strlen(s), err, sizeof err) == 0);
         CHECK(o.exit_kind == VPMU_EXIT_SIGNAL && o.exit_value == 9);
         vpmu_output_free(&o);
+        /* stopped at a thread's creation with the 64 slots taken */
+        s = "hpm-vpmu 2\nmachine bgp\ncores 2\nexit slots 64\nthreads 1\n";
+        CHECK(vpmu_output_parse(&o, s, strlen(s), err, sizeof err) == 0);
+        CHECK(o.exit_kind == VPMU_EXIT_SLOTS && o.exit_value == 64);
+        vpmu_output_free(&o);
     }
+    bad_file("hpm-vpmu 2\nexit slots\n", "'slots N'");
+    bad_file("hpm-vpmu 2\nexit slots x\n", "slots");
     /* a missing file */
     {
         struct vpmu_output o;

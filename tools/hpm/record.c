@@ -65,6 +65,7 @@ struct record_opts {
     const char *machine, *output;
     long rate_limit, freq, ldlat, stlat;
     long interleave; /* hpm count's --interleave */
+    long max_threads; /* hpm count's --max-threads */
     int no_children, no_data_src;
     const char *trace_skip; /* hpm count's --trace-children-skip */
 };
@@ -108,7 +109,7 @@ struct record_ctx {
     int bad;
 };
 
-#define RECORD_OPTIONS 12
+#define RECORD_OPTIONS 13
 static void record_table(struct record_opts *o, struct hpm_opt *t)
 {
     const struct hpm_opt rows[] = {
@@ -143,6 +144,9 @@ static void record_table(struct record_opts *o, struct hpm_opt *t)
         {"--interleave", NULL, "N",
          "threads take turns of N instructions in modeled time (hpm count --interleave)",
          HPM_OPT_LONG, &o->interleave, NULL, NULL, 1, 1000000000L},
+        {"--max-threads", NULL, "N",
+         "the most threads the program runs at once (hpm count --max-threads)",
+         HPM_OPT_LONG, &o->max_threads, NULL, NULL, 16, 100000},
         HPM_OPT_TABLE_END,
     };
     _Static_assert(sizeof rows / sizeof rows[0] == RECORD_OPTIONS, "RECORD_OPTIONS");
@@ -860,7 +864,7 @@ int cmd_record(int argc, char **argv)
     char why[1400], *sample_arg = NULL, *events_arg = NULL, limit_arg[64], ldlat_arg[64],
         stlat_arg[64];
     char **cargv = NULL;
-    char interleave_arg[48];
+    char interleave_arg[48], max_threads_arg[48];
     size_t at, ea;
     int first, rc, na = 0, i;
     unsigned s, k;
@@ -923,7 +927,7 @@ int cmd_record(int argc, char **argv)
     /* the tool's options and hpm count's arguments */
     sample_arg = malloc(32 + c.n_specs * (HPM_CAT_NAME_MAX + 24));
     events_arg = malloc(16 + c.n_specs * (HPM_CAT_NAME_MAX + 1));
-    cargv = calloc((size_t)(argc - first) + 14, sizeof *cargv);
+    cargv = calloc((size_t)(argc - first) + 15, sizeof *cargv);
     if (!sample_arg || !events_arg || !cargv) {
         fprintf(stderr, "hpm record: out of memory\n");
         rc = 1;
@@ -972,6 +976,10 @@ int cmd_record(int argc, char **argv)
     if (o.interleave > 0) {
         snprintf(interleave_arg, sizeof interleave_arg, "--interleave=%ld", o.interleave);
         cargv[na++] = interleave_arg;
+    }
+    if (o.max_threads > 0) {
+        snprintf(max_threads_arg, sizeof max_threads_arg, "--max-threads=%ld", o.max_threads);
+        cargv[na++] = max_threads_arg;
     }
     cargv[na++] = "--";
     for (i = first; i < argc; i++)

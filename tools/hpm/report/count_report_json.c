@@ -76,6 +76,8 @@ static void json_procs(FILE *f, const struct count_report *r)
             fprintf(f, "{\"signal\":%d}", p->out.exit_value);
         else if (p->out.exit_kind == VPMU_EXIT_SIGNAL)
             fputs("{\"signal\":null}", f);
+        else if (p->out.exit_kind == VPMU_EXIT_SLOTS)
+            fprintf(f, "{\"thread_slots\":%d}", p->out.exit_value);
         else
             fprintf(f, "{\"status\":%d}", p->out.exit_value);
         fprintf(f, ",\"threads_count\":%u,\"source\":\"modeled\",\"counts\":{",

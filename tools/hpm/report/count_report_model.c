@@ -211,6 +211,8 @@ void report_proc_exit_text(const struct count_proc *p, char *buf, size_t len)
         snprintf(buf, len, "signal %d", o->exit_value);
     else if (o->exit_kind == VPMU_EXIT_SIGNAL)
         snprintf(buf, len, "signal");
+    else if (o->exit_kind == VPMU_EXIT_SLOTS)
+        snprintf(buf, len, "stopped, thread slots (%d)", o->exit_value);
     else
         snprintf(buf, len, "status %d", o->exit_value);
 }

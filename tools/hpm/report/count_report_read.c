@@ -602,11 +602,18 @@ static int read_upcs(struct rd *x, json_t *root)
  * status. */
 static int read_proc_exit(struct rd *x, json_t *e, struct count_proc *p)
 {
-    json_t *sig = json_object_get(e, "signal");
+    json_t *sig = json_object_get(e, "signal"), *slots = json_object_get(e, "thread_slots");
     long long v;
     p->out.exit_kind = VPMU_EXIT_STATUS;
     if (json_is_null(e))
         return 0;
+    if (slots) {
+        if (get_int(x, e, "thread_slots", 1, INT_MAX, &v))
+            return -1;
+        p->out.exit_kind = VPMU_EXIT_SLOTS;
+        p->out.exit_value = (int)v;
+        return 0;
+    }
     if (sig && json_is_null(sig)) {
         p->out.exit_kind = VPMU_EXIT_SIGNAL;
         p->out.exit_value = -1;

@@ -487,7 +487,14 @@ static int rec_exit(struct vpmu_output_reader *p, const struct line *l)
         o->exit_value = (int)v;
         return 0;
     }
-    return fail(p, "'exit' needs 'status N', 'signal N', 'signal' or 'exec'");
+    if (field_is(l, 1, VPMU_EXIT_WORD_SLOTS) && l->v.n == 3) {
+        if (get_u64(p, l, 2, INT_MAX, "slots", &v))
+            return -1;
+        o->exit_kind = VPMU_EXIT_SLOTS;
+        o->exit_value = (int)v;
+        return 0;
+    }
+    return fail(p, "'exit' needs 'status N', 'signal N', 'signal', 'exec' or 'slots N'");
 }
 
 /* The records of exactly one value (pid, ppid, forks, upc_writes, machine,
@@ -1054,6 +1061,8 @@ int vpmu_output_write(const struct vpmu_output *o, FILE *f)
         fprintf(f, VPMU_REC_EXIT " " VPMU_EXIT_WORD_SIGNAL "\n");
     else if (o->exit_kind == VPMU_EXIT_EXEC)
         fprintf(f, VPMU_REC_EXIT " " VPMU_EXIT_WORD_EXEC "\n");
+    else if (o->exit_kind == VPMU_EXIT_SLOTS)
+        fprintf(f, VPMU_REC_EXIT " " VPMU_EXIT_WORD_SLOTS " %d\n", o->exit_value);
     if (o->mpx_sets) {
         unsigned set, c;
         fprintf(f, VPMU_REC_MPX " %u %" PRIu64 " %s %" PRIu64 "\n", o->mpx_sets, o->mpx_period,

@@ -33,6 +33,7 @@ enum vpmu_exit_kind {
     VPMU_EXIT_STATUS,   /* exit_value = the status */
     VPMU_EXIT_SIGNAL,   /* exit_value = the signal, or -1 when unknown */
     VPMU_EXIT_EXEC,     /* a segment written before execve (FILE.execN) */
+    VPMU_EXIT_SLOTS,    /* stopped at a thread's creation: exit_value = --max-threads */
 };
 
 /* Per-kind values with a presence flag (a value of 0 and "not written" differ). */

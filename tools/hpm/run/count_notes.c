@@ -65,6 +65,16 @@ static int killed_views_note(const struct count_tree *t, const struct count_row 
     return 1;
 }
 
+const char *count_slots_note(const struct vpmu_output *out, char *buf, size_t len)
+{
+    snprintf(buf, len,
+             "the program started a thread while it ran %d, the most the simulator's thread "
+             "slots hold (--max-threads=%d): the simulator stopped it there; counts up to that "
+             "point (a larger --max-threads runs it on)",
+             out->exit_value - 1, out->exit_value);
+    return buf;
+}
+
 /* How the program ended, on how many cores, through which images. */
 static void program_notes(struct count_report *r, struct count_notes *nb, unsigned cores,
                           const struct count_tree *tree, const struct vpmu_output *out,
@@ -72,6 +82,8 @@ static void program_notes(struct count_report *r, struct count_notes *nb, unsign
 {
     unsigned execs;
     /* valgrind re-raises the program's fatal signal on itself */
+    if (out->exit_kind == VPMU_EXIT_SLOTS)
+        r->notes[r->n_notes++] = count_slots_note(out, nb->exit, sizeof nb->exit);
     if (!count_report_exit(r, res->status, nb->sig, sizeof nb->sig)) {
         if (out->exit_kind == VPMU_EXIT_STATUS && (out->exit_value & 0xff) != r->exit_status) {
             snprintf(nb->exit, sizeof nb->exit,

@@ -63,7 +63,7 @@ static const char count_footer[] =
 
 
 /* The one table of hpm count's and hpm run's options: parsing and usage. */
-#define COUNT_OPTIONS 38 /* rows, with the end */
+#define COUNT_OPTIONS 39 /* rows, with the end */
 void count_table(struct count_opts *o, struct hpm_opt *t)
 {
     const struct hpm_opt rows[] = {
@@ -191,6 +191,11 @@ void count_table(struct count_opts *o, struct hpm_opt *t)
          "program's second thread on; slices: in the order Valgrind's\n"
          "slices run them (the default with --interleave, turns only)",
          HPM_OPT_CHOICE, &o->coherence, coherence_choices, &o->coherence_given, 0, 0},
+        {"--max-threads", NULL, "N",
+         "the most threads PROGRAM (each process) runs at once [1024]:\n"
+         "the simulator's thread slots, each about 9 KB cleared at its\n"
+         "start; a program that starts more ends with Valgrind's message",
+         HPM_OPT_LONG, &o->max_threads, NULL, NULL, 16, 100000},
         {"--keep-output", NULL, "FILE",
          "also write the counts as the tool's output file (--from-output)",
          HPM_OPT_STRING, &o->keep_output, NULL, NULL, 0, 0},
@@ -220,6 +225,7 @@ void count_opts_init(struct count_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->start = 1;
+    o->max_threads = HPM_MAX_THREADS_DEFAULT;
 }
 
 int count_parse_opts(int argc, char **argv, struct count_opts *o)

@@ -88,7 +88,7 @@ int count_report_output(const struct count_opts *o, const struct vpmu_output *ou
     struct count_row *rows = calloc(MAX_ROWS, sizeof *rows);
     struct count_report r;
     static struct count_notes nb; /* outlives the report */
-    char upc_note[200], idle_note[1024];
+    char upc_note[200], idle_note[1024], slots_note[320];
     unsigned n = 0;
     int rc;
     if (!rows) {
@@ -124,6 +124,11 @@ int count_report_output(const struct count_opts *o, const struct vpmu_output *ou
         r.exit_signal = out->exit_value;
         r.exit_code = out->exit_value > 0 ? 128 + out->exit_value : 128;
         r.notes[r.n_notes++] = "program killed by a signal; counts up to that point";
+    } else if (out->exit_kind == VPMU_EXIT_SLOTS) {
+        /* ended by the simulator as a panic would: Valgrind's status */
+        r.exit_status = 1;
+        r.exit_code = 1;
+        r.notes[r.n_notes++] = count_slots_note(out, slots_note, sizeof slots_note);
     } else {
         r.exit_status = out->exit_value;
         r.exit_code = out->exit_value & 0xff;

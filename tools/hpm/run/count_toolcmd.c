@@ -61,10 +61,10 @@ static int base_args(struct count_toolcmd *t, const struct count_opts *o, const 
      * simulator, and nothing of hpm's attaches a debugger */
     t->args[(*na)++] = "--vgdb=no";
     t->args[(*na)++] = "--tool=hpm";
-    /* Valgrind's default of 500 threads panics programs that natively run
-     * a thousand; 4096 slots cost about 30 MB more of the simulator's
-     * memory and no time (docs/vpmu.md) */
-    t->args[(*na)++] = "--max-threads=" HPM_MAX_THREADS_STR;
+    /* the thread slots (HPM_MAX_THREADS_DEFAULT: what they cost) */
+    snprintf(t->max_threads_arg, sizeof t->max_threads_arg, "--max-threads=%ld",
+             o->max_threads > 0 ? o->max_threads : HPM_MAX_THREADS_DEFAULT);
+    t->args[(*na)++] = t->max_threads_arg;
     t->args[(*na)++] = t->out_arg;
     t->args[(*na)++] = t->machine_arg;
     t->args[(*na)++] = t->events_arg;

@@ -61,6 +61,7 @@ struct count_opts {
     long multiplex;        /* --multiplex=N: the sets cycled in one run every N correlate events */
     const char *mpx_plan;  /* --mpx-plan: that run's sets, for the tool's --hpm-mpx (passes.c) */
     long interleave;       /* --interleave=N: threads take turns of N instructions */
+    long max_threads;      /* --max-threads=N: the simulator's thread slots */
     int coherence, coherence_given; /* --coherence: 1 = time (COUNT_COHERENCE_TURN) */
     const char *keep_output; /* --keep-output=FILE: the counts as the tool's output file */
     struct hpm_opt_list notes; /* --note=TEXT: added to the report (passes.h) */

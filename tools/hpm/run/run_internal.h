@@ -25,7 +25,13 @@
 
 #define cmd_name count_cmd_name
 
-#define HPM_MAX_THREADS_STR "4096" /* the tool's thread slots */
+/* The simulator's thread slots (Valgrind's --max-threads) unless
+ * --max-threads says: Valgrind clears every slot at its start, about 9 KB
+ * each with the tool's, so 4,096 slots cost every process about 15 ms more
+ * than 1,024 (20,052 page faults against 13,075: docs/robustness.md), and
+ * 500, Valgrind's default, panics programs that run a thousand threads at
+ * once. */
+#define HPM_MAX_THREADS_DEFAULT 1024L
 
 void count_table(struct count_opts *o, struct hpm_opt *t);
 int count_usage_error(const char *fmt, const char *arg);
@@ -105,6 +111,7 @@ struct count_toolcmd {
     char *out_arg, *machine_arg, *events_arg, *skip_arg, *gate_args[5], *mpi_out_arg;
     char live_arg[48];
     char interleave_arg[48], interleave_from_arg[48];
+    char max_threads_arg[48]; /* --max-threads=N */
     char cores_arg[2][48]; /* a rank's share of its node's cores */
 };
 int count_toolcmd_build(struct count_toolcmd *t, const struct count_opts *o,
@@ -125,7 +132,7 @@ struct count_tree;
 struct runner_result;
 #define COUNT_SHARED_NOTES 3 /* shared cache lines named in the notes */
 struct count_notes {
-    char sig[160], exit[160], core[160], exec[600], lost[4200], fork[200], killed[400],
+    char sig[160], exit[320], core[160], exec[600], lost[4200], fork[200], killed[400],
         view[1000], native[1200], upc[200], sat[200], left[160], turns[1200], mpx_idle[1024],
         shared[600], shared_line[COUNT_SHARED_NOTES][400];
 };
@@ -134,6 +141,9 @@ struct count_notes {
  * reports). */
 void count_order_notes(struct count_report *r, struct count_notes *nb,
                        const struct vpmu_output *out);
+/* The note of a program the tool stopped at a thread's creation, with
+ * every thread slot taken (VPMU_EXIT_SLOTS): in buf, returned. */
+const char *count_slots_note(const struct vpmu_output *out, char *buf, size_t len);
 void count_add_notes(struct count_report *r, struct count_notes *nb, const struct count_opts *o,
                      unsigned cores, struct count_tree *tree, const struct vpmu_output *out,
                      const struct runner_result *res, const struct count_row *rows,
