@@ -81,9 +81,9 @@ static void program_notes(struct count_report *r, struct count_notes *nb, unsign
                           const struct runner_result *res)
 {
     unsigned execs;
-    /* valgrind re-raises the program's fatal signal on itself */
     if (out->exit_kind == VPMU_EXIT_SLOTS)
         r->notes[r->n_notes++] = count_slots_note(out, nb->exit, sizeof nb->exit);
+    /* valgrind re-raises the program's fatal signal on itself */
     if (!count_report_exit(r, res->status, nb->sig, sizeof nb->sig)) {
         if (out->exit_kind == VPMU_EXIT_STATUS && (out->exit_value & 0xff) != r->exit_status) {
             snprintf(nb->exit, sizeof nb->exit,

@@ -194,7 +194,8 @@ void count_table(struct count_opts *o, struct hpm_opt *t)
         {"--max-threads", NULL, "N",
          "the most threads PROGRAM (each process) runs at once [1024]:\n"
          "the simulator's thread slots, each about 9 KB cleared at its\n"
-         "start; a program that starts more ends with Valgrind's message",
+         "start; a program that starts more is stopped there, its counts\n"
+         "so far reported with a note",
          HPM_OPT_LONG, &o->max_threads, NULL, NULL, 16, 100000},
         {"--keep-output", NULL, "FILE",
          "also write the counts as the tool's output file (--from-output)",
