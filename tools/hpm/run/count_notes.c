@@ -65,16 +65,6 @@ static int killed_views_note(const struct count_tree *t, const struct count_row 
     return 1;
 }
 
-const char *count_slots_note(const struct vpmu_output *out, char *buf, size_t len)
-{
-    snprintf(buf, len,
-             "the program started a thread while it ran %d, the most the simulator's thread "
-             "slots hold (--max-threads=%d): the simulator stopped it there; counts up to that "
-             "point (a larger --max-threads runs it on)",
-             out->exit_value - 1, out->exit_value);
-    return buf;
-}
-
 /* How the program ended, on how many cores, through which images. */
 static void program_notes(struct count_report *r, struct count_notes *nb, unsigned cores,
                           const struct count_tree *tree, const struct vpmu_output *out,

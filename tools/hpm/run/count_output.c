@@ -75,6 +75,16 @@ const char *count_upc_write_note(const struct vpmu_output *out, char *buf, size_
     return buf;
 }
 
+const char *count_slots_note(const struct vpmu_output *out, char *buf, size_t len)
+{
+    snprintf(buf, len,
+             "the program started a thread while it ran %d, the most the simulator's thread "
+             "slots hold (--max-threads=%d): the simulator stopped it there; counts up to that "
+             "point (a larger --max-threads runs it on)",
+             out->exit_value - 1, out->exit_value);
+    return buf;
+}
+
 /* The user's --note texts, after hpm's own notes. */
 void count_add_user_notes(struct count_report *r, const struct count_opts *o)
 {

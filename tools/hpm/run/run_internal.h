@@ -66,6 +66,9 @@ int count_write_report(const struct count_opts *o, const struct count_report *r)
 int count_keep_output_to(FILE *f, void *ctx);
 int count_output_dir_ok(const char *path);
 const char *count_upc_write_note(const struct vpmu_output *out, char *buf, size_t len);
+/* The note of a program the tool stopped at a thread's creation, with
+ * every thread slot taken (VPMU_EXIT_SLOTS): in buf, returned. */
+const char *count_slots_note(const struct vpmu_output *out, char *buf, size_t len);
 void count_add_user_notes(struct count_report *r, const struct count_opts *o);
 int count_from_output(const struct count_opts *o);
 /* The report of counts in memory (what names them in messages), as
@@ -141,9 +144,6 @@ struct count_notes {
  * reports). */
 void count_order_notes(struct count_report *r, struct count_notes *nb,
                        const struct vpmu_output *out);
-/* The note of a program the tool stopped at a thread's creation, with
- * every thread slot taken (VPMU_EXIT_SLOTS): in buf, returned. */
-const char *count_slots_note(const struct vpmu_output *out, char *buf, size_t len);
 void count_add_notes(struct count_report *r, struct count_notes *nb, const struct count_opts *o,
                      unsigned cores, struct count_tree *tree, const struct vpmu_output *out,
                      const struct runner_result *res, const struct count_row *rows,
