@@ -5,9 +5,9 @@
 # (/usr/include/papi.h, papi.pc). Its maintainer scripts (cmake/deb) make
 # the command, the man pages and the completion visible in /usr through
 # update-alternatives. Dependencies: the libraries' packages as
-# dpkg-shlibdeps finds them, and the Valgrind whose coregrind the tool is
-# linked against, of the same upstream version (its preload object must
-# match the tool).
+# dpkg-shlibdeps finds them, libmicrohttpd's, and the Valgrind whose
+# coregrind the tool is linked against, of the same upstream version (its
+# preload object must match the tool).
 set(HPM_DEB_PREFIX /opt/hpm)
 
 execute_process(COMMAND dpkg-query -W -f=\${Version} valgrind
@@ -18,6 +18,12 @@ if(_vg_rc EQUAL 0 AND _vg_version)
       "valgrind (>= ${_vg_upstream}), valgrind (<< ${_vg_upstream}.0~)")
 else()
   set(CPACK_DEBIAN_PACKAGE_DEPENDS "valgrind")
+endif()
+
+# hpm serve opens libmicrohttpd itself (dlopen: tools/hpm/serve/serve_mhd.h),
+# where dpkg-shlibdeps does not see it: its package by its SONAME
+if(HPM_MHD_SONAME MATCHES "^lib(.*)\\.so\\.([0-9]+)$")
+  string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", lib${CMAKE_MATCH_1}${CMAKE_MATCH_2}")
 endif()
 
 foreach(_script postinst prerm)

@@ -209,7 +209,8 @@ check_deb() {
     [[ -f $deb ]] || fail "no hpm_VERSION_amd64.deb in $(ls "$work/deb")"
     [[ $(dpkg-deb -f "$deb" Package) == hpm ]] || fail "the package is not named hpm"
     field=$(dpkg-deb -f "$deb" Depends)
-    [[ $field == *"valgrind (>= "* && $field == *libc6* && $field == *libdw1* ]] ||
+    [[ $field == *"valgrind (>= "* && $field == *libc6* && $field == *libdw1* &&
+        $field == *libmicrohttpd12* ]] ||
         fail "Depends lacks valgrind or the libraries: $field"
     dpkg-deb --ctrl-tarfile "$deb" | tar -t > control.files
     grep -qx './postinst' control.files || fail "no postinst"

@@ -55,6 +55,7 @@
 #include "live.h"
 #include "util/options.h"
 #include "serve/serve_conns.h"
+#include "serve/serve_mhd.h"
 #include "serve/serve_views.h"
 
 #define SERVE_POLL_MS 100 /* how often new and ending processes are looked for */
@@ -164,7 +165,7 @@ static char *exposition(enum expo_format fmt, size_t *len)
  * when it names text/plain and not OpenMetrics, OpenMetrics otherwise. */
 static enum expo_format negotiate(struct MHD_Connection *c)
 {
-    const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
+    const char *accept = serve_mhd.lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
     if (accept && !strstr(accept, "application/openmetrics-text") && strstr(accept, "text/plain"))
         return EXPO_PROMETHEUS;
     return EXPO_OPENMETRICS;
@@ -187,29 +188,32 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     (void)state;
     if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
         static const char msg[] = "only GET\n";
-        r = MHD_create_response_from_buffer(sizeof msg - 1, (void *)msg, MHD_RESPMEM_PERSISTENT);
+        r = serve_mhd.create_response_from_buffer(sizeof msg - 1, (void *)msg,
+                                                  MHD_RESPMEM_PERSISTENT);
         code = MHD_HTTP_METHOD_NOT_ALLOWED;
     } else if (strcmp(url, "/metrics") != 0) {
         static const char msg[] = "hpm serve: the metrics are at /metrics\n";
-        r = MHD_create_response_from_buffer(sizeof msg - 1, (void *)msg, MHD_RESPMEM_PERSISTENT);
+        r = serve_mhd.create_response_from_buffer(sizeof msg - 1, (void *)msg,
+                                                  MHD_RESPMEM_PERSISTENT);
         code = MHD_HTTP_NOT_FOUND;
     } else if ((body = exposition(fmt = negotiate(c), &len)) != NULL) {
-        r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+        r = serve_mhd.create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
         if (r)
-            MHD_add_response_header(r, "Content-Type",
-                                    fmt == EXPO_PROMETHEUS
-                                        ? "text/plain; version=0.0.4; charset=utf-8"
-                                        : "application/openmetrics-text; version=1.0.0; "
-                                          "charset=utf-8");
+            serve_mhd.add_response_header(r, "Content-Type",
+                                          fmt == EXPO_PROMETHEUS
+                                              ? "text/plain; version=0.0.4; charset=utf-8"
+                                              : "application/openmetrics-text; version=1.0.0; "
+                                                "charset=utf-8");
     } else {
         static const char msg[] = "out of memory\n";
-        r = MHD_create_response_from_buffer(sizeof msg - 1, (void *)msg, MHD_RESPMEM_PERSISTENT);
+        r = serve_mhd.create_response_from_buffer(sizeof msg - 1, (void *)msg,
+                                                  MHD_RESPMEM_PERSISTENT);
         code = MHD_HTTP_INTERNAL_SERVER_ERROR;
     }
     if (!r)
         return MHD_NO;
-    ret = MHD_queue_response(c, code, r);
-    MHD_destroy_response(r);
+    ret = serve_mhd.queue_response(c, code, r);
+    serve_mhd.destroy_response(r);
     return ret;
 }
 
@@ -248,6 +252,7 @@ int cmd_serve(int argc, char **argv)
     struct serve_conns *sc;
     struct timespec tick = {0, SERVE_POLL_MS * 1000000L};
     sigset_t set;
+    char err[512];
 
     rc = hpm_opt_parse_all("hpm serve", t, serve_synopsis, NULL, argc, argv);
     if (rc)
@@ -258,6 +263,10 @@ int cmd_serve(int argc, char **argv)
     if (inet_pton(AF_INET, address, &sa.sin_addr) != 1)
         return hpm_opt_error("hpm serve", t, serve_synopsis, NULL, "bad IPv4 address '%s'",
                              address);
+    if (serve_mhd_load(err, sizeof err) != 0) {
+        fprintf(stderr, "hpm serve: %s\n", err);
+        return 1;
+    }
     /* signals are taken by sigwait below, not by the server's thread */
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
@@ -271,21 +280,19 @@ int cmd_serve(int argc, char **argv)
     }
     serve_views_init((unsigned)keep);
     serve_views_poll();
-    d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ERROR_LOG, 0,
-                         serve_conns_accept, sc, serve_conns_handle, sc,
-                         MHD_OPTION_EXTERNAL_LOGGER, serve_conns_log, sc, MHD_OPTION_SOCK_ADDR,
-                         (struct sockaddr *)&sa, MHD_OPTION_CONNECTION_TIMEOUT,
-                         (unsigned int)timeout, MHD_OPTION_CONNECTION_LIMIT,
-                         serve_conns_hard_limit(sc), MHD_OPTION_NOTIFY_CONNECTION,
-                         serve_conns_notify, sc, MHD_OPTION_NOTIFY_COMPLETED,
-                         serve_conns_completed, sc, MHD_OPTION_END);
+    d = serve_mhd.start_daemon(
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ERROR_LOG, 0, serve_conns_accept,
+        sc, serve_conns_handle, sc, MHD_OPTION_EXTERNAL_LOGGER, serve_conns_log, sc,
+        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa, MHD_OPTION_CONNECTION_TIMEOUT,
+        (unsigned int)timeout, MHD_OPTION_CONNECTION_LIMIT, serve_conns_hard_limit(sc),
+        MHD_OPTION_NOTIFY_CONNECTION, serve_conns_notify, sc, MHD_OPTION_NOTIFY_COMPLETED,
+        serve_conns_completed, sc, MHD_OPTION_END);
     if (!d) {
-        fprintf(stderr, "hpm serve: cannot listen on %s:%ld: %s\n", address, port,
-                strerror(errno));
+        fprintf(stderr, "hpm serve: cannot listen on %s:%ld: %s\n", address, port, strerror(errno));
         serve_conns_free(sc);
         return 1;
     }
-    info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+    info = serve_mhd.get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
     printf("hpm serve: http://%s:%u/metrics\n", address,
            info ? (unsigned)info->port : (unsigned)port);
     fflush(stdout);
@@ -297,7 +304,7 @@ int cmd_serve(int argc, char **argv)
         serve_views_poll();
         serve_conns_sweep(sc);
     }
-    MHD_stop_daemon(d);
+    serve_mhd.stop_daemon(d);
     serve_conns_free(sc);
     serve_views_free();
     return 0;

@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE
 #include "serve/serve_conns.h"
+#include "serve/serve_mhd.h"
 
 #include <netinet/in.h>
 #include <pthread.h>
@@ -158,15 +159,16 @@ void serve_conns_notify(void *vsc, struct MHD_Connection *mc, void **socket_cont
     struct conn *c;
     if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
         const union MHD_ConnectionInfo *fd =
-            MHD_get_connection_info(mc, MHD_CONNECTION_INFO_CONNECTION_FD);
+            serve_mhd.get_connection_info(mc, MHD_CONNECTION_INFO_CONNECTION_FD);
         const union MHD_ConnectionInfo *peer =
-            MHD_get_connection_info(mc, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+            serve_mhd.get_connection_info(mc, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
         *socket_context = NULL;
         if (!fd || !(c = calloc(1, sizeof *c)))
             return; /* not in the table: never given up, never counted */
         c->fd = fd->connect_fd;
         if (peer && peer->client_addr && peer->client_addr->sa_family == AF_INET)
-            c->addr = ((const struct sockaddr_in *)(const void *)peer->client_addr)->sin_addr.s_addr;
+            c->addr =
+                ((const struct sockaddr_in *)(const void *)peer->client_addr)->sin_addr.s_addr;
         c->since_ns = now_ns();
         pthread_mutex_lock(&sc->lock);
         c->prev = sc->tail;
@@ -179,8 +181,7 @@ void serve_conns_notify(void *vsc, struct MHD_Connection *mc, void **socket_cont
         *socket_context = c;
         return;
     }
-    if (!(c = *socket_context))
-        return;
+    if (!(c = *socket_context)) return;
     pthread_mutex_lock(&sc->lock);
     if (c->prev)
         c->prev->next = c->next;
@@ -198,7 +199,7 @@ void serve_conns_notify(void *vsc, struct MHD_Connection *mc, void **socket_cont
 static struct conn *conn_of(struct MHD_Connection *mc)
 {
     const union MHD_ConnectionInfo *i =
-        MHD_get_connection_info(mc, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+        serve_mhd.get_connection_info(mc, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     return i ? i->socket_context : NULL;
 }
 
