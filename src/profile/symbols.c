@@ -12,24 +12,18 @@
 #define _GNU_SOURCE /* strdup, strndup, O_CLOEXEC */
 #include "profile.h"
 
-#include <dirent.h>
+#include "debugcache.h"
+
 #include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-
-extern char **environ;
 
 struct fsym {
     uint64_t lo, size;
@@ -81,197 +75,10 @@ struct hpm_symbols {
 };
 
 /* ------------------------------------------------------------------------
- * Separate debug information, decompressed once
- *
- * Debian's separate debug files (libc6-dbg's, every -dbgsym package's)
- * have their DWARF sections compressed (SHF_COMPRESSED), and libdw
+ * Separate debug information, decompressed once (src/debugcache): libdw
  * inflates every DWARF section of a file when it opens it, whatever a
- * look-up needs: libc's 4 MB of debug information are 10 MB inflated,
- * 40-50 ms of every profile of a program that ran libc code (bzip2's:
- * two fifths of the front end). As perf keeps a build-id cache (~/.debug)
- * and debuginfod its downloads, hpm keeps a decompressed copy of each such
- * file, named by its build-id, made once by binutils' objcopy
- * (--decompress-debug-sections) and given to libdw in place of the
- * original. The copy holds the same DWARF: the same answers.
- *
- * Where: $HPM_DEBUG_CACHE (a directory; "off" for none), else
- * $XDG_CACHE_HOME/hpm/debuginfo, else ~/.cache/hpm/debuginfo. A copy is
- * written to a temporary name (the pid in it) and renamed: concurrent
- * profiles each make a whole one, and one left by a killed hpm (its pid
- * gone) is removed by the next; so is a copy no profile used for 90 days.
- * Anything failing (no objcopy, a read-only home, a copy without the same
- * build-id) leaves the original in use.
+ * look-up needs (libc's: 40-50 ms of every profile that ran libc code).
  * ---------------------------------------------------------------------- */
-
-static int mkdir_p(char *path)
-{
-    char *p;
-    for (p = path + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = 0;
-        if (mkdir(path, 0700) != 0 && errno != EEXIST) {
-            *p = '/';
-            return -1;
-        }
-        *p = '/';
-    }
-    return mkdir(path, 0700) == 0 || errno == EEXIST ? 0 : -1;
-}
-
-/* The cache's directory, made on first use; NULL: no cache. */
-static const char *debug_cache_dir(void)
-{
-    static int done;
-    static char dir[4096];
-    const char *env = getenv("HPM_DEBUG_CACHE"), *base;
-    struct stat st;
-    int n;
-    if (done)
-        return dir[0] ? dir : NULL;
-    done = 1;
-    if (env && (!*env || strcmp(env, "off") == 0))
-        return NULL;
-    if (env)
-        n = snprintf(dir, sizeof dir, "%s", env);
-    else if ((base = getenv("XDG_CACHE_HOME")) && *base == '/')
-        n = snprintf(dir, sizeof dir, "%s/hpm/debuginfo", base);
-    else if ((base = getenv("HOME")) && *base == '/')
-        n = snprintf(dir, sizeof dir, "%s/.cache/hpm/debuginfo", base);
-    else
-        n = -1;
-    if (n <= 0 || (size_t)n >= sizeof dir || mkdir_p(dir) != 0 || stat(dir, &st) != 0 ||
-        !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) != 0) {
-        dir[0] = 0;
-        return NULL;
-    }
-    return dir;
-}
-
-/* Whether e has a compressed DWARF section; its build-id in hex. */
-static int compressed_debug(Elf *e, char *hex, size_t hexlen)
-{
-    const void *id;
-    ssize_t n = dwelf_elf_gnu_build_id(e, &id), i;
-    size_t shstrndx;
-    Elf_Scn *scn = NULL;
-    int compressed = 0;
-    if (n <= 0 || (size_t)(2 * n + 1) > hexlen || elf_getshdrstrndx(e, &shstrndx) != 0)
-        return 0;
-    for (i = 0; i < n; i++)
-        snprintf(hex + 2 * i, 3, "%02x", ((const unsigned char *)id)[i]);
-    while (!compressed && (scn = elf_nextscn(e, scn)) != NULL) {
-        GElf_Shdr sh;
-        const char *name;
-        if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_COMPRESSED))
-            continue;
-        name = elf_strptr(e, shstrndx, sh.sh_name);
-        compressed = name && strncmp(name, ".debug_", 7) == 0;
-    }
-    return compressed;
-}
-
-/* fd open on an uncompressed ELF file with build-id hex; else -1 */
-static int open_same_build_id(const char *path, const char *hex)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    Elf *e;
-    char got[129];
-    int ok = 0;
-    if (fd < 0)
-        return -1;
-    e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-    if (e && elf_kind(e) == ELF_K_ELF) {
-        got[0] = 0;
-        ok = !compressed_debug(e, got, sizeof got) && strcmp(got, hex) == 0;
-    }
-    if (e)
-        elf_end(e);
-    if (!ok) {
-        close(fd);
-        return -1;
-    }
-    return fd;
-}
-
-/* A copy not used for this long is removed when another is made (a use
- * renews its time, at most once a day): the cache holds what the last
- * months' profiles read, not every libc an upgrade left behind. */
-#define COPY_UNUSED_S (90L * 24 * 3600)
-#define COPY_RENEW_S (24L * 3600)
-
-/* The cache's leftovers, removed before a copy is made: copies not used
- * for COPY_UNUSED_S, and temporary copies whose hpm is gone (killed while
- * it made one). Names: HEX.debug and HEX.debug.PID.tmp. */
-static void prune_cache(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *de;
-    time_t now = time(NULL);
-    if (!d)
-        return;
-    while ((de = readdir(d)) != NULL) {
-        char path[4096 + 256];
-        const char *dot = strstr(de->d_name, ".debug");
-        struct stat st;
-        if (!dot || dot == de->d_name)
-            continue;
-        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-        if (strcmp(dot, ".debug") == 0) {
-            if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && now - st.st_mtime > COPY_UNUSED_S)
-                unlink(path);
-        } else if (strncmp(dot, ".debug.", 7) == 0) {
-            char *end;
-            long pid = strtol(dot + 7, &end, 10);
-            if (pid <= 0 || strcmp(end, ".tmp") != 0)
-                continue;
-            if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-                continue; /* its hpm still runs */
-            unlink(path);
-        }
-    }
-    closedir(d);
-}
-
-/* objcopy --decompress-debug-sections from to: 0 when it made it */
-static int decompress_copy(const char *from, const char *to)
-{
-    char *argv[] = {"objcopy", "--decompress-debug-sections", (char *)from, (char *)to, NULL};
-    posix_spawn_file_actions_t fa;
-    pid_t pid;
-    int st, rc;
-    if (posix_spawn_file_actions_init(&fa) != 0)
-        return -1;
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-    rc = posix_spawnp(&pid, "objcopy", &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (rc != 0)
-        return -1;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
-}
-
-/* Whether path is an ELF file with build-id hex and a compressed DWARF
- * section */
-static int is_compressed_debug(const char *path, const char *hex)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC), compressed = 0;
-    char got[129];
-    Elf *e;
-    if (fd < 0)
-        return 0;
-    e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-    if (e && elf_kind(e) == ELF_K_ELF)
-        compressed = compressed_debug(e, got, sizeof got) && strcmp(got, hex) == 0;
-    if (e)
-        elf_end(e);
-    close(fd);
-    return compressed;
-}
 
 /* The module's debug file: its decompressed copy when its standard
  * build-id file (/usr/lib/debug/.build-id/xx/yyyy.debug, where Debian's
@@ -286,28 +93,13 @@ static int find_debuginfo_cached(Dwfl_Module *mod, void **userdata, const char *
 {
     const unsigned char *bits;
     GElf_Addr vaddr;
-    int n = dwfl_module_build_id(mod, &bits, &vaddr), i, cfd = -1;
-    const char *dir;
-    char hex[129], path[4096 + 160], orig[200], tmp[4096 + 200];
-    if (n >= 2 && n <= 64 && (dir = debug_cache_dir()) != NULL) {
+    int n = dwfl_module_build_id(mod, &bits, &vaddr), i, cfd;
+    char hex[HPM_DEBUGCACHE_HEX_MAX + 1], path[4096 + HPM_DEBUGCACHE_HEX_MAX + 16];
+    if (n >= 1 && 2 * n <= HPM_DEBUGCACHE_HEX_MAX) {
         for (i = 0; i < n; i++)
             snprintf(hex + 2 * i, 3, "%02x", bits[i]);
-        snprintf(path, sizeof path, "%s/%s.debug", dir, hex);
-        cfd = open_same_build_id(path, hex);
-        snprintf(orig, sizeof orig, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
-        if (cfd < 0 && is_compressed_debug(orig, hex)) {
-            prune_cache(dir);
-            snprintf(tmp, sizeof tmp, "%s/%s.debug.%ld.tmp", dir, hex, (long)getpid());
-            if (decompress_copy(orig, tmp) == 0 && rename(tmp, path) == 0)
-                cfd = open_same_build_id(path, hex);
-            else
-                unlink(tmp);
-        }
-        if (cfd >= 0) {
+        if ((cfd = hpm_debugcache_open(hex, path, sizeof path)) >= 0) {
             char *name = strdup(path);
-            struct stat st;
-            if (fstat(cfd, &st) == 0 && time(NULL) - st.st_mtime > COPY_RENEW_S)
-                futimens(cfd, NULL); /* used now (prune_cache) */
             if (name) {
                 free(*debuginfo_file_name);
                 *debuginfo_file_name = name;

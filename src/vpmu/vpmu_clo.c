@@ -14,6 +14,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_options.h"
 
+#include "vpmu_debugcopy.h"
 #include "vpmu_gate.h"
 #include "vpmu_mpx.h"
 #include "vpmu_profile.h"
@@ -43,6 +44,7 @@ Bool vpmu_clo_option(const HChar *arg)
     } else if (vpmu_upctrace_option(arg)) {
     } else if (vpmu_mpx_option(arg)) {
     } else if (vpmu_turns_option(arg)) {
+    } else if (vpmu_debugcopy_option(arg)) {
     } else if VG_STR_CLO (arg, "--hpm-level", level) {
         vpmu_state.clo.level_given = True;
         if (VG_(strcmp)(level, "insn") == 0)
@@ -82,6 +84,7 @@ void vpmu_clo_usage(void)
     vpmu_upctrace_usage();
     vpmu_mpx_usage();
     vpmu_turns_usage();
+    vpmu_debugcopy_usage();
 }
 
 void vpmu_clo_debug_usage(void)

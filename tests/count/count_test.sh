@@ -124,6 +124,68 @@ slots)
     expect_rc 2
     expect_err "--max-threads"
     ;;
+debugcache)
+    # Valgrind reads libc6-dbg's debug file at every process's start and
+    # inflates its compressed DWARF each time: the tool reads hpm's
+    # decompressed copy instead (src/debugcache, src/vpmu/vpmu_debugcopy.c),
+    # which hpm makes after the first run that wanted it. The counts are the
+    # same with it, without it and with no cache (the environment keeps its
+    # size: where the stack starts moves a count).
+    libc=$(ldd "$prog" | awk '/libc\.so\.6/ { print $3 }')
+    id=$(readelf -n "$libc" 2>/dev/null | awk '/Build ID/ { print $3 }')
+    dbg=/usr/lib/debug/.build-id/$(echo "$id" | cut -c1-2)/$(echo "$id" | cut -c3-).debug
+    if [ -z "$id" ] || [ ! -f "$dbg" ] || ! readelf -SW "$dbg" 2>/dev/null | grep '\.debug_info' | grep -q ' C '; then
+        echo "skip: no compressed debug file for $libc ($dbg)"
+        exit 0
+    fi
+    counts() { grep -v '^info,host\|,measured$' out; }
+    : > cacheB # a file, not a directory: no cache
+    mkdir cacheA
+    export HPM_DEBUG_CACHE="$PWD/cacheB"
+    run count -e INSTRUCTIONS,LOADS,L1D_MISSES --csv -- "$prog" adds 1000
+    expect_rc 0
+    counts > plain.csv
+    expect_range "INSTRUCTIONS" "$(csv_val event INSTRUCTIONS '' '' '' '')" 1000 10000000
+    export HPM_DEBUG_CACHE="$PWD/cacheA"
+    run count -e INSTRUCTIONS,LOADS,L1D_MISSES --csv -- "$prog" adds 1000
+    expect_rc 0
+    counts | cmp -s - plain.csv || fail "the counts differ with the cache: $(counts | diff - plain.csv)"
+    copy=cacheA/$id.debug
+    [ -f "$copy" ] || fail "no copy made after the run: $(ls cacheA)"
+    ! readelf -SW "$copy" 2>/dev/null | grep '\.debug_info' | grep -q ' C ' || fail "the copy is compressed"
+    ls cacheA | grep -q '\.want$\|\.tmp$' && fail "a want or a temporary copy was left: $(ls cacheA)"
+    # the next run's tool reads the copy, not the original (strace, where
+    # this machine lets it trace), with the same counts
+    inode=$(stat -c %i "$copy")
+    if strace -f -o /dev/null true 2>/dev/null; then
+        strace -f -e trace=open,openat -o trace.txt "$hpm" count -e INSTRUCTIONS,LOADS,L1D_MISSES \
+            --csv -- "$prog" adds 1000 >out 2>err || fail "hpm count under strace failed"
+        grep -q "\"$PWD/$copy\", O_RDONLY) = [0-9]" trace.txt || fail "the tool did not read the copy"
+        grep -q "\"$dbg\", O_RDONLY) = [0-9]" trace.txt && fail "the tool read the compressed original"
+    else
+        run count -e INSTRUCTIONS,LOADS,L1D_MISSES --csv -- "$prog" adds 1000
+        echo "note: strace cannot trace here: which file the tool read is not checked"
+    fi
+    counts | cmp -s - plain.csv || fail "the counts differ with the copy: $(counts | diff - plain.csv)"
+    [ "$(stat -c %i "$copy")" = "$inode" ] || fail "the copy was made again"
+    # a damaged copy is not given to the tool (the original is read), and
+    # is made again after the run; wants with names of no build-id go
+    echo damaged > "$copy"
+    : > cacheA/zz.want
+    : > "cacheA/$id.want.want"
+    run count -e INSTRUCTIONS,LOADS,L1D_MISSES --csv -- "$prog" adds 1000
+    expect_rc 0
+    counts | cmp -s - plain.csv || fail "the counts differ with a damaged copy"
+    readelf -h "$copy" > /dev/null 2>&1 || fail "the damaged copy was not made again"
+    ls cacheA | grep -q '\.want' && fail "a want was left: $(ls cacheA)"
+    # off: no cache, and nothing made
+    rm -f cacheA/*
+    export HPM_DEBUG_CACHE=off
+    run count -e INSTRUCTIONS,LOADS,L1D_MISSES --csv -- "$prog" adds 1000
+    expect_rc 0
+    [ -z "$(ls cacheA)" ] || fail "a copy made with HPM_DEBUG_CACHE=off: $(ls cacheA)"
+    unset HPM_DEBUG_CACHE
+    ;;
 threads)
     # main + 4 workers on 4 cores, round robin: thread s on core (s - 1) mod 4
     run count --machine bgp -e FP_DP_SCALAR,INSTRUCTIONS --per-thread --csv -- "$prog" threads 4 20000

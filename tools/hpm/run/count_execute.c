@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "catalog.h"
+#include "debugcache.h"
 #include "report/mpi_report.h"
 #include "report/count_procs.h"
 #include "baseline/baseline.h"
@@ -582,8 +583,12 @@ int count_execute(const struct count_plan *p, struct count_outcome *res)
     snprintf(x->clamp_note, sizeof x->clamp_note, "%s", p->clamp_note);
     snprintf(x->msrc, sizeof x->msrc, "%s", p->machine_source);
     rc = find_program_and_tool(x);
-    if (rc == COUNT_GO)
+    if (rc == COUNT_GO) {
         rc = run(x);
+        /* the decompressed debug files the tool asked for, made once for
+         * the runs to come (count_toolcmd.c), after the report */
+        (void)hpm_debugcache_make_wanted();
+    }
     if (res) {
         res->status = rc;
         if (p->capture && x->counted) {

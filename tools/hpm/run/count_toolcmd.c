@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "run/run_internal.h"
+#include "debugcache.h"
 #include "machine_wire.h"
 
 /* "%" means something to the tool's --hpm-out (%p = pid): double it. */
@@ -80,6 +81,27 @@ static int base_args(struct count_toolcmd *t, const struct count_opts *o, const 
     return 0;
 }
 
+/* Valgrind reads Debian's separate debug files at every process's start
+ * and inflates their compressed DWARF each time: the tool reads the good
+ * decompressed copies instead (src/vpmu/vpmu_debugcopy.c) and asks for
+ * those it lacks, which hpm makes after the run (count_execute.c). 0, or
+ * -1 (out of memory). */
+static int debug_copy_args(struct count_toolcmd *t, unsigned *na)
+{
+    const char *dir = hpm_debugcache_dir();
+    char *copies;
+    if (!dir || !(copies = hpm_debugcache_copies()))
+        return 0; /* no cache: the originals */
+    t->debug_dir_arg = joined("--hpm-debug-dir=", dir);
+    t->debug_copies_arg = joined("--hpm-debug-copies=", copies);
+    free(copies);
+    if (!t->debug_dir_arg || !t->debug_copies_arg)
+        return -1;
+    t->args[(*na)++] = t->debug_dir_arg;
+    t->args[(*na)++] = t->debug_copies_arg;
+    return 0;
+}
+
 int count_toolcmd_build(struct count_toolcmd *t, const struct count_opts *o,
                         const struct hpm_machine *m, const struct count_row *rows,
                         unsigned n_rows, const char *dir, enum count_mode mode, int lat_hist,
@@ -89,10 +111,10 @@ int count_toolcmd_build(struct count_toolcmd *t, const struct count_opts *o,
     int i;
     t->wire = malloc(hpm_machine_wire_size());
     t->codes = count_codes_arg(o, rows, n_rows);
-    t->args = calloc((size_t)o->prog_argc + 32 + COUNT_HOOK_ARGS_MAX, sizeof *t->args);
+    t->args = calloc((size_t)o->prog_argc + 40 + COUNT_HOOK_ARGS_MAX, sizeof *t->args);
     if (!t->wire || !t->codes || !t->args ||
         hpm_machine_wire_encode(m, t->wire, hpm_machine_wire_size()) == 0 ||
-        base_args(t, o, dir, &na) != 0)
+        base_args(t, o, dir, &na) != 0 || debug_copy_args(t, &na) != 0)
         return -1;
     if (o->interval_ms > 0) {
         /* the tool publishes at least twice per interval */
@@ -169,6 +191,8 @@ void count_toolcmd_free(struct count_toolcmd *t)
     free(t->events_arg);
     free(t->skip_arg);
     free(t->mpi_out_arg);
+    free(t->debug_dir_arg);
+    free(t->debug_copies_arg);
     for (g = 0; g < 5; g++)
         free(t->gate_args[g]);
     memset(t, 0, sizeof *t);

@@ -112,6 +112,7 @@ struct count_toolcmd {
     char *wire;          /* the machine as the tool reads it (--hpm-machine) */
     char *codes;         /* the events (--hpm-events) */
     char *out_arg, *machine_arg, *events_arg, *skip_arg, *gate_args[5], *mpi_out_arg;
+    char *debug_dir_arg, *debug_copies_arg; /* the decompressed debug files (src/debugcache) */
     char live_arg[48];
     char interleave_arg[48], interleave_from_arg[48];
     char max_threads_arg[48]; /* --max-threads=N */
