@@ -120,10 +120,23 @@ static int examine(int fd, int *compressed, char *got, size_t gotlen)
     return rc;
 }
 
+/* fd open on the regular file at path (a FIFO planted in the cache is
+ * neither waited for nor read), or -1 */
+static int open_regular(const char *path)
+{
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
 /* fd open on an uncompressed ELF file with build-id hex; else -1 */
 static int open_same_build_id(const char *path, const char *hex)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC), compressed = 1;
+    int fd = open_regular(path), compressed = 1;
     char got[HPM_DEBUGCACHE_HEX_MAX + 1];
     if (fd < 0)
         return -1;
@@ -138,7 +151,7 @@ static int open_same_build_id(const char *path, const char *hex)
  * section */
 static int is_compressed_debug(const char *path, const char *hex)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC), compressed = 0;
+    int fd = open_regular(path), compressed = 0;
     char got[HPM_DEBUGCACHE_HEX_MAX + 1];
     if (fd < 0)
         return 0;

@@ -37,6 +37,10 @@ struct _DiImage *__wrap_vgModuleLocal_img_from_local_file(const HChar *fullpath)
 static const HChar *copy_dir;  /* --hpm-debug-dir: the cache */
 static const HChar *copy_list; /* --hpm-debug-copies: HEX,HEX,... (good copies) */
 
+/* Linux's O_NOFOLLOW on amd64 (the tool's only platform), which vki does
+ * not name. */
+#define O_NOFOLLOW_ 0400000
+
 /* The longest build-id in hex that a copy is looked for (debugcache.h). */
 #define HEX_MAX 128
 
@@ -107,7 +111,8 @@ struct _DiImage *__wrap_vgModuleLocal_img_from_local_file(const HChar *fullpath)
             if (img) {
                 SysRes r;
                 VG_(sprintf)(path, "%s/%s.want", copy_dir, hex);
-                r = VG_(open)(path, VKI_O_WRONLY | VKI_O_CREAT, 0600);
+                /* nothing planted there is followed or waited for */
+                r = VG_(open)(path, VKI_O_WRONLY | VKI_O_CREAT | VKI_O_NONBLOCK | O_NOFOLLOW_, 0600);
                 if (!sr_isError(r))
                     VG_(close)(sr_Res(r));
             }

@@ -178,6 +178,13 @@ debugcache)
     counts | cmp -s - plain.csv || fail "the counts differ with a damaged copy"
     readelf -h "$copy" > /dev/null 2>&1 || fail "the damaged copy was not made again"
     ls cacheA | grep -q '\.want' && fail "a want was left: $(ls cacheA)"
+    # a FIFO in a copy's place or a want's is neither waited for nor read
+    rm -f "$copy"
+    mkfifo "$copy" "cacheA/0123abcd.want"
+    run count -e INSTRUCTIONS,LOADS,L1D_MISSES --csv -- "$prog" adds 1000
+    expect_rc 0
+    counts | cmp -s - plain.csv || fail "the counts differ with a FIFO in the cache"
+    [ -f "$copy" ] || fail "the FIFO in the copy's place was not replaced by a copy"
     # off: no cache, and nothing made
     rm -f cacheA/*
     export HPM_DEBUG_CACHE=off

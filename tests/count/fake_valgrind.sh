@@ -16,7 +16,7 @@
 out= events=
 while [ $# -gt 0 ]; do
     case $1 in
-    -q | --vgdb=no | --tool=hpm | --hpm-machine=* | --hpm-start=* | --trace-children=* | --max-threads=* | --hpm-children=* | --trace-children-skip=* | --fair-sched=* | --hpm-interleave=* | --hpm-interleave-from=* | --hpm-coherence=*) shift ;;
+    -q | --vgdb=no | --tool=hpm | --hpm-machine=* | --hpm-start=* | --trace-children=* | --max-threads=* | --hpm-children=* | --trace-children-skip=* | --fair-sched=* | --hpm-interleave=* | --hpm-interleave-from=* | --hpm-coherence=* | --hpm-debug-dir=* | --hpm-debug-copies=*) shift ;;
     --hpm-out=*) out=${1#--hpm-out=}; shift ;;
     --hpm-events=*) events=${1#--hpm-events=}; shift ;;
     -*) echo "fake valgrind: unknown option $1" >&2; exit 1 ;;

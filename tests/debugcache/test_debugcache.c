@@ -93,6 +93,9 @@ int main(int argc, char **argv)
     put("abcd.debug", "damaged", 7);
     put("XYZ.debug", me, n);
     put("ab.debug.123.tmp", me, n);
+    /* a FIFO is neither waited for nor listed */
+    snprintf(path, sizeof path, "%s/0a0b.debug", dir);
+    CHECK(mkfifo(path, 0600) == 0);
     list = hpm_debugcache_copies();
     CHECK_STR(list, hex);
     free(list);
@@ -105,6 +108,7 @@ int main(int argc, char **argv)
     CHECK(hpm_debugcache_open("abcd", path, sizeof path) < 0);
     CHECK(hpm_debugcache_open("../x", path, sizeof path) < 0);
     CHECK(hpm_debugcache_open("ABCD", path, sizeof path) < 0);
+    CHECK(hpm_debugcache_open("0a0b", path, sizeof path) < 0);
     /* nothing listed is removed by listing */
     CHECK(exists("abcd.debug") && exists("00ff.debug"));
 
