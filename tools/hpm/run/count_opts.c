@@ -54,8 +54,9 @@ static const char count_synopsis[] =
     "hpm count does, attributes every event to the instruction that caused it and\n"
     "writes PROFILE (-o; default callgrind.out.hpm.PID) in callgrind's format\n"
     "(hpm annotate, callgrind_annotate, kcachegrind read it). Compressed debug\n"
-    "files (Debian's -dbg, -dbgsym) are read from a decompressed copy made once in\n"
-    "$HPM_DEBUG_CACHE (default ~/.cache/hpm/debuginfo; 'off': none).\n"
+    "files (Debian's -dbg, -dbgsym) are read by every run and profile from a\n"
+    "decompressed copy made once in $HPM_DEBUG_CACHE (default\n"
+    "~/.cache/hpm/debuginfo; 'off': none).\n"
     "\n";
 static const char count_footer[] =
     "\nhpm exits with PROGRAM's exit status (of the last program it exec'd), or 128+N\n"
