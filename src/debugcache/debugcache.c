@@ -332,7 +332,8 @@ int hpm_debugcache_make_wanted(void)
     while ((de = readdir(d)) != NULL) {
         char want[4096 + 256], path[4096 + 256];
         int fd;
-        if (!strstr(de->d_name, ".want"))
+        size_t len = strlen(de->d_name);
+        if (len < 5 || strcmp(de->d_name + len - 5, ".want") != 0)
             continue;
         snprintf(want, sizeof want, "%s/%s", dir, de->d_name);
         unlink(want); /* a name that is no build-id's too */

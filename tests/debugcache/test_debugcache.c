@@ -117,7 +117,9 @@ int main(int argc, char **argv)
     put("0123456789abcdef.want", "", 0);
     put("zz.want", "", 0);
     put("..want", "", 0);
+    put("notes.wanted", "", 0);
     CHECK_EQ(hpm_debugcache_make_wanted(), 0);
+    CHECK(exists("notes.wanted"));
     CHECK(!exists("0123456789abcdef.want") && !exists("zz.want") && !exists("..want"));
     CHECK(!exists("0123456789abcdef.debug"));
     CHECK(exists(name));
