@@ -41,7 +41,7 @@ int count_mpi_rank_setup(const struct count_opts *o, struct mpi_rank_env *e, cha
 {
     char err[512], found[4096];
     struct stat st;
-    int in = mpi_rank_env_get(e, err, sizeof err);
+    int tries, in = mpi_rank_env_get(e, err, sizeof err);
     if (in < 0) {
         fprintf(stderr, "%s: %s\n", cmd_name, err);
         return -1;
@@ -78,11 +78,22 @@ int count_mpi_rank_setup(const struct count_opts *o, struct mpi_rank_env *e, cha
                         "--mpi-dir DIR\n", cmd_name, e->rank);
         return -1;
     }
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-        fprintf(stderr, "%s: %s: %s\n", cmd_name, dir, strerror(errno));
-        return -1;
+    /* Another rank may remove the folder it made between this rank's
+     * mkdir and stat: a rank that refuses to run removes the folder it
+     * made for the run (count_plan.c), empty. Made again then. */
+    for (tries = 0;; tries++) {
+        if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+            fprintf(stderr, "%s: %s: %s\n", cmd_name, dir, strerror(errno));
+            return -1;
+        }
+        if (stat(dir, &st) == 0)
+            break;
+        if (errno != ENOENT || tries == 100) {
+            fprintf(stderr, "%s: %s: not a folder\n", cmd_name, dir);
+            return -1;
+        }
     }
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    if (!S_ISDIR(st.st_mode)) {
         fprintf(stderr, "%s: %s: not a folder\n", cmd_name, dir);
         return -1;
     }
