@@ -167,6 +167,14 @@ static int is_compressed_debug(const char *path, const char *hex)
 #define COPY_UNUSED_S (90L * 24 * 3600)
 #define COPY_RENEW_S (24L * 3600)
 
+/* A copy in use: its time renewed (prune_cache), at most once a day. */
+static void renew(int fd)
+{
+    struct stat st;
+    if (fstat(fd, &st) == 0 && time(NULL) - st.st_mtime > COPY_RENEW_S)
+        futimens(fd, NULL);
+}
+
 /* The cache's leftovers, removed before a copy is made: copies not used
  * for COPY_UNUSED_S, and temporary copies whose hpm is gone (killed while
  * it made one). Names: HEX.debug and HEX.debug.PID.tmp. */
@@ -253,13 +261,12 @@ static int open_or_make(const char *dir, const char *hex, char *path, size_t pat
 int hpm_debugcache_open(const char *hex, char *path, size_t pathlen)
 {
     const char *dir = hpm_debugcache_dir();
-    struct stat st;
     int cfd;
     if (!dir || !is_hex_id(hex, strlen(hex)))
         return -1;
     cfd = open_or_make(dir, hex, path, pathlen);
-    if (cfd >= 0 && fstat(cfd, &st) == 0 && time(NULL) - st.st_mtime > COPY_RENEW_S)
-        futimens(cfd, NULL); /* used now (prune_cache) */
+    if (cfd >= 0)
+        renew(cfd);
     return cfd;
 }
 
@@ -290,7 +297,6 @@ char *hpm_debugcache_copies(void)
     list[0] = 0;
     while ((de = readdir(d)) != NULL) {
         char path[4096 + 256];
-        struct stat st;
         size_t h;
         int fd;
         if (!named_hex(de->d_name, ".debug", hex))
@@ -298,8 +304,7 @@ char *hpm_debugcache_copies(void)
         snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
         if ((fd = open_same_build_id(path, hex)) < 0)
             continue; /* damaged or another file's: made again when wanted */
-        if (fstat(fd, &st) == 0 && time(NULL) - st.st_mtime > COPY_RENEW_S)
-            futimens(fd, NULL);
+        renew(fd);
         close(fd);
         h = strlen(hex);
         if (len + h + 2 > cap) {
