@@ -68,6 +68,7 @@ struct hpm_hier {
      * read mask, write mask, its coherence misses, its invalidations). */
     struct hpm_coh_line *coh_lines;
     uint64_t *coh_mask;
+    uint32_t coh_granule_bits; /* log2 of bytes per mask bit (every core's L1D alike) */
     uint32_t coh_nlines;
     uint64_t coh_lines_dropped;
     /* a bit per hash (12 bits) of the lines in the table: most accesses of
@@ -207,6 +208,10 @@ int hpm_hier_init(struct hpm_hier **out, const struct hpm_hier_params *p, void *
         h->coh_owner = h->coh_held + HPM__COH_LINES_CAP;
     }
     h->coh_defer = 0;
+    {
+        uint32_t bits = hpm__log2_64(p->l1d.line);
+        h->coh_granule_bits = bits > 6 ? bits - 6 : 0;
+    }
     h->coh_nlines = 0;
     h->coh_lines_dropped = 0;
     hpm__zero(h->coh_line_bits, sizeof h->coh_line_bits);
@@ -695,26 +700,25 @@ static void coh_line_note(struct hpm_hier *h, uint32_t core, uint64_t line, uint
     coh_line_add(h, (uint32_t)(e - h->coh_lines), core, addr, size, write ? 2u : 1u, inv, miss);
 }
 
-/* What an access of core to bytes [addr, addr+size) adds to the kept line
- * in slot i: its misses and invalidations, its bytes (rw: 1 read, 2
- * written, 3 both), the sharing of its miss. Each counter is added on its
- * own, under its own test: added as pairs they became 16-byte loads of
- * words the previous call had stored 8 bytes at a time, which the host
- * cannot forward (the replay's stall on every moved access). */
-static void coh_line_add(struct hpm_hier *h, uint32_t i, uint32_t core, uint64_t addr,
-                         uint32_t size, unsigned rw, unsigned inv, unsigned miss)
+/* What an access of core to bytes [off, off+len) of the kept line in slot
+ * i (len >= 1, within the line) adds to it: its misses and invalidations,
+ * its bytes (rw: 1 read, 2 written, 3 both), the sharing of its miss.
+ * Inline in the replay, which has the bytes already (a call with eight
+ * arguments cost as much as the work). Each counter is added on its own,
+ * under its own test: added as pairs they became 16-byte loads of words
+ * the previous call had stored 8 bytes at a time, which the host cannot
+ * forward (the replay's stall on every moved access). */
+static inline __attribute__((always_inline)) void
+coh_line_add_span(struct hpm_hier *h, uint32_t i, uint32_t core, uint32_t off, uint32_t len,
+                  unsigned rw, unsigned inv, unsigned miss)
 {
     struct hpm_coh_line *e = &h->coh_lines[i];
-    uint32_t bits = h->cache[core][1]->line_bits, g = bits > 6 ? bits - 6 : 0;
-    uint64_t base = e->addr, lo, hi, end, m, b0, b1, *row, *w;
-    end = addr + (size ? size - 1u : 0u);
-    lo = addr > base ? addr : base;
-    hi = end < base + ((uint64_t)1 << bits) - 1 ? end : base + ((uint64_t)1 << bits) - 1;
-    b0 = (lo - base) >> g;
-    b1 = (hi - base) >> g;
-    m = (b1 == 63 ? ~(uint64_t)0 : ((uint64_t)1 << (b1 + 1)) - 1) & ~(((uint64_t)1 << b0) - 1);
-    row = h->coh_mask + (size_t)i * h->p.cores * HPM__COH_CORE_WORDS;
-    w = row + (size_t)core * HPM__COH_CORE_WORDS;
+    uint32_t g = h->coh_granule_bits, cores = h->p.cores, c;
+    uint64_t b0 = off >> g, b1 = (off + len - 1u) >> g;
+    /* bits b0..b1 (b1 <= 63): no branch */
+    uint64_t m = (~(uint64_t)0 >> (63u - b1)) & (~(uint64_t)0 << b0);
+    uint64_t *row = h->coh_mask + (size_t)i * cores * HPM__COH_CORE_WORDS;
+    uint64_t *w = row + (size_t)core * HPM__COH_CORE_WORDS;
     if (rw & 1)
         w[0] |= m;
     if (miss) {
@@ -732,12 +736,22 @@ static void coh_line_add(struct hpm_hier *h, uint32_t i, uint32_t core, uint64_t
     if (rw & 2) {
         /* every core's word, then this core's own back: no test per core */
         uint64_t own = w[4];
-        uint32_t c;
         w[1] |= m;
-        for (c = 0; c < h->p.cores; c++)
+        for (c = 0; c < cores; c++)
             row[(size_t)c * HPM__COH_CORE_WORDS + 4] |= m;
         w[4] = own;
     }
+}
+
+/* The same for an access of core to bytes [addr, addr+size) that reached
+ * the kept line in slot i, clipped to the line. */
+static void coh_line_add(struct hpm_hier *h, uint32_t i, uint32_t core, uint64_t addr,
+                         uint32_t size, unsigned rw, unsigned inv, unsigned miss)
+{
+    uint64_t base = h->coh_lines[i].addr, top = base + h->coh_lines[i].line_bytes - 1u;
+    uint64_t end = addr + (size ? size - 1u : 0u), lo = addr > base ? addr : base;
+    uint64_t hi = end < top ? end : top;
+    coh_line_add_span(h, i, core, (uint32_t)(lo - base), (uint32_t)(hi - lo + 1u), rw, inv, miss);
 }
 
 /* Whether line (a line number of the L1Ds) may be in the contended lines'
@@ -889,7 +903,8 @@ int hpm_hier_coh_replay(struct hpm_hier *h, uint32_t slot, uint32_t core, int ki
         *held = *owner = bit;
     }
     if (moved)
-        coh_line_add(h, slot, core, addr, size, (kind != HPM_STORE) | (write << 1), inv, miss);
+        coh_line_add_span(h, slot, core, (uint32_t)(addr - e->addr), size,
+                          (kind != HPM_STORE) | (write << 1), inv, miss);
     return served;
 }
 
