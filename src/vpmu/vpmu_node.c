@@ -101,6 +101,12 @@ static UInt coh_lines_seen, coh_line_shift;
 #define COH_PAGE_HASH_BITS 12u
 static ULong coh_pages[(1u << COH_PAGE_HASH_BITS) / 64];
 static Bool coh_clean_ok;
+/* The contended line's accesses are answered by a filter of their own
+ * (core_state.cline): where an L1D hit changes nothing (FIFO, RANDOM:
+ * `bgp`), with the filter on and the probe's granule the line. A line's
+ * hits then leave the first filter's line in place, so that a loop over a
+ * contended line and another line answers both without a probe. */
+static Bool coh_side;
 
 /* The bit of page (a page number) in coh_pages: its word's index, and the
  * bit in that word (*bit). */
@@ -603,7 +609,7 @@ void vpmu_node_set_core(UInt core)
         ULong g = hpm_hier_coh_gen(hier, core);
         if (g != node.cores[core].coh_gen) {
             node.cores[core].coh_gen = g;
-            node.cores[core].dline_valid = False;
+            node.cores[core].dline_valid = node.cores[core].cline_valid = False;
         }
     }
     if (cur != &node.cores[core])
@@ -661,13 +667,14 @@ static __attribute__((noinline)) void coh_lines_new(void)
     coh_line_shift = hier->cache[0][1]->line_bits;
     coh_logging = True;
     coh_clean_ok = filter_d && coh_line_shift == dline_bits && coh_line_shift <= COH_PAGE_SHIFT;
+    coh_side = coh_clean_ok && hier->cache[0][1]->policy != HPM_REPL_LRU;
     VG_(memset)(coh_pages, 0, sizeof coh_pages);
     for (i = 0; i < HPM__COH_LINES_CAP; i++)
         if (hier->coh_lines[i].addr)
             coh_pages[coh_page_word(hier->coh_lines[i].addr >> COH_PAGE_SHIFT, &bit)] |=
                 (ULong)1 << bit;
     for (c = 0; c < node.n_cores; c++) {
-        node.cores[c].dline_valid = False;
+        node.cores[c].dline_valid = node.cores[c].cline_valid = False;
         node.cores[c].coh_clean_page = node.cores[c].coh_shared_page = ~(Addr)0;
     }
 }
@@ -942,6 +949,7 @@ static __attribute__((noinline)) int data_model(struct core_state *s, Addr a, Si
     s->dline = last;
     s->dline_valid = filter_d && first == last;
     s->dline_dirty = write;
+    s->cline_valid = False; /* a fill may have evicted it */
     if (UNLIKELY(node.coh_time) && hier->coh_nlines != coh_lines_seen)
         coh_lines_new();
     return served;
@@ -1075,8 +1083,10 @@ static __attribute__((noinline)) Bool data_contended(struct core_state *s, Addr 
     Addr l0 = a >> coh_line_shift, l1 = (a + (size ? size - 1 : 0)) >> coh_line_shift;
     Int s0 = l0 == s->coh_line ? s->coh_slot : coh_line_index(hier, l0);
     Int s1 = l1 != l0 ? coh_line_index(hier, l1) : -1;
-    Bool hit, dirty;
+    Bool hit, dirty, keep = False;
     unsigned probe;
+    Addr page = s->dpage;
+    Bool page_known = s->dpage_valid;
     if (s0 < 0 && s1 < 0)
         return False;
     if (s0 >= 0) {
@@ -1088,16 +1098,29 @@ static __attribute__((noinline)) Bool data_contended(struct core_state *s, Addr 
         (probe = hpm_cache_probe_hit(s->l1d_probe, l0, write, 0)) != HPM_PROBE_MISS) {
         hit = True;
         dirty = probe == HPM_PROBE_DIRTY;
+        /* a hit that changed nothing but this line (and, for a store, its
+         * dirty bit), on the page of the access before: the first filter's
+         * line is as resident as it was, its page still the MRU page */
+        keep = coh_side && (!run_tlb || (page_known && page == s->dpage));
         if (UNLIKELY(vpmu_state.on.sample_access))
             sample_sure_hit(a, write);
     } else {
         hit = data_model(s, a, size, write, first, last) == HPM_SERVED_L1;
         dirty = write;
     }
-    /* the filter's granule is the L1's line where there is a probe */
-    s->dline_valid = s->l1d_probe && filter_d && first == last && l0 == l1 && s0 >= 0;
-    s->dline = l0 | DLINE_CONTENDED;
-    s->dline_dirty = dirty;
+    if (coh_side) {
+        /* the line to the second filter; the first keeps its line only
+         * after a hit on its page */
+        s->dline_valid = s->dline_valid && keep;
+        s->cline_valid = s->l1d_probe && first == last && l0 == l1 && s0 >= 0;
+        s->cline = l0;
+        s->cline_dirty = dirty;
+    } else {
+        /* the filter's granule is the L1's line where there is a probe */
+        s->dline_valid = s->l1d_probe && filter_d && first == last && l0 == l1 && s0 >= 0;
+        s->dline = l0 | DLINE_CONTENDED;
+        s->dline_dirty = dirty;
+    }
     if (s0 >= 0)
         coh_log(s0, a, size, write, hit);
     if (s1 >= 0)
@@ -1182,6 +1205,15 @@ static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size
     /* on a page known clean nothing is logged, and no contended line can
      * be the filter's */
     if (UNLIKELY(coh_logging) && !coh_clean_known(s, a, first, last)) {
+        if (first == last && s->cline_valid && first == s->cline && (!write || s->cline_dirty) &&
+            (!run_tlb || (s->dpage_valid && a >> dpage_bits == s->dpage))) {
+            /* a sure hit on the contended line of the second filter (on
+             * the MRU page: no TLB state changes either): logged */
+            if (UNLIKELY(vpmu_state.on.sample_access))
+                sample_sure_hit(a, write);
+            coh_log(s->coh_slot, a, size, write, True);
+            return;
+        }
         if (first == last && s->dline_valid && (first | DLINE_CONTENDED) == s->dline &&
             (!write || s->dline_dirty)) {
             /* a sure hit on a contended line: logged, as it was made */

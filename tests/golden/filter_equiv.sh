@@ -64,10 +64,15 @@ done
 # time): filter_threads.c's loops touch one line alone, which the other
 # core's stores take from the L1D while the filter still holds it
 if [ -n "$THREADS" ]; then
-  for opts in --interleave=1000 --coherence=time; do
+  # the loop's bound a local (the counter alone), or a global read at every
+  # increment (the filter's two lines taking turns: coherence in modeled time)
+  for opts in "--interleave=1000 local" "--coherence=time local" "--coherence=time bound"; do
+    read -r opt loop <<<"$opts"
+    arg=()
+    [ "$loop" = bound ] && arg=(bound)
     for f in yes "no "; do
       VALGRIND_OPTS="--hpm-sure-hit-filter=$f" "$HPM" count --machine bgp --csv -o "$WORK/t_${f% }.csv" \
-        "$opts" -- "$THREADS" 20000 >/dev/null 2>"$WORK/t.err" ||
+        "$opt" -- "$THREADS" 20000 "${arg[@]}" >/dev/null 2>"$WORK/t.err" ||
         { echo "filter_equiv: filter_threads.c ($opts) failed:"; tail -n 5 "$WORK/t.err"; exit 1; }
       # the counts (the notes name the pid and where the heap lies)
       grep '^event' "$WORK/t_${f% }.csv" | grep -v ',measured$' >"$WORK/t_${f% }.sim"
