@@ -676,7 +676,7 @@ static void coh_line_add(struct hpm_hier *h, uint32_t i, uint32_t core, uint64_t
 static void coh_line_note(struct hpm_hier *h, uint32_t core, uint64_t line, uint64_t addr,
                           uint32_t size, unsigned write, unsigned inv, unsigned miss)
 {
-    uint32_t bits = h->cache[core][1]->line_bits, g = bits > 6 ? bits - 6 : 0;
+    uint32_t bits = h->cache[core][1]->line_bits;
     uint64_t a = line << bits;
     struct hpm_coh_line *e;
     uint64_t hb = hpm__fib_hash(line, 64 - 12);
@@ -693,7 +693,7 @@ static void coh_line_note(struct hpm_hier *h, uint32_t core, uint64_t line, uint
         e->addr = a;
         h->coh_line_bits[hb >> 6] |= (uint64_t)1 << (hb & 63);
         e->line_bytes = (uint32_t)1 << bits;
-        e->granule = (uint32_t)1 << g;
+        e->granule = (uint32_t)1 << h->coh_granule_bits;
         h->coh_nlines++;
         coh_line_holders(h, (uint32_t)(e - h->coh_lines), core, line, write);
     }

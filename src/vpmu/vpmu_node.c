@@ -102,7 +102,7 @@ static UInt coh_lines_seen, coh_line_shift;
 static ULong coh_pages[(1u << COH_PAGE_HASH_BITS) / 64];
 static Bool coh_clean_ok;
 /* The contended line's accesses are answered by a filter of their own
- * (core_state.cline): where an L1D hit changes nothing (FIFO, RANDOM:
+ * (core_state.cline_valid): where an L1D hit changes nothing (FIFO, RANDOM:
  * `bgp`), with the filter on and the probe's granule the line. A line's
  * hits then leave the first filter's line in place, so that a loop over a
  * contended line and another line answers both without a probe. */
@@ -1112,8 +1112,8 @@ static __attribute__((noinline)) Bool data_contended(struct core_state *s, Addr 
         /* the line to the second filter; the first keeps its line only
          * after a hit on its page */
         s->dline_valid = s->dline_valid && keep;
+        /* coh_line is l0 when s0 >= 0 (set above) */
         s->cline_valid = s->l1d_probe && first == last && l0 == l1 && s0 >= 0;
-        s->cline = l0;
         s->cline_dirty = dirty;
     } else {
         /* the filter's granule is the L1's line where there is a probe */
@@ -1205,7 +1205,7 @@ static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size
     /* on a page known clean nothing is logged, and no contended line can
      * be the filter's */
     if (UNLIKELY(coh_logging) && !coh_clean_known(s, a, first, last)) {
-        if (first == last && s->cline_valid && first == s->cline && (!write || s->cline_dirty) &&
+        if (first == last && s->cline_valid && first == s->coh_line && (!write || s->cline_dirty) &&
             (!run_tlb || (s->dpage_valid && a >> dpage_bits == s->dpage))) {
             /* a sure hit on the contended line of the second filter (on
              * the MRU page: no TLB state changes either): logged */

@@ -66,12 +66,11 @@ struct core_state {
     Addr coh_line;
     Int coh_slot;
     /* The sure-hit filter's second line where an L1D hit changes nothing
-     * (coh_side): the contended line coh_line, known resident in the
+     * (coh_side): when cline_valid, coh_line is known resident in the
      * core's L1D (dirty when cline_dirty) since its last access, while the
      * first filter keeps the line before it. Valid until the core's next
      * access that reaches the models (a fill may evict it) or another
      * core's request that changed its L1D (coh_gen). */
-    Addr cline;
     Bool cline_valid, cline_dirty;
     /* A page (4 KiB) with no contended line (~0: none): the page of the
      * core's last access past the filter that the pages' bits said is
