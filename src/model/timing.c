@@ -14,18 +14,34 @@ static uint64_t sat_mul(uint64_t a, uint64_t b)
     return __builtin_mul_overflow(a, b, &r) ? ~(uint64_t)0 : r;
 }
 
-void hpm_timing_eval(const struct hpm_timing_params *p, const struct hpm_timing_counts *c,
-                     struct hpm_timing_result *r)
+/* sum of instr[c] * cpi_milli[c] / 1000, rounded up, saturated */
+static uint64_t timing_base(const struct hpm_timing_params *p, const struct hpm_timing_counts *c)
 {
-    uint64_t whole = 0, frac = 0; /* base = whole + frac / 1000 */
-    unsigned i;
+    uint64_t whole = 0, frac = 0, total = 0, big = 0; /* base = whole + frac / 1000 */
+    unsigned i, over = 0;
+    /* the common case, every n * cpi and their sum within 64 bits: the sum
+     * divided once (whole + ceil(frac / 1000) below is the same value; this
+     * runs at every read of a modeled count) */
+    for (i = 0; i < HPM_IC_COUNT; i++) {
+        uint64_t n = c->instr[i];
+        big |= n >> 32;
+        over |= (unsigned)__builtin_add_overflow(total, n * p->cpi_milli[i], &total);
+    }
+    if ((big | over) == 0)
+        return total / 1000u + (total % 1000u != 0);
     for (i = 0; i < HPM_IC_COUNT; i++) {
         /* split n so that n * cpi cannot overflow before the division */
         uint64_t n = c->instr[i], cpi = p->cpi_milli[i];
         whole = sat_add(whole, sat_mul(n / 1000u, cpi));
         frac += (n % 1000u) * cpi; /* < 1000 * 2^32 per class */
     }
-    r->base = sat_add(whole, (frac + 999u) / 1000u);
+    return sat_add(whole, (frac + 999u) / 1000u);
+}
+
+void hpm_timing_eval(const struct hpm_timing_params *p, const struct hpm_timing_counts *c,
+                     struct hpm_timing_result *r)
+{
+    r->base = timing_base(p, c);
     r->memory_stall = sat_add(sat_add(sat_mul(c->served_l2, p->l2_latency),
                                       sat_mul(c->served_l3, p->l3_latency)),
                               sat_mul(c->served_mem, p->memory_latency));

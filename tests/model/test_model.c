@@ -468,6 +468,28 @@ static void test_timing(void)
         CHECK_EQ(c.served_l3, 4);
         CHECK_EQ(c.served_mem, 5);
     }
+    {
+        /* base against the sum in 128 bits, rounded up, saturated: counts
+         * on both sides of 2^32 and sums near 2^64 (timing_base's two paths) */
+        static const uint64_t ns[] = {0, 1, 999, 1000, 1001, 123456789, 0xffffffffu,
+                                      0x100000000u, 0x2540be3ff, (uint64_t)1 << 50,
+                                      ~(uint64_t)0 / 4000};
+        uint32_t x = 2463534242u;
+        unsigned t, i;
+        for (t = 0; t < 20000; t++) {
+            unsigned __int128 sum = 0, want;
+            memset(&c, 0, sizeof c);
+            for (i = 0; i < HPM_IC_COUNT; i++) {
+                x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+                c.instr[i] = ns[x % (sizeof ns / sizeof ns[0])] + (x >> 20) * (t & 1);
+                p.cpi_milli[i] = t & 2 ? x : 500u + (x & 0xffff);
+                sum += (unsigned __int128)c.instr[i] * p.cpi_milli[i];
+            }
+            want = (sum + 999) / 1000;
+            hpm_timing_eval(&p, &c, &r);
+            CHECK_EQ(r.base, want > ~(uint64_t)0 ? ~(uint64_t)0 : (uint64_t)want);
+        }
+    }
 }
 
 /* Stream prefetcher on a sequential read of K L2 lines (README.md). */
