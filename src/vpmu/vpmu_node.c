@@ -168,6 +168,8 @@ static void init_kind_event(void)
     for (k = 0; k < HPM_K_CORE_COUNT; k++) {
         const HChar *tool = hpm_catalog_kind(k)->tool_event;
         node.kind_event[k] = NO_EV;
+        node.kind_event_ix[k] = 0;
+        node.kind_event_keep[k] = 0;
         if (!tool[0])
             continue;
         for (e = 0; e < VPMU_EV_COUNT && VG_(strcmp)(names[e], tool) != 0; e++)
@@ -175,6 +177,8 @@ static void init_kind_event(void)
         tl_assert2(e < VPMU_EV_COUNT, "catalog kind %s: no tool event '%s'",
                    hpm_catalog_kind(k)->name, tool);
         node.kind_event[k] = (UChar)e;
+        node.kind_event_ix[k] = (UChar)e;
+        node.kind_event_keep[k] = ~0ULL;
     }
 }
 
@@ -1433,8 +1437,10 @@ void node_raw_node(ULong *raw)
 void core_kinds_from_raw(const ULong *raw, const ULong *e, ULong *kv)
 {
     UInt k;
+    /* no branch per kind: at every read, which kinds are events is the
+     * same, but the host's predictor has forgotten it since the last */
     for (k = 0; k < HPM_K_CORE_COUNT; k++)
-        kv[k] = node.kind_event[k] == NO_EV ? 0 : e[node.kind_event[k]];
+        kv[k] = e[node.kind_event_ix[k]] & node.kind_event_keep[k];
     if (run_hier) {
         /* an access's misses are where it was served below the L1 (every
          * access is served at exactly one level): a profile does not count

@@ -96,6 +96,10 @@ struct vpmu_node_models {
     /* Per-core kinds that are exact core events, by table (NO_EV: from a
      * model). */
     UChar kind_event[HPM_K_CORE_COUNT];
+    /* The same for core_kinds_from_raw, without a branch per kind: the
+     * event (0 where none) and a mask that keeps its value (0 where none). */
+    UChar kind_event_ix[HPM_K_CORE_COUNT];
+    ULong kind_event_keep[HPM_K_CORE_COUNT];
     /* The live block's lanes in event order: live_event[slot] is the event
      * of lane `slot` (word slot / 2, low half for even slots): the
      * profile's snapshot reads the block word by word. */
