@@ -669,6 +669,7 @@ static void out_of_slots(void)
 static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nArgs)
 {
     ULong io_before[VPMU_IO_KINDS];
+    vpmu_fast_segments_forget();
     if (sysno == __NR_clone && nArgs >= 1 && clone_makes_thread(args[0]) && !thread_slot_free())
         out_of_slots();
     /* the guest's IP is past the 2-byte syscall instruction (amd64 has no
@@ -739,6 +740,7 @@ static void wait_child_view(Int pid)
 static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nArgs, SysRes res)
 {
     ULong io_before[VPMU_IO_KINDS];
+    vpmu_fast_segments_forget();
     io_counted_before(io_before);
     vpmu_io_post_syscall(tid, sysno, args, nArgs, res);
     io_counted_after(tid, thread_get(tid)->syscall_site, io_before);

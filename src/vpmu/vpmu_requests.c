@@ -476,6 +476,15 @@ Bool vpmu_handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
 
 ULong vpmu_fast_reply;
 
+/* Client mappings that fast_range_ok found anonymous, readable and
+ * writable, [lo, hi] each (empty: lo > hi), until the next system call:
+ * only a system call maps, unmaps or protects the client's memory (its
+ * stack grows down, which leaves a kept range inside its mapping), and
+ * vpmu_fast_segments_forget runs before and after each. */
+#define FAST_SEGS 2
+static Addr fast_seg_lo[FAST_SEGS] = {1, 1}, fast_seg_hi[FAST_SEGS];
+static UInt fast_seg_next;
+
 /* [a, a+n) lies in one anonymous client mapping, readable and writable.
  * The helper runs inside generated code, where the fault catcher of
  * client_copy cannot be used (a fault there is the tool's crash): only
@@ -483,9 +492,32 @@ ULong vpmu_fast_reply;
  * end raises SIGBUS), everything else goes the scheduler's way. */
 static Bool fast_range_ok(Addr a, UWord n)
 {
-    const NSegment *seg = VG_(am_find_nsegment)(a);
-    return a != 0 && a + n > a && seg && seg->kind == SkAnonC && seg->hasR && seg->hasW &&
-           a + n - 1 <= seg->end;
+    const NSegment *seg;
+    UInt i;
+    if (a == 0 || a + n <= a)
+        return False;
+    /* the mappings found fit before (a request's block on the stack, its
+     * buffers elsewhere): the address space's look-up was a twentieth of
+     * a read's host time */
+    for (i = 0; i < FAST_SEGS; i++)
+        if (a >= fast_seg_lo[i] && a + n - 1 <= fast_seg_hi[i])
+            return True;
+    seg = VG_(am_find_nsegment)(a);
+    if (!(seg && seg->kind == SkAnonC && seg->hasR && seg->hasW && a + n - 1 <= seg->end))
+        return False;
+    fast_seg_lo[fast_seg_next] = seg->start;
+    fast_seg_hi[fast_seg_next] = seg->end;
+    fast_seg_next = (fast_seg_next + 1) % FAST_SEGS;
+    return True;
+}
+
+void vpmu_fast_segments_forget(void)
+{
+    UInt i;
+    for (i = 0; i < FAST_SEGS; i++) {
+        fast_seg_lo[i] = 1;
+        fast_seg_hi[i] = 0;
+    }
 }
 
 UWord vpmu_fast_request(UWord args)

@@ -184,6 +184,9 @@ Long read_client_name(Addr a, HChar *out);
 
 /* ------------------------------------------------ requests (vpmu_requests.c) */
 Bool vpmu_handle_client_request(ThreadId tid, UWord *arg, UWord *ret);
+/* Before and after every system call: the fast requests' kept mappings
+ * may no longer be what they were. */
+void vpmu_fast_segments_forget(void);
 
 /* ------------------------------------------------ output (vpmu_dump.c) */
 /* Writes every count to fname; at_exec: a segment written before execve

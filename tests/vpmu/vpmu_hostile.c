@@ -80,6 +80,22 @@ int main(void)
         munmap(ro, (size_t)page);
     }
 
+    /* a mapping read into, then protected or unmapped: the next read into
+     * it is refused (the tool's fast path keeps the mappings it checked
+     * only until the next system call) */
+    {
+        char *rw = mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                        -1, 0);
+        VPMU_EXPECT(rw != MAP_FAILED, "mmap anonymous");
+        VPMU_EXPECT(HPM_VPMU_READ_KINDS(rw, 4) == 4, "READ_KINDS into a fresh mapping");
+        VPMU_EXPECT(mprotect(rw, (size_t)page, PROT_READ) == 0, "mprotect read-only");
+        VPMU_EXPECT(HPM_VPMU_READ_KINDS(rw, 4) == HPM_VPMU_EFAULT, "READ_KINDS after mprotect");
+        VPMU_EXPECT(HPM_VPMU_READ_KINDS(rw + page, 4) == 4, "READ_KINDS into its other page");
+        VPMU_EXPECT(munmap(rw + page, (size_t)page) == 0, "munmap");
+        VPMU_EXPECT(HPM_VPMU_READ_KINDS(rw + page, 4) == HPM_VPMU_EFAULT, "READ_KINDS after munmap");
+        munmap(rw, (size_t)page);
+    }
+
     /* READ_SEL: every buffer checked, every kind checked, before anything
      * is written; a good one reads what READ_KINDS reads */
     {
