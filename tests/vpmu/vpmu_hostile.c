@@ -92,7 +92,8 @@ int main(void)
         VPMU_EXPECT(HPM_VPMU_READ_KINDS(rw, 4) == HPM_VPMU_EFAULT, "READ_KINDS after mprotect");
         VPMU_EXPECT(HPM_VPMU_READ_KINDS(rw + page, 4) == 4, "READ_KINDS into its other page");
         VPMU_EXPECT(munmap(rw + page, (size_t)page) == 0, "munmap");
-        VPMU_EXPECT(HPM_VPMU_READ_KINDS(rw + page, 4) == HPM_VPMU_EFAULT, "READ_KINDS after munmap");
+        VPMU_EXPECT(HPM_VPMU_READ_KINDS(rw + page, 4) == HPM_VPMU_EFAULT,
+                    "READ_KINDS after munmap");
         munmap(rw, (size_t)page);
     }
 
