@@ -497,8 +497,8 @@ static Bool fast_range_ok(Addr a, UWord n)
     if (a == 0 || a + n <= a)
         return False;
     /* the mappings found fit before (a request's block on the stack, its
-     * buffers elsewhere): the address space's look-up was a twentieth of
-     * a read's host time */
+     * buffers elsewhere): the address space's look-up costs about a
+     * twentieth of a read's host time */
     for (i = 0; i < FAST_SEGS; i++)
         if (a >= fast_seg_lo[i] && a + n - 1 <= fast_seg_hi[i])
             return True;
