@@ -71,6 +71,13 @@ static Bool if_mru_on;          /* vpmu_node_ifetch_mru() */
  * set themselves (data_access), before the probe. Off while the models
  * wait, as a store's dirty bit would change the cache. */
 static Bool d_mru_on, d_mru_when_run;
+/* An indexed L1D whose hits change nothing (FIFO, RANDOM: BG/P's), its
+ * hints, and an indexed DTLB, no sampler: the probe answers a hint hit
+ * whose page the DTLB's memo holds in a function without a frame
+ * (data_probe), before its body (data_probe_body). Off while the models
+ * wait. */
+static Bool d_hint_on, d_hint_when_run;
+static Bool i_hint_on, i_hint_when_run; /* the same for the L1I and ITLB (ifetch_probe) */
 /* The L1Ds are coherent (hpm_hier_params.coherence, more than one core): a
  * store to a line not held dirty is a coherence request, so the probes
  * answer a store only on a dirty line (dirty means exclusive), or on a
@@ -466,6 +473,13 @@ static void init_probes(void)
         node.cores[0].l1d_probe && !node.cores[0].l1d_probe->index &&
         node.machine.hier.l1d.policy == HPM_REPL_LRU)
         d_mru_on = d_mru_when_run = True;
+    if (run_hier && run_tlb && filter_d && !vpmu_state.on.sample_access && node.n_cores > 0 &&
+        node.cores[0].l1d_probe && hpm__hinted(node.cores[0].l1d_probe) &&
+        node.cores[0].dtlb->c.index)
+        d_hint_on = d_hint_when_run = True;
+    if (run_hier && run_tlb && filter_i && node.n_cores > 0 && node.cores[0].l1i_probe &&
+        hpm__hinted(node.cores[0].l1i_probe) && node.cores[0].itlb->c.index)
+        i_hint_on = i_hint_when_run = True;
 }
 
 /* --hpm-model=on-demand: everything is allocated and sized for the models;
@@ -480,7 +494,7 @@ static void init_models_wait(void)
     wait_tlb = run_tlb;
     node.wait_timing = node.run_timing;
     run_hier = run_bpred = run_tlb = node.run_timing = False;
-    d_mru_on = False;
+    d_mru_on = d_hint_on = i_hint_on = False;
 }
 
 UInt node_models_init(UInt *codes)
@@ -528,6 +542,8 @@ Bool vpmu_node_models_on(void)
     run_tlb = wait_tlb;
     node.run_timing = node.wait_timing;
     d_mru_on = d_mru_when_run;
+    d_hint_on = d_hint_when_run;
+    i_hint_on = i_hint_when_run;
     return True;
 }
 
@@ -844,8 +860,8 @@ static inline __attribute__((always_inline)) uint64_t *way0_of(const struct hpm_
 }
 
 /* A fetch that the filter did not answer: the probe, then the models. */
-static __attribute__((noinline)) void ifetch_probe(struct core_state *s, Addr a, SizeT len,
-                                                   Addr first, Addr last)
+static __attribute__((noinline)) void ifetch_probe_body(struct core_state *s, Addr a, SizeT len,
+                                                        Addr first, Addr last)
 {
     /* one line, or an instruction across two (on BG/P's 32-byte lines nearly
      * every fetch that reached the models was one, and hit in both) */
@@ -860,6 +876,35 @@ static __attribute__((noinline)) void ifetch_probe(struct core_state *s, Addr a,
         return;
     }
     ifetch_model(s, a, len, first, last);
+}
+
+/* ifetch_probe_body's answer for its most common case where i_hint_on, as
+ * data_probe's: a fetch of one line that the L1I's hint holds, on a page
+ * in the ITLB's memo, without the body's frame. */
+static __attribute__((noinline)) void ifetch_probe(struct core_state *s, Addr a, SizeT len,
+                                                   Addr first, Addr last)
+{
+    if (i_hint_on && first == last) {
+        const struct hpm_cache *c = s->l1i_probe;
+        Addr page = a >> ipage_bits;
+        if ((*hpm__hint_of(c, first) ^ (first << 1)) < 2) {
+            if (!s->ipage_valid || page != s->ipage) {
+                struct hpm_tlb_memo *m = &s->imemo[hpm__fib_hash(page, HPM_TLB_MEMO_SHIFT)];
+                struct hpm_cache *t = &s->itlb->c;
+                if (m->page != page)
+                    goto body;
+                t->stamp[m->slot] = ++t->clock;
+                s->ipage = page;
+                s->ipage_valid = True;
+            }
+            s->iline = first;
+            s->iline_valid = True;
+            if_page_sync(s);
+            return;
+        }
+    }
+body:
+    ifetch_probe_body(s, a, len, first, last);
 }
 
 void vpmu_node_ifetch(Addr a, SizeT len)
@@ -1169,8 +1214,8 @@ void node_coh_replay(void)
 
 /* A data access that the filter did not answer: the L1 probe, then the
  * models. */
-static __attribute__((noinline)) void data_probe(struct core_state *s, Addr a, SizeT size,
-                                                 Bool write, Addr first, Addr last)
+static __attribute__((noinline)) void data_probe_body(struct core_state *s, Addr a, SizeT size,
+                                                      Bool write, Addr first, Addr last)
 {
     /* one line, or an unaligned access across two (memcpy's, say): hits */
     if (s->l1d_probe && run_hier &&
@@ -1190,53 +1235,56 @@ static __attribute__((noinline)) void data_probe(struct core_state *s, Addr a, S
     data_model(s, a, size, write, first, last);
 }
 
-/* The sure-hit filter, then the probe and the models: separate functions
- * (the probe inlined here had made the helpers save five registers at
- * entry). The coherence checks stay inline, at the price of two saved
- * registers for loads and four for stores: taking them out of line
- * measured no faster (docs/vpmu.md, designs measured and rejected). */
-static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size, Bool write)
+/* data_probe_body's answer for its most common case where d_hint_on: an
+ * access of one line that the L1D's hint holds (resident, and dirty for a
+ * store: a hit that changes nothing, hpm_cache_probe_hit) on a page in the
+ * DTLB's memo (a hit whose use stamp is the DTLB's only change,
+ * hpm_tlb_probe_hit). The same changes in the same order, without the
+ * body's frame: on BG/P most probes are these (a PAPI_start with its
+ * PAPI_stop makes 112 probes, 106 of them hint hits). Anything else is
+ * left to the body before anything changed. */
+static __attribute__((noinline)) void data_probe(struct core_state *s, Addr a, SizeT size,
+                                                 Bool write, Addr first, Addr last)
 {
-    Addr first = a >> dline_bits, last = (a + (size ? size : 1) - 1) >> dline_bits;
-    struct core_state *s = cur;
-    if (first == last && s->dline_valid && first == s->dline && (!write || s->dline_dirty)) {
-        /* a sure L1 hit (the line of the previous access): still a load or
-         * a store for the sampler */
-        if (UNLIKELY(vpmu_state.on.sample_access))
-            sample_sure_hit(a, write);
-        return;
-    }
-    /* on a page known clean nothing is logged, and no contended line can
-     * be the filter's */
-    if (UNLIKELY(coh_logging) && !coh_clean_known(s, a, first, last)) {
-        if (first == last && s->cline_valid && first == s->coh_line && (!write || s->cline_dirty) &&
-            (!run_tlb || (s->dpage_valid && a >> dpage_bits == s->dpage))) {
-            /* a sure hit on the contended line of the second filter (on
-             * the MRU page: no TLB state changes either): logged */
-            if (UNLIKELY(vpmu_state.on.sample_access))
-                sample_sure_hit(a, write);
-            coh_log(s->coh_slot, a, size, write, True);
+    if (d_hint_on && first == last) {
+        const struct hpm_cache *c = s->l1d_probe;
+        uint64_t h = *hpm__hint_of(c, first);
+        Addr page = a >> dpage_bits;
+        if ((h ^ (first << 1)) < 2 && (h & 1) >= write) {
+            if (!s->dpage_valid || page != s->dpage) {
+                struct hpm_tlb_memo *m = &s->dmemo[hpm__fib_hash(page, HPM_TLB_MEMO_SHIFT)];
+                struct hpm_cache *t = &s->dtlb->c;
+                if (m->page != page)
+                    goto body;
+                t->stamp[m->slot] = ++t->clock;
+                s->dpage = page;
+                s->dpage_valid = True;
+            }
+            s->dline = first;
+            s->dline_valid = True;
+            s->dline_dirty = (Bool)(h & 1);
             return;
         }
-        if (first == last && s->dline_valid && (first | DLINE_CONTENDED) == s->dline &&
-            (!write || s->dline_dirty)) {
-            /* a sure hit on a contended line: logged, as it was made */
-            if (UNLIKELY(vpmu_state.on.sample_access))
-                sample_sure_hit(a, write);
-            coh_log(s->coh_slot, a, size, write, True);
-            return;
-        }
-        if (!coh_page_clean(s, a, first, last) && coh_access_maybe(a, size) &&
-            data_contended(s, a, size, write, first, last))
-            return;
     }
+body:
+    data_probe_body(s, a, size, write, first, last);
+}
+
+/* Past the filter: a hit on way 0 of a scanned LRU L1D (and the DTLB's
+ * MRU page), else the probe. Nothing here calls out but the probe's tail
+ * call, so that the helpers save no register at entry. */
+static inline __attribute__((always_inline)) void data_past_filter(struct core_state *s, Addr a,
+                                                                   SizeT size, Bool write,
+                                                                   Addr first, Addr last)
+{
     if (d_mru_on && first == last) {
-        /* a hit on way 0 (and the DTLB's MRU page): the probe's hit in
-         * place, the dirty bit of a store all it changes; in cachegrind's
-         * geometry four in five accesses that passed the filter */
+        /* the probe's hit in place, the dirty bit of a store all it
+         * changes; in cachegrind's geometry four in five accesses that
+         * passed the filter. A store to a clean line of a coherent L1D is
+         * the probe's (l1_probe: a request unless no other core holds the
+         * line). */
         uint64_t *w = way0_of(s->l1d_probe, first), v = *w;
-        if ((v ^ ((uint64_t)first << 1)) < 2 &&
-            !(write & coh_on & !(v & 1) && !coh_store_private(hier, node.cur_core, first)) &&
+        if ((v ^ ((uint64_t)first << 1)) < 2 && !(write & coh_on & !(v & 1)) &&
             (!run_tlb || (s->dpage_valid && a >> dpage_bits == s->dpage))) {
             v |= write;
             if (write)
@@ -1248,6 +1296,77 @@ static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size
         }
     }
     data_probe(s, a, size, write, first, last);
+}
+
+/* A sure hit on a contended line (data_access_coh): logged, as it was
+ * made. */
+static __attribute__((noinline)) void data_coh_sure_hit(struct core_state *s, Addr a, SizeT size,
+                                                        Bool write)
+{
+    if (UNLIKELY(vpmu_state.on.sample_access))
+        sample_sure_hit(a, write);
+    coh_log(s->coh_slot, a, size, write, True);
+}
+
+/* An access that may touch a contended line (data_access_coh): logged
+ * when it does, else past the filter as any other. */
+static __attribute__((noinline)) void data_coh_maybe(struct core_state *s, Addr a, SizeT size,
+                                                     Bool write, Addr first, Addr last)
+{
+    if (data_contended(s, a, size, write, first, last))
+        return;
+    data_past_filter(s, a, size, write, first, last);
+}
+
+/* A data access past the filter while contended lines are logged
+ * (coherence in modeled time): out of line, so that the helpers keep no
+ * register across its calls, and without a frame itself (its calls are
+ * tail calls). */
+static __attribute__((noinline)) void data_access_coh(struct core_state *s, Addr a, SizeT size,
+                                                      Bool write, Addr first, Addr last)
+{
+    /* on a page known clean nothing is logged, and no contended line can
+     * be the filter's */
+    if (!coh_clean_known(s, a, first, last)) {
+        /* a sure hit on the contended line of the second filter (on the
+         * MRU page: no TLB state changes either), or on a contended line
+         * kept as the filter's */
+        if (first == last &&
+            ((s->cline_valid && first == s->coh_line && (!write || s->cline_dirty) &&
+              (!run_tlb || (s->dpage_valid && a >> dpage_bits == s->dpage))) ||
+             (s->dline_valid && (first | DLINE_CONTENDED) == s->dline &&
+              (!write || s->dline_dirty)))) {
+            data_coh_sure_hit(s, a, size, write);
+            return;
+        }
+        if (!coh_page_clean(s, a, first, last) && coh_access_maybe(a, size)) {
+            data_coh_maybe(s, a, size, write, first, last);
+            return;
+        }
+    }
+    data_past_filter(s, a, size, write, first, last);
+}
+
+/* The sure-hit filter, then the rest in functions of their own, reached by
+ * tail calls: the helpers save no register at entry (with the coherence
+ * checks inline they saved two for loads and four for stores, and the
+ * probe saved six: together about 8% of a full bgp run of bzip2). */
+static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size, Bool write)
+{
+    Addr first = a >> dline_bits, last = (a + (size ? size : 1) - 1) >> dline_bits;
+    struct core_state *s = cur;
+    if (first == last && s->dline_valid && first == s->dline && (!write || s->dline_dirty)) {
+        /* a sure L1 hit (the line of the previous access): still a load or
+         * a store for the sampler */
+        if (UNLIKELY(vpmu_state.on.sample_access))
+            sample_sure_hit(a, write);
+        return;
+    }
+    if (UNLIKELY(coh_logging)) {
+        data_access_coh(s, a, size, write, first, last);
+        return;
+    }
+    data_past_filter(s, a, size, write, first, last);
 }
 
 void vpmu_node_load(Addr a, SizeT size)
