@@ -1381,11 +1381,26 @@ void vpmu_node_store(Addr a, SizeT size)
     data_access(a, size, True);
 }
 
-void vpmu_node_modify(Addr a, SizeT size)
+/* A load and a store of the same bytes (an add to memory, say). */
+static __attribute__((noinline)) void data_modify(Addr a, SizeT size)
 {
-    FLOOR_RETURN();
     data_access(a, size, False);
     data_access(a, size, True);
+}
+
+void vpmu_node_modify(Addr a, SizeT size)
+{
+    Addr first, last;
+    const struct core_state *s = cur;
+    FLOOR_RETURN();
+    first = a >> dline_bits;
+    last = (a + (size ? size : 1) - 1) >> dline_bits;
+    /* both sure hits on the filter's line, known dirty (the sampler sees
+     * each access: data_modify), without the frame the two need */
+    if (first == last && s->dline_valid && first == s->dline && s->dline_dirty &&
+        !vpmu_state.on.sample_access)
+        return;
+    data_modify(a, size);
 }
 
 void vpmu_node_cond(Addr pc, ULong taken)
