@@ -1434,12 +1434,22 @@ void vpmu_node_branch(Addr pc, Addr target, ULong taken, ULong kind)
         prof_add(VPMU_PR_BP + which, 1);
 }
 
+/* An indirect call: its target's prediction, then the return address. */
+static __attribute__((noinline)) void call_indirect(Addr pc, Addr target, Addr ret)
+{
+    if (hpm_bpred_indirect(cur_bp, pc, target) && UNLIKELY(vpmu_prof_sink != NULL))
+        prof_add(VPMU_PR_BP + 1, 1);
+    hpm_bpred_call(cur_bp, ret);
+}
+
 void vpmu_node_call(Addr pc, Addr target, Addr ret, ULong indirect)
 {
     FLOOR_RETURN();
-    if (indirect && hpm_bpred_indirect(cur_bp, pc, target) && UNLIKELY(vpmu_prof_sink != NULL))
-        prof_add(VPMU_PR_BP + 1, 1);
-    hpm_bpred_call(cur_bp, ret);
+    /* a direct call (most) saves no register: one tail call */
+    if (indirect)
+        call_indirect(pc, target, ret);
+    else
+        hpm_bpred_call(cur_bp, ret);
 }
 
 /* A profile's model calls: the same, with the instruction's sink
