@@ -107,6 +107,20 @@ static inline void hpm_tlb_memo_clear(struct hpm_tlb_memo *m)
         m[i].page = HPM_TLB_MEMO_EMPTY;
 }
 
+/* An indexed TLB's hit when the memo holds the page: 1, with its use
+ * stamp taken (all that hpm_tlb_access does on a hit); 0 when the memo
+ * does not hold it, nothing changed (the page may still be in the TLB:
+ * hpm_tlb_probe_hit asks the index). */
+static inline __attribute__((always_inline)) int
+hpm_tlb_memo_hit(struct hpm_tlb *t, const struct hpm_tlb_memo *memo, uint64_t page)
+{
+    const struct hpm_tlb_memo *m = &memo[hpm__fib_hash(page, HPM_TLB_MEMO_SHIFT)];
+    if (m->page != page)
+        return 0;
+    t->c.stamp[m->slot] = ++t->c.clock;
+    return 1;
+}
+
 /* Page number `page` of t: 1 = a hit, with all that hpm_tlb_access does
  * on a hit (the next use stamp, or the move to way 0; its access count
  * aside); 0 = a miss, nothing changed. An indexed TLB (BG/P's 64 entries)
@@ -117,15 +131,17 @@ hpm_tlb_probe_hit(struct hpm_tlb *t, struct hpm_tlb_memo *memo, uint64_t page)
 {
     struct hpm_cache *c = &t->c;
     if (c->index) { /* LRU, as every TLB */
-        struct hpm_tlb_memo *m = &memo[hpm__fib_hash(page, HPM_TLB_MEMO_SHIFT)];
-        if (m->page != page) {
-            int64_t slot = hpm__ix_lookup(c, page << 1);
-            if (slot < 0)
-                return 0;
-            m->page = page;
-            m->slot = (uint64_t)slot;
-        }
-        c->stamp[m->slot] = ++c->clock;
+        struct hpm_tlb_memo *m;
+        int64_t slot;
+        if (hpm_tlb_memo_hit(t, memo, page))
+            return 1;
+        slot = hpm__ix_lookup(c, page << 1);
+        if (slot < 0)
+            return 0;
+        m = &memo[hpm__fib_hash(page, HPM_TLB_MEMO_SHIFT)];
+        m->page = page;
+        m->slot = (uint64_t)slot;
+        c->stamp[slot] = ++c->clock;
         return 1;
     }
     return hpm_cache_probe_hit(c, page, 0, 0) != HPM_PROBE_MISS;

@@ -841,6 +841,25 @@ static inline __attribute__((always_inline)) Bool tlb_probe(struct hpm_tlb *t,
     return True;
 }
 
+/* tlb_probe of an indexed TLB answered by its MRU page or its memo alone
+ * (hpm_tlb_memo_hit), without the index: False, with nothing changed,
+ * when the memo does not hold the page. For the probes' paths without a
+ * frame (data_probe, ifetch_probe). */
+static inline __attribute__((always_inline)) Bool tlb_probe_memo(struct hpm_tlb *t,
+                                                                const struct hpm_tlb_memo *memo,
+                                                                Addr *page, Bool *valid, UInt bits,
+                                                                Addr a)
+{
+    Addr pg = a >> bits;
+    if (*valid && pg == *page)
+        return True;
+    if (!hpm_tlb_memo_hit(t, memo, pg))
+        return False;
+    *page = pg;
+    *valid = True;
+    return True;
+}
+
 /* An access over two lines may be probed line by line when it lies in one
  * page (one TLB probe). A probe that hits before one that misses changes
  * nothing the models' access would not do in the same order (a FIFO hit
@@ -884,26 +903,13 @@ static __attribute__((noinline)) void ifetch_probe_body(struct core_state *s, Ad
 static __attribute__((noinline)) void ifetch_probe(struct core_state *s, Addr a, SizeT len,
                                                    Addr first, Addr last)
 {
-    if (i_hint_on && first == last) {
-        const struct hpm_cache *c = s->l1i_probe;
-        Addr page = a >> ipage_bits;
-        if ((*hpm__hint_of(c, first) ^ (first << 1)) < 2) {
-            if (!s->ipage_valid || page != s->ipage) {
-                struct hpm_tlb_memo *m = &s->imemo[hpm__fib_hash(page, HPM_TLB_MEMO_SHIFT)];
-                struct hpm_cache *t = &s->itlb->c;
-                if (m->page != page)
-                    goto body;
-                t->stamp[m->slot] = ++t->clock;
-                s->ipage = page;
-                s->ipage_valid = True;
-            }
-            s->iline = first;
-            s->iline_valid = True;
-            if_page_sync(s);
-            return;
-        }
+    if (i_hint_on && first == last && (*hpm__hint_of(s->l1i_probe, first) ^ (first << 1)) < 2 &&
+        tlb_probe_memo(s->itlb, s->imemo, &s->ipage, &s->ipage_valid, ipage_bits, a)) {
+        s->iline = first;
+        s->iline_valid = True;
+        if_page_sync(s);
+        return;
     }
-body:
     ifetch_probe_body(s, a, len, first, last);
 }
 
@@ -1215,8 +1221,10 @@ void node_coh_replay(void)
 /* A data access that the filter did not answer: the L1 probe, then the
  * models. */
 static __attribute__((noinline)) void data_probe_body(struct core_state *s, Addr a, SizeT size,
-                                                      Bool write, Addr first, Addr last)
+                                                      Bool write)
 {
+    /* the lines again: data_probe's registers are free for its own path */
+    Addr first = a >> dline_bits, last = (a + (size ? size : 1) - 1) >> dline_bits;
     /* one line, or an unaligned access across two (memcpy's, say): hits */
     if (s->l1d_probe && run_hier &&
         (first == last || (first + 1 == last && straddle_probe_ok(a, size, dpage_bits))) &&
@@ -1249,25 +1257,15 @@ static __attribute__((noinline)) void data_probe(struct core_state *s, Addr a, S
     if (d_hint_on && first == last) {
         const struct hpm_cache *c = s->l1d_probe;
         uint64_t h = *hpm__hint_of(c, first);
-        Addr page = a >> dpage_bits;
-        if ((h ^ (first << 1)) < 2 && (h & 1) >= write) {
-            if (!s->dpage_valid || page != s->dpage) {
-                struct hpm_tlb_memo *m = &s->dmemo[hpm__fib_hash(page, HPM_TLB_MEMO_SHIFT)];
-                struct hpm_cache *t = &s->dtlb->c;
-                if (m->page != page)
-                    goto body;
-                t->stamp[m->slot] = ++t->clock;
-                s->dpage = page;
-                s->dpage_valid = True;
-            }
+        if ((h ^ (first << 1)) < 2 && (h & 1) >= write &&
+            tlb_probe_memo(s->dtlb, s->dmemo, &s->dpage, &s->dpage_valid, dpage_bits, a)) {
             s->dline = first;
             s->dline_valid = True;
             s->dline_dirty = (Bool)(h & 1);
             return;
         }
     }
-body:
-    data_probe_body(s, a, size, write, first, last);
+    data_probe_body(s, a, size, write);
 }
 
 /* Past the filter: a hit on way 0 of a scanned LRU L1D (and the DTLB's
