@@ -43,12 +43,17 @@ int hpm_cache_params_check(const struct hpm_cache_params *p)
     return HPM_MODEL_OK;
 }
 
-size_t hpm_cache_storage_size(const struct hpm_cache_params *p)
+size_t hpm__cache_storage_size_hints(const struct hpm_cache_params *p, uint64_t hint_max)
 {
     if (hpm_cache_params_check(p) != HPM_MODEL_OK)
         return 0;
     return HPM__ALIGN8(sizeof(struct hpm_cache)) + (size_t)(p->size / p->line) * 8u +
-           hpm__cache_extra_size(p->size / p->line / cache_ways(p), cache_ways(p));
+           hpm__cache_extra_size(p->size / p->line / cache_ways(p), cache_ways(p), hint_max);
+}
+
+size_t hpm_cache_storage_size(const struct hpm_cache_params *p)
+{
+    return hpm__cache_storage_size_hints(p, HPM__HINTS);
 }
 
 /* Index entries of an indexed cache: a power of two >= 4 x lines, so that
@@ -63,17 +68,17 @@ static uint64_t index_entries(uint64_t lines)
 }
 
 /* Hints of an indexed cache (struct hpm_cache): a power of two, at most
- * 256 (2 KiB, small enough to stay in the host's L1 beside the program's
- * data), at most the lines. */
-static uint64_t hint_entries(uint64_t lines)
+ * hint_max (model_internal.h: HPM__HINTS, HPM__HINTS_L1I), at most half
+ * the lines. */
+static uint64_t hint_entries(uint64_t lines, uint64_t hint_max)
 {
     uint64_t e = 1;
-    while (e < 256 && 2 * e <= lines)
+    while (e < hint_max && 2 * e <= lines)
         e <<= 1;
     return e;
 }
 
-size_t hpm__cache_extra_size(uint64_t sets, uint64_t ways)
+size_t hpm__cache_extra_size(uint64_t sets, uint64_t ways, uint64_t hint_max)
 {
     uint64_t lines = sets * ways;
     if (ways < HPM__INDEX_MIN_WAYS)
@@ -81,7 +86,7 @@ size_t hpm__cache_extra_size(uint64_t sets, uint64_t ways)
     /* index (uint32), stamps (uint64 per slot), ring heads (uint32 per set),
      * hints (uint64) */
     return HPM__ALIGN8((size_t)index_entries(lines) * 4u) + (size_t)lines * 8u +
-           HPM__ALIGN8((size_t)sets * 4u) + (size_t)hint_entries(lines) * 8u;
+           HPM__ALIGN8((size_t)sets * 4u) + (size_t)hint_entries(lines, hint_max) * 8u;
 }
 
 /* Empties c: every way, and the index, stamps and ring heads with it. */
@@ -105,7 +110,7 @@ static void cache_empty(struct hpm_cache *c)
 }
 
 void hpm__cache_setup(struct hpm_cache *c, uint64_t sets, uint32_t ways, uint32_t line_bits,
-                      uint32_t policy, uint32_t seed, uint64_t *tags)
+                      uint32_t policy, uint32_t seed, uint64_t *tags, uint64_t hint_max)
 {
     uint64_t n = sets * ways;
     hpm__zero(&c->st, sizeof c->st);
@@ -120,7 +125,7 @@ void hpm__cache_setup(struct hpm_cache *c, uint64_t sets, uint32_t ways, uint32_
     c->head = 0;
     c->hint = 0;
     c->hint_shift = 0;
-    if (hpm__cache_extra_size(sets, ways)) {
+    if (hpm__cache_extra_size(sets, ways, hint_max)) {
         uint64_t e = index_entries(n);
         char *at = (char *)(tags + n);
         c->index = (uint32_t *)at;
@@ -133,7 +138,7 @@ void hpm__cache_setup(struct hpm_cache *c, uint64_t sets, uint32_t ways, uint32_
         c->head = (uint32_t *)at;
         at += HPM__ALIGN8((size_t)sets * 4u);
         c->hint = (uint64_t *)at;
-        c->hint_shift = 64u - hpm__log2_64(hint_entries(n));
+        c->hint_shift = 64u - hpm__log2_64(hint_entries(n, hint_max));
     }
     cache_empty(c);
 }
@@ -151,15 +156,15 @@ static int check_storage(const void *storage, size_t have, size_t need)
     return HPM_MODEL_OK;
 }
 
-int hpm_cache_init(struct hpm_cache **out, const struct hpm_cache_params *p, void *storage,
-                   size_t size)
+int hpm__cache_init_hints(struct hpm_cache **out, const struct hpm_cache_params *p, void *storage,
+                          size_t size, uint64_t hint_max)
 {
     struct hpm_cache *c;
     uint64_t ways, sets;
     int err;
     if (!out || !p)
         return HPM_MODEL_ENULL;
-    err = check_storage(storage, size, hpm_cache_storage_size(p));
+    err = check_storage(storage, size, hpm__cache_storage_size_hints(p, hint_max));
     if (err)
         return err;
     c = (struct hpm_cache *)storage;
@@ -167,9 +172,16 @@ int hpm_cache_init(struct hpm_cache **out, const struct hpm_cache_params *p, voi
     ways = cache_ways(p);
     sets = p->size / p->line / ways;
     hpm__cache_setup(c, sets, (uint32_t)ways, hpm__log2_64(p->line), p->policy, p->seed,
-                     (uint64_t *)((char *)storage + HPM__ALIGN8(sizeof(struct hpm_cache))));
+                     (uint64_t *)((char *)storage + HPM__ALIGN8(sizeof(struct hpm_cache))),
+                     hint_max);
     *out = c;
     return HPM_MODEL_OK;
+}
+
+int hpm_cache_init(struct hpm_cache **out, const struct hpm_cache_params *p, void *storage,
+                   size_t size)
+{
+    return hpm__cache_init_hints(out, p, storage, size, HPM__HINTS);
 }
 
 int hpm_cache_access(struct hpm_cache *c, uint64_t addr, uint32_t size, int write)
@@ -246,7 +258,7 @@ size_t hpm_tlb_storage_size(const struct hpm_tlb_params *p)
         return 0;
     ways = p->assoc ? p->assoc : p->entries;
     return HPM__ALIGN8(sizeof(struct hpm_tlb)) + (size_t)p->entries * 8u +
-           hpm__cache_extra_size(p->entries / ways, ways);
+           hpm__cache_extra_size(p->entries / ways, ways, HPM__HINTS);
 }
 
 int hpm_tlb_init(struct hpm_tlb **out, const struct hpm_tlb_params *p, void *storage,
@@ -266,7 +278,8 @@ int hpm_tlb_init(struct hpm_tlb **out, const struct hpm_tlb_params *p, void *sto
     ways = p->assoc ? p->assoc : p->entries;
     hpm__zero(&t->c.p, sizeof t->c.p);
     hpm__cache_setup(&t->c, p->entries / ways, ways, hpm__log2_64(p->page_size), HPM_REPL_LRU,
-                     0, (uint64_t *)((char *)storage + HPM__ALIGN8(sizeof(struct hpm_tlb))));
+                     0, (uint64_t *)((char *)storage + HPM__ALIGN8(sizeof(struct hpm_tlb))),
+                     HPM__HINTS);
     *out = t;
     return HPM_MODEL_OK;
 }

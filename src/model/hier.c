@@ -121,7 +121,7 @@ static int layout_of(const struct hpm_hier_params *p, struct layout *l)
     size_t n = p->cores;
     if (hpm_hier_params_check(p))
         return HPM_MODEL_EPARAM;
-    l->l1i = hpm_cache_storage_size(&p->l1i);
+    l->l1i = hpm__cache_storage_size_hints(&p->l1i, HPM__HINTS_L1I);
     l->l1d = hpm_cache_storage_size(&p->l1d);
     l->l2 = present(&p->l2) ? hpm_cache_storage_size(&p->l2) : 0;
     l->l3 = present(&p->l3) ? hpm_cache_storage_size(&p->l3) : 0;
@@ -217,7 +217,7 @@ int hpm_hier_init(struct hpm_hier **out, const struct hpm_hier_params *p, void *
     hpm__zero(h->coh_line_bits, sizeof h->coh_line_bits);
     at = base + l.caches;
     for (i = 0; i < p->cores; i++) {
-        hpm_cache_init(&h->cache[i][0], &p->l1i, at, l.l1i);
+        hpm__cache_init_hints(&h->cache[i][0], &p->l1i, at, l.l1i, HPM__HINTS_L1I);
         at += l.l1i;
         hpm_cache_init(&h->cache[i][1], &p->l1d, at, l.l1d);
         at += l.l1d;

@@ -113,14 +113,30 @@ static inline void hpm__copy_words(void *dst, const void *src, size_t words)
         hpm__copy_words((dst), (src), sizeof *(dst) / sizeof(uint64_t) + 0 * sizeof(*(dst) = *(src))); \
     } while (0)
 
+/* The hints of an indexed FIFO or random cache (struct hpm_cache): at
+ * most HPM__HINTS (2 KiB, small enough to stay in the host's L1 beside
+ * the program's data), an L1I at most HPM__HINTS_L1I: code calls between
+ * many lines (a PAPI_start with its PAPI_stop fetches from about 80),
+ * which collide in 256, and an L1I's hints are the only ones its fetches
+ * touch. */
+#define HPM__HINTS 256u
+#define HPM__HINTS_L1I 1024u
+
 /* Bytes a cache of sets x ways needs after its tags (the index of an
- * indexed cache; 0 for a scanned one). A multiple of 8. */
-size_t hpm__cache_extra_size(uint64_t sets, uint64_t ways);
+ * indexed cache, with at most hint_max hints; 0 for a scanned one). A
+ * multiple of 8. */
+size_t hpm__cache_extra_size(uint64_t sets, uint64_t ways, uint64_t hint_max);
 
 /* Sets up c over `tags` (sets * ways words, followed by
  * hpm__cache_extra_size bytes), all ways empty. */
 void hpm__cache_setup(struct hpm_cache *c, uint64_t sets, uint32_t ways, uint32_t line_bits,
-                      uint32_t policy, uint32_t seed, uint64_t *tags);
+                      uint32_t policy, uint32_t seed, uint64_t *tags, uint64_t hint_max);
+
+/* hpm_cache_storage_size and hpm_cache_init with at most hint_max hints
+ * (the public ones: HPM__HINTS). */
+size_t hpm__cache_storage_size_hints(const struct hpm_cache_params *p, uint64_t hint_max);
+int hpm__cache_init_hints(struct hpm_cache **out, const struct hpm_cache_params *p, void *storage,
+                          size_t size, uint64_t hint_max);
 
 /* ------------------------------------------------- the index (indexed caches) */
 
