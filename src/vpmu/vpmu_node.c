@@ -1032,10 +1032,14 @@ static inline __attribute__((always_inline)) UInt coh_bytes(Int slot, Addr a, Si
 /* The log entry of an access to the contended line in slot: its bytes in
  * that line (the replay notes them). */
 static __attribute__((noinline)) void coh_log_entry(Int slot, Addr a, SizeT size, Bool write,
-                                                    Bool hit, ThreadId tid, ULong stamp)
+                                                    Bool hit)
 {
     struct cohtime_entry e;
     struct cohtime_prof p;
+    ThreadId tid;
+    /* the stamp read again here: five arguments, so that coh_log's call of
+     * this is a tail call (a seventh went on the stack) */
+    ULong stamp = vpmu_turns_stamp(&tid);
     UInt len, off = coh_bytes(slot, a, size, &len);
     e.stamp = stamp;
     e.slot = (UShort)slot;
@@ -1069,7 +1073,7 @@ static inline __attribute__((always_inline)) void coh_log(Int slot, Addr a, Size
         if (vpmu_cohtime_merge(write, off, len))
             return;
     }
-    coh_log_entry(slot, a, size, write, hit, tid, stamp);
+    coh_log_entry(slot, a, size, write, hit);
 }
 
 /* Whether an access may touch a contended line: the bits of the table's
@@ -1296,13 +1300,25 @@ static inline __attribute__((always_inline)) void data_past_filter(struct core_s
     data_probe(s, a, size, write, first, last);
 }
 
+/* data_coh_sure_hit with the sampler on. */
+static __attribute__((noinline)) void sample_sure_hit_then_log(struct core_state *s, Addr a,
+                                                               SizeT size, Bool write)
+{
+    sample_sure_hit(a, write);
+    coh_log(s->coh_slot, a, size, write, True);
+}
+
 /* A sure hit on a contended line (data_access_coh): logged, as it was
  * made. */
 static __attribute__((noinline)) void data_coh_sure_hit(struct core_state *s, Addr a, SizeT size,
                                                         Bool write)
 {
-    if (UNLIKELY(vpmu_state.on.sample_access))
-        sample_sure_hit(a, write);
+    /* the sampler's call before the log would keep every argument in a
+     * saved register: sample_sure_hit_then_log */
+    if (UNLIKELY(vpmu_state.on.sample_access)) {
+        sample_sure_hit_then_log(s, a, size, write);
+        return;
+    }
     coh_log(s->coh_slot, a, size, write, True);
 }
 
@@ -1324,25 +1340,27 @@ static __attribute__((noinline)) void data_access_coh(struct core_state *s, Addr
                                                       Bool write, Addr first, Addr last)
 {
     /* on a page known clean nothing is logged, and no contended line can
-     * be the filter's */
-    if (!coh_clean_known(s, a, first, last)) {
-        /* a sure hit on the contended line of the second filter (on the
-         * MRU page: no TLB state changes either), or on a contended line
-         * kept as the filter's */
-        if (first == last &&
-            ((s->cline_valid && first == s->coh_line && (!write || s->cline_dirty) &&
-              (!run_tlb || (s->dpage_valid && a >> dpage_bits == s->dpage))) ||
-             (s->dline_valid && (first | DLINE_CONTENDED) == s->dline &&
-              (!write || s->dline_dirty)))) {
-            data_coh_sure_hit(s, a, size, write);
-            return;
-        }
-        if (!coh_page_clean(s, a, first, last) && coh_access_maybe(a, size)) {
-            data_coh_maybe(s, a, size, write, first, last);
-            return;
-        }
+     * be the filter's (data_access asked for the sure hits on contended
+     * lines first: none is on such a page) */
+    if (!coh_clean_known(s, a, first, last) && !coh_page_clean(s, a, first, last) &&
+        coh_access_maybe(a, size)) {
+        data_coh_maybe(s, a, size, write, first, last);
+        return;
     }
     data_past_filter(s, a, size, write, first, last);
+}
+
+/* While contended lines are logged: a sure hit on the contended line of
+ * the second filter (on the MRU page: no TLB state changes either), or on
+ * a contended line kept as the filter's (data_coh_sure_hit logs it). */
+static inline __attribute__((always_inline)) Bool coh_sure_hit(const struct core_state *s, Addr a,
+                                                               Bool write, Addr first, Addr last)
+{
+    return first == last &&
+           ((s->cline_valid && first == s->coh_line && (!write || s->cline_dirty) &&
+             (!run_tlb || (s->dpage_valid && a >> dpage_bits == s->dpage))) ||
+            (s->dline_valid && (first | DLINE_CONTENDED) == s->dline &&
+             (!write || s->dline_dirty)));
 }
 
 /* The sure-hit filter, then the rest in functions of their own, reached by
@@ -1361,7 +1379,10 @@ static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size
         return;
     }
     if (UNLIKELY(coh_logging)) {
-        data_access_coh(s, a, size, write, first, last);
+        if (coh_sure_hit(s, a, write, first, last))
+            data_coh_sure_hit(s, a, size, write);
+        else
+            data_access_coh(s, a, size, write, first, last);
         return;
     }
     data_past_filter(s, a, size, write, first, last);
