@@ -826,34 +826,19 @@ static inline __attribute__((always_inline)) UInt l1_probe(struct hpm_cache *c, 
 
 /* The TLB's part of the probe: a hit on the MRU page (the filter's), or
  * any hit of its entries (hpm_tlb_probe_hit, with the memo of an indexed
- * TLB); the page is then the MRU page. False: a miss, nothing changed. */
+ * TLB); the page is then the MRU page. False: a miss, nothing changed.
+ * memo_only (an indexed TLB; the probes' paths without a frame,
+ * data_probe and ifetch_probe): the MRU page or the memo alone
+ * (hpm_tlb_memo_hit), False when the memo does not hold the page. */
 static inline __attribute__((always_inline)) Bool tlb_probe(struct hpm_tlb *t,
                                                            struct hpm_tlb_memo *memo, Addr *page,
-                                                           Bool *valid, UInt bits, Addr a)
+                                                           Bool *valid, UInt bits, Addr a,
+                                                           Bool memo_only)
 {
     Addr pg = a >> bits;
     if (*valid && pg == *page)
         return True;
-    if (!hpm_tlb_probe_hit(t, memo, pg))
-        return False;
-    *page = pg;
-    *valid = True;
-    return True;
-}
-
-/* tlb_probe of an indexed TLB answered by its MRU page or its memo alone
- * (hpm_tlb_memo_hit), without the index: False, with nothing changed,
- * when the memo does not hold the page. For the probes' paths without a
- * frame (data_probe, ifetch_probe). */
-static inline __attribute__((always_inline)) Bool tlb_probe_memo(struct hpm_tlb *t,
-                                                                const struct hpm_tlb_memo *memo,
-                                                                Addr *page, Bool *valid, UInt bits,
-                                                                Addr a)
-{
-    Addr pg = a >> bits;
-    if (*valid && pg == *page)
-        return True;
-    if (!hpm_tlb_memo_hit(t, memo, pg))
+    if (!(memo_only ? hpm_tlb_memo_hit(t, memo, pg) : hpm_tlb_probe_hit(t, memo, pg)))
         return False;
     *page = pg;
     *valid = True;
@@ -886,7 +871,8 @@ static __attribute__((noinline)) void ifetch_probe_body(struct core_state *s, Ad
      * every fetch that reached the models was one, and hit in both) */
     if (s->l1i_probe && run_hier &&
         (first == last || (first + 1 == last && straddle_probe_ok(a, len, ipage_bits))) &&
-        (!run_tlb || tlb_probe(s->itlb, s->imemo, &s->ipage, &s->ipage_valid, ipage_bits, a)) &&
+        (!run_tlb ||
+         tlb_probe(s->itlb, s->imemo, &s->ipage, &s->ipage_valid, ipage_bits, a, False)) &&
         (first == last || l1_probe(s->l1i_probe, first, False)) &&
         l1_probe(s->l1i_probe, last, False)) {
         s->iline = last;
@@ -904,7 +890,7 @@ static __attribute__((noinline)) void ifetch_probe(struct core_state *s, Addr a,
                                                    Addr first, Addr last)
 {
     if (i_hint_on && first == last && (*hpm__hint_of(s->l1i_probe, first) ^ (first << 1)) < 2 &&
-        tlb_probe_memo(s->itlb, s->imemo, &s->ipage, &s->ipage_valid, ipage_bits, a)) {
+        tlb_probe(s->itlb, s->imemo, &s->ipage, &s->ipage_valid, ipage_bits, a, True)) {
         s->iline = first;
         s->iline_valid = True;
         if_page_sync(s);
@@ -1153,7 +1139,8 @@ static __attribute__((noinline)) Bool data_contended(struct core_state *s, Addr 
         s->coh_slot = s0;
     }
     if (s->l1d_probe && first == last && l0 == l1 &&
-        (!run_tlb || tlb_probe(s->dtlb, s->dmemo, &s->dpage, &s->dpage_valid, dpage_bits, a)) &&
+        (!run_tlb ||
+         tlb_probe(s->dtlb, s->dmemo, &s->dpage, &s->dpage_valid, dpage_bits, a, False)) &&
         (probe = hpm_cache_probe_hit(s->l1d_probe, l0, write, 0)) != HPM_PROBE_MISS) {
         hit = True;
         dirty = probe == HPM_PROBE_DIRTY;
@@ -1232,7 +1219,8 @@ static __attribute__((noinline)) void data_probe_body(struct core_state *s, Addr
     /* one line, or an unaligned access across two (memcpy's, say): hits */
     if (s->l1d_probe && run_hier &&
         (first == last || (first + 1 == last && straddle_probe_ok(a, size, dpage_bits))) &&
-        (!run_tlb || tlb_probe(s->dtlb, s->dmemo, &s->dpage, &s->dpage_valid, dpage_bits, a)) &&
+        (!run_tlb ||
+         tlb_probe(s->dtlb, s->dmemo, &s->dpage, &s->dpage_valid, dpage_bits, a, False)) &&
         (first == last || l1_probe(s->l1d_probe, first, write))) {
         UInt hit = l1_probe(s->l1d_probe, last, write);
         if (hit) {
@@ -1262,7 +1250,7 @@ static __attribute__((noinline)) void data_probe(struct core_state *s, Addr a, S
         const struct hpm_cache *c = s->l1d_probe;
         uint64_t h = *hpm__hint_of(c, first);
         if ((h ^ (first << 1)) < 2 && (h & 1) >= write &&
-            tlb_probe_memo(s->dtlb, s->dmemo, &s->dpage, &s->dpage_valid, dpage_bits, a)) {
+            tlb_probe(s->dtlb, s->dmemo, &s->dpage, &s->dpage_valid, dpage_bits, a, True)) {
             s->dline = first;
             s->dline_valid = True;
             s->dline_dirty = (Bool)(h & 1);
