@@ -1296,8 +1296,8 @@ static __attribute__((noinline)) void sample_sure_hit_then_log(struct core_state
     coh_log(s->coh_slot, a, size, write, True);
 }
 
-/* A sure hit on a contended line (data_access_coh): logged, as it was
- * made. */
+/* A sure hit on a contended line (data_access, coh_sure_hit): logged, as
+ * it was made. */
 static __attribute__((noinline)) void data_coh_sure_hit(struct core_state *s, Addr a, SizeT size,
                                                         Bool write)
 {
@@ -1321,9 +1321,9 @@ static __attribute__((noinline)) void data_coh_maybe(struct core_state *s, Addr 
 }
 
 /* A data access past the filter while contended lines are logged
- * (coherence in modeled time): out of line, so that the helpers keep no
- * register across its calls, and without a frame itself (its calls are
- * tail calls). */
+ * (coherence in modeled time), but for a sure hit on a contended line
+ * (data_access asks that): out of line, so that the helpers keep no
+ * register across its calls (its own are tail calls). */
 static __attribute__((noinline)) void data_access_coh(struct core_state *s, Addr a, SizeT size,
                                                       Bool write, Addr first, Addr last)
 {
