@@ -889,7 +889,7 @@ static __attribute__((noinline)) void ifetch_probe_body(struct core_state *s, Ad
 static __attribute__((noinline)) void ifetch_probe(struct core_state *s, Addr a, SizeT len,
                                                    Addr first, Addr last)
 {
-    if (i_hint_on && first == last && (*hpm__hint_of(s->l1i_probe, first) ^ (first << 1)) < 2 &&
+    if (i_hint_on && first == last && hpm__hint_hit(s->l1i_probe, first << 1, 0) &&
         tlb_probe(s->itlb, s->imemo, &s->ipage, &s->ipage_valid, ipage_bits, a, True)) {
         s->iline = first;
         s->iline_valid = True;
@@ -1248,6 +1248,7 @@ static __attribute__((noinline)) void data_probe(struct core_state *s, Addr a, S
 {
     if (d_hint_on && first == last) {
         const struct hpm_cache *c = s->l1d_probe;
+        /* hpm__hint_hit, with the hint's word kept for its dirty bit */
         uint64_t h = *hpm__hint_of(c, first);
         if ((h ^ (first << 1)) < 2 && (h & 1) >= write &&
             tlb_probe(s->dtlb, s->dmemo, &s->dpage, &s->dpage_valid, dpage_bits, a, True)) {
@@ -1351,6 +1352,15 @@ static inline __attribute__((always_inline)) Bool coh_sure_hit(const struct core
              (!write || s->dline_dirty)));
 }
 
+/* The data sure-hit filter: an access of the line of the core's previous
+ * one (for a store, a line known dirty), an MRU hit that changes no state. */
+static inline __attribute__((always_inline)) Bool filter_sure_hit(const struct core_state *s,
+                                                                  Bool write, Addr first,
+                                                                  Addr last)
+{
+    return first == last && s->dline_valid && first == s->dline && (!write || s->dline_dirty);
+}
+
 /* The sure-hit filter, then the rest in functions of their own, reached by
  * tail calls: the helpers save no register at entry (with the coherence
  * checks inline they saved two for loads and four for stores, and the
@@ -1359,7 +1369,7 @@ static inline __attribute__((always_inline)) void data_access(Addr a, SizeT size
 {
     Addr first = a >> dline_bits, last = (a + (size ? size : 1) - 1) >> dline_bits;
     struct core_state *s = cur;
-    if (first == last && s->dline_valid && first == s->dline && (!write || s->dline_dirty)) {
+    if (filter_sure_hit(s, write, first, last)) {
         /* a sure L1 hit (the line of the previous access): still a load or
          * a store for the sampler */
         if (UNLIKELY(vpmu_state.on.sample_access))
@@ -1404,8 +1414,7 @@ void vpmu_node_modify(Addr a, SizeT size)
     last = (a + (size ? size : 1) - 1) >> dline_bits;
     /* both sure hits on the filter's line, known dirty (the sampler sees
      * each access: data_modify), without the frame the two need */
-    if (first == last && s->dline_valid && first == s->dline && s->dline_dirty &&
-        !vpmu_state.on.sample_access)
+    if (filter_sure_hit(s, True, first, last) && !vpmu_state.on.sample_access)
         return;
     data_modify(a, size);
 }
