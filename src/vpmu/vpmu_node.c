@@ -480,6 +480,17 @@ static void init_probes(void)
     if (run_hier && run_tlb && filter_i && node.n_cores > 0 && node.cores[0].l1i_probe &&
         hpm__hinted(node.cores[0].l1i_probe) && node.cores[0].itlb->c.index)
         i_hint_on = i_hint_when_run = True;
+    for (i = 0; i < node.n_cores; i++) {
+        struct core_state *s = &node.cores[i];
+        if (d_hint_when_run) {
+            s->dhint = s->l1d_probe->hint;
+            s->dhint_shift = s->l1d_probe->hint_shift;
+        }
+        if (i_hint_when_run) {
+            s->ihint = s->l1i_probe->hint;
+            s->ihint_shift = s->l1i_probe->hint_shift;
+        }
+    }
 }
 
 /* --hpm-model=on-demand: everything is allocated and sized for the models;
@@ -889,7 +900,9 @@ static __attribute__((noinline)) void ifetch_probe_body(struct core_state *s, Ad
 static __attribute__((noinline)) void ifetch_probe(struct core_state *s, Addr a, SizeT len,
                                                    Addr first, Addr last)
 {
-    if (i_hint_on && first == last && hpm__hint_hit(s->l1i_probe, first << 1, 0) &&
+    /* hpm__hint_hit of a fetch, through the core's copy of the hints */
+    if (i_hint_on && first == last &&
+        (s->ihint[hpm__fib_hash(first, s->ihint_shift)] ^ (first << 1)) < 2 &&
         tlb_probe(s->itlb, s->imemo, &s->ipage, &s->ipage_valid, ipage_bits, a, True)) {
         s->iline = first;
         s->iline_valid = True;
@@ -1247,9 +1260,9 @@ static __attribute__((noinline)) void data_probe(struct core_state *s, Addr a, S
                                                  Bool write, Addr first, Addr last)
 {
     if (d_hint_on && first == last) {
-        const struct hpm_cache *c = s->l1d_probe;
-        /* hpm__hint_hit, with the hint's word kept for its dirty bit */
-        uint64_t h = *hpm__hint_of(c, first);
+        /* hpm__hint_hit, through the core's copy of the hints, with the
+         * hint's word kept for its dirty bit */
+        uint64_t h = s->dhint[hpm__fib_hash(first, s->dhint_shift)];
         if ((h ^ (first << 1)) < 2 && (h & 1) >= write &&
             tlb_probe(s->dtlb, s->dmemo, &s->dpage, &s->dpage_valid, dpage_bits, a, True)) {
             s->dline = first;

@@ -58,6 +58,12 @@ struct core_state {
     /* The L1 probe (l1_probe below): the core's L1s, NULL when the probe
      * does not apply (granule other than the line, filter off). */
     struct hpm_cache *l1d_probe, *l1i_probe;
+    /* Their hints and the hints' hash shift (hpm__hint_of), copied here
+     * where the probes hold hints (d_hint_on, i_hint_on): the probes
+     * without a frame load the hint one load after the core's state, not
+     * two after it through the cache. */
+    const uint64_t *dhint, *ihint;
+    UInt dhint_shift, ihint_shift;
     /* The TLB memos (tlb_probe, src/model/cache_probe.h): pages the probe
      * found in an indexed (LRU) TLB, and their slots. */
     struct hpm_tlb_memo dmemo[HPM_TLB_MEMO_N], imemo[HPM_TLB_MEMO_N];
