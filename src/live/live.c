@@ -301,7 +301,7 @@ int hpm_live_take_stale(pid_t pid, long long since, struct hpm_live *out)
         /* even seq: the writer was not killed in the middle of an update */
         ok = whole && out->magic == HPM_LIVE_MAGIC && out->version == HPM_LIVE_VERSION &&
              out->size == sizeof *out && !(out->seq & 1) && out->pid == (uint32_t)pid &&
-             out->state == HPM_LIVE_RUNNING && out->updates > 0;
+             (out->state == HPM_LIVE_RUNNING || out->state == HPM_LIVE_EXEC) && out->updates > 0;
         if (ok)
             bound_snapshot(out);
         if (its && unlink(path) != 0)

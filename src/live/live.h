@@ -68,8 +68,11 @@ int hpm_live_open_wait(struct hpm_live_reader *r, pid_t pid, unsigned wait_ms, c
 
 /* The last publication of the view of a process of this pid namespace
  * that died without removing it (SIGKILL leaves the tool no time to): the
- * view must be stale (nobody holds its ownership lock), a running one
- * (state RUNNING, a whole publication), of this pid (its pid field), and
+ * view must be stale (nobody holds its ownership lock), a whole
+ * publication of a running image (state RUNNING) or of one killed in its
+ * exec (state EXEC: the tool publishes it before it writes the exec's
+ * segment, so the caller tells whether that segment holds the image's
+ * counts), of this pid (its pid field), and
  * created or changed at or after `since` (seconds of CLOCK_REALTIME; an
  * older file at the name was another process's). Copies it to *out (names
  * made printable as by hpm_live_snapshot) and removes the file, under the

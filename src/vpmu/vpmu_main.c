@@ -699,6 +699,11 @@ static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nArgs)
     if ((sysno == __NR_execve || sysno == __NR_execveat) && VG_(clo_trace_children)) {
         vpmu_io_host_sync();
         vpmu_account();
+        /* the view says EXEC before the segment holds these counts: a
+         * SIGKILL between the two leaves a view that hpm count does not
+         * take for the image the process was killed in (it takes running
+         * views only), not this image's counts a second time */
+        live_publish(HPM_LIVE_EXEC, 0);
         exec_segment = exec_segment_name();
         if (exec_segment)
             vpmu_write_output(exec_segment, True);

@@ -27,9 +27,12 @@
  * once it gets the lock and makes another), once its parent's view is gone
  * or stale too and its parent no longer exists; until then the hpm count
  * of its tree may read what the killed process published last (src/live:
- * hpm_live_take_stale). A pid never makes a view removable (only the
- * lock does): a pid means nothing in another pid namespace; a parent's pid
- * of the reader's own namespace only keeps a stale view longer.
+ * hpm_live_take_stale). At an exec the tool publishes state EXEC before
+ * it writes the exec's segment (a process killed between the two leaves
+ * the old image's counts in the segment, not again in a running view).
+ * A pid never makes a view removable (only the lock does): a pid means
+ * nothing in another pid namespace; a parent's pid of the reader's own
+ * namespace only keeps a stale view longer.
  *
  * Readers copy the view with pread(2), never a mapping: a view truncated
  * under a reader reads short (an error), it cannot fault the reader; the

@@ -588,6 +588,33 @@ static void test_tree_load(void)
         }
         count_tree_free(&t);
     }
+    /* 12 killed in an exec: its view says EXEC (the tool publishes that
+     * before it writes the segment). Where the segment of that image was
+     * written (its command last), the view is not taken: the segment holds
+     * the counts; where it was not (another image's command), it is. */
+    {
+        static struct hpm_live v12;
+        const struct runner_killed k[] = {{12, 9, &v12}};
+        unsigned round;
+        for (round = 0; round < 2; round++) {
+            memset(&v12, 0, sizeof v12);
+            v12.pid = 12;
+            v12.state = HPM_LIVE_EXEC;
+            v12.n_events = 1;
+            v12.values[0] = 55;
+            snprintf(v12.command, sizeof v12.command, "%s", round ? "env x" : "sh w.sh");
+            CHECK_EQ(count_tree_load(&t, dir, 10, 1, k, 1, err, sizeof err), 0);
+            CHECK(t.n == 2 && t.procs[1].pid == 12 && t.procs[1].killed_signal == 9);
+            if (t.n == 2) {
+                CHECK_EQ(count_tree_take_views(&t, 0, k, 1), round);
+                CHECK_EQ(t.procs[1].n_commands, 1 + round);
+                CHECK((t.procs[1].view != NULL) == (round == 1));
+                CHECK(strcmp(t.procs[1].commands[t.procs[1].n_commands - 1],
+                             round ? "env x" : "sh w.sh") == 0);
+            }
+            count_tree_free(&t);
+        }
+    }
     /* the program alone */
     CHECK_EQ(count_tree_load(&t, dir, 10, 0, NULL, 0, err, sizeof err), 0);
     CHECK(t.n == 1 && t.skipped == 1);

@@ -6,7 +6,9 @@
  * is still read, and the copy is the update's end, not its start; a
  * writer that died mid-update (odd for good) is an error, in bounded
  * time; and hpm_live_take_stale removes such a view (or one without a
- * header) of its pid, but not a file that names another pid.
+ * header) of its pid, but not a file that names another pid, and takes a
+ * whole publication of a running image or of one killed in its exec
+ * (state EXEC, returned as such), not of an ended one.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -124,9 +126,47 @@ int main(void)
     if (fd >= 0)
         close(fd);
     unlink(path);
+
+    /* whole publications nobody owns: RUNNING and EXEC taken (the state
+     * says which), EXITED not; each removed */
+    {
+        static const uint32_t states[] = {HPM_LIVE_RUNNING, HPM_LIVE_EXEC, HPM_LIVE_EXITED};
+        struct hpm_live w;
+        unsigned k;
+        for (k = 0; k < 3; k++) {
+            memset(&w, 0, sizeof w);
+            w.magic = HPM_LIVE_MAGIC;
+            w.version = HPM_LIVE_VERSION;
+            w.size = sizeof w;
+            w.pid = (uint32_t)getpid();
+            w.state = states[k];
+            w.updates = 3;
+            w.seq = 4;
+            w.n_events = 1;
+            w.values[0] = 77 + k;
+            snprintf(w.command, sizeof w.command, "prog %u", k);
+            fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+            CHECK(fd >= 0);
+            if (fd < 0)
+                break;
+            CHECK(pwrite(fd, &w, sizeof w, 0) == (ssize_t)sizeof w);
+            close(fd);
+            memset(&s, 0, sizeof s);
+            if (states[k] == HPM_LIVE_EXITED) {
+                CHECK(hpm_live_take_stale(getpid(), since, &s) == -1);
+            } else {
+                CHECK(hpm_live_take_stale(getpid(), since, &s) == 0);
+                CHECK(s.state == states[k] && s.values[0] == 77 + k &&
+                      strcmp(s.command, w.command) == 0);
+            }
+            CHECK(access(path, F_OK) != 0);
+            unlink(path);
+        }
+    }
     if (failures)
         return 1;
     printf("ok: a 300 ms update read at its end; a dead writer refused; a stale view without a "
-           "whole publication removed, another pid's kept\n");
+           "whole publication removed, another pid's kept; running and exec views taken, an "
+           "ended one not\n");
     return 0;
 }

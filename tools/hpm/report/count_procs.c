@@ -428,6 +428,15 @@ unsigned count_tree_take_views(struct count_tree *t, long long since,
             free(v);
             continue;
         }
+        /* killed in an exec (vpmu_main.c publishes EXEC before it writes
+         * the segment): where the segment was written, its command last
+         * among the files', the segment holds the image's counts and the
+         * view is not another image */
+        if (v->state == HPM_LIVE_EXEC && p->n_commands > 0 &&
+            strcmp(p->commands[p->n_commands - 1], v->command) == 0) {
+            free(v);
+            continue;
+        }
         p->view = v;
         taken++;
         if (!p->ppid)
