@@ -700,9 +700,9 @@ static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nArgs)
         vpmu_io_host_sync();
         vpmu_account();
         /* the view says EXEC before the segment holds these counts: a
-         * SIGKILL between the two leaves a view that hpm count does not
-         * take for the image the process was killed in (it takes running
-         * views only), not this image's counts a second time */
+         * SIGKILL between the two leaves a view that hpm count gives for
+         * this image only where the segment was not written
+         * (count_tree_take_views), never this image's counts twice */
         live_publish(HPM_LIVE_EXEC, 0);
         exec_segment = exec_segment_name();
         if (exec_segment)

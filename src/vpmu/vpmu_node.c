@@ -894,6 +894,14 @@ static __attribute__((noinline)) void ifetch_probe_body(struct core_state *s, Ad
     ifetch_model(s, a, len, first, last);
 }
 
+/* The word of line's hint in a core's copy of an L1's hints (hpm__hint_of
+ * without the load of the cache's fields) */
+static inline __attribute__((always_inline)) uint64_t core_hint(const uint64_t *hints, UInt shift,
+                                                                Addr line)
+{
+    return hints[hpm__fib_hash(line, shift)];
+}
+
 /* ifetch_probe_body's answer for its most common case where i_hint_on, as
  * data_probe's: a fetch of one line that the L1I's hint holds, on a page
  * in the ITLB's memo, without the body's frame. */
@@ -902,7 +910,7 @@ static __attribute__((noinline)) void ifetch_probe(struct core_state *s, Addr a,
 {
     /* hpm__hint_hit of a fetch, through the core's copy of the hints */
     if (i_hint_on && first == last &&
-        (s->ihint[hpm__fib_hash(first, s->ihint_shift)] ^ (first << 1)) < 2 &&
+        (core_hint(s->ihint, s->ihint_shift, first) ^ (first << 1)) < 2 &&
         tlb_probe(s->itlb, s->imemo, &s->ipage, &s->ipage_valid, ipage_bits, a, True)) {
         s->iline = first;
         s->iline_valid = True;
@@ -1262,7 +1270,7 @@ static __attribute__((noinline)) void data_probe(struct core_state *s, Addr a, S
     if (d_hint_on && first == last) {
         /* hpm__hint_hit, through the core's copy of the hints, with the
          * hint's word kept for its dirty bit */
-        uint64_t h = s->dhint[hpm__fib_hash(first, s->dhint_shift)];
+        uint64_t h = core_hint(s->dhint, s->dhint_shift, first);
         if ((h ^ (first << 1)) < 2 && (h & 1) >= write &&
             tlb_probe(s->dtlb, s->dmemo, &s->dpage, &s->dpage_valid, dpage_bits, a, True)) {
             s->dline = first;
