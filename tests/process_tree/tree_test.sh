@@ -149,6 +149,49 @@ killed_work)
         fail "the shell's killed child: $r"
     no_view "$child"
     ;;
+valgrind_leftovers)
+    # Valgrind copies /proc/self/cmdline and auxv into $TMPDIR as it starts
+    # and unlinks them a moment later; a process killed in between leaves
+    # them (a window too short to hit on purpose: the program plants them
+    # as Valgrind names them). hpm removes those of the run's killed
+    # processes, and nothing else: other pids', other names, links,
+    # folders, other users' files
+    tmp=$dir/tmp
+    mkdir "$tmp" || fail "mkdir"
+    TMPDIR=$tmp trun count -e INSTRUCTIONS -- sh -c 'sleep 30 & c=$!
+for f in cmdline_0123abcd auxv_89abcdef cmdline_0123ABCD cmdline_0123abcd0 cmdline_0123abc \
+    auxv_0123abcd.x; do : > "$TMPDIR/valgrind_proc_${c}_$f"; done
+: > "$TMPDIR/valgrind_proc_$$_cmdline_0123abcd"
+: > "$TMPDIR/valgrind_proc_1_cmdline_0123abcd"
+ln -s /etc/hostname "$TMPDIR/valgrind_proc_${c}_auxv_00000000"
+mkdir "$TMPDIR/valgrind_proc_${c}_auxv_11111111"
+if [ "$(id -u)" = 0 ]; then
+    : > "$TMPDIR/valgrind_proc_${c}_cmdline_22222222"
+    chown 65534 "$TMPDIR/valgrind_proc_${c}_cmdline_22222222"
+fi
+kill -9 $c; wait; echo child $c'
+    expect_rc 0
+    child=$(sed -n 's/^child //p' out)
+    [ -n "$child" ] || fail "the program printed no child pid"
+    echo "$(row "$child")" | grep -q "killed, signal 9" || fail "the child was not killed"
+    for f in cmdline_0123abcd auxv_89abcdef; do
+        [ -e "$tmp/valgrind_proc_${child}_$f" ] && fail "valgrind_proc_${child}_$f left behind"
+    done
+    parent=$(rows | awk 'NR == 1 { print $1 }')
+    left=$(cd "$tmp" && ls | sed "s/_${child}_/_CHILD_/; s/_${parent}_/_PARENT_/" | sort | tr '\n' ' ')
+    want="valgrind_proc_1_cmdline_0123abcd valgrind_proc_CHILD_auxv_00000000 valgrind_proc_CHILD_auxv_0123abcd.x valgrind_proc_CHILD_auxv_11111111 valgrind_proc_CHILD_cmdline_0123ABCD valgrind_proc_CHILD_cmdline_0123abc valgrind_proc_CHILD_cmdline_0123abcd0 valgrind_proc_PARENT_cmdline_0123abcd "
+    [ "$(id -u)" = 0 ] && want="valgrind_proc_1_cmdline_0123abcd valgrind_proc_CHILD_auxv_00000000 valgrind_proc_CHILD_auxv_0123abcd.x valgrind_proc_CHILD_auxv_11111111 valgrind_proc_CHILD_cmdline_0123ABCD valgrind_proc_CHILD_cmdline_0123abc valgrind_proc_CHILD_cmdline_0123abcd0 valgrind_proc_CHILD_cmdline_22222222 valgrind_proc_PARENT_cmdline_0123abcd "
+    [ "$left" = "$want" ] || fail "left in TMPDIR: $left"
+    # the program itself killed, under count and run
+    for c in count run; do
+        TMPDIR=$tmp trun $c -- sh -c ': > "$TMPDIR/valgrind_proc_$$_cmdline_0123abcd"
+: > "$TMPDIR/valgrind_proc_$$_auxv_4567cdef"; echo main $$; kill -9 $$'
+        expect_rc 137
+        main=$(sed -n 's/^main //p' out)
+        [ -n "$main" ] || fail "$c: the program printed no pid"
+        ls "$tmp" | grep -q "_${main}_" && fail "$c: the program's copies left behind"
+    done
+    ;;
 orphan)
     # the killed child is an orphan: its parent exited first, hpm (the
     # tree's subreaper) reaped it; the process that killed it is an orphan too

@@ -554,6 +554,28 @@ static int run(struct count_run *x)
     return finish(x);
 }
 
+/* What Valgrind left in $TMPDIR for the run's processes that a signal
+ * killed as they started (runner.h): the program, the orphans hpm reaped,
+ * and the children their parents reaped, as the tree names them. */
+static void remove_valgrind_leftovers(const struct count_run *x)
+{
+    unsigned n = 0, i, cap = 1 + x->res.n_killed + x->early.n + x->tree.n;
+    pid_t *pids = malloc(cap * sizeof *pids);
+    if (!pids)
+        return;
+    if (x->res.pid > 0 && WIFSIGNALED(x->res.status))
+        pids[n++] = x->res.pid;
+    for (i = 0; i < x->res.n_killed; i++)
+        pids[n++] = x->res.killed[i].pid;
+    for (i = 0; i < x->early.n; i++)
+        pids[n++] = x->early.v[i].pid;
+    for (i = 0; i < x->tree.n; i++)
+        if (x->tree.procs[i].killed_signal && x->tree.procs[i].pid <= INT32_MAX)
+            pids[n++] = (pid_t)x->tree.procs[i].pid;
+    runner_remove_valgrind_leftovers(pids, n);
+    free(pids);
+}
+
 int count_execute(const struct count_plan *p, struct count_outcome *res)
 {
     /* zeroed: every error path frees what it holds, made or not */
@@ -597,6 +619,7 @@ int count_execute(const struct count_plan *p, struct count_outcome *res)
             res->have_counts = 1;
         }
     }
+    remove_valgrind_leftovers(x);
     count_tree_free(&x->tree);
     count_tree_reader_free(&x->tree_rd);
     if (x->have_prof)

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE /* wait4, pipe2, mkdtemp, F_OFD_SETLK */
 #include "util/runner.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -192,6 +193,57 @@ static void reap_stale(const char *base, const char *prefix)
             runner_reap_if_dead(path);
         }
     closedir(d);
+}
+
+/* "valgrind_proc_PID_" then "cmdline_" or "auxv_" and Valgrind's 8
+ * lower-case hex digits (m_libcfile.c, VG_(mkstemp): "%s/valgrind_%s_%08x"):
+ * the pid, or 0 where the name is not one */
+static pid_t valgrind_leftover_pid(const char *name)
+{
+    static const char head[] = "valgrind_proc_";
+    char *end;
+    long pid;
+    unsigned k;
+    if (strncmp(name, head, sizeof head - 1) != 0 || !isdigit((unsigned char)name[sizeof head - 1]))
+        return 0;
+    pid = strtol(name + sizeof head - 1, &end, 10);
+    if (pid <= 0 || pid > INT_MAX || *end++ != '_')
+        return 0;
+    if (strncmp(end, "cmdline_", 8) == 0)
+        end += 8;
+    else if (strncmp(end, "auxv_", 5) == 0)
+        end += 5;
+    else
+        return 0;
+    for (k = 0; k < 8; k++)
+        if (!isdigit((unsigned char)end[k]) && !(end[k] >= 'a' && end[k] <= 'f'))
+            return 0;
+    return end[8] ? 0 : (pid_t)pid;
+}
+
+unsigned runner_remove_valgrind_leftovers(const pid_t *pids, unsigned n)
+{
+    DIR *d;
+    struct dirent *e;
+    unsigned removed = 0, i;
+    if (n == 0 || !(d = opendir(env_or("TMPDIR", "/tmp"))))
+        return 0;
+    while ((e = readdir(d))) {
+        pid_t pid = valgrind_leftover_pid(e->d_name);
+        struct stat st;
+        for (i = 0; pid && i < n && pids[i] != pid; i++)
+            ;
+        if (!pid || i == n)
+            continue;
+        /* a pid in use again is another process's, its files its own */
+        if (kill(pid, 0) == 0 || errno != ESRCH)
+            continue;
+        if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+            st.st_uid == geteuid() && unlinkat(dirfd(d), e->d_name, 0) == 0)
+            removed++;
+    }
+    closedir(d);
+    return removed;
 }
 
 /* The folders this process made and owns, with their lock descriptors. */

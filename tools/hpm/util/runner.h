@@ -37,6 +37,15 @@ int runner_mkdirs(const char *dir, mode_t mode);
 void runner_rmdir(const char *dir);
 /* Removes dir when it is a stale folder of a dead owner: 1 removed, 0 not. */
 int runner_reap_if_dead(const char *dir);
+/* Valgrind copies the program's /proc/self/cmdline and auxv into
+ * $TMPDIR (else /tmp) as valgrind_proc_PID_cmdline_XXXXXXXX and
+ * valgrind_proc_PID_auxv_XXXXXXXX as it starts and unlinks them a moment
+ * later: a process killed in between leaves them. Removes those of the n
+ * pids (processes of this run that a signal killed) whose pid no process
+ * has now: regular files of this user, named exactly so (8 hex digits),
+ * nothing else. A process that changed TMPDIR before it exec'd made its
+ * copies elsewhere. Returns how many files it removed. */
+unsigned runner_remove_valgrind_leftovers(const pid_t *pids, unsigned n);
 
 struct runner_spec {
     char *const *argv;      /* argv[0] is run as given (execv) */
