@@ -418,8 +418,8 @@ static void node_gather(const struct read_credit *rc)
          * event was last fed (ev_fed: also the kind's value at the last
          * flush, or at programming): only a kind that moved has an event
          * to feed. A walk of every kind against a copy of the last
-         * flush's values cost a read 0.06 us more (papi_read_vpmu
-         * floor:1:0, 68 kinds). */
+         * flush's values cost a request about 25 ns more (papi_read_vpmu
+         * floor:4:0, every kind programmed: the copy's stores). */
         for (j = 0; j < core_feed_n[c]; j++) {
             const struct kind_feed *f = &core_feed[c][j];
             UInt k = f->kind;
