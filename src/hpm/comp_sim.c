@@ -347,18 +347,19 @@ struct sim_set {
     uint8_t off[HPM_SET_MAX_EVENTS];
 };
 
-/* The event needs a cache, TLB, predictor or timing model (a counting mode
- * the timing model's cycles). Under `hpm run` (--hpm-model=on-demand) those
- * run only once a program asks for such an event: adding one to a set asks
- * (HPM_VPMU_MODEL, interface 4; an older tool runs its models from the
- * start and answers EINVAL). */
-static int needs_model(uint32_t i)
+/* The cache, TLB, predictor and timing models the event needs (a counting
+ * mode the timing model's cycles), as HPM_NEED_* bits. Under `hpm run`
+ * (--hpm-model=on-demand) those run only once a program asks for such an
+ * event: adding one to a set asks for its models (HPM_VPMU_MODEL_NEEDS; a
+ * tool before interface 4 runs its models from the start and answers
+ * EINVAL, one before the mask starts them all). */
+static unsigned models_needed(uint32_t i)
 {
     const struct hpm_cat_kind_info *k;
     if (i >= CODE_BASE)
-        return (hpm_catalog_spec_needs(i - CODE_BASE) & HPM_NEED_MODELS) != 0;
+        return hpm_catalog_spec_needs(i - CODE_BASE) & HPM_NEED_MODELS;
     k = hpm_catalog_kind(i);
-    return k && (k->needs & HPM_NEED_MODELS);
+    return k ? k->needs & HPM_NEED_MODELS : 0;
 }
 
 static int sim_set_init(void *st)
@@ -429,7 +430,7 @@ static int attach_open(struct sim_set *s, pid_t pid, const uint32_t *events, int
     for (i = 0; i < n; i++) {
         if (view_value(s->snap, events[i], &x) != 0)
             return HPM_ENOEVENT; /* that process does not count it */
-        models |= needs_model(events[i]);
+        models |= models_needed(events[i]) != 0;
     }
     if (models && s->snap->models_waiting && hpm_live_request_models(&s->lr) != 0)
         return HPM_ESYS;
@@ -538,6 +539,7 @@ static int sim_set_update(void *st, const uint32_t *events, int n, const struct 
 {
     struct sim_set *s = st;
     int i, rc;
+    unsigned models;
     if ((o->inherit && o->attach) || (o->cpu && (o->attach || o->inherit)))
         return HPM_ENOTSUP;
     for (i = 0; i < n; i++)
@@ -570,8 +572,8 @@ static int sim_set_update(void *st, const uint32_t *events, int n, const struct 
         s->n_off += s->off[i];
         if (!offered(events[i]))
             return HPM_ENOEVENT;
-        if (needs_model(events[i]) && !o->attach)
-            (void)HPM_VPMU_MODEL(); /* hpm run starts the models on demand */
+        if ((models = models_needed(events[i])) != 0 && !o->attach)
+            (void)HPM_VPMU_MODEL_NEEDS(models); /* hpm run starts them on demand */
         s->idx[i] = events[i];
         if (o->cpu && events[i] < HPM_K_CORE_COUNT) {
             /* a CPU's set: the kind on that core, node-wide (every thread

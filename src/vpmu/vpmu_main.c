@@ -467,7 +467,7 @@ static void on_start_client_code(ThreadId tid, ULong blocks_done)
         return;
     if (vpmu_node_models_waiting() && live_wants_models()) {
         /* a reader attached to this process needs modeled kinds */
-        (void)vpmu_models_start();
+        (void)vpmu_models_start(0);
         live_publish(HPM_LIVE_RUNNING, 0);
     }
     if (VG_(read_millisecond_timer)() - live_last_ms >= (UInt)vpmu_state.clo.live_ms) {

@@ -53,7 +53,7 @@ static Bool clo_gather_reads = True;
  * so a node_program that never asks for a modeled event runs at the speed of
  * the exact core events. */
 static Bool clo_model_on_demand = False;
-static Bool models_waiting; /* on demand and not yet asked for */
+static Bool models_waiting; /* on demand, some model not yet asked for */
 static Bool wait_hier, wait_bpred, wait_tlb;
 /* the cores this process's threads run on (--hpm-first-core,
  * --hpm-core-count): a rank of an MPI job sharing its node takes its share,
@@ -543,19 +543,40 @@ Bool vpmu_node_models_waiting(void)
     return models_waiting;
 }
 
-Bool vpmu_node_models_on(void)
+Bool vpmu_node_models_on(UInt needs)
 {
+    Bool mem, bpred, started = False;
     if (!models_waiting)
         return False;
-    models_waiting = False;
-    run_hier = wait_hier;
-    run_bpred = wait_bpred;
-    run_tlb = wait_tlb;
-    node.run_timing = node.wait_timing;
-    d_mru_on = d_mru_when_run;
-    d_hint_on = d_hint_when_run;
-    i_hint_on = i_hint_when_run;
-    return True;
+    /* every model for the old request (no mask) and for cycles, which
+     * the timing model computes from all of them */
+    if (needs == 0 || (needs & HPM_NEED_TIMING))
+        needs = HPM_NEED_MODELS;
+    /* the caches and the TLBs start together: the probes and the filter's
+     * granule were set up for both */
+    mem = (needs & (HPM_NEED_HIER | HPM_NEED_TLB)) != 0 && (wait_hier || wait_tlb) &&
+          !(run_hier || run_tlb);
+    bpred = (needs & HPM_NEED_BPRED) != 0 && wait_bpred && !run_bpred;
+    if (mem) {
+        run_hier = wait_hier;
+        run_tlb = wait_tlb;
+        d_mru_on = d_mru_when_run;
+        d_hint_on = d_hint_when_run;
+        i_hint_on = i_hint_when_run;
+        started = True;
+    }
+    if (bpred) {
+        run_bpred = True;
+        started = True;
+    }
+    /* asked for, every model it reads runs now */
+    if ((needs & HPM_NEED_TIMING) && node.wait_timing && !node.run_timing) {
+        node.run_timing = True;
+        started = True;
+    }
+    models_waiting = run_hier != wait_hier || run_tlb != wait_tlb || run_bpred != wait_bpred ||
+                     node.run_timing != node.wait_timing;
+    return started;
 }
 
 /* ------------------------------------------------------ instrumentation info */

@@ -44,11 +44,13 @@ void vpmu_node_usage(void);
 
 /* After option processing: builds the machine, models and UPC units. */
 void vpmu_node_init(void);
-/* --hpm-model=on-demand: start the waiting models now (caches, TLBs and
- * predictor start cold). True when they were waiting: the caller must then
- * retranslate, since the hooks are decided at translation time. */
-Bool vpmu_node_models_on(void);
-/* The models wait for vpmu_node_models_on (on demand, not yet asked). */
+/* --hpm-model=on-demand: start the waiting models that needs (HPM_NEED_*
+ * bits; 0: all) asks for, cold: the caches with the TLBs, the predictor,
+ * and the timing model once every model it reads runs (cycles ask for all).
+ * True when one started: the caller must then retranslate, since the hooks
+ * are decided at translation time. */
+Bool vpmu_node_models_on(UInt needs);
+/* Some model waits for vpmu_node_models_on (on demand, not yet asked). */
 Bool vpmu_node_models_waiting(void);
 
 /* Instrumentation level the requested events need (enum vpmu_level). */

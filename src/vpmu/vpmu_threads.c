@@ -143,12 +143,13 @@ void vpmu_retranslate_all(const HChar *why)
     VG_(ok_to_discard_translations) = ok;
 }
 
-/* Start the models that wait for a request (--hpm-model=on-demand): 1 when
- * they were waiting. What ran so far is counted without them. */
-Int vpmu_models_start(void)
+/* Start the waiting models that needs asks for (--hpm-model=on-demand;
+ * vpmu_node_models_on): 1 when one started. What ran so far is counted
+ * without them. */
+Int vpmu_models_start(UInt needs)
 {
     vpmu_account();
-    if (!vpmu_node_models_on())
+    if (!vpmu_node_models_on(needs))
         return 0;
     vpmu_retranslate_all("hpm models"); /* hooks are chosen at translation */
     return 1;

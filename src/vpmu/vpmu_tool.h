@@ -152,9 +152,9 @@ static inline UInt vpmu_thread_serial(ThreadId tid)
 /* Every translation goes, from a client request: what is instrumented
  * changed. */
 void vpmu_retranslate_all(const HChar *why);
-/* Start the models that wait for a request (--hpm-model=on-demand): 1 when
- * they were waiting. */
-Int vpmu_models_start(void);
+/* Start the waiting models that needs (HPM_NEED_* bits, 0: all) asks for
+ * (--hpm-model=on-demand): 1 when one started. */
+Int vpmu_models_start(UInt needs);
 /* After the running thread or its frozen state changed. */
 void vpmu_run_state_apply(void);
 /* A forked child: the forking thread becomes its thread 1, on core 0. */

@@ -106,6 +106,13 @@
  *                                Returns 1 when they started now, 0 when they
  *                                were running already (or none is needed).
  *                                Interface 4 and later.
+ *   HPM_VPMU_MODEL_NEEDS(needs)  the same for the models in needs only
+ *                                (HPM_VPMU_MODEL_* bits, an event's needs in
+ *                                the catalog): the caches and the TLBs start
+ *                                together, the predictor on its own, the
+ *                                timing model (cycles) with every model it
+ *                                reads; 0 asks for all. A tool older than
+ *                                this request's mask starts them all.
  *   HPM_VPMU_NET(buf, n)         add n network counts (the catalog's TORUS_*
  *                                and COLL_* kinds in order) to the node's:
  *                                what libhpm-mpi (src/hpm_mpi) computed from
@@ -223,7 +230,7 @@ enum hpm_vpmu_request {
     HPM_VPMU_REQ_READ_KINDS,   /* arg1 = uint64_t *, arg2 = count */
     HPM_VPMU_REQ_MACHINE,      /* arg1 = struct hpm_machine *, arg2 = its size */
     HPM_VPMU_REQ_OVERFLOW,     /* arg1 = kind, arg2 = threshold, arg3 = signal */
-    HPM_VPMU_REQ_MODEL,
+    HPM_VPMU_REQ_MODEL,        /* arg1 = HPM_VPMU_MODEL_* bits, 0: all */
     HPM_VPMU_REQ_GATE, /* arg1 = enum hpm_vpmu_gate, arg2 = address or kind, arg3 = n */
     HPM_VPMU_REQ_OVERFLOW_WHERE, /* arg1 = uint64_t *, arg2 = count */
     HPM_VPMU_REQ_NET, /* arg1 = const uint64_t *, arg2 = count: network counts to add */
@@ -238,6 +245,12 @@ enum hpm_vpmu_request {
 /* HPM_VPMU_READ_SEL's operations, and the most kinds one request reads. */
 enum hpm_vpmu_sel_op { HPM_VPMU_SEL_DIFF = 0, HPM_VPMU_SEL_BASE = 1, HPM_VPMU_SEL_DIFF_BASE = 2 };
 #define HPM_VPMU_SEL_MAX 256
+
+/* HPM_VPMU_MODEL_NEEDS's models (the catalog's HPM_NEED_* bits). */
+#define HPM_VPMU_MODEL_HIER 1u   /* the caches (they start with the TLBs) */
+#define HPM_VPMU_MODEL_BPRED 2u  /* the branch predictor */
+#define HPM_VPMU_MODEL_TLB 4u    /* the TLBs (they start with the caches) */
+#define HPM_VPMU_MODEL_TIMING 8u /* the timing model's cycles: every model */
 
 enum hpm_vpmu_gate {
     HPM_VPMU_GATE_CLEAR = 0,
@@ -301,6 +314,8 @@ enum hpm_vpmu_error {
         (uintptr_t)(intptr_t)HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_OVERFLOW, (size_t)(kind), \
         (uint64_t)(threshold), (size_t)(signo), (uint64_t)(first), 0))
 #define HPM_VPMU_MODEL() HPM_VPMU_REQ_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_MODEL, 0, 0)
+#define HPM_VPMU_MODEL_NEEDS(needs) \
+    HPM_VPMU_REQ_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_MODEL, (size_t)(needs), 0)
 #define HPM_VPMU_OVERFLOW_WHERE(buf, n)                                            \
     HPM_VPMU_REQ_(HPM_VPMU_ENOTOOL, HPM_VPMU_REQ_OVERFLOW_WHERE, (uint64_t *)(buf), (size_t)(n))
 #define HPM_VPMU_GATE(gate, arg, n)                                                 \

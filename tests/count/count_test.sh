@@ -289,6 +289,32 @@ run_model)
     run count --model=always -- "$prog" model 200
     expect_rc 2
     expect_err "hpm run option"
+    # one model at a time: each starts cold when asked for, cycles last,
+    # and the caches (with the TLBs) miss the same whether the predictor
+    # runs beside them or waits (every round's misses as when both started
+    # together); a request with an unknown model is refused
+    run run --model=always -- "$prog" model_parts 200
+    expect_rc 0
+    grep -q "request=1" out && fail "--model=always: a model waited"
+    run run -- "$prog" model_parts 200 together
+    expect_rc 0
+    cp out together
+    run run -- "$prog" model_parts 200
+    expect_rc 0
+    expect_out "bad=-"
+    expect_out "round=0 request=0 misses=0 mispredicts=0 cycles=0$"
+    expect_out "round=1 request=1 misses=[0-9]* mispredicts=0 cycles=0$"
+    expect_out "round=2 request=0 misses=[0-9]* mispredicts=0 cycles=0$"
+    expect_out "round=3 request=1 misses=[0-9]* mispredicts=[1-9][0-9]* cycles=0$"
+    expect_out "round=4 request=1 misses=[0-9]* mispredicts=[1-9][0-9]* cycles=[1-9][0-9]*"
+    misses() { sed -n "s/^round=$2 .*misses=\\([0-9]*\\) .*/\\1/p" "$1"; }
+    for r in 1 2 3 4; do
+        expect_range "round $r's misses" "$(misses out $r)" 200 210
+        expect_eq "round $r's misses, the predictor waiting" "$(misses out $r)" \
+            "$(misses together $r)"
+    done
+    grep -q "^round=1 request=1 .*mispredicts=[1-9]" together ||
+        fail "together: the predictor did not start with the caches"
     ;;
 exec)
     # counts before and after an exec are summed, in one report that names
