@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "catalog.h"
 #include "hpm/hpm.h"
 #include "hpm_client.h"
 #include "hpm_check.h"
@@ -625,6 +626,44 @@ static int check_clock(void)
     return 0;
 }
 
+/* The thread's BR_MISPREDICTS and CYCLES over n conditional branches
+ * (the loop's exit mispredicts once a predictor runs). */
+static void mispredicts_cycles(uint64_t n, uint64_t *mis, uint64_t *cyc)
+{
+    uint64_t k0[HPM_K_CORE_COUNT], k1[HPM_K_CORE_COUNT];
+    CHECK(HPM_VPMU_READ_KINDS(k0, HPM_K_CORE_COUNT) == HPM_K_CORE_COUNT);
+    hpm_work_branches(n);
+    CHECK(HPM_VPMU_READ_KINDS(k1, HPM_K_CORE_COUNT) == HPM_K_CORE_COUNT);
+    *mis = k1[HPM_K_BR_MISPREDICTS] - k0[HPM_K_BR_MISPREDICTS];
+    *cyc = k1[HPM_K_CYCLES] - k0[HPM_K_CYCLES];
+}
+
+/* Under hpm run each event added asks for the models it needs, and only
+ * those: a cache event starts the caches, not the predictor; a
+ * misprediction event the predictor; cycles the timing model. */
+static int check_models(void)
+{
+    uint64_t mis, cyc;
+    int m = make_set("sim::L1D_READ_MISSES"), b, c;
+    mispredicts_cycles(1000, &mis, &cyc);
+    printf("the caches asked for: mispredicts %" PRIu64 ", cycles %" PRIu64 "\n", mis, cyc);
+    CHECK_I64((int64_t)mis, 0);
+    CHECK_I64((int64_t)cyc, 0);
+    b = make_set("sim::BR_MISPREDICTS");
+    mispredicts_cycles(1000, &mis, &cyc);
+    printf("the predictor asked for: mispredicts %" PRIu64 ", cycles %" PRIu64 "\n", mis, cyc);
+    CHECK(mis >= 1 && mis < 100);
+    CHECK_I64((int64_t)cyc, 0);
+    c = make_set("sim::CYCLES");
+    mispredicts_cycles(1000, &mis, &cyc);
+    printf("cycles asked for: mispredicts %" PRIu64 ", cycles %" PRIu64 "\n", mis, cyc);
+    CHECK(mis >= 1 && cyc >= 1000);
+    CHECK_RC(hpm_set_destroy(m), HPM_OK);
+    CHECK_RC(hpm_set_destroy(b), HPM_OK);
+    CHECK_RC(hpm_set_destroy(c), HPM_OK);
+    return 0;
+}
+
 /* Node-wide events count every thread of a core (threads map to cores in
  * creation order: the main thread core 0, the next core 1). */
 static void *node_worker(void *p)
@@ -921,6 +960,7 @@ static const struct {
     {"read_direct", check_read_direct},
     {"accum", check_accum},
     {"clock", check_clock},
+    {"models", check_models},
 };
 
 int main(int argc, char **argv)

@@ -109,9 +109,10 @@ void count_table(struct count_opts *o, struct hpm_opt *t)
          "(deltas, rates, totals; text, or CSV/JSON lines with --csv/--json)",
          HPM_OPT_LONG, &o->interval_ms, NULL, NULL, 10, 3600000},
         {"--model", NULL, "on-demand|always",
-         "hpm run: the cache, TLB, predictor and timing models start\n"
-         "(cold) when the program first adds an event that needs them\n"
-         "(on-demand, the default), or run from its first instruction",
+         "hpm run: the caches with the TLBs, the predictor and the timing\n"
+         "model each start (cold) when the program first adds an event\n"
+         "that needs it (on-demand, the default; cycles need them all),\n"
+         "or all run from its first instruction",
          HPM_OPT_CHOICE, &o->model_always, model_choices, &o->model_given, 0, 0},
         {"--mpi", NULL, NULL,
          "PROGRAM is an MPI program and hpm count a rank of its job\n"
