@@ -46,9 +46,9 @@ void vpmu_node_usage(void);
 void vpmu_node_init(void);
 /* --hpm-model=on-demand: start the waiting models that needs (HPM_NEED_*
  * bits; 0: all) asks for, cold: the caches with the TLBs, the predictor,
- * and the timing model once every model it reads runs (cycles ask for all).
- * True when one started: the caller must then retranslate, since the hooks
- * are decided at translation time. */
+ * the timing model (cycles) with every model it reads. True when one
+ * started: the caller must then retranslate, since the hooks are decided
+ * at translation time. */
 Bool vpmu_node_models_on(UInt needs);
 /* Some model waits for vpmu_node_models_on (on demand, not yet asked). */
 Bool vpmu_node_models_waiting(void);
