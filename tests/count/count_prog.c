@@ -32,7 +32,7 @@
  *                              loads; prints the thread's L1D read misses of
  *                              each half and the request's answer
  *                              ("before=A request=R after=B")
- *   count_prog model_parts N [together]
+ *   count_prog model_parts N separate|together
  *                              the models one at a time: the caches (with
  *                              the TLBs; with "together" the predictor
  *                              too), then the predictor, then the timing
@@ -41,7 +41,9 @@
  *                              cold loads and a loop of N branches; prints
  *                              each request's answer and the thread's L1D
  *                              read misses, mispredictions and cycles of
- *                              each round
+ *                              each round (the two words are as long: the
+ *                              stack, and so the L1D's sets the program's
+ *                              lines fall in, is laid out the same)
  * The loops are inline assembly so that the counts do not depend on the
  * compiler. (This file includes hpm_client.h and vpmu_test.h, which are
  * GPL-2.0-or-later; the test binary is therefore a GPL combined work.)
@@ -283,34 +285,46 @@ int main(int argc, char **argv)
                (unsigned long long)(k2[HPM_K_L1D_READ_MISSES] - k1[HPM_K_L1D_READ_MISSES]));
     } else if (strcmp(mode, "model_parts") == 0) {
         /* each round: the requests' answers, then N cold loads (fresh
-         * lines) and N branches, their misses, mispredictions and cycles */
+         * lines) and N branches, their misses, mispredictions and cycles,
+         * printed after the last round: the program runs the same code
+         * whatever the models count (a printf of other digits would touch
+         * other lines, and the L1D's FIFO would evict others later) */
         unsigned ask[4] = {HPM_VPMU_MODEL_HIER, HPM_VPMU_MODEL_HIER, HPM_VPMU_MODEL_BPRED,
                            HPM_VPMU_MODEL_TIMING};
         unsigned long n = arg_ul(argc, argv, 2), stride = 4096 + 64;
-        uint64_t k0[HPM_K_CORE_COUNT], k1[HPM_K_CORE_COUNT];
+        uint64_t k0[HPM_K_CORE_COUNT], k1[HPM_K_CORE_COUNT], got[5][3];
+        long req[5];
         int r;
         if (n == 0 || 5 * n * stride > COLD_BYTES) {
             fprintf(stderr, "count_prog: model_parts N needs 0 < N <= %lu\n",
                     (unsigned long)COLD_BYTES / 5 / stride);
             return 2;
         }
-        if (argc > 3 && strcmp(argv[3], "together") == 0)
+        if (argc != 4 || (strcmp(argv[3], "separate") && strcmp(argv[3], "together"))) {
+            fprintf(stderr, "count_prog: model_parts N separate|together\n");
+            return 2;
+        }
+        if (strcmp(argv[3], "together") == 0)
             ask[0] |= HPM_VPMU_MODEL_BPRED;
         printf("bad=%ld\n", HPM_VPMU_MODEL_NEEDS(64u));
         for (r = 0; r < 5; r++) {
-            long req = r ? HPM_VPMU_MODEL_NEEDS(ask[r - 1]) : 0;
+            req[r] = r ? HPM_VPMU_MODEL_NEEDS(ask[r - 1]) : 0;
             HPM_VPMU_READ_KINDS(k0, HPM_K_CORE_COUNT);
             cold_loads(cold_buf + (unsigned long)r * n * stride, n, stride);
             branch_loop(n);
             HPM_VPMU_READ_KINDS(k1, HPM_K_CORE_COUNT);
-            printf("round=%d request=%ld misses=%llu mispredicts=%llu cycles=%llu\n", r, req,
-                   (unsigned long long)(k1[HPM_K_L1D_READ_MISSES] - k0[HPM_K_L1D_READ_MISSES]),
-                   (unsigned long long)(k1[HPM_K_BR_MISPREDICTS] - k0[HPM_K_BR_MISPREDICTS]),
-                   (unsigned long long)(k1[HPM_K_CYCLES] - k0[HPM_K_CYCLES]));
+            got[r][0] = k1[HPM_K_L1D_READ_MISSES] - k0[HPM_K_L1D_READ_MISSES];
+            got[r][1] = k1[HPM_K_BR_MISPREDICTS] - k0[HPM_K_BR_MISPREDICTS];
+            got[r][2] = k1[HPM_K_CYCLES] - k0[HPM_K_CYCLES];
         }
+        for (r = 0; r < 5; r++)
+            printf("round=%d request=%ld misses=%llu mispredicts=%llu cycles=%llu\n", r, req[r],
+                   (unsigned long long)got[r][0], (unsigned long long)got[r][1],
+                   (unsigned long long)got[r][2]);
     } else {
         fprintf(stderr, "usage: count_prog adds N | cold N STRIDE | branch N | threads K N | "
-                        "crash N | exit N | probe N | model N | model_parts N | x87 N\n");
+                        "crash N | exit N | probe N | model N | model_parts N separate|together | "
+                        "x87 N\n");
         return 2;
     }
     return 0;

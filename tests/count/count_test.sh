@@ -293,13 +293,13 @@ run_model)
     # and the caches (with the TLBs) miss the same whether the predictor
     # runs beside them or waits (every round's misses as when both started
     # together); a request with an unknown model is refused
-    run run --model=always -- "$prog" model_parts 200
+    run run --model=always -- "$prog" model_parts 200 separate
     expect_rc 0
     grep -q "request=1" out && fail "--model=always: a model waited"
     run run -- "$prog" model_parts 200 together
     expect_rc 0
     cp out together
-    run run -- "$prog" model_parts 200
+    run run -- "$prog" model_parts 200 separate
     expect_rc 0
     expect_out "bad=-"
     expect_out "round=0 request=0 misses=0 mispredicts=0 cycles=0$"
@@ -309,7 +309,10 @@ run_model)
     expect_out "round=4 request=1 misses=[0-9]* mispredicts=[1-9][0-9]* cycles=[1-9][0-9]*"
     misses() { sed -n "s/^round=$2 .*misses=\\([0-9]*\\) .*/\\1/p" "$1"; }
     for r in 1 2 3 4; do
-        expect_range "round $r's misses" "$(misses out $r)" 200 210
+        # round 1 also misses the lines the program's own code touches
+        # first after the caches' cold start
+        if [ "$r" = 1 ]; then hi=300; else hi=210; fi
+        expect_range "round $r's misses" "$(misses out $r)" 200 "$hi"
         expect_eq "round $r's misses, the predictor waiting" "$(misses out $r)" \
             "$(misses together $r)"
     done
