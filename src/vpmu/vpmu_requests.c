@@ -382,6 +382,10 @@ static Long req_clock_sync(Addr buf)
     return client_put(buf, out, sizeof out);
 }
 
+_Static_assert(HPM_VPMU_MODEL_HIER == HPM_NEED_HIER && HPM_VPMU_MODEL_BPRED == HPM_NEED_BPRED &&
+                   HPM_VPMU_MODEL_TLB == HPM_NEED_TLB && HPM_VPMU_MODEL_TIMING == HPM_NEED_TIMING,
+               "HPM_VPMU_REQ_MODEL's bits are the catalog's");
+
 Bool vpmu_handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
 {
     Long rc;
@@ -452,10 +456,6 @@ Bool vpmu_handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
         rc = vpmu_req_overflow_upcall(tid, (Addr)arg[1], (Addr)arg[2]);
         break;
     case HPM_VPMU_REQ_MODEL:
-        _Static_assert(
-            HPM_VPMU_MODEL_HIER == HPM_NEED_HIER && HPM_VPMU_MODEL_BPRED == HPM_NEED_BPRED &&
-                HPM_VPMU_MODEL_TLB == HPM_NEED_TLB && HPM_VPMU_MODEL_TIMING == HPM_NEED_TIMING,
-            "the request's bits are the catalog's");
         rc = (arg[1] & ~(UWord)HPM_NEED_MODELS) != 0 ? HPM_VPMU_EINVAL
                                                      : vpmu_models_start((UInt)arg[1]);
         break;
