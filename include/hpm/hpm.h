@@ -78,6 +78,16 @@ const char *hpm_strerror(int status);
  * each clock_gettime there is a system call through Valgrind's syscall
  * path (0.8 us), where a native program makes none. Needs no hpm_init. */
 int64_t hpm_clock_ns(int clock);
+/* CLOCK_MONOTONIC in cycles of the rate hpm_clock_set_mhz gave (1000 MHz
+ * until then): hpm_clock_ns(CLOCK_MONOTONIC) * mhz / 1000, never backwards
+ * in a thread while the rate stays. Under the virtual PMU, where
+ * hpm_clock_ns reads CLOCK_MONOTONIC from the program's TSC, a reading
+ * within the thread's window is the TSC's ticks scaled to cycles directly
+ * (the same interpolation, in fewer instructions of the program). A new
+ * rate holds in the calling thread at once, in the others from their next
+ * window (at most 1 ms of ticks later). */
+void hpm_clock_set_mhz(double mhz);
+int64_t hpm_clock_cycles(void);
 
 /* ------------------------------------------------------------ life cycle */
 

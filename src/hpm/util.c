@@ -94,6 +94,14 @@ static int clock_by;
  * that window: an error of the handler's duration, held monotonic. */
 struct tsc_clock {
     uint64_t tsc, ns, mult, window, last;
+    /* the same window in cycles of clock_mhz (hpm_clock_cycles): the
+     * pair's reading, the cycles per tick (32.32), the ticks it holds for
+     * (0: none, or the rate or the pair changed since it was made), the
+     * last reading given and the rate's generation it was given at */
+    int64_t cyc;
+    uint64_t cmult, cwindow;
+    int64_t clast;
+    unsigned cgen;
 };
 static __thread struct tsc_clock tsc_clock __attribute__((tls_model("initial-exec")));
 
@@ -118,7 +126,8 @@ static __attribute__((noinline)) int tsc_clock_sync(struct tsc_clock *c)
     uint64_t b[4];
     if (HPM_VPMU_CLOCK_SYNC(b) != 0 || b[3] == 0)
         return 0;
-    c->window = 0; /* a handler's read until the fields agree: a sync of its own */
+    c->cwindow = 0; /* made again from the new pair (clock_cycles_other) */
+    c->window = 0;  /* a handler's read until the fields agree: a sync of its own */
     c->tsc = b[0];
     c->ns = b[1];
     c->mult = b[2];
@@ -196,4 +205,73 @@ HPM_EXPORT int64_t hpm_clock_ns(int clock)
             return tsc_window_ns(c, d);
     }
     return clock_ns_other(clock, by);
+}
+
+/* hpm_clock_cycles' rate in MHz, as the bits of a double (read and written
+ * whole by any thread), and its generation: a thread's readings restart
+ * their monotonic hold at a new rate */
+static uint64_t clock_mhz_bits = 0x408f400000000000ull; /* 1000.0 */
+static unsigned clock_mhz_gen;
+
+static double clock_mhz(void)
+{
+    uint64_t b = __atomic_load_n(&clock_mhz_bits, __ATOMIC_RELAXED);
+    double mhz;
+    memcpy(&mhz, &b, sizeof mhz);
+    return mhz;
+}
+
+HPM_EXPORT void hpm_clock_set_mhz(double mhz)
+{
+    uint64_t b;
+    if (!(mhz > 0))
+        mhz = 1000.0;
+    memcpy(&b, &mhz, sizeof b);
+    __atomic_store_n(&clock_mhz_bits, b, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&clock_mhz_gen, 1, __ATOMIC_RELEASE);
+    tsc_clock.cwindow = 0; /* this thread's next reading is at the new rate */
+}
+
+/* hpm_clock_cycles but within the thread's cycle window: the nanoseconds'
+ * reading scaled as it always is (so the two clocks agree), and the
+ * window made again from the thread's TSC pair where there is one */
+static __attribute__((noinline)) int64_t clock_cycles_other(void)
+{
+    struct tsc_clock *c = &tsc_clock;
+    unsigned gen = __atomic_load_n(&clock_mhz_gen, __ATOMIC_ACQUIRE);
+    double mhz = clock_mhz();
+    int64_t cyc = (int64_t)((double)hpm_clock_ns(CLOCK_MONOTONIC) * mhz / 1000.0);
+    c->cwindow = 0;
+    if (c->cgen != gen) {
+        c->clast = 0;
+        c->cgen = gen;
+    }
+    if (__atomic_load_n(&clock_by, __ATOMIC_RELAXED) == CLOCK_BY_TSC && c->window) {
+        c->cyc = (int64_t)((double)c->ns * mhz / 1000.0);
+        c->cmult = (uint64_t)((double)c->mult * mhz / 1000.0);
+        __atomic_signal_fence(__ATOMIC_SEQ_CST); /* a handler sees the window last */
+        c->cwindow = c->window;
+    }
+    if (cyc < c->clast)
+        cyc = c->clast;
+    c->clast = cyc;
+    return cyc;
+}
+
+/* Within the thread's cycle window (the common case under the tool:
+ * PAPI_get_real_cyc, twice per iteration of PAPI's cost tools' loops) the
+ * TSC's ticks scaled to cycles at once: no frame, no call, no floating
+ * point, nothing else tested. */
+HPM_EXPORT int64_t hpm_clock_cycles(void)
+{
+    struct tsc_clock *c = &tsc_clock;
+    uint64_t d = tsc_read() - c->tsc;
+    if (d < c->cwindow) {
+        int64_t cyc = c->cyc + (int64_t)(d * c->cmult >> 32); /* d < 1 ms of ticks */
+        if (cyc < c->clast)
+            cyc = c->clast;
+        c->clast = cyc;
+        return cyc;
+    }
+    return clock_cycles_other();
 }

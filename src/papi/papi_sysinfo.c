@@ -135,6 +135,7 @@ void papi_sysinfo_init(void)
     if (!m.modeled)
         host_cpuid(hw, hpm_host());
     papi_mhz_now = m.mhz > 0 ? m.mhz : 1000.0;
+    hpm_clock_set_mhz(papi_mhz_now); /* PAPI_get_real_cyc's rate */
     memory_mb = (unsigned)(m.memory_bytes >> 20);
     int mhz = (int)(papi_mhz() + 0.5);
     hw->cpu_max_mhz = mhz;

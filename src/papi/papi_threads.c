@@ -227,7 +227,9 @@ static long long ns_to_cycles(long long ns)
 long long PAPI_get_real_nsec(void) { return clock_ns(CLOCK_MONOTONIC); }
 long long papi_real_cyc_at(long long ns) { return ns_to_cycles(ns); }
 long long PAPI_get_real_usec(void) { return clock_ns(CLOCK_MONOTONIC) / 1000; }
-long long PAPI_get_real_cyc(void) { return ns_to_cycles(clock_ns(CLOCK_MONOTONIC)); }
+/* the cycles at the rate papi_sysinfo gave libhpm (hpm_clock_set_mhz), as
+ * ns_to_cycles would make them of the clock's reading */
+long long PAPI_get_real_cyc(void) { return hpm_clock_cycles(); }
 long long PAPI_get_virt_nsec(void) { return clock_ns(CLOCK_THREAD_CPUTIME_ID); }
 long long PAPI_get_virt_usec(void) { return clock_ns(CLOCK_THREAD_CPUTIME_ID) / 1000; }
 long long PAPI_get_virt_cyc(void) { return ns_to_cycles(clock_ns(CLOCK_THREAD_CPUTIME_ID)); }

@@ -574,9 +574,10 @@ static int check_threads(void)
     return 0;
 }
 
-/* hpm_clock_ns(CLOCK_MONOTONIC) against the tool's own reads of the clock
- * (HPM_VPMU_CLOCK) around it: where the tool syncs the program's clock to
- * the TSC (HPM_VPMU_CLOCK_SYNC) the reads between syncs are interpolated
+/* hpm_clock_ns(CLOCK_MONOTONIC), and hpm_clock_cycles at a rate, against
+ * the tool's own reads of the clock (HPM_VPMU_CLOCK) around them: where
+ * the tool syncs the program's clock to the TSC (HPM_VPMU_CLOCK_SYNC) the
+ * reads between syncs are interpolated
  * from the program's rdtsc, and must still lie between the clock's values
  * before and after them (2 us of slack: the sync pair's skew and the
  * rate's error over one window) and never go back; in a second thread
@@ -584,20 +585,33 @@ static int check_threads(void)
 #define CLOCK_READS 100000
 #define CLOCK_SLACK_NS 2000
 
+/* hpm_clock_cycles' rate in the check (hpm_clock_set_mhz): BG/P's */
+#define CLOCK_MHZ 850
+
 static void *clock_reads(void *p)
 {
     int *bad = p;
-    int64_t prev = 0;
+    int64_t prev = 0, prev_cyc = 0;
     for (int i = 0; i < CLOCK_READS; i++) {
         long before = HPM_VPMU_CLOCK(CLOCK_MONOTONIC);
         int64_t ns = hpm_clock_ns(CLOCK_MONOTONIC);
+        int64_t cyc = hpm_clock_cycles();
         long after = HPM_VPMU_CLOCK(CLOCK_MONOTONIC);
         if (ns < before - CLOCK_SLACK_NS || ns > after + CLOCK_SLACK_NS || ns < prev) {
             if (bad[0]++ < 5)
                 fprintf(stderr, "read %d: %ld <= %" PRId64 " <= %ld, previous %" PRId64 "\n", i,
                         before, ns, after, prev);
         }
+        /* the cycles: the same clock at the rate, as far off as the
+         * nanoseconds may be, never back */
+        if (cyc < (before - CLOCK_SLACK_NS) * CLOCK_MHZ / 1000 ||
+            cyc > (after + CLOCK_SLACK_NS) * CLOCK_MHZ / 1000 || cyc < prev_cyc) {
+            if (bad[0]++ < 5)
+                fprintf(stderr, "read %d: cycles %ld <= %" PRId64 " <= %ld, previous %" PRId64 "\n",
+                        i, before * CLOCK_MHZ / 1000, cyc, after * CLOCK_MHZ / 1000, prev_cyc);
+        }
         prev = ns;
+        prev_cyc = cyc;
     }
     return NULL;
 }
@@ -618,11 +632,24 @@ static int check_clock(void)
         /* 1 ms of ticks is 1 ms again at the rate given */
         CHECK(sync[3] * sync[2] >> 32 >= 999000 && sync[3] * sync[2] >> 32 <= 1000000);
     }
+    /* at 1000 MHz (until a rate is set) a cycle is a nanosecond */
+    before = HPM_VPMU_CLOCK(CLOCK_MONOTONIC);
+    int64_t cyc = hpm_clock_cycles();
+    after = HPM_VPMU_CLOCK(CLOCK_MONOTONIC);
+    CHECK(cyc >= before - CLOCK_SLACK_NS && cyc <= after + CLOCK_SLACK_NS);
+    /* a lower rate holds at once in this thread, though its readings went
+     * higher before */
+    hpm_clock_set_mhz(CLOCK_MHZ);
     CHECK(pthread_create(&t, NULL, clock_reads, &bad[1]) == 0);
     clock_reads(&bad[0]);
     CHECK(pthread_join(t, NULL) == 0);
     CHECK_I64(bad[0], 0);
     CHECK_I64(bad[1], 0);
+    hpm_clock_set_mhz(0); /* no rate: 1000 MHz again */
+    before = HPM_VPMU_CLOCK(CLOCK_MONOTONIC);
+    cyc = hpm_clock_cycles();
+    after = HPM_VPMU_CLOCK(CLOCK_MONOTONIC);
+    CHECK(cyc >= before - CLOCK_SLACK_NS && cyc <= after + CLOCK_SLACK_NS);
     return 0;
 }
 
