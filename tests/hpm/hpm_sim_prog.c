@@ -307,6 +307,11 @@ static int check_two_sets(void)
 /* hpm_read_direct: only for the calling thread's own running set; its
  * function reads what hpm_read reads (the kinds-only path and the general
  * one, with a node-wide code), and none is handed out after the stop. */
+/* counts read into the program's initialized data: a page of its file,
+ * where the tool's answer from the translation cannot write (Valgrind's
+ * scheduler answers the request) */
+static int64_t read_into_file[2] = {-1, -1};
+
 static int check_read_direct(void)
 {
     int a = make_set("sim::INSTRUCTIONS,sim::BR_COND");
@@ -325,7 +330,7 @@ static int check_read_direct(void)
     }
     for (k = 0; k < 2; k++) {
         int s = sets[k];
-        int64_t v1[2], v2[2], v3[2];
+        int64_t v1[2], v2[2], v3[2], v4[2];
         CHECK_RC(hpm_start(s), HPM_OK);
         CHECK_RC(hpm_read_direct(s, NULL, &ctx), HPM_EINVAL);
         CHECK_RC(hpm_read_direct(s, &fn, NULL), HPM_EINVAL);
@@ -335,6 +340,11 @@ static int check_read_direct(void)
         CHECK_RC(hpm_read(s, v2), HPM_OK);
         hpm_work_branches(nb);
         CHECK_RC(fn(ctx, v3), HPM_OK);
+        /* the same counts whichever way the tool answers */
+        hpm_work_branches(nb);
+        CHECK_RC(fn(ctx, read_into_file), HPM_OK);
+        hpm_work_branches(nb);
+        CHECK_RC(fn(ctx, v4), HPM_OK);
         printf("read_direct set %d: %" PRId64 " %" PRId64 " | %" PRId64 " %" PRId64
                " | %" PRId64 " %" PRId64 "\n", k, v1[0], v1[1], v2[0], v2[1], v3[0], v3[1]);
         /* the loop's branches, then the few of hpm_read between the reads */
@@ -343,6 +353,11 @@ static int check_read_direct(void)
         CHECK(v3[1] >= v2[1] + (int64_t)nb && v3[1] < v2[1] + (int64_t)nb + 50);
         if (k == 1) /* this thread runs on core 0: PU0_BR_COND is its BR_COND too */
             CHECK(v1[1] >= v1[0] && v3[1] >= v3[0]);
+        CHECK(read_into_file[1] >= v3[1] + (int64_t)nb &&
+              read_into_file[1] < v3[1] + (int64_t)nb + 50);
+        CHECK(v4[1] >= read_into_file[1] + (int64_t)nb &&
+              v4[1] < read_into_file[1] + (int64_t)nb + 50);
+        CHECK(read_into_file[0] >= v3[0] && v4[0] >= read_into_file[0]);
         CHECK_RC(hpm_stop(s, NULL), HPM_OK);
         CHECK_RC(hpm_read_direct(s, &fn, &ctx), HPM_EINVAL); /* stopped */
         CHECK_RC(hpm_set_destroy(s), HPM_OK);
