@@ -318,7 +318,34 @@ static __attribute__((noinline)) long long compute_program(const struct papi_eve
     return papi_derive(ev->derived, ev->formula, t, ev->nterms);
 }
 
-/* Values of every event from native counts. */
+/* The value of event ev from native counts */
+static inline __attribute__((always_inline)) long long compute_one(const struct papi_event *ev,
+                                                                   const int64_t *nat)
+{
+    if (ev->derived == NOT_DERIVED && ev->nterms == 1)
+        return nat[ev->pos[0]]; /* the common case */
+    if (ev->linear) {
+        /* papi_derive's value as its sum, in its wrapping arithmetic */
+        uint64_t v = (uint64_t)ev->constant;
+        for (int k = 0; k < ev->nterms; k++)
+            v += (uint64_t)ev->coef[k] * (uint64_t)nat[ev->pos[k]];
+        return (long long)v;
+    }
+    return compute_program(ev, nat);
+}
+
+/* compute of a set with an event that needs its program, from event i on */
+static __attribute__((noinline)) void compute_from(const struct papi_eventset *es,
+                                                   const int64_t *nat, long long *out, int i)
+{
+    for (; i < es->nev; i++)
+        out[i] = compute_one(&es->ev[i], nat);
+}
+
+/* Values of every event from native counts. Without a call in its loop
+ * (an event that needs its program goes on in compute_from, a tail call),
+ * so that it keeps no register of the caller's: on the virtual PMU every
+ * instruction of a read is added to the program's count. */
 static void compute(const struct papi_eventset *es, const int64_t *nat, long long *out)
 {
     for (int i = 0; i < es->nev; i++) {
@@ -332,7 +359,8 @@ static void compute(const struct papi_eventset *es, const int64_t *nat, long lon
                 v += (uint64_t)ev->coef[k] * (uint64_t)nat[ev->pos[k]];
             out[i] = (long long)v;
         } else {
-            out[i] = compute_program(ev, nat);
+            compute_from(es, nat, out, i);
+            return;
         }
     }
 }
@@ -881,14 +909,29 @@ static void own_running_remove(struct papi_eventset *es)
         }
 }
 
-static struct papi_eventset *own_running_find(int handle)
+/* own_running_find past the first entry */
+static __attribute__((noinline)) struct papi_eventset *own_running_find_rest(int handle)
 {
-    if (tls.own_running.generation != __atomic_load_n(&papi_lib.generation, __ATOMIC_ACQUIRE))
-        return NULL;
-    for (int i = 0; i < tls.own_running.n; i++)
+    for (int i = 1; i < tls.own_running.n; i++)
         if (tls.own_running.set[i]->handle == handle)
             return tls.own_running.set[i];
     return NULL;
+}
+
+/* This thread's running set handle, or NULL; NULL too in the overflow
+ * handler (the callers' own test, here in the same branch as the
+ * generation's). The first entry is tested inline: the common case is a
+ * thread with one running set, read in a loop. */
+static inline __attribute__((always_inline)) struct papi_eventset *own_running_find(int handle)
+{
+    struct papi_eventset *first;
+    if (((tls.own_running.generation ^ __atomic_load_n(&papi_lib.generation, __ATOMIC_ACQUIRE)) |
+         (unsigned)tls.in_overflow_handler) != 0 ||
+        tls.own_running.n <= 0)
+        return NULL;
+    if ((first = tls.own_running.set[0])->handle == handle)
+        return first;
+    return own_running_find_rest(handle);
 }
 
 /* PAPI_start's checks and one-time work (pin, shape) for a set that is
@@ -1076,7 +1119,7 @@ int PAPI_read(int EventSet, long long *values)
      * it runs: on the virtual PMU every instruction here is added to its
      * count) saves no register first */
     struct papi_eventset *own;
-    if (values && !tls.in_overflow_handler && (own = own_running_find(EventSet)) != NULL)
+    if (values && (own = own_running_find(EventSet)) != NULL)
         return read_own(own, values);
     return read_locked(EventSet, values);
 }
