@@ -318,28 +318,28 @@ static __attribute__((noinline)) long long compute_program(const struct papi_eve
     return papi_derive(ev->derived, ev->formula, t, ev->nterms);
 }
 
-/* The value of event ev from native counts */
-static inline __attribute__((always_inline)) long long compute_one(const struct papi_event *ev,
-                                                                   const int64_t *nat)
+/* The value of a derived event that is a sum (ev->linear): papi_derive's
+ * value, in its wrapping arithmetic */
+static inline __attribute__((always_inline)) long long compute_linear(const struct papi_event *ev,
+                                                                      const int64_t *nat)
 {
-    if (ev->derived == NOT_DERIVED && ev->nterms == 1)
-        return nat[ev->pos[0]]; /* the common case */
-    if (ev->linear) {
-        /* papi_derive's value as its sum, in its wrapping arithmetic */
-        uint64_t v = (uint64_t)ev->constant;
-        for (int k = 0; k < ev->nterms; k++)
-            v += (uint64_t)ev->coef[k] * (uint64_t)nat[ev->pos[k]];
-        return (long long)v;
-    }
-    return compute_program(ev, nat);
+    uint64_t v = (uint64_t)ev->constant;
+    for (int k = 0; k < ev->nterms; k++)
+        v += (uint64_t)ev->coef[k] * (uint64_t)nat[ev->pos[k]];
+    return (long long)v;
 }
 
 /* compute of a set with an event that needs its program, from event i on */
 static __attribute__((noinline)) void compute_from(const struct papi_eventset *es,
                                                    const int64_t *nat, long long *out, int i)
 {
-    for (; i < es->nev; i++)
-        out[i] = compute_one(&es->ev[i], nat);
+    for (; i < es->nev; i++) {
+        const struct papi_event *ev = &es->ev[i];
+        if (ev->derived == NOT_DERIVED && ev->nterms == 1)
+            out[i] = nat[ev->pos[0]];
+        else
+            out[i] = ev->linear ? compute_linear(ev, nat) : compute_program(ev, nat);
+    }
 }
 
 /* Values of every event from native counts. Without a call in its loop
@@ -353,11 +353,7 @@ static void compute(const struct papi_eventset *es, const int64_t *nat, long lon
         if (ev->derived == NOT_DERIVED && ev->nterms == 1) {
             out[i] = nat[ev->pos[0]]; /* the common case */
         } else if (ev->linear) {
-            /* papi_derive's value as its sum, in its wrapping arithmetic */
-            uint64_t v = (uint64_t)ev->constant;
-            for (int k = 0; k < ev->nterms; k++)
-                v += (uint64_t)ev->coef[k] * (uint64_t)nat[ev->pos[k]];
-            out[i] = (long long)v;
+            out[i] = compute_linear(ev, nat);
         } else {
             compute_from(es, nat, out, i);
             return;
@@ -918,7 +914,7 @@ static __attribute__((noinline)) struct papi_eventset *own_running_find_rest(int
     return NULL;
 }
 
-/* This thread's running set handle, or NULL; NULL too in the overflow
+/* This thread's running set of that handle, or NULL; NULL too in the overflow
  * handler (the callers' own test, here in the same branch as the
  * generation's). The first entry is tested inline: the common case is a
  * thread with one running set, read in a loop. */
