@@ -85,7 +85,8 @@ int64_t hpm_clock_ns(int clock);
  * within the thread's window is the TSC's ticks scaled to cycles directly
  * (the same interpolation, in fewer instructions of the program). A new
  * rate holds in the calling thread at once, in the others from their next
- * window (at most 1 ms of ticks later). */
+ * window (at most 1 ms of ticks later); a rate outside (0, 10^6] MHz sets
+ * 1000. */
 void hpm_clock_set_mhz(double mhz);
 int64_t hpm_clock_cycles(void);
 

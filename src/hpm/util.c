@@ -224,7 +224,9 @@ static double clock_mhz(void)
 HPM_EXPORT void hpm_clock_set_mhz(double mhz)
 {
     uint64_t b;
-    if (!(mhz > 0))
+    /* up to 1 THz: a window's 1 ms of ticks times its cycles per tick
+     * stays within 64 bits */
+    if (!(mhz > 0 && mhz <= 1e6))
         mhz = 1000.0;
     memcpy(&b, &mhz, sizeof b);
     __atomic_store_n(&clock_mhz_bits, b, __ATOMIC_RELAXED);
