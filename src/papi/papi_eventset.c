@@ -318,6 +318,12 @@ static __attribute__((noinline)) long long compute_program(const struct papi_eve
     return papi_derive(ev->derived, ev->formula, t, ev->nterms);
 }
 
+/* Whether ev is one native's count as it is (no derivation) */
+static inline __attribute__((always_inline)) int ev_native(const struct papi_event *ev)
+{
+    return ev->derived == NOT_DERIVED && ev->nterms == 1;
+}
+
 /* The value of a derived event that is a sum (ev->linear): papi_derive's
  * value, in its wrapping arithmetic */
 static inline __attribute__((always_inline)) long long compute_linear(const struct papi_event *ev,
@@ -335,7 +341,7 @@ static __attribute__((noinline)) void compute_from(const struct papi_eventset *e
 {
     for (; i < es->nev; i++) {
         const struct papi_event *ev = &es->ev[i];
-        if (ev->derived == NOT_DERIVED && ev->nterms == 1)
+        if (ev_native(ev))
             out[i] = nat[ev->pos[0]];
         else
             out[i] = ev->linear ? compute_linear(ev, nat) : compute_program(ev, nat);
@@ -350,7 +356,7 @@ static void compute(const struct papi_eventset *es, const int64_t *nat, long lon
 {
     for (int i = 0; i < es->nev; i++) {
         const struct papi_event *ev = &es->ev[i];
-        if (ev->derived == NOT_DERIVED && ev->nterms == 1) {
+        if (ev_native(ev)) {
             out[i] = nat[ev->pos[0]]; /* the common case */
         } else if (ev->linear) {
             out[i] = compute_linear(ev, nat);
@@ -866,7 +872,7 @@ static int direct_of(const struct papi_eventset *es)
     if (es->nnat != es->nev)
         return 0;
     for (int i = 0; i < es->nev; i++)
-        if (es->ev[i].derived != NOT_DERIVED || es->ev[i].nterms != 1 || es->ev[i].pos[0] != i)
+        if (!ev_native(&es->ev[i]) || es->ev[i].pos[0] != i)
             return 0;
     return 1;
 }
@@ -1026,7 +1032,7 @@ int PAPI_stop(int EventSet, long long *values)
     struct papi_eventset *own;
     /* This thread's own running set (own_running): it cannot be destroyed
      * while it runs, so its lock is taken without papi_mutex's look-up. */
-    if (!tls.in_overflow_handler && (own = own_running_find(EventSet)) != NULL) {
+    if ((own = own_running_find(EventSet)) != NULL) {
         papi_lock(&own->mu);
         int rc = stop_locked(own, values);
         papi_unlock(&own->mu);
@@ -1232,7 +1238,7 @@ static __attribute__((noinline)) int accum_own(struct papi_eventset *own, long l
 int PAPI_accum(int EventSet, long long *values)
 {
     struct papi_eventset *own;
-    if (values && !tls.in_overflow_handler && (own = own_running_find(EventSet)) != NULL &&
+    if (values && (own = own_running_find(EventSet)) != NULL &&
         own->read_reset)
         return accum_own(own, values);
     return accum_locked(EventSet, values);
@@ -1260,7 +1266,7 @@ int PAPI_reset(int EventSet)
 {
     struct papi_eventset *own;
     int rc;
-    if (!tls.in_overflow_handler && (own = own_running_find(EventSet)) != NULL && own->reset) {
+    if ((own = own_running_find(EventSet)) != NULL && own->reset) {
         if ((rc = own->reset(own->resetters_ctx)) < 0)
             return read_failed(rc);
         return PAPI_OK;
