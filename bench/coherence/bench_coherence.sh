@@ -10,8 +10,8 @@
 # Valgrind's own slices, bgp; wall time: the turns' hand-overs wait):
 #   ratio interleave_N_4threads_vs_slices   threads4.c, N = 10000 and 1000
 #   ratio interleave_10000_xz_vs_slices      Debian's xz -T4 (if installed)
-#   ratio interleave_1000_1thread_vs_slices  hpm-cg 600 (one thread: the
-#                                            superblocks' turn check only)
+#   ratio interleave_1000_1thread_vs_slices  hpm-cg 600 (one thread: no
+#                                            rounds, nothing to hand over)
 # with, informative, the coherence misses of threads4 and of false sharing
 # by free-running threads (tests/coherence/false_sharing.c) per setting;
 # and what coherence in modeled time, hpm count's default, costs (hpm count

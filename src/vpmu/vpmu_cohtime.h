@@ -35,8 +35,9 @@ struct cohtime_prof {
 
 /* Thread tid's access (its entries come in stamp order; one that would go
  * back in time starts a log of its own, merged as any other); prof NULL
- * outside a profile. Accesses of one superblock (one stamp) to one line
- * are merged in time order as a block, so an access after a store there,
+ * outside a profile. Accesses with one stamp (a stretch of a superblock
+ * between two adds of its instruction count) to one line are merged in
+ * time order as a block, so an access after a store there,
  * or a load after a load, changes nothing in the replay and is left out,
  * and a store of the bytes a load just read joins it (HPM_COH_LOAD_STORE).
  * Returns the accesses its queue holds. The entry comes by value, in two
@@ -46,7 +47,7 @@ struct cohtime_prof {
 UInt vpmu_cohtime_log(ThreadId tid, struct cohtime_entry e, const struct cohtime_prof *prof);
 /* The one rule by which an access joins the last entry of its queue,
  * last, when it has that entry's stamp, line and core (an access of the
- * same superblock): a load after anything, or anything after a store,
+ * same stretch): a load after anything, or anything after a store,
  * changes nothing in the replay and is left out; a store of the bytes a
  * load just read joins it (HPM_COH_LOAD_STORE). False: an entry of its
  * own. */

@@ -94,7 +94,6 @@
 #include "vpmu_profile.h"
 #include "vpmu_sample.h"
 #include "vpmu_state.h"
-#include "vpmu_turns.h"
 
 /* ------------------------------------------------------------------------
  * Op classification tables
@@ -1172,36 +1171,6 @@ static UInt sb_n_insn(const IRSB *sbIn)
     return n_insn;
 }
 
-/* Turns (vpmu_turns.c): first of all, the superblock takes its
- * instructions from the turn; when they are short it leaves (Ijk_Yield)
- * before anything counts, and the scheduler's stop (vpmu_turns_stop) ends
- * the turn and picks the next: a load, a subtract, two stores, a compare
- * and an exit, no call (the call in the translation, made only at a turn's
- * end, had made every translation larger). The two words sit before the
- * live block (vpmu_state.h): addressed from its base, which the
- * superblock's adds use too, not by three 10-byte moves of their own. */
-static void sb_turn_check(IRSB *sb, IRSB *sbIn, Addr nraddr, const VexGuestLayout *layout)
-{
-    UInt n_insn = sb_n_insn(sbIn);
-    IRType word = Ity_I64;
-    IRTemp left = newIRTemp(sb->tyenv, word), rest = newIRTemp(sb->tyenv, word);
-    IRTemp shortg = newIRTemp(sb->tyenv, Ity_I1);
-    IRTemp a[3]; /* one address temp per use (live_addr) */
-    Int i;
-    for (i = 0; i < 3; i++)
-        a[i] = live_addr(sb, i < 2 ? VPMU_TURN_LEFT_DISP : VPMU_TURN_SB_N_DISP);
-    addStmtToIRSB(sb, IRStmt_WrTmp(left, IRExpr_Load(Iend_LE, word, IRExpr_RdTmp(a[0]))));
-    addStmtToIRSB(sb, IRStmt_WrTmp(rest, IRExpr_Binop(Iop_Sub64, IRExpr_RdTmp(left),
-                                                      IRExpr_Const(IRConst_U64(n_insn)))));
-    addStmtToIRSB(sb, IRStmt_Store(Iend_LE, IRExpr_RdTmp(a[1]), IRExpr_RdTmp(rest)));
-    addStmtToIRSB(sb, IRStmt_Store(Iend_LE, IRExpr_RdTmp(a[2]),
-                                   IRExpr_Const(IRConst_U64(n_insn))));
-    addStmtToIRSB(sb, IRStmt_WrTmp(shortg, IRExpr_Binop(Iop_CmpLT64S, IRExpr_RdTmp(rest),
-                                                        IRExpr_Const(IRConst_U64(0)))));
-    addStmtToIRSB(sb, IRStmt_Exit(IRExpr_RdTmp(shortg), Ijk_Yield, IRConst_U64((ULong)nraddr),
-                                  layout->offset_IP));
-}
-
 /* The overflow check first: if it signalled, leave for the scheduler
  * (Ijk_Yield) before this superblock counts anything; the signal is
  * delivered there and the superblock runs from its start after the
@@ -1402,8 +1371,6 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
         VG_(tool_panic)("hpm: only amd64 guests on amd64 hosts are supported");
 
     ctx_init(&c, sbIn, layout);
-    if (vpmu_turns_checked && vge->n_used > 0)
-        sb_turn_check(c.sb, sbIn, (Addr)closure->nraddr, layout);
     if (vpmu_gate_trigger_armed && vge->n_used > 0) {
         /* the trigger: counting starts at the first superblock boundary
          * after its N-th event */

@@ -482,8 +482,7 @@ static void on_thread_create(ThreadId parent, ThreadId child)
         vpmu_state.threads[child].used = False;
         (void)thread_get(child);
     }
-    if (vpmu_turns_thread_new(parent, child))
-        vpmu_retranslate_all("hpm turns"); /* made again with the turn check */
+    vpmu_turns_thread_new(parent, child);
 }
 
 static void on_stop_client_code(ThreadId tid, ULong blocks_done)
@@ -910,6 +909,8 @@ static void post_clo_init(void)
     vpmu_sample_init();
     if (vpmu_state.on.profile || vpmu_state.on.sample)
         vpmu_state.ev_counted = ~0u; /* per-instruction costs of every kind */
+    if (vpmu_state.on.turns)
+        vpmu_state.ev_counted |= 1u << VPMU_EV_INSTRUCTIONS; /* the turns' clock */
     vpmu_instrument_init();
     vpmu_io_clock_init(); /* the TSC clock's baseline starts before the program */
     lease_init();

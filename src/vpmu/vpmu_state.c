@@ -21,7 +21,6 @@ struct vpmu_state vpmu_state = {
             .live = True,
             .live_ms = 100,
         },
-    .turn_left = -1, /* no turn until turns start (vpmu_turns.c) */
     .running = True,
     .ev_counted = ~0u,
     .counting_wanted = True,

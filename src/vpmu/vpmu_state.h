@@ -108,15 +108,12 @@ struct vpmu_state {
         Bool turns;       /* --hpm-interleave=N, N > 0 (vpmu_turns.c) */
         Bool gate;        /* an address gate is set: IMarks are checked (vpmu_gate.c) */
     } on;
-    /* Turns (vpmu_turns.c): the running thread's instructions left in its
-     * turn (each superblock takes its own from it at entry and leaves,
-     * Ijk_Yield, below 0) and that superblock's instructions, stored
-     * beside. Just before the live block, so that the translations' turn
-     * check addresses them from the live block's base (an 8-bit
-     * displacement), as it addresses the live words, where their own
-     * addresses cost a 10-byte move each. */
-    Long turn_left;
-    ULong turn_sb_n;
+    /* Turns (vpmu_turns.c): the instructions of the live block's folded
+     * lanes (vpmu_fold), whatever thread ran them and whether counting ran
+     * or not. With the lane that has not been folded yet it is a clock of
+     * the instructions run so far, which the turns read at the ends of
+     * their rounds and the coherence logs at each access they stamp. */
+    ULong turn_instr;
     ULong live[VPMU_LIVE_WORDS]; /* the live block (above) */
     Bool running;                /* the run bit (vpmu_threads.c) */
     /* The exact core events the instrumentation counts (bit e: VPMU_EV_e):
@@ -152,11 +149,12 @@ struct vpmu_state {
     ULong forks;
 };
 extern struct vpmu_state vpmu_state;
-/* The turn words' displacements from the live block (negative: before it) */
-#define VPMU_TURN_LEFT_DISP                                                   \
-    ((Long)offsetof(struct vpmu_state, turn_left) - (Long)offsetof(struct vpmu_state, live))
-#define VPMU_TURN_SB_N_DISP                                                   \
-    ((Long)offsetof(struct vpmu_state, turn_sb_n) - (Long)offsetof(struct vpmu_state, live))
+/* Instructions run so far by the threads that owned the live block
+ * (turn_instr above): its folded lanes and the lane now. */
+static inline ULong vpmu_instr_run(void)
+{
+    return vpmu_state.turn_instr + (vpmu_state.live[0] & 0xffffffffULL);
+}
 /* Count these events too from now on, from a client request: translations
  * made without them are discarded (the events start at 0, as a new
  * selection's counts do). */

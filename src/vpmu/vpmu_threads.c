@@ -85,6 +85,8 @@ void vpmu_fold(void)
                 t->c[e] += ev[e];
             }
     }
+    /* the turns' clock runs on whether counting runs or not */
+    vpmu_state.turn_instr += vpmu_state.live[0] & 0xffffffffULL;
     for (w = 0; w < VPMU_LIVE_WORDS; w++)
         vpmu_state.live[w] = 0;
     if (vpmu_state.on.sample_insn && vpmu_state.live_owner != VG_INVALID_THREADID)

@@ -14,15 +14,20 @@
  *   so far (its clock) among the threads able to run, ties to the lowest
  *   thread id: the thread that is behind in modeled time runs next, as the
  *   cores of a node run side by side;
- * - every superblock takes its instructions from the turn's budget at entry
- *   (inline IR, vpmu_instrument.c); when it is short the superblock leaves
- *   before it counts anything (Ijk_Yield), and once out of the generated
- *   code (stop_client_code) the turn ends and the next holder is picked
- *   (turn_check); the superblock runs again when its thread does. A thread
- *   that does not hold the turn leaves the same way, gives up Valgrind's
- *   lock and sleeps on a word
- *   of its own until the turn is its (the pick that gives it the turn wakes
- *   it), so that each turn costs one hand-over, not one per waiting
+ * - the translations carry nothing for it: Valgrind's own event counter,
+ *   which a translation entered from the dispatcher or by a backward jump
+ *   decrements at its entry, ends the holder's rounds (evc_set lowers it
+ *   at each of its runs' starts). A round is as many event checks as the
+ *   thread's instructions per check so far say make what is left of its
+ *   turn; at a round's end (stop_client_code) the live block's instruction
+ *   lane says what ran, and the turn ends when none is left (turn_check),
+ *   else another round takes the rest. What a turn ran over is taken from
+ *   the thread's next turn (carry), so that its turns end every N
+ *   instructions on average, at varying points of its code. A thread that
+ *   does not hold the turn starts with its counter at 0, leaves at its
+ *   first translation's entry, gives up Valgrind's lock and sleeps on a
+ *   word of its own until the turn is its (the pick that gives it the turn
+ *   wakes it), so that each turn costs one hand-over, not one per waiting
  *   thread;
  * - a thread in a system call cannot run: its turn passes on at the call.
  *   A call that returns at once (most: mmap, madvise, sigprocmask, ...)
@@ -32,9 +37,8 @@
  *   the running until it is back; if others ran meanwhile its clock moves up
  *   to the least clock of the others (its core was idle, not behind);
  * - a new thread starts with its parent's clock;
- * - until a process creates its first thread its translations carry no
- *   turn check (one thread has no one to hand a turn to): the clocks start
- *   at that creation, and every translation is made again with the check
+ * - until a process creates its first thread there are no rounds (one
+ *   thread has no one to hand a turn to): the clocks start at that creation
  *   (vpmu_turns_checked);
  * - the clocks are coherence in modeled time's too (vpmu_cohtime.h): the
  *   running thread's modeled time stamps its accesses, and the frontier
@@ -68,10 +72,12 @@
  */
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
+#include "pub_tool_guest.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
+#include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 #include "pub_tool_threadstate.h"
@@ -92,12 +98,17 @@ extern void VG_(acquire_BigLock)(ThreadId tid, const HChar *who);
 /* VG_(do_syscall): vpmu_tool.h */
 #define VGTS_YIELDING 4u
 /* a waiting thread looks again at least this often (a safety net: the pick
- * that gives it the turn wakes it) */
-#define TURN_WAIT_NS 100000000L
+ * that gives it the turn wakes it). Each look takes Valgrind's lock twice
+ * (the scheduler's slice ends where the thread left at its first event
+ * check), which the holder then waits for at its rounds' ends: a thousand
+ * threads looking every 100 ms took a loaded host 90 s where one second
+ * takes 7 (count_prog threads 1000 100) */
+#define TURN_WAIT_NS 1000000000L
 
 Bool vpmu_turns_checked;
 ThreadId vpmu_turn_holder = VG_INVALID_THREADID;
 ULong vpmu_turn_end;
+ULong vpmu_turn_stamp_base;
 
 static ULong quantum;       /* N */
 /* --hpm-interleave-from=M: a thread's turns start at M instructions and
@@ -127,9 +138,24 @@ static struct turn_thread {
     Bool fifo_landed;  /* and done in the kernel (fifo_settle saw it) */
     Bool fifo_out;     /* in a write of bytes to a FIFO */
     ULong fifo_dev, fifo_ino; /* that FIFO */
+    /* the event checks it passed in its rounds and the instructions they
+     * ran (its instructions per check size its rounds) */
+    ULong checks, checked_instr;
+    Long carry; /* what its last turn ran over its length (<= 0) */
 } *tt;
 static ThreadId holder = VG_INVALID_THREADID;
-static Long holder_left;    /* the holder's budget while it does not run */
+static Long holder_left;    /* the holder's budget (while it runs: at its run's start) */
+/* The holder runs client code (vpmu_turns_start to vpmu_turns_stop), from
+ * vpmu_instr_run() = run_base, with Valgrind's event counter at run_checks;
+ * round_left: the event checks left of its round. A round may take
+ * several runs: Valgrind's slice, system calls and client requests stop
+ * one too, at points that are not all the same from run to run (a slice's
+ * end is where the counter the scheduler keeps, which idle threads reset,
+ * ran out), so the turn's end is decided only at a round's end. */
+static Bool holder_running;
+static ULong run_base;
+static Int run_checks;
+static Long round_left;
 static ThreadId yielding = VG_INVALID_THREADID;
 static Addr clone_ctid;     /* the running clone's CLONE_CHILD_CLEARTID word */
 static UInt wait_since_ms;  /* when the others began to wait for a woken holder */
@@ -397,7 +423,14 @@ static void pick(void)
         turn_len = tt[best].next_turn ? tt[best].next_turn : first_turn;
         tt[best].next_turn = 2 * turn_len < quantum ? 2 * turn_len : quantum;
     }
+    if (best != VG_INVALID_THREADID) {
+        /* less what its last turn ran over (at most half a turn) */
+        Long c = tt[best].carry < -(Long)(turn_len / 2) ? -(Long)(turn_len / 2) : tt[best].carry;
+        turn_len = (ULong)((Long)turn_len + c);
+        tt[best].carry = 0;
+    }
     holder_left = (Long)turn_len;
+    round_left = 0;
     turn_stamp_sync();
     waiting_woken = False; /* a wait is for one holder */
     if (best != VG_INVALID_THREADID && best != before) {
@@ -410,14 +443,59 @@ static void pick(void)
     }
 }
 
-/* Thread tid left a superblock of n instructions at its entry, the turn
- * spent (or none its own): the turn ends and the next is picked. */
-static void turn_check(ThreadId tid, Long n)
+/* Valgrind's event counter of thread tid (the guest state's
+ * host_EvC_COUNTER): a translation entered from the dispatcher or by a
+ * backward jump (every loop has one: VEX's chained forward jumps skip it)
+ * decrements it at its entry and, below 0, leaves for the scheduler before
+ * it runs anything (VG_TRC_INNER_COUNTERZERO). The scheduler sets it to
+ * what is left of its slice before the tool's start_client_code, which may
+ * only lower it. */
+#define EVC_OFFSET ((PtrdiffT)offsetof(VexGuestArchState, host_EvC_COUNTER))
+static Int evc_get(ThreadId tid)
+{
+    Int v;
+    VG_(get_shadow_regs_area)(tid, (UChar *)&v, 0, EVC_OFFSET, sizeof v);
+    return v;
+}
+static void evc_set(ThreadId tid, Int v)
+{
+    VG_(set_shadow_regs_area)(tid, 0, EVC_OFFSET, sizeof v, (const UChar *)&v);
+}
+
+/* The holder starts a round: as many event checks as its instructions
+ * per event check so far say make what is left of its turn (at least one).
+ * Valgrind's slice may end a round first. A round runs past the turn's
+ * end or stops short of it by what its stretch of code differs from the
+ * thread's average: the next round takes the rest, the next turn what it
+ * ran over (tt[].carry), so that a thread's turns end, on average, every
+ * N instructions of its own, at varying points of its code. */
+static void run_begin(ThreadId tid)
+{
+    Int now = evc_get(tid);
+    if (round_left <= 0) {
+        ULong per_check = tt[tid].checks ? tt[tid].checked_instr / tt[tid].checks : 8;
+        round_left = holder_left / (Long)(per_check ? per_check : 1);
+        if (round_left < 1)
+            round_left = 1;
+    }
+    run_checks = round_left < (Long)now ? (Int)round_left : now;
+    evc_set(tid, run_checks);
+    run_base = vpmu_instr_run();
+    /* vpmu_turns_stamp: its clock at the turn's end, less what was left
+     * of the turn at the run's start, plus what the run ran */
+    vpmu_turn_stamp_base = vpmu_turn_end - (ULong)holder_left - run_base;
+    holder_running = True;
+}
+
+/* Thread tid stopped at its round's end with its turn spent, or left at
+ * its first translation's entry, the turn not its own: the turn ends and
+ * the next is picked. */
+static void turn_check(ThreadId tid)
 {
     Bool held = tid == holder; /* since it started: it is the live block's owner */
     if (held) {
-        /* what ran of the turn before this superblock */
-        turn_end((Long)turn_len - (vpmu_state.turn_left + n));
+        turn_end((Long)turn_len - holder_left);
+        tt[tid].carry = holder_left;
         pick();
     } else if (holder == VG_INVALID_THREADID || !may_hold(holder)) {
         pick();
@@ -435,17 +513,11 @@ static void turn_check(ThreadId tid, Long n)
             pick();
         }
     }
-    if (tid == holder && held) {
-        /* its next turn: the superblock runs again from its entry */
-        vpmu_state.turn_left = holder_left;
-        return;
-    }
-    vpmu_state.turn_left = -1;
     if (tid != holder)
         yielding = tid;
-    /* else the turn just became its own: it starts again as the holder
-     * (vpmu_turns_start makes it the live block's owner; until then it
-     * counts for another) */
+    /* else its next turn, or the turn just became its own: it starts again
+     * as the holder (vpmu_turns_start makes it the live block's owner;
+     * until then it counts for another) */
 }
 
 Bool vpmu_turns_start(ThreadId tid)
@@ -460,10 +532,12 @@ Bool vpmu_turns_start(ThreadId tid)
     if (holder == VG_INVALID_THREADID || !may_hold(holder))
         pick();
     if (tid == holder) {
-        vpmu_state.turn_left = holder_left;
+        /* one thread so far: no turns to end, and no clock yet */
+        if (vpmu_turns_checked)
+            run_begin(tid);
         return True;
     }
-    vpmu_state.turn_left = -1;
+    evc_set(tid, 0); /* it leaves at its first translation's entry */
     return False;
 }
 
@@ -471,18 +545,27 @@ void vpmu_turns_stop(ThreadId tid)
 {
     if (!vpmu_state.on.turns)
         return;
-    /* below 0 only when a superblock's check left at its entry (the
-     * scheduler's other stops come between superblocks that ran) */
-    if (vpmu_state.turn_left < 0)
-        turn_check(tid, (Long)vpmu_state.turn_sb_n);
-    if (tid == holder)
-        holder_left = vpmu_state.turn_left;
+    if (holder_running) {
+        /* the holder's run: the event checks it passed (its counter went
+         * below 0 at the one it left at) and their instructions */
+        Int after = evc_get(tid);
+        ULong ran = vpmu_instr_run() - run_base, checks = (ULong)(after < 0 ? run_checks : run_checks - after);
+        holder_running = False;
+        tt[tid].checks += checks;
+        tt[tid].checked_instr += ran;
+        round_left -= (Long)checks;
+        holder_left -= (Long)ran;
+        if (round_left <= 0 && holder_left <= 0)
+            turn_check(tid);
+    } else if (tid != holder) {
+        turn_check(tid); /* it left at its first translation's entry */
+    }
     if (yielding == tid) {
         yielding = VG_INVALID_THREADID;
         tt[tid].go = 0; /* under the lock: a pick from now on sets it */
         VG_(release_BigLock)(tid, VGTS_YIELDING, "hpm turn");
         if (__atomic_load_n(&tt[tid].go, __ATOMIC_ACQUIRE) == 0) {
-            struct vki_timespec ts = {0, TURN_WAIT_NS};
+            struct vki_timespec ts = {TURN_WAIT_NS / 1000000000L, TURN_WAIT_NS % 1000000000L};
             (void)VG_(do_syscall)(__NR_futex, (RegWord)&tt[tid].go,
                                   VKI_FUTEX_WAIT | VKI_FUTEX_PRIVATE_FLAG, 0, (RegWord)&ts, 0,
                                   0, 0, 0);
@@ -818,11 +901,10 @@ void vpmu_turns_syscall_done(ThreadId tid)
     tt[tid].able = True;
 }
 
-Bool vpmu_turns_thread_new(ThreadId parent, ThreadId child)
+void vpmu_turns_thread_new(ThreadId parent, ThreadId child)
 {
-    Bool first = !vpmu_turns_checked;
     if (!vpmu_state.on.turns || child == 0 || child >= VG_N_THREADS)
-        return False;
+        return;
     tables();
     note_tid(child);
     tt[child].clock = parent > 0 && parent < VG_N_THREADS ? tt[parent].clock : 0;
@@ -839,19 +921,18 @@ Bool vpmu_turns_thread_new(ThreadId parent, ThreadId child)
      * the new thread's, read at its first call (a stale one made settle
      * read a gone thread's /proc files and wait for nothing) */
     tt[child].lwp = 0;
-    if (parent == holder)
-        tt[child].clock += turn_len - (ULong)(holder_left > 0 ? holder_left : 0);
+    if (parent == holder && (Long)turn_len > holder_left)
+        tt[child].clock += (ULong)((Long)turn_len - holder_left);
     /* the two may come to share lines: short turns again (--hpm-interleave-from) */
     tt[child].next_turn = 0;
     if (parent > 0 && parent < VG_N_THREADS)
         tt[parent].next_turn = 0;
     tt[child].able = True;
     if (parent == VG_INVALID_THREADID)
-        return False; /* the main thread, at the start (Valgrind's own creation) */
-    /* the parent ran unchecked so far: its clock starts here, as does the
-     * budget of its turn */
+        return; /* the main thread, at the start (Valgrind's own creation) */
+    /* the parent ran without rounds so far: its clock starts here, as does
+     * the budget of its turn */
     vpmu_turns_checked = True;
-    return first;
 }
 
 void vpmu_turns_thread_end(ThreadId tid)
@@ -896,8 +977,9 @@ void vpmu_turns_fork_child(ThreadId tid)
     holder = tid;
     turn_len = quantum;
     holder_left = (Long)quantum;
+    holder_running = False;
+    round_left = 0;
     turn_stamp_sync();
-    vpmu_state.turn_left = holder_left;
     yielding = VG_INVALID_THREADID;
 }
 

@@ -6,10 +6,12 @@
  * The tool, not the host, decides which thread runs: turns of N
  * instructions, each given to the thread that has run the fewest
  * instructions among those able to run (not in a system call), ties to the
- * lowest thread id. A thread whose turn it is not leaves every superblock
- * before it runs (an Ijk_Yield exit) and gives up Valgrind's lock, so the
- * cores' accesses reach the shared caches in turns of N instructions,
- * decided only by counts: the same on every run.
+ * lowest thread id. Valgrind's own event counter, which a translation
+ * entered from the dispatcher or by a backward jump decrements at its
+ * entry, ends the holder's rounds; a thread whose turn it is not leaves at
+ * its first translation's entry and gives up Valgrind's lock, so the cores' accesses reach the shared caches
+ * in turns of N instructions, decided only by counts: the same on every
+ * run.
  */
 #ifndef HPM_VPMU_TURNS_H
 #define HPM_VPMU_TURNS_H
@@ -18,41 +20,45 @@
 
 #include "vpmu_state.h"
 
-/* Translations carry the turn check: from the first thread's creation on
- * (vpmu_turns_thread_new). While a process has one thread there is no one
- * to hand a turn to, and its translations stay as without turns. */
+/* Turns run from the first thread's creation on (vpmu_turns_thread_new).
+ * While a process has one thread there is no one to hand a turn to: it
+ * runs as without turns, and its clock starts at that creation. */
 extern Bool vpmu_turns_checked;
 
 Bool vpmu_turns_option(const HChar *arg);
 void vpmu_turns_usage(void);
 
 /* The thread starts running client code: False when it is not its turn
- * (it will leave at its first superblock, before counting anything). */
+ * (it will leave at its first translation's entry, before counting
+ * anything); the holder's run goes on with its round, or starts one. */
 Bool vpmu_turns_start(ThreadId tid);
-/* It stopped: after a superblock's turn exit the turn ends and the next is
- * picked (the superblock runs again when the thread does); a thread whose
- * turn it is not gives up Valgrind's lock until it is. */
+/* It stopped: the holder's run counted, and at a round's end with its turn
+ * spent the turn ends and the next is picked (the translation it left at
+ * runs when the thread runs again); a thread whose turn it is not gives up
+ * Valgrind's lock until it is. */
 void vpmu_turns_stop(ThreadId tid);
 /* Before and after each of its system calls (one may block). */
 void vpmu_turns_syscall(ThreadId tid, UInt sysno, const UWord *args, UInt nargs);
 void vpmu_turns_syscall_done(ThreadId tid);
-/* True at the first creation with turns on: every translation must go,
- * to be made again with the turn check (vpmu_turns_checked). */
-Bool vpmu_turns_thread_new(ThreadId parent, ThreadId child);
+/* A thread's creation: the first one starts the turns (vpmu_turns_checked). */
+void vpmu_turns_thread_new(ThreadId parent, ThreadId child);
 void vpmu_turns_thread_end(ThreadId tid);
 /* In a forked child, tid is the only thread. */
 void vpmu_turns_fork_child(ThreadId tid);
 
 /* Coherence in modeled time (vpmu_cohtime.h). The running thread (the
- * holder) and its modeled time: the instructions it ran in turns, up to the
- * end of the superblock that runs (its clock at the end of its turn, less
- * what is left of the turn, vpmu_state.turn_left): a helper's two loads. */
+ * holder) and its modeled time: the instructions it ran in turns, as far
+ * as the live block's instruction lane has them (a superblock adds its
+ * instructions before each side exit and at its end): the run's base
+ * (vpmu_turn_stamp_base, its clock less the instructions run before the
+ * run) plus the instructions run (vpmu_instr_run): a helper's three
+ * loads. */
 extern ThreadId vpmu_turn_holder;
-extern ULong vpmu_turn_end;
+extern ULong vpmu_turn_end, vpmu_turn_stamp_base;
 static inline ULong vpmu_turns_stamp(ThreadId *tid)
 {
     *tid = vpmu_turn_holder;
-    return vpmu_turn_end - (ULong)vpmu_state.turn_left;
+    return vpmu_turn_stamp_base + vpmu_instr_run();
 }
 /* No thread can log an access stamped at or below this any more: the least
  * clock of the threads able to run (a thread that comes back from a call
