@@ -472,13 +472,15 @@ static void evc_set(ThreadId tid, Int v)
 static void run_begin(ThreadId tid)
 {
     Int now = evc_get(tid);
-    if (round_left <= 0) {
+    if (round_left <= 0 && holder_left > 0) {
         ULong per_check = tt[tid].checks ? tt[tid].checked_instr / tt[tid].checks : 8;
         round_left = holder_left / (Long)(per_check ? per_check : 1);
         if (round_left < 1)
             round_left = 1;
     }
-    run_checks = round_left < (Long)now ? (Int)round_left : now;
+    /* a round spent with its turn (its last run stopped short of the
+     * next check): it leaves at that check, where the turn ends */
+    run_checks = round_left <= 0 ? 0 : round_left < (Long)now ? (Int)round_left : now;
     evc_set(tid, run_checks);
     run_base = vpmu_instr_run();
     /* vpmu_turns_stamp: its clock at the turn's end, less what was left
@@ -545,19 +547,23 @@ void vpmu_turns_stop(ThreadId tid)
 {
     if (!vpmu_state.on.turns)
         return;
+    /* below 0: the run left at an event check, where nothing is pending
+     * (the turn may pass there: the thread sleeps below, and another runs;
+     * at the other stops the scheduler still has to chain a jump, look up
+     * a translation, make a call) */
+    Int after = evc_get(tid);
     if (holder_running) {
-        /* the holder's run: the event checks it passed (its counter went
-         * below 0 at the one it left at) and their instructions */
-        Int after = evc_get(tid);
+        /* the holder's run: the event checks it passed and their
+         * instructions */
         ULong ran = vpmu_instr_run() - run_base, checks = (ULong)(after < 0 ? run_checks : run_checks - after);
         holder_running = False;
         tt[tid].checks += checks;
         tt[tid].checked_instr += ran;
         round_left -= (Long)checks;
         holder_left -= (Long)ran;
-        if (round_left <= 0 && holder_left <= 0)
+        if (after < 0 && round_left <= 0 && holder_left <= 0)
             turn_check(tid);
-    } else if (tid != holder) {
+    } else if (tid != holder && after < 0) {
         turn_check(tid); /* it left at its first translation's entry */
     }
     if (yielding == tid) {

@@ -16,7 +16,11 @@
 # - a single-threaded program counts what it counts in Valgrind's slices,
 #   and its report says nothing of turns;
 # - hpm profile's c2c view has the line's misses; --pmu=perf and a machine
-#   without coherent L1Ds refuse it.
+#   without coherent L1Ds refuse it;
+# - Debian's xz -T4 (four threads taking turns between jumps that Valgrind
+#   chains: a turn that passed where a chain was pending crashed Valgrind)
+#   compresses what xz compresses natively, in modeled time and in turns
+#   of 1,000 and 10,000 (the one that crashed).
 set -euo pipefail
 BUILD=$1 PROG=$2 COUNT_PROG=$3
 HPM=$BUILD/bin/hpm
@@ -121,4 +125,15 @@ if "$HPM" count --pmu=perf --coherence=time -e TASK-CLOCK -- "$PROG" false 1 fre
   fail "--pmu=perf --coherence=time accepted"
 fi
 grep -q -- "--coherence=time is an option of the virtual PMU" "$WORK/err" || { cat "$WORK/err" >&2; fail "--pmu=perf: no reason"; }
+if [ -x /usr/bin/xz ]; then
+  awk 'BEGIN { srand(7); for (i = 0; i < 4000; i++) printf "line %d of text for xz in four threads %d %d\n", i, rand() * 1e6, rand() * 1e6 }' >"$WORK/xz.in"
+  /usr/bin/xz -T4 --block-size=64KiB -c "$WORK/xz.in" >"$WORK/xz.native"
+  for turns in "" "--interleave 1000" "--interleave 10000"; do
+    # shellcheck disable=SC2086 # the options are words
+    "$HPM" count --machine bgp $turns -o "$WORK/xz.csv" --csv -- /usr/bin/xz -T4 --block-size=64KiB -c "$WORK/xz.in" \
+      >"$WORK/xz.out" 2>"$WORK/xz.err" || { tail -20 "$WORK/xz.err" >&2; fail "xz -T4 ${turns:-in modeled time} failed"; }
+    cmp -s "$WORK/xz.out" "$WORK/xz.native" || fail "xz -T4 ${turns:-in modeled time}: not what xz makes natively"
+  done
+  echo "cohtime: xz -T4 in modeled time and in turns of 1000 and 10000: the native output"
+fi
 echo "cohtime: ok"
