@@ -39,7 +39,7 @@
  * - a new thread starts with its parent's clock;
  * - until a process creates its first thread there are no rounds (one
  *   thread has no one to hand a turn to): the clocks start at that creation
- *   (vpmu_turns_checked);
+ *   (turns_begun);
  * - the clocks are coherence in modeled time's too (vpmu_cohtime.h): the
  *   running thread's modeled time stamps its accesses, and the frontier
  *   (the least clock of the threads able to run, below which none of them
@@ -105,7 +105,8 @@ extern void VG_(acquire_BigLock)(ThreadId tid, const HChar *who);
  * takes 7 (count_prog threads 1000 100) */
 #define TURN_WAIT_NS 1000000000L
 
-Bool vpmu_turns_checked;
+/* a thread was created: the turns and the clocks run */
+static Bool turns_begun;
 ThreadId vpmu_turn_holder = VG_INVALID_THREADID;
 ULong vpmu_turn_end;
 ULong vpmu_turn_stamp_base;
@@ -535,7 +536,7 @@ Bool vpmu_turns_start(ThreadId tid)
         pick();
     if (tid == holder) {
         /* one thread so far: no turns to end, and no clock yet */
-        if (vpmu_turns_checked)
+        if (turns_begun)
             run_begin(tid);
         return True;
     }
@@ -547,15 +548,18 @@ void vpmu_turns_stop(ThreadId tid)
 {
     if (!vpmu_state.on.turns)
         return;
-    /* below 0: the run left at an event check, where nothing is pending
-     * (the turn may pass there: the thread sleeps below, and another runs;
-     * at the other stops the scheduler still has to chain a jump, look up
-     * a translation, make a call) */
-    Int after = evc_get(tid);
+    /* after below 0: the run left at an event check, where nothing is
+     * pending (the turn may pass there: the thread sleeps below, and
+     * another runs; at the other stops the scheduler still has to chain a
+     * jump, look up a translation, make a call). Read only where a turn can
+     * pass: not at every client request of a single thread. */
+    Int after;
     if (holder_running) {
         /* the holder's run: the event checks it passed and their
          * instructions */
-        ULong ran = vpmu_instr_run() - run_base, checks = (ULong)(after < 0 ? run_checks : run_checks - after);
+        ULong ran = vpmu_instr_run() - run_base, checks;
+        after = evc_get(tid);
+        checks = (ULong)(after < 0 ? run_checks : run_checks - after);
         holder_running = False;
         tt[tid].checks += checks;
         tt[tid].checked_instr += ran;
@@ -563,7 +567,7 @@ void vpmu_turns_stop(ThreadId tid)
         holder_left -= (Long)ran;
         if (after < 0 && round_left <= 0 && holder_left <= 0)
             turn_check(tid);
-    } else if (tid != holder && after < 0) {
+    } else if (tid != holder && evc_get(tid) < 0) {
         turn_check(tid); /* it left at its first translation's entry */
     }
     if (yielding == tid) {
@@ -765,7 +769,7 @@ static Bool fifo_call(ThreadId tid, UInt sysno, const UWord *args, UInt nargs, U
     Bool writing = False;
     ULong bytes;
     SysRes sr;
-    if (dir == 0 || nargs < 3 || !vpmu_turns_checked)
+    if (dir == 0 || nargs < 3 || !turns_begun)
         return False; /* (one thread so far: no one to wake or to wait) */
     fd = (Int)args[0];
     if (VG_(fstat)(fd, &st) != 0 || !VKI_S_ISFIFO(st.mode))
@@ -938,7 +942,7 @@ void vpmu_turns_thread_new(ThreadId parent, ThreadId child)
         return; /* the main thread, at the start (Valgrind's own creation) */
     /* the parent ran without rounds so far: its clock starts here, as does
      * the budget of its turn */
-    vpmu_turns_checked = True;
+    turns_begun = True;
 }
 
 void vpmu_turns_thread_end(ThreadId tid)

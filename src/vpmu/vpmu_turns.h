@@ -20,11 +20,6 @@
 
 #include "vpmu_state.h"
 
-/* Turns run from the first thread's creation on (vpmu_turns_thread_new).
- * While a process has one thread there is no one to hand a turn to: it
- * runs as without turns, and its clock starts at that creation. */
-extern Bool vpmu_turns_checked;
-
 Bool vpmu_turns_option(const HChar *arg);
 void vpmu_turns_usage(void);
 
@@ -40,7 +35,9 @@ void vpmu_turns_stop(ThreadId tid);
 /* Before and after each of its system calls (one may block). */
 void vpmu_turns_syscall(ThreadId tid, UInt sysno, const UWord *args, UInt nargs);
 void vpmu_turns_syscall_done(ThreadId tid);
-/* A thread's creation: the first one starts the turns (vpmu_turns_checked). */
+/* A thread's creation: the first one starts the turns (while a process has
+ * one thread there is no one to hand a turn to: it runs as without turns,
+ * and its clock starts at that creation). */
 void vpmu_turns_thread_new(ThreadId parent, ThreadId child);
 void vpmu_turns_thread_end(ThreadId tid);
 /* In a forked child, tid is the only thread. */
