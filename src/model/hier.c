@@ -81,6 +81,8 @@ struct hpm_hier {
      * table slot, the cores that hold the line and the one that holds it
      * modified, as the replay leaves them. */
     uint32_t coh_defer;
+    void (*coh_line_new)(void *arg); /* hpm_hier_coh_defer's */
+    void *coh_line_new_arg;
     uint64_t *coh_held, *coh_owner;
     uint64_t coh_sum_mask, coh_sum_new, coh_sum_limit;
 };
@@ -208,6 +210,8 @@ int hpm_hier_init(struct hpm_hier **out, const struct hpm_hier_params *p, void *
         h->coh_owner = h->coh_held + HPM__COH_LINES_CAP;
     }
     h->coh_defer = 0;
+    h->coh_line_new = 0;
+    h->coh_line_new_arg = 0;
     {
         uint32_t bits = hpm__log2_64(p->l1d.line);
         h->coh_granule_bits = bits > 6 ? bits - 6 : 0;
@@ -696,6 +700,8 @@ static void coh_line_note(struct hpm_hier *h, uint32_t core, uint64_t line, uint
         e->granule = (uint32_t)1 << h->coh_granule_bits;
         h->coh_nlines++;
         coh_line_holders(h, (uint32_t)(e - h->coh_lines), core, line, write);
+        if (h->coh_line_new)
+            h->coh_line_new(h->coh_line_new_arg);
     }
     coh_line_add(h, (uint32_t)(e - h->coh_lines), core, addr, size, write ? 2u : 1u, inv, miss);
 }
@@ -915,9 +921,11 @@ int32_t hpm_hier_coh_line_index(struct hpm_hier *h, uint64_t addr)
     return coh_line_index(h, addr >> h->cache[0][1]->line_bits);
 }
 
-void hpm_hier_coh_defer(struct hpm_hier *h)
+void hpm_hier_coh_defer(struct hpm_hier *h, void (*line_new)(void *arg), void *arg)
 {
     h->coh_defer = h->coh_lines != 0;
+    h->coh_line_new = line_new;
+    h->coh_line_new_arg = arg;
 }
 
 static inline __attribute__((always_inline)) int

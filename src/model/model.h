@@ -284,9 +284,13 @@ int hpm_hier_coh_line_cores(const struct hpm_hier *h, uint32_t i, struct hpm_coh
  * and the fill from below (served counts, prefetches, DDR) are counted then.
  * kind HPM_COH_LOAD_STORE is a load and then a store of the same bytes.
  * Returns the level that served such a miss, else HPM_SERVED_L1.
- * hpm_hier_coh_line_index gives a kept line's slot (-1: not kept). */
+ * hpm_hier_coh_line_index gives a kept line's slot (-1: not kept).
+ * line_new (NULL: none) is called with arg as a line enters the table, at
+ * once, within the access that made it contended: a caller that keeps
+ * facts about where no kept line is (the vpmu tool's clean pages) drops
+ * them there, without asking the table's size at every access. */
 #define HPM_COH_LOAD_STORE HPM_ACCESS_KINDS
-void hpm_hier_coh_defer(struct hpm_hier *h);
+void hpm_hier_coh_defer(struct hpm_hier *h, void (*line_new)(void *arg), void *arg);
 int32_t hpm_hier_coh_line_index(struct hpm_hier *h, uint64_t addr);
 int hpm_hier_coh_replay(struct hpm_hier *h, uint32_t slot, uint32_t core, int kind,
                         uint64_t addr, uint32_t size, int hit);

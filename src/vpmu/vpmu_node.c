@@ -372,6 +372,18 @@ static void init_models_needed(const UInt *codes, UInt n)
 }
 
 /* The memory system the node shares, with coherence in modeled time. */
+/* A line entered the model's table (hpm_hier_coh_defer): no core's clean
+ * page is known clean any more (coh_clean_known trusts it alone). The
+ * rest of what a new line changes waits for data_model's end
+ * (coh_lines_new), where coh_page_clean finds the table grew. */
+static void coh_line_entered(void *arg)
+{
+    UInt c;
+    (void)arg;
+    for (c = 0; c < node.n_cores; c++)
+        node.cores[c].coh_clean_page = ~(Addr)0;
+}
+
 static void init_hier(void)
 {
     SizeT sz;
@@ -385,7 +397,7 @@ static void init_hier(void)
         VG_(exit)(1); /* after start-up, a bad option does not end the run */
     }
     if (node.clo_coh_time && hier->coh_lines) {
-        hpm_hier_coh_defer(hier);
+        hpm_hier_coh_defer(hier, coh_line_entered, NULL);
         node.coh_time = True;
     }
 }
@@ -1120,16 +1132,15 @@ static inline __attribute__((always_inline)) Bool coh_access_maybe(Addr a, SizeT
 
 /* The common case, asked first (data_access): the access is of one line
  * on the core's clean page, its last page known to hold no contended line
- * (one is known only where coh_clean_ok), and no line entered the table
- * since data_model last made the pages' bits (coh_lines_new): lines can
- * enter between two of its calls (without this check the pipe mode of
- * coherence.c2c's two runs differed now and then). A line stays contended
- * once it is. */
+ * (one is known only where coh_clean_ok). A line that enters the table
+ * forgets every clean page at once (coh_line_entered): lines can enter
+ * between two calls of data_model, which makes the pages' bits again
+ * (without that the pipe mode of coherence.c2c's two runs differed now and
+ * then). A line stays contended once it is. */
 static inline __attribute__((always_inline)) Bool coh_clean_known(const struct core_state *s,
                                                                   Addr a, Addr first, Addr last)
 {
-    return first == last && a >> COH_PAGE_SHIFT == s->coh_clean_page &&
-           hier->coh_nlines == coh_lines_seen;
+    return first == last && a >> COH_PAGE_SHIFT == s->coh_clean_page;
 }
 
 /* Otherwise, whether the access (of one line) is known not to touch a

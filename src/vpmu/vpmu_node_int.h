@@ -45,6 +45,12 @@ struct core_state {
      * dirty, so write-backs stay exact. */
     Addr dline, iline;
     Bool dline_valid, dline_dirty, iline_valid;
+    /* A page (4 KiB) with no contended line (~0: none): the page of the
+     * core's last access past the filter that the pages' bits said is
+     * clean, so that accesses within it ask no line's hash; and the last
+     * that they said may hold one (coh_page_clean). Next to the filter's
+     * line: data_access reads both. */
+    Addr coh_clean_page, coh_shared_page;
     /* The same for the TLBs, per page: the page of the last DTLB (ITLB)
      * access is its MRU entry (TLBs are LRU), so a later access within it
      * is a hit that changes nothing. */
@@ -78,11 +84,6 @@ struct core_state {
      * access that reaches the models (a fill may evict it) or another
      * core's request that changed its L1D (coh_gen). */
     Bool cline_valid, cline_dirty;
-    /* A page (4 KiB) with no contended line (~0: none): the page of the
-     * core's last access past the filter that the pages' bits said is
-     * clean, so that accesses within it ask no line's hash; and the last
-     * that they said may hold one (coh_page_clean). */
-    Addr coh_clean_page, coh_shared_page;
 };
 
 /* The models' state that the files above vpmu_node.c read (vpmu_node.c

@@ -995,7 +995,7 @@ static void test_coherence_replay(uint32_t proto, struct hpm_cache_params l1d, i
     slot = hpm_hier_coh_line_index(h, A + 20);
     CHECK(slot >= 0);
     CHECK_EQ(hpm_hier_coh_line_index(h, A + 4096), -1);
-    hpm_hier_coh_defer(h);
+    hpm_hier_coh_defer(h, NULL, NULL);
     for (c = 0; c < 2; c++)
         for (i = 0; i < N; i++)
             for (k = 0; k < 2; k++)
@@ -1052,7 +1052,7 @@ static void test_coherence_replay_rmw(uint32_t proto, struct hpm_cache_params l1
     hpm_hier_access(h, 1, HPM_STORE, A + 8, 8);
     slot = hpm_hier_coh_line_index(h, A);
     CHECK(slot >= 0);
-    hpm_hier_coh_defer(h);
+    hpm_hier_coh_defer(h, NULL, NULL);
     for (i = 0; i < N; i++)
         for (c = 0; c < 2; c++)
             hpm_hier_coh_replay(h, (uint32_t)slot, (uint32_t)c, HPM_COH_LOAD_STORE,
