@@ -33,6 +33,40 @@ static UInt *open_log; /* per ThreadId its queue + 1, 0: none */
 static ULong next_seq;
 ULong vpmu_cohtime_n_logged;
 struct cohtime_last vpmu_cohtime_last;
+struct cohtime_tail vpmu_cohtime_tail;
+static struct cohlog *tail_log; /* the queue the tail appends to, NULL: none */
+
+/* What the tail appended, counted in its queue: first in every function
+ * here that reads or moves the queues. */
+static void tail_sync(void)
+{
+    if (tail_log)
+        tail_log->n = (UInt)(vpmu_cohtime_tail.at - tail_log->e);
+}
+
+/* No tail (a queue may move, or a fork forgot them all). */
+static void tail_clear(void)
+{
+    tail_log = NULL;
+    vpmu_cohtime_tail.tid = 0;
+    vpmu_cohtime_tail.room = 0;
+}
+
+/* The tail of l, thread tid's queue, after vpmu_cohtime_log put its last
+ * entry there: its room stops one short of the pending limit, so that
+ * the entry that reaches the limit is the call's, which returns it. */
+static void tail_set(struct cohlog *l, ThreadId tid)
+{
+    struct cohtime_tail *t = &vpmu_cohtime_tail;
+    UInt pending = l->n - l->head, room = l->cap - l->n;
+    tail_log = l;
+    t->tid = tid;
+    t->at = l->e + l->n;
+    t->stamp = l->e[l->n - 1].stamp;
+    if (pending + room >= VPMU_COHTIME_PENDING_MAX)
+        room = pending < VPMU_COHTIME_PENDING_MAX ? VPMU_COHTIME_PENDING_MAX - 1 - pending : 0;
+    t->room = l->p ? 0 : room;
+}
 
 /* A new queue for thread tid (its old one closes): an emptied closed one,
  * or one more. */
@@ -87,9 +121,12 @@ static void log_room(struct cohlog *l, Bool prof)
 
 UInt vpmu_cohtime_log(ThreadId tid, struct cohtime_entry e, const struct cohtime_prof *prof)
 {
-    struct cohlog *l = open_log && open_log[tid] ? &logs[open_log[tid] - 1] : NULL;
+    struct cohlog *l;
     struct cohtime_entry *last;
     Bool same;
+    tail_sync();
+    tail_clear(); /* log_new may move the queues */
+    l = open_log && open_log[tid] ? &logs[open_log[tid] - 1] : NULL;
     vpmu_cohtime_n_logged++;
     if (!l || (l->n > l->head && l->e[l->n - 1].stamp > e.stamp))
         l = log_new(tid); /* a new thread with a reused id, or none yet */
@@ -104,6 +141,7 @@ UInt vpmu_cohtime_log(ThreadId tid, struct cohtime_entry e, const struct cohtime
     }
     vpmu_cohtime_last.e = last; /* until the next call, replay or fork */
     vpmu_cohtime_last.tid = tid;
+    tail_set(l, tid);
     return l->n - l->head;
 }
 
@@ -112,6 +150,7 @@ const struct cohtime_entry *vpmu_cohtime_next(ULong frontier, const struct cohti
     struct cohlog *best = NULL;
     ULong least = frontier;
     UInt i;
+    tail_sync();
     for (i = 0; i < n_logs; i++) {
         struct cohlog *l = &logs[i];
         ULong t;
@@ -137,6 +176,8 @@ void vpmu_cohtime_fork_child(void)
 {
     UInt i;
     vpmu_cohtime_last.e = NULL;
+    tail_sync();
+    tail_clear();
     for (i = 0; i < n_logs; i++) {
         logs[i].head = logs[i].n;
         logs[i].owner = 0;

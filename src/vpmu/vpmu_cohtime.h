@@ -45,6 +45,9 @@ struct cohtime_prof {
  * back before its narrow stores had reached the cache (a stall on every
  * logged access). */
 UInt vpmu_cohtime_log(ThreadId tid, struct cohtime_entry e, const struct cohtime_prof *prof);
+/* The accesses a queue holds at most: vpmu_cohtime_log's caller replays
+ * when it returns as many (a point that depends only on the accesses). */
+#define VPMU_COHTIME_PENDING_MAX (1u << 22)
 /* The one rule by which an access joins the last entry of its queue,
  * last, when it has that entry's stamp, line and core (an access of the
  * same stretch): a load after anything, or anything after a store,
@@ -89,6 +92,37 @@ static inline Bool vpmu_cohtime_merge(Bool write, UInt off, UInt len)
 {
     if (!vpmu_cohtime_merge_into(vpmu_cohtime_last.e, write, off, len))
         return False;
+    vpmu_cohtime_n_logged++;
+    return True;
+}
+/* Where the queue that vpmu_cohtime_log gave thread tid's last entry
+ * takes the next ones without the call (vpmu_cohtime_append): at, with
+ * room entries before its end or the pending limit, outside a profile.
+ * stamp is the last entry's: an access with a later stamp neither merges
+ * into it nor goes back in time, so it is appended as the call would
+ * append it. Every function here first counts what was appended. */
+struct cohtime_tail {
+    struct cohtime_entry *at;
+    UInt room;
+    ThreadId tid;
+    ULong stamp;
+};
+extern struct cohtime_tail vpmu_cohtime_tail;
+/* Thread tid's access e (outside a profile) appended as vpmu_cohtime_log
+ * would append it, when the tail allows; False: the call decides. A
+ * falsely shared line's every increment starts an entry, and the call's
+ * look-ups took a third of the log's cost. */
+static inline Bool vpmu_cohtime_append(ThreadId tid, struct cohtime_entry e)
+{
+    struct cohtime_tail *t = &vpmu_cohtime_tail;
+    if (t->tid != tid || !t->room || e.stamp <= t->stamp)
+        return False;
+    *t->at = e;
+    vpmu_cohtime_last.e = t->at;
+    vpmu_cohtime_last.tid = tid;
+    t->at++;
+    t->room--;
+    t->stamp = e.stamp;
     vpmu_cohtime_n_logged++;
     return True;
 }

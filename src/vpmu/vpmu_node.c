@@ -98,7 +98,6 @@ static Int coh_first_core = -1;
  * counted then (docs/vpmu.md, "Coherence in modeled time"). coh_logging:
  * some line is contended, so the helpers look their lines up. */
 static Bool coh_logging;
-#define COH_LOG_MAX (1u << 22) /* accesses waiting: a replay then */
 static UInt coh_lines_seen, coh_line_shift;
 /* The pages (4 KiB) that hold a contended line: bits of their numbers'
  * hash, made again from the table whenever it grew (coh_lines_new).
@@ -1094,7 +1093,9 @@ static __attribute__((noinline)) void coh_log_entry(Int slot, Addr a, SizeT size
         p.sink = vpmu_prof_sink;
         p.data = data_raw_sink(a);
     }
-    if (vpmu_cohtime_log(tid, e, vpmu_prof_sink ? &p : NULL) >= COH_LOG_MAX)
+    if (!vpmu_prof_sink && vpmu_cohtime_append(tid, e))
+        return;
+    if (vpmu_cohtime_log(tid, e, vpmu_prof_sink ? &p : NULL) >= VPMU_COHTIME_PENDING_MAX)
         node_coh_replay(); /* a point that depends only on the accesses */
 }
 
