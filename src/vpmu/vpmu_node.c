@@ -372,15 +372,17 @@ static void init_models_needed(const UInt *codes, UInt n)
 
 /* The memory system the node shares, with coherence in modeled time. */
 /* A line entered the model's table (hpm_hier_coh_defer): no core's clean
- * page is known clean any more (coh_clean_known trusts it alone). The
- * rest of what a new line changes waits for data_model's end
+ * page or clear line is known clean any more (coh_clean_known trusts them
+ * alone). The rest of what a new line changes waits for data_model's end
  * (coh_lines_new), where coh_page_clean finds the table grew. */
 static void coh_line_entered(void *arg)
 {
     UInt c;
     (void)arg;
-    for (c = 0; c < node.n_cores; c++)
+    for (c = 0; c < node.n_cores; c++) {
         node.cores[c].coh_clean_page = ~(Addr)0;
+        node.cores[c].coh_clear_lines[0] = node.cores[c].coh_clear_lines[1] = ~(Addr)0;
+    }
 }
 
 static void init_hier(void)
@@ -416,7 +418,8 @@ static void init_core_models(struct core_state *c)
         hpm_tlb_memo_clear(c->imemo);
     }
     c->coh_line = ~(Addr)0; /* no line logged yet */
-    c->coh_clean_page = c->coh_shared_page = ~(Addr)0; /* no page known */
+    c->coh_clean_page = c->coh_shared_page = ~(Addr)0; /* none known */
+    c->coh_clear_lines[0] = c->coh_clear_lines[1] = ~(Addr)0;
     if (run_bpred) {
         need_ok(hpm_bpred_params_check(&node.machine.branch), "branch");
         sz = hpm_bpred_storage_size(&node.machine.branch);
@@ -739,6 +742,7 @@ static __attribute__((noinline)) void coh_lines_new(void)
     for (c = 0; c < node.n_cores; c++) {
         node.cores[c].dline_valid = node.cores[c].cline_valid = False;
         node.cores[c].coh_clean_page = node.cores[c].coh_shared_page = ~(Addr)0;
+        node.cores[c].coh_clear_lines[0] = node.cores[c].coh_clear_lines[1] = ~(Addr)0;
     }
 }
 
@@ -1133,15 +1137,17 @@ static inline __attribute__((always_inline)) Bool coh_access_maybe(Addr a, SizeT
 
 /* The common case, asked first (data_access): the access is of one line
  * on the core's clean page, its last page known to hold no contended line
- * (one is known only where coh_clean_ok). A line that enters the table
- * forgets every clean page at once (coh_line_entered): lines can enter
+ * (one is known only where coh_clean_ok), or of a clear line. A line
+ * that enters the table forgets every clean page and clear line at once
+ * (coh_line_entered): lines can enter
  * between two calls of data_model, which makes the pages' bits again
  * (without that the pipe mode of coherence.c2c's two runs differed now and
  * then). A line stays contended once it is. */
 static inline __attribute__((always_inline)) Bool coh_clean_known(const struct core_state *s,
                                                                   Addr a, Addr first, Addr last)
 {
-    return first == last && a >> COH_PAGE_SHIFT == s->coh_clean_page;
+    return first == last && (a >> COH_PAGE_SHIFT == s->coh_clean_page ||
+                             first == s->coh_clear_lines[0] || first == s->coh_clear_lines[1]);
 }
 
 /* Otherwise, whether the access (of one line) is known not to touch a
@@ -1384,9 +1390,18 @@ static __attribute__((noinline)) void data_access_coh(struct core_state *s, Addr
 {
     /* data_access asked whether the page is the core's clean page; one
      * the pages' bits find clean becomes it, and nothing on it is logged */
-    if (!coh_page_clean(s, a, first, last) && coh_access_maybe(a, size)) {
-        data_coh_maybe(s, a, size, write, first, last);
-        return;
+    if (!coh_page_clean(s, a, first, last)) {
+        if (coh_access_maybe(a, size)) {
+            data_coh_maybe(s, a, size, write, first, last);
+            return;
+        }
+        /* not contended: the core's newer clear line, until a line enters
+         * the table (this access may make its own line enter it, after
+         * this) */
+        if (first == last && coh_clean_ok && hier->coh_nlines == coh_lines_seen) {
+            s->coh_clear_lines[1] = s->coh_clear_lines[0];
+            s->coh_clear_lines[0] = first;
+        }
     }
     data_past_filter(s, a, size, write, first, last);
 }
