@@ -79,11 +79,15 @@ struct hpm_hier {
      * accesses take the private path when they are made, and the caller
      * replays them in the cores' time order (hpm_hier_coh_replay). Per
      * table slot, the cores that hold the line and the one that holds it
-     * modified, as the replay leaves them. */
+     * modified, as the replay leaves them: side by side (two arrays 8 KiB
+     * apart put the replay's load of the owner behind its store of the
+     * holders, 4K aliasing: a sixth of the replay's samples). */
     uint32_t coh_defer;
     void (*coh_line_new)(void *arg); /* hpm_hier_coh_defer's */
     void *coh_line_new_arg;
-    uint64_t *coh_held, *coh_owner;
+    struct coh_holders {
+        uint64_t held, owner;
+    } *coh_hold;
     uint64_t coh_sum_mask, coh_sum_new, coh_sum_limit;
 };
 
@@ -146,7 +150,7 @@ static int layout_of(const struct hpm_hier_params *p, struct layout *l)
     l->lines = l->sum + l->sum_entries * sizeof(uint64_t);
     l->masks = l->lines + (l->sum_entries ? HPM__COH_LINES_CAP * sizeof(struct hpm_coh_line) : 0);
     l->held = l->masks + (l->sum_entries ? (size_t)HPM__COH_LINES_CAP * n * HPM__COH_CORE_WORDS * sizeof(uint64_t) : 0);
-    l->pfs = l->held + (l->sum_entries ? 2 * HPM__COH_LINES_CAP * sizeof(uint64_t) : 0);
+    l->pfs = l->held + (l->sum_entries ? HPM__COH_LINES_CAP * sizeof(struct coh_holders) : 0);
     l->caches = l->pfs + (p->prefetch.streams ? l->n_l2 * HPM__ALIGN8(sizeof(struct hpm_pf)) : 0);
     l->total = l->caches + n * (l->l1i + l->l1d) + l->n_l2 * l->l2 + l->n_l3 * l->l3;
     return HPM_MODEL_OK;
@@ -193,7 +197,7 @@ int hpm_hier_init(struct hpm_hier **out, const struct hpm_hier_params *p, void *
     h->coh_sum = 0;
     h->coh_lines = 0;
     h->coh_mask = 0;
-    h->coh_held = h->coh_owner = 0;
+    h->coh_hold = 0;
     if (l.sum_entries) {
         h->coh_sum = (uint64_t *)(base + l.sum);
         hpm__zero(h->coh_sum, l.sum_entries * sizeof(uint64_t));
@@ -206,8 +210,7 @@ int hpm_hier_init(struct hpm_hier **out, const struct hpm_hier_params *p, void *
         hpm__zero(h->coh_lines, HPM__COH_LINES_CAP * sizeof(struct hpm_coh_line));
         hpm__zero(h->coh_mask, (size_t)HPM__COH_LINES_CAP * p->cores * HPM__COH_CORE_WORDS *
                                    sizeof(uint64_t));
-        h->coh_held = (uint64_t *)(base + l.held);
-        h->coh_owner = h->coh_held + HPM__COH_LINES_CAP;
+        h->coh_hold = (struct coh_holders *)(base + l.held);
     }
     h->coh_defer = 0;
     h->coh_line_new = 0;
@@ -667,8 +670,8 @@ static void coh_line_holders(struct hpm_hier *h, uint32_t i, uint32_t core, uint
                 owner |= (uint64_t)1 << d;
         }
     }
-    h->coh_held[i] = held;
-    h->coh_owner[i] = owner;
+    h->coh_hold[i].held = held;
+    h->coh_hold[i].owner = owner;
 }
 
 /* An access of core to bytes [addr, addr+size) reached line on the coherent
@@ -866,7 +869,8 @@ int hpm_hier_coh_replay(struct hpm_hier *h, uint32_t slot, uint32_t core, int ki
 {
     struct hpm_coh_line *e = &h->coh_lines[slot];
     uint32_t d;
-    uint64_t bit = (uint64_t)1 << core, *held = &h->coh_held[slot], *owner = &h->coh_owner[slot];
+    uint64_t bit = (uint64_t)1 << core, *held = &h->coh_hold[slot].held,
+             *owner = &h->coh_hold[slot].owner;
     uint64_t lo = addr > e->addr ? addr : e->addr, others;
     unsigned write = kind != HPM_LOAD, inv = 0, miss = 0, moved = 0;
     int served = HPM_SERVED_L1;
