@@ -380,7 +380,7 @@ static void coh_line_entered(void *arg)
     UInt c;
     (void)arg;
     for (c = 0; c < node.n_cores; c++) {
-        node.cores[c].coh_clean_page = ~(Addr)0;
+        node.cores[c].coh_clean_pages[0] = node.cores[c].coh_clean_pages[1] = ~(Addr)0;
         node.cores[c].coh_clear_lines[0] = node.cores[c].coh_clear_lines[1] = ~(Addr)0;
     }
 }
@@ -418,7 +418,7 @@ static void init_core_models(struct core_state *c)
         hpm_tlb_memo_clear(c->imemo);
     }
     c->coh_line = ~(Addr)0; /* no line logged yet */
-    c->coh_clean_page = c->coh_shared_page = ~(Addr)0; /* none known */
+    c->coh_clean_pages[0] = c->coh_clean_pages[1] = c->coh_shared_page = ~(Addr)0; /* none */
     c->coh_clear_lines[0] = c->coh_clear_lines[1] = ~(Addr)0;
     if (run_bpred) {
         need_ok(hpm_bpred_params_check(&node.machine.branch), "branch");
@@ -741,7 +741,8 @@ static __attribute__((noinline)) void coh_lines_new(void)
                 (ULong)1 << bit;
     for (c = 0; c < node.n_cores; c++) {
         node.cores[c].dline_valid = node.cores[c].cline_valid = False;
-        node.cores[c].coh_clean_page = node.cores[c].coh_shared_page = ~(Addr)0;
+        node.cores[c].coh_clean_pages[0] = node.cores[c].coh_clean_pages[1] = ~(Addr)0;
+        node.cores[c].coh_shared_page = ~(Addr)0;
         node.cores[c].coh_clear_lines[0] = node.cores[c].coh_clear_lines[1] = ~(Addr)0;
     }
 }
@@ -1136,8 +1137,8 @@ static inline __attribute__((always_inline)) Bool coh_access_maybe(Addr a, SizeT
 #define DLINE_CONTENDED ((Addr)1 << 63)
 
 /* The common case, asked first (data_access): the access is of one line
- * on the core's clean page, its last page known to hold no contended line
- * (one is known only where coh_clean_ok), or of a clear line. A line
+ * on one of the core's clean pages, known to hold no contended line (one
+ * is known only where coh_clean_ok), or of a clear line. A line
  * that enters the table forgets every clean page and clear line at once
  * (coh_line_entered): lines can enter
  * between two calls of data_model, which makes the pages' bits again
@@ -1146,16 +1147,17 @@ static inline __attribute__((always_inline)) Bool coh_access_maybe(Addr a, SizeT
 static inline __attribute__((always_inline)) Bool coh_clean_known(const struct core_state *s,
                                                                   Addr a, Addr first, Addr last)
 {
-    return first == last && (a >> COH_PAGE_SHIFT == s->coh_clean_page ||
+    Addr page = a >> COH_PAGE_SHIFT;
+    return first == last && (page == s->coh_clean_pages[0] || page == s->coh_clean_pages[1] ||
                              first == s->coh_clear_lines[0] || first == s->coh_clear_lines[1]);
 }
 
 /* Otherwise, whether the access (of one line) is known not to touch a
  * contended line without asking its line's hash: the pages' bits say its
- * page holds none, and it becomes the clean page (one that may hold one
+ * page holds none, and it becomes the newer clean page (one that may hold one
  * becomes the shared page, whose accesses ask their lines' hash without
  * asking the page's again). Most accesses past the filter stay within a
- * few pages. The bits are trusted as the clean page is (coh_clean_known). */
+ * few pages. The bits are trusted as the clean pages are (coh_clean_known). */
 static inline __attribute__((always_inline)) Bool coh_page_clean(struct core_state *s, Addr a,
                                                                  Addr first, Addr last)
 {
@@ -1169,7 +1171,8 @@ static inline __attribute__((always_inline)) Bool coh_page_clean(struct core_sta
         s->coh_shared_page = page;
         return False;
     }
-    s->coh_clean_page = page;
+    s->coh_clean_pages[1] = s->coh_clean_pages[0];
+    s->coh_clean_pages[0] = page;
     return True;
 }
 
@@ -1388,8 +1391,9 @@ static __attribute__((noinline)) void data_coh_maybe(struct core_state *s, Addr 
 static __attribute__((noinline)) void data_access_coh(struct core_state *s, Addr a, SizeT size,
                                                       Bool write, Addr first, Addr last)
 {
-    /* data_access asked whether the page is the core's clean page; one
-     * the pages' bits find clean becomes it, and nothing on it is logged */
+    /* data_access asked whether the page is one of the core's clean
+     * pages; one the pages' bits find clean becomes one, and nothing on it
+     * is logged */
     if (!coh_page_clean(s, a, first, last)) {
         if (coh_access_maybe(a, size)) {
             data_coh_maybe(s, a, size, write, first, last);

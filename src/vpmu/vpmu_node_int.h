@@ -45,15 +45,16 @@ struct core_state {
      * dirty, so write-backs stay exact. */
     Addr dline, iline;
     Bool dline_valid, dline_dirty, iline_valid;
-    /* A page (4 KiB) with no contended line (~0: none): the page of the
-     * core's last access past the filter that the pages' bits said is
-     * clean, so that accesses within it ask no line's hash; and the last
-     * that they said may hold one (coh_page_clean). coh_clear_lines: the
-     * last two lines past the filter that the table's hash said are not
-     * contended (~0: none, the newer first), for a loop over a contended
-     * line and others on its page (false_sharing.c's loop reads two).
-     * Next to the filter's line: data_access reads them. */
-    Addr coh_clean_page, coh_shared_page, coh_clear_lines[2];
+    /* Pages (4 KiB) with no contended line (~0: none): the last two pages
+     * of the core's accesses past the filter that the pages' bits said
+     * are clean (the newer first: a loop over two arrays, a dot product's,
+     * moves between two), so that accesses within them ask no line's
+     * hash; and the last that they said may hold one (coh_page_clean).
+     * coh_clear_lines: the last two lines past the filter that the
+     * table's hash said are not contended (the newer first), for a loop
+     * over a contended line and others on its page (false_sharing.c's loop
+     * reads two). Next to the filter's line: data_access reads them. */
+    Addr coh_clean_pages[2], coh_shared_page, coh_clear_lines[2];
     /* The same for the TLBs, per page: the page of the last DTLB (ITLB)
      * access is its MRU entry (TLBs are LRU), so a later access within it
      * is a hit that changes nothing. */
