@@ -371,6 +371,14 @@ static void init_models_needed(const UInt *codes, UInt n)
 }
 
 /* The memory system the node shares, with coherence in modeled time. */
+/* The core knows no clean page and no clear line. */
+static void coh_clean_forget(struct core_state *s)
+{
+    UInt i;
+    for (i = 0; i < COH_CLEAN_SLOTS; i++)
+        s->coh_clean[i] = s->coh_clear[i] = ~(Addr)0;
+}
+
 /* A line entered the model's table (hpm_hier_coh_defer): no core's clean
  * page or clear line is known clean any more (coh_clean_known trusts them
  * alone). The rest of what a new line changes waits for data_model's end
@@ -379,10 +387,8 @@ static void coh_line_entered(void *arg)
 {
     UInt c;
     (void)arg;
-    for (c = 0; c < node.n_cores; c++) {
-        node.cores[c].coh_clean_pages[0] = node.cores[c].coh_clean_pages[1] = ~(Addr)0;
-        node.cores[c].coh_clear_lines[0] = node.cores[c].coh_clear_lines[1] = ~(Addr)0;
-    }
+    for (c = 0; c < node.n_cores; c++)
+        coh_clean_forget(&node.cores[c]);
 }
 
 static void init_hier(void)
@@ -418,8 +424,8 @@ static void init_core_models(struct core_state *c)
         hpm_tlb_memo_clear(c->imemo);
     }
     c->coh_line = ~(Addr)0; /* no line logged yet */
-    c->coh_clean_pages[0] = c->coh_clean_pages[1] = c->coh_shared_page = ~(Addr)0; /* none */
-    c->coh_clear_lines[0] = c->coh_clear_lines[1] = ~(Addr)0;
+    c->coh_shared_page = ~(Addr)0; /* none known */
+    coh_clean_forget(c);
     if (run_bpred) {
         need_ok(hpm_bpred_params_check(&node.machine.branch), "branch");
         sz = hpm_bpred_storage_size(&node.machine.branch);
@@ -741,9 +747,8 @@ static __attribute__((noinline)) void coh_lines_new(void)
                 (ULong)1 << bit;
     for (c = 0; c < node.n_cores; c++) {
         node.cores[c].dline_valid = node.cores[c].cline_valid = False;
-        node.cores[c].coh_clean_pages[0] = node.cores[c].coh_clean_pages[1] = ~(Addr)0;
         node.cores[c].coh_shared_page = ~(Addr)0;
-        node.cores[c].coh_clear_lines[0] = node.cores[c].coh_clear_lines[1] = ~(Addr)0;
+        coh_clean_forget(&node.cores[c]);
     }
 }
 
@@ -1148,13 +1153,13 @@ static inline __attribute__((always_inline)) Bool coh_clean_known(const struct c
                                                                   Addr a, Addr first, Addr last)
 {
     Addr page = a >> COH_PAGE_SHIFT;
-    return first == last && (page == s->coh_clean_pages[0] || page == s->coh_clean_pages[1] ||
-                             first == s->coh_clear_lines[0] || first == s->coh_clear_lines[1]);
+    return first == last && (s->coh_clean[page & (COH_CLEAN_SLOTS - 1)] == page ||
+                             s->coh_clear[first & (COH_CLEAN_SLOTS - 1)] == first);
 }
 
 /* Otherwise, whether the access (of one line) is known not to touch a
  * contended line without asking its line's hash: the pages' bits say its
- * page holds none, and it becomes the newer clean page (one that may hold one
+ * page holds none, and it becomes a clean page (one that may hold one
  * becomes the shared page, whose accesses ask their lines' hash without
  * asking the page's again). Most accesses past the filter stay within a
  * few pages. The bits are trusted as the clean pages are (coh_clean_known). */
@@ -1171,8 +1176,7 @@ static inline __attribute__((always_inline)) Bool coh_page_clean(struct core_sta
         s->coh_shared_page = page;
         return False;
     }
-    s->coh_clean_pages[1] = s->coh_clean_pages[0];
-    s->coh_clean_pages[0] = page;
+    s->coh_clean[page & (COH_CLEAN_SLOTS - 1)] = page;
     return True;
 }
 
@@ -1399,13 +1403,11 @@ static __attribute__((noinline)) void data_access_coh(struct core_state *s, Addr
             data_coh_maybe(s, a, size, write, first, last);
             return;
         }
-        /* not contended: the core's newer clear line, until a line enters
+        /* not contended: a clear line of the core, until a line enters
          * the table (this access may make its own line enter it, after
          * this) */
-        if (first == last && coh_clean_ok && hier->coh_nlines == coh_lines_seen) {
-            s->coh_clear_lines[1] = s->coh_clear_lines[0];
-            s->coh_clear_lines[0] = first;
-        }
+        if (first == last && coh_clean_ok && hier->coh_nlines == coh_lines_seen)
+            s->coh_clear[first & (COH_CLEAN_SLOTS - 1)] = first;
     }
     data_past_filter(s, a, size, write, first, last);
 }

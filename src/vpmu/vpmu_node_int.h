@@ -31,6 +31,8 @@
 _Static_assert(HPM_CAT_CODES < 0xffff, "event indexes below NOT_PROGRAMMED");
 #define NOT_PROGRAMMED 0xffff
 
+#define COH_CLEAN_SLOTS 64u /* core_state.coh_clean, coh_clear: a power of two */
+
 struct core_state {
     ULong ev[VPMU_EV_COUNT]; /* exact core events, cumulative */
     struct hpm_tlb *itlb, *dtlb;
@@ -45,16 +47,9 @@ struct core_state {
      * dirty, so write-backs stay exact. */
     Addr dline, iline;
     Bool dline_valid, dline_dirty, iline_valid;
-    /* Pages (4 KiB) with no contended line (~0: none): the last two pages
-     * of the core's accesses past the filter that the pages' bits said
-     * are clean (the newer first: a loop over two arrays, a dot product's,
-     * moves between two), so that accesses within them ask no line's
-     * hash; and the last that they said may hold one (coh_page_clean).
-     * coh_clear_lines: the last two lines past the filter that the
-     * table's hash said are not contended (the newer first), for a loop
-     * over a contended line and others on its page (false_sharing.c's loop
-     * reads two). Next to the filter's line: data_access reads them. */
-    Addr coh_clean_pages[2], coh_shared_page, coh_clear_lines[2];
+    /* The last page that the pages' bits said may hold a contended line
+     * (coh_page_clean). */
+    Addr coh_shared_page;
     /* The same for the TLBs, per page: the page of the last DTLB (ITLB)
      * access is its MRU entry (TLBs are LRU), so a later access within it
      * is a hit that changes nothing. */
@@ -88,6 +83,14 @@ struct core_state {
      * access that reaches the models (a fill may evict it) or another
      * core's request that changed its L1D (coh_gen). */
     Bool cline_valid, cline_dirty;
+    /* Pages (4 KiB) that the pages' bits said hold no contended line, by
+     * their number's low bits (~0: none), so that an access past the filter
+     * within one asks no line's hash: a loop over two arrays (a dot
+     * product's) moves between two pages, xz's match finder among many.
+     * And lines of the other pages that the table's hash said are not
+     * contended, by theirs: false_sharing.c's loop reads two beside its
+     * counter, xz's threads share pages of their buffers. */
+    Addr coh_clean[COH_CLEAN_SLOTS], coh_clear[COH_CLEAN_SLOTS];
 };
 
 /* The models' state that the files above vpmu_node.c read (vpmu_node.c
