@@ -1037,6 +1037,36 @@ static void test_coherence_replay(uint32_t proto, struct hpm_cache_params l1d, i
     CHECK_EQ(e.true_sharing, 0);
 }
 
+/* hpm_hier_coh_defer's line_new: called once as each line enters the
+ * table, within the access that made it contended, and not for later
+ * accesses of a kept line (the vpmu tool forgets its clean pages there). */
+static unsigned coh_lines_entered;
+static void count_line_new(void *arg)
+{
+    CHECK(arg == &coh_lines_entered);
+    coh_lines_entered++;
+}
+
+static void test_coherence_line_new(uint32_t proto, struct hpm_cache_params l1d)
+{
+    const uint64_t A = 0x60000, B = 0x70000;
+    struct hpm_hier *h = coh_hier(2, proto, l1d);
+    coh_lines_entered = 0;
+    hpm_hier_coh_defer(h, count_line_new, &coh_lines_entered);
+    hpm_hier_access(h, 0, HPM_STORE, A, 8);
+    CHECK_EQ(coh_lines_entered, 0); /* one core's line: not contended */
+    hpm_hier_access(h, 1, HPM_STORE, A + 8, 8); /* invalidates core 0's copy */
+    CHECK_EQ(coh_lines_entered, 1);
+    CHECK(hpm_hier_coh_line_index(h, A) >= 0);
+    hpm_hier_access(h, 1, HPM_LOAD, A, 8);
+    hpm_hier_access(h, 0, HPM_STORE, A, 8); /* kept: the private path */
+    CHECK_EQ(coh_lines_entered, 1);
+    hpm_hier_access(h, 0, HPM_STORE, B, 8);
+    hpm_hier_access(h, 1, HPM_STORE, B, 8);
+    CHECK_EQ(coh_lines_entered, 2);
+    CHECK_EQ(hpm_hier_coh_line_count(h, NULL), coh_lines_entered);
+}
+
 /* A load and the store of its bytes replayed as one (HPM_COH_LOAD_STORE):
  * alternating increments miss as the two accesses do, and under MESI each
  * store takes the other core's modified copy (an intervention). */
@@ -1090,6 +1120,8 @@ static void test_coherence(void)
         test_coherence_replay(proto, lru, 1);
         test_coherence_replay(proto, lru, 0);
         test_coherence_replay_rmw(proto, bgp);
+        test_coherence_line_new(proto, bgp);
+        test_coherence_line_new(proto, lru);
     }
     test_coherence_marker_evicted();
     test_coherence_disjoint_same(bgp);
