@@ -111,7 +111,7 @@ extern struct cohtime_tail vpmu_cohtime_tail;
 /* Thread tid's access e (outside a profile) appended as vpmu_cohtime_log
  * would append it, when the tail allows; False: the call decides. A
  * falsely shared line's every increment starts an entry, and the call's
- * look-ups took a third of the log's cost. */
+ * look-ups were nearly half of the log's samples (docs/vpmu.md). */
 static inline Bool vpmu_cohtime_append(ThreadId tid, struct cohtime_entry e)
 {
     struct cohtime_tail *t = &vpmu_cohtime_tail;

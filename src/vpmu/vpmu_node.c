@@ -370,7 +370,6 @@ static void init_models_needed(const UInt *codes, UInt n)
         node.level = node.level > VPMU_LEVEL_CORE ? node.level : VPMU_LEVEL_CORE;
 }
 
-/* The memory system the node shares, with coherence in modeled time. */
 /* The core knows no clean page and no clear line. */
 static void coh_clean_forget(struct core_state *s)
 {
@@ -391,6 +390,7 @@ static void coh_line_entered(void *arg)
         coh_clean_forget(&node.cores[c]);
 }
 
+/* The memory system the node shares, with coherence in modeled time. */
 static void init_hier(void)
 {
     SizeT sz;
@@ -1143,12 +1143,12 @@ static inline __attribute__((always_inline)) Bool coh_access_maybe(Addr a, SizeT
 
 /* The common case, asked first (data_access): the access is of one line
  * on one of the core's clean pages, known to hold no contended line (one
- * is known only where coh_clean_ok), or of a clear line. A line
+ * is known only where coh_clean_ok), or of one of its clear lines. A line
  * that enters the table forgets every clean page and clear line at once
- * (coh_line_entered): lines can enter
- * between two calls of data_model, which makes the pages' bits again
- * (without that the pipe mode of coherence.c2c's two runs differed now and
- * then). A line stays contended once it is. */
+ * (coh_line_entered): lines can enter between two calls of data_model,
+ * which makes the pages' bits again (without that the pipe mode of
+ * coherence.c2c's two runs differed now and then). A line stays contended
+ * once it is. */
 static inline __attribute__((always_inline)) Bool coh_clean_known(const struct core_state *s,
                                                                   Addr a, Addr first, Addr last)
 {

@@ -47,9 +47,6 @@ struct core_state {
      * dirty, so write-backs stay exact. */
     Addr dline, iline;
     Bool dline_valid, dline_dirty, iline_valid;
-    /* The last page that the pages' bits said may hold a contended line
-     * (coh_page_clean). */
-    Addr coh_shared_page;
     /* The same for the TLBs, per page: the page of the last DTLB (ITLB)
      * access is its MRU entry (TLBs are LRU), so a later access within it
      * is a hit that changes nothing. */
@@ -89,8 +86,10 @@ struct core_state {
      * product's) moves between two pages, xz's match finder among many.
      * And lines of the other pages that the table's hash said are not
      * contended, by theirs: false_sharing.c's loop reads two beside its
-     * counter, xz's threads share pages of their buffers. */
-    Addr coh_clean[COH_CLEAN_SLOTS], coh_clear[COH_CLEAN_SLOTS];
+     * counter, xz's threads share pages of their buffers. coh_shared_page:
+     * the last page that the pages' bits said may hold a contended line
+     * (coh_page_clean). */
+    Addr coh_clean[COH_CLEAN_SLOTS], coh_clear[COH_CLEAN_SLOTS], coh_shared_page;
 };
 
 /* The models' state that the files above vpmu_node.c read (vpmu_node.c
