@@ -745,10 +745,11 @@ static __attribute__((noinline)) void coh_lines_new(void)
         if (hier->coh_lines[i].addr)
             coh_pages[coh_page_word(hier->coh_lines[i].addr >> COH_PAGE_SHIFT, &bit)] |=
                 (ULong)1 << bit;
+    /* (the clean pages and clear lines were forgotten as each line
+     * entered: coh_line_entered) */
     for (c = 0; c < node.n_cores; c++) {
         node.cores[c].dline_valid = node.cores[c].cline_valid = False;
         node.cores[c].coh_shared_page = ~(Addr)0;
-        coh_clean_forget(&node.cores[c]);
     }
 }
 
