@@ -28,6 +28,15 @@ struct hpm_pf {
     uint64_t clock;
     struct hpm_prefetch_stats st;
     struct hpm_stream s[HPM__MAX_STREAMS];
+    /* The last demand, again_x, left stream again - 1 (0: none yet) with
+     * that line as its last, and the streams before it as the demand's
+     * scan found them (no match, and nothing of theirs moved): a demand of
+     * the same line next would scan to that stream and find its line
+     * there, so it goes there at once. An L2 line serves several L1 lines
+     * in a row (four on BG/P), and a line two cores pass back and forth
+     * misses in one core's L1 again and again. */
+    uint64_t again_x;
+    uint32_t again;
 };
 
 struct hpm_hier {
@@ -347,6 +356,10 @@ static void prefetch_demand(struct hpm_hier *h, struct hpm_cache *const *chain,
     struct hpm_stream *s = pf->s, *victim = pf->s;
     uint32_t i, n = pf->p.streams;
     pf->clock++;
+    if (pf->again && x == pf->again_x) {
+        pf->s[pf->again - 1].stamp = pf->clock;
+        return;
+    }
     for (i = 0; i < n; i++, s++) {
         uint64_t hi;
         if (!s->stamp) {
@@ -358,10 +371,14 @@ static void prefetch_demand(struct hpm_hier *h, struct hpm_cache *const *chain,
             victim = s;
         if (x == s->last) { /* same line again: the stream does not move */
             s->stamp = pf->clock;
+            pf->again = i + 1;
+            pf->again_x = x;
             return;
         }
         hi = s->pf_end > s->last + 1 ? s->pf_end : s->last + 1;
         if (x > s->last && x <= hi) {
+            pf->again = i + 1;
+            pf->again_x = x;
             pf->st.prefetchable_requests++;
             if (x <= s->pf_end)
                 pf->st.hits_in_stream++;
@@ -375,6 +392,8 @@ static void prefetch_demand(struct hpm_hier *h, struct hpm_cache *const *chain,
         }
     }
     /* No stream: start training one in the least recently used entry. */
+    pf->again = (uint32_t)(victim - pf->s) + 1;
+    pf->again_x = x;
     victim->last = x;
     victim->pf_end = x;
     victim->stamp = pf->clock;
