@@ -401,23 +401,45 @@ static void prefetch_demand(struct hpm_hier *h, struct hpm_cache *const *chain,
 
 /* Everything after the L1 of an access: a missed L1 (m lines) is filled
  * from below, the prefetcher sees the L2 demand, the serving level is
- * counted. Kept out of line so that the L1 hit path stays small enough to
- * inline into the vpmu tool's helpers. */
-static __attribute__((noinline)) int hier_miss(struct hpm_hier *h, uint32_t core, int kind,
-                                               uint64_t addr, uint32_t size, unsigned m,
-                                               struct hpm_cache *l1)
+ * counted. l2_mru: first ask whether the L2's most recent line serves it
+ * (a constant: where that is likely). */
+static inline __attribute__((always_inline)) int hier_miss_body(struct hpm_hier *h, uint32_t core,
+                                                                int kind, uint64_t addr,
+                                                                uint32_t size, unsigned m,
+                                                                struct hpm_cache *l1, int l2_mru)
 {
     struct hpm_cache *const *chain = h->cache[core];
     struct hpm_cache *ch[3];
+    struct hpm_cache *l2 = chain[2];
+    uint64_t first = 0, last = 1;
     int served;
     ch[0] = l1;
-    ch[1] = chain[2];
+    ch[1] = l2;
     ch[2] = chain[3];
-    served = fetch_below(h, ch, 1, addr, size, m, l1->line_bits);
+    if (l2_mru && l2 && !l2->index)
+        hpm__line_span(l2->line_bits, addr, size, &first, &last);
+    if (l2_mru && l2 && first == last && !l2->index &&
+        (l2->tags[(first & l2->set_mask) * l2->ways] ^ first << 1) < 2) {
+        /* ref_level's read of one line that is its set's most recent
+         * (hpm__line_ref_scan's first test) changes nothing but the count */
+        l2->st.read_accesses++;
+        served = HPM_SERVED_L2;
+    } else {
+        served = fetch_below(h, ch, 1, addr, size, m, l1->line_bits);
+    }
     if (h->pf[core])
         prefetch_demand(h, ch, h->pf[core], addr >> ch[1]->line_bits);
     h->cs[core].served[kind][served]++;
     return served;
+}
+
+/* hier_miss_body out of line, so that the L1 hit path stays small enough
+ * to inline into the vpmu tool's helpers. */
+static __attribute__((noinline)) int hier_miss(struct hpm_hier *h, uint32_t core, int kind,
+                                               uint64_t addr, uint32_t size, unsigned m,
+                                               struct hpm_cache *l1)
+{
+    return hier_miss_body(h, core, kind, addr, size, m, l1, 0);
 }
 
 /* A straddling access, or an L1 line reference that evicted a dirty line:
@@ -880,7 +902,9 @@ static int coh_replay_miss(struct hpm_hier *h, uint32_t core, int kind, uint64_t
     struct hpm_cache *l1 = h->cache[core][1];
     (&l1->st.read_misses)[3 * (kind == HPM_STORE)]++;
     h->coh[core].coh_misses++;
-    return hier_miss(h, core, kind, addr, size, 1, l1);
+    /* a line that two cores pass back and forth is most often the L2's
+     * most recent: it came from there at its last miss */
+    return hier_miss_body(h, core, kind, addr, size, 1, l1, 1);
 }
 
 int hpm_hier_coh_replay(struct hpm_hier *h, uint32_t slot, uint32_t core, int kind,
