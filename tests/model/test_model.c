@@ -531,6 +531,93 @@ static void test_prefetch(void)
     CHECK(hpm_hier_l3(h, 0) == hpm_hier_l3(h, 2));
 }
 
+/* The prefetcher's demands, L2 lines in a random order where a line often
+ * comes again and streams start, move and are replaced, against the
+ * README's rules scanned at every demand (the model goes straight to the
+ * stream where the previous demand of the same line ended). Every access
+ * reaches the L2: the L1 holds one line, and two accesses in a row are
+ * never of one L1 line. */
+static void test_prefetch_streams_random(void)
+{
+    enum { STREAMS = 5, DEPTH = 2, N = 200000 };
+    struct ref_stream {
+        uint64_t last, pf_end, stamp;
+    } rs[STREAMS];
+    uint64_t clock = 0, prefetchable = 0, hits = 0, requests = 0, x = 64, prev = ~(uint64_t)0;
+    uint64_t r = 88172645463325252ull;
+    struct hpm_hier_params p;
+    struct hpm_hier *h;
+    struct hpm_prefetch_stats ps;
+    uint32_t n, i;
+    memset(&p, 0, sizeof p);
+    memset(rs, 0, sizeof rs);
+    p.cores = 1;
+    p.l1i = (struct hpm_cache_params){32, 1, 32, HPM_REPL_LRU, 0, 0};
+    p.l1d = p.l1i;
+    p.l2 = (struct hpm_cache_params){2048, 0, 128, HPM_REPL_LRU, 0, 0};
+    p.l3 = (struct hpm_cache_params){1u << 20, 8, 128, HPM_REPL_LRU, 0, 1};
+    p.prefetch.streams = STREAMS;
+    p.prefetch.depth = DEPTH;
+    h = new_hier(&p);
+    for (n = 0; n < N; n++) {
+        uint64_t a, l1;
+        struct ref_stream *s = rs, *victim = rs;
+        r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+        switch (r % 8) {
+        case 0: case 1: case 2: break;            /* the same L2 line */
+        case 3: case 4: x++; break;               /* the next */
+        case 5: x += 1 + (r >> 8) % 3; break;     /* a jump ahead */
+        case 6: x = 64 + (r >> 8) % 64; break;    /* somewhere else */
+        default: x = x > 66 ? x - 2 : x + 5; break; /* back */
+        }
+        l1 = x * 4 + (r >> 16) % 4; /* an L1 line of it, not the last one */
+        if (l1 == prev)
+            l1 = x * 4 + (l1 + 1) % 4;
+        prev = l1;
+        a = l1 * 32;
+        hpm_hier_access(h, 0, HPM_LOAD, a, 8);
+        /* the README's rules, every stream scanned */
+        clock++;
+        for (i = 0; i < STREAMS; i++, s++) {
+            uint64_t hi;
+            if (!s->stamp) {
+                if (victim->stamp)
+                    victim = s;
+                continue;
+            }
+            if (s->stamp < victim->stamp)
+                victim = s;
+            if (x == s->last) {
+                s->stamp = clock;
+                break;
+            }
+            hi = s->pf_end > s->last + 1 ? s->pf_end : s->last + 1;
+            if (x > s->last && x <= hi) {
+                prefetchable++;
+                hits += x <= s->pf_end;
+                s->last = x;
+                s->stamp = clock;
+                if (s->pf_end < x)
+                    s->pf_end = x;
+                while (s->pf_end < x + DEPTH) {
+                    s->pf_end++;
+                    requests++;
+                }
+                break;
+            }
+        }
+        if (i == STREAMS) {
+            victim->last = victim->pf_end = x;
+            victim->stamp = clock;
+        }
+    }
+    hpm_hier_prefetch_stats(h, 0, &ps);
+    CHECK(prefetchable > N / 10 && hits > N / 20);
+    CHECK_EQ(ps.prefetchable_requests, prefetchable);
+    CHECK_EQ(ps.hits_in_stream, hits);
+    CHECK_EQ(ps.prefetch_requests, requests);
+}
+
 /* Write-backs travel down without allocating and reach DDR. */
 static void test_hier_writeback(void)
 {
@@ -1152,6 +1239,7 @@ int main(void)
     test_btb();
     test_timing();
     test_prefetch();
+    test_prefetch_streams_random();
     test_hier_writeback();
     test_indexed_equivalence();
     test_coherence();
