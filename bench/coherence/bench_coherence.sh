@@ -25,6 +25,11 @@
 #   ratio cohtime_xz_vs_slices              Debian's xz -T4 (goal <= 1.3)
 #   ratio cohtime_omp_vs_slices             an OpenMP reduction in four
 #                                           threads (omp_reduce.c; <= 1.3)
+# and each again with both settings on one host CPU (taskset, the last CPU
+# this script may use), as cohtime_*_one_cpu_vs_slices: unpinned, a turn's
+# hand-over wakes the next thread on another CPU, whose caches do not hold
+# the tool's state, a cost of the host's that slices (which rarely hand
+# over) do not pay (docs/vpmu.md, "Coherence in modeled time").
 # Runs are paired (both configurations in turn each rep; the cohtime pairs
 # alternate which runs first); a time is the
 # least user time of $HPM_BENCH_REPS (5) reps: the machine is shared, and
@@ -115,11 +120,13 @@ done
 # with the options OPTS (words): timed OPTS PROG ARGS
 # (bash's time, to the millisecond: /usr/bin/time's CPU times are in
 # hundredths, a tenth of the padded program's 0.05 s of work)
+# PIN: empty, or a taskset command line that runs both settings on one CPU
+PIN=()
 timed() {
   local opts=$1 TIMEFORMAT='%3R %3U %3S'
   shift
   # shellcheck disable=SC2086 # the options are words
-  { time "$HPM" count --machine bgp $opts -o /dev/null -- "$@" >/dev/null 2>&1; } 2>"$WORK/t"
+  { time "${PIN[@]}" "$HPM" count --machine bgp $opts -o /dev/null -- "$@" >/dev/null 2>&1; } 2>"$WORK/t"
   awk '{ printf "%s %.3f\n", $1, $2 + $3 }' "$WORK/t"
 }
 min() { awk -v x="$1" -v y="$2" 'BEGIN { print (x < y) ? x : y }'; }
@@ -141,18 +148,29 @@ cohtime() {
       fi
     done
   done
-  echo "$name: modeled time ${tw}s wall ${tc}s CPU, slices ${sw}s wall ${sc}s CPU (least of $REPS)"
-  echo "ratio cohtime_${name}_vs_slices $(ratio "$tw" "$sw")"
-  echo "ratio cohtime_${name}_cpu_vs_slices $(ratio "$tc" "$sc")"
+  if [ ${#PIN[@]} = 0 ]; then
+    echo "$name: modeled time ${tw}s wall ${tc}s CPU, slices ${sw}s wall ${sc}s CPU (least of $REPS)"
+    echo "ratio cohtime_${name}_vs_slices $(ratio "$tw" "$sw")"
+    echo "ratio cohtime_${name}_cpu_vs_slices $(ratio "$tc" "$sc")"
+  else
+    echo "$name on one CPU (${PIN[*]}): modeled time ${tw}s wall ${tc}s CPU, slices ${sw}s wall ${sc}s CPU (least of $REPS)"
+    echo "ratio cohtime_${name}_one_cpu_vs_slices $(ratio "$tw" "$sw")"
+  fi
 }
-cohtime false_sharing "$WORK/false_sharing" false 1000000 free
-cohtime padded "$WORK/false_sharing" padded 1000000 free
-if [ -x /usr/bin/xz ]; then
-  cohtime xz /usr/bin/xz -T4 --block-size=64KiB -c "$WORK/xz.in"
-fi
-if cc -O2 -fopenmp -o "$WORK/omp_reduce" "$HERE/omp_reduce.c" 2>/dev/null; then
-  cohtime omp "$WORK/omp_reduce" 20
-fi
+cc -O2 -fopenmp -o "$WORK/omp_reduce" "$HERE/omp_reduce.c" 2>/dev/null || rm -f "$WORK/omp_reduce"
+one_cpu=$(taskset -pc $$ 2>/dev/null | awk -F': ' '{ n = split($2, r, ","); sub(/.*-/, "", r[n]); print r[n] }')
+for pin in no ${one_cpu:+yes}; do
+  PIN=()
+  [ "$pin" = yes ] && PIN=(taskset -c "$one_cpu")
+  cohtime false_sharing "$WORK/false_sharing" false 1000000 free
+  cohtime padded "$WORK/false_sharing" padded 1000000 free
+  if [ -x /usr/bin/xz ]; then
+    cohtime xz /usr/bin/xz -T4 --block-size=64KiB -c "$WORK/xz.in"
+  fi
+  if [ -x "$WORK/omp_reduce" ]; then
+    cohtime omp "$WORK/omp_reduce" 20
+  fi
+done
 for mode in false padded; do
   echo "false_sharing.c $mode, 10^6 increments: coherence misses: slices" \
        "$(coh --coherence=slices -- "$WORK/false_sharing" $mode 1000000 free), modeled time" \
