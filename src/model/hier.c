@@ -411,22 +411,23 @@ static inline __attribute__((always_inline)) int hier_miss_body(struct hpm_hier 
     struct hpm_cache *const *chain = h->cache[core];
     struct hpm_cache *ch[3];
     struct hpm_cache *l2 = chain[2];
-    uint64_t first = 0, last = 1;
-    int served;
+    int served = -1;
     ch[0] = l1;
     ch[1] = l2;
     ch[2] = chain[3];
-    if (l2_mru && l2 && !l2->index)
+    if (l2_mru && l2 && !l2->index) {
+        uint64_t first, last;
         hpm__line_span(l2->line_bits, addr, size, &first, &last);
-    if (l2_mru && l2 && first == last && !l2->index &&
-        (l2->tags[(first & l2->set_mask) * l2->ways] ^ first << 1) < 2) {
-        /* ref_level's read of one line that is its set's most recent
-         * (hpm__line_ref_scan's first test) changes nothing but the count */
-        l2->st.read_accesses++;
-        served = HPM_SERVED_L2;
-    } else {
-        served = fetch_below(h, ch, 1, addr, size, m, l1->line_bits);
+        if (first == last && (l2->tags[(first & l2->set_mask) * l2->ways] ^ first << 1) < 2) {
+            /* ref_level's read of one line that is its set's most recent
+             * (hpm__line_ref_scan's first test): nothing changes but the
+             * count */
+            l2->st.read_accesses++;
+            served = HPM_SERVED_L2;
+        }
     }
+    if (served < 0)
+        served = fetch_below(h, ch, 1, addr, size, m, l1->line_bits);
     if (h->pf[core])
         prefetch_demand(h, ch, h->pf[core], addr >> ch[1]->line_bits);
     h->cs[core].served[kind][served]++;
