@@ -561,7 +561,6 @@ static void test_prefetch_streams_random(void)
     h = new_hier(&p);
     for (n = 0; n < N; n++) {
         uint64_t a, l1;
-        struct ref_stream *s = rs, *victim = rs;
         r ^= r << 13, r ^= r >> 7, r ^= r << 17;
         switch (r % 8) {
         case 0: case 1: case 2: break;            /* the same L2 line */
@@ -576,39 +575,34 @@ static void test_prefetch_streams_random(void)
         prev = l1;
         a = l1 * 32;
         hpm_hier_access(h, 0, HPM_LOAD, a, 8);
-        /* the README's rules, every stream scanned */
+        /* the README's rules, every stream in use asked in order: the
+         * same line again, or the line in its reach; else the first unused
+         * entry, or the least recently used, starts training */
         clock++;
-        for (i = 0; i < STREAMS; i++, s++) {
-            uint64_t hi;
-            if (!s->stamp) {
-                if (victim->stamp)
-                    victim = s;
-                continue;
-            }
-            if (s->stamp < victim->stamp)
-                victim = s;
-            if (x == s->last) {
-                s->stamp = clock;
+        for (i = 0; i < STREAMS; i++) {
+            struct ref_stream *s = &rs[i];
+            uint64_t reach = s->pf_end > s->last + 1 ? s->pf_end : s->last + 1;
+            if (s->stamp && (x == s->last || (x > s->last && x <= reach)))
                 break;
-            }
-            hi = s->pf_end > s->last + 1 ? s->pf_end : s->last + 1;
-            if (x > s->last && x <= hi) {
-                prefetchable++;
-                hits += x <= s->pf_end;
-                s->last = x;
-                s->stamp = clock;
-                if (s->pf_end < x)
-                    s->pf_end = x;
-                while (s->pf_end < x + DEPTH) {
-                    s->pf_end++;
-                    requests++;
-                }
-                break;
-            }
         }
-        if (i == STREAMS) {
-            victim->last = victim->pf_end = x;
-            victim->stamp = clock;
+        if (i < STREAMS && x == rs[i].last) {
+            rs[i].stamp = clock;
+        } else if (i < STREAMS) {
+            prefetchable++;
+            hits += x <= rs[i].pf_end;
+            rs[i].last = x;
+            rs[i].stamp = clock;
+            if (rs[i].pf_end < x)
+                rs[i].pf_end = x;
+            requests += x + DEPTH - rs[i].pf_end;
+            rs[i].pf_end = x + DEPTH;
+        } else {
+            uint32_t v = 0;
+            for (i = 1; i < STREAMS && rs[v].stamp; i++)
+                if (!rs[i].stamp || rs[i].stamp < rs[v].stamp)
+                    v = i;
+            rs[v].last = rs[v].pf_end = x;
+            rs[v].stamp = clock;
         }
     }
     hpm_hier_prefetch_stats(h, 0, &ps);
