@@ -349,7 +349,12 @@ static void prefetch_line(struct hpm_hier *h, struct hpm_cache *const *chain, st
     fetch_below(h, chain, 2, line << l2->line_bits, 1u << l2->line_bits, 1, l2->line_bits);
 }
 
-/* Stream detection on an L2 demand read of line x (README.md, "Prefetcher"). */
+/* Stream detection on an L2 demand read of line x (README.md, "Prefetcher"):
+ * the first stream in use whose line is x or whose reach holds it (one
+ * unsigned compare: x - last wraps to a huge number below last), else the
+ * least recently used entry, an unused one first (stamp 0: the first of
+ * the least stamps), starts training. A random demand asks every stream,
+ * and one branch per stream is what it mispredicts least. */
 static void prefetch_demand(struct hpm_hier *h, struct hpm_cache *const *chain,
                             struct hpm_pf *pf, uint64_t x)
 {
@@ -361,42 +366,33 @@ static void prefetch_demand(struct hpm_hier *h, struct hpm_cache *const *chain,
         return;
     }
     for (i = 0; i < n; i++, s++) {
-        uint64_t hi;
-        if (!s->stamp) {
-            if (victim->stamp)
-                victim = s;
-            continue;
-        }
-        if (s->stamp < victim->stamp)
-            victim = s;
-        if (x == s->last) { /* same line again: the stream does not move */
-            s->stamp = pf->clock;
-            pf->again = i + 1;
-            pf->again_x = x;
-            return;
-        }
-        hi = s->pf_end > s->last + 1 ? s->pf_end : s->last + 1;
-        if (x > s->last && x <= hi) {
-            pf->again = i + 1;
-            pf->again_x = x;
-            pf->st.prefetchable_requests++;
-            if (x <= s->pf_end)
-                pf->st.hits_in_stream++;
-            s->last = x;
-            s->stamp = pf->clock;
-            if (s->pf_end < x)
-                s->pf_end = x;
-            while (s->pf_end < x + pf->p.depth)
-                prefetch_line(h, chain, pf, ++s->pf_end);
-            return;
-        }
+        uint64_t hi = s->pf_end > s->last + 1 ? s->pf_end : s->last + 1;
+        if ((s->stamp != 0) & (x - s->last <= hi - s->last))
+            break;
+        victim = s->stamp < victim->stamp ? s : victim;
     }
-    /* No stream: start training one in the least recently used entry. */
-    pf->again = (uint32_t)(victim - pf->s) + 1;
+    if (i == n) {
+        /* no stream: start training one */
+        pf->again = (uint32_t)(victim - pf->s) + 1;
+        pf->again_x = x;
+        victim->last = x;
+        victim->pf_end = x;
+        victim->stamp = pf->clock;
+        return;
+    }
+    pf->again = i + 1;
     pf->again_x = x;
-    victim->last = x;
-    victim->pf_end = x;
-    victim->stamp = pf->clock;
+    s->stamp = pf->clock;
+    if (x == s->last) /* same line again: the stream does not move */
+        return;
+    pf->st.prefetchable_requests++;
+    if (x <= s->pf_end)
+        pf->st.hits_in_stream++;
+    s->last = x;
+    if (s->pf_end < x)
+        s->pf_end = x;
+    while (s->pf_end < x + pf->p.depth)
+        prefetch_line(h, chain, pf, ++s->pf_end);
 }
 
 /* Everything after the L1 of an access: a missed L1 (m lines) is filled
