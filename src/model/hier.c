@@ -28,14 +28,13 @@ struct hpm_pf {
     uint64_t clock;
     struct hpm_prefetch_stats st;
     struct hpm_stream s[HPM__MAX_STREAMS];
-    /* The last demand, again_x, left stream again - 1 (0: none yet) with
-     * that line as its last, and the streams before it as the demand's
-     * scan found them (no match, and nothing of theirs moved): a demand of
-     * the same line next would scan to that stream and find its line
-     * there, so it goes there at once. An L2 line serves several L1 lines
-     * in a row (four on BG/P), and a line two cores pass back and forth
-     * misses in one core's L1 again and again. */
-    uint64_t again_x;
+    /* The last demand left stream again - 1 (0: none yet) with its line
+     * as the stream's last, and the streams before it as the demand's scan
+     * found them (no match, and nothing of theirs moved): a demand of that
+     * line next would scan to that stream and find its line there, so it
+     * goes there at once. An L2 line serves several L1 lines in a row
+     * (four on BG/P), and a line two cores pass back and forth misses in
+     * one core's L1 again and again. */
     uint32_t again;
 };
 
@@ -361,7 +360,7 @@ static void prefetch_demand(struct hpm_hier *h, struct hpm_cache *const *chain,
     struct hpm_stream *s = pf->s, *victim = pf->s;
     uint32_t i, n = pf->p.streams;
     pf->clock++;
-    if (pf->again && x == pf->again_x) {
+    if (pf->again && x == pf->s[pf->again - 1].last) {
         pf->s[pf->again - 1].stamp = pf->clock;
         return;
     }
@@ -374,14 +373,12 @@ static void prefetch_demand(struct hpm_hier *h, struct hpm_cache *const *chain,
     if (i == n) {
         /* no stream: start training one */
         pf->again = (uint32_t)(victim - pf->s) + 1;
-        pf->again_x = x;
         victim->last = x;
         victim->pf_end = x;
         victim->stamp = pf->clock;
         return;
     }
     pf->again = i + 1;
-    pf->again_x = x;
     s->stamp = pf->clock;
     if (x == s->last) /* same line again: the stream does not move */
         return;
