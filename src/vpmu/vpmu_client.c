@@ -90,7 +90,7 @@ Bool client_range_ok(Addr a, UWord bytes, UInt prot)
 Long client_put(Addr a, const void *src, UWord n)
 {
     if (fast_ok(a, n)) {
-        VG_(memcpy)((void *)a, src, n);
+        vpmu_copy_small((void *)a, src, n);
         return HPM_VPMU_OK;
     }
     if (!client_range_ok(a, n, VKI_PROT_READ | VKI_PROT_WRITE))
@@ -102,7 +102,7 @@ Long client_put(Addr a, const void *src, UWord n)
 Long client_get(void *dst, Addr a, UWord n)
 {
     if (fast_ok(a, n)) {
-        VG_(memcpy)(dst, (const void *)a, n);
+        vpmu_copy_small(dst, (const void *)a, n);
         return HPM_VPMU_OK;
     }
     if (!client_range_ok(a, n, VKI_PROT_READ))

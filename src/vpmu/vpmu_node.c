@@ -1606,68 +1606,62 @@ _Static_assert(HPM_ACCESS_KINDS == 3 && VPMU_PR_SRV_AT(HPM_STORE, HPM_SERVED_MEM
  * profile (vpmu_profile.c), so both use the same formulas. */
 void node_raw_core(UInt c, ULong *raw)
 {
-    struct core_state *s = &node.cores[c];
+    /* Every slot written, each statistic read where its model keeps it
+     * (the models are compiled into this file): a count request comes
+     * here for its core, and copying each model's statistics out first
+     * (hpm_hier_core_stats and the others) cost it a fifth of its time. */
+    const struct core_state *s = &node.cores[c];
     UInt k, l;
-    VG_(memset)(raw, 0, VPMU_PR_CORE_N * sizeof *raw);
     if (run_hier) {
-        struct hpm_hier_core_stats hs;
-        struct hpm_cache_stats l1d;
-        hpm_hier_core_stats(hier, c, &hs);
-        hpm_cache_stats(hpm_hier_l1d(hier, c), &l1d);
+        const struct hpm_hier_core_stats *hs = &hier->cs[c];
+        const struct hpm_prefetch_stats *ps =
+            (features & HPM_NEED_PREFETCH) && hier->pf[c] ? &hier->pf[c]->st : NULL;
         for (k = 0; k < HPM_ACCESS_KINDS; k++) {
-            raw[VPMU_PR_ACC + k] = hs.accesses[k];
+            raw[VPMU_PR_ACC + k] = hs->accesses[k];
             for (l = 0; l < 4; l++)
-                raw[VPMU_PR_SRV_AT(k, l)] = hs.served[k][l];
+                raw[VPMU_PR_SRV_AT(k, l)] = hs->served[k][l];
         }
-        raw[VPMU_PR_L1D_WB] = l1d.writebacks;
-        if (features & HPM_NEED_PREFETCH) {
-            struct hpm_prefetch_stats ps;
-            hpm_hier_prefetch_stats(hier, c, &ps);
-            raw[VPMU_PR_PF + 0] = ps.prefetchable_requests;
-            raw[VPMU_PR_PF + 1] = ps.hits_in_stream;
-            raw[VPMU_PR_PF + 2] = ps.valid_prefetches;
-            raw[VPMU_PR_PF + 3] = ps.already_in_l2;
-        }
+        raw[VPMU_PR_L1D_WB] = hpm_hier_l1d(hier, c)->st.writebacks;
+        raw[VPMU_PR_PF + 0] = ps ? ps->prefetchable_requests : 0;
+        raw[VPMU_PR_PF + 1] = ps ? ps->hits_in_stream : 0;
+        raw[VPMU_PR_PF + 2] = ps ? ps->valid_prefetches : 0;
+        raw[VPMU_PR_PF + 3] = ps ? ps->already_in_l2 : 0;
+    } else {
+        for (k = VPMU_PR_ACC; k < VPMU_PR_ACC + HPM_ACCESS_KINDS; k++)
+            raw[k] = 0;
+        for (k = VPMU_PR_SRV; k <= VPMU_PR_PF + 3; k++) /* served, write-backs, prefetcher */
+            raw[k] = 0;
     }
-    if (run_tlb) {
-        struct hpm_tlb_stats ts;
-        hpm_tlb_stats(s->itlb, &ts);
-        raw[VPMU_PR_ITLB] = ts.misses;
-        hpm_tlb_stats(s->dtlb, &ts);
-        raw[VPMU_PR_DTLB] = ts.misses;
-    }
-    if (run_bpred) {
-        struct hpm_bpred_stats bs;
-        hpm_bpred_stats(s->bp, &bs);
-        raw[VPMU_PR_BP + 0] = bs.cond_mispredicts;
-        raw[VPMU_PR_BP + 1] = bs.indirect_mispredicts;
-        raw[VPMU_PR_BP + 2] = bs.return_mispredicts;
-    }
+    raw[VPMU_PR_ITLB] = run_tlb ? s->itlb->st.misses : 0;
+    raw[VPMU_PR_DTLB] = run_tlb ? s->dtlb->st.misses : 0;
+    raw[VPMU_PR_BP + 0] = run_bpred ? s->bp->st.cond_mispredicts : 0;
+    raw[VPMU_PR_BP + 1] = run_bpred ? s->bp->st.indirect_mispredicts : 0;
+    raw[VPMU_PR_BP + 2] = run_bpred ? s->bp->st.return_mispredicts : 0;
 }
+_Static_assert(VPMU_PR_ACC + HPM_ACCESS_KINDS == VPMU_PR_BP && VPMU_PR_BP + 3 == VPMU_PR_SRV &&
+                   VPMU_PR_PF + 4 == VPMU_PR_ITLB && VPMU_PR_DTLB + 1 == VPMU_PR_CORE_N,
+               "node_raw_core writes every slot of a core's part");
 
 void node_raw_node(ULong *raw)
 {
+    /* in place, as node_raw_core's (every read's gather compares it) */
     UInt c;
-    VG_(memset)(raw + VPMU_PR_CORE_N, 0, (VPMU_PR_N - VPMU_PR_CORE_N) * sizeof *raw);
+    for (c = VPMU_PR_CORE_N; c < VPMU_PR_N; c++)
+        raw[c] = 0;
     if (!run_hier)
         return;
     if (features & HPM_NEED_L3) {
         UInt n = node.machine.hier.l3.shared ? 1 : node.n_cores;
         for (c = 0; c < n; c++) {
-            struct hpm_cache_stats cs;
-            hpm_cache_stats(hpm_hier_l3(hier, c), &cs);
-            raw[VPMU_PR_L3 + 0] += cs.read_accesses;
-            raw[VPMU_PR_L3 + 1] += cs.read_misses;
-            raw[VPMU_PR_L3 + 2] += cs.write_accesses;
-            raw[VPMU_PR_L3 + 3] += cs.writebacks;
+            const struct hpm_cache_stats *cs = &hpm_hier_l3(hier, c)->st;
+            raw[VPMU_PR_L3 + 0] += cs->read_accesses;
+            raw[VPMU_PR_L3 + 1] += cs->read_misses;
+            raw[VPMU_PR_L3 + 2] += cs->write_accesses;
+            raw[VPMU_PR_L3 + 3] += cs->writebacks;
         }
     }
-    {
-        struct hpm_hier_mem_stats ms;
-        hpm_hier_mem_stats(hier, &ms);
-        raw[VPMU_PR_DDR + 0] = ms.ddr_bytes_read;
-        raw[VPMU_PR_DDR + 1] = ms.ddr_bytes_written;
-    }
+    raw[VPMU_PR_DDR + 0] = hier->mem.ddr_bytes_read;
+    raw[VPMU_PR_DDR + 1] = hier->mem.ddr_bytes_written;
 }
 
 /* Every per-core kind from the exact core events e and the per-core part of

@@ -535,7 +535,7 @@ UWord vpmu_fast_request(UWord args)
     UWord bytes[VPMU_FAST_RANGES] = {0};
     if (!fast_range_ok((Addr)args, sizeof arg))
         return 0; /* the scheduler's path reports it */
-    VG_(memcpy)(arg, (const void *)args, sizeof arg);
+    vpmu_copy_small(arg, (const void *)args, sizeof arg);
     switch (arg[0]) {
     case HPM_VPMU_REQ_IS_RUNNING:
     case HPM_VPMU_REQ_CLOCK:

@@ -172,6 +172,21 @@ Long vpmu_req_overflow(ThreadId tid, UWord kind, ULong threshold, UWord signo, U
 Long vpmu_req_overflow_upcall(ThreadId tid, Addr entry, Addr mask);
 
 /* ------------------------------------------------ guest memory (vpmu_client.c) */
+/* memcpy of the request paths' small buffers (a request's block, a set's
+ * kinds, bases and counts: 4 to 256 bytes, nearly always 8-byte aligned),
+ * eight bytes a move: VG_(memcpy) moves four, behind a call and its
+ * alignment tests, and a count request made six such copies. */
+typedef ULong __attribute__((aligned(1), may_alias)) vpmu_unaligned_word;
+static inline void vpmu_copy_small(void *dst, const void *src, SizeT n)
+{
+    UChar *d = dst;
+    const UChar *s = src;
+    for (; n >= 8; n -= 8, d += 8, s += 8)
+        *(vpmu_unaligned_word *)d = *(const vpmu_unaligned_word *)s;
+    for (; n; n--)
+        *d++ = *s++;
+}
+
 /* The ranges vpmu_fast_request checked, while it runs; else empty. */
 #define VPMU_FAST_RANGES 3 /* buffers a fast request may touch (READ_SEL's three) */
 extern Addr fast_ok_lo[VPMU_FAST_RANGES], fast_ok_hi[VPMU_FAST_RANGES];
