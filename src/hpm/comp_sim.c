@@ -759,11 +759,13 @@ static int sim_reset(void *st)
     return reset_general(s);
 }
 
-/* sim_read of a set of this thread's kinds only (the common case: no
- * node-wide code, not attached, not inheriting): one request and one loop,
- * in a frame without raw's buffer for every node code (a read's
- * instructions are added to the program's count). Written for int64_t
- * (read) and long long (read_ll: PAPI's values, no copy after). */
+/* sim_read of a set of this thread's kinds only (no node-wide code, not
+ * attached, not inheriting) where the tool cannot select them (sel: an
+ * older tool, a set over HPM_VPMU_SEL_MAX) or a threshold is armed: one
+ * request and one loop, in a frame without raw's buffer for every node
+ * code (a read's instructions are added to the program's count). Written
+ * for int64_t (read) and long long (read_ll: PAPI's values, no copy
+ * after). */
 #define SIM_READ_KINDS(name, T)                                                   \
     static __attribute__((noinline)) int name(const struct sim_set *s, T *values) \
     {                                                                             \
@@ -808,10 +810,18 @@ static int sim_read(void *st, int64_t *values)
     return read_general(s, values);
 }
 
+_Static_assert(sizeof(long long) == sizeof(int64_t), "the tool writes PAPI's long long counts");
+
 static int sim_read_ll(void *st, long long *values)
 {
     struct sim_set *s = st;
     int rc, i;
+    /* as sim_read: the tool writes the set's counts into PAPI's values
+     * itself (the same 64 bits a long long holds) */
+    if ((((unsigned)s->sel ^ 1u) | (unsigned)s->n_armed) == 0 &&
+        HPM_VPMU_READ_SEL((int64_t *)(void *)values, s->idx, s->base, s->n, HPM_VPMU_SEL_DIFF) ==
+            s->n)
+        return HPM_OK;
     if (s->kinds_only)
         return read_kinds_ll(s, values);
     rc = read_general(s, s->scratch);
