@@ -1607,9 +1607,10 @@ _Static_assert(HPM_ACCESS_KINDS == 3 && VPMU_PR_SRV_AT(HPM_STORE, HPM_SERVED_MEM
 void node_raw_core(UInt c, ULong *raw)
 {
     /* Every slot written, each statistic read where its model keeps it
-     * (the models are compiled into this file): a count request comes
-     * here for its core, and copying each model's statistics out first
-     * (hpm_hier_core_stats and the others) cost it a fifth of its time. */
+     * (the models are compiled into this file), not copied out through
+     * the models' API (hpm_hier_core_stats and the others) into a cleared
+     * vector first: every count request comes here for its core
+     * (docs/vpmu.md, "Feeding the UPC"). */
     const struct core_state *s = &node.cores[c];
     UInt k, l;
     if (run_hier) {
