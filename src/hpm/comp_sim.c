@@ -795,15 +795,21 @@ static __attribute__((noinline)) int read_general(struct sim_set *s, int64_t *va
     return HPM_OK;
 }
 
+/* 1 when the tool wrote the set's counts into values itself: it
+ * subtracts the bases and writes the set's counts alone (one branch for
+ * the two tests); where it cannot answer from the translation (values in a
+ * file's pages: Valgrind's scheduler answers) the result is the same. */
+static inline int read_sel(const struct sim_set *s, int64_t *values)
+{
+    return (((unsigned)s->sel ^ 1u) | (unsigned)s->n_armed) == 0 &&
+           HPM_VPMU_READ_SEL(values, s->idx, s->base, s->n, HPM_VPMU_SEL_DIFF) == s->n;
+}
+
 static int sim_read(void *st, int64_t *values)
 {
     struct sim_set *s = st;
-    /* the tool subtracts the bases and writes the set's counts alone (one
-     * branch for the two tests); where it cannot answer from the
-     * translation (values in a file's pages: Valgrind's scheduler answers)
-     * the result is the same. Else two tail calls: no register saved. */
-    if ((((unsigned)s->sel ^ 1u) | (unsigned)s->n_armed) == 0 &&
-        HPM_VPMU_READ_SEL(values, s->idx, s->base, s->n, HPM_VPMU_SEL_DIFF) == s->n)
+    /* else two tail calls: no register saved */
+    if (read_sel(s, values))
         return HPM_OK;
     if (s->kinds_only)
         return read_kinds(s, values);
@@ -816,11 +822,9 @@ static int sim_read_ll(void *st, long long *values)
 {
     struct sim_set *s = st;
     int rc, i;
-    /* as sim_read: the tool writes the set's counts into PAPI's values
-     * itself (the same 64 bits a long long holds) */
-    if ((((unsigned)s->sel ^ 1u) | (unsigned)s->n_armed) == 0 &&
-        HPM_VPMU_READ_SEL((int64_t *)(void *)values, s->idx, s->base, s->n, HPM_VPMU_SEL_DIFF) ==
-            s->n)
+    /* the tool writes the set's counts into PAPI's values itself (the
+     * same 64 bits a long long holds) */
+    if (read_sel(s, (int64_t *)(void *)values))
         return HPM_OK;
     if (s->kinds_only)
         return read_kinds_ll(s, values);

@@ -1628,9 +1628,7 @@ void node_raw_core(UInt c, ULong *raw)
         raw[VPMU_PR_PF + 2] = ps ? ps->valid_prefetches : 0;
         raw[VPMU_PR_PF + 3] = ps ? ps->already_in_l2 : 0;
     } else {
-        for (k = VPMU_PR_ACC; k < VPMU_PR_ACC + HPM_ACCESS_KINDS; k++)
-            raw[k] = 0;
-        for (k = VPMU_PR_SRV; k <= VPMU_PR_PF + 3; k++) /* served, write-backs, prefetcher */
+        for (k = VPMU_PR_ACC; k < VPMU_PR_ITLB; k++) /* the predictor's are written below */
             raw[k] = 0;
     }
     raw[VPMU_PR_ITLB] = run_tlb ? s->itlb->st.misses : 0;
@@ -1639,8 +1637,7 @@ void node_raw_core(UInt c, ULong *raw)
     raw[VPMU_PR_BP + 1] = run_bpred ? s->bp->st.indirect_mispredicts : 0;
     raw[VPMU_PR_BP + 2] = run_bpred ? s->bp->st.return_mispredicts : 0;
 }
-_Static_assert(VPMU_PR_ACC + HPM_ACCESS_KINDS == VPMU_PR_BP && VPMU_PR_BP + 3 == VPMU_PR_SRV &&
-                   VPMU_PR_PF + 4 == VPMU_PR_ITLB && VPMU_PR_DTLB + 1 == VPMU_PR_CORE_N,
+_Static_assert(VPMU_PR_ACC == 0 && VPMU_PR_PF + 4 == VPMU_PR_ITLB && VPMU_PR_DTLB + 1 == VPMU_PR_CORE_N,
                "node_raw_core writes every slot of a core's part");
 
 void node_raw_node(ULong *raw)
