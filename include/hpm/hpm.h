@@ -221,6 +221,21 @@ int hpm_read_direct(int set, hpm_reader_t *fn, void **ctx);
  * the set's component has no such reader (read with hpm_read_direct's). */
 typedef int (*hpm_reader_ll_t)(void *ctx, long long *values);
 int hpm_read_direct_ll(int set, hpm_reader_ll_t *fn, void **ctx);
+/* The same reader writing nout linear sums of the set's counts instead of
+ * the counts (PAPI's derived events): values[j] = the sum of coef * count
+ * at pos over the terms whose out is j, wrapping modulo 2^64, for j below
+ * nout (each j has a term). The reader keeps the terms until the set
+ * changes; one read of the sums replaces the read and the program's own
+ * sums (sim: the tool sums them in the read's request). HPM_EINVAL when the
+ * set is not hpm_read_direct's, or a term is out of range or too many
+ * (HPM_SUM_TERMS_MAX); HPM_ENOTSUP when its component cannot sum them. */
+#define HPM_SUM_TERMS_MAX 256
+struct hpm_sum_term {
+    int pos, out;
+    int64_t coef;
+};
+int hpm_read_direct_sums_ll(int set, const struct hpm_sum_term *terms, int nterms, int nout,
+                            hpm_reader_ll_t *fn, void **ctx);
 /* Start and stop without the set table's look-up and lock, for a caller
  * that keeps the set alive and makes no two calls on it at once for as long
  * as it uses the pin (libpapi: each PAPI set owns its hpm set and holds its

@@ -331,6 +331,10 @@ struct sim_set {
     int64_t thr[HPM_SET_MAX_EVENTS]; /* native overflow threshold, 0: none */
     uint8_t armed[HPM_SET_MAX_EVENTS];
     int64_t scratch[HPM_SET_MAX_EVENTS]; /* sim_read_ll of a set read_kinds cannot read */
+    /* hpm_read_direct_sums_ll's sums: each term packed as the tool takes
+     * it (HPM_VPMU_SUM_TERM), summed by the tool where sum_sel */
+    int n_sum, n_sum_out, sum_sel;
+    uint32_t sum_term[HPM_SUM_TERMS_MAX];
     /* attached: the other process's live view */
     pid_t attach;
     struct hpm_live_reader lr;
@@ -549,6 +553,7 @@ static int sim_set_update(void *st, const uint32_t *events, int n, const struct 
         return HPM_EINVAL; /* no such modeled core */
     detach(s);
     s->kinds_only = s->sel = 0;
+    s->n_sum = s->n_sum_out = s->sum_sel = 0; /* the sums' positions may have moved */
     s->inherit = o->inherit;
     if (o->inherit && !(s->snap = malloc(sizeof *s->snap)))
         return HPM_ENOMEM;
@@ -834,6 +839,58 @@ static int sim_read_ll(void *st, long long *values)
     return rc;
 }
 
+_Static_assert(HPM_SUM_TERMS_MAX <= HPM_VPMU_SEL_MAX, "a set's sums are one request's terms");
+
+/* hpm_read_direct_sums_ll: the terms as the tool takes them. A coefficient
+ * or a position beyond a term's 8 bits is refused (libpapi sums such a
+ * set itself). */
+static int sim_sums_set(void *st, const struct hpm_sum_term *terms, int nterms, int nout)
+{
+    struct sim_set *s = st;
+    int i, in_reach = 1;
+    s->n_sum = s->n_sum_out = s->sum_sel = 0;
+    for (i = 0; i < nterms; i++) {
+        if (terms[i].coef < INT8_MIN || terms[i].coef > INT8_MAX || terms[i].pos > 0xff)
+            return HPM_ENOTSUP;
+        in_reach &= terms[i].pos < nterms; /* the tool's rule: a base's index below n */
+        s->sum_term[i] = HPM_VPMU_SUM_TERM(s->idx[terms[i].pos] & 0xff, terms[i].pos,
+                                           terms[i].out, terms[i].coef);
+    }
+    s->n_sum = nterms;
+    s->n_sum_out = nout;
+    /* the tool sums a set of the thread's kinds (their codes are the
+     * terms' kinds) from interface 12 */
+    s->sum_sel = s->sel && S.version >= 12 && in_reach;
+    return HPM_OK;
+}
+
+/* sim_read_sums_ll where the tool does not sum: the counts, then the sums */
+static __attribute__((noinline)) int read_sums_here(struct sim_set *s, long long *values)
+{
+    int i, rc = sim_read(s, s->scratch);
+    uint64_t *v = (uint64_t *)(void *)values;
+    if (rc != HPM_OK)
+        return rc;
+    for (i = 0; i < s->n_sum_out; i++)
+        v[i] = 0;
+    for (i = 0; i < s->n_sum; i++) {
+        uint32_t t = s->sum_term[i];
+        v[(t >> 16) & 0xff] += (uint64_t)(int64_t)(int8_t)(t >> 24) *
+                               (uint64_t)s->scratch[(t >> 8) & 0xff];
+    }
+    return HPM_OK;
+}
+
+static int sim_read_sums_ll(void *st, long long *values)
+{
+    struct sim_set *s = st;
+    /* one branch, as read_sel; else a tail call */
+    if ((((unsigned)s->sum_sel ^ 1u) | (unsigned)s->n_armed) == 0 &&
+        HPM_VPMU_READ_SEL(values, s->sum_term, s->base, s->n_sum, HPM_VPMU_SEL_SUM) == s->n_sum)
+        return HPM_OK;
+    return read_sums_here(s, values);
+}
+
 /* sim_read_reset of a set of this thread's kinds only: one request, each
  * reading both the value and the next base. */
 static __attribute__((noinline)) int read_reset_kinds(struct sim_set *s, int64_t *values)
@@ -1003,6 +1060,8 @@ const struct hpm_component hpm_comp_sim = {
     .stop = sim_stop,
     .read = sim_read,
     .read_ll = sim_read_ll,
+    .sums_set = sim_sums_set,
+    .read_sums_ll = sim_read_sums_ll,
     .reset = sim_reset,
     .read_reset = sim_read_reset,
     .overflow_dispatch = NULL,

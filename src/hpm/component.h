@@ -127,6 +127,12 @@ struct hpm_component {
     /* read, written as long long (hpm_read_direct_ll: PAPI_read's values
      * without a copy). Optional: NULL where no caller needs it. */
     int (*read_ll)(void *st, long long *values);
+    /* Optional (hpm_read_direct_sums_ll): keep the terms (checked by the
+     * core: pos below the set's events, out below nout, every out with a
+     * term), then read_sums_ll writes the sums as read_ll writes counts.
+     * HPM_ENOTSUP where the component cannot sum these terms. */
+    int (*sums_set)(void *st, const struct hpm_sum_term *terms, int nterms, int nout);
+    int (*read_sums_ll)(void *st, long long *values);
     int (*reset)(void *st);
     /* read, then the counts start again from that same reading (the
      * accumulating calls: nothing counted between the read and the reset

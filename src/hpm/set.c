@@ -1191,6 +1191,32 @@ HPM_EXPORT int hpm_read_direct_ll(int set, hpm_reader_ll_t *fn, void **ctx)
     return HPM_OK;
 }
 
+HPM_EXPORT int hpm_read_direct_sums_ll(int set, const struct hpm_sum_term *terms, int nterms,
+                                      int nout, hpm_reader_ll_t *fn, void **ctx)
+{
+    struct hpm_set *s;
+    uint8_t has_term[HPM_SUM_TERMS_MAX] = {0};
+    int i, rc;
+    if (!fn || !ctx || !terms || nterms <= 0 || nterms > HPM_SUM_TERMS_MAX || nout <= 0 ||
+        nout > nterms || (s = direct_set(set)) == NULL)
+        return HPM_EINVAL;
+    for (i = 0; i < nterms; i++) {
+        if (terms[i].pos < 0 || terms[i].pos >= s->n || terms[i].out < 0 || terms[i].out >= nout)
+            return HPM_EINVAL;
+        has_term[terms[i].out] = 1;
+    }
+    for (i = 0; i < nout; i++)
+        if (!has_term[i])
+            return HPM_EINVAL;
+    if (!s->c->sums_set || !s->c->read_sums_ll)
+        return HPM_ENOTSUP;
+    if ((rc = s->c->sums_set(s->cst, terms, nterms, nout)) != HPM_OK)
+        return rc;
+    *fn = s->c->read_sums_ll;
+    *ctx = s->cst;
+    return HPM_OK;
+}
+
 static int reset_locked(struct hpm_set *s)
 {
     int rc = HPM_OK, i;

@@ -1049,6 +1049,31 @@ static __attribute__((noinline, cold)) int read_failed(int rc)
     return papi_ret(papi_from_hpm(rc, OP_READ));
 }
 
+/* The reader of a set of natives and sums without a constant (most
+ * derived presets) that writes the events' values itself: the component
+ * sums them in its read (sim: the tool, in the read's request), where
+ * compute would run 50 instructions more a read, each added to the
+ * program's count. HPM_OK, or the set is read through scratch. */
+static __attribute__((noinline)) int sums_reader(struct papi_eventset *es)
+{
+    struct hpm_sum_term t[HPM_SUM_TERMS_MAX];
+    int i, k, n = 0;
+    for (i = 0; i < es->nev; i++) {
+        const struct papi_event *ev = &es->ev[i];
+        int native = ev_native(ev);
+        if (!native && (!ev->linear || ev->constant != 0))
+            return HPM_ENOTSUP;
+        if (n + ev->nterms > HPM_SUM_TERMS_MAX)
+            return HPM_ENOTSUP;
+        for (k = 0; k < ev->nterms; k++, n++) {
+            t[n].pos = ev->pos[k];
+            t[n].out = i;
+            t[n].coef = native ? 1 : ev->coef[k];
+        }
+    }
+    return hpm_read_direct_sums_ll(es->hpm_set, t, n, es->nev, &es->reader_ll, &es->reader_ctx);
+}
+
 /* read_own through scratch: the first read, sets that are not direct,
  * components that write int64_t only */
 static __attribute__((noinline)) int read_own_scratch(struct papi_eventset *own,
@@ -1061,10 +1086,11 @@ static __attribute__((noinline)) int read_own_scratch(struct papi_eventset *own,
         rc = hpm_read(own->hpm_set, own->scratch);
         if (!own->reader_tried) {
             own->reader_tried = 1;
-            /* for the next reads: a direct set straight into values where
-             * the component writes long long, else through scratch */
-            if ((!own->direct ||
-                 hpm_read_direct_ll(own->hpm_set, &own->reader_ll, &own->reader_ctx) != HPM_OK) &&
+            /* for the next reads: straight into values where the
+             * component writes long long (a direct set's counts, or the
+             * sums), else through scratch */
+            if ((own->direct ? hpm_read_direct_ll(own->hpm_set, &own->reader_ll, &own->reader_ctx)
+                             : sums_reader(own)) != HPM_OK &&
                 hpm_read_direct(own->hpm_set, &own->reader, &own->reader_ctx) != HPM_OK)
                 own->reader = NULL;
         }

@@ -165,6 +165,47 @@ static Long req_read_kinds(ThreadId tid, Addr buf, UWord n)
     return rc == HPM_VPMU_OK ? (Long)m : rc;
 }
 
+_Static_assert(HPM_K_CORE_COUNT <= 256 && HPM_VPMU_SEL_MAX <= 256,
+               "a sum's term packs a kind, a base's index and a sum's index in 8 bits each");
+
+/* HPM_VPMU_READ_SEL's HPM_VPMU_SEL_SUM: a library's derived events summed
+ * here, in the read's request, instead of by the program's instructions
+ * (each of which its count would hold). Every term is checked, and both
+ * buffers as far as the terms reach, before anything is written. */
+static Long req_read_sum(ThreadId tid, Addr out, Addr terms, Addr base, UWord n)
+{
+    UInt t[HPM_VPMU_SEL_MAX];
+    ULong b[HPM_VPMU_SEL_MAX], v[HPM_VPMU_SEL_MAX];
+    const ULong *u;
+    UWord i, n_base = 0, n_out = 0;
+    Long rc;
+    if ((rc = client_get(t, terms, n * sizeof(UInt))) != HPM_VPMU_OK)
+        return rc;
+    for (i = 0; i < n; i++) {
+        UInt kind = t[i] & 0xff, p = (t[i] >> 8) & 0xff, j = (t[i] >> 16) & 0xff;
+        if (kind >= HPM_K_CORE_COUNT || p >= n || j >= n)
+            return HPM_VPMU_EINVAL;
+        if (p >= n_base)
+            n_base = p + 1;
+        if (j >= n_out)
+            n_out = j + 1;
+    }
+    if (!client_range_ok(out, n_out * sizeof(ULong), VKI_PROT_READ | VKI_PROT_WRITE))
+        return HPM_VPMU_EFAULT;
+    if ((rc = client_get(b, base, n_base * sizeof(ULong))) != HPM_VPMU_OK)
+        return rc;
+    /* as req_read_kinds */
+    if (vpmu_state.running)
+        vpmu_account_read();
+    u = thread_get(tid)->u;
+    for (i = 0; i < n_out; i++)
+        v[i] = 0;
+    for (i = 0; i < n; i++) /* the coefficient sign-extended: wrapping, as the library's sums */
+        v[(t[i] >> 16) & 0xff] +=
+            (ULong)(Long)(Char)(t[i] >> 24) * (u[t[i] & 0xff] - b[(t[i] >> 8) & 0xff]);
+    return (rc = client_put(out, v, n_out * sizeof(ULong))) == HPM_VPMU_OK ? (Long)n : rc;
+}
+
 /* HPM_VPMU_READ_SEL: n of the calling thread's kinds against their bases
  * (op: hpm_client.h). Every kind is checked before anything is written. */
 static Long req_read_sel(ThreadId tid, Addr out, Addr kinds, Addr base, UWord n, UWord op)
@@ -174,10 +215,12 @@ static Long req_read_sel(ThreadId tid, Addr out, Addr kinds, Addr base, UWord n,
     const ULong *u;
     UWord i;
     Long rc;
-    if (op > HPM_VPMU_SEL_DIFF_BASE || n > HPM_VPMU_SEL_MAX)
+    if (op > HPM_VPMU_SEL_SUM || n > HPM_VPMU_SEL_MAX)
         return HPM_VPMU_EINVAL;
     if (n == 0)
         return 0;
+    if (op == HPM_VPMU_SEL_SUM)
+        return req_read_sum(tid, out, kinds, base, n);
     if (!client_range_ok(base, n * sizeof(ULong), VKI_PROT_READ | VKI_PROT_WRITE) ||
         (op != HPM_VPMU_SEL_BASE &&
          !client_range_ok(out, n * sizeof(ULong), VKI_PROT_READ | VKI_PROT_WRITE)))
@@ -557,8 +600,10 @@ UWord vpmu_fast_request(UWord args)
         break;
     case HPM_VPMU_REQ_READ_SEL:
         /* the values (not for HPM_VPMU_SEL_BASE), the kinds, the bases */
-        if (arg[4] == 0 || arg[4] > HPM_VPMU_SEL_MAX || arg[5] > HPM_VPMU_SEL_DIFF_BASE)
+        if (arg[4] == 0 || arg[4] > HPM_VPMU_SEL_MAX || arg[5] > HPM_VPMU_SEL_SUM)
             return 0;
+        /* a sum's terms reach at most n values and n bases: those n
+         * checked (the request checks the terms' own reach) */
         at[0] = (Addr)arg[1];
         bytes[0] = arg[5] != HPM_VPMU_SEL_BASE ? arg[4] * sizeof(ULong) : 0;
         at[1] = (Addr)arg[2];

@@ -185,6 +185,16 @@
  *                                instructions the program's count would
  *                                hold); n at most HPM_VPMU_SEL_MAX. Returns
  *                                n. Interface 11.
+ *                                Op HPM_VPMU_SEL_SUM (interface 12): linear
+ *                                sums of those counts, as a library's
+ *                                derived events are made. Each kinds[i] is
+ *                                a term, HPM_VPMU_SUM_TERM(kind, p, j,
+ *                                coef): coef (-128..127) times the kind's
+ *                                count against base[p], added into out[j],
+ *                                with p and j below n. out[0..J] are
+ *                                written (J the largest j; one with no
+ *                                term is 0), base[0..P] read (P the
+ *                                largest p); sums wrap modulo 2^64.
  * START and STOP also write the global start/stop register of every UPC; the
  * modeled caches and predictors keep running while counting is stopped.
  *
@@ -209,7 +219,7 @@
 extern "C" {
 #endif
 
-#define HPM_VPMU_INTERFACE_VERSION 11
+#define HPM_VPMU_INTERFACE_VERSION 12
 #define HPM_VPMU_NAME_MAX 128 /* region names, including the NUL */
 #define HPM_VPMU_OVERFLOW_MAX 8
 #define HPM_VPMU_WHERE_MAX 64 /* addresses one overflow signal keeps */
@@ -243,8 +253,19 @@ enum hpm_vpmu_request {
 };
 
 /* HPM_VPMU_READ_SEL's operations, and the most kinds one request reads. */
-enum hpm_vpmu_sel_op { HPM_VPMU_SEL_DIFF = 0, HPM_VPMU_SEL_BASE = 1, HPM_VPMU_SEL_DIFF_BASE = 2 };
+enum hpm_vpmu_sel_op {
+    HPM_VPMU_SEL_DIFF = 0,
+    HPM_VPMU_SEL_BASE = 1,
+    HPM_VPMU_SEL_DIFF_BASE = 2,
+    HPM_VPMU_SEL_SUM = 3
+};
 #define HPM_VPMU_SEL_MAX 256
+/* A term of HPM_VPMU_SEL_SUM: the kind (bits 0-7), its base's index p
+ * (8-15), its sum's index j (16-23), its coefficient (24-31, two's
+ * complement), each below HPM_VPMU_SEL_MAX (the coefficient -128..127). */
+#define HPM_VPMU_SUM_TERM(kind, p, j, coef)                                     \
+    ((uint32_t)(kind) | (uint32_t)(p) << 8 | (uint32_t)(j) << 16 |             \
+     (uint32_t)(uint8_t)(int8_t)(coef) << 24)
 
 /* HPM_VPMU_MODEL_NEEDS's models (the catalog's HPM_NEED_* bits). */
 #define HPM_VPMU_MODEL_HIER 1u   /* the caches (they start with the TLBs) */

@@ -365,6 +365,52 @@ static int check_read_direct(void)
     return 0;
 }
 
+/* hpm_read_direct_sums_ll: its arguments checked; its sums are the sums of
+ * hpm_read's counts, whether the tool sums them (a set of the thread's
+ * kinds) or the component does (a node-wide code in the set). */
+static int check_read_direct_sums(void)
+{
+    int a = make_set("sim::INSTRUCTIONS,sim::BR_COND");
+    int b = make_set("sim::BR_COND,sim::PU0_BR_COND");
+    int sets[2] = {a, b}, k;
+    const struct hpm_sum_term t[3] = {{0, 0, 1}, {1, 0, -1}, {1, 1, 2}};
+    const struct hpm_sum_term far_pos[1] = {{2, 0, 1}}, no_out1[2] = {{0, 0, 1}, {1, 0, 1}};
+    const struct hpm_sum_term wide[1] = {{0, 0, 1000}};
+    hpm_reader_ll_t fn = NULL;
+    void *ctx = NULL;
+    uint64_t nb = 100000;
+    CHECK_RC(hpm_read_direct_sums_ll(a, t, 3, 2, &fn, &ctx), HPM_EINVAL); /* not running */
+    for (k = 0; k < 2; k++) {
+        int s = sets[k];
+        int64_t before[2], after[2];
+        long long v[2] = {-1, -1};
+        CHECK_RC(hpm_start(s), HPM_OK);
+        CHECK_RC(hpm_read_direct_sums_ll(s, far_pos, 1, 1, &fn, &ctx), HPM_EINVAL);
+        CHECK_RC(hpm_read_direct_sums_ll(s, no_out1, 2, 2, &fn, &ctx), HPM_EINVAL);
+        CHECK_RC(hpm_read_direct_sums_ll(s, t, 3, 4, &fn, &ctx), HPM_EINVAL);
+        CHECK_RC(hpm_read_direct_sums_ll(s, t, 0, 0, &fn, &ctx), HPM_EINVAL);
+        CHECK_RC(hpm_read_direct_sums_ll(s, t, 3, 2, NULL, &ctx), HPM_EINVAL);
+        CHECK_RC(hpm_read_direct_sums_ll(s, wide, 1, 1, &fn, &ctx), HPM_ENOTSUP);
+        CHECK_RC(hpm_read_direct_sums_ll(s, t, 3, 2, &fn, &ctx), HPM_OK);
+        hpm_work_branches(nb);
+        CHECK_RC(hpm_read(s, before), HPM_OK);
+        CHECK_RC(fn(ctx, v), HPM_OK);
+        CHECK_RC(hpm_read(s, after), HPM_OK);
+        printf("read_direct_sums set %d: %lld %lld between %" PRId64 " %" PRId64 " and %" PRId64
+               " %" PRId64 "\n", k, v[0], v[1], before[0], before[1], after[0], after[1]);
+        /* twice the branches, between the reads around it; the difference
+         * of the set's two counts as they were read */
+        CHECK(v[1] % 2 == 0 && v[1] / 2 >= before[1] && v[1] / 2 <= after[1]);
+        CHECK(v[1] / 2 >= (long long)nb);
+        if (k == 0)
+            CHECK(v[0] > before[0] - before[1] - 100 && v[0] < after[0] - before[1] + 100);
+        CHECK_RC(hpm_stop(s, NULL), HPM_OK);
+        CHECK_RC(hpm_read_direct_sums_ll(s, t, 3, 2, &fn, &ctx), HPM_EINVAL); /* stopped */
+        CHECK_RC(hpm_set_destroy(s), HPM_OK);
+    }
+    return 0;
+}
+
 /* One run of set a accumulating k times (hpm_accum; pinned 1: with
  * hpm_read_reset_pinned summed here; 2: with the read_reset that
  * hpm_pinned_resetters resolves) inside set b, started before a and
@@ -1003,6 +1049,7 @@ static const struct {
     {"machine", check_machine},
     {"exec", check_exec},
     {"read_direct", check_read_direct},
+    {"read_direct_sums", check_read_direct_sums},
     {"accum", check_accum},
     {"clock", check_clock},
     {"models", check_models},

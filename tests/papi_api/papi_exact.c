@@ -45,6 +45,12 @@ __attribute__((noinline)) static void loop(unsigned long n)
                      : "cc");
 }
 
+static void overflow_never(int set, void *pc, long long ovf, void *ctx)
+{
+    (void)set, (void)pc, (void)ovf, (void)ctx;
+    failures++; /* a threshold of 10^9 loads is never reached here */
+}
+
 static void measure(int set, unsigned long n, long long *v)
 {
     int rc = PAPI_start(set);
@@ -180,6 +186,46 @@ int main(void)
         EXPECT(PAPI_stop(pset, v) == PAPI_OK, "stop");
         EXPECT(v[0] == v[1] + v[2] - v[3] && v[1] > 0,
                "PAPI_L1_DCH %lld != LD %lld + SR %lld - L1_DCM %lld", v[0], v[1], v[2], v[3]);
+        PAPI_cleanup_eventset(pset);
+        PAPI_destroy_eventset(&pset);
+    }
+    /* reads of a running set with a derived preset: after the first, the
+     * component sums the events itself (hpm_read_direct_sums_ll: the tool,
+     * in the read's request; with a threshold armed, the component from
+     * the counts). Both give compute's values, and reads 1, 2 and 3 take
+     * the same path, so the loops' instructions remain in the difference
+     * of their differences. */
+    for (int armed = 0; armed < 2; armed++) {
+        const int pev[] = { PAPI_TOT_INS, PAPI_L1_DCH, PAPI_LD_INS, PAPI_SR_INS, PAPI_L1_DCM };
+        long long r[4][5];
+        int pset = PAPI_NULL, rc;
+        EXPECT(PAPI_create_eventset(&pset) == PAPI_OK, "create");
+        for (int i = 0; i < 5; i++)
+            EXPECT(PAPI_add_event(pset, pev[i]) == PAPI_OK, "adding preset %d", i);
+        if (armed) {
+            rc = PAPI_overflow(pset, PAPI_LD_INS, 1000000000, 0, overflow_never);
+            EXPECT(rc == PAPI_OK, "overflow on PAPI_LD_INS: %s", PAPI_strerror(rc));
+        }
+        EXPECT(PAPI_start(pset) == PAPI_OK, "start");
+        EXPECT(PAPI_read(pset, r[0]) == PAPI_OK, "read 0");
+        loop(N1);
+        EXPECT(PAPI_read(pset, r[1]) == PAPI_OK, "read 1");
+        loop(N1);
+        EXPECT(PAPI_read(pset, r[2]) == PAPI_OK, "read 2");
+        loop(N2);
+        EXPECT(PAPI_read(pset, r[3]) == PAPI_OK, "read 3");
+        EXPECT(PAPI_stop(pset, NULL) == PAPI_OK, "stop");
+        for (int k = 0; k < 4; k++)
+            EXPECT(r[k][1] == r[k][2] + r[k][3] - r[k][4] && r[k][2] > 0,
+                   "%s read %d: PAPI_L1_DCH %lld != LD %lld + SR %lld - L1_DCM %lld",
+                   armed ? "armed" : "plain", k, r[k][1], r[k][2], r[k][3], r[k][4]);
+        long long di = (r[3][0] - r[2][0]) - (r[2][0] - r[1][0]);
+        long long dl = (r[3][2] - r[2][2]) - (r[2][2] - r[1][2]);
+        EXPECT(di == 3 * dn && dl == 0,
+               "%s derived set: reads' PAPI_TOT_INS %lld %lld %lld, loop %lld != %lld; loads %lld",
+               armed ? "armed" : "plain", r[1][0], r[2][0], r[3][0], di, 3 * dn, dl);
+        if (armed)
+            PAPI_overflow(pset, PAPI_LD_INS, 0, 0, overflow_never);
         PAPI_cleanup_eventset(pset);
         PAPI_destroy_eventset(&pset);
     }

@@ -123,7 +123,8 @@ int main(void)
         VPMU_EXPECT(HPM_VPMU_READ_SEL(out, sel, base, HPM_VPMU_SEL_MAX + 1, HPM_VPMU_SEL_DIFF) ==
                         HPM_VPMU_EINVAL,
                     "READ_SEL too many kinds");
-        VPMU_EXPECT(HPM_VPMU_READ_SEL(out, sel, base, 2, 3) == HPM_VPMU_EINVAL, "READ_SEL bad op");
+        VPMU_EXPECT(HPM_VPMU_READ_SEL(out, sel, base, 2, HPM_VPMU_SEL_SUM + 1) == HPM_VPMU_EINVAL,
+                    "READ_SEL bad op");
         VPMU_EXPECT(out[0] == 11 && out[1] == 13 && base[0] == 5 && base[1] == 7,
                     "READ_SEL refused: nothing written");
         VPMU_EXPECT(HPM_VPMU_READ_SEL(NULL, sel, base, 2, HPM_VPMU_SEL_BASE) == 2,
@@ -137,6 +138,44 @@ int main(void)
         VPMU_EXPECT(HPM_VPMU_READ_SEL(out, sel, base, 2, HPM_VPMU_SEL_DIFF) == 2 && out[0] > 0 &&
                         out[0] < 1000,
                     "READ_SEL differences %llu", (unsigned long long)out[0]);
+
+        /* HPM_VPMU_SEL_SUM: every term, and both buffers as far as the
+         * terms reach, checked before anything is written; a good one
+         * sums with its signs, and a sum without a term is 0 */
+        uint32_t sum[4] = {HPM_VPMU_SUM_TERM(0, 0, 0, 1), HPM_VPMU_SUM_TERM(0, 0, 0, -1),
+                           HPM_VPMU_SUM_TERM(0, 1, 2, 3), HPM_VPMU_SUM_TERM(1, 1, 2, 0)};
+        uint32_t far_base[2] = {HPM_VPMU_SUM_TERM(0, 0, 0, 1), HPM_VPMU_SUM_TERM(0, 2, 0, 1)};
+        uint32_t far_out[2] = {HPM_VPMU_SUM_TERM(0, 0, 0, 1), HPM_VPMU_SUM_TERM(0, 0, 2, 1)};
+        uint32_t bad_sum_kind[2] = {HPM_VPMU_SUM_TERM(0, 0, 0, 1),
+                                    HPM_VPMU_SUM_TERM(255, 0, 0, 1)};
+        uint64_t sums[4] = {11, 13, 17, 19}, b3[2];
+        VPMU_EXPECT(HPM_VPMU_READ_SEL(sums, bad_sum_kind, b3, 2, HPM_VPMU_SEL_SUM) ==
+                        HPM_VPMU_EINVAL,
+                    "READ_SEL a sum's kind out of range");
+        VPMU_EXPECT(HPM_VPMU_READ_SEL(sums, far_base, b3, 2, HPM_VPMU_SEL_SUM) == HPM_VPMU_EINVAL,
+                    "READ_SEL a sum's base past n");
+        VPMU_EXPECT(HPM_VPMU_READ_SEL(sums, far_out, b3, 2, HPM_VPMU_SEL_SUM) == HPM_VPMU_EINVAL,
+                    "READ_SEL a sum past n");
+        VPMU_EXPECT(HPM_VPMU_READ_SEL(beyond, sum, base, 4, HPM_VPMU_SEL_SUM) == HPM_VPMU_EFAULT,
+                    "READ_SEL sums past EOF");
+        VPMU_EXPECT(HPM_VPMU_READ_SEL(ro, sum, base, 4, HPM_VPMU_SEL_SUM) == HPM_VPMU_EFAULT,
+                    "READ_SEL sums read-only");
+        VPMU_EXPECT(HPM_VPMU_READ_SEL(sums, sum, beyond, 4, HPM_VPMU_SEL_SUM) == HPM_VPMU_EFAULT,
+                    "READ_SEL sums' bases past EOF");
+        VPMU_EXPECT(HPM_VPMU_READ_SEL(sums, beyond, base, 4, HPM_VPMU_SEL_SUM) == HPM_VPMU_EFAULT,
+                    "READ_SEL sums' terms past EOF");
+        VPMU_EXPECT(sums[0] == 11 && sums[1] == 13 && sums[2] == 17 && sums[3] == 19,
+                    "READ_SEL sums refused: nothing written");
+        /* bases read-only are enough for a sum (the library's are its own) */
+        b3[0] = b3[1] = base[0];
+        VPMU_EXPECT(HPM_VPMU_READ_SEL(sums, sum, b3, 4, HPM_VPMU_SEL_SUM) == 4,
+                    "READ_SEL sums");
+        VPMU_EXPECT(sums[0] == 0 && sums[1] == 0 && sums[2] % 3 == 0 && sums[2] / 3 > out[0] &&
+                        sums[2] / 3 < out[0] + 1000 && sums[3] == 19,
+                    "READ_SEL sums %llu %llu %llu %llu (the difference read before %llu)",
+                    (unsigned long long)sums[0], (unsigned long long)sums[1],
+                    (unsigned long long)sums[2], (unsigned long long)sums[3],
+                    (unsigned long long)out[0]);
         munmap(ro, (size_t)page);
     }
 
