@@ -51,6 +51,21 @@ static void overflow_never(int set, void *pc, long long ovf, void *ctx)
     failures++; /* a threshold of 10^9 loads is never reached here */
 }
 
+/* start; read 0; n1 iterations; read 1; n1; read 2; n2; read 3; stop:
+ * read k's nev values at r[k * nev] */
+static void reads_around_loops(int set, long long *r, int nev, unsigned long n1,
+                               unsigned long n2)
+{
+    const unsigned long n[3] = {n1, n1, n2};
+    EXPECT(PAPI_start(set) == PAPI_OK, "start");
+    for (int k = 0; k < 4; k++) {
+        if (k > 0)
+            loop(n[k - 1]);
+        EXPECT(PAPI_read(set, r + k * nev) == PAPI_OK, "read %d", k);
+    }
+    EXPECT(PAPI_stop(set, NULL) == PAPI_OK, "stop");
+}
+
 static void measure(int set, unsigned long n, long long *v)
 {
     int rc = PAPI_start(set);
@@ -206,15 +221,7 @@ int main(void)
             rc = PAPI_overflow(pset, PAPI_LD_INS, 1000000000, 0, overflow_never);
             EXPECT(rc == PAPI_OK, "overflow on PAPI_LD_INS: %s", PAPI_strerror(rc));
         }
-        EXPECT(PAPI_start(pset) == PAPI_OK, "start");
-        EXPECT(PAPI_read(pset, r[0]) == PAPI_OK, "read 0");
-        loop(N1);
-        EXPECT(PAPI_read(pset, r[1]) == PAPI_OK, "read 1");
-        loop(N1);
-        EXPECT(PAPI_read(pset, r[2]) == PAPI_OK, "read 2");
-        loop(N2);
-        EXPECT(PAPI_read(pset, r[3]) == PAPI_OK, "read 3");
-        EXPECT(PAPI_stop(pset, NULL) == PAPI_OK, "stop");
+        reads_around_loops(pset, r[0], 5, N1, N2);
         for (int k = 0; k < 4; k++)
             EXPECT(r[k][1] == r[k][2] + r[k][3] - r[k][4] && r[k][2] > 0,
                    "%s read %d: PAPI_L1_DCH %lld != LD %lld + SR %lld - L1_DCM %lld",
@@ -243,15 +250,7 @@ int main(void)
         rc = general ? PAPI_add_named_event(rset, "sim::PU0_FP_INSTRUCTIONS")
                      : PAPI_add_event(rset, PAPI_FP_INS);
         EXPECT(rc == PAPI_OK, "add the second event: %s", PAPI_strerror(rc));
-        EXPECT(PAPI_start(rset) == PAPI_OK, "start");
-        EXPECT(PAPI_read(rset, r[0]) == PAPI_OK, "read 0");
-        loop(N1);
-        EXPECT(PAPI_read(rset, r[1]) == PAPI_OK, "read 1");
-        loop(N1);
-        EXPECT(PAPI_read(rset, r[2]) == PAPI_OK, "read 2");
-        loop(N2);
-        EXPECT(PAPI_read(rset, r[3]) == PAPI_OK, "read 3");
-        EXPECT(PAPI_stop(rset, NULL) == PAPI_OK, "stop");
+        reads_around_loops(rset, r[0], 2, N1, N2);
         long long di = (r[3][0] - r[2][0]) - (r[2][0] - r[1][0]);
         long long df = (r[3][1] - r[2][1]) - (r[2][1] - r[1][1]);
         EXPECT(di == 3 * dn, "%s set: reads' PAPI_TOT_INS %lld %lld %lld %lld, loop %lld != %lld",
