@@ -340,6 +340,26 @@ children)
     expect_eq "FP_DP_SCALAR of the tree" "$(csv_val event FP_DP_SCALAR '' '' '' '')" 3000
     grep -q '^note,.*sum over 3 processes' out || fail "no note on the processes summed"
     [ "$(grep -c '^process,FP_DP_SCALAR,' out)" -eq 3 ] || fail "not 3 process rows"
+    # each process row says where its count comes from, as the event's
+    # row does: the host's clock measured, the node's count modeled (CSV's
+    # last column; JSON's measured_counts beside a process's "modeled")
+    run count -e FP_DP_SCALAR,KERNEL_HOST_SYSCALL_NS --csv -- sh -c "\"$prog\" adds 1000; \"$prog\" adds 2000"
+    expect_rc 0
+    grep -q '^event,KERNEL_HOST_SYSCALL_NS,,,,,[0-9]*,measured$' out || fail "event row not measured"
+    [ "$(grep -c '^process,KERNEL_HOST_SYSCALL_NS,[0-9]*,,,,[0-9]*,measured$' out)" -eq 3 ] ||
+        fail "the processes' host rows are not 3 measured rows"
+    [ "$(grep -c '^process,FP_DP_SCALAR,[0-9]*,,,,[0-9]*,modeled$' out)" -eq 3 ] ||
+        fail "the processes' modeled rows are not 3 modeled rows"
+    run count -e FP_DP_SCALAR,KERNEL_HOST_SYSCALL_NS --json -o tree.json -- sh -c "\"$prog\" adds 1000"
+    expect_rc 0
+    json_ok tree.json
+    "$py" -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+for p in d["processes"]:
+    assert p["source"] == "modeled" and p["measured_counts"] == ["KERNEL_HOST_SYSCALL_NS"], p
+    assert set(p["counts"]) == {"FP_DP_SCALAR", "KERNEL_HOST_SYSCALL_NS"}, p
+print(len(d["processes"]))' tree.json >n.txt || fail "processes' measured_counts wrong in JSON"
+    [ "$(cat n.txt)" -ge 1 ] || fail "no processes in the JSON report"
     # a child that outlives the program is waited for and counted
     run count -e FP_DP_SCALAR --csv -- "$prog" orphan 1000 3000
     expect_rc 0

@@ -131,9 +131,9 @@ static void csv_procs(FILE *f, const struct count_report *r)
         x.value = num;
         report_proc_exit_text(p, num, sizeof num);
         csv_row(f, &x);
-        x.source = "modeled";
         for (j = 0; j < r->n_rows; j++) {
             x.name = r->rows[j].name;
+            x.source = report_row_source(hpm_catalog_kind(r->rows[j].kind));
             snprintf(num, sizeof num, "%" PRIu64, report_row_value_in(&p->out, &r->rows[j]));
             csv_row(f, &x);
         }
@@ -318,12 +318,12 @@ static void csv_mpi(FILE *f, const struct count_report_model *m)
         x.name = "exit";
         x.value = ri.exit;
         csv_row(f, &x);
-        x.source = "modeled";
         for (i = 0; i < r->n_rows; i++) {
             uint64_t v;
             if (report_rank_value(j, k, &r->rows[i], &v) != 0)
                 continue;
             x.name = r->rows[i].name;
+            x.source = report_row_source(hpm_catalog_kind(r->rows[i].kind));
             snprintf(num, sizeof num, "%" PRIu64, v);
             csv_row(f, &x);
         }

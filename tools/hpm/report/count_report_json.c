@@ -50,6 +50,22 @@ static void json_kinds(FILE *f, const struct count_report *r, const struct vpmu_
     fputc('}', f);
 }
 
+/* ,"measured_counts":[NAMES]: the rows of an object of "source":"modeled"
+ * counts that the host measured (the I/O and kernel units' host clocks,
+ * getrusage), where there are any */
+static void json_measured_rows(FILE *f, const struct count_report *r)
+{
+    unsigned i, n = 0;
+    for (i = 0; i < r->n_rows; i++) {
+        if (strcmp(report_row_source(hpm_catalog_kind(r->rows[i].kind)), "measured") != 0)
+            continue;
+        fputs(n++ ? "," : ",\"measured_counts\":[", f);
+        hpm_json_string(f, r->rows[i].name);
+    }
+    if (n)
+        fputc(']', f);
+}
+
 static void json_procs(FILE *f, const struct count_report *r)
 {
     unsigned i, j;
@@ -80,8 +96,9 @@ static void json_procs(FILE *f, const struct count_report *r)
             fprintf(f, "{\"thread_slots\":%d}", p->out.exit_value);
         else
             fprintf(f, "{\"status\":%d}", p->out.exit_value);
-        fprintf(f, ",\"threads_count\":%u,\"source\":\"modeled\",\"counts\":{",
-                p->out.threads);
+        fprintf(f, ",\"threads_count\":%u,\"source\":\"modeled\"", p->out.threads);
+        json_measured_rows(f, r);
+        fputs(",\"counts\":{", f);
         for (j = 0; j < r->n_rows; j++) {
             if (j)
                 fputc(',', f);
