@@ -607,6 +607,14 @@ serve)
     wait $sv
     [ -n "$found" ] || fail "no FP_DP_SCALAR count scraped: $(head -30 metrics.txt)"
     expect_eq "status of another path" "$(cat code.txt)" 404
+    # each count says where it comes from, as the reports do: the host's
+    # clocks measured, the node's counts modeled
+    grep -q 'source="modeled",kind="FP_DP_SCALAR",core="0"} [1-9]' metrics.txt ||
+        fail "FP_DP_SCALAR not modeled: $(grep FP_DP_SCALAR metrics.txt | head -3)"
+    grep -q 'source="measured",kind="KERNEL_HOST_SYSCALL_NS",core="node"} [0-9]' metrics.txt ||
+        fail "KERNEL_HOST_SYSCALL_NS not measured: $(grep HOST metrics.txt | head -3)"
+    grep 'source="measured"' metrics.txt | grep -qv '_HOST_' &&
+        fail "a count other than the host's said measured: $(grep 'source="measured"' metrics.txt | grep -v _HOST_ | head -3)"
     "$py" -c '
 import re, sys
 types = {}

@@ -29,10 +29,14 @@
  * text format 0.0.4 when the request's Accept asks for text/plain and not
  * OpenMetrics; both have HELP and TYPE for every family.
  *
- * Metrics (all counts modeled by the virtual PMU, read from the processes'
- * live views; each scrape takes consistent snapshots):
- *   hpm_events_total{pid,kind,core}      a catalog event's count (core="node"
- *                                        for node-wide events)
+ * Metrics (the virtual PMU's counts, read from the processes' live views;
+ * each scrape takes consistent snapshots):
+ *   hpm_events_total{pid,source,kind,core} a catalog event's count (core="node"
+ *                                        for node-wide events); source
+ *                                        "modeled", or "measured" for the
+ *                                        host's clocks and getrusage (the
+ *                                        I/O and kernel units' *_HOST_*
+ *                                        kinds), as the reports say
  *   hpm_process_info{pid,machine,command} 1 per process
  *   hpm_process_running{pid}             1 running, 0 ended
  *   hpm_process_publications_total{pid}  the view's updates so far
@@ -53,6 +57,7 @@
 #include "catalog.h"
 #include "commands.h"
 #include "live.h"
+#include "report/count_report_writer.h"
 #include "util/options.h"
 #include "serve/serve_conns.h"
 #include "serve/serve_mhd.h"
@@ -136,14 +141,17 @@ static char *exposition(enum expo_format fmt, size_t *len)
         fprintf(f, "hpm_process_publications_total{pid=\"%u\"} %" PRIu64 "\n", snaps[i].pid,
                 snaps[i].updates);
     family(f, fmt, "hpm_events", "counter",
-           "Modeled event counts of the virtual PMU (catalog kinds).");
+           "Event counts of the virtual PMU (catalog kinds): modeled, or measured by the "
+           "host (source).");
     for (i = 0; i < ns; i++)
         for (j = 0; j < snaps[i].n_events; j++) {
             unsigned kind;
             int core;
             if (hpm_catalog_decode(snaps[i].codes[j], &kind, &core) != 0)
                 continue;
-            fprintf(f, "hpm_events_total{pid=\"%u\",kind=\"%s\",core=", snaps[i].pid,
+            fprintf(f, "hpm_events_total{pid=\"%u\",source=\"%s\",kind=\"%s\",core=",
+                    snaps[i].pid,
+                    report_row_source(hpm_catalog_kind(kind)),
                     hpm_catalog_kind(kind)->name);
             if (core >= 0)
                 fprintf(f, "\"%d\"", core);
