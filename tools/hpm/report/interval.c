@@ -7,6 +7,7 @@
 
 #include "json.h"
 #include "live.h"
+#include "report/count_report_writer.h"
 
 static const char *const default_events[] = {"INSTRUCTIONS", "CYCLES",  "LOADS",
                                              "STORES",       "L1D_MISSES", "FP_OPS"};
@@ -22,6 +23,16 @@ static uint64_t total_of(const struct hpm_iv_event *e, const struct hpm_live *s,
         *have |= h;
     }
     return v;
+}
+
+/* Where e's count comes from, as the reports say (report_row_source) */
+static const char *source_of(const struct hpm_iv_event *e)
+{
+    unsigned kind;
+    int core;
+    if (e->n_codes == 0 || hpm_catalog_decode((unsigned)e->codes[0], &kind, &core) != 0)
+        return "modeled";
+    return report_row_source(hpm_catalog_kind(kind));
 }
 
 /* The modeled clock's codes in s: NODE_CYCLES, else every core's CYCLES. */
@@ -220,8 +231,8 @@ void hpm_interval_step(struct hpm_interval *iv, const struct hpm_live *s)
                     d, rate, v);
             if (iv->clock.n_codes)
                 fprintf(iv->out, ",\"modeled_s\":%.9f,\"rate_per_modeled_s\":%.6g", mt, mrate);
-            fprintf(iv->out, ",\"state\":\"%s\",\"source\":\"modeled\"}\n",
-                    s->state == HPM_LIVE_RUNNING ? "running" : "ended");
+            fprintf(iv->out, ",\"state\":\"%s\",\"source\":\"%s\"}\n",
+                    s->state == HPM_LIVE_RUNNING ? "running" : "ended", source_of(e));
             break;
         }
         e->last = v;
