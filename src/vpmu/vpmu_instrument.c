@@ -356,6 +356,10 @@ typedef struct {
     ULong *if_stamp;
     IRTemp if_gen, if_need, if_need_lines;
     Bool if_fetched; /* the superblock's first fetch call is made */
+    /* the last instruction's IMark (its stamp is stored there) and whether
+     * the stamp's store is made */
+    const IRStmt *if_last_imark;
+    Bool if_stamped;
     /* Profile (vpmu_profile.h): the cost center of the instruction being
      * scanned and the per-instruction items of the committed set. */
     Bool prof;
@@ -1119,20 +1123,27 @@ static void if_skip_begin(Ctx *c)
     }
 }
 
-/* At the superblock's end: its stamp is the gen it started with. If no L1I
- * fill happened while it ran, that is the gen now and every line it
- * fetched (or skipped) is resident: the next run may skip. Otherwise the
- * stamp is an old gen and the next run fetches. (A side exit leaves the
- * stamp alone: lines after it were not fetched.) */
+/* Once the last instruction's fetch is made (or skipped): the superblock's
+ * stamp is the gen it started with. If no L1I fill happened while it ran,
+ * that is the gen now and every line it fetched (or skipped) is resident:
+ * the next run may skip. Otherwise the stamp is an old gen and the next run
+ * fetches. An exit of the last instruction leaves after the store, which
+ * matters: without chasing a superblock ends at its conditional branch,
+ * whose taken or fall-through path is that instruction's exit, and a loop
+ * whose back edge is the exit never stored its stamp, so it fetched every
+ * iteration. An exit before the last instruction leaves the stamp alone:
+ * lines after it were not fetched. */
 static void if_skip_end(Ctx *c)
 {
     addStmtToIRSB(c->sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)c->if_stamp),
                                       IRExpr_RdTmp(c->if_gen)));
+    c->if_stamped = True;
 }
 
 /* The translation's context: what this superblock counts and calls. */
 static void ctx_init(Ctx *cp, IRSB *sbIn, const VexGuestLayout *layout)
 {
+    Int i;
     VG_(memset)(cp, 0, offsetof(Ctx, items));
     cp->sb = deepCopyIRSBExceptStmts(sbIn);
     live_base_tmp = IRTemp_INVALID;
@@ -1149,12 +1160,19 @@ static void ctx_init(Ctx *cp, IRSB *sbIn, const VexGuestLayout *layout)
     cp->counted = vpmu_state.ev_counted;
     cp->if_gen = cp->if_need = cp->if_need_lines = IRTemp_INVALID;
     cp->if_fetched = False;
+    cp->if_stamped = False;
+    cp->if_last_imark = NULL;
     cp->ld_call = -1;
     cp->if_skip_bits = cp->hook_if ? vpmu_node_ifetch_skip_bits() : -1;
     cp->if_mru = cp->hook_if && vpmu_node_ifetch_mru(&cp->if_mru_ways, &cp->if_mru_set_mask,
                                                      &cp->if_mru_page_bits);
     cp->if_mru_tags = IRTemp_INVALID;
     if (!if_skip_applies(cp, sbIn)) cp->if_skip_bits = -1;
+    for (i = sbIn->stmts_used - 1; i >= 0 && cp->if_skip_bits >= 0; i--)
+        if (sbIn->stmts[i] && sbIn->stmts[i]->tag == Ist_IMark) {
+            cp->if_last_imark = sbIn->stmts[i];
+            break;
+        }
     cp->offset_sp = layout->offset_SP;
     cp->offset_ip = layout->offset_IP;
     /* a profile's call graph needs the control transfers classified (the
@@ -1262,6 +1280,8 @@ static void do_imark(Ctx *c, IRStmt *st)
         if_skip_begin(c);
     if (c->hook_if)
         ifetch(c, c->insn_addr, c->insn_len);
+    if (st == c->if_last_imark && c->if_need != IRTemp_INVALID)
+        if_skip_end(c);
 }
 
 /* Every statement but an IMark: its memory accesses and operations are
@@ -1400,7 +1420,7 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
             do_stmt(&c, st, sbIn->tyenv);
     }
     do_sb_end(&c, sbIn);
-    if (c.if_need != IRTemp_INVALID)
+    if (c.if_need != IRTemp_INVALID && !c.if_stamped)
         if_skip_end(&c);
     return c.sb;
 }
