@@ -28,8 +28,9 @@
  * running thread's armed counts with their next threshold: for kinds that
  * are exact core events the count is the thread's raw counter plus the
  * live block's lane (exact at the superblock boundary); kinds a model
- * produces (cycles, misses) need the models flushed, done every
- * OVF_MODEL_STRIDE-th superblock.
+ * produces (cycles, misses) need the models' counts brought up to date,
+ * done every OVF_MODEL_STRIDE-th superblock as a program's read does it
+ * (vpmu_account_read).
  *
  * Delivery as an upcall, where the thread registered an entry
  * (HPM_VPMU_OVERFLOW_UPCALL): the check pushes the interrupted PC and the
@@ -89,7 +90,9 @@ static ULong ovf_count(struct vpmu_thread *t, UInt kind, Int e)
 {
     ULong lane_t, lane_c;
     if (e < 0) {
-        vpmu_account();
+        /* as a program's read: the UPCs' batch gathered, not fed, where
+         * the units cannot tell it from its parts (vpmu_node_flush_read) */
+        vpmu_account_read();
         return t->u[kind];
     }
     if (e == VPMU_EV_BR_COND_NOT_TAKEN) {

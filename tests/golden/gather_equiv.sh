@@ -9,7 +9,9 @@
 # program reads, and hpm reports, exactly what feeding at each read gives:
 # gather_reads.c (one thread, then two) under hpm run and hpm count on bgp,
 # with --hpm-gather-reads=yes and =no, prints the same values and reports
-# the same simulated counts. The option reaches the tool through
+# the same simulated counts. So does the overflow check of a modeled kind
+# (the cycles), which reads them the same way: the program's overflow phase
+# prints each handler call's address. The option reaches the tool through
 # VALGRIND_OPTS, padded to one length, so that both runs see the same
 # environment.
 set -euo pipefail
@@ -58,16 +60,18 @@ for mode in run count; do
       fi
       [ $attempt -lt 5 ] && echo "gather_equiv: $mode, $threads thread(s): the pair differs (start-up?), again"
     done
-    reads=$(grep -c -E ' (read|accum|stop|end) ' "$WORK/y.out" || true)
-    if [ "$reads" -lt $((threads * 600)) ]; then
-      echo "gather_equiv: $mode, $threads thread(s): only $reads values printed"
+    reads=$(grep -c -E ' (ovf_)?(read|accum|stop|end) ' "$WORK/y.out" || true)
+    # the overflow phase's handler calls (its cycles checked as reads are)
+    ovfs=$(awk '$2 == "overflows" { n += $3 } END { print n + 0 }' "$WORK/y.out")
+    if [ "$reads" -lt $((threads * 700)) ] || [ "$ovfs" -lt $((threads * 20)) ]; then
+      echo "gather_equiv: $mode, $threads thread(s): only $reads values and $ovfs overflows printed"
       fail=1
     elif ! cmp -s "$WORK/y.out" "$WORK/n.out"; then
-      echo "gather_equiv: $mode, $threads thread(s): the values read differ"
+      echo "gather_equiv: $mode, $threads thread(s): the values read (or the overflows) differ"
       diff "$WORK/n.out" "$WORK/y.out" | head -n 10 || true
       fail=1
     else
-      echo "gather_equiv: $mode, $threads thread(s): $reads reads identical"
+      echo "gather_equiv: $mode, $threads thread(s): $reads reads and $ovfs overflows identical"
     fi
     if [ $mode = count ]; then
       if ! cmp -s "$WORK/y.sim" "$WORK/n.sim"; then

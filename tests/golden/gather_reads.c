@@ -7,7 +7,10 @@
  * it), and with an argument of 2 the same in a second thread at once (its
  * own set, the reads interleaved by the scheduler's turns). Every value read
  * is printed at the end: two runs that differ only in how the tool feeds its
- * UPCs at these reads must print the same.
+ * UPCs at these reads must print the same. Then the same with an overflow
+ * armed on the cycles (a modeled kind, which the tool's overflow check reads
+ * as a program's read does): each handler call's address and count are
+ * printed too.
  *
  *   gather_reads [THREADS]   (1 or 2; 1 by default)
  */
@@ -39,7 +42,7 @@ static unsigned work(unsigned *t, unsigned seed, int n)
 
 /* The values read, printed after the threads joined: a write while both
  * run would be a blocking call whose return the host times. */
-#define RECORDS (4 * ROUNDS)
+#define RECORDS (5 * ROUNDS)
 struct record {
     const char *what;
     int round;
@@ -68,6 +71,51 @@ static void print_values(int id)
 }
 
 static unsigned sinks[2];
+
+/* The overflow phase: every handler call's address, per thread. */
+#define OVF_MAX 4096
+static unsigned long ovf_at[2][OVF_MAX];
+static long long ovf_vec[2][OVF_MAX];
+static int n_ovf[2];
+static __thread int ovf_id;
+
+static void on_overflow(int set, void *address, long long vector, void *context)
+{
+    (void)set;
+    (void)context;
+    if (n_ovf[ovf_id] < OVF_MAX) {
+        ovf_at[ovf_id][n_ovf[ovf_id]] = (unsigned long)address;
+        ovf_vec[ovf_id][n_ovf[ovf_id]] = vector;
+    }
+    n_ovf[ovf_id]++;
+}
+
+/* Reads of a set whose cycles have an overflow armed, between stretches of
+ * work: the tool checks the cycles every few superblocks. */
+static unsigned overflow_phase(int id, unsigned *t)
+{
+    int set = PAPI_NULL, i;
+    long long v[NEV];
+    unsigned sink = 0;
+    ovf_id = id;
+    if (PAPI_create_eventset(&set) != PAPI_OK) exit(2);
+    for (i = 0; i < NEV; i++)
+        if (PAPI_add_named_event(set, names[i]) != PAPI_OK) exit(2);
+    if (PAPI_overflow(set, PAPI_TOT_CYC, 20011, 0, on_overflow) != PAPI_OK) {
+        fprintf(stderr, "gather_reads: cannot arm an overflow on PAPI_TOT_CYC\n");
+        exit(2);
+    }
+    if (PAPI_start(set) != PAPI_OK) exit(2);
+    for (int r = 0; r < ROUNDS / 3; r++) {
+        sink += work(t, (unsigned)r * 5u + (unsigned)id, 300 + r % 11);
+        if (PAPI_read(set, v) != PAPI_OK) exit(2);
+        note_values(id, "ovf_read", r, v);
+    }
+    if (PAPI_stop(set, v) != PAPI_OK) exit(2);
+    note_values(id, "ovf_end", ROUNDS, v);
+    if (PAPI_cleanup_eventset(set) != PAPI_OK || PAPI_destroy_eventset(&set) != PAPI_OK) exit(2);
+    return sink;
+}
 
 static void *run(void *arg)
 {
@@ -98,6 +146,7 @@ static void *run(void *arg)
     }
     if (PAPI_stop(set, v) != PAPI_OK) exit(2);
     note_values(id, "end", ROUNDS, v);
+    sink += overflow_phase(id, t);
     sinks[id] = sink;
     free(t);
     return NULL;
@@ -116,6 +165,9 @@ int main(int argc, char **argv)
     for (int id = 0; id < threads && id < 2; id++) {
         print_values(id);
         printf("%d sink %u\n", id, sinks[id]);
+        printf("%d overflows %d\n", id, n_ovf[id]);
+        for (int k = 0; k < n_ovf[id] && k < OVF_MAX; k++)
+            printf("%d overflow %d at %#lx vector %#llx\n", id, k, ovf_at[id][k], ovf_vec[id][k]);
     }
     fflush(stdout);
     return 0;
