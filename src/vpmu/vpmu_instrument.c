@@ -356,10 +356,8 @@ typedef struct {
     ULong *if_stamp;
     IRTemp if_gen, if_need, if_need_lines;
     Bool if_fetched; /* the superblock's first fetch call is made */
-    /* the last instruction's IMark (its stamp is stored there) and whether
-     * the stamp's store is made */
+    /* the last instruction's IMark: the stamp is stored after its fetch */
     const IRStmt *if_last_imark;
-    Bool if_stamped;
     /* Profile (vpmu_profile.h): the cost center of the instruction being
      * scanned and the per-instruction items of the committed set. */
     Bool prof;
@@ -1133,11 +1131,10 @@ static void if_skip_begin(Ctx *c)
  * whose back edge is the exit never stored its stamp, so it fetched every
  * iteration. An exit before the last instruction leaves the stamp alone:
  * lines after it were not fetched. */
-static void if_skip_end(Ctx *c)
+static void if_skip_stamp(Ctx *c)
 {
     addStmtToIRSB(c->sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)c->if_stamp),
                                       IRExpr_RdTmp(c->if_gen)));
-    c->if_stamped = True;
 }
 
 /* The translation's context: what this superblock counts and calls. */
@@ -1160,7 +1157,6 @@ static void ctx_init(Ctx *cp, IRSB *sbIn, const VexGuestLayout *layout)
     cp->counted = vpmu_state.ev_counted;
     cp->if_gen = cp->if_need = cp->if_need_lines = IRTemp_INVALID;
     cp->if_fetched = False;
-    cp->if_stamped = False;
     cp->if_last_imark = NULL;
     cp->ld_call = -1;
     cp->if_skip_bits = cp->hook_if ? vpmu_node_ifetch_skip_bits() : -1;
@@ -1281,7 +1277,7 @@ static void do_imark(Ctx *c, IRStmt *st)
     if (c->hook_if)
         ifetch(c, c->insn_addr, c->insn_len);
     if (st == c->if_last_imark && c->if_need != IRTemp_INVALID)
-        if_skip_end(c);
+        if_skip_stamp(c);
 }
 
 /* Every statement but an IMark: its memory accesses and operations are
@@ -1420,7 +1416,5 @@ IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *sbIn,
             do_stmt(&c, st, sbIn->tyenv);
     }
     do_sb_end(&c, sbIn);
-    if (c.if_need != IRTemp_INVALID && !c.if_stamped)
-        if_skip_end(&c);
     return c.sb;
 }

@@ -73,10 +73,11 @@ UInt vpmu_node_ifetch_line(void);
  * the MRU page: a superblock whose lines were all hits when it last ran
  * through its last instruction, with no L1I fill since on this core, and
  * whose instructions lie in the ITLB's MRU page, would only hit again.
- * vpmu_if_gen changes at every L1I fill and every change of core (it is never the same for two
- * different states of the running core's L1I); vpmu_if_page is the
- * running core's MRU ITLB page (~0 when none; 0 without TLBs). The check is
- * inline: gen == the superblock's stamp && page == its page. */
+ * vpmu_if_gen changes at every L1I fill and every change of core (it is
+ * never the same for two different states of the running core's L1I);
+ * vpmu_if_page is the running core's MRU ITLB page (~0 when none; 0
+ * without TLBs). The check is inline: gen == the superblock's stamp &&
+ * page == its page. */
 extern ULong vpmu_if_gen;
 extern Addr vpmu_if_page;
 /* -1: the skip does not apply (an LRU L1I, no cache model, the filter
