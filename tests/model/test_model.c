@@ -425,6 +425,60 @@ static void test_btb(void)
     CHECK_EQ(s.indirect_mispredicts, 2);
 }
 
+/* The BTB against an LRU list kept in order, most recent first, as the
+ * README states it (a hit moves its entry to the front, a miss drops the
+ * last entry of the set and puts the new one in front), on a random mix of
+ * pcs where some repeat often, some rarely, and targets change, for several
+ * geometries (the memo's slots are shared by pcs of different sets). */
+static void test_btb_random(void)
+{
+    static const uint32_t geom[][2] = {{16, 0}, {4, 2}, {1, 0}, {64, 4}, {256, 0}};
+    uint64_t r = 0x9e3779b97f4a7c15ull;
+    uint32_t g;
+    for (g = 0; g < sizeof geom / sizeof geom[0]; g++) {
+        uint32_t entries = geom[g][0], ways = geom[g][1] ? geom[g][1] : entries;
+        uint32_t sets = entries / ways, k, i;
+        struct hpm_bpred *b = new_bpred(4, 256, entries, geom[g][1], 4);
+        struct hpm_bpred_stats s;
+        uint64_t *tag = malloc(entries * sizeof *tag), *tgt = malloc(entries * sizeof *tgt);
+        uint64_t mispredicts = 0;
+        CHECK(tag && tgt);
+        for (i = 0; i < entries; i++)
+            tag[i] = ~(uint64_t)0, tgt[i] = 0;
+        for (k = 0; k < 200000; k++) {
+            uint64_t pc, target, *st, *sg;
+            int want = 1;
+            r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+            /* half the branches among 8 pcs, the rest among 600 */
+            pc = 0x400000 + 5 * ((r & 1) ? (r >> 8) % 8 : (r >> 8) % 600);
+            /* each pc's own target, one time in eight another */
+            target = 0x800000 + 16 * (((r >> 40) & 7) ? pc % 7 : (r >> 44) % 3);
+            st = tag + ((pc ^ (pc >> 2)) & (sets - 1)) * ways;
+            sg = tgt + (st - tag);
+            for (i = 0; i < ways && st[i] != pc; i++)
+                ;
+            if (i < ways)
+                want = sg[i] != target;
+            else
+                i = ways - 1;
+            for (; i > 0; i--)
+                st[i] = st[i - 1], sg[i] = sg[i - 1];
+            st[0] = pc, sg[0] = target;
+            mispredicts += (uint64_t)want;
+            if (hpm_bpred_indirect(b, pc, target) != want) {
+                CHECK_EQ(hpm_bpred_indirect(b, pc, target), want);
+                break;
+            }
+        }
+        hpm_bpred_stats(b, &s);
+        CHECK_EQ(s.indirect_mispredicts, mispredicts);
+        /* both outcomes, plenty of each */
+        CHECK(mispredicts > 5000 && mispredicts < 195000);
+        free(tag);
+        free(tgt);
+    }
+}
+
 static void test_timing(void)
 {
     struct hpm_timing_params p = {{500, 4000, 1000, 1000, 1000, 1000, 30000, 1000},
@@ -1231,6 +1285,7 @@ int main(void)
     test_gshare_loop();
     test_ras();
     test_btb();
+    test_btb_random();
     test_timing();
     test_prefetch();
     test_prefetch_streams_random();
