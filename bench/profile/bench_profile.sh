@@ -5,7 +5,8 @@
 # of events per instruction, callgrind with its cache and branch simulation.
 # CPU time (user + system, children included) of paired runs, median of
 # REPS (3). Programs: the matmul demo and Debian programs we did not write
-# (python3, sqlite3, bzip2), where installed. Prints, ours over the peer
+# (python3, sqlite3, GCC's cc1, bzip2, xz), where installed
+# (HPM_BENCH_PROGS picks some). Prints, ours over the peer
 # (lower is better), per program and as the geometric mean:
 #   ratio profile_vs_count[_<prog>]      hpm profile / hpm count, same
 #                                        machine (bgp) and events (all)
@@ -13,6 +14,8 @@
 #                                        geometry and events (bench/vpmu/
 #                                        cachegrind.machine) / callgrind
 #                                        --cache-sim=yes --branch-sim=yes
+# CMD_<prog> are read through a nameref (run), which shellcheck does not follow.
+# shellcheck disable=SC2034
 set -euo pipefail
 BUILD=$(cd "${1:-build}" && pwd)
 REPS=${2:-${HPM_BENCH_REPS:-3}}
@@ -46,6 +49,33 @@ if [ -x /usr/bin/bzip2 ]; then
   PROGS+=(bzip2)
   awk 'BEGIN { s = 7; for (i = 0; i < 12000; i++) { s = (s * 1103515245 + 12345) % 2147483648; print i, s % 1000, "lorem ipsum" } }' > bz.in
   CMD_bzip2=(/usr/bin/bzip2 -9 -c bz.in)
+fi
+
+# The compiler and the second compressor, as bench/vpmu/bench_vpmu.sh runs
+# them (the issue's goal is a geometric mean over python3, sqlite3, cc1,
+# bzip2 and xz): GCC's cc1 -O2 on a preprocessed workload, xz -9 on text.
+CC1=$(gcc -print-prog-name=cc1 2>/dev/null || true)
+if [ -x "$CC1" ] && gcc -E -P "$HERE/../../workloads/cg.c" -I "$HERE/../../workloads" -o cc1.i 2>/dev/null; then
+  PROGS+=(cc1)
+  CMD_cc1=("$CC1" -quiet -O2 cc1.i -o /dev/null)
+else
+  echo "bench_profile: note: gcc's cc1 not found, cc1 is left out" >&2
+fi
+if [ -x /usr/bin/xz ]; then
+  PROGS+=(xz)
+  awk 'BEGIN { s = 12345; w = "alpha beta gamma delta epsilon zeta eta theta iota kappa"
+    for (i = 0; i < 9000; i++) { s = (s * 1103515245 + 12345) % 2147483648
+      print i, substr(w, 1 + s % 40, 12) } }' > xz.in
+  CMD_xz=(/usr/bin/xz -9 -c xz.in)
+fi
+# HPM_BENCH_PROGS="a b" picks some.
+if [ -n "${HPM_BENCH_PROGS:-}" ]; then
+  picked=()
+  for p in "${PROGS[@]}"; do
+    case " $HPM_BENCH_PROGS " in *" $p "*) picked+=("$p") ;; esac
+  done
+  PROGS=("${picked[@]}")
+  [ ${#PROGS[@]} -gt 0 ] || { echo "bench_profile: note: none of HPM_BENCH_PROGS is here" >&2; exit 0; }
 fi
 
 run() { # PROG CONFIG
