@@ -14,6 +14,8 @@
 #                                        geometry and events (bench/vpmu/
 #                                        cachegrind.machine) / callgrind
 #                                        --cache-sim=yes --branch-sim=yes
+#   goal profile_cgeom_vs_callgrind <= 0.5 over <progs>: met|missed (M...)
+#                                        judged on the Debian programs timed
 # CMD_<prog> are read through a nameref (run), which shellcheck does not follow.
 # shellcheck disable=SC2034
 set -euo pipefail
@@ -126,3 +128,18 @@ for p in "${PROGS[@]}"; do
 done
 echo "ratio profile_vs_count $(printf '%s' "$a" | geo)"
 echo "ratio profile_cgeom_vs_callgrind $(printf '%s' "$b" | geo)"
+# The goal (profile_cgeom_vs_callgrind <= 0.5) is for the geometric mean
+# over the Debian programs timed here, with none above 1.15 times it.
+g="" names="" over=""
+for p in python3 sqlite3 cc1 bzip2 xz; do
+  [ -n "${T[$p,cgeom]:-}" ] || continue
+  r=$(awk -v x="${T[$p,cgeom]}" -v y="${T[$p,callgrind]}" 'BEGIN { printf "%.3f", x / y }')
+  g+="$r"$'\n' names+=" $p"
+  if awk -v r="$r" 'BEGIN { exit !(r > 1.15 * 0.5) }'; then over+=" $p $r"; fi
+done
+if [ -n "$names" ]; then
+  m=$(printf '%s' "$g" | geo)
+  verdict=missed
+  if [ -z "$over" ] && awk -v m="$m" 'BEGIN { exit !(m <= 0.5) }'; then verdict=met; fi
+  echo "goal profile_cgeom_vs_callgrind <= 0.5 over$names: $verdict ($m${over:+; above 1.15 times the goal:$over})"
+fi
