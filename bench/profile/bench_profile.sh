@@ -24,6 +24,8 @@ REPS=${2:-${HPM_BENCH_REPS:-3}}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 HPM="$BUILD/bin/hpm"
 CG_MACHINE="$HERE/../vpmu/cachegrind.machine"
+# shellcheck source=bench/vpmu/inputs.sh
+. "$HERE/../vpmu/inputs.sh"
 CG_EVENTS=INSTRUCTIONS,L1I_MISSES,LOADS,STORES,L1D_READ_MISSES,L1D_WRITE_MISSES,MEM_ACCESSES,BR_COND,BR_COND_MISPREDICTS,BR_INDIRECT,BR_INDIRECT_MISPREDICTS
 CG_GEOMETRY=("--I1=32768,8,64" "--D1=32768,8,64" "--LL=8388608,16,64")
 [ -x "$BUILD/lib/valgrind/hpm-amd64-linux" ] || { echo "bench_profile: no virtual PMU built" >&2; exit 1; }
@@ -53,11 +55,10 @@ if [ -x /usr/bin/bzip2 ]; then
   CMD_bzip2=(/usr/bin/bzip2 -9 -c bz.in)
 fi
 
-# The compiler and the second compressor, as bench/vpmu/bench_vpmu.sh runs
-# them (the issue's goal is a geometric mean over python3, sqlite3, cc1,
-# bzip2 and xz): GCC's cc1 -O2 on a preprocessed workload, xz -9 on text.
-CC1=$(gcc -print-prog-name=cc1 2>/dev/null || true)
-if [ -x "$CC1" ] && gcc -E -P "$HERE/../../workloads/cg.c" -I "$HERE/../../workloads" -o cc1.i 2>/dev/null; then
+# The compiler and the second compressor on bench_vpmu.sh's inputs
+# (bench/vpmu/inputs.sh; its smoke run's text size): GCC's cc1 -O2 on a
+# preprocessed workload, xz -9 on 128 KiB of text.
+if CC1=$(bench_cc1 cc1.i); then
   PROGS+=(cc1)
   CMD_cc1=("$CC1" -quiet -O2 cc1.i -o /dev/null)
 else
@@ -65,9 +66,7 @@ else
 fi
 if [ -x /usr/bin/xz ]; then
   PROGS+=(xz)
-  awk 'BEGIN { s = 12345; w = "alpha beta gamma delta epsilon zeta eta theta iota kappa"
-    for (i = 0; i < 9000; i++) { s = (s * 1103515245 + 12345) % 2147483648
-      print i, substr(w, 1 + s % 40, 12) } }' > xz.in
+  bench_text xz.in 131072
   CMD_xz=(/usr/bin/xz -9 -c xz.in)
 fi
 # HPM_BENCH_PROGS="a b" picks some.
@@ -128,18 +127,10 @@ for p in "${PROGS[@]}"; do
 done
 echo "ratio profile_vs_count $(printf '%s' "$a" | geo)"
 echo "ratio profile_cgeom_vs_callgrind $(printf '%s' "$b" | geo)"
-# The goal (profile_cgeom_vs_callgrind <= 0.5) is for the geometric mean
-# over the Debian programs timed here, with none above 1.15 times it.
-g="" names="" over=""
-for p in python3 sqlite3 cc1 bzip2 xz; do
-  [ -n "${T[$p,cgeom]:-}" ] || continue
-  r=$(awk -v x="${T[$p,cgeom]}" -v y="${T[$p,callgrind]}" 'BEGIN { printf "%.3f", x / y }')
-  g+="$r"$'\n' names+=" $p"
-  if awk -v r="$r" 'BEGIN { exit !(r > 1.15 * 0.5) }'; then over+=" $p $r"; fi
+# The goal (profile_cgeom_vs_callgrind <= 0.5), judged over the Debian
+# programs timed (bench/vpmu/inputs.sh)
+args=()
+for p in $BENCH_GOAL_PROGS; do
+  [ -n "${T[$p,cgeom]:-}" ] && args+=("$p" "${T[$p,cgeom]}" "${T[$p,callgrind]}")
 done
-if [ -n "$names" ]; then
-  m=$(printf '%s' "$g" | geo)
-  verdict=missed
-  if [ -z "$over" ] && awk -v m="$m" 'BEGIN { exit !(m <= 0.5) }'; then verdict=met; fi
-  echo "goal profile_cgeom_vs_callgrind <= 0.5 over$names: $verdict ($m${over:+; above 1.15 times the goal:$over})"
-fi
+bench_goal_line profile_cgeom_vs_callgrind 0.5 "${args[@]}"

@@ -38,6 +38,8 @@ set -euo pipefail
 
 BUILD=${1:-build}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=bench/vpmu/inputs.sh
+. "$HERE/inputs.sh"
 REPS=${HPM_BENCH_REPS:-3}
 HPM="$BUILD/bin/hpm"
 # The cache geometry cachegrind gets, and cachegrind.machine describes for
@@ -101,17 +103,9 @@ if [ "${HPM_BENCH_VPMU_SMALL:-0}" = 1 ]; then
 else
   SZ_MATMUL=300 SZ_CG=500 SZ_STREAM=3000000 XZ_BYTES=262144 PY_N=30000 SQL_N=20000
 fi
-# Compressor input: fixed-seed text, compressible but not trivially (about
-# 20:1), exactly XZ_BYTES long (awk cuts the last line itself: a `| head -c`
-# would end awk with SIGPIPE, which pipefail reports as a failure).
+# Compressor input: fixed-seed text, exactly XZ_BYTES long (inputs.sh)
 XZ_IN="$TMP/xz.in"
-awk -v n="$XZ_BYTES" 'BEGIN {
-  s = 12345; w = "alpha beta gamma delta epsilon zeta eta theta iota kappa";
-  for (i = 0; len < n; i++) {
-    s = (s * 1103515245 + 12345) % 2147483648;
-    line = i " " substr(w, 1 + s % 40, 12) "\n";
-    if (len + length(line) > n) line = substr(line, 1, n - len);
-    len += length(line); printf "%s", line } }' >"$XZ_IN"
+bench_text "$XZ_IN" "$XZ_BYTES"
 # bzip2: the same text (a separate file, so that its size can differ)
 BZ_IN="$TMP/bz.in"
 cp "$XZ_IN" "$BZ_IN"
@@ -139,12 +133,8 @@ SELECT count(*), sum(b.w) FROM a JOIN b ON b.aid = a.id WHERE a.k > 'k05';
 SELECT v % 13, count(*), max(k) FROM a GROUP BY 1 ORDER BY 2 DESC LIMIT 3;"
 # The compiler: GCC's cc1 at -O2 on a preprocessed C file (a workload's
 # source with its system headers, preprocessed here).
-CC1=$(gcc -print-prog-name=cc1 2>/dev/null || true)
 CC1_IN="$TMP/cc1.i"
-if [ -x "$CC1" ]; then
-  gcc -E -P "$HERE/../../workloads/cg.c" -I "$HERE/../../workloads" -o "$CC1_IN" 2>/dev/null ||
-    CC1=""
-fi
+CC1=$(bench_cc1 "$CC1_IN") || CC1=""
 
 # CMD_<prog>: the command line of each program (read through namerefs,
 # which shellcheck does not follow). HPM_BENCH_PROGS="a b" picks some.
@@ -345,27 +335,16 @@ ratio_lines() { # NAME OURS PEER
     for (i = 1; i < NF; i += 2) if ($(i + 1) > 0 && $i > 0) { s += log($i / $(i + 1)); k++ }
     if (k) printf "ratio %s %.3f\n", n, exp(s / k) }'
 }
-# goal_line NAME OURS PEER GOAL: the speed goals (docs/vpmu.md, "Costs")
-# are for the geometric mean over the Debian programs (python3, sqlite3,
-# cc1, bzip2, xz; those timed here), with no program above 1.15 times the
-# goal; the kernels' ratios above are not part of them.
+# goal_line NAME OURS PEER GOAL: the goal judged over the Debian programs
+# timed (inputs.sh); the kernels' ratios above are not part of it.
 goal_line() {
-  local name=$1 ours=$2 peer=$3 goal=$4 p all=""
-  for p in python3 sqlite3 cc1 bzip2 xz; do
-    if [ -z "${T[$p,$ours]:-}" ] || [ -z "${T[$p,$peer]:-}" ]; then continue; fi
-    all+="$p ${T[$p,$ours]} ${T[$p,$peer]} "
+  local name=$1 ours=$2 peer=$3 goal=$4 p args=()
+  for p in $BENCH_GOAL_PROGS; do
+    if [ -n "${T[$p,$ours]:-}" ] && [ -n "${T[$p,$peer]:-}" ]; then
+      args+=("$p" "${T[$p,$ours]}" "${T[$p,$peer]}")
+    fi
   done
-  [ -n "$all" ] || return 0
-  echo "$all" | awk -v n="$name" -v g="$goal" '{
-    s = 0; k = 0; names = ""; over = ""
-    for (i = 1; i + 2 <= NF; i += 3) if ($(i + 1) > 0 && $(i + 2) > 0) {
-      r = $(i + 1) / $(i + 2); s += log(r); k++; names = names " " $i
-      if (r > 1.15 * g) over = over sprintf(" %s %.2f", $i, r) }
-    if (!k) exit
-    m = exp(s / k)
-    printf "goal %s <= %s over%s: %s (%.3f%s)\n", n, g, names,
-      (m <= g && over == "") ? "met" : "missed", m,
-      over == "" ? "" : "; above 1.15 times the goal:" over }'
+  bench_goal_line "$name" "$goal" "${args[@]}"
 }
 # the speed goals: cachegrind's geometry <= 0.7 of cachegrind, the full
 # bgp model <= 1.2, core events <= 1.05 of --tool=none
