@@ -47,6 +47,8 @@ set -euo pipefail
 
 BUILD=${1:-build}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=bench/vpmu/inputs.sh
+. "$HERE/inputs.sh"
 HPM="$BUILD/bin/hpm"
 LIB="$BUILD/lib/valgrind"
 CG_MACHINE="$HERE/cachegrind.machine"
@@ -69,14 +71,8 @@ trap 'rm -rf "$TMP"' EXIT
 
 # ---------------------------------------------------------------- programs
 TEXT="$TMP/text.in"
-# fixed-seed text, about 20:1 compressible (the same generator as bench_vpmu.sh)
-awk -v n=131072 'BEGIN {
-  s = 12345; w = "alpha beta gamma delta epsilon zeta eta theta iota kappa";
-  for (i = 0; len < n; i++) {
-    s = (s * 1103515245 + 12345) % 2147483648;
-    line = i " " substr(w, 1 + s % 40, 12) "\n";
-    if (len + length(line) > n) line = substr(line, 1, n - len);
-    len += length(line); printf "%s", line } }' >"$TEXT"
+# fixed-seed text, about 20:1 compressible (bench_vpmu.sh's, inputs.sh)
+bench_text "$TEXT" 131072
 PY_SCRIPT='d = {}
 for i in range(60000):
     d[str(i * 7919 % 100003)] = i

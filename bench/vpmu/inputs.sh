@@ -1,8 +1,8 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: BSD-3-Clause
-# inputs.sh - sourced by bench/vpmu/bench_vpmu.sh and
-# bench/profile/bench_profile.sh: the inputs of the Debian programs they
-# both time, and how a speed goal is judged, written once.
+# inputs.sh - sourced by bench/vpmu/bench_vpmu.sh, bench/vpmu/crosscheck.sh
+# and bench/profile/bench_profile.sh: the inputs of the Debian programs they
+# time, and how a speed goal is judged, written once.
 
 # The speed goals are for the geometric mean over these programs (those
 # timed), with none above 1.15 times the goal (docs/vpmu.md, "Costs").
