@@ -297,8 +297,9 @@ for p in "${PROGS[@]}"; do
 done
 
 # ---------------------------------------------------------------- report
-fmt_cell() { # ms native_ms -> "1.234s  12.3x"
-  awk -v t="$1" -v n="$2" 'BEGIN { printf "%7.3fs %6.1fx", t / 1000, (n > 0 ? t / n : 0) }'
+fmt_cell() { # ms native_ms -> "1.234s  12.3x" ("1.234s       -" without a native time)
+  awk -v t="$1" -v n="$2" 'BEGIN { printf "%7.3fs ", t / 1000
+    if (n > 0) printf "%6.1fx", t / n; else printf "%7s", "-" }'
 }
 echo
 printf '%-8s' "program"
