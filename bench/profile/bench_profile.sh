@@ -129,8 +129,4 @@ echo "ratio profile_vs_count $(printf '%s' "$a" | geo)"
 echo "ratio profile_cgeom_vs_callgrind $(printf '%s' "$b" | geo)"
 # The goal (profile_cgeom_vs_callgrind <= 0.5), judged over the Debian
 # programs timed (bench/vpmu/inputs.sh)
-args=()
-for p in $BENCH_GOAL_PROGS; do
-  [ -n "${T[$p,cgeom]:-}" ] && args+=("$p" "${T[$p,cgeom]}" "${T[$p,callgrind]}")
-done
-bench_goal_line profile_cgeom_vs_callgrind 0.5 "${args[@]}"
+bench_goal_line profile_cgeom_vs_callgrind cgeom callgrind 0.5

@@ -336,25 +336,14 @@ ratio_lines() { # NAME OURS PEER
     for (i = 1; i < NF; i += 2) if ($(i + 1) > 0 && $i > 0) { s += log($i / $(i + 1)); k++ }
     if (k) printf "ratio %s %.3f\n", n, exp(s / k) }'
 }
-# goal_line NAME OURS PEER GOAL: the goal judged over the Debian programs
-# timed (inputs.sh); the kernels' ratios above are not part of it.
-goal_line() {
-  local name=$1 ours=$2 peer=$3 goal=$4 p args=()
-  for p in $BENCH_GOAL_PROGS; do
-    if [ -n "${T[$p,$ours]:-}" ] && [ -n "${T[$p,$peer]:-}" ]; then
-      args+=("$p" "${T[$p,$ours]}" "${T[$p,$peer]}")
-    fi
-  done
-  bench_goal_line "$name" "$goal" "${args[@]}"
-}
 # the speed goals: cachegrind's geometry <= 0.7 of cachegrind, the full
 # bgp model <= 1.2, core events <= 1.05 of --tool=none
 ratio_lines vpmu_cgeom_vs_cachegrind cgeom cachegrind
 ratio_lines vpmu_full_vs_cachegrind full cachegrind
 ratio_lines vpmu_core_vs_none core none
-goal_line vpmu_cgeom_vs_cachegrind cgeom cachegrind 0.7
-goal_line vpmu_full_vs_cachegrind full cachegrind 1.2
-goal_line vpmu_core_vs_none core none 1.05
+bench_goal_line vpmu_cgeom_vs_cachegrind cgeom cachegrind 0.7
+bench_goal_line vpmu_full_vs_cachegrind full cachegrind 1.2
+bench_goal_line vpmu_core_vs_none core none 1.05
 ratio_lines vpmu_full_vs_callgrind full callgrind
 ratio_lines vpmu_fullhost_vs_cachegrind fullhost cachegrind
 ratio_lines vpmu_cgeom_vs_base cgeom cgeom_base

@@ -32,14 +32,20 @@ bench_cc1() {
   echo "$cc1"
 }
 
-# bench_goal_line NAME GOAL PROG OURS PEER [PROG OURS PEER ...]: one line,
+# bench_goal_line NAME OURS PEER GOAL: one line from the caller's times T
+# (an associative array of CPU or wall ms by "PROG,CONFIG"),
 #   goal NAME <= GOAL over PROGS: met|missed (M[; above 1.15 times the goal: PROG R ...])
-# M the geometric mean of OURS / PEER; nothing when no program is given.
+# M the geometric mean of OURS / PEER over the programs of
+# BENCH_GOAL_PROGS that have both times; nothing when none has.
 bench_goal_line() {
-  local name=$1 goal=$2
-  shift 2
-  [ $# -ge 3 ] || return 0
-  echo "$*" | awk -v n="$name" -v g="$goal" '{
+  local name=$1 ours=$2 peer=$3 goal=$4 p all=""
+  for p in $BENCH_GOAL_PROGS; do
+    if [ -n "${T[$p,$ours]:-}" ] && [ -n "${T[$p,$peer]:-}" ]; then
+      all+="$p ${T[$p,$ours]} ${T[$p,$peer]} "
+    fi
+  done
+  [ -n "$all" ] || return 0
+  echo "$all" | awk -v n="$name" -v g="$goal" '{
     s = 0; k = 0; names = ""; over = ""
     for (i = 1; i + 2 <= NF; i += 3) if ($(i + 1) > 0 && $(i + 2) > 0) {
       r = $(i + 1) / $(i + 2); s += log(r); k++; names = names " " $i
